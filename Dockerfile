@@ -1,0 +1,43 @@
+# syntax=docker/dockerfile:1
+# erp-sync worker image: compiled JavaScript, production dependencies only, runs as the unprivileged
+# `node` user. Build: docker build -t erp-billing-sync .   Run: see docker-compose.yml and docs/operations.md.
+
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# 1. Production dependencies only. --ignore-scripts: the one install script in the tree
+#    (msgpackr-extract, an optional native speed-up) is not needed; msgpackr falls back to JavaScript.
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+
+# 2. Compile TypeScript with the full dependency set.
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY connectors ./connectors
+COPY jobs ./jobs
+COPY cli ./cli
+COPY bench ./bench
+RUN npm run build
+
+# 3. Runtime: node_modules from (1), dist from (2). Files stay root-owned and read-only to the process.
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production
+# A predictable memory ceiling: without it V8 sizes the heap from the host's memory and lets garbage
+# pile up (docs/benchmarks.md, reconcile at 200,000 invoices).
+ENV NODE_OPTIONS=--max-old-space-size=512
+WORKDIR /app
+COPY package.json ./
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+USER node
+# /metrics, /healthz, /readyz, /admin/queues (http.port in the config; HEALTH_PORT if you change it).
+EXPOSE 9464
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.HEALTH_PORT||9464)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+ENTRYPOINT ["node", "dist/cli/main.js"]
+CMD ["worker", "--config", "/etc/erp-sync/erp-sync.yaml"]

@@ -1,0 +1,174 @@
+import { randomBytes } from 'node:crypto';
+import { validateSettings } from '../connectors/registry.js';
+import { ZOHO_SANDBOX_DEFAULTS } from '../connectors/zoho-books/sandbox/index.js';
+import type { UpsertPayload } from '../jobs/catalog.js';
+import { upsertJobId } from '../jobs/pull.js';
+import { createRuntime, type Runtime } from '../jobs/runtime.js';
+import { startWorkers } from '../jobs/worker-service.js';
+import { BillingClient } from '../src/billing/client.js';
+import type { InvoiceInputDraft } from '../src/billing/schemas/index.js';
+import { parseConfig } from '../src/config.js';
+import { createLogger } from '../src/observability/logger.js';
+import { contentHash } from '../src/pipeline/content-hash.js';
+import { deleteKeysWithPrefix, resolveRedis, stateConnection } from '../src/redis.js';
+import { arg, machine, median, runPool } from './bench-utils.js';
+import { forkBillingEmulator, journalStatuses } from './fork-emulator.js';
+
+/**
+ * (a) Upsert-pipeline throughput (BullMQ job → record lock → ledger check → billing upsert → ledger
+ *     write) next to a bare BillingClient loop, same emulator (its own process), same concurrency,
+ *     alternating rounds in one run.
+ * (b) Achieved billing rate against a configured rate limit, with the emulator enforcing that same
+ *     limit (429 + Retry-After past it): rate / limit and the share of 429s.
+ *
+ *   npm run bench:pipeline [-- --n 3000 --concurrency 16 --rounds 3 --limit 300 --limited-n 3000]
+ */
+const N = arg('n', 3000);
+const C = arg('concurrency', 16);
+const ROUNDS = arg('rounds', 3);
+const LIMIT = arg('limit', 100);
+const LIMITED_N = arg('limited-n', 1500);
+const KEY = 'bench-key';
+const BUYERS = 100;
+
+function invoice(i: number, tag: string): InvoiceInputDraft {
+  const amt = 1000 + (i % 97);
+  return {
+    invoiceId: `inv.bench.${tag}-${i}`,
+    invoiceNumber: `B-${tag}-${i}`,
+    invoiceDate: { date: '2026-11-01' },
+    invoiceSubtotal: amt,
+    invoiceTax: { total: 180, gstTax: { totalGst: 180, totalGstRate: 18, cgst: 90, cgstRate: 9, sgst: 90, sgstRate: 9, igst: 0, igstRate: 0 } },
+    invoiceTotal: amt + 180,
+    invoiceCurrency: 'INR',
+    customerDetails: { buyerId: `cust.bench.${i % BUYERS}`, name: 'Bench Buyer' },
+    invoiceOriginSource: 'EXTERNAL_SYSTEM_A',
+    erpId: `${tag}-${i}`,
+  };
+}
+
+function payload(i: number, tag: string): { name: string; data: UpsertPayload; opts: { jobId: string } } {
+  const inv = invoice(i, tag);
+  const body = { kind: 'invoice' as const, invoice: inv as Record<string, unknown> };
+  const hash = contentHash(body);
+  return {
+    name: 'upsert',
+    data: { connectionId: 'bench', entity: 'invoices', erpId: `${tag}-${i}`, version: '2026-11-01T00:00:00.000Z', hash, body },
+    opts: { jobId: upsertJobId('bench', 'invoices', `${tag}-${i}`, hash) },
+  };
+}
+
+async function runtimeFor(billingUrl: string, redisUrl: string, prefix: string, rateMax: number): Promise<Runtime> {
+  const d = ZOHO_SANDBOX_DEFAULTS;
+  const config = parseConfig(
+    {
+      billing: { url: billingUrl, apiKey: KEY, rateLimit: { max: rateMax, durationMs: 1000 } },
+      redis: { url: redisUrl, prefix },
+      sync: { upsertConcurrency: C, backlogHighWater: 1_000_000 },
+      connections: [
+        {
+          id: 'bench',
+          system: 'zoho-books',
+          originSource: 'EXTERNAL_SYSTEM_A',
+          settings: {
+            organizationId: d.organizationId,
+            clientId: d.clientId,
+            clientSecret: d.clientSecret,
+            refreshToken: d.refreshToken,
+            baseUrl: 'http://127.0.0.1:1/books/v3',
+          },
+        },
+      ],
+    },
+    {},
+    validateSettings,
+  );
+  return createRuntime(config, redisUrl, createLogger({ level: 'error', format: 'json' }));
+}
+
+async function pipelineRound(rt: Runtime, tag: string, n: number): Promise<number> {
+  const jobs = Array.from({ length: n }, (_, i) => payload(i, tag));
+  const started = performance.now();
+  for (let i = 0; i < jobs.length; i += 1000) await rt.queues.upsert.addBulk(jobs.slice(i, i + 1000));
+  for (;;) {
+    if ((await rt.ledger.count('bench', 'invoices')) >= rtCount.get(rt)! + n) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const ms = performance.now() - started;
+  rtCount.set(rt, rtCount.get(rt)! + n);
+  return ms;
+}
+const rtCount = new Map<Runtime, number>();
+
+async function main() {
+  const redis = await resolveRedis();
+  const cleanup = stateConnection(redis.url);
+  const prefixes: string[] = [];
+  const lines: string[] = [];
+  try {
+    // (a) throughput
+    const emu = await forkBillingEmulator(KEY);
+    const prefix = `bench-${randomBytes(3).toString('hex')}`;
+    prefixes.push(prefix);
+    const rt = await runtimeFor(emu.url, redis.url, prefix, 1_000_000);
+    rtCount.set(rt, 0);
+    const workers = startWorkers(rt, ['upsert']);
+    const client = new BillingClient({ baseUrl: emu.url, apiKey: KEY });
+    await runPool(300, C, (i) => client.upsertInvoice(invoice(i, 'warm-c')));
+    await pipelineRound(rt, 'warm-p', 300); // also ensures the bench customers once
+    const clientRates: number[] = [];
+    const pipeRates: number[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      const msC = await runPool(N, C, (i) => client.upsertInvoice(invoice(i, `c${r}`)));
+      clientRates.push((N / msC) * 1000);
+      const msP = await pipelineRound(rt, `p${r}`, N);
+      pipeRates.push((N / msP) * 1000);
+    }
+    await workers.stop(5_000);
+    await rt.close();
+    emu.stop();
+    const c = median(clientRates);
+    const p = median(pipeRates);
+    lines.push(`## (a) pipeline throughput vs a bare client loop\n`);
+    lines.push(`machine: ${machine()}`);
+    lines.push(
+      `method: billing emulator in its own process; ${N} invoices per round, concurrency ${C} for both; ${ROUNDS} alternating rounds after a 300-invoice warm-up each (which also ensures the ${BUYERS} customers); pipeline time = first addBulk → last ledger write\n`,
+    );
+    lines.push('| path | invoices/s (median) | rounds |\n|---|---|---|');
+    lines.push(`| BillingClient loop | ${c.toFixed(0)} | ${clientRates.map((x) => x.toFixed(0)).join(', ')} |`);
+    lines.push(`| upsert pipeline (BullMQ + ledger + lock) | ${p.toFixed(0)} | ${pipeRates.map((x) => x.toFixed(0)).join(', ')} |`);
+    lines.push(`\npipeline / client = ${(p / c).toFixed(2)}\n`);
+
+    // (b) rate limit
+    const limited = await forkBillingEmulator(KEY, { limitPerSecond: LIMIT });
+    const prefix2 = `bench-${randomBytes(3).toString('hex')}`;
+    prefixes.push(prefix2);
+    const rt2 = await runtimeFor(limited.url, redis.url, prefix2, LIMIT);
+    rtCount.set(rt2, 0);
+    const w2 = startWorkers(rt2, ['upsert']);
+    await pipelineRound(rt2, 'warm', 200);
+    const before = await journalStatuses(limited.url, '/external/invoice/upsert');
+    const ms = await pipelineRound(rt2, 'lim', LIMITED_N);
+    const after = await journalStatuses(limited.url, '/external/invoice/upsert');
+    await w2.stop(5_000);
+    await rt2.close();
+    limited.stop();
+    const ok = (after[200] ?? 0) - (before[200] ?? 0);
+    const tooMany = (after[429] ?? 0) - (before[429] ?? 0);
+    const rate = (LIMITED_N / ms) * 1000;
+    lines.push(`## (b) achieved rate against a configured billing rate limit\n`);
+    lines.push(
+      `method: billing.rateLimit = ${LIMIT}/1000 ms in the worker config; the emulator enforces ${LIMIT} requests per wall-clock second (429 + Retry-After 1 past it); ${LIMITED_N} invoices through the pipeline at concurrency ${C}\n`,
+    );
+    lines.push(
+      `achieved ${rate.toFixed(1)} upserts/s = ${(rate / LIMIT).toFixed(3)} of the limit; ${tooMany} × 429 out of ${ok + tooMany} upsert requests (${((tooMany / (ok + tooMany)) * 100).toFixed(2)} %)`,
+    );
+  } finally {
+    for (const p of prefixes) await deleteKeysWithPrefix(cleanup, p);
+    await cleanup.quit();
+    await redis.stop();
+  }
+  console.log(lines.join('\n'));
+}
+
+await main();

@@ -1,0 +1,134 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { stringify } from 'yaml';
+import { ZOHO_SANDBOX_DEFAULTS } from '../connectors/zoho-books/sandbox/index.js';
+import { reconcileFields } from '../jobs/reconcile-fields.js';
+import { utcDate } from '../src/billing/dates.js';
+import { InvoiceInput } from '../src/billing/schemas/index.js';
+import { contentHash } from '../src/pipeline/content-hash.js';
+import { stateKeys } from '../src/pipeline/keys.js';
+import { deleteKeysWithPrefix, resolveRedis, stateConnection } from '../src/redis.js';
+import { machine } from './bench-utils.js';
+import { forkBillingEmulator } from './fork-emulator.js';
+import { watchPeakRss } from './proc-rss.js';
+import { seedInvoice } from './seed-invoice.js';
+
+/**
+ * Reconcile a window of N invoices (issue 5): billing (emulator, own process) holds N invoices updated
+ * today for the connection's origin source; the ledger holds the matching N entries. The measured
+ * process is the real `erp-sync reconcile --json`; its peak RSS must not grow with N.
+ *
+ *   npm run bench:reconcile [-- 20000 200000]
+ */
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => n > 0);
+const SIZES = sizes.length ? sizes : [20_000, 200_000];
+const KEY = 'bench-key';
+const cli = fileURLToPath(new URL('../cli/main.js', import.meta.url));
+
+async function main() {
+  const redis = await resolveRedis();
+  const rows: string[] = [];
+  for (const n of SIZES) {
+    const billing = await forkBillingEmulator(KEY, {}, n);
+    const prefix = `bench-rec-${randomBytes(3).toString('hex')}`;
+    const keys = stateKeys(prefix);
+    const r = stateConnection(redis.url);
+    const now = Date.now();
+    for (let i = 0; i < n; i += 5000) {
+      const pipe = r.pipeline();
+      for (let j = i; j < Math.min(n, i + 5000); j++) {
+        const invoice = InvoiceInput.parse(seedInvoice(j));
+        const body = { kind: 'invoice' as const, invoice };
+        pipe.hset(
+          keys.ledger('bench', 'invoices'),
+          String(j),
+          JSON.stringify({
+            hash: contentHash(body),
+            version: '2026-01-15T00:00:00.000Z',
+            billingId: invoice.invoiceId,
+            number: invoice.invoiceNumber,
+            writtenAt: now,
+            fields: reconcileFields(body),
+          }),
+        );
+      }
+      await pipe.exec();
+    }
+    const dir = await mkdtemp(join(tmpdir(), 'erp-sync-bench-'));
+    const d = ZOHO_SANDBOX_DEFAULTS;
+    const config = join(dir, 'config.yaml');
+    await writeFile(
+      config,
+      stringify({
+        billing: { url: billing.url, apiKey: KEY, rateLimit: { max: 1000, durationMs: 1000 } },
+        redis: { url: redis.url, prefix },
+        connections: [
+          {
+            id: 'bench',
+            system: 'zoho-books',
+            originSource: 'EXTERNAL_SYSTEM_A',
+            settings: {
+              organizationId: d.organizationId,
+              clientId: d.clientId,
+              clientSecret: d.clientSecret,
+              refreshToken: d.refreshToken,
+              baseUrl: 'http://127.0.0.1:1/books/v3',
+            },
+          },
+        ],
+      }),
+    );
+    const today = utcDate(Date.now());
+    const started = Date.now();
+    const child = spawn(
+      process.execPath,
+      [
+        ...(process.env.BENCH_CHILD_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
+        cli,
+        'reconcile',
+        '--config',
+        config,
+        '--connection',
+        'bench',
+        '--from',
+        today,
+        '--to',
+        today,
+        '--json',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'error' } },
+    );
+    const rss = watchPeakRss(child.pid!);
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (b) => (out += b));
+    child.stderr.on('data', (b) => (err += b));
+    const code = await new Promise<number>((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
+    const peakMb = rss.stop() / 1024;
+    const seconds = (Date.now() - started) / 1000;
+    const result = out ? (JSON.parse(out) as { total: number; checked: { billing: number; ledger: number } }) : undefined;
+    if (!result) console.error(err.slice(0, 2000));
+    rows.push(
+      `| ${n.toLocaleString('en')} | ${result?.checked.billing ?? '?'} | ${result?.checked.ledger ?? '?'} | ${result?.total ?? '?'} | ${peakMb.toFixed(0)} MiB | ${seconds.toFixed(1)} s | ${code} |`,
+    );
+    console.error(`done ${n}: ${rows.at(-1)}`);
+    billing.stop();
+    await deleteKeysWithPrefix(r, prefix);
+    await r.quit();
+  }
+  await redis.stop();
+  console.log(
+    `## reconcile a window of N invoices (issue 5)\n\nmachine: ${machine()}\nmethod: billing emulator (own process) seeded with N invoices updated today for origin source EXTERNAL_SYSTEM_A; ledger seeded with the N matching entries; \`erp-sync reconcile --from today --to today --json\` measured (wall time, VmHWM every 200 ms); billing pages of 500; billing budget 1,000 requests/s\n`,
+  );
+  console.log('| invoices | billing checked | ledger checked | drift | peak RSS | time | exit |\n|---|---|---|---|---|---|---|');
+  for (const row of rows) console.log(row);
+}
+
+await main();

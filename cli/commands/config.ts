@@ -1,0 +1,22 @@
+import type { Command } from 'commander';
+import { loadAppConfig, configPath } from '../context.js';
+
+/** `erp-sync config check --config F`: parse and validate; print every problem with its path. */
+export function registerConfigCommand(program: Command): void {
+  program
+    .command('config')
+    .description('configuration tools')
+    .command('check')
+    .description('validate a config file: every error is reported with its path')
+    .option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)')
+    .action(async (opts: { config?: string }) => {
+      const config = await loadAppConfig(opts.config);
+      console.log(`${configPath(opts.config)}: valid`);
+      for (const c of config.connections) {
+        console.log(`  connection ${c.id}: ${c.system} → ${c.originSource}, entities ${c.entities.join(', ')}, every ${c.schedule.everySeconds}s`);
+      }
+      console.log(
+        `  billing ${config.billing.url} (base currency ${config.billing.baseCurrency}, ${config.billing.rateLimit.max}/${config.billing.rateLimit.durationMs}ms)`,
+      );
+    });
+}

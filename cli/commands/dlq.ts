@@ -1,0 +1,101 @@
+import type { Command } from 'commander';
+import { upsertJobId } from '../../jobs/pull.js';
+import type { UpsertPayload } from '../../jobs/catalog.js';
+import type { Runtime } from '../../jobs/runtime.js';
+import { ConfigError } from '../../src/errors/index.js';
+import type { QuarantineEntry } from '../../src/pipeline/quarantine.js';
+import { withRuntime } from '../context.js';
+
+type Opts = { connection: string; entity?: string; erpId?: string; all?: boolean; json?: boolean; config?: string };
+
+function select(entries: QuarantineEntry[], o: Opts): QuarantineEntry[] {
+  return entries.filter((e) => (!o.entity || e.entity === o.entity) && (!o.erpId || e.erpId === o.erpId));
+}
+
+/**
+ * Replays quarantined records. Upsert failures are re-enqueued from their stored payload (a new job id,
+ * since the failed job still holds the old one); map failures rewind the stream's checkpoint to just
+ * before the oldest replayed version and pull again, so the record is read and mapped anew.
+ */
+export async function replay(rt: Runtime, entries: QuarantineEntry[]): Promise<{ reenqueued: number; repulled: string[] }> {
+  let reenqueued = 0;
+  const rewind = new Map<string, string>();
+  for (const e of entries) {
+    if (e.stage === 'upsert' && e.payload) {
+      const p = e.payload as UpsertPayload;
+      await rt.queues.upsert.add('upsert', p, { jobId: `${upsertJobId(p.connectionId, p.entity, p.erpId, p.hash)}-r${Date.now().toString(36)}` });
+      reenqueued++;
+    } else {
+      const key = e.entity;
+      const before = new Date(Date.parse(e.version) - 1000).toISOString();
+      if (!rewind.has(key) || before < rewind.get(key)!) rewind.set(key, before);
+    }
+  }
+  for (const [entity, cursor] of rewind) {
+    const cp = await rt.checkpoints.get<{ cursor: string | null }>(entries[0]!.connection, entity);
+    await rt.checkpoints.set(entries[0]!.connection, entity, { ...(cp?.state ?? {}), cursor });
+    await rt.queues.pull.add('pull', { connectionId: entries[0]!.connection, entity }, { priority: 1 });
+  }
+  return { reenqueued, repulled: [...rewind.keys()] };
+}
+
+/** `erp-sync dlq list|show|replay|purge --connection ID [--entity E] [--erp-id X]` */
+export function registerDlqCommand(program: Command): void {
+  const dlq = program.command('dlq').description('records that could not be synced (quarantine): list, show, replay, purge');
+  const common = (c: Command) =>
+    c
+      .requiredOption('--connection <id>', 'connection id')
+      .option('--entity <name>', 'invoices | credit-notes | customers')
+      .option('--erp-id <id>', 'one record')
+      .option('--json', 'print JSON')
+      .option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)');
+
+  common(dlq.command('list').description('list quarantined records with their reason')).action(async (o: Opts) =>
+    withRuntime(o.config, async (rt) => {
+      rt.connection(o.connection);
+      const entries = select(await rt.quarantine.list(o.connection), o);
+      if (o.json)
+        return void console.log(
+          JSON.stringify(
+            entries.map(({ payload: _p, ...e }) => e),
+            null,
+            2,
+          ),
+        );
+      if (!entries.length) return void console.log(`quarantine of ${o.connection} is empty`);
+      for (const e of entries) console.log(`${e.entity}/${e.erpId}  ${e.reason.padEnd(20)} ${e.stage.padEnd(6)} v${e.version}  ${e.message}`);
+      console.log(`${entries.length} record(s)`);
+    }),
+  );
+  common(dlq.command('show').description('show one quarantined record in full')).action(async (o: Opts) =>
+    withRuntime(o.config, async (rt) => {
+      if (!o.entity || !o.erpId) throw new ConfigError('dlq show needs --entity and --erp-id');
+      const e = await rt.quarantine.get(o.connection, o.entity, o.erpId);
+      if (!e) {
+        console.log(`${o.entity}/${o.erpId} is not in quarantine`);
+        process.exitCode = 1;
+        return;
+      }
+      console.log(JSON.stringify(e, null, 2));
+    }),
+  );
+  common(dlq.command('replay').description('try quarantined records again (all matching, or one)')).action(async (o: Opts) =>
+    withRuntime(o.config, async (rt) => {
+      const entries = select(await rt.quarantine.list(o.connection), o);
+      const r = await replay(rt, entries);
+      console.log(
+        `replayed ${entries.length}: ${r.reenqueued} re-enqueued for upsert${r.repulled.length ? `, re-pulling ${r.repulled.join(', ')}` : ''}; they leave quarantine when they succeed`,
+      );
+    }),
+  );
+  common(dlq.command('purge').description('remove quarantined records (all matching, or one) — they are NOT synced'))
+    .option('--all', 'required to purge every record of the connection')
+    .action(async (o: Opts) =>
+      withRuntime(o.config, async (rt) => {
+        if (!o.entity && !o.erpId && !o.all) throw new ConfigError('dlq purge removes records for good: name --entity/--erp-id, or pass --all');
+        const entries = select(await rt.quarantine.list(o.connection), o);
+        for (const e of entries) await rt.quarantine.remove(e.connection, e.entity, e.erpId);
+        console.log(`purged ${entries.length} record(s)`);
+      }),
+    );
+}

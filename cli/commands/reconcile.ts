@@ -1,0 +1,65 @@
+import { writeFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { runReconcile, type ReconcileResult } from '../../jobs/reconcile/run-reconcile.js';
+import { DRIFT_KINDS, FIXABLE } from '../../jobs/reconcile/drift.js';
+import { startWorkers } from '../../jobs/worker-service.js';
+import { IsoDate } from '../../src/billing/schemas/index.js';
+import { ConfigError } from '../../src/errors/index.js';
+import { withRuntime } from '../context.js';
+import { waitForDrain } from '../drain.js';
+
+function date(v: string, flag: string): string {
+  if (!IsoDate.safeParse(v).success) throw new ConfigError(`${flag} expects a date YYYY-MM-DD, got "${v}"`);
+  return v;
+}
+
+/**
+ * `erp-sync reconcile --connection ID --from DATE --to DATE [--deep] [--repair] [--json] [--report FILE]`
+ * Exit codes: 0 clean, 1 drift found, 2 could not reconcile.
+ */
+export function registerReconcileCommand(program: Command): void {
+  program
+    .command('reconcile')
+    .description('compare billing with what was synced (and, with --deep, with the source) for UPDATED_AT days')
+    .requiredOption('--connection <id>', 'connection id')
+    .requiredOption('--from <date>', 'first day, YYYY-MM-DD (reconcile.timeZone, UTC by default)')
+    .requiredOption('--to <date>', 'last day, inclusive')
+    .option('--deep', 'also read the source: never-synced, stale and deleted records')
+    .option('--repair', 're-enqueue what a sync can fix (missing, mismatch, stale) and wait for it')
+    .option('--json', 'print the result as JSON')
+    .option('--report <file>', 'write the full result (every drifted record) as JSON to a file')
+    .option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)')
+    .action(async (o: { connection: string; from: string; to: string; deep?: boolean; repair?: boolean; json?: boolean; report?: string; config?: string }) => {
+      const from = date(o.from, '--from');
+      const to = date(o.to, '--to');
+      if (from > to) throw new ConfigError(`--from ${from} is after --to ${to}`);
+      await withRuntime(o.config, async (rt) => {
+        const result = await runReconcile(rt, { connectionId: o.connection, from, to, deep: o.deep, repair: o.repair });
+        if (o.repair && result.repaired) {
+          const own = (await rt.queues.pull.getWorkersCount()) === 0 ? startWorkers(rt, ['pull', 'upsert']) : undefined;
+          try {
+            await waitForDrain(rt);
+          } finally {
+            await own?.stop(5_000);
+          }
+        }
+        if (o.report) await writeFile(o.report, JSON.stringify(result, null, 2));
+        if (o.json) console.log(JSON.stringify(result, null, 2));
+        else printResult(result);
+        process.exitCode = result.total > 0 ? 1 : 0;
+      });
+    });
+}
+
+function printResult(r: ReconcileResult): void {
+  console.log(
+    `reconcile ${r.connection} ${r.from} → ${r.to}${r.deep ? ' (deep)' : ''}: checked ${r.checked.billing} billing, ${r.checked.ledger} ledger${r.deep ? `, ${r.checked.source} source` : ''} records in ${r.seconds.toFixed(1)} s`,
+  );
+  if (r.total === 0) return void console.log('  clean: no drift');
+  for (const k of DRIFT_KINDS)
+    if (r.counts[k]) console.log(`  ${k.padEnd(22)} ${String(r.counts[k]).padStart(6)}  ${FIXABLE.has(k) ? 'fixable by --repair' : 'needs a person'}`);
+  console.log(`  ${r.needsPerson} of ${r.total} need a person (the interface cannot express them, or billing refused them)`);
+  for (const i of r.items.slice(0, 20)) console.log(`    ${i.kind}: ${i.erpId ?? '-'} ${i.invoiceNumber ?? ''} ${i.detail}`);
+  if (r.items.length > 20 || r.truncated) console.log(`    … ${r.total - 20} more (use --report FILE or --json)`);
+  if (r.repaired) console.log(`  repair: ${r.repaired.requeued} record(s) re-enqueued; run reconcile again to confirm`);
+}

@@ -1,0 +1,71 @@
+import type { Command } from 'commander';
+import type { Runtime } from '../../jobs/runtime.js';
+import { withRuntime } from '../context.js';
+
+export async function collectStatus(rt: Runtime) {
+  const queues: Record<string, Record<string, number>> = {};
+  for (const q of Object.values(rt.queues))
+    queues[q.name] = await q.getJobCounts('wait', 'prioritized', 'active', 'delayed', 'failed', 'completed', 'waiting-children');
+  const connections = [];
+  for (const c of rt.config.connections) {
+    const checkpoints = await rt.checkpoints.all(c.id);
+    const last = await rt.redis.hgetall(rt.keys.lastSuccess(c.id));
+    const entities = c.entities.map((e) => {
+      const cp = checkpoints[e] as { state: { cursor: string | null }; savedAt: number } | undefined;
+      const cursor = cp?.state.cursor ?? null;
+      return {
+        entity: e,
+        cursor,
+        lagSeconds: cursor ? Math.round((Date.now() - Date.parse(cursor)) / 1000) : null,
+        lastSuccess: last[e] ? new Date(Number(last[e])).toISOString() : null,
+        ledger: undefined as number | undefined,
+      };
+    });
+    for (const e of entities) e.ledger = await rt.ledger.count(c.id, e.entity);
+    const parked = await rt.quotas.parkedUntil(c.id);
+    connections.push({
+      id: c.id,
+      system: c.system,
+      originSource: c.originSource,
+      entities,
+      quarantine: await rt.quarantine.countByReason(c.id),
+      parkedUntil: parked ? new Date(parked).toISOString() : null,
+      quota: await rt.quotas.usage(c.id),
+    });
+  }
+  return { queues, connections };
+}
+
+/** `erp-sync status [--json]`: queues, checkpoints and lag, quarantine counts, per connection. */
+export function registerStatusCommand(program: Command): void {
+  program
+    .command('status')
+    .description('queues, checkpoints and lag, quarantine counts, per connection')
+    .option('--json', 'print JSON')
+    .option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)')
+    .action(async (opts: { json?: boolean; config?: string }) => {
+      await withRuntime(opts.config, async (rt) => {
+        const s = await collectStatus(rt);
+        if (opts.json) return void console.log(JSON.stringify(s, null, 2));
+        console.log('queues:');
+        for (const [name, c] of Object.entries(s.queues)) {
+          console.log(
+            `  ${name.padEnd(10)} ${Object.entries(c)
+              .map(([k, v]) => `${k} ${v}`)
+              .join(', ')}`,
+          );
+        }
+        for (const c of s.connections) {
+          console.log(`\nconnection ${c.id} (${c.system}, ${c.originSource})${c.parkedUntil ? ` — PARKED until ${c.parkedUntil}` : ''}`);
+          for (const e of c.entities) {
+            console.log(
+              `  ${e.entity.padEnd(13)} cursor ${e.cursor ?? '(none)'}  lag ${e.lagSeconds ?? '-'} s  last success ${e.lastSuccess ?? 'never'}  ledger ${e.ledger}`,
+            );
+          }
+          const q = Object.entries(c.quarantine);
+          console.log(`  quarantine: ${q.length ? q.map(([k, v]) => `${k} ${v}`).join(', ') : 'empty'}`);
+          console.log(`  vendor quota used: minute ${c.quota.minute}, day ${c.quota.day}, in flight ${c.quota.inflight}`);
+        }
+      });
+    });
+}

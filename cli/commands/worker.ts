@@ -1,0 +1,45 @@
+import type { Command } from 'commander';
+import { startService } from '../../jobs/service.js';
+import { ALL_ROLES, type Role } from '../../jobs/worker-service.js';
+import { ConfigError } from '../../src/errors/index.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { loadAppConfig } from '../context.js';
+import { intOption } from '../parse-args.js';
+
+/** `erp-sync worker --config F [--roles pull,upsert]`: the long-running service. */
+export function registerWorkerCommand(program: Command): void {
+  program
+    .command('worker')
+    .description('run the sync service: job schedulers, workers, and /metrics, /healthz, /readyz')
+    .option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)')
+    .option('--roles <list>', `comma-separated roles to run (${ALL_ROLES.join(',')})`, ALL_ROLES.join(','))
+    .option('--http-port <n>', 'override http.port (0 = any free port)', intOption('--http-port'))
+    .action(async (opts: { config?: string; roles: string; httpPort?: number }) => {
+      const roles = opts.roles
+        .split(',')
+        .map((r) => r.trim())
+        .filter(Boolean);
+      const unknown = roles.filter((r) => !ALL_ROLES.includes(r as Role));
+      if (unknown.length) throw new ConfigError(`--roles: unknown role(s) ${unknown.join(', ')}; use ${ALL_ROLES.join(', ')}`);
+      const config = await loadAppConfig(opts.config);
+      const logger = createLogger();
+      const service = await startService(config, logger, { roles: roles as Role[], httpPort: opts.httpPort });
+      console.error(`erp-sync worker: ${service.httpUrl}/metrics, roles ${roles.join(',')}`);
+      await new Promise<void>((resolve) => {
+        const stop = (signal: string) => {
+          logger.info({ signal }, 'shutting down');
+          process.off('SIGINT', onInt);
+          process.off('SIGTERM', onTerm);
+          service.stop().then(resolve, (err) => {
+            logger.error({ err }, 'shutdown error');
+            resolve();
+          });
+        };
+        const onInt = () => stop('SIGINT');
+        const onTerm = () => stop('SIGTERM');
+        process.on('SIGINT', onInt);
+        process.on('SIGTERM', onTerm);
+      });
+      logger.flush?.();
+    });
+}

@@ -1,0 +1,29 @@
+import type { Logger } from 'pino';
+import { validateSettings } from '../connectors/registry.js';
+import { createRuntime, type Runtime } from '../jobs/runtime.js';
+import { type AppConfig, loadConfig } from '../src/config.js';
+import { createLogger } from '../src/observability/logger.js';
+import { resolveRedis } from '../src/redis.js';
+
+/** The config file: --config, else ERP_SYNC_CONFIG, else ./erp-sync.yaml. */
+export function configPath(opt?: string): string {
+  return opt ?? process.env.ERP_SYNC_CONFIG ?? 'erp-sync.yaml';
+}
+
+export async function loadAppConfig(file?: string): Promise<AppConfig> {
+  return loadConfig(configPath(file), process.env, validateSettings);
+}
+
+/** Config + Redis + runtime for one-shot commands (status, dlq, explain, backfill). */
+export async function withRuntime<T>(file: string | undefined, fn: (rt: Runtime, logger: Logger) => Promise<T>, logLevel = 'warn'): Promise<T> {
+  const config = await loadAppConfig(file);
+  const logger = createLogger({ level: process.env.LOG_LEVEL ?? logLevel });
+  const redis = await resolveRedis(config.redis.url, { allowEmbedded: false });
+  const rt = await createRuntime(config, redis.url, logger);
+  try {
+    return await fn(rt, logger);
+  } finally {
+    await rt.close();
+    await redis.stop();
+  }
+}

@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+import { Command, CommanderError } from 'commander';
+import { registerBackfillCommand } from './commands/backfill.js';
+import { registerConfigCommand } from './commands/config.js';
+import { registerDemoCommand } from './commands/demo.js';
+import { registerDlqCommand } from './commands/dlq.js';
+import { registerExplainCommand } from './commands/explain.js';
+import { registerReconcileCommand } from './commands/reconcile.js';
+import { registerStatusCommand } from './commands/status.js';
+import { registerWorkerCommand } from './commands/worker.js';
+import { registerSandboxCommand } from './commands/sandbox.js';
+import { SyncError } from '../src/errors/index.js';
+
+/**
+ * erp-sync: the command line. Exit codes: 0 success; 1 the command ran and found a problem (drift,
+ * a demo mismatch); 2 it could not run (bad arguments or config, no Redis, a service unreachable).
+ */
+const program = new Command('erp-sync')
+  .description('Keep a billing and receivables service in step with Zoho Books, QuickBooks Online and Xero')
+  .showHelpAfterError()
+  .exitOverride();
+
+registerDemoCommand(program);
+registerSandboxCommand(program);
+registerWorkerCommand(program);
+registerBackfillCommand(program);
+registerReconcileCommand(program);
+registerStatusCommand(program);
+registerDlqCommand(program);
+registerExplainCommand(program);
+registerConfigCommand(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    process.exit(err.exitCode === 0 ? 0 : 2);
+  }
+  if (err instanceof SyncError) {
+    console.error(`erp-sync: ${err.message}`);
+    process.exit(2);
+  }
+  console.error(err);
+  process.exit(2);
+}

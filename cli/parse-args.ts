@@ -1,0 +1,22 @@
+import { ConfigError } from '../src/errors/index.js';
+
+/** "KEY=COMPANY" → { key, companyId }; a clear error for anything else. */
+export function parseKeyPair(value: string, flag: string): { key: string; companyId: string } {
+  const i = value.indexOf('=');
+  if (i <= 0 || i === value.length - 1) {
+    throw new ConfigError(`${flag} expects KEY=COMPANY, got "${value.length > 3 ? `${value.slice(0, 3)}…` : value}"`);
+  }
+  return { key: value.slice(0, i), companyId: value.slice(i + 1) };
+}
+
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+export function intOption(name: string, min = 0) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} expects a whole number ≥ ${min}, got "${value}"`);
+    return n;
+  };
+}

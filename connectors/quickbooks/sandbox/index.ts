@@ -1,0 +1,3 @@
+export { QBO_SANDBOX_DEFAULTS, type QuickBooksEmulatorOptions, type RunningQuickBooksEmulator, startQuickBooksEmulator } from './quickbooks-emulator.js';
+export type { EmulatorStats } from './emulator-state.js';
+export type { CreateInvoiceInput, EditInput, QboStore } from './qbo-store.js';

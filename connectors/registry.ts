@@ -1,0 +1,31 @@
+import type { ConnectionConfig, SettingsValidator } from '../src/config.js';
+import { ConfigError, formatZodIssues } from '../src/errors/index.js';
+import type { Connector } from './types.js';
+import quickbooks from './quickbooks/index.js';
+import xero from './xero/index.js';
+import zohoBooks from './zoho-books/index.js';
+
+/** Every connector in this build, by the `system` name used in the config. */
+const CONNECTORS: Partial<Record<ConnectionConfig['system'], Connector<any>>> = {
+  'zoho-books': zohoBooks,
+  quickbooks,
+  xero,
+};
+
+export function availableSystems(): string[] {
+  return Object.keys(CONNECTORS);
+}
+
+export function connectorFor(system: ConnectionConfig['system']): Connector<any> {
+  const c = CONNECTORS[system];
+  if (!c) throw new ConfigError(`connector "${system}" is not available in this build (available: ${availableSystems().join(', ') || 'none'})`);
+  return c;
+}
+
+/** Validates a connection's `settings` with its connector's schema (used by config parsing). */
+export const validateSettings: SettingsValidator = (system, settings) => {
+  const c = CONNECTORS[system];
+  if (!c) return { ok: false, issues: [`(system): connector "${system}" is not available in this build`] };
+  const r = c.settings.safeParse(settings);
+  return r.success ? { ok: true, value: r.data } : { ok: false, issues: formatZodIssues(r.error) };
+};

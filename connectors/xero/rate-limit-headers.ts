@@ -1,0 +1,37 @@
+import type { Headers } from '../../src/http/vendor-client.js';
+
+/**
+ * Xero's rate-limit signals (reference §3.7, trap 20).
+ * - `X-Rate-Limit-Problem` on a 429 names the breached limit. Community code checks lowercase `minute` and
+ *   `day`; `DayLimit`, `Minute limit`, `concurrent`, `AppMinute` also appear. Read loosely and
+ *   case-insensitively: anything mentioning "day"/"daily" is the day limit (park the connection until the
+ *   reset), everything else is short-lived (minute, app-minute, concurrency: wait Retry-After).
+ * - `X-DayLimit-Remaining`, `X-MinLimit-Remaining`, `X-AppMinLimit-Remaining` on every response: reported
+ *   as the day and minute quotas left (minute = the smaller of the organisation's and the app's).
+ */
+export function rateLimitScope(problem: string | string[] | undefined): 'minute' | 'day' {
+  const text = (Array.isArray(problem) ? problem.join(' ') : (problem ?? '')).toLowerCase();
+  return /day|daily/.test(text) ? 'day' : 'minute';
+}
+
+function header(headers: Headers, name: string): number | undefined {
+  const raw = headers[name];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (value === undefined || !/^\s*\d+\s*$/.test(value)) return undefined;
+  return Number(value);
+}
+
+export function reportQuota(headers: Headers, onQuota: ((window: 'minute' | 'day', remaining: number) => void) | undefined): void {
+  if (!onQuota) return;
+  const day = header(headers, 'x-daylimit-remaining');
+  if (day !== undefined) onQuota('day', day);
+  const org = header(headers, 'x-minlimit-remaining');
+  const app = header(headers, 'x-appminlimit-remaining');
+  const minute = org !== undefined && app !== undefined ? Math.min(org, app) : (org ?? app);
+  if (minute !== undefined) onQuota('minute', minute);
+}
+
+/** Milliseconds to the next UTC midnight: the fallback day reset when a day-limit 429 has no Retry-After. */
+export function msToNextUtcMidnight(now = Date.now()): number {
+  return (Math.floor(now / 86_400_000) + 1) * 86_400_000 - now;
+}

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+/**
+ * A Xero connection's `settings` in the YAML config. Secrets are strings; write them as `${ENV}`:
+ *
+ *   system: xero
+ *   settings:
+ *     clientId: ${XERO_CLIENT_ID}
+ *     clientSecret: ${XERO_CLIENT_SECRET}
+ *     refreshToken: ${XERO_REFRESH_TOKEN}   # seeds the token store once; Xero rotates it on every refresh
+ *     tenantId: ${XERO_TENANT_ID}           # from GET https://api.xero.com/connections — never "the first org"
+ *
+ * Two connections to two organisations of one Xero login share `tokenGroup` (below).
+ * `baseUrl` (API root, default https://api.xero.com/api.xro/2.0) and `tokenUrl` (default
+ * https://identity.xero.com/connect/token, or `<baseUrl origin>/connect/token` when only baseUrl is set)
+ * point the connector at the sandbox.
+ */
+export const XERO_API_URL = 'https://api.xero.com/api.xro/2.0';
+export const XERO_TOKEN_URL = 'https://identity.xero.com/connect/token';
+/** Records per list page. Xero's default is 100; 1000 is the largest pageSize we rely on (reference §3.3, VERIFY). */
+export const DEFAULT_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = 1000;
+
+export const XeroSettings = z.object({
+  clientId: z.string().min(1),
+  clientSecret: z.string().min(1),
+  refreshToken: z.string().min(1),
+  tenantId: z.string().min(1),
+  baseUrl: z.url().optional(),
+  tokenUrl: z.url().optional(),
+  pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
+  /**
+   * One Xero authorisation reaches several organisations with ONE single-use refresh token (trap 17).
+   * Connections for different tenants of the same authorisation must share its token chain: give them
+   * the same tokenGroup (the TokenStore key; default: the connection id), or the first refresh spends the
+   * token the others still hold.
+   */
+  tokenGroup: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+$/)
+    .optional(),
+});
+export type XeroSettings = z.infer<typeof XeroSettings>;

@@ -1,0 +1,114 @@
+import type { CreditNoteInputDraft } from '../../../src/billing/schemas/index.js';
+import {
+  creditNoteIdFor,
+  finalizeCreditNote,
+  formatMoney,
+  invoiceIdFor,
+  mapFail,
+  mapOk,
+  minorUnit,
+  parseAmountOrZero,
+  parseCalendarDate,
+  parseOptionalAmount,
+  sumMoney,
+  type MapResult,
+} from '../../../src/mapping/index.js';
+import type { BillingBody, MapContext, SourceRecord } from '../../types.js';
+import { ZohoCreditNote } from '../schemas.js';
+import { currencyOf, exchangeRateOf, mapAmounts, supplyOf, wire } from './document.js';
+import { readLookups } from './lookups.js';
+import { customerOfDocument } from './parties.js';
+import { mapping, parseRecord } from './steps.js';
+
+/**
+ * Zoho `GET /creditnotes/{id}` → billing credit note (A19). Amounts as for invoices (document.ts).
+ * - appliedToInvoices: the detail's `invoices[]` (where the credit was applied), each by the billing
+ *   invoiceId of that Zoho invoice on this connection plus its number, with the amount applied.
+ * - creditNoteRemainingAmount: Zoho's `balance` (credit not yet used).
+ * - Σ applied may not exceed the total, and balance may not exceed total − Σ applied (the rest can be
+ *   refunds, which the detail does not itemise). Skipped for void and draft notes.
+ * - The credit-note input has no adjustments field: a non-zero shipping charge, adjustment or round-off
+ *   is carried in metaData (the total already includes it).
+ */
+export function mapZohoCreditNote(record: SourceRecord, ctx: MapContext): MapResult<BillingBody> {
+  return mapping((s) => {
+    const cn = parseRecord(s, ZohoCreditNote, record.raw, 'creditnote');
+    const lookups = s.take(readLookups(ctx.lookups));
+    const currency = currencyOf(s, cn.currency_code);
+    const a = mapAmounts(s, cn, lookups, currency);
+    const status = cn.status?.trim().toLowerCase() || 'unknown';
+    const applications = (cn.invoices ?? []).map((app, i) => ({
+      app,
+      amount: s.take(parseAmountOrZero(app.amount, `invoices.${i}.amount`)),
+    }));
+    const applied = sumMoney(applications.map((x) => x.amount));
+    const balance = s.take(parseOptionalAmount(cn.balance, 'balance'));
+    const slack = minorUnit(currency);
+    if (applied.minus(a.total).gt(slack)) {
+      s.fail(
+        mapFail(
+          'AMOUNTS_INCONSISTENT',
+          `credit applied to invoices ${formatMoney(applied, currency)} exceeds the credit note total ${formatMoney(a.total, currency)} ${currency}`,
+          { field: 'invoices' },
+        ),
+      );
+    }
+    if (balance && status !== 'void' && status !== 'draft' && (balance.minus(a.total.minus(applied)).gt(slack) || balance.isNegative())) {
+      s.fail(
+        mapFail(
+          'AMOUNTS_INCONSISTENT',
+          `balance ${formatMoney(balance, currency)} is not within total ${formatMoney(a.total, currency)} − applied ${formatMoney(applied, currency)} ${currency}`,
+          {
+            field: 'balance',
+          },
+        ),
+      );
+    }
+    const exchangeRate = exchangeRateOf(s, cn, a, ctx, lookups);
+    const date = cn.date ? s.take(parseCalendarDate(cn.date, 'date')) : undefined;
+    const appliedToInvoices = applications
+      .filter(({ app, amount }) => !amount.isZero() && (app.invoice_id || app.invoice_number))
+      .map(({ app, amount }, i) => ({
+        ...(app.invoice_id ? { invoiceId: invoiceIdFor(ctx.connectionId, app.invoice_id) } : {}),
+        ...(app.invoice_number?.trim() ? { invoiceNumber: app.invoice_number.trim() } : {}),
+        amount: wire(s, amount, currency, `invoices.${i}.amount`),
+      }));
+    const extras = (['shipping', 'adjustment', 'roundoff'] as const).filter((k) => !a[k].isZero());
+    const customerName = cn.customer_name?.trim() || undefined;
+    const reason = cn.reason?.trim() || undefined;
+    const reference = cn.reference_number?.trim() || undefined;
+    const gstTreatment = cn.gst_treatment?.trim() || undefined;
+    const { placeOfSupply } = supplyOf(s, cn, a, lookups);
+
+    const draft: CreditNoteInputDraft = {
+      creditNoteId: creditNoteIdFor(ctx.connectionId, cn.creditnote_id),
+      creditNoteNumber: cn.creditnote_number,
+      ...(date ? { creditNoteDate: { date } } : {}),
+      creditNoteSubtotal: wire(s, a.subtotal, currency, 'sub_total'),
+      creditNoteTax: a.tax,
+      creditNoteTotal: wire(s, a.total, currency, 'total'),
+      ...(balance ? { creditNoteRemainingAmount: wire(s, balance, currency, 'balance') } : {}),
+      creditNoteCurrency: currency,
+      ...(exchangeRate !== undefined ? { exchangeRate } : {}),
+      lineItems: a.lineItems,
+      ...(customerName ? { customerName } : {}),
+      ...(cn.customer_id ? { customerDetails: customerOfDocument(s, { ...cn, contact_persons_associated: undefined }, ctx) } : {}),
+      ...(appliedToInvoices.length > 0 ? { appliedToInvoices } : {}),
+      ...(placeOfSupply ? { placeOfSupply } : {}),
+      ...(reason ? { reason } : {}),
+      erpId: cn.creditnote_id,
+      creditNoteOriginSource: ctx.originSource,
+      metaData: {
+        sourceSystem: 'zoho-books',
+        sourceStatus: status,
+        sourceVersion: record.version,
+        ...(reference ? { referenceNumber: reference } : {}),
+        ...(gstTreatment ? { gstTreatment } : {}),
+        ...(a.discount ? { discountAmount: a.discount.amount } : {}),
+        ...Object.fromEntries(extras.map((k) => [k, wire(s, a[k], currency, k)])),
+      },
+    };
+    const result = finalizeCreditNote(draft, [...new Set(s.warnings)]);
+    return result.ok ? mapOk<BillingBody>({ kind: 'credit-note', creditNote: result.value }, result.warnings) : result;
+  });
+}

@@ -1,0 +1,92 @@
+import type { InvoiceInputDraft } from '../../../src/billing/schemas/index.js';
+import {
+  checkBalance,
+  checkPaidWithinTotal,
+  finalizeInvoice,
+  invoiceIdFor,
+  mapOk,
+  parseAmountOrZero,
+  parseCalendarDate,
+  parseOptionalAmount,
+  type MapResult,
+} from '../../../src/mapping/index.js';
+import type { BillingBody, MapContext, SourceRecord } from '../../types.js';
+import { ZohoInvoice } from '../schemas.js';
+import { adjustmentsOf, currencyOf, exchangeRateOf, mapAmounts, supplyOf, wire } from './document.js';
+import { readLookups } from './lookups.js';
+import { customerOfDocument } from './parties.js';
+import { mapping, parseRecord } from './steps.js';
+
+/**
+ * Zoho `GET /invoices/{id}` → billing invoice input (see document.ts for the amounts).
+ *
+ * Paid and adjusted amounts, chosen so that billing's outstanding (total − paid − adjusted, A11) equals
+ * Zoho's `balance`:
+ * - invoicePaidAmount     = payment_made (cash received);
+ * - invoiceAdjustedAmount = credits_applied + write_off_amount (everything else that reduced what is due).
+ *   Credit notes are also synced on their own with their applications (appliedToInvoices), which billing
+ *   shows as creditNoteAdjustedAmount without touching invoiceAdjustedAmount (A20), so nothing counts twice.
+ * Both, and the total, subtotal and tax, are Zoho's figures to the paisa (reconciliation compares them).
+ *
+ * Status: Zoho's status travels as metaData.sourceStatus ("void", "draft", "partially_paid"...); voids are
+ * never deletes and drafts are mapped like any other invoice. The balance check is skipped for both
+ * (Zoho keeps a void's old balance). `invoice_url`, when Zoho has one, stays in the raw record for the
+ * pipeline to attach.
+ */
+export function mapZohoInvoice(record: SourceRecord, ctx: MapContext): MapResult<BillingBody> {
+  return mapping((s) => {
+    const inv = parseRecord(s, ZohoInvoice, record.raw, 'invoice');
+    const lookups = s.take(readLookups(ctx.lookups));
+    const currency = currencyOf(s, inv.currency_code);
+    const a = mapAmounts(s, inv, lookups, currency);
+    const paid = s.take(parseAmountOrZero(inv.payment_made, 'payment_made'));
+    const credits = s.take(parseAmountOrZero(inv.credits_applied, 'credits_applied'));
+    const writeOff = s.take(parseAmountOrZero(inv.write_off_amount, 'write_off_amount'));
+    const balance = s.take(parseOptionalAmount(inv.balance, 'balance'));
+    const status = inv.status?.trim().toLowerCase() || 'unknown';
+    s.check(checkPaidWithinTotal({ paid, total: a.total, currency }));
+    if (balance && status !== 'void' && status !== 'draft') {
+      s.check(checkBalance({ total: a.total, paid, credited: credits, writtenOff: writeOff, balance, currency }));
+    }
+    const exchangeRate = exchangeRateOf(s, inv, a, ctx, lookups);
+    const adjustments = adjustmentsOf(s, a, inv.adjustment_description);
+    const invoiceDate = inv.date ? s.take(parseCalendarDate(inv.date, 'date')) : undefined;
+    const dueDate = inv.due_date ? s.take(parseCalendarDate(inv.due_date, 'due_date')) : undefined;
+    const customerName = inv.customer_name?.trim() || undefined;
+    const reference = inv.reference_number?.trim() || undefined;
+    const gstTreatment = inv.gst_treatment?.trim() || undefined;
+
+    const draft: InvoiceInputDraft = {
+      invoiceId: invoiceIdFor(ctx.connectionId, inv.invoice_id),
+      invoiceNumber: inv.invoice_number,
+      ...(invoiceDate ? { invoiceDate: { date: invoiceDate } } : {}),
+      ...(dueDate ? { invoiceDueDate: { date: dueDate } } : {}),
+      invoiceSubtotal: wire(s, a.subtotal, currency, 'sub_total'),
+      invoiceTax: a.tax,
+      invoiceAdjustedAmount: wire(s, credits.plus(writeOff), currency, 'credits_applied + write_off_amount'),
+      invoicePaidAmount: wire(s, paid, currency, 'payment_made'),
+      ...(a.discount ? { discount: a.discount } : {}),
+      invoiceTotal: wire(s, a.total, currency, 'total'),
+      ...(customerName ? { customerName } : {}),
+      ...(inv.customer_id ? { customerDetails: customerOfDocument(s, inv, ctx) } : {}),
+      ...supplyOf(s, inv, a, lookups),
+      invoiceCurrency: currency,
+      ...(exchangeRate !== undefined ? { exchangeRate } : {}),
+      lineItems: a.lineItems,
+      ...(reference ? { referenceText: reference } : {}),
+      ...(adjustments.length > 0 ? { createInvoiceAdjustments: adjustments } : {}),
+      erpId: inv.invoice_id,
+      invoiceOriginSource: ctx.originSource,
+      metaData: {
+        sourceSystem: 'zoho-books',
+        sourceStatus: status,
+        sourceVersion: record.version,
+        creditsApplied: wire(s, credits, currency, 'credits_applied'),
+        writeOffAmount: wire(s, writeOff, currency, 'write_off_amount'),
+        ...(gstTreatment ? { gstTreatment } : {}),
+      },
+    };
+    const result = finalizeInvoice(draft, [...new Set(s.warnings)]);
+    return result.ok ? mapOk<BillingBody>({ kind: 'invoice', invoice: result.value }, result.warnings) : result;
+  });
+}

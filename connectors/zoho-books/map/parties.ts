@@ -1,0 +1,166 @@
+import type { Address, Contact, CustomerDetailsInput, TaxIdentifier } from '../../../src/billing/schemas/index.js';
+import { buyerIdFor, findIndianState, stateOfGstin } from '../../../src/mapping/index.js';
+import type { MapContext } from '../../types.js';
+import type { ZohoAddress, ZohoContactPersonRef, ZohoInvoice } from '../schemas.js';
+import type { Steps } from './steps.js';
+
+/**
+ * Customer-side pieces shared by the invoice, credit-note and customer mappers: addresses, contact
+ * persons, GSTIN, country and state codes.
+ */
+const nonEmpty = (v: string | null | undefined): string | undefined => (v && v.trim() !== '' ? v.trim() : undefined);
+
+/** Zoho address → billing Address; undefined when it has no content at all. */
+export function addressOf(a: ZohoAddress | null | undefined): Address | undefined {
+  if (!a) return undefined;
+  const out: Address = {};
+  const set = (key: keyof Address, value: string | null | undefined) => {
+    const v = nonEmpty(value);
+    if (v !== undefined) out[key] = v;
+  };
+  set('line1', a.address);
+  set('line2', a.street2);
+  set('city', a.city);
+  set('state', a.state);
+  set('zipCode', a.zip);
+  set('country', a.country);
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** Billing then shipping address, without empties or an exact duplicate. */
+export function addressesOf(...list: Array<ZohoAddress | null | undefined>): Address[] | undefined {
+  const out: Address[] = [];
+  for (const a of list.map(addressOf)) {
+    if (a && !out.some((o) => JSON.stringify(o) === JSON.stringify(a))) out.push(a);
+  }
+  return out.length > 0 ? out : undefined;
+}
+
+/** Zoho contact persons → billing contacts (id, name, phone, email, role: all strings, possibly empty). */
+export function contactsOf(persons: ZohoContactPersonRef[] | null | undefined): Contact[] | undefined {
+  if (!persons || persons.length === 0) return undefined;
+  return persons.map((p, i) => {
+    const email = nonEmpty(p.email) ?? nonEmpty(p.contact_person_email) ?? '';
+    const name = [p.salutation, p.first_name, p.last_name].map(nonEmpty).filter(Boolean).join(' ') || email || `Contact ${i + 1}`;
+    return {
+      id: nonEmpty(p.contact_person_id) ?? String(i + 1),
+      name,
+      primaryPhone: nonEmpty(p.phone) ?? nonEmpty(p.mobile) ?? '',
+      primaryEmail: email,
+      role: nonEmpty(p.designation) ?? (p.is_primary_contact ? 'Primary contact' : 'Contact'),
+    };
+  });
+}
+
+export function gstinOf(gstNo: string | null | undefined): TaxIdentifier[] | undefined {
+  const v = nonEmpty(gstNo)?.toUpperCase();
+  return v ? [{ type: 'GSTIN', value: v }] : undefined;
+}
+
+/** Zoho prints country names as entered ("India", "U.S.A", "United Kingdom"). The common ones → ISO 3166 alpha-2. */
+const COUNTRIES: Readonly<Record<string, string>> = {
+  india: 'IN',
+  usa: 'US',
+  us: 'US',
+  unitedstates: 'US',
+  unitedstatesofamerica: 'US',
+  america: 'US',
+  uk: 'GB',
+  unitedkingdom: 'GB',
+  greatbritain: 'GB',
+  england: 'GB',
+  germany: 'DE',
+  deutschland: 'DE',
+  france: 'FR',
+  singapore: 'SG',
+  unitedarabemirates: 'AE',
+  uae: 'AE',
+  australia: 'AU',
+  canada: 'CA',
+  japan: 'JP',
+  china: 'CN',
+  netherlands: 'NL',
+  switzerland: 'CH',
+  saudiarabia: 'SA',
+  ireland: 'IE',
+  newzealand: 'NZ',
+  southafrica: 'ZA',
+  sweden: 'SE',
+  spain: 'ES',
+  italy: 'IT',
+  malaysia: 'MY',
+  indonesia: 'ID',
+  srilanka: 'LK',
+  bangladesh: 'BD',
+  nepal: 'NP',
+  qatar: 'QA',
+  oman: 'OM',
+  kuwait: 'KW',
+  bahrain: 'BH',
+  hongkong: 'HK',
+  belgium: 'BE',
+  denmark: 'DK',
+  norway: 'NO',
+  finland: 'FI',
+  austria: 'AT',
+  kenya: 'KE',
+  mexico: 'MX',
+  brazil: 'BR',
+};
+
+export function countryCodeOf(country: string | null | undefined): string | undefined {
+  const v = nonEmpty(country);
+  if (!v) return undefined;
+  if (/^[A-Za-z]{2}$/.test(v)) return v.toUpperCase();
+  return COUNTRIES[v.toLowerCase().replace(/[^a-z]/g, '')];
+}
+
+/**
+ * The customer's own state as a GST state code ("29"): from the GSTIN's first two digits, else from the
+ * billing address's state (Indian addresses only). Undefined abroad.
+ */
+export function customerStateCode(gstNo: string | null | undefined, address: ZohoAddress | null | undefined, countryCode?: string): string | undefined {
+  const fromGstin = nonEmpty(gstNo) ? stateOfGstin(gstNo!) : undefined;
+  if (fromGstin) return fromGstin.gstCode;
+  if (countryCode !== undefined && countryCode !== 'IN') return undefined;
+  return (findIndianState(nonEmpty(address?.state_code)) ?? findIndianState(nonEmpty(address?.state)))?.gstCode;
+}
+
+/** Country fields for CustomerDetails; an unrecognised name keeps `country` and warns (countryCode then takes billing's default). */
+export function countryFields(address: ZohoAddress | null | undefined, warn: (m: string) => void): Pick<CustomerDetailsInput, 'country' | 'countryCode'> {
+  const country = nonEmpty(address?.country);
+  if (!country) return {};
+  const code = countryCodeOf(country);
+  if (!code) warn(`country ${JSON.stringify(country)} is not recognised; countryCode left to the billing default`);
+  return code ? { country, countryCode: code } : { country };
+}
+
+/** CustomerDetails from what an invoice or credit note says about its customer. */
+export function customerOfDocument(
+  s: Steps,
+  doc: Pick<ZohoInvoice, 'customer_id' | 'customer_name' | 'gst_no' | 'billing_address' | 'shipping_address' | 'currency_code' | 'contact_persons_associated'>,
+  ctx: MapContext,
+): CustomerDetailsInput {
+  const country = countryFields(doc.billing_address, (m) => s.warn(`customer: ${m}`));
+  const contacts = contactsOf(doc.contact_persons_associated);
+  const registered = addressOf(doc.billing_address);
+  const addresses = addressesOf(doc.billing_address, doc.shipping_address);
+  const taxIdentifiers = gstinOf(doc.gst_no);
+  const stateCode = customerStateCode(doc.gst_no, doc.billing_address, country.countryCode);
+  const name = doc.customer_name?.trim() || undefined;
+  return {
+    buyerId: buyerIdFor(ctx.connectionId, doc.customer_id!),
+    isManuallyCreated: false,
+    ...(name ? { name } : {}),
+    ...(taxIdentifiers ? { taxIdentifiers } : {}),
+    ...(registered ? { registeredAddress: registered } : {}),
+    ...(addresses ? { addresses } : {}),
+    ...(contacts ? { contactsData: contacts, customerContactPerson: contacts[0]!.name } : {}),
+    ...(contacts?.[0]?.primaryEmail ? { primaryEmail: contacts[0].primaryEmail } : {}),
+    ...(contacts?.[0]?.primaryPhone ? { primaryPhone: contacts[0].primaryPhone } : {}),
+    ...(stateCode ? { stateCode } : {}),
+    ...country,
+    currency: doc.currency_code.trim().toUpperCase(),
+    erpId: doc.customer_id!,
+  };
+}

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { ConfigError, formatZodIssues } from '../../src/errors/index.js';
+
+/**
+ * Zoho Books data centres (reference §1.1): the API host and the accounts (OAuth) host must both match
+ * the organisation's data centre. Canada's accounts server is zohocloud.ca, not zoho.ca.
+ */
+export const DATA_CENTRES = {
+  com: { api: 'https://www.zohoapis.com', accounts: 'https://accounts.zoho.com' },
+  eu: { api: 'https://www.zohoapis.eu', accounts: 'https://accounts.zoho.eu' },
+  in: { api: 'https://www.zohoapis.in', accounts: 'https://accounts.zoho.in' },
+  'com.au': { api: 'https://www.zohoapis.com.au', accounts: 'https://accounts.zoho.com.au' },
+  jp: { api: 'https://www.zohoapis.jp', accounts: 'https://accounts.zoho.jp' },
+  ca: { api: 'https://www.zohoapis.ca', accounts: 'https://accounts.zohocloud.ca' },
+  'com.cn': { api: 'https://www.zohoapis.com.cn', accounts: 'https://accounts.zoho.com.cn' },
+  sa: { api: 'https://www.zohoapis.sa', accounts: 'https://accounts.zoho.sa' },
+} as const;
+export type DataCentre = keyof typeof DATA_CENTRES;
+
+export const API_PATH = '/books/v3';
+
+/**
+ * A connection's settings (`connections[].settings` in the YAML config). Secrets come in through `${VAR}`
+ * interpolation; none of them is ever logged.
+ */
+export const ZohoSettings = z.strictObject({
+  /**
+   * The Zoho Books organisation, sent as `organization_id` on every call. Zoho tokens can see several
+   * organisations; we never default to "the first one". Quote it in YAML (an 11-digit number is fine,
+   * but ids are strings).
+   */
+  organizationId: z
+    .union([z.string(), z.number().int().nonnegative()])
+    .transform((v) => String(v).trim())
+    .pipe(z.string().regex(/^\d+$/, 'expected the numeric organization id')),
+  /** Data centre of the organisation: picks the API and accounts hosts. @defaultValue "com" */
+  dataCenter: z.enum(Object.keys(DATA_CENTRES) as [DataCentre, ...DataCentre[]]).default('com'),
+  clientId: z.string().min(1),
+  clientSecret: z.string().min(1),
+  /** Zoho refresh tokens do not expire or rotate; a 21st token for the same user evicts the oldest. */
+  refreshToken: z.string().min(1),
+  /**
+   * Overrides the API base (the sandbox, a proxy). Either the full base (`http://127.0.0.1:4010/books/v3`)
+   * or a bare origin, to which `/books/v3` is appended.
+   */
+  baseUrl: z.url().optional(),
+  /** Overrides the accounts server. @defaultValue the data centre's, or baseUrl's origin when baseUrl is set */
+  accountsUrl: z.url().optional(),
+  /** API calls per day on the organisation's plan (Free 1000, Standard 2000, Professional 5000, Premium+ 10000). @defaultValue 1000 */
+  dailyCallLimit: z.number().int().min(0).default(1000),
+  /** Rows per list page, at most Zoho's 200. @defaultValue 200 */
+  pageSize: z.number().int().min(1).max(200).default(200),
+  /** Detail calls (`GET /invoices/{id}`) in flight at once within one read; quotas still apply. @defaultValue 3 */
+  detailConcurrency: z.number().int().min(1).max(5).default(3),
+  /** How long organisation and tax settings are cached per process, seconds. @defaultValue 3600 */
+  lookupsCacheSeconds: z.number().int().min(0).default(3600),
+  /** Whole-request timeout, ms. @defaultValue 30000 */
+  timeoutMs: z.number().int().min(100).default(30_000),
+});
+export type ZohoSettings = z.output<typeof ZohoSettings>;
+export type ZohoSettingsInput = z.input<typeof ZohoSettings>;
+
+/** Parses settings (raw from config, or already parsed: parsing is idempotent). Throws ConfigError with every issue. */
+export function parseZohoSettings(raw: unknown): ZohoSettings {
+  const parsed = ZohoSettings.safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError(`zoho-books settings are invalid: ${formatZodIssues(parsed.error, 'settings').join('; ')}`);
+  }
+  return parsed.data;
+}
+
+/** The Books API base, e.g. `https://www.zohoapis.in/books/v3`. */
+export function apiBaseUrl(settings: Pick<ZohoSettings, 'dataCenter' | 'baseUrl'>): string {
+  if (!settings.baseUrl) return `${DATA_CENTRES[settings.dataCenter].api}${API_PATH}`;
+  const url = new URL(settings.baseUrl);
+  const path = url.pathname.replace(/\/+$/, '');
+  return `${url.origin}${path === '' ? API_PATH : path}`;
+}
+
+/** The accounts server that issues access tokens, e.g. `https://accounts.zoho.in`. */
+export function accountsBaseUrl(settings: Pick<ZohoSettings, 'dataCenter' | 'baseUrl' | 'accountsUrl'>): string {
+  if (settings.accountsUrl) return settings.accountsUrl.replace(/\/+$/, '');
+  if (settings.baseUrl) return new URL(settings.baseUrl).origin;
+  return DATA_CENTRES[settings.dataCenter].accounts;
+}

@@ -1,0 +1,127 @@
+import type { JobsOptions } from 'bullmq';
+import { z } from 'zod';
+import type { AppConfig } from '../src/config.js';
+
+/**
+ * Every job: its queue, payload schema and retry policy. One queue per job type, so concurrency, rate
+ * limits and metrics stay separate. Producers and workers both derive their types from here.
+ *
+ * Worst-case attempt budget for one record (written down, as the retry rules ask):
+ * - billing call inside an upsert job: 1 + 2 p-retry attempts within 10 s (5xx, 408, network only);
+ * - upsert job: `sync.attempts` BullMQ attempts (default 8), exponential backoff from `sync.backoffMs`
+ *   (2 s → 4 → 8 … ≈ 4.3 min in total) with jitter 0.5 → at most 8 × 3 = 24 billing calls;
+ * - 429s do not consume attempts (queue rate limit + RateLimitError), bounded by maxStartedAttempts
+ *   (attempts + 40 + the credit-note dependency waits) so a permanent 429 storm still ends in quarantine;
+ * - pull job: 5 attempts, 5 s exponential; each vendor call 1 + 2 p-retry attempts, 429s waited
+ *   in-process up to 5 s, longer or day-limit waits park the connection (the job is delayed, not failed).
+ */
+
+export const QUEUES = { pull: 'pull', upsert: 'upsert', backfill: 'backfill', reconcile: 'reconcile' } as const;
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+export const Entity = z.enum(['invoices', 'credit-notes', 'customers']);
+const DateOnly = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const Flat = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
+
+export const PullPayload = z.strictObject({
+  connectionId: z.string().min(1),
+  entity: Entity,
+  /** Backfill window (document dates, inclusive); absent = incremental from the checkpoint. */
+  window: z.strictObject({ from: DateOnly, to: DateOnly }).optional(),
+  /** Which backfill run this window belongs to (for resumable window checkpoints). */
+  runId: z.string().optional(),
+});
+export type PullPayload = z.infer<typeof PullPayload>;
+
+export const UpsertPayload = z.strictObject({
+  connectionId: z.string().min(1),
+  entity: Entity,
+  erpId: z.string().min(1),
+  /** Source version, UTC ISO. */
+  version: z.string().min(1),
+  /** Content hash of `body`. */
+  hash: z.string().length(64),
+  sourceStatus: z.string().optional(),
+  /** The mapped billing body (no secrets: billing keys are never in job data). */
+  body: z.discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('invoice'), invoice: z.record(z.string(), z.unknown()) }),
+    z.strictObject({ kind: z.literal('credit-note'), creditNote: z.record(z.string(), z.unknown()) }),
+    z.strictObject({ kind: z.literal('customer'), customer: z.record(z.string(), z.unknown()) }),
+  ]),
+  /** Fields reconciliation compares, as exact strings. */
+  fields: z.record(z.string(), z.string().nullable()).optional(),
+  /** A shareable document link from the ERP, attached once as INVOICE_FOR_BUYER. */
+  documentUrl: z.url().optional(),
+  /** Cursor-free state to resume with, kept only for explain. */
+  meta: Flat.optional(),
+  /** How often this job already waited for the invoices a credit note applies to, and since when (ms). */
+  dependencyWaits: z.number().int().min(0).optional(),
+  dependencySince: z.number().int().optional(),
+});
+export type UpsertPayload = z.infer<typeof UpsertPayload>;
+
+export const BackfillPayload = z.strictObject({
+  connectionId: z.string().min(1),
+  entities: z.array(Entity).min(1),
+  from: DateOnly,
+  to: DateOnly,
+  runId: z.string().min(1),
+});
+export type BackfillPayload = z.infer<typeof BackfillPayload>;
+
+export const ReconcilePayload = z
+  .strictObject({
+    connectionId: z.string().min(1),
+    /** An explicit window (inclusive days) … */
+    from: DateOnly.optional(),
+    to: DateOnly.optional(),
+    /** … or the last N days up to today (scheduled runs). */
+    lastDays: z.number().int().min(1).optional(),
+    deep: z.boolean().default(false),
+    repair: z.boolean().default(false),
+  })
+  .refine((p) => (p.from && p.to) || p.lastDays, { message: 'give from and to, or lastDays' });
+export type ReconcilePayload = z.infer<typeof ReconcilePayload>;
+
+/** Priorities: lower number = sooner. Incremental pulls before backfill windows. */
+export const PRIORITY = { incremental: 1, backfill: 10 } as const;
+/** Credit notes go after invoices of the same kind of run: they apply to invoices billing must have. */
+export const CREDIT_NOTE_PRIORITY_OFFSET = 2;
+/**
+ * A credit note waits for the invoices it applies to: 2 s, doubling to at most 60 s per wait, at most 40
+ * waits (about 35 minutes in all, enough for a large backfill's backlog), then it is quarantined.
+ */
+export const DEPENDENCY_WAITS_MAX = 40;
+/**
+ * How often an upsert job may be started before BullMQ fails it (then we quarantine it): its attempts,
+ * 40 starts for 429 round trips and waits for a record's lock, and the credit-note dependency waits.
+ */
+export function maxStartedAttempts(attempts: number): number {
+  return attempts + 40 + DEPENDENCY_WAITS_MAX;
+}
+export function dependencyWaitMs(waits: number): number {
+  return Math.min(60_000, 2_000 * 2 ** waits);
+}
+
+export function jobOptions(config: AppConfig) {
+  const keepComplete = { age: 24 * 3600, count: 200_000 };
+  const keepFailed = { age: 30 * 24 * 3600 };
+  return {
+    pull: { attempts: 5, backoff: { type: 'exponential', delay: 5_000, jitter: 0.5 }, removeOnComplete: { age: 3600, count: 1000 }, removeOnFail: keepFailed },
+    upsert: {
+      attempts: config.sync.attempts,
+      backoff: { type: 'exponential', delay: config.sync.backoffMs, jitter: 0.5 },
+      // The completed set is the job-id dedup window (an identical re-enqueue is ignored while it exists).
+      removeOnComplete: keepComplete,
+      removeOnFail: keepFailed,
+      stackTraceLimit: 5,
+    },
+    backfill: { attempts: 1, removeOnComplete: { age: 7 * 24 * 3600 }, removeOnFail: keepFailed },
+    reconcile: {
+      attempts: 2,
+      backoff: { type: 'exponential', delay: 30_000 },
+      removeOnComplete: { age: 30 * 24 * 3600, count: 500 },
+      removeOnFail: keepFailed,
+    },
+  } satisfies Record<string, JobsOptions>;
+}

@@ -1,0 +1,31 @@
+import { addDays } from '../src/billing/dates.js';
+import { QUEUES, ReconcilePayload } from './catalog.js';
+import { defineJob } from './define-job.js';
+import { dateInZone, runReconcile } from './reconcile/run-reconcile.js';
+import type { Runtime } from './runtime.js';
+
+/** The reconcile job: one connection, a window (explicit, or the last N days in the configured zone). */
+export function reconcileProcessor(rt: Runtime) {
+  return defineJob(QUEUES.reconcile, ReconcilePayload, rt, async ({ data, signal, log }) => {
+    const today = dateInZone(Date.now(), rt.config.reconcile.timeZone);
+    const from = data.from ?? addDays(today, -(data.lastDays! - 1));
+    const to = data.to ?? today;
+    const r = await runReconcile(rt, { connectionId: data.connectionId, from, to, deep: data.deep, repair: data.repair }, signal);
+    log.info({ from, to, counts: r.counts, total: r.total }, r.total ? 'reconcile found drift' : 'reconcile clean');
+    return { from, to, counts: r.counts, total: r.total, needsPerson: r.needsPerson, checked: r.checked };
+  });
+}
+
+/** A reconcile per connection on a schedule (default daily, the last 2 days), however many replicas start. */
+export async function upsertReconcileSchedulers(rt: Runtime): Promise<number> {
+  const { windowDays, everySeconds } = rt.config.reconcile;
+  if (windowDays === 0) return 0;
+  for (const c of rt.config.connections) {
+    await rt.queues.reconcile.upsertJobScheduler(
+      `reconcile-${c.id}`,
+      { every: everySeconds * 1000 },
+      { name: 'reconcile', data: { connectionId: c.id, lastDays: windowDays }, opts: rt.options.reconcile },
+    );
+  }
+  return rt.config.connections.length;
+}

@@ -1,0 +1,54 @@
+/** The kinds of drift reconciliation reports. */
+export const DRIFT_KINDS = [
+  'missing_in_billing',
+  'orphan_in_billing',
+  'field_mismatch',
+  'stale_version',
+  'void_not_reflected',
+  'delete_not_reflected',
+  'duplicate',
+] as const;
+export type DriftKind = (typeof DRIFT_KINDS)[number];
+
+/** What a sync can fix by writing again; the rest needs a person (the interface cannot express it). */
+export const FIXABLE: ReadonlySet<DriftKind> = new Set(['missing_in_billing', 'field_mismatch', 'stale_version']);
+
+export interface DriftItem {
+  kind: DriftKind;
+  erpId?: string;
+  invoiceId?: string;
+  invoiceNumber?: string;
+  /** e.g. "invoiceTotal: ledger 1180 ≠ billing 1.00". */
+  detail: string;
+  /** A sync cannot fix it (a void or delete the interface cannot express, an orphan, a duplicate, or
+   * a record billing refused to take back, e.g. one deleted in billing). */
+  needsPerson?: boolean;
+}
+
+/** Counts per kind (always complete) and the first `cap` items (memory stays bounded). */
+export class DriftReport {
+  readonly counts: Record<DriftKind, number> = Object.fromEntries(DRIFT_KINDS.map((k) => [k, 0])) as Record<DriftKind, number>;
+  readonly items: DriftItem[] = [];
+  truncated = 0;
+  checked = { billing: 0, ledger: 0, source: 0 };
+
+  constructor(private readonly cap = 10_000) {}
+
+  private person = 0;
+
+  add(item: DriftItem): void {
+    item.needsPerson ??= !FIXABLE.has(item.kind);
+    if (item.needsPerson) this.person++;
+    this.counts[item.kind]++;
+    if (this.items.length < this.cap) this.items.push(item);
+    else this.truncated++;
+  }
+
+  get total(): number {
+    return Object.values(this.counts).reduce((a, b) => a + b, 0);
+  }
+
+  get needsPerson(): number {
+    return this.person;
+  }
+}

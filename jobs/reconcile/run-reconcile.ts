@@ -1,0 +1,272 @@
+import { randomUUID } from 'node:crypto';
+import type { InvoiceRecord } from '../../src/billing/schemas/index.js';
+import { updatedBetween } from '../../src/billing/dates.js';
+import { invoiceIdFor } from '../../src/mapping/index.js';
+import { BillingBudget } from '../../src/pipeline/billing-budget.js';
+import type { LedgerEntry } from '../../src/pipeline/ledger.js';
+import type { Runtime } from '../runtime.js';
+import { compareFields } from './compare-fields.js';
+import { DRIFT_KINDS, DriftReport, type DriftKind } from './drift.js';
+import { readSourceSide } from './source-side.js';
+
+export interface ReconcileRequest {
+  connectionId: string;
+  /** Inclusive days, in the configured time zone (reconcile.timeZone, UTC by default). */
+  from: string;
+  to: string;
+  deep?: boolean;
+  repair?: boolean;
+}
+
+export interface ReconcileResult {
+  connection: string;
+  from: string;
+  to: string;
+  deep: boolean;
+  counts: Record<DriftKind, number>;
+  total: number;
+  needsPerson: number;
+  checked: { billing: number; ledger: number; source: number };
+  items: DriftReport['items'];
+  truncated: number;
+  repaired?: { requeued: number; pulls: string[] };
+  seconds: number;
+}
+
+const VOID = /^(void|voided)$/i;
+const PAGE = 500;
+
+/** YYYY-MM-DD of an instant in a time zone. */
+export function dateInZone(ms: number, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
+}
+
+/**
+ * Billing ⟷ ledger (⟷ source in deep mode) for one connection and a window of UPDATED_AT days.
+ * Memory is bounded by the page size: the billing side is walked page by page and the set of ERP ids
+ * seen lives in Redis; the ledger is scanned in batches.
+ *
+ * Counting each record exactly once across adjacent windows: a record present in billing is counted in
+ * the window of its billing `updatedAt` date; a record absent from billing is counted in the window of
+ * the ledger's `writtenAt` date (both in the configured time zone).
+ */
+export async function runReconcile(rt: Runtime, req: ReconcileRequest, signal?: AbortSignal): Promise<ReconcileResult> {
+  const started = Date.now();
+  const { config: c } = rt.connection(req.connectionId);
+  const conn = c.id;
+  const tz = rt.config.reconcile.timeZone;
+  const report = new DriftReport();
+  const runKey = `${rt.keys.reconcile(conn)}:${randomUUID()}`;
+  const seenKey = `${runKey}:seen`;
+  const verdicts: Array<[string, string]> = [];
+  const budget = new BillingBudget(
+    rt.redis,
+    rt.queues.upsert.keys.limiter ?? `${rt.config.redis.prefix}:upsert:limiter`,
+    rt.config.billing.rateLimit.max,
+    rt.config.billing.rateLimit.durationMs,
+  );
+  const at = new Date().toISOString();
+  const verdict = (erpId: string, v: string, detail?: string) =>
+    verdicts.push([`invoices|${erpId}`, JSON.stringify({ at, window: `${req.from}..${req.to}`, verdict: v, detail })]);
+  const flushVerdicts = async () => {
+    if (!verdicts.length) return;
+    await rt.redis.hset(rt.keys.verdicts(conn), Object.fromEntries(verdicts.splice(0)));
+  };
+  const toRepair: Array<{ erpId: string; version: string }> = [];
+
+  try {
+    // 1. Source side (deep), first: it records source deletes in the ledger, which the next passes judge.
+    if (req.deep) {
+      const source = await readSourceSide(rt, conn, req.from, signal);
+      report.checked.source = source.checked;
+      for (const s of source.items) {
+        report.add(s);
+        if (s.erpId) verdict(s.erpId, s.kind, s.detail);
+        if (s.kind === 'stale_version' || s.kind === 'missing_in_billing') toRepair.push({ erpId: s.erpId!, version: s.version });
+      }
+      await flushVerdicts();
+    }
+    // 2. Billing side: every page of the UPDATED_AT window for this connection's origin source.
+    let pageNumber = 1;
+    for (;;) {
+      await budget.take(signal);
+      const page = await rt.billing.listInvoices(
+        { ...updatedBetween(req.from, req.to), originSource: [c.originSource], pageSize: PAGE, pageNumber },
+        { signal },
+      );
+      const withErp = page.docs.filter((d) => d.erpId);
+      const ledger = await rt.ledger.getMany(
+        conn,
+        'invoices',
+        withErp.map((d) => d.erpId!),
+      );
+      const mine: string[] = [];
+      for (const d of page.docs) {
+        report.checked.billing++;
+        if (!d.erpId) {
+          report.add({ kind: 'orphan_in_billing', invoiceId: d.invoiceId, invoiceNumber: d.invoiceNumber, detail: 'no erpId: not written by this connection' });
+          continue;
+        }
+        const entry = ledger[withErp.indexOf(d)];
+        const kind = classifyBilling(d, entry, conn);
+        const items = kind === 'ours' ? compareOurs(d, entry!) : [kind];
+        for (const item of items) {
+          report.add({ ...item, erpId: d.erpId, invoiceId: d.invoiceId, invoiceNumber: d.invoiceNumber });
+          if (item.kind === 'field_mismatch' || item.kind === 'stale_version') toRepair.push({ erpId: d.erpId, version: entry!.version });
+        }
+        if (kind === 'ours') {
+          mine.push(d.erpId);
+          verdict(d.erpId, items.length ? items.map((i) => i.kind).join(',') : 'ok', items.map((i) => i.detail).join('; ') || undefined);
+        }
+      }
+      if (mine.length) await rt.redis.sadd(seenKey, ...mine);
+      await flushVerdicts();
+      if (!page.hasNext || page.nextPageNumber === null) break;
+      pageNumber = page.nextPageNumber;
+    }
+    await rt.redis.pexpire(seenKey, 3_600_000);
+
+    // 3. Ledger side: what we wrote (or saw deleted) on these days but billing's window did not show.
+    for await (const batch of rt.ledger.scan(conn, 'invoices', 1000)) {
+      const inWindow = (ms: number) => {
+        const day = dateInZone(ms, tz);
+        return day >= req.from && day <= req.to;
+      };
+      const candidates = batch.filter(([, e]) => inWindow(e.writtenAt) || (e.sourceDeletedAt !== undefined && inWindow(Date.parse(e.sourceDeletedAt))));
+      report.checked.ledger += candidates.length;
+      if (!candidates.length) continue;
+      const seen = await rt.redis.smismember(seenKey, ...candidates.map(([id]) => id));
+      const unseen = candidates.filter((_, i) => seen[i] === 0);
+      for (let i = 0; i < unseen.length; i += 100) {
+        const chunk = unseen.slice(i, i + 100);
+        await budget.take(signal);
+        const found = await rt.billing.listInvoices(
+          { invoiceIds: chunk.map(([, e]) => e.billingId), lifecycleStatuses: ['DRAFT', 'FINALIZED', 'VOIDED'], pageSize: 100 },
+          { signal },
+        );
+        const present = new Set(found.docs.map((d) => d.invoiceId));
+        for (const [erpId, e] of chunk) {
+          if (present.has(e.billingId)) {
+            // Billing still holds an invoice the source deleted (its billing updatedAt is outside the window).
+            if (e.sourceDeletedAt) {
+              report.add({
+                kind: 'delete_not_reflected',
+                erpId,
+                invoiceId: e.billingId,
+                invoiceNumber: e.number,
+                detail: `deleted in the source at ${e.sourceDeletedAt}; billing still lists it`,
+              });
+              verdict(erpId, 'delete_not_reflected');
+            }
+            continue; // otherwise updated since, outside this window: counted there
+          }
+          if (e.sourceDeletedAt) {
+            verdict(erpId, 'ok', 'deleted in source and absent from billing');
+            continue;
+          }
+          // A record billing refused to take back (409: deleted in billing) needs a person, not a repair.
+          const refused = await rt.quarantine.get(conn, 'invoices', erpId);
+          if (refused?.reason === 'BILLING_CONFLICT') {
+            report.add({
+              kind: 'missing_in_billing',
+              erpId,
+              invoiceId: e.billingId,
+              invoiceNumber: e.number,
+              detail: `not in billing, and billing refused it again: ${refused.message}`,
+              needsPerson: true,
+            });
+            verdict(erpId, 'missing_in_billing', 'refused by billing (deleted there?)');
+            continue;
+          }
+          report.add({
+            kind: 'missing_in_billing',
+            erpId,
+            invoiceId: e.billingId,
+            invoiceNumber: e.number,
+            detail: `written ${new Date(e.writtenAt).toISOString()}, not in billing`,
+          });
+          verdict(erpId, 'missing_in_billing');
+          toRepair.push({ erpId, version: e.version });
+        }
+      }
+      await flushVerdicts();
+    }
+  } finally {
+    await rt.redis.del(seenKey);
+  }
+
+  let repaired: ReconcileResult['repaired'];
+  if (req.repair && toRepair.length) repaired = await repair(rt, conn, toRepair);
+
+  for (const k of DRIFT_KINDS) rt.metrics.reconcileDrift.set({ connection: conn, kind: k }, report.counts[k]);
+  rt.metrics.reconcileLastRun.set({ connection: conn }, Date.now() / 1000);
+  await rt.redis.hset(rt.keys.reconcile(conn), 'last', JSON.stringify({ at, from: req.from, to: req.to, counts: report.counts }));
+
+  return {
+    connection: conn,
+    from: req.from,
+    to: req.to,
+    deep: Boolean(req.deep),
+    counts: report.counts,
+    total: report.total,
+    needsPerson: report.needsPerson,
+    checked: report.checked,
+    items: report.items,
+    truncated: report.truncated,
+    repaired,
+    seconds: (Date.now() - started) / 1000,
+  };
+}
+
+type Classified = 'ours' | { kind: DriftKind; detail: string };
+
+function classifyBilling(d: InvoiceRecord, entry: LedgerEntry | undefined, conn: string): Classified {
+  if (!entry) {
+    const ours = d.invoiceId === invoiceIdFor(conn, d.erpId!);
+    return { kind: 'orphan_in_billing', detail: ours ? 'id of this connection, but never written by it (ledger has no entry)' : 'unknown to the ledger' };
+  }
+  if (d.invoiceId !== entry.billingId) {
+    return { kind: 'duplicate', detail: `a second billing invoice for ERP record ${d.erpId} (ours is ${entry.billingId})` };
+  }
+  return 'ours';
+}
+
+function compareOurs(d: InvoiceRecord, entry: LedgerEntry): Array<{ kind: DriftKind; detail: string }> {
+  const out: Array<{ kind: DriftKind; detail: string }> = [];
+  if (entry.sourceDeletedAt)
+    out.push({ kind: 'delete_not_reflected', detail: `deleted in the source at ${entry.sourceDeletedAt}; billing lifecycle ${d.lifecycleStatus}` });
+  if (entry.sourceStatus && VOID.test(entry.sourceStatus) && d.lifecycleStatus !== 'VOIDED') {
+    out.push({ kind: 'void_not_reflected', detail: `void in the source; billing lifecycle ${d.lifecycleStatus}` });
+  }
+  const diffs = entry.fields ? compareFields(entry.fields, d) : [];
+  if (diffs.length) {
+    // metaData travels with the invoice; a service that echoes it tells us which version it holds.
+    const held = (d as { metaData?: { sourceVersion?: unknown } }).metaData?.sourceVersion;
+    const stale = typeof held === 'string' && held < entry.version;
+    out.push({
+      kind: stale ? 'stale_version' : 'field_mismatch',
+      detail: `${stale ? `billing holds version ${held}, ledger ${entry.version}: ` : ''}${diffs.join('; ')}`,
+    });
+  }
+  return out;
+}
+
+/**
+ * Repair what a sync can fix: forget the ledger's content hash for those records (so the next pull
+ * re-enqueues them even if the source did not change), rewind the stream's checkpoint to just before
+ * the oldest affected version, and pull now. Billing-side deletes come back as 409 and are quarantined
+ * (BILLING_CONFLICT) for a person.
+ */
+async function repair(rt: Runtime, conn: string, records: Array<{ erpId: string; version: string }>) {
+  let oldest = records[0]!.version;
+  for (const r of records) {
+    const e = await rt.ledger.get(conn, 'invoices', r.erpId);
+    if (e) await rt.redis.hset(rt.keys.ledger(conn, 'invoices'), r.erpId, JSON.stringify({ ...e, hash: 'repair' }));
+    if (r.version < oldest) oldest = r.version;
+  }
+  const cp = await rt.checkpoints.get<{ cursor: string | null }>(conn, 'invoices');
+  const rewound = new Date(Date.parse(oldest) - 1000).toISOString();
+  if (!cp?.state.cursor || rewound < cp.state.cursor) await rt.checkpoints.set(conn, 'invoices', { ...(cp?.state ?? {}), cursor: rewound });
+  await rt.queues.pull.add('pull', { connectionId: conn, entity: 'invoices' }, { priority: 1 });
+  return { requeued: records.length, pulls: ['invoices'] };
+}

@@ -1,0 +1,146 @@
+import { FlowProducer, Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { connectorFor } from '../connectors/registry.js';
+import type { Connector } from '../connectors/types.js';
+import { TokenStore } from '../src/auth/token-store.js';
+import { BillingClient } from '../src/billing/client.js';
+import type { AppConfig, ConnectionConfig } from '../src/config.js';
+import { ConfigError } from '../src/errors/index.js';
+import type { VendorClient } from '../src/http/vendor-client.js';
+import { createMetrics, type Metrics, statusClass } from '../src/observability/metrics.js';
+import { Checkpoints } from '../src/pipeline/checkpoints.js';
+import { type StateKeys, stateKeys } from '../src/pipeline/keys.js';
+import { Ledger } from '../src/pipeline/ledger.js';
+import { Quarantine } from '../src/pipeline/quarantine.js';
+import { Quotas } from '../src/pipeline/quotas.js';
+import { RecordLock } from '../src/pipeline/record-lock.js';
+import { assertNoEviction, producerConnection, stateConnection, workerConnection } from '../src/redis.js';
+import { jobOptions, QUEUES } from './catalog.js';
+
+export interface Runtime {
+  config: AppConfig;
+  logger: Logger;
+  metrics: Metrics;
+  redisUrl: string;
+  redis: Redis;
+  keys: StateKeys;
+  ledger: Ledger;
+  checkpoints: Checkpoints;
+  quarantine: Quarantine;
+  quotas: Quotas;
+  locks: RecordLock;
+  tokens: TokenStore;
+  queues: { pull: Queue; upsert: Queue; backfill: Queue; reconcile: Queue };
+  flow: FlowProducer;
+  billing: BillingClient;
+  options: ReturnType<typeof jobOptions>;
+  connection(id: string): { config: ConnectionConfig; connector: Connector };
+  vendorClient(id: string): VendorClient;
+  /** A new worker-style connection (maxRetriesPerRequest null), closed by close(). */
+  workerConnection(): Redis;
+  close(): Promise<void>;
+}
+
+/**
+ * Everything a process needs, built once from the config: Redis connections (producer vs worker), the
+ * queues, our state stores, the billing client, and per-connection vendor clients whose quotas and
+ * tokens live in Redis (so N processes behave like one).
+ */
+export async function createRuntime(config: AppConfig, redisUrl: string, logger: Logger, metrics = createMetrics()): Promise<Runtime> {
+  const redis = stateConnection(redisUrl);
+  await assertNoEviction(redis);
+  metrics.redisEvictionPolicyOk.set(1);
+  const producer = producerConnection(redisUrl, { lazyConnect: false });
+  await new Promise<void>((resolve, reject) => {
+    if (producer.status === 'ready') return resolve();
+    producer.once('ready', () => resolve());
+    producer.once('error', reject);
+  });
+  const extra: Redis[] = [];
+  const prefix = config.redis.prefix;
+  const keys = stateKeys(prefix);
+  const opts = jobOptions(config);
+  const queue = (name: string, defaultJobOptions: object) => new Queue(name, { connection: producer, prefix, defaultJobOptions });
+  const queues = {
+    pull: queue(QUEUES.pull, opts.pull),
+    upsert: queue(QUEUES.upsert, opts.upsert),
+    backfill: queue(QUEUES.backfill, opts.backfill),
+    reconcile: queue(QUEUES.reconcile, opts.reconcile),
+  };
+  for (const q of Object.values(queues)) q.on('error', (err) => logger.error({ err, queue: q.name }, 'queue error'));
+  const flow = new FlowProducer({ connection: producer, prefix });
+  const quotas = new Quotas(redis, keys);
+  const tokens = new TokenStore(redis, { prefix });
+  const billing = new BillingClient({
+    baseUrl: config.billing.url,
+    apiKey: config.billing.apiKey,
+    attachmentKey: config.billing.attachmentKey,
+    timeoutMs: config.billing.timeoutMs,
+    onResponse: ({ endpoint, status, durationMs }) => {
+      metrics.billingRequests.inc({ endpoint, status_class: statusClass(status) });
+      metrics.billingRequestDuration.observe({ endpoint }, durationMs / 1000);
+      if (status === 429) metrics.rateLimited.inc({ target: 'billing' });
+    },
+  });
+
+  const byId = new Map(config.connections.map((c) => [c.id, c]));
+  const clients = new Map<string, VendorClient>();
+  const connection = (id: string) => {
+    const c = byId.get(id);
+    if (!c) throw new ConfigError(`unknown connection "${id}" (configured: ${[...byId.keys()].join(', ')})`);
+    return { config: c, connector: connectorFor(c.system) };
+  };
+  const vendorClient = (id: string) => {
+    let client = clients.get(id);
+    if (client) return client;
+    const { config: c, connector } = connection(id);
+    const budget = { ...(connector.rateBudgetFor?.(c.settings) ?? connector.rateBudget), ...(c.rateBudget ?? {}) };
+    client = connector.createClient({
+      connectionId: c.id,
+      settings: { ...c.settings, ...(c.baseUrl ? { baseUrl: c.baseUrl } : {}) },
+      tokens,
+      logger: logger.child({ connection: c.id }),
+      acquire: (signal) => quotas.acquire(c.id, budget, { signal }),
+      onResponse: ({ endpoint, status, durationMs }) => {
+        metrics.vendorRequests.inc({ connection: c.id, endpoint, status_class: statusClass(status) });
+        metrics.vendorRequestDuration.observe({ connection: c.id, endpoint }, durationMs / 1000);
+        if (status === 429) metrics.rateLimited.inc({ target: c.id });
+      },
+      park: (untilMs) => quotas.park(c.id, untilMs),
+      onQuota: (window, remaining) => metrics.vendorQuotaRemaining.set({ connection: c.id, window }, remaining),
+    });
+    clients.set(id, client);
+    return client;
+  };
+
+  return {
+    config,
+    logger,
+    metrics,
+    redisUrl,
+    redis,
+    keys,
+    ledger: new Ledger(redis, keys),
+    checkpoints: new Checkpoints(redis, keys),
+    quarantine: new Quarantine(redis, keys),
+    quotas,
+    locks: new RecordLock(redis, keys),
+    tokens,
+    queues,
+    flow,
+    billing,
+    options: opts,
+    connection,
+    vendorClient,
+    workerConnection: () => {
+      const r = workerConnection(redisUrl);
+      extra.push(r);
+      return r;
+    },
+    close: async () => {
+      await Promise.allSettled([...Object.values(queues).map((q) => q.close()), flow.close()]);
+      await Promise.allSettled([redis.quit(), producer.quit(), ...extra.map((r) => r.quit())]);
+    },
+  };
+}

@@ -1,0 +1,213 @@
+import { DelayedError, RateLimitError } from 'bullmq';
+import type { CustomerDetails, CustomerDetailsInput, CreditNoteInputDraft, InvoiceInputDraft } from '../src/billing/schemas/index.js';
+import { ConflictError, DataContractError, RateLimitedError, SyncError } from '../src/errors/index.js';
+import { erpIdOf } from '../src/mapping/index.js';
+import { UpsertState } from '../src/pipeline/upsert-state.js';
+import { DEPENDENCY_WAITS_MAX, dependencyWaitMs, QUEUES, UpsertPayload } from './catalog.js';
+import { defineJob } from './define-job.js';
+import type { Runtime } from './runtime.js';
+
+export type UpsertOutcome = 'written' | 'unchanged' | 'stale';
+
+/**
+ * One record to billing. Idempotent: the billing upsert key is deterministic (invoiceId from the
+ * connection and ERP id), the ledger refuses older versions, and a per-record lock keeps two versions
+ * of one record from racing to billing.
+ */
+export function upsertProcessor(rt: Runtime) {
+  const state = new UpsertState(rt.redis, rt.keys);
+  return defineJob(QUEUES.upsert, UpsertPayload, rt, async ({ job, data, token, signal, log }): Promise<{ outcome: UpsertOutcome }> => {
+    const { connectionId: conn, entity, erpId } = data;
+    const body = data.body;
+    const buyer =
+      body.kind === 'invoice'
+        ? (body.invoice as { customerDetails?: CustomerDetailsInput }).customerDetails
+        : body.kind === 'credit-note'
+          ? (body.creditNote as { customerDetails?: CustomerDetailsInput }).customerDetails
+          : (body.customer as unknown as CustomerDetailsInput);
+    // One round trip: the record lock, the ledger entry, whether the buyer is already ensured.
+    const begun = await state.begin(conn, entity, erpId, buyer?.buyerId, 60_000, `job-${job.id}`);
+    if (!begun.lock) {
+      // Another version of this record is being written: come back shortly, without using an attempt.
+      await job.moveToDelayed(Date.now() + 200 + Math.floor(Math.random() * 300), token);
+      throw new DelayedError();
+    }
+    const { lock, current } = begun;
+    let committed = false;
+    try {
+      if (current && current.version > data.version) {
+        rt.metrics.recordsSkipped.inc({ connection: conn, entity, reason: 'stale' });
+        return { outcome: 'stale' };
+      }
+      const needsAttachment = Boolean(data.documentUrl) && current?.attachmentUrl !== data.documentUrl;
+      if (current && current.hash === data.hash && !needsAttachment) {
+        rt.metrics.recordsSkipped.inc({ connection: conn, entity, reason: 'unchanged' });
+        await rt.quarantine.clear(conn, entity, erpId, data.version);
+        return { outcome: 'unchanged' };
+      }
+      if (buyer && !begun.customerEnsured) await ensureCustomer(rt, conn, buyer, signal);
+      let billingId: string;
+      let number: string | undefined;
+      if (body.kind === 'invoice') {
+        const invoice = body.invoice as unknown as InvoiceInputDraft;
+        await rt.billing.upsertInvoice(invoice, { signal });
+        billingId = invoice.invoiceId;
+        number = invoice.invoiceNumber;
+        if (needsAttachment) {
+          await rt.billing.addInvoiceAttachment(
+            { invoiceNumber: invoice.invoiceNumber, attachmentUrl: data.documentUrl!, attachmentPurpose: 'INVOICE_FOR_BUYER' },
+            { signal },
+          );
+        }
+      } else if (body.kind === 'credit-note') {
+        const creditNote = body.creditNote as unknown as CreditNoteInputDraft;
+        const missing = await invoicesNotInBilling(rt, conn, creditNote, signal);
+        if (missing.length) {
+          const waits = data.dependencyWaits ?? 0;
+          const since = data.dependencySince ?? Date.now();
+          const hopeless = await invoicesThatWillNotCome(rt, conn, missing);
+          const inTime = Date.now() - since < rt.config.sync.dependencyWaitSeconds * 1000 && waits < DEPENDENCY_WAITS_MAX;
+          if (!hopeless.length && inTime) {
+            // Applied to an invoice billing does not have yet (it may still be queued): wait for it.
+            await job.updateData({ ...data, dependencyWaits: waits + 1, dependencySince: since });
+            await job.moveToDelayed(Date.now() + dependencyWaitMs(waits), token);
+            throw new DelayedError();
+          }
+          throw new DependencyMissingError(
+            hopeless.length
+              ? `credit note ${creditNote.creditNoteNumber} applies to invoices that will not reach billing (quarantined or deleted in the source): ${hopeless.join(', ')}`
+              : `credit note ${creditNote.creditNoteNumber} applies to invoices still not in billing after ${Math.round((Date.now() - since) / 1000)} s: ${missing.join(', ')}`,
+          );
+        }
+        await rt.billing.upsertCreditNote(creditNote, { signal });
+        billingId = creditNote.creditNoteId;
+        number = creditNote.creditNoteNumber;
+      } else {
+        billingId = (body.customer as unknown as CustomerDetails).buyerId;
+      }
+      // One round trip: ledger write (never over a newer version), quarantine cleared, lock released.
+      const written = await state.commit(
+        conn,
+        entity,
+        erpId,
+        {
+          hash: data.hash,
+          version: data.version,
+          billingId,
+          number,
+          sourceStatus: data.sourceStatus,
+          writtenAt: Date.now(),
+          jobId: job.id,
+          fields: data.fields,
+          attachmentUrl: data.documentUrl ?? current?.attachmentUrl,
+        },
+        lock.owner,
+      );
+      committed = true;
+      rt.metrics.recordsUpserted.inc({ connection: conn, entity });
+      if (!written) log.info({ erpId }, 'a newer version reached the ledger first; it will be (or was) written after this one');
+      return { outcome: 'written' };
+    } catch (err) {
+      if (err instanceof RateLimitedError) {
+        // Billing 429: pause the whole upsert queue for Retry-After; the job goes back to wait without
+        // consuming an attempt. "Retry-After: 0" still pauses briefly (and Redis refuses a 0 ms expiry).
+        await rt.queues.upsert.rateLimit(Math.max(err.retryAfterMs ?? 1_000, 100));
+        throw new RateLimitError();
+      }
+      if (err instanceof SyncError && !err.retryable) {
+        const reason =
+          err instanceof DependencyMissingError
+            ? 'DEPENDENCY_MISSING'
+            : err instanceof ConflictError
+              ? 'BILLING_CONFLICT'
+              : err.code === 'SYNC_ERR_AUTH_REJECTED'
+                ? 'BILLING_AUTH'
+                : 'BILLING_REJECTED';
+        await rt.quarantine.put({
+          connection: conn,
+          entity,
+          erpId,
+          version: data.version,
+          reason,
+          message: err.message,
+          stage: 'upsert',
+          at: Date.now(),
+          attempts: job.attemptsMade + 1,
+          payload: data,
+        });
+        rt.metrics.recordsQuarantined.inc({ connection: conn, entity, reason });
+      }
+      throw err;
+    } finally {
+      if (!committed) await lock.release();
+    }
+  });
+}
+
+/**
+ * "Ensure customer" (the interface has create but no update): search by BUYER_ID, create if absent.
+ * Remembered per connection in Redis so each buyer costs one search, once.
+ */
+export async function ensureCustomer(rt: Runtime, conn: string, customer: CustomerDetailsInput, signal?: AbortSignal): Promise<void> {
+  const key = rt.keys.customersEnsured(conn);
+  if (await rt.redis.sismember(key, customer.buyerId)) return;
+  const found = await rt.billing.searchCustomers({ searchType: 'BUYER_ID', searchText: customer.buyerId, pageSize: 1 }, { signal });
+  if (found.totalDocs === 0) {
+    try {
+      await rt.billing.createCustomer(customer, { signal });
+    } catch (err) {
+      // Another worker created it between our search and our create: that is the outcome we wanted.
+      if (!(err instanceof ConflictError)) throw err;
+    }
+  }
+  await rt.redis.sadd(key, customer.buyerId);
+}
+
+/** A credit note's invoices never reached billing (quarantined, or deleted in the source). */
+class DependencyMissingError extends DataContractError {}
+
+/**
+ * The invoices a credit note applies to that billing does not hold yet. Our own invoices are checked in
+ * the ledger (no network); anything else (another origin, an id cut to its bound, a number) in billing.
+ */
+async function invoicesNotInBilling(rt: Runtime, conn: string, creditNote: CreditNoteInputDraft, signal?: AbortSignal): Promise<string[]> {
+  const applied = creditNote.appliedToInvoices ?? [];
+  if (!applied.length) return [];
+  const byId = applied.filter((a) => a.invoiceId).map((a) => a.invoiceId!);
+  const mine = byId.map((id) => ({ id, erpId: erpIdOf('inv', conn, id) })).filter((c): c is { id: string; erpId: string } => c.erpId !== undefined);
+  const entries = await rt.ledger.getMany(
+    conn,
+    'invoices',
+    mine.map((c) => c.erpId),
+  );
+  const written = new Set(mine.filter((_, i) => entries[i]).map((c) => c.id));
+  const toAsk = byId.filter((id) => !written.has(id));
+  const numbers = applied.filter((a) => !a.invoiceId && a.invoiceNumber).map((a) => a.invoiceNumber!);
+  if (!toAsk.length && !numbers.length) return [];
+  const missing: string[] = [];
+  if (toAsk.length) {
+    const found = await rt.billing.listInvoices(
+      { invoiceIds: toAsk, lifecycleStatuses: ['DRAFT', 'FINALIZED', 'VOIDED'], pageSize: Math.min(500, toAsk.length) },
+      { signal },
+    );
+    const present = new Set(found.docs.map((d) => d.invoiceId));
+    missing.push(...toAsk.filter((id) => !present.has(id)));
+  }
+  for (const n of numbers) {
+    const found = await rt.billing.listInvoices({ invoiceNumber: n, lifecycleStatuses: ['DRAFT', 'FINALIZED', 'VOIDED'], pageSize: 1 }, { signal });
+    if (found.totalDocs === 0) missing.push(n);
+  }
+  return missing;
+}
+
+/** Of the missing invoices (billing ids), those known not to be coming: quarantined, or deleted in the source. */
+async function invoicesThatWillNotCome(rt: Runtime, conn: string, missing: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const billingId of missing) {
+    const erpId = erpIdOf('inv', conn, billingId);
+    if (erpId === undefined) continue;
+    const [quarantined, entry] = await Promise.all([rt.quarantine.get(conn, 'invoices', erpId), rt.ledger.get(conn, 'invoices', erpId)]);
+    if (quarantined || entry?.sourceDeletedAt) out.push(billingId);
+  }
+  return out;
+}

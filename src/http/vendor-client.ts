@@ -1,0 +1,170 @@
+import type { Got } from 'got';
+import type { z } from 'zod';
+import { AuthError, DataContractError, formatZodIssues, SyncError, TransientError } from '../errors/index.js';
+import { createHttpClient } from './create-http-client.js';
+import { networkError } from './network-error.js';
+import { parseRetryAfter } from './retry-after.js';
+import { type RetryPolicy, withRetry } from './with-retry.js';
+
+/** Waits for a quota slot; returns the release function (concurrency). */
+export type AcquireSlot = (signal?: AbortSignal) => Promise<() => void>;
+export type ResponseObserver = (info: { vendor: string; endpoint: string; status: number; durationMs: number }) => void;
+export type Headers = Record<string, string | string[] | undefined>;
+
+export interface ErrorContext {
+  status: number;
+  body: unknown;
+  text: string;
+  headers: Headers;
+  operation: string;
+  retryAfterMs?: number;
+}
+
+/**
+ * A vendor's error table: status + vendor code → one of our error classes with a human message.
+ * Return undefined for a success (e.g. Zoho's `code: 0`) — called for every response with status >= 300
+ * and for 2xx bodies that carry an error code.
+ */
+export type ErrorTable = (ctx: ErrorContext) => SyncError | undefined;
+
+export interface AuthProvider {
+  /** Returns the access token; `stale` = the token that was just refused, forcing a refresh. */
+  token(stale?: string): Promise<string>;
+  /** Authorization header value for a token. */
+  header(token: string): string;
+}
+
+export interface VendorClientOptions {
+  vendor: string;
+  prefixUrl: string;
+  auth?: AuthProvider;
+  errorTable: ErrorTable;
+  /** Headers on every request (tenant selectors such as xero-tenant-id). */
+  headers?: Record<string, string>;
+  /** Query parameters on every request (Zoho's organization_id, QBO's minorversion). */
+  query?: Record<string, string>;
+  retry?: RetryPolicy;
+  timeoutMs?: number;
+  acquire?: AcquireSlot;
+  onResponse?: ResponseObserver;
+  /** Reads rate-limit headers on every response (remaining quota, resets). */
+  onRateLimitHeaders?: (headers: Headers) => void;
+}
+
+export interface VendorRequest<T extends z.ZodTypeAny> {
+  method?: 'GET' | 'POST';
+  /** Path relative to prefixUrl, no leading slash. */
+  path: string;
+  /** Endpoint label for metrics and errors, e.g. "GET /invoices/{id}" (bounded cardinality). */
+  endpoint: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  headers?: Record<string, string>;
+  body?: unknown;
+  /** Form-encoded body (token endpoints). */
+  form?: Record<string, string>;
+  schema: T;
+  signal?: AbortSignal;
+  /** Skip auth (token endpoints). */
+  anonymous?: boolean;
+}
+
+/**
+ * The shared HTTP client of every connector: got with no retries, auth hook with one forced refresh on
+ * 401, the vendor's error table, rate-limit headers read on every response, quota slots, zod-validated
+ * responses, p-retry for retryable errors (honouring Retry-After up to a few seconds).
+ */
+export class VendorClient {
+  private readonly http: Got;
+
+  constructor(readonly options: VendorClientOptions) {
+    this.http = createHttpClient({ prefixUrl: options.prefixUrl.replace(/\/+$/, ''), timeoutMs: options.timeoutMs, headers: options.headers });
+  }
+
+  get vendor(): string {
+    return this.options.vendor;
+  }
+
+  request<T extends z.ZodTypeAny>(req: VendorRequest<T>): Promise<z.infer<T>> {
+    return withRetry(() => this.once(req), {
+      retryRateLimited: true,
+      ...this.options.retry,
+      signal: req.signal ?? this.options.retry?.signal,
+    });
+  }
+
+  private async once<T extends z.ZodTypeAny>(req: VendorRequest<T>, stale?: string): Promise<z.infer<T>> {
+    const { vendor } = this.options;
+    const release = this.options.acquire ? await this.options.acquire(req.signal) : () => {};
+    let token: string | undefined;
+    let res;
+    const started = performance.now();
+    try {
+      const headers: Record<string, string> = { accept: 'application/json', ...(req.headers ?? {}) };
+      if (this.options.auth && !req.anonymous) {
+        token = await this.options.auth.token(stale);
+        headers.authorization = this.options.auth.header(token);
+      }
+      const searchParams = new URLSearchParams();
+      for (const [k, v] of Object.entries({ ...(this.options.query ?? {}), ...(req.query ?? {}) })) {
+        if (v !== undefined) searchParams.set(k, String(v));
+      }
+      res = await this.http(req.path, {
+        method: req.method ?? 'GET',
+        headers,
+        searchParams,
+        json: req.body,
+        form: req.form,
+        signal: req.signal,
+      });
+    } catch (err) {
+      this.options.onResponse?.({ vendor, endpoint: req.endpoint, status: 0, durationMs: performance.now() - started });
+      if (req.signal?.aborted) throw req.signal.reason ?? err;
+      // Classified errors (e.g. from the auth provider's token refresh: 429, a malformed token response)
+      // keep their class; only raw transport errors become network errors.
+      if (err instanceof SyncError) throw err;
+      throw networkError(err, vendor, req.endpoint);
+    } finally {
+      release();
+    }
+    this.options.onResponse?.({ vendor, endpoint: req.endpoint, status: res.statusCode, durationMs: performance.now() - started });
+    this.options.onRateLimitHeaders?.(res.headers);
+    let body: unknown;
+    try {
+      body = res.body === '' ? undefined : JSON.parse(res.body);
+    } catch {
+      body = undefined;
+    }
+    const error = this.options.errorTable({
+      status: res.statusCode,
+      body,
+      text: res.body.slice(0, 500),
+      headers: res.headers,
+      operation: req.endpoint,
+      retryAfterMs: parseRetryAfter(res.headers['retry-after']),
+    });
+    if (error) {
+      // One forced refresh on 401: the access token may have expired between our check and the call.
+      // Not on 403: a wrong tenant or a revoked connection is not cured by a new token.
+      if (error instanceof AuthError && res.statusCode === 401 && token !== undefined && stale === undefined && this.options.auth) {
+        return this.once(req, token);
+      }
+      throw error;
+    }
+    if (res.statusCode >= 300) {
+      throw new TransientError(`${vendor} ${req.endpoint} → ${res.statusCode} not classified`, {
+        status: res.statusCode,
+        source: vendor,
+        operation: req.endpoint,
+      });
+    }
+    const parsed = req.schema.safeParse(body);
+    if (!parsed.success) {
+      throw new DataContractError(`${vendor} ${req.endpoint}: unexpected response`, {
+        issues: formatZodIssues(parsed.error).slice(0, 10),
+        source: vendor,
+        operation: req.endpoint,
+      });
+    }
+    return parsed.data;
+  }
+}

@@ -1,0 +1,10 @@
+/** The mapping core shared by every connector's mappers. Pure functions: no I/O, no clock, no config. */
+export * from './quarantine-reason.js';
+export * from './money.js';
+export * from './tax.js';
+export * from './indian-state.js';
+export * from './discount.js';
+export * from './currency.js';
+export * from './ids.js';
+export * from './time.js';
+export * from './checks.js';

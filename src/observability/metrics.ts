@@ -1,0 +1,59 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * Every metric the worker exports, declared once. Prefix erpsync_, base units, bounded labels only:
+ * connection (from config), entity (invoices|credit-notes|customers), reason/kind/outcome (small enums),
+ * endpoint (templated paths), never a record id.
+ */
+export function statusClass(status: number): string {
+  if (status === 0) return 'network';
+  if (status === 429) return '429';
+  return `${Math.floor(status / 100)}xx`;
+}
+
+export function createMetrics(registry = new Registry()) {
+  collectDefaultMetrics({ register: registry, prefix: 'erpsync_' });
+  const c = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+    new Counter({ name, help, labelNames: [...labelNames], registers: [registry] });
+  const g = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+    new Gauge({ name, help, labelNames: [...labelNames], registers: [registry] });
+  const h = <L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]) =>
+    new Histogram({ name, help, labelNames: [...labelNames], buckets, registers: [registry] });
+  const httpBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+  return {
+    registry,
+    recordsPulled: c('erpsync_records_pulled_total', 'Records read from the source', ['connection', 'entity'] as const),
+    recordsMapped: c('erpsync_records_mapped_total', 'Records mapped to a valid billing body', ['connection', 'entity'] as const),
+    recordsQuarantined: c('erpsync_records_quarantined_total', 'Records put in quarantine, by reason code', ['connection', 'entity', 'reason'] as const),
+    recordsEnqueued: c('erpsync_records_enqueued_total', 'Records enqueued for upsert', ['connection', 'entity'] as const),
+    recordsUpserted: c('erpsync_records_upserted_total', 'Records written to billing', ['connection', 'entity'] as const),
+    recordsSkipped: c('erpsync_records_skipped_total', 'Records not written: unchanged content or an older source version', [
+      'connection',
+      'entity',
+      'reason',
+    ] as const),
+    billingRequests: c('erpsync_billing_requests_total', 'Billing HTTP requests by endpoint and status class', ['endpoint', 'status_class'] as const),
+    billingRequestDuration: h('erpsync_billing_request_duration_seconds', 'Billing HTTP request duration', ['endpoint'] as const, httpBuckets),
+    vendorRequests: c('erpsync_vendor_requests_total', 'ERP HTTP requests by endpoint and status class', ['connection', 'endpoint', 'status_class'] as const),
+    vendorRequestDuration: h('erpsync_vendor_request_duration_seconds', 'ERP HTTP request duration', ['connection', 'endpoint'] as const, httpBuckets),
+    rateLimited: c('erpsync_rate_limited_total', '429s received, by target (billing or a connection)', ['target'] as const),
+    jobDuration: h('erpsync_job_duration_seconds', 'Job processing time', ['queue', 'result'] as const, [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300]),
+    jobsStalled: c('erpsync_jobs_stalled_total', 'Jobs whose lock expired and were taken back', ['queue'] as const),
+    queueJobs: g('erpsync_queue_jobs', 'Jobs per queue and state', ['queue', 'state'] as const),
+    checkpointLag: g('erpsync_checkpoint_lag_seconds', 'Now minus the checkpoint of a (connection, entity)', ['connection', 'entity'] as const),
+    lastSuccess: g('erpsync_last_success_timestamp_seconds', 'When a pull of (connection, entity) last completed', ['connection', 'entity'] as const),
+    pullInterval: g('erpsync_pull_interval_seconds', 'Configured pull schedule of (connection, entity); staleness alerts count in these', [
+      'connection',
+      'entity',
+    ] as const),
+    quarantineSize: g('erpsync_quarantine_records', 'Records currently in quarantine', ['connection'] as const),
+    vendorQuotaRemaining: g('erpsync_vendor_quota_remaining', 'Vendor requests left in the window', ['connection', 'window'] as const),
+    reconcileDrift: g('erpsync_reconcile_drift_records', 'Drifted records found by the last reconcile, by kind', ['connection', 'kind'] as const),
+    reconcileLastRun: g('erpsync_reconcile_last_run_timestamp_seconds', 'When the last reconcile of a connection finished', ['connection'] as const),
+    redisEvictionPolicyOk: g('erpsync_redis_eviction_policy_ok', '1 when Redis maxmemory-policy is noeviction', [] as const),
+    redisMemoryUsedRatio: g('erpsync_redis_memory_used_ratio', 'used_memory / maxmemory (0 when maxmemory is unset)', [] as const),
+    workersRunning: g('erpsync_workers_running', 'Workers running in this process, by queue', ['queue'] as const),
+  };
+}
+export type Metrics = ReturnType<typeof createMetrics>;

@@ -1,0 +1,22 @@
+/**
+ * Every Redis key of our own state, in one place. `prefix` is the config's redis.prefix (use a
+ * {hash-tag} on Redis Cluster). Connection ids and entity names cannot contain ':' (config schema).
+ */
+export function stateKeys(prefix: string) {
+  return {
+    ledger: (connection: string, entity: string) => `${prefix}:ledger:${connection}:${entity}`,
+    checkpoint: (connection: string) => `${prefix}:checkpoint:${connection}`,
+    windowCheckpoint: (connection: string, entity: string) => `${prefix}:window-checkpoint:${connection}:${entity}`,
+    quarantine: (connection: string) => `${prefix}:quarantine:${connection}`,
+    customersEnsured: (connection: string) => `${prefix}:customers-ensured:${connection}`,
+    recordLock: (connection: string, entity: string, erpId: string) => `${prefix}:lock:${connection}:${entity}:${erpId}`,
+    quotaMinute: (connection: string, window: number) => `${prefix}:quota:${connection}:m:${window}`,
+    quotaDay: (connection: string, day: string) => `${prefix}:quota:${connection}:d:${day}`,
+    quotaConcurrency: (connection: string) => `${prefix}:quota:${connection}:inflight`,
+    park: (connection: string) => `${prefix}:park:${connection}`,
+    reconcile: (connection: string) => `${prefix}:reconcile:${connection}`,
+    verdicts: (connection: string) => `${prefix}:verdict:${connection}`,
+    lastSuccess: (connection: string) => `${prefix}:last-success:${connection}`,
+  };
+}
+export type StateKeys = ReturnType<typeof stateKeys>;

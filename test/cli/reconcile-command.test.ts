@@ -1,0 +1,83 @@
+import { spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runBackfill } from '../../cli/commands/backfill.js';
+import { utcDate } from '../../src/billing/dates.js';
+import { CLI, COMPANY, CONNECTION, HISTORY, type Pipeline, REPO_ROOT, startPipeline } from '../support/pipeline.js';
+
+/** `erp-sync reconcile` as a user runs it: exit 0 clean, 1 drift found, 2 could not reconcile. */
+describe('erp-sync reconcile (the command)', () => {
+  let p: Pipeline;
+  const today = utcDate(Date.now());
+  const run = async (args: string[], env: Record<string, string> = {}) => {
+    const file = await p.configFile();
+    const child = spawn(process.execPath, [CLI, 'reconcile', '--config', file, '--connection', CONNECTION, '--from', today, '--to', today, ...args], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...p.secretEnv, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (b) => (out += b));
+    child.stderr.on('data', (b) => (err += b));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    return { code, out, err };
+  };
+
+  beforeAll(async () => {
+    p = await startPipeline({ name: 'reconcile-cli', invoices: 20 });
+    p.startWorkers(['pull', 'upsert', 'backfill']);
+    await runBackfill(p.rt, { connectionId: CONNECTION, entities: ['customers', 'invoices'], from: HISTORY.from, to: HISTORY.to }, { quiet: true });
+    for (const inv of p.zoho.store.invoices().filter((i) => i.status === 'void')) {
+      const e = await p.rt.ledger.get(CONNECTION, 'invoices', inv.invoice_id);
+      if (e) await fetch(`${p.billing.url}/__admin/invoices/${encodeURIComponent(e.billingId)}/void?company=${COMPANY}`, { method: 'POST' });
+    }
+  }, 120_000);
+  afterAll(() => p?.close());
+
+  it('given a clean sync, then exit 0 and --json prints zero counts', async () => {
+    const r = await run(['--json']);
+    expect(r.code, r.err).toBe(0);
+    const json = JSON.parse(r.out) as { total: number; counts: Record<string, number>; checked: { billing: number } };
+    expect(json.total).toBe(0);
+    expect(json.checked.billing).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('given an orphan invoice in billing, then exit 1 and the report names it', async () => {
+    await fetch(`${p.billing.url}/__admin/invoices?company=${COMPANY}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        invoice: {
+          invoiceId: 'stray-1',
+          invoiceNumber: 'STRAY-1',
+          invoiceSubtotal: 1,
+          invoiceTotal: 1,
+          invoiceOriginSource: 'EXTERNAL_SYSTEM_A',
+          erpId: 'nobody',
+        },
+      }),
+    });
+    const r = await run([]);
+    expect(r.code, r.err).toBe(1);
+    expect(r.out).toMatch(/orphan_in_billing\s+1\s+needs a person/);
+    expect(r.out).toContain('STRAY-1');
+  }, 60_000);
+
+  it('given billing unreachable, then exit 2 with a message saying what failed', async () => {
+    // The same config, with billing on a port where nothing listens.
+    const file = await p.configFile();
+    const bad = join(dirname(file), 'unreachable.yaml');
+    await writeFile(bad, (await readFile(file, 'utf8')).replace(p.billing.url, 'http://127.0.0.1:1'));
+    const r = await run(['--config', bad]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/billing GET \/external\/invoices: network error ECONNREFUSED/);
+  }, 60_000);
+
+  it('given an unknown connection, then exit 2 naming the configured ones', async () => {
+    const r = await run(['--connection', 'no-such-connection']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('unknown connection "no-such-connection"');
+  }, 60_000);
+});

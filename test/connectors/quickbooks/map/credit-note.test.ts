@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { mapCreditNote } from '../../../../connectors/quickbooks/map/credit-note.js';
+import { CreditNoteUpsertBody } from '../../../../src/billing/schemas/index.js';
+import { fixture, gst, mapContext, sourceRecord } from '../fixtures.js';
+import { KAVERI, KAVERI_BY_REF } from './expected-customers.js';
+
+function mapped(raw: Record<string, unknown>) {
+  const r = mapCreditNote(sourceRecord(raw), mapContext());
+  if (!r.ok) throw new Error(`${r.reason}: ${r.message}`);
+  if (r.value.kind !== 'credit-note') throw new Error('not a credit note');
+  expect(CreditNoteUpsertBody.safeParse({ creditNote: r.value.creditNote }).success).toBe(true);
+  return { creditNote: r.value.creditNote, warnings: r.warnings ?? [] };
+}
+
+describe('QuickBooks credit memo → billing credit note', () => {
+  it('given a credit memo fully applied to the invoice it names (InvoiceRef + LinkedTxn), then appliedToInvoices carries that invoice and TotalAmt − RemainingCredit', () => {
+    const { creditNote, warnings } = mapped({ ...fixture('credit-memo-applied'), _customer: fixture('customer-registered') });
+    expect(warnings).toEqual([]);
+    expect(creditNote).toStrictEqual({
+      creditNoteId: 'cn.qbo-in.7',
+      erpId: '7',
+      creditNoteNumber: 'CN-0007',
+      creditNoteDate: { date: '2025-02-20' },
+      creditNoteSubtotal: 1000,
+      creditNoteTax: gst({ cgst: 90, sgst: 90, rate: 18 }),
+      creditNoteTotal: 1180,
+      creditNoteRemainingAmount: 0,
+      creditNoteCurrency: 'INR',
+      lineItems: [
+        {
+          lineItemDetails: { name: 'Cloud hosting', taxRate: 18, pricePerItem: 1000, description: 'Hosting outage credit', erpId: '27', lineItemId: '1' },
+          quantity: 1,
+          subTotal: 1000,
+          total: 1180,
+          tax: gst({ cgst: 90, sgst: 90, rate: 18 }),
+        },
+      ],
+      customerDetails: KAVERI,
+      customerName: 'Kaveri Textiles Pvt Ltd',
+      appliedToInvoices: [{ invoiceId: 'inv.qbo-in.1051', amount: 1180 }],
+      placeOfSupply: 'KA',
+      reason: 'Credit for the January hosting outage',
+      creditNoteOriginSource: 'EXTERNAL_SYSTEM_B',
+      metaData: { sourceSystem: 'quickbooks', sourceStatus: 'applied', sourceVersion: '2025-02-20T09:32:30.000Z', syncToken: '0', erpNumber: 'CN-0007' },
+    });
+  });
+
+  it('given a credit memo not yet applied, then the application amount is 0 and the status open', () => {
+    const { creditNote } = mapped({ ...fixture('credit-memo-applied'), RemainingCredit: 1180, Balance: 1180 });
+    expect(creditNote.appliedToInvoices).toEqual([{ invoiceId: 'inv.qbo-in.1051', amount: 0 }]);
+    expect(creditNote.creditNoteRemainingAmount).toBe(1180);
+    expect(creditNote.metaData?.sourceStatus).toBe('open');
+  });
+
+  it('given a credit memo that names two invoices, then no amounts are invented: the ids go to metaData with a warning', () => {
+    const raw = {
+      ...fixture('credit-memo-applied'),
+      LinkedTxn: [
+        { TxnId: '1051', TxnType: 'Invoice' },
+        { TxnId: '1052', TxnType: 'Invoice' },
+      ],
+    };
+    const { creditNote, warnings } = mapped(raw);
+    expect(creditNote.appliedToInvoices).toBeUndefined();
+    expect(creditNote.metaData?.linkedInvoiceErpIds).toBe('1051,1052');
+    expect(creditNote.customerDetails).toStrictEqual(KAVERI_BY_REF);
+    expect(warnings).toEqual(['credit memo 7 names invoices 1051, 1052 without a per-invoice amount; sent in metaData only']);
+  });
+
+  it('given a discount line on a credit memo, then it becomes a negative line and the subtotal is net of it', () => {
+    const raw = fixture('credit-memo-applied');
+    const lines = raw.Line as unknown[];
+    raw.Line = [...lines, { Id: '2', Amount: 100, DetailType: 'DiscountLineDetail', DiscountLineDetail: { PercentBased: true, DiscountPercent: 10 } }];
+    raw.TxnTaxDetail = {
+      TotalTax: 162,
+      TaxLine: [
+        { Amount: 81, DetailType: 'TaxLineDetail', TaxLineDetail: { TaxRateRef: { value: '7' }, TaxPercent: 9 } },
+        { Amount: 81, DetailType: 'TaxLineDetail', TaxLineDetail: { TaxRateRef: { value: '8' }, TaxPercent: 9 } },
+      ],
+    };
+    Object.assign(raw, { TotalAmt: 1062, RemainingCredit: 0 });
+    const { creditNote } = mapped(raw);
+    expect(creditNote.creditNoteSubtotal).toBe(900);
+    expect(creditNote.creditNoteTotal).toBe(1062);
+    expect(creditNote.lineItems?.at(-1)).toStrictEqual({
+      lineItemDetails: { name: 'Discount', taxRate: 0, pricePerItem: -100 },
+      quantity: 1,
+      subTotal: -100,
+      total: -100,
+    });
+  });
+
+  it('given RemainingCredit above the total, then AMOUNTS_INCONSISTENT', () => {
+    const r = mapCreditNote(sourceRecord({ ...fixture('credit-memo-applied'), RemainingCredit: 2000 }), mapContext());
+    expect(r).toMatchObject({ ok: false, reason: 'AMOUNTS_INCONSISTENT', field: 'RemainingCredit' });
+  });
+});

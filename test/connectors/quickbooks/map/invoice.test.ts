@@ -1,0 +1,409 @@
+import { describe, expect, it } from 'vitest';
+import { mapInvoice } from '../../../../connectors/quickbooks/map/invoice.js';
+import { InvoiceUpsertBody } from '../../../../src/billing/schemas/index.js';
+import { fixture, fixtureLookups, gst, mapContext, sourceRecord } from '../fixtures.js';
+import { ACME, KAVERI, KAVERI_BY_REF } from './expected-customers.js';
+
+const META = { sourceSystem: 'quickbooks' };
+
+function mapped(raw: Record<string, unknown>, ctx = mapContext()) {
+  const r = mapInvoice(sourceRecord(raw), ctx);
+  if (!r.ok) throw new Error(`${r.reason}: ${r.message}`);
+  if (r.value.kind !== 'invoice') throw new Error('not an invoice');
+  // Every body the mapper returns is a valid upsert body.
+  expect(InvoiceUpsertBody.safeParse({ invoice: r.value.invoice }).success).toBe(true);
+  return { invoice: r.value.invoice, warnings: r.warnings ?? [] };
+}
+
+describe('QuickBooks invoice → billing invoice', () => {
+  it('given an intra-state GST invoice (CGST+SGST TaxLines) with its customer, then the body is exact, tax split per line to the paisa', () => {
+    const { invoice, warnings } = mapped({ ...fixture('invoice-intra-state'), _customer: fixture('customer-registered') });
+    expect(warnings).toEqual([]);
+    expect(invoice).toStrictEqual({
+      invoiceId: 'inv.qbo-in.1048',
+      erpId: '1048',
+      invoiceNumber: 'INV-1048',
+      invoiceDate: { date: '2025-02-10' },
+      invoiceDueDate: { date: '2025-03-12' },
+      invoiceSubtotal: 75000,
+      invoiceTax: gst({ cgst: 6750, sgst: 6750, rate: 18 }),
+      invoiceTotal: 88500,
+      invoicePaidAmount: 0,
+      invoiceAdjustedAmount: 0,
+      discountSplitByWeight: true,
+      invoiceCurrency: 'INR',
+      customerDetails: KAVERI,
+      customerName: 'Kaveri Textiles Pvt Ltd',
+      placeOfSupply: 'KA',
+      invoiceOriginSource: 'EXTERNAL_SYSTEM_B',
+      lineItems: [
+        {
+          lineItemDetails: { name: 'Annual SaaS subscription', taxRate: 18, pricePerItem: 50000, erpId: '22', lineItemId: '1' },
+          quantity: 1,
+          subTotal: 50000,
+          total: 59000,
+          tax: gst({ cgst: 4500, sgst: 4500, rate: 18 }),
+        },
+        {
+          lineItemDetails: {
+            name: 'Onboarding services',
+            taxRate: 18,
+            pricePerItem: 2500,
+            description: 'Onboarding and configuration',
+            erpId: '23',
+            lineItemId: '2',
+          },
+          quantity: 10,
+          subTotal: 25000,
+          total: 29500,
+          tax: gst({ cgst: 2250, sgst: 2250, rate: 18 }),
+        },
+      ],
+      metaData: { ...META, sourceStatus: 'open', sourceVersion: '2025-02-10T04:49:47.000Z', syncToken: '0', erpNumber: 'INV-1048' },
+    });
+  });
+
+  it('given the reference inter-state sample (one IGST TaxLine, no customer record), then IGST 18 % and the customer from the document', () => {
+    const { invoice } = mapped(fixture('invoice-inter-state'));
+    expect(invoice).toStrictEqual({
+      invoiceId: 'inv.qbo-in.1042',
+      erpId: '1042',
+      invoiceNumber: 'INV-1042',
+      invoiceDate: { date: '2025-02-10' },
+      invoiceDueDate: { date: '2025-03-12' },
+      invoiceSubtotal: 60000,
+      invoiceTax: gst({ igst: 10800, rate: 18 }),
+      invoiceTotal: 70800,
+      invoicePaidAmount: 0,
+      invoiceAdjustedAmount: 0,
+      discountSplitByWeight: true,
+      invoiceCurrency: 'INR',
+      customerDetails: {
+        buyerId: 'cust.qbo-in.58',
+        erpId: '58',
+        isManuallyCreated: false,
+        name: 'Bharat Tooling Pvt Ltd',
+        registeredAddress: { line1: 'Plot 44, MIDC Bhosari', city: 'Pune', state: 'MH', zipCode: '411026', country: 'India' },
+        addresses: [{ line1: 'Plot 44, MIDC Bhosari', city: 'Pune', state: 'MH', zipCode: '411026', country: 'India' }],
+        stateCode: 'MH',
+        country: 'India',
+        countryCode: 'IN',
+        currency: 'INR',
+        primaryEmail: 'ap@bharattooling.example',
+      },
+      customerName: 'Bharat Tooling Pvt Ltd',
+      placeOfSupply: 'MH',
+      invoiceOriginSource: 'EXTERNAL_SYSTEM_B',
+      lineItems: [
+        {
+          lineItemDetails: {
+            name: 'Consulting',
+            taxRate: 18,
+            pricePerItem: 3000,
+            description: 'Implementation consulting (hours)',
+            erpId: '21',
+            lineItemId: '1',
+          },
+          quantity: 20,
+          subTotal: 60000,
+          total: 70800,
+          tax: gst({ igst: 10800, rate: 18 }),
+        },
+      ],
+      metaData: { ...META, sourceStatus: 'open', sourceVersion: '2025-02-10T04:49:47.000Z', syncToken: '1', erpNumber: 'INV-1042' },
+    });
+  });
+
+  it('given a USD invoice with ExchangeRate (INR per USD) and HomeTotalAmt, partly paid, then the rate is sent as is and paid = TotalAmt − Balance', () => {
+    const { invoice, warnings } = mapped(fixture('invoice-usd'));
+    expect(warnings).toEqual([]);
+    expect(invoice).toStrictEqual({
+      invoiceId: 'inv.qbo-in.1055',
+      erpId: '1055',
+      invoiceNumber: 'INV-1055',
+      invoiceDate: { date: '2025-02-11' },
+      invoiceDueDate: { date: '2025-03-13' },
+      invoiceSubtotal: 2400,
+      invoiceTax: gst({ igst: 0, rate: 0 }),
+      invoiceTotal: 2400,
+      invoicePaidAmount: 1000,
+      invoiceAdjustedAmount: 0,
+      discountSplitByWeight: true,
+      invoiceCurrency: 'USD',
+      exchangeRate: 83.2575,
+      customerDetails: ACME,
+      customerName: 'Acme Widgets Inc',
+      invoiceOriginSource: 'EXTERNAL_SYSTEM_B',
+      lineItems: [
+        {
+          lineItemDetails: {
+            name: 'Annual SaaS subscription',
+            taxRate: 0,
+            pricePerItem: 600,
+            description: 'Annual subscription, per seat',
+            erpId: '22',
+            lineItemId: '1',
+          },
+          quantity: 2,
+          subTotal: 1200,
+          total: 1200,
+          tax: gst({ igst: 0, rate: 0 }),
+        },
+        {
+          lineItemDetails: { name: 'Consulting', taxRate: 0, pricePerItem: 150, description: 'Implementation hours', erpId: '21', lineItemId: '2' },
+          quantity: 8,
+          subTotal: 1200,
+          total: 1200,
+          tax: gst({ igst: 0, rate: 0 }),
+        },
+      ],
+      metaData: { ...META, sourceStatus: 'partially_paid', sourceVersion: '2025-02-20T11:11:09.000Z', syncToken: '2', erpNumber: 'INV-1055' },
+    });
+  });
+
+  it('given a partially paid INR invoice with paise amounts, then paid is exact (3358.32 − 1358.32 = 2000) and the place of supply comes from ShipAddr', () => {
+    const { invoice } = mapped(fixture('invoice-partially-paid'));
+    expect(invoice).toStrictEqual({
+      invoiceId: 'inv.qbo-in.1061',
+      erpId: '1061',
+      invoiceNumber: 'INV-1061',
+      invoiceDate: { date: '2025-02-14' },
+      invoiceDueDate: { date: '2025-03-01' },
+      invoiceSubtotal: 2998.5,
+      invoiceTax: gst({ igst: 359.82, rate: 12 }),
+      invoiceTotal: 3358.32,
+      invoicePaidAmount: 2000,
+      invoiceAdjustedAmount: 0,
+      discountSplitByWeight: true,
+      invoiceCurrency: 'INR',
+      customerDetails: {
+        buyerId: 'cust.qbo-in.19',
+        erpId: '19',
+        isManuallyCreated: false,
+        name: 'Chola Finance Pvt Ltd',
+        addresses: [{ line1: 'Guindy Industrial Estate', city: 'Chennai', state: 'TN', country: 'India', zipCode: '600032' }],
+        stateCode: 'TN',
+        country: 'India',
+        countryCode: 'IN',
+        currency: 'INR',
+      },
+      customerName: 'Chola Finance Pvt Ltd',
+      placeOfSupply: 'TN',
+      invoiceOriginSource: 'EXTERNAL_SYSTEM_B',
+      lineItems: [
+        {
+          lineItemDetails: { name: 'Support plan', taxRate: 12, pricePerItem: 999.5, description: 'Premium support, monthly', erpId: '24', lineItemId: '1' },
+          quantity: 3,
+          subTotal: 2998.5,
+          total: 3358.32,
+          tax: gst({ igst: 359.82, rate: 12 }),
+        },
+      ],
+      metaData: { ...META, sourceStatus: 'partially_paid', sourceVersion: '2025-02-21T02:35:00.000Z', syncToken: '3', erpNumber: 'INV-1061' },
+    });
+  });
+
+  it('given a voided invoice (totals zeroed, PrivateNote "Voided"), then it is sent as a status with zero amounts, never as a delete', () => {
+    const { invoice } = mapped(fixture('invoice-voided'));
+    expect(invoice).toStrictEqual({
+      invoiceId: 'inv.qbo-in.1049',
+      erpId: '1049',
+      invoiceNumber: 'INV-1049',
+      invoiceDate: { date: '2025-02-10' },
+      invoiceDueDate: { date: '2025-03-12' },
+      invoiceSubtotal: 0,
+      invoiceTotal: 0,
+      invoicePaidAmount: 0,
+      invoiceAdjustedAmount: 0,
+      discountSplitByWeight: true,
+      invoiceCurrency: 'INR',
+      customerDetails: {
+        ...KAVERI_BY_REF,
+        registeredAddress: { line1: '14 Residency Road', city: 'Bengaluru', state: 'KA', zipCode: '560025', country: 'India' },
+        addresses: [{ line1: '14 Residency Road', city: 'Bengaluru', state: 'KA', zipCode: '560025', country: 'India' }],
+        stateCode: 'KA',
+        country: 'India',
+      },
+      customerName: 'Kaveri Textiles Pvt Ltd',
+      placeOfSupply: 'KA',
+      invoiceOriginSource: 'EXTERNAL_SYSTEM_B',
+      lineItems: [
+        {
+          lineItemDetails: {
+            name: 'Consulting',
+            taxRate: 18,
+            pricePerItem: 4500,
+            description: 'Implementation consulting (hours)',
+            erpId: '21',
+            lineItemId: '1',
+          },
+          quantity: 0,
+          subTotal: 0,
+          total: 0,
+        },
+      ],
+      metaData: { ...META, sourceStatus: 'voided', sourceVersion: '2025-02-12T11:50:05.000Z', syncToken: '2', erpNumber: 'INV-1049' },
+    });
+  });
+
+  it('given a 10 % DiscountLineDetail applied before tax, then the invoice discount is {4000, 10 %, pre-tax} and tax is on the discounted amount', () => {
+    const { invoice } = mapped(fixture('invoice-discounted'));
+    expect(invoice).toStrictEqual({
+      invoiceId: 'inv.qbo-in.1070',
+      erpId: '1070',
+      invoiceNumber: 'INV-1070',
+      invoiceDate: { date: '2025-02-18' },
+      invoiceDueDate: { date: '2025-03-20' },
+      invoiceSubtotal: 40000,
+      discount: { amount: 4000, percentage: 10, isPostTax: false },
+      invoiceTax: gst({ cgst: 3240, sgst: 3240, rate: 18 }),
+      invoiceTotal: 42480,
+      invoicePaidAmount: 42480,
+      invoiceAdjustedAmount: 0,
+      discountSplitByWeight: true,
+      invoiceCurrency: 'INR',
+      customerDetails: KAVERI_BY_REF,
+      customerName: 'Kaveri Textiles Pvt Ltd',
+      invoiceOriginSource: 'EXTERNAL_SYSTEM_B',
+      lineItems: [
+        {
+          lineItemDetails: {
+            name: 'Training workshop',
+            taxRate: 18,
+            pricePerItem: 20000,
+            description: 'On-site training, per day',
+            erpId: '25',
+            lineItemId: '1',
+          },
+          quantity: 2,
+          subTotal: 40000,
+          total: 46480,
+          tax: gst({ cgst: 3240, sgst: 3240, rate: 18 }),
+        },
+      ],
+      metaData: { ...META, sourceStatus: 'paid', sourceVersion: '2025-02-25T04:30:00.000Z', syncToken: '0', erpNumber: 'INV-1070' },
+    });
+  });
+
+  it('given an invoice settled partly by a linked credit memo and partly by cash, then the credit goes to invoiceAdjustedAmount and only cash to invoicePaidAmount', () => {
+    const { invoice } = mapped(fixture('invoice-credit-applied'));
+    expect(invoice).toStrictEqual({
+      invoiceId: 'inv.qbo-in.1051',
+      erpId: '1051',
+      invoiceNumber: 'INV-1051',
+      invoiceDate: { date: '2025-02-01' },
+      invoiceDueDate: { date: '2025-03-03' },
+      invoiceSubtotal: 10000,
+      invoiceTax: gst({ cgst: 900, sgst: 900, rate: 18 }),
+      invoiceTotal: 11800,
+      invoicePaidAmount: 5000,
+      invoiceAdjustedAmount: 1180,
+      discountSplitByWeight: true,
+      invoiceCurrency: 'INR',
+      customerDetails: KAVERI_BY_REF,
+      customerName: 'Kaveri Textiles Pvt Ltd',
+      invoiceOriginSource: 'EXTERNAL_SYSTEM_B',
+      lineItems: [
+        {
+          lineItemDetails: { name: 'Cloud hosting', taxRate: 18, pricePerItem: 10000, description: 'Managed hosting, monthly', erpId: '27', lineItemId: '1' },
+          quantity: 1,
+          subTotal: 10000,
+          total: 11800,
+          tax: gst({ cgst: 900, sgst: 900, rate: 18 }),
+        },
+      ],
+      metaData: { ...META, sourceStatus: 'partially_paid', sourceVersion: '2025-02-20T09:32:30.000Z', syncToken: '4', erpNumber: 'INV-1051' },
+    });
+  });
+
+  it('given the linked credit memo was not fetched, then its amount stays in the paid amount with a warning', () => {
+    const raw = fixture('invoice-credit-applied');
+    delete raw._creditMemos;
+    const { invoice, warnings } = mapped(raw);
+    expect(invoice.invoicePaidAmount).toBe(6180);
+    expect(invoice.invoiceAdjustedAmount).toBe(0);
+    expect(warnings).toEqual(['credit memo 7: amount applied to this invoice unknown; counted in invoicePaidAmount']);
+  });
+
+  it('given TaxRate names that do not say CGST/SGST/IGST, then the supply geography decides: KA→KA pairs become CGST+SGST, KA→MH becomes IGST', () => {
+    const lookups = fixtureLookups();
+    for (const id of ['7', '8', '27']) lookups.taxRates[id] = { name: `Output tax ${id === '27' ? 18 : 9}%`, rate: id === '27' ? '18' : '9' };
+    const intra = mapped({ ...fixture('invoice-intra-state'), _customer: fixture('customer-registered') }, mapContext({}, lookups));
+    expect(intra.invoice.invoiceTax).toEqual(gst({ cgst: 6750, sgst: 6750, rate: 18 }));
+    const inter = mapped(fixture('invoice-inter-state'), mapContext({}, lookups));
+    expect(inter.invoice.invoiceTax).toEqual(gst({ igst: 10800, rate: 18 }));
+  });
+
+  it('given unnamed rates and no address to place the supply, then the taxes are sent under their own names with a warning', () => {
+    const lookups = fixtureLookups();
+    for (const id of ['7', '8']) lookups.taxRates[id] = { name: `Output tax ${id}`, rate: '9' };
+    const raw = fixture('invoice-intra-state');
+    delete raw.BillAddr;
+    const { invoice, warnings } = mapped(raw, mapContext({}, lookups));
+    expect(invoice.invoiceTax).toEqual({
+      total: 13500,
+      otherTaxes: [
+        { name: 'Output tax 7', genericTax: 6750, genericTaxRate: 9 },
+        { name: 'Output tax 8', genericTax: 6750, genericTaxRate: 9 },
+      ],
+      tds: 0,
+    });
+    expect(warnings).toContain('place of supply unknown: tax lines whose rate names do not say CGST/SGST/IGST are sent under their own names');
+  });
+});
+
+describe('QuickBooks invoice → quarantine reasons', () => {
+  const reasonOf = (raw: Record<string, unknown>, ctx = mapContext()) => {
+    const r = mapInvoice(sourceRecord(raw), ctx);
+    return r.ok ? 'ok' : r.reason;
+  };
+
+  it('given TotalAmt that is not subtotal − discount + tax, then AMOUNTS_INCONSISTENT (never a wrong record)', () => {
+    const r = mapInvoice(sourceRecord({ ...fixture('invoice-intra-state'), TotalAmt: 88600 }), mapContext());
+    expect(r).toMatchObject({ ok: false, reason: 'AMOUNTS_INCONSISTENT', field: 'total' });
+  });
+
+  it('given TaxLines that do not add up to TotalTax, or a line whose Qty × UnitPrice is not its Amount, or a Balance above the total, then AMOUNTS_INCONSISTENT', () => {
+    const raw = fixture('invoice-intra-state');
+    expect(reasonOf({ ...raw, TxnTaxDetail: { ...(raw.TxnTaxDetail as object), TotalTax: 13600 } })).toBe('AMOUNTS_INCONSISTENT');
+    const lines = structuredClone(raw.Line) as Array<Record<string, unknown>>;
+    lines[0]!.Amount = 50001;
+    expect(reasonOf({ ...raw, Line: lines })).toBe('AMOUNTS_INCONSISTENT');
+    expect(reasonOf({ ...raw, Balance: 90000 })).toBe('AMOUNTS_INCONSISTENT');
+  });
+
+  it('given a foreign-currency invoice with no ExchangeRate and no HomeTotalAmt, then FX_UNDERIVABLE (never 1:1)', () => {
+    const raw = fixture('invoice-usd');
+    delete raw.ExchangeRate;
+    delete raw.HomeTotalAmt;
+    delete raw.HomeBalance;
+    expect(reasonOf(raw)).toBe('FX_UNDERIVABLE');
+  });
+
+  it('given a foreign invoice at ExchangeRate 1, or a rate that disagrees with HomeTotalAmt, then FX_SUSPECT', () => {
+    expect(reasonOf({ ...fixture('invoice-usd'), ExchangeRate: 1, HomeTotalAmt: 2400 })).toBe('FX_SUSPECT');
+    expect(reasonOf({ ...fixture('invoice-usd'), ExchangeRate: 0.012011 })).toBe('FX_SUSPECT');
+  });
+
+  it('given no ExchangeRate but HomeTotalAmt, then the rate is derived from the totals (with a warning)', () => {
+    const raw = fixture('invoice-usd');
+    delete raw.ExchangeRate;
+    const r = mapInvoice(sourceRecord(raw), mapContext());
+    expect(r.ok && r.value.kind === 'invoice' && r.value.invoice.exchangeRate).toBe(83.2575);
+  });
+
+  it('given a QBO company whose home currency is not the billing base, then its foreign invoices are FX_UNDERIVABLE and its base-currency ones still map', () => {
+    const lookups = { ...fixtureLookups(), homeCurrency: 'USD' };
+    expect(reasonOf(fixture('invoice-usd'), mapContext({}, lookups))).toBe('FX_UNDERIVABLE');
+    expect(reasonOf(fixture('invoice-intra-state'), mapContext({}, lookups))).toBe('ok');
+  });
+
+  it('given a deleted record or a malformed one, then a typed reason, not a throw', () => {
+    expect(mapInvoice({ id: '9', version: '2025-01-01T00:00:00.000Z', deleted: true, raw: { Id: '9' } }, mapContext())).toMatchObject({
+      ok: false,
+      reason: 'UNSUPPORTED',
+    });
+    expect(reasonOf({ ...fixture('invoice-intra-state'), Line: 'nope' })).toBe('INVALID_FIELD');
+    expect(reasonOf({ ...fixture('invoice-intra-state'), TotalAmt: '1,200.00' })).toBe('INVALID_FIELD');
+  });
+});

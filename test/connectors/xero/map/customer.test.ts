@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import type { MapContext } from '../../../../connectors/types.js';
+import { mapXeroContact } from '../../../../connectors/xero/map/customer.js';
+import { taxIdentifiersOf } from '../../../../connectors/xero/map/tax-number.js';
+import { CustomerCreateBody } from '../../../../src/billing/schemas/customer.js';
+import { contactRecords } from '../fixtures.js';
+
+const ctx: MapContext = { connectionId: 'xero-in', originSource: 'EXTERNAL_SYSTEM_C', baseCurrency: 'INR', lookups: {} };
+
+function customerOf(result: ReturnType<typeof mapXeroContact>) {
+  if (!result.ok || result.value.kind !== 'customer') throw new Error(result.ok ? 'not a customer' : result.message);
+  expect(() => CustomerCreateBody.parse(result.value.kind === 'customer' ? result.value.customer : undefined)).not.toThrow();
+  return result.value.customer;
+}
+
+describe('Xero contact mapping', () => {
+  const [kaveri, harbour, coral, supplier] = contactRecords() as [
+    ReturnType<typeof contactRecords>[number],
+    ReturnType<typeof contactRecords>[number],
+    ReturnType<typeof contactRecords>[number],
+    ReturnType<typeof contactRecords>[number],
+  ];
+
+  it('given an Indian customer with a GSTIN, two addresses and a phone, then the body has GSTIN, PAN, state, addresses and a complete primary contact', () => {
+    expect(customerOf(mapXeroContact(kaveri, ctx))).toEqual({
+      buyerId: 'cust.xero-in.3c9e1f2a-4b5c-4d6e-8f70-1a2b3c4d5e6f',
+      erpId: '3c9e1f2a-4b5c-4d6e-8f70-1a2b3c4d5e6f',
+      isManuallyCreated: false,
+      name: 'Kaveri Analytics Pvt Ltd',
+      taxIdentifiers: [
+        { value: '29AABCK1234F1Z5', type: 'GSTIN' },
+        { value: 'AABCK1234F', type: 'PAN' },
+      ],
+      stateCode: 'KA',
+      addresses: [
+        { line1: 'PO Box 5520', city: 'Bengaluru', state: 'Karnataka', country: 'India', zipCode: '560001' },
+        { line1: '42 MG Road', line2: 'Floor 3, Brigade Towers', city: 'Bengaluru', state: 'Karnataka', country: 'India', zipCode: '560001' },
+      ],
+      registeredAddress: { line1: '42 MG Road', line2: 'Floor 3, Brigade Towers', city: 'Bengaluru', state: 'Karnataka', country: 'India', zipCode: '560001' },
+      countryCode: 'IN',
+      country: 'India',
+      primaryPhone: '+91 80 41234567',
+      primaryEmail: 'asha.iyer@kaveri.example',
+      customerContactPerson: 'Asha Iyer',
+      // ContactPersons (Rohan Nair) have no phone and no id in Xero: left out rather than padded.
+      contactsData: [
+        {
+          id: '3c9e1f2a-4b5c-4d6e-8f70-1a2b3c4d5e6f',
+          name: 'Asha Iyer',
+          primaryPhone: '+91 80 41234567',
+          primaryEmail: 'asha.iyer@kaveri.example',
+          role: 'Primary contact',
+        },
+      ],
+      currency: 'INR',
+      metaData: { sourceSystem: 'xero', sourceStatus: 'ACTIVE', sourceVersion: '2025-03-06T09:15:30.250Z', erpNumber: 'C-0042' },
+    });
+  });
+
+  it('given a UK customer with a spaced VAT number and an empty PO box, then VAT, the street address and GB', () => {
+    expect(customerOf(mapXeroContact(harbour, ctx))).toEqual({
+      buyerId: 'cust.xero-in.4d0f2a3b-5c6d-4e7f-8a9b-0c1d2e3f4a5b',
+      erpId: '4d0f2a3b-5c6d-4e7f-8a9b-0c1d2e3f4a5b',
+      isManuallyCreated: false,
+      name: 'Harbour Retail Ltd',
+      taxIdentifiers: [{ value: 'GB123456789', type: 'VAT' }],
+      addresses: [{ line1: '1 Long Lane', city: 'London', country: 'United Kingdom', zipCode: 'EC1A 1BB' }],
+      registeredAddress: { line1: '1 Long Lane', city: 'London', country: 'United Kingdom', zipCode: 'EC1A 1BB' },
+      countryCode: 'GB',
+      country: 'United Kingdom',
+      primaryEmail: 'ap@harbour.example',
+      currency: 'GBP',
+      metaData: { sourceSystem: 'xero', sourceStatus: 'ACTIVE', sourceVersion: '2025-03-06T09:15:31.000Z', erpNumber: 'C-0043' },
+    });
+  });
+
+  it('given an ARCHIVED contact with an ABN, then it is INACTIVE (not deleted) with an OTHER tax id', () => {
+    expect(coral.deleted).toBeUndefined();
+    expect(customerOf(mapXeroContact(coral, ctx))).toEqual({
+      buyerId: 'cust.xero-in.5e1a3b4c-6d7e-4f80-9a1b-2c3d4e5f6a7b',
+      erpId: '5e1a3b4c-6d7e-4f80-9a1b-2c3d4e5f6a7b',
+      isManuallyCreated: false,
+      name: 'Coral Foods Pty Ltd',
+      taxIdentifiers: [{ value: '51824753556', type: 'OTHER' }],
+      customerContactPerson: 'Liam Brown',
+      customerStatus: 'INACTIVE',
+      countryCode: 'IN',
+      currency: 'INR',
+      metaData: { sourceSystem: 'xero', sourceStatus: 'ARCHIVED', sourceVersion: '2025-03-06T09:15:32.000Z', erpNumber: 'C-0044' },
+    });
+  });
+
+  it('given a supplier-only contact, then UNSUPPORTED', () => {
+    expect(mapXeroContact(supplier, ctx)).toMatchObject({ ok: false, reason: 'UNSUPPORTED', field: 'IsCustomer' });
+  });
+
+  it.each([
+    ['27 AAPCS 1234 F 1 Z 9'.replace(/ /g, ''), ['GSTIN', 'PAN']],
+    ['27aapcs1234f1z9', ['GSTIN', 'PAN']],
+    ['DE123456789', ['VAT']],
+    ['53 004 085 616', ['OTHER']],
+    ['', []],
+  ])('given TaxNumber %j, then identifiers %j', (taxNumber, types) => {
+    expect(taxIdentifiersOf(taxNumber).map((t) => t.type)).toEqual(types);
+  });
+});

@@ -1,0 +1,287 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MapContext, SourceRecord, Stream } from '../../../connectors/types.js';
+import { creditNotesStream, customersStream, invoicesStream, type ZohoStreamState } from '../../../connectors/zoho-books/index.js';
+import { type Harness, readAll, shortMinutes, startHarness } from './harness.js';
+
+type ZohoStream = Stream<Record<string, unknown>, ZohoStreamState>;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+async function mapAll(stream: ZohoStream, h: Harness, records: SourceRecord<Record<string, unknown>>[]) {
+  const ctx = h.context(h.client());
+  const mapCtx: MapContext = { connectionId: 'zoho-test', originSource: 'EXTERNAL_SYSTEM_A', baseCurrency: 'INR', lookups: await stream.lookups!(ctx) };
+  return records.map((r) => ({ id: r.id, result: stream.map(r, mapCtx) }));
+}
+
+describe('Zoho streams against the emulator: full reads', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ records: 45, customers: 14, creditNotes: 12 });
+  });
+  afterAll(() => h.close());
+
+  it.each([
+    ['invoices', invoicesStream, () => h.emulator.store.invoices().map((i) => i.invoice_id)],
+    ['credit-notes', creditNotesStream, () => h.emulator.store.creditNotes().map((c) => c.creditnote_id)],
+    [
+      'customers',
+      customersStream,
+      () =>
+        h.emulator.store
+          .contacts()
+          .filter((c) => c.contact_type === 'customer')
+          .map((c) => c.contact_id),
+    ],
+  ] as const)(
+    'given a fresh connection, when %s are read in full over several pages, then every record is read exactly once with its detail, and every one maps',
+    async (_name, stream, ids) => {
+      const { records, pages } = await readAll(stream, h.context(h.client(), {}, { pageSize: 7 }), stream.initialState());
+      expect(pages).toBeGreaterThan(1);
+      expect(records.map((r) => r.id).sort()).toEqual([...ids()].sort());
+      expect(new Set(records.map((r) => r.id)).size).toBe(records.length);
+      const mapped = await mapAll(stream, h, records);
+      expect(mapped.filter((m) => !m.result.ok)).toEqual([]);
+      if (stream === invoicesStream) expect(records.every((r) => Array.isArray(r.raw.line_items) && (r.raw.line_items as unknown[]).length > 0)).toBe(true);
+    },
+  );
+
+  it('given the emulator data, when every invoice is mapped, then billing totals equal Zoho totals and outstanding = Zoho balance to the paisa', async () => {
+    const { records } = await readAll(invoicesStream, h.context(h.client()), invoicesStream.initialState());
+    for (const { id, result } of await mapAll(invoicesStream, h, records)) {
+      if (!result.ok || result.value.kind !== 'invoice') throw new Error(`${id} did not map`);
+      const raw = records.find((r) => r.id === id)!.raw as { total: number; balance: number; status: string };
+      const inv = result.value.invoice;
+      expect(inv.invoiceTotal).toBe(raw.total);
+      if (raw.status !== 'void' && raw.status !== 'draft') {
+        const outstanding = Math.round((inv.invoiceTotal - inv.invoicePaidAmount - inv.invoiceAdjustedAmount) * 100) || 0;
+        expect(outstanding).toBe(Math.round(raw.balance * 100) || 0);
+      }
+      expect(inv.metaData?.sourceStatus).toBe(raw.status);
+    }
+  });
+
+  it('given a backfill window, when invoices are read, then only invoices dated in the window are read; customers ignore the window', async () => {
+    const window = { from: '2025-03-01', to: '2025-05-31' };
+    const { records } = await readAll(invoicesStream, h.context(h.client(), { window }), invoicesStream.initialState());
+    const expected = h.emulator.store
+      .invoices()
+      .filter((i) => i.date >= window.from && i.date <= window.to)
+      .map((i) => i.invoice_id);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(records.map((r) => r.id).sort()).toEqual(expected.sort());
+    const customers = await readAll(customersStream, h.context(h.client(), { window }), customersStream.initialState());
+    expect(customers.records.length).toBe(h.emulator.store.contacts().filter((c) => c.contact_type === 'customer').length);
+  });
+
+  it('given invoices hard-deleted in Zoho, when listIds runs, then it yields exactly the ids that still exist, page by page', async () => {
+    const victim = h.emulator.store.invoices().find((i) => i.status !== 'void')!;
+    h.emulator.store.deleteInvoice(victim.invoice_id, { force: true });
+    const pages: string[][] = [];
+    for await (const ids of invoicesStream.listIds!(h.context(h.client(), {}, { pageSize: 10 }))) pages.push(ids);
+    expect(pages.length).toBeGreaterThan(1);
+    expect(pages.flat().sort()).toEqual(
+      h.emulator.store
+        .invoices()
+        .map((i) => i.invoice_id)
+        .sort(),
+    );
+    expect(pages.flat()).not.toContain(victim.invoice_id);
+    const notes: string[] = [];
+    for await (const ids of creditNotesStream.listIds!(h.context(h.client()))) notes.push(...ids);
+    expect(notes.sort()).toEqual(
+      h.emulator.store
+        .creditNotes()
+        .map((c) => c.creditnote_id)
+        .sort(),
+    );
+  });
+});
+
+describe('Zoho streams against the emulator: deletes during a read', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ records: 20, customers: 8, creditNotes: 2 });
+  });
+  afterAll(() => h.close());
+
+  it('given an invoice on an already-read page is hard-deleted mid-read, when the rows shift up a place, then the second listing pass still reads the row that crossed the page boundary', async () => {
+    const store = h.emulator.store;
+    const { records, pages } = await readAll(invoicesStream, h.context(h.client(), {}, { pageSize: 5 }), invoicesStream.initialState(), (page) => {
+      // Page 1 (oldest first) has been read; delete its first invoice so page 2 starts one row later.
+      if (page === 1) {
+        const oldest = [...store.invoices()].sort((a, b) => a.createdMs - b.createdMs || (a.invoice_id < b.invoice_id ? -1 : 1))[0]!;
+        store.deleteInvoice(oldest.invoice_id, { force: true });
+      }
+    });
+    expect(pages).toBe(4 + 1); // 4 list pages, then the second pass's page of rows missed the first time
+    const read = new Set(records.map((r) => r.id));
+    expect(store.invoices().filter((i) => !read.has(i.invoice_id))).toEqual([]);
+  });
+});
+
+describe('Zoho streams against the emulator: incremental reads', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ records: 30, customers: 10, creditNotes: 6 });
+  });
+  afterAll(() => h.close());
+
+  it('given edits, new invoices, voids and payments (several in one second) before and during reads, when reads follow the pipeline (cursor = previous until, no lookback), then the latest version of every change is read', async () => {
+    const store = h.emulator.store;
+    const client = h.client();
+    let cursor: string | null = null;
+    const seen = new Map<string, SourceRecord<Record<string, unknown>>>();
+    const run = async (duringRead?: (until: Date) => void) => {
+      const until = new Date();
+      const state: ZohoStreamState = invoicesStream.initialState(cursor ?? undefined);
+      const { records } = await readAll(invoicesStream, h.context(client, { until }, { pageSize: 4 }), state, (page) => {
+        if (page === 1) duringRead?.(until);
+      });
+      for (const r of records) if (!seen.has(r.id) || seen.get(r.id)!.version <= r.version) seen.set(r.id, r);
+      cursor = until.toISOString();
+      return records;
+    };
+
+    const full = await run();
+    expect(full.length).toBe(30);
+
+    // Before the next read: one batch, all stamped in the very second of the saved cursor (the classic
+    // trap for an exclusive or millisecond-precise lower bound).
+    const open = store.invoices().filter((i) => !['void', 'draft', 'paid'].includes(i.status));
+    const payable = open.filter((i) => i.status !== 'draft')[0]!;
+    const toVoid = store.invoices().find((i) => i.status !== 'void' && i.invoice_id !== payable.invoice_id)!;
+    const edited = open.filter((i) => i.invoice_id !== payable.invoice_id && i.invoice_id !== toVoid.invoice_id).slice(0, 3);
+    const batchA = store.mutate(
+      [
+        ...edited.map((i) => ({ op: 'edit_invoice' as const, invoice_id: i.invoice_id })),
+        { op: 'create_invoice' as const },
+        { op: 'create_invoice' as const, draft: true },
+        { op: 'void_invoice' as const, invoice_id: toVoid.invoice_id, force: true },
+        { op: 'record_payment' as const, invoice_id: payable.invoice_id, amount: 1 },
+      ],
+      { at: cursor! },
+    );
+    expect(new Set(batchA.map((r) => r.last_modified_time)).size).toBe(1);
+    expect(batchA.length).toBe(edited.length + 4);
+
+    // During the next read (after its first page): more edits, again in one second: that read's own `until`.
+    const changedA = new Set(batchA.map((r) => r.id));
+    const laterTargets = store
+      .invoices()
+      .filter((i) => i.status !== 'void' && !changedA.has(i.invoice_id))
+      .slice(0, 3);
+    let batchB: { id: string }[] = [];
+    const second = await run((until) => {
+      batchB = store.mutate(
+        laterTargets.map((i) => ({ op: 'edit_invoice' as const, invoice_id: i.invoice_id })),
+        { at: until },
+      );
+    });
+    expect(second.map((r) => r.id)).toEqual(expect.arrayContaining([...changedA]));
+    // Nothing untouched is re-read: the filter works.
+    const touched = new Set([...changedA, ...batchB.map((r) => r.id)]);
+    expect(second.filter((r) => !touched.has(r.id))).toEqual([]);
+
+    await run();
+    for (const id of touched) {
+      const inv = store.invoice(id)!;
+      expect(seen.get(id)?.version, `invoice ${id}`).toBe(iso(inv.modifiedMs));
+      expect(seen.get(id)?.status).toBe(inv.status);
+    }
+    expect(seen.get(toVoid.invoice_id)?.status).toBe('void');
+    expect(seen.size).toBe(store.invoices().length);
+  });
+
+  it('given a cursor, when the list is requested, then last_modified_time is sent in the organisation offset (+0530) and URL-encoded', async () => {
+    const requested: string[] = [];
+    const client = h.client();
+    const original = client.request.bind(client);
+    client.request = ((req: Parameters<typeof original>[0]) => {
+      if (req.path === 'invoices') requested.push(String(req.query?.last_modified_time));
+      return original(req);
+    }) as typeof client.request;
+    await readAll(invoicesStream, h.context(client), invoicesStream.initialState('2025-06-30T18:29:59.999Z'));
+    expect(requested[0]).toBe('2025-06-30T23:59:59+0530');
+    // The emulator answers 400 (code 2) for an unencoded "+", so a successful read proves %2B on the wire.
+  });
+});
+
+describe('Zoho streams against the emulator: quotas, tokens, FX', () => {
+  let h: Harness | undefined;
+  afterAll(() => h?.close());
+
+  it('given a per-minute limit lower than the read needs, when invoices are read, then each 429 is waited out (X-Rate-Limit-Reset) and the read completes', async () => {
+    h = await startHarness({ records: 14, customers: 6, creditNotes: 2, ratePerMinute: 6 });
+    const e = h.emulator;
+    const client = h.client({ onResponse: shortMinutes(e) }, { detailConcurrency: 2 });
+    const started = Date.now();
+    const { records } = await readAll(invoicesStream, h.context(client), invoicesStream.initialState());
+    expect(records.map((r) => r.id).sort()).toEqual(
+      e.store
+        .invoices()
+        .map((i) => i.invoice_id)
+        .sort(),
+    );
+    const refused = e.stats().rateLimited.minute;
+    expect(refused).toBeGreaterThan(0);
+    // Honoured, not hammered: at most one refusal per call in flight per window.
+    expect(refused).toBeLessThanOrEqual(2 * Math.ceil(e.stats().requestCount / 6));
+    expect(Date.now() - started).toBeGreaterThan(1000);
+  }, 60_000);
+
+  it('given the daily cap is reached, when a read runs, then it fails with RateLimitedError scope day, the connection is parked until the reset and the quota reported', async () => {
+    await h?.close();
+    h = await startHarness({ records: 10, dailyLimit: 4, clock: { now: '2026-02-01T04:30:00Z', frozen: true } });
+    const parks: number[] = [];
+    const quotas: Array<[string, number]> = [];
+    const client = h.client({ park: async (until) => void parks.push(until), onQuota: (w, n) => void quotas.push([w, n]) });
+    const error = await readAll(invoicesStream, h.context(client), invoicesStream.initialState()).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'RateLimitedError', scope: 'day', retryAfterMs: 50_400_000 });
+    // The list call sees 3 left; the concurrent detail calls' answers may arrive in any order.
+    expect(quotas[0]).toEqual(['day', 3]);
+    expect(quotas).toEqual(
+      expect.arrayContaining([
+        ['day', 2],
+        ['day', 1],
+        ['day', 0],
+      ]),
+    );
+    expect(parks.length).toBeGreaterThan(0);
+    expect(parks[0]! - Date.now()).toBeGreaterThan(50_000_000);
+  });
+
+  it('given two readers that need a token at the same moment, then Zoho sees exactly one refresh; after the tokens expire, exactly one more', async () => {
+    await h?.close();
+    h = await startHarness({ records: 6 });
+    const a = h.client();
+    const b = h.client();
+    await Promise.all([
+      readAll(customersStream, h.context(a), customersStream.initialState()),
+      readAll(invoicesStream, h.context(b), invoicesStream.initialState()),
+    ]);
+    expect(h.emulator.stats().refreshCount).toBe(1);
+    h.emulator.tokens.expireAll();
+    await Promise.all([
+      readAll(customersStream, h.context(a), customersStream.initialState()),
+      readAll(invoicesStream, h.context(b), invoicesStream.initialState()),
+    ]);
+    expect(h.emulator.stats().refreshCount).toBe(2);
+  });
+
+  it('given a foreign-currency invoice whose rate cannot be derived, when the stream is read and mapped, then it is quarantined FX_UNDERIVABLE and never leaves the mapper', async () => {
+    await h?.close();
+    h = await startHarness({ records: 60, customers: 20 });
+    const foreign = h.emulator.store.invoices().find((i) => i.currency_code !== 'INR');
+    expect(foreign, 'the seed has a foreign-currency invoice').toBeDefined();
+    // The emulator has no mutation for exchange rates: a rate of 0 renders exchange_rate 0 and bcy_* 0.
+    foreign!.exchangeRateMicro = 0;
+    const { records } = await readAll(invoicesStream, h.context(h.client()), invoicesStream.initialState());
+    const mapped = await mapAll(invoicesStream, h, records);
+    const bad = mapped.filter((m) => !m.result.ok);
+    expect(bad).toEqual([{ id: foreign!.invoice_id, result: expect.objectContaining({ ok: false, reason: 'FX_UNDERIVABLE' }) }]);
+    const sent = mapped.flatMap((m) => (m.result.ok && m.result.value.kind === 'invoice' ? [m.result.value.invoice.erpId] : []));
+    expect(sent).not.toContain(foreign!.invoice_id);
+    const usd = mapped.find((m) => m.result.ok && m.result.value.kind === 'invoice' && m.result.value.invoice.invoiceCurrency !== 'INR');
+    if (usd?.result.ok && usd.result.value.kind === 'invoice') expect(usd.result.value.invoice.exchangeRate).toBeGreaterThan(80);
+  });
+});

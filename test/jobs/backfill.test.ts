@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runBackfill } from '../../cli/commands/backfill.js';
+import { waitForDrain } from '../../cli/drain.js';
+import { startQuickBooksDemo, type DemoErp } from '../../cli/demo/sandbox-erps.js';
+import { validateSettings } from '../../connectors/registry.js';
+import { createRuntime, type Runtime } from '../../jobs/runtime.js';
+import { startWorkers, type WorkerService } from '../../jobs/worker-service.js';
+import { addDays, utcDate } from '../../src/billing/dates.js';
+import { parseConfig } from '../../src/config.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { startBillingEmulator, type BillingEmulator } from '../../src/sandbox/billing/billing-emulator.js';
+import { connect, dropPrefix, TEST_REDIS_URL } from '../support/redis.js';
+
+describe('backfill', () => {
+  const prefix = `test-backfill-${randomBytes(4).toString('hex')}`;
+  let billing: BillingEmulator;
+  let qbo: DemoErp;
+  let rt: Runtime;
+  let workers: WorkerService;
+
+  beforeAll(async () => {
+    billing = await startBillingEmulator({ port: 0, keys: [{ key: 'k', companyId: 'c' }] });
+    qbo = await startQuickBooksDemo(30, 3);
+    const config = parseConfig(
+      { billing: { url: billing.url, apiKey: 'k', rateLimit: { max: 5000 } }, redis: { url: TEST_REDIS_URL, prefix }, connections: [qbo.connection()] },
+      {},
+      validateSettings,
+    );
+    rt = await createRuntime(config, TEST_REDIS_URL, createLogger({ level: 'silent', format: 'json' }));
+    workers = startWorkers(rt, ['pull', 'upsert', 'backfill']);
+  }, 60_000);
+  afterAll(async () => {
+    await workers?.stop(5_000);
+    await rt?.close();
+    const r = connect();
+    await dropPrefix(r, prefix);
+    await r.quit();
+    await qbo?.close();
+    await billing?.close();
+  });
+
+  it('given an invoice dated after the backfill window (post-dated, or "tomorrow" in the vendor\'s time zone), when the next incremental sync runs, then it reaches billing', async () => {
+    // The QuickBooks sandbox's admin API creates an invoice dated after the window.
+    const tomorrow = addDays(utcDate(Date.now()), 2);
+    const res = await fetch(`${qbo.url}/__admin/invoices`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ txnDate: tomorrow, at: new Date(Date.now() - 3_600_000).toISOString() }),
+    }); // modified an hour before the backfill
+    expect(res.ok).toBe(true);
+    const id = ((await res.json()) as { Id: string }).Id;
+
+    await runBackfill(rt, { connectionId: 'qbo-in', entities: ['invoices'], from: '2020-01-01', to: utcDate(Date.now()) }, { quiet: true });
+    expect(await rt.ledger.get('qbo-in', 'invoices', id)).toBeUndefined(); // outside the window
+
+    await rt.queues.pull.add('pull', { connectionId: 'qbo-in', entity: 'invoices' }, { priority: 1 });
+    await waitForDrain(rt);
+    expect(await rt.ledger.get('qbo-in', 'invoices', id)).toMatchObject({ billingId: expect.stringContaining(id) });
+  }, 120_000);
+});

@@ -1,0 +1,152 @@
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentHash } from '../../src/pipeline/content-hash.js';
+import { stateKeys } from '../../src/pipeline/keys.js';
+import { Ledger } from '../../src/pipeline/ledger.js';
+import { Quarantine } from '../../src/pipeline/quarantine.js';
+import { QuotaParkedError, Quotas } from '../../src/pipeline/quotas.js';
+import { RecordLock } from '../../src/pipeline/record-lock.js';
+import { connect, dropPrefix, testPrefix } from '../support/redis.js';
+
+describe('pipeline state in Redis', () => {
+  const prefix = testPrefix('state');
+  const keys = stateKeys(prefix);
+  let a: Redis;
+  let b: Redis;
+  beforeAll(() => {
+    a = connect();
+    b = connect();
+  });
+  afterAll(async () => {
+    await dropPrefix(a, prefix);
+    await a.quit();
+    await b.quit();
+  });
+
+  describe('content hash', () => {
+    it('given the same content with keys in another order, then the hash is equal', () => {
+      expect(contentHash({ a: 1, b: { c: [1, 2], d: 'x' } })).toBe(contentHash({ b: { d: 'x', c: [1, 2] }, a: 1 }));
+    });
+    it('given an undefined field, then it hashes like an absent one', () => {
+      expect(contentHash({ a: 1, b: undefined })).toBe(contentHash({ a: 1 }));
+    });
+    it('given a changed amount, then the hash differs', () => {
+      expect(contentHash({ total: 118.0 })).not.toBe(contentHash({ total: 118.01 }));
+    });
+  });
+
+  describe('ledger', () => {
+    const entry = (version: string, hash = 'h') => ({ hash, version, billingId: 'c-inv-1', writtenAt: 1 });
+    it('given v2 written, when a late v1 job writes, then v1 is refused and v2 stays', async () => {
+      const ledger = new Ledger(a, keys);
+      expect(await ledger.put('c', 'invoices', '1', entry('2026-01-02T00:00:00.000Z', 'h2'))).toBe(true);
+      expect(await ledger.put('c', 'invoices', '1', entry('2026-01-01T00:00:00.000Z', 'h1'))).toBe(false);
+      expect((await ledger.get('c', 'invoices', '1'))?.hash).toBe('h2');
+    });
+    it('given the same version again (a retried job), then it is accepted', async () => {
+      const ledger = new Ledger(a, keys);
+      expect(await ledger.put('c', 'invoices', '1', entry('2026-01-02T00:00:00.000Z', 'h2'))).toBe(true);
+    });
+    it('given 2,500 entries, then scan yields each exactly once in bounded batches', async () => {
+      const ledger = new Ledger(a, keys);
+      const pipe = a.pipeline();
+      for (let i = 0; i < 2500; i++) pipe.hset(keys.ledger('scan', 'invoices'), `id-${i}`, JSON.stringify(entry('2026-01-01T00:00:00.000Z')));
+      await pipe.exec();
+      const seen = new Set<string>();
+      for await (const batch of ledger.scan('scan', 'invoices', 500)) for (const [id] of batch) seen.add(id);
+      expect(seen.size).toBe(2500);
+      expect(await ledger.getMany('scan', 'invoices', ['id-1', 'nope'])).toEqual([expect.objectContaining({ billingId: 'c-inv-1' }), undefined]);
+    });
+  });
+
+  describe('quarantine', () => {
+    const q = (version: string, reason = 'FX_SUSPECT') => ({
+      connection: 'c',
+      entity: 'invoices',
+      erpId: '9',
+      version,
+      reason,
+      message: 'm',
+      stage: 'map' as const,
+      at: Date.now(),
+    });
+    it('given an entry, when a newer version fails differently, then it supersedes; an older one does not', async () => {
+      const quarantine = new Quarantine(a, keys);
+      await quarantine.put(q('2026-01-02T00:00:00.000Z'));
+      expect(await quarantine.put(q('2026-01-03T00:00:00.000Z', 'AMOUNTS_INCONSISTENT'))).toBe(true);
+      expect(await quarantine.put(q('2026-01-01T00:00:00.000Z', 'MISSING_FIELD'))).toBe(false);
+      expect((await quarantine.get('c', 'invoices', '9'))?.reason).toBe('AMOUNTS_INCONSISTENT');
+      expect(await quarantine.countByReason('c')).toEqual({ AMOUNTS_INCONSISTENT: 1 });
+    });
+    it('given a later success of an older version, then the newer entry is kept; a newer success clears it', async () => {
+      const quarantine = new Quarantine(a, keys);
+      expect(await quarantine.clear('c', 'invoices', '9', '2026-01-02T00:00:00.000Z')).toBe(false);
+      expect(await quarantine.clear('c', 'invoices', '9', '2026-01-04T00:00:00.000Z')).toBe(true);
+      expect(await quarantine.count('c')).toBe(0);
+    });
+  });
+
+  describe('quotas across processes', () => {
+    it('given perMinute 5 shared by two processes, when both take 3, then the 6th waits for the next minute', async () => {
+      let now = Date.parse('2026-11-21T10:00:10Z');
+      const qa = new Quotas(a, keys, () => now);
+      const qb = new Quotas(b, keys, () => now);
+      const limits = { perMinute: 5, concurrency: 100 };
+      for (let i = 0; i < 3; i++) (await qa.acquire('q1', limits))();
+      for (let i = 0; i < 2; i++) (await qb.acquire('q1', limits))();
+      const ctl = new AbortController();
+      const pending = qb.acquire('q1', limits, { signal: ctl.signal });
+      await new Promise((r) => setTimeout(r, 100));
+      now = Date.parse('2026-11-21T10:01:00Z');
+      (await pending)();
+      expect((await qa.usage('q1')).minute).toBe(1);
+    });
+
+    it('given concurrency 2, then a third caller waits until a slot is released', async () => {
+      const q = new Quotas(a, keys);
+      const limits = { perMinute: 1000, concurrency: 2 };
+      const r1 = await q.acquire('q2', limits);
+      await q.acquire('q2', limits);
+      let third = false;
+      const p = q.acquire('q2', limits).then((r) => {
+        third = true;
+        return r;
+      });
+      await new Promise((r) => setTimeout(r, 150));
+      expect(third).toBe(false);
+      r1();
+      (await p)();
+      expect(third).toBe(true);
+    });
+
+    it('given a daily cap of 2, when spent, then the caller gets QuotaParkedError instead of blocking a worker', async () => {
+      const q = new Quotas(a, keys);
+      const limits = { perMinute: 100, perDay: 2, concurrency: 10 };
+      (await q.acquire('q3', limits))();
+      (await q.acquire('q3', limits))();
+      await expect(q.acquire('q3', limits)).rejects.toBeInstanceOf(QuotaParkedError);
+    });
+
+    it('given a connection parked until a time, then only that connection waits', async () => {
+      const q = new Quotas(a, keys);
+      await q.park('q4', Date.now() + 60_000);
+      await expect(q.acquire('q4', { perMinute: 100, concurrency: 10 })).rejects.toBeInstanceOf(QuotaParkedError);
+      (await q.acquire('q5', { perMinute: 100, concurrency: 10 }))();
+      expect(await q.parkedUntil('q4')).toBeGreaterThan(Date.now());
+    });
+  });
+
+  describe('record lock', () => {
+    it('given one holder, then a second process cannot take it until released', async () => {
+      const la = new RecordLock(a, keys);
+      const lb = new RecordLock(b, keys);
+      const release = await la.tryAcquire('c', 'invoices', '1');
+      expect(release).toBeDefined();
+      expect(await lb.tryAcquire('c', 'invoices', '1')).toBeUndefined();
+      await release!();
+      const again = await lb.tryAcquire('c', 'invoices', '1');
+      expect(again).toBeDefined();
+      await again!();
+    });
+  });
+});

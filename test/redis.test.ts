@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../src/errors/index.js';
+import { assertNoEviction, deleteKeysWithPrefix, pings, resolveRedis, startEmbeddedRedis, stateConnection } from '../src/redis.js';
+import { connect, testPrefix } from './support/redis.js';
+
+describe('redis resolution', () => {
+  it('given an explicit URL, then it is used as configured', async () => {
+    const r = await resolveRedis('redis://example.invalid:6379');
+    expect(r).toMatchObject({ url: 'redis://example.invalid:6379', source: 'configured' });
+  });
+
+  it('given nothing listening on a port, then pings is false within its budget', async () => {
+    expect(await pings('127.0.0.1', 1, 300)).toBe(false);
+  });
+
+  it('given redis-server on PATH, when started embedded, then it answers and uses noeviction, and stop() ends it', async () => {
+    const r = await startEmbeddedRedis();
+    expect(r.source).toBe('embedded');
+    const redis = stateConnection(r.url);
+    await expect(assertNoEviction(redis)).resolves.toBeUndefined();
+    await redis.quit();
+    await r.stop();
+    const port = Number(new URL(r.url).port);
+    expect(await pings('127.0.0.1', port, 300)).toBe(false);
+  });
+
+  it('given a Redis with allkeys-lru, then startup is refused with a message saying how to fix it', async () => {
+    const r = await startEmbeddedRedis();
+    const redis = stateConnection(r.url);
+    try {
+      await redis.config('SET', 'maxmemory-policy', 'allkeys-lru');
+      const err = await assertNoEviction(redis).catch((e) => e);
+      expect(err).toBeInstanceOf(ConfigError);
+      expect(err.message).toContain('"allkeys-lru"');
+      expect(err.message).toContain('CONFIG SET maxmemory-policy noeviction');
+    } finally {
+      await redis.quit();
+      await r.stop();
+    }
+  });
+
+  it("given keys under a prefix and a neighbour that only starts alike, then deleteKeysWithPrefix removes exactly the prefix's keys", async () => {
+    const redis = connect();
+    const prefix = testPrefix('del');
+    await redis.mset(`${prefix}:a`, '1', `${prefix}:b:c`, '2', `${prefix}x:keep`, '3');
+    expect(await deleteKeysWithPrefix(redis, prefix)).toBe(2);
+    expect(await redis.get(`${prefix}x:keep`)).toBe('3');
+    await redis.del(`${prefix}x:keep`);
+    await redis.quit();
+  });
+});
