@@ -75,6 +75,19 @@ export async function addBackfill(
   return { runId, children: children.length, alreadyDone: false };
 }
 
+/**
+ * The summary of a completed run, read from a fresh copy of the parent job: a copy fetched before its
+ * completion carries no return value even when its state, read afterwards, says completed.
+ */
+export async function readBackfillSummary(rt: Runtime, runId: string): Promise<BackfillSummary> {
+  const done = await rt.queues.backfill.getJob(runId);
+  const value = done?.returnvalue as BackfillSummary | null | undefined;
+  if (!value || typeof value.enqueued !== 'number') {
+    throw new Error(`backfill ${runId} completed but its summary is missing (the job ${done ? 'has no return value' : 'was removed'})`);
+  }
+  return value;
+}
+
 /** The parent runs once every window is done: it sums the children's results. */
 export function backfillProcessor(rt: Runtime) {
   return defineJob(QUEUES.backfill, BackfillPayload, rt, async ({ job, log }): Promise<BackfillSummary> => {

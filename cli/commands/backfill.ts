@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { addBackfill, type BackfillSummary } from '../../jobs/backfill.js';
+import { addBackfill, readBackfillSummary, type BackfillSummary } from '../../jobs/backfill.js';
 import { startWorkers } from '../../jobs/worker-service.js';
 import { IsoDate } from '../../src/billing/schemas/index.js';
 import { utcDate } from '../../src/billing/dates.js';
@@ -83,7 +83,9 @@ export async function runBackfill(
       progress?.update(deps.processed ?? 0, total, `· upsert backlog ${backlog}`);
       if (state === 'failed') throw new Error(`backfill ${runId} failed: ${parent?.failedReason}`);
       if (state === 'completed' && backlog === 0) {
-        result = parent!.returnvalue as BackfillSummary;
+        // Read the job again: the copy fetched above may predate its completion (state is read after
+        // it), and then carries no return value.
+        result = await readBackfillSummary(rt, runId);
         break;
       }
       await sleep(300);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBackfill } from '../../cli/commands/backfill.js';
+import { addBackfill, readBackfillSummary } from '../../jobs/backfill.js';
 import { waitForDrain } from '../../cli/drain.js';
 import { startQuickBooksDemo, type DemoErp } from '../../cli/demo/sandbox-erps.js';
 import { validateSettings } from '../../connectors/registry.js';
@@ -11,6 +12,7 @@ import { parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { startBillingEmulator, type BillingEmulator } from '../../src/sandbox/billing/billing-emulator.js';
 import { connect, dropPrefix, TEST_REDIS_URL } from '../support/redis.js';
+import { until } from '../support/until.js';
 
 describe('backfill', () => {
   const prefix = `test-backfill-${randomBytes(4).toString('hex')}`;
@@ -57,5 +59,23 @@ describe('backfill', () => {
     await rt.queues.pull.add('pull', { connectionId: 'qbo-in', entity: 'invoices' }, { priority: 1 });
     await waitForDrain(rt);
     expect(await rt.ledger.get('qbo-in', 'invoices', id)).toMatchObject({ billingId: expect.stringContaining(id) });
+  }, 120_000);
+
+  it('given a copy of the backfill parent fetched before it completed, when its state then reads completed, then only a fresh read carries the summary — and the CLI report always has its counts', async () => {
+    const req = { connectionId: 'qbo-in', entities: ['invoices' as const], from: '2020-01-01', to: utcDate(Date.now()) };
+    const { runId } = await addBackfill(rt, req, { restart: true });
+    const stale = (await rt.queues.backfill.getJob(runId))!;
+    await until('the backfill parent to complete', async () => (await stale.getState()) === 'completed', 60_000);
+    expect(stale.returnvalue).toBeFalsy(); // the race that once printed "enqueued undefined"
+    const summary = await readBackfillSummary(rt, runId);
+    expect(summary).toMatchObject({ windows: expect.any(Number), pulled: expect.any(Number), enqueued: expect.any(Number), unchanged: expect.any(Number) });
+    expect(summary.pulled).toBeGreaterThan(0);
+
+    for (let i = 0; i < 5; i++) {
+      const report = await runBackfill(rt, req, { restart: true, quiet: true });
+      expect(report.pulled).toBe(summary.pulled);
+      expect(report.enqueued).toBe(0);
+      expect(report.unchanged).toBeGreaterThan(0);
+    }
   }, 120_000);
 });

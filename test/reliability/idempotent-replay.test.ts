@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BackfillSummary } from '../../jobs/backfill.js';
+import { readBackfillSummary, type BackfillSummary } from '../../jobs/backfill.js';
 import { CONNECTION, type Pipeline, startPipeline } from '../support/pipeline.js';
 
 /**
@@ -18,7 +18,7 @@ describe('given a completed backfill of 100 invoices and their customers', () =>
     p.startWorkers(['pull', 'upsert', 'backfill']);
     const { runId } = await p.backfill();
     await p.waitForBackfill(runId, 60_000);
-    first = (await p.rt.queues.backfill.getJob(runId))!.returnvalue as BackfillSummary;
+    first = await readBackfillSummary(p.rt, runId);
   });
   afterAll(() => p?.close());
 
@@ -42,7 +42,7 @@ describe('given a completed backfill of 100 invoices and their customers', () =>
     const again = await p.backfill({ restart: true });
     expect(again.alreadyDone).toBe(false);
     await p.waitForBackfill(again.runId, 60_000);
-    const second = (await rt.queues.backfill.getJob(again.runId))!.returnvalue as BackfillSummary;
+    const second = await readBackfillSummary(rt, again.runId);
 
     // The source was read again in full …
     expect(p.zoho.journal.list().length).toBeGreaterThan(zohoBefore);
