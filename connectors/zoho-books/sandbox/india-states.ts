@@ -1,6 +1,8 @@
 /**
  * Indian states used by the generator: Zoho's 2-letter `place_of_supply` / `place_of_contact` codes, the
  * 2-digit GST state code that prefixes a GSTIN, and a few real city / PIN code pairs for addresses.
+ * Written apart from the mapper's table (src/mapping/indian-state.ts) on purpose: the emulator plays the
+ * vendor, so a wrong code in the mapper's table is caught by the tests instead of being echoed back.
  */
 export interface IndiaState {
   code: string;
