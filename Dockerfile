@@ -27,8 +27,7 @@ RUN npm run build
 # 3. Runtime: node_modules from (1), dist from (2). Files stay root-owned and read-only to the process.
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
-# A predictable memory ceiling: without it V8 sizes the heap from the host's memory and lets garbage
-# pile up (docs/benchmarks.md, reconcile at 200,000 invoices).
+# A predictable memory ceiling, whatever the host's memory (V8 otherwise sizes its heap from it).
 ENV NODE_OPTIONS=--max-old-space-size=512
 WORKDIR /app
 COPY package.json ./

@@ -36,9 +36,20 @@ export interface ReconcileResult {
 const VOID = /^(void|voided)$/i;
 const PAGE = 500;
 
-/** YYYY-MM-DD of an instant in a time zone. */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * YYYY-MM-DD of an instant in a time zone. One formatter per zone, kept: each Intl.DateTimeFormat holds
+ * native ICU memory that V8 does not count, so building one per ledger entry let RSS follow the window
+ * (3 GiB at 200,000 invoices) while the JS heap stayed small and was rarely collected.
+ */
 export function dateInZone(ms: number, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormats.set(timeZone, format);
+  }
+  return format.format(ms);
 }
 
 /**
@@ -100,6 +111,7 @@ export async function runReconcile(rt: Runtime, req: ReconcileRequest, signal?: 
         'invoices',
         withErp.map((d) => d.erpId!),
       );
+      const entryOf = new Map(withErp.map((d, i) => [d, ledger[i]]));
       const mine: string[] = [];
       for (const d of page.docs) {
         report.checked.billing++;
@@ -107,7 +119,7 @@ export async function runReconcile(rt: Runtime, req: ReconcileRequest, signal?: 
           report.add({ kind: 'orphan_in_billing', invoiceId: d.invoiceId, invoiceNumber: d.invoiceNumber, detail: 'no erpId: not written by this connection' });
           continue;
         }
-        const entry = ledger[withErp.indexOf(d)];
+        const entry = entryOf.get(d);
         const kind = classifyBilling(d, entry, conn);
         const items = kind === 'ours' ? compareOurs(d, entry!) : [kind];
         for (const item of items) {
