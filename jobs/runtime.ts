@@ -15,7 +15,7 @@ import { Ledger } from '../src/pipeline/ledger.js';
 import { Quarantine } from '../src/pipeline/quarantine.js';
 import { Quotas } from '../src/pipeline/quotas.js';
 import { RecordLock } from '../src/pipeline/record-lock.js';
-import { assertNoEviction, producerConnection, stateConnection, workerConnection } from '../src/redis.js';
+import { assertNoEviction, checkRedisReachable, producerConnection, stateConnection, workerConnection } from '../src/redis.js';
 import { jobOptions, QUEUES } from './catalog.js';
 
 export interface Runtime {
@@ -48,10 +48,22 @@ export interface Runtime {
  * tokens live in Redis (so N processes behave like one).
  */
 export async function createRuntime(config: AppConfig, redisUrl: string, logger: Logger, metrics = createMetrics()): Promise<Runtime> {
-  const redis = stateConnection(redisUrl);
+  await checkRedisReachable(redisUrl);
+  // Connection errors while running (Redis restarting, a failover) are logged at most every 10 s per
+  // connection, message only: the commands that failed reject and are retried by their owners.
+  const logErrors = (r: Redis, role: string) => {
+    let last = 0;
+    r.on('error', (err: Error) => {
+      if (Date.now() - last < 10_000) return;
+      last = Date.now();
+      logger.warn({ redis: role, error: err.message }, 'Redis connection error');
+    });
+    return r;
+  };
+  const redis = logErrors(stateConnection(redisUrl), 'state');
   await assertNoEviction(redis);
   metrics.redisEvictionPolicyOk.set(1);
-  const producer = producerConnection(redisUrl, { lazyConnect: false });
+  const producer = logErrors(producerConnection(redisUrl, { lazyConnect: false }), 'producer');
   await new Promise<void>((resolve, reject) => {
     if (producer.status === 'ready') return resolve();
     producer.once('ready', () => resolve());
@@ -134,7 +146,7 @@ export async function createRuntime(config: AppConfig, redisUrl: string, logger:
     connection,
     vendorClient,
     workerConnection: () => {
-      const r = workerConnection(redisUrl);
+      const r = logErrors(workerConnection(redisUrl), 'worker');
       extra.push(r);
       return r;
     },

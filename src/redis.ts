@@ -3,6 +3,7 @@ import { createServer, connect as netConnect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis, type RedisOptions } from 'ioredis';
 import { ConfigError } from './errors/index.js';
+import { redactUrlCredentials } from './observability/logger.js';
 
 /**
  * Redis is the only stateful dependency. Resolution order (design §6):
@@ -93,19 +94,54 @@ export async function startEmbeddedRedis(): Promise<ResolvedRedis> {
   };
 }
 
+/**
+ * One connection attempt and a PING, no retries, before any long-lived connection is opened: a Redis
+ * that refuses, does not resolve or rejects the password gets one clear line instead of ioredis
+ * reconnecting forever and dumping its error events (whose AUTH command carries the password).
+ */
+export async function checkRedisReachable(url: string, timeoutMs = 3000): Promise<void> {
+  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: timeoutMs, enableOfflineQueue: false });
+  let reason: string | undefined;
+  r.on('error', (err: Error) => (reason = err.message));
+  try {
+    await r.connect();
+    await r.ping();
+  } catch (err) {
+    const why = reason ?? (err instanceof Error ? err.message : String(err));
+    const hint = /WRONGPASS|NOAUTH|invalid password/i.test(why)
+      ? ' — check the password in redis.url / REDIS_URL'
+      : /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|timed? ?out/i.test(why)
+        ? ' — is Redis running there? (unset REDIS_URL to use 127.0.0.1:6379 or a redis-server of its own)'
+        : '';
+    throw new ConfigError(`cannot connect to Redis at ${redactUrlCredentials(url)}: ${redactUrlCredentials(why)}${hint}`);
+  } finally {
+    r.disconnect();
+  }
+}
+
+/**
+ * Without an 'error' listener ioredis prints every connection error with the failed command, and the
+ * AUTH command's argument is the password. Errors still reach callers through their rejected commands;
+ * long-running processes log them (redacted) through the runtime's listener.
+ */
+function quiet(r: Redis): Redis {
+  r.on('error', () => {});
+  return r;
+}
+
 /** Producer connections fail fast: a queue.add() must not wait forever for a reconnect. */
 export function producerConnection(url: string, extra: RedisOptions = {}): Redis {
-  return new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true, ...extra });
+  return quiet(new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true, ...extra }));
 }
 
 /** Worker connections: BullMQ requires maxRetriesPerRequest null for its blocking commands. */
 export function workerConnection(url: string, extra: RedisOptions = {}): Redis {
-  return new Redis(url, { maxRetriesPerRequest: null, ...extra });
+  return quiet(new Redis(url, { maxRetriesPerRequest: null, ...extra }));
 }
 
 /** Plain connection for our own keys (ledger, checkpoints, quotas, tokens). */
 export function stateConnection(url: string, extra: RedisOptions = {}): Redis {
-  return new Redis(url, { maxRetriesPerRequest: 3, ...extra });
+  return quiet(new Redis(url, { maxRetriesPerRequest: 3, ...extra }));
 }
 
 /**

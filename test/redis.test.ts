@@ -1,6 +1,9 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/errors/index.js';
-import { assertNoEviction, deleteKeysWithPrefix, pings, resolveRedis, startEmbeddedRedis, stateConnection } from '../src/redis.js';
+import { assertNoEviction, checkRedisReachable, deleteKeysWithPrefix, pings, resolveRedis, startEmbeddedRedis, stateConnection } from '../src/redis.js';
+import { CLI, REPO_ROOT } from './support/pipeline.js';
 import { connect, testPrefix } from './support/redis.js';
 
 describe('redis resolution', () => {
@@ -47,5 +50,50 @@ describe('redis resolution', () => {
     expect(await redis.get(`${prefix}x:keep`)).toBe('3');
     await redis.del(`${prefix}x:keep`);
     await redis.quit();
+  });
+
+  describe('given a Redis that cannot be used', () => {
+    const PASSWORD = 'CANARY-redis-pw-7c1e';
+
+    it('when the password is wrong, then checkRedisReachable says so in one line, with the host and without the password', async () => {
+      const r = await startEmbeddedRedis();
+      const admin = stateConnection(r.url);
+      try {
+        await admin.config('SET', 'requirepass', 'the-real-one');
+        const url = r.url.replace('redis://', `redis://:${PASSWORD}@`);
+        const err = await checkRedisReachable(url).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(ConfigError);
+        expect((err as Error).message).toMatch(/^cannot connect to Redis at redis:\/\/\[Redacted\]@127\.0\.0\.1:\d+: WRONGPASS/);
+        expect((err as Error).message).toContain('check the password');
+        expect((err as Error).message).not.toContain(PASSWORD);
+      } finally {
+        await admin.auth('the-real-one');
+        await admin.config('SET', 'requirepass', '');
+        await admin.quit();
+        await r.stop();
+      }
+    });
+
+    it('when nothing listens there, then every CLI command exits 2 with one line and no stack trace, never printing the password', async () => {
+      const url = `redis://:${PASSWORD}@127.0.0.1:1`;
+      for (const args of [
+        ['status'],
+        ['dlq', 'list', '--connection', 'zoho-in'],
+        ['backfill', '--connection', 'zoho-in', '--from', '2025-01-01', '--to', '2025-01-02'],
+      ]) {
+        const out = await promisify(execFile)(process.execPath, [CLI, ...args, '--config', 'examples/sandbox.yaml'], {
+          cwd: REPO_ROOT,
+          env: { ...process.env, REDIS_URL: url, LOG_LEVEL: 'error' },
+        }).then(
+          () => ({ code: 0, stdout: '', stderr: '' }),
+          (e: { code: number; stdout: string; stderr: string }) => e,
+        );
+        expect(out.code, args.join(' ')).toBe(2);
+        expect(out.stderr.trim().split('\n')).toEqual([
+          expect.stringMatching(/^erp-sync: cannot connect to Redis at redis:\/\/\[Redacted\]@127\.0\.0\.1:1: .*ECONNREFUSED/),
+        ]);
+        expect(out.stdout + out.stderr).not.toContain(PASSWORD);
+      }
+    });
   });
 });

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { redactUrlCredentials } from '../../src/observability/logger.js';
 import { loadAppConfig, configPath } from '../context.js';
 
 /** `erp-sync config check --config F`: parse and validate; print every problem with its path. */
@@ -16,7 +17,7 @@ export function registerConfigCommand(program: Command): void {
         console.log(`  connection ${c.id}: ${c.system} → ${c.originSource}, entities ${c.entities.join(', ')}, every ${c.schedule.everySeconds}s`);
       }
       console.log(
-        `  billing ${config.billing.url} (base currency ${config.billing.baseCurrency}, ${config.billing.rateLimit.max}/${config.billing.rateLimit.durationMs}ms)`,
+        `  billing ${redactUrlCredentials(config.billing.url)} (base currency ${config.billing.baseCurrency}, ${config.billing.rateLimit.max}/${config.billing.rateLimit.durationMs}ms)`,
       );
     });
 }

@@ -72,13 +72,18 @@ function isPlainObject(v: object): boolean {
   return proto === Object.prototype || proto === null;
 }
 
+/** `redis://user:pass@host` → `redis://[Redacted]@host`, anywhere in a string. */
+export function redactUrlCredentials(s: string): string {
+  return s.includes('@') && s.includes('://') ? s.replace(URL_CREDENTIALS, `$1${CENSOR}@`) : s;
+}
+
 /**
  * A copy of `value` with every secret-named key censored at any depth, credentials removed from URLs
  * (`redis://user:pass@host` → `redis://[Redacted]@host`) and errors serialised by `serializeError`.
  * Returns `value` itself when nothing needed changing (no copy on the common path).
  */
 export function scrubSecrets(value: unknown, depth = 0, seen = new WeakSet<object>()): unknown {
-  if (typeof value === 'string') return value.includes('@') && value.includes('://') ? value.replace(URL_CREDENTIALS, `$1${CENSOR}@`) : value;
+  if (typeof value === 'string') return redactUrlCredentials(value);
   if (value === null || typeof value !== 'object') return value;
   if (value instanceof Error) return scrubSecrets(serializeError(value), depth, seen);
   if (seen.has(value)) return '[Circular]';
