@@ -88,6 +88,31 @@ export async function readBackfillSummary(rt: Runtime, runId: string): Promise<B
   return value;
 }
 
+/**
+ * How many upserts this run enqueued are not finished yet (waiting, delayed, active): only the run's
+ * own jobs count, so a backfill does not wait for other connections' traffic. Finished ids (completed,
+ * failed for good, or already removed) are dropped from the run's set as they are found.
+ */
+export async function runBacklog(rt: Runtime, runId: string): Promise<number> {
+  const runKey = rt.keys.runUpserts(runId);
+  const q = rt.queues.upsert;
+  let cursor = '0';
+  do {
+    const [next, ids] = await rt.redis.sscan(runKey, cursor, 'COUNT', 1000);
+    cursor = next;
+    if (!ids.length) continue;
+    const pipe = rt.redis.pipeline();
+    for (const id of ids) pipe.exists(q.toKey(id)).zscore(q.keys.completed!, id).zscore(q.keys.failed!, id);
+    const replies = (await pipe.exec()) ?? [];
+    const finished = ids.filter((_, i) => {
+      const [exists, completed, failed] = [replies[3 * i]?.[1], replies[3 * i + 1]?.[1], replies[3 * i + 2]?.[1]];
+      return exists === 0 || completed !== null || failed !== null;
+    });
+    if (finished.length) await rt.redis.srem(runKey, ...finished);
+  } while (cursor !== '0');
+  return rt.redis.scard(runKey);
+}
+
 /** The parent runs once every window is done: it sums the children's results. */
 export function backfillProcessor(rt: Runtime) {
   return defineJob(QUEUES.backfill, BackfillPayload, rt, async ({ job, log }): Promise<BackfillSummary> => {

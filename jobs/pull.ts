@@ -145,6 +145,17 @@ export function pullProcessor(rt: Runtime) {
           }
           if (jobs.length) {
             await rt.queues.upsert.addBulk(jobs);
+            if (data.runId) {
+              // The run's own upserts, which `erp-sync backfill` waits for. Added after the jobs exist (an id
+              // whose job does not exist counts as finished) and before this pull completes (the run is
+              // not complete before all its pulls are).
+              const runKey = rt.keys.runUpserts(data.runId);
+              await rt.redis
+                .multi()
+                .sadd(runKey, ...jobs.map((j) => j.opts.jobId))
+                .expire(runKey, 7 * 24 * 3600)
+                .exec();
+            }
             result.enqueued += jobs.length;
             rt.metrics.recordsEnqueued.inc({ connection: conn, entity }, jobs.length);
           }

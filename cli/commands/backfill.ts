@@ -1,12 +1,11 @@
 import type { Command } from 'commander';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { addBackfill, readBackfillSummary, type BackfillSummary } from '../../jobs/backfill.js';
+import { addBackfill, readBackfillSummary, runBacklog, type BackfillSummary } from '../../jobs/backfill.js';
 import { startWorkers } from '../../jobs/worker-service.js';
 import { IsoDate } from '../../src/billing/schemas/index.js';
-import { utcDate } from '../../src/billing/dates.js';
+import { addDays, utcDate } from '../../src/billing/dates.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { withRuntime } from '../context.js';
-import { upsertBacklog } from '../drain.js';
 import { progressReporter } from '../progress.js';
 
 const ENTITIES = ['invoices', 'credit-notes', 'customers'] as const;
@@ -34,6 +33,11 @@ export function registerBackfillCommand(program: Command): void {
       const from = date(opts.from, '--from');
       const to = date(opts.to ?? utcDate(Date.now()), '--to');
       if (from > to) throw new ConfigError(`--from ${from} is after --to ${to}`);
+      // Each day is a window of vendor calls: a far-future --to spends the vendor's quota on empty days.
+      // Tomorrow is allowed (a vendor's local date may be ahead of UTC); later documents are post-dated
+      // and reach billing through the incremental sync, which reads by modification time.
+      const latest = addDays(utcDate(Date.now()), 1);
+      if (to > latest) throw new ConfigError(`--to ${to} is in the future (latest: ${latest}); post-dated documents are synced by the incremental pull`);
       await withRuntime(opts.config, async (rt) => {
         const summary = await runBackfill(
           rt,
@@ -79,8 +83,9 @@ export async function runBackfill(
       const state = parent ? await parent.getState() : 'unknown';
       const deps = parent ? await parent.getDependenciesCount() : { processed: 0, unprocessed: 0 };
       const total = children || (deps.processed ?? 0) + (deps.unprocessed ?? 0);
-      const backlog = await upsertBacklog(rt);
-      progress?.update(deps.processed ?? 0, total, `· upsert backlog ${backlog}`);
+      // Only this run's upserts: other connections' traffic on the same queue does not hold it up.
+      const backlog = await runBacklog(rt, runId);
+      progress?.update(deps.processed ?? 0, total, `· upserts of this run not yet written ${backlog}`);
       if (state === 'failed') throw new Error(`backfill ${runId} failed: ${parent?.failedReason}`);
       if (state === 'completed' && backlog === 0) {
         // Read the job again: the copy fetched above may predate its completion (state is read after

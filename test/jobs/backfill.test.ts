@@ -78,4 +78,39 @@ describe('backfill', () => {
       expect(report.unchanged).toBeGreaterThan(0);
     }
   }, 120_000);
+
+  it("given another connection's upserts waiting in the same queue, when this connection's backfill runs, then it returns once its own upserts are written", async () => {
+    const other = await rt.queues.upsert.add(
+      'upsert',
+      {
+        connectionId: 'someone-else',
+        entity: 'invoices',
+        erpId: 'x',
+        version: '2026-01-01T00:00:00.000Z',
+        hash: '0'.repeat(64),
+        body: { kind: 'invoice', invoice: {} },
+      },
+      { delay: 10 * 60_000, jobId: 'someone-elses-delayed-upsert' },
+    );
+    try {
+      const req = { connectionId: 'qbo-in', entities: ['invoices' as const, 'customers' as const], from: '2020-01-01', to: utcDate(Date.now()) };
+      // New invoices in the window, so the run has upserts of its own to wait for.
+      const created: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await fetch(`${qbo.url}/__admin/invoices`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ txnDate: utcDate(Date.now()), at: new Date(Date.now() - 60_000).toISOString() }),
+        });
+        created.push(((await res.json()) as { Id: string }).Id);
+      }
+      const report = await runBackfill(rt, req, { restart: true, quiet: true });
+      expect(report.enqueued).toBeGreaterThanOrEqual(3);
+      for (const id of created) expect(await rt.ledger.get('qbo-in', 'invoices', id), `invoice ${id} written when the backfill returned`).toBeDefined();
+      expect(await other.getState()).toBe('delayed'); // still waiting: the backfill did not wait for it
+      expect(await rt.redis.scard(rt.keys.runUpserts(report.runId))).toBe(0);
+    } finally {
+      await other.remove();
+    }
+  }, 120_000);
 });
