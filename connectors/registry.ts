@@ -1,5 +1,5 @@
-import type { ConnectionConfig, SettingsValidator } from '../src/config.js';
-import { ConfigError, formatZodIssues } from '../src/errors/index.js';
+import { type ConnectionConfig, type SettingsValidator, configIssues } from '../src/config.js';
+import { ConfigError } from '../src/errors/index.js';
 import type { Connector } from './types.js';
 import quickbooks from './quickbooks/index.js';
 import xero from './xero/index.js';
@@ -22,10 +22,17 @@ export function connectorFor(system: ConnectionConfig['system']): Connector<any>
   return c;
 }
 
-/** Validates a connection's `settings` with its connector's schema (used by config parsing). */
+/**
+ * Validates a connection's `settings` with its connector's schema (used by config parsing). Issues keep
+ * their structure (path, zod code) so the config parser can place them and coerce whole-value `${VAR}`s.
+ */
 export const validateSettings: SettingsValidator = (system, settings) => {
   const c = CONNECTORS[system];
-  if (!c) return { ok: false, issues: [`(system): connector "${system}" is not available in this build`] };
+  if (!c)
+    return {
+      ok: false,
+      issues: [{ path: [], message: `connector "${system}" is not available in this build (available: ${availableSystems().join(', ') || 'none'})` }],
+    };
   const r = c.settings.safeParse(settings);
-  return r.success ? { ok: true, value: r.data } : { ok: false, issues: formatZodIssues(r.error) };
+  return r.success ? { ok: true, value: r.data } : { ok: false, issues: configIssues(r.error) };
 };

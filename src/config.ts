@@ -3,7 +3,6 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { OriginSource } from './billing/schemas/index.js';
 import { ConfigError } from './errors/index.js';
-import { formatZodIssues } from './errors/format-zod-issues.js';
 
 /**
  * The one config schema. A YAML file, `${VAR}` / `${VAR:-default}` interpolated from the environment
@@ -14,6 +13,18 @@ import { formatZodIssues } from './errors/format-zod-issues.js';
 const Seconds = (def: number) => z.number().int().min(0).default(def);
 /** `${VAR:-}` interpolates to '': an empty optional setting means "not set". */
 const optional = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+
+/** True if this runtime's Intl knows the time zone (what the reconcile job formats dates with). */
+export function isTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat(undefined, { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+/** An IANA time zone name, checked at config time rather than as a RangeError in the job that uses it. */
+const TimeZone = (field: string) => z.string().refine(isTimeZone, `not a time zone: ${field} takes an IANA time zone name, e.g. "Asia/Kolkata" or "UTC"`);
 
 export const ConnectionConfig = z.strictObject({
   /** Stable id, used in ids, keys and metrics labels: lowercase letters, digits and dashes. */
@@ -116,31 +127,151 @@ export const AppConfig = z.strictObject({
       windowDays: z.number().int().min(0).default(2),
       everySeconds: z.number().int().min(60).default(86_400),
       /** Time zone of the date part of UPDATED_AT windows. */
-      timeZone: z.string().default('UTC'),
+      timeZone: TimeZone('timeZone').default('UTC'),
     })
     .prefault({}),
   connections: z.array(ConnectionConfig).min(1, 'at least one connection'),
 });
 export type AppConfig = z.infer<typeof AppConfig>;
 
-const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+/** Problems found in the config: where (path segments) and what, never the value. */
+export interface ConfigIssue {
+  path: string[];
+  message: string;
+  /** zod's issue code and, for `invalid_type`, the expected type: lets `${VAR}` values be coerced. */
+  code?: string;
+  expected?: string;
+}
 
-/** Replaces ${VAR} in every string of the parsed YAML (not in the raw text: no YAML injection). */
-export function interpolate(value: unknown, env: NodeJS.ProcessEnv, path: string[] = [], missing: string[] = []): unknown {
-  if (typeof value === 'string') {
-    return value.replace(VAR, (_m, name: string, def: string | undefined) => {
-      const v = env[name];
-      if (v !== undefined && v !== '') return v;
-      if (def !== undefined) return def;
-      missing.push(`${path.join('.') || '(root)'}: environment variable ${name} is not set`);
-      return '';
-    });
-  }
-  if (Array.isArray(value)) return value.map((v, i) => interpolate(v, env, [...path, String(i)], missing));
+/** zod issues as config issues; an unknown key is reported at its own path ("billing.apiKye: unknown key"). */
+export function configIssues(error: z.ZodError): ConfigIssue[] {
+  return error.issues.flatMap((issue): ConfigIssue[] => {
+    const path = issue.path.map(String);
+    if (issue.code === 'unrecognized_keys') return issue.keys.map((k) => ({ path: [...path, k], message: 'unknown key' }));
+    return [{ path, message: issue.message, code: issue.code, ...(issue.code === 'invalid_type' ? { expected: String(issue.expected) } : {}) }];
+  });
+}
+
+const formatIssue = (i: ConfigIssue): string => `${i.path.join('.') || '(root)'}: ${i.message}`;
+const pathKey = (path: readonly string[]): string => JSON.stringify(path);
+
+/** A well-formed reference at one position: `${NAME}` or `${NAME:-default}`. */
+const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/y;
+const MALFORMED = 'expected ${NAME} with NAME = letters, digits, _; not starting with a digit';
+
+/** What interpolation found: its errors (with their paths) and which strings held references. */
+export interface Interpolation {
+  issues: ConfigIssue[];
+  /** By path: the value was exactly one reference (`whole`, then `name` is its variable) or contained some. */
+  references: Map<string, { whole: boolean; name: string }>;
+}
+
+/**
+ * Replaces `${VAR}` / `${VAR:-default}` in every string of the parsed YAML (not in the raw text: no YAML
+ * injection). Values of variables are inserted as they are, never scanned again. An unset variable
+ * without default, or a `${` that does not start a well-formed reference, is an issue at the string's path;
+ * issues name the variable or quote the config's own text, never a variable's value.
+ */
+export function interpolate(
+  value: unknown,
+  env: NodeJS.ProcessEnv,
+  found: Interpolation = { issues: [], references: new Map() },
+  path: string[] = [],
+): unknown {
+  if (typeof value === 'string') return interpolateString(value, env, found, path);
+  if (Array.isArray(value)) return value.map((v, i) => interpolate(v, env, found, [...path, String(i)]));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolate(v, env, [...path, k], missing)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolate(v, env, found, [...path, k])]));
   }
   return value;
+}
+
+function interpolateString(s: string, env: NodeJS.ProcessEnv, found: Interpolation, path: string[]): string {
+  let out = '';
+  let from = 0;
+  for (let at = s.indexOf('${'); at >= 0; at = s.indexOf('${', from)) {
+    out += s.slice(from, at);
+    REFERENCE.lastIndex = at;
+    const m = REFERENCE.exec(s);
+    if (!m || m[2]?.includes('${')) {
+      const close = s.indexOf('}', at);
+      const text = close < 0 ? s.slice(at) : s.slice(at, close + 1);
+      const quoted = text.length > 60 ? `${text.slice(0, 59)}…` : text;
+      found.issues.push({ path, message: `malformed \${…} reference "${quoted}" (${MALFORMED})` });
+      out += text;
+      from = at + text.length;
+      continue;
+    }
+    const [ref, name, def] = m as unknown as [string, string, string | undefined];
+    found.references.set(pathKey(path), { whole: ref.length === s.length, name });
+    const v = env[name];
+    if (v !== undefined && v !== '') out += v;
+    else if (def !== undefined) out += def;
+    else found.issues.push({ path, message: `environment variable ${name} is not set` });
+    from = at + ref.length;
+  }
+  return out + s.slice(from);
+}
+
+const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+/** A whole-value `${VAR}` in a number or boolean field: the variable's text as that type, if it is one. */
+function coerce(text: string, expected: string): number | boolean | undefined {
+  const t = text.trim();
+  if (expected === 'boolean') return /^true$/i.test(t) ? true : /^false$/i.test(t) ? false : undefined;
+  return NUMBER.test(t) ? Number(t) : undefined;
+}
+
+function child(o: unknown, k: string): unknown {
+  return o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined;
+}
+
+type Parsed<T> = { ok: true; value: T } | { ok: false; issues: ConfigIssue[] };
+
+/**
+ * Parses `value` (an interpolated subtree at `prefix`), converting whole-value `${VAR}` strings to the
+ * number or boolean a field expects, then parsing again. Issue paths come back absolute.
+ */
+function parseInterpolated<T>(parse: (v: unknown) => Parsed<T>, value: unknown, prefix: string[], found: Interpolation): Parsed<T> {
+  for (let round = 0; ; round++) {
+    const r = parse(value);
+    if (r.ok) return r;
+    let coerced = false;
+    const issues = r.issues.map((issue): ConfigIssue => {
+      const path = [...prefix, ...issue.path];
+      const ref = found.references.get(pathKey(path));
+      const expected = issue.expected;
+      if (!ref || issue.code !== 'invalid_type' || (expected !== 'number' && expected !== 'int' && expected !== 'boolean')) return { ...issue, path };
+      const type = expected === 'boolean' ? 'boolean' : 'number';
+      if (!ref.whole) {
+        return {
+          path,
+          message: `expected a ${type}, but a \${…} inside a longer string yields a string (write the whole value as one \${VAR} to get a ${type})`,
+        };
+      }
+      const parent = issue.path.slice(0, -1).reduce<unknown>(child, value);
+      const key = issue.path.at(-1);
+      const text = child(parent, key ?? '');
+      const v = typeof text === 'string' ? coerce(text, type) : undefined;
+      if (v !== undefined && key !== undefined && round < 3) {
+        (parent as Record<string, unknown>)[key] = v;
+        coerced = true;
+      }
+      return { path, message: `expected a ${type}, but \${${ref.name}} is ${text === '' ? 'empty' : `not a ${type}`}` };
+    });
+    if (!coerced) return { ok: false, issues };
+  }
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** `"path.to.key: message"` (what custom validators may return) as an issue. */
+function issueFromString(s: string): ConfigIssue {
+  const i = s.indexOf(': ');
+  const path = i < 0 ? '(root)' : s.slice(0, i);
+  return { path: path === '(root)' || path === '' ? [] : path.split('.'), message: i < 0 ? s : s.slice(i + 2) };
 }
 
 function deepFreeze<T>(o: T): T {
@@ -151,31 +282,72 @@ function deepFreeze<T>(o: T): T {
   return o;
 }
 
-/** Validates connector settings; supplied by connectors/registry.ts to keep src/ free of connectors. */
-export type SettingsValidator = (system: ConnectionConfig['system'], settings: unknown) => { ok: true; value: unknown } | { ok: false; issues: string[] };
+/**
+ * Validates connector settings; supplied by connectors/registry.ts to keep src/ free of connectors.
+ * Issue paths are relative to `settings`; strings are `"path: message"`.
+ */
+export type SettingsValidator = (
+  system: ConnectionConfig['system'],
+  settings: unknown,
+) => { ok: true; value: unknown } | { ok: false; issues: ReadonlyArray<string | ConfigIssue> };
 
+const KnownSystem = ConnectionConfig.shape.system;
+
+/**
+ * Interpolates, validates and freezes a config. Every problem is reported at once, with its path: the
+ * settings of every connection whose `system` is known are validated even when the rest of the config
+ * is invalid. A path whose `${…}` failed (unset variable, malformed reference) reports only that.
+ */
 export function parseConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env, validateSettings?: SettingsValidator, source = 'config'): AppConfig {
-  const missing: string[] = [];
-  const interpolated = interpolate(raw, env, [], missing);
-  const issues = [...missing];
-  const r = AppConfig.safeParse(interpolated);
-  if (!r.success) issues.push(...formatZodIssues(r.error));
-  if (r.success) {
-    const ids = new Set<string>();
-    r.data.connections.forEach((c, i) => {
-      if (ids.has(c.id)) issues.push(`connections.${i}.id: duplicate connection id "${c.id}"`);
-      ids.add(c.id);
-      if (validateSettings) {
-        const s = validateSettings(c.system, c.settings);
-        if (!s.ok) issues.push(...s.issues.map((m) => `connections.${i}.settings.${m}`));
-        else (c as { settings: unknown }).settings = s.value;
-      }
-    });
-  }
+  const found: Interpolation = { issues: [], references: new Map() };
+  const interpolated = interpolate(raw, env, found);
+  const issues: ConfigIssue[] = [...found.issues];
+
+  const base = parseInterpolated(
+    (v): Parsed<AppConfig> => {
+      const r = AppConfig.safeParse(v);
+      return r.success ? { ok: true, value: r.data } : { ok: false, issues: configIssues(r.error) };
+    },
+    interpolated,
+    [],
+    found,
+  );
+  if (!base.ok) issues.push(...base.issues);
+
+  const connections = isRecord(interpolated) && Array.isArray(interpolated.connections) ? (interpolated.connections as unknown[]) : [];
+  const ids = new Map<string, number>();
+  connections.forEach((c, i) => {
+    if (!isRecord(c)) return;
+    if (typeof c.id === 'string') {
+      const path = ['connections', String(i), 'id'];
+      const first = ids.get(c.id);
+      // An id from ${VAR} is not quoted: no variable's value goes into an error.
+      const id = found.references.has(pathKey(path)) ? '' : ` "${c.id}"`;
+      if (first !== undefined) issues.push({ path, message: `duplicate connection id${id} (same as connections.${first}.id)` });
+      else ids.set(c.id, i);
+    }
+    const system = KnownSystem.safeParse(c.system);
+    const settings = c.settings ?? {};
+    if (!validateSettings || !system.success || !isRecord(settings)) return;
+    const s = parseInterpolated(
+      (v): Parsed<unknown> => {
+        const r = validateSettings(system.data, v);
+        return r.ok ? r : { ok: false, issues: r.issues.map((x) => (typeof x === 'string' ? issueFromString(x) : x)) };
+      },
+      settings,
+      ['connections', String(i), 'settings'],
+      found,
+    );
+    if (!s.ok) issues.push(...s.issues);
+    else if (base.ok) (base.value.connections[i] as { settings: unknown }).settings = s.value;
+  });
+
   if (issues.length) {
-    throw new ConfigError(`${source} is invalid:\n  - ${[...new Set(issues)].join('\n  - ')}`);
+    const failed = new Set(found.issues.map((x) => pathKey(x.path)));
+    const reported = [...found.issues, ...issues.slice(found.issues.length).filter((x) => !failed.has(pathKey(x.path)))];
+    throw new ConfigError(`${source} is invalid:\n  - ${[...new Set(reported.map(formatIssue))].join('\n  - ')}`);
   }
-  return deepFreeze(r.data!);
+  return deepFreeze((base as { value: AppConfig }).value);
 }
 
 export async function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env, validateSettings?: SettingsValidator): Promise<AppConfig> {

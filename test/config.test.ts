@@ -1,8 +1,12 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, parseConfig } from '../src/config.js';
+import { validateSettings } from '../connectors/registry.js';
+import { QuickBooksSettings } from '../connectors/quickbooks/settings.js';
+import { XeroSettings } from '../connectors/xero/settings.js';
+import { ZohoSettings } from '../connectors/zoho-books/settings.js';
+import { ConnectionConfig, loadConfig, parseConfig } from '../src/config.js';
 import { ConfigError } from '../src/errors/index.js';
 
 const minimal = {
@@ -72,7 +76,7 @@ describe('config', () => {
     await expect(loadConfig(join(dir, 'nope.yaml'), {})).rejects.toThrow(/cannot read config .*ENOENT/);
   });
 
-  it('given the shipped example configs, then they parse (secrets from the environment)', async () => {
+  it("given the shipped example configs, then they parse with their connectors' settings (secrets from the environment)", async () => {
     const env = {
       BILLING_API_KEY: 'k',
       BILLING_ATTACHMENT_KEY: 'a',
@@ -83,8 +87,184 @@ describe('config', () => {
       ZOHO_REFRESH_TOKEN: 'r',
     };
     for (const f of ['examples/production.yaml', 'examples/sandbox.yaml']) {
-      const c = await loadConfig(f, env);
+      const c = await loadConfig(f, env, validateSettings);
       expect(c.connections.length).toBeGreaterThan(0);
+    }
+  });
+});
+
+/** The parse error's lines ("path: message"), or [] when the config is valid. */
+function problems(raw: unknown, env: NodeJS.ProcessEnv, validate = validateSettings): string[] {
+  try {
+    parseConfig(raw, env, validate);
+    return [];
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return (e as Error).message.split('\n  - ').slice(1);
+  }
+}
+
+const qbo = (settings: Record<string, unknown>) => ({ id: 'qbo-in', system: 'quickbooks', originSource: 'EXTERNAL_SYSTEM_B', settings });
+const qboSettings = { realmId: '9341453012345678', clientId: 'c', clientSecret: 's', refreshToken: 'r' };
+const xero = (settings: Record<string, unknown>) => ({ id: 'xero-in', system: 'xero', originSource: 'EXTERNAL_SYSTEM_C', settings });
+const xeroSettings = { tenantId: '6f1d2a4e-8c3b-4e5a-9b7c-1a2b3c4d5e01', clientId: 'c', clientSecret: 's', refreshToken: 'r' };
+const zoho = (settings: Record<string, unknown>) => ({ id: 'zoho-in', system: 'zoho-books', originSource: 'EXTERNAL_SYSTEM_A', settings });
+const zohoSettings = { organizationId: '60012345678', clientId: 'c', clientSecret: 's', refreshToken: 'r' };
+const base = { billing: { url: 'http://127.0.0.1:4010', apiKey: 'k' } };
+const MALFORMED = '(expected ${NAME} with NAME = letters, digits, _; not starting with a digit)';
+
+describe('config: ${…} references', () => {
+  it('given malformed references (a space, no closing brace, a name starting with a digit), when the config is parsed, then each is an error at its path', () => {
+    const raw = {
+      ...base,
+      connections: [
+        zoho({ ...zohoSettings, clientId: 'id-${1BAD}' }),
+        qbo({ ...qboSettings, clientSecret: '${QBO SECRET}' }),
+        xero({ ...xeroSettings, refreshToken: '${XERO_RT' }),
+      ],
+    };
+    expect(problems(raw, { QBO: 'x', XERO_RT: 'x' })).toEqual([
+      `connections.0.settings.clientId: malformed \${…} reference "\${1BAD}" ${MALFORMED}`,
+      `connections.1.settings.clientSecret: malformed \${…} reference "\${QBO SECRET}" ${MALFORMED}`,
+      `connections.2.settings.refreshToken: malformed \${…} reference "\${XERO_RT" ${MALFORMED}`,
+    ]);
+  });
+
+  it("given a malformed reference next to a good one, when the config is parsed, then the error never shows a variable's value", () => {
+    const raw = { ...base, connections: [qbo({ ...qboSettings, clientSecret: '${QBO_SECRET}${QBO SECRET}' })] };
+    const lines = problems(raw, { QBO_SECRET: 'very-secret-value' });
+    expect(lines).toEqual([`connections.0.settings.clientSecret: malformed \${…} reference "\${QBO SECRET}" ${MALFORMED}`]);
+    expect(lines.join('\n')).not.toContain('very-secret-value');
+  });
+
+  it("given a variable's value that looks like a reference, when it is interpolated, then it is used as it is (values are not scanned again)", () => {
+    const c = parseConfig({ ...base, billing: { ...base.billing, apiKey: '${KEY}' }, connections: [zoho(zohoSettings)] }, { KEY: 'a${B C}' }, validateSettings);
+    expect(c.billing.apiKey).toBe('a${B C}');
+  });
+
+  it('given an unset variable in a required string, when the config is parsed, then only "is not set" is reported for that path', () => {
+    const lines = problems({ ...minimal, connections: [zoho(zohoSettings)] }, {});
+    expect(lines).toEqual(['billing.apiKey: environment variable BILLING_API_KEY is not set']);
+  });
+
+  it('given an unset variable in connector settings, when the config is parsed, then only "is not set" is reported for that path', () => {
+    const lines = problems({ ...base, connections: [qbo({ ...qboSettings, clientSecret: '${QBO_CLIENT_SECRET}' })] }, {});
+    expect(lines).toEqual(['connections.0.settings.clientSecret: environment variable QBO_CLIENT_SECRET is not set']);
+  });
+
+  it('given a number field whose whole value is ${VAR}, when the variable holds a number, then the field gets the number', () => {
+    const raw = {
+      ...base,
+      http: { port: '${HTTP_PORT}' },
+      sync: { attempts: '${ATTEMPTS:-12}' },
+      connections: [qbo({ ...qboSettings, pageSize: '${QBO_PAGE_SIZE}' })],
+    };
+    const c = parseConfig(raw, { HTTP_PORT: '9999', QBO_PAGE_SIZE: '250' }, validateSettings);
+    expect(c.http.port).toBe(9999);
+    expect(c.sync.attempts).toBe(12);
+    expect(c.connections[0]!.settings).toMatchObject({ pageSize: 250 });
+  });
+
+  it('given a number field whose whole value is ${VAR}, when the variable is not a number, then the error names the variable, not its value', () => {
+    const lines = problems({ ...base, http: { port: '${HTTP_PORT}' }, connections: [zoho(zohoSettings)] }, { HTTP_PORT: 'nine-thousand' });
+    expect(lines).toEqual(['http.port: expected a number, but ${HTTP_PORT} is not a number']);
+  });
+
+  it('given a coerced number out of range, when the config is parsed, then the range is still checked', () => {
+    const lines = problems({ ...base, http: { port: '${HTTP_PORT}' }, connections: [zoho(zohoSettings)] }, { HTTP_PORT: '99999' });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^http\.port: Too big/);
+  });
+
+  it('given a number field with ${VAR} inside a longer string, when the config is parsed, then the error says the reference yields a string', () => {
+    const lines = problems({ ...base, http: { port: '9${PORT_SUFFIX}' }, connections: [zoho(zohoSettings)] }, { PORT_SUFFIX: '999' });
+    expect(lines).toEqual([
+      'http.port: expected a number, but a ${…} inside a longer string yields a string (write the whole value as one ${VAR} to get a number)',
+    ]);
+  });
+
+  it('given a string field whose whole value is ${VAR} holding digits, when the config is parsed, then it stays a string', () => {
+    const c = parseConfig(
+      { ...base, connections: [qbo({ ...qboSettings, realmId: '${QBO_REALM_ID}' })] },
+      { QBO_REALM_ID: '9341453012345678' },
+      validateSettings,
+    );
+    expect(c.connections[0]!.settings).toMatchObject({ realmId: '9341453012345678' });
+  });
+});
+
+describe('config: time zones', () => {
+  it('given reconcile.timeZone Mars/Olympus, when the config is parsed, then it is refused with the field and an example', () => {
+    const lines = problems({ ...base, reconcile: { timeZone: 'Mars/Olympus' }, connections: [zoho(zohoSettings)] }, {});
+    expect(lines).toEqual(['reconcile.timeZone: not a time zone: timeZone takes an IANA time zone name, e.g. "Asia/Kolkata" or "UTC"']);
+  });
+
+  it('given reconcile.timeZone Asia/Kolkata, when the config is parsed, then it is accepted (and UTC is the default)', () => {
+    expect(parseConfig({ ...base, reconcile: { timeZone: 'Asia/Kolkata' }, connections: [zoho(zohoSettings)] }, {}).reconcile.timeZone).toBe('Asia/Kolkata');
+    expect(parseConfig({ ...base, connections: [zoho(zohoSettings)] }, {}).reconcile.timeZone).toBe('UTC');
+  });
+});
+
+describe('config: every error at once', () => {
+  it('given an unknown system on one connection and bad settings on another, when the config is parsed, then both are reported', () => {
+    const raw = {
+      ...base,
+      connections: [
+        { ...qbo(qboSettings), system: 'quickbook' },
+        zoho({ ...zohoSettings, organizationId: 'acme' }),
+        xero({ ...xeroSettings, tenantId: 'not-a-uuid' }),
+      ],
+    };
+    const lines = problems(raw, {});
+    expect(lines).toContainEqual(expect.stringMatching(/^connections\.0\.system: /));
+    expect(lines).toContain('connections.1.settings.organizationId: expected the numeric organization id');
+    expect(lines).toContainEqual(expect.stringMatching(/^connections\.2\.settings\.tenantId: expected the Xero tenant id, a UUID/));
+    expect(lines).toHaveLength(3);
+  });
+
+  it('given an invalid base config, when a connection with a known system has bad settings, then its settings errors are reported too', () => {
+    const lines = problems({ billing: { url: 'nope', apiKey: 'k' }, connections: [{ ...zoho({ organizationId: 'x' }), id: 'Bad Id' }] }, {});
+    expect(lines).toContainEqual(expect.stringMatching(/^billing\.url: /));
+    expect(lines).toContainEqual(expect.stringMatching(/^connections\.0\.id: /));
+    expect(lines).toContain('connections.0.settings.organizationId: expected the numeric organization id');
+    expect(lines).toContainEqual(expect.stringMatching(/^connections\.0\.settings\.clientId: /));
+  });
+
+  it('given an unknown key in connector settings, when the config is parsed, then it is reported at its own path', () => {
+    expect(problems({ ...base, connections: [qbo({ ...qboSettings, realmID: '1' })] }, {})).toEqual(['connections.0.settings.realmID: unknown key']);
+    expect(problems({ ...base, connections: [zoho({ ...zohoSettings, pagesize: 50, dataCentre: 'in' })] }, {})).toEqual([
+      'connections.0.settings.pagesize: unknown key',
+      'connections.0.settings.dataCentre: unknown key',
+    ]);
+    expect(problems({ ...base, connections: [xero({ ...xeroSettings, pagesize: 50 })] }, {})).toEqual(['connections.0.settings.pagesize: unknown key']);
+  });
+
+  it('given an unknown key in the base config, when the config is parsed, then it is reported at its own path', () => {
+    expect(problems({ ...base, billing: { ...base.billing, apikey: 'k' }, connections: [zoho(zohoSettings)] }, {})).toEqual(['billing.apikey: unknown key']);
+  });
+
+  it("given a Xero tenantId that is not a UUID, when the config is parsed, then it is refused; the sandbox's tenant ids are accepted", async () => {
+    expect(problems({ ...base, connections: [xero({ ...xeroSettings, tenantId: 'not-a-uuid' })] }, {})).toEqual([
+      'connections.0.settings.tenantId: expected the Xero tenant id, a UUID (GET https://api.xero.com/connections lists them)',
+    ]);
+    const { DEFAULT_TENANTS } = await import('../connectors/xero/sandbox/tenants.js');
+    for (const t of DEFAULT_TENANTS) expect(problems({ ...base, connections: [xero({ ...xeroSettings, tenantId: t.tenantId })] }, {})).toEqual([]);
+  });
+});
+
+describe('config: docs/configuration.md', () => {
+  it('given the connection and connector settings schemas, when the docs are read, then every key is documented', async () => {
+    const doc = await readFile('docs/configuration.md', 'utf8');
+    const sections: Array<[string, string[]]> = [
+      ['## `connections[]`', Object.keys(ConnectionConfig.shape)],
+      ['### Zoho Books', Object.keys(ZohoSettings.shape)],
+      ['### QuickBooks Online', Object.keys(QuickBooksSettings.shape)],
+      ['### Xero', Object.keys(XeroSettings.shape)],
+    ];
+    for (const [title, keys] of sections) {
+      expect(doc, title).toContain(title);
+      const text = doc.slice(doc.indexOf(title) + title.length).split(/\n#/)[0]!;
+      for (const k of keys) expect(text, `${title} documents ${k}`).toMatch(new RegExp(`\`${k}[\`.]`));
     }
   });
 });

@@ -21,11 +21,15 @@ export const XERO_TOKEN_URL = 'https://identity.xero.com/connect/token';
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
 
-export const XeroSettings = z.object({
+/** Xero tenant (organisation) ids are UUIDs, e.g. 6f1d2a4e-8c3b-4e5a-9b7c-1a2b3c4d5e01. */
+const TENANT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const XeroSettings = z.strictObject({
   clientId: z.string().min(1),
   clientSecret: z.string().min(1),
   refreshToken: z.string().min(1),
-  tenantId: z.string().min(1),
+  /** The organisation, sent as `xero-tenant-id` on every call: a UUID from GET https://api.xero.com/connections. */
+  tenantId: z.string().regex(TENANT_ID, 'expected the Xero tenant id, a UUID (GET https://api.xero.com/connections lists them)'),
   baseUrl: z.url().optional(),
   tokenUrl: z.url().optional(),
   pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
