@@ -13,10 +13,14 @@ export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-export function intOption(name: string, min = 0) {
+export function intOption(name: string, min = 0, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} expects a whole number ≥ ${min}, got "${value}"`);
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new ConfigError(`${name} expects a whole number ${max === Number.MAX_SAFE_INTEGER ? `≥ ${min}` : `from ${min} to ${max}`}, got "${value}"`);
     return n;
   };
 }
+
+/** The highest TCP port (ports are 0, meaning any free one, to this). */
+export const MAX_PORT = 65535;

@@ -43,41 +43,54 @@ export async function startService(config: AppConfig, logger: Logger, options: {
   const redis = await resolveRedis(config.redis.url);
   logger.info({ redis: redis.source }, 'redis resolved');
   const rt = await createRuntime(config, redis.url, logger);
+  // The HTTP server listens first: a port in use (a ListenError) stops the process before it
+  // schedules or takes any job, with nothing to wind down but its Redis connections.
+  let workers: WorkerService | undefined;
+  let http: Awaited<ReturnType<typeof startHttpServer>>;
+  try {
+    http = await startHttpServer({
+      port: options.httpPort ?? config.http.port,
+      host: config.http.host,
+      registry: rt.metrics.registry,
+      collect: collector(rt),
+      extra: queueUi({ queues: Object.values(rt.queues), adminToken: config.http.adminToken }),
+      ready: async () => {
+        const checks: Record<string, { ok: boolean; detail?: string }> = {};
+        try {
+          await rt.redis.ping();
+          checks.redis = { ok: true };
+          const policy = await evictionPolicy(rt.redis);
+          checks.evictionPolicy = { ok: policy === 'noeviction', detail: policy };
+        } catch (e) {
+          checks.redis = { ok: false, detail: (e as Error).message };
+        }
+        checks.workers = workers
+          ? { ok: workers.workers.every((w) => w.isRunning()), detail: `${workers.workers.length} running` }
+          : { ok: false, detail: 'starting' };
+        return { ok: Object.values(checks).every((c) => c.ok), checks };
+      },
+    });
+  } catch (e) {
+    await rt.close();
+    await redis.stop();
+    throw e;
+  }
   if (options.roles.includes('pull')) {
     const n = await upsertSchedulers(rt);
     logger.info({ schedulers: n }, 'job schedulers upserted');
   }
   if (options.roles.includes('reconcile')) await upsertReconcileSchedulers(rt);
-  const workers = startWorkers(rt, options.roles);
-  const http = await startHttpServer({
-    port: options.httpPort ?? config.http.port,
-    host: config.http.host,
-    registry: rt.metrics.registry,
-    collect: collector(rt),
-    extra: queueUi({ queues: Object.values(rt.queues), adminToken: config.http.adminToken }),
-    ready: async () => {
-      const checks: Record<string, { ok: boolean; detail?: string }> = {};
-      try {
-        await rt.redis.ping();
-        checks.redis = { ok: true };
-        const policy = await evictionPolicy(rt.redis);
-        checks.evictionPolicy = { ok: policy === 'noeviction', detail: policy };
-      } catch (e) {
-        checks.redis = { ok: false, detail: (e as Error).message };
-      }
-      checks.workers = { ok: workers.workers.every((w) => w.isRunning()), detail: `${workers.workers.length} running` };
-      return { ok: Object.values(checks).every((c) => c.ok), checks };
-    },
-  });
+  const started = startWorkers(rt, options.roles);
+  workers = started;
   logger.info({ url: http.url, roles: options.roles, queues: Object.values(QUEUES) }, 'worker started');
   let stopped: Promise<void> | undefined;
   return {
     rt,
-    workers,
+    workers: started,
     httpUrl: http.url,
     stop: () =>
       (stopped ??= (async () => {
-        await workers.stop();
+        await started.stop();
         await http.close();
         await rt.close();
         await redis.stop();

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { upsertJobId } from '../../jobs/pull.js';
 import type { UpsertPayload } from '../../jobs/catalog.js';
+import { ENTITY_NAMES } from '../../connectors/types.js';
 import type { Runtime } from '../../jobs/runtime.js';
 import { ConfigError } from '../../src/errors/index.js';
 import type { QuarantineEntry } from '../../src/pipeline/quarantine.js';
@@ -8,8 +9,27 @@ import { withRuntime } from '../context.js';
 
 type Opts = { connection: string; entity?: string; erpId?: string; all?: boolean; json?: boolean; config?: string };
 
+function entityOption(value: string): string {
+  if (!ENTITY_NAMES.includes(value as never)) throw new ConfigError(`--entity must be one of ${ENTITY_NAMES.join(', ')}, got "${value}"`);
+  return value;
+}
+
 function select(entries: QuarantineEntry[], o: Opts): QuarantineEntry[] {
   return entries.filter((e) => (!o.entity || e.entity === o.entity) && (!o.erpId || e.erpId === o.erpId));
+}
+
+/** The connection's quarantine, and the entries --entity/--erp-id select (an unknown connection throws). */
+async function selected(rt: Runtime, o: Opts): Promise<{ all: QuarantineEntry[]; entries: QuarantineEntry[] }> {
+  rt.connection(o.connection);
+  const all = await rt.quarantine.list(o.connection);
+  return { all, entries: select(all, o) };
+}
+
+/** Why nothing was selected: the quarantine is empty, or holds records none of which match the filters. */
+function noneSelected(all: QuarantineEntry[], o: Opts): string {
+  if (!all.length) return `quarantine of ${o.connection} is empty`;
+  const filters = [o.entity && `--entity ${o.entity}`, o.erpId && `--erp-id ${o.erpId}`].filter(Boolean).join(' ');
+  return `no quarantined record matches ${filters} (${all.length} record(s) in quarantine for ${o.connection})`;
 }
 
 /**
@@ -45,15 +65,14 @@ export function registerDlqCommand(program: Command): void {
   const common = (c: Command) =>
     c
       .requiredOption('--connection <id>', 'connection id')
-      .option('--entity <name>', 'invoices | credit-notes | customers')
+      .option('--entity <name>', 'invoices | credit-notes | customers', entityOption)
       .option('--erp-id <id>', 'one record')
       .option('--json', 'print JSON')
       .option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)');
 
   common(dlq.command('list').description('list quarantined records with their reason')).action(async (o: Opts) =>
     withRuntime(o.config, async (rt) => {
-      rt.connection(o.connection);
-      const entries = select(await rt.quarantine.list(o.connection), o);
+      const { all, entries } = await selected(rt, o);
       if (o.json)
         return void console.log(
           JSON.stringify(
@@ -62,26 +81,29 @@ export function registerDlqCommand(program: Command): void {
             2,
           ),
         );
-      if (!entries.length) return void console.log(`quarantine of ${o.connection} is empty`);
+      if (!entries.length) return void console.log(noneSelected(all, o));
       for (const e of entries) console.log(`${e.entity}/${e.erpId}  ${e.reason.padEnd(20)} ${e.stage.padEnd(6)} v${e.version}  ${e.message}`);
       console.log(`${entries.length} record(s)`);
     }),
   );
-  common(dlq.command('show').description('show one quarantined record in full')).action(async (o: Opts) =>
-    withRuntime(o.config, async (rt) => {
-      if (!o.entity || !o.erpId) throw new ConfigError('dlq show needs --entity and --erp-id');
-      const e = await rt.quarantine.get(o.connection, o.entity, o.erpId);
+  common(dlq.command('show').description('show one quarantined record in full')).action(async (o: Opts) => {
+    const { entity, erpId } = o;
+    if (!entity || !erpId) throw new ConfigError('dlq show needs --entity and --erp-id');
+    await withRuntime(o.config, async (rt) => {
+      rt.connection(o.connection);
+      const e = await rt.quarantine.get(o.connection, entity, erpId);
       if (!e) {
-        console.log(`${o.entity}/${o.erpId} is not in quarantine`);
+        console.log(`${entity}/${erpId} is not in quarantine`);
         process.exitCode = 1;
         return;
       }
       console.log(JSON.stringify(e, null, 2));
-    }),
-  );
+    });
+  });
   common(dlq.command('replay').description('try quarantined records again (all matching, or one)')).action(async (o: Opts) =>
     withRuntime(o.config, async (rt) => {
-      const entries = select(await rt.quarantine.list(o.connection), o);
+      const { all, entries } = await selected(rt, o);
+      if (!entries.length) return void console.log(`nothing to replay: ${noneSelected(all, o)}`);
       const r = await replay(rt, entries);
       console.log(
         `replayed ${entries.length}: ${r.reenqueued} re-enqueued for upsert${r.repulled.length ? `, re-pulling ${r.repulled.join(', ')}` : ''}; they leave quarantine when they succeed`,
@@ -90,12 +112,13 @@ export function registerDlqCommand(program: Command): void {
   );
   common(dlq.command('purge').description('remove quarantined records (all matching, or one) — they are NOT synced'))
     .option('--all', 'required to purge every record of the connection')
-    .action(async (o: Opts) =>
-      withRuntime(o.config, async (rt) => {
-        if (!o.entity && !o.erpId && !o.all) throw new ConfigError('dlq purge removes records for good: name --entity/--erp-id, or pass --all');
-        const entries = select(await rt.quarantine.list(o.connection), o);
+    .action(async (o: Opts) => {
+      if (!o.entity && !o.erpId && !o.all) throw new ConfigError('dlq purge removes records for good: name --entity/--erp-id, or pass --all');
+      await withRuntime(o.config, async (rt) => {
+        const { all, entries } = await selected(rt, o);
+        if (!entries.length) return void console.log(`nothing to purge: ${noneSelected(all, o)}`);
         for (const e of entries) await rt.quarantine.remove(e.connection, e.entity, e.erpId);
         console.log(`purged ${entries.length} record(s)`);
-      }),
-    );
+      });
+    });
 }

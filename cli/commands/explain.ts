@@ -49,12 +49,10 @@ export function registerExplainCommand(program: Command): void {
     .action(async (o: { connection: string; erpId: string; json?: boolean; config?: string }) =>
       withRuntime(o.config, async (rt) => {
         const r = await explainRecord(rt, o.connection, o.erpId);
+        // Not found is exit 1 in both forms (--json still prints the empty list).
+        if (!r.length) process.exitCode = 1;
         if (o.json) return void console.log(JSON.stringify(r, null, 2));
-        if (!r.length) {
-          console.log(`${o.connection}/${o.erpId}: never seen (not in the ledger, quarantine or reconciliation)`);
-          process.exitCode = 1;
-          return;
-        }
+        if (!r.length) return void console.log(`${o.connection}/${o.erpId}: never seen (not in the ledger, quarantine or reconciliation)`);
         for (const e of r) {
           console.log(`${o.connection} ${e.entity}/${o.erpId}`);
           console.log(

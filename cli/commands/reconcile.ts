@@ -1,4 +1,6 @@
-import { writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, stat, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { runReconcile, type ReconcileResult } from '../../jobs/reconcile/run-reconcile.js';
 import { DRIFT_KINDS, FIXABLE } from '../../jobs/reconcile/drift.js';
@@ -11,6 +13,24 @@ import { waitForDrain } from '../drain.js';
 function date(v: string, flag: string): string {
   if (!IsoDate.safeParse(v).success) throw new ConfigError(`${flag} expects a date YYYY-MM-DD, got "${v}"`);
   return v;
+}
+
+/**
+ * --report FILE must be writable before a reconcile that may take minutes: its directory exists and is
+ * writable, and FILE is not a directory (nor an existing file we may not write).
+ */
+async function checkReportPath(file: string): Promise<void> {
+  const dir = dirname(resolve(file));
+  const dirStat = await stat(dir).catch(() => undefined);
+  if (!dirStat) throw new ConfigError(`--report ${file}: directory ${dir} does not exist`);
+  if (!dirStat.isDirectory()) throw new ConfigError(`--report ${file}: ${dir} is not a directory`);
+  const fileStat = await stat(file).catch(() => undefined);
+  if (fileStat?.isDirectory()) throw new ConfigError(`--report ${file} is a directory; name a file`);
+  try {
+    await access(fileStat ? file : dir, constants.W_OK);
+  } catch {
+    throw new ConfigError(`--report ${file}: ${fileStat ? 'the file' : `directory ${dir}`} is not writable`);
+  }
 }
 
 /**
@@ -33,6 +53,7 @@ export function registerReconcileCommand(program: Command): void {
       const from = date(o.from, '--from');
       const to = date(o.to, '--to');
       if (from > to) throw new ConfigError(`--from ${from} is after --to ${to}`);
+      if (o.report) await checkReportPath(o.report);
       await withRuntime(o.config, async (rt) => {
         const result = await runReconcile(rt, { connectionId: o.connection, from, to, deep: o.deep, repair: o.repair });
         if (o.repair && result.repaired) {
@@ -43,8 +64,17 @@ export function registerReconcileCommand(program: Command): void {
             await own?.stop(5_000);
           }
         }
-        if (o.report) await writeFile(o.report, JSON.stringify(result, null, 2));
-        if (o.json) console.log(JSON.stringify(result, null, 2));
+        const json = JSON.stringify(result, null, 2);
+        if (o.report) {
+          try {
+            await writeFile(o.report, json);
+          } catch (e) {
+            // The reconcile ran: keep its result (on stdout, in full) and say why the report is missing.
+            console.log(json);
+            throw new ConfigError(`could not write --report ${o.report}: ${(e as Error).message}; the result was printed to stdout instead`, { cause: e });
+          }
+        }
+        if (o.json) console.log(json);
         else printResult(result);
         process.exitCode = result.total > 0 ? 1 : 0;
       });

@@ -3,10 +3,27 @@ import { QBO_SANDBOX_DEFAULTS, startQuickBooksEmulator } from '../../connectors/
 import { INDIA_TENANT_ID, startXeroEmulator, XERO_SANDBOX_DEFAULTS } from '../../connectors/xero/sandbox/index.js';
 import { startZohoEmulator, ZOHO_SANDBOX_DEFAULTS } from '../../connectors/zoho-books/sandbox/index.js';
 import { DEFAULT_ATTACHMENT_KEYS, DEFAULT_KEYS, startBillingEmulator } from '../../src/sandbox/billing/billing-emulator.js';
-import { collect, intOption, parseKeyPair } from '../parse-args.js';
+import { ConfigError } from '../../src/errors/index.js';
+import { ListenError } from '../../src/http/listen.js';
+import { collect, intOption, MAX_PORT, parseKeyPair } from '../parse-args.js';
 import { waitForShutdown } from '../wait-for-shutdown.js';
 
 type Running = { name: string; url: string; close(): Promise<void>; describe(): string[] };
+
+/** The emulators `sandbox` runs, and `all` of them (the default). */
+const SANDBOXES = ['all', 'billing', 'zoho-books', 'quickbooks', 'xero'] as const;
+
+/** Starts one emulator; a port in use (or a bad host) becomes one line naming the emulator and the fix. */
+async function starting(emulator: string, portHint: string, start: () => Promise<Running>): Promise<Running> {
+  try {
+    return await start();
+  } catch (e) {
+    if (!(e instanceof ListenError)) throw e;
+    throw new ConfigError(`${e.message} (the ${emulator}; ${e.portProblem ? portHint : 'choose another with --host'})`, { cause: e });
+  }
+}
+
+const PORT_HINT = 'choose another with --port';
 
 async function billing(port: number, host: string, keys = DEFAULT_KEYS, attachmentKeys = DEFAULT_ATTACHMENT_KEYS, seed = 1): Promise<Running> {
   const emu = await startBillingEmulator({ port, host, keys, attachmentKeys, seed });
@@ -130,24 +147,37 @@ function sandboxConfig(r: Record<string, Running | undefined>): string {
   return lines.join('\n');
 }
 
-/** `erp-sync sandbox [billing|zoho-books]`: the built-in emulators, for trying the worker before production. */
+/** `erp-sync sandbox [all|billing|zoho-books|quickbooks|xero]`: the built-in emulators, for trying the worker before production. */
 export function registerSandboxCommand(program: Command): void {
   const sandbox = program.command('sandbox').description('run the built-in emulators (billing service and ERPs) on loopback');
 
   sandbox
     .command('all', { isDefault: true })
     .description('every emulator on consecutive ports, and a config that uses them')
-    .option('--port <n>', 'first port (billing); the ERPs take the next ones', intOption('--port'), 4010)
+    .option('--port <n>', 'first port (billing); the ERPs take the next three', intOption('--port', 0, MAX_PORT), 4010)
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--seed <n>', 'seed of the generated data', intOption('--seed'), 1)
     .option('--records <n>', 'invoices per ERP', intOption('--records'), 500)
-    .action(async (o: { port: number; host: string; seed: number; records: number }) => {
-      const running: Record<string, Running> = {};
-      running.billing = await billing(o.port, o.host, DEFAULT_KEYS, DEFAULT_ATTACHMENT_KEYS, o.seed);
+    // `sandbox frob` reaches this default command as an argument: named below instead of commander's
+    // "too many arguments for 'all'".
+    .allowExcessArguments()
+    .action(async (o: { port: number; host: string; seed: number; records: number }, cmd: Command) => {
+      if (cmd.args.length) throw new ConfigError(`unknown sandbox "${cmd.args[0]}"; choose one of ${SANDBOXES.join(', ')}`);
+      const last = SANDBOXES.length - 2; // billing at --port, then one port per ERP
+      if (o.port !== 0 && o.port + last > MAX_PORT)
+        throw new ConfigError(`--port ${o.port}: the sandbox uses ports ${o.port} to ${o.port + last}, past ${MAX_PORT}; use at most ${MAX_PORT - last}`);
       const next = (n: number) => (o.port === 0 ? 0 : o.port + n);
-      running['zoho-books'] = await zoho(next(1), o.host, o.seed, o.records);
-      running.quickbooks = await quickbooks(next(2), o.host, o.seed, o.records);
-      running.xero = await xero(next(3), o.host, o.seed, o.records);
+      const hint = 'choose another first port with --port';
+      const running: Record<string, Running> = {};
+      try {
+        running.billing = await starting('billing emulator at --port', hint, () => billing(o.port, o.host, DEFAULT_KEYS, DEFAULT_ATTACHMENT_KEYS, o.seed));
+        running['zoho-books'] = await starting('zoho-books emulator at --port + 1', hint, () => zoho(next(1), o.host, o.seed, o.records));
+        running.quickbooks = await starting('quickbooks emulator at --port + 2', hint, () => quickbooks(next(2), o.host, o.seed, o.records));
+        running.xero = await starting('xero emulator at --port + 3', hint, () => xero(next(3), o.host, o.seed, o.records));
+      } catch (e) {
+        await Promise.all(Object.values(running).map((r) => r.close()));
+        throw e;
+      }
       for (const r of Object.values(running)) for (const line of r.describe()) console.log(line);
       console.log(`\n${sandboxConfig(running)}\n`);
       await waitForShutdown(async () => {
@@ -158,7 +188,7 @@ export function registerSandboxCommand(program: Command): void {
   sandbox
     .command('billing')
     .description('the billing service emulator: all 16 endpoints, fault injection, admin endpoints')
-    .option('--port <n>', 'port (0 = any free port)', intOption('--port'), 4010)
+    .option('--port <n>', 'port (0 = any free port)', intOption('--port', 0, MAX_PORT), 4010)
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--key <KEY=COMPANY>', 'X-Service-Signature key and its company (repeatable)', collect)
     .option('--attachment-key <KEY=COMPANY>', 'X-Service-Attachment-Upload-Signature key (repeatable)', collect)
@@ -166,50 +196,50 @@ export function registerSandboxCommand(program: Command): void {
     .action(async (o: { port: number; host: string; key?: string[]; attachmentKey?: string[]; seed: number }) => {
       const keys = o.key?.map((k) => parseKeyPair(k, '--key')) ?? DEFAULT_KEYS;
       const attachmentKeys = o.attachmentKey?.map((k) => parseKeyPair(k, '--attachment-key')) ?? DEFAULT_ATTACHMENT_KEYS;
-      const r = await billing(o.port, o.host, keys, attachmentKeys, o.seed);
+      const r = await starting('billing emulator', PORT_HINT, () => billing(o.port, o.host, keys, attachmentKeys, o.seed));
       if (!o.key) console.log('(default keys; pass --key KEY=COMPANY to choose your own)');
       for (const line of r.describe()) console.log(line);
       await waitForShutdown(() => r.close());
     });
 
-  registerVendorSandboxes(sandbox);
-
   sandbox
     .command('zoho-books')
     .description('the Zoho Books emulator over seeded generated data')
-    .option('--port <n>', 'port (0 = any free port)', intOption('--port'), 4011)
+    .option('--port <n>', 'port (0 = any free port)', intOption('--port', 0, MAX_PORT), 4011)
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--seed <n>', 'seed of the generated data', intOption('--seed'), 1)
     .option('--records <n>', 'invoices to generate', intOption('--records'), 500)
     .action(async (o: { port: number; host: string; seed: number; records: number }) => {
-      const r = await zoho(o.port, o.host, o.seed, o.records);
+      const r = await starting('zoho-books emulator', PORT_HINT, () => zoho(o.port, o.host, o.seed, o.records));
       for (const line of r.describe()) console.log(line);
       await waitForShutdown(() => r.close());
     });
+
+  registerVendorSandboxes(sandbox);
 }
 
 export function registerVendorSandboxes(sandbox: Command): void {
   sandbox
     .command('quickbooks')
     .description('the QuickBooks Online emulator over seeded generated data')
-    .option('--port <n>', 'port (0 = any free port)', intOption('--port'), 4012)
+    .option('--port <n>', 'port (0 = any free port)', intOption('--port', 0, MAX_PORT), 4012)
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--seed <n>', 'seed of the generated data', intOption('--seed'), 1)
     .option('--records <n>', 'invoices to generate', intOption('--records'), 500)
     .action(async (o: { port: number; host: string; seed: number; records: number }) => {
-      const r = await quickbooks(o.port, o.host, o.seed, o.records);
+      const r = await starting('quickbooks emulator', PORT_HINT, () => quickbooks(o.port, o.host, o.seed, o.records));
       for (const line of r.describe()) console.log(line);
       await waitForShutdown(() => r.close());
     });
   sandbox
     .command('xero')
     .description('the Xero emulator: two organisations (INR and AUD base) over seeded generated data')
-    .option('--port <n>', 'port (0 = any free port)', intOption('--port'), 4013)
+    .option('--port <n>', 'port (0 = any free port)', intOption('--port', 0, MAX_PORT), 4013)
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--seed <n>', 'seed of the generated data', intOption('--seed'), 1)
     .option('--records <n>', 'invoices per organisation', intOption('--records'), 500)
     .action(async (o: { port: number; host: string; seed: number; records: number }) => {
-      const r = await xero(o.port, o.host, o.seed, o.records);
+      const r = await starting('xero emulator', PORT_HINT, () => xero(o.port, o.host, o.seed, o.records));
       for (const line of r.describe()) console.log(line);
       await waitForShutdown(() => r.close());
     });

@@ -2,9 +2,10 @@ import type { Command } from 'commander';
 import { startService } from '../../jobs/service.js';
 import { ALL_ROLES, type Role } from '../../jobs/worker-service.js';
 import { ConfigError } from '../../src/errors/index.js';
+import { ListenError } from '../../src/http/listen.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { loadAppConfig } from '../context.js';
-import { intOption } from '../parse-args.js';
+import { intOption, MAX_PORT } from '../parse-args.js';
 
 /** `erp-sync worker --config F [--roles pull,upsert]`: the long-running service. */
 export function registerWorkerCommand(program: Command): void {
@@ -13,7 +14,7 @@ export function registerWorkerCommand(program: Command): void {
     .description('run the sync service: job schedulers, workers, and /metrics, /healthz, /readyz')
     .option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)')
     .option('--roles <list>', `comma-separated roles to run (${ALL_ROLES.join(',')})`, ALL_ROLES.join(','))
-    .option('--http-port <n>', 'override http.port (0 = any free port)', intOption('--http-port'))
+    .option('--http-port <n>', 'override http.port (0 = any free port)', intOption('--http-port', 0, MAX_PORT))
     .action(async (opts: { config?: string; roles: string; httpPort?: number }) => {
       const roles = opts.roles
         .split(',')
@@ -21,9 +22,16 @@ export function registerWorkerCommand(program: Command): void {
         .filter(Boolean);
       const unknown = roles.filter((r) => !ALL_ROLES.includes(r as Role));
       if (unknown.length) throw new ConfigError(`--roles: unknown role(s) ${unknown.join(', ')}; use ${ALL_ROLES.join(', ')}`);
+      if (!roles.length) throw new ConfigError(`--roles needs at least one of ${ALL_ROLES.join(', ')}, got "${opts.roles}"`);
       const config = await loadAppConfig(opts.config);
       const logger = createLogger();
-      const service = await startService(config, logger, { roles: roles as Role[], httpPort: opts.httpPort });
+      const service = await startService(config, logger, { roles: roles as Role[], httpPort: opts.httpPort }).catch((e: unknown) => {
+        if (!(e instanceof ListenError)) throw e;
+        const where = opts.httpPort === undefined ? 'http.port in the config, or --http-port' : '--http-port';
+        throw new ConfigError(`${e.message} (the /metrics server; ${e.portProblem ? `choose another port with ${where}` : 'check http.host in the config'})`, {
+          cause: e,
+        });
+      });
       console.error(`erp-sync worker: ${service.httpUrl}/metrics, roles ${roles.join(',')}`);
       await new Promise<void>((resolve) => {
         const stop = (signal: string) => {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
+import { listen } from '../http/listen.js';
 
 export interface ReadyCheck {
   ok: boolean;
@@ -19,7 +20,10 @@ export interface HttpServerOptions {
   extra?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean> | boolean;
 }
 
-/** /metrics (Prometheus text), /healthz (the process answers), /readyz (it can do its work). */
+/**
+ * /metrics (Prometheus text), /healthz (the process answers), /readyz (it can do its work). A port in
+ * use (or out of range, or a host not of this machine) rejects with a ListenError.
+ */
 export async function startHttpServer(options: HttpServerOptions): Promise<{ server: Server; url: string; close(): Promise<void> }> {
   const server = createServer(async (req, res) => {
     try {
@@ -50,10 +54,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<{ ser
       res.end(JSON.stringify({ error: 'INTERNAL', message: (e as Error).message }));
     }
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
+  await listen(server, options.port, options.host);
   const { port } = server.address() as AddressInfo;
   return {
     server,

@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBackfill } from '../../cli/commands/backfill.js';
 import { utcDate } from '../../src/billing/dates.js';
+import { expectOneLineError } from '../support/cli.js';
 import { CLI, COMPANY, CONNECTION, HISTORY, type Pipeline, REPO_ROOT, startPipeline } from '../support/pipeline.js';
 
 /** `erp-sync reconcile` as a user runs it: exit 0 clean, 1 drift found, 2 could not reconcile. */
@@ -74,6 +76,43 @@ describe('erp-sync reconcile (the command)', () => {
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/billing GET \/external\/invoices: network error ECONNREFUSED/);
   }, 60_000);
+
+  it('given --report in a directory that does not exist, when reconcile runs, then exit 2 naming it before reading anything', async () => {
+    const reads = p.journal('/external/invoices').length;
+    const r = await run(['--report', '/nonexistent/dir/r.json']);
+    expect(expectOneLineError({ ...r, signal: null })).toBe('erp-sync: --report /nonexistent/dir/r.json: directory /nonexistent/dir does not exist');
+    expect(p.journal('/external/invoices').length).toBe(reads);
+  }, 60_000);
+
+  it('given --report naming a directory, when reconcile runs, then exit 2 saying so', async () => {
+    const dir = join(dirname(await p.configFile()), 'a-directory');
+    await mkdir(dir, { recursive: true });
+    const r = await run(['--report', dir]);
+    expect(expectOneLineError({ ...r, signal: null })).toContain(`--report ${dir} is a directory; name a file`);
+  }, 60_000);
+
+  it('given --report writable and the report in the file, when reconcile runs, then the file holds the JSON result', async () => {
+    const file = join(dirname(await p.configFile()), 'report.json');
+    const r = await run(['--report', file]);
+    expect(r.code, r.err).not.toBe(2);
+    const json = JSON.parse(await readFile(file, 'utf8')) as { connection: string; total: number };
+    expect(json.connection).toBe(CONNECTION);
+  }, 60_000);
+
+  it.runIf(existsSync('/dev/full'))(
+    'given the report cannot be written after the reconcile ran, then the result goes to stdout and exit 2 says why',
+    async () => {
+      // /dev/full passes the checks (its directory exists, it is writable) and every write to it fails.
+      const r = await run(['--report', '/dev/full']);
+      expect(expectOneLineError({ ...r, signal: null })).toMatch(
+        /^erp-sync: could not write --report \/dev\/full: .*; the result was printed to stdout instead$/,
+      );
+      const json = JSON.parse(r.out) as { connection: string; counts: Record<string, number>; checked: { billing: number } };
+      expect(json.connection).toBe(CONNECTION);
+      expect(json.checked.billing).toBeGreaterThan(0);
+    },
+    60_000,
+  );
 
   it('given an unknown connection, then exit 2 naming the configured ones', async () => {
     const r = await run(['--connection', 'no-such-connection']);

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { listen } from '../../http/listen.js';
 import { FaultInjector } from './faults.js';
 import { Journal } from './journal.js';
 import { Router, type RouteResult } from './router.js';
@@ -63,7 +64,7 @@ function write(res: ServerResponse, result: RouteResult): void {
   res.end(payload);
 }
 
-/** Starts an emulator on loopback. Port 0 picks a free port. */
+/** Starts an emulator on loopback. Port 0 picks a free port; a port in use rejects with a ListenError. */
 export async function startEmulatorServer(options: EmulatorServerOptions, port = 0, host = '127.0.0.1'): Promise<RunningEmulator> {
   const limit = options.bodyLimitBytes ?? 1024 * 1024;
   const journal = options.journal;
@@ -140,10 +141,7 @@ export async function startEmulatorServer(options: EmulatorServerOptions, port =
     if (!isAdmin) journal?.record({ method, path: url.pathname, key: options.keyOf?.(req), status: result.status, durationMs: Date.now() - started, rawBody });
   });
   server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
+  await listen(server, port, host);
   const address = server.address() as AddressInfo;
   const url = `http://${host}:${address.port}`;
   return {

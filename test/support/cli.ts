@@ -1,0 +1,54 @@
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:net';
+import { CLI, REPO_ROOT } from './pipeline.js';
+
+export interface CliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  out: string;
+  err: string;
+}
+
+/**
+ * The built CLI (`node dist/cli/main.js ...args`) as a user runs it, with a bare environment (PATH,
+ * LOG_LEVEL=silent, then `env`). A command still running after `timeoutMs` is killed (SIGKILL): a
+ * test that expects a quick exit then fails on `signal` instead of hanging.
+ */
+export async function runCli(args: string[], options: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<CliRun> {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('exit', (c, s) => resolve([c, s])));
+  clearTimeout(timer);
+  return { code, signal, out, err };
+}
+
+/** What a bad-input error looks like: exit 2 and one line on stderr, no stack trace. */
+export function expectOneLineError(r: CliRun): string {
+  const text = r.err.trim();
+  if (r.code !== 2 || text.includes('\n') || /\bat .+:\d+:\d+/.test(text))
+    throw new Error(`expected exit 2 with a one-line error, got exit ${r.code ?? r.signal}:\n--- stderr\n${r.err}--- stdout\n${r.out}`);
+  return text;
+}
+
+/** A TCP server holding a loopback port (so a command that wants it finds it in use). */
+export async function occupyPort(port = 0): Promise<{ port: number; server: Server; close(): Promise<void> }> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  return {
+    port: typeof address === 'object' && address ? address.port : port,
+    server,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
