@@ -21,11 +21,12 @@ import { forkBillingEmulator, journalStatuses } from './fork-emulator.js';
  * (b) Achieved billing rate against a configured rate limit, with the emulator enforcing that same
  *     limit (429 + Retry-After past it): rate / limit and the share of 429s.
  *
- *   npm run bench:pipeline [-- --n 3000 --concurrency 16 --rounds 3 --limit 300 --limited-n 3000]
+ *   npm run bench:pipeline [-- --n 3000 --concurrency 16 --rounds 5 --warm 1000 --limit 100 --limited-n 1500]
  */
 const N = arg('n', 3000);
 const C = arg('concurrency', 16);
-const ROUNDS = arg('rounds', 3);
+const ROUNDS = arg('rounds', 5);
+const WARM = arg('warm', 1000);
 const LIMIT = arg('limit', 100);
 const LIMITED_N = arg('limited-n', 1500);
 const KEY = 'bench-key';
@@ -114,14 +115,26 @@ async function main() {
     rtCount.set(rt, 0);
     const workers = startWorkers(rt, ['upsert']);
     const client = new BillingClient({ baseUrl: emu.url, apiKey: KEY });
-    await runPool(300, C, (i) => client.upsertInvoice(invoice(i, 'warm-c')));
-    await pipelineRound(rt, 'warm-p', 300); // also ensures the bench customers once
+    // Warm-up long enough for the JIT and both paths' connections (300 left the first rounds slow).
+    await runPool(WARM, C, (i) => client.upsertInvoice(invoice(i, 'warm-c')));
+    await pipelineRound(rt, 'warm-p', WARM); // also ensures the bench customers once
     const clientRates: number[] = [];
     const pipeRates: number[] = [];
+    // CPU of this process (client or workers) per invoice: steadier than rates on a shared machine.
+    const clientCpu: number[] = [];
+    const pipeCpu: number[] = [];
+    const cpuMs = () => {
+      const u = process.cpuUsage();
+      return (u.user + u.system) / 1000;
+    };
     for (let r = 0; r < ROUNDS; r++) {
+      let cpu = cpuMs();
       const msC = await runPool(N, C, (i) => client.upsertInvoice(invoice(i, `c${r}`)));
+      clientCpu.push(((cpuMs() - cpu) / N) * 1000);
       clientRates.push((N / msC) * 1000);
+      cpu = cpuMs();
       const msP = await pipelineRound(rt, `p${r}`, N);
+      pipeCpu.push(((cpuMs() - cpu) / N) * 1000);
       pipeRates.push((N / msP) * 1000);
     }
     await workers.stop(5_000);
@@ -132,11 +145,13 @@ async function main() {
     lines.push(`## (a) pipeline throughput vs a bare client loop\n`);
     lines.push(`machine: ${machine()}`);
     lines.push(
-      `method: billing emulator in its own process; ${N} invoices per round, concurrency ${C} for both; ${ROUNDS} alternating rounds after a 300-invoice warm-up each (which also ensures the ${BUYERS} customers); pipeline time = first addBulk → last ledger write\n`,
+      `method: billing emulator in its own process; ${N} invoices per round, concurrency ${C} for both; ${ROUNDS} alternating rounds after a ${WARM}-invoice warm-up each (which also ensures the ${BUYERS} customers); pipeline time = first addBulk → last ledger write; CPU = this process's user+system time per invoice\n`,
     );
-    lines.push('| path | invoices/s (median) | rounds |\n|---|---|---|');
-    lines.push(`| BillingClient loop | ${c.toFixed(0)} | ${clientRates.map((x) => x.toFixed(0)).join(', ')} |`);
-    lines.push(`| upsert pipeline (BullMQ + ledger + lock) | ${p.toFixed(0)} | ${pipeRates.map((x) => x.toFixed(0)).join(', ')} |`);
+    lines.push('| path | invoices/s (median) | rounds | CPU µs per invoice (median) |\n|---|---|---|---|');
+    lines.push(`| BillingClient loop | ${c.toFixed(0)} | ${clientRates.map((x) => x.toFixed(0)).join(', ')} | ${median(clientCpu).toFixed(0)} |`);
+    lines.push(
+      `| upsert pipeline (BullMQ + ledger + lock) | ${p.toFixed(0)} | ${pipeRates.map((x) => x.toFixed(0)).join(', ')} | ${median(pipeCpu).toFixed(0)} |`,
+    );
     lines.push(`\npipeline / client = ${(p / c).toFixed(2)}\n`);
 
     // (b) rate limit
