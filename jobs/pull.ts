@@ -1,4 +1,4 @@
-import { DelayedError } from 'bullmq';
+import { DelayedError, RateLimitError } from 'bullmq';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BillingBody, MapContext, ReadContext, StreamState } from '../connectors/types.js';
 import { jobIdSafe } from '../src/mapping/index.js';
@@ -51,6 +51,14 @@ export function pullProcessor(rt: Runtime) {
     }
     try {
       return await pullStream();
+    } catch (err) {
+      // What `erp-sync status` shows next to "last success": why incremental pulls of this stream fail. Deferrals
+      // (quota parking, rate limits) are not failures. Error messages carry no secrets (src/errors).
+      if (!windowKey && !(err instanceof DelayedError) && !(err instanceof RateLimitError)) {
+        const message = err instanceof Error ? err.message : String(err);
+        await rt.redis.hset(rt.keys.lastError(conn), entity, JSON.stringify({ at: Date.now(), message: message.slice(0, 500) }));
+      }
+      throw err;
     } finally {
       await releasePull();
     }
@@ -188,7 +196,7 @@ export function pullProcessor(rt: Runtime) {
       if (!windowKey) {
         rt.metrics.lastSuccess.set({ connection: conn, entity }, Date.now() / 1000);
         rt.metrics.checkpointLag.set({ connection: conn, entity }, (Date.now() - until.getTime()) / 1000);
-        await rt.redis.hset(rt.keys.lastSuccess(conn), entity, String(Date.now()));
+        await rt.redis.multi().hset(rt.keys.lastSuccess(conn), entity, String(Date.now())).hdel(rt.keys.lastError(conn), entity).exec();
       }
       log.info(result, 'pull finished');
       return { ...result, cursor };

@@ -10,6 +10,12 @@ export async function collectStatus(rt: Runtime) {
   for (const c of rt.config.connections) {
     const checkpoints = await rt.checkpoints.all(c.id);
     const last = await rt.redis.hgetall(rt.keys.lastSuccess(c.id));
+    const errors = await rt.redis.hgetall(rt.keys.lastError(c.id));
+    const lastError = (entity: string) => {
+      if (!errors[entity]) return null;
+      const e = JSON.parse(errors[entity]) as { at: number; message: string };
+      return { at: new Date(e.at).toISOString(), message: e.message };
+    };
     const entities = c.entities.map((e) => {
       const cp = checkpoints[e] as { state: { cursor: string | null }; savedAt: number } | undefined;
       const cursor = cp?.state.cursor ?? null;
@@ -18,6 +24,7 @@ export async function collectStatus(rt: Runtime) {
         cursor,
         lagSeconds: cursor ? Math.round((Date.now() - Date.parse(cursor)) / 1000) : null,
         lastSuccess: last[e] ? new Date(Number(last[e])).toISOString() : null,
+        lastError: lastError(e),
         ledger: undefined as number | undefined,
       };
     });
@@ -61,6 +68,7 @@ export function registerStatusCommand(program: Command): void {
             console.log(
               `  ${e.entity.padEnd(13)} cursor ${e.cursor ?? '(none)'}  lag ${e.lagSeconds ?? '-'} s  last success ${e.lastSuccess ?? 'never'}  ledger ${e.ledger}`,
             );
+            if (e.lastError) console.log(`  ${''.padEnd(13)} last error ${e.lastError.at}: ${e.lastError.message}`);
           }
           const q = Object.entries(c.quarantine);
           console.log(`  quarantine: ${q.length ? q.map(([k, v]) => `${k} ${v}`).join(', ') : 'empty'}`);

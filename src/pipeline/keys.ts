@@ -17,6 +17,8 @@ export function stateKeys(prefix: string) {
     reconcile: (connection: string) => `${prefix}:reconcile:${connection}`,
     verdicts: (connection: string) => `${prefix}:verdict:${connection}`,
     lastSuccess: (connection: string) => `${prefix}:last-success:${connection}`,
+    /** Per entity: when and why the last incremental pull failed (cleared by the next success). */
+    lastError: (connection: string) => `${prefix}:last-error:${connection}`,
     /** Upsert job ids a backfill run enqueued and that may not be finished yet. */
     runUpserts: (runId: string) => `${prefix}:run-upserts:${runId}`,
   };
