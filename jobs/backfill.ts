@@ -88,10 +88,27 @@ export async function readBackfillSummary(rt: Runtime, runId: string): Promise<B
   return value;
 }
 
+/*
+ * Drops the finished ids from a run's set: completed, failed for good, or gone (removed by retention).
+ * KEYS: run set, completed zset, failed zset   ARGV: job key prefix, ids...
+ * The job hashes are named from the prefix, as BullMQ's own scripts do (one hash slot with a {tag} prefix).
+ */
+const PRUNE = `
+local removed = 0
+for i = 2, #ARGV do
+  local id = ARGV[i]
+  if redis.call('exists', ARGV[1] .. id) == 0 or redis.call('zscore', KEYS[2], id) or redis.call('zscore', KEYS[3], id) then
+    redis.call('srem', KEYS[1], id)
+    removed = removed + 1
+  end
+end
+return removed`;
+
 /**
  * How many upserts this run enqueued are not finished yet (waiting, delayed, active): only the run's
- * own jobs count, so a backfill does not wait for other connections' traffic. Finished ids (completed,
- * failed for good, or already removed) are dropped from the run's set as they are found.
+ * own jobs count, so a backfill does not wait for other connections' traffic. Finished ids are dropped
+ * from the run's set as they are found, one script call per 1,000 ids, so each call costs about the
+ * number of jobs still pending (bounded by sync.backlogHighWater) plus those finished since the last.
  */
 export async function runBacklog(rt: Runtime, runId: string): Promise<number> {
   const runKey = rt.keys.runUpserts(runId);
@@ -100,15 +117,7 @@ export async function runBacklog(rt: Runtime, runId: string): Promise<number> {
   do {
     const [next, ids] = await rt.redis.sscan(runKey, cursor, 'COUNT', 1000);
     cursor = next;
-    if (!ids.length) continue;
-    const pipe = rt.redis.pipeline();
-    for (const id of ids) pipe.exists(q.toKey(id)).zscore(q.keys.completed!, id).zscore(q.keys.failed!, id);
-    const replies = (await pipe.exec()) ?? [];
-    const finished = ids.filter((_, i) => {
-      const [exists, completed, failed] = [replies[3 * i]?.[1], replies[3 * i + 1]?.[1], replies[3 * i + 2]?.[1]];
-      return exists === 0 || completed !== null || failed !== null;
-    });
-    if (finished.length) await rt.redis.srem(runKey, ...finished);
+    if (ids.length) await rt.redis.eval(PRUNE, 3, runKey, q.keys.completed!, q.keys.failed!, q.toKey(''), ...ids);
   } while (cursor !== '0');
   return rt.redis.scard(runKey);
 }

@@ -77,6 +77,8 @@ export async function runBackfill(
   if (ownWorkers && !options.quiet) console.error('no running workers found on this Redis: running them in this process');
   const progress = options.quiet ? undefined : progressReporter(`backfill ${req.connectionId}`);
   let result: BackfillSummary | undefined;
+  let backlog: number | undefined;
+  let prunedAt = 0;
   try {
     for (;;) {
       const parent = await rt.queues.backfill.getJob(runId);
@@ -84,10 +86,15 @@ export async function runBackfill(
       const deps = parent ? await parent.getDependenciesCount() : { processed: 0, unprocessed: 0 };
       const total = children || (deps.processed ?? 0) + (deps.unprocessed ?? 0);
       // Only this run's upserts: other connections' traffic on the same queue does not hold it up.
-      const backlog = await runBacklog(rt, runId);
-      progress?.update(deps.processed ?? 0, total, `· upserts of this run not yet written ${backlog}`);
+      // Counted every 5 s while windows run, every second once they are all done.
+      const due = Date.now() - prunedAt >= (state === 'completed' ? 1_000 : 5_000);
+      if (due) {
+        backlog = await runBacklog(rt, runId);
+        prunedAt = Date.now();
+      }
+      progress?.update(deps.processed ?? 0, total, `· upserts of this run not yet written ${backlog ?? '…'}`);
       if (state === 'failed') throw new Error(`backfill ${runId} failed: ${parent?.failedReason}`);
-      if (state === 'completed' && backlog === 0) {
+      if (state === 'completed' && due && backlog === 0) {
         // Read the job again: the copy fetched above may predate its completion (state is read after
         // it), and then carries no return value.
         result = await readBackfillSummary(rt, runId);

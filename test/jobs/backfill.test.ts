@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBackfill } from '../../cli/commands/backfill.js';
-import { addBackfill, readBackfillSummary } from '../../jobs/backfill.js';
+import { addBackfill, readBackfillSummary, runBacklog } from '../../jobs/backfill.js';
 import { waitForDrain } from '../../cli/drain.js';
 import { startQuickBooksDemo, type DemoErp } from '../../cli/demo/sandbox-erps.js';
 import { validateSettings } from '../../connectors/registry.js';
@@ -113,4 +113,30 @@ describe('backfill', () => {
       await other.remove();
     }
   }, 120_000);
+
+  it("given a run's upsert ids — one delayed, one completed, one already removed — when its backlog is counted, then only the delayed one remains", async () => {
+    const [completed] = await rt.queues.upsert.getCompleted(0, 0);
+    expect(completed).toBeDefined();
+    const delayed = await rt.queues.upsert.add(
+      'upsert',
+      {
+        connectionId: 'qbo-in',
+        entity: 'invoices',
+        erpId: 'y',
+        version: '2026-01-01T00:00:00.000Z',
+        hash: '1'.repeat(64),
+        body: { kind: 'invoice', invoice: {} },
+      },
+      { delay: 10 * 60_000, jobId: 'a-delayed-upsert-of-the-run' },
+    );
+    try {
+      const runId = 'bf-test-backlog';
+      await rt.redis.sadd(rt.keys.runUpserts(runId), delayed.id!, completed!.id!, 'an-id-whose-job-was-removed');
+      expect(await runBacklog(rt, runId)).toBe(1);
+      expect(await rt.redis.smembers(rt.keys.runUpserts(runId))).toEqual([delayed.id]);
+      await rt.redis.del(rt.keys.runUpserts(runId));
+    } finally {
+      await delayed.remove();
+    }
+  });
 });
