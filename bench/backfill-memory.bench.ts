@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { ZOHO_SANDBOX_DEFAULTS } from '../connectors/zoho-books/sandbox/index.js';
+import { stateKeys } from '../src/pipeline/keys.js';
 import { deleteKeysWithPrefix, resolveRedis, stateConnection } from '../src/redis.js';
 import { machine } from './bench-utils.js';
 import { forkBillingEmulator } from './fork-emulator.js';
@@ -82,11 +83,13 @@ async function main() {
     const rss = watchPeakRss(child.pid!);
     let out = '';
     child.stdout.on('data', (b) => (out += b));
-    child.stderr.on('data', () => {});
+    let err = '';
+    child.stderr.on('data', (b) => (err += b));
     const code = await new Promise<number>((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
     const peakMb = rss.stop() / 1024;
     const seconds = (Date.now() - started) / 1000;
-    const summary = JSON.parse(out || '{}') as { pulled?: number; enqueued?: number };
+    const summary = JSON.parse(out || '{}') as { pulled?: number; enqueued?: number; quarantinedTotal?: number };
+    if (code !== 0) console.error(`backfill exited ${code}; quarantined ${summary.quarantinedTotal ?? '?'}; stderr: ${err.slice(-2000)}`);
     rows.push(
       `| ${n.toLocaleString('en')} | ${summary.pulled ?? '?'} | ${summary.enqueued ?? '?'} | ${peakMb.toFixed(0)} MiB | ${seconds.toFixed(0)} s | ${code} |`,
     );
@@ -94,6 +97,21 @@ async function main() {
     zoho.stop();
     billing.stop();
     const r = stateConnection(redis.url);
+    if (summary.quarantinedTotal) {
+      // Say why, before the keys go: a benchmark whose records were quarantined measured something else.
+      const reasons: Record<string, number> = {};
+      for (const v of Object.values(await r.hgetall(stateKeys(prefix).quarantine('zoho-bench')))) {
+        const q = JSON.parse(v) as { reason: string; message?: string };
+        const k = `${q.reason}: ${(q.message ?? '').slice(0, 160)}`;
+        reasons[k] = (reasons[k] ?? 0) + 1;
+      }
+      console.error(
+        'quarantined by reason:',
+        Object.entries(reasons)
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 5),
+      );
+    }
     await deleteKeysWithPrefix(r, prefix);
     await r.quit();
   }

@@ -16,6 +16,9 @@ export type UpsertOutcome = 'written' | 'unchanged' | 'stale';
  */
 export function upsertProcessor(rt: Runtime) {
   const state = new UpsertState(rt.redis, rt.keys);
+  // Attaching the ERP's document link is optional: without billing.attachmentKey the invoice is
+  // written and the link left out (refusing the invoice for want of its PDF link would lose money data).
+  const canAttach = Boolean(rt.config.billing.attachmentKey);
   return defineJob(QUEUES.upsert, UpsertPayload, rt, async ({ job, data, token, signal, log }): Promise<{ outcome: UpsertOutcome }> => {
     const { connectionId: conn, entity, erpId } = data;
     const body = data.body;
@@ -39,7 +42,7 @@ export function upsertProcessor(rt: Runtime) {
         rt.metrics.recordsSkipped.inc({ connection: conn, entity, reason: 'stale' });
         return { outcome: 'stale' };
       }
-      const needsAttachment = Boolean(data.documentUrl) && current?.attachmentUrl !== data.documentUrl;
+      const needsAttachment = canAttach && Boolean(data.documentUrl) && current?.attachmentUrl !== data.documentUrl;
       if (current && current.hash === data.hash && !needsAttachment) {
         rt.metrics.recordsSkipped.inc({ connection: conn, entity, reason: 'unchanged' });
         await rt.quarantine.clear(conn, entity, erpId, data.version);

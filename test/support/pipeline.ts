@@ -62,6 +62,8 @@ export interface PipelineOptions {
   secrets?: Partial<Secrets>;
   /** The attachment key billing accepts, when it should not be the one the worker is given. */
   billingAcceptsAttachmentKey?: string;
+  /** Leave billing.attachmentKey out of the worker's config. */
+  withoutAttachmentKey?: boolean;
 }
 
 export interface Secrets {
@@ -137,7 +139,7 @@ export async function startPipeline(options: PipelineOptions) {
     billing: {
       url: b.url,
       apiKey: '${REL_BILLING_API_KEY}',
-      attachmentKey: '${REL_BILLING_ATTACHMENT_KEY}',
+      ...(options.withoutAttachmentKey ? {} : { attachmentKey: '${REL_BILLING_ATTACHMENT_KEY}' }),
       baseCurrency: 'INR',
       // The billing rate limit (the upsert queue's BullMQ limiter) is far above what a test sends.
       rateLimit: { max: 5000, durationMs: 1000 },
