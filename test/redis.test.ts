@@ -1,9 +1,7 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/errors/index.js';
 import { assertNoEviction, checkRedisReachable, deleteKeysWithPrefix, pings, resolveRedis, startEmbeddedRedis, stateConnection } from '../src/redis.js';
-import { CLI, REPO_ROOT } from './support/pipeline.js';
+import { expectOneLineError, runCli } from './support/cli.js';
 import { connect, testPrefix } from './support/redis.js';
 
 describe('redis resolution', () => {
@@ -81,18 +79,9 @@ describe('redis resolution', () => {
         ['dlq', 'list', '--connection', 'zoho-in'],
         ['backfill', '--connection', 'zoho-in', '--from', '2025-01-01', '--to', '2025-01-02'],
       ]) {
-        const out = await promisify(execFile)(process.execPath, [CLI, ...args, '--config', 'examples/sandbox.yaml'], {
-          cwd: REPO_ROOT,
-          env: { ...process.env, REDIS_URL: url, LOG_LEVEL: 'error' },
-        }).then(
-          () => ({ code: 0, stdout: '', stderr: '' }),
-          (e: { code: number; stdout: string; stderr: string }) => e,
-        );
-        expect(out.code, args.join(' ')).toBe(2);
-        expect(out.stderr.trim().split('\n')).toEqual([
-          expect.stringMatching(/^erp-sync: cannot connect to Redis at redis:\/\/\[Redacted\]@127\.0\.0\.1:1: .*ECONNREFUSED/),
-        ]);
-        expect(out.stdout + out.stderr).not.toContain(PASSWORD);
+        const r = await runCli([...args, '--config', 'examples/sandbox.yaml'], { env: { REDIS_URL: url, LOG_LEVEL: 'error' } });
+        expect(expectOneLineError(r), args.join(' ')).toMatch(/^erp-sync: cannot connect to Redis at redis:\/\/\[Redacted\]@127\.0\.0\.1:1: .*ECONNREFUSED/);
+        expect(r.out + r.err).not.toContain(PASSWORD);
       }
     });
   });

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { ENTITY_NAMES, type EntityName } from '../../connectors/types.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { addBackfill, readBackfillSummary, runBacklog, type BackfillSummary } from '../../jobs/backfill.js';
 import { startWorkers } from '../../jobs/worker-service.js';
@@ -7,8 +8,6 @@ import { addDays, utcDate } from '../../src/billing/dates.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { withRuntime } from '../context.js';
 import { progressReporter } from '../progress.js';
-
-const ENTITIES = ['invoices', 'credit-notes', 'customers'] as const;
 
 function date(value: string, flag: string): string {
   if (!IsoDate.safeParse(value).success) throw new ConfigError(`${flag} expects a date YYYY-MM-DD, got "${value}"`);
@@ -28,8 +27,9 @@ export function registerBackfillCommand(program: Command): void {
     .option('--json', 'print the summary as JSON')
     .option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)')
     .action(async (opts: { connection: string; entity: string; from: string; to?: string; restart?: boolean; json?: boolean; config?: string }) => {
-      const entities = opts.entity === 'all' ? [...ENTITIES] : [opts.entity];
-      for (const e of entities) if (!ENTITIES.includes(e as never)) throw new ConfigError(`--entity must be one of ${ENTITIES.join(', ')} or all, got "${e}"`);
+      const entities = opts.entity === 'all' ? [...ENTITY_NAMES] : [opts.entity];
+      for (const e of entities)
+        if (!ENTITY_NAMES.includes(e as never)) throw new ConfigError(`--entity must be one of ${ENTITY_NAMES.join(', ')} or all, got "${e}"`);
       const from = date(opts.from, '--from');
       const to = date(opts.to ?? utcDate(Date.now()), '--to');
       if (from > to) throw new ConfigError(`--from ${from} is after --to ${to}`);
@@ -41,7 +41,7 @@ export function registerBackfillCommand(program: Command): void {
       await withRuntime(opts.config, async (rt) => {
         const summary = await runBackfill(
           rt,
-          { connectionId: opts.connection, entities: entities as Array<(typeof ENTITIES)[number]>, from, to },
+          { connectionId: opts.connection, entities: entities as EntityName[], from, to },
           { restart: opts.restart, quiet: opts.json },
         );
         if (opts.json) console.log(JSON.stringify(summary, null, 2));

@@ -1,11 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { CLI, REPO_ROOT } from '../support/pipeline.js';
+import { runCli } from '../support/cli.js';
+import { REPO_ROOT } from '../support/pipeline.js';
 
 describe('erp-sync config check', () => {
   it('given a billing URL with credentials in it, when the config is checked, then the summary shows the URL without them', async () => {
@@ -13,8 +12,9 @@ describe('erp-sync config check', () => {
     config.billing.url = 'http://svc:CANARY-billing-pw@127.0.0.1:4010';
     const file = join(await mkdtemp(join(tmpdir(), 'erp-sync-config-')), 'c.yaml');
     await writeFile(file, stringify(config));
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, 'config', 'check', '--config', file], { cwd: REPO_ROOT });
-    expect(stdout).toContain('billing http://[Redacted]@127.0.0.1:4010');
-    expect(stdout + stderr).not.toContain('CANARY-billing-pw');
+    const r = await runCli(['config', 'check', '--config', file]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('billing http://[Redacted]@127.0.0.1:4010');
+    expect(r.out + r.err).not.toContain('CANARY-billing-pw');
   });
 });

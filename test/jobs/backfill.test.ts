@@ -42,16 +42,29 @@ describe('backfill', () => {
     await billing?.close();
   });
 
-  it('given an invoice dated after the backfill window (post-dated, or "tomorrow" in the vendor\'s time zone), when the next incremental sync runs, then it reaches billing', async () => {
-    // The QuickBooks sandbox's admin API creates an invoice dated after the window.
-    const tomorrow = addDays(utcDate(Date.now()), 2);
+  /** An invoice the QuickBooks sandbox creates, dated `txnDate`, last modified at `at`; its Id. */
+  const createQboInvoice = async (txnDate: string, at: Date): Promise<string> => {
     const res = await fetch(`${qbo.url}/__admin/invoices`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ txnDate: tomorrow, at: new Date(Date.now() - 3_600_000).toISOString() }),
-    }); // modified an hour before the backfill
+      body: JSON.stringify({ txnDate, at: at.toISOString() }),
+    });
     expect(res.ok).toBe(true);
-    const id = ((await res.json()) as { Id: string }).Id;
+    return ((await res.json()) as { Id: string }).Id;
+  };
+
+  /** An upsert job that stays delayed for ten minutes (never runs during the test). */
+  const delayedUpsert = (connectionId: string, jobId: string) =>
+    rt.queues.upsert.add(
+      'upsert',
+      { connectionId, entity: 'invoices', erpId: jobId, version: '2026-01-01T00:00:00.000Z', hash: '0'.repeat(64), body: { kind: 'invoice', invoice: {} } },
+      { delay: 10 * 60_000, jobId },
+    );
+
+  it('given an invoice dated after the backfill window (post-dated, or "tomorrow" in the vendor\'s time zone), when the next incremental sync runs, then it reaches billing', async () => {
+    // The QuickBooks sandbox's admin API creates an invoice dated after the window.
+    const tomorrow = addDays(utcDate(Date.now()), 2);
+    const id = await createQboInvoice(tomorrow, new Date(Date.now() - 3_600_000)); // modified an hour before the backfill
 
     await runBackfill(rt, { connectionId: 'qbo-in', entities: ['invoices'], from: '2020-01-01', to: utcDate(Date.now()) }, { quiet: true });
     expect(await rt.ledger.get('qbo-in', 'invoices', id)).toBeUndefined(); // outside the window
@@ -80,30 +93,12 @@ describe('backfill', () => {
   }, 120_000);
 
   it("given another connection's upserts waiting in the same queue, when this connection's backfill runs, then it returns once its own upserts are written", async () => {
-    const other = await rt.queues.upsert.add(
-      'upsert',
-      {
-        connectionId: 'someone-else',
-        entity: 'invoices',
-        erpId: 'x',
-        version: '2026-01-01T00:00:00.000Z',
-        hash: '0'.repeat(64),
-        body: { kind: 'invoice', invoice: {} },
-      },
-      { delay: 10 * 60_000, jobId: 'someone-elses-delayed-upsert' },
-    );
+    const other = await delayedUpsert('someone-else', 'someone-elses-delayed-upsert');
     try {
       const req = { connectionId: 'qbo-in', entities: ['invoices' as const, 'customers' as const], from: '2020-01-01', to: utcDate(Date.now()) };
       // New invoices in the window, so the run has upserts of its own to wait for.
       const created: string[] = [];
-      for (let i = 0; i < 3; i++) {
-        const res = await fetch(`${qbo.url}/__admin/invoices`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ txnDate: utcDate(Date.now()), at: new Date(Date.now() - 60_000).toISOString() }),
-        });
-        created.push(((await res.json()) as { Id: string }).Id);
-      }
+      for (let i = 0; i < 3; i++) created.push(await createQboInvoice(utcDate(Date.now()), new Date(Date.now() - 60_000)));
       const report = await runBackfill(rt, req, { restart: true, quiet: true });
       expect(report.enqueued).toBeGreaterThanOrEqual(3);
       for (const id of created) expect(await rt.ledger.get('qbo-in', 'invoices', id), `invoice ${id} written when the backfill returned`).toBeDefined();
@@ -117,18 +112,7 @@ describe('backfill', () => {
   it("given a run's upsert ids — one delayed, one completed, one already removed — when its backlog is counted, then only the delayed one remains", async () => {
     const [completed] = await rt.queues.upsert.getCompleted(0, 0);
     expect(completed).toBeDefined();
-    const delayed = await rt.queues.upsert.add(
-      'upsert',
-      {
-        connectionId: 'qbo-in',
-        entity: 'invoices',
-        erpId: 'y',
-        version: '2026-01-01T00:00:00.000Z',
-        hash: '1'.repeat(64),
-        body: { kind: 'invoice', invoice: {} },
-      },
-      { delay: 10 * 60_000, jobId: 'a-delayed-upsert-of-the-run' },
-    );
+    const delayed = await delayedUpsert('qbo-in', 'a-delayed-upsert-of-the-run');
     try {
       const runId = 'bf-test-backlog';
       await rt.redis.sadd(rt.keys.runUpserts(runId), delayed.id!, completed!.id!, 'an-id-whose-job-was-removed');
