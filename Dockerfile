@@ -21,6 +21,7 @@ COPY src ./src
 COPY connectors ./connectors
 COPY jobs ./jobs
 COPY cli ./cli
+COPY sandbox ./sandbox
 COPY bench ./bench
 RUN npm run build
 

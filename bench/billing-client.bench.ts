@@ -1,9 +1,9 @@
 import http from 'node:http';
 import { BillingClient } from '../src/billing/client.js';
 import { InvoiceInput, type InvoiceInputDraft } from '../src/billing/schemas/index.js';
-import { startBillingEmulator } from '../src/sandbox/billing/billing-emulator.js';
-import { listInvoices } from '../src/sandbox/billing/invoice-listing.js';
-import { applyInvoiceUpsert } from '../src/sandbox/billing/routes/invoices.js';
+import { startBillingEmulator } from '../sandbox/billing/billing-emulator.js';
+import { listInvoices } from '../sandbox/billing/invoice-listing.js';
+import { applyInvoiceUpsert } from '../sandbox/billing/routes/invoices.js';
 import { arg, machine, median, runPool } from './bench-utils.js';
 import { forkBillingEmulator } from './fork-emulator.js';
 

@@ -1,6 +1,6 @@
 import { InvoiceInput } from '../src/billing/schemas/index.js';
-import { startBillingEmulator } from '../src/sandbox/billing/billing-emulator.js';
-import { applyInvoiceUpsert } from '../src/sandbox/billing/routes/invoices.js';
+import { startBillingEmulator } from '../sandbox/billing/billing-emulator.js';
+import { applyInvoiceUpsert } from '../sandbox/billing/routes/invoices.js';
 import { seedInvoice } from './seed-invoice.js';
 
 /**

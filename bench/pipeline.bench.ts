@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { validateSettings } from '../connectors/registry.js';
-import { ZOHO_SANDBOX_DEFAULTS } from '../connectors/zoho-books/sandbox/index.js';
+import { ZOHO_SANDBOX_DEFAULTS } from '../sandbox/zoho-books/index.js';
 import type { UpsertPayload } from '../jobs/catalog.js';
 import { upsertJobId } from '../jobs/pull.js';
 import { createRuntime, type Runtime } from '../jobs/runtime.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
-import { ZOHO_SANDBOX_DEFAULTS } from '../connectors/zoho-books/sandbox/index.js';
+import { ZOHO_SANDBOX_DEFAULTS } from '../sandbox/zoho-books/index.js';
 import { reconcileFields } from '../jobs/reconcile-fields.js';
 import { utcDate } from '../src/billing/dates.js';
 import { InvoiceInput } from '../src/billing/schemas/index.js';

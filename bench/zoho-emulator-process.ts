@@ -1,4 +1,4 @@
-import { startZohoEmulator } from '../connectors/zoho-books/sandbox/index.js';
+import { startZohoEmulator } from '../sandbox/zoho-books/index.js';
 
 /** The Zoho Books emulator in its own process for benchmarks. argv: [records] */
 const records = Number(process.argv[2] ?? 1000);

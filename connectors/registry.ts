@@ -1,6 +1,6 @@
 import { type ConnectionConfig, type SettingsValidator, configIssues } from '../src/config.js';
 import { ConfigError } from '../src/errors/index.js';
-import type { Connector } from './types.js';
+import type { Connector } from '../src/connector/types.js';
 import quickbooks from './quickbooks/index.js';
 import xero from './xero/index.js';
 import zohoBooks from './zoho-books/index.js';

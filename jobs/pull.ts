@@ -1,6 +1,6 @@
 import { DelayedError, RateLimitError } from 'bullmq';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { BillingBody, MapContext, ReadContext, StreamState } from '../connectors/types.js';
+import type { BillingBody, MapContext, ReadContext, StreamState } from '../src/connector/types.js';
 import { jobIdSafe } from '../src/mapping/index.js';
 import { contentHash } from '../src/pipeline/content-hash.js';
 import { RateLimitedError } from '../src/errors/index.js';

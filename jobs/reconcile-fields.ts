@@ -1,4 +1,4 @@
-import type { BillingBody } from '../connectors/types.js';
+import type { BillingBody } from '../src/connector/types.js';
 
 /**
  * The fields reconciliation compares between the ledger and billing's invoice listing, as exact

@@ -2,7 +2,7 @@ import { FlowProducer, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { connectorFor } from '../connectors/registry.js';
-import type { Connector } from '../connectors/types.js';
+import type { Connector } from '../src/connector/types.js';
 import { TokenStore } from '../src/auth/token-store.js';
 import { BillingClient } from '../src/billing/client.js';
 import type { AppConfig, ConnectionConfig } from '../src/config.js';

@@ -247,7 +247,7 @@ describe('config: every error at once', () => {
     expect(problems({ ...base, connections: [xero({ ...xeroSettings, tenantId: 'not-a-uuid' })] }, {})).toEqual([
       'connections.0.settings.tenantId: expected the Xero tenant id, a UUID (GET https://api.xero.com/connections lists them)',
     ]);
-    const { DEFAULT_TENANTS } = await import('../connectors/xero/sandbox/tenants.js');
+    const { DEFAULT_TENANTS } = await import('../sandbox/xero/tenants.js');
     for (const t of DEFAULT_TENANTS) expect(problems({ ...base, connections: [xero({ ...xeroSettings, tenantId: t.tenantId })] }, {})).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { ENTITY_NAMES, type EntityName } from '../../connectors/types.js';
+import { ENTITY_NAMES, type EntityName } from '../../src/connector/types.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { addBackfill, readBackfillSummary, runBacklog, type BackfillSummary } from '../../jobs/backfill.js';
 import { startWorkers } from '../../jobs/worker-service.js';

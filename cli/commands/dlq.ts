@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { upsertJobId } from '../../jobs/pull.js';
 import type { UpsertPayload } from '../../jobs/catalog.js';
-import { ENTITY_NAMES } from '../../connectors/types.js';
+import { ENTITY_NAMES } from '../../src/connector/types.js';
 import type { Runtime } from '../../jobs/runtime.js';
 import { ConfigError } from '../../src/errors/index.js';
 import type { QuarantineEntry } from '../../src/pipeline/quarantine.js';

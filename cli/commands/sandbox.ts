@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { QBO_SANDBOX_DEFAULTS, startQuickBooksEmulator } from '../../connectors/quickbooks/sandbox/index.js';
-import { INDIA_TENANT_ID, startXeroEmulator, XERO_SANDBOX_DEFAULTS } from '../../connectors/xero/sandbox/index.js';
-import { startZohoEmulator, ZOHO_SANDBOX_DEFAULTS } from '../../connectors/zoho-books/sandbox/index.js';
-import { DEFAULT_ATTACHMENT_KEYS, DEFAULT_KEYS, startBillingEmulator } from '../../src/sandbox/billing/billing-emulator.js';
+import { QBO_SANDBOX_DEFAULTS, startQuickBooksEmulator } from '../../sandbox/quickbooks/index.js';
+import { INDIA_TENANT_ID, startXeroEmulator, XERO_SANDBOX_DEFAULTS } from '../../sandbox/xero/index.js';
+import { startZohoEmulator, ZOHO_SANDBOX_DEFAULTS } from '../../sandbox/zoho-books/index.js';
+import { DEFAULT_ATTACHMENT_KEYS, DEFAULT_KEYS, startBillingEmulator } from '../../sandbox/billing/billing-emulator.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { ListenError } from '../../src/http/listen.js';
 import { collect, intOption, MAX_PORT, parseKeyPair } from '../parse-args.js';

@@ -1,6 +1,6 @@
 import { BillingClient } from '../../src/billing/client.js';
 import { updatedBetween, utcDate } from '../../src/billing/dates.js';
-import { startBillingEmulator } from '../../src/sandbox/billing/billing-emulator.js';
+import { startBillingEmulator } from '../../sandbox/billing/billing-emulator.js';
 
 export interface RoundTripSummary {
   steps: Array<{ step: string; ok: boolean; detail: string }>;

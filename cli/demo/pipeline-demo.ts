@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { validateSettings } from '../../connectors/registry.js';
-import { ENTITY_NAMES } from '../../connectors/types.js';
+import { ENTITY_NAMES } from '../../src/connector/types.js';
 import { runReconcile, type ReconcileResult } from '../../jobs/reconcile/run-reconcile.js';
 import { createRuntime, type Runtime } from '../../jobs/runtime.js';
 import { startWorkers } from '../../jobs/worker-service.js';
 import { parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { deleteKeysWithPrefix, resolveRedis, stateConnection } from '../../src/redis.js';
-import { startBillingEmulator } from '../../src/sandbox/billing/billing-emulator.js';
+import { startBillingEmulator } from '../../sandbox/billing/billing-emulator.js';
 import { utcDate } from '../../src/billing/dates.js';
 import { runBackfill } from '../commands/backfill.js';
 import { waitForDrain } from '../drain.js';

@@ -1,6 +1,6 @@
-import { startZohoEmulator, ZOHO_SANDBOX_DEFAULTS } from '../../connectors/zoho-books/sandbox/index.js';
-import { QBO_SANDBOX_DEFAULTS, startQuickBooksEmulator } from '../../connectors/quickbooks/sandbox/index.js';
-import { INDIA_TENANT_ID, startXeroEmulator, XERO_SANDBOX_DEFAULTS } from '../../connectors/xero/sandbox/index.js';
+import { startZohoEmulator, ZOHO_SANDBOX_DEFAULTS } from '../../sandbox/zoho-books/index.js';
+import { QBO_SANDBOX_DEFAULTS, startQuickBooksEmulator } from '../../sandbox/quickbooks/index.js';
+import { INDIA_TENANT_ID, startXeroEmulator, XERO_SANDBOX_DEFAULTS } from '../../sandbox/xero/index.js';
 import type { OriginSource } from '../../src/billing/schemas/index.js';
 
 /** One ERP sandbox as the demo uses it: start it, point a connection at it, change it, count it. */

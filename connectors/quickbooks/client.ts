@@ -7,7 +7,7 @@
  * those at most 2 attempts). A real Intuit 429 asks for 60 s, above the in-process cap: the error goes up,
  * the connection is parked for 60 s (so other workers stop too) and the pipeline delays the job.
  */
-import type { CreateClientOptions } from '../types.js';
+import type { CreateClientOptions } from '../../src/connector/types.js';
 import type { RefreshFn } from '../../src/auth/token-store.js';
 import { RateLimitedError } from '../../src/errors/index.js';
 import { type AuthProvider, type ErrorTable, VendorClient } from '../../src/http/vendor-client.js';

@@ -1,4 +1,4 @@
-import type { Connector } from '../types.js';
+import type { Connector } from '../../src/connector/types.js';
 import { createQuickBooksClient } from './client.js';
 import { QuickBooksSettings } from './settings.js';
 import { creditNotesStream } from './streams/credit-notes.js';

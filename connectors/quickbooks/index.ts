@@ -12,4 +12,9 @@ export { mapInvoice } from './map/invoice.js';
 export { mapCreditNote } from './map/credit-note.js';
 export { mapCustomer } from './map/customer.js';
 export { QboLookups, buildLookups } from './map/lookups.js';
-export { startQuickBooksEmulator, QBO_SANDBOX_DEFAULTS, type QuickBooksEmulatorOptions, type RunningQuickBooksEmulator } from './sandbox/index.js';
+export {
+  startQuickBooksEmulator,
+  QBO_SANDBOX_DEFAULTS,
+  type QuickBooksEmulatorOptions,
+  type RunningQuickBooksEmulator,
+} from '../../sandbox/quickbooks/index.js';

@@ -1,4 +1,4 @@
-import type { CreateClientOptions } from '../types.js';
+import type { CreateClientOptions } from '../../src/connector/types.js';
 import type { AuthProvider, VendorClient } from '../../src/http/vendor-client.js';
 import { xeroErrorTable } from './error-table.js';
 import { reportQuota } from './rate-limit-headers.js';

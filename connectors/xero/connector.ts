@@ -1,4 +1,4 @@
-import type { Connector } from '../types.js';
+import type { Connector } from '../../src/connector/types.js';
 import { createXeroClient } from './client.js';
 import { XeroSettings } from './settings.js';
 import { creditNotesStream } from './streams/credit-notes.js';

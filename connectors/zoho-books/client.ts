@@ -1,4 +1,4 @@
-import type { CreateClientOptions } from '../types.js';
+import type { CreateClientOptions } from '../../src/connector/types.js';
 import { VendorClient } from '../../src/http/vendor-client.js';
 import type { RetryPolicy } from '../../src/http/with-retry.js';
 import { createZohoAuth } from './auth.js';

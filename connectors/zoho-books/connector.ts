@@ -1,4 +1,4 @@
-import type { Connector, RateBudget } from '../types.js';
+import type { Connector, RateBudget } from '../../src/connector/types.js';
 import { createZohoClient } from './client.js';
 import { parseZohoSettings, ZohoSettings } from './settings.js';
 import { creditNotesStream } from './streams/credit-notes.js';

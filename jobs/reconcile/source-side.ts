@@ -1,4 +1,4 @@
-import type { ReadContext } from '../../connectors/types.js';
+import type { ReadContext } from '../../src/connector/types.js';
 import type { Runtime } from '../runtime.js';
 import type { DriftItem } from './drift.js';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBackfill } from '../../cli/commands/backfill.js';
 import { type DemoErp, startQuickBooksDemo, startXeroDemo } from '../../cli/demo/sandbox-erps.js';
 import { validateSettings } from '../../connectors/registry.js';
-import type { BillingBody, MapContext, ReadContext } from '../../connectors/types.js';
+import type { BillingBody, MapContext, ReadContext } from '../../src/connector/types.js';
 import { compareFields } from '../../jobs/reconcile/compare-fields.js';
 import { reconcileFields } from '../../jobs/reconcile-fields.js';
 import { createRuntime, type Runtime } from '../../jobs/runtime.js';
@@ -11,7 +11,7 @@ import { startWorkers, type WorkerService } from '../../jobs/worker-service.js';
 import { addDays, utcDate } from '../../src/billing/dates.js';
 import { parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/observability/logger.js';
-import { startBillingEmulator, type BillingEmulator } from '../../src/sandbox/billing/billing-emulator.js';
+import { startBillingEmulator, type BillingEmulator } from '../../sandbox/billing/billing-emulator.js';
 import { connect, dropPrefix, TEST_REDIS_URL } from '../support/redis.js';
 
 const INVOICES = 5000;

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateSettings } from '../../connectors/registry.js';
-import type { BillingBody, MapContext, ReadContext } from '../../connectors/types.js';
-import { startZohoEmulator, ZOHO_SANDBOX_DEFAULTS, type ZohoEmulator } from '../../connectors/zoho-books/sandbox/index.js';
+import type { BillingBody, MapContext, ReadContext } from '../../src/connector/types.js';
+import { startZohoEmulator, ZOHO_SANDBOX_DEFAULTS, type ZohoEmulator } from '../../sandbox/zoho-books/index.js';
 import { runBackfill } from '../../cli/commands/backfill.js';
 import { waitForDrain } from '../../cli/drain.js';
 import { reconcileFields } from '../../jobs/reconcile-fields.js';
@@ -12,7 +12,7 @@ import { startWorkers, type WorkerService } from '../../jobs/worker-service.js';
 import type { InvoiceRecord } from '../../src/billing/schemas/index.js';
 import { parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/observability/logger.js';
-import { startBillingEmulator, type BillingEmulator } from '../../src/sandbox/billing/billing-emulator.js';
+import { startBillingEmulator, type BillingEmulator } from '../../sandbox/billing/billing-emulator.js';
 import { dropPrefix, TEST_REDIS_URL } from '../support/redis.js';
 
 const INVOICES = 5000;

@@ -10,7 +10,7 @@ import { startWorkers, type WorkerService } from '../../jobs/worker-service.js';
 import { addDays, utcDate } from '../../src/billing/dates.js';
 import { parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/observability/logger.js';
-import { startBillingEmulator, type BillingEmulator } from '../../src/sandbox/billing/billing-emulator.js';
+import { startBillingEmulator, type BillingEmulator } from '../../sandbox/billing/billing-emulator.js';
 import { connect, dropPrefix, TEST_REDIS_URL } from '../support/redis.js';
 import { until } from '../support/until.js';
 

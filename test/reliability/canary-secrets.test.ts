@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
-import type { FaultConfigInput } from '../../src/sandbox/http/faults.js';
+import type { FaultConfigInput } from '../../sandbox/kit/faults.js';
 import { CONNECTION, type Pipeline, startPipeline, until } from '../support/pipeline.js';
 
 /**

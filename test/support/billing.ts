@@ -1,6 +1,6 @@
 import { BillingClient } from '../../src/billing/client.js';
 import type { InvoiceInputDraft } from '../../src/billing/schemas/index.js';
-import { startBillingEmulator } from '../../src/sandbox/billing/billing-emulator.js';
+import { startBillingEmulator } from '../../sandbox/billing/billing-emulator.js';
 
 export const KEYS = {
   acme: 'test-key-acme',

@@ -11,17 +11,17 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { stringify as toYaml } from 'yaml';
 import { validateSettings } from '../../connectors/registry.js';
-import type { BillingBody, MapContext, ReadContext } from '../../connectors/types.js';
-import { startZohoEmulator, ZOHO_SANDBOX_DEFAULTS, type ZohoEmulator, type ZohoEmulatorOptions } from '../../connectors/zoho-books/sandbox/index.js';
+import type { BillingBody, MapContext, ReadContext } from '../../src/connector/types.js';
+import { startZohoEmulator, ZOHO_SANDBOX_DEFAULTS, type ZohoEmulator, type ZohoEmulatorOptions } from '../../sandbox/zoho-books/index.js';
 import { addBackfill } from '../../jobs/backfill.js';
 import { createRuntime, type Runtime } from '../../jobs/runtime.js';
 import { type Role, startWorkers, type WorkerService } from '../../jobs/worker-service.js';
 import { InvoiceUpsertBody } from '../../src/billing/schemas/index.js';
 import { type AppConfig, parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/observability/logger.js';
-import type { StoredInvoice } from '../../src/sandbox/billing/billing-store.js';
-import { startBillingEmulator, type BillingEmulator } from '../../src/sandbox/billing/billing-emulator.js';
-import type { JournalEntry } from '../../src/sandbox/http/journal.js';
+import type { StoredInvoice } from '../../sandbox/billing/billing-store.js';
+import { startBillingEmulator, type BillingEmulator } from '../../sandbox/billing/billing-emulator.js';
+import type { JournalEntry } from '../../sandbox/kit/journal.js';
 import { connect, dropPrefix, TEST_REDIS_URL } from './redis.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { MapContext } from '../../types.js';
+import type { MapContext } from '../../../src/connector/types.js';
 import type { Address, Contact, CustomerDetailsInput, TaxIdentifier } from '../../../src/billing/schemas/index.js';
 import { buyerIdFor, mapFail, mapOk, type MapResult, parseTimestamp } from '../../../src/mapping/index.js';
 import type { QboAddress, QboCustomer, QboRef } from '../schemas.js';

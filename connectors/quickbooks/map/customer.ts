@@ -1,4 +1,4 @@
-import type { BillingBody, MapContext, SourceRecord } from '../../types.js';
+import type { BillingBody, MapContext, SourceRecord } from '../../../src/connector/types.js';
 import { finalizeCustomer, mapOk, type MapResult } from '../../../src/mapping/index.js';
 import { QboCustomer } from '../schemas.js';
 import { customerDetailsOf } from './customer-details.js';

@@ -1,4 +1,4 @@
-import type { BillingBody, MapContext, SourceRecord } from '../../types.js';
+import type { BillingBody, MapContext, SourceRecord } from '../../../src/connector/types.js';
 import type { InvoiceInputDraft } from '../../../src/billing/schemas/index.js';
 import { checkPaidWithinTotal, finalizeInvoice, invoiceIdFor, mapFail, mapOk, type MapResult, parseOptionalAmount } from '../../../src/mapping/index.js';
 import { QboInvoice } from '../schemas.js';

@@ -1,4 +1,4 @@
-import type { MapContext } from '../../types.js';
+import type { MapContext } from '../../../src/connector/types.js';
 import type { CustomerDetailsInput, Discount, LineItem, Tax } from '../../../src/billing/schemas/index.js';
 import {
   buildDiscount,

@@ -1,4 +1,4 @@
-import type { ReadContext, SourceRecord } from '../../types.js';
+import type { ReadContext, SourceRecord } from '../../../src/connector/types.js';
 import { parseTimestamp } from '../../../src/mapping/index.js';
 import { QboCdcRecord, QboCdcResponse, type QboDeletedStub } from '../schemas.js';
 import { timestampLiteral } from './query.js';

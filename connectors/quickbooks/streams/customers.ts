@@ -1,4 +1,4 @@
-import type { SourceRecord, Stream, StreamPage } from '../../types.js';
+import type { SourceRecord, Stream, StreamPage } from '../../../src/connector/types.js';
 import { mapCustomer } from '../map/customer.js';
 import { readSettings } from '../settings.js';
 import { fetchLookups } from './lookups.js';

@@ -1,4 +1,4 @@
-import type { BillingBody, EntityName, MapContext, ReadContext, SourceRecord, Stream, StreamPage } from '../../types.js';
+import type { BillingBody, EntityName, MapContext, ReadContext, SourceRecord, Stream, StreamPage } from '../../../src/connector/types.js';
 import type { MapResult } from '../../../src/mapping/index.js';
 import { readSettings } from '../settings.js';
 import { cdcSince, deletedRecord, readCdcDeletes } from './cdc.js';

@@ -1,4 +1,4 @@
-import type { ReadContext } from '../../types.js';
+import type { ReadContext } from '../../../src/connector/types.js';
 import { z } from 'zod';
 import { QboId } from '../schemas.js';
 import { inList, MAX_RESULTS, selectStatement } from './query.js';

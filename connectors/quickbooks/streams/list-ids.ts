@@ -1,4 +1,4 @@
-import type { ReadContext } from '../../types.js';
+import type { ReadContext } from '../../../src/connector/types.js';
 import { readSettings } from '../settings.js';
 import { readByTimestamp } from './paged-query.js';
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ReadContext } from '../../types.js';
+import type { ReadContext } from '../../../src/connector/types.js';
 import { buildLookups, type QboLookups } from '../map/lookups.js';
 import { QboCompanyInfo, QboPreferences, QboTaxCode, QboTaxRate } from '../schemas.js';
 import { MAX_RESULTS, selectStatement } from './query.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ReadContext } from '../../types.js';
+import type { ReadContext } from '../../../src/connector/types.js';
 import { DataContractError } from '../../../src/errors/index.js';
 import { parseTimestamp } from '../../../src/mapping/index.js';
 import { QboId } from '../schemas.js';

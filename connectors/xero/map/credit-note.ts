@@ -1,4 +1,4 @@
-import type { BillingBody, MapContext, SourceRecord } from '../../types.js';
+import type { BillingBody, MapContext, SourceRecord } from '../../../src/connector/types.js';
 import type { CreditNoteInputDraft } from '../../../src/billing/schemas/credit-note.js';
 import {
   checkBalance,

@@ -1,4 +1,4 @@
-import type { MapContext } from '../../types.js';
+import type { MapContext } from '../../../src/connector/types.js';
 import { mapFail, resolveExchangeRate, type ExchangeRateResult } from '../../../src/mapping/index.js';
 import type { XeroLookups } from './xero-lookups.js';
 

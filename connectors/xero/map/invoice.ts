@@ -1,4 +1,4 @@
-import type { BillingBody, MapContext, SourceRecord } from '../../types.js';
+import type { BillingBody, MapContext, SourceRecord } from '../../../src/connector/types.js';
 import type { InvoiceInputDraft } from '../../../src/billing/schemas/invoice.js';
 import {
   checkBalance,

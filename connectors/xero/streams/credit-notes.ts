@@ -1,4 +1,4 @@
-import type { Stream } from '../../types.js';
+import type { Stream } from '../../../src/connector/types.js';
 import { mapXeroCreditNote } from '../map/credit-note.js';
 import { XeroCreditNotesResponse, type XeroCreditNote } from '../schemas.js';
 import { fetchXeroLookups } from './lookups.js';

@@ -1,4 +1,4 @@
-import type { Stream } from '../../types.js';
+import type { Stream } from '../../../src/connector/types.js';
 import { mapXeroContact } from '../map/customer.js';
 import { XeroContactsResponse, type XeroListedContact } from '../schemas.js';
 import { readXeroList } from './read-xero-list.js';

@@ -1,4 +1,4 @@
-import type { Stream } from '../../types.js';
+import type { Stream } from '../../../src/connector/types.js';
 import { mapXeroInvoice } from '../map/invoice.js';
 import { XeroInvoicesResponse, type XeroInvoice } from '../schemas.js';
 import { fetchXeroLookups } from './lookups.js';

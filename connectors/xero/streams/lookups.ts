@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ReadContext } from '../../types.js';
+import type { ReadContext } from '../../../src/connector/types.js';
 import type { XeroLookups } from '../map/xero-lookups.js';
 import { XeroOrganisationResponse, XeroTaxRatesResponse } from '../schemas.js';
 

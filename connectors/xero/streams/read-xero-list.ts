@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ReadContext, SourceRecord, StreamPage } from '../../types.js';
+import type { ReadContext, SourceRecord, StreamPage } from '../../../src/connector/types.js';
 import { DataContractError } from '../../../src/errors/index.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../settings.js';
 import type { XeroStreamState } from './stream-state.js';

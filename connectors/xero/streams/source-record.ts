@@ -1,4 +1,4 @@
-import type { SourceRecord } from '../../types.js';
+import type { SourceRecord } from '../../../src/connector/types.js';
 import { DataContractError } from '../../../src/errors/index.js';
 import { parseTimestamp } from '../../../src/mapping/index.js';
 

@@ -1,4 +1,4 @@
-import type { ReadContext } from '../../types.js';
+import type { ReadContext } from '../../../src/connector/types.js';
 
 /**
  * `where` filters (reference §3.3: C#-like, URL-encoded by the client). Documents are filtered by type

@@ -13,7 +13,7 @@ import {
   sumMoney,
   type MapResult,
 } from '../../../src/mapping/index.js';
-import type { BillingBody, MapContext, SourceRecord } from '../../types.js';
+import type { BillingBody, MapContext, SourceRecord } from '../../../src/connector/types.js';
 import { ZohoCreditNote } from '../schemas.js';
 import { currencyOf, exchangeRateOf, mapAmounts, supplyOf, wire } from './document.js';
 import { readLookups } from './lookups.js';

@@ -1,6 +1,6 @@
 import type { CustomerDetailsInput, TaxIdentifier } from '../../../src/billing/schemas/index.js';
 import { buyerIdFor, finalizeCustomer, mapOk, type MapResult } from '../../../src/mapping/index.js';
-import type { BillingBody, MapContext, SourceRecord } from '../../types.js';
+import type { BillingBody, MapContext, SourceRecord } from '../../../src/connector/types.js';
 import { ZohoContact } from '../schemas.js';
 import { addressesOf, addressOf, contactsOf, countryFields, customerStateCode, gstinOf } from './parties.js';
 import { mapping, parseRecord } from './steps.js';

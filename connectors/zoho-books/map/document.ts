@@ -27,7 +27,7 @@ import {
   type TaxComponent,
   type TaxKind,
 } from '../../../src/mapping/index.js';
-import type { MapContext } from '../../types.js';
+import type { MapContext } from '../../../src/connector/types.js';
 import type { ZohoInvoice, ZohoLineItem, ZohoTaxLine } from '../schemas.js';
 import { componentsOf, taxKindOf, type ZohoLookups, type ZohoTaxDefinition } from './lookups.js';
 import type { Steps } from './steps.js';

@@ -10,7 +10,7 @@ import {
   parseOptionalAmount,
   type MapResult,
 } from '../../../src/mapping/index.js';
-import type { BillingBody, MapContext, SourceRecord } from '../../types.js';
+import type { BillingBody, MapContext, SourceRecord } from '../../../src/connector/types.js';
 import { ZohoInvoice } from '../schemas.js';
 import { adjustmentsOf, currencyOf, exchangeRateOf, mapAmounts, supplyOf, wire } from './document.js';
 import { readLookups } from './lookups.js';

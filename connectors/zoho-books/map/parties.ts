@@ -1,6 +1,6 @@
 import type { Address, Contact, CustomerDetailsInput, TaxIdentifier } from '../../../src/billing/schemas/index.js';
 import { buyerIdFor, findIndianState, stateOfGstin } from '../../../src/mapping/index.js';
-import type { MapContext } from '../../types.js';
+import type { MapContext } from '../../../src/connector/types.js';
 import type { ZohoAddress, ZohoContactPersonRef, ZohoInvoice } from '../schemas.js';
 import type { Steps } from './steps.js';
 

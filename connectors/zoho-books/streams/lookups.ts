@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ReadContext } from '../../types.js';
+import type { ReadContext } from '../../../src/connector/types.js';
 import { ConfigError } from '../../../src/errors/index.js';
 import type { ZohoLookups, ZohoOrganizationInfo, ZohoTaxDefinition } from '../map/lookups.js';
 import { ZohoOrganizationsResponse, ZohoTaxesResponse, ZohoTaxGroupResponse, type ZohoTax } from '../schemas.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { BillingBody, EntityName, MapContext, ReadContext, SourceRecord, Stream, StreamPage } from '../../types.js';
+import type { BillingBody, EntityName, MapContext, ReadContext, SourceRecord, Stream, StreamPage } from '../../../src/connector/types.js';
 import { DataContractError, RejectedError } from '../../../src/errors/index.js';
 import { formatZohoTimestamp, parseTimestamp, type MapResult } from '../../../src/mapping/index.js';
 import { parseZohoSettings } from '../settings.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { MapContext, SourceRecord } from '../../../connectors/types.js';
+import type { MapContext, SourceRecord } from '../../../src/connector/types.js';
 import { buildLookups, type QboLookups } from '../../../connectors/quickbooks/map/lookups.js';
 
 /** Test fixtures shaped like QBO payloads (test/fixtures/quickbooks) and the mapping context they use. */

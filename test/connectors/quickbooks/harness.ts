@@ -7,7 +7,7 @@ import {
   startQuickBooksEmulator,
 } from '../../../connectors/quickbooks/index.js';
 import type { QuickBooksSettings, QuickBooksSettingsInput } from '../../../connectors/quickbooks/settings.js';
-import type { CreateClientOptions, ReadContext, SourceRecord, Stream, StreamPage, StreamState } from '../../../connectors/types.js';
+import type { CreateClientOptions, ReadContext, SourceRecord, Stream, StreamPage, StreamState } from '../../../src/connector/types.js';
 import { TokenStore } from '../../../src/auth/token-store.js';
 import type { VendorClient } from '../../../src/http/vendor-client.js';
 import { connect, dropPrefix, testPrefix } from '../../support/redis.js';

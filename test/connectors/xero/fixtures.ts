@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { SourceRecord } from '../../../connectors/types.js';
+import type { SourceRecord } from '../../../src/connector/types.js';
 import type { XeroLookups } from '../../../connectors/xero/map/xero-lookups.js';
 import {
   XeroContactsResponse,

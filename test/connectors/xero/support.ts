@@ -1,8 +1,8 @@
 import pino from 'pino';
 import type { Redis } from 'ioredis';
-import type { CreateClientOptions, MapContext, ReadContext, SourceRecord, Stream, StreamState } from '../../../connectors/types.js';
+import type { CreateClientOptions, MapContext, ReadContext, SourceRecord, Stream, StreamState } from '../../../src/connector/types.js';
 import { xeroConnector } from '../../../connectors/xero/connector.js';
-import { startXeroEmulator, type XeroEmulator, type XeroEmulatorOptions } from '../../../connectors/xero/sandbox/index.js';
+import { startXeroEmulator, type XeroEmulator, type XeroEmulatorOptions } from '../../../sandbox/xero/index.js';
 import type { XeroSettings } from '../../../connectors/xero/settings.js';
 import { TokenStore } from '../../../src/auth/token-store.js';
 import type { VendorClient } from '../../../src/http/vendor-client.js';

@@ -10,7 +10,7 @@ import {
 } from '../../../connectors/zoho-books/index.js';
 import { zohoRefreshFn } from '../../../connectors/zoho-books/auth.js';
 import { rateLimitObserver } from '../../../connectors/zoho-books/rate-limit.js';
-import { ZOHO_SANDBOX_DEFAULTS } from '../../../connectors/zoho-books/sandbox/index.js';
+import { ZOHO_SANDBOX_DEFAULTS } from '../../../sandbox/zoho-books/index.js';
 import { VendorClient } from '../../../src/http/vendor-client.js';
 import { AuthError, ConfigError, RateLimitedError, RejectedError, TransientError } from '../../../src/errors/index.js';
 import type { ErrorContext } from '../../../src/http/vendor-client.js';

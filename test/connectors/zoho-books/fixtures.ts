@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { MapContext, SourceRecord } from '../../../connectors/types.js';
+import type { MapContext, SourceRecord } from '../../../src/connector/types.js';
 
 const DIR = fileURLToPath(new URL('../../fixtures/zoho-books/', import.meta.url));
 

@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
-import type { ReadContext, SourceRecord, Stream, StreamState } from '../../../connectors/types.js';
+import type { ReadContext, SourceRecord, Stream, StreamState } from '../../../src/connector/types.js';
 import { createZohoClient, type ZohoClientOptions, type ZohoSettingsInput } from '../../../connectors/zoho-books/index.js';
-import { startZohoEmulator, ZOHO_SANDBOX_DEFAULTS, type ZohoEmulator, type ZohoEmulatorOptions } from '../../../connectors/zoho-books/sandbox/index.js';
+import { startZohoEmulator, ZOHO_SANDBOX_DEFAULTS, type ZohoEmulator, type ZohoEmulatorOptions } from '../../../sandbox/zoho-books/index.js';
 import { TokenStore } from '../../../src/auth/token-store.js';
 import type { VendorClient } from '../../../src/http/vendor-client.js';
 import { connect, dropPrefix, testPrefix } from '../../support/redis.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { InvoiceInput } from '../../../src/billing/schemas/index.js';
 import type { MapResult } from '../../../src/mapping/index.js';
-import type { BillingBody, SourceRecord } from '../../../connectors/types.js';
+import type { BillingBody, SourceRecord } from '../../../src/connector/types.js';
 import { mapZohoContact, mapZohoCreditNote, mapZohoInvoice, type ZohoLookups } from '../../../connectors/zoho-books/index.js';
 import { fixture, mapContext } from './fixtures.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MapContext, SourceRecord, Stream } from '../../../connectors/types.js';
+import type { MapContext, SourceRecord, Stream } from '../../../src/connector/types.js';
 import { creditNotesStream, customersStream, invoicesStream, type ZohoStreamState } from '../../../connectors/zoho-books/index.js';
 import { type Harness, readAll, shortMinutes, startHarness } from './harness.js';
 

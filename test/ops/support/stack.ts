@@ -4,13 +4,13 @@ import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { validateSettings } from '../../../connectors/registry.js';
-import { startZohoEmulator, ZOHO_SANDBOX_DEFAULTS, type ZohoEmulator } from '../../../connectors/zoho-books/sandbox/index.js';
+import { startZohoEmulator, ZOHO_SANDBOX_DEFAULTS, type ZohoEmulator } from '../../../sandbox/zoho-books/index.js';
 import { type Service, startService } from '../../../jobs/service.js';
 import { ALL_ROLES, type Role } from '../../../jobs/worker-service.js';
 import { type AppConfig, parseConfig } from '../../../src/config.js';
 import { createLogger } from '../../../src/observability/logger.js';
-import { type BillingEmulator, startBillingEmulator } from '../../../src/sandbox/billing/billing-emulator.js';
-import type { FaultConfigInput } from '../../../src/sandbox/http/faults.js';
+import { type BillingEmulator, startBillingEmulator } from '../../../sandbox/billing/billing-emulator.js';
+import type { FaultConfigInput } from '../../../sandbox/kit/faults.js';
 import { connect, dropPrefix, TEST_REDIS_URL } from '../../support/redis.js';
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));

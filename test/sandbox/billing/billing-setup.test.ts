@@ -9,7 +9,7 @@ import {
   paginatedOf,
   RatecardRecord,
 } from '../../../src/billing/schemas/index.js';
-import { seedBillingSetup } from '../../../src/sandbox/billing/seed.js';
+import { seedBillingSetup } from '../../../sandbox/billing/seed.js';
 import { type Api, GLOBEX_KEY, startApi } from './helpers.js';
 
 describe('billing-setup seed data', () => {

@@ -1,5 +1,5 @@
 import type { InvoiceInputDraft } from '../../../src/billing/schemas/index.js';
-import { startBillingEmulator, type BillingEmulator, type BillingEmulatorOptions } from '../../../src/sandbox/billing/billing-emulator.js';
+import { startBillingEmulator, type BillingEmulator, type BillingEmulatorOptions } from '../../../sandbox/billing/billing-emulator.js';
 
 /** Keys of DEFAULT_KEYS (sandbox values, not secrets). */
 export const ACME_KEY = 'sandbox-key-acme';

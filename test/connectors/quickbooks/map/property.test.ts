@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { mapCreditNote } from '../../../../connectors/quickbooks/map/credit-note.js';
 import { mapInvoice } from '../../../../connectors/quickbooks/map/invoice.js';
 import { buildLookups } from '../../../../connectors/quickbooks/map/lookups.js';
-import { EmulatorClock } from '../../../../src/sandbox/http/emulator-clock.js';
-import { generateData } from '../../../../connectors/quickbooks/sandbox/generate-data.js';
-import { QboStore } from '../../../../connectors/quickbooks/sandbox/qbo-store.js';
-import type { MapContext } from '../../../../connectors/types.js';
+import { EmulatorClock } from '../../../../sandbox/kit/emulator-clock.js';
+import { generateData } from '../../../../sandbox/quickbooks/generate-data.js';
+import { QboStore } from '../../../../sandbox/quickbooks/qbo-store.js';
+import type { MapContext } from '../../../../src/connector/types.js';
 import { CreditNoteUpsertBody, InvoiceUpsertBody } from '../../../../src/billing/schemas/index.js';
 import { dec, isQuarantineReasonCode, sumMoney } from '../../../../src/mapping/index.js';
 

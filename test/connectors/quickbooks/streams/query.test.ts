@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inList, quote, selectStatement, timestampLiteral } from '../../../../connectors/quickbooks/streams/query.js';
-import { parseQuery } from '../../../../connectors/quickbooks/sandbox/query-parser.js';
+import { parseQuery } from '../../../../sandbox/quickbooks/query-parser.js';
 
 describe('QuickBooks query statements', () => {
   it("given a value with a quote or backslash, then it is escaped as \\' and \\\\ and reads back unchanged", () => {

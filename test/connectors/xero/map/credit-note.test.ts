@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MapContext } from '../../../../connectors/types.js';
+import type { MapContext } from '../../../../src/connector/types.js';
 import { mapXeroCreditNote } from '../../../../connectors/xero/map/credit-note.js';
 import { CreditNoteUpsertBody } from '../../../../src/billing/schemas/credit-note.js';
 import { invoiceIdFor } from '../../../../src/mapping/index.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MapContext } from '../../../../connectors/types.js';
+import type { MapContext } from '../../../../src/connector/types.js';
 import { mapXeroContact } from '../../../../connectors/xero/map/customer.js';
 import { taxIdentifiersOf } from '../../../../connectors/xero/map/tax-number.js';
 import { CustomerCreateBody } from '../../../../src/billing/schemas/customer.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MapContext } from '../../../../connectors/types.js';
+import type { MapContext } from '../../../../src/connector/types.js';
 import { mapXeroInvoice } from '../../../../connectors/xero/map/invoice.js';
 import { InvoiceUpsertBody } from '../../../../src/billing/schemas/invoice.js';
 import { australiaLookups, gst, indiaLookups, invoiceRecord } from '../fixtures.js';

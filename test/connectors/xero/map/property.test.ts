@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { MapContext, SourceRecord } from '../../../../connectors/types.js';
+import type { MapContext, SourceRecord } from '../../../../src/connector/types.js';
 import { mapXeroCreditNote } from '../../../../connectors/xero/map/credit-note.js';
 import { mapXeroInvoice } from '../../../../connectors/xero/map/invoice.js';
-import { DEFAULT_TENANTS, generateData, type TenantDataset } from '../../../../connectors/xero/sandbox/index.js';
+import { DEFAULT_TENANTS, generateData, type TenantDataset } from '../../../../sandbox/xero/index.js';
 import { XeroCreditNote, XeroInvoice, XeroOrganisationResponse, XeroTaxRatesResponse } from '../../../../connectors/xero/schemas.js';
 import { lookupsFrom } from '../../../../connectors/xero/streams/lookups.js';
 import { toSourceRecord } from '../../../../connectors/xero/streams/source-record.js';

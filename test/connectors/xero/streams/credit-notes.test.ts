@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { creditNotesStream } from '../../../../connectors/xero/streams/credit-notes.js';
-import { parseMsDate } from '../../../../connectors/xero/sandbox/index.js';
+import { parseMsDate } from '../../../../sandbox/xero/index.js';
 import { latest, mapCtx, readAll, startHarness, type XeroHarness } from '../support.js';
 
 let h: XeroHarness;

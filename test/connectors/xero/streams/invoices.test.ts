@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SourceRecord } from '../../../../connectors/types.js';
+import type { SourceRecord } from '../../../../src/connector/types.js';
 import { invoicesStream } from '../../../../connectors/xero/streams/invoices.js';
-import { churn, parseMsDate } from '../../../../connectors/xero/sandbox/index.js';
+import { churn, parseMsDate } from '../../../../sandbox/xero/index.js';
 import type { XeroInvoice } from '../../../../connectors/xero/schemas.js';
 import type { XeroStreamState } from '../../../../connectors/xero/streams/stream-state.js';
 import { latest, readAll, startHarness, type XeroHarness } from '../support.js';

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BillingBody, MapContext, ReadContext, SourceRecord } from '../../../../connectors/types.js';
+import type { BillingBody, MapContext, ReadContext, SourceRecord } from '../../../../src/connector/types.js';
 import zohoBooks from '../../../../connectors/zoho-books/index.js';
-import { startZohoEmulator, ZOHO_SANDBOX_DEFAULTS, type ZohoEmulator } from '../../../../connectors/zoho-books/sandbox/index.js';
+import { startZohoEmulator, ZOHO_SANDBOX_DEFAULTS, type ZohoEmulator } from '../../../../sandbox/zoho-books/index.js';
 import { TokenStore } from '../../../../src/auth/token-store.js';
 import { CreditNoteUpsertBody, InvoiceUpsertBody } from '../../../../src/billing/schemas/index.js';
 import { createLogger } from '../../../../src/observability/logger.js';

@@ -1,0 +1,170 @@
+import { FaultInjector, type FaultConfigInput } from '../kit/faults.js';
+import { Journal } from '../kit/journal.js';
+import { startEmulatorServer } from '../kit/emulator-server.js';
+import { adminRouter } from './admin-routes.js';
+import { EmulatorClock } from '../kit/emulator-clock.js';
+import { type EmulatorState, type EmulatorStats, responseTime, statsOf } from './emulator-state.js';
+import { generateData } from './generate-data.js';
+import { qboFaults, tidHeaders } from './qbo-fault.js';
+import { QboStore } from './qbo-store.js';
+import { RequestLimiter } from './request-limiter.js';
+import { TokenRegistry } from './token-registry.js';
+import { vendorRouter } from './vendor-routes.js';
+
+export interface QuickBooksEmulatorOptions {
+  /** 0 = a free port. */
+  port?: number;
+  host?: string;
+  /** PRNG seed of the generated company. @defaultValue 42 */
+  seed?: number | string;
+  /** Invoices generated (≈5 % then deleted). @defaultValue 60 */
+  records?: number;
+  /** @defaultValue 12 */
+  customers?: number;
+  /** @defaultValue 8 */
+  creditMemos?: number;
+  /** History length before `now`. @defaultValue 60 */
+  spanDays?: number;
+  /** The emulator clock's starting instant (ISO); default real time. Data is generated relative to it. */
+  now?: string;
+  /** Freeze the clock at `now` (same-second edits, expiry). @defaultValue false */
+  frozen?: boolean;
+  /** @defaultValue '9341453012345678' */
+  realmId?: string;
+  /** Requests per minute per realm before 429 (0 = off). @defaultValue 500 */
+  ratePerMinute?: number;
+  /** Concurrent requests per realm before 429 (0 = off). @defaultValue 10 */
+  maxInFlight?: number;
+  /** Processing time of each API request, ms (makes the in-flight limit observable). @defaultValue 0 */
+  latencyMs?: number;
+  /** @defaultValue 'qbo-sandbox-client' */
+  clientId?: string;
+  /** @defaultValue 'qbo-sandbox-secret' */
+  clientSecret?: string;
+  /** The first refresh token (rotated on every refresh). @defaultValue 'qbo-sandbox-refresh-token' */
+  refreshToken?: string;
+  /** @defaultValue 3600 */
+  accessTokenTtlSeconds?: number;
+  /** @defaultValue 'INR' */
+  homeCurrency?: string;
+  /** The company's UTC offset for rendered timestamps. @defaultValue 330 (IST) */
+  utcOffsetMinutes?: number;
+  faults?: FaultConfigInput;
+}
+
+export interface RunningQuickBooksEmulator {
+  url: string;
+  port: number;
+  realmId: string;
+  store: QboStore;
+  clock: EmulatorClock;
+  tokens: TokenRegistry;
+  faults: FaultInjector;
+  journal: Journal;
+  stats(): EmulatorStats;
+  close(): Promise<void>;
+}
+
+export const QBO_SANDBOX_DEFAULTS = {
+  realmId: '9341453012345678',
+  clientId: 'qbo-sandbox-client',
+  clientSecret: 'qbo-sandbox-secret',
+  refreshToken: 'qbo-sandbox-refresh-token',
+} as const;
+
+/**
+ * Starts the QuickBooks Online sandbox on loopback: the v3 query, CDC and read endpoints for one realm,
+ * Intuit OAuth with rotating refresh tokens, per-realm throttling, QBO fault shapes, and a generated
+ * Indian company (GST intra/inter-state, USD/EUR invoices, partial payments, discounts, voids, deletes,
+ * credit memos, inactive customers) that tests and the admin API mutate under a settable clock.
+ */
+export async function startQuickBooksEmulator(options: QuickBooksEmulatorOptions = {}): Promise<RunningQuickBooksEmulator> {
+  const clock = new EmulatorClock({ ...(options.now ? { now: options.now } : {}), ...(options.frozen ? { frozen: true } : {}) });
+  const offsetMinutes = options.utcOffsetMinutes ?? 330;
+  const store = new QboStore(clock, { offsetMinutes, homeCurrency: options.homeCurrency ?? 'INR' });
+  const gen = {
+    seed: options.seed ?? 42,
+    records: options.records ?? 60,
+    customers: options.customers ?? 12,
+    creditMemos: options.creditMemos ?? 8,
+    spanDays: options.spanDays ?? 60,
+  };
+  generateData(store, { ...gen, now: clock.nowSecond() });
+  const state: EmulatorState = {
+    realmId: options.realmId ?? QBO_SANDBOX_DEFAULTS.realmId,
+    offsetMinutes,
+    latencyMs: options.latencyMs ?? 0,
+    clock,
+    store,
+    tokens: new TokenRegistry(
+      {
+        clientId: options.clientId ?? QBO_SANDBOX_DEFAULTS.clientId,
+        clientSecret: options.clientSecret ?? QBO_SANDBOX_DEFAULTS.clientSecret,
+        refreshToken: options.refreshToken ?? QBO_SANDBOX_DEFAULTS.refreshToken,
+        accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 3600,
+      },
+      clock,
+    ),
+    limiter: new RequestLimiter({ ratePerMinute: options.ratePerMinute ?? 500, maxInFlight: options.maxInFlight ?? 10 }, () => clock.now()),
+    faults: new FaultInjector(options.faults ?? {}),
+    journal: new Journal(),
+    counters: { requests: 0, byEndpoint: {}, queries: 0, cdcCalls: 0, minorVersions: {} },
+  };
+  const reset = (b: Record<string, unknown>) => {
+    store.clear();
+    const num = (v: unknown, d: number) => (typeof v === 'number' ? v : d);
+    generateData(store, {
+      seed: typeof b.seed === 'number' || typeof b.seed === 'string' ? b.seed : gen.seed,
+      records: num(b.records, gen.records),
+      customers: num(b.customers, gen.customers),
+      creditMemos: num(b.creditMemos, gen.creditMemos),
+      spanDays: num(b.spanDays, gen.spanDays),
+      now: clock.nowSecond(),
+    });
+    state.limiter.reset();
+  };
+  const running = await startEmulatorServer(
+    {
+      name: 'quickbooks',
+      router: vendorRouter(state),
+      admin: adminRouter(state, reset),
+      faults: state.faults,
+      journal: state.journal,
+      keyOf: (req) => (typeof req.headers.authorization === 'string' ? req.headers.authorization.slice(0, 16) : undefined),
+      errors: {
+        notFound: (path) => ({
+          status: 404,
+          headers: tidHeaders(),
+          body: {
+            Fault: { Error: [{ Message: 'Resource not found', Detail: `No resource at ${path}`, code: '0' }], type: 'ValidationFault' },
+            time: responseTime(state),
+          },
+        }),
+        methodNotAllowed: (method, path) => qboFaults.validation('0', 'Method not allowed', `${method} ${path}`, responseTime(state)),
+        tooLarge: (limit) => qboFaults.validation('0', 'Request too large', `body over ${limit} bytes`, responseTime(state)),
+        badJson: (message) => qboFaults.validation('0', 'Invalid JSON', message, responseTime(state)),
+        injected: (status) =>
+          status === 429
+            ? qboFaults.throttled(responseTime(state))
+            : status >= 500
+              ? qboFaults.system(status, responseTime(state))
+              : qboFaults.validation('0', 'Injected fault', `status ${status}`, responseTime(state)),
+        internal: () => qboFaults.system(500, responseTime(state)),
+      },
+    },
+    options.port ?? 0,
+    options.host ?? '127.0.0.1',
+  );
+  return {
+    url: running.url,
+    port: running.port,
+    realmId: state.realmId,
+    store,
+    clock,
+    tokens: state.tokens,
+    faults: state.faults,
+    journal: state.journal,
+    stats: () => statsOf(state),
+    close: running.close,
+  };
+}

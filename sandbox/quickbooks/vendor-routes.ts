@@ -1,0 +1,84 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type RouteContext, type RouteResult, Router } from '../kit/router.js';
+import { cdcRoute } from './cdc-route.js';
+import { type EmulatorState, responseTime } from './emulator-state.js';
+import { ok, qboFaults } from './qbo-fault.js';
+import { executeQuery } from './query-executor.js';
+import { parseQuery, QueryError } from './query-parser.js';
+
+/**
+ * The QBO API surface of the sandbox:
+ *   GET  /v3/company/:realmId/query?query=…&minorversion=75   (POST with Content-Type application/text too)
+ *   GET  /v3/company/:realmId/cdc?entities=…&changedSince=…
+ *   GET  /v3/company/:realmId/invoice/:id   (creditmemo/:id, customer/:id)
+ *   POST /oauth2/v1/tokens/bearer
+ * Every API call: a valid Bearer token (lowercase 401 3200), the path's realm must be the sandbox company
+ * (403 3100), then the realm's limits (429 3001), then `latencyMs` of "processing" while it holds its slot.
+ * `minorversion` is accepted and counted, never required (75 is the default now, reference §2.1).
+ */
+const READ_ONE: Record<string, string> = { invoice: 'Invoice', creditmemo: 'CreditMemo', customer: 'Customer' };
+
+export function vendorRouter(state: EmulatorState): Router {
+  const api =
+    (endpoint: string, handler: (ctx: RouteContext) => RouteResult | Promise<RouteResult>) =>
+    async (ctx: RouteContext): Promise<RouteResult> => {
+      const c = state.counters;
+      c.requests += 1;
+      c.byEndpoint[endpoint] = (c.byEndpoint[endpoint] ?? 0) + 1;
+      const mv = ctx.query.get('minorversion') ?? '(none)';
+      c.minorVersions[mv] = (c.minorVersions[mv] ?? 0) + 1;
+      const auth = String(ctx.headers.authorization ?? '');
+      const token = /^Bearer\s+(.+)$/i.exec(auth)?.[1];
+      const valid = state.tokens.isValid(token);
+      if (valid !== 'ok')
+        return qboFaults.authentication(valid === 'expired' ? 'Token expired: the access token has expired' : 'Token invalid: no valid bearer token');
+      if (ctx.params.realmId !== state.realmId)
+        return qboFaults.authorization(`The token is not authorised for company ${ctx.params.realmId}`, responseTime(state));
+      const slot = state.limiter.enter();
+      if (!slot.ok) return qboFaults.throttled(responseTime(state));
+      try {
+        if (state.latencyMs > 0) await sleep(state.latencyMs);
+        return await handler(ctx);
+      } finally {
+        state.limiter.leave();
+      }
+    };
+
+  const query = (ctx: RouteContext): RouteResult => {
+    state.counters.queries += 1;
+    const time = responseTime(state);
+    const statement = ctx.method === 'POST' ? (typeof ctx.body === 'string' ? ctx.body : ctx.rawBody) : ctx.query.get('query');
+    if (!statement?.trim()) return qboFaults.validation('4000', 'Error parsing query', 'QueryParserError: no query given', time);
+    try {
+      const q = parseQuery(statement);
+      const result = executeQuery(q, state.store.rows(q.entity), state.offsetMinutes);
+      return ok({ ...result, time });
+    } catch (e) {
+      if (e instanceof QueryError) return qboFaults.validation(e.code, e.code === '4000' ? 'Error parsing query' : 'Invalid query', e.message, time);
+      throw e;
+    }
+  };
+
+  const readOne = (ctx: RouteContext): RouteResult => {
+    const entity = READ_ONE[ctx.params.entity?.toLowerCase() ?? ''];
+    const time = responseTime(state);
+    if (!entity) return qboFaults.validation('4001', 'Invalid query', `Unsupported entity ${ctx.params.entity}`, time);
+    const row = state.store.rows(entity).find((r) => r.Id === ctx.params.id);
+    if (!row)
+      return qboFaults.notFound(
+        `Something you're trying to use has been made inactive. Check the fields with accounts, customers, items, vendors or employees. ${entity} ${ctx.params.id}`,
+        time,
+      );
+    return ok({ [entity]: row, time });
+  };
+
+  return new Router()
+    .on('GET', '/v3/company/:realmId/query', api('GET /query', query))
+    .on('POST', '/v3/company/:realmId/query', api('POST /query', query))
+    .on('GET', '/v3/company/:realmId/cdc', api('GET /cdc', cdcRoute(state)))
+    .on('GET', '/v3/company/:realmId/:entity/:id', api('GET /{entity}/{id}', readOne))
+    .on('POST', '/oauth2/v1/tokens/bearer', (ctx) => {
+      state.counters.byEndpoint['POST /oauth2/v1/tokens/bearer'] = (state.counters.byEndpoint['POST /oauth2/v1/tokens/bearer'] ?? 0) + 1;
+      return state.tokens.handle(typeof ctx.headers.authorization === 'string' ? ctx.headers.authorization : undefined, ctx.body ?? ctx.rawBody);
+    });
+}

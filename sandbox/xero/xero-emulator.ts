@@ -1,0 +1,221 @@
+/**
+ * Xero Accounting API 2.0 emulator: a local HTTP sandbox of what the connector reads, over seeded data
+ * that changes over time. https://developer.xero.com/documentation/api/accounting/overview
+ *
+ * Reproduces the reference's emulator checklist (§7): `xero-tenant-id` required; `GET /connections`;
+ * XML unless `Accept: application/json`; `If-Modified-Since` (UTC) against UpdatedDateUTC; page/pageSize and
+ * the `pagination` block, line items only when `page` is set; `/Date(ms+0000)/` dates; `where`, `Statuses`,
+ * `includeArchived`, `order`; 429 with Retry-After and X-Rate-Limit-Problem (minute, day, concurrent);
+ * `X-*Limit-Remaining` on every response; ValidationException/QueryParseException and 401/403 problem bodies;
+ * plain-text 404/503; single-use rotating refresh tokens at `POST /connect/token`.
+ * See README.md beside the connector for the admin endpoints and defaults.
+ */
+import { FaultInjector, type FaultConfigInput } from '../kit/faults.js';
+import { Journal } from '../kit/journal.js';
+import { Router } from '../kit/router.js';
+import { startEmulatorServer } from '../kit/emulator-server.js';
+import { registerAdminRoutes } from './admin-routes.js';
+import { registerApiRoutes } from './api-routes.js';
+import type { CurrencyRateConvention } from './currency-rate.js';
+import { EmulatorClock, type ClockSettings } from '../kit/emulator-clock.js';
+import type { XeroEmulatorControl, XeroEmulatorStats } from './emulator-control.js';
+import { generateData } from './generate-data.js';
+import { registerIdentityRoutes } from './identity-routes.js';
+import type { IfModifiedSinceMode } from './list-query.js';
+import { XeroRateLimiter, type RateLimits } from './rate-limiter.js';
+import { XERO_SANDBOX_DEFAULTS as D } from './sandbox-defaults.js';
+import { SeededRandom } from '../kit/seeded-random.js';
+import { DEFAULT_TENANTS, type TenantProfile } from './tenants.js';
+import { XeroTokenRegistry } from './token-registry.js';
+import { createGuard } from './vendor-guard.js';
+import { XeroDataStore } from './xero-data-store.js';
+import { xeroErrors } from './xero-errors.js';
+
+export interface XeroEmulatorOptions {
+  /** 0 picks a free port. @defaultValue 0 */
+  port?: number;
+  /** @defaultValue "127.0.0.1" */
+  host?: string;
+  /** Data seed. @defaultValue 1 */
+  seed?: number | string;
+  /** Invoices per organisation, bills included. @defaultValue 120 */
+  records?: number;
+  /** Contacts per organisation. @defaultValue 24 */
+  contacts?: number;
+  /** Credit notes per organisation. @defaultValue 30 */
+  creditNotes?: number;
+  /** Organisations. @defaultValue DEFAULT_TENANTS (India/INR and Australia/AUD) */
+  tenants?: readonly TenantProfile[];
+  /** Latest generated modification instant. @defaultValue "2025-03-01T00:00:00.000Z" */
+  anchor?: string;
+  /** @defaultValue 60 */
+  ratePerMinute?: number;
+  /** @defaultValue 5000 */
+  dailyLimit?: number;
+  /** @defaultValue 5 */
+  maxConcurrent?: number;
+  /** @defaultValue 10000 */
+  appRatePerMinute?: number;
+  /** Latency of every API call, held inside the concurrency slot. @defaultValue 0 */
+  latencyMs?: number;
+  clientId?: string;
+  clientSecret?: string;
+  refreshToken?: string;
+  /** @defaultValue 1800 */
+  accessTokenTtlSeconds?: number;
+  /** How If-Modified-Since compares (list-query.ts). @defaultValue "after" */
+  ifModifiedSince?: IfModifiedSinceMode;
+  /** What CurrencyRate means (currency-rate.ts). @defaultValue "foreign-per-base" */
+  currencyRateConvention?: CurrencyRateConvention;
+  faults?: FaultConfigInput;
+  /** @defaultValue real time, ticking */
+  clock?: ClockSettings;
+  journalMax?: number;
+}
+
+export interface XeroEmulator extends XeroEmulatorControl {
+  /** e.g. http://127.0.0.1:41234 */
+  url: string;
+  port: number;
+  /** `${url}/api.xro/2.0`: the connector's `baseUrl`. */
+  apiBase: string;
+  /** `${url}/connect/token`: the connector's `tokenUrl`. */
+  tokenUrl: string;
+  /** The organisations' tenant ids, in order (INR first). */
+  tenantIds: string[];
+  close(): Promise<void>;
+}
+
+export async function startXeroEmulator(options: XeroEmulatorOptions = {}): Promise<XeroEmulator> {
+  const seed = options.seed ?? D.seed;
+  const convention = options.currencyRateConvention ?? 'foreign-per-base';
+  const tenants = options.tenants ?? DEFAULT_TENANTS;
+  const data = (s: number | string) =>
+    generateData({
+      seed: s,
+      records: options.records ?? D.records,
+      contacts: options.contacts ?? D.contacts,
+      creditNotes: options.creditNotes ?? D.creditNotes,
+      tenants,
+      anchor: options.anchor ?? D.anchor,
+      days: D.days,
+      convention,
+    });
+  const clock = new EmulatorClock(options.clock ?? {});
+  const store = new XeroDataStore(data(seed), clock, convention, seed);
+  const faultRandom = new SeededRandom(`${String(seed)}:faults`);
+  const faults = new FaultInjector(options.faults ?? {}, () => faultRandom.next());
+  const journal = new Journal(options.journalMax);
+  const tokens = new XeroTokenRegistry(
+    {
+      clientId: options.clientId ?? D.clientId,
+      clientSecret: options.clientSecret ?? D.clientSecret,
+      refreshToken: options.refreshToken ?? D.refreshToken,
+      accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? D.accessTokenTtlSeconds,
+    },
+    clock,
+    new SeededRandom(`${String(seed)}:tokens`),
+  );
+  const initialLimits: RateLimits = {
+    ratePerMinute: options.ratePerMinute ?? D.ratePerMinute,
+    dailyLimit: options.dailyLimit ?? D.dailyLimit,
+    maxConcurrent: options.maxConcurrent ?? D.maxConcurrent,
+    appRatePerMinute: options.appRatePerMinute ?? D.appRatePerMinute,
+  };
+  const limiter = new XeroRateLimiter({ ...initialLimits }, clock);
+  const settings = { latencyMs: options.latencyMs ?? 0, ifModifiedSince: options.ifModifiedSince ?? ('after' as IfModifiedSinceMode) };
+  const counters = { requests: 0, tokenCalls: 0 };
+
+  const control: XeroEmulatorControl = {
+    store,
+    clock,
+    faults,
+    journal,
+    tokens,
+    limiter,
+    stats: (): XeroEmulatorStats => ({
+      requests: counters.requests,
+      tokenCalls: counters.tokenCalls,
+      tokens: { ...tokens.stats },
+      rateLimited: { ...limiter.refused },
+      limits: { ...limiter.limits, ...settings },
+      usage: limiter.snapshot(),
+      records: Object.fromEntries(
+        store.tenantIds.map((id) => [
+          id,
+          { invoices: store.invoices(id).length, creditNotes: store.creditNotes(id).length, contacts: store.contacts(id).length },
+        ]),
+      ),
+    }),
+    configure: (c) => {
+      const { latencyMs, ifModifiedSince, ...limits } = c;
+      limiter.limits = { ...limiter.limits, ...limits };
+      if (latencyMs !== undefined) settings.latencyMs = latencyMs;
+      if (ifModifiedSince !== undefined) settings.ifModifiedSince = ifModifiedSince;
+    },
+    reset: (newSeed) => {
+      store.load(data(newSeed ?? seed), newSeed ?? seed);
+      tokens.reset();
+      limiter.limits = { ...initialLimits };
+      limiter.reset();
+      faults.set(options.faults ?? {});
+      journal.clear();
+      clock.set({ now: null, frozen: false });
+      if (options.clock) clock.set(options.clock);
+      settings.latencyMs = options.latencyMs ?? 0;
+      settings.ifModifiedSince = options.ifModifiedSince ?? 'after';
+      counters.requests = 0;
+      counters.tokenCalls = 0;
+    },
+  };
+
+  const router = new Router();
+  const guard = createGuard({ tokens, limiter, store, latencyMs: () => settings.latencyMs, counters });
+  registerIdentityRoutes(router, tokens, store, counters);
+  registerApiRoutes(router, guard, { store, clock, ifModifiedSince: () => settings.ifModifiedSince });
+  const admin = new Router();
+  registerAdminRoutes(admin, control);
+
+  const server = await startEmulatorServer(
+    {
+      name: 'xero',
+      router,
+      admin,
+      faults,
+      journal,
+      keyOf: (req) => {
+        const t = req.headers['xero-tenant-id'];
+        return Array.isArray(t) ? t[0] : t;
+      },
+      errors: {
+        notFound: () => xeroErrors.notFound(),
+        methodNotAllowed: () => xeroErrors.methodNotAllowed(),
+        tooLarge: () => xeroErrors.validation(['The request body is too large']),
+        badJson: (m) => xeroErrors.validation([`The request body is not valid JSON: ${m}`]),
+        injected: (status, _reason, retryAfterSeconds) => {
+          if (status === 429) return xeroErrors.rateLimited('minute', retryAfterSeconds ?? 1, limiter.headers(undefined));
+          if (status === 400) return xeroErrors.validation(['Injected validation failure']);
+          if (status === 401 || status === 403) return xeroErrors.problem(status, 'AuthenticationUnsuccessful');
+          if (status === 404) return xeroErrors.notFound();
+          if (status === 503) return xeroErrors.offline();
+          return { status, text: 'An error occurred in Xero. Check the API Status page http://status.developer.xero.com for current service status.' };
+        },
+        internal: () => ({
+          status: 500,
+          text: 'An error occurred in Xero. Check the API Status page http://status.developer.xero.com for current service status.',
+        }),
+      },
+    },
+    options.port ?? 0,
+    options.host ?? '127.0.0.1',
+  );
+  return {
+    ...control,
+    url: server.url,
+    port: server.port,
+    apiBase: `${server.url}/api.xro/2.0`,
+    tokenUrl: `${server.url}/connect/token`,
+    tenantIds: store.tenantIds,
+    close: () => server.close(),
+  };
+}

@@ -1,0 +1,107 @@
+import type { Router } from '../kit/router.js';
+import { invoiceBalanceMinor } from './invoice-status.js';
+import { dateRange, enumParam, listPage, timestampParam, type ListSpec } from './list-query.js';
+import { renderInvoiceDetail, renderInvoiceRow } from './render-invoice.js';
+import type { InvoiceRecord, InvoiceStatus } from './store-records.js';
+import type { Guard } from './vendor-guard.js';
+import type { ZohoDataStore } from './zoho-data-store.js';
+import { zohoErrors } from './zoho-error.js';
+import { formatZohoDate } from './zoho-timestamp.js';
+
+const STATUSES = ['sent', 'draft', 'overdue', 'paid', 'void', 'unpaid', 'partially_paid', 'viewed'] as const;
+
+/** `unpaid` = posted with money due; `sent` includes invoices the client has viewed. */
+function hasStatus(inv: InvoiceRecord, status: (typeof STATUSES)[number]): boolean {
+  const open: readonly InvoiceStatus[] = ['sent', 'viewed', 'overdue', 'partially_paid'];
+  if (status === 'unpaid') return open.includes(inv.status);
+  if (status === 'sent') return inv.status === 'sent' || inv.status === 'viewed';
+  return inv.status === status;
+}
+
+function spec(store: ZohoDataStore): ListSpec<InvoiceRecord> {
+  const balance = (inv: InvoiceRecord): number => invoiceBalanceMinor(inv, store.creditsAppliedMinor(inv.invoice_id));
+  return {
+    reportName: 'Invoices',
+    // Zoho's allowed sort columns; last_modified_time is deliberately absent (→ 400 code 2).
+    sortColumns: {
+      customer_name: (i) => i.customer_name,
+      invoice_number: (i) => i.invoice_number,
+      date: (i) => i.date,
+      due_date: (i) => i.due_date,
+      total: (i) => i.amounts.totalMinor,
+      balance,
+      created_time: (i) => i.createdMs,
+    },
+    defaultSort: { column: 'created_time', order: 'D' },
+    filters: {
+      'Status.All': undefined,
+      'Status.Sent': (i) => hasStatus(i, 'sent'),
+      'Status.Draft': (i) => i.status === 'draft',
+      'Status.OverDue': (i) => i.status === 'overdue',
+      'Status.Paid': (i) => i.status === 'paid',
+      'Status.Void': (i) => i.status === 'void',
+      'Status.Unpaid': (i) => hasStatus(i, 'unpaid'),
+      'Status.PartiallyPaid': (i) => i.status === 'partially_paid',
+      'Status.Viewed': (i) => i.status === 'viewed',
+      // No generated invoice has an expected payment date.
+      'Date.PaymentExpectedDate': () => false,
+    },
+    defaultFilter: 'Status.All',
+    id: (i) => i.invoice_id,
+  };
+}
+
+export function registerInvoiceRoutes(router: Router, guard: Guard, store: ZohoDataStore): void {
+  // https://www.zoho.com/books/api/v3/invoices/#list-invoices — reference [Z2] (OpenAPI invoices.yml)
+  // Summary rows only (no line_items). `last_modified_time` keeps invoices modified AT OR AFTER the given
+  // instant (>=): tap-zohobooks adds one second to its saved cursor before sending it, which only makes
+  // sense for an inclusive filter. Compared at whole seconds. The list is not sorted by it.
+  router.on(
+    'GET',
+    '/books/v3/invoices',
+    guard((ctx) => {
+      const q = ctx.query;
+      const offset = store.organization.offsetMinutes;
+      const status = enumParam(q, 'status', STATUSES);
+      const modifiedSince = timestampParam(q, 'last_modified_time', offset);
+      const onDate = dateRange(q, 'date');
+      const onDue = dateRange(q, 'due_date');
+      const onCreated = dateRange(q, 'created_date');
+      const customerId = q.get('customer_id') || undefined;
+      const number = q.get('invoice_number') || undefined;
+      const numberStarts = q.get('invoice_number_startswith') || undefined;
+      const numberContains = q.get('invoice_number_contains') || undefined;
+      const reference = q.get('reference_number') || undefined;
+      const search = q.get('search_text')?.toLowerCase() || undefined;
+      const { rows, page_context } = listPage(
+        store.invoices(),
+        q,
+        spec(store),
+        (inv) =>
+          (status === undefined || hasStatus(inv, status)) &&
+          (modifiedSince === undefined || inv.modifiedMs >= modifiedSince) &&
+          (customerId === undefined || inv.customer_id === customerId) &&
+          (number === undefined || inv.invoice_number === number) &&
+          (numberStarts === undefined || inv.invoice_number.startsWith(numberStarts)) &&
+          (numberContains === undefined || inv.invoice_number.includes(numberContains)) &&
+          (reference === undefined || inv.reference_number === reference) &&
+          (search === undefined || [inv.invoice_number, inv.reference_number, inv.customer_name].some((s) => s.toLowerCase().includes(search))) &&
+          onDate(inv.date) &&
+          onDue(inv.due_date) &&
+          onCreated(formatZohoDate(inv.createdMs, offset)),
+      );
+      return { invoices: rows.map((inv) => renderInvoiceRow(inv, store.render)), page_context };
+    }),
+  );
+
+  // https://www.zoho.com/books/api/v3/invoices/#get-an-invoice — reference [Z2]
+  router.on(
+    'GET',
+    '/books/v3/invoices/:invoice_id',
+    guard((ctx) => {
+      const inv = store.invoice(ctx.params.invoice_id ?? '');
+      if (!inv) throw zohoErrors.notFound('Invoice');
+      return { invoice: renderInvoiceDetail(inv, store.render) };
+    }),
+  );
+}

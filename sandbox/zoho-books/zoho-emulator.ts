@@ -1,0 +1,231 @@
+/**
+ * Zoho Books API v3 emulator: a local HTTP sandbox of the read side the connector uses, over seeded data.
+ * https://www.zoho.com/books/api/v3/introduction/
+ *
+ * - OAuth: POST /oauth/v2/token (refresh_token grant; the refresh token never rotates); access tokens
+ *   expire after `accessTokenTtlSeconds` of emulator clock. Books calls need
+ *   `Authorization: Zoho-oauthtoken <token>` (else 401 code 57).
+ * - Books routes under /books/v3: organizations, settings/taxes, settings/taxgroups/:id, invoices,
+ *   creditnotes, contacts (+ /:id). Every call but /organizations needs `organization_id` (query or the
+ *   X-com-zoho-books-organizationid header).
+ * - Lists: summary rows (no line_items), page/per_page (≤ 200, larger values capped), page_context, the
+ *   inclusive `last_modified_time` filter (`yyyy-MM-ddTHH:mm:ss+0530`, `+` sent as %2B).
+ * - Limits: `ratePerMinute` and `dailyLimit` per organisation → 429 code 44 / 45, X-Rate-Limit-* headers on
+ *   every Books response, no Retry-After (see rate-limiter.ts).
+ * - Errors `{code, message}` (zoho-error.ts); faults, journal and admin routes from the shared kit.
+ * See README.md in this folder for every decision.
+ */
+import { FaultInjector, type FaultConfigInput } from '../kit/faults.js';
+import { Journal } from '../kit/journal.js';
+import { Router, type RouteResult } from '../kit/router.js';
+import { startEmulatorServer } from '../kit/emulator-server.js';
+import { registerAdminRoutes } from './admin-routes.js';
+import { registerContactRoutes } from './contact-routes.js';
+import { registerCreditNoteRoutes } from './credit-note-routes.js';
+import { EmulatorClock, type ClockSettings } from '../kit/emulator-clock.js';
+import { generateData, type GenerateDataOptions } from './generate-data.js';
+import { registerInvoiceRoutes } from './invoice-routes.js';
+import { registerOAuthRoutes } from './oauth-routes.js';
+import { ZohoRateLimiter } from './rate-limiter.js';
+import { ZOHO_SANDBOX_DEFAULTS } from './sandbox-defaults.js';
+import { SeededRandom } from '../kit/seeded-random.js';
+import { registerSettingsRoutes } from './settings-routes.js';
+import { TokenRegistry } from './token-registry.js';
+import { createGuard, presentedToken } from './vendor-guard.js';
+import { ZohoDataStore } from './zoho-data-store.js';
+import { ZohoApiError, zohoErrors, zohoResult } from './zoho-error.js';
+
+export interface ZohoEmulatorOptions {
+  /** 0 picks a free port. @defaultValue 0 */
+  port?: number;
+  /** @defaultValue "127.0.0.1" */
+  host?: string;
+  /** Data seed. @defaultValue 1 */
+  seed?: number | string;
+  /** Number of invoices. @defaultValue 500 */
+  records?: number;
+  /** Number of customers. @defaultValue 80 */
+  customers?: number;
+  /** Vendor contacts. @defaultValue 4 */
+  vendors?: number;
+  /** Number of credit notes. @defaultValue 60 */
+  creditNotes?: number;
+  /** Generated activity range, org-local days. @defaultValue "2025-01-01".."2025-12-31" */
+  from?: string;
+  to?: string;
+  /** Requests per minute per organisation; 0 disables. @defaultValue 100 */
+  ratePerMinute?: number;
+  /** Requests per organisation-local day; 0 disables. @defaultValue 10000 */
+  dailyLimit?: number;
+  /** @defaultValue 3600 */
+  accessTokenTtlSeconds?: number;
+  /** Refresh-token grants allowed per 10 minutes; 0 disables. @defaultValue 10 */
+  maxRefreshesPerTenMinutes?: number;
+  /** @defaultValue ZOHO_SANDBOX_DEFAULTS.clientId */
+  clientId?: string;
+  /** @defaultValue ZOHO_SANDBOX_DEFAULTS.clientSecret */
+  clientSecret?: string;
+  /** @defaultValue ZOHO_SANDBOX_DEFAULTS.refreshToken */
+  refreshToken?: string;
+  /** @defaultValue "60012345678" */
+  organizationId?: string;
+  /** Faults from the start (also what reset restores). */
+  faults?: FaultConfigInput;
+  /** Initial emulator clock (also what reset restores). @defaultValue real time, ticking */
+  clock?: ClockSettings;
+  /** Journal capacity. @defaultValue 200000 */
+  journalMax?: number;
+}
+
+export interface ZohoEmulatorStats {
+  refreshCount: number;
+  refreshAttempts: number;
+  requestCount: number;
+  rateLimited: { minute: number; day: number };
+  rateLimits: { ratePerMinute: number; dailyLimit: number; usedToday: number; usedThisMinute: number };
+  records: { invoices: number; creditNotes: number; contacts: number };
+}
+
+export interface ZohoEmulator {
+  /** e.g. http://127.0.0.1:41234 (also the `api_domain` the token endpoint returns). */
+  url: string;
+  port: number;
+  /** `${url}/books/v3` */
+  apiBase: string;
+  /** `${url}/oauth/v2/token` */
+  tokenUrl: string;
+  organizationId: string;
+  store: ZohoDataStore;
+  faults: FaultInjector;
+  journal: Journal;
+  clock: EmulatorClock;
+  tokens: TokenRegistry;
+  limiter: ZohoRateLimiter;
+  stats(): ZohoEmulatorStats;
+  close(): Promise<void>;
+}
+
+export async function startZohoEmulator(options: ZohoEmulatorOptions = {}): Promise<ZohoEmulator> {
+  const d = ZOHO_SANDBOX_DEFAULTS;
+  const seed = options.seed ?? d.seed;
+  const dataOptions: GenerateDataOptions = {
+    seed,
+    records: options.records ?? d.records,
+    customers: options.customers ?? d.customers,
+    vendors: options.vendors,
+    creditNotes: options.creditNotes ?? d.creditNotes,
+    from: options.from,
+    to: options.to,
+    organizationId: options.organizationId ?? d.organizationId,
+  };
+  const clock = new EmulatorClock(options.clock ?? {});
+  const store = new ZohoDataStore(generateData(dataOptions), clock);
+  const initialFaults = options.faults ?? {};
+  const faultRandom = new SeededRandom(`${String(seed)}:faults`);
+  const faults = new FaultInjector(initialFaults, () => faultRandom.next());
+  const journal = new Journal(options.journalMax);
+  let baseUrl = '';
+  const tokens = new TokenRegistry(
+    {
+      clientId: options.clientId ?? d.clientId,
+      clientSecret: options.clientSecret ?? d.clientSecret,
+      refreshToken: options.refreshToken ?? d.refreshToken,
+      accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? d.accessTokenTtlSeconds,
+      maxRefreshesPerTenMinutes: options.maxRefreshesPerTenMinutes ?? d.maxRefreshesPerTenMinutes,
+      apiDomain: () => baseUrl,
+    },
+    clock,
+    new SeededRandom(`${String(seed)}:tokens`),
+  );
+  const initialLimits = { ratePerMinute: options.ratePerMinute ?? d.ratePerMinute, dailyLimit: options.dailyLimit ?? d.dailyLimit };
+  const limiter = new ZohoRateLimiter(initialLimits, clock, store.organization.offsetMinutes);
+  let requestCount = 0;
+
+  const router = new Router();
+  const guard = createGuard({ tokens, limiter, organizationId: () => store.organization.organization_id });
+  registerOAuthRoutes(router, tokens);
+  registerSettingsRoutes(router, guard, store);
+  registerInvoiceRoutes(router, guard, store);
+  registerCreditNoteRoutes(router, guard, store);
+  registerContactRoutes(router, guard, store);
+
+  const stats = (): ZohoEmulatorStats => ({
+    refreshCount: tokens.refreshCount,
+    refreshAttempts: tokens.refreshAttempts,
+    requestCount,
+    rateLimited: { ...limiter.refused },
+    rateLimits: limiter.current,
+    records: { invoices: store.invoiceMap.size, creditNotes: store.creditNoteMap.size, contacts: store.contactMap.size },
+  });
+  const urls = () => ({ url: baseUrl, apiBase: `${baseUrl}/books/v3`, tokenUrl: `${baseUrl}/oauth/v2/token` });
+
+  const admin = new Router();
+  registerAdminRoutes(admin, {
+    store,
+    clock,
+    faults,
+    journal,
+    tokens,
+    limiter,
+    stats,
+    urls,
+    reset: (overrides) => {
+      store.load(generateData({ ...dataOptions, ...overrides }));
+      clock.set({ now: null, frozen: false });
+      clock.set(options.clock ?? {});
+      tokens.reset();
+      limiter.reset();
+      limiter.configure(initialLimits);
+      faults.set(initialFaults);
+      journal.clear();
+      requestCount = 0;
+    },
+  });
+
+  // Errors raised by the shared kit (unknown path, bad JSON, injected faults) in Zoho's shape, with the
+  // rate-limit headers every Books response carries. An injected 429 looks like Zoho's per-minute throttle.
+  const shaped = (e: ZohoApiError): RouteResult => e.toResult(e.headers['X-Rate-Limit-Reset'] ? {} : limiter.dailyHeaders());
+  const server = await startEmulatorServer(
+    {
+      name: 'zoho-books',
+      router,
+      admin,
+      faults,
+      journal,
+      keyOf: (req) => presentedToken(req.headers),
+      errors: {
+        notFound: () => shaped(zohoErrors.invalidUrl()),
+        methodNotAllowed: () => shaped(zohoErrors.methodNotAllowed()),
+        tooLarge: (limit) => shaped(new ZohoApiError(413, 4, `The request body exceeds ${limit} bytes.`)),
+        badJson: () => shaped(zohoErrors.badJson()),
+        injected: (status, reason, retryAfterSeconds) => {
+          if (status === 429) return shaped(limiter.minuteError(Math.max(1, retryAfterSeconds ?? 60)));
+          if (status === 401) return shaped(zohoErrors.notAuthorized());
+          return shaped(new ZohoApiError(status, 1000, status === 500 ? 'Internal error' : `Injected ${status}: ${reason}`));
+        },
+        internal: () => zohoResult(500, { code: 1000, message: 'Internal error' }),
+      },
+    },
+    options.port ?? 0,
+    options.host ?? '127.0.0.1',
+  );
+  server.server.on('request', (req) => {
+    if (!(req.url ?? '').startsWith('/__admin')) requestCount += 1;
+  });
+  baseUrl = server.url;
+  return {
+    url: server.url,
+    port: server.port,
+    apiBase: `${server.url}/books/v3`,
+    tokenUrl: `${server.url}/oauth/v2/token`,
+    organizationId: store.organization.organization_id,
+    store,
+    faults,
+    journal,
+    clock,
+    tokens,
+    limiter,
+    stats,
+    close: server.close,
+  };
+}

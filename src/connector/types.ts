@@ -1,0 +1,121 @@
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { CreditNoteInput, CustomerDetails, InvoiceInput, OriginSource } from '../billing/schemas/index.js';
+import type { MapResult } from '../mapping/index.js';
+import type { VendorClient } from '../http/vendor-client.js';
+
+/**
+ * The contracts every connector implements (connectors/<vendor>/connector.ts). A connector is a static
+ * definition; a stream reads one entity incrementally and yields pages with the state to resume from.
+ */
+
+export type EntityName = 'invoices' | 'credit-notes' | 'customers';
+export const ENTITY_NAMES: readonly EntityName[] = ['invoices', 'credit-notes', 'customers'];
+
+/** One record as read from the source, before mapping. */
+export interface SourceRecord<Raw = unknown> {
+  /** The ERP's own id (string, even when the vendor sends numbers). */
+  id: string;
+  /** Source version: the record's last-modified instant as UTC ISO-8601 (ms precision). */
+  version: string;
+  /** The vendor's status as it says it (e.g. "void", "VOIDED", "Deleted"); kept, never turned into a delete. */
+  status?: string;
+  /** True when the source says the record was deleted (QBO CDC stub, Xero DELETED) — never for voids. */
+  deleted?: boolean;
+  raw: Raw;
+}
+
+export interface StreamPage<Raw, State> {
+  records: SourceRecord<Raw>[];
+  /** State to resume from once this page's records are durably handled. */
+  state: State;
+}
+
+/** What a stream read needs: the connection's HTTP client and where it is. */
+export interface ReadContext {
+  connectionId: string;
+  http: VendorClient;
+  logger: Logger;
+  signal?: AbortSignal;
+  /** The read's upper bound: now − settle delay (records newer than this are left for the next run). */
+  until: Date;
+  /** Connection-specific settings parsed by the connector's config schema. */
+  settings: Record<string, unknown>;
+  /**
+   * Backfill window of document dates (YYYY-MM-DD, inclusive). Streams filter by the vendor's document
+   * date where it has one (Zoho date_start/date_end, QBO TxnDate, Xero Date), so a 30-day window reads
+   * 30 days, not all history. Streams without a document date (customers) read everything once.
+   */
+  window?: { from: string; to: string };
+}
+
+/** Every stream state carries `cursor`: the lower bound (UTC ISO) of the next read, null = beginning. */
+export type StreamState = { cursor: string | null } & Record<string, string | number | boolean | null>;
+
+/** What a mapper needs to turn a source record into a billing body. */
+export interface MapContext {
+  connectionId: string;
+  originSource: OriginSource;
+  /** The billing company's base currency (exchangeRate is relative to it). */
+  baseCurrency: string;
+  /** Source-side lookups (tax settings, organisation) fetched once per read. */
+  lookups: Record<string, unknown>;
+}
+
+export type BillingBody =
+  { kind: 'invoice'; invoice: InvoiceInput } | { kind: 'credit-note'; creditNote: CreditNoteInput } | { kind: 'customer'; customer: CustomerDetails };
+
+export interface Stream<Raw = unknown, State extends StreamState = StreamState> {
+  name: EntityName;
+  /** Field of the raw record that is its primary key. */
+  primaryKey: string;
+  /** Field of the raw record the incremental cursor reads. */
+  cursorField: string;
+  /** True only when reads are ordered by the cursor: then state may be saved after each page. */
+  isSorted: boolean;
+  /** zod schema of flat primitives; dates as ISO strings. */
+  state: z.ZodType<State>;
+  /** State for a read from `from` (ISO instant); undefined = from the beginning. */
+  initialState(from?: string): State;
+  /** True when this stream honours ReadContext.window; false = a window read reads everything. */
+  supportsWindow: boolean;
+  read(ctx: ReadContext, state: State): AsyncIterable<StreamPage<Raw, State>>;
+  /** Lookups the mapper needs, fetched once per read (e.g. Zoho tax settings). */
+  lookups?(ctx: ReadContext): Promise<Record<string, unknown>>;
+  map(record: SourceRecord<Raw>, ctx: MapContext): MapResult<BillingBody>;
+  /** Every id that exists in the source now (for delete detection by id diff), when the vendor has no delete feed. */
+  listIds?(ctx: ReadContext): AsyncIterable<string[]>;
+}
+
+export interface RateBudget {
+  perMinute: number;
+  perDay?: number;
+  concurrency: number;
+}
+
+export interface Connector<Settings = unknown> {
+  id: 'zoho-books' | 'quickbooks' | 'xero';
+  displayName: string;
+  /** zod schema of this connector's settings and credentials in the YAML config. */
+  settings: z.ZodType<Settings>;
+  streams: Record<EntityName, Stream<any, any>>;
+  rateBudget: RateBudget;
+  /** The budget of one connection when it depends on its settings (e.g. Zoho's plan-based daily cap). */
+  rateBudgetFor?(settings: Settings): RateBudget;
+  /** Builds the per-connection HTTP client (auth, error table, rate-limit headers). */
+  createClient(options: CreateClientOptions<Settings>): VendorClient;
+}
+
+export interface CreateClientOptions<Settings> {
+  connectionId: string;
+  settings: Settings;
+  tokens: import('../auth/token-store.js').TokenStore;
+  logger?: Logger;
+  /** Called before each request: waits for a quota slot (per-minute, per-day, concurrency). */
+  acquire?: import('../http/vendor-client.js').AcquireSlot;
+  onResponse?: import('../http/vendor-client.js').ResponseObserver;
+  /** Parks the connection until an instant (vendor day limit, or remaining quota 0 until a reset). */
+  park?: (untilMs: number) => Promise<void>;
+  /** Remaining vendor quota read from response headers. */
+  onQuota?: (window: 'minute' | 'day', remaining: number) => void;
+}
