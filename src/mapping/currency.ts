@@ -136,3 +136,41 @@ export function crossCheckExchangeRate(input: {
     { field: 'exchangeRate' },
   );
 }
+
+/**
+ * Every ERP states its exchange rates against the ERP organisation's own base currency (Zoho's
+ * organisation, QuickBooks' home currency, Xero's organisation). A document in a currency other than the
+ * billing base can use that rate only when the organisation's base IS the billing base; otherwise the
+ * rate belongs to another currency pair and nothing here converts it: FX_UNDERIVABLE, never 1:1. A
+ * document already in the billing base needs no rate, whatever the organisation's base.
+ */
+export function checkOrganisationBase(input: {
+  documentCurrency: string;
+  /** The ERP organisation's base currency; undefined when its lookup is missing. */
+  organisationBase: string | undefined;
+  billingBase: string;
+  /** The vendor's rate field, for the message ("exchange_rate", "ExchangeRate", "CurrencyRate"). */
+  rateField: string;
+  /** The vendor's name for the message ("Zoho Books", "QuickBooks", "Xero"). */
+  source: string;
+}): MapFailure | undefined {
+  const currency = input.documentCurrency.trim().toUpperCase();
+  const base = input.billingBase.trim().toUpperCase();
+  if (currency === base) return undefined;
+  const org = input.organisationBase?.trim().toUpperCase();
+  if (!org) {
+    return mapFail(
+      'FX_UNDERIVABLE',
+      `${currency} document: the ${input.source} organisation's base currency is unknown, so ${input.rateField} has no known base`,
+      {
+        field: input.rateField,
+      },
+    );
+  }
+  if (org === base) return undefined;
+  return mapFail(
+    'FX_UNDERIVABLE',
+    `${currency} document: ${input.source} ${input.rateField} converts to the organisation's base currency ${org}, not to the billing base ${base}`,
+    { field: input.rateField },
+  );
+}

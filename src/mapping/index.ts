@@ -8,3 +8,4 @@ export * from './currency.js';
 export * from './ids.js';
 export * from './time.js';
 export * from './checks.js';
+export * from './steps.js';

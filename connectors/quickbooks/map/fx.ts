@@ -1,4 +1,5 @@
 import {
+  checkOrganisationBase,
   crossCheckExchangeRate,
   type Decimal,
   mapFail,
@@ -34,22 +35,15 @@ export function resolveDocumentCurrency(input: {
   const currency = (input.currencyRef?.value ?? lookups.homeCurrency)?.trim().toUpperCase();
   if (!currency) return mapFail('MISSING_FIELD', 'CurrencyRef is missing and the company home currency is unknown', { field: 'CurrencyRef' });
   const base = input.baseCurrency.trim().toUpperCase();
-  const home = lookups.homeCurrency;
   const warnings: string[] = [];
-  if (currency !== base) {
-    if (!home) {
-      return mapFail('FX_UNDERIVABLE', `${currency} document: the QuickBooks company's home currency is unknown, so ExchangeRate has no known base`, {
-        field: 'ExchangeRate',
-      });
-    }
-    if (home !== base) {
-      return mapFail(
-        'FX_UNDERIVABLE',
-        `${currency} document: QuickBooks ExchangeRate is relative to the company's home currency ${home}, not the billing base ${base}`,
-        { field: 'ExchangeRate' },
-      );
-    }
-  }
+  const organisation = checkOrganisationBase({
+    documentCurrency: currency,
+    organisationBase: lookups.homeCurrency,
+    billingBase: base,
+    rateField: 'ExchangeRate',
+    source: 'QuickBooks',
+  });
+  if (organisation) return organisation;
   const homeTotal = parseOptionalAmount(input.homeTotal, 'HomeTotalAmt');
   if (!homeTotal.ok) return homeTotal;
   const fx = resolveExchangeRate({

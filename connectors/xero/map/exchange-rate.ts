@@ -1,5 +1,5 @@
 import type { MapContext } from '../../../src/connector/types.js';
-import { mapFail, resolveExchangeRate, type ExchangeRateResult } from '../../../src/mapping/index.js';
+import { checkOrganisationBase, resolveExchangeRate, type ExchangeRateResult } from '../../../src/mapping/index.js';
 import type { XeroLookups } from './xero-lookups.js';
 
 /**
@@ -15,21 +15,13 @@ import type { XeroLookups } from './xero-lookups.js';
  */
 export function xeroExchangeRate(currency: string, currencyRate: unknown, ctx: MapContext, lookups: XeroLookups): ExchangeRateResult {
   const base = ctx.baseCurrency.trim().toUpperCase();
-  if (currency !== base) {
-    if (!lookups.baseCurrency) {
-      return mapFail(
-        'FX_UNDERIVABLE',
-        `${currency} invoice: the Xero organisation's base currency is unknown (GET /Organisation lookup missing), so CurrencyRate cannot be read`,
-        { field: 'CurrencyRate' },
-      );
-    }
-    if (lookups.baseCurrency !== base) {
-      return mapFail(
-        'FX_UNDERIVABLE',
-        `${currency} invoice: Xero's CurrencyRate is relative to the organisation's base currency ${lookups.baseCurrency}, not the billing base ${base}; no ${currency}→${base} rate can be derived`,
-        { field: 'CurrencyRate' },
-      );
-    }
-  }
+  const organisation = checkOrganisationBase({
+    documentCurrency: currency,
+    organisationBase: lookups.baseCurrency,
+    billingBase: base,
+    rateField: 'CurrencyRate',
+    source: 'Xero',
+  });
+  if (organisation) return organisation;
   return resolveExchangeRate({ invoiceCurrency: currency, baseCurrency: base, rate: currencyRate, direction: 'foreign-per-base', field: 'CurrencyRate' });
 }

@@ -18,7 +18,7 @@ import { ZohoCreditNote } from '../schemas.js';
 import { currencyOf, exchangeRateOf, mapAmounts, supplyOf, wire } from './document.js';
 import { readLookups } from './lookups.js';
 import { customerOfDocument } from './parties.js';
-import { mapping, parseRecord } from './steps.js';
+import { mapping, parseRecord } from '../../../src/mapping/steps.js';
 
 /**
  * Zoho `GET /creditnotes/{id}` → billing credit note (A19). Amounts as for invoices (document.ts).
@@ -32,7 +32,7 @@ import { mapping, parseRecord } from './steps.js';
  */
 export function mapZohoCreditNote(record: SourceRecord, ctx: MapContext): MapResult<BillingBody> {
   return mapping((s) => {
-    const cn = parseRecord(s, ZohoCreditNote, record.raw, 'creditnote');
+    const cn = parseRecord(s, ZohoCreditNote, record.raw, 'creditnote', 'Zoho');
     const lookups = s.take(readLookups(ctx.lookups));
     const currency = currencyOf(s, cn.currency_code);
     const a = mapAmounts(s, cn, lookups, currency);

@@ -3,7 +3,7 @@ import { buyerIdFor, finalizeCustomer, mapOk, type MapResult } from '../../../sr
 import type { BillingBody, MapContext, SourceRecord } from '../../../src/connector/types.js';
 import { ZohoContact } from '../schemas.js';
 import { addressesOf, addressOf, contactsOf, countryFields, customerStateCode, gstinOf } from './parties.js';
-import { mapping, parseRecord } from './steps.js';
+import { mapping, parseRecord } from '../../../src/mapping/steps.js';
 
 /**
  * Zoho `GET /contacts/{id}` (contact_type customer) → billing CustomerDetails.
@@ -17,7 +17,7 @@ import { mapping, parseRecord } from './steps.js';
  */
 export function mapZohoContact(record: SourceRecord, ctx: MapContext): MapResult<BillingBody> {
   return mapping((s) => {
-    const c = parseRecord(s, ZohoContact, record.raw, 'contact');
+    const c = parseRecord(s, ZohoContact, record.raw, 'contact', 'Zoho');
     const persons = [...(c.contact_persons ?? [])].sort((a, b) => Number(b.is_primary_contact === true) - Number(a.is_primary_contact === true));
     const contacts = contactsOf(persons);
     const primary = contacts?.[0];

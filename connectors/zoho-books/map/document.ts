@@ -1,6 +1,7 @@
 import type { Adjustment, Discount, LineItem, Tax } from '../../../src/billing/schemas/index.js';
 import {
   allocateMoney,
+  checkOrganisationBase,
   buildDiscount,
   buildTax,
   checkInvoiceTotal,
@@ -30,7 +31,7 @@ import {
 import type { MapContext } from '../../../src/connector/types.js';
 import type { ZohoInvoice, ZohoLineItem, ZohoTaxLine } from '../schemas.js';
 import { componentsOf, taxKindOf, type ZohoLookups, type ZohoTaxDefinition } from './lookups.js';
-import type { Steps } from './steps.js';
+import type { Steps } from '../../../src/mapping/steps.js';
 
 /**
  * The amounts of a Zoho invoice or credit note (they share these fields) → billing line items, tax,
@@ -375,16 +376,15 @@ export function adjustmentsOf(s: Steps, a: MappedAmounts, description: string | 
  */
 export function exchangeRateOf(s: Steps, doc: ZohoDocument, a: MappedAmounts, ctx: MapContext, lookups: ZohoLookups): number | undefined {
   const base = ctx.baseCurrency.trim().toUpperCase();
-  const orgBase = lookups.organization.baseCurrency.trim().toUpperCase();
-  if (a.currency !== base && orgBase !== base) {
-    s.fail(
-      mapFail(
-        'FX_UNDERIVABLE',
-        `${a.currency} document in a Zoho organisation whose base currency is ${orgBase}: its exchange_rate converts to ${orgBase}, not to the billing base ${base}`,
-        { field: 'exchange_rate' },
-      ),
-    );
-  }
+  s.check(
+    checkOrganisationBase({
+      documentCurrency: a.currency,
+      organisationBase: lookups.organization.baseCurrency,
+      billingBase: base,
+      rateField: 'exchange_rate',
+      source: 'Zoho Books',
+    }),
+  );
   const baseTotal = s.take(parseOptionalAmount(doc.bcy_total, 'bcy_total'));
   const resolved = resolveExchangeRate({
     invoiceCurrency: a.currency,

@@ -15,7 +15,7 @@ import { ZohoInvoice } from '../schemas.js';
 import { adjustmentsOf, currencyOf, exchangeRateOf, mapAmounts, supplyOf, wire } from './document.js';
 import { readLookups } from './lookups.js';
 import { customerOfDocument } from './parties.js';
-import { mapping, parseRecord } from './steps.js';
+import { mapping, parseRecord } from '../../../src/mapping/steps.js';
 
 /**
  * Zoho `GET /invoices/{id}` → billing invoice input (see document.ts for the amounts).
@@ -35,7 +35,7 @@ import { mapping, parseRecord } from './steps.js';
  */
 export function mapZohoInvoice(record: SourceRecord, ctx: MapContext): MapResult<BillingBody> {
   return mapping((s) => {
-    const inv = parseRecord(s, ZohoInvoice, record.raw, 'invoice');
+    const inv = parseRecord(s, ZohoInvoice, record.raw, 'invoice', 'Zoho');
     const lookups = s.take(readLookups(ctx.lookups));
     const currency = currencyOf(s, inv.currency_code);
     const a = mapAmounts(s, inv, lookups, currency);

@@ -2,7 +2,7 @@ import type { Address, Contact, CustomerDetailsInput, TaxIdentifier } from '../.
 import { buyerIdFor, findIndianState, stateOfGstin } from '../../../src/mapping/index.js';
 import type { MapContext } from '../../../src/connector/types.js';
 import type { ZohoAddress, ZohoContactPersonRef, ZohoInvoice } from '../schemas.js';
-import type { Steps } from './steps.js';
+import type { Steps } from '../../../src/mapping/steps.js';
 
 /**
  * Customer-side pieces shared by the invoice, credit-note and customer mappers: addresses, contact

@@ -1,6 +1,6 @@
 import type { ZodError } from 'zod';
-import { formatZodIssues } from '../../../src/errors/index.js';
-import { mapFail, type MapFailure, type MapResult } from '../../../src/mapping/index.js';
+import { formatZodIssues } from '../errors/index.js';
+import { mapFail, type MapFailure, type MapResult } from './quarantine-reason.js';
 
 /**
  * Straight-line mapper code over MapResult steps: `take(result)` unwraps a success (collecting its
@@ -53,15 +53,20 @@ export function mapping<T>(body: (steps: Steps) => MapResult<T>): MapResult<T> {
   }
 }
 
-/** The raw record through its Zoho record schema; a mismatch is INVALID_FIELD naming the paths (never values). */
+/**
+ * The raw record through its vendor record schema; a mismatch is INVALID_FIELD naming the paths, never
+ * the values (records carry personal and financial data). `label` prefixes the paths ("invoice"),
+ * `vendor` names the source in the message ("Zoho").
+ */
 export function parseRecord<T>(
   s: Steps,
   schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: ZodError } },
   raw: unknown,
   label: string,
+  vendor: string,
 ): T {
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const issues = formatZodIssues(parsed.error, label);
-  return s.fail(mapFail('INVALID_FIELD', `Zoho ${label} is malformed: ${issues.slice(0, 5).join('; ')}`, { issues, field: issues[0]?.split(':')[0] }));
+  return s.fail(mapFail('INVALID_FIELD', `${vendor} ${label} is malformed: ${issues.slice(0, 5).join('; ')}`, { issues, field: issues[0]?.split(':')[0] }));
 }
