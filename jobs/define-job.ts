@@ -1,7 +1,7 @@
 import { DelayedError, type Job, RateLimitError, UnrecoverableError, WaitingChildrenError } from 'bullmq';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import { formatZodIssues, SyncError } from '../src/errors/index.js';
+import { formatZodIssues, ParkedError, SyncError } from '../src/errors/index.js';
 import { serializeError } from '../src/observability/logger.js';
 import type { Metrics } from '../src/observability/metrics.js';
 
@@ -13,7 +13,10 @@ export type Processor<P, R> = (ctx: { job: Job; data: P; token?: string; signal?
  * - one child logger per job, bound to connection, entity and job id;
  * - a duration histogram by queue and result;
  * - classification in ONE place: a non-retryable SyncError becomes UnrecoverableError (no attempts
- *   wasted); BullMQ's control-flow errors (RateLimitError, DelayedError, WaitingChildrenError) pass.
+ *   wasted); BullMQ's control-flow errors (RateLimitError, DelayedError, WaitingChildrenError) pass;
+ * - a parked connection (ParkedError: vendor quota spent or a long vendor wait, decided in
+ *   src/http/wait-decision.ts) delays the job until the park ends, without using an attempt, so the
+ *   worker slot serves other connections meanwhile. This is the only place a park becomes a delay.
  */
 export function defineJob<S extends z.ZodTypeAny, R>(
   queue: string,
@@ -34,6 +37,13 @@ export function defineJob<S extends z.ZodTypeAny, R>(
     try {
       return await processor({ job, data: parsed.data, token, signal, log });
     } catch (err) {
+      if (err instanceof ParkedError && token !== undefined) {
+        result = 'deferred';
+        log.info({ until: new Date(err.untilMs).toISOString() }, 'connection parked; job delayed until the park ends');
+        // A second of spread so the delayed jobs of one connection do not all start in the same instant.
+        await job.moveToDelayed(err.untilMs + Math.floor(Math.random() * 1_000), token);
+        throw new DelayedError();
+      }
       if (err instanceof RateLimitError || err instanceof DelayedError || err instanceof WaitingChildrenError) {
         result = 'deferred';
         throw err;

@@ -3,8 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { BillingBody, MapContext, ReadContext, StreamState } from '../src/connector/types.js';
 import { jobIdSafe } from '../src/mapping/index.js';
 import { contentHash } from '../src/pipeline/content-hash.js';
-import { RateLimitedError } from '../src/errors/index.js';
-import { QuotaParkedError } from '../src/pipeline/quotas.js';
+import { ParkedError } from '../src/errors/index.js';
 import { CREDIT_NOTE_PRIORITY_OFFSET, PRIORITY, PullPayload, QUEUES, type UpsertPayload } from './catalog.js';
 import { defineJob } from './define-job.js';
 import { reconcileFields } from './reconcile-fields.js';
@@ -54,7 +53,7 @@ export function pullProcessor(rt: Runtime) {
     } catch (err) {
       // What `erp-sync status` shows next to "last success": why incremental pulls of this stream fail. Deferrals
       // (quota parking, rate limits) are not failures. Error messages carry no secrets (src/errors).
-      if (!windowKey && !(err instanceof DelayedError) && !(err instanceof RateLimitError)) {
+      if (!windowKey && !(err instanceof DelayedError) && !(err instanceof RateLimitError) && !(err instanceof ParkedError)) {
         const message = err instanceof Error ? err.message : String(err);
         await rt.redis.hset(rt.keys.lastError(conn), entity, JSON.stringify({ at: Date.now(), message: message.slice(0, 500) }));
       }
@@ -75,120 +74,102 @@ export function pullProcessor(rt: Runtime) {
 
       const ctx: ReadContext = { connectionId: conn, http: rt.vendorClient(conn), logger: log, signal, until, settings: c.settings, window };
       const result: PullResult = { pulled: 0, enqueued: 0, unchanged: 0, quarantined: 0, deleted: 0, pages: 0, cursor: state.cursor };
-      try {
-        const lookups = stream.lookups ? await stream.lookups(ctx) : {};
-        const mapCtx: MapContext = { connectionId: conn, originSource: c.originSource, baseCurrency: rt.config.billing.baseCurrency, lookups };
-        for await (const page of stream.read(ctx, state)) {
-          result.pages++;
-          result.pulled += page.records.length;
-          rt.metrics.recordsPulled.inc({ connection: conn, entity }, page.records.length);
-          const ledger = await rt.ledger.getMany(
-            conn,
-            entity,
-            page.records.map((r) => r.id),
-          );
-          const jobs: Array<{ name: string; data: UpsertPayload; opts: { jobId: string; priority: number } }> = [];
-          for (const [i, record] of page.records.entries()) {
-            const known = ledger[i];
-            if (record.deleted) {
-              // A source delete (never a void) cannot be expressed in billing: mark it for reconciliation.
-              if (known && !known.sourceDeletedAt)
-                await rt.ledger.put(conn, entity, record.id, {
-                  ...known,
-                  sourceDeletedAt: record.version,
-                  version: record.version > known.version ? record.version : known.version,
-                });
-              result.deleted++;
-              continue;
-            }
-            const mapped = stream.map(record, mapCtx);
-            if (!mapped.ok) {
-              result.quarantined++;
-              rt.metrics.recordsQuarantined.inc({ connection: conn, entity, reason: mapped.reason });
-              await rt.quarantine.put({
-                connection: conn,
-                entity,
-                erpId: record.id,
-                version: record.version,
-                reason: mapped.reason,
-                message: mapped.message,
-                field: mapped.field,
-                stage: 'map',
-                at: Date.now(),
+      const lookups = stream.lookups ? await stream.lookups(ctx) : {};
+      const mapCtx: MapContext = { connectionId: conn, originSource: c.originSource, baseCurrency: rt.config.billing.baseCurrency, lookups };
+      for await (const page of stream.read(ctx, state)) {
+        result.pages++;
+        result.pulled += page.records.length;
+        rt.metrics.recordsPulled.inc({ connection: conn, entity }, page.records.length);
+        const ledger = await rt.ledger.getMany(
+          conn,
+          entity,
+          page.records.map((r) => r.id),
+        );
+        const jobs: Array<{ name: string; data: UpsertPayload; opts: { jobId: string; priority: number } }> = [];
+        for (const [i, record] of page.records.entries()) {
+          const known = ledger[i];
+          if (record.deleted) {
+            // A source delete (never a void) cannot be expressed in billing: mark it for reconciliation.
+            if (known && !known.sourceDeletedAt)
+              await rt.ledger.put(conn, entity, record.id, {
+                ...known,
+                sourceDeletedAt: record.version,
+                version: record.version > known.version ? record.version : known.version,
               });
-              continue;
-            }
-            rt.metrics.recordsMapped.inc({ connection: conn, entity });
-            const body = mapped.value as BillingBody;
-            const hash = contentHash(body);
-            if (known && (known.hash === hash || known.version > record.version)) {
-              result.unchanged++;
-              rt.metrics.recordsSkipped.inc({ connection: conn, entity, reason: known.hash === hash ? 'unchanged' : 'stale' });
-              if (known.hash === hash) await rt.quarantine.clear(conn, entity, record.id, record.version);
-              continue;
-            }
-            jobs.push({
-              name: 'upsert',
-              data: {
-                connectionId: conn,
-                entity,
-                erpId: record.id,
-                version: record.version,
-                hash,
-                sourceStatus: record.status,
-                body: body as UpsertPayload['body'],
-                fields: reconcileFields(body),
-                documentUrl: documentUrlOf(record.raw),
-              },
-              // A repair (reconcile forgot the hash) must not reuse the id of the completed original job,
-              // which BullMQ would silently ignore as a duplicate.
-              opts: {
-                jobId:
-                  known?.hash === 'repair'
-                    ? `${upsertJobId(conn, entity, record.id, hash)}-r${Date.now().toString(36)}`
-                    : upsertJobId(conn, entity, record.id, hash),
-                priority: (window ? PRIORITY.backfill : PRIORITY.incremental) + (entity === 'credit-notes' ? CREDIT_NOTE_PRIORITY_OFFSET : 0),
-              },
+            result.deleted++;
+            continue;
+          }
+          const mapped = stream.map(record, mapCtx);
+          if (!mapped.ok) {
+            result.quarantined++;
+            rt.metrics.recordsQuarantined.inc({ connection: conn, entity, reason: mapped.reason });
+            await rt.quarantine.put({
+              connection: conn,
+              entity,
+              erpId: record.id,
+              version: record.version,
+              reason: mapped.reason,
+              message: mapped.message,
+              field: mapped.field,
+              stage: 'map',
+              at: Date.now(),
             });
+            continue;
           }
-          if (jobs.length) {
-            await rt.queues.upsert.addBulk(jobs);
-            if (data.runId) {
-              // The run's own upserts, which `erp-sync backfill` waits for. Added after the jobs exist (an id
-              // whose job does not exist counts as finished) and before this pull completes (the run is
-              // not complete before all its pulls are).
-              const runKey = rt.keys.runUpserts(data.runId);
-              await rt.redis
-                .multi()
-                .sadd(runKey, ...jobs.map((j) => j.opts.jobId))
-                .expire(runKey, 7 * 24 * 3600)
-                .exec();
-            }
-            result.enqueued += jobs.length;
-            rt.metrics.recordsEnqueued.inc({ connection: conn, entity }, jobs.length);
+          rt.metrics.recordsMapped.inc({ connection: conn, entity });
+          const body = mapped.value as BillingBody;
+          const hash = contentHash(body);
+          if (known && (known.hash === hash || known.version > record.version)) {
+            result.unchanged++;
+            rt.metrics.recordsSkipped.inc({ connection: conn, entity, reason: known.hash === hash ? 'unchanged' : 'stale' });
+            if (known.hash === hash) await rt.quarantine.clear(conn, entity, record.id, record.version);
+            continue;
           }
-          // The page's jobs are durable in Redis: now the checkpoint may move (sorted streams only).
-          if (stream.isSorted) await saveState(rt, conn, entity, windowKey, page.state);
-          result.cursor = page.state.cursor;
-          await job.updateProgress({ pages: result.pages, pulled: result.pulled, enqueued: result.enqueued });
-          await waitForBacklog(rt, signal);
+          jobs.push({
+            name: 'upsert',
+            data: {
+              connectionId: conn,
+              entity,
+              erpId: record.id,
+              version: record.version,
+              hash,
+              sourceStatus: record.status,
+              body: body as UpsertPayload['body'],
+              fields: reconcileFields(body),
+              documentUrl: documentUrlOf(record.raw),
+            },
+            // A repair (reconcile forgot the hash) must not reuse the id of the completed original job,
+            // which BullMQ would silently ignore as a duplicate.
+            opts: {
+              jobId:
+                known?.hash === 'repair'
+                  ? `${upsertJobId(conn, entity, record.id, hash)}-r${Date.now().toString(36)}`
+                  : upsertJobId(conn, entity, record.id, hash),
+              priority: (window ? PRIORITY.backfill : PRIORITY.incremental) + (entity === 'credit-notes' ? CREDIT_NOTE_PRIORITY_OFFSET : 0),
+            },
+          });
         }
-      } catch (err) {
-        // Daily vendor quota spent (our own count, or the vendor's day-limit 429): park this connection
-        // until the reset and delay the job, without failing it or touching other connections.
-        const parkedUntil =
-          err instanceof QuotaParkedError
-            ? err.untilMs
-            : err instanceof RateLimitedError && err.scope === 'day'
-              ? Date.now() + (err.retryAfterMs ?? 3_600_000)
-              : undefined;
-        if (parkedUntil !== undefined) {
-          await rt.quotas.park(conn, parkedUntil);
-          log.warn({ until: new Date(parkedUntil).toISOString() }, 'connection parked by vendor quota; pull delayed');
-          await job.moveToDelayed(parkedUntil + 1000, token);
-          throw new DelayedError();
+        if (jobs.length) {
+          await rt.queues.upsert.addBulk(jobs);
+          if (data.runId) {
+            // The run's own upserts, which `erp-sync backfill` waits for. Added after the jobs exist (an id
+            // whose job does not exist counts as finished) and before this pull completes (the run is
+            // not complete before all its pulls are).
+            const runKey = rt.keys.runUpserts(data.runId);
+            await rt.redis
+              .multi()
+              .sadd(runKey, ...jobs.map((j) => j.opts.jobId))
+              .expire(runKey, 7 * 24 * 3600)
+              .exec();
+          }
+          result.enqueued += jobs.length;
+          rt.metrics.recordsEnqueued.inc({ connection: conn, entity }, jobs.length);
         }
-        throw err;
+        // The page's jobs are durable in Redis: now the checkpoint may move (sorted streams only).
+        if (stream.isSorted) await saveState(rt, conn, entity, windowKey, page.state);
+        result.cursor = page.state.cursor;
+        await job.updateProgress({ pages: result.pages, pulled: result.pulled, enqueued: result.enqueued });
+        await waitForBacklog(rt, signal);
       }
       // Whole read done: the next incremental read starts at `until` (minus the lookback then).
       const cursor = windowKey ? 'done' : until.toISOString();

@@ -5,11 +5,10 @@
  * errors: 5xx/10000, network errors, and a 429 whose wait is ≤ 5 s); each attempt may add one forced token
  * refresh and one repeat on 401, so ≤ 8 HTTP requests to the API plus ≤ 4 to the token endpoint (each of
  * those at most 2 attempts). A real Intuit 429 asks for 60 s, above the in-process cap: the error goes up,
- * the connection is parked for 60 s (so other workers stop too) and the pipeline delays the job.
+ * the vendor client parks the connection for 60 s (so other workers stop too) and the job is delayed.
  */
 import type { CreateClientOptions } from '../../src/connector/types.js';
 import type { RefreshFn } from '../../src/auth/token-store.js';
-import { RateLimitedError } from '../../src/errors/index.js';
 import { type AuthProvider, type ErrorTable, VendorClient } from '../../src/http/vendor-client.js';
 import type { RetryPolicy } from '../../src/http/with-retry.js';
 import { quickbooksErrorTable, quickbooksTokenErrorTable } from './error-table.js';
@@ -79,10 +78,6 @@ export function createQuickBooksClient(options: CreateClientOptions<QuickBooksSe
   const table = quickbooksErrorTable({ throttleWaitMs: settings.throttleWaitMs });
   const errorTable: ErrorTable = (ctx) => {
     const error = table(ctx);
-    // A wait longer than we retry in process: park the realm so every worker backs off (Intuit: 60 s).
-    if (error instanceof RateLimitedError && options.park && (error.retryAfterMs ?? 0) > (API_RETRY.maxRetryAfterMs ?? 0)) {
-      options.park(Date.now() + (error.retryAfterMs ?? 0)).catch((err: unknown) => options.logger?.warn({ err }, 'could not park the connection'));
-    }
     if (error && options.logger) {
       const tid = ctx.headers.intuit_tid;
       options.logger.debug({ status: ctx.status, operation: ctx.operation, intuit_tid: tid }, 'quickbooks error response');
@@ -101,5 +96,10 @@ export function createQuickBooksClient(options: CreateClientOptions<QuickBooksSe
     timeoutMs: settings.timeoutMs,
     acquire: options.acquire,
     onResponse: options.onResponse,
+    // A 429 asking for more than API_RETRY.maxRetryAfterMs (Intuit asks 60 s) parks the realm so every
+    // worker backs off, and the job is delayed (src/http/wait-decision.ts).
+    park: options.park,
+    connectionId: options.connectionId,
+    logger: options.logger,
   });
 }

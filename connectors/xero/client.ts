@@ -1,10 +1,9 @@
 import type { CreateClientOptions } from '../../src/connector/types.js';
-import type { AuthProvider, VendorClient } from '../../src/http/vendor-client.js';
+import { type AuthProvider, VendorClient } from '../../src/http/vendor-client.js';
 import { xeroErrorTable } from './error-table.js';
-import { reportQuota } from './rate-limit-headers.js';
+import { readXeroQuota } from './rate-limit-headers.js';
 import { createXeroRefresh } from './refresh-token.js';
 import { XERO_API_URL, type XeroSettings } from './settings.js';
-import { XeroVendorClient } from './xero-vendor-client.js';
 
 /**
  * The per-connection Xero client (https://developer.xero.com/documentation/api/accounting/overview).
@@ -14,7 +13,7 @@ import { XeroVendorClient } from './xero-vendor-client.js';
  *   XML otherwise).
  * - Quotas: `acquire` (our Redis quota: 55/min, 5,000/day, 5 in flight per connection) before each call;
  *   `X-DayLimit-Remaining`/`X-MinLimit-Remaining`/`X-AppMinLimit-Remaining` → onQuota on every response;
- *   a day-limit 429 parks the connection (xero-vendor-client.ts).
+ *   a day-limit 429 parks the connection (src/http/wait-decision.ts decides).
  *
  * Worst-case attempt budget of ONE API call: 1 + 2 retries (p-retry, within 10 s) for TransientError and
  * minute/concurrency 429s whose Retry-After is ≤ 5 s (longer ones, and day limits, go up to the job);
@@ -39,19 +38,19 @@ export function createXeroClient(options: CreateClientOptions<XeroSettings>): Ve
     },
     header: (token) => `Bearer ${token}`,
   };
-  return new XeroVendorClient(
-    {
-      vendor: 'xero',
-      prefixUrl: settings.baseUrl ?? XERO_API_URL,
-      auth,
-      errorTable: xeroErrorTable,
-      headers: { 'xero-tenant-id': settings.tenantId, accept: 'application/json' },
-      acquire: options.acquire,
-      onResponse: options.onResponse,
-      onRateLimitHeaders: (headers) => reportQuota(headers, options.onQuota),
-      retry: { retries: 2, maxRetryAfterMs: 5_000 },
-    },
-    options.park,
-    options.logger,
-  );
+  return new VendorClient({
+    vendor: 'xero',
+    prefixUrl: settings.baseUrl ?? XERO_API_URL,
+    auth,
+    errorTable: xeroErrorTable,
+    headers: { 'xero-tenant-id': settings.tenantId, accept: 'application/json' },
+    acquire: options.acquire,
+    onResponse: options.onResponse,
+    readQuota: readXeroQuota,
+    onQuota: options.onQuota,
+    park: options.park,
+    connectionId: options.connectionId,
+    logger: options.logger,
+    retry: { retries: 2, maxRetryAfterMs: 5_000 },
+  });
 }

@@ -1,6 +1,7 @@
 import type { ErrorContext } from '../../src/http/vendor-client.js';
 import { AuthError, RateLimitedError, RejectedError, type SyncError, TransientError } from '../../src/errors/index.js';
-import { msToNextUtcMidnight, rateLimitScope } from './rate-limit-headers.js';
+import { msToNextUtcMidnight } from '../../src/http/wait-decision.js';
+import { rateLimitScope } from './rate-limit-headers.js';
 
 /**
  * Xero's errors → our classes (reference §3.8, traps 19–20). Messages carry Xero's own words (validation
@@ -39,7 +40,7 @@ export function xeroErrorTable(ctx: ErrorContext): SyncError | undefined {
 
   if (status === 429) {
     const scope = rateLimitScope(ctx.headers['x-rate-limit-problem']);
-    const retryAfterMs = ctx.retryAfterMs ?? (scope === 'day' ? msToNextUtcMidnight() : 60_000);
+    const retryAfterMs = ctx.retryAfterMs ?? (scope === 'day' ? msToNextUtcMidnight(Date.now()) : 60_000);
     return new RateLimitedError(
       scope === 'day'
         ? `Xero daily call limit reached for this organisation; it resets in ${Math.ceil(retryAfterMs / 1000)} s`

@@ -1,4 +1,5 @@
 import type { Headers } from '../../src/http/vendor-client.js';
+import type { QuotaSignal } from '../../src/http/wait-decision.js';
 
 /**
  * Xero's rate-limit signals (reference §3.7, trap 20).
@@ -21,17 +22,14 @@ function header(headers: Headers, name: string): number | undefined {
   return Number(value);
 }
 
-export function reportQuota(headers: Headers, onQuota: ((window: 'minute' | 'day', remaining: number) => void) | undefined): void {
-  if (!onQuota) return;
+/** The day and minute quotas left, from the headers on every response (classification only). */
+export function readXeroQuota(headers: Headers): QuotaSignal[] {
+  const signals: QuotaSignal[] = [];
   const day = header(headers, 'x-daylimit-remaining');
-  if (day !== undefined) onQuota('day', day);
+  if (day !== undefined) signals.push({ window: 'day', remaining: day });
   const org = header(headers, 'x-minlimit-remaining');
   const app = header(headers, 'x-appminlimit-remaining');
   const minute = org !== undefined && app !== undefined ? Math.min(org, app) : (org ?? app);
-  if (minute !== undefined) onQuota('minute', minute);
-}
-
-/** Milliseconds to the next UTC midnight: the fallback day reset when a day-limit 429 has no Retry-After. */
-export function msToNextUtcMidnight(now = Date.now()): number {
-  return (Math.floor(now / 86_400_000) + 1) * 86_400_000 - now;
+  if (minute !== undefined) signals.push({ window: 'minute', remaining: minute });
+  return signals;
 }

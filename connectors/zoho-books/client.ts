@@ -3,7 +3,7 @@ import { VendorClient } from '../../src/http/vendor-client.js';
 import type { RetryPolicy } from '../../src/http/with-retry.js';
 import { createZohoAuth } from './auth.js';
 import { zohoErrorTable, zohoTokenErrorTable } from './error-table.js';
-import { rateLimitObserver } from './rate-limit.js';
+import { readZohoQuota } from './rate-limit.js';
 import { accountsBaseUrl, apiBaseUrl, parseZohoSettings, type ZohoSettings, type ZohoSettingsInput } from './settings.js';
 
 /**
@@ -56,6 +56,10 @@ export function createZohoClient(options: ZohoClientOptions): VendorClient {
     timeoutMs: settings.timeoutMs,
     acquire: options.acquire,
     onResponse: options.onResponse,
-    onRateLimitHeaders: rateLimitObserver({ onQuota: options.onQuota, park: options.park, logger: options.logger }),
+    readQuota: readZohoQuota,
+    onQuota: options.onQuota,
+    park: options.park,
+    connectionId: options.connectionId,
+    logger: options.logger,
   });
 }

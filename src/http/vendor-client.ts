@@ -1,10 +1,12 @@
 import type { Got } from 'got';
+import type { Logger } from 'pino';
 import type { z } from 'zod';
-import { AuthError, DataContractError, formatZodIssues, SyncError, TransientError } from '../errors/index.js';
+import { AuthError, DataContractError, formatZodIssues, ParkedError, RateLimitedError, SyncError, TransientError } from '../errors/index.js';
 import { createHttpClient } from './create-http-client.js';
 import { networkError } from './network-error.js';
 import { parseRetryAfter } from './retry-after.js';
-import { type RetryPolicy, withRetry } from './with-retry.js';
+import { decideQuotaSignal, decideRateLimited, type QuotaSignal } from './wait-decision.js';
+import { DEFAULT_MAX_IN_PLACE_WAIT_MS, type RetryPolicy, withRetry } from './with-retry.js';
 
 /** Waits for a quota slot; returns the release function (concurrency). */
 export type AcquireSlot = (signal?: AbortSignal) => Promise<() => void>;
@@ -47,8 +49,33 @@ export interface VendorClientOptions {
   timeoutMs?: number;
   acquire?: AcquireSlot;
   onResponse?: ResponseObserver;
-  /** Reads rate-limit headers on every response (remaining quota, resets). */
-  onRateLimitHeaders?: (headers: Headers) => void;
+  /** The connector's reading of its rate-limit headers (classification only; wait-decision.ts decides). */
+  readQuota?: (headers: Headers) => QuotaSignal[];
+  /** Remaining quota per window, as the vendor reports it (metrics). */
+  onQuota?: (window: 'minute' | 'day', remaining: number) => void;
+  /** Parks the connection until an instant (every process honours it). Without it, long waits fail the call. */
+  park?: (untilMs: number) => Promise<void>;
+  /** Names the connection in ParkedError and logs. @defaultValue the vendor */
+  connectionId?: string;
+  logger?: Logger;
+  now?: () => number;
+}
+
+/**
+ * Rate-limit headers → quota reports and, where wait-decision.ts says so, a park. A failed park is
+ * logged, never thrown: the response itself succeeded.
+ */
+export function quotaObserver(options: Pick<VendorClientOptions, 'readQuota' | 'onQuota' | 'park' | 'logger' | 'now' | 'vendor'>): (headers: Headers) => void {
+  const now = options.now ?? Date.now;
+  return (headers) => {
+    for (const signal of options.readQuota?.(headers) ?? []) {
+      options.onQuota?.(signal.window, signal.remaining);
+      const decision = decideQuotaSignal(signal, now());
+      if (decision?.kind !== 'park' || !options.park) continue;
+      options.logger?.warn({ until: new Date(decision.untilMs).toISOString() }, `${options.vendor} quota spent; parking the connection until the reset`);
+      options.park(decision.untilMs).catch((err: unknown) => options.logger?.error({ err }, 'could not park the connection'));
+    }
+  };
 }
 
 export interface VendorRequest<T extends z.ZodTypeAny> {
@@ -75,21 +102,47 @@ export interface VendorRequest<T extends z.ZodTypeAny> {
  */
 export class VendorClient {
   private readonly http: Got;
+  private readonly observeQuota: (headers: Headers) => void;
 
   constructor(readonly options: VendorClientOptions) {
     this.http = createHttpClient({ prefixUrl: options.prefixUrl.replace(/\/+$/, ''), timeoutMs: options.timeoutMs, headers: options.headers });
+    this.observeQuota = quotaObserver(options);
   }
 
   get vendor(): string {
     return this.options.vendor;
   }
 
-  request<T extends z.ZodTypeAny>(req: VendorRequest<T>): Promise<z.infer<T>> {
-    return withRetry(() => this.once(req), {
-      retryRateLimited: true,
-      ...this.options.retry,
-      signal: req.signal ?? this.options.retry?.signal,
-    });
+  /**
+   * One logical call: p-retry waits in place for what wait-decision.ts says to wait for; a wait it says
+   * to park for parks the connection and throws ParkedError (the job is delayed, not failed).
+   */
+  async request<T extends z.ZodTypeAny>(req: VendorRequest<T>): Promise<z.infer<T>> {
+    try {
+      return await withRetry(() => this.once(req), {
+        retryRateLimited: true,
+        ...this.options.retry,
+        signal: req.signal ?? this.options.retry?.signal,
+      });
+    } catch (err) {
+      const { park } = this.options;
+      if (!(err instanceof RateLimitedError) || !park) throw err;
+      const now = (this.options.now ?? Date.now)();
+      const decision = decideRateLimited(err, this.options.retry?.maxRetryAfterMs ?? DEFAULT_MAX_IN_PLACE_WAIT_MS, now);
+      if (decision.kind !== 'park') throw err;
+      await park(decision.untilMs);
+      const connection = this.options.connectionId ?? this.options.vendor;
+      this.options.logger?.warn(
+        { until: new Date(decision.untilMs).toISOString(), endpoint: req.endpoint, scope: err.scope },
+        `${this.options.vendor} asked to wait longer than is worth holding a worker for: connection parked`,
+      );
+      throw new ParkedError(connection, decision.untilMs, {
+        cause: err,
+        source: err.source,
+        operation: err.operation,
+        why: err.scope === 'day' ? 'vendor daily limit' : 'vendor rate limit',
+      });
+    }
   }
 
   private async once<T extends z.ZodTypeAny>(req: VendorRequest<T>, stale?: string): Promise<z.infer<T>> {
@@ -127,7 +180,7 @@ export class VendorClient {
       release();
     }
     this.options.onResponse?.({ vendor, endpoint: req.endpoint, status: res.statusCode, durationMs: performance.now() - started });
-    this.options.onRateLimitHeaders?.(res.headers);
+    this.observeQuota(res.headers);
     let body: unknown;
     try {
       body = res.body === '' ? undefined : JSON.parse(res.body);

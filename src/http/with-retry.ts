@@ -1,6 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pRetry from 'p-retry';
 import { RateLimitedError, SyncError } from '../errors/index.js';
+import { decideRateLimited } from './wait-decision.js';
+
+/** The longest Retry-After waited for in-process unless a policy says otherwise (wait-decision.ts). */
+export const DEFAULT_MAX_IN_PLACE_WAIT_MS = 5_000;
 
 export interface RetryPolicy {
   /** Retries after the first attempt. @defaultValue 2 */
@@ -29,7 +33,7 @@ export interface RetryPolicy {
  * Worst case per call: 1 + retries attempts.
  */
 export function withRetry<T>(fn: (attempt: number) => Promise<T>, policy: RetryPolicy = {}): Promise<T> {
-  const maxRetryAfter = policy.maxRetryAfterMs ?? 5_000;
+  const maxRetryAfter = policy.maxRetryAfterMs ?? DEFAULT_MAX_IN_PLACE_WAIT_MS;
   return pRetry(fn, {
     retries: policy.retries ?? 2,
     minTimeout: policy.minTimeoutMs ?? 200,
@@ -40,11 +44,8 @@ export function withRetry<T>(fn: (attempt: number) => Promise<T>, policy: RetryP
     shouldRetry: async ({ error, attemptNumber }) => {
       if (!(error instanceof SyncError) || !error.retryable) return false;
       if (error instanceof RateLimitedError) {
-        if (!policy.retryRateLimited || error.scope === 'day') return false;
-        if (error.retryAfterMs !== undefined) {
-          if (error.retryAfterMs > maxRetryAfter) return false;
-          await sleep(error.retryAfterMs, undefined, { signal: policy.signal });
-        }
+        if (!policy.retryRateLimited || decideRateLimited(error, maxRetryAfter, Date.now()).kind !== 'wait-in-place') return false;
+        if (error.retryAfterMs !== undefined) await sleep(error.retryAfterMs, undefined, { signal: policy.signal });
       } else if (error.retryAfterMs !== undefined) {
         if (error.retryAfterMs > maxRetryAfter) return false;
         await sleep(error.retryAfterMs, undefined, { signal: policy.signal });

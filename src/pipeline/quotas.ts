@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
+import { ParkedError } from '../errors/index.js';
 import type { StateKeys } from './keys.js';
 
 export interface QuotaLimits {
@@ -36,14 +37,8 @@ redis.call('pexpire', KEYS[1], 61000)
 redis.call('zadd', KEYS[3], now + tonumber(ARGV[6]), ARGV[5])
 return 0`;
 
-export class QuotaParkedError extends Error {
-  constructor(
-    readonly connection: string,
-    readonly untilMs: number,
-  ) {
-    super(`connection ${connection} is parked until ${new Date(untilMs).toISOString()} (vendor daily limit)`);
-  }
-}
+/** A parked connection's slot request: the job is delayed until the park ends (jobs/define-job.ts). */
+export const QuotaParkedError = ParkedError;
 
 /**
  * Per-connection vendor quotas held in Redis, shared by every job type and every process: N replicas
@@ -100,7 +95,7 @@ export class Quotas {
       }
       if (r < 0) {
         const wait = -r;
-        if (wait > (options.maxParkWaitMs ?? 0)) throw new QuotaParkedError(connection, now + wait);
+        if (wait > (options.maxParkWaitMs ?? 0)) throw new ParkedError(connection, now + wait, { why: 'vendor quota spent' });
         await sleep(wait, undefined, { signal: options.signal });
         continue;
       }

@@ -9,6 +9,7 @@ const instances = [
   new E.RejectedError('x'),
   new E.ConflictError('x'),
   new E.DataContractError('x'),
+  new E.ParkedError('c', 1),
 ];
 
 describe('error hierarchy', () => {
@@ -20,13 +21,13 @@ describe('error hierarchy', () => {
   it('name matches the class', () => {
     for (const e of instances) expect(e.name).toBe(e.constructor.name);
   });
-  it('only rate-limited and transient errors are retryable', () => {
+  it('only rate-limited, transient and parked errors are retryable', () => {
     expect(
       instances
         .filter((e) => e.retryable)
         .map((e) => e.name)
         .sort(),
-    ).toEqual(['RateLimitedError', 'TransientError']);
+    ).toEqual(['ParkedError', 'RateLimitedError', 'TransientError']);
   });
   it('a data-contract error lists zod paths, not values', () => {
     const e = new E.DataContractError('bad response', { issues: ['docs.0.invoiceTotal: expected number'] });

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { quickbooksConnector } from '../../../connectors/quickbooks/index.js';
 import { invoicesStream } from '../../../connectors/quickbooks/streams/invoices.js';
 import { TokenStore } from '../../../src/auth/token-store.js';
-import { AuthError, RateLimitedError, RejectedError, TransientError } from '../../../src/errors/index.js';
+import { AuthError, ParkedError, RateLimitedError, RejectedError, TransientError } from '../../../src/errors/index.js';
 import { stateKeys } from '../../../src/pipeline/keys.js';
 import { Quotas } from '../../../src/pipeline/quotas.js';
 import { connect } from '../../support/redis.js';
@@ -36,7 +36,7 @@ describe('QuickBooks client against the sandbox', () => {
     ).toBe(true);
   });
 
-  it("given Intuit's 60 s throttle wait, then RateLimitedError(60 s) goes up for the pipeline to delay, and the realm is parked for every worker", async () => {
+  it("given Intuit's 60 s throttle wait, then the realm is parked for every worker and ParkedError (cause: RateLimitedError 60 s) goes up for the pipeline to delay", async () => {
     const parks: number[] = [];
     h = await harness({ records: 5 });
     const http = h.client({ options: { park: async (until) => void parks.push(until) } });
@@ -44,8 +44,9 @@ describe('QuickBooks client against the sandbox', () => {
     h.emu.faults.set({ rateLimitNext: 1 });
     const started = Date.now();
     const err = await http.request(count).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(RateLimitedError);
-    expect(err).toMatchObject({ retryAfterMs: 60_000, scope: 'minute', status: 429 });
+    expect(err).toBeInstanceOf(ParkedError);
+    expect((err as ParkedError).cause).toBeInstanceOf(RateLimitedError);
+    expect((err as ParkedError).cause).toMatchObject({ retryAfterMs: 60_000, scope: 'minute', status: 429 });
     expect(parks).toHaveLength(1);
     expect(parks[0]! - started).toBeGreaterThanOrEqual(59_000);
   });

@@ -4,7 +4,7 @@ import { xeroErrorTable } from '../../../connectors/xero/error-table.js';
 import { XeroInvoicesResponse } from '../../../connectors/xero/schemas.js';
 import { invoicesStream } from '../../../connectors/xero/streams/invoices.js';
 import { TokenStore } from '../../../src/auth/token-store.js';
-import { AuthError, RateLimitedError, RejectedError, TransientError } from '../../../src/errors/index.js';
+import { AuthError, ParkedError, RateLimitedError, RejectedError, TransientError } from '../../../src/errors/index.js';
 import { mapCtx, readAll, startHarness, type XeroHarness } from './support.js';
 
 let h: XeroHarness;
@@ -40,17 +40,19 @@ describe('Xero client', () => {
     ).toEqual([200, 429, 429, 200]);
   });
 
-  it("given the organisation's own minute limit spent (Retry-After ~60 s), then a minute-scoped RateLimitedError goes to the job and nothing is parked", async () => {
+  it("given the organisation's own minute limit spent (Retry-After ~60 s), then the connection is parked for the Retry-After and the job gets ParkedError (cause: the minute-scoped RateLimitedError)", async () => {
     let parked = 0;
     const http = h.client(h.india, { park: async () => void parked++ });
     await ping(http);
     h.emu.configure({ ratePerMinute: 2 });
     await ping(http);
     const err = await ping(http).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(RateLimitedError);
-    expect(err).toMatchObject({ scope: 'minute' });
-    expect((err as RateLimitedError).retryAfterMs).toBeGreaterThan(5_000);
-    expect(parked).toBe(0);
+    expect(err).toBeInstanceOf(ParkedError);
+    const cause = (err as ParkedError).cause;
+    expect(cause).toBeInstanceOf(RateLimitedError);
+    expect(cause).toMatchObject({ scope: 'minute' });
+    expect((cause as RateLimitedError).retryAfterMs).toBeGreaterThan(5_000);
+    expect(parked).toBe(1);
   });
 
   it('given a day-limit 429 on one organisation, then only that connection is parked (the other keeps reading) and its read resumes by itself after the reset', async () => {
@@ -66,8 +68,9 @@ describe('Xero client', () => {
 
     const started = Date.now();
     const err = await readAll(invoicesStream, h.readCtx(inHttp, h.settings(h.india)), invoicesStream.initialState()).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(RateLimitedError);
-    expect(err).toMatchObject({ scope: 'day', retryAfterMs: 3000 });
+    expect(err).toBeInstanceOf(ParkedError);
+    expect((err as ParkedError).cause).toBeInstanceOf(RateLimitedError);
+    expect((err as ParkedError).cause).toMatchObject({ scope: 'day', retryAfterMs: 3000 });
     const parkedUntil = await h.quotas.parkedUntil(conn(h.india));
     expect(parkedUntil).toBeGreaterThanOrEqual(started + 2500);
     expect(await h.quotas.parkedUntil(conn(h.australia))).toBeUndefined();

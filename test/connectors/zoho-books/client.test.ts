@@ -9,7 +9,8 @@ import {
   zohoTokenErrorTable,
 } from '../../../connectors/zoho-books/index.js';
 import { zohoRefreshFn } from '../../../connectors/zoho-books/auth.js';
-import { rateLimitObserver } from '../../../connectors/zoho-books/rate-limit.js';
+import { readZohoQuota } from '../../../connectors/zoho-books/rate-limit.js';
+import { quotaObserver } from '../../../src/http/vendor-client.js';
 import { ZOHO_SANDBOX_DEFAULTS } from '../../../sandbox/zoho-books/index.js';
 import { VendorClient } from '../../../src/http/vendor-client.js';
 import { AuthError, ConfigError, RateLimitedError, RejectedError, TransientError } from '../../../src/errors/index.js';
@@ -97,7 +98,13 @@ describe('rate-limit headers', () => {
   const observe = () => {
     const quotas: Array<[string, number]> = [];
     const parks: number[] = [];
-    const fn = rateLimitObserver({ onQuota: (w, n) => void quotas.push([w, n]), park: async (u) => void parks.push(u), now: () => 1_000_000 });
+    const fn = quotaObserver({
+      vendor: 'zoho-books',
+      readQuota: readZohoQuota,
+      onQuota: (w, n) => void quotas.push([w, n]),
+      park: async (u) => void parks.push(u),
+      now: () => 1_000_000,
+    });
     return { fn, quotas, parks };
   };
 

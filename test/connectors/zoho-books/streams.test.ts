@@ -229,14 +229,15 @@ describe('Zoho streams against the emulator: quotas, tokens, FX', () => {
     expect(Date.now() - started).toBeGreaterThan(1000);
   }, 60_000);
 
-  it('given the daily cap is reached, when a read runs, then it fails with RateLimitedError scope day, the connection is parked until the reset and the quota reported', async () => {
+  it('given the daily cap is reached, when a read runs, then the connection is parked until the reset, the read fails with ParkedError (cause: RateLimitedError scope day) and the quota is reported', async () => {
     await h?.close();
     h = await startHarness({ records: 10, dailyLimit: 4, clock: { now: '2026-02-01T04:30:00Z', frozen: true } });
     const parks: number[] = [];
     const quotas: Array<[string, number]> = [];
     const client = h.client({ park: async (until) => void parks.push(until), onQuota: (w, n) => void quotas.push([w, n]) });
     const error = await readAll(invoicesStream, h.context(client), invoicesStream.initialState()).catch((e: unknown) => e);
-    expect(error).toMatchObject({ name: 'RateLimitedError', scope: 'day', retryAfterMs: 50_400_000 });
+    expect(error).toMatchObject({ name: 'ParkedError' });
+    expect((error as Error).cause).toMatchObject({ name: 'RateLimitedError', scope: 'day', retryAfterMs: 50_400_000 });
     // The list call sees 3 left; the concurrent detail calls' answers may arrive in any order.
     expect(quotas[0]).toEqual(['day', 3]);
     expect(quotas).toEqual(
