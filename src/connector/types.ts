@@ -32,15 +32,15 @@ export interface StreamPage<Raw, State> {
 }
 
 /** What a stream read needs: the connection's HTTP client and where it is. */
-export interface ReadContext {
+export interface ReadContext<Settings = any> {
   connectionId: string;
   http: VendorClient;
   logger: Logger;
   signal?: AbortSignal;
   /** The read's upper bound: now − settle delay (records newer than this are left for the next run). */
   until: Date;
-  /** Connection-specific settings parsed by the connector's config schema. */
-  settings: Record<string, unknown>;
+  /** The connection's settings, parsed once by the connector's schema when the config was loaded. */
+  settings: Settings;
   /**
    * Backfill window of document dates (YYYY-MM-DD, inclusive). Streams filter by the vendor's document
    * date where it has one (Zoho date_start/date_end, QBO TxnDate, Xero Date), so a 30-day window reads
@@ -53,19 +53,19 @@ export interface ReadContext {
 export type StreamState = { cursor: string | null } & Record<string, string | number | boolean | null>;
 
 /** What a mapper needs to turn a source record into a billing body. */
-export interface MapContext {
+export interface MapContext<Lookups = Record<string, unknown>> {
   connectionId: string;
   originSource: OriginSource;
   /** The billing company's base currency (exchangeRate is relative to it). */
   baseCurrency: string;
-  /** Source-side lookups (tax settings, organisation) fetched once per read. */
-  lookups: Record<string, unknown>;
+  /** Source-side lookups (tax settings, organisation, currencies) fetched once per read. */
+  lookups: Lookups;
 }
 
 export type BillingBody =
   { kind: 'invoice'; invoice: InvoiceInput } | { kind: 'credit-note'; creditNote: CreditNoteInput } | { kind: 'customer'; customer: CustomerDetails };
 
-export interface Stream<Raw = unknown, State extends StreamState = StreamState> {
+export interface Stream<Raw = unknown, State extends StreamState = StreamState, Settings = any, Lookups = any> {
   name: EntityName;
   /** Field of the raw record that is its primary key. */
   primaryKey: string;
@@ -79,12 +79,12 @@ export interface Stream<Raw = unknown, State extends StreamState = StreamState> 
   initialState(from?: string): State;
   /** True when this stream honours ReadContext.window; false = a window read reads everything. */
   supportsWindow: boolean;
-  read(ctx: ReadContext, state: State): AsyncIterable<StreamPage<Raw, State>>;
+  read(ctx: ReadContext<Settings>, state: State): AsyncIterable<StreamPage<Raw, State>>;
   /** Lookups the mapper needs, fetched once per read (e.g. Zoho tax settings). */
-  lookups?(ctx: ReadContext): Promise<Record<string, unknown>>;
-  map(record: SourceRecord<Raw>, ctx: MapContext): MapResult<BillingBody>;
+  lookups?(ctx: ReadContext<Settings>): Promise<Lookups>;
+  map(record: SourceRecord<Raw>, ctx: MapContext<Lookups>): MapResult<BillingBody>;
   /** Every id that exists in the source now (for delete detection by id diff), when the vendor has no delete feed. */
-  listIds?(ctx: ReadContext): AsyncIterable<string[]>;
+  listIds?(ctx: ReadContext<Settings>): AsyncIterable<string[]>;
 }
 
 export interface RateBudget {
@@ -98,7 +98,7 @@ export interface Connector<Settings = unknown> {
   displayName: string;
   /** zod schema of this connector's settings and credentials in the YAML config. */
   settings: z.ZodType<Settings>;
-  streams: Record<EntityName, Stream<any, any>>;
+  streams: Record<EntityName, Stream<any, any, Settings>>;
   rateBudget: RateBudget;
   /** The budget of one connection when it depends on its settings (e.g. Zoho's plan-based daily cap). */
   rateBudgetFor?(settings: Settings): RateBudget;
