@@ -6,7 +6,7 @@ import { ConfigError } from './errors/index.js';
 import { redactUrlCredentials } from './observability/logger.js';
 
 /**
- * Redis is the only stateful dependency. Resolution order (design §6):
+ * Redis is the only stateful dependency. Resolution order (README, "Quick start"):
  * 1. an explicit URL (config `redis.url` or REDIS_URL);
  * 2. a Redis answering on 127.0.0.1:6379;
  * 3. `redis-server` from PATH, started on a free loopback port for the life of the command;

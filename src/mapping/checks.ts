@@ -7,7 +7,7 @@ import { formatMoney, minorUnit, Money, sumMoney, ZERO, type Decimal } from './m
 import { mapFail, mapOk, type MapFailure, type MapResult } from './quarantine-reason.js';
 
 /**
- * Consistency checks a mapper runs on the vendor's own figures before sending them (design §3 "Money"):
+ * Consistency checks a mapper runs on the vendor's own figures before sending them (README, "Money is exact"):
  * a record whose parts do not add up within the currency's rounding is quarantined as
  * AMOUNTS_INCONSISTENT, with a message that shows the figures, rather than synced with numbers that
  * contradict each other.

@@ -3,13 +3,13 @@ import { formatMoney, minorUnit, Money, parseAmount, roundMoney, type Decimal } 
 import { mapFail, mapOk, type MapFailure, type MapResult } from './quarantine-reason.js';
 
 /**
- * The exchange-rate rule (design §3, interface-assumptions A29): `exchangeRate` = base-currency units per
+ * The exchange-rate rule (docs/interface-assumptions.md A29): `exchangeRate` = base-currency units per
  * one invoice-currency unit (base amount = invoice amount × exchangeRate).
  * - Same currency as the company's base: omit the rate.
  * - Foreign currency and no usable rate: FX_UNDERIVABLE. Foreign currency and a rate of exactly 1:
  *   FX_SUSPECT (a vendor default, not a rate). Either way the record is quarantined, never sent at 1:1.
  *
- * Vendor directions (reference/accounting-apis.md §0, §3.5, trap 9):
+ * Vendor directions (each connector's README gives the vendor's own example):
  * - Zoho `exchange_rate`, QuickBooks `ExchangeRate`: already base per foreign → 'base-per-foreign'.
  * - Xero `CurrencyRate`: foreign per one base unit (the likely reading, marked VERIFY) → 'foreign-per-base',
  *   inverted here. `crossCheckExchangeRate` against the vendor's base totals catches a wrong reading.

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Deterministic ids (design §3, interface-assumptions A31). The billing upsert key is `invoiceId`, so the
+ * Deterministic ids (docs/interface-assumptions.md A31). The billing upsert key is `invoiceId`, so the
  * same ERP record must always map to the same id, and two different records never to the same one.
  *
  * Format: `<kind>.<connection>.<erp id>`, e.g. `inv.zoho-in.1890000000043211`, `cust.xero-au.5b3e7c1a-...`.

@@ -4,7 +4,7 @@ import { mapFail, mapOk, type MapResult } from './quarantine-reason.js';
 /**
  * Decimal money. Vendors send amounts as JSON numbers (sometimes numeric strings); a JS number is only
  * ever a carrier here: it is parsed into a decimal at the edge, all arithmetic is decimal, and a number
- * comes back only in `toWireNumber`, after rounding to the currency's minor units (design §3 "Money").
+ * comes back only in `toWireNumber`, after rounding to the currency's minor units (README, "Money is exact").
  *
  * A private clone of decimal.js, so another module changing the global Decimal config cannot change our
  * rounding. 34 significant digits keeps every sum exact for any real document (15 integer digits plus a

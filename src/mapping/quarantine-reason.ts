@@ -1,7 +1,7 @@
 /**
  * Why a record was quarantined instead of synced, and the result type every mapper returns.
  *
- * Mappers never throw for bad vendor data: one broken record must not stop its page (design §2.2), so
+ * Mappers never throw for bad vendor data: one broken record must not stop its page (docs/architecture.md, "The path of one record"), so
  * a mapper returns a `MapResult` and the pull job sends failures to quarantine with their reason code.
  * Thrown errors are left for programming faults.
  */

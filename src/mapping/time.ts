@@ -1,7 +1,7 @@
 import { mapFail, mapOk, type MapResult } from './quarantine-reason.js';
 
 /**
- * Vendor timestamps and dates (design §3 "Time", reference trap 1–3). Every instant leaves here as a UTC
+ * Vendor timestamps and dates (each connector's README lists its vendor's formats). Every instant leaves here as a UTC
  * ISO string `YYYY-MM-DDTHH:mm:ss.sssZ`, which sorts as text in time order (cursors compare strings).
  * Calendar dates (invoice date, due date) stay calendar dates: `YYYY-MM-DD` as the vendor wrote it,
  * never converted through an instant, because shifting 2025-02-10 by +05:30 would make it 2025-02-09.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONNECTION, type Pipeline, startPipeline, until, UPSERT_PATH } from '../support/pipeline.js';
 
 /**
- * P6 (queue-reliability §4.2): transient 5xx converge, within the written retry budget
+ * P6 (docs/reliability.md): transient 5xx converge, within the written retry budget
  * (jobs/catalog.ts): each billing call is tried at most 1 + 2 times in-process (p-retry), each upsert
  * job at most `sync.attempts` times (BullMQ, exponential backoff with jitter). The billing service
  * answers 503 to everything for 4 s in the middle of a sync; the jobs that hit it wait and complete.

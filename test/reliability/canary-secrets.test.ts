@@ -6,7 +6,7 @@ import type { FaultConfigInput } from '../../sandbox/kit/faults.js';
 import { CONNECTION, type Pipeline, startPipeline, until } from '../support/pipeline.js';
 
 /**
- * P15 (queue-reliability §4.2): no secret in logs or in Redis job data. The billing API key, the billing
+ * P15 (docs/reliability.md): no secret in logs or in Redis job data. The billing API key, the billing
  * attachment key, the Zoho client secret and refresh token are canary strings (and the Zoho access
  * token issued during the run is one too, once known). A real CLI worker runs a backfill at LOG_LEVEL
  * debug through the failure paths that log errors: billing 401s (a wrong attachment key, so every
@@ -18,7 +18,7 @@ import { CONNECTION, type Pipeline, startPipeline, until } from '../support/pipe
  * checkpoints, quotas — are searched for the canaries.
  *
  * Excluded by design: `<prefix>:token:*`, the token store, which must keep the refresh token (and the
- * current access token) in Redis so that every worker of a connection shares one refresh (design §6).
+ * current access token) in Redis so that every worker of a connection shares one refresh (docs/reliability.md P13).
  */
 const canary = (what: string) => `CANARY-${what}-${randomBytes(6).toString('hex')}`;
 

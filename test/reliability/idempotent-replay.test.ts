@@ -3,7 +3,7 @@ import { readBackfillSummary, type BackfillSummary } from '../../jobs/backfill.j
 import { CONNECTION, type Pipeline, startPipeline } from '../support/pipeline.js';
 
 /**
- * P9 (queue-reliability §4.2): running the full sync again changes nothing. A second backfill of the
+ * P9 (docs/reliability.md): running the full sync again changes nothing. A second backfill of the
  * same history (a new run: `restart: true`, so every window is read again from the source) finds every
  * record unchanged against the ledger and enqueues nothing: billing receives no write at all, and the
  * ledger and billing's stored invoices stay byte for byte the same.

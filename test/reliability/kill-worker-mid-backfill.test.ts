@@ -6,7 +6,7 @@ import { connect, dropPrefix, testPrefix } from '../support/redis.js';
 import { CONNECTION, type Pipeline, startPipeline, until } from '../support/pipeline.js';
 
 /**
- * P1 (queue-reliability §4.2) and P3: at-least-once delivery plus an idempotent sink survive a crash.
+ * P1 and P3 (docs/reliability.md): at-least-once delivery plus an idempotent sink survive a crash.
  * A real CLI worker process runs a backfill's jobs and is killed with SIGKILL (no shutdown code runs:
  * its active jobs keep their BullMQ locks, its record locks stay in Redis). A second worker process
  * takes the stalled jobs back once their locks expire (sync.lockDurationMs 5 s, checked every 1 s)

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPANY, CONNECTION, type Pipeline, startPipeline, UPSERT_PATH } from '../support/pipeline.js';
 
 /**
- * P8 (queue-reliability §4.2) and design §2.2–2.3: a record that cannot be synced is quarantined with
+ * P8 (docs/reliability.md): a record that cannot be synced is quarantined with
  * its reason and never stops the others.
  * - Upsert stage: an invoice a finance person deleted in billing; its next version is refused with 409
  *   ("deleted in billing"): permanent, so one call, no retry, quarantined as BILLING_CONFLICT with the

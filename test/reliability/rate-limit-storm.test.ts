@@ -7,7 +7,7 @@ import { InvoiceUpsertBody } from '../../src/billing/schemas/index.js';
 import { CONNECTION, type Pipeline, startPipeline, UPSERT_PATH } from '../support/pipeline.js';
 
 /**
- * P7 (queue-reliability §4.2): a billing 429 pauses the whole upsert queue — every worker of every
+ * P7 (docs/reliability.md): a billing 429 pauses the whole upsert queue — every worker of every
  * process — for Retry-After, and costs the job no attempt (queue.rateLimit + RateLimitError).
  *
  * Setup: two runtimes (two Redis connections, two billing clients: two processes as far as BullMQ is

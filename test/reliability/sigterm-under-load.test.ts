@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONNECTION, type Pipeline, startPipeline, until } from '../support/pipeline.js';
 
 /**
- * P10 (queue-reliability §4.2, §1.9): SIGTERM is a graceful stop. The CLI worker stops taking jobs,
+ * P10 (docs/reliability.md): SIGTERM is a graceful stop. The CLI worker stops taking jobs,
  * lets the in-flight ones finish within `sync.graceSeconds`, closes its connections and exits 0; it
  * leaves no job active behind, so no other worker ever has to take one back as stalled.
  *

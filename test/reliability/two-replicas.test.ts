@@ -5,7 +5,7 @@ import type { JournalEntry } from '../../sandbox/kit/journal.js';
 import { CONNECTION, intervals, maxInFlight, type Pipeline, startPipeline, until } from '../support/pipeline.js';
 
 /**
- * P13 (queue-reliability §4.2) and design §6: N replicas behave like one.
+ * P13 (docs/reliability.md): N replicas behave like one.
  * - Schedulers: every replica upserts the pull schedulers when it boots; however many boot at once,
  *   there is one scheduler per (connection, entity) and one pending run of each.
  * - Quotas: the vendor budget (here `rateBudget.concurrency: 2`) is held in Redis, so two worker

@@ -34,7 +34,7 @@ export type Owner = z.infer<typeof Owner>;
 export const TaxIdentifier = z.strictObject({ value: z.string().min(1), type: TaxIdentifierType });
 export type TaxIdentifier = z.infer<typeof TaxIdentifier>;
 
-/** CustomerDetails, embedded in the invoice input; also our customer-create body (design §3). */
+/** CustomerDetails, embedded in the invoice input; also our customer-create body (docs/interface-assumptions.md). */
 export const CustomerDetails = z.strictObject({
   buyerId: z.string().min(1),
   taxIdentifiers: z.array(TaxIdentifier).optional(),
