@@ -14,6 +14,8 @@ export interface WorkerService {
   workers: Worker[];
   /** Stops taking jobs, lets in-flight ones finish within the grace period, then aborts the rest. */
   stop(graceMs?: number): Promise<void>;
+  /** Resolves once what the workers do after a job failed (its quarantine entry) is written. */
+  settled(): Promise<void>;
 }
 
 /** Schedulers: one per (connection, entity), idempotent upsert — however many replicas start. */
@@ -49,6 +51,8 @@ export function startWorkers(
     stalledInterval: rt.config.sync.stalledIntervalMs,
   } as const;
   const workers: Worker[] = [];
+  // Writes made after a job failed (BullMQ's 'failed' event), still under way.
+  const followUps = new Set<Promise<void>>();
   const make = (queue: QueueName, processor: (job: Job, token?: string, signal?: AbortSignal) => Promise<unknown>, opts: object) => {
     const w = new Worker(queue, processor, { ...rt.workerOptions(), ...common, ...opts });
     w.on('error', (err) => rt.logger.error({ err, queue }, 'worker error'));
@@ -80,7 +84,7 @@ export function startWorkers(
       const exhausted = job.attemptsMade >= (job.opts.attempts ?? 1) || job.attemptsStarted > maxStarted;
       const unrecoverable = err?.name === 'UnrecoverableError' && job.attemptsStarted <= maxStarted;
       if (exhausted && !unrecoverable) {
-        void rt.quarantine
+        const written = rt.quarantine
           .put({
             connection: data.connectionId,
             entity: data.entity,
@@ -95,6 +99,8 @@ export function startWorkers(
           })
           .then(() => rt.metrics.recordsQuarantined.inc({ connection: data.connectionId, entity: data.entity, reason: 'RETRIES_EXHAUSTED' }))
           .catch((e) => rt.logger.error({ err: e }, 'could not quarantine an exhausted job'));
+        followUps.add(written);
+        void written.finally(() => followUps.delete(written));
       }
     });
   }
@@ -104,6 +110,7 @@ export function startWorkers(
   let stopping: Promise<void> | undefined;
   return {
     workers,
+    settled: async () => void (await Promise.allSettled([...followUps])),
     stop: (graceMs = rt.config.sync.graceSeconds * 1000) => {
       // worker.close() has no timeout and a second close(true) does not force it: abort in-flight jobs
       // through their AbortSignal when the grace period ends, then wait for the pending close.
