@@ -50,7 +50,7 @@ function invoice(i: number, tag: string): InvoiceInputDraft {
 
 function payload(i: number, tag: string): { name: string; data: UpsertPayload; opts: { jobId: string } } {
   const inv = invoice(i, tag);
-  const body = { kind: 'invoice' as const, invoice: inv as Record<string, unknown> };
+  const body = { kind: 'invoice' as const, invoice: inv };
   const hash = contentHash(body);
   return {
     name: 'upsert',

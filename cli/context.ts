@@ -1,9 +1,8 @@
 import type { Logger } from 'pino';
 import { validateSettings } from '../connectors/registry.js';
-import { createRuntime, type Runtime } from '../jobs/runtime.js';
+import { openRuntime, type Runtime } from '../jobs/runtime.js';
 import { type AppConfig, loadConfig } from '../src/config.js';
 import { createLogger } from '../src/observability/logger.js';
-import { resolveRedis } from '../src/redis.js';
 
 /** The config file: --config, else ERP_SYNC_CONFIG, else ./erp-sync.yaml. */
 export function configPath(opt?: string): string {
@@ -18,12 +17,10 @@ export async function loadAppConfig(file?: string): Promise<AppConfig> {
 export async function withRuntime<T>(file: string | undefined, fn: (rt: Runtime, logger: Logger) => Promise<T>, logLevel = 'warn'): Promise<T> {
   const config = await loadAppConfig(file);
   const logger = createLogger({ level: process.env.LOG_LEVEL ?? logLevel });
-  const redis = await resolveRedis(config.redis.url, { allowEmbedded: false });
-  const rt = await createRuntime(config, redis.url, logger);
+  const rt = await openRuntime(config, logger, { allowEmbedded: false });
   try {
     return await fn(rt, logger);
   } finally {
     await rt.close();
-    await redis.stop();
   }
 }

@@ -1,9 +1,29 @@
 import { createHash } from 'node:crypto';
+import type { FlowProducer, Queue } from 'bullmq';
+import type { Logger } from 'pino';
 import { dayWindows } from '../src/billing/dates.js';
-import { BackfillPayload, type PullPayload, PRIORITY, QUEUES } from './catalog.js';
+import type { AppConfig } from '../src/config.js';
+import type { Metrics } from '../src/observability/metrics.js';
+import type { BackfillRuns } from '../src/pipeline/backfill-runs.js';
+import { BackfillPayload, type jobOptions, type PullPayload, PRIORITY, QUEUES } from './catalog.js';
 import { defineJob } from './define-job.js';
 import type { PullResult } from './pull.js';
-import type { Runtime } from './runtime.js';
+import type { ConnectionHandle } from './runtime.js';
+
+/** What the backfill parent job uses: it only sums its children's results. */
+export interface BackfillHelpers {
+  logger: Logger;
+  metrics: Metrics;
+}
+
+/** What adding a backfill run uses. */
+export interface BackfillScheduling {
+  config: { sync: Pick<AppConfig['sync'], 'backfillWindowDays'> };
+  connection(id: string): Pick<ConnectionHandle, 'config' | 'connector'>;
+  queues: { backfill: Pick<Queue, 'getJob'> };
+  flow: Pick<FlowProducer, 'add'>;
+  options: Pick<ReturnType<typeof jobOptions>, 'pull' | 'backfill'>;
+}
 
 export interface BackfillRequest {
   connectionId: string;
@@ -37,7 +57,7 @@ export function backfillRunId(req: BackfillRequest): string {
  * child for the whole range.
  */
 export async function addBackfill(
-  rt: Runtime,
+  rt: BackfillScheduling,
   req: BackfillRequest,
   options: { restart?: boolean } = {},
 ): Promise<{ runId: string; children: number; alreadyDone: boolean }> {
@@ -79,7 +99,7 @@ export async function addBackfill(
  * The summary of a completed run, read from a fresh copy of the parent job: a copy fetched before its
  * completion carries no return value even when its state, read afterwards, says completed.
  */
-export async function readBackfillSummary(rt: Runtime, runId: string): Promise<BackfillSummary> {
+export async function readBackfillSummary(rt: { queues: { backfill: Pick<Queue, 'getJob'> } }, runId: string): Promise<BackfillSummary> {
   const done = await rt.queues.backfill.getJob(runId);
   const value = done?.returnvalue as BackfillSummary | null | undefined;
   if (!value || typeof value.enqueued !== 'number') {
@@ -88,42 +108,25 @@ export async function readBackfillSummary(rt: Runtime, runId: string): Promise<B
   return value;
 }
 
-/*
- * Drops the finished ids from a run's set: completed, failed for good, or gone (removed by retention).
- * KEYS: run set, completed zset, failed zset   ARGV: job key prefix, ids...
- * The job hashes are named from the prefix, as BullMQ's own scripts do (one hash slot with a {tag} prefix).
- */
-const PRUNE = `
-local removed = 0
-for i = 2, #ARGV do
-  local id = ARGV[i]
-  if redis.call('exists', ARGV[1] .. id) == 0 or redis.call('zscore', KEYS[2], id) or redis.call('zscore', KEYS[3], id) then
-    redis.call('srem', KEYS[1], id)
-    removed = removed + 1
-  end
-end
-return removed`;
+/** A job that will not run again: completed, failed for good, or gone (removed by retention, or never added). */
+const FINISHED: ReadonlySet<string> = new Set(['completed', 'failed', 'unknown']);
 
 /**
  * How many upserts this run enqueued are not finished yet (waiting, delayed, active): only the run's
  * own jobs count, so a backfill does not wait for other connections' traffic. Finished ids are dropped
- * from the run's set as they are found, one script call per 1,000 ids, so each call costs about the
- * number of jobs still pending (bounded by sync.backlogHighWater) plus those finished since the last.
+ * from the run's set as they are found (BackfillRuns), each job's state asked of BullMQ by its id, so
+ * each call costs about the number of jobs still pending (bounded by sync.backlogHighWater) plus those
+ * finished since the last.
  */
-export async function runBacklog(rt: Runtime, runId: string): Promise<number> {
-  const runKey = rt.keys.runUpserts(runId);
-  const q = rt.queues.upsert;
-  let cursor = '0';
-  do {
-    const [next, ids] = await rt.redis.sscan(runKey, cursor, 'COUNT', 1000);
-    cursor = next;
-    if (ids.length) await rt.redis.eval(PRUNE, 3, runKey, q.keys.completed!, q.keys.failed!, q.toKey(''), ...ids);
-  } while (cursor !== '0');
-  return rt.redis.scard(runKey);
+export async function runBacklog(
+  rt: { backfillRuns: Pick<BackfillRuns, 'pendingUpserts'>; queues: { upsert: Pick<Queue, 'getJobState'> } },
+  runId: string,
+): Promise<number> {
+  return rt.backfillRuns.pendingUpserts(runId, (ids) => Promise.all(ids.map(async (id) => FINISHED.has(await rt.queues.upsert.getJobState(id)))));
 }
 
 /** The parent runs once every window is done: it sums the children's results. */
-export function backfillProcessor(rt: Runtime) {
+export function backfillProcessor(rt: BackfillHelpers) {
   return defineJob(QUEUES.backfill, BackfillPayload, rt, async ({ job, log }): Promise<BackfillSummary> => {
     const values = Object.values(await job.getChildrenValues()) as PullResult[];
     const sum: BackfillSummary = { windows: values.length, pulled: 0, enqueued: 0, unchanged: 0, quarantined: 0 };

@@ -1,6 +1,8 @@
 import type { JobsOptions } from 'bullmq';
 import { z } from 'zod';
 import type { AppConfig } from '../src/config.js';
+import { BillingBody } from '../src/connector/billing-body.js';
+import { Entity } from '../src/connector/entities.js';
 
 /**
  * Every job: its queue, payload schema and retry policy. One queue per job type, so concurrency, rate
@@ -19,7 +21,6 @@ import type { AppConfig } from '../src/config.js';
 export const QUEUES = { pull: 'pull', upsert: 'upsert', backfill: 'backfill', reconcile: 'reconcile' } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
-export const Entity = z.enum(['invoices', 'credit-notes', 'customers']);
 const DateOnly = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const Flat = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
 
@@ -43,11 +44,7 @@ export const UpsertPayload = z.strictObject({
   hash: z.string().length(64),
   sourceStatus: z.string().optional(),
   /** The mapped billing body (no secrets: billing keys are never in job data). */
-  body: z.discriminatedUnion('kind', [
-    z.strictObject({ kind: z.literal('invoice'), invoice: z.record(z.string(), z.unknown()) }),
-    z.strictObject({ kind: z.literal('credit-note'), creditNote: z.record(z.string(), z.unknown()) }),
-    z.strictObject({ kind: z.literal('customer'), customer: z.record(z.string(), z.unknown()) }),
-  ]),
+  body: BillingBody,
   /** Fields reconciliation compares, as exact strings. */
   fields: z.record(z.string(), z.string().nullable()).optional(),
   /** A shareable document link from the ERP, attached once as INVOICE_FOR_BUYER. */
@@ -58,7 +55,16 @@ export const UpsertPayload = z.strictObject({
   dependencyWaits: z.number().int().min(0).optional(),
   dependencySince: z.number().int().optional(),
 });
-export type UpsertPayload = z.infer<typeof UpsertPayload>;
+/** As producers write it: the body as the mapper made it (billing's defaults not yet applied). */
+export type UpsertPayload = z.input<typeof UpsertPayload>;
+
+/**
+ * What the upsert worker parses before it runs: the payload with its body not yet checked. A body
+ * billing's schema refuses is the record's problem, not the job's: the processor checks it with
+ * `BillingBody` and quarantines it (BILLING_REJECTED, as billing's own client would), where a payload
+ * refused here fails without a quarantine entry.
+ */
+export const UpsertJobData = UpsertPayload.extend({ body: z.unknown() });
 
 export const BackfillPayload = z.strictObject({
   connectionId: z.string().min(1),

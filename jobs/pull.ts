@@ -1,13 +1,40 @@
-import { DelayedError, RateLimitError } from 'bullmq';
+import { DelayedError, type Queue, RateLimitError } from 'bullmq';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { BillingBody, MapContext, ReadContext, StreamState } from '../src/connector/types.js';
+import type { Logger } from 'pino';
+import type { EntityName } from '../src/connector/entities.js';
+import type { MapContext, StreamState } from '../src/connector/types.js';
+import type { AppConfig } from '../src/config.js';
 import { jobIdSafe } from '../src/mapping/index.js';
+import type { Metrics } from '../src/observability/metrics.js';
+import type { BackfillRuns } from '../src/pipeline/backfill-runs.js';
+import type { Checkpoints } from '../src/pipeline/checkpoints.js';
 import { contentHash } from '../src/pipeline/content-hash.js';
 import { ParkedError } from '../src/errors/index.js';
+import { Ledger } from '../src/pipeline/ledger.js';
+import type { Quarantine } from '../src/pipeline/quarantine.js';
+import type { Quotas } from '../src/pipeline/quotas.js';
+import type { RecordLock } from '../src/pipeline/record-lock.js';
+import type { SyncStatus } from '../src/pipeline/sync-status.js';
 import { CREDIT_NOTE_PRIORITY_OFFSET, PRIORITY, PullPayload, QUEUES, type UpsertPayload } from './catalog.js';
 import { defineJob } from './define-job.js';
 import { reconcileFields } from './reconcile-fields.js';
-import type { Runtime } from './runtime.js';
+import type { ConnectionHandle } from './runtime.js';
+
+/** What a pull job uses, and nothing else (built by makeJobHelpers). */
+export interface PullHelpers {
+  logger: Logger;
+  metrics: Metrics;
+  config: { billing: Pick<AppConfig['billing'], 'baseCurrency'>; sync: Pick<AppConfig['sync'], 'backlogHighWater'> };
+  connection(id: string): ConnectionHandle;
+  locks: Pick<RecordLock, 'tryAcquireIncrementalPull'>;
+  checkpoints: Pick<Checkpoints, 'read' | 'save' | 'getWindow' | 'setWindow'>;
+  ledger: Pick<Ledger, 'getMany' | 'markSourceDeleted'>;
+  quarantine: Pick<Quarantine, 'put' | 'clear'>;
+  syncStatus: Pick<SyncStatus, 'recordSuccess' | 'recordLastError'>;
+  quotas: Pick<Quotas, 'park'>;
+  backfillRuns: Pick<BackfillRuns, 'trackUpserts'>;
+  queues: { upsert: Pick<Queue, 'addBulk' | 'getJobCounts'> };
+}
 
 export interface PullResult {
   pulled: number;
@@ -19,10 +46,10 @@ export interface PullResult {
   cursor: string | null;
 }
 
-const ENTITY_CODE = { invoices: 'inv', 'credit-notes': 'cn', customers: 'cust' } as const;
+const ENTITY_CODE = { invoices: 'inv', 'credit-notes': 'cn', customers: 'cust' } as const satisfies Record<EntityName, string>;
 
 /** Deterministic upsert job id: same record + same content = same id (BullMQ ignores the duplicate). */
-export function upsertJobId(connectionId: string, entity: keyof typeof ENTITY_CODE, erpId: string, hash: string): string {
+export function upsertJobId(connectionId: string, entity: EntityName, erpId: string, hash: string): string {
   return jobIdSafe('up', connectionId, ENTITY_CODE[entity], erpId, hash.slice(0, 16));
 }
 
@@ -32,10 +59,11 @@ export function upsertJobId(connectionId: string, entity: keyof typeof ENTITY_CO
  * the page), skip content the ledger already holds, one addBulk of upsert jobs, and only then the
  * checkpoint (mid-run only for streams sorted by their cursor; otherwise at the end of the run).
  */
-export function pullProcessor(rt: Runtime) {
+export function pullProcessor(rt: PullHelpers) {
   return defineJob(QUEUES.pull, PullPayload, rt, async ({ job, data, token, signal, log }): Promise<PullResult> => {
     const { connectionId: conn, entity, window } = data;
-    const { config: c, connector } = rt.connection(conn);
+    const handle = rt.connection(conn);
+    const { config: c, connector } = handle;
     const stream = connector.streams[entity];
     const now = Date.now();
     const until = new Date(now - c.settleDelaySeconds * 1000);
@@ -43,7 +71,7 @@ export function pullProcessor(rt: Runtime) {
 
     // Two incremental pulls of one stream at once would only duplicate work (and could roll the
     // checkpoint back): the second one returns at once.
-    const releasePull = windowKey ? async () => {} : await rt.locks.tryAcquire(conn, `pull-${entity}`, 'incremental', 30 * 60_000, `job-${job.id}`);
+    const releasePull = windowKey ? async () => {} : await rt.locks.tryAcquireIncrementalPull(conn, entity, `job-${job.id}`);
     if (!releasePull) {
       log.info('an incremental pull of this stream is already running; skipped');
       return { pulled: 0, enqueued: 0, unchanged: 0, quarantined: 0, deleted: 0, pages: 0, cursor: null };
@@ -54,8 +82,7 @@ export function pullProcessor(rt: Runtime) {
       // What `erp-sync status` shows next to "last success": why incremental pulls of this stream fail. Deferrals
       // (quota parking, rate limits) are not failures. Error messages carry no secrets (src/errors).
       if (!windowKey && !(err instanceof DelayedError) && !(err instanceof RateLimitError) && !(err instanceof ParkedError)) {
-        const message = err instanceof Error ? err.message : String(err);
-        await rt.redis.hset(rt.keys.lastError(conn), entity, JSON.stringify({ at: Date.now(), message: message.slice(0, 500) }));
+        await rt.syncStatus.recordLastError(conn, entity, err instanceof Error ? err.message : String(err));
       }
       throw err;
     } finally {
@@ -64,15 +91,24 @@ export function pullProcessor(rt: Runtime) {
 
     async function pullStream(): Promise<PullResult> {
       let state: StreamState;
+      // The incremental checkpoint's rewind count as read: a repair that rewinds the stream while this
+      // pull runs makes this pull's saves refused, so the rewind is not overwritten (Checkpoints).
+      let rewindsSeen = 0;
       if (windowKey) {
         state = (await rt.checkpoints.getWindow<StreamState>(conn, entity, windowKey)) ?? stream.initialState(undefined);
         if (state.cursor === 'done') return { pulled: 0, enqueued: 0, unchanged: 0, quarantined: 0, deleted: 0, pages: 0, cursor: 'done' };
       } else {
-        const cp = await rt.checkpoints.get<StreamState>(conn, entity);
+        const { checkpoint: cp, rewinds } = await rt.checkpoints.read<StreamState>(conn, entity);
+        rewindsSeen = rewinds;
         state = cp ? rewind(cp.state, c.lookbackSeconds) : stream.initialState(undefined);
       }
+      const saveState = async (next: StreamState): Promise<void> => {
+        if (windowKey) await rt.checkpoints.setWindow(conn, entity, windowKey, next);
+        else if (!(await rt.checkpoints.save(conn, entity, next, { rewindsSeen })))
+          log.info('the stream was rewound while this pull ran; its checkpoint stays rewound');
+      };
 
-      const ctx: ReadContext = { connectionId: conn, http: rt.vendorClient(conn), logger: log, signal, until, settings: c.settings, window };
+      const ctx = handle.readContext({ logger: log, signal, until, window });
       const result: PullResult = { pulled: 0, enqueued: 0, unchanged: 0, quarantined: 0, deleted: 0, pages: 0, cursor: state.cursor };
       const lookups = stream.lookups ? await stream.lookups(ctx) : {};
       const mapCtx: MapContext = { connectionId: conn, originSource: c.originSource, baseCurrency: rt.config.billing.baseCurrency, lookups };
@@ -90,12 +126,7 @@ export function pullProcessor(rt: Runtime) {
           const known = ledger[i];
           if (record.deleted) {
             // A source delete (never a void) cannot be expressed in billing: mark it for reconciliation.
-            if (known && !known.sourceDeletedAt)
-              await rt.ledger.put(conn, entity, record.id, {
-                ...known,
-                sourceDeletedAt: record.version,
-                version: record.version > known.version ? record.version : known.version,
-              });
+            if (known && !known.sourceDeletedAt) await rt.ledger.markSourceDeleted(conn, entity, record.id, record.version, { bumpVersion: true });
             result.deleted++;
             continue;
           }
@@ -117,7 +148,7 @@ export function pullProcessor(rt: Runtime) {
             continue;
           }
           rt.metrics.recordsMapped.inc({ connection: conn, entity });
-          const body = mapped.value as BillingBody;
+          const body = mapped.value;
           const hash = contentHash(body);
           if (known && (known.hash === hash || known.version > record.version)) {
             result.unchanged++;
@@ -134,17 +165,16 @@ export function pullProcessor(rt: Runtime) {
               version: record.version,
               hash,
               sourceStatus: record.status,
-              body: body as UpsertPayload['body'],
+              body,
               fields: reconcileFields(body),
               documentUrl: documentUrlOf(record.raw),
             },
             // A repair (reconcile forgot the hash) must not reuse the id of the completed original job,
             // which BullMQ would silently ignore as a duplicate.
             opts: {
-              jobId:
-                known?.hash === 'repair'
-                  ? `${upsertJobId(conn, entity, record.id, hash)}-r${Date.now().toString(36)}`
-                  : upsertJobId(conn, entity, record.id, hash),
+              jobId: Ledger.repairRequested(known)
+                ? `${upsertJobId(conn, entity, record.id, hash)}-r${Date.now().toString(36)}`
+                : upsertJobId(conn, entity, record.id, hash),
               priority: (window ? PRIORITY.backfill : PRIORITY.incremental) + (entity === 'credit-notes' ? CREDIT_NOTE_PRIORITY_OFFSET : 0),
             },
           });
@@ -155,29 +185,27 @@ export function pullProcessor(rt: Runtime) {
             // The run's own upserts, which `erp-sync backfill` waits for. Added after the jobs exist (an id
             // whose job does not exist counts as finished) and before this pull completes (the run is
             // not complete before all its pulls are).
-            const runKey = rt.keys.runUpserts(data.runId);
-            await rt.redis
-              .multi()
-              .sadd(runKey, ...jobs.map((j) => j.opts.jobId))
-              .expire(runKey, 7 * 24 * 3600)
-              .exec();
+            await rt.backfillRuns.trackUpserts(
+              data.runId,
+              jobs.map((j) => j.opts.jobId),
+            );
           }
           result.enqueued += jobs.length;
           rt.metrics.recordsEnqueued.inc({ connection: conn, entity }, jobs.length);
         }
         // The page's jobs are durable in Redis: now the checkpoint may move (sorted streams only).
-        if (stream.isSorted) await saveState(rt, conn, entity, windowKey, page.state);
+        if (stream.isSorted) await saveState(page.state);
         result.cursor = page.state.cursor;
         await job.updateProgress({ pages: result.pages, pulled: result.pulled, enqueued: result.enqueued });
         await waitForBacklog(rt, signal);
       }
       // Whole read done: the next incremental read starts at `until` (minus the lookback then).
       const cursor = windowKey ? 'done' : until.toISOString();
-      await saveState(rt, conn, entity, windowKey, { ...state, cursor });
+      await saveState({ ...state, cursor });
       if (!windowKey) {
         rt.metrics.lastSuccess.set({ connection: conn, entity }, Date.now() / 1000);
         rt.metrics.checkpointLag.set({ connection: conn, entity }, (Date.now() - until.getTime()) / 1000);
-        await rt.redis.multi().hset(rt.keys.lastSuccess(conn), entity, String(Date.now())).hdel(rt.keys.lastError(conn), entity).exec();
+        await rt.syncStatus.recordSuccess(conn, entity);
       }
       log.info(result, 'pull finished');
       return { ...result, cursor };
@@ -190,13 +218,8 @@ function rewind(state: StreamState, lookbackSeconds: number): StreamState {
   return { ...state, cursor: new Date(Date.parse(state.cursor) - lookbackSeconds * 1000).toISOString() };
 }
 
-async function saveState(rt: Runtime, conn: string, entity: string, windowKey: string | undefined, state: StreamState): Promise<void> {
-  if (windowKey) await rt.checkpoints.setWindow(conn, entity, windowKey, state);
-  else await rt.checkpoints.set(conn, entity, state);
-}
-
 /** Backpressure: while the upsert backlog is above the high-water mark, the pull waits. */
-export async function waitForBacklog(rt: Runtime, signal?: AbortSignal): Promise<void> {
+export async function waitForBacklog(rt: Pick<PullHelpers, 'queues' | 'config'>, signal?: AbortSignal): Promise<void> {
   for (;;) {
     const counts = await rt.queues.upsert.getJobCounts('wait', 'prioritized', 'delayed', 'active');
     const backlog = Object.values(counts).reduce((a, b) => a + b, 0);

@@ -1,11 +1,12 @@
+import type { Queue } from 'bullmq';
 import { addDays } from '../src/billing/dates.js';
-import { QUEUES, ReconcilePayload } from './catalog.js';
+import type { AppConfig } from '../src/config.js';
+import { type jobOptions, QUEUES, ReconcilePayload } from './catalog.js';
 import { defineJob } from './define-job.js';
-import { dateInZone, runReconcile } from './reconcile/run-reconcile.js';
-import type { Runtime } from './runtime.js';
+import { dateInZone, type ReconcileHelpers, runReconcile } from './reconcile/run-reconcile.js';
 
 /** The reconcile job: one connection, a window (explicit, or the last N days in the configured zone). */
-export function reconcileProcessor(rt: Runtime) {
+export function reconcileProcessor(rt: ReconcileHelpers) {
   return defineJob(QUEUES.reconcile, ReconcilePayload, rt, async ({ data, signal, log }) => {
     const today = dateInZone(Date.now(), rt.config.reconcile.timeZone);
     const from = data.from ?? addDays(today, -(data.lastDays! - 1));
@@ -17,7 +18,11 @@ export function reconcileProcessor(rt: Runtime) {
 }
 
 /** A reconcile per connection on a schedule (default daily, the last 2 days), however many replicas start. */
-export async function upsertReconcileSchedulers(rt: Runtime): Promise<number> {
+export async function upsertReconcileSchedulers(rt: {
+  config: Pick<AppConfig, 'reconcile' | 'connections'>;
+  queues: { reconcile: Pick<Queue, 'upsertJobScheduler'> };
+  options: Pick<ReturnType<typeof jobOptions>, 'reconcile'>;
+}): Promise<number> {
   const { windowDays, everySeconds } = rt.config.reconcile;
   if (windowDays === 0) return 0;
   for (const c of rt.config.connections) {

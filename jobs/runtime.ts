@@ -2,44 +2,97 @@ import { FlowProducer, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { connectorFor } from '../connectors/registry.js';
-import type { Connector } from '../src/connector/types.js';
+import type { Connector, ReadContext } from '../src/connector/types.js';
 import { TokenStore } from '../src/auth/token-store.js';
 import { BillingClient } from '../src/billing/client.js';
 import type { AppConfig, ConnectionConfig } from '../src/config.js';
 import { ConfigError } from '../src/errors/index.js';
 import type { VendorClient } from '../src/http/vendor-client.js';
 import { createMetrics, type Metrics, statusClass } from '../src/observability/metrics.js';
+import { BackfillRuns } from '../src/pipeline/backfill-runs.js';
+import { BillingBudget } from '../src/pipeline/billing-budget.js';
 import { Checkpoints } from '../src/pipeline/checkpoints.js';
+import { CustomersEnsured } from '../src/pipeline/customers-ensured.js';
 import { type StateKeys, stateKeys } from '../src/pipeline/keys.js';
 import { Ledger } from '../src/pipeline/ledger.js';
 import { Quarantine } from '../src/pipeline/quarantine.js';
 import { Quotas } from '../src/pipeline/quotas.js';
+import { ReconcileState } from '../src/pipeline/reconcile-state.js';
 import { RecordLock } from '../src/pipeline/record-lock.js';
-import { assertNoEviction, checkRedisReachable, producerConnection, stateConnection, workerConnection } from '../src/redis.js';
+import { RedisHealth } from '../src/pipeline/redis-health.js';
+import { SyncStatus } from '../src/pipeline/sync-status.js';
+import { UpsertState } from '../src/pipeline/upsert-state.js';
+import { assertNoEviction, checkRedisReachable, producerConnection, resolveRedis, stateConnection, workerConnection } from '../src/redis.js';
 import { jobOptions, QUEUES } from './catalog.js';
 
-export interface Runtime {
-  config: AppConfig;
-  logger: Logger;
-  metrics: Metrics;
-  redisUrl: string;
-  redis: Redis;
-  keys: StateKeys;
+/** Our state in Redis, one store per concern; every write a store offers is atomic where jobs can race. */
+export interface StateStores {
   ledger: Ledger;
   checkpoints: Checkpoints;
   quarantine: Quarantine;
   quotas: Quotas;
   locks: RecordLock;
   tokens: TokenStore;
+  upsertState: UpsertState;
+  customersEnsured: CustomersEnsured;
+  syncStatus: SyncStatus;
+  reconcileState: ReconcileState;
+  backfillRuns: BackfillRuns;
+  /** Billing calls made outside upsert jobs share the upsert queue's rate limit. */
+  billingBudget: BillingBudget;
+  health: RedisHealth;
+}
+
+/** One configured connection: its config, its connector, and how a stream read of it starts. */
+export interface ConnectionHandle {
+  config: ConnectionConfig;
+  connector: Connector<any>;
+  /** A stream read's context: the connection's shared vendor client and its settings as the config parse left them. */
+  readContext(read: Pick<ReadContext, 'logger' | 'signal' | 'until' | 'window'>): ReadContext;
+}
+
+/**
+ * The process's parts, built once by `createRuntime` (the one place that touches Redis connections).
+ * Job processors never receive it whole: `makeJobHelpers` (job-helpers.ts) hands each only what it uses.
+ */
+export interface Runtime extends StateStores {
+  config: AppConfig;
+  logger: Logger;
+  metrics: Metrics;
+  /** The state connection and key names, for inspection (tests, tools); code goes through the stores. */
+  redis: Redis;
+  keys: StateKeys;
   queues: { pull: Queue; upsert: Queue; backfill: Queue; reconcile: Queue };
   flow: FlowProducer;
   billing: BillingClient;
   options: ReturnType<typeof jobOptions>;
-  connection(id: string): { config: ConnectionConfig; connector: Connector };
+  connection(id: string): ConnectionHandle;
   vendorClient(id: string): VendorClient;
-  /** A new worker-style connection (maxRetriesPerRequest null), closed by close(). */
-  workerConnection(): Redis;
+  /** What a BullMQ Worker needs: a new worker-style connection (maxRetriesPerRequest null, closed by close()) and the prefix. */
+  workerOptions(): { connection: Redis; prefix: string };
   close(): Promise<void>;
+}
+
+/**
+ * Redis as the config says (or REDIS_URL, a local one, or an embedded redis-server unless
+ * `allowEmbedded` is false), then the runtime on it; close() also stops an embedded Redis.
+ */
+export async function openRuntime(config: AppConfig, logger: Logger, options: { allowEmbedded?: boolean } = {}): Promise<Runtime> {
+  const redis = await resolveRedis(config.redis.url, options);
+  logger.info({ redis: redis.source }, 'redis resolved');
+  let rt: Runtime;
+  try {
+    rt = await createRuntime(config, redis.url, logger);
+  } catch (e) {
+    await redis.stop();
+    throw e;
+  }
+  const close = rt.close;
+  rt.close = async () => {
+    await close();
+    await redis.stop();
+  };
+  return rt;
 }
 
 /**
@@ -95,10 +148,31 @@ export async function createRuntime(config: AppConfig, redisUrl: string, logger:
       if (status === 429) metrics.rateLimited.inc({ target: 'billing' });
     },
   });
+  const stores: StateStores = {
+    ledger: new Ledger(redis, keys),
+    checkpoints: new Checkpoints(redis, keys),
+    quarantine: new Quarantine(redis, keys),
+    quotas,
+    locks: new RecordLock(redis, keys),
+    tokens,
+    upsertState: new UpsertState(redis, keys),
+    customersEnsured: new CustomersEnsured(redis, keys),
+    syncStatus: new SyncStatus(redis, keys),
+    reconcileState: new ReconcileState(redis, keys),
+    backfillRuns: new BackfillRuns(redis, keys),
+    // The counter of the upsert queue's own limiter (BullMQ's `limiter` key of that queue).
+    billingBudget: new BillingBudget(
+      redis,
+      queues.upsert.keys.limiter ?? `${prefix}:${QUEUES.upsert}:limiter`,
+      config.billing.rateLimit.max,
+      config.billing.rateLimit.durationMs,
+    ),
+    health: new RedisHealth(redis),
+  };
 
   const byId = new Map(config.connections.map((c) => [c.id, c]));
   const clients = new Map<string, VendorClient>();
-  const connection = (id: string) => {
+  const connectionConfig = (id: string) => {
     const c = byId.get(id);
     if (!c) throw new ConfigError(`unknown connection "${id}" (configured: ${[...byId.keys()].join(', ')})`);
     return { config: c, connector: connectorFor(c.system) };
@@ -106,7 +180,7 @@ export async function createRuntime(config: AppConfig, redisUrl: string, logger:
   const vendorClient = (id: string) => {
     let client = clients.get(id);
     if (client) return client;
-    const { config: c, connector } = connection(id);
+    const { config: c, connector } = connectionConfig(id);
     const budget = { ...(connector.rateBudgetFor?.(c.settings) ?? connector.rateBudget), ...(c.rateBudget ?? {}) };
     client = connector.createClient({
       connectionId: c.id,
@@ -125,30 +199,32 @@ export async function createRuntime(config: AppConfig, redisUrl: string, logger:
     clients.set(id, client);
     return client;
   };
+  const connection = (id: string): ConnectionHandle => {
+    const { config: c, connector } = connectionConfig(id);
+    return {
+      config: c,
+      connector,
+      readContext: (read) => ({ ...read, connectionId: c.id, http: vendorClient(c.id), settings: c.settings }),
+    };
+  };
 
   return {
+    ...stores,
     config,
     logger,
     metrics,
-    redisUrl,
     redis,
     keys,
-    ledger: new Ledger(redis, keys),
-    checkpoints: new Checkpoints(redis, keys),
-    quarantine: new Quarantine(redis, keys),
-    quotas,
-    locks: new RecordLock(redis, keys),
-    tokens,
     queues,
     flow,
     billing,
     options: opts,
     connection,
     vendorClient,
-    workerConnection: () => {
+    workerOptions: () => {
       const r = logErrors(workerConnection(redisUrl), 'worker');
       extra.push(r);
-      return r;
+      return { connection: r, prefix };
     },
     close: async () => {
       await Promise.allSettled([...Object.values(queues).map((q) => q.close()), flow.close()]);

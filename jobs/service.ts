@@ -2,10 +2,9 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '../src/config.js';
 import { startHttpServer } from '../src/observability/http-server.js';
 import { queueUi } from '../src/observability/queue-ui.js';
-import { evictionPolicy, resolveRedis } from '../src/redis.js';
 import { QUEUES } from './catalog.js';
 import { upsertReconcileSchedulers } from './reconcile.js';
-import { createRuntime, type Runtime } from './runtime.js';
+import { openRuntime, type Runtime } from './runtime.js';
 import { type Role, startWorkers, upsertSchedulers, type WorkerService } from './worker-service.js';
 
 export interface Service {
@@ -18,7 +17,7 @@ export interface Service {
 const STATES = ['wait', 'prioritized', 'active', 'delayed', 'failed', 'completed', 'waiting-children'] as const;
 
 /** Refreshes the gauges Prometheus reads: queue depths, quarantine sizes, Redis memory and policy. */
-export function collector(rt: Runtime) {
+export function collector(rt: Pick<Runtime, 'queues' | 'config' | 'metrics' | 'quarantine' | 'syncStatus' | 'health'>) {
   return async () => {
     for (const q of Object.values(rt.queues)) {
       const counts = await q.getJobCounts(...STATES);
@@ -27,22 +26,30 @@ export function collector(rt: Runtime) {
     for (const c of rt.config.connections) {
       rt.metrics.quarantineSize.set({ connection: c.id }, await rt.quarantine.count(c.id));
       for (const entity of c.entities) rt.metrics.pullInterval.set({ connection: c.id, entity }, c.schedule.everySeconds);
-      const last = await rt.redis.hgetall(rt.keys.lastSuccess(c.id));
-      for (const [entity, ms] of Object.entries(last)) rt.metrics.lastSuccess.set({ connection: c.id, entity }, Number(ms) / 1000);
+      const { lastSuccess } = await rt.syncStatus.read(c.id);
+      for (const [entity, ms] of Object.entries(lastSuccess)) rt.metrics.lastSuccess.set({ connection: c.id, entity }, ms / 1000);
     }
-    const info = await rt.redis.info('memory');
-    const used = Number(/used_memory:(\d+)/.exec(info)?.[1] ?? 0);
-    const max = Number(/maxmemory:(\d+)/.exec(info)?.[1] ?? 0);
-    rt.metrics.redisMemoryUsedRatio.set(max > 0 ? used / max : 0);
-    rt.metrics.redisEvictionPolicyOk.set((await evictionPolicy(rt.redis)) === 'noeviction' ? 1 : 0);
+    rt.metrics.redisMemoryUsedRatio.set(await rt.health.memoryUsedRatio());
+    rt.metrics.redisEvictionPolicyOk.set((await rt.health.evictionPolicy()) === 'noeviction' ? 1 : 0);
   };
+}
+
+type Check = { ok: boolean; detail?: string };
+
+/** /readyz's view of Redis: it answers, and will not evict our keys. */
+async function redisChecks(health: Runtime['health']): Promise<Record<string, Check>> {
+  try {
+    await health.ping();
+    const policy = await health.evictionPolicy();
+    return { redis: { ok: true }, evictionPolicy: { ok: policy === 'noeviction', detail: policy } };
+  } catch (e) {
+    return { redis: { ok: false, detail: (e as Error).message } };
+  }
 }
 
 /** `erp-sync worker`: schedulers, workers of the chosen roles, and the HTTP server. */
 export async function startService(config: AppConfig, logger: Logger, options: { roles: readonly Role[]; httpPort?: number }): Promise<Service> {
-  const redis = await resolveRedis(config.redis.url);
-  logger.info({ redis: redis.source }, 'redis resolved');
-  const rt = await createRuntime(config, redis.url, logger);
+  const rt = await openRuntime(config, logger);
   // The HTTP server listens first: a port in use (a ListenError) stops the process before it
   // schedules or takes any job, with nothing to wind down but its Redis connections.
   let workers: WorkerService | undefined;
@@ -55,15 +62,7 @@ export async function startService(config: AppConfig, logger: Logger, options: {
       collect: collector(rt),
       extra: queueUi({ queues: Object.values(rt.queues), adminToken: config.http.adminToken }),
       ready: async () => {
-        const checks: Record<string, { ok: boolean; detail?: string }> = {};
-        try {
-          await rt.redis.ping();
-          checks.redis = { ok: true };
-          const policy = await evictionPolicy(rt.redis);
-          checks.evictionPolicy = { ok: policy === 'noeviction', detail: policy };
-        } catch (e) {
-          checks.redis = { ok: false, detail: (e as Error).message };
-        }
+        const checks: Record<string, Check> = await redisChecks(rt.health);
         checks.workers = workers
           ? { ok: workers.workers.every((w) => w.isRunning()), detail: `${workers.workers.length} running` }
           : { ok: false, detail: 'starting' };
@@ -72,7 +71,6 @@ export async function startService(config: AppConfig, logger: Logger, options: {
     });
   } catch (e) {
     await rt.close();
-    await redis.stop();
     throw e;
   }
   if (options.roles.includes('pull')) {
@@ -93,7 +91,6 @@ export async function startService(config: AppConfig, logger: Logger, options: {
         await started.stop();
         await http.close();
         await rt.close();
-        await redis.stop();
       })()),
   };
 }

@@ -1,33 +1,58 @@
-import { DelayedError, RateLimitError } from 'bullmq';
-import type { CustomerDetails, CustomerDetailsInput, CreditNoteInputDraft, InvoiceInputDraft } from '../src/billing/schemas/index.js';
-import { ConflictError, DataContractError, RateLimitedError, SyncError } from '../src/errors/index.js';
+import { DelayedError, type Queue, RateLimitError } from 'bullmq';
+import type { Logger } from 'pino';
+import type { BillingClient } from '../src/billing/client.js';
+import type { CreditNoteInput, CustomerDetailsInput } from '../src/billing/schemas/index.js';
+import type { AppConfig } from '../src/config.js';
+import { BillingBody } from '../src/connector/billing-body.js';
+import type { EntityName } from '../src/connector/entities.js';
+import { ConflictError, DataContractError, formatZodIssues, RateLimitedError, SyncError } from '../src/errors/index.js';
 import { erpIdOf } from '../src/mapping/index.js';
-import { UpsertState } from '../src/pipeline/upsert-state.js';
-import { DEPENDENCY_WAITS_MAX, dependencyWaitMs, QUEUES, UpsertPayload } from './catalog.js';
+import type { Metrics } from '../src/observability/metrics.js';
+import type { CustomersEnsured } from '../src/pipeline/customers-ensured.js';
+import type { Ledger } from '../src/pipeline/ledger.js';
+import type { Quarantine } from '../src/pipeline/quarantine.js';
+import type { UpsertState } from '../src/pipeline/upsert-state.js';
+import { DEPENDENCY_WAITS_MAX, dependencyWaitMs, QUEUES, UpsertJobData } from './catalog.js';
 import { defineJob } from './define-job.js';
-import type { Runtime } from './runtime.js';
+
+/** What an upsert job uses, and nothing else (built by makeJobHelpers). */
+export interface UpsertHelpers {
+  logger: Logger;
+  metrics: Metrics;
+  config: { billing: Pick<AppConfig['billing'], 'attachmentKey'>; sync: Pick<AppConfig['sync'], 'dependencyWaitSeconds'> };
+  billing: Pick<BillingClient, 'upsertInvoice' | 'upsertCreditNote' | 'addInvoiceAttachment' | 'searchCustomers' | 'createCustomer' | 'listInvoices'>;
+  upsertState: Pick<UpsertState, 'begin' | 'commit'>;
+  customersEnsured: Pick<CustomersEnsured, 'has' | 'add'>;
+  ledger: Pick<Ledger, 'get' | 'getMany'>;
+  quarantine: Pick<Quarantine, 'put' | 'clear' | 'get'>;
+  queues: { upsert: Pick<Queue, 'rateLimit'> };
+}
 
 export type UpsertOutcome = 'written' | 'unchanged' | 'stale';
+
+/** The billing call that writes each entity (named as billing's client names its operations). */
+const BILLING_WRITE = {
+  invoices: 'POST /external/invoice/upsert',
+  'credit-notes': 'POST /external/creditNotes/upsert',
+  customers: 'POST /external/customer',
+} as const satisfies Record<EntityName, string>;
 
 /**
  * One record to billing. Idempotent: the billing upsert key is deterministic (invoiceId from the
  * connection and ERP id), the ledger refuses older versions, and a per-record lock keeps two versions
  * of one record from racing to billing.
  */
-export function upsertProcessor(rt: Runtime) {
-  const state = new UpsertState(rt.redis, rt.keys);
+export function upsertProcessor(rt: UpsertHelpers) {
+  const state = rt.upsertState;
   // Attaching the ERP's document link is optional: without billing.attachmentKey the invoice is
   // written and the link left out (refusing the invoice for want of its PDF link would lose money data).
   const canAttach = Boolean(rt.config.billing.attachmentKey);
-  return defineJob(QUEUES.upsert, UpsertPayload, rt, async ({ job, data, token, signal, log }): Promise<{ outcome: UpsertOutcome }> => {
+  return defineJob(QUEUES.upsert, UpsertJobData, rt, async ({ job, data, token, signal, log }): Promise<{ outcome: UpsertOutcome }> => {
     const { connectionId: conn, entity, erpId } = data;
-    const body = data.body;
-    const buyer =
-      body.kind === 'invoice'
-        ? (body.invoice as { customerDetails?: CustomerDetailsInput }).customerDetails
-        : body.kind === 'credit-note'
-          ? (body.creditNote as { customerDetails?: CustomerDetailsInput }).customerDetails
-          : (body.customer as unknown as CustomerDetailsInput);
+    const parsed = BillingBody.safeParse(data.body);
+    const body = parsed.data;
+    const buyer: CustomerDetailsInput | undefined =
+      body?.kind === 'invoice' ? body.invoice.customerDetails : body?.kind === 'credit-note' ? body.creditNote.customerDetails : body?.customer;
     // One round trip: the record lock, the ledger entry, whether the buyer is already ensured.
     const begun = await state.begin(conn, entity, erpId, buyer?.buyerId, 60_000, `job-${job.id}`);
     if (!begun.lock) {
@@ -48,11 +73,16 @@ export function upsertProcessor(rt: Runtime) {
         await rt.quarantine.clear(conn, entity, erpId, data.version);
         return { outcome: 'unchanged' };
       }
+      if (!body) {
+        // A body billing's schema refuses: the refusal (and the quarantine entry) billing's client would give.
+        const operation = BILLING_WRITE[entity];
+        throw new DataContractError(`billing ${operation}: invalid request`, { issues: formatZodIssues(parsed.error!), source: 'billing', operation });
+      }
       if (buyer && !begun.customerEnsured) await ensureCustomer(rt, conn, buyer, signal);
       let billingId: string;
       let number: string | undefined;
       if (body.kind === 'invoice') {
-        const invoice = body.invoice as unknown as InvoiceInputDraft;
+        const invoice = body.invoice;
         await rt.billing.upsertInvoice(invoice, { signal });
         billingId = invoice.invoiceId;
         number = invoice.invoiceNumber;
@@ -63,7 +93,7 @@ export function upsertProcessor(rt: Runtime) {
           );
         }
       } else if (body.kind === 'credit-note') {
-        const creditNote = body.creditNote as unknown as CreditNoteInputDraft;
+        const creditNote = body.creditNote;
         const missing = await invoicesNotInBilling(rt, conn, creditNote, signal);
         if (missing.length) {
           const waits = data.dependencyWaits ?? 0;
@@ -86,7 +116,7 @@ export function upsertProcessor(rt: Runtime) {
         billingId = creditNote.creditNoteId;
         number = creditNote.creditNoteNumber;
       } else {
-        billingId = (body.customer as unknown as CustomerDetails).buyerId;
+        billingId = body.customer.buyerId;
       }
       // One round trip: ledger write (never over a newer version), quarantine cleared, lock released.
       const written = await state.commit(
@@ -151,9 +181,13 @@ export function upsertProcessor(rt: Runtime) {
  * "Ensure customer" (the interface has create but no update): search by BUYER_ID, create if absent.
  * Remembered per connection in Redis so each buyer costs one search, once.
  */
-export async function ensureCustomer(rt: Runtime, conn: string, customer: CustomerDetailsInput, signal?: AbortSignal): Promise<void> {
-  const key = rt.keys.customersEnsured(conn);
-  if (await rt.redis.sismember(key, customer.buyerId)) return;
+export async function ensureCustomer(
+  rt: Pick<UpsertHelpers, 'billing' | 'customersEnsured'>,
+  conn: string,
+  customer: CustomerDetailsInput,
+  signal?: AbortSignal,
+): Promise<void> {
+  if (await rt.customersEnsured.has(conn, customer.buyerId)) return;
   const found = await rt.billing.searchCustomers({ searchType: 'BUYER_ID', searchText: customer.buyerId, pageSize: 1 }, { signal });
   if (found.totalDocs === 0) {
     try {
@@ -163,7 +197,7 @@ export async function ensureCustomer(rt: Runtime, conn: string, customer: Custom
       if (!(err instanceof ConflictError)) throw err;
     }
   }
-  await rt.redis.sadd(key, customer.buyerId);
+  await rt.customersEnsured.add(conn, customer.buyerId);
 }
 
 /** A credit note's invoices never reached billing (quarantined, or deleted in the source). */
@@ -173,7 +207,7 @@ class DependencyMissingError extends DataContractError {}
  * The invoices a credit note applies to that billing does not hold yet. Our own invoices are checked in
  * the ledger (no network); anything else (another origin, an id cut to its bound, a number) in billing.
  */
-async function invoicesNotInBilling(rt: Runtime, conn: string, creditNote: CreditNoteInputDraft, signal?: AbortSignal): Promise<string[]> {
+async function invoicesNotInBilling(rt: UpsertHelpers, conn: string, creditNote: CreditNoteInput, signal?: AbortSignal): Promise<string[]> {
   const applied = creditNote.appliedToInvoices ?? [];
   if (!applied.length) return [];
   const byId = applied.filter((a) => a.invoiceId).map((a) => a.invoiceId!);
@@ -204,7 +238,7 @@ async function invoicesNotInBilling(rt: Runtime, conn: string, creditNote: Credi
 }
 
 /** Of the missing invoices (billing ids), those known not to be coming: quarantined, or deleted in the source. */
-async function invoicesThatWillNotCome(rt: Runtime, conn: string, missing: string[]): Promise<string[]> {
+async function invoicesThatWillNotCome(rt: UpsertHelpers, conn: string, missing: string[]): Promise<string[]> {
   const out: string[] = [];
   for (const billingId of missing) {
     const erpId = erpIdOf('inv', conn, billingId);

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { OriginSource } from './billing/schemas/index.js';
+import { Entity, System } from './connector/entities.js';
 import { ConfigError } from './errors/index.js';
 
 /**
@@ -29,13 +30,10 @@ const TimeZone = (field: string) => z.string().refine(isTimeZone, `not a time zo
 export const ConnectionConfig = z.strictObject({
   /** Stable id, used in ids, keys and metrics labels: lowercase letters, digits and dashes. */
   id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'use 1–40 lowercase letters, digits or dashes'),
-  system: z.enum(['zoho-books', 'quickbooks', 'xero']),
+  system: System,
   /** invoiceOriginSource written on every invoice of this connection. */
   originSource: OriginSource.refine((s) => s.startsWith('EXTERNAL_SYSTEM_'), 'must be EXTERNAL_SYSTEM_A, B or C'),
-  entities: z
-    .array(z.enum(['invoices', 'credit-notes', 'customers']))
-    .min(1)
-    .default(['customers', 'invoices', 'credit-notes']),
+  entities: z.array(Entity).min(1).default(['customers', 'invoices', 'credit-notes']),
   schedule: z.strictObject({ everySeconds: z.number().int().min(5).default(300) }).prefault({}),
   /** Overrides the vendor's API base URL (the sandbox, a proxy). */
   baseUrl: z.url().optional(),

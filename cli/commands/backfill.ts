@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { ENTITY_NAMES, type EntityName } from '../../src/connector/types.js';
+import { ENTITY_NAMES, isEntityName } from '../../src/connector/entities.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { addBackfill, readBackfillSummary, runBacklog, type BackfillSummary } from '../../jobs/backfill.js';
 import { startWorkers } from '../../jobs/worker-service.js';
@@ -27,9 +27,9 @@ export function registerBackfillCommand(program: Command): void {
     .option('--json', 'print the summary as JSON')
     .option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)')
     .action(async (opts: { connection: string; entity: string; from: string; to?: string; restart?: boolean; json?: boolean; config?: string }) => {
+      if (opts.entity !== 'all' && !isEntityName(opts.entity))
+        throw new ConfigError(`--entity must be one of ${ENTITY_NAMES.join(', ')} or all, got "${opts.entity}"`);
       const entities = opts.entity === 'all' ? [...ENTITY_NAMES] : [opts.entity];
-      for (const e of entities)
-        if (!ENTITY_NAMES.includes(e as never)) throw new ConfigError(`--entity must be one of ${ENTITY_NAMES.join(', ')} or all, got "${e}"`);
       const from = date(opts.from, '--from');
       const to = date(opts.to ?? utcDate(Date.now()), '--to');
       if (from > to) throw new ConfigError(`--from ${from} is after --to ${to}`);
@@ -39,11 +39,7 @@ export function registerBackfillCommand(program: Command): void {
       const latest = addDays(utcDate(Date.now()), 1);
       if (to > latest) throw new ConfigError(`--to ${to} is in the future (latest: ${latest}); post-dated documents are synced by the incremental pull`);
       await withRuntime(opts.config, async (rt) => {
-        const summary = await runBackfill(
-          rt,
-          { connectionId: opts.connection, entities: entities as EntityName[], from, to },
-          { restart: opts.restart, quiet: opts.json },
-        );
+        const summary = await runBackfill(rt, { connectionId: opts.connection, entities, from, to }, { restart: opts.restart, quiet: opts.json });
         if (opts.json) console.log(JSON.stringify(summary, null, 2));
         else printSummary(summary);
         process.exitCode = summary.quarantinedTotal > 0 ? 1 : 0;

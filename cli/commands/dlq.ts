@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { upsertJobId } from '../../jobs/pull.js';
 import type { UpsertPayload } from '../../jobs/catalog.js';
-import { ENTITY_NAMES } from '../../src/connector/types.js';
+import { ENTITY_NAMES, isEntityName } from '../../src/connector/entities.js';
 import type { Runtime } from '../../jobs/runtime.js';
 import { ConfigError } from '../../src/errors/index.js';
 import type { QuarantineEntry } from '../../src/pipeline/quarantine.js';
@@ -10,7 +10,7 @@ import { withRuntime } from '../context.js';
 type Opts = { connection: string; entity?: string; erpId?: string; all?: boolean; json?: boolean; config?: string };
 
 function entityOption(value: string): string {
-  if (!ENTITY_NAMES.includes(value as never)) throw new ConfigError(`--entity must be one of ${ENTITY_NAMES.join(', ')}, got "${value}"`);
+  if (!isEntityName(value)) throw new ConfigError(`--entity must be one of ${ENTITY_NAMES.join(', ')}, got "${value}"`);
   return value;
 }
 
@@ -52,8 +52,8 @@ export async function replay(rt: Runtime, entries: QuarantineEntry[]): Promise<{
     }
   }
   for (const [entity, cursor] of rewind) {
-    const cp = await rt.checkpoints.get<{ cursor: string | null }>(entries[0]!.connection, entity);
-    await rt.checkpoints.set(entries[0]!.connection, entity, { ...(cp?.state ?? {}), cursor });
+    // Never forward, and safe against a pull saving at the same moment (Checkpoints.rewindCheckpoint).
+    await rt.checkpoints.rewindCheckpoint(entries[0]!.connection, entity, cursor);
     await rt.queues.pull.add('pull', { connectionId: entries[0]!.connection, entity }, { priority: 1 });
   }
   return { reenqueued, repulled: [...rewind.keys()] };

@@ -1,18 +1,21 @@
 import type { Command } from 'commander';
 import type { Runtime } from '../../jobs/runtime.js';
+import { ENTITY_NAMES } from '../../src/connector/entities.js';
 import { withRuntime } from '../context.js';
 
-const ENTITIES = ['invoices', 'credit-notes', 'customers'] as const;
-
 /** Source version → job → billing ids → last reconciliation verdict, for one ERP record. */
-export async function explainRecord(rt: Runtime, connection: string, erpId: string) {
+export async function explainRecord(
+  rt: Pick<Runtime, 'connection' | 'ledger' | 'quarantine' | 'reconcileState' | 'queues'>,
+  connection: string,
+  erpId: string,
+) {
   rt.connection(connection);
   const out = [];
-  for (const entity of ENTITIES) {
+  for (const entity of ENTITY_NAMES) {
     const ledger = await rt.ledger.get(connection, entity, erpId);
     const quarantine = await rt.quarantine.get(connection, entity, erpId);
-    const verdictRaw = await rt.redis.hget(rt.keys.verdicts(connection), `${entity}|${erpId}`);
-    if (!ledger && !quarantine && !verdictRaw) continue;
+    const verdict = await rt.reconcileState.verdict(connection, entity, erpId);
+    if (!ledger && !quarantine && !verdict) continue;
     let job: { id: string; state: string; attemptsMade: number; failedReason?: string } | undefined;
     if (ledger?.jobId) {
       const j = await rt.queues.upsert.getJob(ledger.jobId);
@@ -32,7 +35,7 @@ export async function explainRecord(rt: Runtime, connection: string, erpId: stri
           }
         : null,
       quarantine: quarantine ? { reason: quarantine.reason, stage: quarantine.stage, version: quarantine.version, message: quarantine.message } : null,
-      reconciliation: verdictRaw ? JSON.parse(verdictRaw) : null,
+      reconciliation: verdict ?? null,
     });
   }
   return out;

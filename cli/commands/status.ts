@@ -2,19 +2,17 @@ import type { Command } from 'commander';
 import type { Runtime } from '../../jobs/runtime.js';
 import { withRuntime } from '../context.js';
 
-export async function collectStatus(rt: Runtime) {
+export async function collectStatus(rt: Pick<Runtime, 'queues' | 'config' | 'checkpoints' | 'syncStatus' | 'ledger' | 'quotas' | 'quarantine'>) {
   const queues: Record<string, Record<string, number>> = {};
   for (const q of Object.values(rt.queues))
     queues[q.name] = await q.getJobCounts('wait', 'prioritized', 'active', 'delayed', 'failed', 'completed', 'waiting-children');
   const connections = [];
   for (const c of rt.config.connections) {
     const checkpoints = await rt.checkpoints.all(c.id);
-    const last = await rt.redis.hgetall(rt.keys.lastSuccess(c.id));
-    const errors = await rt.redis.hgetall(rt.keys.lastError(c.id));
+    const { lastSuccess: last, lastError: errors } = await rt.syncStatus.read(c.id);
     const lastError = (entity: string) => {
-      if (!errors[entity]) return null;
-      const e = JSON.parse(errors[entity]) as { at: number; message: string };
-      return { at: new Date(e.at).toISOString(), message: e.message };
+      const e = errors[entity];
+      return e ? { at: new Date(e.at).toISOString(), message: e.message } : null;
     };
     const entities = c.entities.map((e) => {
       const cp = checkpoints[e] as { state: { cursor: string | null }; savedAt: number } | undefined;
@@ -23,7 +21,7 @@ export async function collectStatus(rt: Runtime) {
         entity: e,
         cursor,
         lagSeconds: cursor ? Math.round((Date.now() - Date.parse(cursor)) / 1000) : null,
-        lastSuccess: last[e] ? new Date(Number(last[e])).toISOString() : null,
+        lastSuccess: last[e] ? new Date(last[e]).toISOString() : null,
         lastError: lastError(e),
         ledger: undefined as number | undefined,
       };

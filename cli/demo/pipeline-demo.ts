@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { validateSettings } from '../../connectors/registry.js';
-import { ENTITY_NAMES } from '../../src/connector/types.js';
+import { ENTITY_NAMES } from '../../src/connector/entities.js';
 import { runReconcile, type ReconcileResult } from '../../jobs/reconcile/run-reconcile.js';
 import { createRuntime, type Runtime } from '../../jobs/runtime.js';
 import { startWorkers } from '../../jobs/worker-service.js';

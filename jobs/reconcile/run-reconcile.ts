@@ -1,13 +1,36 @@
 import { randomUUID } from 'node:crypto';
+import type { Queue } from 'bullmq';
+import type { Logger } from 'pino';
+import type { BillingClient } from '../../src/billing/client.js';
 import type { InvoiceRecord } from '../../src/billing/schemas/index.js';
 import { updatedBetween } from '../../src/billing/dates.js';
+import type { AppConfig } from '../../src/config.js';
 import { invoiceIdFor } from '../../src/mapping/index.js';
-import { BillingBudget } from '../../src/pipeline/billing-budget.js';
-import type { LedgerEntry } from '../../src/pipeline/ledger.js';
-import type { Runtime } from '../runtime.js';
+import type { Metrics } from '../../src/observability/metrics.js';
+import type { BillingBudget } from '../../src/pipeline/billing-budget.js';
+import type { Checkpoints } from '../../src/pipeline/checkpoints.js';
+import type { Ledger, LedgerEntry } from '../../src/pipeline/ledger.js';
+import type { Quarantine } from '../../src/pipeline/quarantine.js';
+import type { ReconcileState, ReconcileVerdict } from '../../src/pipeline/reconcile-state.js';
+import type { ConnectionHandle } from '../runtime.js';
 import { compareFields } from './compare-fields.js';
 import { DRIFT_KINDS, DriftReport, type DriftKind } from './drift.js';
 import { readSourceSide } from './source-side.js';
+
+/** What a reconciliation uses, and nothing else (the reconcile job's helpers; the CLI passes its runtime). */
+export interface ReconcileHelpers {
+  logger: Logger;
+  metrics: Metrics;
+  config: { reconcile: Pick<AppConfig['reconcile'], 'timeZone'> };
+  connection(id: string): ConnectionHandle;
+  billing: Pick<BillingClient, 'listInvoices'>;
+  billingBudget: Pick<BillingBudget, 'take'>;
+  ledger: Pick<Ledger, 'getMany' | 'scan' | 'markSourceDeleted' | 'requestRepair'>;
+  checkpoints: Pick<Checkpoints, 'rewindCheckpoint'>;
+  quarantine: Pick<Quarantine, 'get'>;
+  reconcileState: Pick<ReconcileState, 'recordVerdicts' | 'recordRun' | 'scratchSet'>;
+  queues: { pull: Pick<Queue, 'add'> };
+}
 
 export interface ReconcileRequest {
   connectionId: string;
@@ -61,28 +84,19 @@ export function dateInZone(ms: number, timeZone: string): string {
  * the window of its billing `updatedAt` date; a record absent from billing is counted in the window of
  * the ledger's `writtenAt` date (both in the configured time zone).
  */
-export async function runReconcile(rt: Runtime, req: ReconcileRequest, signal?: AbortSignal): Promise<ReconcileResult> {
+export async function runReconcile(rt: ReconcileHelpers, req: ReconcileRequest, signal?: AbortSignal): Promise<ReconcileResult> {
   const started = Date.now();
   const { config: c } = rt.connection(req.connectionId);
   const conn = c.id;
   const tz = rt.config.reconcile.timeZone;
   const report = new DriftReport();
-  const runKey = `${rt.keys.reconcile(conn)}:${randomUUID()}`;
-  const seenKey = `${runKey}:seen`;
-  const verdicts: Array<[string, string]> = [];
-  const budget = new BillingBudget(
-    rt.redis,
-    rt.queues.upsert.keys.limiter ?? `${rt.config.redis.prefix}:upsert:limiter`,
-    rt.config.billing.rateLimit.max,
-    rt.config.billing.rateLimit.durationMs,
-  );
+  // The billing ids this run saw, in Redis (a window may hold hundreds of thousands).
+  const seen = rt.reconcileState.scratchSet(conn, `${randomUUID()}:seen`);
+  const verdicts: Array<[string, ReconcileVerdict]> = [];
+  const budget = rt.billingBudget;
   const at = new Date().toISOString();
-  const verdict = (erpId: string, v: string, detail?: string) =>
-    verdicts.push([`invoices|${erpId}`, JSON.stringify({ at, window: `${req.from}..${req.to}`, verdict: v, detail })]);
-  const flushVerdicts = async () => {
-    if (!verdicts.length) return;
-    await rt.redis.hset(rt.keys.verdicts(conn), Object.fromEntries(verdicts.splice(0)));
-  };
+  const verdict = (erpId: string, v: string, detail?: string) => verdicts.push([erpId, { at, window: `${req.from}..${req.to}`, verdict: v, detail }]);
+  const flushVerdicts = () => rt.reconcileState.recordVerdicts(conn, 'invoices', verdicts.splice(0));
   const toRepair: Array<{ erpId: string; version: string }> = [];
 
   try {
@@ -131,12 +145,12 @@ export async function runReconcile(rt: Runtime, req: ReconcileRequest, signal?: 
           verdict(d.erpId, items.length ? items.map((i) => i.kind).join(',') : 'ok', items.map((i) => i.detail).join('; ') || undefined);
         }
       }
-      if (mine.length) await rt.redis.sadd(seenKey, ...mine);
+      await seen.add(mine);
       await flushVerdicts();
       if (!page.hasNext || page.nextPageNumber === null) break;
       pageNumber = page.nextPageNumber;
     }
-    await rt.redis.pexpire(seenKey, 3_600_000);
+    await seen.expireIn(3_600_000);
 
     // 3. Ledger side: what we wrote (or saw deleted) on these days but billing's window did not show.
     for await (const batch of rt.ledger.scan(conn, 'invoices', 1000)) {
@@ -147,8 +161,8 @@ export async function runReconcile(rt: Runtime, req: ReconcileRequest, signal?: 
       const candidates = batch.filter(([, e]) => inWindow(e.writtenAt) || (e.sourceDeletedAt !== undefined && inWindow(Date.parse(e.sourceDeletedAt))));
       report.checked.ledger += candidates.length;
       if (!candidates.length) continue;
-      const seen = await rt.redis.smismember(seenKey, ...candidates.map(([id]) => id));
-      const unseen = candidates.filter((_, i) => seen[i] === 0);
+      const seenInBilling = await seen.has(candidates.map(([id]) => id));
+      const unseen = candidates.filter((_, i) => !seenInBilling[i]);
       for (let i = 0; i < unseen.length; i += 100) {
         const chunk = unseen.slice(i, i + 100);
         await budget.take(signal);
@@ -204,7 +218,7 @@ export async function runReconcile(rt: Runtime, req: ReconcileRequest, signal?: 
       await flushVerdicts();
     }
   } finally {
-    await rt.redis.del(seenKey);
+    await seen.drop();
   }
 
   let repaired: ReconcileResult['repaired'];
@@ -212,7 +226,7 @@ export async function runReconcile(rt: Runtime, req: ReconcileRequest, signal?: 
 
   for (const k of DRIFT_KINDS) rt.metrics.reconcileDrift.set({ connection: conn, kind: k }, report.counts[k]);
   rt.metrics.reconcileLastRun.set({ connection: conn }, Date.now() / 1000);
-  await rt.redis.hset(rt.keys.reconcile(conn), 'last', JSON.stringify({ at, from: req.from, to: req.to, counts: report.counts }));
+  await rt.reconcileState.recordRun(conn, { at, from: req.from, to: req.to, counts: report.counts });
 
   return {
     connection: conn,
@@ -264,21 +278,21 @@ function compareOurs(d: InvoiceRecord, entry: LedgerEntry): Array<{ kind: DriftK
 }
 
 /**
- * Repair what a sync can fix: forget the ledger's content hash for those records (so the next pull
- * re-enqueues them even if the source did not change), rewind the stream's checkpoint to just before
- * the oldest affected version, and pull now. Billing-side deletes come back as 409 and are quarantined
- * (BILLING_CONFLICT) for a person.
+ * Repair what a sync can fix: request a repair of those records in the ledger (their content hash is
+ * forgotten, so the next pull re-enqueues them even if the source did not change), rewind the stream's
+ * checkpoint to just before the oldest affected version, and pull now. Both are atomic on the state as
+ * it is then: an upsert or a pull committing meanwhile is neither overwritten nor able to undo the
+ * repair. Billing-side deletes come back as 409 and are quarantined (BILLING_CONFLICT) for a person.
  */
-async function repair(rt: Runtime, conn: string, records: Array<{ erpId: string; version: string }>) {
+async function repair(rt: ReconcileHelpers, conn: string, records: Array<{ erpId: string; version: string }>) {
   let oldest = records[0]!.version;
-  for (const r of records) {
-    const e = await rt.ledger.get(conn, 'invoices', r.erpId);
-    if (e) await rt.redis.hset(rt.keys.ledger(conn, 'invoices'), r.erpId, JSON.stringify({ ...e, hash: 'repair' }));
-    if (r.version < oldest) oldest = r.version;
-  }
-  const cp = await rt.checkpoints.get<{ cursor: string | null }>(conn, 'invoices');
-  const rewound = new Date(Date.parse(oldest) - 1000).toISOString();
-  if (!cp?.state.cursor || rewound < cp.state.cursor) await rt.checkpoints.set(conn, 'invoices', { ...(cp?.state ?? {}), cursor: rewound });
+  for (const r of records) if (r.version < oldest) oldest = r.version;
+  await rt.ledger.requestRepair(
+    conn,
+    'invoices',
+    records.map((r) => r.erpId),
+  );
+  await rt.checkpoints.rewindCheckpoint(conn, 'invoices', new Date(Date.parse(oldest) - 1000).toISOString());
   await rt.queues.pull.add('pull', { connectionId: conn, entity: 'invoices' }, { priority: 1 });
   return { requeued: records.length, pulls: ['invoices'] };
 }

@@ -1,17 +1,9 @@
-import type { ReadContext } from '../../src/connector/types.js';
-import type { Runtime } from '../runtime.js';
 import type { DriftItem } from './drift.js';
+import type { ReconcileHelpers } from './run-reconcile.js';
 
 export interface SourceSide {
   checked: number;
   items: Array<DriftItem & { version: string }>;
-}
-
-/** A delete found in the source is a fact: record it in the ledger; the billing and ledger passes decide
- * whether billing reflects it. */
-async function markDeleted(rt: Runtime, conn: string, erpId: string, at: string): Promise<void> {
-  const e = await rt.ledger.get(conn, 'invoices', erpId);
-  if (e && !e.sourceDeletedAt) await rt.redis.hset(rt.keys.ledger(conn, 'invoices'), erpId, JSON.stringify({ ...e, sourceDeletedAt: at }));
 }
 
 /**
@@ -21,11 +13,14 @@ async function markDeleted(rt: Runtime, conn: string, erpId: string, at: string)
  * has are deletes: they are recorded in the ledger (`sourceDeletedAt`) for the billing and ledger passes,
 which run after this one. Source ids are kept in Redis, not in memory.
  */
-export async function readSourceSide(rt: Runtime, conn: string, fromDate: string, signal?: AbortSignal): Promise<SourceSide> {
-  const { config: c, connector } = rt.connection(conn);
-  const stream = connector.streams.invoices;
+export async function readSourceSide(rt: ReconcileHelpers, conn: string, fromDate: string, signal?: AbortSignal): Promise<SourceSide> {
+  const handle = rt.connection(conn);
+  const stream = handle.connector.streams.invoices;
   const log = rt.logger.child({ connection: conn, reconcile: 'deep' });
-  const ctx: ReadContext = { connectionId: conn, http: rt.vendorClient(conn), logger: log, signal, until: new Date(), settings: c.settings };
+  const ctx = handle.readContext({ logger: log, signal, until: new Date() });
+  // A delete found in the source is a fact: it is recorded on the ledger entry as it is now (an upsert
+  // committing meanwhile keeps its content); the billing and ledger passes decide whether billing reflects it.
+  const markDeleted = (erpId: string, at: string) => rt.ledger.markSourceDeleted(conn, 'invoices', erpId, at);
   const out: SourceSide = { checked: 0, items: [] };
   // A day of margin before the window: source clocks and billing's date part may sit in other zones.
   const since = new Date(Date.parse(`${fromDate}T00:00:00Z`) - 86_400_000).toISOString();
@@ -39,7 +34,7 @@ export async function readSourceSide(rt: Runtime, conn: string, fromDate: string
       out.checked++;
       const e = ledger[i];
       if (r.deleted) {
-        if (e && !e.sourceDeletedAt) await markDeleted(rt, conn, r.id, r.version);
+        if (e && !e.sourceDeletedAt) await markDeleted(r.id, r.version);
         continue;
       }
       if (!e) {
@@ -59,18 +54,18 @@ export async function readSourceSide(rt: Runtime, conn: string, fromDate: string
     }
   }
   if (stream.listIds) {
-    const key = `${rt.keys.reconcile(conn)}:source-ids:${Date.now()}`;
+    const sourceIds = rt.reconcileState.scratchSet(conn, `source-ids:${Date.now()}`);
     try {
-      for await (const ids of stream.listIds(ctx)) if (ids.length) await rt.redis.sadd(key, ...ids);
-      await rt.redis.pexpire(key, 3_600_000);
+      for await (const ids of stream.listIds(ctx)) await sourceIds.add(ids);
+      await sourceIds.expireIn(3_600_000);
       for await (const batch of rt.ledger.scan(conn, 'invoices', 1000)) {
         const live = batch.filter(([, e]) => !e.sourceDeletedAt);
         if (!live.length) continue;
-        const present = await rt.redis.smismember(key, ...live.map(([id]) => id));
-        for (const [i, [id]] of live.entries()) if (present[i] === 0) await markDeleted(rt, conn, id, new Date().toISOString());
+        const present = await sourceIds.has(live.map(([id]) => id));
+        for (const [i, [id]] of live.entries()) if (!present[i]) await markDeleted(id, new Date().toISOString());
       }
     } finally {
-      await rt.redis.del(key);
+      await sourceIds.drop();
     }
   }
   return out;

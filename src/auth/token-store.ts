@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { AuthError } from '../errors/index.js';
+import { LuaScript } from '../pipeline/lua-script.js';
 
 /** What a vendor's token endpoint answered. `refreshToken` is set when the vendor rotated it. */
 export interface RefreshResult {
@@ -22,16 +23,15 @@ export interface TokenStoreOptions {
   /** Poll interval while another process refreshes, ms. @defaultValue 50 */
   pollMs?: number;
   now?: () => number;
+  /** How a caller waits while another process refreshes (injectable for tests). @defaultValue a timer of pollMs */
+  wait?: (ms: number, signal?: AbortSignal) => Promise<unknown>;
 }
 
 // Release the lock only if we still own it (compare-and-delete).
-const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+const RELEASE = LuaScript.load('release-lock-1');
 // Write the new tokens only if we still own the lock: a refresh that outlived its lock must not
 // overwrite a newer rotation (fencing).
-const WRITE_IF_OWNER = `
-if redis.call('get', KEYS[2]) ~= ARGV[1] then return 0 end
-redis.call('hset', KEYS[1], 'accessToken', ARGV[2], 'expiresAt', ARGV[3], 'refreshToken', ARGV[4], 'rotatedAt', ARGV[5])
-return 1`;
+const WRITE_IF_OWNER = LuaScript.load('write-tokens-if-owner-2');
 
 /**
  * OAuth tokens per connection, kept in Redis so every worker process shares them.
@@ -46,6 +46,7 @@ export class TokenStore {
   private readonly lockMs: number;
   private readonly pollMs: number;
   private readonly now: () => number;
+  private readonly wait: (ms: number, signal?: AbortSignal) => Promise<unknown>;
 
   constructor(
     private readonly redis: Redis,
@@ -55,6 +56,7 @@ export class TokenStore {
     this.lockMs = options.lockMs ?? 30_000;
     this.pollMs = options.pollMs ?? 50;
     this.now = options.now ?? Date.now;
+    this.wait = options.wait ?? ((ms, signal) => sleep(ms, undefined, { signal }));
   }
 
   private key(connectionId: string): string {
@@ -102,16 +104,10 @@ export class TokenStore {
             throw new AuthError(`connection ${connectionId}: no refresh token; re-authorise the connection`, { source: connectionId });
           }
           const r = await refresh(cur.refreshToken, signal);
-          const written = await this.redis.eval(
-            WRITE_IF_OWNER,
-            2,
-            key,
-            lockKey,
-            owner,
-            r.accessToken,
-            String(this.now() + r.expiresInSeconds * 1000),
-            r.refreshToken ?? cur.refreshToken,
-            String(this.now()),
+          const written = await WRITE_IF_OWNER.run(
+            this.redis,
+            [key, lockKey],
+            [owner, r.accessToken, String(this.now() + r.expiresInSeconds * 1000), r.refreshToken ?? cur.refreshToken, String(this.now())],
           );
           if (written !== 1) {
             // Lost the lock mid-refresh; if the vendor rotated, the token we got may be the only valid
@@ -120,13 +116,13 @@ export class TokenStore {
           }
           return r.accessToken;
         } finally {
-          await this.redis.eval(RELEASE, 1, lockKey, owner);
+          await RELEASE.run(this.redis, [lockKey], [owner]);
         }
       }
       if (this.now() > deadline) {
         throw new AuthError(`connection ${connectionId}: token refresh did not finish in time`, { source: connectionId });
       }
-      await sleep(this.pollMs, undefined, { signal });
+      await this.wait(this.pollMs, signal);
     }
   }
 }

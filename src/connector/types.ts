@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import type { CreditNoteInput, CustomerDetails, InvoiceInput, OriginSource } from '../billing/schemas/index.js';
+import type { OriginSource } from '../billing/schemas/index.js';
+import type { BillingBody } from './billing-body.js';
+import type { EntityName, SystemName } from './entities.js';
 import type { MapResult } from '../mapping/index.js';
 import type { VendorClient } from '../http/vendor-client.js';
 
@@ -9,8 +11,8 @@ import type { VendorClient } from '../http/vendor-client.js';
  * definition; a stream reads one entity incrementally and yields pages with the state to resume from.
  */
 
-export type EntityName = 'invoices' | 'credit-notes' | 'customers';
-export const ENTITY_NAMES: readonly EntityName[] = ['invoices', 'credit-notes', 'customers'];
+export { ENTITY_NAMES, type EntityName, SYSTEM_NAMES, type SystemName } from './entities.js';
+export type { BillingBody } from './billing-body.js';
 
 /** One record as read from the source, before mapping. */
 export interface SourceRecord<Raw = unknown> {
@@ -62,9 +64,6 @@ export interface MapContext<Lookups = Record<string, unknown>> {
   lookups: Lookups;
 }
 
-export type BillingBody =
-  { kind: 'invoice'; invoice: InvoiceInput } | { kind: 'credit-note'; creditNote: CreditNoteInput } | { kind: 'customer'; customer: CustomerDetails };
-
 export interface Stream<Raw = unknown, State extends StreamState = StreamState, Settings = any, Lookups = any> {
   name: EntityName;
   /** Field of the raw record that is its primary key. */
@@ -94,7 +93,7 @@ export interface RateBudget {
 }
 
 export interface Connector<Settings = unknown> {
-  id: 'zoho-books' | 'quickbooks' | 'xero';
+  id: SystemName;
   displayName: string;
   /** zod schema of this connector's settings and credentials in the YAML config. */
   settings: z.ZodType<Settings>;

@@ -1,16 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
+import { LuaScript } from './lua-script.js';
 
-// Same arithmetic as BullMQ's own limiter (prepareJobForProcessing.lua): INCR, PEXPIRE on the first.
-const TAKE = `
-local n = redis.call('incr', KEYS[1])
-if n == 1 then redis.call('pexpire', KEYS[1], ARGV[2]) end
-if n > tonumber(ARGV[1]) then
-  local ttl = redis.call('pttl', KEYS[1])
-  if ttl < 0 then redis.call('pexpire', KEYS[1], ARGV[2]) ttl = tonumber(ARGV[2]) end
-  return ttl
-end
-return 0`;
+const TAKE = LuaScript.load('take-rate-slot-1');
 
 /**
  * Billing calls made outside upsert jobs (reconciliation's listing pages) take their slot from the
@@ -27,7 +19,7 @@ export class BillingBudget {
 
   async take(signal?: AbortSignal): Promise<void> {
     for (;;) {
-      const wait = (await this.redis.eval(TAKE, 1, this.limiterKey, String(this.max), String(this.durationMs))) as number;
+      const wait = (await TAKE.run(this.redis, [this.limiterKey], [String(this.max), String(this.durationMs)])) as number;
       if (wait <= 0) return;
       await sleep(wait, undefined, { signal });
     }

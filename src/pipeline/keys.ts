@@ -6,6 +6,8 @@ export function stateKeys(prefix: string) {
   return {
     ledger: (connection: string, entity: string) => `${prefix}:ledger:${connection}:${entity}`,
     checkpoint: (connection: string) => `${prefix}:checkpoint:${connection}`,
+    /** Per entity: how often its checkpoint was rewound (a pull saves only if none happened since it read). */
+    checkpointRewinds: (connection: string) => `${prefix}:checkpoint-rewinds:${connection}`,
     windowCheckpoint: (connection: string, entity: string) => `${prefix}:window-checkpoint:${connection}:${entity}`,
     quarantine: (connection: string) => `${prefix}:quarantine:${connection}`,
     customersEnsured: (connection: string) => `${prefix}:customers-ensured:${connection}`,
@@ -15,6 +17,8 @@ export function stateKeys(prefix: string) {
     quotaConcurrency: (connection: string) => `${prefix}:quota:${connection}:inflight`,
     park: (connection: string) => `${prefix}:park:${connection}`,
     reconcile: (connection: string) => `${prefix}:reconcile:${connection}`,
+    /** A reconcile run's scratch set of ids (billing ids seen, source ids), dropped when the run ends. */
+    reconcileScratch: (connection: string, name: string) => `${prefix}:reconcile:${connection}:${name}`,
     verdicts: (connection: string) => `${prefix}:verdict:${connection}`,
     lastSuccess: (connection: string) => `${prefix}:last-success:${connection}`,
     /** Per entity: when and why the last incremental pull failed (cleared by the next success). */

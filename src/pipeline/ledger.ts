@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { StateKeys } from './keys.js';
+import { LuaScript } from './lua-script.js';
 
 /** What was written to billing for one source record. */
 export interface LedgerEntry {
@@ -24,20 +25,21 @@ export interface LedgerEntry {
   sourceDeletedAt?: string;
 }
 
-// Write only if the stored version is not newer: an old job finishing late never rolls the ledger back.
-const PUT_IF_NOT_OLDER = `
-local cur = redis.call('hget', KEYS[1], ARGV[1])
-if cur then
-  local v = cjson.decode(cur).version
-  if v and v > ARGV[2] then return 0 end
-end
-redis.call('hset', KEYS[1], ARGV[1], ARGV[3])
-return 1`;
+/** The hash a repair request leaves on an entry: no content hashes to it, so the next pull enqueues the record. */
+export const REPAIR_HASH = 'repair';
+
+const PUT_IF_NOT_OLDER = LuaScript.load('put-if-not-older-1');
+const MARK_SOURCE_DELETED = LuaScript.load('mark-source-deleted-1');
+const REQUEST_REPAIR = LuaScript.load('request-repair-1');
 
 /**
  * The ledger: one Redis hash per (connection, entity), field = ERP id. It lets a pull skip unchanged
  * records, lets an upsert refuse an older version, and is reconciliation's expected side.
  * Versions are UTC ISO-8601 strings of equal format, so string order is time order.
+ *
+ * Every write is one atomic script that works on the entry as it is at that moment, never on a copy the
+ * caller read earlier: an upsert committing a newer version between a reader's read and its write is
+ * never overwritten with the older entry.
  */
 export class Ledger {
   constructor(
@@ -59,8 +61,35 @@ export class Ledger {
 
   /** Returns false (and writes nothing) when the ledger already holds a newer version. */
   async put(connection: string, entity: string, erpId: string, entry: LedgerEntry): Promise<boolean> {
-    const r = await this.redis.eval(PUT_IF_NOT_OLDER, 1, this.keys.ledger(connection, entity), erpId, entry.version, JSON.stringify(entry));
+    const r = await PUT_IF_NOT_OLDER.run(this.redis, [this.keys.ledger(connection, entity)], [erpId, entry.version, JSON.stringify(entry)]);
     return r === 1;
+  }
+
+  /**
+   * The source deleted the record (never a void): marks the entry (if any, and not already marked) for
+   * reconciliation. `bumpVersion`: the delete is itself a source version (a pull read it), so the entry's
+   * version moves up to it and an older upsert still queued cannot write over the delete.
+   */
+  async markSourceDeleted(connection: string, entity: string, erpId: string, deletedAt: string, options: { bumpVersion?: boolean } = {}): Promise<boolean> {
+    const r = await MARK_SOURCE_DELETED.run(this.redis, [this.keys.ledger(connection, entity)], [erpId, deletedAt, options.bumpVersion ? '1' : '0']);
+    return r === 1;
+  }
+
+  /**
+   * Asks for these records to be written again: their content hash is forgotten, so the next pull
+   * enqueues them even if the source did not change. Returns how many entries were marked.
+   */
+  async requestRepair(connection: string, entity: string, erpIds: readonly string[]): Promise<number> {
+    let marked = 0;
+    for (let i = 0; i < erpIds.length; i += 1000) {
+      marked += (await REQUEST_REPAIR.run(this.redis, [this.keys.ledger(connection, entity)], [REPAIR_HASH, ...erpIds.slice(i, i + 1000)])) as number;
+    }
+    return marked;
+  }
+
+  /** True when a repair asked for this entry's record to be written again (its original job id is spent). */
+  static repairRequested(entry: LedgerEntry | undefined): boolean {
+    return entry?.hash === REPAIR_HASH;
   }
 
   async remove(connection: string, entity: string, erpId: string): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { StateKeys } from './keys.js';
+import { LuaScript } from './lua-script.js';
 
 export interface QuarantineEntry {
   connection: string;
@@ -21,21 +22,9 @@ export interface QuarantineEntry {
 }
 
 // A newer (or equal) version supersedes; an older one never overwrites a newer entry.
-const PUT = `
-local cur = redis.call('hget', KEYS[1], ARGV[1])
-if cur then
-  local v = cjson.decode(cur).version
-  if v and v > ARGV[2] then return 0 end
-end
-redis.call('hset', KEYS[1], ARGV[1], ARGV[3])
-return 1`;
+const PUT_IF_NOT_OLDER = LuaScript.load('put-if-not-older-1');
 // Clear only if the entry is not newer than the version that just succeeded.
-const CLEAR = `
-local cur = redis.call('hget', KEYS[1], ARGV[1])
-if not cur then return 0 end
-local v = cjson.decode(cur).version
-if v and v > ARGV[2] then return 0 end
-return redis.call('hdel', KEYS[1], ARGV[1])`;
+const CLEAR_IF_NOT_NEWER = LuaScript.load('clear-if-not-newer-1');
 
 /**
  * Records that could not be synced, with why. Nothing is dropped silently: every invalid record or
@@ -52,12 +41,13 @@ export class Quarantine {
   }
 
   async put(e: QuarantineEntry): Promise<boolean> {
-    return (await this.redis.eval(PUT, 1, this.keys.quarantine(e.connection), Quarantine.field(e.entity, e.erpId), e.version, JSON.stringify(e))) === 1;
+    const r = await PUT_IF_NOT_OLDER.run(this.redis, [this.keys.quarantine(e.connection)], [Quarantine.field(e.entity, e.erpId), e.version, JSON.stringify(e)]);
+    return r === 1;
   }
 
   /** A later success (or a newer valid version) supersedes the entry. */
   async clear(connection: string, entity: string, erpId: string, version: string): Promise<boolean> {
-    return (await this.redis.eval(CLEAR, 1, this.keys.quarantine(connection), Quarantine.field(entity, erpId), version)) === 1;
+    return (await CLEAR_IF_NOT_NEWER.run(this.redis, [this.keys.quarantine(connection)], [Quarantine.field(entity, erpId), version])) === 1;
   }
 
   async get(connection: string, entity: string, erpId: string): Promise<QuarantineEntry | undefined> {

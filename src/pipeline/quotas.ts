@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
-import { ParkedError } from '../errors/index.js';
 import type { StateKeys } from './keys.js';
+import { LuaScript } from './lua-script.js';
+import { ParkedError } from '../errors/index.js';
 
 export interface QuotaLimits {
   perMinute: number;
@@ -11,31 +12,13 @@ export interface QuotaLimits {
   concurrency: number;
 }
 
-/*
- * One atomic check-and-take. Returns 0 when a slot was taken, else how long to wait (ms); negative when
- * the connection is parked (day limit), so callers can tell "parked" from "busy".
- * KEYS: minute counter, day counter, in-flight leases (zset scored by expiry), park key
- * ARGV: now, perMinute, perDay, concurrency, leaseId, leaseTtlMs, msToNextMinute, msToNextDay
- */
-const TAKE = `
-local park = redis.call('pttl', KEYS[4])
-if park > 0 then return -park end
-local now = tonumber(ARGV[1])
-redis.call('zremrangebyscore', KEYS[3], '-inf', now)
-if redis.call('zcard', KEYS[3]) >= tonumber(ARGV[4]) then return 25 end
-local m = tonumber(redis.call('get', KEYS[1]) or '0')
-if m >= tonumber(ARGV[2]) then return tonumber(ARGV[7]) end
-local perDay = tonumber(ARGV[3])
-if perDay > 0 then
-  local d = tonumber(redis.call('get', KEYS[2]) or '0')
-  if d >= perDay then return -tonumber(ARGV[8]) end
-  redis.call('incr', KEYS[2])
-  redis.call('pexpire', KEYS[2], 172800000)
-end
-redis.call('incr', KEYS[1])
-redis.call('pexpire', KEYS[1], 61000)
-redis.call('zadd', KEYS[3], now + tonumber(ARGV[6]), ARGV[5])
-return 0`;
+// One atomic check-and-take: 0 = a slot was taken, > 0 = wait that long, < 0 = parked (day limit).
+const TAKE = LuaScript.load('take-quota-4');
+const PARK = LuaScript.load('park-connection-1');
+
+/** Waits `ms` (or until `signal` aborts): injectable, so tests drive waits without sleeping. */
+export type Wait = (ms: number, signal?: AbortSignal) => Promise<unknown>;
+const realWait: Wait = (ms, signal) => sleep(ms, undefined, { signal });
 
 /** A parked connection's slot request: the job is delayed until the park ends (jobs/define-job.ts). */
 export const QuotaParkedError = ParkedError;
@@ -50,6 +33,7 @@ export class Quotas {
     private readonly redis: Redis,
     private readonly keys: StateKeys,
     private readonly now: () => number = Date.now,
+    private readonly wait: Wait = realWait,
   ) {}
 
   /**
@@ -69,21 +53,15 @@ export class Quotas {
       const day = new Date(now).toISOString().slice(0, 10);
       const msToNextMinute = (minuteIndex + 1) * 60_000 - now;
       const msToNextDay = Date.parse(`${day}T00:00:00Z`) + 86_400_000 - now;
-      const r = (await this.redis.eval(
-        TAKE,
-        4,
-        this.keys.quotaMinute(connection, minuteIndex),
-        this.keys.quotaDay(connection, day),
-        this.keys.quotaConcurrency(connection),
-        this.keys.park(connection),
-        String(now),
-        String(limits.perMinute),
-        String(limits.perDay ?? 0),
-        String(limits.concurrency),
-        lease,
-        String(options.leaseTtlMs ?? 120_000),
-        String(msToNextMinute),
-        String(msToNextDay),
+      const r = (await TAKE.run(
+        this.redis,
+        [
+          this.keys.quotaMinute(connection, minuteIndex),
+          this.keys.quotaDay(connection, day),
+          this.keys.quotaConcurrency(connection),
+          this.keys.park(connection),
+        ],
+        [now, limits.perMinute, limits.perDay ?? 0, limits.concurrency, lease, options.leaseTtlMs ?? 120_000, msToNextMinute, msToNextDay].map(String),
       )) as number;
       if (r === 0) {
         let released = false;
@@ -96,19 +74,17 @@ export class Quotas {
       if (r < 0) {
         const wait = -r;
         if (wait > (options.maxParkWaitMs ?? 0)) throw new ParkedError(connection, now + wait, { why: 'vendor quota spent' });
-        await sleep(wait, undefined, { signal: options.signal });
+        await this.wait(wait, options.signal);
         continue;
       }
-      await sleep(Math.min(r, 1_000), undefined, { signal: options.signal });
+      await this.wait(Math.min(r, 1_000), options.signal);
     }
   }
 
   /** Parks a connection (vendor day limit, or remaining quota 0) until `untilMs`. Never shortens a park. */
   async park(connection: string, untilMs: number): Promise<void> {
     const ms = Math.max(1, untilMs - this.now());
-    const key = this.keys.park(connection);
-    const cur = await this.redis.pttl(key);
-    if (cur < ms) await this.redis.set(key, String(untilMs), 'PX', ms);
+    await PARK.run(this.redis, [this.keys.park(connection)], [String(untilMs), String(ms)]);
   }
 
   async parkedUntil(connection: string): Promise<number | undefined> {

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { StateKeys } from './keys.js';
+import { LuaScript } from './lua-script.js';
 
-// Free, or already this owner's (the same job taken back after its worker died): take it.
-const ACQUIRE = `
-local cur = redis.call('get', KEYS[1])
-if cur and cur ~= ARGV[1] then return 0 end
-redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1`;
-const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+const ACQUIRE = LuaScript.load('acquire-lock-1');
+const RELEASE = LuaScript.load('release-lock-1');
+
+/** Releases a lock if it is still ours (a lock that expired and was taken by another owner is left alone). */
+export type ReleaseLock = () => Promise<void>;
 
 /**
  * One upsert at a time per source record, across processes. Two versions of one invoice in flight
@@ -27,18 +26,20 @@ export class RecordLock {
   ) {}
 
   /** Returns a release function, or undefined when another owner holds the lock. */
-  async tryAcquire(
-    connection: string,
-    entity: string,
-    erpId: string,
-    ttlMs = 60_000,
-    owner: string = randomUUID(),
-  ): Promise<(() => Promise<void>) | undefined> {
+  async tryAcquire(connection: string, entity: string, erpId: string, ttlMs = 60_000, owner: string = randomUUID()): Promise<ReleaseLock | undefined> {
     const key = this.keys.recordLock(connection, entity, erpId);
-    const ok = await this.redis.eval(ACQUIRE, 1, key, owner, String(ttlMs));
+    const ok = await ACQUIRE.run(this.redis, [key], [owner, String(ttlMs)]);
     if (ok !== 1) return undefined;
     return async () => {
-      await this.redis.eval(RELEASE, 1, key, owner);
+      await RELEASE.run(this.redis, [key], [owner]);
     };
+  }
+
+  /**
+   * The lock of a stream's incremental pull: two at once would only duplicate work (and the slower one
+   * could move the checkpoint back). Undefined when another pull of the stream holds it.
+   */
+  tryAcquireIncrementalPull(connection: string, entity: string, owner: string, ttlMs = 30 * 60_000): Promise<ReleaseLock | undefined> {
+    return this.tryAcquire(connection, `pull-${entity}`, 'incremental', ttlMs, owner);
   }
 }

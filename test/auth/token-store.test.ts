@@ -1,16 +1,21 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RefreshFn, TokenStore } from '../../src/auth/token-store.js';
 import { AuthError } from '../../src/errors/index.js';
+import { manualWait } from '../support/manual-wait.js';
 import { connect, dropPrefix, testPrefix } from '../support/redis.js';
 
-/** A vendor whose refresh tokens are single-use (Xero) or rotate (QBO): using an old one fails. */
-function rotatingVendor(initial: string, tag = '') {
+/**
+ * A vendor whose refresh tokens are single-use (Xero) or rotate (QBO): using an old one fails. Its answer
+ * waits for `others` callers to be waiting on the refresh lock (`waits`, injected into the stores), so
+ * every caller overlaps the refresh; then their waits end.
+ */
+function rotatingVendor(initial: string, tag: string, waits: ReturnType<typeof manualWait>, others: number) {
   let valid = initial;
   let n = 0;
   const refresh: RefreshFn = async (refreshToken) => {
-    await sleep(50); // a real round trip, so concurrent callers overlap
+    await waits.waiting(others);
+    waits.release();
     if (refreshToken !== valid) throw new AuthError('invalid_grant');
     n++;
     valid = `rt${tag}-${n}`;
@@ -31,8 +36,9 @@ describe('TokenStore', () => {
   });
 
   it('given three processes that need a token at the same moment, when the vendor rotates single-use refresh tokens, then exactly one refresh happens and all get the same token', async () => {
-    const vendor = rotatingVendor('rt-0');
-    const stores = redises.map((r) => new TokenStore(r, { prefix }));
+    const waits = manualWait();
+    const vendor = rotatingVendor('rt-0', '', waits, 8);
+    const stores = redises.map((r) => new TokenStore(r, { prefix, wait: waits.wait }));
     await stores[0]!.seed('conn-a', 'rt-0');
     const tokens = await Promise.all(stores.flatMap((s) => [s, s, s].map((x) => x.accessToken('conn-a', vendor.refresh))));
     expect(vendor.count()).toBe(1);
@@ -58,8 +64,9 @@ describe('TokenStore', () => {
   });
 
   it('given the vendor refused a token (401), when two processes report it stale at once, then one refresh replaces it', async () => {
-    const vendor = rotatingVendor('rt-1', 'x');
-    const stores = redises.map((r) => new TokenStore(r, { prefix }));
+    const waits = manualWait();
+    const vendor = rotatingVendor('rt-1', 'x', waits, 2);
+    const stores = redises.map((r) => new TokenStore(r, { prefix, wait: waits.wait }));
     const tokens = await Promise.all(stores.map((s) => s.accessToken('conn-a', vendor.refresh, 'at-1')));
     expect(vendor.count()).toBe(1);
     expect(new Set(tokens).size).toBe(1);

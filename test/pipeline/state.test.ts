@@ -6,6 +6,7 @@ import { Ledger } from '../../src/pipeline/ledger.js';
 import { Quarantine } from '../../src/pipeline/quarantine.js';
 import { QuotaParkedError, Quotas } from '../../src/pipeline/quotas.js';
 import { RecordLock } from '../../src/pipeline/record-lock.js';
+import { manualWait } from '../support/manual-wait.js';
 import { connect, dropPrefix, testPrefix } from '../support/redis.js';
 
 describe('pipeline state in Redis', () => {
@@ -89,21 +90,24 @@ describe('pipeline state in Redis', () => {
   describe('quotas across processes', () => {
     it('given perMinute 5 shared by two processes, when both take 3, then the 6th waits for the next minute', async () => {
       let now = Date.parse('2026-11-21T10:00:10Z');
-      const qa = new Quotas(a, keys, () => now);
-      const qb = new Quotas(b, keys, () => now);
+      const clock = manualWait();
+      const qa = new Quotas(a, keys, () => now, clock.wait);
+      const qb = new Quotas(b, keys, () => now, clock.wait);
       const limits = { perMinute: 5, concurrency: 100 };
       for (let i = 0; i < 3; i++) (await qa.acquire('q1', limits))();
       for (let i = 0; i < 2; i++) (await qb.acquire('q1', limits))();
       const ctl = new AbortController();
       const pending = qb.acquire('q1', limits, { signal: ctl.signal });
-      await new Promise((r) => setTimeout(r, 100));
+      expect(await clock.waiting()).toBeGreaterThan(0); // the 6th found the minute spent and waits
       now = Date.parse('2026-11-21T10:01:00Z');
+      clock.release();
       (await pending)();
       expect((await qa.usage('q1')).minute).toBe(1);
     });
 
     it('given concurrency 2, then a third caller waits until a slot is released', async () => {
-      const q = new Quotas(a, keys);
+      const clock = manualWait();
+      const q = new Quotas(a, keys, Date.now, clock.wait);
       const limits = { perMinute: 1000, concurrency: 2 };
       const r1 = await q.acquire('q2', limits);
       await q.acquire('q2', limits);
@@ -112,9 +116,10 @@ describe('pipeline state in Redis', () => {
         third = true;
         return r;
       });
-      await new Promise((r) => setTimeout(r, 150));
+      await clock.waiting(); // the third found both slots taken and waits
       expect(third).toBe(false);
       r1();
+      clock.release();
       (await p)();
       expect(third).toBe(true);
     });

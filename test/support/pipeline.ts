@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { QueueEvents } from 'bullmq';
@@ -11,9 +10,10 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { stringify as toYaml } from 'yaml';
 import { validateSettings } from '../../connectors/registry.js';
-import type { BillingBody, MapContext, ReadContext } from '../../src/connector/types.js';
+import type { BillingBody, MapContext } from '../../src/connector/types.js';
 import { startZohoEmulator, ZOHO_SANDBOX_DEFAULTS, type ZohoEmulator, type ZohoEmulatorOptions } from '../../sandbox/zoho-books/index.js';
 import { addBackfill } from '../../jobs/backfill.js';
+import { QUEUES } from '../../jobs/catalog.js';
 import { createRuntime, type Runtime } from '../../jobs/runtime.js';
 import { type Role, startWorkers, type WorkerService } from '../../jobs/worker-service.js';
 import { InvoiceUpsertBody } from '../../src/billing/schemas/index.js';
@@ -23,6 +23,7 @@ import type { StoredInvoice } from '../../sandbox/billing/billing-store.js';
 import { startBillingEmulator, type BillingEmulator } from '../../sandbox/billing/billing-emulator.js';
 import type { JournalEntry } from '../../sandbox/kit/journal.js';
 import { connect, dropPrefix, TEST_REDIS_URL } from './redis.js';
+import { until } from './until.js';
 
 /**
  * The whole pipeline on real parts, for reliability tests: the billing emulator and the Zoho Books
@@ -219,6 +220,10 @@ export async function startPipeline(options: PipelineOptions) {
     return join(dir, 'erp-sync.yaml');
   };
 
+  // In-process workers: the queues are only drained once what they do after a job failed is written.
+  const inProcess: WorkerService[] = [];
+  let backfillEvents: Promise<QueueEvents> | undefined;
+
   const pipeline = {
     billing: b,
     zoho: z,
@@ -238,6 +243,7 @@ export async function startPipeline(options: PipelineOptions) {
     /** In-process workers of `roles` on `runtime` (default: the test's runtime); stopped by close(). */
     startWorkers(roles: readonly Role[], runtime: Runtime = rt): WorkerService {
       const w = startWorkers(runtime, roles);
+      inProcess.push(w);
       cleanups.push(() => w.stop(2_000));
       return w;
     },
@@ -268,12 +274,27 @@ export async function startPipeline(options: PipelineOptions) {
         child.kill('SIGKILL');
         await exited;
       });
-      const deadline = Date.now() + 20_000;
-      while (!out.includes('"worker started"')) {
-        if (ended) throw new Error(`the child worker exited before it started:\n${out}`);
-        if (Date.now() > deadline) throw new Error(`the child worker did not start within 20 s:\n${out}`);
-        await sleep(50);
-      }
+      // Started = it logged "worker started": checked on each chunk of its output, until it exits or 20 s pass.
+      await new Promise<void>((started, failed) => {
+        const timer = setTimeout(() => done(new Error(`the child worker did not start within 20 s:\n${out}`)), 20_000);
+        const onOutput = () => {
+          if (out.includes('"worker started"')) done();
+        };
+        const onExit = () => done(new Error(`the child worker exited before it started:\n${out}`));
+        const done = (err?: Error) => {
+          clearTimeout(timer);
+          proc.stdout!.off('data', onOutput);
+          proc.stderr!.off('data', onOutput);
+          proc.off('exit', onExit);
+          if (err) failed(err);
+          else started();
+        };
+        proc.stdout!.on('data', onOutput);
+        proc.stderr!.on('data', onOutput);
+        proc.once('exit', onExit);
+        if (ended) onExit();
+        else onOutput();
+      });
       return child;
     },
 
@@ -290,18 +311,22 @@ export async function startPipeline(options: PipelineOptions) {
       return addBackfill(rt, { connectionId: CONNECTION, entities: config.connections[0]!.entities, ...HISTORY }, { restart: opts.restart });
     },
 
-    /** Waits until the backfill parent is completed and nothing is waiting, active or delayed. */
+    /**
+     * Waits until the backfill parent is completed (its completion event) and nothing is waiting, active
+     * or delayed.
+     */
     async waitForBackfill(runId: string, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const parent = await rt.queues.backfill.getJob(runId);
-        const state = parent ? await parent.getState() : 'missing';
-        if (state === 'failed') throw new Error(`backfill failed: ${parent?.failedReason}`);
-        if (state === 'completed' && (await pipeline.drained())) return;
-        if (Date.now() > deadline)
-          throw new Error(`backfill ${runId} did not complete within ${timeoutMs} ms: parent ${state}; ${await pipeline.describeQueues()}`);
-        await sleep(200);
+      const parent = await rt.queues.backfill.getJob(runId);
+      if (!parent) throw new Error(`backfill ${runId}: no such parent job`);
+      try {
+        await parent.waitUntilFinished(await (backfillEvents ??= pipeline.queueEvents(QUEUES.backfill)), timeoutMs);
+      } catch (e) {
+        const state = await parent.getState();
+        if (state === 'failed') throw new Error(`backfill failed: ${(await rt.queues.backfill.getJob(runId))?.failedReason ?? (e as Error).message}`);
+        throw new Error(`backfill ${runId} did not complete within ${timeoutMs} ms: parent ${state}; ${await pipeline.describeQueues()}`);
       }
+      await pipeline.waitForDrain(Math.max(0, deadline - Date.now()));
     },
 
     /** Job counts by queue and state, for failure messages. */
@@ -322,8 +347,10 @@ export async function startPipeline(options: PipelineOptions) {
     },
 
     /**
-     * Nothing waiting, prioritized, active or delayed in the pull and upsert queues (two reads apart).
-     * A scheduler's next run (a delayed `repeat:` job) is not work in progress.
+     * Nothing waiting, prioritized, active or delayed in the pull and upsert queues, read twice: a job
+     * that moved between two queues' reads in the first is seen by the second. In between, the in-process
+     * workers' follow-up writes of failed jobs (quarantine entries) are awaited. A scheduler's next run
+     * (a delayed `repeat:` job) is not work in progress.
      */
     async drained(): Promise<boolean> {
       const busy = async () => {
@@ -333,15 +360,15 @@ export async function startPipeline(options: PipelineOptions) {
         return Object.values(p).reduce((a, x) => a + x, 0) + Object.values(u).reduce((a, x) => a + x, 0) + delayedPulls;
       };
       if ((await busy()) > 0) return false;
-      await sleep(100);
+      await Promise.all(inProcess.map((w) => w.settled()));
       return (await busy()) === 0;
     },
 
     async waitForDrain(timeoutMs = 60_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (!(await pipeline.drained())) {
-        if (Date.now() > deadline) throw new Error(`the queues did not drain within ${timeoutMs} ms: ${await pipeline.describeQueues()}`);
-        await sleep(200);
+      try {
+        await until('the pull and upsert queues to drain', () => pipeline.drained(), timeoutMs, 200);
+      } catch {
+        throw new Error(`the queues did not drain within ${timeoutMs} ms: ${await pipeline.describeQueues()}`);
       }
     },
 
@@ -368,15 +395,10 @@ export async function startPipeline(options: PipelineOptions) {
 
     /** The expected mapping of the source as it is now: every Zoho invoice read and mapped afresh. */
     async expectedInvoices(): Promise<{ mapped: Map<string, { body: BillingBody; version: string }>; quarantined: Map<string, string> }> {
-      const { connector, config: c } = rt.connection(CONNECTION);
+      const handle = rt.connection(CONNECTION);
+      const { connector, config: c } = handle;
       const stream = connector.streams.invoices;
-      const ctx: ReadContext = {
-        connectionId: c.id,
-        http: rt.vendorClient(c.id),
-        logger: rt.logger,
-        until: new Date(Date.now() + 60_000),
-        settings: c.settings,
-      };
+      const ctx = handle.readContext({ logger: rt.logger, until: new Date(Date.now() + 60_000) });
       const mapCtx: MapContext = {
         connectionId: c.id,
         originSource: c.originSource,

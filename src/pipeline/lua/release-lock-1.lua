@@ -1,0 +1,4 @@
+-- KEYS: lock   ARGV: owner
+--- @include "release-lock"
+
+return releaseLock(KEYS[1], ARGV[1])
