@@ -29,7 +29,6 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
       ledger: rt.ledger,
       quarantine: rt.quarantine,
       syncStatus: rt.syncStatus,
-      quotas: rt.quotas,
       backfillRuns: rt.backfillRuns,
       queues: { upsert: rt.queues.upsert },
     },

@@ -12,7 +12,6 @@ import { contentHash } from '../src/pipeline/content-hash.js';
 import { ParkedError } from '../src/errors/index.js';
 import { Ledger } from '../src/pipeline/ledger.js';
 import type { Quarantine } from '../src/pipeline/quarantine.js';
-import type { Quotas } from '../src/pipeline/quotas.js';
 import type { RecordLock } from '../src/pipeline/record-lock.js';
 import type { SyncStatus } from '../src/pipeline/sync-status.js';
 import { CREDIT_NOTE_PRIORITY_OFFSET, PRIORITY, PullPayload, QUEUES, type UpsertPayload } from './catalog.js';
@@ -31,7 +30,6 @@ export interface PullHelpers {
   ledger: Pick<Ledger, 'getMany' | 'markSourceDeleted'>;
   quarantine: Pick<Quarantine, 'put' | 'clear'>;
   syncStatus: Pick<SyncStatus, 'recordSuccess' | 'recordLastError'>;
-  quotas: Pick<Quotas, 'park'>;
   backfillRuns: Pick<BackfillRuns, 'trackUpserts'>;
   queues: { upsert: Pick<Queue, 'addBulk' | 'getJobCounts'> };
 }
