@@ -74,4 +74,13 @@ describe("line taxes reconciled to Zoho's taxes[] and tax_total (map/reconcile-t
     expect(invoiceOf(unknown).invoiceTax).toMatchObject({ total: 13500, cgst: 6750, sgst: 6750 });
     expect(unknown.ok && unknown.warnings).toEqual(['taxes[] names do not match the tax settings; line taxes reconciled to tax_total as a whole']);
   });
+
+  it('given a paisa of tax_total on a document whose lines carry no tax, then AMOUNTS_INCONSISTENT (no line can carry it), never a crash', () => {
+    const r = toInvoice(
+      variant('invoice-usd-in-inr-org', 'invoice', (i) => (i.tax_total = 0.01)),
+      mapContext(),
+    );
+    expect(r).toMatchObject({ ok: false, reason: 'AMOUNTS_INCONSISTENT', field: 'taxes' });
+    expect(!r.ok && r.message).toContain("tax_total is 0.01 but the lines' tax (no line) comes to 0.00 USD");
+  });
 });
