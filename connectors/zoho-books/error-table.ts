@@ -13,7 +13,8 @@ import { rateLimitResetMs } from './rate-limit.js';
  * |-----------------------------------------|-------------------|---------------------------------------------------|
  * | 401, or code 57 / 14                    | AuthError         | the client forces one token refresh first         |
  * | 429 with code 45 or "call rate limit"   | RateLimitedError  | scope 'day': wait for the org's day to reset      |
- * | 429, code 44 / 1070                     | RateLimitedError  | scope 'minute': X-Rate-Limit-Reset, else 60 s     |
+ * | code 1070                               | RateLimitedError  | scope 'minute': Retry-After, else 2 s             |
+ * | 429, code 44                            | RateLimitedError  | scope 'minute': X-Rate-Limit-Reset, else 60 s     |
  * | 403                                     | AuthError         | missing scope (ZohoBooks.*.READ)                  |
  * | code 6041                               | ConfigError       | organizationId is not one of the user's orgs      |
  * | 404, or code 1002 / 5                   | RejectedError     | record or path does not exist                     |
@@ -25,7 +26,7 @@ import { rateLimitResetMs } from './rate-limit.js';
 export const MINUTE_BACKOFF_MS = 60_000;
 /** No reset header on a daily 429: try again in an hour (the pipeline parks the connection). */
 export const DAY_BACKOFF_MS = 3_600_000;
-/** Zoho's concurrency throttle (code 1070, VERIFY): a short pause is enough. */
+/** Zoho's concurrency throttle (code 1070, seen by other integrations, not in Zoho's docs): a short pause is enough. */
 export const CONCURRENCY_BACKOFF_MS = 2_000;
 
 interface Row {
