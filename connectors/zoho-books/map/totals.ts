@@ -90,11 +90,8 @@ export function amountsOf(s: Steps, doc: ZohoDocument, lookups: ZohoLookups, cur
     if (lines.some((l) => l.itemTotal.isNegative())) {
       s.fail(mapFail('UNSUPPORTED', 'a before-tax entity discount over negative lines cannot be apportioned', { field: 'discount' }));
     }
-    shares = allocateMoney(
-      discountAmount,
-      lines.map((l) => l.itemTotal),
-      currency,
-    );
+    const weights = lines.map((l) => l.itemTotal);
+    shares = allocateMoney(discountAmount, weights, currency);
   }
   const cells: TaxCell[] = lines.flatMap((l, i) =>
     l.taxId ? cellsFor(s, l.taxId, l.itemTotal.minus(shares[i]!), i, lookups, currency, `line_items.${i}.tax_id`) : [],
@@ -105,18 +102,8 @@ export function amountsOf(s: Steps, doc: ZohoDocument, lookups: ZohoLookups, cur
 
   const lineItems = doc.line_items.map((raw, i) => lineItemOf(s, raw, lines[i]!, i, lineTaxOf(s, cells, i, currency), currency));
   const tax = taxOf(s, cells, currency, 'tax');
-  return {
-    currency,
-    subtotal,
-    total,
-    ...(discount ? { discount } : {}),
-    shipping,
-    adjustment,
-    roundoff,
-    tax,
-    lineItems,
-    kinds: new Set(cells.map((c) => c.kind)),
-  };
+  const kinds = new Set(cells.map((c) => c.kind));
+  return { currency, subtotal, total, ...(discount ? { discount } : {}), shipping, adjustment, roundoff, tax, lineItems, kinds };
 }
 
 type AdjustmentDraft = Omit<Adjustment, 'isPostTax'> & { isPostTax: boolean };
