@@ -3,33 +3,35 @@ import type { RefreshFn, TokenStore } from '../../src/auth/token-store.js';
 import { AuthError } from '../../src/errors/index.js';
 import type { AuthProvider, VendorClient } from '../../src/http/vendor-client.js';
 import { ZohoTokenResponse } from './schemas.js';
-import { apiBaseUrl, type ZohoSettings } from './settings.js';
+import { apiBaseUrl, type Settings } from './settings.js';
 
 /**
- * Zoho OAuth (reference §1.1): `POST {accounts}/oauth/v2/token` with grant_type=refresh_token; 1-hour
- * access tokens; the refresh token never rotates. Tokens live in the shared TokenStore (Redis), so every
- * worker of a connection uses the same access token and only one of them refreshes at a time — Zoho
- * allows only ~10 refreshes per 10 minutes per refresh token, so uncoordinated workers would lock
- * themselves out.
+ * Zoho OAuth: `POST {accounts}/oauth/v2/token` with grant_type=refresh_token; 1-hour access tokens; the
+ * refresh token never rotates (https://www.zoho.com/pdfeditor/help/api/oauth-step4.html). Tokens live
+ * in the shared TokenStore (Redis), so every worker of a connection uses the same access token and only
+ * one of them refreshes at a time — Zoho allows only ~10 refreshes per 10 minutes per refresh token, so
+ * uncoordinated workers would lock themselves out
+ * (https://zoho.com/accounts/protocol/oauth/web-apps/access-token-expiry.html).
  *
  * `api_domain`: Zoho says which API host serves the account. The client's host is fixed by
  * `dataCenter` (or `baseUrl`), so a token whose api_domain names another data centre means the
  * connection is misconfigured: that is an AuthError telling the operator which `dataCenter` to set,
  * rather than a stream of 401s from the wrong host. With `baseUrl` set (sandbox, proxy) the check is off.
  */
-export interface ZohoAuthOptions {
+export interface AuthOptions {
   connectionId: string;
-  settings: ZohoSettings;
+  settings: Settings;
   tokens: TokenStore;
   /** A client for the accounts server (no quotas: token calls do not count against the Books API). */
   accounts: VendorClient;
   logger?: Logger;
 }
 
-export function zohoRefreshFn(options: Pick<ZohoAuthOptions, 'settings' | 'accounts' | 'logger'>): RefreshFn {
+export function refreshFn(options: Pick<AuthOptions, 'settings' | 'accounts' | 'logger'>): RefreshFn {
   const { settings, accounts } = options;
   const expectedApi = new URL(apiBaseUrl(settings)).origin;
   return async (refreshToken, signal) => {
+    // https://www.zoho.com/pdfeditor/help/api/oauth-step4.html
     const r = await accounts.request({
       method: 'POST',
       path: 'oauth/v2/token',
@@ -58,9 +60,9 @@ export function zohoRefreshFn(options: Pick<ZohoAuthOptions, 'settings' | 'accou
   };
 }
 
-export function createZohoAuth(options: ZohoAuthOptions): AuthProvider {
+export function createAuth(options: AuthOptions): AuthProvider {
   const { connectionId, settings, tokens } = options;
-  const refresh = zohoRefreshFn(options);
+  const refresh = refreshFn(options);
   let seeded: Promise<void> | undefined;
   return {
     async token(stale) {

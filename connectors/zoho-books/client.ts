@@ -1,15 +1,15 @@
 import type { CreateClientOptions } from '../../src/connector/types.js';
 import { VendorClient } from '../../src/http/vendor-client.js';
 import type { RetryPolicy } from '../../src/http/with-retry.js';
-import { createZohoAuth } from './auth.js';
-import { zohoErrorTable, zohoTokenErrorTable } from './error-table.js';
-import { readZohoQuota } from './rate-limit.js';
-import { accountsBaseUrl, apiBaseUrl, parseZohoSettings, type ZohoSettings, type ZohoSettingsInput } from './settings.js';
+import { createAuth } from './auth.js';
+import { errorTable, tokenErrorTable } from './error-table.js';
+import { readQuota } from './rate-limit.js';
+import { accountsBaseUrl, apiBaseUrl, type Settings } from './settings.js';
 
 /**
  * The per-connection Zoho Books client: the shared VendorClient (got, no got retries) with
  * - auth: `Authorization: Zoho-oauthtoken <token>` from the shared TokenStore, one forced refresh on 401;
- * - `organization_id` on every call (settings.organizationId);
+ * - `organization_id` on every call (settings.organizationId; https://www.zoho.com/books/api/v3/introduction/);
  * - the Zoho error table (error-table.ts) and the X-Rate-Limit-* headers on every response (rate-limit.ts);
  * - quota slots from the pipeline (`acquire`: perMinute 90 < Zoho's 100/min/org, perDay, concurrency 5).
  *
@@ -23,7 +23,7 @@ import { accountsBaseUrl, apiBaseUrl, parseZohoSettings, type ZohoSettings, type
  * - daily 429 (scope 'day') and every other error: not retried here; the pipeline parks or fails the job.
  * Worst case: 5 HTTP calls and ~150 s per logical call; a pull job has 5 attempts (jobs/catalog.ts).
  */
-export const ZOHO_RETRY: RetryPolicy = {
+const RETRY: RetryPolicy = {
   retries: 4,
   minTimeoutMs: 250,
   maxTimeoutMs: 4_000,
@@ -32,31 +32,31 @@ export const ZOHO_RETRY: RetryPolicy = {
   maxRetryAfterMs: 65_000,
 };
 
-export interface ZohoClientOptions extends CreateClientOptions<ZohoSettingsInput | ZohoSettings> {
-  /** Overrides ZOHO_RETRY (tests use short backoffs). */
+export interface ClientOptions extends CreateClientOptions<Settings> {
+  /** Overrides the retry policy's backoffs (tests use short ones). */
   retry?: RetryPolicy;
 }
 
-export function createZohoClient(options: ZohoClientOptions): VendorClient {
-  const settings = parseZohoSettings(options.settings);
+export function createClient(options: ClientOptions): VendorClient {
+  const { settings } = options;
   const accounts = new VendorClient({
     vendor: 'zoho-accounts',
     prefixUrl: accountsBaseUrl(settings),
-    errorTable: zohoTokenErrorTable,
+    errorTable: tokenErrorTable,
     timeoutMs: settings.timeoutMs,
     retry: { retries: 2, minTimeoutMs: options.retry?.minTimeoutMs ?? 250, maxTimeoutMs: options.retry?.maxTimeoutMs ?? 2_000, maxRetryTimeMs: 10_000 },
   });
   return new VendorClient({
     vendor: 'zoho-books',
     prefixUrl: apiBaseUrl(settings),
-    auth: createZohoAuth({ connectionId: options.connectionId, settings, tokens: options.tokens, accounts, logger: options.logger }),
-    errorTable: zohoErrorTable,
+    auth: createAuth({ connectionId: options.connectionId, settings, tokens: options.tokens, accounts, logger: options.logger }),
+    errorTable,
     query: { organization_id: settings.organizationId },
-    retry: { ...ZOHO_RETRY, ...(options.retry ?? {}) },
+    retry: { ...RETRY, ...(options.retry ?? {}) },
     timeoutMs: settings.timeoutMs,
     acquire: options.acquire,
     onResponse: options.onResponse,
-    readQuota: readZohoQuota,
+    readQuota,
     onQuota: options.onQuota,
     park: options.park,
     connectionId: options.connectionId,

@@ -1,8 +1,10 @@
 import { AuthError, ConfigError, RateLimitedError, RejectedError, type SyncError, TransientError } from '../../src/errors/index.js';
-import type { ErrorContext, Headers } from '../../src/http/vendor-client.js';
+import type { ErrorContext } from '../../src/http/vendor-client.js';
+import { rateLimitResetMs } from './rate-limit.js';
 
 /**
- * Zoho Books status + body `code` → our error classes (reference §1.8, §1.9). Read top to bottom; the first
+ * Zoho Books status + body `code` → our error classes (https://zstatic.zohostatic.com/books/api/v3/errors/,
+ * limits: https://www.zoho.com/books/api/v3/introduction/#api-call-limit). Read top to bottom; the first
  * row that matches wins. Bodies are `{code, message}`; `code: 0` is success whatever the status says, and a
  * non-zero code on a 200 is still an error. Zoho's own message is kept; tokens never are (they travel only
  * in the Authorization header).
@@ -11,7 +13,8 @@ import type { ErrorContext, Headers } from '../../src/http/vendor-client.js';
  * |-----------------------------------------|-------------------|---------------------------------------------------|
  * | 401, or code 57 / 14                    | AuthError         | the client forces one token refresh first         |
  * | 429 with code 45 or "call rate limit"   | RateLimitedError  | scope 'day': wait for the org's day to reset      |
- * | 429, code 44 / 1070                     | RateLimitedError  | scope 'minute': X-Rate-Limit-Reset, else 60 s     |
+ * | code 1070                               | RateLimitedError  | scope 'minute': Retry-After, else 2 s             |
+ * | 429, code 44                            | RateLimitedError  | scope 'minute': X-Rate-Limit-Reset, else 60 s     |
  * | 403                                     | AuthError         | missing scope (ZohoBooks.*.READ)                  |
  * | code 6041                               | ConfigError       | organizationId is not one of the user's orgs      |
  * | 404, or code 1002 / 5                   | RejectedError     | record or path does not exist                     |
@@ -23,7 +26,7 @@ import type { ErrorContext, Headers } from '../../src/http/vendor-client.js';
 export const MINUTE_BACKOFF_MS = 60_000;
 /** No reset header on a daily 429: try again in an hour (the pipeline parks the connection). */
 export const DAY_BACKOFF_MS = 3_600_000;
-/** Zoho's concurrency throttle (code 1070, VERIFY): a short pause is enough. */
+/** Zoho's concurrency throttle (code 1070, seen by other integrations, not in Zoho's docs): a short pause is enough. */
 export const CONCURRENCY_BACKOFF_MS = 2_000;
 
 interface Row {
@@ -68,18 +71,6 @@ const ROWS: Row[] = [
   { match: () => true, make: (m, o) => new RejectedError(m, o) },
 ];
 
-function header(headers: Headers, name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
-
-/** `X-Rate-Limit-Reset` (seconds) → ms, or undefined when absent or malformed. */
-export function rateLimitResetMs(headers: Headers): number | undefined {
-  const raw = header(headers, 'x-rate-limit-reset')?.trim();
-  if (!raw || !/^\d+(\.\d+)?$/.test(raw)) return undefined;
-  return Math.round(Number(raw) * 1000);
-}
-
 function bodyCode(body: unknown): { code?: number; message?: string } {
   if (typeof body !== 'object' || body === null) return {};
   const b = body as { code?: unknown; message?: unknown };
@@ -88,7 +79,7 @@ function bodyCode(body: unknown): { code?: number; message?: string } {
 }
 
 /** The Books API error table (plugged into VendorClient). Undefined = success. */
-export function zohoErrorTable(ctx: ErrorContext): SyncError | undefined {
+export function errorTable(ctx: ErrorContext): SyncError | undefined {
   const { code, message } = bodyCode(ctx.body);
   if (ctx.status < 300 && (code === undefined || code === 0)) return undefined;
   const text = message ?? (ctx.text ? ctx.text.slice(0, 200) : `HTTP ${ctx.status}`);
@@ -105,11 +96,11 @@ export function zohoErrorTable(ctx: ErrorContext): SyncError | undefined {
 }
 
 /**
- * Zoho Accounts' token endpoint. Failures usually come back as HTTP 200 with `{"error": "..."}`
+ * Zoho Accounts' token endpoint (https://www.zoho.com/pdfeditor/help/api/oauth-step4.html). Failures usually come back as HTTP 200 with `{"error": "..."}`
  * (invalid_client, invalid_code...), so the body decides, not the status. Only AuthError and
  * TransientError leave here: they are the classes the shared client passes through from its auth hook.
  */
-export function zohoTokenErrorTable(ctx: ErrorContext): SyncError | undefined {
+export function tokenErrorTable(ctx: ErrorContext): SyncError | undefined {
   const body = (typeof ctx.body === 'object' && ctx.body !== null ? ctx.body : {}) as { error?: unknown; error_description?: unknown };
   const error = typeof body.error === 'string' ? body.error : undefined;
   const opts = { status: ctx.status, source: 'zoho-accounts', operation: ctx.operation };

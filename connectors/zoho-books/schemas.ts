@@ -1,7 +1,9 @@
 import { z } from 'zod';
 
 /**
- * zod schemas of Zoho Books' raw shapes (reference §1.3–1.6), in two layers:
+ * zod schemas of Zoho Books' raw shapes, in two layers (https://www.zoho.com/books/api/v3/invoices/,
+ * https://zoho.com/books/api/v3/pagination, and Zoho's OpenAPI for credit notes, contacts and taxes:
+ * https://github.com/fordez/zoho-books-mcp-server-openapi/tree/main/mcp_server/openapi-all):
  *
  * - Transport schemas (`Zoho*List`, `Zoho*DetailResponse`) check only what the client and streams rely
  *   on (envelope, ids, cursor field, paging) and let every other key through. A malformed *record* must
@@ -196,6 +198,9 @@ export const ZohoCreditNote = z.looseObject({
   updated_time: Text,
 });
 export type ZohoCreditNote = z.infer<typeof ZohoCreditNote>;
+
+/** An invoice or a credit note: the amount-bearing fields they share (DocumentFields). */
+export type ZohoDocument = ZohoInvoice | ZohoCreditNote;
 
 export const ZohoContact = z.looseObject({
   contact_id: ZohoId,

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { ConfigError, formatZodIssues } from '../../src/errors/index.js';
 
 /**
- * Zoho Books data centres (reference §1.1): the API host and the accounts (OAuth) host must both match
- * the organisation's data centre. Canada's accounts server is zohocloud.ca, not zoho.ca.
+ * Zoho Books data centres: the API host and the accounts (OAuth) host must both match the
+ * organisation's data centre. Canada's accounts server is zohocloud.ca, not zoho.ca.
+ * https://www.zoho.com/books/api/v3/introduction/ and
+ * https://zoho.com/accounts/protocol/oauth/web-apps/access-token-expiry.html
  */
 export const DATA_CENTRES = {
   com: { api: 'https://www.zohoapis.com', accounts: 'https://accounts.zoho.com' },
@@ -20,10 +21,11 @@ export type DataCentre = keyof typeof DATA_CENTRES;
 export const API_PATH = '/books/v3';
 
 /**
- * A connection's settings (`connections[].settings` in the YAML config). Secrets come in through `${VAR}`
- * interpolation; none of them is ever logged.
+ * A connection's settings (`connections[].settings` in the YAML config), parsed once when the config is
+ * loaded (connectors/registry.ts); streams and the client receive the parsed value. Secrets come in
+ * through `${VAR}` interpolation; none of them is ever logged.
  */
-export const ZohoSettings = z.strictObject({
+export const Settings = z.strictObject({
   /**
    * The Zoho Books organisation, sent as `organization_id` on every call. Zoho tokens can see several
    * organisations; we never default to "the first one". Quote it in YAML (an 11-digit number is fine,
@@ -57,20 +59,12 @@ export const ZohoSettings = z.strictObject({
   /** Whole-request timeout, ms. @defaultValue 30000 */
   timeoutMs: z.number().int().min(100).default(30_000),
 });
-export type ZohoSettings = z.output<typeof ZohoSettings>;
-export type ZohoSettingsInput = z.input<typeof ZohoSettings>;
-
-/** Parses settings (raw from config, or already parsed: parsing is idempotent). Throws ConfigError with every issue. */
-export function parseZohoSettings(raw: unknown): ZohoSettings {
-  const parsed = ZohoSettings.safeParse(raw);
-  if (!parsed.success) {
-    throw new ConfigError(`zoho-books settings are invalid: ${formatZodIssues(parsed.error, 'settings').join('; ')}`);
-  }
-  return parsed.data;
-}
+export type Settings = z.output<typeof Settings>;
+/** Settings as written in the config, before defaults (tests build them). */
+export type SettingsInput = z.input<typeof Settings>;
 
 /** The Books API base, e.g. `https://www.zohoapis.in/books/v3`. */
-export function apiBaseUrl(settings: Pick<ZohoSettings, 'dataCenter' | 'baseUrl'>): string {
+export function apiBaseUrl(settings: Pick<Settings, 'dataCenter' | 'baseUrl'>): string {
   if (!settings.baseUrl) return `${DATA_CENTRES[settings.dataCenter].api}${API_PATH}`;
   const url = new URL(settings.baseUrl);
   const path = url.pathname.replace(/\/+$/, '');
@@ -78,7 +72,7 @@ export function apiBaseUrl(settings: Pick<ZohoSettings, 'dataCenter' | 'baseUrl'
 }
 
 /** The accounts server that issues access tokens, e.g. `https://accounts.zoho.in`. */
-export function accountsBaseUrl(settings: Pick<ZohoSettings, 'dataCenter' | 'baseUrl' | 'accountsUrl'>): string {
+export function accountsBaseUrl(settings: Pick<Settings, 'dataCenter' | 'baseUrl' | 'accountsUrl'>): string {
   if (settings.accountsUrl) return settings.accountsUrl.replace(/\/+$/, '');
   if (settings.baseUrl) return new URL(settings.baseUrl).origin;
   return DATA_CENTRES[settings.dataCenter].accounts;

@@ -14,14 +14,18 @@ import {
   type MapResult,
 } from '../../../src/mapping/index.js';
 import type { BillingBody, MapContext, SourceRecord } from '../../../src/connector/types.js';
-import { ZohoCreditNote } from '../schemas.js';
-import { currencyOf, exchangeRateOf, mapAmounts, supplyOf, wire } from './document.js';
-import { readLookups } from './lookups.js';
-import { customerOfDocument } from './parties.js';
 import { mapping, parseRecord } from '../../../src/mapping/steps.js';
+import { ZohoCreditNote } from '../schemas.js';
+import { readLookups, type ZohoLookups } from '../streams/lookups.js';
+import { currencyOf, exchangeRateOf } from './fx.js';
+import { wire } from './lines.js';
+import { customerOfDocument } from './party.js';
+import { supplyOf } from './tax.js';
+import { amountsOf } from './totals.js';
 
 /**
- * Zoho `GET /creditnotes/{id}` → billing credit note (A19). Amounts as for invoices (document.ts).
+ * Zoho `GET /creditnotes/{id}` (https://github.com/fordez/zoho-books-mcp-server-openapi/blob/main/mcp_server/openapi-all/credit-notes.yml)
+ * → billing credit note. Amounts as for invoices (totals.ts).
  * - appliedToInvoices: the detail's `invoices[]` (where the credit was applied), each by the billing
  *   invoiceId of that Zoho invoice on this connection plus its number, with the amount applied.
  * - creditNoteRemainingAmount: Zoho's `balance` (credit not yet used).
@@ -30,12 +34,12 @@ import { mapping, parseRecord } from '../../../src/mapping/steps.js';
  * - The credit-note input has no adjustments field: a non-zero shipping charge, adjustment or round-off
  *   is carried in metaData (the total already includes it).
  */
-export function mapZohoCreditNote(record: SourceRecord, ctx: MapContext): MapResult<BillingBody> {
+export function toCreditNote(record: SourceRecord, ctx: MapContext<ZohoLookups>): MapResult<BillingBody> {
   return mapping((s) => {
     const cn = parseRecord(s, ZohoCreditNote, record.raw, 'creditnote', 'Zoho');
     const lookups = s.take(readLookups(ctx.lookups));
     const currency = currencyOf(s, cn.currency_code);
-    const a = mapAmounts(s, cn, lookups, currency);
+    const a = amountsOf(s, cn, lookups, currency);
     const status = cn.status?.trim().toLowerCase() || 'unknown';
     const applications = (cn.invoices ?? []).map((app, i) => ({
       app,
@@ -78,7 +82,7 @@ export function mapZohoCreditNote(record: SourceRecord, ctx: MapContext): MapRes
     const reason = cn.reason?.trim() || undefined;
     const reference = cn.reference_number?.trim() || undefined;
     const gstTreatment = cn.gst_treatment?.trim() || undefined;
-    const { placeOfSupply } = supplyOf(s, cn, a, lookups);
+    const { placeOfSupply } = supplyOf(s, cn, a.kinds, lookups);
 
     const draft: CreditNoteInputDraft = {
       creditNoteId: creditNoteIdFor(ctx.connectionId, cn.creditnote_id),

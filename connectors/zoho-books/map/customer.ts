@@ -1,12 +1,14 @@
 import type { CustomerDetailsInput, TaxIdentifier } from '../../../src/billing/schemas/index.js';
 import { buyerIdFor, finalizeCustomer, mapOk, type MapResult } from '../../../src/mapping/index.js';
 import type { BillingBody, MapContext, SourceRecord } from '../../../src/connector/types.js';
-import { ZohoContact } from '../schemas.js';
-import { addressesOf, addressOf, contactsOf, countryFields, customerStateCode, gstinOf } from './parties.js';
 import { mapping, parseRecord } from '../../../src/mapping/steps.js';
+import { ZohoContact } from '../schemas.js';
+import { addressesOf, addressOf, contactsOf, countryFields, customerStateCode, gstinOf } from './party.js';
 
 /**
- * Zoho `GET /contacts/{id}` (contact_type customer) → billing CustomerDetails.
+ * Zoho `GET /contacts/{id}` (contact_type customer;
+ * https://github.com/fordez/zoho-books-mcp-server-openapi/blob/main/mcp_server/openapi-all/contacts.yml)
+ * → billing CustomerDetails.
  * - buyerId: deterministic from (connection, contact_id); erpId: the contact_id.
  * - taxIdentifiers: GSTIN from gst_no; PAN from pan_no when the org has it.
  * - registeredAddress: the billing address; addresses: billing and shipping.
@@ -15,7 +17,7 @@ import { mapping, parseRecord } from '../../../src/mapping/steps.js';
  * - stateCode: the GST state code ("29") from the GSTIN, else from an Indian billing address.
  * - customerStatus: active → LIVE, inactive → INACTIVE; Zoho's status also in metaData.sourceStatus.
  */
-export function mapZohoContact(record: SourceRecord, ctx: MapContext): MapResult<BillingBody> {
+export function toCustomer(record: SourceRecord, ctx: MapContext): MapResult<BillingBody> {
   return mapping((s) => {
     const c = parseRecord(s, ZohoContact, record.raw, 'contact', 'Zoho');
     const persons = [...(c.contact_persons ?? [])].sort((a, b) => Number(b.is_primary_contact === true) - Number(a.is_primary_contact === true));

@@ -11,21 +11,25 @@ import {
   type MapResult,
 } from '../../../src/mapping/index.js';
 import type { BillingBody, MapContext, SourceRecord } from '../../../src/connector/types.js';
-import { ZohoInvoice } from '../schemas.js';
-import { adjustmentsOf, currencyOf, exchangeRateOf, mapAmounts, supplyOf, wire } from './document.js';
-import { readLookups } from './lookups.js';
-import { customerOfDocument } from './parties.js';
 import { mapping, parseRecord } from '../../../src/mapping/steps.js';
+import { ZohoInvoice } from '../schemas.js';
+import { readLookups, type ZohoLookups } from '../streams/lookups.js';
+import { currencyOf, exchangeRateOf } from './fx.js';
+import { wire } from './lines.js';
+import { customerOfDocument } from './party.js';
+import { supplyOf } from './tax.js';
+import { adjustmentsOf, amountsOf } from './totals.js';
 
 /**
- * Zoho `GET /invoices/{id}` → billing invoice input (see document.ts for the amounts).
+ * Zoho `GET /invoices/{id}` (https://www.zoho.com/books/api/v3/invoices/) → billing invoice input
+ * (amounts: totals.ts, lines.ts, tax.ts; exchange rate: fx.ts; customer: party.ts).
  *
- * Paid and adjusted amounts, chosen so that billing's outstanding (total − paid − adjusted, A11) equals
+ * Paid and adjusted amounts, chosen so that billing's outstanding (total − paid − adjusted) equals
  * Zoho's `balance`:
  * - invoicePaidAmount     = payment_made (cash received);
  * - invoiceAdjustedAmount = credits_applied + write_off_amount (everything else that reduced what is due).
  *   Credit notes are also synced on their own with their applications (appliedToInvoices), which billing
- *   shows as creditNoteAdjustedAmount without touching invoiceAdjustedAmount (A20), so nothing counts twice.
+ *   shows as creditNoteAdjustedAmount without touching invoiceAdjustedAmount, so nothing counts twice.
  * Both, and the total, subtotal and tax, are Zoho's figures to the paisa (reconciliation compares them).
  *
  * Status: Zoho's status travels as metaData.sourceStatus ("void", "draft", "partially_paid"...); voids are
@@ -33,12 +37,12 @@ import { mapping, parseRecord } from '../../../src/mapping/steps.js';
  * (Zoho keeps a void's old balance). `invoice_url`, when Zoho has one, stays in the raw record for the
  * pipeline to attach.
  */
-export function mapZohoInvoice(record: SourceRecord, ctx: MapContext): MapResult<BillingBody> {
+export function toInvoice(record: SourceRecord, ctx: MapContext<ZohoLookups>): MapResult<BillingBody> {
   return mapping((s) => {
     const inv = parseRecord(s, ZohoInvoice, record.raw, 'invoice', 'Zoho');
     const lookups = s.take(readLookups(ctx.lookups));
     const currency = currencyOf(s, inv.currency_code);
-    const a = mapAmounts(s, inv, lookups, currency);
+    const a = amountsOf(s, inv, lookups, currency);
     const paid = s.take(parseAmountOrZero(inv.payment_made, 'payment_made'));
     const credits = s.take(parseAmountOrZero(inv.credits_applied, 'credits_applied'));
     const writeOff = s.take(parseAmountOrZero(inv.write_off_amount, 'write_off_amount'));
@@ -69,7 +73,7 @@ export function mapZohoInvoice(record: SourceRecord, ctx: MapContext): MapResult
       invoiceTotal: wire(s, a.total, currency, 'total'),
       ...(customerName ? { customerName } : {}),
       ...(inv.customer_id ? { customerDetails: customerOfDocument(s, inv, ctx) } : {}),
-      ...supplyOf(s, inv, a, lookups),
+      ...supplyOf(s, inv, a.kinds, lookups),
       invoiceCurrency: currency,
       ...(exchangeRate !== undefined ? { exchangeRate } : {}),
       lineItems: a.lineItems,

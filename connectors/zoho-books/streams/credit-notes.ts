@@ -1,9 +1,13 @@
-import { mapZohoCreditNote } from '../map/credit-note.js';
+import { toCreditNote } from '../map/credit-note.js';
 import { ZohoCreditNoteDetailResponse, ZohoCreditNoteList } from '../schemas.js';
-import { zohoStream } from './zoho-stream.js';
+import { fetchLookups } from './lookups.js';
+import { defineStream } from './read.js';
 
-/** Credit notes: `GET /creditnotes` + `GET /creditnotes/{id}` (lines, taxes, and `invoices[]`: where the credit was applied). */
-export const creditNotesStream = zohoStream({
+/**
+ * Credit notes: `GET /creditnotes` + `GET /creditnotes/{id}` (lines, taxes, and `invoices[]`: where the
+ * credit was applied) (https://github.com/fordez/zoho-books-mcp-server-openapi/blob/main/mcp_server/openapi-all/credit-notes.yml).
+ */
+export const creditNotesStream = defineStream({
   name: 'credit-notes',
   path: 'creditnotes',
   primaryKey: 'creditnote_id',
@@ -11,6 +15,6 @@ export const creditNotesStream = zohoStream({
   listSchema: ZohoCreditNoteList,
   detailSchema: ZohoCreditNoteDetailResponse,
   supportsWindow: true,
-  needsTaxes: true,
-  map: mapZohoCreditNote,
+  lookups: fetchLookups,
+  map: toCreditNote,
 });

@@ -1,12 +1,14 @@
-import { mapZohoContact } from '../map/customer.js';
+import { toCustomer } from '../map/customer.js';
 import { ZohoContactDetailResponse, ZohoContactList } from '../schemas.js';
-import { zohoStream } from './zoho-stream.js';
+import { defineStream } from './read.js';
 
 /**
- * Customers: `GET /contacts?contact_type=customer` + `GET /contacts/{id}` (contact persons, addresses, GST).
- * Contacts have no document date, so a backfill window reads them all (supportsWindow: false).
+ * Customers: `GET /contacts?contact_type=customer` + `GET /contacts/{id}` (contact persons, addresses, GST)
+ * (https://github.com/fordez/zoho-books-mcp-server-openapi/blob/main/mcp_server/openapi-all/contacts.yml).
+ * Contacts have no document date, so a backfill window reads them all (supportsWindow: false). The
+ * mapper needs no tax settings, so the stream has no lookups and spends no tax-settings calls.
  */
-export const customersStream = zohoStream({
+export const customersStream = defineStream({
   name: 'customers',
   path: 'contacts',
   primaryKey: 'contact_id',
@@ -15,6 +17,5 @@ export const customersStream = zohoStream({
   detailSchema: ZohoContactDetailResponse,
   listQuery: { contact_type: 'customer' },
   supportsWindow: false,
-  needsTaxes: false,
-  map: mapZohoContact,
+  map: toCustomer,
 });

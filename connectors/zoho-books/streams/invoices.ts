@@ -1,9 +1,13 @@
-import { mapZohoInvoice } from '../map/invoice.js';
+import { toInvoice } from '../map/invoice.js';
 import { ZohoInvoiceDetailResponse, ZohoInvoiceList } from '../schemas.js';
-import { zohoStream } from './zoho-stream.js';
+import { fetchLookups } from './lookups.js';
+import { defineStream } from './read.js';
 
-/** Invoices: `GET /invoices` (summaries) + `GET /invoices/{id}` (line items, taxes, addresses, GST, bcy_*). */
-export const invoicesStream = zohoStream({
+/**
+ * Invoices: `GET /invoices` (summaries) + `GET /invoices/{id}` (line items, taxes, addresses, GST, bcy_*)
+ * (https://www.zoho.com/books/api/v3/invoices/).
+ */
+export const invoicesStream = defineStream({
   name: 'invoices',
   path: 'invoices',
   primaryKey: 'invoice_id',
@@ -11,6 +15,6 @@ export const invoicesStream = zohoStream({
   listSchema: ZohoInvoiceList,
   detailSchema: ZohoInvoiceDetailResponse,
   supportsWindow: true,
-  needsTaxes: true,
-  map: mapZohoInvoice,
+  lookups: fetchLookups,
+  map: toInvoice,
 });

@@ -1,49 +1,99 @@
 import { z } from 'zod';
 import type { ReadContext } from '../../../src/connector/types.js';
 import { ConfigError } from '../../../src/errors/index.js';
-import type { ZohoLookups, ZohoOrganizationInfo, ZohoTaxDefinition } from '../map/lookups.js';
+import { mapFail, mapOk, type MapResult } from '../../../src/mapping/index.js';
 import { ZohoOrganizationsResponse, ZohoTaxesResponse, ZohoTaxGroupResponse, type ZohoTax } from '../schemas.js';
-import { parseZohoSettings } from '../settings.js';
+import type { Settings } from '../settings.js';
 
 /**
- * Organisation and tax settings, fetched once per read for the mappers (`Stream.lookups`) and, for the
- * organisation, by `read` itself (the cursor is sent in the organisation's time zone). Cached per process
- * for settings.lookupsCacheSeconds (default 1 h): on the Free plan's 1,000 calls a day, re-reading
- * 1 + N tax-group calls on every 5-minute pull of every stream would spend a third of the budget.
+ * What the Zoho mappers need besides the record, fetched once per read by the document streams'
+ * `lookups()` and handed over in MapContext.lookups: the organisation (`GET /organizations`: base
+ * currency, time zone, state) and its tax settings (`GET /settings/taxes`, each group through
+ * `GET /settings/taxgroups/{id}`). Plain JSON (percentages as decimal strings), so it can be logged or
+ * stored. `read` also uses the organisation: the cursor is sent in its time zone.
+ *
+ * Cached per process for settings.lookupsCacheSeconds (default 1 h): on the Free plan's 1,000 calls a
+ * day, re-reading 1 + N tax-group calls on every 5-minute pull of every stream would spend a third of
+ * the budget.
  */
+export const ZohoTaxDefinition = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  /** Percent as a decimal string: "9", "2.5". */
+  percentage: z.string(),
+  /** A group (GST18 = CGST9 + SGST9) is resolved through `components`; a plain tax is its own component. */
+  isGroup: z.boolean(),
+  /** India edition `tax_specific_type`: cgst | sgst | igst | cess | nil | utgst; '' when absent. */
+  specificType: z.string(),
+  components: z.array(z.string()),
+});
+export type ZohoTaxDefinition = z.infer<typeof ZohoTaxDefinition>;
+
+export const ZohoOrganizationInfo = z.strictObject({
+  organizationId: z.string(),
+  name: z.string().optional(),
+  /** The organisation's base currency: Zoho's exchange_rate and bcy_* amounts are relative to it. */
+  baseCurrency: z.string(),
+  /** IANA zone, e.g. "Asia/Kolkata": every Zoho timestamp is printed in it. */
+  timeZone: z.string().optional(),
+  /** The organisation's own state (GST registration), two-letter code. */
+  stateCode: z.string().optional(),
+  gstNo: z.string().optional(),
+});
+export type ZohoOrganizationInfo = z.infer<typeof ZohoOrganizationInfo>;
+
+export const ZohoLookups = z.strictObject({
+  organization: ZohoOrganizationInfo,
+  /** By tax_id: plain taxes, groups, and every group's components. */
+  taxes: z.record(z.string(), ZohoTaxDefinition),
+});
+export type ZohoLookups = z.infer<typeof ZohoLookups>;
+
+const validated = new WeakMap<object, MapResult<ZohoLookups>>();
+
+/** MapContext.lookups checked as ZohoLookups (once per lookups object): missing or malformed is MISSING_FIELD. */
+export function readLookups(raw: unknown): MapResult<ZohoLookups> {
+  if (typeof raw !== 'object' || raw === null) {
+    return mapFail('MISSING_FIELD', 'Zoho lookups (organisation, tax settings) are missing from the map context', { field: 'lookups' });
+  }
+  const cached = validated.get(raw);
+  if (cached) return cached;
+  const parsed = ZohoLookups.safeParse(raw);
+  const result: MapResult<ZohoLookups> = parsed.success
+    ? mapOk(parsed.data)
+    : mapFail('MISSING_FIELD', `Zoho lookups are malformed: ${parsed.error.issues.map((i) => i.path.join('.')).join(', ')}`, { field: 'lookups' });
+  validated.set(raw, result);
+  return result;
+}
+
 interface CacheEntry<T> {
   expires: number;
   value: Promise<T>;
 }
 const cache = new Map<string, CacheEntry<unknown>>();
 
-function cached<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
+function cached<T>(ctx: ReadContext<Settings>, what: string, load: () => Promise<T>): Promise<T> {
+  const key = `${what}|${ctx.connectionId}|${ctx.settings.organizationId}|${ctx.http.options.prefixUrl}`;
   const now = Date.now();
   const hit = cache.get(key) as CacheEntry<T> | undefined;
   if (hit && hit.expires > now) return hit.value;
   const value = load();
-  cache.set(key, { expires: now + ttlMs, value });
+  cache.set(key, { expires: now + ctx.settings.lookupsCacheSeconds * 1000, value });
   value.catch(() => cache.delete(key));
   return value;
 }
 
 /** Forgets cached lookups (tests, or after an operator changes tax settings). */
-export function clearZohoLookupsCache(): void {
+export function clearLookupsCache(): void {
   cache.clear();
 }
 
-function cacheKey(ctx: ReadContext, what: string): string {
-  const settings = parseZohoSettings(ctx.settings);
-  return `${what}|${ctx.connectionId}|${settings.organizationId}|${ctx.http.options.prefixUrl}`;
-}
+const text = (v: string | null | undefined) => (v && v.trim() !== '' ? v.trim() : undefined);
 
-function ttlMs(ctx: ReadContext): number {
-  return parseZohoSettings(ctx.settings).lookupsCacheSeconds * 1000;
-}
-
-export function fetchOrganization(ctx: ReadContext): Promise<ZohoOrganizationInfo> {
-  return cached(cacheKey(ctx, 'org'), ttlMs(ctx), async () => {
-    const { organizationId } = parseZohoSettings(ctx.settings);
+export function fetchOrganization(ctx: ReadContext<Settings>): Promise<ZohoOrganizationInfo> {
+  return cached(ctx, 'org', async () => {
+    const { organizationId } = ctx.settings;
+    // https://www.zoho.com/books/api/v3/introduction/ (organisation ids come from GET /organizations)
     const res = await ctx.http.request({ path: 'organizations', endpoint: 'GET /organizations', schema: ZohoOrganizationsResponse, signal: ctx.signal });
     const org = res.organizations.find((o) => o.organization_id === organizationId);
     if (!org) {
@@ -51,7 +101,6 @@ export function fetchOrganization(ctx: ReadContext): Promise<ZohoOrganizationInf
         `zoho-books: organization ${organizationId} is not among this token's organisations (${res.organizations.map((o) => o.organization_id).join(', ') || 'none'})`,
       );
     }
-    const text = (v: string | null | undefined) => (v && v.trim() !== '' ? v.trim() : undefined);
     return {
       organizationId,
       ...(text(org.name) ? { name: text(org.name) } : {}),
@@ -75,10 +124,11 @@ function definition(tax: z.infer<typeof ZohoTax>, components: string[] = [tax.ta
   };
 }
 
-export function fetchTaxes(ctx: ReadContext): Promise<Record<string, ZohoTaxDefinition>> {
-  return cached(cacheKey(ctx, 'taxes'), ttlMs(ctx), async () => {
+export function fetchTaxes(ctx: ReadContext<Settings>): Promise<Record<string, ZohoTaxDefinition>> {
+  return cached(ctx, 'taxes', async () => {
     const taxes: Record<string, ZohoTaxDefinition> = {};
     for (let page = 1; ; page++) {
+      // https://github.com/fordez/zoho-books-mcp-server-openapi/blob/main/mcp_server/openapi-all/taxes.yml
       const res = await ctx.http.request({
         path: 'settings/taxes',
         endpoint: 'GET /settings/taxes',
@@ -89,7 +139,7 @@ export function fetchTaxes(ctx: ReadContext): Promise<Record<string, ZohoTaxDefi
       for (const t of res.taxes) taxes[t.tax_id] = definition(t);
       if (!res.page_context?.has_more_page || res.taxes.length === 0) break;
     }
-    // Groups list no components: each is resolved through GET /settings/taxgroups/{id}.
+    // Groups list no components: each is resolved through GET /settings/taxgroups/{id} (same document).
     for (const group of Object.values(taxes).filter((t) => t.isGroup)) {
       const res = await ctx.http.request({
         path: `settings/taxgroups/${encodeURIComponent(group.id)}`,
@@ -104,27 +154,8 @@ export function fetchTaxes(ctx: ReadContext): Promise<Record<string, ZohoTaxDefi
   });
 }
 
-export async function fetchLookups(ctx: ReadContext): Promise<ZohoLookups> {
+export async function fetchLookups(ctx: ReadContext<Settings>): Promise<ZohoLookups> {
   const organization = await fetchOrganization(ctx);
   const taxes = await fetchTaxes(ctx);
   return { organization, taxes };
-}
-
-/**
- * Minutes east of UTC of `timeZone` at `instant` (DST-aware: Zoho prints timestamps in the org's zone as
- * it was then). Undefined for a zone this runtime does not know.
- */
-export function offsetMinutesAt(instant: Date, timeZone: string): number | undefined {
-  try {
-    const name = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })
-      .formatToParts(instant)
-      .find((p) => p.type === 'timeZoneName')?.value;
-    if (name === 'GMT') return 0;
-    const m = /^GMT([+-])(\d{1,2})(?::(\d{2}))?$/.exec(name ?? '');
-    if (!m) return undefined;
-    const minutes = Number(m[2]) * 60 + Number(m[3] ?? 0);
-    return m[1] === '-' ? -minutes : minutes;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,13 +1,18 @@
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
-import type { ReadContext, SourceRecord, Stream, StreamState } from '../../../src/connector/types.js';
-import { createZohoClient, type ZohoClientOptions, type ZohoSettingsInput } from '../../../connectors/zoho-books/index.js';
+import type { MapContext, ReadContext, SourceRecord, Stream } from '../../../src/connector/types.js';
+import { createClient, type ClientOptions } from '../../../connectors/zoho-books/client.js';
+import { Settings, type SettingsInput } from '../../../connectors/zoho-books/settings.js';
+import type { State } from '../../../connectors/zoho-books/streams/state.js';
 import { startZohoEmulator, ZOHO_SANDBOX_DEFAULTS, type ZohoEmulator, type ZohoEmulatorOptions } from '../../../sandbox/zoho-books/index.js';
 import { TokenStore } from '../../../src/auth/token-store.js';
 import type { VendorClient } from '../../../src/http/vendor-client.js';
 import { connect, dropPrefix, testPrefix } from '../../support/redis.js';
 
 export const silent = pino({ level: 'silent' });
+
+/** Any of the three Zoho streams. */
+export type ZohoStream = Stream<Record<string, unknown>, State, Settings, any>;
 
 /** Fast in-process retries for tests; rate-limit waits still follow X-Rate-Limit-Reset. */
 export const FAST_RETRY = { minTimeoutMs: 5, maxTimeoutMs: 20 };
@@ -23,24 +28,26 @@ export async function startHarness(options: ZohoEmulatorOptions = {}) {
     redises.push(r);
     return new TokenStore(r, { prefix });
   };
-  const settings = (over: Partial<ZohoSettingsInput> = {}): ZohoSettingsInput => ({
-    organizationId: emulator.organizationId,
-    clientId: ZOHO_SANDBOX_DEFAULTS.clientId,
-    clientSecret: ZOHO_SANDBOX_DEFAULTS.clientSecret,
-    refreshToken: ZOHO_SANDBOX_DEFAULTS.refreshToken,
-    dataCenter: 'in',
-    baseUrl: emulator.url,
-    lookupsCacheSeconds: 0,
-    ...over,
-  });
-  const client = (over: Partial<ZohoClientOptions> = {}, settingsOver: Partial<ZohoSettingsInput> = {}): VendorClient =>
-    createZohoClient({ connectionId: 'zoho-test', settings: settings(settingsOver), tokens: tokens(), logger: silent, retry: FAST_RETRY, ...over });
-  const context = (http: VendorClient, over: Partial<ReadContext> = {}, settingsOver: Partial<ZohoSettingsInput> = {}): ReadContext => ({
+  // Parsed as the config loader parses them: the client and the streams receive Settings, defaults filled.
+  const settings = (over: Partial<SettingsInput> = {}): Settings =>
+    Settings.parse({
+      organizationId: emulator.organizationId,
+      clientId: ZOHO_SANDBOX_DEFAULTS.clientId,
+      clientSecret: ZOHO_SANDBOX_DEFAULTS.clientSecret,
+      refreshToken: ZOHO_SANDBOX_DEFAULTS.refreshToken,
+      dataCenter: 'in',
+      baseUrl: emulator.url,
+      lookupsCacheSeconds: 0,
+      ...over,
+    });
+  const client = (over: Partial<ClientOptions> = {}, settingsOver: Partial<SettingsInput> = {}): VendorClient =>
+    createClient({ connectionId: 'zoho-test', settings: settings(settingsOver), tokens: tokens(), logger: silent, retry: FAST_RETRY, ...over });
+  const context = (http: VendorClient, over: Partial<ReadContext<Settings>> = {}, settingsOver: Partial<SettingsInput> = {}): ReadContext<Settings> => ({
     connectionId: 'zoho-test',
     http,
     logger: silent,
     until: new Date(),
-    settings: settings(settingsOver) as Record<string, unknown>,
+    settings: settings(settingsOver),
     ...over,
   });
   return {
@@ -72,10 +79,10 @@ export function shortMinutes(emulator: ZohoEmulator): () => void {
 }
 
 /** Reads a stream to the end: every record, in order, and the number of pages. */
-export async function readAll<S extends StreamState>(
-  stream: Stream<Record<string, unknown>, S>,
-  ctx: ReadContext,
-  state: S,
+export async function readAll(
+  stream: ZohoStream,
+  ctx: ReadContext<Settings>,
+  state: State,
   onPage?: (page: number) => void | Promise<void>,
 ): Promise<{ records: SourceRecord<Record<string, unknown>>[]; pages: number }> {
   const records: SourceRecord<Record<string, unknown>>[] = [];
@@ -86,4 +93,16 @@ export async function readAll<S extends StreamState>(
     await onPage?.(pages);
   }
   return { records, pages };
+}
+
+/** Maps records as the pipeline does: the stream's lookups fetched once (customers have none), then each record. */
+export async function mapAll(stream: ZohoStream, h: Harness, records: SourceRecord<Record<string, unknown>>[]) {
+  const ctx = h.context(h.client());
+  const mapCtx: MapContext = {
+    connectionId: 'zoho-test',
+    originSource: 'EXTERNAL_SYSTEM_A',
+    baseCurrency: 'INR',
+    lookups: stream.lookups ? await stream.lookups(ctx) : {},
+  };
+  return records.map((r) => ({ id: r.id, result: stream.map(r, mapCtx) }));
 }

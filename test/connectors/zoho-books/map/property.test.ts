@@ -44,7 +44,7 @@ describe('Zoho mapping over generated and perturbed records (property)', () => {
       http,
       logger: createLogger({ level: 'silent', format: 'json' }),
       until: new Date(Date.now() + 86_400_000),
-      settings: settings as Record<string, unknown>,
+      settings,
     };
     const inv = zohoBooks.streams.invoices;
     ctx = { connectionId: 'zoho-prop', originSource: 'EXTERNAL_SYSTEM_A', baseCurrency: 'INR', lookups: await inv.lookups!(read) };

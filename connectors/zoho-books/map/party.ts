@@ -3,27 +3,18 @@ import { buyerIdFor, findIndianState, stateOfGstin } from '../../../src/mapping/
 import type { MapContext } from '../../../src/connector/types.js';
 import type { ZohoAddress, ZohoContactPersonRef, ZohoInvoice } from '../schemas.js';
 import type { Steps } from '../../../src/mapping/steps.js';
+import { nonEmpty } from './lines.js';
 
 /**
- * Customer-side pieces shared by the invoice, credit-note and customer mappers: addresses, contact
- * persons, GSTIN, country and state codes.
+ * The buyer, as a contact (https://github.com/fordez/zoho-books-mcp-server-openapi/blob/main/mcp_server/openapi-all/contacts.yml)
+ * or as an invoice or credit note describes it: addresses, contact persons, GSTIN, country and state
+ * codes. Shared by the invoice, credit-note and customer mappers.
  */
-const nonEmpty = (v: string | null | undefined): string | undefined => (v && v.trim() !== '' ? v.trim() : undefined);
-
 /** Zoho address → billing Address; undefined when it has no content at all. */
 export function addressOf(a: ZohoAddress | null | undefined): Address | undefined {
   if (!a) return undefined;
-  const out: Address = {};
-  const set = (key: keyof Address, value: string | null | undefined) => {
-    const v = nonEmpty(value);
-    if (v !== undefined) out[key] = v;
-  };
-  set('line1', a.address);
-  set('line2', a.street2);
-  set('city', a.city);
-  set('state', a.state);
-  set('zipCode', a.zip);
-  set('country', a.country);
+  const fields = { line1: a.address, line2: a.street2, city: a.city, state: a.state, zipCode: a.zip, country: a.country };
+  const out = Object.fromEntries(Object.entries(fields).flatMap(([key, value]) => (nonEmpty(value) ? [[key, nonEmpty(value)]] : []))) as Address;
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
@@ -57,62 +48,29 @@ export function gstinOf(gstNo: string | null | undefined): TaxIdentifier[] | und
   return v ? [{ type: 'GSTIN', value: v }] : undefined;
 }
 
-/** Zoho prints country names as entered ("India", "U.S.A", "United Kingdom"). The common ones → ISO 3166 alpha-2. */
-const COUNTRIES: Readonly<Record<string, string>> = {
-  india: 'IN',
-  usa: 'US',
-  us: 'US',
-  unitedstates: 'US',
-  unitedstatesofamerica: 'US',
-  america: 'US',
-  uk: 'GB',
-  unitedkingdom: 'GB',
-  greatbritain: 'GB',
-  england: 'GB',
-  germany: 'DE',
-  deutschland: 'DE',
-  france: 'FR',
-  singapore: 'SG',
-  unitedarabemirates: 'AE',
-  uae: 'AE',
-  australia: 'AU',
-  canada: 'CA',
-  japan: 'JP',
-  china: 'CN',
-  netherlands: 'NL',
-  switzerland: 'CH',
-  saudiarabia: 'SA',
-  ireland: 'IE',
-  newzealand: 'NZ',
-  southafrica: 'ZA',
-  sweden: 'SE',
-  spain: 'ES',
-  italy: 'IT',
-  malaysia: 'MY',
-  indonesia: 'ID',
-  srilanka: 'LK',
-  bangladesh: 'BD',
-  nepal: 'NP',
-  qatar: 'QA',
-  oman: 'OM',
-  kuwait: 'KW',
-  bahrain: 'BH',
-  hongkong: 'HK',
-  belgium: 'BE',
-  denmark: 'DK',
-  norway: 'NO',
-  finland: 'FI',
-  austria: 'AT',
-  kenya: 'KE',
-  mexico: 'MX',
-  brazil: 'BR',
-};
+/**
+ * Zoho prints country names as entered ("India", "U.S.A", "United Kingdom"): the common ones → ISO 3166
+ * alpha-2, keyed by the name's letters in lower case. Written as `CODE:name,name` rows.
+ */
+const COUNTRIES: ReadonlyMap<string, string> = new Map(
+  (
+    'IN:india US:usa,us,unitedstates,unitedstatesofamerica,america GB:uk,unitedkingdom,greatbritain,england DE:germany,deutschland FR:france ' +
+    'SG:singapore AE:unitedarabemirates,uae AU:australia CA:canada JP:japan CN:china NL:netherlands CH:switzerland SA:saudiarabia IE:ireland ' +
+    'NZ:newzealand ZA:southafrica SE:sweden ES:spain IT:italy MY:malaysia ID:indonesia LK:srilanka BD:bangladesh NP:nepal QA:qatar OM:oman ' +
+    'KW:kuwait BH:bahrain HK:hongkong BE:belgium DK:denmark NO:norway FI:finland AT:austria KE:kenya MX:mexico BR:brazil'
+  )
+    .split(' ')
+    .flatMap((row) => {
+      const [code, names] = row.split(':') as [string, string];
+      return names.split(',').map((name) => [name, code] as const);
+    }),
+);
 
 export function countryCodeOf(country: string | null | undefined): string | undefined {
   const v = nonEmpty(country);
   if (!v) return undefined;
   if (/^[A-Za-z]{2}$/.test(v)) return v.toUpperCase();
-  return COUNTRIES[v.toLowerCase().replace(/[^a-z]/g, '')];
+  return COUNTRIES.get(v.toLowerCase().replace(/[^a-z]/g, ''));
 }
 
 /**

@@ -1,0 +1,114 @@
+import type { LineItem, Tax } from '../../../src/billing/schemas/index.js';
+import {
+  buildDiscount,
+  formatMoney,
+  mapFail,
+  minorUnit,
+  Money,
+  parseAmount,
+  parseAmountOrZero,
+  parseDiscountValue,
+  parseOptionalAmount,
+  percentOf,
+  roundMoney,
+  tryWireNumber,
+  ZERO,
+  type Decimal,
+} from '../../../src/mapping/index.js';
+import type { Steps } from '../../../src/mapping/steps.js';
+import type { ZohoLineItem } from '../schemas.js';
+
+/**
+ * Zoho line items (https://www.zoho.com/books/api/v3/invoices/) in exact decimals. Zoho's own arithmetic:
+ * `item_total = quantity × rate − item discount`, checked here within one minor unit.
+ *
+ * Billing line items: `subTotal` = Zoho's item_total (after the line's own discount, before tax), so
+ * Σ subTotal = invoiceSubtotal; `discount` = the item discount already taken off; `tax` = the line's
+ * reconciled tax (tax.ts); `total` = subTotal + tax; `pricePerItem` = `rate` as sent.
+ */
+export type LineItemDraft = Omit<LineItem, 'subTotal' | 'total' | 'quantity'> & { subTotal: number; total: number; quantity: number };
+
+export interface ParsedLine {
+  quantity: Decimal;
+  rate: Decimal;
+  itemTotal: Decimal;
+  discountAmount: Decimal;
+  discountPercent?: Decimal;
+  taxId?: string;
+}
+
+export const nonEmpty = (v: string | null | undefined): string | undefined => (v && v.trim() !== '' ? v.trim() : undefined);
+
+export function within(a: Decimal, b: Decimal, currency: string, units: number): boolean {
+  return a.minus(b).abs().lte(minorUnit(currency).times(units));
+}
+
+export function wire(s: Steps, amount: Decimal, currency: string, field: string): number {
+  return s.take(tryWireNumber(amount, currency, field));
+}
+
+export function parseLine(s: Steps, line: ZohoLineItem, i: number, currency: string): ParsedLine {
+  const at = `line_items.${i}`;
+  const quantity = line.quantity === null || line.quantity === undefined ? new Money(1) : s.take(parseAmount(line.quantity, `${at}.quantity`));
+  const rate = s.take(parseAmountOrZero(line.rate, `${at}.rate`));
+  const itemTotal = s.take(parseAmount(line.item_total, `${at}.item_total`));
+  const entered = s.take(parseDiscountValue(line.discount, `${at}.discount`));
+  const money = s.take(parseOptionalAmount(line.discount_amount, `${at}.discount_amount`));
+  const gross = roundMoney(quantity.times(rate), currency);
+  const discountAmount = roundMoney(
+    money && !money.isZero() ? money : (entered.amount ?? (entered.percentage ? percentOf(gross, entered.percentage) : ZERO)),
+    currency,
+  );
+  if (!within(gross.minus(discountAmount), itemTotal, currency, 1)) {
+    const fm = (d: Decimal) => formatMoney(d, currency);
+    s.fail(
+      mapFail(
+        'AMOUNTS_INCONSISTENT',
+        `${at}: quantity ${quantity.toFixed()} × rate ${rate.toFixed()} − discount ${fm(discountAmount)} = ${fm(gross.minus(discountAmount))}, but item_total is ${fm(itemTotal)} ${currency}`,
+        { field: `${at}.item_total` },
+      ),
+    );
+  }
+  return { quantity, rate, itemTotal, discountAmount, discountPercent: entered.percentage, taxId: nonEmpty(line.tax_id) };
+}
+
+/** One billing line item; `tax` is the line's own tax (undefined when untaxed), `taxAmount` and `taxRate` its sums. */
+export function lineItemOf(
+  s: Steps,
+  raw: ZohoLineItem,
+  l: ParsedLine,
+  i: number,
+  tax: { tax?: Tax; taxAmount: Decimal; taxRate: Decimal },
+  currency: string,
+): LineItemDraft {
+  const discount = l.discountAmount.isZero()
+    ? undefined
+    : s.take(
+        buildDiscount({
+          amount: l.discountAmount,
+          percentage: l.discountPercent,
+          base: l.quantity.times(l.rate),
+          isPostTax: false,
+          currency,
+          field: `line_items.${i}.discount`,
+        }),
+      );
+  const name = nonEmpty(raw.name) ?? nonEmpty(raw.description) ?? `Line ${i + 1}`;
+  return {
+    lineItemDetails: {
+      name,
+      taxRate: tax.taxRate.toNumber(),
+      // Unit prices may carry more decimals than the currency (Zoho allows 0.125): sent as received.
+      pricePerItem: l.rate.toNumber(),
+      ...(nonEmpty(raw.hsn_or_sac) ? { hsnOrSacCode: nonEmpty(raw.hsn_or_sac) } : {}),
+      ...(nonEmpty(raw.description) ? { description: nonEmpty(raw.description) } : {}),
+      ...(nonEmpty(raw.item_id) ? { erpId: nonEmpty(raw.item_id) } : {}),
+      ...(nonEmpty(raw.line_item_id) ? { lineItemId: nonEmpty(raw.line_item_id) } : {}),
+    },
+    subTotal: wire(s, l.itemTotal, currency, `lineItems.${i}.subTotal`),
+    total: wire(s, l.itemTotal.plus(tax.taxAmount), currency, `lineItems.${i}.total`),
+    ...(tax.tax ? { tax: tax.tax } : {}),
+    ...(discount ? { discount } : {}),
+    quantity: l.quantity.toNumber(),
+  };
+}

@@ -1,0 +1,126 @@
+import type { Adjustment, Discount, Tax } from '../../../src/billing/schemas/index.js';
+import {
+  allocateMoney,
+  buildDiscount,
+  checkInvoiceTotal,
+  checkLinesSum,
+  mapFail,
+  parseAmount,
+  parseAmountOrZero,
+  parseDiscountValue,
+  parseOptionalAmount,
+  percentOf,
+  roundMoney,
+  ZERO,
+  type Decimal,
+  type TaxKind,
+} from '../../../src/mapping/index.js';
+import type { Steps } from '../../../src/mapping/steps.js';
+import type { ZohoDocument } from '../schemas.js';
+import type { ZohoLookups } from '../streams/lookups.js';
+import { lineItemOf, nonEmpty, parseLine, wire, type LineItemDraft } from './lines.js';
+import { reconcileTaxes } from './reconcile-taxes.js';
+import { cellsFor, lineTaxOf, taxOf, type TaxCell } from './tax.js';
+
+/**
+ * The amounts of a Zoho invoice or credit note (they share these fields), checked against Zoho's own
+ * figures. How Zoho adds up (https://www.zoho.com/books/api/v3/invoices/):
+ *
+ *   item_total      = quantity × rate − item discount            (lines.ts)
+ *   sub_total       = Σ item_total
+ *   entity discount = `discount_amount` (or `discount` as an amount, or a percentage of sub_total)
+ *   tax             = per line and component: (item_total − the line's share of a before-tax entity
+ *                     discount) × component %, rounded per line; taxes[] = Σ per component (tax.ts)
+ *   total           = sub_total − entity discount + tax_total + shipping_charge + adjustment + roundoff_value
+ *
+ * The entity-level discount, shipping, adjustment and round-off are document-level and are not spread
+ * over lines.
+ */
+export interface DocumentAmounts {
+  currency: string;
+  subtotal: Decimal;
+  total: Decimal;
+  /** Entity-level discount (undefined when none). */
+  discount?: Discount;
+  shipping: Decimal;
+  adjustment: Decimal;
+  roundoff: Decimal;
+  tax: Tax;
+  lineItems: LineItemDraft[];
+  /** The tax kinds charged (for the GST geography check). */
+  kinds: Set<TaxKind>;
+}
+
+/**
+ * Entity-level discount. Zoho computes a percentage on sub_total whether the discount applies before or
+ * after tax, so the billing percentage is relative to the subtotal in both cases; `isPostTax` is
+ * `!is_discount_before_tax`. The money (`discount_amount`) is authoritative.
+ */
+function entityDiscountOf(s: Steps, doc: ZohoDocument, subtotal: Decimal, currency: string): { amount: Decimal; discount?: Discount } {
+  if (doc.discount_type?.trim().toLowerCase() !== 'entity_level') return { amount: ZERO };
+  const entered = s.take(parseDiscountValue(doc.discount, 'discount'));
+  const percentField = s.take(parseOptionalAmount(doc.discount_percent, 'discount_percent'));
+  const percentage = entered.percentage ?? (percentField && !percentField.isZero() ? percentField : undefined);
+  const money = s.take(parseOptionalAmount(doc.discount_amount, 'discount_amount'));
+  const amount = roundMoney(money && !money.isZero() ? money : (entered.amount ?? (percentage ? percentOf(subtotal, percentage) : ZERO)), currency);
+  const discount = s.take(buildDiscount({ amount, percentage, base: subtotal, isPostTax: doc.is_discount_before_tax === false, currency, field: 'discount' }));
+  return discount ? { amount, discount } : { amount: ZERO };
+}
+
+export function amountsOf(s: Steps, doc: ZohoDocument, lookups: ZohoLookups, currency: string): DocumentAmounts {
+  if (doc.is_inclusive_tax === true) {
+    const message = 'tax-inclusive documents (is_inclusive_tax) are not mapped yet: their rates and item totals include tax';
+    s.fail(mapFail('UNSUPPORTED', message, { field: 'is_inclusive_tax' }));
+  }
+  const lines = doc.line_items.map((line, i) => parseLine(s, line, i, currency));
+  const subtotal = s.take(parseAmount(doc.sub_total, 'sub_total'));
+  const taxTotal = s.take(parseAmountOrZero(doc.tax_total, 'tax_total'));
+  const total = s.take(parseAmount(doc.total, 'total'));
+  const shipping = s.take(parseAmountOrZero(doc.shipping_charge, 'shipping_charge'));
+  const adjustment = s.take(parseAmountOrZero(doc.adjustment, 'adjustment'));
+  const roundoff = s.take(parseAmountOrZero(doc.roundoff_value, 'roundoff_value'));
+  s.check(checkLinesSum({ lineSubtotals: lines.map((l) => l.itemTotal), subtotal, currency }));
+
+  const { amount: discountAmount, discount } = entityDiscountOf(s, doc, subtotal, currency);
+  s.check(checkInvoiceTotal({ subtotal, discount: discountAmount, tax: taxTotal, adjustments: [shipping, adjustment], rounding: roundoff, total, currency }));
+
+  // Each line's share of a before-tax entity discount lowers its taxable amount.
+  let shares = lines.map(() => ZERO);
+  if (!discountAmount.isZero() && doc.is_discount_before_tax !== false) {
+    if (lines.some((l) => l.itemTotal.isNegative())) {
+      s.fail(mapFail('UNSUPPORTED', 'a before-tax entity discount over negative lines cannot be apportioned', { field: 'discount' }));
+    }
+    const weights = lines.map((l) => l.itemTotal);
+    shares = allocateMoney(discountAmount, weights, currency);
+  }
+  const cells: TaxCell[] = lines.flatMap((l, i) =>
+    l.taxId ? cellsFor(s, l.taxId, l.itemTotal.minus(shares[i]!), i, lookups, currency, `line_items.${i}.tax_id`) : [],
+  );
+  const shippingTaxId = nonEmpty(doc.shipping_charge_tax_id);
+  if (shippingTaxId && !shipping.isZero()) cells.push(...cellsFor(s, shippingTaxId, shipping, -1, lookups, currency, 'shipping_charge_tax_id'));
+  reconcileTaxes(s, cells, doc, taxTotal, lookups, currency);
+
+  const lineItems = doc.line_items.map((raw, i) => lineItemOf(s, raw, lines[i]!, i, lineTaxOf(s, cells, i, currency), currency));
+  const tax = taxOf(s, cells, currency, 'tax');
+  const kinds = new Set(cells.map((c) => c.kind));
+  return { currency, subtotal, total, ...(discount ? { discount } : {}), shipping, adjustment, roundoff, tax, lineItems, kinds };
+}
+
+type AdjustmentDraft = Omit<Adjustment, 'isPostTax'> & { isPostTax: boolean };
+
+/**
+ * Shipping, the manual adjustment and Zoho's round-off as billing adjustments (post-tax), so that
+ * invoiceSubtotal − discount + tax + Σ adjustments = invoiceTotal exactly. Round-off is sent as an
+ * adjustment named "Round off" rather than as invoiceRoundingConfig: a rounding *rule* would let billing
+ * recompute its own rounding, while Zoho already decided the amount.
+ */
+export function adjustmentsOf(s: Steps, a: DocumentAmounts, description: string | null | undefined): AdjustmentDraft[] {
+  const out: AdjustmentDraft[] = [];
+  const add = (amount: Decimal, name: string, field: string) => {
+    if (!amount.isZero()) out.push({ name, amount: wire(s, amount, a.currency, field), isPostTax: true });
+  };
+  add(a.shipping, 'Shipping charge', 'shipping_charge');
+  add(a.adjustment, nonEmpty(description) ?? 'Adjustment', 'adjustment');
+  add(a.roundoff, 'Round off', 'roundoff_value');
+  return out;
+}

@@ -1,0 +1,180 @@
+import type { z } from 'zod';
+import type { BillingBody, EntityName, MapContext, ReadContext, SourceRecord, Stream, StreamPage } from '../../../src/connector/types.js';
+import { RejectedError } from '../../../src/errors/index.js';
+import type { MapResult } from '../../../src/mapping/index.js';
+import type { ZohoRow } from '../schemas.js';
+import type { Settings } from '../settings.js';
+import { fetchOrganization } from './lookups.js';
+import { cursorMsOf, cursorParam, inRange, initialState, instantOf, offsetMinutesAt, State } from './state.js';
+
+/**
+ * One incremental Zoho stream (invoices, credit notes, customers), all read the same way:
+ *
+ * 1. List `GET /<entity>?last_modified_time=<cursor>` (inclusive, ≥; see state.ts for the format),
+ *    `sort_column=created_time&sort_order=A`, every page until `page_context.has_more_page` is false
+ *    (https://zoho.com/books/api/v3/pagination). Zoho cannot sort invoices or credit notes by
+ *    last_modified_time (https://www.zoho.com/books/api/v3/invoices/), so no stream is sorted by its
+ *    cursor (`isSorted: false`): the pipeline saves the checkpoint only once the read is complete, and
+ *    rewinds it by its lookback window next time. Ordering by created_time keeps pages stable while
+ *    records are edited during the read (an edit does not move a record); rows are also filtered
+ *    client-side by the cursor, in case the server ignores the filter (Zoho's OpenAPI does not document
+ *    it for credit notes and contacts).
+ * 2. Rows modified after `ctx.until` are left for the next run (whose cursor starts at until − lookback).
+ * 3. Lists have no line items: each listed record is fetched with `GET /<entity>/{id}` through the same
+ *    client, so per-minute/per-day quotas and concurrency apply to detail calls too. A record deleted
+ *    between list and detail (404) is skipped: deletes are found by `listIds` reconciliation.
+ * 4. When the list had more than one page, it is listed once more (ids only) and records not seen the
+ *    first time are fetched: a hard delete during the read shifts later rows one place up, which could
+ *    otherwise hide a row at a page boundary.
+ *
+ * Window reads (backfill): invoices and credit notes filter by document date (`date_start`/`date_end`);
+ * contacts have no document date and read everything.
+ */
+export type ZohoRecord = Record<string, unknown>;
+
+export interface StreamSpec<Lookups> {
+  name: EntityName;
+  /** List path and the list's array key: "invoices", "creditnotes", "contacts". */
+  path: 'invoices' | 'creditnotes' | 'contacts';
+  primaryKey: 'invoice_id' | 'creditnote_id' | 'contact_id';
+  /** Detail response key: "invoice", "creditnote", "contact". */
+  detailKey: 'invoice' | 'creditnote' | 'contact';
+  listSchema: z.ZodType<Record<string, unknown>>;
+  detailSchema: z.ZodType<Record<string, unknown>>;
+  /** Extra list parameters (contacts: contact_type=customer). */
+  listQuery?: Record<string, string>;
+  supportsWindow: boolean;
+  /** What the mapper needs besides the record (documents: organisation and tax settings; contacts: nothing). */
+  lookups?(ctx: ReadContext<Settings>): Promise<Lookups>;
+  map(record: SourceRecord<ZohoRecord>, ctx: MapContext<Lookups>): MapResult<BillingBody>;
+}
+
+type Spec = StreamSpec<unknown>;
+
+async function* listPages(ctx: ReadContext<Settings>, spec: Spec, query: Record<string, string | number>): AsyncGenerator<ZohoRow[]> {
+  for (let page = 1; ; page++) {
+    // https://www.zoho.com/books/api/v3/invoices/ (and the credit notes and contacts lists alike)
+    const res = (await ctx.http.request({
+      path: spec.path,
+      endpoint: `GET /${spec.path}`,
+      query: { ...spec.listQuery, ...query, page },
+      schema: spec.listSchema,
+      signal: ctx.signal,
+    })) as Record<string, unknown> & { page_context?: { has_more_page?: boolean } };
+    const rows = (res[spec.path] ?? []) as ZohoRow[];
+    yield rows;
+    if (!res.page_context?.has_more_page || rows.length === 0) return;
+  }
+}
+
+/** Maps over `items` with at most `limit` calls in flight, keeping order; after a failure no new call starts. */
+async function pool<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (next < items.length && !failed) {
+      const i = next++;
+      try {
+        out[i] = await fn(items[i]!);
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+async function fetchDetail(ctx: ReadContext<Settings>, spec: Spec, row: ZohoRow): Promise<SourceRecord<ZohoRecord> | undefined> {
+  const id = String(row[spec.primaryKey]);
+  let detail: ZohoRecord;
+  try {
+    // https://www.zoho.com/books/api/v3/invoices/ (get an invoice; credit notes and contacts alike)
+    const res = (await ctx.http.request({
+      path: `${spec.path}/${encodeURIComponent(id)}`,
+      endpoint: `GET /${spec.path}/{id}`,
+      schema: spec.detailSchema,
+      signal: ctx.signal,
+    })) as Record<string, ZohoRecord>;
+    detail = res[spec.detailKey]!;
+  } catch (err) {
+    if (err instanceof RejectedError && err.status === 404) {
+      ctx.logger.info({ entity: spec.name, erpId: id }, 'record deleted between list and detail; skipped');
+      return undefined;
+    }
+    throw err;
+  }
+  // The version is the latest modification either response shows (credit-note details call it updated_time).
+  const candidates = [row.last_modified_time, detail.last_modified_time, detail.updated_time].map(instantOf).filter((v): v is number => v !== undefined);
+  let version: string;
+  if (candidates.length > 0) {
+    version = new Date(Math.max(...candidates)).toISOString();
+  } else {
+    version = ctx.until.toISOString();
+    ctx.logger.warn({ entity: spec.name, erpId: id }, 'record has no readable last_modified_time; versioned at the read bound');
+  }
+  const status = typeof detail.status === 'string' ? detail.status : (row.status ?? undefined);
+  return { id, version, ...(status ? { status } : {}), raw: detail };
+}
+
+async function* read(ctx: ReadContext<Settings>, spec: Spec, state: State): AsyncIterable<StreamPage<ZohoRecord, State>> {
+  const cursorMs = cursorMsOf(state, spec.name);
+  const query: Record<string, string | number> = { sort_column: 'created_time', sort_order: 'A', per_page: ctx.settings.pageSize };
+  if (cursorMs !== undefined) {
+    const org = await fetchOrganization(ctx);
+    const offset = org.timeZone ? offsetMinutesAt(new Date(cursorMs), org.timeZone) : undefined;
+    if (offset === undefined) ctx.logger.warn({ timeZone: org.timeZone }, 'organisation time zone unknown; cursor sent in UTC (+0000)');
+    query.last_modified_time = cursorParam(cursorMs, offset);
+  }
+  if (ctx.window && spec.supportsWindow) {
+    query.date_start = ctx.window.from;
+    query.date_end = ctx.window.to;
+  }
+  const wanted = inRange(cursorMs, ctx.until.getTime());
+  const idOf = (row: ZohoRow) => String(row[spec.primaryKey]);
+  const seen = new Set<string>();
+  const take = async (rows: ZohoRow[]) => {
+    const fresh = rows.filter((r) => !seen.has(idOf(r)) && wanted(r.last_modified_time));
+    for (const r of fresh) seen.add(idOf(r));
+    const records = await pool(fresh, ctx.settings.detailConcurrency, (r) => fetchDetail(ctx, spec, r));
+    return records.filter((r): r is SourceRecord<ZohoRecord> => r !== undefined);
+  };
+
+  let pages = 0;
+  for await (const rows of listPages(ctx, spec, query)) {
+    pages++;
+    yield { records: await take(rows), state };
+  }
+  if (pages > 1) {
+    const missed: ZohoRow[] = [];
+    for await (const rows of listPages(ctx, spec, query)) missed.push(...rows.filter((r) => !seen.has(idOf(r)) && wanted(r.last_modified_time)));
+    if (missed.length > 0) {
+      ctx.logger.info({ entity: spec.name, count: missed.length }, 'second listing pass found rows the first pass did not see');
+      yield { records: await take(missed), state };
+    }
+  }
+}
+
+export function defineStream<Lookups>(spec: StreamSpec<Lookups>): Stream<ZohoRecord, State, Settings, Lookups> {
+  const s = spec as Spec;
+  return {
+    name: spec.name,
+    primaryKey: spec.primaryKey,
+    cursorField: 'last_modified_time',
+    isSorted: false,
+    state: State,
+    supportsWindow: spec.supportsWindow,
+    initialState,
+    ...(spec.lookups ? { lookups: spec.lookups } : {}),
+    map: spec.map,
+    read: (ctx, state) => read(ctx, s, state),
+    /** Every id that exists now, page by page: Zoho hard-deletes without a feed, so reconciliation diffs ids. */
+    async *listIds(ctx) {
+      for await (const rows of listPages(ctx, s, { sort_column: 'created_time', sort_order: 'A', per_page: ctx.settings.pageSize })) {
+        yield rows.map((r) => String(r[spec.primaryKey]));
+      }
+    },
+  };
+}
