@@ -18,7 +18,7 @@ import { Entity } from '../src/connector/entities.js';
  *   in-process up to 5 s, longer or day-limit waits park the connection (the job is delayed, not failed).
  */
 
-export const QUEUES = { pull: 'pull', upsert: 'upsert', backfill: 'backfill', reconcile: 'reconcile' } as const;
+export const QUEUES = { pull: 'pull', upsert: 'upsert', backfill: 'backfill', reconcile: 'reconcile', sweep: 'sweep' } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 const DateOnly = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
@@ -123,6 +123,7 @@ export function jobOptions(config: AppConfig) {
       stackTraceLimit: 5,
     },
     backfill: { attempts: 1, removeOnComplete: { age: 7 * 24 * 3600 }, removeOnFail: keepFailed },
+    sweep: { attempts: 1, removeOnComplete: { age: 3600, count: 100 }, removeOnFail: { age: 7 * 24 * 3600, count: 100 } },
     reconcile: {
       attempts: 2,
       backoff: { type: 'exponential', delay: 30_000 },

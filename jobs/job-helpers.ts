@@ -1,6 +1,8 @@
 import type { BackfillHelpers } from './backfill.js';
 import type { PullHelpers } from './pull.js';
+import type { FailedUpsertHelpers } from './failed-upsert.js';
 import type { ReconcileHelpers } from './reconcile/run-reconcile.js';
+import type { SweepHelpers } from './sweep.js';
 import type { Runtime } from './runtime.js';
 import type { UpsertHelpers } from './upsert.js';
 
@@ -9,6 +11,8 @@ export interface JobHelpers {
   upsert: UpsertHelpers;
   backfill: BackfillHelpers;
   reconcile: ReconcileHelpers;
+  sweep: SweepHelpers;
+  failedUpsert: FailedUpsertHelpers;
 }
 
 /**
@@ -30,6 +34,7 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
       quarantine: rt.quarantine,
       syncStatus: rt.syncStatus,
       backfillRuns: rt.backfillRuns,
+      inFlight: rt.inFlight,
       queues: { upsert: rt.queues.upsert },
     },
     upsert: {
@@ -41,9 +46,22 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
       customersEnsured: rt.customersEnsured,
       ledger: rt.ledger,
       quarantine: rt.quarantine,
+      inFlight: rt.inFlight,
       queues: { upsert: rt.queues.upsert },
     },
     backfill: { logger, metrics },
+    sweep: {
+      logger,
+      metrics,
+      config: { sync: { sweepGraceSeconds: config.sync.sweepGraceSeconds } },
+      connectionIds: () => config.connections.map((c) => c.id),
+      inFlight: rt.inFlight,
+      quarantine: rt.quarantine,
+      ledger: rt.ledger,
+      syncStatus: rt.syncStatus,
+      queues: { upsert: rt.queues.upsert },
+    },
+    failedUpsert: { logger, metrics, quarantine: rt.quarantine, inFlight: rt.inFlight },
     reconcile: {
       logger,
       metrics,

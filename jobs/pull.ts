@@ -11,11 +11,13 @@ import type { Checkpoints } from '../src/pipeline/checkpoints.js';
 import { contentHash } from '../src/pipeline/content-hash.js';
 import { ParkedError } from '../src/errors/index.js';
 import { Ledger } from '../src/pipeline/ledger.js';
+import type { InFlight } from '../src/pipeline/in-flight.js';
 import type { Quarantine } from '../src/pipeline/quarantine.js';
 import type { RecordLock } from '../src/pipeline/record-lock.js';
 import type { SyncStatus } from '../src/pipeline/sync-status.js';
-import { CREDIT_NOTE_PRIORITY_OFFSET, PRIORITY, PullPayload, QUEUES, type UpsertPayload } from './catalog.js';
+import { CREDIT_NOTE_PRIORITY_OFFSET, PRIORITY, PullPayload, QUEUES } from './catalog.js';
 import { defineJob } from './define-job.js';
+import { enqueueUpserts, type UpsertJob } from './enqueue-upserts.js';
 import { reconcileFields } from './reconcile-fields.js';
 import type { ConnectionHandle } from './runtime.js';
 
@@ -31,6 +33,7 @@ export interface PullHelpers {
   quarantine: Pick<Quarantine, 'put' | 'clear'>;
   syncStatus: Pick<SyncStatus, 'recordSuccess' | 'recordLastError'>;
   backfillRuns: Pick<BackfillRuns, 'trackUpserts'>;
+  inFlight: Pick<InFlight, 'track'>;
   queues: { upsert: Pick<Queue, 'addBulk' | 'getJobCounts'> };
 }
 
@@ -119,7 +122,7 @@ export function pullProcessor(rt: PullHelpers) {
           entity,
           page.records.map((r) => r.id),
         );
-        const jobs: Array<{ name: string; data: UpsertPayload; opts: { jobId: string; priority: number } }> = [];
+        const jobs: UpsertJob[] = [];
         for (const [i, record] of page.records.entries()) {
           const known = ledger[i];
           if (record.deleted) {
@@ -178,7 +181,7 @@ export function pullProcessor(rt: PullHelpers) {
           });
         }
         if (jobs.length) {
-          await rt.queues.upsert.addBulk(jobs);
+          await enqueueUpserts(rt, jobs);
           if (data.runId) {
             // The run's own upserts, which `erp-sync backfill` waits for. Added after the jobs exist (an id
             // whose job does not exist counts as finished) and before this pull completes (the run is

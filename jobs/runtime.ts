@@ -14,6 +14,7 @@ import { BillingBudget } from '../src/pipeline/billing-budget.js';
 import { Checkpoints } from '../src/pipeline/checkpoints.js';
 import { CustomersEnsured } from '../src/pipeline/customers-ensured.js';
 import { type StateKeys, stateKeys } from '../src/pipeline/keys.js';
+import { InFlight } from '../src/pipeline/in-flight.js';
 import { Ledger } from '../src/pipeline/ledger.js';
 import { Quarantine } from '../src/pipeline/quarantine.js';
 import { Quotas } from '../src/pipeline/quotas.js';
@@ -30,6 +31,7 @@ export interface StateStores {
   ledger: Ledger;
   checkpoints: Checkpoints;
   quarantine: Quarantine;
+  inFlight: InFlight;
   quotas: Quotas;
   locks: RecordLock;
   tokens: TokenStore;
@@ -62,7 +64,7 @@ export interface Runtime extends StateStores {
   /** The state connection and key names, for inspection (tests, tools); code goes through the stores. */
   redis: Redis;
   keys: StateKeys;
-  queues: { pull: Queue; upsert: Queue; backfill: Queue; reconcile: Queue };
+  queues: { pull: Queue; upsert: Queue; backfill: Queue; reconcile: Queue; sweep: Queue };
   flow: FlowProducer;
   billing: BillingClient;
   options: ReturnType<typeof jobOptions>;
@@ -132,6 +134,7 @@ export async function createRuntime(config: AppConfig, redisUrl: string, logger:
     upsert: queue(QUEUES.upsert, opts.upsert),
     backfill: queue(QUEUES.backfill, opts.backfill),
     reconcile: queue(QUEUES.reconcile, opts.reconcile),
+    sweep: queue(QUEUES.sweep, opts.sweep),
   };
   for (const q of Object.values(queues)) q.on('error', (err) => logger.error({ err, queue: q.name }, 'queue error'));
   const flow = new FlowProducer({ connection: producer, prefix });
@@ -152,6 +155,7 @@ export async function createRuntime(config: AppConfig, redisUrl: string, logger:
     ledger: new Ledger(redis, keys),
     checkpoints: new Checkpoints(redis, keys),
     quarantine: new Quarantine(redis, keys),
+    inFlight: new InFlight(redis, keys),
     quotas,
     locks: new RecordLock(redis, keys),
     tokens,

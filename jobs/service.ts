@@ -5,7 +5,7 @@ import { queueUi } from '../src/observability/queue-ui.js';
 import { QUEUES } from './catalog.js';
 import { upsertReconcileSchedulers } from './reconcile.js';
 import { openRuntime, type Runtime } from './runtime.js';
-import { type Role, startWorkers, upsertSchedulers, type WorkerService } from './worker-service.js';
+import { type Role, startWorkers, upsertSchedulers, upsertSweepScheduler, type WorkerService } from './worker-service.js';
 
 export interface Service {
   rt: Runtime;
@@ -78,6 +78,7 @@ export async function startService(config: AppConfig, logger: Logger, options: {
     logger.info({ schedulers: n }, 'job schedulers upserted');
   }
   if (options.roles.includes('reconcile')) await upsertReconcileSchedulers(rt);
+  if (options.roles.includes('upsert')) await upsertSweepScheduler(rt);
   const started = startWorkers(rt, options.roles);
   workers = started;
   logger.info({ url: http.url, roles: options.roles, queues: Object.values(QUEUES) }, 'worker started');

@@ -9,6 +9,7 @@ import { ConflictError, DataContractError, formatZodIssues, RateLimitedError, Sy
 import { erpIdOf } from '../src/mapping/index.js';
 import type { Metrics } from '../src/observability/metrics.js';
 import type { CustomersEnsured } from '../src/pipeline/customers-ensured.js';
+import type { InFlight } from '../src/pipeline/in-flight.js';
 import type { Ledger } from '../src/pipeline/ledger.js';
 import type { Quarantine } from '../src/pipeline/quarantine.js';
 import type { UpsertState } from '../src/pipeline/upsert-state.js';
@@ -25,6 +26,7 @@ export interface UpsertHelpers {
   customersEnsured: Pick<CustomersEnsured, 'has' | 'add'>;
   ledger: Pick<Ledger, 'get' | 'getMany'>;
   quarantine: Pick<Quarantine, 'put' | 'clear' | 'get'>;
+  inFlight: Pick<InFlight, 'settle'>;
   queues: { upsert: Pick<Queue, 'rateLimit'> };
 }
 
@@ -65,12 +67,13 @@ export function upsertProcessor(rt: UpsertHelpers) {
     try {
       if (current && current.version > data.version) {
         rt.metrics.recordsSkipped.inc({ connection: conn, entity, reason: 'stale' });
+        await rt.inFlight.settle(conn, entity, erpId, job.id!);
         return { outcome: 'stale' };
       }
       const needsAttachment = canAttach && Boolean(data.documentUrl) && current?.attachmentUrl !== data.documentUrl;
       if (current && current.hash === data.hash && !needsAttachment) {
         rt.metrics.recordsSkipped.inc({ connection: conn, entity, reason: 'unchanged' });
-        await rt.quarantine.clear(conn, entity, erpId, data.version);
+        await Promise.all([rt.quarantine.clear(conn, entity, erpId, data.version), rt.inFlight.settle(conn, entity, erpId, job.id!)]);
         return { outcome: 'unchanged' };
       }
       if (!body) {
@@ -135,6 +138,7 @@ export function upsertProcessor(rt: UpsertHelpers) {
           attachmentUrl: data.documentUrl ?? current?.attachmentUrl,
         },
         lock.owner,
+        job.id!,
       );
       committed = true;
       rt.metrics.recordsUpserted.inc({ connection: conn, entity });
@@ -168,6 +172,7 @@ export function upsertProcessor(rt: UpsertHelpers) {
           attempts: job.attemptsMade + 1,
           payload: data,
         });
+        await rt.inFlight.settle(conn, entity, erpId, job.id!);
         rt.metrics.recordsQuarantined.inc({ connection: conn, entity, reason });
       }
       throw err;

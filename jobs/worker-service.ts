@@ -1,9 +1,11 @@
 import { MetricsTime, type Job, Worker } from 'bullmq';
-import { maxStartedAttempts, QUEUES, type QueueName, type UpsertPayload } from './catalog.js';
+import { maxStartedAttempts, QUEUES, type QueueName } from './catalog.js';
 import { backfillProcessor } from './backfill.js';
+import { accountForFailedUpsert } from './failed-upsert.js';
 import { makeJobHelpers } from './job-helpers.js';
 import { pullProcessor } from './pull.js';
 import { reconcileProcessor } from './reconcile.js';
+import { sweepProcessor } from './sweep.js';
 import type { Runtime } from './runtime.js';
 import { upsertProcessor } from './upsert.js';
 
@@ -34,21 +36,27 @@ export async function upsertSchedulers(rt: Pick<Runtime, 'config' | 'queues' | '
   return n;
 }
 
+/** The in-flight sweep (jobs/sweep.ts), scheduled once however many replicas start. */
+export async function upsertSweepScheduler(rt: Pick<Runtime, 'config' | 'queues'>): Promise<void> {
+  await rt.queues.sweep.upsertJobScheduler('sweep', { every: rt.config.sync.sweepEverySeconds * 1000 }, { name: 'sweep', data: {} });
+}
+
 /**
- * Starts the workers of the requested roles. Timings: locks of `sync.lockDurationMs` (default 30 s)
+ * Starts the workers of the requested roles (the upsert role also runs the in-flight sweep). Timings: locks of `sync.lockDurationMs` (default 30 s)
  * renewed every half of it (HTTP-bound jobs never block the loop for long); every
  * `sync.stalledIntervalMs` a worker takes back jobs whose lock expired (a dead worker's), counted.
  */
 export function startWorkers(
   rt: Runtime,
   roles: readonly Role[] = ALL_ROLES,
-  processors: Partial<Record<Role, (job: Job, token?: string, signal?: AbortSignal) => Promise<unknown>>> = {},
+  processors: Partial<Record<Role | 'sweep', (job: Job, token?: string, signal?: AbortSignal) => Promise<unknown>>> = {},
 ): WorkerService {
   const helpers = makeJobHelpers(rt);
   const common = {
     metrics: { maxDataPoints: MetricsTime.ONE_WEEK },
     lockDuration: rt.config.sync.lockDurationMs,
     stalledInterval: rt.config.sync.stalledIntervalMs,
+    maxStalledCount: rt.config.sync.maxStalledCount,
   } as const;
   const workers: Worker[] = [];
   // Writes made after a job failed (BullMQ's 'failed' event), still under way.
@@ -75,34 +83,22 @@ export function startWorkers(
       // RateLimitError does not consume attempts; this bounds how long a 429 storm can keep a job alive.
       maxStartedAttempts: maxStarted,
     });
-    // A job that used its last attempt on a retryable error is quarantined too, and so is one BullMQ
-    // failed for starting too often (a 429 storm that never ends; BullMQ fails it with an
-    // UnrecoverableError, which the processor never saw): nothing is dropped silently.
+    // Every way an upsert job ends failed leaves its record quarantined with a reason and the failed job
+    // removed (jobs/failed-upsert.ts): its last attempt spent, its start budget spent (a 429 storm that
+    // never ends, failed by BullMQ with an error the processor never saw), an invalid payload, or a
+    // refusal the processor already quarantined. 'failed' fires for every failed attempt: only a job
+    // that is in the failed set now has ended. A job BullMQ fails in its stalled-job check fires no
+    // 'failed' here at all: the sweep below finds it.
     w.on('failed', (job, err) => {
       if (!job) return;
-      const data = job.data as UpsertPayload;
-      const exhausted = job.attemptsMade >= (job.opts.attempts ?? 1) || job.attemptsStarted > maxStarted;
-      const unrecoverable = err?.name === 'UnrecoverableError' && job.attemptsStarted <= maxStarted;
-      if (exhausted && !unrecoverable) {
-        const written = rt.quarantine
-          .put({
-            connection: data.connectionId,
-            entity: data.entity,
-            erpId: data.erpId,
-            version: data.version,
-            reason: 'RETRIES_EXHAUSTED',
-            message: err.message,
-            stage: 'upsert',
-            at: Date.now(),
-            attempts: job.attemptsMade,
-            payload: data,
-          })
-          .then(() => rt.metrics.recordsQuarantined.inc({ connection: data.connectionId, entity: data.entity, reason: 'RETRIES_EXHAUSTED' }))
-          .catch((e) => rt.logger.error({ err: e }, 'could not quarantine an exhausted job'));
-        followUps.add(written);
-        void written.finally(() => followUps.delete(written));
-      }
+      const written = (async () => {
+        if ((await job.getState()) !== 'failed') return;
+        await accountForFailedUpsert(helpers.failedUpsert, job, err?.message);
+      })().catch((e: unknown) => rt.logger.error({ err: e, jobId: job.id }, 'could not account for a failed upsert job; the sweep will'));
+      followUps.add(written);
+      void written.finally(() => followUps.delete(written));
     });
+    make(QUEUES.sweep, processors.sweep ?? sweepProcessor(helpers.sweep), { concurrency: 1 });
   }
   if (roles.includes('backfill')) make(QUEUES.backfill, processors.backfill ?? backfillProcessor(helpers.backfill), { concurrency: 2 });
   if (roles.includes('reconcile')) make(QUEUES.reconcile, processors.reconcile ?? reconcileProcessor(helpers.reconcile), { concurrency: 1 });

@@ -70,6 +70,12 @@ export const AppConfig = z.strictObject({
     /** Billing requests allowed per `durationMs`, across every worker. */
     rateLimit: z.strictObject({ max: z.number().int().min(1).default(50), durationMs: z.number().int().min(1).default(1000) }).prefault({}),
     timeoutMs: z.number().int().min(100).default(15_000),
+    /**
+     * Billing outages: after `failuresToPause` consecutive 5xx or network failures the upsert queue
+     * pauses (no attempt is used while it waits) and one worker probes billing every `probeEverySeconds`
+     * until it answers.
+     */
+    outage: z.strictObject({ failuresToPause: z.number().int().min(1).default(5), probeEverySeconds: z.number().int().min(1).default(5) }).prefault({}),
   }),
   redis: z
     .strictObject({
@@ -117,6 +123,19 @@ export const AppConfig = z.strictObject({
       lockDurationMs: z.number().int().min(1000).default(30_000),
       /** How often each worker looks for stalled jobs (active jobs whose lock expired). @defaultValue 30000 */
       stalledIntervalMs: z.number().int().min(100).default(30_000),
+      /**
+       * How often one job may be taken back from a dead worker before BullMQ fails it (then it is
+       * quarantined as STALLED). BullMQ's default, 1, fails a job the second time its worker dies: one
+       * crash loop, an OOM kill and a lost node are ordinary events, so 5 keeps records moving through
+       * them while a record that itself kills its worker every time still ends in quarantine. @defaultValue 5
+       */
+      maxStalledCount: z.number().int().min(1).max(100).default(5),
+      /**
+       * The in-flight sweep: how often it runs, and how old an in-flight entry must be before the sweep
+       * looks at its job (a younger one may be between its tracking and its enqueue). @defaultValue 60, 120
+       */
+      sweepEverySeconds: z.number().int().min(5).default(60),
+      sweepGraceSeconds: z.number().int().min(1).default(120),
     })
     .prefault({}),
   reconcile: z

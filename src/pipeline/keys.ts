@@ -23,6 +23,10 @@ export function stateKeys(prefix: string) {
     lastSuccess: (connection: string) => `${prefix}:last-success:${connection}`,
     /** Per entity: when and why the last incremental pull failed (cleared by the next success). */
     lastError: (connection: string) => `${prefix}:last-error:${connection}`,
+    /** Records enqueued for upsert and not yet written, skipped or quarantined (field entity|erpId). */
+    inFlight: (connection: string) => `${prefix}:in-flight:${connection}`,
+    /** The in-flight sweep's record: when it last ran, how many records it recovered in all and when. */
+    sweep: (connection: string) => `${prefix}:sweep:${connection}`,
     /** Upsert job ids a backfill run enqueued and that may not be finished yet. */
     runUpserts: (runId: string) => `${prefix}:run-upserts:${runId}`,
   };

@@ -8,7 +8,10 @@ export interface QuarantineEntry {
   erpId: string;
   /** Source version of the record that failed. */
   version: string;
-  /** Reason code: AMOUNTS_INCONSISTENT, FX_UNDERIVABLE, ..., BILLING_REJECTED, BILLING_CONFLICT, RETRIES_EXHAUSTED. */
+  /**
+   * Reason code: AMOUNTS_INCONSISTENT, FX_UNDERIVABLE, ... (mapping), BILLING_REJECTED, BILLING_CONFLICT,
+   * BILLING_AUTH, DEPENDENCY_MISSING (billing), RETRIES_EXHAUSTED, STALLED, JOB_INVALID (jobs/failed-upsert.ts).
+   */
   reason: string;
   /** Human message (the mapper's, or the billing service's own). */
   message: string;
@@ -16,7 +19,9 @@ export interface QuarantineEntry {
   /** Where it failed: map | upsert. */
   stage: 'map' | 'upsert';
   at: number;
+  /** BullMQ attempts made, and (for a job BullMQ failed itself) how often it was started. */
   attempts?: number;
+  started?: number;
   /** For replay of upsert failures: the job payload (no secrets; billing bodies only). */
   payload?: unknown;
 }

@@ -8,6 +8,15 @@ export interface PullFailure {
   message: string;
 }
 
+/** What the in-flight sweep (jobs/sweep.ts) found over time. */
+export interface SweepStatus {
+  /** ms since epoch of its last run, and of the last run that recovered something. */
+  lastRun?: number;
+  lastRecovered?: number;
+  /** Records recovered in all (re-enqueued, or quarantined after an unaccounted failure). */
+  recovered: number;
+}
+
 export interface StreamSyncStatus {
   /** By entity: when its last incremental pull finished (ms since epoch). */
   lastSuccess: Record<string, number>;
@@ -36,6 +45,22 @@ export class SyncStatus {
   async recordLastError(connection: string, entity: string, message: string, at = Date.now()): Promise<void> {
     const failure: PullFailure = { at, message: message.slice(0, MESSAGE_MAX) };
     await this.redis.hset(this.keys.lastError(connection), entity, JSON.stringify(failure));
+  }
+
+  /** One sweep of the connection's in-flight records: `recovered` of them had been about to be lost. */
+  async recordSweep(connection: string, recovered: number, at = Date.now()): Promise<void> {
+    const m = this.redis.multi().hset(this.keys.sweep(connection), 'lastRun', String(at));
+    if (recovered > 0) m.hincrby(this.keys.sweep(connection), 'recovered', recovered).hset(this.keys.sweep(connection), 'lastRecovered', String(at));
+    await m.exec();
+  }
+
+  async readSweep(connection: string): Promise<SweepStatus> {
+    const h = await this.redis.hgetall(this.keys.sweep(connection));
+    return {
+      lastRun: h.lastRun ? Number(h.lastRun) : undefined,
+      lastRecovered: h.lastRecovered ? Number(h.lastRecovered) : undefined,
+      recovered: Number(h.recovered ?? 0),
+    };
   }
 
   async read(connection: string): Promise<StreamSyncStatus> {

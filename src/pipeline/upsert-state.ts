@@ -9,10 +9,10 @@ import { Quarantine } from './quarantine.js';
  * The upsert job's Redis work in two round trips instead of seven (measured in bench/pipeline.bench.ts),
  * each one atomic script: BEGIN takes the record lock, reads the ledger entry and whether the buyer is
  * already ensured; COMMIT writes the ledger entry (same rule as Ledger.put), clears the quarantine entry
- * (same rule as Quarantine.clear) and releases the lock.
+ * (same rule as Quarantine.clear), settles the record's in-flight entry (InFlight.settle) and releases the lock.
  */
 const BEGIN = LuaScript.load('begin-upsert-3');
-const COMMIT = LuaScript.load('commit-upsert-3');
+const COMMIT = LuaScript.load('commit-upsert-4');
 const RELEASE = LuaScript.load('release-lock-1');
 
 export interface UpsertBegin {
@@ -57,12 +57,15 @@ export class UpsertState {
     };
   }
 
-  /** Ledger write + quarantine clear + lock release; false when a newer version was already there. */
-  async commit(connection: string, entity: string, erpId: string, entry: LedgerEntry, owner: string): Promise<boolean> {
+  /**
+   * Ledger write + quarantine clear + in-flight entry settled (if still job `jobId`'s) + lock release;
+   * false when a newer version was already there.
+   */
+  async commit(connection: string, entity: string, erpId: string, entry: LedgerEntry, owner: string, jobId: string): Promise<boolean> {
     const written = await COMMIT.run(
       this.redis,
-      [this.keys.ledger(connection, entity), this.keys.quarantine(connection), this.keys.recordLock(connection, entity, erpId)],
-      [erpId, entry.version, JSON.stringify(entry), Quarantine.field(entity, erpId), owner],
+      [this.keys.ledger(connection, entity), this.keys.quarantine(connection), this.keys.recordLock(connection, entity, erpId), this.keys.inFlight(connection)],
+      [erpId, entry.version, JSON.stringify(entry), Quarantine.field(entity, erpId), owner, jobId],
     );
     return written === 1;
   }

@@ -44,7 +44,7 @@ describe('lost updates between concurrent jobs', () => {
   const upsertCommits = async (erpId: string, e: LedgerEntry) => {
     const begun = await upserts.begin('c', 'invoices', erpId, undefined, 60_000, e.jobId);
     expect(begun.lock).toBeDefined();
-    expect(await upserts.commit('c', 'invoices', erpId, e, begun.lock!.owner)).toBe(true);
+    expect(await upserts.commit('c', 'invoices', erpId, e, begun.lock!.owner, e.jobId!)).toBe(true);
   };
 
   it('given reconcile read version 1 of a record the source deleted, when an upsert commits version 2 before reconcile marks the delete, then version 2 survives, marked deleted', async () => {

@@ -59,10 +59,12 @@ describe('given a synced connection of 40 invoices', () => {
     // Permanent means permanent: one 409, no retry; the job failed at once with the service's message.
     const after = p.billing.journal.list({ since, path: UPSERT_PATH });
     expect(after.filter((r) => r.status === 409)).toHaveLength(1);
-    const failed = await rt.queues.upsert.getJobs(['failed']);
-    expect(failed.map((j) => j.data.erpId)).toEqual([deletedInBilling]);
-    expect(failed[0]!.attemptsMade).toBe(1);
-    expect(failed[0]!.failedReason).toContain('was deleted in billing');
+    // The failed job is removed once its record is quarantined (the record's next enqueue, same content
+    // and so same job id, must not be deduplicated away against it); the entry keeps what it said.
+    expect(await rt.queues.upsert.getJobs(['failed'])).toEqual([]);
+    expect(conflict).toMatchObject({ attempts: 1 });
+    expect(conflict.message).toContain('was deleted in billing');
+    expect(await rt.inFlight.count(CONNECTION)).toBe(0);
     // The unmappable version never reached billing; its ledger entry (and billing) keep the last good one.
     expect(await rt.ledger.get(CONNECTION, 'invoices', unmappable!)).toEqual(ledgerBefore.unmappable);
     expect(await rt.ledger.get(CONNECTION, 'invoices', deletedInBilling!)).toEqual(ledgerBefore.deleted);

@@ -1,12 +1,15 @@
 -- An upsert job's last round trip: the ledger entry (never over a newer version), the quarantine entry
--- cleared (unless newer), the record lock released (if still ours).
--- KEYS: ledger, quarantine, record lock   ARGV: erpId, version, entryJson, quarantineField, owner
+-- cleared (unless newer), the record's in-flight entry settled (if still this job's), the record lock
+-- released (if still ours).
+-- KEYS: ledger, quarantine, record lock, in-flight   ARGV: erpId, version, entryJson, field, owner, jobId
 -- Returns 1 when the ledger entry was written, 0 when a newer version was already there.
 --- @include "put-if-not-older"
 --- @include "clear-if-not-newer"
 --- @include "release-lock"
+--- @include "settle-in-flight"
 
 local written = putIfNotOlder(KEYS[1], ARGV[1], ARGV[2], ARGV[3])
 clearIfNotNewer(KEYS[2], ARGV[4], ARGV[2])
+settleInFlight(KEYS[4], ARGV[4], ARGV[6])
 releaseLock(KEYS[3], ARGV[5])
 return written

@@ -1,0 +1,74 @@
+import type { Job } from 'bullmq';
+import type { Logger } from 'pino';
+import type { Metrics } from '../src/observability/metrics.js';
+import type { InFlight } from '../src/pipeline/in-flight.js';
+import type { Quarantine } from '../src/pipeline/quarantine.js';
+
+export interface FailedUpsertHelpers {
+  logger: Logger;
+  metrics: Pick<Metrics, 'recordsQuarantined'>;
+  quarantine: Pick<Quarantine, 'get' | 'put'>;
+  inFlight: Pick<InFlight, 'settle'>;
+}
+
+/**
+ * Why an upsert job ended failed, as a quarantine reason. The processor quarantines what it refuses
+ * itself (BILLING_REJECTED, BILLING_CONFLICT, …); these are the ways a job ends that it never saw:
+ * - STALLED: its worker died mid-job more often than `sync.maxStalledCount` (BullMQ fails it inside its
+ *   stalled-job check, and no worker's 'failed' event fires, so the sweep finds it);
+ * - JOB_INVALID: the payload failed its schema (the record cannot be read from it);
+ * - RETRIES_EXHAUSTED: its attempts, or its started attempts, are spent.
+ */
+export function failureReason(message: string): 'STALLED' | 'JOB_INVALID' | 'RETRIES_EXHAUSTED' {
+  if (/stalled more than allowable limit/i.test(message)) return 'STALLED';
+  if (message.startsWith('invalid upsert payload')) return 'JOB_INVALID';
+  return 'RETRIES_EXHAUSTED';
+}
+
+/** The record an upsert job was for, read as leniently as possible (a payload may be invalid). */
+function recordOf(data: unknown): { connection: string; entity: string; erpId: string; version: string } | undefined {
+  const d = data as Record<string, unknown> | undefined;
+  const s = (k: string) => (typeof d?.[k] === 'string' && d[k] !== '' ? (d[k] as string) : undefined);
+  const connection = s('connectionId');
+  const entity = s('entity');
+  const erpId = s('erpId');
+  if (!connection || !entity || !erpId) return undefined;
+  return { connection, entity, erpId, version: s('version') ?? '' };
+}
+
+/**
+ * An upsert job that ended failed, however it failed: the record is quarantined with its reason
+ * (unless the processor already did, for this version or a newer one), its in-flight entry settled,
+ * and the failed job removed, so the record's next enqueue (same content, same job id) is not
+ * deduplicated away against it. Idempotent: the worker's 'failed' event and the sweep may both call it.
+ * Returns whether the record is now accounted for (false: the payload names no record; the job stays).
+ */
+export async function accountForFailedUpsert(h: FailedUpsertHelpers, job: Job, message = job.failedReason ?? ''): Promise<boolean> {
+  const record = recordOf(job.data);
+  if (!record) {
+    h.logger.error({ jobId: job.id, reason: message }, 'a failed upsert job names no record; it is kept in the failed set for a person');
+    return false;
+  }
+  const { connection, entity, erpId, version } = record;
+  const existing = await h.quarantine.get(connection, entity, erpId);
+  if (!existing || existing.version < version) {
+    const reason = failureReason(message);
+    await h.quarantine.put({
+      connection,
+      entity,
+      erpId,
+      version,
+      reason,
+      message,
+      stage: 'upsert',
+      at: Date.now(),
+      attempts: job.attemptsMade,
+      started: job.attemptsStarted,
+      payload: job.data,
+    });
+    h.metrics.recordsQuarantined.inc({ connection, entity, reason });
+  }
+  await h.inFlight.settle(connection, entity, erpId, job.id!);
+  await job.remove();
+  return true;
+}

@@ -1,0 +1,107 @@
+import type { Queue } from 'bullmq';
+import { z } from 'zod';
+import type { AppConfig } from '../src/config.js';
+import type { Metrics } from '../src/observability/metrics.js';
+import type { InFlight, InFlightEntry } from '../src/pipeline/in-flight.js';
+import type { Ledger } from '../src/pipeline/ledger.js';
+import type { SyncStatus } from '../src/pipeline/sync-status.js';
+import { QUEUES, type UpsertPayload } from './catalog.js';
+import { defineJob } from './define-job.js';
+import { enqueueUpserts } from './enqueue-upserts.js';
+import { accountForFailedUpsert, type FailedUpsertHelpers } from './failed-upsert.js';
+import { upsertJobId } from './pull.js';
+
+/** What the sweep uses, and nothing else (built by makeJobHelpers). */
+export interface SweepHelpers extends FailedUpsertHelpers {
+  metrics: Metrics;
+  config: { sync: Pick<AppConfig['sync'], 'sweepGraceSeconds'> };
+  connectionIds(): string[];
+  inFlight: Pick<InFlight, 'scan' | 'settle' | 'track' | 'count'>;
+  ledger: Pick<Ledger, 'getMany'>;
+  syncStatus: Pick<SyncStatus, 'recordSweep'>;
+  queues: { upsert: Pick<Queue, 'getJob' | 'addBulk'> };
+}
+
+export type SweepAction = 're-enqueued' | 'quarantined';
+
+export interface SweepResult {
+  connection: string;
+  /** In-flight entries seen, and those old enough to be looked at. */
+  inFlight: number;
+  looked: number;
+  /** Entries whose outcome had happened without settling them (a crash between the two): settled now. */
+  settled: number;
+  /** Records that were about to be lost without a trace, and what the sweep did with each. */
+  recovered: Array<{ entity: string; erpId: string; version: string; action: SweepAction; detail: string }>;
+}
+
+export const SweepPayload = z.strictObject({ connectionId: z.string().min(1).optional() });
+
+/**
+ * Accounted for, always: every in-flight record older than `sync.sweepGraceSeconds` is checked against
+ * its upsert job.
+ * - job waiting, delayed, active: still on its way, left alone;
+ * - job completed, or gone while the ledger (or quarantine) already holds this version: its outcome
+ *   happened and only the bookkeeping was interrupted: settled;
+ * - job failed: BullMQ ended it where no worker saw (a job stalled past `sync.maxStalledCount` is failed
+ *   inside BullMQ's stalled-job check), or the worker died before it quarantined the record: quarantined
+ *   now with its reason (jobs/failed-upsert.ts) and the failed job removed;
+ * - job gone (deleted, or lost with a Redis that lost writes): enqueued again from the payload kept in
+ *   the index, under a new job id.
+ * The last two are counted in `erpsync_records_recovered_total` (alert ErpSyncRecordsRecovered) and in
+ * `erp-sync status`; the scheduled reconcile runs the same sweep and reports them as `lost_in_flight`.
+ */
+export async function sweepInFlight(h: SweepHelpers, connection: string, now = Date.now()): Promise<SweepResult> {
+  const result: SweepResult = { connection, inFlight: 0, looked: 0, settled: 0, recovered: [] };
+  const graceMs = h.config.sync.sweepGraceSeconds * 1000;
+  for await (const batch of h.inFlight.scan(connection)) {
+    result.inFlight += batch.length;
+    const old = batch.filter((e) => now - e.enqueuedAt >= graceMs);
+    result.looked += old.length;
+    for (const entry of old) await sweepOne(h, connection, entry as InFlightEntry<UpsertPayload>, result, now);
+  }
+  h.metrics.inFlightRecords.set({ connection }, result.inFlight - result.settled - result.recovered.filter((r) => r.action === 'quarantined').length);
+  await h.syncStatus.recordSweep(connection, result.recovered.length, now);
+  return result;
+}
+
+async function sweepOne(h: SweepHelpers, connection: string, entry: InFlightEntry<UpsertPayload>, result: SweepResult, now: number): Promise<void> {
+  const { entity, erpId, jobId, payload } = entry;
+  const job = await h.queues.upsert.getJob(jobId);
+  const state = job ? await job.getState() : 'gone';
+  if (state === 'completed') {
+    if (await h.inFlight.settle(connection, entity, erpId, jobId)) result.settled++;
+    return;
+  }
+  if (state === 'failed' && job) {
+    if (await accountForFailedUpsert(h, job)) {
+      result.recovered.push({ entity, erpId, version: payload.version, action: 'quarantined', detail: job.failedReason ?? 'failed' });
+      h.metrics.recordsRecovered.inc({ connection, entity, action: 'quarantined' });
+      h.logger.warn({ connection, entity, erpId, jobId, reason: job.failedReason }, 'sweep: an upsert job had failed unaccounted; the record is quarantined');
+    }
+    return;
+  }
+  if (state !== 'gone' && state !== 'unknown') return; // waiting, delayed, prioritized, active: on its way
+  const [written] = await h.ledger.getMany(connection, entity as UpsertPayload['entity'], [erpId]);
+  const quarantined = await h.quarantine.get(connection, entity, erpId);
+  if ((written && written.version >= payload.version) || (quarantined && quarantined.version >= payload.version)) {
+    if (await h.inFlight.settle(connection, entity, erpId, jobId)) result.settled++;
+    return;
+  }
+  const newId = `${upsertJobId(connection, payload.entity, erpId, payload.hash)}-s${now.toString(36)}`;
+  await enqueueUpserts(h, [{ name: 'upsert', data: payload, opts: { jobId: newId } }]);
+  result.recovered.push({ entity, erpId, version: payload.version, action: 're-enqueued', detail: `job ${jobId} is gone; enqueued again as ${newId}` });
+  h.metrics.recordsRecovered.inc({ connection, entity, action: 're-enqueued' });
+  h.logger.warn({ connection, entity, erpId, jobId, newJobId: newId }, 'sweep: an in-flight record had lost its upsert job; enqueued again');
+}
+
+/** The scheduled sweep: every connection (or the one named), one after the other. */
+export function sweepProcessor(h: SweepHelpers) {
+  return defineJob(QUEUES.sweep, SweepPayload, h, async ({ data, log }) => {
+    const out: SweepResult[] = [];
+    for (const connection of data.connectionId ? [data.connectionId] : h.connectionIds()) out.push(await sweepInFlight(h, connection));
+    const recovered = out.reduce((n, r) => n + r.recovered.length, 0);
+    if (recovered) log.warn({ recovered }, 'sweep recovered in-flight records');
+    return out.map((r) => ({ connection: r.connection, inFlight: r.inFlight, settled: r.settled, recovered: r.recovered.length }));
+  });
+}
