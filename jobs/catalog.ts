@@ -29,8 +29,13 @@ export const PullPayload = z.strictObject({
   entity: Entity,
   /** Backfill window (document dates, inclusive); absent = incremental from the checkpoint. */
   window: z.strictObject({ from: DateOnly, to: DateOnly }).optional(),
-  /** Which backfill run this window belongs to (for resumable window checkpoints). */
+  /**
+   * Which run this pull belongs to (a backfill's, for resumable window checkpoints, or a repair's): its
+   * upserts are tracked under it, so the run waits for its own work only.
+   */
   runId: z.string().optional(),
+  /** An incremental pull that must run (a repair's): it waits for a pull of the stream in progress instead of returning. */
+  waitForRunning: z.boolean().optional(),
 });
 export type PullPayload = z.infer<typeof PullPayload>;
 

@@ -1,8 +1,9 @@
 import type { BackfillHelpers } from './backfill.js';
+import { billingBreaker, type BillingOutageHelpers } from './billing-outage.js';
 import type { PullHelpers } from './pull.js';
 import type { FailedUpsertHelpers } from './failed-upsert.js';
 import type { ReconcileHelpers } from './reconcile/run-reconcile.js';
-import type { SweepHelpers } from './sweep.js';
+import { sweepInFlight, type SweepHelpers } from './sweep.js';
 import type { Runtime } from './runtime.js';
 import type { UpsertHelpers } from './upsert.js';
 
@@ -13,6 +14,7 @@ export interface JobHelpers {
   reconcile: ReconcileHelpers;
   sweep: SweepHelpers;
   failedUpsert: FailedUpsertHelpers;
+  billingOutage: BillingOutageHelpers;
 }
 
 /**
@@ -22,11 +24,36 @@ export interface JobHelpers {
  */
 export function makeJobHelpers(rt: Runtime): JobHelpers {
   const { logger, metrics, config } = rt;
+  const sweep: SweepHelpers = {
+    logger,
+    metrics,
+    config: { sync: { sweepGraceSeconds: config.sync.sweepGraceSeconds } },
+    connectionIds: () => config.connections.map((c) => c.id),
+    inFlight: rt.inFlight,
+    quarantine: rt.quarantine,
+    ledger: rt.ledger,
+    syncStatus: rt.syncStatus,
+    queues: { upsert: rt.queues.upsert },
+  };
+  const billingOutage: BillingOutageHelpers = {
+    logger,
+    metrics,
+    config: { billing: { outage: config.billing.outage } },
+    outages: rt.outages,
+    locks: rt.locks,
+    billing: rt.billing,
+    queues: { upsert: rt.queues.upsert },
+  };
   return {
+    billingOutage,
     pull: {
       logger,
       metrics,
-      config: { billing: { baseCurrency: config.billing.baseCurrency }, sync: { backlogHighWater: config.sync.backlogHighWater } },
+      config: {
+        billing: { baseCurrency: config.billing.baseCurrency },
+        sync: { backlogHighWater: config.sync.backlogHighWater, vendorOutageRetrySeconds: config.sync.vendorOutageRetrySeconds },
+      },
+      outages: rt.outages,
       connection: rt.connection,
       locks: rt.locks,
       checkpoints: rt.checkpoints,
@@ -48,19 +75,10 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
       quarantine: rt.quarantine,
       inFlight: rt.inFlight,
       queues: { upsert: rt.queues.upsert },
+      breaker: billingBreaker(billingOutage),
     },
     backfill: { logger, metrics },
-    sweep: {
-      logger,
-      metrics,
-      config: { sync: { sweepGraceSeconds: config.sync.sweepGraceSeconds } },
-      connectionIds: () => config.connections.map((c) => c.id),
-      inFlight: rt.inFlight,
-      quarantine: rt.quarantine,
-      ledger: rt.ledger,
-      syncStatus: rt.syncStatus,
-      queues: { upsert: rt.queues.upsert },
-    },
+    sweep,
     failedUpsert: { logger, metrics, quarantine: rt.quarantine, inFlight: rt.inFlight },
     reconcile: {
       logger,
@@ -74,6 +92,7 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
       quarantine: rt.quarantine,
       reconcileState: rt.reconcileState,
       queues: { pull: rt.queues.pull },
+      sweep: (connection) => sweepInFlight(sweep, connection),
     },
   };
 }

@@ -9,7 +9,8 @@ import type { Metrics } from '../src/observability/metrics.js';
 import type { BackfillRuns } from '../src/pipeline/backfill-runs.js';
 import type { Checkpoints } from '../src/pipeline/checkpoints.js';
 import { contentHash } from '../src/pipeline/content-hash.js';
-import { ParkedError } from '../src/errors/index.js';
+import { ParkedError, TransientError } from '../src/errors/index.js';
+import type { Outages } from '../src/pipeline/outages.js';
 import { Ledger } from '../src/pipeline/ledger.js';
 import type { InFlight } from '../src/pipeline/in-flight.js';
 import type { Quarantine } from '../src/pipeline/quarantine.js';
@@ -25,7 +26,8 @@ import type { ConnectionHandle } from './runtime.js';
 export interface PullHelpers {
   logger: Logger;
   metrics: Metrics;
-  config: { billing: Pick<AppConfig['billing'], 'baseCurrency'>; sync: Pick<AppConfig['sync'], 'backlogHighWater'> };
+  config: { billing: Pick<AppConfig['billing'], 'baseCurrency'>; sync: Pick<AppConfig['sync'], 'backlogHighWater' | 'vendorOutageRetrySeconds'> };
+  outages: Pick<Outages, 'markDown' | 'markUp'>;
   connection(id: string): ConnectionHandle;
   locks: Pick<RecordLock, 'tryAcquireIncrementalPull'>;
   checkpoints: Pick<Checkpoints, 'read' | 'save' | 'getWindow' | 'setWindow'>;
@@ -73,17 +75,34 @@ export function pullProcessor(rt: PullHelpers) {
     // Two incremental pulls of one stream at once would only duplicate work (and could roll the
     // checkpoint back): the second one returns at once.
     const releasePull = windowKey ? async () => {} : await rt.locks.tryAcquireIncrementalPull(conn, entity, `job-${job.id}`);
+    if (!releasePull && data.waitForRunning && token !== undefined) {
+      // A repair's pull must read after the rewind: come back once the running pull is done, without using an attempt.
+      await job.moveToDelayed(Date.now() + 1_000, token);
+      throw new DelayedError();
+    }
     if (!releasePull) {
       log.info('an incremental pull of this stream is already running; skipped');
       return { pulled: 0, enqueued: 0, unchanged: 0, quarantined: 0, deleted: 0, pages: 0, cursor: null };
     }
     try {
-      return await pullStream();
+      const result = await pullStream();
+      await rt.outages.markUp(conn);
+      return result;
     } catch (err) {
       // What `erp-sync status` shows next to "last success": why incremental pulls of this stream fail. Deferrals
       // (quota parking, rate limits) are not failures. Error messages carry no secrets (src/errors).
       if (!windowKey && !(err instanceof DelayedError) && !(err instanceof RateLimitError) && !(err instanceof ParkedError)) {
         await rt.syncStatus.recordLastError(conn, entity, err instanceof Error ? err.message : String(err));
+      }
+      if (err instanceof TransientError && job.attemptsMade >= 1) {
+        // The vendor failed this pull twice in a row (each time after the call's own retries): an outage.
+        // The pull waits for it, without spending more attempts, until the vendor answers; the outage is
+        // shown in metrics (erpsync_vendor_up) and `erp-sync status` until the next successful pull.
+        const outage = await rt.outages.markDown(conn, err.message);
+        throw new ParkedError(conn, Date.now() + rt.config.sync.vendorOutageRetrySeconds * 1000, {
+          why: `vendor outage since ${new Date(outage.since).toISOString()}: ${err.message}`,
+          cause: err,
+        });
       }
       throw err;
     } finally {

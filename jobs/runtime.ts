@@ -16,6 +16,7 @@ import { CustomersEnsured } from '../src/pipeline/customers-ensured.js';
 import { type StateKeys, stateKeys } from '../src/pipeline/keys.js';
 import { InFlight } from '../src/pipeline/in-flight.js';
 import { Ledger } from '../src/pipeline/ledger.js';
+import { Outages } from '../src/pipeline/outages.js';
 import { Quarantine } from '../src/pipeline/quarantine.js';
 import { Quotas } from '../src/pipeline/quotas.js';
 import { ReconcileState } from '../src/pipeline/reconcile-state.js';
@@ -32,6 +33,8 @@ export interface StateStores {
   checkpoints: Checkpoints;
   quarantine: Quarantine;
   inFlight: InFlight;
+  /** Billing and vendor outages in progress, shared by every process. */
+  outages: Outages;
   quotas: Quotas;
   locks: RecordLock;
   tokens: TokenStore;
@@ -79,12 +82,12 @@ export interface Runtime extends StateStores {
  * Redis as the config says (or REDIS_URL, a local one, or an embedded redis-server unless
  * `allowEmbedded` is false), then the runtime on it; close() also stops an embedded Redis.
  */
-export async function openRuntime(config: AppConfig, logger: Logger, options: { allowEmbedded?: boolean } = {}): Promise<Runtime> {
+export async function openRuntime(config: AppConfig, logger: Logger, options: { allowEmbedded?: boolean; patient?: boolean } = {}): Promise<Runtime> {
   const redis = await resolveRedis(config.redis.url, options);
   logger.info({ redis: redis.source }, 'redis resolved');
   let rt: Runtime;
   try {
-    rt = await createRuntime(config, redis.url, logger);
+    rt = await createRuntime(config, redis.url, logger, undefined, { patient: options.patient });
   } catch (e) {
     await redis.stop();
     throw e;
@@ -102,8 +105,17 @@ export async function openRuntime(config: AppConfig, logger: Logger, options: { 
  * queues, our state stores, the billing client, and per-connection vendor clients whose quotas and
  * tokens live in Redis (so N processes behave like one).
  */
-export async function createRuntime(config: AppConfig, redisUrl: string, logger: Logger, metrics = createMetrics()): Promise<Runtime> {
+export async function createRuntime(
+  config: AppConfig,
+  redisUrl: string,
+  logger: Logger,
+  metrics = createMetrics(),
+  options: { patient?: boolean } = {},
+): Promise<Runtime> {
   await checkRedisReachable(redisUrl);
+  // A one-shot command (patient) queues its commands while Redis reconnects and waits for it, however
+  // long: its work goes on in Redis meanwhile. A worker's producer fails fast instead (its jobs retry).
+  const patience = options.patient ? { enableOfflineQueue: true, maxRetriesPerRequest: null } : {};
   // Connection errors while running (Redis restarting, a failover) are logged at most every 10 s per
   // connection, message only: the commands that failed reject and are retried by their owners.
   const logErrors = (r: Redis, role: string) => {
@@ -115,10 +127,10 @@ export async function createRuntime(config: AppConfig, redisUrl: string, logger:
     });
     return r;
   };
-  const redis = logErrors(stateConnection(redisUrl), 'state');
+  const redis = logErrors(stateConnection(redisUrl, patience), 'state');
   await assertNoEviction(redis);
   metrics.redisEvictionPolicyOk.set(1);
-  const producer = logErrors(producerConnection(redisUrl, { lazyConnect: false }), 'producer');
+  const producer = logErrors(producerConnection(redisUrl, { lazyConnect: false, ...patience }), 'producer');
   await new Promise<void>((resolve, reject) => {
     if (producer.status === 'ready') return resolve();
     producer.once('ready', () => resolve());
@@ -156,6 +168,7 @@ export async function createRuntime(config: AppConfig, redisUrl: string, logger:
     checkpoints: new Checkpoints(redis, keys),
     quarantine: new Quarantine(redis, keys),
     inFlight: new InFlight(redis, keys),
+    outages: new Outages(redis, keys),
     quotas,
     locks: new RecordLock(redis, keys),
     tokens,

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '../src/config.js';
 import { startHttpServer } from '../src/observability/http-server.js';
 import { queueUi } from '../src/observability/queue-ui.js';
+import { BILLING } from './billing-outage.js';
 import { QUEUES } from './catalog.js';
 import { upsertReconcileSchedulers } from './reconcile.js';
 import { openRuntime, type Runtime } from './runtime.js';
@@ -17,7 +18,7 @@ export interface Service {
 const STATES = ['wait', 'prioritized', 'active', 'delayed', 'failed', 'completed', 'waiting-children'] as const;
 
 /** Refreshes the gauges Prometheus reads: queue depths, quarantine sizes, Redis memory and policy. */
-export function collector(rt: Pick<Runtime, 'queues' | 'config' | 'metrics' | 'quarantine' | 'syncStatus' | 'health'>) {
+export function collector(rt: Pick<Runtime, 'queues' | 'config' | 'metrics' | 'quarantine' | 'syncStatus' | 'health' | 'inFlight' | 'outages'>) {
   return async () => {
     for (const q of Object.values(rt.queues)) {
       const counts = await q.getJobCounts(...STATES);
@@ -25,10 +26,15 @@ export function collector(rt: Pick<Runtime, 'queues' | 'config' | 'metrics' | 'q
     }
     for (const c of rt.config.connections) {
       rt.metrics.quarantineSize.set({ connection: c.id }, await rt.quarantine.count(c.id));
+      rt.metrics.inFlightRecords.set({ connection: c.id }, await rt.inFlight.count(c.id));
+      rt.metrics.vendorUp.set({ connection: c.id }, (await rt.outages.get(c.id)) ? 0 : 1);
       for (const entity of c.entities) rt.metrics.pullInterval.set({ connection: c.id, entity }, c.schedule.everySeconds);
       const { lastSuccess } = await rt.syncStatus.read(c.id);
       for (const [entity, ms] of Object.entries(lastSuccess)) rt.metrics.lastSuccess.set({ connection: c.id, entity }, ms / 1000);
     }
+    const billingOutage = await rt.outages.get(BILLING);
+    rt.metrics.billingUp.set(billingOutage ? 0 : 1);
+    rt.metrics.billingDownSince.set(billingOutage ? billingOutage.since / 1000 : 0);
     rt.metrics.redisMemoryUsedRatio.set(await rt.health.memoryUsedRatio());
     rt.metrics.redisEvictionPolicyOk.set((await rt.health.evictionPolicy()) === 'noeviction' ? 1 : 0);
   };
@@ -63,6 +69,11 @@ export async function startService(config: AppConfig, logger: Logger, options: {
       extra: queueUi({ queues: Object.values(rt.queues), adminToken: config.http.adminToken }),
       ready: async () => {
         const checks: Record<string, Check> = await redisChecks(rt.health);
+        // Billing down = upserts paused: this worker cannot do its job until billing answers again.
+        const billingOutage = checks.redis?.ok ? await rt.outages.get(BILLING) : undefined;
+        checks.billing = billingOutage
+          ? { ok: false, detail: `down since ${new Date(billingOutage.since).toISOString()}: ${billingOutage.message}` }
+          : { ok: true };
         checks.workers = workers
           ? { ok: workers.workers.every((w) => w.isRunning()), detail: `${workers.workers.length} running` }
           : { ok: false, detail: 'starting' };

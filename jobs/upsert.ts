@@ -14,6 +14,7 @@ import type { Ledger } from '../src/pipeline/ledger.js';
 import type { Quarantine } from '../src/pipeline/quarantine.js';
 import type { UpsertState } from '../src/pipeline/upsert-state.js';
 import { DEPENDENCY_WAITS_MAX, dependencyWaitMs, QUEUES, UpsertJobData } from './catalog.js';
+import type { BillingBreaker } from './billing-outage.js';
 import { defineJob } from './define-job.js';
 
 /** What an upsert job uses, and nothing else (built by makeJobHelpers). */
@@ -28,6 +29,8 @@ export interface UpsertHelpers {
   quarantine: Pick<Quarantine, 'put' | 'clear' | 'get'>;
   inFlight: Pick<InFlight, 'settle'>;
   queues: { upsert: Pick<Queue, 'rateLimit'> };
+  /** Counts consecutive transient billing failures; says when billing is down (jobs/billing-outage.ts). */
+  breaker: BillingBreaker;
 }
 
 export type UpsertOutcome = 'written' | 'unchanged' | 'stale';
@@ -141,6 +144,7 @@ export function upsertProcessor(rt: UpsertHelpers) {
         job.id!,
       );
       committed = true;
+      rt.breaker.succeeded();
       rt.metrics.recordsUpserted.inc({ connection: conn, entity });
       if (!written) log.info({ erpId }, 'a newer version reached the ledger first; it will be (or was) written after this one');
       return { outcome: 'written' };
@@ -149,6 +153,11 @@ export function upsertProcessor(rt: UpsertHelpers) {
         // Billing 429: pause the whole upsert queue for Retry-After; the job goes back to wait without
         // consuming an attempt. "Retry-After: 0" still pauses briefly (and Redis refuses a 0 ms expiry).
         await rt.queues.upsert.rateLimit(Math.max(err.retryAfterMs ?? 1_000, 100));
+        throw new RateLimitError();
+      }
+      if (await rt.breaker.failed(err)) {
+        // Billing is down: the queue is paused until it answers; this job waits in the queue, its attempt unused.
+        log.info({ error: (err as Error).message }, 'billing is down; the job waits for it');
         throw new RateLimitError();
       }
       if (err instanceof SyncError && !err.retryable) {

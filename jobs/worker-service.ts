@@ -1,6 +1,7 @@
 import { MetricsTime, type Job, Worker } from 'bullmq';
 import { maxStartedAttempts, QUEUES, type QueueName } from './catalog.js';
 import { backfillProcessor } from './backfill.js';
+import { startBillingProbe } from './billing-outage.js';
 import { accountForFailedUpsert } from './failed-upsert.js';
 import { makeJobHelpers } from './job-helpers.js';
 import { pullProcessor } from './pull.js';
@@ -59,6 +60,7 @@ export function startWorkers(
     maxStalledCount: rt.config.sync.maxStalledCount,
   } as const;
   const workers: Worker[] = [];
+  let probe: ReturnType<typeof startBillingProbe> | undefined;
   // Writes made after a job failed (BullMQ's 'failed' event), still under way.
   const followUps = new Set<Promise<void>>();
   const make = (queue: QueueName, processor: (job: Job, token?: string, signal?: AbortSignal) => Promise<unknown>, opts: object) => {
@@ -99,6 +101,7 @@ export function startWorkers(
       void written.finally(() => followUps.delete(written));
     });
     make(QUEUES.sweep, processors.sweep ?? sweepProcessor(helpers.sweep), { concurrency: 1 });
+    probe = startBillingProbe(helpers.billingOutage);
   }
   if (roles.includes('backfill')) make(QUEUES.backfill, processors.backfill ?? backfillProcessor(helpers.backfill), { concurrency: 2 });
   if (roles.includes('reconcile')) make(QUEUES.reconcile, processors.reconcile ?? reconcileProcessor(helpers.reconcile), { concurrency: 1 });
@@ -111,6 +114,7 @@ export function startWorkers(
       // worker.close() has no timeout and a second close(true) does not force it: abort in-flight jobs
       // through their AbortSignal when the grace period ends, then wait for the pending close.
       stopping ??= (async () => {
+        probe?.stop();
         const timer = setTimeout(() => {
           rt.logger.warn({ graceMs }, 'grace period over: cancelling in-flight jobs');
           for (const w of workers) w.cancelAllJobs('shutdown');

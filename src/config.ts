@@ -135,7 +135,13 @@ export const AppConfig = z.strictObject({
        * looks at its job (a younger one may be between its tracking and its enqueue). @defaultValue 60, 120
        */
       sweepEverySeconds: z.number().int().min(5).default(60),
-      sweepGraceSeconds: z.number().int().min(1).default(120),
+      sweepGraceSeconds: z.number().int().min(0).default(120),
+      /**
+       * A vendor outage: a pull whose vendor fails transiently (5xx, timeouts, refused connections) on
+       * two attempts in a row waits this long and tries again, without using attempts, until the vendor
+       * answers. @defaultValue 30
+       */
+      vendorOutageRetrySeconds: z.number().int().min(1).default(30),
     })
     .prefault({}),
   reconcile: z

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { ENTITY_NAMES, isEntityName } from '../../src/connector/entities.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { addBackfill, readBackfillSummary, runBacklog, type BackfillSummary } from '../../jobs/backfill.js';
+import { BILLING } from '../../jobs/billing-outage.js';
 import { startWorkers } from '../../jobs/worker-service.js';
 import { IsoDate } from '../../src/billing/schemas/index.js';
 import { addDays, utcDate } from '../../src/billing/dates.js';
@@ -74,6 +75,7 @@ export async function runBackfill(
   const progress = options.quiet ? undefined : progressReporter(`backfill ${req.connectionId}`);
   let result: BackfillSummary | undefined;
   let backlog: number | undefined;
+  let billingDown = '';
   let prunedAt = 0;
   try {
     for (;;) {
@@ -86,9 +88,12 @@ export async function runBackfill(
       const due = Date.now() - prunedAt >= (state === 'completed' ? 1_000 : 5_000);
       if (due) {
         backlog = await runBacklog(rt, runId);
+        // A billing outage pauses the upserts: say so, rather than a count that stops moving.
+        const outage = await rt.outages.get(BILLING);
+        billingDown = outage ? ` · billing DOWN since ${new Date(outage.since).toISOString()}, upserts paused until it answers` : '';
         prunedAt = Date.now();
       }
-      progress?.update(deps.processed ?? 0, total, `· upserts of this run not yet written ${backlog ?? '…'}`);
+      progress?.update(deps.processed ?? 0, total, `· upserts of this run not yet written ${backlog ?? '…'}${billingDown}`);
       if (state === 'failed') throw new Error(`backfill ${runId} failed: ${parent?.failedReason}`);
       if (state === 'completed' && due && backlog === 0) {
         // Read the job again: the copy fetched above may predate its completion (state is read after

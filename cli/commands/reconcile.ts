@@ -4,11 +4,15 @@ import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { runReconcile, type ReconcileResult } from '../../jobs/reconcile/run-reconcile.js';
 import { DRIFT_KINDS, FIXABLE } from '../../jobs/reconcile/drift.js';
+import { runBacklog } from '../../jobs/backfill.js';
+import { makeJobHelpers } from '../../jobs/job-helpers.js';
+import type { Runtime } from '../../jobs/runtime.js';
+import { sweepInFlight } from '../../jobs/sweep.js';
 import { startWorkers } from '../../jobs/worker-service.js';
 import { IsoDate } from '../../src/billing/schemas/index.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { withRuntime } from '../context.js';
-import { waitForDrain } from '../drain.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 function date(v: string, flag: string): string {
   if (!IsoDate.safeParse(v).success) throw new ConfigError(`${flag} expects a date YYYY-MM-DD, got "${v}"`);
@@ -55,11 +59,16 @@ export function registerReconcileCommand(program: Command): void {
       if (from > to) throw new ConfigError(`--from ${from} is after --to ${to}`);
       if (o.report) await checkReportPath(o.report);
       await withRuntime(o.config, async (rt) => {
-        const result = await runReconcile(rt, { connectionId: o.connection, from, to, deep: o.deep, repair: o.repair });
+        const helpers = makeJobHelpers(rt).sweep;
+        const result = await runReconcile(
+          { ...rt, sweep: (conn) => sweepInFlight(helpers, conn) },
+          { connectionId: o.connection, from, to, deep: o.deep, repair: o.repair },
+        );
         if (o.repair && result.repaired) {
-          const own = (await rt.queues.pull.getWorkersCount()) === 0 ? startWorkers(rt, ['pull', 'upsert']) : undefined;
+          const none = (await rt.queues.pull.getWorkersCount()) === 0 || (await rt.queues.upsert.getWorkersCount()) === 0;
+          const own = none ? startWorkers(rt, ['pull', 'upsert']) : undefined;
           try {
-            await waitForDrain(rt);
+            await waitForRepair(rt, result.repaired);
           } finally {
             await own?.stop(5_000);
           }
@@ -81,6 +90,23 @@ export function registerReconcileCommand(program: Command): void {
     });
 }
 
+/**
+ * A repair is done when its own pulls have finished and every upsert they enqueued (tracked under the
+ * repair's run id) is finished: the scheduled pulls and other connections' traffic are not waited for.
+ */
+async function waitForRepair(rt: Runtime, repaired: NonNullable<ReconcileResult['repaired']>, timeoutMs = 30 * 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const states = await Promise.all(repaired.pullJobIds.map((id) => rt.queues.pull.getJobState(id)));
+    const failed = repaired.pullJobIds.filter((_, i) => states[i] === 'failed');
+    if (failed.length)
+      throw new Error(`repair pull ${failed.join(', ')} failed: ${(await rt.queues.pull.getJob(failed[0]!))?.failedReason ?? 'see the worker log'}`);
+    if (states.every((s) => s === 'completed' || s === 'unknown') && (await runBacklog(rt, repaired.runId)) === 0) return;
+    if (Date.now() > deadline) throw new Error(`the repair did not finish within ${Math.round(timeoutMs / 1000)} s (pulls ${states.join(', ')})`);
+    await sleep(250);
+  }
+}
+
 function printResult(r: ReconcileResult): void {
   console.log(
     `reconcile ${r.connection} ${r.from} → ${r.to}${r.deep ? ' (deep)' : ''}: checked ${r.checked.billing} billing, ${r.checked.ledger} ledger${r.deep ? `, ${r.checked.source} source` : ''} records in ${r.seconds.toFixed(1)} s`,
@@ -91,5 +117,6 @@ function printResult(r: ReconcileResult): void {
   console.log(`  ${r.needsPerson} of ${r.total} need a person (the interface cannot express them, or billing refused them)`);
   for (const i of r.items.slice(0, 20)) console.log(`    ${i.kind}: ${i.erpId ?? '-'} ${i.invoiceNumber ?? ''} ${i.detail}`);
   if (r.items.length > 20 || r.truncated) console.log(`    … ${r.total - 20} more (use --report FILE or --json)`);
-  if (r.repaired) console.log(`  repair: ${r.repaired.requeued} record(s) re-enqueued; run reconcile again to confirm`);
+  if (r.inFlight) console.log(`  ${r.inFlight} record(s) still on their way to billing (enqueued, not yet written)`);
+  if (r.repaired) console.log(`  repair: ${r.repaired.requeued} record(s) re-enqueued and written; run reconcile again to confirm`);
 }

@@ -1,11 +1,18 @@
 import type { Command } from 'commander';
 import type { Runtime } from '../../jobs/runtime.js';
+import { BILLING } from '../../jobs/billing-outage.js';
 import { withRuntime } from '../context.js';
 
-export async function collectStatus(rt: Pick<Runtime, 'queues' | 'config' | 'checkpoints' | 'syncStatus' | 'ledger' | 'quotas' | 'quarantine'>) {
+const iso = (ms: number | undefined) => (ms ? new Date(ms).toISOString() : null);
+
+export async function collectStatus(
+  rt: Pick<Runtime, 'queues' | 'config' | 'checkpoints' | 'syncStatus' | 'ledger' | 'quotas' | 'quarantine' | 'inFlight' | 'outages'>,
+) {
   const queues: Record<string, Record<string, number>> = {};
   for (const q of Object.values(rt.queues))
     queues[q.name] = await q.getJobCounts('wait', 'prioritized', 'active', 'delayed', 'failed', 'completed', 'waiting-children');
+  const billingOutage = await rt.outages.get(BILLING);
+  const billing = billingOutage ? { up: false, downSince: iso(billingOutage.since), lastError: billingOutage.message } : { up: true };
   const connections = [];
   for (const c of rt.config.connections) {
     const checkpoints = await rt.checkpoints.all(c.id);
@@ -28,6 +35,8 @@ export async function collectStatus(rt: Pick<Runtime, 'queues' | 'config' | 'che
     });
     for (const e of entities) e.ledger = await rt.ledger.count(c.id, e.entity);
     const parked = await rt.quotas.parkedUntil(c.id);
+    const vendorOutage = await rt.outages.get(c.id);
+    const sweep = await rt.syncStatus.readSweep(c.id);
     connections.push({
       id: c.id,
       system: c.system,
@@ -35,10 +44,14 @@ export async function collectStatus(rt: Pick<Runtime, 'queues' | 'config' | 'che
       entities,
       quarantine: await rt.quarantine.countByReason(c.id),
       parkedUntil: parked ? new Date(parked).toISOString() : null,
+      vendor: vendorOutage ? { up: false, downSince: iso(vendorOutage.since), lastError: vendorOutage.message } : { up: true },
       quota: await rt.quotas.usage(c.id),
+      /** Records enqueued and not yet written, skipped or quarantined; and what the sweep recovered. */
+      inFlight: await rt.inFlight.count(c.id),
+      sweep: { lastRun: iso(sweep.lastRun), recovered: sweep.recovered, lastRecovered: iso(sweep.lastRecovered) },
     });
   }
-  return { queues, connections };
+  return { billing, queues, connections };
 }
 
 /** `erp-sync status [--json]`: queues, checkpoints and lag, quarantine counts, per connection. */
@@ -52,6 +65,7 @@ export function registerStatusCommand(program: Command): void {
       await withRuntime(opts.config, async (rt) => {
         const s = await collectStatus(rt);
         if (opts.json) return void console.log(JSON.stringify(s, null, 2));
+        console.log(s.billing.up ? 'billing: up' : `billing: DOWN since ${s.billing.downSince} (upserts paused until it answers): ${s.billing.lastError}`);
         console.log('queues:');
         for (const [name, c] of Object.entries(s.queues)) {
           console.log(
@@ -62,6 +76,7 @@ export function registerStatusCommand(program: Command): void {
         }
         for (const c of s.connections) {
           console.log(`\nconnection ${c.id} (${c.system}, ${c.originSource})${c.parkedUntil ? ` — PARKED until ${c.parkedUntil}` : ''}`);
+          if (!c.vendor.up) console.log(`  vendor DOWN since ${c.vendor.downSince} (pulls wait for it): ${c.vendor.lastError}`);
           for (const e of c.entities) {
             console.log(
               `  ${e.entity.padEnd(13)} cursor ${e.cursor ?? '(none)'}  lag ${e.lagSeconds ?? '-'} s  last success ${e.lastSuccess ?? 'never'}  ledger ${e.ledger}`,
@@ -71,6 +86,9 @@ export function registerStatusCommand(program: Command): void {
           const q = Object.entries(c.quarantine);
           console.log(`  quarantine: ${q.length ? q.map(([k, v]) => `${k} ${v}`).join(', ') : 'empty'}`);
           console.log(`  vendor quota used: minute ${c.quota.minute}, day ${c.quota.day}, in flight ${c.quota.inflight}`);
+          console.log(
+            `  records on their way to billing: ${c.inFlight}; recovered by the sweep: ${c.sweep.recovered}${c.sweep.lastRecovered ? ` (last ${c.sweep.lastRecovered})` : ''}`,
+          );
         }
       });
     });

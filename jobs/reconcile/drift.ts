@@ -7,11 +7,13 @@ export const DRIFT_KINDS = [
   'void_not_reflected',
   'delete_not_reflected',
   'duplicate',
+  /** An in-flight record whose upsert job was gone or had failed unaccounted (jobs/sweep.ts acted on it). */
+  'lost_in_flight',
 ] as const;
 export type DriftKind = (typeof DRIFT_KINDS)[number];
 
 /** What a sync can fix by writing again; the rest needs a person (the interface cannot express it). */
-export const FIXABLE: ReadonlySet<DriftKind> = new Set(['missing_in_billing', 'field_mismatch', 'stale_version']);
+export const FIXABLE: ReadonlySet<DriftKind> = new Set(['missing_in_billing', 'field_mismatch', 'stale_version', 'lost_in_flight']);
 
 export interface DriftItem {
   kind: DriftKind;

@@ -13,6 +13,7 @@ import type { Ledger, LedgerEntry } from '../../src/pipeline/ledger.js';
 import type { Quarantine } from '../../src/pipeline/quarantine.js';
 import type { ReconcileState, ReconcileVerdict } from '../../src/pipeline/reconcile-state.js';
 import type { ConnectionHandle } from '../runtime.js';
+import type { SweepResult } from '../sweep.js';
 import { compareFields } from './compare-fields.js';
 import { DRIFT_KINDS, DriftReport, type DriftKind } from './drift.js';
 import { readSourceSide } from './source-side.js';
@@ -30,6 +31,11 @@ export interface ReconcileHelpers {
   quarantine: Pick<Quarantine, 'get'>;
   reconcileState: Pick<ReconcileState, 'recordVerdicts' | 'recordRun' | 'scratchSet'>;
   queues: { pull: Pick<Queue, 'add'> };
+  /**
+   * The in-flight sweep of the connection (jobs/sweep.ts): a reconcile checks the records still on their
+   * way to billing, not only billing's window. The worker's reconcile job and the CLI pass it.
+   */
+  sweep?: (connection: string) => Promise<SweepResult>;
 }
 
 export interface ReconcileRequest {
@@ -52,7 +58,10 @@ export interface ReconcileResult {
   checked: { billing: number; ledger: number; source: number };
   items: DriftReport['items'];
   truncated: number;
-  repaired?: { requeued: number; pulls: string[] };
+  /** Records still on their way to billing when the run ended (the in-flight index), when it was checked. */
+  inFlight?: number;
+  /** What a repair enqueued: the pull jobs, and the run id under which they track their upserts. */
+  repaired?: { requeued: number; pulls: string[]; runId: string; pullJobIds: string[] };
   seconds: number;
 }
 
@@ -221,6 +230,21 @@ export async function runReconcile(rt: ReconcileHelpers, req: ReconcileRequest, 
     await seen.drop();
   }
 
+  // 4. Records on their way: any whose job is gone, or failed unaccounted, is acted on and reported.
+  let inFlight: number | undefined;
+  if (rt.sweep) {
+    const swept = await rt.sweep(conn);
+    inFlight = swept.inFlight - swept.settled;
+    for (const r of swept.recovered) {
+      report.add({
+        kind: 'lost_in_flight',
+        erpId: r.erpId,
+        detail: `${r.entity} ${r.erpId} version ${r.version}: ${r.detail}; ${r.action === 're-enqueued' ? 'enqueued again' : 'quarantined (erp-sync dlq)'}`,
+        needsPerson: r.action === 'quarantined',
+      });
+    }
+  }
+
   let repaired: ReconcileResult['repaired'];
   if (req.repair && toRepair.length) repaired = await repair(rt, conn, toRepair);
 
@@ -239,6 +263,7 @@ export async function runReconcile(rt: ReconcileHelpers, req: ReconcileRequest, 
     checked: report.checked,
     items: report.items,
     truncated: report.truncated,
+    inFlight,
     repaired,
     seconds: (Date.now() - started) / 1000,
   };
@@ -293,6 +318,11 @@ async function repair(rt: ReconcileHelpers, conn: string, records: Array<{ erpId
     records.map((r) => r.erpId),
   );
   await rt.checkpoints.rewindCheckpoint(conn, 'invoices', new Date(Date.parse(oldest) - 1000).toISOString());
-  await rt.queues.pull.add('pull', { connectionId: conn, entity: 'invoices' }, { priority: 1 });
-  return { requeued: records.length, pulls: ['invoices'] };
+  // Its own pull, under its own run id: the pull tracks the upserts it enqueues under that id, so the
+  // caller waits for exactly this repair's work (never for the scheduled pulls, which never drain).
+  // It waits for a pull of the stream already running instead of returning at once.
+  const runId = `repair-${randomUUID()}`;
+  const jobId = `${runId}-invoices`;
+  await rt.queues.pull.add('pull', { connectionId: conn, entity: 'invoices', runId, waitForRunning: true }, { priority: 1, jobId });
+  return { requeued: records.length, pulls: ['invoices'], runId, pullJobIds: [jobId] };
 }

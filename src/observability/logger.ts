@@ -133,10 +133,14 @@ export interface LoggerOptions {
   /** 'json' | 'pretty'; default: pretty when stdout is a TTY. */
   format?: 'json' | 'pretty';
   destination?: DestinationStream;
+  /** Log to stderr (commands whose stdout is their output, e.g. `--json`). */
+  stderr?: boolean;
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {
-  const pretty = (options.format ?? (process.stdout.isTTY ? 'pretty' : 'json')) === 'pretty' && !options.destination;
+  const out = options.stderr ? process.stderr : process.stdout;
+  const pretty = (options.format ?? (out.isTTY ? 'pretty' : 'json')) === 'pretty' && !options.destination;
+  const destination = options.destination ?? (options.stderr ? pino.destination({ fd: 2, sync: true }) : undefined);
   const base = {
     level: options.level ?? process.env.LOG_LEVEL ?? 'info',
     redact: { paths: REDACT_PATHS, censor: '[Redacted]' },
@@ -148,9 +152,9 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     base: { service: 'erp-sync' },
   };
   const logger = pretty
-    ? pino({ ...base, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l' } } })
-    : options.destination
-      ? pino(base, options.destination)
+    ? pino({ ...base, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', destination: options.stderr ? 2 : 1 } } })
+    : destination
+      ? pino(base, destination)
       : pino(base);
   // pino applies formatters.bindings to the root's bindings only; scrub every child's bindings too
   // (children inherit this own property, so grandchildren go through it as well).

@@ -25,6 +25,10 @@ export function stateKeys(prefix: string) {
     lastError: (connection: string) => `${prefix}:last-error:${connection}`,
     /** Records enqueued for upsert and not yet written, skipped or quarantined (field entity|erpId). */
     inFlight: (connection: string) => `${prefix}:in-flight:${connection}`,
+    /** An outage in progress of billing ('billing') or of a connection's vendor (the connection id). */
+    outage: (target: string) => `${prefix}:outage:${target}`,
+    /** Held by the one process that probes billing during an outage. */
+    billingProbe: () => `${prefix}:billing-probe`,
     /** The in-flight sweep's record: when it last ran, how many records it recovered in all and when. */
     sweep: (connection: string) => `${prefix}:sweep:${connection}`,
     /** Upsert job ids a backfill run enqueued and that may not be finished yet. */

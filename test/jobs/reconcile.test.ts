@@ -53,6 +53,7 @@ describe('reconciliation: billing ⟷ ledger ⟷ source, by UPDATED_AT days', ()
       void_not_reflected: 0,
       delete_not_reflected: 0,
       duplicate: 0,
+      lost_in_flight: 0,
     });
     expect(r.checked.billing).toBe(await p.rt.ledger.count(CONNECTION, 'invoices'));
   });
@@ -98,6 +99,7 @@ describe('reconciliation: billing ⟷ ledger ⟷ source, by UPDATED_AT days', ()
       void_not_reflected: 1,
       delete_not_reflected: 0,
       duplicate: 1,
+      lost_in_flight: 0,
     });
     const byKind = Object.fromEntries(r.items.map((i) => [i.kind, i]));
     expect(byKind.missing_in_billing?.erpId).toBe(deleted!.erpId);
@@ -121,6 +123,7 @@ describe('reconciliation: billing ⟷ ledger ⟷ source, by UPDATED_AT days', ()
       void_not_reflected: 1,
       delete_not_reflected: 0,
       duplicate: 1,
+      lost_in_flight: 0,
     });
     // What is left needs a person: the invoice deleted in billing (billing refused it: 409), the void,
     // the orphan and the duplicate.

@@ -64,7 +64,16 @@ describe('the Grafana dashboard ops/grafana/dashboards/erp-sync.json', () => {
   it('covers throughput, lag, backlog, errors by reason, drift and quotas', () => {
     const d = dashboard();
     const rows = d.panels.filter((p) => p.type === 'row').map((p) => p.title);
-    expect(rows).toEqual(['Overview', 'Throughput', 'Lag and latency', 'Backlog', 'Errors', 'Reconciliation', 'Quotas and Redis']);
+    expect(rows).toEqual([
+      'Overview',
+      'Throughput',
+      'Lag and latency',
+      'Backlog',
+      'Errors',
+      'Reconciliation',
+      'Quotas and Redis',
+      'Outages and records in flight',
+    ]);
     const exprs = queries(d).map((q) => q.expr);
     const has = (re: RegExp) => exprs.some((e) => re.test(e));
     expect(has(/rate\(erpsync_records_upserted_total/)).toBe(true); // throughput
@@ -73,6 +82,7 @@ describe('the Grafana dashboard ops/grafana/dashboards/erp-sync.json', () => {
     expect(has(/erpsync_queue_jobs\{queue="upsert"/)).toBe(true); // backlog
     expect(has(/sum by \(reason\) \(increase\(erpsync_records_quarantined_total/)).toBe(true); // errors by reason
     expect(has(/erpsync_reconcile_drift_records/)).toBe(true); // drift
+    expect(has(/erpsync_billing_up/) && has(/erpsync_in_flight_records/)).toBe(true); // outages, records in flight
     expect(has(/erpsync_vendor_quota_remaining/)).toBe(true); // quotas
   });
 

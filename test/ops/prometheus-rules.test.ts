@@ -44,7 +44,7 @@ describe('the alert rules in ops/prometheus', () => {
   it('pass `promtool check rules`', () => {
     const r = run(promtool, ['check', 'rules', RULES]);
     expect(r.status, r.output).toBe(0);
-    expect(r.output).toMatch(/SUCCESS: 15 rules found/);
+    expect(r.output).toMatch(/SUCCESS: 18 rules found/);
   });
 
   it('pass `promtool check config` on the scrape config, which loads them through its rule_files glob', () => {
@@ -59,7 +59,7 @@ describe('the alert rules in ops/prometheus', () => {
     expect(r.output).toContain('SUCCESS');
   });
 
-  it('cover what an operator asked for: staleness, backlog, failures, quarantine, drift, worker down, Redis, vendor quota', () => {
+  it('cover what an operator asked for: staleness, backlog, failures, quarantine, drift, worker down, Redis, vendor quota, outages, records recovered', () => {
     expect(
       alerts()
         .map((a) => a.alert)
@@ -80,6 +80,9 @@ describe('the alert rules in ops/prometheus', () => {
         'ErpSyncRedisMemoryHigh',
         'ErpSyncRedisMemoryCritical',
         'ErpSyncVendorDailyQuotaLow',
+        'ErpSyncBillingDown',
+        'ErpSyncVendorDown',
+        'ErpSyncRecordsRecovered',
       ].sort(),
     );
   });

@@ -53,6 +53,10 @@ export interface PipelineOptions {
   customers?: number;
   /** Overrides of the `sync` section. */
   sync?: Record<string, unknown>;
+  /** The Redis the runtime and workers use (default: the test Redis), e.g. one a test restarts. */
+  redisUrl?: string;
+  /** Overrides of the `billing` section (outage, rateLimit, ...). */
+  billing?: Record<string, unknown>;
   /** Overrides the connection's vendor budget. @defaultValue 1,000,000/min, 8 at once */
   rateBudget?: { perMinute?: number; perDay?: number; concurrency?: number };
   /** Overrides of the Zoho connection settings (detailConcurrency, ...). */
@@ -98,7 +102,7 @@ export async function startPipeline(options: PipelineOptions) {
     ...options.secrets,
   };
   const prefix = `test-${options.name}-${suffix}`;
-  const redis = connect();
+  const redis = connect(options.redisUrl);
   const cleanups: Array<() => Promise<unknown>> = [];
   let billing: BillingEmulator | undefined;
   let zoho: ZohoEmulator | undefined;
@@ -145,8 +149,9 @@ export async function startPipeline(options: PipelineOptions) {
       // The billing rate limit (the upsert queue's BullMQ limiter) is far above what a test sends.
       rateLimit: { max: 5000, durationMs: 1000 },
       timeoutMs: 10_000,
+      ...options.billing,
     },
-    redis: { url: TEST_REDIS_URL, prefix },
+    redis: { url: options.redisUrl ?? TEST_REDIS_URL, prefix },
     http: { host: '127.0.0.1' },
     sync: {
       upsertConcurrency: 8,
@@ -197,7 +202,7 @@ export async function startPipeline(options: PipelineOptions) {
   const logger = (): Logger => createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', format: 'json' });
   /** A runtime (another "process" as far as Redis is concerned); closed by close(). */
   const newRuntime = async (): Promise<Runtime> => {
-    const rt = await createRuntime(config, TEST_REDIS_URL, logger());
+    const rt = await createRuntime(config, options.redisUrl ?? TEST_REDIS_URL, logger());
     cleanups.push(() => rt.close());
     return rt;
   };
@@ -300,7 +305,7 @@ export async function startPipeline(options: PipelineOptions) {
 
     /** A QueueEvents listener on `queue` (closed by close()), ready before it returns. */
     async queueEvents(queue: string): Promise<QueueEvents> {
-      const qe = new QueueEvents(queue, { connection: { url: TEST_REDIS_URL }, prefix });
+      const qe = new QueueEvents(queue, { connection: { url: options.redisUrl ?? TEST_REDIS_URL }, prefix });
       cleanups.push(() => qe.close());
       await qe.waitUntilReady();
       return qe;

@@ -10,8 +10,8 @@ export function testPrefix(name: string): string {
   return `test-${name}-${randomBytes(4).toString('hex')}`;
 }
 
-export function connect(): Redis {
-  return new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 3, lazyConnect: false });
+export function connect(url = TEST_REDIS_URL): Redis {
+  return new Redis(url, { maxRetriesPerRequest: 3, lazyConnect: false });
 }
 
 /** Deletes every key under a prefix (BullMQ keys are "<prefix>:<queue>:..."). */

@@ -1,0 +1,102 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pings } from '../../src/redis.js';
+import { runCli } from '../support/cli.js';
+import { CONNECTION, HISTORY, type Pipeline, startPipeline, until } from '../support/pipeline.js';
+
+/**
+ * Commands survive Redis restarts. A Redis of the test's own (another port, append-only file on disk so
+ * a restart keeps its data, as a production Redis would) is restarted while `erp-sync backfill` runs:
+ * the command waits for it and carries on, exits 0, and every invoice is in billing.
+ */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+describe('given `erp-sync backfill` running on a Redis that keeps its data on disk', () => {
+  let dir: string;
+  let port: number;
+  let redis: ChildProcess | undefined;
+  let p: Pipeline;
+
+  const startRedis = async () => {
+    const child = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'always',
+        '--save',
+        '',
+        '--maxmemory-policy',
+        'noeviction',
+      ],
+      { stdio: 'ignore' },
+    );
+    await until('redis-server to answer', () => pings('127.0.0.1', port, 200), 10_000, 20);
+    redis = child;
+  };
+  const stopRedis = async () => {
+    const child = redis;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  };
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'redis-restart-'));
+    port = await freePort();
+    await startRedis();
+    p = await startPipeline({ name: 'redis-restart', invoices: 400, customers: 20, redisUrl: `redis://127.0.0.1:${port}` });
+  });
+  afterAll(async () => {
+    await p?.close().catch(() => {});
+    await stopRedis();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('when Redis restarts mid-backfill, then the command waits for it, exits 0, and nothing is lost', async () => {
+    const { rt } = p;
+    const run = runCli(
+      ['backfill', '--connection', CONNECTION, '--entity', 'invoices', '--from', HISTORY.from, '--to', HISTORY.to, '--json', '--config', await p.configFile()],
+      { env: { ...p.secretEnv, LOG_LEVEL: 'warn' }, timeoutMs: 240_000 },
+    );
+    await until('a first part of the invoices in the ledger', async () => (await rt.ledger.count(CONNECTION, 'invoices')) >= 40, 90_000, 20);
+    const restartedAt = Date.now();
+    await stopRedis();
+    await startRedis();
+    const downMs = Date.now() - restartedAt;
+
+    const r = await run;
+    expect(r.signal).toBeNull();
+    expect(r.code, r.err).toBe(0);
+    const summary = JSON.parse(r.out) as { enqueued: number; quarantinedTotal: number };
+    expect(summary.quarantinedTotal).toBe(0);
+    await until('the test runtime back on Redis', async () => (await rt.ledger.count(CONNECTION, 'invoices')) > 0, 30_000, 100);
+    const result = await p.compareWithSource();
+    expect(result.problems).toEqual([]);
+    expect(result.inBilling).toBe(result.expected);
+    console.info(
+      `[redis restart] Redis down ${downMs} ms mid-backfill; backfill exited 0; ${result.inBilling}/${result.expected} invoices in billing, 0 lost; stderr said: ${JSON.stringify(r.err.trim().split('\n').slice(0, 2))}`,
+    );
+  }, 300_000);
+});

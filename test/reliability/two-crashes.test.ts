@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+import { CONNECTION, type Pipeline, startPipeline, until } from '../support/pipeline.js';
+
+/**
+ * Nothing lost when a worker dies twice in a row (a crash loop, an OOM kill, a lost node) while upsert
+ * jobs are in flight. Billing answers slowly (4 s a request) so the jobs are mid-request at each kill.
+ * The first worker is killed with SIGKILL; a second one takes the stalled jobs back and is killed the
+ * same way while it holds them; a third one finishes.
+ *
+ * - With BullMQ's own limit (maxStalledCount 1) the second stall fails the jobs inside BullMQ's
+ *   stalled-job check, where no worker's 'failed' event fires: the in-flight sweep (every 5 s here)
+ *   finds them, quarantines them as STALLED, and `erp-sync dlq replay` brings them to billing.
+ * - With ours (maxStalledCount 5, the default) the third worker simply finishes them.
+ * Either way, every record is in billing or in quarantine with its reason at every point: lost 0.
+ */
+const INVOICES = 24;
+
+for (const variant of [
+  { maxStalledCount: 1, expectStalled: true },
+  { maxStalledCount: 5, expectStalled: false },
+]) {
+  describe(`given upsert jobs in flight while two workers in a row are killed (maxStalledCount ${variant.maxStalledCount})`, () => {
+    let p: Pipeline;
+    beforeAll(async () => {
+      p = await startPipeline({
+        name: `two-crashes-${variant.maxStalledCount}`,
+        invoices: INVOICES,
+        customers: 5,
+        sync: { upsertConcurrency: 64, maxStalledCount: variant.maxStalledCount, sweepEverySeconds: 5, sweepGraceSeconds: 1 },
+      });
+    });
+    afterAll(() => p?.close());
+
+    it(`when the third worker runs, then every record is in billing${variant.expectStalled ? ' or quarantined as STALLED, and in billing after dlq replay' : ''}: lost 0`, async () => {
+      const { rt } = p;
+      const stalledEvents: string[] = [];
+      (await p.queueEvents('upsert')).on('stalled', ({ jobId }) => stalledEvents.push(jobId));
+      p.billing.faults.set({ latencyMs: 4_000 });
+
+      // Worker 1 pulls the invoices and starts their upserts; killed while they wait on billing.
+      const first = await p.spawnWorker(['pull', 'upsert']);
+      await rt.queues.pull.add('pull', { connectionId: CONNECTION, entity: 'invoices' }, { priority: 1 });
+      await until('upsert jobs in flight', async () => (await rt.queues.upsert.getJobCounts('active')).active! >= 10, 60_000, 50);
+      first.kill('SIGKILL');
+      await first.exited;
+      // What was in flight at the kill: the jobs left active with no worker.
+      const inFlight = await rt.queues.upsert.getJobs(['active']);
+      const inFlightIds = inFlight.map((j) => j.id!);
+      const inFlightKeys = inFlight.map((j) => `${j.data.entity}:${j.data.erpId}`).sort();
+
+      // Worker 2 takes them back (stalled → wait → active) and is killed while it holds them.
+      const second = await p.spawnWorker(['upsert']);
+      await until(
+        'worker 2 to hold the stalled jobs',
+        async () => {
+          const states = await Promise.all(inFlightIds.map((id) => rt.queues.upsert.getJobState(id)));
+          return inFlightIds.every((id) => stalledEvents.includes(id)) && states.every((s) => s === 'active');
+        },
+        60_000,
+        50,
+      );
+      second.kill('SIGKILL');
+      await second.exited;
+
+      // Worker 3, with billing fast again.
+      p.billing.faults.set({});
+      await p.spawnWorker(['upsert']);
+      const { mapped } = await p.expectedInvoices();
+      const accounted = async () => {
+        const billing = p.billingInvoices();
+        const quarantined = new Map((await rt.quarantine.list(CONNECTION)).map((q) => [q.erpId, q]));
+        const lost = [...mapped.keys()].filter((id) => !billing.has(id) && !quarantined.has(id));
+        return { billing, quarantined, lost };
+      };
+      const settled = await until(
+        'every record in billing or in quarantine, nothing in flight',
+        async () => {
+          const a = await accounted();
+          return a.lost.length === 0 && (await rt.inFlight.count(CONNECTION)) === 0 ? a : undefined;
+        },
+        90_000,
+        200,
+      );
+
+      expect(settled.lost).toEqual([]);
+      expect(await rt.queues.upsert.getJobCounts('failed')).toEqual({ failed: 0 });
+      const stalledOut = [...settled.quarantined.values()];
+      if (variant.expectStalled) {
+        // Exactly the jobs in flight at both kills failed as stalled; each is quarantined with its reason.
+        expect(stalledOut.map((q) => `${q.entity}:${q.erpId}`).sort()).toEqual(inFlightKeys);
+        for (const q of stalledOut) expect(q).toMatchObject({ reason: 'STALLED', stage: 'upsert', message: 'job stalled more than allowable limit' });
+        expect(settled.billing.size + stalledOut.filter((q) => q.entity === 'invoices').length).toBe(mapped.size);
+
+        const replay = await runCli(['dlq', 'replay', '--connection', CONNECTION, '--config', await p.configFile()], { env: p.secretEnv, timeoutMs: 60_000 });
+        expect(replay.code, replay.err).toBe(0);
+        await until(
+          'the replayed records in billing',
+          async () => p.billingInvoices().size === mapped.size && (await rt.quarantine.count(CONNECTION)) === 0,
+          60_000,
+          200,
+        );
+      } else {
+        expect(stalledOut).toEqual([]);
+      }
+      const result = await p.compareWithSource();
+      expect(result.problems).toEqual([]);
+      expect(result.inBilling).toBe(result.expected);
+      console.info(
+        `[two kill -9] ${inFlight.length} upserts in flight at both kills (maxStalledCount ${variant.maxStalledCount}): ` +
+          `${stalledOut.length} quarantined as STALLED by the sweep${variant.expectStalled ? ', then in billing after dlq replay' : ''}; ` +
+          `${result.inBilling}/${result.expected} in billing; lost 0`,
+      );
+    }, 240_000);
+  });
+}
