@@ -3,12 +3,14 @@ import type { Logger } from 'pino';
 import type { Metrics } from '../src/observability/metrics.js';
 import type { InFlight } from '../src/pipeline/in-flight.js';
 import type { Quarantine } from '../src/pipeline/quarantine.js';
+import type { RecordLock } from '../src/pipeline/record-lock.js';
 
 export interface FailedUpsertHelpers {
   logger: Logger;
   metrics: Pick<Metrics, 'recordsQuarantined'>;
   quarantine: Pick<Quarantine, 'get' | 'put'>;
   inFlight: Pick<InFlight, 'settle'>;
+  locks: Pick<RecordLock, 'release'>;
 }
 
 /**
@@ -39,7 +41,7 @@ function recordOf(data: unknown): { connection: string; entity: string; erpId: s
 /**
  * An upsert job that ended failed, however it failed: the record is quarantined with its reason
  * (unless the processor already did, for this version or a newer one), its in-flight entry settled,
- * and the failed job removed, so the record's next enqueue (same content, same job id) is not
+ * its record lock released, and the failed job removed, so the record's next enqueue (same content, same job id) is not
  * deduplicated away against it. Idempotent: the worker's 'failed' event and the sweep may both call it.
  * Returns whether the record is now accounted for (false: the payload names no record; the job stays).
  */
@@ -69,6 +71,8 @@ export async function accountForFailedUpsert(h: FailedUpsertHelpers, job: Job, m
     h.metrics.recordsQuarantined.inc({ connection, entity, reason });
   }
   await h.inFlight.settle(connection, entity, erpId, job.id!);
+  // A job failed while its worker held the record's lock (stalled: the worker died) leaves it behind.
+  await h.locks.release(connection, entity, erpId, `job-${job.id}`);
   await job.remove();
   return true;
 }

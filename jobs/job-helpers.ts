@@ -31,6 +31,7 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
     connectionIds: () => config.connections.map((c) => c.id),
     inFlight: rt.inFlight,
     quarantine: rt.quarantine,
+    locks: rt.locks,
     ledger: rt.ledger,
     syncStatus: rt.syncStatus,
     queues: { upsert: rt.queues.upsert },
@@ -79,7 +80,7 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
     },
     backfill: { logger, metrics },
     sweep,
-    failedUpsert: { logger, metrics, quarantine: rt.quarantine, inFlight: rt.inFlight },
+    failedUpsert: { logger, metrics, quarantine: rt.quarantine, inFlight: rt.inFlight, locks: rt.locks },
     reconcile: {
       logger,
       metrics,

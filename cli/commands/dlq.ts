@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { upsertJobId } from '../../jobs/pull.js';
 import type { UpsertPayload } from '../../jobs/catalog.js';
+import { enqueueUpserts, type UpsertJob } from '../../jobs/enqueue-upserts.js';
 import { ENTITY_NAMES, isEntityName } from '../../src/connector/entities.js';
 import type { Runtime } from '../../jobs/runtime.js';
 import { ConfigError } from '../../src/errors/index.js';
@@ -34,23 +35,25 @@ function noneSelected(all: QuarantineEntry[], o: Opts): string {
 
 /**
  * Replays quarantined records. Upsert failures are re-enqueued from their stored payload (a new job id,
- * since the failed job still holds the old one); map failures rewind the stream's checkpoint to just
+ * so no completed job of the same content can absorb it); map failures rewind the stream's checkpoint to just
  * before the oldest replayed version and pull again, so the record is read and mapped anew.
  */
 export async function replay(rt: Runtime, entries: QuarantineEntry[]): Promise<{ reenqueued: number; repulled: string[] }> {
-  let reenqueued = 0;
   const rewind = new Map<string, string>();
+  const jobs: UpsertJob[] = [];
   for (const e of entries) {
     if (e.stage === 'upsert' && e.payload) {
       const p = e.payload as UpsertPayload;
-      await rt.queues.upsert.add('upsert', p, { jobId: `${upsertJobId(p.connectionId, p.entity, p.erpId, p.hash)}-r${Date.now().toString(36)}` });
-      reenqueued++;
+      jobs.push({ name: 'upsert', data: p, opts: { jobId: `${upsertJobId(p.connectionId, p.entity, p.erpId, p.hash)}-r${Date.now().toString(36)}` } });
     } else {
       const key = e.entity;
       const before = new Date(Date.parse(e.version) - 1000).toISOString();
       if (!rewind.has(key) || before < rewind.get(key)!) rewind.set(key, before);
     }
   }
+  // Tracked in flight like a pull's records: a replayed record is accounted for until its outcome.
+  await enqueueUpserts(rt, jobs);
+  const reenqueued = jobs.length;
   for (const [entity, cursor] of rewind) {
     // Never forward, and safe against a pull saving at the same moment (Checkpoints.rewindCheckpoint).
     await rt.checkpoints.rewindCheckpoint(entries[0]!.connection, entity, cursor);

@@ -36,6 +36,14 @@ export class RecordLock {
   }
 
   /**
+   * Releases a record's lock if `owner` still holds it: a job that ended failed (its worker died, or it
+   * was failed for stalling) leaves its lock behind, and the record's next job would wait out the TTL.
+   */
+  async release(connection: string, entity: string, erpId: string, owner: string): Promise<void> {
+    await RELEASE.run(this.redis, [this.keys.recordLock(connection, entity, erpId)], [owner]);
+  }
+
+  /**
    * The lock of a stream's incremental pull: two at once would only duplicate work (and the slower one
    * could move the checkpoint back). Undefined when another pull of the stream holds it.
    */

@@ -5,8 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pings } from '../../src/redis.js';
-import { runCli } from '../support/cli.js';
-import { CONNECTION, HISTORY, type Pipeline, startPipeline, until } from '../support/pipeline.js';
+import { CLI, CONNECTION, HISTORY, type Pipeline, REPO_ROOT, startPipeline, until } from '../support/pipeline.js';
 
 /**
  * Commands survive Redis restarts. A Redis of the test's own (another port, append-only file on disk so
@@ -76,17 +75,47 @@ describe('given `erp-sync backfill` running on a Redis that keeps its data on di
 
   it('when Redis restarts mid-backfill, then the command waits for it, exits 0, and nothing is lost', async () => {
     const { rt } = p;
-    const run = runCli(
-      ['backfill', '--connection', CONNECTION, '--entity', 'invoices', '--from', HISTORY.from, '--to', HISTORY.to, '--json', '--config', await p.configFile()],
-      { env: { ...p.secretEnv, LOG_LEVEL: 'warn' }, timeoutMs: 240_000 },
+    const child = spawn(
+      process.execPath,
+      [
+        CLI,
+        'backfill',
+        '--connection',
+        CONNECTION,
+        '--entity',
+        'invoices',
+        '--from',
+        HISTORY.from,
+        '--to',
+        HISTORY.to,
+        '--json',
+        '--config',
+        await p.configFile(),
+      ],
+      { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? '', ...p.secretEnv, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
-    await until('a first part of the invoices in the ledger', async () => (await rt.ledger.count(CONNECTION, 'invoices')) >= 40, 90_000, 20);
-    const restartedAt = Date.now();
-    await stopRedis();
-    await startRedis();
-    const downMs = Date.now() - restartedAt;
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+    child.stderr!.on('data', (b: Buffer) => (err += b.toString()));
+    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('exit', (c, s) => resolve([c, s])));
+    let downMs = 0;
+    let code: number | null;
+    let signal: NodeJS.Signals | null;
+    try {
+      await until('a first part of the invoices in the ledger', async () => (await rt.ledger.count(CONNECTION, 'invoices')) >= 40, 90_000, 20);
+      // Redis goes away, and stays away until the command has noticed (it says so on stderr).
+      const stoppedAt = Date.now();
+      await stopRedis();
+      await until('the command to notice Redis is gone', () => err.includes('Redis connection error'), 30_000, 20);
+      await startRedis();
+      downMs = Date.now() - stoppedAt;
+      [code, signal] = await exited;
+    } finally {
+      child.kill('SIGKILL');
+    }
+    const r = { code, signal, out, err };
 
-    const r = await run;
     expect(r.signal).toBeNull();
     expect(r.code, r.err).toBe(0);
     const summary = JSON.parse(r.out) as { enqueued: number; quarantinedTotal: number };
