@@ -24,8 +24,9 @@ export interface AuthOptions {
 
 /**
  * The refresh call the TokenStore runs under its lock. Never retried in-process: a refresh whose answer
- * was lost may already have spent the token, and a blind retry would only turn that into invalid_grant.
- * The job's own retry starts over from the token store.
+ * was lost may already have rotated the token, so the lock is released and the job's own retry starts
+ * over from the token store (Xero accepts the previous refresh token again for a 30-minute grace period
+ * in that case: https://developer.xero.com/faq/oauth2; past it, the answer is invalid_grant).
  */
 export function refreshFn(options: Pick<AuthOptions, 'settings'>): RefreshFn {
   const { settings } = options;

@@ -7,9 +7,9 @@ import { rateLimitScope } from './rate-limit.js';
  * Xero's errors → our classes. It classifies only: a 429 becomes a RateLimitedError with `retryAfterMs`
  * and `scope`, and src/http/wait-decision.ts decides whether that is waited out or parks the connection.
  * Messages carry Xero's own words (validation messages, problem Detail, plain-text bodies), never tokens
- * or headers. Sources: https://developer.xero.com/documentation/api/accounting/overview (problem and
- * validation bodies), https://developer.xero.com/documentation/guides/oauth2/limits/ (429,
- * `Retry-After`, `X-Rate-Limit-Problem`), https://developer.xero.com/faq/oauth2 (token endpoint errors).
+ * or headers. Sources: https://developer.xero.com/documentation/api/accounting/responsecodes (status
+ * codes, problem and validation bodies), https://developer.xero.com/documentation/guides/oauth2/limits/
+ * (429, `Retry-After`, `X-Rate-Limit-Problem`), https://developer.xero.com/faq/oauth2 (token endpoint).
  *
  * | status | Xero says                                   | class                                  |
  * |--------|---------------------------------------------|----------------------------------------|

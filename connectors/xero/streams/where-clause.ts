@@ -2,7 +2,7 @@ import type { ReadContext } from '../../../src/connector/types.js';
 
 /**
  * Xero's `where` filter, a C#-like expression the client URL-encodes
- * (https://developer.xero.com/documentation/api/accounting/invoices). Documents are filtered by type (the endpoints also return bills) and, for a backfill window,
+ * (https://developer.xero.com/documentation/api/accounting/requests-and-responses). Documents are filtered by type (the endpoints also return bills) and, for a backfill window,
  * by document date: `Date>=DateTime(2025,02,01) AND Date<=DateTime(2025,02,28)` (whole days, inclusive).
  * No other connector has a query language of this shape, so it lives here.
  */

@@ -30,8 +30,8 @@ const kaveri = (conn: string) => ({
 });
 
 describe('Xero invoice mapping', () => {
-  it('given the reference §5.3 invoice (AUD organisation, USD, partly paid) and a billing company in AUD, then the body is exact and the rate is inverted', () => {
-    const invoice = invoiceOf(toInvoice(invoiceRecord('reference-5-3-invoice.json'), inAustralia('AUD')));
+  it('given a USD invoice of an AUD organisation, partly paid, and a billing company in AUD, then the body is exact and the rate is inverted', () => {
+    const invoice = invoiceOf(toInvoice(invoiceRecord('invoice-usd-in-aud-org-part-paid.json'), inAustralia('AUD')));
     expect(invoice).toEqual({
       invoiceId: 'inv.xero-au.0f6a2a8e-3b1d-4f0c-9c55-7e2b1d4c8a10',
       invoiceNumber: 'INV-0214',
@@ -96,8 +96,8 @@ describe('Xero invoice mapping', () => {
     });
   });
 
-  it('given the same §5.3 invoice and a billing company in INR, then FX_UNDERIVABLE: the rate is relative to AUD', () => {
-    const r = toInvoice(invoiceRecord('reference-5-3-invoice.json'), inAustralia('INR'));
+  it('given the same USD invoice of an AUD organisation and a billing company in INR, then FX_UNDERIVABLE: the rate is relative to AUD', () => {
+    const r = toInvoice(invoiceRecord('invoice-usd-in-aud-org-part-paid.json'), inAustralia('INR'));
     expect(r).toMatchObject({ ok: false, reason: 'FX_UNDERIVABLE', field: 'CurrencyRate' });
     if (!r.ok) expect(r.message).toContain('AUD');
   });
