@@ -1,20 +1,26 @@
-import type { Connector } from '../../src/connector/types.js';
-import { createXeroClient } from './client.js';
-import { XeroSettings } from './settings.js';
+import type { Connector, RateBudget } from '../../src/connector/types.js';
+import { createClient } from './client.js';
+import { Settings } from './settings.js';
 import { creditNotesStream } from './streams/credit-notes.js';
 import { customersStream } from './streams/customers.js';
 import { invoicesStream } from './streams/invoices.js';
 
 /**
- * Xero Accounting API 2.0. Limits per organisation (reference §3.7): 60 calls/min, 5,000/day, 5 at a
- * time. Our budget keeps 5 calls/min of headroom for other apps' clocks and retries; the day and
- * concurrency limits are Xero's own.
+ * Xero Accounting API 2.0. Limits per organisation: 60 calls/min, 5,000/day, 5 at a time
+ * (https://developer.xero.com/faq/limits). Our budget keeps 5 calls/min of headroom for other apps'
+ * clocks and retries; the day and concurrency limits are Xero's own.
  */
-export const xeroConnector: Connector<XeroSettings> = {
+const RATE_BUDGET: RateBudget = { perMinute: 55, perDay: 5000, concurrency: 5 };
+
+export const connector: Connector<Settings> = {
   id: 'xero',
   displayName: 'Xero',
-  settings: XeroSettings,
-  streams: { invoices: invoicesStream, 'credit-notes': creditNotesStream, customers: customersStream },
-  rateBudget: { perMinute: 55, perDay: 5000, concurrency: 5 },
-  createClient: createXeroClient,
+  settings: Settings,
+  streams: {
+    invoices: invoicesStream,
+    'credit-notes': creditNotesStream,
+    customers: customersStream,
+  },
+  rateBudget: RATE_BUDGET,
+  createClient,
 };

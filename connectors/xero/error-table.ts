@@ -1,11 +1,15 @@
 import type { ErrorContext } from '../../src/http/vendor-client.js';
 import { AuthError, RateLimitedError, RejectedError, type SyncError, TransientError } from '../../src/errors/index.js';
 import { msToNextUtcMidnight } from '../../src/http/wait-decision.js';
-import { rateLimitScope } from './rate-limit-headers.js';
+import { rateLimitScope } from './rate-limit.js';
 
 /**
- * Xero's errors → our classes (reference §3.8, traps 19–20). Messages carry Xero's own words (validation
- * messages, problem Detail, plain-text bodies), never tokens or headers.
+ * Xero's errors → our classes. It classifies only: a 429 becomes a RateLimitedError with `retryAfterMs`
+ * and `scope`, and src/http/wait-decision.ts decides whether that is waited out or parks the connection.
+ * Messages carry Xero's own words (validation messages, problem Detail, plain-text bodies), never tokens
+ * or headers. Sources: https://developer.xero.com/documentation/api/accounting/responsecodes (status
+ * codes, problem and validation bodies), https://developer.xero.com/documentation/guides/oauth2/limits/
+ * (429, `Retry-After`, `X-Rate-Limit-Problem`), https://developer.xero.com/faq/oauth2 (token endpoint).
  *
  * | status | Xero says                                   | class                                  |
  * |--------|---------------------------------------------|----------------------------------------|
@@ -31,7 +35,7 @@ function validationMessages(body: Body): string[] {
     .filter((m) => m !== '');
 }
 
-export function xeroErrorTable(ctx: ErrorContext): SyncError | undefined {
+export function errorTable(ctx: ErrorContext): SyncError | undefined {
   const { status, operation, text } = ctx;
   if (status < 300) return undefined;
   const body = (ctx.body !== null && typeof ctx.body === 'object' ? ctx.body : undefined) as Body;
@@ -69,3 +73,9 @@ export function xeroErrorTable(ctx: ErrorContext): SyncError | undefined {
   if (status === 408 || status >= 500) return new TransientError(`Xero ${status}: ${plain || 'server error'}`, base);
   return new RejectedError(`Xero ${status}: ${plain || 'request refused'}`, base);
 }
+
+/**
+ * The token endpoint (`POST /connect/token`) answers in OAuth's `{"error": "invalid_grant"}` form, which the
+ * one table above already recognises by its `error` field, so both clients use the same rows.
+ */
+export const tokenErrorTable = errorTable;

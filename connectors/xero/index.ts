@@ -1,7 +1,4 @@
-import { xeroConnector } from './connector.js';
+/** The Xero connector (see README.md). */
+import { connector } from './connector.js';
 
-export default xeroConnector;
-export { xeroConnector };
-export { startXeroEmulator, type XeroEmulator, type XeroEmulatorOptions } from '../../sandbox/xero/index.js';
-export { XeroSettings } from './settings.js';
-export { createXeroClient } from './client.js';
+export default connector;

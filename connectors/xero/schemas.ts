@@ -1,10 +1,12 @@
 import { z } from 'zod';
 
 /**
- * Raw Xero shapes (Accounting API 2.0, JSON form; reference §3.4 and XeroAPI/Xero-OpenAPI
- * xero_accounting.yaml). Permissive: unknown fields pass, almost everything is optional, money is a
- * number or a numeric string (the mappers parse it into decimals), ids are coerced to strings. Only what a
- * stream cannot do without is required: the id and `UpdatedDateUTC` of listed records.
+ * Raw Xero shapes, JSON form (https://developer.xero.com/documentation/api/accounting/invoices and the
+ * creditnotes, contacts, taxrates and organisation pages beside it; Xero's OpenAPI document
+ * https://github.com/XeroAPI/Xero-OpenAPI, xero_accounting.yaml). Permissive: unknown fields pass, almost
+ * everything is optional, money is a number or a numeric string (the mappers parse it into decimals), ids
+ * are coerced to strings. Only what a stream cannot do without is required: the id and `UpdatedDateUTC`
+ * of listed records.
  */
 const Num = z.union([z.number(), z.string()]);
 const Id = z.union([z.string(), z.number()]).transform(String);

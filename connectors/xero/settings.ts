@@ -1,7 +1,9 @@
 import { z } from 'zod';
 
 /**
- * A Xero connection's `settings` in the YAML config. Secrets are strings; write them as `${ENV}`:
+ * A Xero connection's `settings` in the YAML config (`connections[].settings`), parsed once when the
+ * config is loaded (connectors/registry.ts); streams and the client receive the parsed value. Secrets
+ * are strings; write them as `${ENV}`:
  *
  *   system: xero
  *   settings:
@@ -17,14 +19,18 @@ import { z } from 'zod';
  */
 export const XERO_API_URL = 'https://api.xero.com/api.xro/2.0';
 export const XERO_TOKEN_URL = 'https://identity.xero.com/connect/token';
-/** Records per list page. Xero's default is 100; 1000 is the largest pageSize we rely on (reference §3.3, VERIFY). */
+/**
+ * Records per list page. Xero pages 100 records by default
+ * (https://developer.xero.com/faq/limits/retrieving-data); 1000 is the largest pageSize we rely on (see
+ * README.md, "Limitations").
+ */
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
 
 /** Xero tenant (organisation) ids are UUIDs, e.g. 6f1d2a4e-8c3b-4e5a-9b7c-1a2b3c4d5e01. */
 const TENANT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export const XeroSettings = z.strictObject({
+export const Settings = z.strictObject({
   clientId: z.string().min(1),
   clientSecret: z.string().min(1),
   refreshToken: z.string().min(1),
@@ -34,14 +40,31 @@ export const XeroSettings = z.strictObject({
   tokenUrl: z.url().optional(),
   pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
   /**
-   * One Xero authorisation reaches several organisations with ONE single-use refresh token (trap 17).
-   * Connections for different tenants of the same authorisation must share its token chain: give them
-   * the same tokenGroup (the TokenStore key; default: the connection id), or the first refresh spends the
-   * token the others still hold.
+   * One Xero authorisation reaches several organisations with ONE single-use refresh token
+   * (https://developer.xero.com/documentation/guides/oauth2/auth-flow/). Connections for different
+   * tenants of the same authorisation must share its token chain: give them the same tokenGroup (the
+   * TokenStore key; default: the connection id), or the first refresh spends the token the others still hold.
    */
   tokenGroup: z
     .string()
     .regex(/^[A-Za-z0-9_.-]+$/)
     .optional(),
 });
-export type XeroSettings = z.infer<typeof XeroSettings>;
+export type Settings = z.output<typeof Settings>;
+/** Settings as written in the config, before defaults (tests build them). */
+export type SettingsInput = z.input<typeof Settings>;
+
+/** The API root, e.g. `https://api.xero.com/api.xro/2.0`. */
+export function apiBaseUrl(settings: Pick<Settings, 'baseUrl'>): string {
+  return settings.baseUrl ?? XERO_API_URL;
+}
+
+/**
+ * The token endpoint: `tokenUrl`, else — when `baseUrl` points elsewhere (the sandbox serves the API and
+ * the token endpoint on one origin) — `<baseUrl origin>/connect/token`, else identity.xero.com.
+ */
+export function tokenUrl(settings: Pick<Settings, 'baseUrl' | 'tokenUrl'>): string {
+  if (settings.tokenUrl) return settings.tokenUrl;
+  if (settings.baseUrl) return new URL('/connect/token', settings.baseUrl).toString();
+  return XERO_TOKEN_URL;
+}

@@ -1,29 +1,33 @@
 import type { BillingBody, MapContext, SourceRecord } from '../../../src/connector/types.js';
 import { finalizeCustomer, mapFail, mapOk, type MapResult } from '../../../src/mapping/index.js';
-import type { XeroListedContact } from '../schemas.js';
-import { customerDetailsOf } from './customer-details.js';
+import { mapping, parseRecord } from '../../../src/mapping/steps.js';
+import { XeroContact } from '../schemas.js';
+import { customerDetailsOf } from './party.js';
 
 /**
- * A Xero contact → the billing customer body (CustomerDetails, customer-details.ts) with metaData.
- * Contacts that are only suppliers (IsSupplier true, IsCustomer false) are UNSUPPORTED: the stream reads
- * every contact, because IsCustomer is derived by Xero and may flip without moving UpdatedDateUTC, so an
- * `IsCustomer==true` filter could miss a contact on an incremental read. ARCHIVED contacts map with
- * customerStatus INACTIVE (Xero never deletes contacts; a merge shows in metaData.mergedTo).
+ * A Xero contact (https://developer.xero.com/documentation/api/accounting/contacts) → the billing
+ * customer body (CustomerDetails, party.ts) with metaData. Contacts that are only suppliers (IsSupplier
+ * true, IsCustomer false) are UNSUPPORTED: the stream reads every contact, because IsCustomer is derived
+ * by Xero and may flip without moving UpdatedDateUTC, so an `IsCustomer==true` filter could miss a
+ * contact on an incremental read. ARCHIVED contacts map with customerStatus INACTIVE (Xero never deletes
+ * contacts; a merge shows in metaData.mergedTo).
  */
-export function mapXeroContact(record: SourceRecord<XeroListedContact>, ctx: MapContext): MapResult<BillingBody> {
-  const raw = record.raw;
-  if (raw.IsSupplier === true && raw.IsCustomer !== true) {
-    return mapFail('UNSUPPORTED', 'Xero contact is a supplier only, not a customer', { field: 'IsCustomer' });
-  }
-  if (!raw.Name?.trim()) return mapFail('MISSING_FIELD', 'Name is missing', { field: 'Name' });
-  const details = customerDetailsOf(raw, ctx.connectionId);
-  details.metaData = {
-    sourceSystem: 'xero',
-    sourceStatus: raw.ContactStatus ?? 'ACTIVE',
-    sourceVersion: record.version,
-    ...(raw.ContactNumber?.trim() ? { erpNumber: raw.ContactNumber.trim() } : {}),
-    ...(raw.MergedToContactID ? { mergedTo: raw.MergedToContactID } : {}),
-  };
-  const result = finalizeCustomer(details);
-  return result.ok ? mapOk({ kind: 'customer', customer: result.value }, result.warnings) : result;
+export function toCustomer(record: SourceRecord, ctx: MapContext): MapResult<BillingBody> {
+  return mapping((s) => {
+    const raw = parseRecord(s, XeroContact, record.raw, 'contact', 'Xero');
+    if (raw.IsSupplier === true && raw.IsCustomer !== true) {
+      s.fail(mapFail('UNSUPPORTED', 'Xero contact is a supplier only, not a customer', { field: 'IsCustomer' }));
+    }
+    if (!raw.Name?.trim()) s.fail(mapFail('MISSING_FIELD', 'Name is missing', { field: 'Name' }));
+    const details = customerDetailsOf(raw, ctx.connectionId);
+    details.metaData = {
+      sourceSystem: 'xero',
+      sourceStatus: raw.ContactStatus ?? 'ACTIVE',
+      sourceVersion: record.version,
+      ...(raw.ContactNumber?.trim() ? { erpNumber: raw.ContactNumber.trim() } : {}),
+      ...(raw.MergedToContactID ? { mergedTo: raw.MergedToContactID } : {}),
+    };
+    const result = finalizeCustomer(details, s.warnings);
+    return result.ok ? mapOk<BillingBody>({ kind: 'customer', customer: result.value }, result.warnings) : result;
+  });
 }

@@ -1,9 +1,12 @@
 import type { LineItem } from '../../../src/billing/schemas/invoice.js';
+import type { Tax } from '../../../src/billing/schemas/tax.js';
 import {
   buildTax,
+  checkInvoiceTotal,
+  checkLinesSum,
+  checkTaxSum,
   itemDiscount,
   mapFail,
-  mapOk,
   Money,
   parseAmount,
   parseAmountOrZero,
@@ -12,23 +15,31 @@ import {
   sumMoney,
   tryWireNumber,
   type Decimal,
-  type MapResult,
   type TaxComponent,
 } from '../../../src/mapping/index.js';
+import type { Steps } from '../../../src/mapping/steps.js';
 import type { XeroLineItem } from '../schemas.js';
-import { lineTaxComponents } from './tax-components.js';
-import type { XeroLookups } from './xero-lookups.js';
+import type { XeroLookups } from '../streams/lookups.js';
+import { lineTaxComponents } from './tax.js';
 
 /**
- * Xero line items → billing line items (reference §3.4, trap 14).
+ * Xero line items → billing line items, and the document money they add up to
+ * (https://developer.xero.com/documentation/api/accounting/invoices: LineItems, LineAmountTypes,
+ * SubTotal, TotalTax, Total).
  * - `LineAmount` is after the line's discount, and, with LineAmountTypes `Inclusive`, includes the tax:
  *   net = LineAmount − TaxAmount (exact decimals); `Exclusive`/`NoTax`: net = LineAmount; total = net + tax.
  * - DiscountRate/DiscountAmount become the line's `discount` for information only: LineAmount already has
- *   it taken off, so nothing is subtracted again (and the invoice gets no `discount`).
+ *   it taken off, so nothing is subtracted again (and the document gets no `discount`: Xero has no
+ *   document-level discount).
  * - `pricePerItem` = UnitAmount as Xero shows it (tax-inclusive on Inclusive documents); `taxRate` = the
  *   TaxRate's effective rate.
+ * - Xero's own figures are checked against each other (Σ line nets = SubTotal, Σ line TaxAmount =
+ *   TotalTax, SubTotal + TotalTax = Total, within one minor unit) by src/mapping/checks.ts, so a record
+ *   that does not add up is quarantined, never sent.
  */
 export type LineAmountTypes = 'Exclusive' | 'Inclusive' | 'NoTax';
+
+const TYPES: readonly string[] = ['Exclusive', 'Inclusive', 'NoTax'];
 
 export interface MappedLine {
   item: LineItem;
@@ -37,80 +48,110 @@ export interface MappedLine {
   components: TaxComponent[];
 }
 
-export function mapLines(raw: readonly XeroLineItem[], types: LineAmountTypes, currency: string, lookups: XeroLookups): MapResult<MappedLine[]> {
-  const out: MappedLine[] = [];
-  const warnings: string[] = [];
-  for (const [i, l] of raw.entries()) {
-    const field = `LineItems.${i}`;
-    const amount = parseAmount(l.LineAmount, `${field}.LineAmount`);
-    if (!amount.ok) return amount;
-    const tax = parseAmountOrZero(l.TaxAmount, `${field}.TaxAmount`);
-    if (!tax.ok) return tax;
-    const quantity = l.Quantity === null || l.Quantity === undefined ? mapOk(new Money(1)) : parseAmount(l.Quantity, `${field}.Quantity`);
-    if (!quantity.ok) return quantity;
-    const unit = parseOptionalAmount(l.UnitAmount, `${field}.UnitAmount`);
-    if (!unit.ok) return unit;
-    if (types === 'NoTax' && !tax.value.isZero()) {
-      return mapFail('AMOUNTS_INCONSISTENT', `${field} has TaxAmount ${tax.value.toFixed()} on a NoTax document`, { field: `${field}.TaxAmount` });
-    }
-    const net = types === 'Inclusive' ? amount.value.minus(tax.value) : amount.value;
-    const total = net.plus(tax.value);
-    const classified = lineTaxComponents({
-      taxType: l.TaxType,
-      taxAmount: tax.value,
-      lineNet: net,
-      rate: l.TaxType ? lookups.taxRates[l.TaxType] : undefined,
-      currency,
-    });
-    if (classified.warning) warnings.push(`${field}: ${classified.warning}`);
-    const lineTax = buildTax(classified.components, currency, `lineItems.${i}.tax`);
-    if (!lineTax.ok) return lineTax;
-    warnings.push(...(lineTax.warnings ?? []));
-    const taxSum = sumMoney(classified.components.map((c) => c.amount));
-    if (!roundMoney(taxSum, currency).eq(roundMoney(tax.value, currency))) {
-      return mapFail('AMOUNTS_INCONSISTENT', `${field}: tax components add up to ${taxSum.toFixed()} but TaxAmount is ${tax.value.toFixed()}`, { field });
-    }
-    const rateAmount = (d: Decimal, f: string) => tryWireNumber(d, currency, `${field}.${f}`);
-    const subTotal = rateAmount(net, 'subTotal');
-    const lineTotal = rateAmount(total, 'total');
-    if (!subTotal.ok) return subTotal;
-    if (!lineTotal.ok) return lineTotal;
-    let discount;
-    const rate = parseOptionalAmount(l.DiscountRate, `${field}.DiscountRate`);
-    const discountAmount = parseOptionalAmount(l.DiscountAmount, `${field}.DiscountAmount`);
-    if (!rate.ok) return rate;
-    if (!discountAmount.ok) return discountAmount;
-    if ((rate.value || discountAmount.value) && unit.value) {
-      const d = itemDiscount({
-        amount: discountAmount.value,
-        percentage: rate.value,
-        quantity: quantity.value,
-        unitPrice: unit.value,
-        isPostTax: false,
-        currency,
-        field: `lineItems.${i}.discount`,
-      });
-      if (!d.ok) return d;
-      discount = d.value;
-      warnings.push(...(d.warnings ?? []));
-    }
-    const name = l.Description?.trim() || l.Item?.Name?.trim() || l.ItemCode?.trim() || `Line ${i + 1}`;
-    const item: LineItem = {
-      lineItemDetails: {
-        name,
-        taxRate: classified.ratePercent.toNumber(),
-        pricePerItem: (unit.value ?? new Money(0)).toNumber(),
-        ...(l.Description?.trim() && l.Description.trim() !== name ? { description: l.Description.trim() } : {}),
-        ...(l.ItemCode?.trim() ? { erpId: l.ItemCode.trim() } : {}),
-        ...(l.LineItemID ? { lineItemId: l.LineItemID } : {}),
-      },
-      quantity: quantity.value.toNumber(),
-      subTotal: subTotal.value,
-      total: lineTotal.value,
-      tax: lineTax.value,
-      ...(discount ? { discount } : {}),
-    };
-    out.push({ item, net, tax: tax.value, components: classified.components });
+/** The money of an invoice or credit note. */
+export interface DocumentAmounts {
+  lineItems: LineItem[];
+  subtotal: Decimal;
+  total: Decimal;
+  tax: Tax;
+  wire: { subtotal: number; total: number };
+}
+
+function lineOf(s: Steps, l: XeroLineItem, i: number, types: LineAmountTypes, currency: string, lookups: XeroLookups): MappedLine {
+  const field = `LineItems.${i}`;
+  const amount = s.take(parseAmount(l.LineAmount, `${field}.LineAmount`));
+  const tax = s.take(parseAmountOrZero(l.TaxAmount, `${field}.TaxAmount`));
+  const quantity = l.Quantity === null || l.Quantity === undefined ? new Money(1) : s.take(parseAmount(l.Quantity, `${field}.Quantity`));
+  const unit = s.take(parseOptionalAmount(l.UnitAmount, `${field}.UnitAmount`));
+  if (types === 'NoTax' && !tax.isZero()) {
+    s.fail(mapFail('AMOUNTS_INCONSISTENT', `${field} has TaxAmount ${tax.toFixed()} on a NoTax document`, { field: `${field}.TaxAmount` }));
   }
-  return mapOk(out, warnings);
+  const net = types === 'Inclusive' ? amount.minus(tax) : amount;
+  const classified = lineTaxComponents({
+    taxType: l.TaxType,
+    taxAmount: tax,
+    lineNet: net,
+    rate: l.TaxType ? lookups.taxRates[l.TaxType] : undefined,
+    currency,
+  });
+  if (classified.warning) s.warn(`${field}: ${classified.warning}`);
+  const lineTax = s.take(buildTax(classified.components, currency, `lineItems.${i}.tax`));
+  const taxSum = sumMoney(classified.components.map((c) => c.amount));
+  if (!roundMoney(taxSum, currency).eq(roundMoney(tax, currency))) {
+    s.fail(mapFail('AMOUNTS_INCONSISTENT', `${field}: tax components add up to ${taxSum.toFixed()} but TaxAmount is ${tax.toFixed()}`, { field }));
+  }
+  const subTotal = s.take(tryWireNumber(net, currency, `${field}.subTotal`));
+  const total = s.take(tryWireNumber(net.plus(tax), currency, `${field}.total`));
+  const rate = s.take(parseOptionalAmount(l.DiscountRate, `${field}.DiscountRate`));
+  const discountAmount = s.take(parseOptionalAmount(l.DiscountAmount, `${field}.DiscountAmount`));
+  const discount =
+    (rate || discountAmount) && unit
+      ? s.take(
+          itemDiscount({
+            amount: discountAmount,
+            percentage: rate,
+            quantity,
+            unitPrice: unit,
+            isPostTax: false,
+            currency,
+            field: `lineItems.${i}.discount`,
+          }),
+        )
+      : undefined;
+  const name = l.Description?.trim() || l.Item?.Name?.trim() || l.ItemCode?.trim() || `Line ${i + 1}`;
+  const item: LineItem = {
+    lineItemDetails: {
+      name,
+      taxRate: classified.ratePercent.toNumber(),
+      pricePerItem: (unit ?? new Money(0)).toNumber(),
+      ...(l.Description?.trim() && l.Description.trim() !== name ? { description: l.Description.trim() } : {}),
+      ...(l.ItemCode?.trim() ? { erpId: l.ItemCode.trim() } : {}),
+      ...(l.LineItemID ? { lineItemId: l.LineItemID } : {}),
+    },
+    quantity: quantity.toNumber(),
+    subTotal,
+    total,
+    tax: lineTax,
+    ...(discount ? { discount } : {}),
+  };
+  return { item, net, tax, components: classified.components };
+}
+
+/** Lines, document tax, subtotal and total of an invoice or credit note; `taxField` names the document tax ("invoiceTax"). */
+export function amountsOf(
+  s: Steps,
+  raw: { LineAmountTypes?: string | null; LineItems?: XeroLineItem[] | null; SubTotal?: unknown; TotalTax?: unknown; Total?: unknown },
+  currency: string,
+  lookups: XeroLookups,
+  taxField: string,
+): DocumentAmounts {
+  const types = raw.LineAmountTypes ?? undefined;
+  if (types === undefined) s.fail(mapFail('MISSING_FIELD', 'LineAmountTypes is missing', { field: 'LineAmountTypes' }));
+  if (!TYPES.includes(types)) {
+    s.fail(
+      mapFail('INVALID_FIELD', `LineAmountTypes ${JSON.stringify(types).slice(0, 30)} is not Exclusive, Inclusive or NoTax`, { field: 'LineAmountTypes' }),
+    );
+  }
+  if (!raw.LineItems) s.fail(mapFail('MISSING_FIELD', 'LineItems are missing (a list read without `page` returns summaries)', { field: 'LineItems' }));
+  const lines = raw.LineItems.map((l, i) => lineOf(s, l, i, types as LineAmountTypes, currency, lookups));
+  const subtotal = s.take(parseAmount(raw.SubTotal, 'SubTotal'));
+  const totalTax = s.take(parseAmountOrZero(raw.TotalTax, 'TotalTax'));
+  const total = s.take(parseAmount(raw.Total, 'Total'));
+  s.check(checkLinesSum({ lineSubtotals: lines.map((l) => l.net), subtotal, currency, field: 'SubTotal' }));
+  s.check(checkTaxSum({ components: lines.map((l) => l.tax), taxTotal: totalTax, currency }));
+  s.check(checkInvoiceTotal({ subtotal, tax: totalTax, total, currency }));
+  const tax = s.take(
+    buildTax(
+      lines.flatMap((l) => l.components),
+      currency,
+      taxField,
+    ),
+  );
+  return {
+    lineItems: lines.map((l) => l.item),
+    subtotal,
+    total,
+    tax,
+    wire: { subtotal: s.take(tryWireNumber(subtotal, currency, 'SubTotal')), total: s.take(tryWireNumber(total, currency, 'Total')) },
+  };
 }

@@ -1,17 +1,49 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ReadContext } from '../../../src/connector/types.js';
-import type { XeroLookups } from '../map/xero-lookups.js';
 import { XeroOrganisationResponse, XeroTaxRatesResponse } from '../schemas.js';
+import type { Settings } from '../settings.js';
 
 /**
- * The organisation's base currency and tax rates, once per read (2 calls).
- * https://developer.xero.com/documentation/api/accounting/organisation
- * https://developer.xero.com/documentation/api/accounting/taxrates
+ * What the Xero mappers need besides the record, fetched once per read by the document streams'
+ * `lookups()` (2 calls) and handed over in MapContext.lookups as plain JSON:
+ * - `baseCurrency`: GET /Organisation `BaseCurrency` — Xero's CurrencyRate is relative to it
+ *   (https://developer.xero.com/documentation/api/accounting/organisation);
+ * - `taxRates`: GET /TaxRates by TaxType: name, effective rate and components (to split CGST/SGST)
+ *   (https://developer.xero.com/documentation/api/accounting/taxrates).
+ * Rates travel as strings so the decimals stay exact.
  */
-export async function fetchXeroLookups(ctx: ReadContext): Promise<XeroLookups> {
+export const XeroLookups = z.object({
+  baseCurrency: z.string().optional(),
+  organisationName: z.string().optional(),
+  taxRates: z
+    .record(
+      z.string(),
+      z.object({
+        name: z.string(),
+        rate: z.string(),
+        components: z.array(z.object({ name: z.string(), rate: z.string(), compound: z.boolean() })),
+      }),
+    )
+    .default({}),
+});
+export type XeroLookups = z.infer<typeof XeroLookups>;
+export type XeroTaxRateInfo = XeroLookups['taxRates'][string];
+
+/**
+ * Reads the lookups back; anything unreadable counts as absent, so the mapper says what is missing (an
+ * unknown organisation base is FX_UNDERIVABLE for a foreign document, not a failed read).
+ */
+export function readLookups(lookups: unknown): XeroLookups {
+  const parsed = XeroLookups.safeParse(lookups);
+  return parsed.success ? parsed.data : { taxRates: {} };
+}
+
+export async function fetchLookups(ctx: ReadContext<Settings>): Promise<XeroLookups> {
   // GET /Organisation: BaseCurrency decides whether CurrencyRate is usable for our billing base.
+  // https://developer.xero.com/documentation/api/accounting/organisation
   const org = await ctx.http.request({ path: 'Organisation', endpoint: 'GET /Organisation', schema: XeroOrganisationResponse, signal: ctx.signal });
   // GET /TaxRates: resolves LineItem.TaxType to a name, a rate and its components.
+  // https://developer.xero.com/documentation/api/accounting/taxrates
   const rates = await ctx.http.request({ path: 'TaxRates', endpoint: 'GET /TaxRates', schema: XeroTaxRatesResponse, signal: ctx.signal });
   return lookupsFrom(org, rates);
 }

@@ -1,9 +1,10 @@
 import type { ReadContext } from '../../../src/connector/types.js';
 
 /**
- * `where` filters (reference §3.3: C#-like, URL-encoded by the client). Documents are filtered by type
- * (the endpoints also return bills) and, for a backfill window, by document date:
- * `Date>=DateTime(2025,02,01) AND Date<=DateTime(2025,02,28)` (whole days, inclusive).
+ * Xero's `where` filter, a C#-like expression the client URL-encodes
+ * (https://developer.xero.com/documentation/api/accounting/requests-and-responses). Documents are filtered by type (the endpoints also return bills) and, for a backfill window,
+ * by document date: `Date>=DateTime(2025,02,01) AND Date<=DateTime(2025,02,28)` (whole days, inclusive).
+ * No other connector has a query language of this shape, so it lives here.
  */
 export function dateTimeLiteral(day: string): string {
   const [y, m, d] = day.split('-');
@@ -17,5 +18,8 @@ export function whereFor(type: string, ctx: ReadContext, extra?: string): string
   return parts.join(' AND ');
 }
 
-/** Every status, so VOIDED and DELETED documents are seen (Xero may leave DELETED out otherwise: §3.6 VERIFY). */
+/**
+ * Every status, asked for explicitly so VOIDED and DELETED documents are listed: Xero leaves DELETED
+ * documents out of a list unless they are asked for (README.md, "Limitations").
+ */
 export const ALL_STATUSES = ['DRAFT', 'SUBMITTED', 'AUTHORISED', 'PAID', 'VOIDED', 'DELETED'] as const;

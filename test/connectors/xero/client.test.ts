@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { xeroConnector } from '../../../connectors/xero/connector.js';
-import { xeroErrorTable } from '../../../connectors/xero/error-table.js';
+import { connector } from '../../../connectors/xero/connector.js';
 import { XeroInvoicesResponse } from '../../../connectors/xero/schemas.js';
 import { invoicesStream } from '../../../connectors/xero/streams/invoices.js';
 import { TokenStore } from '../../../src/auth/token-store.js';
@@ -58,7 +57,7 @@ describe('Xero client', () => {
   it('given a day-limit 429 on one organisation, then only that connection is parked (the other keeps reading) and its read resumes by itself after the reset', async () => {
     const quota: Array<[string, string, number]> = [];
     const wire = (c: string) => ({
-      acquire: (signal?: AbortSignal) => h.quotas.acquire(c, xeroConnector.rateBudget, { signal, maxParkWaitMs: 15_000 }),
+      acquire: (signal?: AbortSignal) => h.quotas.acquire(c, connector.rateBudget, { signal, maxParkWaitMs: 15_000 }),
       park: (untilMs: number) => h.quotas.park(c, untilMs),
       onQuota: (w: 'minute' | 'day', n: number) => void quota.push([c, w, n]),
     });
@@ -113,8 +112,8 @@ describe('Xero client', () => {
   it('given only baseUrl (the sandbox), then the token endpoint defaults to its origin and XeroSettings validates the config', async () => {
     const http = h.client(h.india, { settings: { tokenUrl: undefined } });
     await expect(ping(http)).resolves.toMatchObject({ Invoices: expect.any(Array) });
-    expect(xeroConnector.settings.safeParse({ clientId: 'a', clientSecret: 'b', refreshToken: 'c', tenantId: h.india, pageSize: 5000 }).success).toBe(false);
-    expect(xeroConnector.settings.safeParse({ clientId: 'a', clientSecret: 'b', refreshToken: 'c', tenantId: h.india }).success).toBe(true);
+    expect(connector.settings.safeParse({ clientId: 'a', clientSecret: 'b', refreshToken: 'c', tenantId: h.india, pageSize: 5000 }).success).toBe(false);
+    expect(connector.settings.safeParse({ clientId: 'a', clientSecret: 'b', refreshToken: 'c', tenantId: h.india }).success).toBe(true);
   });
 
   it('given the config refresh token after Xero rotated it, then the single-use token is refused (invalid_grant) as an AuthError', async () => {
@@ -187,48 +186,5 @@ describe('Xero client', () => {
     }
     expect(foreignSent).toBeGreaterThan(0);
     expect(underivable).toBeGreaterThan(0);
-  });
-});
-
-describe('Xero error table', () => {
-  const ctx = (status: number, headers: Record<string, string> = {}, body?: unknown, text = '') => ({
-    status,
-    headers,
-    body,
-    text,
-    operation: 'GET /Invoices',
-    retryAfterMs: headers['retry-after'] ? Number(headers['retry-after']) * 1000 : undefined,
-  });
-
-  it.each([
-    ['minute', 'minute'],
-    ['Minute limit', 'minute'],
-    ['concurrent', 'minute'],
-    ['AppMinute', 'minute'],
-    ['day', 'day'],
-    ['DayLimit', 'day'],
-    ['Daily Limit', 'day'],
-  ])('given X-Rate-Limit-Problem %j, then the scope is %s', (problem, scope) => {
-    const e = xeroErrorTable(ctx(429, { 'x-rate-limit-problem': problem, 'retry-after': '7' }));
-    expect(e).toBeInstanceOf(RateLimitedError);
-    expect(e).toMatchObject({ scope, retryAfterMs: 7000 });
-  });
-
-  it('given a day-limit 429 without Retry-After, then it waits until the next UTC midnight', () => {
-    const e = xeroErrorTable(ctx(429, { 'x-rate-limit-problem': 'day' })) as RateLimitedError;
-    expect(e.retryAfterMs).toBeGreaterThan(0);
-    expect(e.retryAfterMs).toBeLessThanOrEqual(86_400_000);
-  });
-
-  it('given problem bodies and token errors, then AuthError with Xero’s words; 2xx is no error', () => {
-    expect(xeroErrorTable(ctx(401, {}, { Title: 'Unauthorized', Status: 401, Detail: 'TokenExpired' }))?.message).toContain('TokenExpired');
-    expect(xeroErrorTable(ctx(400, {}, { error: 'invalid_client' }))).toBeInstanceOf(AuthError);
-    expect(
-      xeroErrorTable(
-        ctx(400, {}, { ErrorNumber: 10, Type: 'ValidationException', Elements: [{ ValidationErrors: [{ Message: 'Account code 9999 is not valid' }] }] }),
-      )?.message,
-    ).toBe('Xero ValidationException: Account code 9999 is not valid');
-    expect(xeroErrorTable(ctx(200, {}, { Status: 'OK' }))).toBeUndefined();
-    expect(xeroErrorTable(ctx(502, {}, undefined, 'Bad gateway'))).toBeInstanceOf(TransientError);
   });
 });

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { SourceRecord } from '../../../src/connector/types.js';
-import type { XeroLookups } from '../../../connectors/xero/map/xero-lookups.js';
 import {
   XeroContactsResponse,
   XeroCreditNotesResponse,
@@ -12,8 +11,8 @@ import {
   type XeroInvoice,
   type XeroListedContact,
 } from '../../../connectors/xero/schemas.js';
-import { lookupsFrom } from '../../../connectors/xero/streams/lookups.js';
-import { toSourceRecord } from '../../../connectors/xero/streams/source-record.js';
+import { lookupsFrom, type XeroLookups } from '../../../connectors/xero/streams/lookups.js';
+import { toSourceRecord } from '../../../connectors/xero/streams/read.js';
 
 /** Fixtures in test/fixtures/xero, read through the connector's own schemas and record builder. */
 export function fixture(name: string): unknown {

@@ -1,9 +1,9 @@
 import pino from 'pino';
 import type { Redis } from 'ioredis';
 import type { CreateClientOptions, MapContext, ReadContext, SourceRecord, Stream, StreamState } from '../../../src/connector/types.js';
-import { xeroConnector } from '../../../connectors/xero/connector.js';
+import { connector } from '../../../connectors/xero/connector.js';
 import { startXeroEmulator, type XeroEmulator, type XeroEmulatorOptions } from '../../../sandbox/xero/index.js';
-import type { XeroSettings } from '../../../connectors/xero/settings.js';
+import type { Settings } from '../../../connectors/xero/settings.js';
 import { TokenStore } from '../../../src/auth/token-store.js';
 import type { VendorClient } from '../../../src/http/vendor-client.js';
 import { stateKeys } from '../../../src/pipeline/keys.js';
@@ -23,9 +23,9 @@ export interface XeroHarness {
   quotas: Quotas;
   india: string;
   australia: string;
-  settings(tenantId: string, extra?: Partial<XeroSettings>): XeroSettings;
-  client(tenantId: string, extra?: Omit<Partial<CreateClientOptions<XeroSettings>>, 'settings'> & { settings?: Partial<XeroSettings> }): VendorClient;
-  readCtx(http: VendorClient, settings: XeroSettings, overrides?: Partial<ReadContext>): ReadContext;
+  settings(tenantId: string, extra?: Partial<Settings>): Settings;
+  client(tenantId: string, extra?: Omit<Partial<CreateClientOptions<Settings>>, 'settings'> & { settings?: Partial<Settings> }): VendorClient;
+  readCtx(http: VendorClient, settings: Settings, overrides?: Partial<ReadContext>): ReadContext;
   /** Emulator reset (data, tokens, limits) plus the token store and quotas it would contradict. */
   reset(): Promise<void>;
   close(): Promise<void>;
@@ -40,7 +40,7 @@ export async function startHarness(options: XeroEmulatorOptions = {}): Promise<X
   const tokens = new TokenStore(redis, { prefix });
   const quotas = new Quotas(redis, stateKeys(prefix));
   const [india, australia] = emu.tenantIds as [string, string];
-  const settings = (tenantId: string, extra: Partial<XeroSettings> = {}): XeroSettings => ({
+  const settings = (tenantId: string, extra: Partial<Settings> = {}): Settings => ({
     clientId: 'xero-sandbox-client-id',
     clientSecret: 'xero-sandbox-client-secret',
     refreshToken: 'xero-sandbox-refresh-token-0',
@@ -61,7 +61,7 @@ export async function startHarness(options: XeroEmulatorOptions = {}): Promise<X
     settings,
     client: (tenantId, extra = {}) => {
       const { settings: s, ...rest } = extra;
-      return xeroConnector.createClient({ connectionId: `xero-${tenantId.slice(0, 8)}`, settings: settings(tenantId, s), tokens, logger: silent, ...rest });
+      return connector.createClient({ connectionId: `xero-${tenantId.slice(0, 8)}`, settings: settings(tenantId, s), tokens, logger: silent, ...rest });
     },
     readCtx: (http, s, overrides = {}) => ({
       connectionId: `xero-${s.tenantId.slice(0, 8)}`,

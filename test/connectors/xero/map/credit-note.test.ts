@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MapContext } from '../../../../src/connector/types.js';
-import { mapXeroCreditNote } from '../../../../connectors/xero/map/credit-note.js';
+import { toCreditNote } from '../../../../connectors/xero/map/credit-note.js';
 import { CreditNoteUpsertBody } from '../../../../src/billing/schemas/credit-note.js';
 import { invoiceIdFor } from '../../../../src/mapping/index.js';
 import { creditNoteRecord, gst, indiaLookups } from '../fixtures.js';
@@ -9,7 +9,7 @@ const ctx: MapContext = { connectionId: 'xero-in', originSource: 'EXTERNAL_SYSTE
 
 describe('Xero credit note mapping', () => {
   it('given an ACCRECCREDIT with two live allocations and a deleted one, then the body applies it to the same invoice ids the invoice stream uses', () => {
-    const r = mapXeroCreditNote(creditNoteRecord('credit-note-allocations.json'), ctx);
+    const r = toCreditNote(creditNoteRecord('credit-note-allocations.json'), ctx);
     if (!r.ok || r.value.kind !== 'credit-note') throw new Error(r.ok ? 'not a credit note' : r.message);
     const creditNote = r.value.creditNote;
     expect(() => CreditNoteUpsertBody.parse({ creditNote })).not.toThrow();
@@ -59,7 +59,7 @@ describe('Xero credit note mapping', () => {
 
   it('given allocations and remaining credit that do not add up to the total, then AMOUNTS_INCONSISTENT', () => {
     const record = creditNoteRecord('credit-note-allocations.json');
-    expect(mapXeroCreditNote({ ...record, raw: { ...record.raw, RemainingCredit: 830 } }, ctx)).toMatchObject({
+    expect(toCreditNote({ ...record, raw: { ...record.raw, RemainingCredit: 830 } }, ctx)).toMatchObject({
       ok: false,
       reason: 'AMOUNTS_INCONSISTENT',
       field: 'RemainingCredit',
@@ -69,12 +69,12 @@ describe('Xero credit note mapping', () => {
   it('given a VOIDED credit note, then the balance check is skipped and the status travels in metaData', () => {
     const record = creditNoteRecord('credit-note-allocations.json');
     const voided = { ...record, status: 'VOIDED', raw: { ...record.raw, Status: 'VOIDED', Allocations: [], RemainingCredit: 0 } };
-    const r = mapXeroCreditNote(voided, ctx);
+    const r = toCreditNote(voided, ctx);
     expect(r.ok && r.value.kind === 'credit-note' && r.value.creditNote.metaData?.sourceStatus).toBe('VOIDED');
   });
 
   it('given a supplier credit (ACCPAYCREDIT), then UNSUPPORTED', () => {
     const record = creditNoteRecord('credit-note-allocations.json');
-    expect(mapXeroCreditNote({ ...record, raw: { ...record.raw, Type: 'ACCPAYCREDIT' } }, ctx)).toMatchObject({ ok: false, reason: 'UNSUPPORTED' });
+    expect(toCreditNote({ ...record, raw: { ...record.raw, Type: 'ACCPAYCREDIT' } }, ctx)).toMatchObject({ ok: false, reason: 'UNSUPPORTED' });
   });
 });

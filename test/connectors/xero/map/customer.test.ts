@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { MapContext } from '../../../../src/connector/types.js';
-import { mapXeroContact } from '../../../../connectors/xero/map/customer.js';
-import { taxIdentifiersOf } from '../../../../connectors/xero/map/tax-number.js';
+import { toCustomer } from '../../../../connectors/xero/map/customer.js';
 import { CustomerCreateBody } from '../../../../src/billing/schemas/customer.js';
 import { contactRecords } from '../fixtures.js';
 
 const ctx: MapContext = { connectionId: 'xero-in', originSource: 'EXTERNAL_SYSTEM_C', baseCurrency: 'INR', lookups: {} };
 
-function customerOf(result: ReturnType<typeof mapXeroContact>) {
+function customerOf(result: ReturnType<typeof toCustomer>) {
   if (!result.ok || result.value.kind !== 'customer') throw new Error(result.ok ? 'not a customer' : result.message);
   expect(() => CustomerCreateBody.parse(result.value.kind === 'customer' ? result.value.customer : undefined)).not.toThrow();
   return result.value.customer;
@@ -22,7 +21,7 @@ describe('Xero contact mapping', () => {
   ];
 
   it('given an Indian customer with a GSTIN, two addresses and a phone, then the body has GSTIN, PAN, state, addresses and a complete primary contact', () => {
-    expect(customerOf(mapXeroContact(kaveri, ctx))).toEqual({
+    expect(customerOf(toCustomer(kaveri, ctx))).toEqual({
       buyerId: 'cust.xero-in.3c9e1f2a-4b5c-4d6e-8f70-1a2b3c4d5e6f',
       erpId: '3c9e1f2a-4b5c-4d6e-8f70-1a2b3c4d5e6f',
       isManuallyCreated: false,
@@ -58,7 +57,7 @@ describe('Xero contact mapping', () => {
   });
 
   it('given a UK customer with a spaced VAT number and an empty PO box, then VAT, the street address and GB', () => {
-    expect(customerOf(mapXeroContact(harbour, ctx))).toEqual({
+    expect(customerOf(toCustomer(harbour, ctx))).toEqual({
       buyerId: 'cust.xero-in.4d0f2a3b-5c6d-4e7f-8a9b-0c1d2e3f4a5b',
       erpId: '4d0f2a3b-5c6d-4e7f-8a9b-0c1d2e3f4a5b',
       isManuallyCreated: false,
@@ -76,7 +75,7 @@ describe('Xero contact mapping', () => {
 
   it('given an ARCHIVED contact with an ABN, then it is INACTIVE (not deleted) with an OTHER tax id', () => {
     expect(coral.deleted).toBeUndefined();
-    expect(customerOf(mapXeroContact(coral, ctx))).toEqual({
+    expect(customerOf(toCustomer(coral, ctx))).toEqual({
       buyerId: 'cust.xero-in.5e1a3b4c-6d7e-4f80-9a1b-2c3d4e5f6a7b',
       erpId: '5e1a3b4c-6d7e-4f80-9a1b-2c3d4e5f6a7b',
       isManuallyCreated: false,
@@ -91,16 +90,6 @@ describe('Xero contact mapping', () => {
   });
 
   it('given a supplier-only contact, then UNSUPPORTED', () => {
-    expect(mapXeroContact(supplier, ctx)).toMatchObject({ ok: false, reason: 'UNSUPPORTED', field: 'IsCustomer' });
-  });
-
-  it.each([
-    ['27 AAPCS 1234 F 1 Z 9'.replace(/ /g, ''), ['GSTIN', 'PAN']],
-    ['27aapcs1234f1z9', ['GSTIN', 'PAN']],
-    ['DE123456789', ['VAT']],
-    ['53 004 085 616', ['OTHER']],
-    ['', []],
-  ])('given TaxNumber %j, then identifiers %j', (taxNumber, types) => {
-    expect(taxIdentifiersOf(taxNumber).map((t) => t.type)).toEqual(types);
+    expect(toCustomer(supplier, ctx)).toMatchObject({ ok: false, reason: 'UNSUPPORTED', field: 'IsCustomer' });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MapContext } from '../../../../src/connector/types.js';
-import { mapXeroInvoice } from '../../../../connectors/xero/map/invoice.js';
+import { toInvoice } from '../../../../connectors/xero/map/invoice.js';
 import { InvoiceUpsertBody } from '../../../../src/billing/schemas/invoice.js';
 import { australiaLookups, gst, indiaLookups, invoiceRecord } from '../fixtures.js';
 
@@ -12,7 +12,7 @@ const inAustralia = (baseCurrency: string): MapContext => ({
   lookups: australiaLookups,
 });
 
-function invoiceOf(result: ReturnType<typeof mapXeroInvoice>) {
+function invoiceOf(result: ReturnType<typeof toInvoice>) {
   if (!result.ok) throw new Error(`${result.reason}: ${result.message}`);
   const body = result.value;
   if (body.kind !== 'invoice') throw new Error('not an invoice');
@@ -30,8 +30,8 @@ const kaveri = (conn: string) => ({
 });
 
 describe('Xero invoice mapping', () => {
-  it('given the reference §5.3 invoice (AUD organisation, USD, partly paid) and a billing company in AUD, then the body is exact and the rate is inverted', () => {
-    const invoice = invoiceOf(mapXeroInvoice(invoiceRecord('reference-5-3-invoice.json'), inAustralia('AUD')));
+  it('given a USD invoice of an AUD organisation, partly paid, and a billing company in AUD, then the body is exact and the rate is inverted', () => {
+    const invoice = invoiceOf(toInvoice(invoiceRecord('invoice-usd-in-aud-org-part-paid.json'), inAustralia('AUD')));
     expect(invoice).toEqual({
       invoiceId: 'inv.xero-au.0f6a2a8e-3b1d-4f0c-9c55-7e2b1d4c8a10',
       invoiceNumber: 'INV-0214',
@@ -96,14 +96,14 @@ describe('Xero invoice mapping', () => {
     });
   });
 
-  it('given the same §5.3 invoice and a billing company in INR, then FX_UNDERIVABLE: the rate is relative to AUD', () => {
-    const r = mapXeroInvoice(invoiceRecord('reference-5-3-invoice.json'), inAustralia('INR'));
+  it('given the same USD invoice of an AUD organisation and a billing company in INR, then FX_UNDERIVABLE: the rate is relative to AUD', () => {
+    const r = toInvoice(invoiceRecord('invoice-usd-in-aud-org-part-paid.json'), inAustralia('INR'));
     expect(r).toMatchObject({ ok: false, reason: 'FX_UNDERIVABLE', field: 'CurrencyRate' });
     if (!r.ok) expect(r.message).toContain('AUD');
   });
 
   it('given a USD invoice in the INR organisation with CurrencyRate 0.011976 (USD per INR), then exchangeRate is 83.500334 INR per USD, never the raw rate', () => {
-    const invoice = invoiceOf(mapXeroInvoice(invoiceRecord('invoice-usd-in-inr-org.json'), inIndia()));
+    const invoice = invoiceOf(toInvoice(invoiceRecord('invoice-usd-in-inr-org.json'), inIndia()));
     expect(invoice.invoiceCurrency).toBe('USD');
     // 1 / 0.011976 = 83.500334001336… → 10 significant digits. Inverted wrongly it would be 0.011976.
     expect(invoice.exchangeRate).toBe(83.500334);
@@ -114,7 +114,7 @@ describe('Xero invoice mapping', () => {
   });
 
   it('given an Inclusive invoice with CGST/SGST rates, a discounted line, a payment and a credit, then subtotals are derived exactly and tax is split by component rates', () => {
-    const invoice = invoiceOf(mapXeroInvoice(invoiceRecord('invoice-inclusive-gst.json'), inIndia()));
+    const invoice = invoiceOf(toInvoice(invoiceRecord('invoice-inclusive-gst.json'), inIndia()));
     expect(invoice).toEqual({
       invoiceId: 'inv.xero-in.11111111-aaaa-4bbb-8ccc-000000000102',
       invoiceNumber: 'INV-0102',
@@ -192,7 +192,7 @@ describe('Xero invoice mapping', () => {
   });
 
   it('given a NoTax invoice whose Date has no offset and whose due date is only a DateString, then dates are UTC calendar days and there is no tax', () => {
-    const invoice = invoiceOf(mapXeroInvoice(invoiceRecord('invoice-notax.json'), inIndia()));
+    const invoice = invoiceOf(toInvoice(invoiceRecord('invoice-notax.json'), inIndia()));
     expect(invoice).toEqual({
       invoiceId: 'inv.xero-in.11111111-aaaa-4bbb-8ccc-000000000103',
       invoiceNumber: 'INV-0103',
@@ -232,7 +232,7 @@ describe('Xero invoice mapping', () => {
     const record = invoiceRecord('invoice-voided.json');
     expect(record.status).toBe('VOIDED');
     expect(record.deleted).toBeUndefined();
-    const invoice = invoiceOf(mapXeroInvoice(record, inIndia()));
+    const invoice = invoiceOf(toInvoice(record, inIndia()));
     expect(invoice).toEqual({
       invoiceId: 'inv.xero-in.11111111-aaaa-4bbb-8ccc-000000000104',
       invoiceNumber: 'INV-0104',
@@ -271,7 +271,7 @@ describe('Xero invoice mapping', () => {
   it('given a DELETED draft, then its record is a delete with status DELETED, and if mapped its status says DELETED (IGST single component)', () => {
     const record = invoiceRecord('invoice-deleted-draft.json');
     expect(record).toMatchObject({ id: '11111111-aaaa-4bbb-8ccc-000000000105', status: 'DELETED', deleted: true, version: '2025-03-06T09:15:30.250Z' });
-    const invoice = invoiceOf(mapXeroInvoice(record, inIndia()));
+    const invoice = invoiceOf(toInvoice(record, inIndia()));
     expect(invoice.metaData).toEqual({
       sourceSystem: 'xero',
       sourceStatus: 'DELETED',
@@ -292,22 +292,22 @@ describe('Xero invoice mapping', () => {
   it('given figures that do not add up, then AMOUNTS_INCONSISTENT instead of a body', () => {
     const record = invoiceRecord('invoice-inclusive-gst.json');
     const broken = { ...record, raw: { ...record.raw, Total: 14150.5 } };
-    expect(mapXeroInvoice(broken, inIndia())).toMatchObject({ ok: false, reason: 'AMOUNTS_INCONSISTENT', field: 'total' });
+    expect(toInvoice(broken, inIndia())).toMatchObject({ ok: false, reason: 'AMOUNTS_INCONSISTENT', field: 'total' });
     const badDue = { ...record, raw: { ...record.raw, AmountDue: 9150 } };
-    expect(mapXeroInvoice(badDue, inIndia())).toMatchObject({ ok: false, reason: 'AMOUNTS_INCONSISTENT', field: 'balance' });
+    expect(toInvoice(badDue, inIndia())).toMatchObject({ ok: false, reason: 'AMOUNTS_INCONSISTENT', field: 'balance' });
   });
 
   it('given a bill (ACCPAY), a foreign invoice without a rate, or one at exactly 1, then it is quarantined, never sent at 1:1', () => {
     const record = invoiceRecord('invoice-usd-in-inr-org.json');
-    expect(mapXeroInvoice({ ...record, raw: { ...record.raw, Type: 'ACCPAY' } }, inIndia())).toMatchObject({ ok: false, reason: 'UNSUPPORTED' });
-    expect(mapXeroInvoice({ ...record, raw: { ...record.raw, CurrencyRate: undefined } }, inIndia())).toMatchObject({ ok: false, reason: 'FX_UNDERIVABLE' });
-    expect(mapXeroInvoice({ ...record, raw: { ...record.raw, CurrencyRate: 1 } }, inIndia())).toMatchObject({ ok: false, reason: 'FX_SUSPECT' });
-    expect(mapXeroInvoice(record, { ...inIndia(), lookups: {} })).toMatchObject({ ok: false, reason: 'FX_UNDERIVABLE' });
+    expect(toInvoice({ ...record, raw: { ...record.raw, Type: 'ACCPAY' } }, inIndia())).toMatchObject({ ok: false, reason: 'UNSUPPORTED' });
+    expect(toInvoice({ ...record, raw: { ...record.raw, CurrencyRate: undefined } }, inIndia())).toMatchObject({ ok: false, reason: 'FX_UNDERIVABLE' });
+    expect(toInvoice({ ...record, raw: { ...record.raw, CurrencyRate: 1 } }, inIndia())).toMatchObject({ ok: false, reason: 'FX_SUSPECT' });
+    expect(toInvoice(record, { ...inIndia(), lookups: {} })).toMatchObject({ ok: false, reason: 'FX_UNDERIVABLE' });
   });
 
   it('given a summary record without LineItems (a list read without page), then MISSING_FIELD', () => {
     const record = invoiceRecord('invoice-voided.json');
     const { LineItems: _omit, ...summary } = record.raw;
-    expect(mapXeroInvoice({ ...record, raw: summary }, inIndia())).toMatchObject({ ok: false, reason: 'MISSING_FIELD', field: 'LineItems' });
+    expect(toInvoice({ ...record, raw: summary }, inIndia())).toMatchObject({ ok: false, reason: 'MISSING_FIELD', field: 'LineItems' });
   });
 });

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { MapContext, SourceRecord } from '../../../../src/connector/types.js';
-import { mapXeroCreditNote } from '../../../../connectors/xero/map/credit-note.js';
-import { mapXeroInvoice } from '../../../../connectors/xero/map/invoice.js';
+import { toCreditNote } from '../../../../connectors/xero/map/credit-note.js';
+import { toInvoice } from '../../../../connectors/xero/map/invoice.js';
 import { DEFAULT_TENANTS, generateData, type TenantDataset } from '../../../../sandbox/xero/index.js';
 import { XeroCreditNote, XeroInvoice, XeroOrganisationResponse, XeroTaxRatesResponse } from '../../../../connectors/xero/schemas.js';
 import { lookupsFrom } from '../../../../connectors/xero/streams/lookups.js';
-import { toSourceRecord } from '../../../../connectors/xero/streams/source-record.js';
+import { toSourceRecord } from '../../../../connectors/xero/streams/read.js';
 import { CreditNoteUpsertBody } from '../../../../src/billing/schemas/credit-note.js';
 import { InvoiceUpsertBody } from '../../../../src/billing/schemas/invoice.js';
 import { Money, QUARANTINE_REASON_CODES, sumMoney } from '../../../../src/mapping/index.js';
@@ -112,7 +112,7 @@ describe('Xero mapping properties', () => {
         const india = dataset(seed)[0]!;
         const ctx = ctxFor(india);
         for (const r of invoices(india).filter((x) => x.raw.Type === 'ACCREC')) {
-          const m = mapXeroInvoice(r, ctx);
+          const m = toInvoice(r, ctx);
           if (!m.ok) throw new Error(`${r.raw.InvoiceNumber}: ${m.reason} ${m.message}`);
           if (m.value.kind !== 'invoice') throw new Error('kind');
           const inv = InvoiceUpsertBody.parse({ invoice: m.value.invoice }).invoice;
@@ -126,7 +126,7 @@ describe('Xero mapping properties', () => {
           else expect(inv.exchangeRate).toBeUndefined();
         }
         for (const r of creditNotes(india).filter((x) => x.raw.Type === 'ACCRECCREDIT')) {
-          const m = mapXeroCreditNote(r, ctx);
+          const m = toCreditNote(r, ctx);
           if (!m.ok) throw new Error(`${r.raw.CreditNoteNumber}: ${m.reason} ${m.message}`);
           if (m.value.kind !== 'credit-note') throw new Error('kind');
           const cn = CreditNoteUpsertBody.parse({ creditNote: m.value.creditNote }).creditNote;
@@ -145,10 +145,10 @@ describe('Xero mapping properties', () => {
       fc.property(fc.integer({ min: 1, max: 1_000_000 }), (seed) => {
         const au = dataset(seed)[1]!;
         for (const r of invoices(au).filter((x) => x.raw.Type === 'ACCREC')) {
-          const m = mapXeroInvoice(r, ctxFor(au, 'INR'));
+          const m = toInvoice(r, ctxFor(au, 'INR'));
           if (r.raw.CurrencyCode === 'INR') expect(m.ok).toBe(true);
           else expect(m).toMatchObject({ ok: false, reason: 'FX_UNDERIVABLE' });
-          expect(mapXeroInvoice(r, ctxFor(au, 'AUD')).ok).toBe(true);
+          expect(toInvoice(r, ctxFor(au, 'AUD')).ok).toBe(true);
         }
       }),
       { numRuns: 15 },
@@ -173,7 +173,7 @@ describe('Xero mapping properties', () => {
         if (!parsed.success) return;
         const record = { ...doc.r, raw: parsed.data } as SourceRecord<never>;
         reached++;
-        const m = doc.kind === 'invoice' ? mapXeroInvoice(record, doc.ctx) : mapXeroCreditNote(record, doc.ctx);
+        const m = doc.kind === 'invoice' ? toInvoice(record, doc.ctx) : toCreditNote(record, doc.ctx);
         if (m.ok) {
           if (m.value.kind === 'invoice')
             expect(() => InvoiceUpsertBody.parse({ invoice: m.value.kind === 'invoice' ? m.value.invoice : undefined })).not.toThrow();

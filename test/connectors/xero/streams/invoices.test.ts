@@ -3,7 +3,7 @@ import type { SourceRecord } from '../../../../src/connector/types.js';
 import { invoicesStream } from '../../../../connectors/xero/streams/invoices.js';
 import { churn, parseMsDate } from '../../../../sandbox/xero/index.js';
 import type { XeroInvoice } from '../../../../connectors/xero/schemas.js';
-import type { XeroStreamState } from '../../../../connectors/xero/streams/stream-state.js';
+import type { State } from '../../../../connectors/xero/streams/state.js';
 import { latest, readAll, startHarness, type XeroHarness } from '../support.js';
 
 let h: XeroHarness;
@@ -190,7 +190,7 @@ describe('Xero invoices stream', () => {
 
   it('given a resume from a page state in the middle of a read, then the rest of the records come back', async () => {
     const ctx = ctxWith(6);
-    const firstPages: XeroStreamState[] = [];
+    const firstPages: State[] = [];
     const seen: Array<SourceRecord<XeroInvoice>> = [];
     for await (const page of invoicesStream.read(ctx, invoicesStream.initialState())) {
       seen.push(...page.records);

@@ -1,11 +1,13 @@
 import { Money, roundMoney, splitByComponentRates, type Decimal, type TaxComponent, type TaxKind } from '../../../src/mapping/index.js';
-import type { XeroTaxRateInfo } from './xero-lookups.js';
+import type { XeroTaxRateInfo } from '../streams/lookups.js';
 
 /**
  * A line's TaxAmount → classified tax components.
  *
- * Xero has no GST fields (reference §3.4): an Indian organisation models "GST 18%" as one TaxRate with two
- * TaxComponents (CGST 9, SGST 9), and the line's TaxAmount is the combined figure. So:
+ * Xero has no GST fields: a tax rate is a name, an effective rate and TaxComponents (Name, Rate,
+ * IsCompound; https://developer.xero.com/documentation/api/accounting/taxrates), so an Indian
+ * organisation models "GST 18%" as one TaxRate with two TaxComponents (CGST 9, SGST 9), and the line's
+ * TaxAmount is the combined figure. So:
  * - components named CGST + SGST (or UTGST), optionally with IGST/cess and no compound component:
  *   split TaxAmount in proportion to the component rates, exact to the paisa (CGST gets an odd paisa);
  * - a single IGST component: all of it is IGST;

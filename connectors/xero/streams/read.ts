@@ -1,19 +1,22 @@
 import type { z } from 'zod';
-import type { ReadContext, SourceRecord, StreamPage } from '../../../src/connector/types.js';
+import type { BillingBody, EntityName, MapContext, ReadContext, SourceRecord, Stream, StreamPage } from '../../../src/connector/types.js';
 import { DataContractError } from '../../../src/errors/index.js';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../settings.js';
-import type { XeroStreamState } from './stream-state.js';
+import { parseTimestamp, type MapResult } from '../../../src/mapping/index.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Settings } from '../settings.js';
+import type { XeroLookups } from './lookups.js';
+import { initialState, State } from './state.js';
 
 /**
  * The one read loop of every Xero stream. https://developer.xero.com/documentation/api/accounting/invoices
- * (If-Modified-Since, order, page, pageSize).
+ * (If-Modified-Since, order, page, pageSize; the same parameters on credit notes and contacts).
  *
- * Request: `If-Modified-Since: <UTC, whole seconds, no offset>` (reference §3.3, trap 3),
- * `order=UpdatedDateUTC ASC`, `page`, `pageSize` (100; see below), plus the stream's filters.
+ * Request: `If-Modified-Since: <UTC, whole seconds, no offset>` (the documented form, e.g.
+ * `2025-02-10T06:31:10`), `order=UpdatedDateUTC ASC`, `page`, `pageSize` (100; see below), plus the
+ * stream's filters. Line items only come with `page` (https://developer.xero.com/faq/limits/retrieving-data).
  *
  * Why not simply page 1..n of one query: pages are evaluated afresh on every request, ordered by
  * UpdatedDateUTC. A record on an already-read page that is edited during the read moves to the end, every
- * later record shifts one place up, and page n+1 silently starts one record late — a miss (trap 4). So:
+ * later record shifts one place up, and page n+1 silently starts one record late — a miss. So:
  *
  * 1. After each page, start a NEW query at page 1 from the last UpdatedDateUTC seen. Page 1 of a query is
  *    one consistent snapshot, and an edited record can only move to a later UpdatedDateUTC, so it is
@@ -28,17 +31,15 @@ import type { XeroStreamState } from './stream-state.js';
  *    so the window is then re-read whole until a pass runs while the query's newest record and item count
  *    stay the same (nothing changed, nothing shifted; at most 4 passes), and the page cursor stays at the
  *    window's start meanwhile.
- * 4. Stop on the last page (`pagination.page >= pageCount`, else a short page), or once a page goes past `ctx.until`: records
- *    newer than `until` are left for the next run, which starts there.
+ * 4. Stop on the last page (`pagination.page >= pageCount`, else a short page), or once a page goes past
+ *    `ctx.until`: records newer than `until` are left for the next run, which starts there.
  *
  * Page state: `cursor` = the newest UpdatedDateUTC handed out (≤ until), an inclusive lower bound — every
  * record changed at or after it is still ahead, so saving it after each page is safe (isSorted: true).
  */
-export interface XeroListSpec<Raw> {
-  /** Path under the API root, e.g. "Invoices". */
-  path: string;
-  /** Envelope collection name, e.g. "Invoices". */
-  collection: string;
+export interface ListSpec<Raw> {
+  /** Path under the API root, and the response's collection key: "Invoices", "CreditNotes", "Contacts". */
+  path: 'Invoices' | 'CreditNotes' | 'Contacts';
   schema: z.ZodType<Record<string, unknown>>;
   /** Stream filters (where, Statuses, includeArchived). */
   query(ctx: ReadContext): Record<string, string>;
@@ -56,7 +57,7 @@ export function ifModifiedSinceHeader(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19);
 }
 
-export async function* readXeroList<Raw>(ctx: ReadContext, state: XeroStreamState, spec: XeroListSpec<Raw>): AsyncIterable<StreamPage<Raw, XeroStreamState>> {
+export async function* readList<Raw>(ctx: ReadContext<Settings>, state: State, spec: ListSpec<Raw>): AsyncIterable<StreamPage<Raw, State>> {
   const pageSize = typeof ctx.settings.pageSize === 'number' ? ctx.settings.pageSize : DEFAULT_PAGE_SIZE;
   const untilMs = ctx.until.getTime();
   const endpoint = `GET /${spec.path}`;
@@ -81,7 +82,7 @@ export async function* readXeroList<Raw>(ctx: ReadContext, state: XeroStreamStat
       schema: spec.schema,
       signal: ctx.signal,
     });
-    const items = (body[spec.collection] ?? []) as Raw[];
+    const items = (body[spec.path] ?? []) as Raw[];
     const pagination = body.pagination as Pagination | null | undefined;
     const records = items.map((raw) => spec.toRecord(raw));
     const last = records[records.length - 1];
@@ -105,7 +106,7 @@ export async function* readXeroList<Raw>(ctx: ReadContext, state: XeroStreamStat
     }
     return out;
   };
-  const pageOf = (records: SourceRecord<Raw>[]): StreamPage<Raw, XeroStreamState> => ({ records, state: { cursor: windowStart ?? newest } });
+  const pageOf = (records: SourceRecord<Raw>[]): StreamPage<Raw, State> => ({ records, state: { cursor: windowStart ?? newest } });
   /** Newest record of the query: changes whenever any of its records is edited or created. */
   const marker = async (ims: number) => {
     const r = await fetchPage(ims, 1, 1, 'UpdatedDateUTC DESC');
@@ -157,4 +158,64 @@ export async function* readXeroList<Raw>(ctx: ReadContext, state: XeroStreamStat
     }
     for (const [id, version] of seen) if (Date.parse(version) < lower) seen.delete(id);
   }
+}
+
+/**
+ * A listed Xero record → SourceRecord. `version` = UpdatedDateUTC (`/Date(ms+0000)/`) as UTC ISO with ms.
+ * Xero keeps deleted documents, with Status DELETED
+ * (https://developer.xero.com/documentation/api/accounting/invoices): such a record is a SourceRecord
+ * with `deleted: true` and status 'DELETED'; VOIDED keeps `deleted` unset — a void is a status, never a
+ * delete. A record without a readable UpdatedDateUTC cannot be placed on the cursor, so the page fails loudly.
+ */
+export function toSourceRecord<Raw extends { UpdatedDateUTC: string }>(
+  raw: Raw,
+  id: string,
+  status: string | null | undefined,
+  endpoint: string,
+): SourceRecord<Raw> {
+  const version = parseTimestamp(raw.UpdatedDateUTC, { field: 'UpdatedDateUTC' });
+  if (!version.ok)
+    throw new DataContractError(`xero ${endpoint}: record ${id} has no usable UpdatedDateUTC (${version.message})`, { source: 'xero', operation: endpoint });
+  const record: SourceRecord<Raw> = { id, version: version.value, raw };
+  if (status) record.status = status;
+  if (status === 'DELETED') record.deleted = true;
+  return record;
+}
+
+/** One Xero stream: what differs between invoices, credit notes and contacts. */
+export interface StreamSpec<Raw extends { UpdatedDateUTC: string }> {
+  name: EntityName;
+  path: ListSpec<Raw>['path'];
+  primaryKey: 'InvoiceID' | 'CreditNoteID' | 'ContactID';
+  schema: z.ZodType<Record<string, unknown>>;
+  /** Stream filters (where, Statuses, includeArchived). */
+  query: ListSpec<Raw>['query'];
+  /** Xero's status of a record, as it says it. */
+  statusOf(raw: Raw): string | null | undefined;
+  supportsWindow: boolean;
+  /** What the mapper needs besides the record (documents: organisation and tax rates; contacts: nothing). */
+  lookups?(ctx: ReadContext<Settings>): Promise<XeroLookups>;
+  map(record: SourceRecord, ctx: MapContext): MapResult<BillingBody>;
+}
+
+export function defineStream<Raw extends { UpdatedDateUTC: string }>(spec: StreamSpec<Raw>): Stream<Raw, State, Settings> {
+  const endpoint = `GET /${spec.path}`;
+  return {
+    name: spec.name,
+    primaryKey: spec.primaryKey,
+    cursorField: 'UpdatedDateUTC',
+    isSorted: true,
+    state: State,
+    initialState,
+    supportsWindow: spec.supportsWindow,
+    read: (ctx, state) =>
+      readList<Raw>(ctx, state, {
+        path: spec.path,
+        schema: spec.schema,
+        query: spec.query,
+        toRecord: (raw) => toSourceRecord(raw, String(raw[spec.primaryKey as keyof Raw]), spec.statusOf(raw), endpoint),
+      }),
+    ...(spec.lookups ? { lookups: spec.lookups } : {}),
+    map: spec.map,
+  };
 }

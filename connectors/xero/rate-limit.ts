@@ -2,11 +2,12 @@ import type { Headers } from '../../src/http/vendor-client.js';
 import type { QuotaSignal } from '../../src/http/wait-decision.js';
 
 /**
- * Xero's rate-limit signals (reference §3.7, trap 20).
+ * Xero's rate-limit signals (https://developer.xero.com/documentation/guides/oauth2/limits/,
+ * https://developer.xero.com/faq/limits). Classification only; src/http/wait-decision.ts decides.
  * - `X-Rate-Limit-Problem` on a 429 names the breached limit. Community code checks lowercase `minute` and
  *   `day`; `DayLimit`, `Minute limit`, `concurrent`, `AppMinute` also appear. Read loosely and
- *   case-insensitively: anything mentioning "day"/"daily" is the day limit (park the connection until the
- *   reset), everything else is short-lived (minute, app-minute, concurrency: wait Retry-After).
+ *   case-insensitively: anything mentioning "day"/"daily" is the day limit (scope 'day'), everything
+ *   else is short-lived (minute, app-minute, concurrency: scope 'minute').
  * - `X-DayLimit-Remaining`, `X-MinLimit-Remaining`, `X-AppMinLimit-Remaining` on every response: reported
  *   as the day and minute quotas left (minute = the smaller of the organisation's and the app's).
  */
@@ -22,8 +23,8 @@ function header(headers: Headers, name: string): number | undefined {
   return Number(value);
 }
 
-/** The day and minute quotas left, from the headers on every response (classification only). */
-export function readXeroQuota(headers: Headers): QuotaSignal[] {
+/** The day and minute quotas left, from the headers on every response. */
+export function readQuota(headers: Headers): QuotaSignal[] {
   const signals: QuotaSignal[] = [];
   const day = header(headers, 'x-daylimit-remaining');
   if (day !== undefined) signals.push({ window: 'day', remaining: day });

@@ -1,0 +1,78 @@
+import type { Logger } from 'pino';
+import type { RefreshFn, TokenStore } from '../../src/auth/token-store.js';
+import { type AuthProvider, VendorClient } from '../../src/http/vendor-client.js';
+import { tokenErrorTable } from './error-table.js';
+import { XeroTokenResponse } from './schemas.js';
+import { type Settings, tokenUrl } from './settings.js';
+
+/**
+ * Xero OAuth 2.0: `POST /connect/token`, form `grant_type=refresh_token&refresh_token=…`, client
+ * credentials as HTTP Basic (https://developer.xero.com/documentation/guides/oauth2/auth-flow/). Access
+ * tokens live 30 minutes; every refresh answers a NEW refresh token and the old one is spent; an unused
+ * refresh token expires after 60 days (https://developer.xero.com/faq/oauth2).
+ *
+ * Tokens live in the shared TokenStore (Redis): one refresh at a time per token key across processes,
+ * and the rotated refresh token is written atomically with the access token. The key is the connection,
+ * or `settings.tokenGroup` when several connections (organisations) share one Xero authorisation.
+ */
+export interface AuthOptions {
+  connectionId: string;
+  settings: Settings;
+  tokens: TokenStore;
+  logger?: Logger;
+}
+
+/**
+ * The refresh call the TokenStore runs under its lock. Never retried in-process: a refresh whose answer
+ * was lost may already have rotated the token, so the lock is released and the job's own retry starts
+ * over from the token store (Xero accepts the previous refresh token again for a 30-minute grace period
+ * in that case: https://developer.xero.com/faq/oauth2; past it, the answer is invalid_grant).
+ */
+export function refreshFn(options: Pick<AuthOptions, 'settings'>): RefreshFn {
+  const { settings } = options;
+  const url = new URL(tokenUrl(settings));
+  const cut = url.pathname.lastIndexOf('/');
+  // got wants a prefix plus a relative path; split the token URL at its last segment.
+  const client = new VendorClient({
+    vendor: 'xero',
+    prefixUrl: `${url.origin}${url.pathname.slice(0, cut)}`,
+    errorTable: tokenErrorTable,
+    retry: { retries: 0 },
+  });
+  const path = url.pathname.slice(cut + 1);
+  const basic = Buffer.from(`${encodeURIComponent(settings.clientId)}:${encodeURIComponent(settings.clientSecret)}`).toString('base64');
+  return async (refreshToken, signal) => {
+    // https://developer.xero.com/documentation/guides/oauth2/auth-flow/#refreshing-access-tokens
+    const r = await client.request({
+      method: 'POST',
+      path,
+      endpoint: 'POST /connect/token',
+      form: { grant_type: 'refresh_token', refresh_token: refreshToken },
+      headers: { authorization: `Basic ${basic}` },
+      schema: XeroTokenResponse,
+      anonymous: true,
+      signal,
+    });
+    return { accessToken: r.access_token, expiresInSeconds: r.expires_in, refreshToken: r.refresh_token };
+  };
+}
+
+export function createAuth(options: AuthOptions): AuthProvider {
+  const { settings, tokens } = options;
+  // The TokenStore key: the connection, or the group of connections sharing one Xero authorisation.
+  const tokenKey = settings.tokenGroup ?? options.connectionId;
+  const refresh = refreshFn(options);
+  let seeded: Promise<void> | undefined;
+  return {
+    async token(stale) {
+      // The config's refresh token seeds Redis once (HSETNX: a token already there wins).
+      seeded ??= tokens.seed(tokenKey, settings.refreshToken).catch((err: unknown) => {
+        seeded = undefined;
+        throw err;
+      });
+      await seeded;
+      return tokens.accessToken(tokenKey, refresh, stale);
+    },
+    header: (token) => `Bearer ${token}`,
+  };
+}
