@@ -63,7 +63,7 @@ describe('QuickBooks invoice → billing invoice', () => {
     });
   });
 
-  it('given the reference inter-state sample (one IGST TaxLine, no customer record), then IGST 18 % and the customer from the document', () => {
+  it('given the inter-state sample (one IGST TaxLine, no customer record), then IGST 18 % and the customer from the document', () => {
     const { invoice } = mapped(fixture('invoice-inter-state'));
     expect(invoice).toStrictEqual({
       invoiceId: 'inv.qbo-in.1042',

@@ -87,7 +87,7 @@ describe('QuickBooks invoices stream against the sandbox', () => {
     expect(latestById(records)).toEqual(storeVersions(h.emu));
     expectCheckpointSafe(pages);
 
-    // The trap is real in the sandbox: the same edits under naive offset paging lose records.
+    // The skip is real in the sandbox: the same edits under naive offset paging lose records.
     const naive = await harness({ records: 1000 });
     try {
       const naiveSeen = new Set<string>();
