@@ -12,14 +12,15 @@ import type { ErrorContext, ErrorTable } from '../../src/http/vendor-client.js';
  * lowercase `{"fault":{"error":[{"message","detail","code"}],"type"}}`; both are read. A 200 may still
  * carry a Fault (same error-codes page), which is an error too.
  *
- * | status / code                          | class            | why                                          |
- * |----------------------------------------|------------------|----------------------------------------------|
+ * | status / code                          | class            | why                                               |
+ * |----------------------------------------|------------------|---------------------------------------------------|
  * | 429, or code 3001 (ThrottleExceeded)   | RateLimitedError | scope 'minute'; Intuit: wait 60 s, no Retry-After |
- * | 401, code 3200 (AuthenticationFailed)  | AuthError        | the client forces one refresh first           |
- * | 403, code 3100 (AuthorizationFault)    | AuthError        | the app lost its scope or the realm           |
- * | code 610 (Object Not Found), 404       | RejectedError    | a retry cannot make it exist                  |
- * | 5xx, code 10000 (SystemFault), 408     | TransientError   | retry with backoff                            |
- * | other 4xx (ValidationFault, 4000/4001) | RejectedError    | e.g. a query on an unsupported field: a bug   |
+ * | 401, code 3200 (AuthenticationFailed)  | AuthError        | the client forces one refresh first               |
+ * | 403, code 3100 (AuthorizationFault)    | AuthError        | the app lost its scope or the realm               |
+ * | code 610 (Object Not Found), 404       | RejectedError    | a retry cannot make it exist                      |
+ * | 5xx, code 10000 (SystemFault), 408     | TransientError   | retry with backoff                                |
+ * | other 4xx (ValidationFault, 4000/4001) | RejectedError    | e.g. a query on an unsupported field: a bug       |
+ * | a Fault on a 2xx                       | RejectedError    | Intuit answers some errors with 200               |
  *
  * Messages carry the vendor's message, detail, code and `intuit_tid` (for Intuit support), never tokens.
  */
