@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateSettings } from '../connectors/registry.js';
-import { QuickBooksSettings } from '../connectors/quickbooks/settings.js';
+import { Settings as QuickBooksSettings } from '../connectors/quickbooks/settings.js';
 import { Settings as XeroSettings } from '../connectors/xero/settings.js';
 import { Settings as ZohoSettings } from '../connectors/zoho-books/settings.js';
 import { ConnectionConfig, loadConfig, parseConfig } from '../src/config.js';

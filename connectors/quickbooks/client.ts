@@ -1,21 +1,28 @@
-/**
- * The QuickBooks Online client of one connection (one realm).
- *
- * Worst-case attempt budget per logical call: 1 + 3 retries = 4 attempts (p-retry, only for retryable
- * errors: 5xx/10000, network errors, and a 429 whose wait is ≤ 5 s); each attempt may add one forced token
- * refresh and one repeat on 401, so ≤ 8 HTTP requests to the API plus ≤ 4 to the token endpoint (each of
- * those at most 2 attempts). A real Intuit 429 asks for 60 s, above the in-process cap: the error goes up,
- * the vendor client parks the connection for 60 s (so other workers stop too) and the job is delayed.
- */
 import type { CreateClientOptions } from '../../src/connector/types.js';
-import type { RefreshFn } from '../../src/auth/token-store.js';
-import { type AuthProvider, type ErrorTable, VendorClient } from '../../src/http/vendor-client.js';
+import { type ErrorTable, VendorClient } from '../../src/http/vendor-client.js';
 import type { RetryPolicy } from '../../src/http/with-retry.js';
-import { quickbooksErrorTable, quickbooksTokenErrorTable } from './error-table.js';
-import { QboTokenResponse } from './schemas.js';
-import type { QuickBooksSettings } from './settings.js';
+import { createAuth } from './auth.js';
+import { errorTableFor, tokenErrorTableFor } from './error-table.js';
+import { readQuota } from './rate-limit.js';
+import type { Settings } from './settings.js';
 
-const API_RETRY: RetryPolicy = {
+/**
+ * The per-connection (per-realm) QuickBooks Online client: the shared VendorClient with
+ * - auth: `Authorization: Bearer <token>` from the shared TokenStore (auth.ts), one forced refresh on 401;
+ * - every call at `{baseUrl}/v3/company/{realmId}/…?minorversion=75`
+ *   (https://developer.intuit.com/app/developer/qbo/docs/learn/explore-the-quickbooks-online-api/minor-versions);
+ * - the error table (error-table.ts), with each error response's `intuit_tid` logged at debug level;
+ * - readQuota (rate-limit.ts: Intuit sends no rate-limit headers) and quota slots from the pipeline
+ *   (`acquire`: 450/min, 10 in flight; connector.ts).
+ *
+ * Retry budget of one call (p-retry, the only in-process retry owner): 1 + 3 retries = 4 attempts, only
+ * for retryable errors (5xx/10000, 408, network errors, and a throttle whose wait is ≤ 5 s); each attempt
+ * may add one forced token refresh and one repeat on 401, so ≤ 8 HTTP requests to the API plus ≤ 4 to
+ * the token endpoint (each of those at most 2 attempts). Intuit's throttle asks for 60 s
+ * (https://developer.intuit.com/app/developer/qbo/docs/learn/limits-and-throttles), above the 5 s
+ * in-place cap, so src/http/wait-decision.ts parks the realm for every worker and the job is delayed.
+ */
+const RETRY: RetryPolicy = {
   retries: 3,
   minTimeoutMs: 250,
   maxTimeoutMs: 4_000,
@@ -24,80 +31,42 @@ const API_RETRY: RetryPolicy = {
   maxRetryAfterMs: 5_000,
 };
 
-/**
- * The refresh function for the TokenStore: `POST /oauth2/v1/tokens/bearer` with HTTP Basic client auth and
- * a form body `grant_type=refresh_token&refresh_token=…` [Q3]. Intuit answers a NEW refresh token; the
- * TokenStore writes it atomically under its lock, so two workers never spend the same one (trap 16).
- * https://developer.intuit.com/app/developer/qbo/docs/develop/authentication-and-authorization/faq
- */
-export function quickbooksRefresh(settings: QuickBooksSettings, options: Pick<CreateClientOptions<QuickBooksSettings>, 'onResponse'> = {}): RefreshFn {
-  const url = new URL(settings.tokenUrl);
-  const tokenClient = new VendorClient({
+export type ClientOptions = CreateClientOptions<Settings>;
+
+export function createClient(options: ClientOptions): VendorClient {
+  const { settings } = options;
+  const tokenUrl = new URL(settings.tokenUrl);
+  const accounts = new VendorClient({
     vendor: 'quickbooks',
-    prefixUrl: url.origin,
-    errorTable: quickbooksTokenErrorTable({ throttleWaitMs: settings.throttleWaitMs }),
+    prefixUrl: tokenUrl.origin,
+    errorTable: tokenErrorTableFor({ throttleWaitMs: settings.throttleWaitMs }),
     // One retry only: a refresh whose answer was lost may already have rotated the token.
     retry: { retries: 1, minTimeoutMs: 200, maxTimeoutMs: 1_000, retryRateLimited: true },
     timeoutMs: 15_000,
     onResponse: options.onResponse,
   });
-  const basic = Buffer.from(`${settings.clientId}:${settings.clientSecret}`).toString('base64');
-  return async (refreshToken, signal) => {
-    const r = await tokenClient.request({
-      method: 'POST',
-      path: url.pathname.replace(/^\/+/, ''),
-      endpoint: 'POST /oauth2/v1/tokens/bearer',
-      headers: { authorization: `Basic ${basic}` },
-      form: { grant_type: 'refresh_token', refresh_token: refreshToken },
-      schema: QboTokenResponse,
-      anonymous: true,
-      signal,
-    });
-    return { accessToken: r.access_token, expiresInSeconds: r.expires_in, refreshToken: r.refresh_token };
-  };
-}
 
-export function createQuickBooksClient(options: CreateClientOptions<QuickBooksSettings>): VendorClient {
-  const { connectionId, settings, tokens } = options;
-  const refresh = quickbooksRefresh(settings, options);
-  // The config's refresh token only seeds Redis once; after a rotation Redis holds the live one.
-  let seeded: Promise<void> | undefined;
-  const seed = () =>
-    (seeded ??= tokens.seed(connectionId, settings.refreshToken).catch((err: unknown) => {
-      seeded = undefined;
-      throw err;
-    }));
-  const auth: AuthProvider = {
-    token: async (stale) => {
-      await seed();
-      return tokens.accessToken(connectionId, refresh, stale);
-    },
-    header: (token) => `Bearer ${token}`,
-  };
-
-  const table = quickbooksErrorTable({ throttleWaitMs: settings.throttleWaitMs });
+  const table = errorTableFor({ throttleWaitMs: settings.throttleWaitMs });
   const errorTable: ErrorTable = (ctx) => {
     const error = table(ctx);
     if (error && options.logger) {
-      const tid = ctx.headers.intuit_tid;
-      options.logger.debug({ status: ctx.status, operation: ctx.operation, intuit_tid: tid }, 'quickbooks error response');
+      options.logger.debug({ status: ctx.status, operation: ctx.operation, intuit_tid: ctx.headers.intuit_tid }, 'quickbooks error response');
     }
     return error;
   };
 
-  // Every call: https://quickbooks.api.intuit.com/v3/company/{realmId}/…?minorversion=75 [Q3][Q12]
   return new VendorClient({
     vendor: 'quickbooks',
     prefixUrl: `${settings.baseUrl.replace(/\/+$/, '')}/v3/company/${encodeURIComponent(settings.realmId)}`,
-    auth,
+    auth: createAuth({ connectionId: options.connectionId, settings, tokens: options.tokens, accounts }),
     errorTable,
     query: { minorversion: settings.minorVersion },
-    retry: API_RETRY,
+    retry: RETRY,
     timeoutMs: settings.timeoutMs,
     acquire: options.acquire,
     onResponse: options.onResponse,
-    // A 429 asking for more than API_RETRY.maxRetryAfterMs (Intuit asks 60 s) parks the realm so every
-    // worker backs off, and the job is delayed (src/http/wait-decision.ts).
+    readQuota,
+    onQuota: options.onQuota,
     park: options.park,
     connectionId: options.connectionId,
     logger: options.logger,

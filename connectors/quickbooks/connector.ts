@@ -1,24 +1,28 @@
-import type { Connector } from '../../src/connector/types.js';
-import { createQuickBooksClient } from './client.js';
-import { QuickBooksSettings } from './settings.js';
+import type { Connector, RateBudget } from '../../src/connector/types.js';
+import { createClient } from './client.js';
+import { Settings } from './settings.js';
 import { creditNotesStream } from './streams/credit-notes.js';
 import { customersStream } from './streams/customers.js';
 import { invoicesStream } from './streams/invoices.js';
 
 /**
- * QuickBooks Online Accounting API v3 (reference §2). Budget per realm: Intuit allows 500 requests a
- * minute and 10 in flight per realm and app; we stay at 450 so refreshes, retries and a second app on the
- * same realm have room [Q7][Q8]. https://developer.intuit.com/app/developer/qbo/docs/learn/limits-and-throttles
+ * Rate budget per realm: Intuit allows 500 requests a minute per realm and 10 per second per realm and
+ * app (https://developer.intuit.com/app/developer/qbo/docs/learn/limits-and-throttles), and at most 10
+ * concurrent requests per realm and app
+ * (https://developer.intuit.com/hub/blog/2016/08/08/idg-concurrent-api-use-changes-coming-soon). We stay
+ * at 450 a minute so token refreshes, retries and a second app on the same realm have room.
  */
-export const quickbooksConnector: Connector<QuickBooksSettings> = {
+const RATE_BUDGET: RateBudget = { perMinute: 450, concurrency: 10 };
+
+export const connector: Connector<Settings> = {
   id: 'quickbooks',
   displayName: 'QuickBooks Online',
-  settings: QuickBooksSettings,
+  settings: Settings,
   streams: {
     invoices: invoicesStream,
     'credit-notes': creditNotesStream,
     customers: customersStream,
   },
-  rateBudget: { perMinute: 450, concurrency: 10 },
-  createClient: createQuickBooksClient,
+  rateBudget: RATE_BUDGET,
+  createClient,
 };

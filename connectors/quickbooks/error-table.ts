@@ -2,20 +2,25 @@ import { AuthError, RateLimitedError, RejectedError, type SyncError, TransientEr
 import type { ErrorContext, ErrorTable } from '../../src/http/vendor-client.js';
 
 /**
- * QuickBooks Online error table (reference §2.8, §2.9, traps 19–20).
- * https://developer.intuit.com/app/developer/qbo/docs/learn/limits-and-throttles
+ * QuickBooks Online status + fault code → our error classes
+ * (https://developer.intuit.com/app/developer/qbo/docs/develop/troubleshooting/error-codes; throttling:
+ * https://developer.intuit.com/app/developer/qbo/docs/learn/limits-and-throttles). Read top to bottom;
+ * the first row that matches wins. The table only classifies; src/http/wait-decision.ts decides whether
+ * a throttle is waited out in place or parks the realm.
  *
  * Bodies come as `{"Fault":{"Error":[{"Message","Detail","code","element"}],"type"},"time"}` or, on 401,
- * lowercase `{"fault":{"error":[{"message","detail","code"}],"type"}}`; both are read (Singer does the same).
+ * lowercase `{"fault":{"error":[{"message","detail","code"}],"type"}}`; both are read. A 200 may still
+ * carry a Fault (same error-codes page), which is an error too.
  *
- * | status / code                          | class            | why                                          |
- * |----------------------------------------|------------------|----------------------------------------------|
- * | 429, or code 3001 (ThrottleExceeded)   | RateLimitedError | Intuit: wait 60 s; no Retry-After documented  |
- * | 401, code 3200 (AuthenticationFailed)  | AuthError        | the client forces one refresh first           |
- * | 403, code 3100 (AuthorizationFault)    | AuthError        | the app lost its scope or the realm           |
- * | code 610 (Object Not Found), 404       | RejectedError    | a retry cannot make it exist                  |
- * | 5xx, code 10000 (SystemFault), 408     | TransientError   | retry with backoff                            |
- * | other 4xx (ValidationFault, 4000/4001) | RejectedError    | e.g. a query on an unsupported field: a bug   |
+ * | status / code                          | class            | why                                               |
+ * |----------------------------------------|------------------|---------------------------------------------------|
+ * | 429, or code 3001 (ThrottleExceeded)   | RateLimitedError | scope 'minute'; Intuit: wait 60 s, no Retry-After |
+ * | 401, code 3200 (AuthenticationFailed)  | AuthError        | the client forces one refresh first               |
+ * | 403, code 3100 (AuthorizationFault)    | AuthError        | the app lost its scope or the realm               |
+ * | code 610 (Object Not Found), 404       | RejectedError    | a retry cannot make it exist                      |
+ * | 5xx, code 10000 (SystemFault), 408     | TransientError   | retry with backoff                                |
+ * | other 4xx (ValidationFault, 4000/4001) | RejectedError    | e.g. a query on an unsupported field: a bug       |
+ * | a Fault on a 2xx                       | RejectedError    | Intuit answers some errors with 200               |
  *
  * Messages carry the vendor's message, detail, code and `intuit_tid` (for Intuit support), never tokens.
  */
@@ -76,9 +81,17 @@ function describe(ctx: ErrorContext, fault: QboFault | undefined): string {
   return parts.join(': ');
 }
 
-/** The table, with the throttle wait configurable (60 s unless a sandbox shortens it). */
-export function quickbooksErrorTable(options: { throttleWaitMs?: number } = {}): ErrorTable {
-  const waitMs = options.throttleWaitMs ?? 60_000;
+/** Intuit's documented wait after a 429 (limits page above). */
+export const THROTTLE_WAIT_MS = 60_000;
+
+export interface ErrorTableOptions {
+  /** The wait a throttle asks for (settings.throttleWaitMs: 60 s unless a sandbox shortens it). */
+  throttleWaitMs?: number;
+}
+
+/** The API table with a configurable throttle wait. */
+export function errorTableFor(options: ErrorTableOptions = {}): ErrorTable {
+  const waitMs = options.throttleWaitMs ?? THROTTLE_WAIT_MS;
   return (ctx): SyncError | undefined => {
     const fault = readFault(ctx.body);
     if (ctx.status < 300 && !fault) return undefined;
@@ -103,7 +116,7 @@ export function quickbooksErrorTable(options: { throttleWaitMs?: number } = {}):
  * `invalid_client` mean the connection must be re-authorised; 5xx is retried; 429 waits like the API.
  * https://developer.intuit.com/app/developer/qbo/docs/develop/authentication-and-authorization/faq
  */
-export function quickbooksTokenErrorTable(options: { throttleWaitMs?: number } = {}): ErrorTable {
+export function tokenErrorTableFor(options: ErrorTableOptions = {}): ErrorTable {
   return (ctx) => {
     const common = { status: ctx.status, source: 'quickbooks', operation: ctx.operation };
     const body = (ctx.body ?? {}) as Record<string, unknown>;
@@ -111,9 +124,19 @@ export function quickbooksTokenErrorTable(options: { throttleWaitMs?: number } =
     if (ctx.status < 300 && error === undefined) return undefined;
     if (ctx.status >= 500 || ctx.status === 408) return new TransientError(`quickbooks token endpoint → ${ctx.status}`, common);
     if (ctx.status === 429) {
-      return new RateLimitedError('quickbooks token endpoint throttled', { ...common, retryAfterMs: options.throttleWaitMs ?? 60_000, scope: 'minute' });
+      return new RateLimitedError('quickbooks token endpoint throttled', {
+        ...common,
+        retryAfterMs: options.throttleWaitMs ?? THROTTLE_WAIT_MS,
+        scope: 'minute',
+      });
     }
     const what = error ?? `HTTP ${ctx.status}`;
     return new AuthError(`quickbooks token refresh refused (${what}); re-authorise the connection`, common);
   };
 }
+
+/** The API table with Intuit's 60 s throttle wait. */
+export const errorTable: ErrorTable = errorTableFor();
+
+/** The token endpoint's table with Intuit's 60 s throttle wait. */
+export const tokenErrorTable: ErrorTable = tokenErrorTableFor();

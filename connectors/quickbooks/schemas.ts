@@ -1,14 +1,15 @@
 import { z } from 'zod';
 
 /**
- * Raw QuickBooks Online v3 shapes (reference §2.4–2.6, Intuit Finance.xsd [Q1]), permissive on purpose:
+ * Raw QuickBooks Online v3 shapes (field names and types from Intuit's schema, Finance.xsd in
+ * https://github.com/intuit/QuickBooks-V3-Java-SDK, ipp-v3-java-data/src/main/xsd), permissive on purpose:
  * loose objects (unknown keys pass), optional fields, ids coerced to strings, amounts kept as the vendor
  * sent them (number or numeric string) for `parseAmount` to read as decimals. The mappers parse a record
  * with these and return a typed quarantine reason when it does not fit; a page never fails because one
  * record is odd (the page schema below needs only what the cursor needs).
  */
 
-/** Ids are numeric strings in QBO; some SDKs send numbers. Always strings here (trap 15). */
+/** Ids are numeric strings in QBO; some SDKs send numbers. Always strings here (billing ids are strings). */
 export const QboId = z.union([z.string(), z.number()]).transform((v) => String(v));
 /** An amount as sent: JSON number or numeric string; parsed into a decimal by the mapper. */
 export const QboAmount = z.union([z.number(), z.string()]);
@@ -103,7 +104,7 @@ export const QboCustomer = z.looseObject({
   Balance: QboAmount.optional(),
   /** Absent means active: the default query returns active customers only. */
   Active: z.boolean().optional(),
-  /** India edition: GSTIN, PAN (`BusinessNumber`), GST registration type [Q1][Q16]. */
+  /** India edition: GSTIN, PAN (`BusinessNumber`), GST registration type (Finance.xsd, above). */
   GSTIN: z.string().optional(),
   BusinessNumber: z.string().optional(),
   GSTRegistrationType: z.string().optional(),
@@ -122,7 +123,10 @@ const salesTransaction = {
   DueDate: z.string().optional(),
   CustomerRef: QboRef.optional(),
   CurrencyRef: QboRef.optional(),
-  /** Home-currency units per one foreign unit (home = foreign × rate) [Q1]. */
+  /**
+   * Home-currency units per one foreign unit (home = foreign × rate;
+   * https://developer.intuit.com/app/developer/qbo/docs/workflows/manage-multiple-currencies).
+   */
   ExchangeRate: QboAmount.optional(),
   GlobalTaxCalculation: z.string().optional(),
   ApplyTaxAfterDiscount: z.boolean().optional(),
@@ -145,9 +149,9 @@ const salesTransaction = {
 
 export const QboCreditMemo = z.looseObject({
   ...salesTransaction,
-  /** Credit not yet applied [Q1]. */
+  /** Credit not yet applied (Finance.xsd). */
   RemainingCredit: QboAmount.optional(),
-  /** The invoice it corrects; required in the IN region [Q1]. */
+  /** The invoice it corrects; required in the IN region (Finance.xsd). */
   InvoiceRef: QboRef.optional(),
 });
 export type QboCreditMemo = z.infer<typeof QboCreditMemo>;
@@ -160,11 +164,21 @@ export const QboInvoice = z.looseObject({
 });
 export type QboInvoice = z.infer<typeof QboInvoice>;
 
-/** What paging needs of any record: its id, version counter and last-modified instant. */
-export const QboPagedRecord = z.looseObject({ Id: QboId, SyncToken: QboId.optional(), MetaData: QboMetaData });
-export type QboPagedRecord = z.infer<typeof QboPagedRecord>;
+/**
+ * What paging needs of any record: its id, version counter and timestamps. Rows stay raw otherwise: the
+ * mapper validates them, so one odd record fails alone and never the page.
+ */
+export const QboPagedRow = z.looseObject({
+  Id: QboId,
+  SyncToken: QboId.optional(),
+  MetaData: z.looseObject({ CreateTime: z.string().optional(), LastUpdatedTime: z.string().optional() }),
+});
+export type QboPagedRow = z.infer<typeof QboPagedRow>;
 
-/** A CDC delete stub: only Id, status, domain and MetaData [Q5]. */
+/** A related record fetched by id (a document's customer, an invoice's credit memos): only its Id is checked here. */
+export const QboIdRow = z.looseObject({ Id: QboId });
+
+/** A CDC delete stub: only Id, status, domain and MetaData (https://developer.intuit.com/app/developer/qbo/docs/learn/explore-the-quickbooks-online-api/change-data-capture). */
 export const QboDeletedStub = z.looseObject({
   Id: QboId,
   status: z.string().optional(),
@@ -175,7 +189,8 @@ export type QboDeletedStub = z.infer<typeof QboDeletedStub>;
 
 /**
  * `{"QueryResponse": {"<Entity>": [...], "startPosition", "maxResults"}, "time"}`; when nothing matches,
- * `QueryResponse` is `{}` with no entity key and no maxResults (reference §2.3).
+ * `QueryResponse` is `{}` with no entity key and no maxResults
+ * (https://developer.intuit.com/app/developer/qbo/docs/learn/explore-the-quickbooks-online-api/data-queries).
  */
 export function qboQueryResponse<T extends z.ZodTypeAny>(entity: string, item: T) {
   return z.looseObject({
@@ -195,7 +210,7 @@ export function entityRows<T>(response: { QueryResponse: Record<string, unknown>
   return Array.isArray(rows) ? (rows as T[]) : [];
 }
 
-/** `{"CDCResponse":[{"QueryResponse":[{"Invoice":[…],"startPosition","maxResults","totalCount"}, …]}],"time"}` [Q5]. */
+/** `{"CDCResponse":[{"QueryResponse":[{"Invoice":[…],"startPosition","maxResults","totalCount"}, …]}],"time"}` (CDC page above). */
 export const QboCdcResponse = z.looseObject({
   CDCResponse: z.array(
     z.looseObject({
@@ -251,7 +266,7 @@ export const QboPreferences = z.looseObject({
 });
 export type QboPreferences = z.infer<typeof QboPreferences>;
 
-/** Token endpoint answer; `refresh_token` is (usually) a new one: persist it (trap 16). */
+/** Token endpoint answer; `refresh_token` is (usually) a new one: persist it (auth.ts). */
 export const QboTokenResponse = z.looseObject({
   access_token: z.string().min(1),
   expires_in: z.number().int().positive(),

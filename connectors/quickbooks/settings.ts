@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { ConfigError, formatZodIssues } from '../../src/errors/index.js';
 
 /**
  * A QuickBooks Online connection's `settings` in the YAML config, e.g.
@@ -10,10 +9,12 @@ import { ConfigError, formatZodIssues } from '../../src/errors/index.js';
  *     clientSecret: ${QBO_CLIENT_SECRET}
  *     refreshToken: ${QBO_REFRESH_TOKEN}   # seeds the token store once; rotated tokens live in Redis
  *
- * One token per realm (reference trap 17): a connection is exactly one company, never "the first one".
- * `baseUrl`/`tokenUrl` point the connector at the sandbox (the emulator serves both).
+ * Parsed once when the config is loaded (connectors/registry.ts); streams and the client receive the
+ * parsed value. A token is issued for one company (realm), so a connection is exactly one realm, never
+ * "the first one" (README.md, "Auth"). `baseUrl`/`tokenUrl` point the connector at Intuit's sandbox or
+ * the local emulator. Secrets come in through `${VAR}` interpolation; none of them is ever logged.
  */
-export const QuickBooksSettings = z.strictObject({
+export const Settings = z.strictObject({
   /** Company id, returned at consent time; goes in every path: /v3/company/{realmId}/… */
   realmId: z.string().regex(/^[A-Za-z0-9_-]+$/, 'expected the QuickBooks company id (realmId)'),
   clientId: z.string().min(1),
@@ -24,24 +25,22 @@ export const QuickBooksSettings = z.strictObject({
   baseUrl: z.url().default('https://quickbooks.api.intuit.com'),
   /** Token endpoint (https://developer.intuit.com/app/developer/qbo/docs/develop/authentication-and-authorization/faq). */
   tokenUrl: z.url().default('https://oauth.platform.intuit.com/oauth2/v1/tokens/bearer'),
-  /** `minorversion` sent on every call; 1–74 are unsupported since 1 Aug 2025 (reference §2.1). */
+  /**
+   * `minorversion` sent on every call; since 1 Aug 2025 Intuit ignores 1–74 and answers as 75
+   * (https://blogs.intuit.com/2025/01/21/changes-to-our-accounting-api-that-may-impact-your-application).
+   */
   minorVersion: z.string().regex(/^\d+$/).default('75'),
-  /** MAXRESULTS per query page, at most 1000 (reference §2.3). */
+  /** MAXRESULTS per query page, at most 1000 (https://developer.intuit.com/app/developer/qbo/docs/learn/explore-the-quickbooks-online-api/data-queries). */
   pageSize: z.number().int().min(2).max(1000).default(1000),
   /**
    * How long a 429 / ThrottleExceeded (3001) asks us to wait. Intuit documents no Retry-After and says to
-   * wait 60 s; sandboxes and tests may shorten it so the read retries in process.
+   * wait 60 s (https://developer.intuit.com/app/developer/qbo/docs/learn/limits-and-throttles); sandboxes
+   * and tests may shorten it so the read retries in process.
    */
   throttleWaitMs: z.number().int().min(0).default(60_000),
-  /** Whole-request timeout; Intuit times out requests after 120 s. */
+  /** Whole-request timeout; Intuit times out requests after 120 s (same page). */
   timeoutMs: z.number().int().min(1_000).max(120_000).default(30_000),
 });
-export type QuickBooksSettings = z.infer<typeof QuickBooksSettings>;
-export type QuickBooksSettingsInput = z.input<typeof QuickBooksSettings>;
-
-/** Settings as a stream sees them (ReadContext.settings is untyped): parsed again, defaults applied. */
-export function readSettings(settings: Record<string, unknown>): QuickBooksSettings {
-  const parsed = QuickBooksSettings.safeParse(settings);
-  if (!parsed.success) throw new ConfigError(`quickbooks settings: ${formatZodIssues(parsed.error).join('; ')}`);
-  return parsed.data;
-}
+export type Settings = z.infer<typeof Settings>;
+/** Settings as written in the config, before defaults (tests build them). */
+export type SettingsInput = z.input<typeof Settings>;

@@ -1,8 +1,9 @@
-import type { BillingBody, MapContext, SourceRecord } from '../../../src/connector/types.js';
 import type { CreditNoteApplication, CreditNoteInputDraft, LineItem } from '../../../src/billing/schemas/index.js';
+import type { BillingBody, MapContext, SourceRecord } from '../../../src/connector/types.js';
 import {
   checkPaidWithinTotal,
   creditNoteIdFor,
+  type Decimal,
   finalizeCreditNote,
   invoiceIdFor,
   mapFail,
@@ -10,86 +11,105 @@ import {
   type MapResult,
   parseOptionalAmount,
 } from '../../../src/mapping/index.js';
+import { mapping, parseRecord } from '../../../src/mapping/steps.js';
 import { QboCreditMemo } from '../schemas.js';
-import { linkedInvoiceIds } from './credits-applied.js';
-import { parseRecord } from './parse-record.js';
-import { mapSalesDocument } from './sales-document.js';
-import { creditMemoStatus } from './status.js';
+import { wire } from './lines.js';
+import { amountsOf } from './totals.js';
 
 /**
- * QBO CreditMemo → billing credit note body (pure).
+ * QBO CreditMemo → billing credit note body (pure). Amounts, tax, rate and customer: totals.ts.
  * - appliedToInvoices: the invoice the memo names (InvoiceRef, required in the IN region, or a LinkedTxn
  *   of type Invoice) with amount = TotalAmt − RemainingCredit. When it names several invoices QBO does not
  *   say the split, so no amounts are invented: the ids go to metaData.linkedInvoiceErpIds, with a warning.
  * - The credit-note body has no discount field: a DiscountLineDetail becomes a negative "Discount" line and
- *   creditNoteSubtotal is net of it (trap 14), so subtotal + tax = total still holds.
- * - creditNoteRemainingAmount = RemainingCredit. QBO cannot void credit memos [Q15]; sourceStatus says
- *   applied / partially_applied / open.
+ *   creditNoteSubtotal is net of it, so subtotal + tax = total still holds.
+ * - creditNoteRemainingAmount = RemainingCredit; sourceStatus says applied / partially_applied / open
+ *   (creditMemoStatus).
  */
-export function mapCreditNote(record: SourceRecord<unknown>, ctx: MapContext): MapResult<BillingBody> {
+export function toCreditNote(record: SourceRecord<unknown>, ctx: MapContext<unknown>): MapResult<BillingBody> {
   if (record.deleted) return mapFail('UNSUPPORTED', `credit memo ${record.id} was deleted in QuickBooks; deletes are not mapped`);
-  const parsed = parseRecord(QboCreditMemo, record.raw, 'CreditMemo');
-  if (!parsed.ok) return parsed;
-  const memo = parsed.value;
-  const doc = mapSalesDocument(memo, ctx, 'CreditMemo');
-  if (!doc.ok) return doc;
-  const p = doc.value;
-  const { wire } = p;
-  const warnings = [...p.warnings];
+  return mapping((s) => {
+    const memo = parseRecord(s, QboCreditMemo, record.raw, 'CreditMemo', 'QuickBooks');
+    const a = amountsOf(s, memo, ctx, 'CreditMemo');
+    const { currency } = a;
 
-  const remaining = parseOptionalAmount(memo.RemainingCredit, 'RemainingCredit');
-  if (!remaining.ok) return remaining;
-  const applied = remaining.value === undefined ? undefined : p.total.minus(remaining.value);
-  if (applied !== undefined) {
-    const bad = checkPaidWithinTotal({ paid: applied, total: p.total, currency: p.currency });
-    if (bad) return { ...bad, message: `credit applied: ${bad.message}`, field: 'RemainingCredit' };
-  }
+    const remaining = s.take(parseOptionalAmount(memo.RemainingCredit, 'RemainingCredit'));
+    const applied = remaining === undefined ? undefined : a.total.minus(remaining);
+    const bad = applied === undefined ? undefined : checkPaidWithinTotal({ paid: applied, total: a.total, currency });
+    if (bad) s.fail({ ...bad, message: `credit applied: ${bad.message}`, field: 'RemainingCredit' });
 
-  const linked = linkedInvoiceIds(memo);
-  let appliedToInvoices: CreditNoteApplication[] | undefined;
-  if (linked.length === 1 && applied !== undefined) {
-    appliedToInvoices = [{ invoiceId: invoiceIdFor(ctx.connectionId, linked[0]!), amount: wire.num(applied, 'appliedToInvoices.0.amount') }];
-  } else if (linked.length > 0) {
-    warnings.push(`credit memo ${memo.Id} names invoices ${linked.join(', ')} without a per-invoice amount; sent in metaData only`);
-  }
+    const linked = linkedInvoiceIds(memo);
+    let appliedToInvoices: CreditNoteApplication[] | undefined;
+    if (linked.length === 1 && applied !== undefined) {
+      appliedToInvoices = [{ invoiceId: invoiceIdFor(ctx.connectionId, linked[0]!), amount: wire(s, applied, currency, 'appliedToInvoices.0.amount') }];
+    } else if (linked.length > 0) {
+      s.warn(`credit memo ${memo.Id} names invoices ${linked.join(', ')} without a per-invoice amount; sent in metaData only`);
+    }
 
-  const lineItems: LineItem[] = [...p.lineItems];
-  if (!p.discountTotal.isZero()) {
-    const minus = wire.num(p.discountTotal.negated(), 'lineItems.discount');
-    lineItems.push({ lineItemDetails: { name: 'Discount', taxRate: 0, pricePerItem: minus }, quantity: 1, subTotal: minus, total: minus });
-  }
+    const lineItems: LineItem[] = [...a.lineItems];
+    if (!a.discountTotal.isZero()) {
+      const minus = wire(s, a.discountTotal.negated(), currency, 'lineItems.discount');
+      lineItems.push({ lineItemDetails: { name: 'Discount', taxRate: 0, pricePerItem: minus }, quantity: 1, subTotal: minus, total: minus });
+    }
 
-  const number = memo.DocNumber?.trim();
-  if (!number) warnings.push(`credit memo ${memo.Id} has no DocNumber; its Id is used as the number`);
-  const reason = memo.CustomerMemo?.value?.trim();
-  const draft: CreditNoteInputDraft = {
-    creditNoteId: creditNoteIdFor(ctx.connectionId, memo.Id),
-    erpId: memo.Id,
-    creditNoteNumber: number || memo.Id,
-    ...(p.txnDate ? { creditNoteDate: { date: p.txnDate } } : {}),
-    creditNoteSubtotal: wire.num(p.subtotal.minus(p.discountTotal), 'creditNoteSubtotal'),
-    ...(p.tax ? { creditNoteTax: p.tax } : {}),
-    creditNoteTotal: wire.num(p.total, 'creditNoteTotal'),
-    ...(remaining.value === undefined ? {} : { creditNoteRemainingAmount: wire.num(remaining.value, 'creditNoteRemainingAmount') }),
-    creditNoteCurrency: p.currency,
-    ...(p.exchangeRate === undefined ? {} : { exchangeRate: p.exchangeRate }),
-    lineItems,
-    customerDetails: p.customerDetails,
-    ...(p.customerDetails.name ? { customerName: p.customerDetails.name } : {}),
-    ...(appliedToInvoices ? { appliedToInvoices } : {}),
-    ...(p.placeOfSupply ? { placeOfSupply: p.placeOfSupply } : {}),
-    ...(reason ? { reason } : {}),
-    creditNoteOriginSource: ctx.originSource,
-    metaData: {
-      sourceSystem: 'quickbooks',
-      sourceStatus: creditMemoStatus(p.total, remaining.value),
-      sourceVersion: p.version,
-      ...(memo.SyncToken === undefined ? {} : { syncToken: memo.SyncToken }),
-      ...(number ? { erpNumber: number } : {}),
-      ...(linked.length > 0 && !appliedToInvoices ? { linkedInvoiceErpIds: linked.join(',') } : {}),
-    },
-  };
-  if (wire.failure) return wire.failure;
-  const result = finalizeCreditNote(draft, warnings);
-  return result.ok ? mapOk({ kind: 'credit-note', creditNote: result.value }, result.warnings) : result;
+    const number = memo.DocNumber?.trim();
+    if (!number) s.warn(`credit memo ${memo.Id} has no DocNumber; its Id is used as the number`);
+    const reason = memo.CustomerMemo?.value?.trim();
+    const draft: CreditNoteInputDraft = {
+      creditNoteId: creditNoteIdFor(ctx.connectionId, memo.Id),
+      erpId: memo.Id,
+      creditNoteNumber: number || memo.Id,
+      ...(a.txnDate ? { creditNoteDate: { date: a.txnDate } } : {}),
+      creditNoteSubtotal: wire(s, a.subtotal.minus(a.discountTotal), currency, 'creditNoteSubtotal'),
+      ...(a.tax ? { creditNoteTax: a.tax } : {}),
+      creditNoteTotal: wire(s, a.total, currency, 'creditNoteTotal'),
+      ...(remaining === undefined ? {} : { creditNoteRemainingAmount: wire(s, remaining, currency, 'creditNoteRemainingAmount') }),
+      creditNoteCurrency: currency,
+      ...(a.exchangeRate === undefined ? {} : { exchangeRate: a.exchangeRate }),
+      lineItems,
+      customerDetails: a.customerDetails,
+      ...(a.customerDetails.name ? { customerName: a.customerDetails.name } : {}),
+      ...(appliedToInvoices ? { appliedToInvoices } : {}),
+      ...(a.placeOfSupply ? { placeOfSupply: a.placeOfSupply } : {}),
+      ...(reason ? { reason } : {}),
+      creditNoteOriginSource: ctx.originSource,
+      metaData: {
+        sourceSystem: 'quickbooks',
+        sourceStatus: creditMemoStatus(a.total, remaining),
+        sourceVersion: a.version,
+        ...(memo.SyncToken === undefined ? {} : { syncToken: memo.SyncToken }),
+        ...(number ? { erpNumber: number } : {}),
+        ...(linked.length > 0 && !appliedToInvoices ? { linkedInvoiceErpIds: linked.join(',') } : {}),
+      },
+    };
+    const result = finalizeCreditNote(draft, s.warnings);
+    return result.ok ? mapOk<BillingBody>({ kind: 'credit-note', creditNote: result.value }, result.warnings) : result;
+  });
+}
+
+/** The invoices a credit memo names: InvoiceRef (IN region) and LinkedTxn entries of type Invoice. */
+export function linkedInvoiceIds(memo: Pick<QboCreditMemo, 'InvoiceRef' | 'LinkedTxn'>): string[] {
+  const ids = [memo.InvoiceRef?.value, ...(memo.LinkedTxn ?? []).filter((l) => l.TxnType === 'Invoice').map((l) => l.TxnId)];
+  return [...new Set(ids.filter((id): id is string => typeof id === 'string' && id !== ''))];
+}
+
+/**
+ * Credit memos have no status field and cannot be voided in QBO (README.md, "Voids and deletes"); their
+ * status says how much credit is left: applied (RemainingCredit 0), partially_applied, open.
+ */
+export type CreditMemoSourceStatus = 'applied' | 'partially_applied' | 'open';
+
+export function creditMemoStatus(total: Decimal, remaining: Decimal | undefined): CreditMemoSourceStatus {
+  if (remaining === undefined) return 'open';
+  if (remaining.isZero() && !total.isZero()) return 'applied';
+  if (remaining.gt(0) && remaining.lt(total)) return 'partially_applied';
+  return 'open';
+}
+
+/** The status of a raw credit memo for SourceRecord.status. */
+export function rawCreditMemoStatus(raw: { TotalAmt?: unknown; RemainingCredit?: unknown }): CreditMemoSourceStatus | undefined {
+  const total = parseOptionalAmount(raw.TotalAmt);
+  const remaining = parseOptionalAmount(raw.RemainingCredit);
+  if (!total.ok || !remaining.ok || total.value === undefined) return undefined;
+  return creditMemoStatus(total.value, remaining.value);
 }

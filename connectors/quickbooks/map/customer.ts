@@ -1,16 +1,16 @@
 import type { BillingBody, MapContext, SourceRecord } from '../../../src/connector/types.js';
 import { finalizeCustomer, mapOk, type MapResult } from '../../../src/mapping/index.js';
+import { mapping, parseRecord } from '../../../src/mapping/steps.js';
 import { QboCustomer } from '../schemas.js';
-import { customerDetailsOf } from './customer-details.js';
-import { readLookups } from './lookups.js';
-import { parseRecord } from './parse-record.js';
+import { readLookups } from '../streams/lookups.js';
+import { customerOf } from './party.js';
 
-/** QBO Customer → billing customer body (CustomerDetails); see customer-details.ts for the rules. */
-export function mapCustomer(record: SourceRecord<unknown>, ctx: MapContext): MapResult<BillingBody> {
-  const parsed = parseRecord(QboCustomer, record.raw, 'Customer');
-  if (!parsed.ok) return parsed;
-  const details = customerDetailsOf(parsed.value, ctx, readLookups(ctx.lookups));
-  if (!details.ok) return details;
-  const result = finalizeCustomer(details.value, details.warnings);
-  return result.ok ? mapOk({ kind: 'customer', customer: result.value }, result.warnings) : result;
+/** QBO Customer → billing customer body (CustomerDetails); party.ts has the rules. */
+export function toCustomer(record: SourceRecord<unknown>, ctx: MapContext<unknown>): MapResult<BillingBody> {
+  return mapping((s) => {
+    const customer = parseRecord(s, QboCustomer, record.raw, 'Customer', 'QuickBooks');
+    const details = customerOf(s, customer, ctx, readLookups(ctx.lookups));
+    const result = finalizeCustomer(details, s.warnings);
+    return result.ok ? mapOk<BillingBody>({ kind: 'customer', customer: result.value }, result.warnings) : result;
+  });
 }

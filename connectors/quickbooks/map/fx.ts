@@ -1,78 +1,76 @@
-import {
-  checkOrganisationBase,
-  crossCheckExchangeRate,
-  type Decimal,
-  mapFail,
-  type MapFailure,
-  mapOk,
-  type MapResult,
-  parseOptionalAmount,
-  resolveExchangeRate,
-} from '../../../src/mapping/index.js';
+import type { MapContext } from '../../../src/connector/types.js';
+import { checkOrganisationBase, crossCheckExchangeRate, type Decimal, mapFail, parseOptionalAmount, resolveExchangeRate } from '../../../src/mapping/index.js';
+import type { Steps } from '../../../src/mapping/steps.js';
 import type { QboRef } from '../schemas.js';
-import type { QboLookups } from './lookups.js';
+import type { QboLookups } from '../streams/lookups.js';
 
 /**
- * Currency and exchange rate of a QBO document (design §3, reference trap 9):
- * - currency = `CurrencyRef.value`, else the company's home currency (single-currency companies);
- * - same as the billing base (ctx.baseCurrency): no rate;
- * - foreign: QBO `ExchangeRate` is home-currency units per one foreign unit ('base-per-foreign'), but
- *   only relative to the QBO company's home currency (Preferences.CurrencyPrefs.HomeCurrency). If that
- *   home currency is not the billing base, or is unknown, the rate is relative to the wrong base:
- *   FX_UNDERIVABLE. A missing/zero rate falls back to HomeTotalAmt ÷ TotalAmt; exactly 1 is FX_SUSPECT;
- *   a rate that disagrees with HomeTotalAmt (QBO's own conversion, checkHomeTotal) is FX_SUSPECT too.
- *   Never 1:1.
+ * Currency and exchange rate of a QBO document. QBO's `ExchangeRate` is "the number of home currency
+ * units it takes to equal one foreign currency unit"
+ * (https://developer.intuit.com/app/developer/qbo/docs/workflows/manage-multiple-currencies): billing's
+ * direction already ('base-per-foreign'), but relative to the QBO company's home currency
+ * (Preferences.CurrencyPrefs.HomeCurrency). The rules (same currency: no rate; organisation base ≠
+ * billing base: FX_UNDERIVABLE; no usable rate: FX_UNDERIVABLE; exactly 1: FX_SUSPECT; never 1:1) are
+ * src/mapping/currency.ts's.
  */
-export function resolveDocumentCurrency(input: {
-  currencyRef?: QboRef;
-  exchangeRate: unknown;
-  total: Decimal;
-  homeTotal: unknown;
-  lookups: QboLookups;
-  baseCurrency: string;
-}): MapResult<{ currency: string; exchangeRate?: number }> {
-  const { lookups } = input;
-  const currency = (input.currencyRef?.value ?? lookups.homeCurrency)?.trim().toUpperCase();
-  if (!currency) return mapFail('MISSING_FIELD', 'CurrencyRef is missing and the company home currency is unknown', { field: 'CurrencyRef' });
-  const base = input.baseCurrency.trim().toUpperCase();
-  const warnings: string[] = [];
-  const organisation = checkOrganisationBase({
-    documentCurrency: currency,
-    organisationBase: lookups.homeCurrency,
-    billingBase: base,
-    rateField: 'ExchangeRate',
-    source: 'QuickBooks',
-  });
-  if (organisation) return organisation;
-  const homeTotal = parseOptionalAmount(input.homeTotal, 'HomeTotalAmt');
-  if (!homeTotal.ok) return homeTotal;
-  const fx = resolveExchangeRate({
-    invoiceCurrency: currency,
-    baseCurrency: base,
-    rate: input.exchangeRate,
-    direction: 'base-per-foreign',
-    ...(homeTotal.value === undefined ? {} : { fromTotals: { total: input.total, baseTotal: homeTotal.value } }),
-    field: 'ExchangeRate',
-  });
-  if (!fx.ok) return fx;
-  warnings.push(...(fx.warnings ?? []));
-  return mapOk(fx.exchangeRate === undefined ? { currency } : { currency, exchangeRate: fx.exchangeRate }, warnings);
+
+/** `CurrencyRef.value`, else the company's home currency (single-currency companies send no CurrencyRef). */
+export function currencyOf(s: Steps, currencyRef: QboRef | undefined, lookups: QboLookups): string {
+  const currency = (currencyRef?.value ?? lookups.homeCurrency)?.trim().toUpperCase();
+  if (!currency) return s.fail(mapFail('MISSING_FIELD', 'CurrencyRef is missing and the company home currency is unknown', { field: 'CurrencyRef' }));
+  return currency;
 }
 
 /**
- * The rate against QBO's own conversion (HomeTotalAmt), run after the amount checks so that a document
- * whose figures do not add up is reported as AMOUNTS_INCONSISTENT rather than as a rate problem.
+ * The billing exchange rate of a document in `currency`: none in the billing base currency; else QBO's
+ * `ExchangeRate` when the home currency is the billing base, a missing or zero rate derived from
+ * `HomeTotalAmt ÷ TotalAmt` (with a warning).
  */
-export function checkHomeTotal(input: { exchangeRate?: number; total: Decimal; homeTotal: unknown; baseCurrency: string }): MapFailure | undefined {
-  if (input.exchangeRate === undefined) return undefined;
-  const homeTotal = parseOptionalAmount(input.homeTotal, 'HomeTotalAmt');
-  if (!homeTotal.ok) return homeTotal;
-  if (homeTotal.value === undefined) return undefined;
-  const check = crossCheckExchangeRate({
-    exchangeRate: input.exchangeRate,
-    total: input.total,
-    baseTotal: homeTotal.value,
-    baseCurrency: input.baseCurrency.trim().toUpperCase(),
+export function exchangeRateOf(
+  s: Steps,
+  doc: { currency: string; exchangeRate: unknown; total: Decimal; homeTotal: unknown },
+  ctx: MapContext<unknown>,
+  lookups: QboLookups,
+): number | undefined {
+  const base = ctx.baseCurrency.trim().toUpperCase();
+  s.check(
+    checkOrganisationBase({
+      documentCurrency: doc.currency,
+      organisationBase: lookups.homeCurrency,
+      billingBase: base,
+      rateField: 'ExchangeRate',
+      source: 'QuickBooks',
+    }),
+  );
+  const homeTotal = s.take(parseOptionalAmount(doc.homeTotal, 'HomeTotalAmt'));
+  const fx = resolveExchangeRate({
+    invoiceCurrency: doc.currency,
+    baseCurrency: base,
+    rate: doc.exchangeRate,
+    direction: 'base-per-foreign',
+    ...(homeTotal === undefined ? {} : { fromTotals: { total: doc.total, baseTotal: homeTotal } }),
+    field: 'ExchangeRate',
   });
-  return check.ok ? undefined : check;
+  if (!fx.ok) s.fail(fx);
+  fx.warnings?.forEach((w) => s.warn(w));
+  return fx.exchangeRate;
+}
+
+/**
+ * The rate against QBO's own conversion (HomeTotalAmt): FX_SUSPECT when they disagree. Run after the
+ * amount checks, so that a document whose figures do not add up is reported as AMOUNTS_INCONSISTENT
+ * rather than as a rate problem.
+ */
+export function checkHomeTotal(s: Steps, input: { exchangeRate?: number; total: Decimal; homeTotal: unknown; baseCurrency: string }): void {
+  if (input.exchangeRate === undefined) return;
+  const homeTotal = s.take(parseOptionalAmount(input.homeTotal, 'HomeTotalAmt'));
+  if (homeTotal === undefined) return;
+  s.takeQuietly(
+    crossCheckExchangeRate({
+      exchangeRate: input.exchangeRate,
+      total: input.total,
+      baseTotal: homeTotal,
+      baseCurrency: input.baseCurrency.trim().toUpperCase(),
+    }),
+  );
 }

@@ -1,20 +1,25 @@
+import type { LineItem } from '../../../src/billing/schemas/index.js';
 import {
+  buildTax,
   type Decimal,
   dec,
   formatMoney,
   mapFail,
-  type MapFailure,
-  mapOk,
-  type MapResult,
   minorUnit,
   parseAmount,
   parseOptionalAmount,
+  sumMoney,
+  tryWireNumber,
   ZERO,
 } from '../../../src/mapping/index.js';
+import type { Steps } from '../../../src/mapping/steps.js';
 import { QboLine } from '../schemas.js';
+import type { QboLookups } from '../streams/lookups.js';
+import { type DocTaxComponent, taxCodeRate } from './tax.js';
 
 /**
- * QBO `Line[]` read into what the billing body needs (reference §2.4, trap 14). `DetailType` decides:
+ * QBO `Line[]` read into what the billing body needs (fields: Finance.xsd in
+ * https://github.com/intuit/QuickBooks-V3-Java-SDK). `DetailType` decides:
  * - `SalesItemLineDetail` → an item line: quantity `Qty`, unit price `UnitPrice`, name = `ItemRef.name`
  *   (else the line's Description), amount = the line's `Amount` (net of tax; the authoritative money).
  * - `DiscountLineDetail` → a document-level discount (`Amount`, `PercentBased`/`DiscountPercent`).
@@ -24,6 +29,7 @@ import { QboLine } from '../schemas.js';
  *   still skipped, with a warning, and the total check decides whether the document adds up without it.
  * - `GroupLineDetail` → its nested `Line[]` (bundles) are read as if they were top-level lines.
  * - anything else with money on it → UNSUPPORTED (we would rather not guess what it means).
+ * QBO states tax on the document, not on lines (tax.ts spreads it over the item lines).
  */
 export interface ItemLine {
   lineId?: string;
@@ -47,108 +53,123 @@ export interface ReadLines {
   discounts: DiscountLine[];
   /** Amount of the SubTotalLineDetail line, when there is exactly one. */
   subtotalLine?: Decimal;
-  warnings: string[];
 }
 
-export function readLines(raw: readonly unknown[], currency: string): MapResult<ReadLines> {
-  const out: ReadLines = { items: [], discounts: [], warnings: [] };
+/** An amount as the JSON number billing receives, rounded to the currency's minor units (exact, or the record fails). */
+export function wire(s: Steps, amount: Decimal, currency: string, field: string): number {
+  return s.take(tryWireNumber(amount, currency, field));
+}
+
+export function readLines(s: Steps, raw: readonly unknown[], currency: string): ReadLines {
+  const out: ReadLines = { items: [], discounts: [] };
   const subtotals: Decimal[] = [];
-  const failure = walk(raw, 'Line', currency, out, subtotals);
-  if (failure) return failure;
+  walk(s, raw, 'Line', currency, out, subtotals);
   if (subtotals.length === 1) out.subtotalLine = subtotals[0];
-  return mapOk(out);
+  return out;
 }
 
-function walk(lines: readonly unknown[], path: string, currency: string, out: ReadLines, subtotals: Decimal[]): MapFailure | undefined {
+function walk(s: Steps, lines: readonly unknown[], path: string, currency: string, out: ReadLines, subtotals: Decimal[]): void {
   for (const [i, rawLine] of lines.entries()) {
     const field = `${path}.${i}`;
     const parsed = QboLine.safeParse(rawLine);
-    if (!parsed.success) return mapFail('INVALID_FIELD', `${field} is not a QuickBooks line`, { field });
+    if (!parsed.success) s.fail(mapFail('INVALID_FIELD', `${field} is not a QuickBooks line`, { field }));
     const line = parsed.data;
     switch (line.DetailType) {
-      case 'SalesItemLineDetail': {
-        const item = itemLine(line, field, currency);
-        if (!item.ok) return item;
-        out.items.push(item.value);
+      case 'SalesItemLineDetail':
+        out.items.push(itemLine(s, line, field, currency));
         break;
-      }
       case 'DiscountLineDetail': {
-        const amount = parseAmount(line.Amount, `${field}.Amount`);
-        if (!amount.ok) return amount;
+        const amount = s.take(parseAmount(line.Amount, `${field}.Amount`));
         const d = line.DiscountLineDetail;
-        const percent = d?.PercentBased ? parseOptionalAmount(d.DiscountPercent, `${field}.DiscountLineDetail.DiscountPercent`) : mapOk(undefined);
-        if (!percent.ok) return percent;
-        out.discounts.push({ amount: amount.value.abs(), ...(percent.value === undefined ? {} : { percent: percent.value }) });
+        const percent = d?.PercentBased ? s.take(parseOptionalAmount(d.DiscountPercent, `${field}.DiscountLineDetail.DiscountPercent`)) : undefined;
+        out.discounts.push({ amount: amount.abs(), ...(percent === undefined ? {} : { percent }) });
         break;
       }
       case 'SubTotalLineDetail': {
-        const amount = parseOptionalAmount(line.Amount, `${field}.Amount`);
-        if (!amount.ok) return amount;
-        if (amount.value !== undefined) subtotals.push(amount.value);
+        const amount = s.take(parseOptionalAmount(line.Amount, `${field}.Amount`));
+        if (amount !== undefined) subtotals.push(amount);
         break;
       }
       case 'DescriptionOnly': {
         const amount = parseOptionalAmount(line.Amount, `${field}.Amount`);
-        if (amount.ok && amount.value && !amount.value.isZero()) {
-          out.warnings.push(`${field}: DescriptionOnly line with amount ${formatMoney(amount.value, currency)} skipped`);
-        }
+        if (amount.ok && amount.value && !amount.value.isZero())
+          s.warn(`${field}: DescriptionOnly line with amount ${formatMoney(amount.value, currency)} skipped`);
         break;
       }
-      case 'GroupLineDetail': {
-        const failure = walk(line.GroupLineDetail?.Line ?? [], `${field}.GroupLineDetail.Line`, currency, out, subtotals);
-        if (failure) return failure;
+      case 'GroupLineDetail':
+        walk(s, line.GroupLineDetail?.Line ?? [], `${field}.GroupLineDetail.Line`, currency, out, subtotals);
         break;
-      }
       default: {
         const amount = parseOptionalAmount(line.Amount, `${field}.Amount`);
         if (amount.ok && amount.value && !amount.value.isZero()) {
-          return mapFail('UNSUPPORTED', `${field}: line type ${line.DetailType} with an amount is not mapped`, { field });
+          s.fail(mapFail('UNSUPPORTED', `${field}: line type ${line.DetailType} with an amount is not mapped`, { field }));
         }
       }
     }
   }
-  return undefined;
 }
 
-function itemLine(line: QboLine, field: string, currency: string): MapResult<ItemLine> {
+function itemLine(s: Steps, line: QboLine, field: string, currency: string): ItemLine {
   const d = line.SalesItemLineDetail ?? {};
-  const amount = parseAmount(line.Amount, `${field}.Amount`);
-  if (!amount.ok) return amount;
-  const qtyRaw = parseOptionalAmount(d.Qty, `${field}.SalesItemLineDetail.Qty`);
-  if (!qtyRaw.ok) return qtyRaw;
-  const priceRaw = parseOptionalAmount(d.UnitPrice, `${field}.SalesItemLineDetail.UnitPrice`);
-  if (!priceRaw.ok) return priceRaw;
+  const amount = s.take(parseAmount(line.Amount, `${field}.Amount`));
+  let quantity = s.take(parseOptionalAmount(d.Qty, `${field}.SalesItemLineDetail.Qty`));
+  let unitPrice = s.take(parseOptionalAmount(d.UnitPrice, `${field}.SalesItemLineDetail.UnitPrice`));
   // QBO may omit Qty or UnitPrice (amount-only lines): derive the missing one from the amount.
-  let quantity = qtyRaw.value;
-  let unitPrice = priceRaw.value;
   if (quantity === undefined && unitPrice === undefined) {
     quantity = dec(1);
-    unitPrice = amount.value;
+    unitPrice = amount;
   } else if (quantity === undefined) {
-    quantity = unitPrice!.isZero() ? dec(1) : amount.value.div(unitPrice!);
+    quantity = unitPrice!.isZero() ? dec(1) : amount.div(unitPrice!);
   } else if (unitPrice === undefined) {
-    unitPrice = quantity.isZero() ? ZERO : amount.value.div(quantity);
+    unitPrice = quantity.isZero() ? ZERO : amount.div(quantity);
   }
   // Qty × UnitPrice must be the amount (QBO keeps UnitPrice to 5 decimals: allow one minor unit).
   const gross = quantity.times(unitPrice!);
-  if (gross.minus(amount.value).abs().gt(minorUnit(currency)) && !hasLineDiscount(d)) {
-    return mapFail(
-      'AMOUNTS_INCONSISTENT',
-      `${field}: Qty ${quantity.toFixed()} × UnitPrice ${unitPrice!.toFixed()} = ${formatMoney(gross, currency)} but Amount is ${formatMoney(amount.value, currency)} ${currency}`,
-      { field: `${field}.Amount` },
+  if (gross.minus(amount).abs().gt(minorUnit(currency)) && !hasLineDiscount(d)) {
+    s.fail(
+      mapFail(
+        'AMOUNTS_INCONSISTENT',
+        `${field}: Qty ${quantity.toFixed()} × UnitPrice ${unitPrice!.toFixed()} = ${formatMoney(gross, currency)} but Amount is ${formatMoney(amount, currency)} ${currency}`,
+        { field: `${field}.Amount` },
+      ),
     );
   }
   const name = (d.ItemRef?.name ?? line.Description ?? '').trim() || 'Item';
-  const item: ItemLine = { name, quantity, unitPrice: unitPrice!, amount: amount.value };
+  const item: ItemLine = { name, quantity, unitPrice: unitPrice!, amount };
   if (line.Id !== undefined) item.lineId = line.Id;
   if (d.ItemRef?.value !== undefined) item.itemId = d.ItemRef.value;
   if (line.Description?.trim()) item.description = line.Description.trim();
   if (d.TaxCodeRef?.value !== undefined) item.taxCodeId = d.TaxCodeRef.value;
-  return mapOk(item);
+  return item;
 }
 
 /** Regions with line discounts (DiscountRate/DiscountAmt) put the discounted figure in Amount. */
 function hasLineDiscount(d: { DiscountRate?: unknown; DiscountAmt?: unknown }): boolean {
   const nonZero = (v: unknown) => v !== undefined && v !== null && Number(v) !== 0;
   return nonZero(d.DiscountRate) || nonZero(d.DiscountAmt);
+}
+
+/**
+ * The billing line item of an item line with its share of the document tax (tax.ts): subTotal = QBO's
+ * Amount, total = Amount + its tax, taxRate = the sum of its components' rates (else its TaxCode's).
+ */
+export function lineItemOf(s: Steps, item: ItemLine, components: DocTaxComponent[], lookups: QboLookups, currency: string, field: string): LineItem {
+  const lineTax = sumMoney(components.map((c) => c.amount));
+  const rate = components.length > 0 ? sumMoney(components.map((c) => c.rate)) : taxCodeRate(item.taxCodeId, lookups);
+  const out: LineItem = {
+    lineItemDetails: {
+      name: item.name,
+      taxRate: rate.toNumber(),
+      pricePerItem: item.unitPrice.toDecimalPlaces(6).toNumber(),
+      ...(item.description && item.description !== item.name ? { description: item.description } : {}),
+      ...(item.itemId === undefined ? {} : { erpId: item.itemId }),
+      ...(item.lineId === undefined ? {} : { lineItemId: item.lineId }),
+    },
+    quantity: item.quantity.toDecimalPlaces(6).toNumber(),
+    subTotal: wire(s, item.amount, currency, `${field}.subTotal`),
+    total: wire(s, item.amount.plus(lineTax), currency, `${field}.total`),
+  };
+  // The line's tax warnings are the document's, reported once there (totals.ts).
+  if (components.length > 0) out.tax = s.takeQuietly(buildTax(components, currency, `${field}.tax`));
+  return out;
 }

@@ -2,21 +2,25 @@ import {
   allocateMoney,
   type Decimal,
   dec,
-  mapOk,
-  type MapResult,
+  findIndianState,
+  type IndianState,
   parseAmount,
   parseOptionalAmount,
+  stateOfGstin,
   type TaxComponent,
   type TaxKind,
 } from '../../../src/mapping/index.js';
-import type { QboTaxLine } from '../schemas.js';
+import type { Steps } from '../../../src/mapping/steps.js';
+import type { QboAddress, QboCustomer, QboTaxLine } from '../schemas.js';
+import type { QboLookups } from '../streams/lookups.js';
 import type { ItemLine } from './lines.js';
-import type { QboLookups } from './lookups.js';
+import { isIndia } from './party.js';
 
 /**
- * QBO tax lives in `TxnTaxDetail.TaxLine[]`, not on lines (reference §2.4, trap 14). Each TaxLine is
+ * QBO tax lives in `TxnTaxDetail.TaxLine[]`, not on lines. Each TaxLine is
  * `{Amount, TaxLineDetail: {TaxRateRef, TaxPercent, NetAmountTaxable}}`; the TaxRate it refers to is
- * resolved through `SELECT * FROM TaxRate` (lookups).
+ * resolved through `SELECT * FROM TaxRate` (streams/lookups.ts). Fields: Finance.xsd in
+ * https://github.com/intuit/QuickBooks-V3-Java-SDK (ipp-v3-java-data/src/main/xsd).
  *
  * Classification of each TaxLine into the billing GST slots:
  * 1. the TaxRate's name (or its agency's) says CGST, SGST, UTGST, IGST or CESS as a whole word — QBO
@@ -45,28 +49,22 @@ export function kindFromName(text: string | undefined): TaxKind | undefined {
   return NAMED_KINDS.find(([re]) => re.test(text))?.[1];
 }
 
-export function classifyTaxLines(input: {
-  taxLines: readonly QboTaxLine[];
-  lookups: QboLookups;
-  indian: boolean;
-  intraState: boolean | undefined;
-}): MapResult<{ components: DocTaxComponent[]; warnings: string[] }> {
+export function classifyTaxLines(
+  s: Steps,
+  input: { taxLines: readonly QboTaxLine[]; lookups: QboLookups; indian: boolean; intraState: boolean | undefined },
+): DocTaxComponent[] {
   const { lookups } = input;
-  const warnings: string[] = [];
   const components: Array<Omit<DocTaxComponent, 'kind'> & { kind: TaxKind | 'unknown' }> = [];
   for (const [i, line] of input.taxLines.entries()) {
     const field = `TxnTaxDetail.TaxLine.${i}`;
-    const amount = parseAmount(line.Amount, `${field}.Amount`);
-    if (!amount.ok) return amount;
+    const amount = s.take(parseAmount(line.Amount, `${field}.Amount`));
     const d = line.TaxLineDetail ?? {};
     const rateId = d.TaxRateRef?.value;
     const known = rateId === undefined ? undefined : lookups.taxRates[rateId];
-    const rate = rateOf(amount.value, d, known?.rate, field);
-    if (!rate.ok) return rate;
-    if (rate.warning) warnings.push(rate.warning);
+    const rate = rateOf(s, amount, d, known?.rate, field);
     const name = known?.name ?? d.TaxRateRef?.name ?? (rateId === undefined ? `Tax line ${i + 1}` : `TaxRate ${rateId}`);
     const kind = kindFromName(known?.name ?? d.TaxRateRef?.name) ?? kindFromName(known?.agency) ?? 'unknown';
-    components.push({ kind, amount: amount.value, rate: rate.value, name, ...(rateId === undefined ? {} : { rateId }) });
+    components.push({ kind, amount, rate, name, ...(rateId === undefined ? {} : { rateId }) });
   }
 
   const unknown = components.filter((c) => c.kind === 'unknown');
@@ -82,39 +80,32 @@ export function classifyTaxLines(input: {
         group.forEach((c, k) => (c.kind = k % 2 === 0 ? 'cgst' : 'sgst'));
         if (group.length % 2 === 1) {
           group[group.length - 1]!.kind = 'other';
-          warnings.push(`intra-state supply with an unpaired ${rate} % tax line; sent as "${group[group.length - 1]!.name}"`);
+          s.warn(`intra-state supply with an unpaired ${rate} % tax line; sent as "${group[group.length - 1]!.name}"`);
         }
       }
     } else {
       for (const c of unknown) c.kind = 'other';
-      warnings.push('place of supply unknown: tax lines whose rate names do not say CGST/SGST/IGST are sent under their own names');
+      s.warn('place of supply unknown: tax lines whose rate names do not say CGST/SGST/IGST are sent under their own names');
     }
   }
   if (input.intraState === true && components.some((c) => c.kind === 'igst' && !c.amount.isZero())) {
-    warnings.push('IGST charged on what the addresses say is an intra-state supply');
+    s.warn('IGST charged on what the addresses say is an intra-state supply');
   }
   if (input.intraState === false && components.some((c) => (c.kind === 'cgst' || c.kind === 'sgst') && !c.amount.isZero())) {
-    warnings.push('CGST/SGST charged on what the addresses say is an inter-state supply');
+    s.warn('CGST/SGST charged on what the addresses say is an inter-state supply');
   }
-  return mapOk({ components: components as DocTaxComponent[], warnings });
+  return components as DocTaxComponent[];
 }
 
-function rateOf(
-  amount: Decimal,
-  d: { TaxPercent?: unknown; NetAmountTaxable?: unknown },
-  lookupRate: string | undefined,
-  field: string,
-): { ok: true; value: Decimal; warning?: string } | Extract<MapResult<never>, { ok: false }> {
-  const percent = parseOptionalAmount(d.TaxPercent, `${field}.TaxLineDetail.TaxPercent`);
-  if (!percent.ok) return percent;
-  if (percent.value !== undefined) return { ok: true, value: percent.value };
+function rateOf(s: Steps, amount: Decimal, d: { TaxPercent?: unknown; NetAmountTaxable?: unknown }, lookupRate: string | undefined, field: string): Decimal {
+  const percent = s.take(parseOptionalAmount(d.TaxPercent, `${field}.TaxLineDetail.TaxPercent`));
+  if (percent !== undefined) return percent;
   const fromLookup = parseOptionalAmount(lookupRate, `${field} TaxRate.RateValue`);
-  if (fromLookup.ok && fromLookup.value !== undefined) return { ok: true, value: fromLookup.value };
+  if (fromLookup.ok && fromLookup.value !== undefined) return fromLookup.value;
   const net = parseOptionalAmount(d.NetAmountTaxable, `${field}.TaxLineDetail.NetAmountTaxable`);
-  if (net.ok && net.value !== undefined && !net.value.isZero()) {
-    return { ok: true, value: amount.times(100).div(net.value).toDecimalPlaces(4) };
-  }
-  return { ok: true, value: dec(0), warning: `${field}: no TaxPercent, rate or taxable amount; rate sent as 0` };
+  if (net.ok && net.value !== undefined && !net.value.isZero()) return amount.times(100).div(net.value).toDecimalPlaces(4);
+  s.warn(`${field}: no TaxPercent, rate or taxable amount; rate sent as 0`);
+  return dec(0);
 }
 
 /**
@@ -160,4 +151,38 @@ export function taxCodeRate(taxCodeId: string | undefined, lookups: QboLookups):
     if (r.ok && r.value) rate = rate.plus(r.value);
   }
   return rate;
+}
+
+/**
+ * QBO v3 has no place-of-supply field (README.md, "Limitations"), so it is derived, in this order: the
+ * document's ShipAddr, its BillAddr, the customer's ShipAddr, BillAddr, then the state in the customer's
+ * GSTIN (its first two digits). Addresses outside India do not count. Undefined when nothing resolves to
+ * an Indian state (exports, or no address at all).
+ */
+export function placeOfSupplyOf(doc: { ShipAddr?: QboAddress; BillAddr?: QboAddress }, customer?: QboCustomer): IndianState | undefined {
+  const addresses = [doc.ShipAddr, doc.BillAddr, customer?.ShipAddr, customer?.BillAddr];
+  for (const a of addresses) {
+    if (!a?.CountrySubDivisionCode || !isIndia(a.Country)) continue;
+    const state = findIndianState(a.CountrySubDivisionCode);
+    if (state) return state;
+  }
+  return customer?.GSTIN ? stateOfGstin(customer.GSTIN) : undefined;
+}
+
+/** True when the QBO company is in India (CompanyInfo.Country "IN" or its address says India). */
+export function isIndianCompany(lookups: QboLookups): boolean {
+  return lookups.companyCountry !== undefined ? isIndia(lookups.companyCountry) : lookups.homeCurrency === 'INR';
+}
+
+/**
+ * Whether a supply is intra-state (CGST+SGST) rather than inter-state (IGST): same state on both sides,
+ * and not to an SEZ or overseas (GSTRegistrationType SEZ / OVERSEAS are inter-state whatever the states
+ * say). Undefined when either side is unknown.
+ */
+export function isIntraStateSupply(lookups: QboLookups, place: IndianState | undefined, customer?: QboCustomer): boolean | undefined {
+  const type = customer?.GSTRegistrationType?.toUpperCase();
+  if (type === 'SEZ' || type === 'OVERSEAS') return false;
+  const supplier = findIndianState(lookups.companyState);
+  if (!supplier || !place) return undefined;
+  return supplier.gstCode === place.gstCode;
 }

@@ -4,20 +4,23 @@ import { QboCdcRecord, QboCdcResponse, type QboDeletedStub } from '../schemas.js
 import { timestampLiteral } from './query.js';
 
 /**
- * Deletes from QBO's change-data-capture endpoint (reference §2.3, §2.7, traps 6 and 12):
+ * Deletes from QBO's change-data-capture endpoint (this connector only: the one vendor with a delete
+ * feed that the query read cannot see):
  *   GET /v3/company/{realmId}/cdc?entities=Invoice,CreditMemo&changedSince=<ISO>
  * https://developer.intuit.com/app/developer/qbo/docs/learn/explore-the-quickbooks-online-api/change-data-capture
  *
  * CDC returns full payloads of changed records and `{"status":"Deleted","Id","MetaData"}` stubs; a deleted
- * invoice is visible nowhere else. Limits: at most 30 days back, at most 1,000 objects per response,
- * shared by all entities asked for. Only the stubs are used here (the query read covers changes).
+ * invoice or credit memo is visible nowhere else (queries no longer return it). Limits (same page): at
+ * most 30 days back, at most 1,000 objects per response, shared by all entities asked for. Only the stubs
+ * are used here (the query read covers changes).
  *
  * Saturation (1,000 objects returned, or an entity's totalCount above what came back):
  * 1. several entities → ask again one entity per call (split the entities);
  * 2. one entity → walk the window forward: ask again from the latest LastUpdatedTime in the response
  *    (CDC has no upper bound, so the window is split by moving its start). This relies on CDC returning the
- *    oldest changes first, as our emulator does — Intuit does not say which 1,000 it returns (VERIFY).
- *    If 1,000 changes share one second the walk cannot move; the rest is left to reconciliation's id diff.
+ *    oldest changes first, as our emulator does — Intuit does not say which 1,000 it returns (README.md,
+ *    "Limitations"). If 1,000 changes share one second the walk cannot move; the rest is left to
+ *    reconciliation's id diff.
  * Stubs that repeat across calls are yielded once.
  */
 export const CDC_MAX_OBJECTS = 1000;

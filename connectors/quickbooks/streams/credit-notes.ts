@@ -1,18 +1,17 @@
-import { mapCreditNote } from '../map/credit-note.js';
-import { rawCreditMemoStatus } from '../map/status.js';
-import { documentStream } from './document-stream.js';
-import { attachCustomers } from './enrich.js';
+import { rawCreditMemoStatus, toCreditNote } from '../map/credit-note.js';
+import { attachCustomers, defineStream } from './read.js';
 
 /**
- * QBO credit memos (stream 'credit-notes'): the same read as invoices (document-stream.ts) over
- * `CreditMemo` — LastUpdatedTime cursor, keyset re-query paging, TxnDate window, CDC delete stubs,
- * listIds for older deletes. Credit memos cannot be voided in QBO [Q15].
- * https://developer.intuit.com/app/developer/qbo/docs/learn/rest-api-features [Q9]; entity fields: github intuit/QuickBooks-V3-Java-SDK ipp-v3-java-data/src/main/xsd/Finance.xsd [Q1]
+ * Credit notes: QBO credit memos, `SELECT * FROM CreditMemo …`, read as invoices are (read.ts: cursor,
+ * paging, CDC deletes, listIds, TxnDate window). QBO cannot void a credit memo (README.md, "Voids and
+ * deletes"), so its status says how much credit is left. Each page gets its customers attached.
  */
-export const creditNotesStream = documentStream({
+export const creditNotesStream = defineStream({
   name: 'credit-notes',
   entity: 'CreditMemo',
-  map: mapCreditNote,
+  supportsWindow: true,
+  deletes: true,
   status: rawCreditMemoStatus,
   enrich: attachCustomers,
+  map: toCreditNote,
 });

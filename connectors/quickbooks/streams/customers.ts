@@ -1,48 +1,19 @@
-import type { SourceRecord, Stream, StreamPage } from '../../../src/connector/types.js';
-import { mapCustomer } from '../map/customer.js';
-import { readSettings } from '../settings.js';
-import { fetchLookups } from './lookups.js';
-import { readByTimestamp } from './paged-query.js';
-import { initialState, QboStreamState } from './state.js';
+import { toCustomer } from '../map/customer.js';
+import { defineStream } from './read.js';
 
 /**
- * QBO customers (stream 'customers').
- *   SELECT * FROM Customer WHERE Active IN (true, false) AND MetaData.LastUpdatedTime >= '<cursor>' …
- *     ORDERBY MetaData.LastUpdatedTime ASC STARTPOSITION n MAXRESULTS ≤ 1000
- * The default query returns active customers only; QBO "deletes" a customer by making it inactive, so
- * `Active IN (true, false)` is what lets us see that change (reference §2.3, §2.6; Singer does the same).
- * Inactive is a status (customerStatus INACTIVE), never a delete. Paging as paged-query.ts explains
- * (sorted by the cursor, checkpointable per page). No document date: no window. No deletes to read.
- * https://developer.intuit.com/app/developer/qbo/docs/learn/rest-api-features [Q9]; entity fields: github intuit/QuickBooks-V3-Java-SDK ipp-v3-java-data/src/main/xsd/Finance.xsd [Q1]
+ * Customers: `SELECT * FROM Customer WHERE Active IN (true, false) AND …` (read.ts). The default query
+ * returns active customers only; QBO "deletes" a customer by making it inactive, so `Active IN (true,
+ * false)` is what lets us see that change (https://developer.intuit.com/app/developer/qbo/docs/learn/explore-the-quickbooks-online-api/data-queries).
+ * Inactive is a status (customerStatus INACTIVE), never a delete, so there is no CDC read and no
+ * listIds. Customers have no document date: a backfill window reads them all.
  */
-export const customersStream: Stream<Record<string, unknown>, QboStreamState> = {
+export const customersStream = defineStream({
   name: 'customers',
-  primaryKey: 'Id',
-  cursorField: 'MetaData.LastUpdatedTime',
-  isSorted: true,
-  state: QboStreamState,
-  initialState,
+  entity: 'Customer',
+  filters: ['Active IN (true, false)'],
   supportsWindow: false,
-  lookups: (ctx) => fetchLookups(ctx),
-  map: mapCustomer,
-  async *read(ctx, state): AsyncGenerator<StreamPage<Record<string, unknown>, QboStreamState>> {
-    const { pageSize } = readSettings(ctx.settings);
-    const read = {
-      entity: 'Customer',
-      field: 'LastUpdatedTime' as const,
-      filters: ['Active IN (true, false)'],
-      pageSize,
-      from: state.cursor,
-      until: ctx.until,
-    };
-    for await (const page of readByTimestamp(ctx, read)) {
-      const records = page.rows.map((r): SourceRecord<Record<string, unknown>> => ({
-        id: r.row.Id,
-        version: r.at,
-        status: r.row.Active === false ? 'inactive' : 'active',
-        raw: r.row,
-      }));
-      yield { records, state: { cursor: page.cursor } };
-    }
-  },
-};
+  deletes: false,
+  status: (raw) => (raw.Active === false ? 'inactive' : 'active'),
+  map: toCustomer,
+});

@@ -1,27 +1,43 @@
-import { mapInvoice } from '../map/invoice.js';
-import { rawInvoiceStatus } from '../map/status.js';
-import { documentStream } from './document-stream.js';
-import { attachCreditMemos, attachCustomers } from './enrich.js';
+import type { ReadContext } from '../../../src/connector/types.js';
+import { rawInvoiceStatus, toInvoice } from '../map/invoice.js';
+import { attachCustomers, defineStream, type QboDoc, readByIds, unique } from './read.js';
 
 /**
- * QBO invoices (stream 'invoices'). How the read works is in document-stream.ts; in short:
- * - cursor: MetaData.LastUpdatedTime (UTC ISO), inclusive; sorted, checkpointable after each page.
- * - paging: ORDERBY MetaData.LastUpdatedTime, MAXRESULTS ≤ 1000, and after every page the next statement
- *   starts again at `>=` the last timestamp with STARTPOSITION 1, dropping repeats by Id+SyncToken
- *   (plain offsets skip a record when an earlier one is edited mid-read and jumps to the end);
- * - window: TxnDate >= from AND TxnDate <= to;
- * - deletes: CDC stubs within 30 days, yielded first as `deleted: true`; older ones via listIds
- *   (SELECT Id … paged by CreateTime);
- * - voids: status 'voided' (TotalAmt 0 and PrivateNote "Void…"), never a delete.
- * https://developer.intuit.com/app/developer/qbo/docs/learn/rest-api-features [Q9]; entity fields: github intuit/QuickBooks-V3-Java-SDK ipp-v3-java-data/src/main/xsd/Finance.xsd [Q1]
+ * Invoices: `SELECT * FROM Invoice …` (read.ts: cursor, paging, CDC deletes, listIds for older ones,
+ * TxnDate window; https://developer.intuit.com/app/developer/qbo/docs/learn/explore-the-quickbooks-online-api/data-queries).
+ * Voids stay invoices with status 'voided' (TotalAmt 0 and PrivateNote "Void…"), never deletes. Each page
+ * gets its customers and the credit memos its invoices link to attached before mapping.
  */
-export const invoicesStream = documentStream({
+export const invoicesStream = defineStream({
   name: 'invoices',
   entity: 'Invoice',
-  map: mapInvoice,
+  supportsWindow: true,
+  deletes: true,
   status: rawInvoiceStatus,
   enrich: async (ctx, docs) => {
     await attachCustomers(ctx, docs);
     await attachCreditMemos(ctx, docs);
   },
+  map: toInvoice,
 });
+
+/**
+ * Attaches the credit memos an invoice's LinkedTxn names as `_creditMemos`: the invoice says which memos
+ * settled part of it but not how much, and the memos say it (map/invoice.ts, creditsApplied).
+ */
+export async function attachCreditMemos(ctx: Pick<ReadContext, 'http' | 'signal'>, docs: QboDoc[]): Promise<void> {
+  const linksOf = (d: QboDoc) =>
+    (Array.isArray(d.LinkedTxn) ? d.LinkedTxn : [])
+      .filter((l): l is { TxnType: string; TxnId: unknown } => typeof l === 'object' && l !== null && (l as { TxnType?: unknown }).TxnType === 'CreditMemo')
+      .map((l) => String(l.TxnId));
+  const ids = unique(docs.flatMap(linksOf));
+  if (ids.length === 0) return;
+  const found = await readByIds(ctx, 'CreditMemo', ids);
+  for (const d of docs) {
+    const memos = linksOf(d).flatMap((id) => {
+      const m = found.get(id);
+      return m ? [m] : [];
+    });
+    if (memos.length) d._creditMemos = memos;
+  }
+}

@@ -1,16 +1,21 @@
+import type { z } from 'zod';
+import type { ReadContext } from '../../../src/connector/types.js';
 import { formatWithOffset } from '../../../src/mapping/index.js';
+import { entityRows, qboQueryResponse } from '../schemas.js';
 
 /**
- * Building QBO query statements (reference §2.3, trap 5; Intuit "Query operations and syntax" [Q4]):
- * https://developer.intuit.com/app/developer/qbo/docs/learn/explore-the-quickbooks-online-api/data-queries
+ * QuickBooks' query language and the one query call (this connector only: the other vendors page REST
+ * lists). https://developer.intuit.com/app/developer/qbo/docs/learn/explore-the-quickbooks-online-api/data-queries
  *
  *   SELECT * | count(*) | f1, f2 FROM <Entity> [WHERE a op v AND …] [ORDERBY f [ASC|DESC]]
  *   [STARTPOSITION n] [MAXRESULTS m ≤ 1000]
  *
  * - Entity names are case-sensitive; one entity per statement; no OR (use IN or separate statements).
- * - String values in single quotes, an embedded `'` escaped as `\'` (and `\` as `\\`) [Q14, VERIFY].
+ * - String values in single quotes, an embedded `'` escaped as `\'` (and `\` as `\\`; README.md,
+ *   "Limitations").
  * - Timestamps are sent with an explicit offset (UTC, `+00:00`), whole seconds, truncated: as a `>=`
- *   lower bound that can only move earlier (trap 2).
+ *   lower bound that can only move earlier, so records stamped in the cursor's second are read again,
+ *   never skipped.
  * The client URL-encodes the whole statement (`?query=…`).
  */
 export const MAX_RESULTS = 1000;
@@ -50,4 +55,30 @@ export function selectStatement(o: SelectOptions): string {
     parts.push(`MAXRESULTS ${o.maxResults}`);
   }
   return parts.join(' ');
+}
+
+/**
+ * One query call: `GET /v3/company/{realmId}/query?query=<statement>&minorversion=75`. Returns the
+ * entity's rows ([] for the empty `QueryResponse: {}`) and the response `time`.
+ */
+export async function runQuery<T extends z.ZodTypeAny>(
+  ctx: Pick<ReadContext, 'http' | 'signal'>,
+  entity: string,
+  statement: string,
+  item: T,
+): Promise<{ rows: z.output<T>[]; time?: string; totalCount?: number }> {
+  // https://developer.intuit.com/app/developer/qbo/docs/learn/explore-the-quickbooks-online-api/data-queries
+  const response = await ctx.http.request({
+    path: 'query',
+    endpoint: `GET /query ${entity}`,
+    query: { query: statement },
+    schema: qboQueryResponse(entity, item),
+    signal: ctx.signal,
+  });
+  const totalCount = response.QueryResponse.totalCount;
+  return {
+    rows: entityRows<z.output<T>>(response, entity),
+    ...(response.time === undefined ? {} : { time: response.time }),
+    ...(typeof totalCount === 'number' ? { totalCount } : {}),
+  };
 }

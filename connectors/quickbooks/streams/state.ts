@@ -1,9 +1,14 @@
 import { z } from 'zod';
 
-/** Every QBO stream's state: the UTC ISO lower bound of the next read (MetaData.LastUpdatedTime), or null. */
-export const QboStreamState = z.object({ cursor: z.string().nullable() });
-export type QboStreamState = z.infer<typeof QboStreamState>;
+/**
+ * The state of every QuickBooks stream: `cursor`, the inclusive lower bound (UTC ISO) of the next read
+ * on MetaData.LastUpdatedTime; null reads from the beginning. The reads are sorted by it, so each page's
+ * state is its last record's timestamp and the pipeline may save it after every page (read.ts).
+ */
+export type State = { cursor: string | null };
 
-export function initialState(from?: string): QboStreamState {
+export const State: z.ZodType<State> = z.object({ cursor: z.string().nullable() });
+
+export function initialState(from?: string): State {
   return { cursor: from ?? null };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { afterEach, describe, expect, it } from 'vitest';
-import { quickbooksConnector } from '../../../connectors/quickbooks/index.js';
+import { connector } from '../../../connectors/quickbooks/connector.js';
 import { invoicesStream } from '../../../connectors/quickbooks/streams/invoices.js';
 import { TokenStore } from '../../../src/auth/token-store.js';
 import { AuthError, ParkedError, RateLimitedError, RejectedError, TransientError } from '../../../src/errors/index.js';
@@ -56,7 +56,7 @@ describe('QuickBooks client against the sandbox', () => {
     const redis = connect();
     redisClients.push(redis);
     const quotas = new Quotas(redis, stateKeys(h.prefix));
-    const http = h.client({ options: { acquire: (signal) => quotas.acquire(h!.connectionId, quickbooksConnector.rateBudget, { signal }) } });
+    const http = h.client({ options: { acquire: (signal) => quotas.acquire(h!.connectionId, connector.rateBudget, { signal }) } });
     await http.request(count); // token first
     await Promise.all(Array.from({ length: 30 }, () => http.request(count)));
     expect(h.emu.stats().throttled).toEqual({ minute: 0, inFlight: 0 });

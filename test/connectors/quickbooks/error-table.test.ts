@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { quickbooksErrorTable, quickbooksTokenErrorTable, readFault } from '../../../connectors/quickbooks/error-table.js';
+import { errorTable, errorTableFor, readFault, tokenErrorTable } from '../../../connectors/quickbooks/error-table.js';
 import { AuthError, RateLimitedError, RejectedError, TransientError } from '../../../src/errors/index.js';
 
-const table = quickbooksErrorTable();
+const table = errorTable;
 const ctx = (status: number, body: unknown, headers: Record<string, string> = { intuit_tid: 'tid-1' }) => ({
   status,
   body,
@@ -35,7 +35,7 @@ describe('QuickBooks error table', () => {
     expect(table(ctx(400, { Fault: { Error: [{ Message: 'message=ThrottleExceeded; errorCode=003001; statusCode=429' }], type: 'SERVICE' } }))).toBeInstanceOf(
       RateLimitedError,
     );
-    expect(quickbooksErrorTable({ throttleWaitMs: 500 })(ctx(429, {}))).toMatchObject({ retryAfterMs: 500 });
+    expect(errorTableFor({ throttleWaitMs: 500 })(ctx(429, {}))).toMatchObject({ retryAfterMs: 500 });
   });
 
   it('given auth failures (lowercase 401 3200, 403 3100), then AuthError; messages keep intuit_tid and never the token', () => {
@@ -68,7 +68,7 @@ describe('QuickBooks error table', () => {
   });
 
   it('given the token endpoint refuses (invalid_grant, invalid_client), then AuthError; 5xx Transient; 429 RateLimited', () => {
-    const t = quickbooksTokenErrorTable();
+    const t = tokenErrorTable;
     expect(t(ctx(400, { error: 'invalid_grant' }))).toBeInstanceOf(AuthError);
     expect(t(ctx(400, { error: 'invalid_grant' }))?.message).toBe('quickbooks token refresh refused (invalid_grant); re-authorise the connection');
     expect(t(ctx(401, { error: 'invalid_client' }))).toBeInstanceOf(AuthError);

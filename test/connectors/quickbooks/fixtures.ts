@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { MapContext, SourceRecord } from '../../../src/connector/types.js';
-import { buildLookups, type QboLookups } from '../../../connectors/quickbooks/map/lookups.js';
+import { buildLookups, type QboLookups } from '../../../connectors/quickbooks/streams/lookups.js';
 
 /** Test fixtures shaped like QBO payloads (test/fixtures/quickbooks) and the mapping context they use. */
 const DIR = fileURLToPath(new URL('../../fixtures/quickbooks/', import.meta.url));

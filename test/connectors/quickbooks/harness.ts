@@ -1,12 +1,12 @@
 import pino from 'pino';
+import { connector } from '../../../connectors/quickbooks/connector.js';
+import type { Settings, SettingsInput } from '../../../connectors/quickbooks/settings.js';
 import {
-  quickbooksConnector,
   QBO_SANDBOX_DEFAULTS,
   type QuickBooksEmulatorOptions,
   type RunningQuickBooksEmulator,
   startQuickBooksEmulator,
-} from '../../../connectors/quickbooks/index.js';
-import type { QuickBooksSettings, QuickBooksSettingsInput } from '../../../connectors/quickbooks/settings.js';
+} from '../../../sandbox/quickbooks/index.js';
 import type { CreateClientOptions, ReadContext, SourceRecord, Stream, StreamPage, StreamState } from '../../../src/connector/types.js';
 import { TokenStore } from '../../../src/auth/token-store.js';
 import type { VendorClient } from '../../../src/http/vendor-client.js';
@@ -21,13 +21,13 @@ export const silent = pino({ level: 'silent' });
  */
 export interface ClientOverrides {
   tokens?: TokenStore;
-  settings?: Partial<QuickBooksSettingsInput>;
-  options?: Partial<CreateClientOptions<QuickBooksSettings>>;
+  settings?: Partial<SettingsInput>;
+  options?: Partial<CreateClientOptions<Settings>>;
 }
 
 export interface Harness {
   emu: RunningQuickBooksEmulator;
-  settings: QuickBooksSettings;
+  settings: Settings;
   http: VendorClient;
   tokens: TokenStore;
   prefix: string;
@@ -37,14 +37,14 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function harness(emuOptions: QuickBooksEmulatorOptions = {}, settingsInput: Partial<QuickBooksSettingsInput> = {}): Promise<Harness> {
+export async function harness(emuOptions: QuickBooksEmulatorOptions = {}, settingsInput: Partial<SettingsInput> = {}): Promise<Harness> {
   const emu = await startQuickBooksEmulator({ now: T0, frozen: true, ...emuOptions });
   const redis = connect();
   const prefix = testPrefix('qbo');
   const tokens = new TokenStore(redis, { prefix });
   const connectionId = 'qbo-test';
-  const settingsFor = (over: Partial<QuickBooksSettingsInput> = {}) =>
-    quickbooksConnector.settings.parse({
+  const settingsFor = (over: Partial<SettingsInput> = {}) =>
+    connector.settings.parse({
       ...QBO_SANDBOX_DEFAULTS,
       realmId: emu.realmId,
       baseUrl: emu.url,
@@ -54,7 +54,7 @@ export async function harness(emuOptions: QuickBooksEmulatorOptions = {}, settin
     });
   const settings = settingsFor();
   const client = (o: ClientOverrides = {}) =>
-    quickbooksConnector.createClient({ connectionId, settings: settingsFor(o.settings), tokens: o.tokens ?? tokens, ...o.options });
+    connector.createClient({ connectionId, settings: settingsFor(o.settings), tokens: o.tokens ?? tokens, ...o.options });
   const http = client();
   return {
     emu,

@@ -1,4 +1,4 @@
-import type { RunningQuickBooksEmulator } from '../../../connectors/quickbooks/index.js';
+import type { RunningQuickBooksEmulator } from '../../../sandbox/quickbooks/index.js';
 
 /** Raw HTTP against the sandbox (emulator tests that look at the wire, not through the connector). */
 export async function qboGet(

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningQuickBooksEmulator, startQuickBooksEmulator } from '../../../connectors/quickbooks/index.js';
+import { type RunningQuickBooksEmulator, startQuickBooksEmulator } from '../../../sandbox/quickbooks/index.js';
 import { qboGet } from '../../connectors/quickbooks/http.js';
 
 describe('QBO sandbox change data capture', () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { mapCreditNote } from '../../../../connectors/quickbooks/map/credit-note.js';
+import { toCreditNote } from '../../../../connectors/quickbooks/map/credit-note.js';
 import { CreditNoteUpsertBody } from '../../../../src/billing/schemas/index.js';
 import { fixture, gst, mapContext, sourceRecord } from '../fixtures.js';
 import { KAVERI, KAVERI_BY_REF } from './expected-customers.js';
 
 function mapped(raw: Record<string, unknown>) {
-  const r = mapCreditNote(sourceRecord(raw), mapContext());
+  const r = toCreditNote(sourceRecord(raw), mapContext());
   if (!r.ok) throw new Error(`${r.reason}: ${r.message}`);
   if (r.value.kind !== 'credit-note') throw new Error('not a credit note');
   expect(CreditNoteUpsertBody.safeParse({ creditNote: r.value.creditNote }).success).toBe(true);
@@ -91,7 +91,7 @@ describe('QuickBooks credit memo → billing credit note', () => {
   });
 
   it('given RemainingCredit above the total, then AMOUNTS_INCONSISTENT', () => {
-    const r = mapCreditNote(sourceRecord({ ...fixture('credit-memo-applied'), RemainingCredit: 2000 }), mapContext());
+    const r = toCreditNote(sourceRecord({ ...fixture('credit-memo-applied'), RemainingCredit: 2000 }), mapContext());
     expect(r).toMatchObject({ ok: false, reason: 'AMOUNTS_INCONSISTENT', field: 'RemainingCredit' });
   });
 });

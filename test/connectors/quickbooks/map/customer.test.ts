@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { mapCustomer } from '../../../../connectors/quickbooks/map/customer.js';
+import { toCustomer } from '../../../../connectors/quickbooks/map/customer.js';
 import { CustomerDetails } from '../../../../src/billing/schemas/index.js';
 import { fixture, mapContext, sourceRecord } from '../fixtures.js';
 import { KAVERI } from './expected-customers.js';
 
 function mapped(raw: Record<string, unknown>) {
-  const r = mapCustomer(sourceRecord(raw), mapContext());
+  const r = toCustomer(sourceRecord(raw), mapContext());
   if (!r.ok) throw new Error(`${r.reason}: ${r.message}`);
   if (r.value.kind !== 'customer') throw new Error('not a customer');
   expect(CustomerDetails.safeParse(r.value.customer).success).toBe(true);
@@ -51,6 +51,6 @@ describe('QuickBooks customer → billing customer', () => {
 
   it('given a customer with no name at all, then MISSING_FIELD', () => {
     const raw = { Id: '5', MetaData: { LastUpdatedTime: '2025-01-01T00:00:00+05:30' } };
-    expect(mapCustomer(sourceRecord(raw), mapContext())).toMatchObject({ ok: false, reason: 'MISSING_FIELD' });
+    expect(toCustomer(sourceRecord(raw), mapContext())).toMatchObject({ ok: false, reason: 'MISSING_FIELD' });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapInvoice } from '../../../../connectors/quickbooks/map/invoice.js';
+import { toInvoice } from '../../../../connectors/quickbooks/map/invoice.js';
 import { InvoiceUpsertBody } from '../../../../src/billing/schemas/index.js';
 import { fixture, fixtureLookups, gst, mapContext, sourceRecord } from '../fixtures.js';
 import { ACME, KAVERI, KAVERI_BY_REF } from './expected-customers.js';
@@ -7,7 +7,7 @@ import { ACME, KAVERI, KAVERI_BY_REF } from './expected-customers.js';
 const META = { sourceSystem: 'quickbooks' };
 
 function mapped(raw: Record<string, unknown>, ctx = mapContext()) {
-  const r = mapInvoice(sourceRecord(raw), ctx);
+  const r = toInvoice(sourceRecord(raw), ctx);
   if (!r.ok) throw new Error(`${r.reason}: ${r.message}`);
   if (r.value.kind !== 'invoice') throw new Error('not an invoice');
   // Every body the mapper returns is a valid upsert body.
@@ -63,7 +63,7 @@ describe('QuickBooks invoice → billing invoice', () => {
     });
   });
 
-  it('given the reference inter-state sample (one IGST TaxLine, no customer record), then IGST 18 % and the customer from the document', () => {
+  it('given the inter-state sample (one IGST TaxLine, no customer record), then IGST 18 % and the customer from the document', () => {
     const { invoice } = mapped(fixture('invoice-inter-state'));
     expect(invoice).toStrictEqual({
       invoiceId: 'inv.qbo-in.1042',
@@ -354,12 +354,12 @@ describe('QuickBooks invoice → billing invoice', () => {
 
 describe('QuickBooks invoice → quarantine reasons', () => {
   const reasonOf = (raw: Record<string, unknown>, ctx = mapContext()) => {
-    const r = mapInvoice(sourceRecord(raw), ctx);
+    const r = toInvoice(sourceRecord(raw), ctx);
     return r.ok ? 'ok' : r.reason;
   };
 
   it('given TotalAmt that is not subtotal − discount + tax, then AMOUNTS_INCONSISTENT (never a wrong record)', () => {
-    const r = mapInvoice(sourceRecord({ ...fixture('invoice-intra-state'), TotalAmt: 88600 }), mapContext());
+    const r = toInvoice(sourceRecord({ ...fixture('invoice-intra-state'), TotalAmt: 88600 }), mapContext());
     expect(r).toMatchObject({ ok: false, reason: 'AMOUNTS_INCONSISTENT', field: 'total' });
   });
 
@@ -388,7 +388,7 @@ describe('QuickBooks invoice → quarantine reasons', () => {
   it('given no ExchangeRate but HomeTotalAmt, then the rate is derived from the totals (with a warning)', () => {
     const raw = fixture('invoice-usd');
     delete raw.ExchangeRate;
-    const r = mapInvoice(sourceRecord(raw), mapContext());
+    const r = toInvoice(sourceRecord(raw), mapContext());
     expect(r.ok && r.value.kind === 'invoice' && r.value.invoice.exchangeRate).toBe(83.2575);
   });
 
@@ -399,7 +399,7 @@ describe('QuickBooks invoice → quarantine reasons', () => {
   });
 
   it('given a deleted record or a malformed one, then a typed reason, not a throw', () => {
-    expect(mapInvoice({ id: '9', version: '2025-01-01T00:00:00.000Z', deleted: true, raw: { Id: '9' } }, mapContext())).toMatchObject({
+    expect(toInvoice({ id: '9', version: '2025-01-01T00:00:00.000Z', deleted: true, raw: { Id: '9' } }, mapContext())).toMatchObject({
       ok: false,
       reason: 'UNSUPPORTED',
     });

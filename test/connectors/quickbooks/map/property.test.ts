@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mapCreditNote } from '../../../../connectors/quickbooks/map/credit-note.js';
-import { mapInvoice } from '../../../../connectors/quickbooks/map/invoice.js';
-import { buildLookups } from '../../../../connectors/quickbooks/map/lookups.js';
+import { toCreditNote } from '../../../../connectors/quickbooks/map/credit-note.js';
+import { toInvoice } from '../../../../connectors/quickbooks/map/invoice.js';
+import { buildLookups } from '../../../../connectors/quickbooks/streams/lookups.js';
 import { EmulatorClock } from '../../../../sandbox/kit/emulator-clock.js';
 import { generateData } from '../../../../sandbox/quickbooks/generate-data.js';
 import { QboStore } from '../../../../sandbox/quickbooks/qbo-store.js';
@@ -60,7 +60,7 @@ describe('QuickBooks mapping properties', () => {
       fc.property(fc.integer({ min: 1, max: 1_000_000 }), (seed) => {
         const { store, invoices, memos, ctx } = company(seed);
         for (const raw of invoices) {
-          const r = mapInvoice(record(raw), ctx);
+          const r = toInvoice(record(raw), ctx);
           if (!r.ok) throw new Error(`invoice ${String(raw.Id)} (seed ${seed}): ${r.reason} ${r.message}`);
           if (r.value.kind !== 'invoice') throw new Error('kind');
           const inv = r.value.invoice;
@@ -87,7 +87,7 @@ describe('QuickBooks mapping properties', () => {
           expect(inv.metaData?.sourceStatus).toBe(stored.voided ? 'voided' : inv.metaData?.sourceStatus);
         }
         for (const raw of memos) {
-          const r = mapCreditNote(record(raw), ctx);
+          const r = toCreditNote(record(raw), ctx);
           if (!r.ok) throw new Error(`credit memo ${String(raw.Id)} (seed ${seed}): ${r.reason} ${r.message}`);
           if (r.value.kind !== 'credit-note') throw new Error('kind');
           const cn = r.value.creditNote;
@@ -108,8 +108,8 @@ describe('QuickBooks mapping properties', () => {
   it('given amounts sent as numeric strings instead of numbers, then the body is the same', () => {
     const { invoices, ctx } = company(7);
     for (const raw of invoices) {
-      const a = mapInvoice(record(raw), ctx);
-      const b = mapInvoice(record(stringifyAmounts(raw) as Record<string, unknown>), ctx);
+      const a = toInvoice(record(raw), ctx);
+      const b = toInvoice(record(stringifyAmounts(raw) as Record<string, unknown>), ctx);
       expect(b).toStrictEqual(a);
     }
   });
@@ -159,7 +159,7 @@ describe('QuickBooks mapping properties', () => {
         if (d.kind === 'field') raw[d.field] = d.value;
         if (d.kind === 'drop') delete raw[d.field];
         if (d.kind === 'line') (raw.Line as Array<Record<string, unknown>>)[0]![d.field] = d.value;
-        const r = mapInvoice(record(raw), ctx);
+        const r = toInvoice(record(raw), ctx);
         if (r.ok) {
           expect(r.value.kind === 'invoice' && InvoiceUpsertBody.safeParse({ invoice: r.value.invoice }).success).toBe(true);
           if (d.kind === 'total') throw new Error(`a total changed by ${d.cents} paise was accepted`);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { invoicesStream } from '../../../../connectors/quickbooks/streams/invoices.js';
-import type { QboStreamState } from '../../../../connectors/quickbooks/streams/state.js';
-import type { RunningQuickBooksEmulator } from '../../../../connectors/quickbooks/index.js';
+import type { State } from '../../../../connectors/quickbooks/streams/state.js';
+import type { RunningQuickBooksEmulator } from '../../../../sandbox/quickbooks/index.js';
 import { type Harness, harness, latestById, readAll, T0 } from '../harness.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -16,7 +16,7 @@ function byTime(emu: RunningQuickBooksEmulator) {
 }
 
 /** Checkpoint safety: after any page, every record still to come is at or after that page's cursor. */
-function expectCheckpointSafe(pages: Array<{ records: Array<{ version: string; deleted?: boolean }>; state: QboStreamState }>) {
+function expectCheckpointSafe(pages: Array<{ records: Array<{ version: string; deleted?: boolean }>; state: State }>) {
   pages.forEach((page, i) => {
     const cursor = page.state.cursor;
     if (cursor === null) return;
@@ -87,7 +87,7 @@ describe('QuickBooks invoices stream against the sandbox', () => {
     expect(latestById(records)).toEqual(storeVersions(h.emu));
     expectCheckpointSafe(pages);
 
-    // The trap is real in the sandbox: the same edits under naive offset paging lose records.
+    // The skip is real in the sandbox: the same edits under naive offset paging lose records.
     const naive = await harness({ records: 1000 });
     try {
       const naiveSeen = new Set<string>();

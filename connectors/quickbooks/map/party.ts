@@ -1,16 +1,20 @@
-import type { MapContext } from '../../../src/connector/types.js';
 import type { Address, Contact, CustomerDetailsInput, TaxIdentifier } from '../../../src/billing/schemas/index.js';
-import { buyerIdFor, mapFail, mapOk, type MapResult, parseTimestamp } from '../../../src/mapping/index.js';
+import type { MapContext } from '../../../src/connector/types.js';
+import { buyerIdFor, findIndianState, mapFail, parseTimestamp } from '../../../src/mapping/index.js';
+import type { Steps } from '../../../src/mapping/steps.js';
 import type { QboAddress, QboCustomer, QboRef } from '../schemas.js';
-import { countryCodeOf, sameAddress, stateCodeOf, toAddress } from './address.js';
-import type { QboLookups } from './lookups.js';
+import type { QboLookups } from '../streams/lookups.js';
 
+/**
+ * The buyer: a QBO Customer (the customer body, and `customerDetails` in every invoice and credit note),
+ * or what a document says about its customer when the Customer record was not fetched. Fields:
+ * https://github.com/intuit/QuickBooks-V3-Java-SDK (ipp-v3-java-data/src/main/xsd/Finance.xsd).
+ */
 const GSTIN = /^\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/;
 const PAN = /^[A-Z]{5}\d{4}[A-Z]$/;
 
 /**
- * A QBO Customer → billing CustomerDetails (the customer body, and `customerDetails` in every invoice and
- * credit note).
+ * A QBO Customer → billing CustomerDetails.
  * - buyerId = buyerIdFor(connection, Id); erpId = Id; name = DisplayName (else CompanyName, else the
  *   person's name); alias = CompanyName when it differs.
  * - taxIdentifiers: `GSTIN` → GSTIN, `BusinessNumber` (PAN in India) → PAN, each only when well-formed
@@ -22,27 +26,25 @@ const PAN = /^[A-Z]{5}\d{4}[A-Z]$/;
  * - One contact (the primary) only when name, phone and email are all present: the billing Contact
  *   needs every field, and we do not invent empty ones.
  */
-export function customerDetailsOf(customer: QboCustomer, ctx: MapContext, lookups: QboLookups): MapResult<CustomerDetailsInput> {
-  const warnings: string[] = [];
-  const version = parseTimestamp(customer.MetaData.LastUpdatedTime, { field: 'Customer.MetaData.LastUpdatedTime' });
-  if (!version.ok) return version;
+export function customerOf(s: Steps, customer: QboCustomer, ctx: MapContext<unknown>, lookups: QboLookups): CustomerDetailsInput {
+  const version = s.take(parseTimestamp(customer.MetaData.LastUpdatedTime, { field: 'Customer.MetaData.LastUpdatedTime' }));
   const person = [customer.GivenName, customer.MiddleName, customer.FamilyName]
-    .map((s) => s?.trim())
+    .map((v) => v?.trim())
     .filter(Boolean)
     .join(' ');
   const name = customer.DisplayName?.trim() || customer.CompanyName?.trim() || person || customer.FullyQualifiedName?.trim();
-  if (!name) return mapFail('MISSING_FIELD', `customer ${customer.Id} has no DisplayName, CompanyName or name`, { field: 'DisplayName' });
+  if (!name) s.fail(mapFail('MISSING_FIELD', `customer ${customer.Id} has no DisplayName, CompanyName or name`, { field: 'DisplayName' }));
 
   const taxIdentifiers: TaxIdentifier[] = [];
   const gstin = customer.GSTIN?.trim().toUpperCase();
   if (gstin) {
     if (GSTIN.test(gstin)) taxIdentifiers.push({ type: 'GSTIN', value: gstin });
-    else warnings.push(`customer ${customer.Id}: GSTIN is not well-formed; not sent`);
+    else s.warn(`customer ${customer.Id}: GSTIN is not well-formed; not sent`);
   }
   const pan = customer.BusinessNumber?.trim().toUpperCase();
   if (pan) {
     if (PAN.test(pan)) taxIdentifiers.push({ type: 'PAN', value: pan });
-    else warnings.push(`customer ${customer.Id}: BusinessNumber is not a PAN; not sent`);
+    else s.warn(`customer ${customer.Id}: BusinessNumber is not a PAN; not sent`);
   }
 
   const details: CustomerDetailsInput = {
@@ -54,7 +56,7 @@ export function customerDetailsOf(customer: QboCustomer, ctx: MapContext, lookup
     metaData: {
       sourceSystem: 'quickbooks',
       sourceStatus: customer.Active === false ? 'inactive' : 'active',
-      sourceVersion: version.value,
+      sourceVersion: version,
       ...(customer.SyncToken === undefined ? {} : { syncToken: customer.SyncToken }),
       ...(customer.GSTRegistrationType ? { gstRegistrationType: customer.GSTRegistrationType } : {}),
     },
@@ -75,19 +77,20 @@ export function customerDetailsOf(customer: QboCustomer, ctx: MapContext, lookup
     const contact: Contact = { id: `${customer.Id}-primary`, name: person || name, primaryPhone: phone, primaryEmail: email, role: 'primary' };
     details.contactsData = [contact];
   }
-  return mapOk(details, warnings);
+  return details;
 }
 
 /**
  * customerDetails for a document whose customer record was not fetched (not found, or read alone):
  * what the document itself says — CustomerRef and its addresses and BillEmail.
  */
-export function customerDetailsFromDocument(
+export function customerOfDocument(
+  s: Steps,
   doc: { CustomerRef?: QboRef; BillAddr?: QboAddress; ShipAddr?: QboAddress; BillEmail?: { Address?: string } },
-  ctx: MapContext,
-): MapResult<CustomerDetailsInput> {
+  ctx: MapContext<unknown>,
+): CustomerDetailsInput {
   const ref = doc.CustomerRef;
-  if (!ref?.value) return mapFail('MISSING_FIELD', 'CustomerRef is missing', { field: 'CustomerRef' });
+  if (!ref?.value) return s.fail(mapFail('MISSING_FIELD', 'CustomerRef is missing', { field: 'CustomerRef' }));
   const details: CustomerDetailsInput = {
     buyerId: buyerIdFor(ctx.connectionId, ref.value),
     erpId: ref.value,
@@ -97,19 +100,19 @@ export function customerDetailsFromDocument(
   };
   const email = doc.BillEmail?.Address?.trim();
   if (email) details.primaryEmail = email;
-  return mapOk(details);
+  return details;
 }
 
 function addressFields(bill: QboAddress | undefined, ship: QboAddress | undefined, hasGstin: boolean): Partial<CustomerDetailsInput> {
   const out: Partial<CustomerDetailsInput> = {};
-  const billing = toAddress(bill);
-  const shipping = toAddress(ship);
+  const billing = addressOf(bill);
+  const shipping = addressOf(ship);
   const addresses: Address[] = [];
-  for (const a of [billing, shipping]) if (a && !addresses.some((x) => sameAddress(x, a))) addresses.push(a);
+  for (const a of [billing, shipping]) if (a && !addresses.some((x) => JSON.stringify(x) === JSON.stringify(a))) addresses.push(a);
   if (billing) out.registeredAddress = billing;
   if (addresses.length) out.addresses = addresses;
   const main = bill ?? ship;
-  const state = stateCodeOf(main);
+  const state = addressStateCode(main);
   if (state) out.stateCode = state;
   const country = main?.Country?.trim();
   if (country) out.country = country;
@@ -117,4 +120,59 @@ function addressFields(bill: QboAddress | undefined, ship: QboAddress | undefine
   const code = countryCodeOf(country) ?? (hasGstin ? 'IN' : undefined);
   if (code) out.countryCode = code;
   return out;
+}
+
+/**
+ * QBO PhysicalAddress (`Line1..Line5, City, CountrySubDivisionCode, PostalCode, Country`) → billing Address.
+ * Line2..Line5 are joined into line2 (the billing model has two lines). Undefined when empty.
+ */
+export function addressOf(a: QboAddress | undefined): Address | undefined {
+  if (!a) return undefined;
+  const clean = (v: string | undefined) => (v?.trim() ? v.trim() : undefined);
+  const rest = [a.Line2, a.Line3, a.Line4, a.Line5].map(clean).filter((v): v is string => v !== undefined);
+  const out: Address = {};
+  const line1 = clean(a.Line1);
+  if (line1) out.line1 = line1;
+  if (rest.length) out.line2 = rest.join(', ');
+  const city = clean(a.City);
+  if (city) out.city = city;
+  const state = clean(a.CountrySubDivisionCode);
+  if (state) out.state = state;
+  const country = clean(a.Country);
+  if (country) out.country = country;
+  const zip = clean(a.PostalCode);
+  if (zip) out.zipCode = zip;
+  return Object.keys(out).length ? out : undefined;
+}
+
+/** Country names QBO companies type, to ISO 3166 alpha-2, as `CODE=name,name` rows. Unknown names give undefined (never a guess). */
+const COUNTRIES: ReadonlyMap<string, string> = new Map(
+  (
+    'IN=india,in,ind,bharat; US=united states,united states of america,usa,us; GB=united kingdom,uk,gb,great britain,england; ' +
+    'DE=germany,de,deutschland; FR=france,fr; NL=netherlands,nl; SG=singapore,sg; AE=united arab emirates,uae,ae; AU=australia,au; ' +
+    'CA=canada,ca; JP=japan,jp; IE=ireland,ie'
+  )
+    .split(';')
+    .flatMap((row) => {
+      const [code, names] = row.trim().split('=') as [string, string];
+      return names.split(',').map((name) => [name, code] as const);
+    }),
+);
+
+export function countryCodeOf(country: string | undefined): string | undefined {
+  if (!country?.trim()) return undefined;
+  return COUNTRIES.get(country.trim().toLowerCase());
+}
+
+/** An absent country counts as India only for an Indian company's documents (the caller checks that). */
+export function isIndia(country: string | undefined): boolean {
+  if (country === undefined || country.trim() === '') return true;
+  return ['in', 'ind', 'india', 'bharat'].includes(country.trim().toLowerCase());
+}
+
+/** The state as a two-letter GST code for Indian addresses ("Maharashtra" → "MH"), else as written. */
+function addressStateCode(a: QboAddress | undefined): string | undefined {
+  const v = a?.CountrySubDivisionCode?.trim();
+  if (!v) return undefined;
+  return isIndia(a?.Country) ? (findIndianState(v)?.code ?? v) : v;
 }

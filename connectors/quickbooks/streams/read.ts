@@ -1,0 +1,261 @@
+import type { BillingBody, EntityName, MapContext, ReadContext, SourceRecord, Stream, StreamPage } from '../../../src/connector/types.js';
+import { DataContractError } from '../../../src/errors/index.js';
+import { type MapResult, parseTimestamp } from '../../../src/mapping/index.js';
+import { QboIdRow, QboPagedRow } from '../schemas.js';
+import type { Settings } from '../settings.js';
+import { cdcSince, deletedRecord, readCdcDeletes } from './cdc.js';
+import { fetchLookups, type QboLookups } from './lookups.js';
+import { inList, MAX_RESULTS, quote, runQuery, selectStatement, timestampLiteral } from './query.js';
+import { initialState, State } from './state.js';
+
+/**
+ * The one QuickBooks read, used by every stream (queries:
+ * https://developer.intuit.com/app/developer/qbo/docs/learn/explore-the-quickbooks-online-api/data-queries):
+ *
+ * 1. Deletes first, for documents on an incremental read (no backfill window), from CDC (cdc.ts):
+ *    changedSince = max(cursor, until − 30 days + 1 h). Each stub is yielded as a SourceRecord with
+ *    `deleted: true` (the pipeline marks it in the ledger; billing is never asked to delete), on pages
+ *    that carry the state unchanged. First, because once the query pages below move the checkpoint, a
+ *    retried read would ask CDC from the newer cursor and could miss a delete older than it. A cursor
+ *    older than 30 days cannot be served by CDC: those deletes are left to reconciliation (listIds).
+ * 2. Changed records by query, sorted by the cursor (readByTimestamp below):
+ *      SELECT * FROM <Entity> WHERE [filters AND] MetaData.LastUpdatedTime >= '<cursor>' AND … <= '<until>'
+ *        [AND TxnDate >= '<from>' AND TxnDate <= '<to>'] ORDERBY MetaData.LastUpdatedTime ASC
+ *        STARTPOSITION n MAXRESULTS ≤ 1000
+ *    `isSorted: true`: each page's state.cursor is its last record's LastUpdatedTime, never beyond, so
+ *    the pipeline may checkpoint after every page. Queries return whole records (no detail calls); what
+ *    a page refers to (its customers, an invoice's credit memos) is fetched by id per page (readByIds).
+ * Voids stay in the query results (TotalAmt 0, PrivateNote "Voided") and map to a status, not a delete.
+ */
+export type QboRecord = Record<string, unknown>;
+export type QboDoc = QboRecord & { Id: string };
+
+export interface StreamSpec {
+  name: EntityName;
+  entity: 'Invoice' | 'CreditMemo' | 'Customer';
+  /** Conditions every read adds (customers: `Active IN (true, false)`). */
+  filters?: readonly string[];
+  /** Documents filter a window read by TxnDate; customers have no document date and read everything. */
+  supportsWindow: boolean;
+  /** Documents are deleted (CDC stubs, listIds); customers only become inactive, a status. */
+  deletes: boolean;
+  /** The status as the record shows it (QBO has no status field: derived by the mapper's rules). */
+  status(raw: QboRecord): string | undefined;
+  /** Attaches what the page's records refer to, before mapping. */
+  enrich?(ctx: ReadContext<Settings>, docs: QboDoc[]): Promise<void>;
+  map(record: SourceRecord<unknown>, ctx: MapContext<unknown>): MapResult<BillingBody>;
+}
+
+export function defineStream(spec: StreamSpec): Stream<QboRecord, State, Settings, QboLookups> {
+  return {
+    name: spec.name,
+    primaryKey: 'Id',
+    cursorField: 'MetaData.LastUpdatedTime',
+    isSorted: true,
+    state: State,
+    initialState,
+    supportsWindow: spec.supportsWindow,
+    lookups: (ctx) => fetchLookups(ctx),
+    map: spec.map,
+    ...(spec.deletes ? { listIds: (ctx: ReadContext<Settings>) => listIds(ctx, spec.entity) } : {}),
+    read: (ctx, state) => read(ctx, spec, state),
+  };
+}
+
+async function* read(ctx: ReadContext<Settings>, spec: StreamSpec, state: State): AsyncGenerator<StreamPage<QboRecord, State>> {
+  if (spec.deletes && !ctx.window) {
+    const { since, clipped } = cdcSince(state.cursor, ctx.until);
+    if (clipped) {
+      ctx.logger.warn(
+        { entity: spec.entity, cursor: state.cursor, cdcFrom: since.toISOString() },
+        'cursor older than the 30-day CDC window: earlier deletes are left to reconciliation',
+      );
+    }
+    for await (const deletes of readCdcDeletes(ctx, [spec.entity], since)) {
+      yield { records: deletes.map(deletedRecord) as SourceRecord<QboRecord>[], state: { ...state } };
+    }
+  }
+  const filters = [...(spec.filters ?? [])];
+  if (ctx.window && spec.supportsWindow) filters.push(`TxnDate >= ${quote(ctx.window.from)}`, `TxnDate <= ${quote(ctx.window.to)}`);
+  const paged = { entity: spec.entity, field: 'LastUpdatedTime' as const, filters, pageSize: ctx.settings.pageSize, from: state.cursor, until: ctx.until };
+  for await (const page of readByTimestamp(ctx, paged)) {
+    const docs = page.rows.map((r) => r.row as QboDoc);
+    if (docs.length && spec.enrich) await spec.enrich(ctx, docs);
+    const records = page.rows.map((r, i): SourceRecord<QboRecord> => {
+      const status = spec.status(docs[i]!);
+      return { id: r.row.Id, version: r.at, ...(status === undefined ? {} : { status }), raw: docs[i]! };
+    });
+    yield { records, state: { cursor: page.cursor } };
+  }
+}
+
+/**
+ * Every id of an entity that exists now, for reconciliation's id diff: QBO shows deletes only through
+ * CDC, and only for 30 days; older deletes are found by listing ids.
+ *   SELECT Id, MetaData.CreateTime FROM Invoice WHERE MetaData.CreateTime >= … ORDERBY MetaData.CreateTime
+ * A field list rather than `*` keeps pages small (Intuit may return whole records instead, which works
+ * the same; README.md, "Limitations"). Paged by CreateTime, which never changes, with the same keyset
+ * re-query as the reads: a delete during the listing cannot shift a live id out of view, which with plain
+ * offsets would make an existing invoice look deleted.
+ */
+async function* listIds(ctx: ReadContext<Settings>, entity: string): AsyncGenerator<string[]> {
+  const paged = { entity, select: 'Id, MetaData.CreateTime', field: 'CreateTime' as const, pageSize: ctx.settings.pageSize, from: null };
+  for await (const page of readByTimestamp(ctx, paged)) {
+    if (page.rows.length) yield page.rows.map((r) => r.row.Id);
+  }
+}
+
+export interface PagedRead {
+  entity: string;
+  /** `*` or a field list (id listings). */
+  select?: string;
+  /** Which MetaData timestamp orders and bounds the read. */
+  field: 'LastUpdatedTime' | 'CreateTime';
+  /** Extra AND conditions (windows, `Active IN (true, false)`). */
+  filters?: readonly string[];
+  pageSize: number;
+  /** Inclusive lower bound (UTC ISO), null = from the beginning. */
+  from: string | null;
+  /** Inclusive upper bound. */
+  until?: Date;
+}
+
+export interface TimestampedRow {
+  row: QboPagedRow;
+  /** The row's timestamp as UTC ISO. */
+  at: string;
+}
+
+/**
+ * Reads every record of an entity whose timestamp field (MetaData.LastUpdatedTime, or CreateTime for id
+ * listings) is at or after `from`, in timestamp order, without missing any at page edges, at
+ * same-second boundaries, or when records change during the read.
+ *
+ * Why not plain STARTPOSITION paging: QBO pages by offset over `ORDERBY MetaData.LastUpdatedTime`. If a
+ * record on an already-read page is edited mid-read, it jumps to the end of the ordered set, every later
+ * record shifts one position earlier, and the record that sat at the next page's first offset is skipped
+ * (the sandbox reproduces this: test/connectors/quickbooks/streams/invoices.test.ts). So the offset is reset at
+ * every page: the next statement starts again at `>=` the last timestamp seen (keyset paging),
+ * STARTPOSITION 1, and the rows of that last second that were already handed out are dropped by
+ * Id+SyncToken (many records share a second, and `>=` re-reads them). An edited record gets a later
+ * timestamp, so it is read again (as its new version) further on; records that did not move keep their
+ * place after the re-query's lower bound. Nothing is skipped.
+ *
+ * The one place an offset remains: a single second holding more rows than a page (a bulk import). Then
+ * the lower bound cannot move, and paging walks that second with STARTPOSITION, overlapping each step by
+ * a tenth of a page: an edit that moves k already-read rows of that second out of it shifts the rest
+ * back by k, which the overlap re-reads as long as k stays below it per page; de-duplication drops the
+ * repeats.
+ *
+ * `until` bounds the read from above (records newer than now − settle delay wait for the next run), so
+ * the set being paged only loses rows (edited ones, which the next run reads) and never gains any.
+ *
+ * Each yielded page carries `cursor` = the last row's timestamp (UTC ISO), never beyond: every row before
+ * it has been handed out, so the pipeline may checkpoint after the page.
+ */
+export async function* readByTimestamp(
+  ctx: Pick<ReadContext, 'http' | 'signal'>,
+  read: PagedRead,
+): AsyncGenerator<{ rows: TimestampedRow[]; cursor: string | null }> {
+  const field = `MetaData.${read.field}`;
+  const pageSize = Math.min(MAX_RESULTS, read.pageSize);
+  const overlap = Math.min(100, Math.floor(pageSize / 10));
+  let lower = read.from;
+  let start = 1;
+  let seen = new Set<string>();
+  for (;;) {
+    const where = [...(read.filters ?? [])];
+    if (lower) where.push(`${field} >= ${timestampLiteral(lower)}`);
+    if (read.until) where.push(`${field} <= ${timestampLiteral(read.until)}`);
+    const statement = selectStatement({
+      entity: read.entity,
+      select: read.select ?? '*',
+      where,
+      orderBy: `${field} ASC`,
+      startPosition: start,
+      maxResults: pageSize,
+    });
+    const { rows } = await runQuery(ctx, read.entity, statement, QboPagedRow);
+    const stamped = rows.map((row) => ({ row, at: timestampOf(row, read.field, read.entity) }));
+    const fresh = stamped.filter((r) => !seen.has(keyOf(r.row)));
+    const last = stamped[stamped.length - 1]?.at;
+    yield { rows: fresh, cursor: last ?? lower };
+    if (rows.length < pageSize || last === undefined) return;
+    if (lower === null || seconds(last) > seconds(lower)) {
+      // Keyset step: restart at the last second seen; its rows already handed out are skipped by key.
+      lower = last;
+      start = 1;
+      seen = new Set(stamped.filter((r) => seconds(r.at) === seconds(last)).map((r) => keyOf(r.row)));
+    } else {
+      // A whole page within one second: walk it by offset, overlapping (see above).
+      for (const r of stamped) seen.add(keyOf(r.row));
+      start += rows.length - overlap;
+    }
+  }
+}
+
+function keyOf(row: QboPagedRow): string {
+  return `${row.Id}:${row.SyncToken ?? ''}`;
+}
+
+function seconds(iso: string): number {
+  return Math.floor(Date.parse(iso) / 1000);
+}
+
+function timestampOf(row: QboPagedRow, field: PagedRead['field'], entity: string): string {
+  const parsed = parseTimestamp(row.MetaData[field], { field: `${entity}.MetaData.${field}` });
+  if (!parsed.ok) {
+    // Without its timestamp a row cannot be placed in the read: stop rather than risk skipping records.
+    throw new DataContractError(`quickbooks ${entity} ${row.Id}: ${parsed.message}`, { source: 'quickbooks', operation: `GET /query ${entity}` });
+  }
+  return parsed.value;
+}
+
+/** Ids per query: keeps the URL short. */
+const IDS_PER_QUERY = 100;
+
+/**
+ * The detail reads of this connector: records of `entity` by id (`Id IN (…)`, 100 ids a query), kept raw
+ * (only Id is checked: the mapper validates them, so one odd record fails alone). A record not found is
+ * simply absent from the map.
+ */
+export async function readByIds(
+  ctx: Pick<ReadContext, 'http' | 'signal'>,
+  entity: string,
+  ids: readonly string[],
+  filters: readonly string[] = [],
+): Promise<Map<string, QboRecord>> {
+  const found = new Map<string, QboRecord>();
+  for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
+    const chunk = ids.slice(i, i + IDS_PER_QUERY);
+    const statement = selectStatement({ entity, where: [inList('Id', chunk), ...filters], maxResults: MAX_RESULTS });
+    // https://developer.intuit.com/app/developer/qbo/docs/learn/explore-the-quickbooks-online-api/data-queries
+    const { rows } = await runQuery(ctx, entity, statement, QboIdRow);
+    for (const row of rows) found.set(row.Id, row);
+  }
+  return found;
+}
+
+/**
+ * Attaches each document's customer (CustomerRef) as `_customer`: GSTIN, PAN, registration type,
+ * addresses and contacts live on the Customer, not on the document. `Active IN (true, false)` so
+ * inactive customers are found too. `_`-prefixed keys are ours (QBO never uses them); a customer not
+ * found stays unattached and the mapper uses what the document says.
+ */
+export async function attachCustomers(ctx: Pick<ReadContext, 'http' | 'signal'>, docs: QboDoc[]): Promise<void> {
+  const ids = unique(docs.map((d) => refValue(d.CustomerRef)));
+  const found = await readByIds(ctx, 'Customer', ids, ['Active IN (true, false)']);
+  for (const d of docs) {
+    const customer = found.get(refValue(d.CustomerRef) ?? '');
+    if (customer) d._customer = customer;
+  }
+}
+
+function refValue(ref: unknown): string | undefined {
+  const v = (ref as { value?: unknown } | undefined)?.value;
+  return v === undefined || v === null ? undefined : String(v);
+}
+
+export function unique(values: Array<string | undefined>): string[] {
+  return [...new Set(values.filter((v): v is string => v !== undefined && v !== ''))];
+}
