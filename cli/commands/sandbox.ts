@@ -4,7 +4,7 @@ import { INDIA_TENANT_ID, startXeroEmulator, XERO_SANDBOX_DEFAULTS } from '../..
 import { startZohoEmulator, ZOHO_SANDBOX_DEFAULTS } from '../../sandbox/zoho-books/index.js';
 import { DEFAULT_ATTACHMENT_KEYS, DEFAULT_KEYS, startBillingEmulator } from '../../sandbox/billing/billing-emulator.js';
 import { ConfigError } from '../../src/errors/index.js';
-import { ListenError } from '../../src/http/listen.js';
+import { ListenError, toListenError } from '../../src/http/listen.js';
 import { collect, intOption, MAX_PORT, parseKeyPair } from '../parse-args.js';
 import { waitForShutdown } from '../wait-for-shutdown.js';
 
@@ -14,10 +14,11 @@ type Running = { name: string; url: string; close(): Promise<void>; describe(): 
 const SANDBOXES = ['all', 'billing', 'zoho-books', 'quickbooks', 'xero'] as const;
 
 /** Starts one emulator; a port in use (or a bad host) becomes one line naming the emulator and the fix. */
-async function starting(emulator: string, portHint: string, start: () => Promise<Running>): Promise<Running> {
+async function starting(emulator: string, portHint: string, start: () => Promise<Running>, port: number, host: string): Promise<Running> {
   try {
     return await start();
-  } catch (e) {
+  } catch (caught) {
+    const e = toListenError(caught, port, host);
     if (!(e instanceof ListenError)) throw e;
     throw new ConfigError(`${e.message} (the ${emulator}; ${e.portProblem ? portHint : 'choose another with --host'})`, { cause: e });
   }
@@ -170,10 +171,16 @@ export function registerSandboxCommand(program: Command): void {
       const hint = 'choose another first port with --port';
       const running: Record<string, Running> = {};
       try {
-        running.billing = await starting('billing emulator at --port', hint, () => billing(o.port, o.host, DEFAULT_KEYS, DEFAULT_ATTACHMENT_KEYS, o.seed));
-        running['zoho-books'] = await starting('zoho-books emulator at --port + 1', hint, () => zoho(next(1), o.host, o.seed, o.records));
-        running.quickbooks = await starting('quickbooks emulator at --port + 2', hint, () => quickbooks(next(2), o.host, o.seed, o.records));
-        running.xero = await starting('xero emulator at --port + 3', hint, () => xero(next(3), o.host, o.seed, o.records));
+        running.billing = await starting(
+          'billing emulator at --port',
+          hint,
+          () => billing(o.port, o.host, DEFAULT_KEYS, DEFAULT_ATTACHMENT_KEYS, o.seed),
+          o.port,
+          o.host,
+        );
+        running['zoho-books'] = await starting('zoho-books emulator at --port + 1', hint, () => zoho(next(1), o.host, o.seed, o.records), next(1), o.host);
+        running.quickbooks = await starting('quickbooks emulator at --port + 2', hint, () => quickbooks(next(2), o.host, o.seed, o.records), next(2), o.host);
+        running.xero = await starting('xero emulator at --port + 3', hint, () => xero(next(3), o.host, o.seed, o.records), next(3), o.host);
       } catch (e) {
         await Promise.all(Object.values(running).map((r) => r.close()));
         throw e;
@@ -196,7 +203,7 @@ export function registerSandboxCommand(program: Command): void {
     .action(async (o: { port: number; host: string; key?: string[]; attachmentKey?: string[]; seed: number }) => {
       const keys = o.key?.map((k) => parseKeyPair(k, '--key')) ?? DEFAULT_KEYS;
       const attachmentKeys = o.attachmentKey?.map((k) => parseKeyPair(k, '--attachment-key')) ?? DEFAULT_ATTACHMENT_KEYS;
-      const r = await starting('billing emulator', PORT_HINT, () => billing(o.port, o.host, keys, attachmentKeys, o.seed));
+      const r = await starting('billing emulator', PORT_HINT, () => billing(o.port, o.host, keys, attachmentKeys, o.seed), o.port, o.host);
       if (!o.key) console.log('(default keys; pass --key KEY=COMPANY to choose your own)');
       for (const line of r.describe()) console.log(line);
       await waitForShutdown(() => r.close());
@@ -210,7 +217,7 @@ export function registerSandboxCommand(program: Command): void {
     .option('--seed <n>', 'seed of the generated data', intOption('--seed'), 1)
     .option('--records <n>', 'invoices to generate', intOption('--records'), 500)
     .action(async (o: { port: number; host: string; seed: number; records: number }) => {
-      const r = await starting('zoho-books emulator', PORT_HINT, () => zoho(o.port, o.host, o.seed, o.records));
+      const r = await starting('zoho-books emulator', PORT_HINT, () => zoho(o.port, o.host, o.seed, o.records), o.port, o.host);
       for (const line of r.describe()) console.log(line);
       await waitForShutdown(() => r.close());
     });
@@ -227,7 +234,7 @@ export function registerVendorSandboxes(sandbox: Command): void {
     .option('--seed <n>', 'seed of the generated data', intOption('--seed'), 1)
     .option('--records <n>', 'invoices to generate', intOption('--records'), 500)
     .action(async (o: { port: number; host: string; seed: number; records: number }) => {
-      const r = await starting('quickbooks emulator', PORT_HINT, () => quickbooks(o.port, o.host, o.seed, o.records));
+      const r = await starting('quickbooks emulator', PORT_HINT, () => quickbooks(o.port, o.host, o.seed, o.records), o.port, o.host);
       for (const line of r.describe()) console.log(line);
       await waitForShutdown(() => r.close());
     });
@@ -239,7 +246,7 @@ export function registerVendorSandboxes(sandbox: Command): void {
     .option('--seed <n>', 'seed of the generated data', intOption('--seed'), 1)
     .option('--records <n>', 'invoices per organisation', intOption('--records'), 500)
     .action(async (o: { port: number; host: string; seed: number; records: number }) => {
-      const r = await starting('xero emulator', PORT_HINT, () => xero(o.port, o.host, o.seed, o.records));
+      const r = await starting('xero emulator', PORT_HINT, () => xero(o.port, o.host, o.seed, o.records), o.port, o.host);
       for (const line of r.describe()) console.log(line);
       await waitForShutdown(() => r.close());
     });

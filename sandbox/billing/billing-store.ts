@@ -2,7 +2,7 @@ import type { AttachmentPurpose, CreditNoteInput, CustomerDetails, InvoiceInput,
 import type { EmulatorClock } from './clock.js';
 import { utcDateOf } from './clock.js';
 import { outstandingOf } from './invoice-record.js';
-import { sum } from './money.js';
+import { sum } from '../kit/minor-units.js';
 import { sameContent } from './same-content.js';
 import { seedBillingSetup, type SetupData } from './seed.js';
 

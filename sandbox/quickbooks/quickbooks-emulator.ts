@@ -8,7 +8,7 @@ import { generateData } from './generate-data.js';
 import { qboFaults, tidHeaders } from './qbo-fault.js';
 import { QboStore } from './qbo-store.js';
 import { RequestLimiter } from './request-limiter.js';
-import { TokenRegistry } from './token-registry.js';
+import { QboTokenRegistry } from './token-registry.js';
 import { vendorRouter } from './vendor-routes.js';
 
 export interface QuickBooksEmulatorOptions {
@@ -58,7 +58,7 @@ export interface RunningQuickBooksEmulator {
   realmId: string;
   store: QboStore;
   clock: EmulatorClock;
-  tokens: TokenRegistry;
+  tokens: QboTokenRegistry;
   faults: FaultInjector;
   journal: Journal;
   stats(): EmulatorStats;
@@ -96,7 +96,7 @@ export async function startQuickBooksEmulator(options: QuickBooksEmulatorOptions
     latencyMs: options.latencyMs ?? 0,
     clock,
     store,
-    tokens: new TokenRegistry(
+    tokens: new QboTokenRegistry(
       {
         clientId: options.clientId ?? QBO_SANDBOX_DEFAULTS.clientId,
         clientSecret: options.clientSecret ?? QBO_SANDBOX_DEFAULTS.clientSecret,

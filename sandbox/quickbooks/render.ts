@@ -1,7 +1,7 @@
 import { computeAmounts } from './compute-amounts.js';
 import { COMPANY, TAX_CODES, TAX_RATES } from './catalog.js';
 import type { StoredCustomer, StoredDoc } from './model.js';
-import { toAmount } from './paise.js';
+import { toAmount } from '../kit/minor-units.js';
 import { renderTimestamp } from './qbo-time.js';
 
 /**

@@ -1,5 +1,5 @@
 import { Decimal as DecimalJs } from 'decimal.js';
-import { Money } from '../../src/mapping/money.js';
+import { Money } from '../kit/minor-units.js';
 import type { TenantProfile } from './tenants.js';
 
 /**

@@ -1,4 +1,4 @@
-import { Money, roundMoney, ZERO, type Decimal } from '../../src/mapping/money.js';
+import { Money, roundMoney, ZERO, type Decimal } from '../kit/minor-units.js';
 import type { LineAmountTypes, XeroLineItem } from './xero-records.js';
 
 /**

@@ -1,4 +1,4 @@
-import { Money } from '../../src/mapping/money.js';
+import { Money } from '../kit/minor-units.js';
 import { addAmounts, computeLine, computeTotals, subAmounts, type LineSpec } from './document-amounts.js';
 import type { TenantProfile } from './tenants.js';
 import { dateString, msDate, utcDay, dayMs } from './xero-date.js';

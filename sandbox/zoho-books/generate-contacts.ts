@@ -1,5 +1,5 @@
 import { instantBetween, type GeneratorContext } from './generator-context.js';
-import { makeGstin, makePan } from './gstin.js';
+import { makeGstin, makePan } from '../kit/gstin.js';
 import { INDIA_STATES, OVERSEAS_COUNTRIES, stateByCode } from './india-states.js';
 import {
   AREAS,

@@ -1,5 +1,5 @@
 import { creditNoteBalanceMinor } from './generate-credit-notes.js';
-import { convertMinor, toAmount } from './minor-units.js';
+import { convertMinor, toAmount } from '../kit/minor-units.js';
 import { address, exchangeRate, renderLines, renderTaxes, timestamp, type RenderContext } from './render-context.js';
 import type { CreditNoteRecord } from './store-records.js';
 
@@ -68,9 +68,9 @@ export function renderCreditNoteDetail(cn: CreditNoteRecord, ctx: RenderContext)
     adjustment: toAmount(a.adjustmentMinor),
     total: toAmount(a.totalMinor),
     balance: toAmount(creditNoteBalanceMinor(cn)),
-    bcy_sub_total: toAmount(convertMinor(a.subTotalMinor, fx)),
-    bcy_tax_total: toAmount(convertMinor(a.taxTotalMinor, fx)),
-    bcy_total: toAmount(convertMinor(a.totalMinor, fx)),
+    bcy_sub_total: toAmount(convertMinor(a.subTotalMinor, fx, 'micro')),
+    bcy_tax_total: toAmount(convertMinor(a.taxTotalMinor, fx, 'micro')),
+    bcy_total: toAmount(convertMinor(a.totalMinor, fx, 'micro')),
     invoices: cn.applications.map((app) => ({
       invoice_id: app.invoice_id,
       invoice_number: app.invoice_number,

@@ -30,7 +30,7 @@ import { ZohoRateLimiter } from './rate-limiter.js';
 import { ZOHO_SANDBOX_DEFAULTS } from './sandbox-defaults.js';
 import { SeededRandom } from '../kit/seeded-random.js';
 import { registerSettingsRoutes } from './settings-routes.js';
-import { TokenRegistry } from './token-registry.js';
+import { ZohoTokenRegistry } from './token-registry.js';
 import { createGuard, presentedToken } from './vendor-guard.js';
 import { ZohoDataStore } from './zoho-data-store.js';
 import { ZohoApiError, zohoErrors, zohoResult } from './zoho-error.js';
@@ -99,7 +99,7 @@ export interface ZohoEmulator {
   faults: FaultInjector;
   journal: Journal;
   clock: EmulatorClock;
-  tokens: TokenRegistry;
+  tokens: ZohoTokenRegistry;
   limiter: ZohoRateLimiter;
   stats(): ZohoEmulatorStats;
   close(): Promise<void>;
@@ -125,7 +125,7 @@ export async function startZohoEmulator(options: ZohoEmulatorOptions = {}): Prom
   const faults = new FaultInjector(initialFaults, () => faultRandom.next());
   const journal = new Journal(options.journalMax);
   let baseUrl = '';
-  const tokens = new TokenRegistry(
+  const tokens = new ZohoTokenRegistry(
     {
       clientId: options.clientId ?? d.clientId,
       clientSecret: options.clientSecret ?? d.clientSecret,
