@@ -40,7 +40,7 @@ export function vendorRouter(state: EmulatorState): Router {
         if (state.latencyMs > 0) await sleep(state.latencyMs);
         return await handler(ctx);
       } finally {
-        state.limiter.leave();
+        slot.release();
       }
     };
 
