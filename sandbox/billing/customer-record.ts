@@ -1,5 +1,5 @@
 import type { CompanyState, StoredCustomer, StoredInvoice } from './billing-store.js';
-import { formatServiceTimestamp } from './clock.js';
+import { formatServiceTimestamp } from './service-timestamp.js';
 import { invoiceStatusOf } from './invoice-record.js';
 import { sum } from '../kit/minor-units.js';
 

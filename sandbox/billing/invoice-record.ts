@@ -1,6 +1,6 @@
 import type { InvoiceInput, InvoiceStatus, PaymentStatus } from '../../src/billing/schemas/index.js';
 import type { StoredInvoice } from './billing-store.js';
-import { formatServiceTimestamp } from './clock.js';
+import { formatServiceTimestamp } from './service-timestamp.js';
 import { minus } from '../kit/minor-units.js';
 
 /**

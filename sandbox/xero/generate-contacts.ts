@@ -1,5 +1,6 @@
 import { makeGstin, makePan } from '../kit/gstin.js';
-import { AUSTRALIAN_PLACES, COMPANY_KINDS, COMPANY_WORDS, FIRST_NAMES, FOREIGN_PLACES, INDIAN_PLACES, LAST_NAMES, type Place } from './sample-names.js';
+import { COMPANY_KINDS, COMPANY_WORDS, MIXED_FIRST_NAMES as FIRST_NAMES, MIXED_LAST_NAMES as LAST_NAMES } from '../kit/sample-names.js';
+import { AUSTRALIAN_PLACES, FOREIGN_PLACES, INDIAN_PLACES, type Place } from './sample-places.js';
 import type { SeededRandom } from '../kit/seeded-random.js';
 import type { TenantProfile } from './tenants.js';
 import { msDate } from './xero-date.js';

@@ -14,7 +14,7 @@ import {
   OVERSEAS_FIRST,
   OVERSEAS_LAST,
   STREETS,
-} from './sample-names.js';
+} from '../kit/sample-names.js';
 import type { SeededRandom } from '../kit/seeded-random.js';
 import type { AddressRecord, ContactPersonRecord, ContactRecord, CurrencyCode } from './store-records.js';
 import { addDays, localMidnight } from './zoho-timestamp.js';
