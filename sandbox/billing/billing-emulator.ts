@@ -1,5 +1,5 @@
 /**
- * Billing service emulator: every endpoint of shared/spec/billing-service-interface.md, offline, for
+ * Billing service emulator: every endpoint of the billing service interface (src/billing/schemas), offline, for
  * tests, the demo and benchmarks. Decisions where the interface is silent follow
  * docs/interface-assumptions.md (the files named there live next to this one).
  *

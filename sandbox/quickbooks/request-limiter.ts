@@ -5,7 +5,7 @@ import { RateLimiter } from '../kit/rate-limiter.js';
  * concurrent requests (10). Past either, 429 ThrottleExceeded (code 3001). The concurrency cap is checked
  * first; the minute is a rolling 60-s window on the emulator clock; refused requests do not count. 0
  * disables a limit.
- * https://developer.intuit.com/app/developer/qbo/docs/learn/rest-api-features#limits-and-throttles
+ * https://blogs.intuit.com/blog/2016/08/08/idg-concurrent-api-use-changes-coming-soon/
  */
 export class RequestLimiter {
   private readonly limiter: RateLimiter;

@@ -7,7 +7,6 @@ import { tidHeaders } from './qbo-fault.js';
 /**
  * Intuit OAuth 2.0 as the sandbox plays it: `POST /oauth2/v1/tokens/bearer`, HTTP Basic client auth, form
  * `grant_type=refresh_token&refresh_token=…`.
- * https://developer.intuit.com/app/developer/qbo/docs/develop/authentication-and-authorization/oauth-2.0
  * - Each refresh returns a 1-hour access token and a NEW refresh token; the one just used stops working
  *   (stricter than Intuit, which may keep it briefly: it makes lost rotations visible). A stale or unknown
  *   refresh token → 400 `{"error":"invalid_grant"}`; wrong client credentials → 401 `{"error":"invalid_client"}`.

@@ -8,9 +8,10 @@ import { xeroErrors } from './xero-errors.js';
  * Xero OAuth 2.0 as the connector meets it: `POST /connect/token` with `grant_type=refresh_token`, client
  * credentials as HTTP Basic or as `client_id`/`client_secret` form fields. Each refresh answers a new access
  * token (`expires_in` 1800) AND a new refresh token; the one presented is spent: presenting it again
- * answers 400 `{"error":"invalid_grant"}` (single-use rotation, no grace period). Access tokens are valid
- * for every organisation of the sandbox (one token, many tenants).
- * https://developer.xero.com/documentation/guides/oauth2/auth-flow/#refreshing-access-and-refresh-tokens
+ * answers 400 `{"error":"invalid_grant"}` (single-use rotation with no grace period: stricter than Xero,
+ * which lets a used refresh token be retried for 30 minutes, so a lost rotation shows at once). Access
+ * tokens are valid for every organisation of the sandbox (one token, many tenants).
+ * https://developer.xero.com/documentation/api-guides/machine-2-machine
  */
 export interface TokenCredentials {
   clientId: string;

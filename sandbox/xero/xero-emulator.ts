@@ -2,7 +2,7 @@
  * Xero Accounting API 2.0 emulator: a local HTTP sandbox of what the connector reads, over seeded data
  * that changes over time. https://developer.xero.com/documentation/api/accounting/overview
  *
- * Reproduces the reference's emulator checklist (§7): `xero-tenant-id` required; `GET /connections`;
+ * What it reproduces: `xero-tenant-id` required; `GET /connections`;
  * XML unless `Accept: application/json`; `If-Modified-Since` (UTC) against UpdatedDateUTC; page/pageSize and
  * the `pagination` block, line items only when `page` is set; `/Date(ms+0000)/` dates; `where`, `Statuses`,
  * `includeArchived`, `order`; 429 with Retry-After and X-Rate-Limit-Problem (minute, day, concurrent);

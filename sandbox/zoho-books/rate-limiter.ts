@@ -4,7 +4,7 @@ import { zohoErrors, type ZohoApiError } from './zoho-error.js';
 
 /**
  * Zoho Books API limits per organisation: `ratePerMinute` (100) requests per minute and a daily cap by
- * plan (1,000–10,000). https://www.zoho.com/books/api/v3/introduction/#api-call-limit
+ * plan (1,000–10,000). https://www.zoho.com/books/api/v3/introduction/
  *
  * Headers on every Books response: `X-Rate-Limit-Limit`, `X-Rate-Limit-Remaining`, `X-Rate-Limit-Reset`
  * (seconds). They describe the daily allowance (as the Singer tap-zohobooks reads them), except on a

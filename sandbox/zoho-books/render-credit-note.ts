@@ -5,7 +5,7 @@ import type { CreditNoteRecord } from './store-records.js';
 
 /**
  * Wire shapes of a credit note. https://www.zoho.com/books/api/v3/credit-notes/#get-a-credit-note
- * As the reference notes, the list row carries `last_modified_time` while the detail carries
+ * The list row carries `last_modified_time` while the detail carries
  * `updated_time` (same instant): read the cursor from the list.
  */
 export function renderCreditNoteRow(cn: CreditNoteRecord, ctx: RenderContext): Record<string, unknown> {
