@@ -50,3 +50,37 @@ export interface DemoHooks {
   /** Invoices the source holds now (those the ERP no longer counts as receivables excluded). */
   sourceInvoices(): number;
 }
+
+/**
+ * The demo's `connections[]` entry: an hourly schedule (the demo triggers its pulls itself), a 2-minute
+ * lookback, no settle delay, and the rate budget the vendor's sandbox allows.
+ */
+export function demoConnection(c: {
+  id: string;
+  system: string;
+  originSource: OriginSource;
+  rateBudget: Record<string, number>;
+  settings: Record<string, unknown>;
+}): Record<string, unknown> {
+  const { id, system, originSource, rateBudget, settings } = c;
+  return { id, system, originSource, schedule: { everySeconds: 3600 }, lookbackSeconds: 120, settleDelaySeconds: 0, rateBudget, settings };
+}
+
+/** A connection under `connections:` in a YAML config, as lines; digit-only strings are quoted so YAML keeps them strings. */
+export function configEntry(c: {
+  id: string;
+  system: string;
+  originSource: OriginSource;
+  everySeconds: number;
+  settings: Record<string, string | number>;
+}): string[] {
+  const value = (v: string | number) => (typeof v === 'string' && /^\d+$/.test(v) ? `"${v}"` : String(v));
+  return [
+    `  - id: ${c.id}`,
+    `    system: ${c.system}`,
+    `    originSource: ${c.originSource}`,
+    `    schedule: { everySeconds: ${c.everySeconds} }`,
+    '    settings:',
+    ...Object.entries(c.settings).map(([k, v]) => `      ${k}: ${value(v)}`),
+  ];
+}

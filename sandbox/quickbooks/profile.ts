@@ -1,4 +1,4 @@
-import type { SandboxProfile } from '../kit/profile.js';
+import { configEntry, demoConnection, type SandboxProfile } from '../kit/profile.js';
 import { QBO_SANDBOX_DEFAULTS, startQuickBooksEmulator } from './quickbooks-emulator.js';
 
 /** The QuickBooks Online emulator as `erp-sync sandbox` and the demo run it: a company whose home currency is INR. */
@@ -14,6 +14,8 @@ export const profile: SandboxProfile = {
       ...(demo ? { customers: Math.max(12, Math.floor(records / 10)), creditMemos: Math.floor(records / 10), ratePerMinute: 1_000_000, maxInFlight: 50 } : {}),
     });
     const d = QBO_SANDBOX_DEFAULTS;
+    const credentials = { clientId: d.clientId, clientSecret: d.clientSecret, refreshToken: d.refreshToken };
+    const urls = { baseUrl: emu.url, tokenUrl: `${emu.url}/oauth2/v1/tokens/bearer` };
     const invoices = () => [...emu.store.docs.Invoice.values()];
     return {
       url: emu.url,
@@ -23,42 +25,28 @@ export const profile: SandboxProfile = {
         `  realmId ${emu.realmId}, clientId ${d.clientId}, clientSecret ${d.clientSecret}, refreshToken ${d.refreshToken} (rotates)`,
         `  token URL ${emu.url}/oauth2/v1/tokens/bearer; admin: ${emu.url}/__admin/{invoices,credit-memos,customers,touch,clock,faults,limits,journal,stats}`,
       ],
-      configEntry: () => [
-        '  - id: qbo-in',
-        '    system: quickbooks',
-        '    originSource: EXTERNAL_SYSTEM_B',
-        '    schedule: { everySeconds: 30 }',
-        '    settings:',
-        `      realmId: "${d.realmId}"`,
-        `      clientId: ${d.clientId}`,
-        `      clientSecret: ${d.clientSecret}`,
-        `      refreshToken: ${d.refreshToken}`,
-        `      baseUrl: ${emu.url}`,
-        `      tokenUrl: ${emu.url}/oauth2/v1/tokens/bearer`,
-      ],
+      configEntry: () =>
+        configEntry({
+          id: 'qbo-in',
+          system: 'quickbooks',
+          originSource: 'EXTERNAL_SYSTEM_B',
+          everySeconds: 30,
+          settings: { realmId: d.realmId, ...credentials, ...urls },
+        }),
       demo: {
         connectionId: 'qbo-in',
         originSource: 'EXTERNAL_SYSTEM_B',
         from: '2020-01-01',
         to: new Date().toISOString().slice(0, 10),
-        connection: () => ({
-          id: 'qbo-in',
-          system: 'quickbooks',
-          originSource: 'EXTERNAL_SYSTEM_B',
-          schedule: { everySeconds: 3600 },
-          lookbackSeconds: 120,
-          settleDelaySeconds: 0,
-          // The sandbox has no limits to respect; real QuickBooks allows 500/min and 10 in flight per realm.
-          rateBudget: { perMinute: 100_000, concurrency: 10 },
-          settings: {
-            realmId: emu.realmId,
-            clientId: d.clientId,
-            clientSecret: d.clientSecret,
-            refreshToken: d.refreshToken,
-            baseUrl: emu.url,
-            tokenUrl: `${emu.url}/oauth2/v1/tokens/bearer`,
-          },
-        }),
+        connection: () =>
+          demoConnection({
+            id: 'qbo-in',
+            system: 'quickbooks',
+            originSource: 'EXTERNAL_SYSTEM_B',
+            // The sandbox has no limits to respect; real QuickBooks allows 500/min and 10 in flight per realm.
+            rateBudget: { perMinute: 100_000, concurrency: 10 },
+            settings: { realmId: emu.realmId, ...credentials, ...urls },
+          }),
         mutate: async () => {
           const open = invoices().filter((i) => !i.voided && i.paidPaise === 0);
           const ids = (n: number) => open.splice(0, n).map((i) => i.id);

@@ -1,4 +1,4 @@
-import type { SandboxProfile } from '../kit/profile.js';
+import { configEntry, demoConnection, type SandboxProfile } from '../kit/profile.js';
 import { XERO_SANDBOX_DEFAULTS } from './sandbox-defaults.js';
 import { INDIA_TENANT_ID } from './tenants.js';
 import { startXeroEmulator } from './xero-emulator.js';
@@ -24,6 +24,8 @@ export const profile: SandboxProfile = {
     });
     const d = XERO_SANDBOX_DEFAULTS;
     const t = INDIA_TENANT_ID;
+    const credentials = { clientId: d.clientId, clientSecret: d.clientSecret, refreshToken: d.refreshToken };
+    const urls = { baseUrl: emu.apiBase, tokenUrl: emu.tokenUrl };
     const sales = () => emu.store.invoices(t).filter((i) => i.Type === 'ACCREC');
     return {
       url: emu.url,
@@ -33,42 +35,22 @@ export const profile: SandboxProfile = {
         `  tenants ${emu.tenantIds.join(', ')} (INR, AUD); clientId ${d.clientId}, clientSecret ${d.clientSecret}, refreshToken ${d.refreshToken} (single-use)`,
         `  token URL ${emu.tokenUrl}; admin: ${emu.url}/__admin/{tenants,day-limit,clock,faults,limits,journal,stats}`,
       ],
-      configEntry: () => [
-        '  - id: xero-in',
-        '    system: xero',
-        '    originSource: EXTERNAL_SYSTEM_C',
-        '    schedule: { everySeconds: 60 }',
-        '    settings:',
-        `      tenantId: ${t}`,
-        `      clientId: ${d.clientId}`,
-        `      clientSecret: ${d.clientSecret}`,
-        `      refreshToken: ${d.refreshToken}`,
-        `      baseUrl: ${emu.url}/api.xro/2.0`,
-        `      tokenUrl: ${emu.url}/connect/token`,
-      ],
+      configEntry: () =>
+        configEntry({ id: 'xero-in', system: 'xero', originSource: 'EXTERNAL_SYSTEM_C', everySeconds: 60, settings: { tenantId: t, ...credentials, ...urls } }),
       demo: {
         connectionId: 'xero-in',
         originSource: 'EXTERNAL_SYSTEM_C',
         from: '2020-01-01',
         to: new Date().toISOString().slice(0, 10),
-        connection: () => ({
-          id: 'xero-in',
-          system: 'xero',
-          originSource: 'EXTERNAL_SYSTEM_C',
-          schedule: { everySeconds: 3600 },
-          lookbackSeconds: 120,
-          settleDelaySeconds: 0,
-          // The sandbox has no limits to respect; real Xero allows 60/min, 5,000/day, 5 concurrent.
-          rateBudget: { perMinute: 100_000, perDay: 0, concurrency: 5 },
-          settings: {
-            tenantId: t,
-            clientId: d.clientId,
-            clientSecret: d.clientSecret,
-            refreshToken: d.refreshToken,
-            baseUrl: emu.apiBase,
-            tokenUrl: emu.tokenUrl,
-          },
-        }),
+        connection: () =>
+          demoConnection({
+            id: 'xero-in',
+            system: 'xero',
+            originSource: 'EXTERNAL_SYSTEM_C',
+            // The sandbox has no limits to respect; real Xero allows 60/min, 5,000/day, 5 concurrent.
+            rateBudget: { perMinute: 100_000, perDay: 0, concurrency: 5 },
+            settings: { tenantId: t, ...credentials, ...urls },
+          }),
         mutate: async () => {
           const open = sales().filter((i) => i.Status === 'AUTHORISED' && i.AmountPaid === 0 && i.AmountCredited === 0);
           const ids = (n: number) => open.splice(0, n).map((i) => i.InvoiceID);

@@ -1,4 +1,4 @@
-import type { SandboxProfile } from '../kit/profile.js';
+import { configEntry, demoConnection, type SandboxProfile } from '../kit/profile.js';
 import { ZOHO_SANDBOX_DEFAULTS } from './sandbox-defaults.js';
 import { startZohoEmulator } from './zoho-emulator.js';
 
@@ -9,6 +9,7 @@ export const profile: SandboxProfile = {
   async start({ port, host, seed, records, demo }) {
     const emu = await startZohoEmulator({ port, host, seed, records, ...(demo ? { ratePerMinute: 0, dailyLimit: 0 } : {}) });
     const d = ZOHO_SANDBOX_DEFAULTS;
+    const credentials = { clientId: d.clientId, clientSecret: d.clientSecret, refreshToken: d.refreshToken };
     return {
       url: emu.url,
       close: () => emu.close(),
@@ -17,43 +18,28 @@ export const profile: SandboxProfile = {
         `  organizationId ${emu.organizationId}, clientId ${d.clientId}, clientSecret ${d.clientSecret}, refreshToken ${d.refreshToken}`,
         `  token URL ${emu.tokenUrl}; admin: ${emu.url}/__admin/{mutate,clock,faults,limits,journal,stats}`,
       ],
-      configEntry: () => [
-        '  - id: zoho-in',
-        '    system: zoho-books',
-        '    originSource: EXTERNAL_SYSTEM_A',
-        '    schedule: { everySeconds: 30 }',
-        '    settings:',
-        `      organizationId: "${d.organizationId}"`,
-        `      clientId: ${d.clientId}`,
-        `      clientSecret: ${d.clientSecret}`,
-        `      refreshToken: ${d.refreshToken}`,
-        `      baseUrl: ${emu.url}/books/v3`,
-        '      dailyCallLimit: 10000',
-      ],
+      configEntry: () =>
+        configEntry({
+          id: 'zoho-in',
+          system: 'zoho-books',
+          originSource: 'EXTERNAL_SYSTEM_A',
+          everySeconds: 30,
+          settings: { organizationId: d.organizationId, ...credentials, baseUrl: `${emu.url}/books/v3`, dailyCallLimit: 10000 },
+        }),
       demo: {
         connectionId: 'zoho-in',
         originSource: 'EXTERNAL_SYSTEM_A',
         from: '2025-01-01',
         to: '2025-12-31',
-        connection: () => ({
-          id: 'zoho-in',
-          system: 'zoho-books',
-          originSource: 'EXTERNAL_SYSTEM_A',
-          schedule: { everySeconds: 3600 },
-          lookbackSeconds: 120,
-          settleDelaySeconds: 0,
-          // The sandbox has no per-minute limit; real Zoho allows 100/min per organisation.
-          rateBudget: { perMinute: 100_000, concurrency: 8 },
-          settings: {
-            organizationId: emu.organizationId,
-            clientId: d.clientId,
-            clientSecret: d.clientSecret,
-            refreshToken: d.refreshToken,
-            baseUrl: emu.apiBase,
-            accountsUrl: emu.url,
-            dailyCallLimit: 0,
-          },
-        }),
+        connection: () =>
+          demoConnection({
+            id: 'zoho-in',
+            system: 'zoho-books',
+            originSource: 'EXTERNAL_SYSTEM_A',
+            // The sandbox has no per-minute limit; real Zoho allows 100/min per organisation.
+            rateBudget: { perMinute: 100_000, concurrency: 8 },
+            settings: { organizationId: emu.organizationId, ...credentials, baseUrl: emu.apiBase, accountsUrl: emu.url, dailyCallLimit: 0 },
+          }),
         mutate: async () => {
           const store = emu.store;
           const all = store.invoices();
