@@ -5,12 +5,10 @@ import { QBO_SANDBOX_DEFAULTS, startQuickBooksEmulator } from './quickbooks-emul
 export const profile: SandboxProfile = {
   name: 'quickbooks',
   command: { description: 'the QuickBooks Online emulator over seeded generated data', defaultPort: 4012, recordsHelp: 'invoices to generate' },
-  async start({ port, host, seed, records, demo }) {
+  async start({ demo, ...options }) {
+    const { seed, records } = options;
     const emu = await startQuickBooksEmulator({
-      port,
-      host,
-      seed,
-      records,
+      ...options,
       ...(demo ? { customers: Math.max(12, Math.floor(records / 10)), creditMemos: Math.floor(records / 10), ratePerMinute: 1_000_000, maxInFlight: 50 } : {}),
     });
     const d = QBO_SANDBOX_DEFAULTS;

@@ -14,12 +14,10 @@ export const profile: SandboxProfile = {
     defaultPort: 4013,
     recordsHelp: 'invoices per organisation',
   },
-  async start({ port, host, seed, records, demo }) {
+  async start({ demo, ...options }) {
+    const { seed, records } = options;
     const emu = await startXeroEmulator({
-      port,
-      host,
-      seed,
-      records,
+      ...options,
       ...(demo ? { ratePerMinute: 1_000_000, dailyLimit: 10_000_000, maxConcurrent: 50, appRatePerMinute: 10_000_000 } : {}),
     });
     const d = XERO_SANDBOX_DEFAULTS;

@@ -6,8 +6,9 @@ import { startZohoEmulator } from './zoho-emulator.js';
 export const profile: SandboxProfile = {
   name: 'zoho-books',
   command: { description: 'the Zoho Books emulator over seeded generated data', defaultPort: 4011, recordsHelp: 'invoices to generate' },
-  async start({ port, host, seed, records, demo }) {
-    const emu = await startZohoEmulator({ port, host, seed, records, ...(demo ? { ratePerMinute: 0, dailyLimit: 0 } : {}) });
+  async start({ demo, ...options }) {
+    const { seed, records } = options;
+    const emu = await startZohoEmulator({ ...options, ...(demo ? { ratePerMinute: 0, dailyLimit: 0 } : {}) });
     const d = ZOHO_SANDBOX_DEFAULTS;
     const credentials = { clientId: d.clientId, clientSecret: d.clientSecret, refreshToken: d.refreshToken };
     return {
