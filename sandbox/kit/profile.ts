@@ -84,3 +84,12 @@ export function configEntry(c: {
     ...Object.entries(c.settings).map(([k, v]) => `      ${k}: ${value(v)}`),
   ];
 }
+
+/** The OAuth fields of a connection's settings, from a sandbox's defaults (sandbox values, never real secrets). */
+export function clientSettings(d: { clientId: string; clientSecret: string; refreshToken: string }): {
+  clientId: string;
+  clientSecret: string;
+  refreshToken: string;
+} {
+  return { clientId: d.clientId, clientSecret: d.clientSecret, refreshToken: d.refreshToken };
+}

@@ -7,11 +7,15 @@ import type { EmulatorClock } from './emulator-clock.js';
  * here (rotation, a cap on live access tokens, a cap on refreshes per window); the response bodies and
  * status codes stay in the vendor's adapter, which maps a `GrantOutcome` to its own shape.
  */
-export interface TokenRegistryOptions {
+/** The sandbox's OAuth client, its first refresh token, and how long an access token lives. */
+export interface TokenCredentials {
   clientId: string;
   clientSecret: string;
   refreshToken: string;
   accessTokenTtlSeconds: number;
+}
+
+export interface TokenRegistryOptions extends TokenCredentials {
   /** Each refresh issues a new refresh token and the one presented stops working (QuickBooks, Xero). */
   rotateRefreshToken: boolean;
   /** At most this many live access tokens; issuing another revokes the oldest (0: no cap). */

@@ -1,4 +1,4 @@
-import { configEntry, demoConnection, type SandboxProfile } from '../kit/profile.js';
+import { clientSettings, configEntry, demoConnection, type SandboxProfile } from '../kit/profile.js';
 import { QBO_SANDBOX_DEFAULTS, startQuickBooksEmulator } from './quickbooks-emulator.js';
 
 /** The QuickBooks Online emulator as `erp-sync sandbox` and the demo run it: a company whose home currency is INR. */
@@ -12,7 +12,7 @@ export const profile: SandboxProfile = {
       ...(demo ? { customers: Math.max(12, Math.floor(records / 10)), creditMemos: Math.floor(records / 10), ratePerMinute: 1_000_000, maxInFlight: 50 } : {}),
     });
     const d = QBO_SANDBOX_DEFAULTS;
-    const credentials = { clientId: d.clientId, clientSecret: d.clientSecret, refreshToken: d.refreshToken };
+    const credentials = clientSettings(d);
     const urls = { baseUrl: emu.url, tokenUrl: `${emu.url}/oauth2/v1/tokens/bearer` };
     const invoices = () => [...emu.store.docs.Invoice.values()];
     return {

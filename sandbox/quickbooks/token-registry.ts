@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EmulatorClock } from '../kit/emulator-clock.js';
 import type { RouteResult } from '../kit/router.js';
-import { clientOf, TokenRegistry } from '../kit/token-registry.js';
+import { clientOf, TokenRegistry, type TokenCredentials } from '../kit/token-registry.js';
 import { tidHeaders } from './qbo-fault.js';
 
 /**
@@ -12,15 +12,8 @@ import { tidHeaders } from './qbo-fault.js';
  *   refresh token → 400 `{"error":"invalid_grant"}`; wrong client credentials → 401 `{"error":"invalid_client"}`.
  * - Access tokens stay valid until they expire, also after later refreshes.
  */
-export interface TokenOptions {
-  clientId: string;
-  clientSecret: string;
-  refreshToken: string;
-  accessTokenTtlSeconds: number;
-}
-
 export class QboTokenRegistry extends TokenRegistry {
-  constructor(options: TokenOptions, clock: EmulatorClock) {
+  constructor(options: TokenCredentials, clock: EmulatorClock) {
     super(
       {
         ...options,

@@ -1,4 +1,4 @@
-import { configEntry, demoConnection, type SandboxProfile } from '../kit/profile.js';
+import { clientSettings, configEntry, demoConnection, type SandboxProfile } from '../kit/profile.js';
 import { XERO_SANDBOX_DEFAULTS } from './sandbox-defaults.js';
 import { INDIA_TENANT_ID } from './tenants.js';
 import { startXeroEmulator } from './xero-emulator.js';
@@ -22,7 +22,7 @@ export const profile: SandboxProfile = {
     });
     const d = XERO_SANDBOX_DEFAULTS;
     const t = INDIA_TENANT_ID;
-    const credentials = { clientId: d.clientId, clientSecret: d.clientSecret, refreshToken: d.refreshToken };
+    const credentials = clientSettings(d);
     const urls = { baseUrl: emu.apiBase, tokenUrl: emu.tokenUrl };
     const sales = () => emu.store.invoices(t).filter((i) => i.Type === 'ACCREC');
     return {

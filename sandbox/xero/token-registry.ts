@@ -1,7 +1,9 @@
 import type { EmulatorClock } from '../kit/emulator-clock.js';
 import type { RouteResult } from '../kit/router.js';
 import type { SeededRandom } from '../kit/seeded-random.js';
-import { bearerOf, clientOf, TokenRegistry } from '../kit/token-registry.js';
+import { bearerOf, clientOf, TokenRegistry, type TokenCredentials } from '../kit/token-registry.js';
+
+export type { TokenCredentials };
 import { xeroErrors } from './xero-errors.js';
 
 /**
@@ -13,13 +15,6 @@ import { xeroErrors } from './xero-errors.js';
  * tokens are valid for every organisation of the sandbox (one token, many tenants).
  * https://developer.xero.com/documentation/api-guides/machine-2-machine
  */
-export interface TokenCredentials {
-  clientId: string;
-  clientSecret: string;
-  refreshToken: string;
-  accessTokenTtlSeconds: number;
-}
-
 export type TokenCheck = 'ok' | 'missing' | 'invalid' | 'expired';
 
 export class XeroTokenRegistry extends TokenRegistry {

@@ -1,4 +1,4 @@
-import { configEntry, demoConnection, type SandboxProfile } from '../kit/profile.js';
+import { clientSettings, configEntry, demoConnection, type SandboxProfile } from '../kit/profile.js';
 import { ZOHO_SANDBOX_DEFAULTS } from './sandbox-defaults.js';
 import { startZohoEmulator } from './zoho-emulator.js';
 
@@ -10,7 +10,7 @@ export const profile: SandboxProfile = {
     const { seed, records } = options;
     const emu = await startZohoEmulator({ ...options, ...(demo ? { ratePerMinute: 0, dailyLimit: 0 } : {}) });
     const d = ZOHO_SANDBOX_DEFAULTS;
-    const credentials = { clientId: d.clientId, clientSecret: d.clientSecret, refreshToken: d.refreshToken };
+    const credentials = clientSettings(d);
     return {
       url: emu.url,
       close: () => emu.close(),

@@ -1,6 +1,6 @@
 import type { EmulatorClock } from '../kit/emulator-clock.js';
 import type { SeededRandom } from '../kit/seeded-random.js';
-import { TokenRegistry } from '../kit/token-registry.js';
+import { TokenRegistry, type TokenCredentials } from '../kit/token-registry.js';
 
 /**
  * Zoho Accounts OAuth as the sandbox plays it: `POST /oauth/v2/token` with grant_type=refresh_token issues
@@ -14,12 +14,7 @@ import { TokenRegistry } from '../kit/token-registry.js';
  *   `{"error":"Access Denied","error_description":"You have made too many requests continuously..."}`.
  * - At most 30 live access tokens per refresh token; issuing another revokes the oldest.
  */
-export interface ZohoTokenOptions {
-  clientId: string;
-  clientSecret: string;
-  refreshToken: string;
-  /** @defaultValue 3600 */
-  accessTokenTtlSeconds: number;
+export interface ZohoTokenOptions extends TokenCredentials {
   /** @defaultValue 10 (0 disables the check) */
   maxRefreshesPerTenMinutes: number;
   /** Where the API lives, returned as `api_domain` (the emulator's own URL). */
