@@ -82,7 +82,7 @@ async function main() {
 
   // The emulator's store at scale (in-process, no HTTP).
   const big = await startBillingEmulator({ port: 0, keys: [{ key: KEY, companyId: 'big' }] });
-  big.clock.set('2026-11-10T12:00:00Z');
+  big.clock.set({ now: '2026-11-10T12:00:00Z' });
   const SCALE = 200_000;
   const inputs = Array.from({ length: SCALE }, (_, i) =>
     InvoiceInput.parse({ ...body(i, 'big'), invoiceOriginSource: i % 2 ? 'EXTERNAL_SYSTEM_A' : 'EXTERNAL_SYSTEM_B' }),

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { runBillingRoundTrip } from '../demo/billing-round-trip.js';
 import { runPipelineDemo } from '../demo/pipeline-demo.js';
-import { startQuickBooksDemo, startXeroDemo, startZohoDemo } from '../demo/sandbox-erps.js';
+import { startDemo } from '../demo/sandbox-erps.js';
+import { PROFILES } from '../../sandbox/profiles.js';
 import { intOption } from '../parse-args.js';
 
 /** `erp-sync demo`: the whole pipeline offline against the built-in sandboxes; prints what happened. */
@@ -17,7 +18,7 @@ export function registerDemoCommand(program: Command): void {
     .action(async (o: { records: number; seed: number; json?: boolean }) => {
       const log = o.json ? () => {} : (line: string) => console.log(line);
       const summary = await runPipelineDemo(
-        [() => startZohoDemo(o.records, o.seed), () => startQuickBooksDemo(o.records, o.seed), () => startXeroDemo(o.records, o.seed)],
+        PROFILES.map((p) => () => startDemo(p, o.records, o.seed)),
         log,
       );
       if (o.json) {

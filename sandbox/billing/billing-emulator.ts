@@ -1,5 +1,5 @@
 /**
- * Billing service emulator: every endpoint of shared/spec/billing-service-interface.md, offline, for
+ * Billing service emulator: every endpoint of the billing service interface (src/billing/schemas), offline, for
  * tests, the demo and benchmarks. Decisions where the interface is silent follow
  * docs/interface-assumptions.md (the files named there live next to this one).
  *
@@ -10,7 +10,7 @@
  *   and query is validated with the zod models of src/billing/schemas (400 names the field).
  * - State: in memory (billing-store.ts), sized for 200k+ invoices per company. Setup data (contracts,
  *   fee components, rate cards, tags) is generated from `seed` (seed.ts).
- * - Time: clock.ts — real time until POST /__admin/clock sets it; createdAt/updatedAt come from it.
+ * - Time: the kit's EmulatorClock: real time until POST /__admin/clock sets it; createdAt/updatedAt come from it.
  * - Faults and journal: the shared kit (sandbox/kit): latency, error rate / next N errors, 429
  *   with Retry-After, connection resets, outage windows; every non-admin request is journaled with
  *   method, path, key, status and sha256 of the body.
@@ -28,7 +28,7 @@ import { Router } from '../kit/router.js';
 import { startEmulatorServer } from '../kit/emulator-server.js';
 import { KeyRing, type CompanyKey } from './auth.js';
 import { BillingStore } from './billing-store.js';
-import { EmulatorClock } from './clock.js';
+import { EmulatorClock } from '../kit/emulator-clock.js';
 import { billingErrors } from './errors.js';
 import { registerAdminInvoiceRoutes } from './routes/admin-invoices.js';
 import { registerAdminRoutes } from './routes/admin.js';
@@ -69,6 +69,8 @@ export interface BillingEmulatorOptions {
   baseCurrency?: Record<string, string>;
   /** Journal capacity (oldest entries dropped); default 200,000. */
   journalMax?: number;
+  /** The wall clock the emulator clock and fault windows follow; default Date.now (tests inject one to let time pass without sleeping). */
+  wall?: () => number;
 }
 
 export interface BillingEmulator {
@@ -83,10 +85,11 @@ export interface BillingEmulator {
 
 export async function startBillingEmulator(options: BillingEmulatorOptions = {}): Promise<BillingEmulator> {
   const keys = new KeyRing(options.keys ?? DEFAULT_KEYS, options.attachmentKeys ?? DEFAULT_ATTACHMENT_KEYS);
-  const clock = new EmulatorClock();
+  const wall = options.wall ?? Date.now;
+  const clock = new EmulatorClock({}, wall);
   const store = new BillingStore({ clock, seed: options.seed, baseCurrency: options.baseCurrency });
   const initialFaults = options.faults ?? {};
-  const faults = new FaultInjector(initialFaults);
+  const faults = new FaultInjector(initialFaults, Math.random, wall);
   const journal = new Journal(options.journalMax);
   const deps = { store, clock, keys };
 

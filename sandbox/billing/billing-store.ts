@@ -1,8 +1,8 @@
 import type { AttachmentPurpose, CreditNoteInput, CustomerDetails, InvoiceInput, LifecycleStatus, UsageDriverInput } from '../../src/billing/schemas/index.js';
-import type { EmulatorClock } from './clock.js';
-import { utcDateOf } from './clock.js';
+import type { EmulatorClock } from '../kit/emulator-clock.js';
+import { utcDateOf } from './service-timestamp.js';
 import { outstandingOf } from './invoice-record.js';
-import { sum } from './money.js';
+import { sum } from '../kit/minor-units.js';
 import { sameContent } from './same-content.js';
 import { seedBillingSetup, type SetupData } from './seed.js';
 

@@ -1,7 +1,7 @@
 import type { CompanyState, StoredCustomer, StoredInvoice } from './billing-store.js';
-import { formatServiceTimestamp } from './clock.js';
+import { formatServiceTimestamp } from './service-timestamp.js';
 import { invoiceStatusOf } from './invoice-record.js';
-import { sum } from './money.js';
+import { sum } from '../kit/minor-units.js';
 
 /**
  * The customer record customer search returns. Totals and counts come from the customer's invoices

@@ -1,7 +1,7 @@
 import type { InvoiceInput, InvoiceStatus, PaymentStatus } from '../../src/billing/schemas/index.js';
 import type { StoredInvoice } from './billing-store.js';
-import { formatServiceTimestamp } from './clock.js';
-import { minus } from './money.js';
+import { formatServiceTimestamp } from './service-timestamp.js';
+import { minus } from '../kit/minor-units.js';
 
 /**
  * The invoice record the listing returns, and its derived values:

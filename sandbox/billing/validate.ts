@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { searchParamsToObject } from '../../src/billing/query-string.js';
-import { formatZodIssues } from '../../src/errors/format-zod-issues.js';
+import { searchParamsToObject } from '../../src/billing/schemas/query-string.js';
+import { formatZodIssues } from '../kit/zod-issues.js';
 import { badRequest } from './errors.js';
 
 /** Validates a JSON body with a schema (defaults applied); 400 naming each offending field otherwise. */

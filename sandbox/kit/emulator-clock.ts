@@ -1,9 +1,9 @@
 /**
- * The emulator's notion of "now". Token expiry, rate-limit windows, overdue status and the
- * `last_modified_time` stamped by mutations all read it, so tests control time through one knob
- * (POST /__admin/clock). Like the billing emulator's clock it ticks with real time, also after being moved
- * (it keeps an offset); unlike it, it can also be frozen, which makes token expiry and rate-limit windows
- * fully deterministic in tests.
+ * The emulator's notion of "now". Timestamps, token expiry, rate-limit windows and overdue status all read
+ * it, so tests control time through one knob (POST /__admin/clock). It ticks with real time, also after
+ * being moved (it keeps an offset from `wall`), so two writes a few ms apart still get increasing
+ * timestamps; it can also be frozen, which makes token expiry and rate-limit windows fully deterministic.
+ * `wall` is injectable, so a test can let time pass without sleeping.
  */
 export interface ClockSettings {
   /** New current instant (ISO-8601 or epoch ms); null returns to real time (and unfreezes). */
@@ -38,6 +38,16 @@ export class EmulatorClock {
 
   get frozen(): boolean {
     return this.frozenAt !== undefined;
+  }
+
+  /** True when the clock has been moved away from real time (or frozen). */
+  get isSet(): boolean {
+    return this.offsetMs !== 0 || this.frozenAt !== undefined;
+  }
+
+  /** Today's date in UTC, YYYY-MM-DD. */
+  today(): string {
+    return new Date(this.now()).toISOString().slice(0, 10);
   }
 
   set(settings: ClockSettings): { now: string; frozen: boolean } {

@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { listen } from '../../src/http/listen.js';
 import { FaultInjector } from './faults.js';
 import { Journal } from './journal.js';
 import { Router, type RouteResult } from './router.js';
@@ -64,7 +63,10 @@ function write(res: ServerResponse, result: RouteResult): void {
   res.end(payload);
 }
 
-/** Starts an emulator on loopback. Port 0 picks a free port; a port in use rejects with a ListenError. */
+/**
+ * Starts an emulator on loopback. Port 0 picks a free port; a port in use (or a host not of this machine)
+ * rejects with Node's own listen error (`code` EADDRINUSE, EACCES, ERR_SOCKET_BAD_PORT, EADDRNOTAVAIL...).
+ */
 export async function startEmulatorServer(options: EmulatorServerOptions, port = 0, host = '127.0.0.1'): Promise<RunningEmulator> {
   const limit = options.bodyLimitBytes ?? 1024 * 1024;
   const journal = options.journal;
@@ -141,7 +143,14 @@ export async function startEmulatorServer(options: EmulatorServerOptions, port =
     if (!isAdmin) journal?.record({ method, path: url.pathname, key: options.keyOf?.(req), status: result.status, durationMs: Date.now() - started, rawBody });
   });
   server.keepAliveTimeout = 30_000;
-  await listen(server, port, host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    // An out-of-range port throws here (ERR_SOCKET_BAD_PORT) instead of emitting 'error'.
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const address = server.address() as AddressInfo;
   const url = `http://${host}:${address.port}`;
   return {

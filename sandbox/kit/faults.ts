@@ -50,6 +50,8 @@ export class FaultInjector {
   constructor(
     initial: FaultConfigInput = {},
     private readonly random: () => number = Math.random,
+    /** The wall clock outage windows and `limitPerSecond` read (injectable, so tests need not sleep). */
+    private readonly wall: () => number = Date.now,
   ) {
     this.set(initial);
   }
@@ -58,7 +60,7 @@ export class FaultInjector {
   set(input: FaultConfigInput): FaultConfig {
     this.config = FaultConfig.parse(input);
     const { outageFrom, outageUntil, outageForMs } = this.config;
-    if (outageForMs !== undefined) this.outage = { from: Date.now(), until: Date.now() + outageForMs };
+    if (outageForMs !== undefined) this.outage = { from: this.wall(), until: this.wall() + outageForMs };
     else if (outageFrom || outageUntil)
       this.outage = {
         from: outageFrom ? Date.parse(outageFrom) : 0,
@@ -75,7 +77,7 @@ export class FaultInjector {
   decide(): FaultDecision {
     const c = this.config;
     const delayMs = c.latencyMs + (c.latencyJitterMs ? Math.floor(this.random() * c.latencyJitterMs) : 0);
-    const now = Date.now();
+    const now = this.wall();
     if (this.outage && now >= this.outage.from && now < this.outage.until) {
       return { kind: 'status', delayMs, status: 503, reason: 'outage window' };
     }

@@ -87,8 +87,10 @@ export function adminRouter(state: EmulatorState, reset: (body: Record<string, u
       'POST',
       '/__admin/limits',
       guard((_c, b) => {
-        if (typeof b.ratePerMinute === 'number') state.limiter.limits.ratePerMinute = b.ratePerMinute;
-        if (typeof b.maxInFlight === 'number') state.limiter.limits.maxInFlight = b.maxInFlight;
+        state.limiter.configure({
+          ratePerMinute: typeof b.ratePerMinute === 'number' ? b.ratePerMinute : undefined,
+          maxInFlight: typeof b.maxInFlight === 'number' ? b.maxInFlight : undefined,
+        });
         if (typeof b.latencyMs === 'number') state.latencyMs = b.latencyMs;
         return { ...state.limiter.limits, latencyMs: state.latencyMs };
       }),

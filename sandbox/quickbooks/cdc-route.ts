@@ -5,12 +5,13 @@ import { ok, qboFaults } from './qbo-fault.js';
 import { parseQboInstant } from './qbo-time.js';
 
 /**
- * `GET /v3/company/:realmId/cdc?entities=Invoice,CreditMemo&changedSince=<ISO>` (reference §2.3 [Q5]).
+ * `GET /v3/company/:realmId/cdc?entities=Invoice,CreditMemo&changedSince=<ISO>`, change data capture:
+ * https://developer.intuit.com/app/developer/qbo/docs/learn/explore-the-quickbooks-online-api/change-data-capture
  * - changedSince more than 30 days back (emulator clock) → 400 ValidationFault;
  * - full payloads of records changed since then, and `{"domain":"QBO","status":"Deleted","Id","MetaData"}`
  *   stubs for deletes;
  * - at most 1,000 objects in all, the OLDEST first across the entities asked for (Intuit does not say
- *   which it keeps: VERIFY); each entity block says `totalCount`, so a client can see it was cut.
+ *   which it keeps); each entity block says `totalCount`, so a client can see it was cut.
  */
 export const CDC_MAX_OBJECTS = 1000;
 const ENTITIES: readonly string[] = ['Invoice', 'CreditMemo', 'Customer'];

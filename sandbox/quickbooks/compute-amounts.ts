@@ -1,6 +1,6 @@
 import { taxCode, taxRate } from './catalog.js';
 import type { StoredDoc } from './model.js';
-import { convertPaise, percentOfPaise } from './paise.js';
+import { convertMinor, percentOf } from '../kit/minor-units.js';
 
 /**
  * A document's figures, computed the way QBO does, in integer paise:
@@ -39,19 +39,19 @@ export function computeAmounts(doc: StoredDoc): DocAmounts {
   const lines = doc.lines.map((l) => l.qty * l.unitPricePaise);
   const subtotal = lines.reduce((a, b) => a + b, 0);
   const d = doc.discount;
-  const discount = d === undefined ? 0 : 'percentBp' in d ? percentOfPaise(subtotal, d.percentBp) : Math.min(d.amountPaise, subtotal);
+  const discount = d === undefined ? 0 : 'percentBp' in d ? percentOf(subtotal, d.percentBp) : Math.min(d.amountPaise, subtotal);
   const taxable = doc.applyTaxAfterDiscount ? subtotal - discount : subtotal;
   const taxLines = taxCode(doc.taxCodeId).rateIds.map((rateId) => {
     const bp = taxRate(rateId).bp;
-    return { rateId, bp, amount: percentOfPaise(taxable, bp), taxable };
+    return { rateId, bp, amount: percentOf(taxable, bp), taxable };
   });
   const totalTax = taxLines.reduce((a, t) => a + t.amount, 0);
   const total = subtotal - discount + totalTax;
   const balance = Math.max(0, total - doc.paidPaise - doc.creditPaise);
   const out: DocAmounts = { lines, subtotal, discount, taxLines, totalTax, total, balance };
   if (doc.exchangeRate) {
-    out.homeTotal = convertPaise(total, doc.exchangeRate);
-    out.homeBalance = convertPaise(balance, doc.exchangeRate);
+    out.homeTotal = convertMinor(total, doc.exchangeRate);
+    out.homeBalance = convertMinor(balance, doc.exchangeRate);
   }
   return out;
 }

@@ -4,7 +4,7 @@ import type { EmulatorClock } from '../kit/emulator-clock.js';
 import { renderTimestamp } from './qbo-time.js';
 import type { QboStore } from './qbo-store.js';
 import type { RequestLimiter } from './request-limiter.js';
-import type { TokenRegistry } from './token-registry.js';
+import type { QboTokenRegistry } from './token-registry.js';
 
 /** Counters the emulator keeps (GET /__admin/stats, and `stats()` on the running emulator). */
 export interface EmulatorStats {
@@ -25,7 +25,7 @@ export interface EmulatorState {
   latencyMs: number;
   clock: EmulatorClock;
   store: QboStore;
-  tokens: TokenRegistry;
+  tokens: QboTokenRegistry;
   limiter: RequestLimiter;
   faults: FaultInjector;
   journal: Journal;

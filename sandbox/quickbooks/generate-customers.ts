@@ -1,5 +1,5 @@
 import { FIRST_NAMES, FOREIGN_COMPANIES, INDIAN_COMPANIES, LAST_NAMES, STATES } from './catalog.js';
-import { generateGstin, generatePan } from './gstin.js';
+import { makeGstin, makePan } from '../kit/gstin.js';
 import type { StoredCustomer } from './model.js';
 import type { SeededRandom } from '../kit/seeded-random.js';
 
@@ -71,7 +71,7 @@ export function generateCustomers(rng: SeededRandom, count: number, start: numbe
       continue;
     }
     const company = `${suffixed(INDIAN_COMPANIES[i % INDIAN_COMPANIES.length]!, i, INDIAN_COMPANIES.length)} Pvt Ltd`;
-    const pan = generatePan(rng, 'C');
+    const pan = makePan(rng, 'C');
     out.push({
       ...base,
       displayName: company,
@@ -81,7 +81,7 @@ export function generateCustomers(rng: SeededRandom, count: number, start: numbe
       billAddr: address,
       ...(rng.chance(0.3) ? { shipAddr: { ...address, Id: `${id}02`, Line1: `Warehouse ${rng.int(1, 9)}, ${address.Line1}` } } : {}),
       currency: 'INR',
-      gstin: generateGstin(gstCode, pan),
+      gstin: makeGstin(gstCode, pan),
       pan,
       gstRegistrationType: kind === 'sez' ? 'SEZ' : kind === 'comp' ? 'GST_REG_COMP' : 'GST_REG_REG',
     });

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { RouteResult } from '../kit/router.js';
 
 /**
- * QBO response bodies and the `intuit_tid` header every response carries (reference §2.8–2.9 [Q6][Q17]).
+ * QBO response bodies and the `intuit_tid` header every response carries.
+ * https://developer.intuit.com/app/developer/qbo/docs/develop/troubleshooting/error-codes
  * Faults: `{"Fault":{"Error":[{"Message","Detail","code","element"}],"type"},"time"}`, except 401, which
  * Intuit sends lowercase: `{"fault":{"error":[{"message","detail","code"}],"type":"AUTHENTICATION"}}`.
  */

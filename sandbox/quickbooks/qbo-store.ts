@@ -3,7 +3,7 @@ import { buildDocument, exchangeRateFor, generateLines, taxCodeFor } from './bui
 import { ITEMS } from './catalog.js';
 import type { EmulatorClock } from '../kit/emulator-clock.js';
 import type { DeletedStub, DocKind, EntityKind, StoredCustomer, StoredDoc, StoredLine } from './model.js';
-import { toPaise } from './paise.js';
+import { toMinor } from '../kit/minor-units.js';
 import { localDate, renderTimestamp } from './qbo-time.js';
 import { type RenderContext, renderCustomer, renderDoc, renderReference } from './render.js';
 import { SeededRandom } from '../kit/seeded-random.js';
@@ -147,7 +147,7 @@ export class QboStore {
             itemName: item.name,
             description: l.description ?? item.description,
             qty: l.qty,
-            unitPricePaise: toPaise(l.unitPrice),
+            unitPricePaise: toMinor(l.unitPrice),
           };
         })
       : generateLines(rng, customer.currency === this.config.homeCurrency ? 1 : 80);
@@ -173,7 +173,7 @@ export class QboStore {
       lines,
       taxCodeId: input.taxCodeId ?? taxCodeFor(customer, Math.round((input.gstPercent ?? 18) * 100)),
       ...(input.discountPercent ? { discount: { percentBp: Math.round(input.discountPercent * 100) } } : {}),
-      ...(input.discountAmount ? { discount: { amountPaise: toPaise(input.discountAmount) } } : {}),
+      ...(input.discountAmount ? { discount: { amountPaise: toMinor(input.discountAmount) } } : {}),
       ...(input.applyTaxAfterDiscount === undefined ? {} : { applyTaxAfterDiscount: input.applyTaxAfterDiscount }),
       ...(foreign && rate ? { exchangeRate: rate } : {}),
       ...(input.privateNote ? { privateNote: input.privateNote } : {}),
@@ -188,7 +188,7 @@ export class QboStore {
     if (d.voided) throw new Invalid(`${kind} ${id} is voided`);
     const first = d.lines[0];
     if (patch.qty !== undefined && first) first.qty = patch.qty;
-    if (patch.unitPrice !== undefined && first) first.unitPricePaise = toPaise(patch.unitPrice);
+    if (patch.unitPrice !== undefined && first) first.unitPricePaise = toMinor(patch.unitPrice);
     if (patch.docNumber !== undefined) d.docNumber = patch.docNumber;
     if (patch.dueDate !== undefined) d.dueDate = patch.dueDate;
     if (patch.privateNote !== undefined) d.privateNote = patch.privateNote;
@@ -220,7 +220,7 @@ export class QboStore {
   recordPayment(id: string, amount?: number | string, at?: string | number): StoredDoc {
     const d = this.doc('Invoice', id);
     const balance = computeAmounts(d).balance;
-    const paise = amount === undefined ? balance : toPaise(amount);
+    const paise = amount === undefined ? balance : toMinor(amount);
     if (paise <= 0 || paise > balance) throw new Invalid(`payment must be within the balance ${balance / 100}`);
     d.paidPaise += paise;
     d.linked.push({ TxnId: this.nextId('Payment'), TxnType: 'Payment' });
@@ -238,7 +238,7 @@ export class QboStore {
     if (inv.voided) throw new Invalid(`Invoice ${inv.id} is voided`);
     const at = this.stamp(input.at);
     const first = inv.lines[0]!;
-    const unit = input.amount !== undefined ? toPaise(input.amount) : Math.max(100, Math.round((first.unitPricePaise * first.qty) / 500) * 100);
+    const unit = input.amount !== undefined ? toMinor(input.amount) : Math.max(100, Math.round((first.unitPricePaise * first.qty) / 500) * 100);
     const id = this.nextId('CreditMemo');
     const memo = buildDocument({
       kind: 'CreditMemo',

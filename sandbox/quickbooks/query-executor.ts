@@ -7,7 +7,8 @@ import { type Condition, type Query, QueryError, type Value } from './query-pars
  *   uses it); a property that is not queryable on the entity → 4001 QueryValidationError (400, not empty);
  * - timestamps compare as instants (any offset), dates and strings as text, ids and amounts as numbers,
  *   references (`CustomerRef`) by their `value`;
- * - `Customer` without an `Active` condition returns active customers only (reference §2.6);
+ * - `Customer` without an `Active` condition returns active customers only ("SELECT * FROM Customer
+ *   retrieves all active customers": https://developer.intuit.com/hub/blog/2017/02/08/deep-dive-sql-queries/);
  * - ordering by the ORDERBY fields, ties by Id (ascending), so paging is deterministic;
  * - STARTPOSITION is 1-based; MAXRESULTS 1..1000 (default 100), more → 4001;
  * - `QueryResponse: {}` when nothing matches (no entity key, no maxResults).

@@ -1,5 +1,6 @@
 /**
- * The subset of the QBO query language the sandbox understands (reference §2.3 [Q4]):
+ * The subset of the QBO query language the sandbox understands
+ * (https://developer.intuit.com/app/developer/qbo/docs/learn/explore-the-quickbooks-online-api/data-queries):
  *
  *   SELECT * | count(*) | field[, field…] FROM Entity
  *   [WHERE cond [AND cond]…]           cond: field (= | < | > | <= | >=) value | field IN (v, …) | field LIKE 'a%'

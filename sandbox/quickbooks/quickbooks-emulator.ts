@@ -1,4 +1,5 @@
-import { FaultInjector, type FaultConfigInput } from '../kit/faults.js';
+import type { EmulatorOptions } from '../kit/emulator-options.js';
+import { FaultInjector } from '../kit/faults.js';
 import { Journal } from '../kit/journal.js';
 import { startEmulatorServer } from '../kit/emulator-server.js';
 import { adminRouter } from './admin-routes.js';
@@ -8,17 +9,11 @@ import { generateData } from './generate-data.js';
 import { qboFaults, tidHeaders } from './qbo-fault.js';
 import { QboStore } from './qbo-store.js';
 import { RequestLimiter } from './request-limiter.js';
-import { TokenRegistry } from './token-registry.js';
+import { QboTokenRegistry } from './token-registry.js';
 import { vendorRouter } from './vendor-routes.js';
 
-export interface QuickBooksEmulatorOptions {
-  /** 0 = a free port. */
-  port?: number;
-  host?: string;
-  /** PRNG seed of the generated company. @defaultValue 42 */
-  seed?: number | string;
-  /** Invoices generated (≈5 % then deleted). @defaultValue 60 */
-  records?: number;
+/** QuickBooks' options; the shared ones default to seed 42, 60 invoices (≈5 % then deleted), 500 requests/minute, 1-hour tokens and QBO_SANDBOX_DEFAULTS' credentials. */
+export interface QuickBooksEmulatorOptions extends EmulatorOptions {
   /** @defaultValue 12 */
   customers?: number;
   /** @defaultValue 8 */
@@ -31,25 +26,14 @@ export interface QuickBooksEmulatorOptions {
   frozen?: boolean;
   /** @defaultValue '9341453012345678' */
   realmId?: string;
-  /** Requests per minute per realm before 429 (0 = off). @defaultValue 500 */
-  ratePerMinute?: number;
   /** Concurrent requests per realm before 429 (0 = off). @defaultValue 10 */
   maxInFlight?: number;
   /** Processing time of each API request, ms (makes the in-flight limit observable). @defaultValue 0 */
   latencyMs?: number;
-  /** @defaultValue 'qbo-sandbox-client' */
-  clientId?: string;
-  /** @defaultValue 'qbo-sandbox-secret' */
-  clientSecret?: string;
-  /** The first refresh token (rotated on every refresh). @defaultValue 'qbo-sandbox-refresh-token' */
-  refreshToken?: string;
-  /** @defaultValue 3600 */
-  accessTokenTtlSeconds?: number;
   /** @defaultValue 'INR' */
   homeCurrency?: string;
   /** The company's UTC offset for rendered timestamps. @defaultValue 330 (IST) */
   utcOffsetMinutes?: number;
-  faults?: FaultConfigInput;
 }
 
 export interface RunningQuickBooksEmulator {
@@ -58,7 +42,7 @@ export interface RunningQuickBooksEmulator {
   realmId: string;
   store: QboStore;
   clock: EmulatorClock;
-  tokens: TokenRegistry;
+  tokens: QboTokenRegistry;
   faults: FaultInjector;
   journal: Journal;
   stats(): EmulatorStats;
@@ -96,7 +80,7 @@ export async function startQuickBooksEmulator(options: QuickBooksEmulatorOptions
     latencyMs: options.latencyMs ?? 0,
     clock,
     store,
-    tokens: new TokenRegistry(
+    tokens: new QboTokenRegistry(
       {
         clientId: options.clientId ?? QBO_SANDBOX_DEFAULTS.clientId,
         clientSecret: options.clientSecret ?? QBO_SANDBOX_DEFAULTS.clientSecret,

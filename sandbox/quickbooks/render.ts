@@ -1,11 +1,11 @@
 import { computeAmounts } from './compute-amounts.js';
 import { COMPANY, TAX_CODES, TAX_RATES } from './catalog.js';
 import type { StoredCustomer, StoredDoc } from './model.js';
-import { toAmount } from './paise.js';
+import { toAmount } from '../kit/minor-units.js';
 import { renderTimestamp } from './qbo-time.js';
 
 /**
- * Internal records → the JSON QuickBooks Online v3 returns (reference §2.4–2.6, §5.2): references as
+ * Internal records → the JSON QuickBooks Online v3 returns: references as
  * `{value, name}`, amounts as JSON numbers, MetaData times in the company's offset, `domain: "QBO"`,
  * `SyncToken` as a string. A voided invoice keeps its lines with Qty and Amount 0, and PrivateNote "Voided".
  */

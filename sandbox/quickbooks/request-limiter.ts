@@ -1,45 +1,49 @@
+import { RateLimiter } from '../kit/rate-limiter.js';
+
 /**
- * QBO's per-realm limits (reference §2.8 [Q7][Q8]): `ratePerMinute` requests per minute (500) and
- * `maxInFlight` concurrent requests (10; "10 requests per second per realm and app", once worded as
- * "10 concurrent"). Past either, 429 ThrottleExceeded (code 3001). The minute is a sliding 60-s window on
- * the emulator clock; refused requests do not count. 0 disables a limit.
+ * QuickBooks Online's per-realm limits: `ratePerMinute` requests per minute (500) and `maxInFlight`
+ * concurrent requests (10). Past either, 429 ThrottleExceeded (code 3001). The concurrency cap is checked
+ * first; the minute is a rolling 60-s window on the emulator clock; refused requests do not count. 0
+ * disables a limit.
+ * https://blogs.intuit.com/blog/2016/08/08/idg-concurrent-api-use-changes-coming-soon/
  */
 export class RequestLimiter {
-  private stamps: number[] = [];
-  inFlight = 0;
-  maxInFlightSeen = 0;
-  throttled = { minute: 0, inFlight: 0 };
+  private readonly limiter: RateLimiter;
 
-  constructor(
-    public limits: { ratePerMinute: number; maxInFlight: number },
-    private readonly now: () => number,
-  ) {}
-
-  /** Takes a slot, or says which limit refused it. Call `leave()` after an admitted request. */
-  enter(): { ok: true } | { ok: false; limit: 'minute' | 'inFlight' } {
-    const now = this.now();
-    this.stamps = this.stamps.filter((t) => t > now - 60_000 && t <= now);
-    if (this.limits.maxInFlight > 0 && this.inFlight >= this.limits.maxInFlight) {
-      this.throttled.inFlight += 1;
-      return { ok: false, limit: 'inFlight' };
-    }
-    if (this.limits.ratePerMinute > 0 && this.stamps.length >= this.limits.ratePerMinute) {
-      this.throttled.minute += 1;
-      return { ok: false, limit: 'minute' };
-    }
-    this.stamps.push(now);
-    this.inFlight += 1;
-    this.maxInFlightSeen = Math.max(this.maxInFlightSeen, this.inFlight);
-    return { ok: true };
+  constructor(limits: { ratePerMinute: number; maxInFlight: number }, now: () => number) {
+    this.limiter = new RateLimiter(
+      [
+        { name: 'inFlight', kind: 'concurrent', limit: limits.maxInFlight },
+        { name: 'minute', kind: 'rolling', windowMs: 60_000, limit: limits.ratePerMinute },
+      ],
+      { now },
+    );
   }
 
-  leave(): void {
-    this.inFlight = Math.max(0, this.inFlight - 1);
+  get limits(): { ratePerMinute: number; maxInFlight: number } {
+    const l = this.limiter.limits;
+    return { ratePerMinute: l.minute!, maxInFlight: l.inFlight! };
+  }
+
+  configure(limits: { ratePerMinute?: number; maxInFlight?: number }): void {
+    this.limiter.configure({ minute: limits.ratePerMinute, inFlight: limits.maxInFlight });
+  }
+
+  get throttled(): { minute: number; inFlight: number } {
+    return { minute: this.limiter.refused.minute!, inFlight: this.limiter.refused.inFlight! };
+  }
+
+  get maxInFlightSeen(): number {
+    return this.limiter.usage().inFlight!.max ?? 0;
+  }
+
+  /** Takes a slot (release it when the request is answered), or says which limit refused it. */
+  enter(): { ok: true; release: () => void } | { ok: false; limit: 'minute' | 'inFlight' } {
+    const a = this.limiter.acquire();
+    return a.ok ? a : { ok: false, limit: a.rule as 'minute' | 'inFlight' };
   }
 
   reset(): void {
-    this.stamps = [];
-    this.throttled = { minute: 0, inFlight: 0 };
-    this.maxInFlightSeen = this.inFlight;
+    this.limiter.reset();
   }
 }

@@ -14,7 +14,7 @@ import { parseQuery, QueryError } from './query-parser.js';
  *   POST /oauth2/v1/tokens/bearer
  * Every API call: a valid Bearer token (lowercase 401 3200), the path's realm must be the sandbox company
  * (403 3100), then the realm's limits (429 3001), then `latencyMs` of "processing" while it holds its slot.
- * `minorversion` is accepted and counted, never required (75 is the default now, reference §2.1).
+ * `minorversion` is accepted and counted, never required (Intuit applies minor version 75 when none is sent).
  */
 const READ_ONE: Record<string, string> = { invoice: 'Invoice', creditmemo: 'CreditMemo', customer: 'Customer' };
 
@@ -40,7 +40,7 @@ export function vendorRouter(state: EmulatorState): Router {
         if (state.latencyMs > 0) await sleep(state.latencyMs);
         return await handler(ctx);
       } finally {
-        state.limiter.leave();
+        slot.release();
       }
     };
 

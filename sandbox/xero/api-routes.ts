@@ -8,7 +8,8 @@ import { NotFoundError, type XeroDataStore } from './xero-data-store.js';
 import { xeroErrors } from './xero-errors.js';
 
 /**
- * The Accounting API routes the connector reads, under /api.xro/2.0 (reference §3.2):
+ * The Accounting API routes the connector reads, under /api.xro/2.0
+ * (https://developer.xero.com/documentation/api/accounting/invoices and its siblings):
  * GET /Invoices (+ /{InvoiceID|InvoiceNumber}), /CreditNotes (+ /{id}), /Contacts (+ /{id}), /TaxRates,
  * /Organisation. Lists follow list-query.ts; responses use Xero's envelope
  * `{Id, Status:"OK", ProviderName, DateTimeUTC:"/Date(ms)/", pagination?, <Collection>: [...]}`.

@@ -1,9 +1,9 @@
 import { Decimal as DecimalJs } from 'decimal.js';
-import { Money } from '../../src/mapping/money.js';
+import { Money } from '../kit/minor-units.js';
 import type { TenantProfile } from './tenants.js';
 
 /**
- * What Xero puts in `CurrencyRate`. The reference (§3.5) leaves the direction unverified; the likely reading
+ * What Xero puts in `CurrencyRate`. Xero's documentation does not state the direction; the likely reading
  * is "invoice-currency units per one base unit" (Xero's UI shows "1 AUD = 0.65 USD"), which is the
  * default here. 'base-per-foreign' serves the other reading, so a connector's assumption can be tested
  * against both. Six decimals, as Xero stores it; 1.0 for the base currency.

@@ -1,15 +1,15 @@
-import { Money, roundMoney, ZERO, type Decimal } from '../../src/mapping/money.js';
+import { Money, roundMoney, ZERO, type Decimal } from '../kit/minor-units.js';
 import type { LineAmountTypes, XeroLineItem } from './xero-records.js';
 
 /**
  * Xero's arithmetic for one document, done in decimals so every figure the sandbox serves is exact:
  * - LineAmount = Quantity × UnitAmount, less DiscountRate % or DiscountAmount, rounded to the currency
- *   (discounts are inside LineAmount: reference trap 14);
+ *   (a line's discount is already taken off its LineAmount);
  * - Exclusive: TaxAmount = LineAmount × rate / 100, rounded; the line's net is LineAmount;
  * - Inclusive: LineAmount includes the tax: TaxAmount = LineAmount × rate / (100 + rate), rounded;
  *   the line's net is LineAmount − TaxAmount;
  * - NoTax: TaxAmount 0;
- * - SubTotal = Σ nets, TotalTax = Σ TaxAmount, Total = SubTotal + TotalTax (reference §3.4),
+ * - SubTotal = Σ nets, TotalTax = Σ TaxAmount, Total = SubTotal + TotalTax (https://developer.xero.com/documentation/api/accounting/invoices),
  *   TotalDiscount = Σ (gross − LineAmount).
  */
 export interface LineSpec {

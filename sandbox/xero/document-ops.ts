@@ -1,4 +1,4 @@
-import { Money } from '../../src/mapping/money.js';
+import { Money } from '../kit/minor-units.js';
 import { addAmounts, computeLine, computeTotals, subAmounts, type LineSpec } from './document-amounts.js';
 import type { TenantProfile } from './tenants.js';
 import { dateString, msDate, utcDay, dayMs } from './xero-date.js';
@@ -9,7 +9,8 @@ import type { LineAmountTypes, XeroContact, XeroContactSummary, XeroCreditNote, 
  * records, keeping every amount exact (decimal arithmetic, document-amounts.ts):
  * - payment: AUTHORISED only, at most AmountDue; AmountDue 0 → PAID with FullyPaidOnDate;
  * - void: AUTHORISED with no payments and no credits → VOIDED (totals kept, AmountDue 0);
- * - delete: DRAFT or SUBMITTED → DELETED (AmountDue 0); records are never removed (reference §3.6);
+ * - delete: DRAFT or SUBMITTED → DELETED (AmountDue 0); records are never removed
+ *   (Xero deletes draft invoices and voids approved ones: https://developer.xero.com/documentation/api/accounting/invoices);
  * - allocation of a credit note to an invoice of the same contact and currency, at most the credit left
  *   and the invoice's AmountDue: invoice AmountCredited up, AmountDue down, credit RemainingCredit down.
  * Each returns an error message instead of changing anything when Xero would refuse.

@@ -1,5 +1,6 @@
-import { makeGstin } from './gstin.js';
-import { AUSTRALIAN_PLACES, COMPANY_KINDS, COMPANY_WORDS, FIRST_NAMES, FOREIGN_PLACES, INDIAN_PLACES, LAST_NAMES, type Place } from './sample-names.js';
+import { makeGstin, makePan } from '../kit/gstin.js';
+import { COMPANY_KINDS, COMPANY_WORDS, MIXED_FIRST_NAMES as FIRST_NAMES, MIXED_LAST_NAMES as LAST_NAMES } from '../kit/sample-names.js';
+import { AUSTRALIAN_PLACES, FOREIGN_PLACES, INDIAN_PLACES, type Place } from './sample-places.js';
 import type { SeededRandom } from '../kit/seeded-random.js';
 import type { TenantProfile } from './tenants.js';
 import { msDate } from './xero-date.js';
@@ -17,14 +18,6 @@ export interface ContactSpec {
   archived?: boolean;
   taxNumber?: string | null;
   defaultCurrency?: string;
-}
-
-const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-
-function pan(rng: SeededRandom, name: string): string {
-  const letters = Array.from({ length: 3 }, () => UPPER[rng.int(0, 25)]).join('');
-  const initial = (name.replace(/[^A-Z]/gi, '')[0] ?? 'X').toUpperCase();
-  return `${letters}C${initial}${String(rng.int(1000, 9999))}${UPPER[rng.int(0, 25)]}`;
 }
 
 function abn(rng: SeededRandom): string {
@@ -68,7 +61,8 @@ export function generateContact(rng: SeededRandom, tenant: TenantProfile, id: st
       .slice(0, 16) || 'example';
   let taxNumber: string | undefined;
   if (spec.taxNumber !== undefined) taxNumber = spec.taxNumber ?? undefined;
-  else if (!foreign && tenant.countryCode === 'IN' && place.gstState && rng.chance(0.9)) taxNumber = makeGstin(place.gstState, pan(rng, name));
+  else if (!foreign && tenant.countryCode === 'IN' && place.gstState && rng.chance(0.9))
+    taxNumber = makeGstin(place.gstState, makePan(rng, 'C', name.replace(/[^A-Z]/gi, '')[0] ?? 'X'));
   else if (!foreign && tenant.countryCode === 'AU' && rng.chance(0.8)) taxNumber = abn(rng);
   else if (foreign && place.country === 'United Kingdom') taxNumber = `GB${rng.int(100000000, 999999999)}`;
   else if (foreign && place.country === 'Germany') taxNumber = `DE${rng.int(100000000, 999999999)}`;

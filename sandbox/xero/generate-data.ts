@@ -1,4 +1,4 @@
-import { Money } from '../../src/mapping/money.js';
+import { Money } from '../kit/minor-units.js';
 import { currencyRateFor, type CurrencyRateConvention } from './currency-rate.js';
 import { allocateCredit, applyPayment, buildCreditNote, buildInvoice, deleteDocument, voidDocument } from './document-ops.js';
 import { generateContact } from './generate-contacts.js';

@@ -1,5 +1,5 @@
 import type { LineSpec } from './document-amounts.js';
-import { ITEMS } from './sample-names.js';
+import { ITEMS } from './item-catalog.js';
 import type { SeededRandom } from '../kit/seeded-random.js';
 import type { TenantProfile } from './tenants.js';
 import type { LineAmountTypes } from './xero-records.js';

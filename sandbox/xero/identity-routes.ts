@@ -4,7 +4,7 @@ import type { XeroDataStore } from './xero-data-store.js';
 import { xeroErrors } from './xero-errors.js';
 
 /**
- * Identity endpoints (reference §3.1): `POST /connect/token` (identity.xero.com in production) and
+ * Identity endpoints: `POST /connect/token` (identity.xero.com in production) and
  * `GET /connections` (api.xero.com), which lists the organisations a token reaches:
  * `[{id, authEventId, tenantId, tenantType:"ORGANISATION", tenantName, createdDateUtc, updatedDateUtc}]`.
  */

@@ -14,6 +14,6 @@ export { currencyRateFor, type CurrencyRateConvention } from './currency-rate.js
 export { computeLine, computeTotals, type LineSpec } from './document-amounts.js';
 export { msDate, dateString, parseMsDate } from './xero-date.js';
 export { SeededRandom } from '../kit/seeded-random.js';
-export { makeGstin, gstinCheckCharacter } from './gstin.js';
+export { makeGstin, gstinCheckCharacter } from '../kit/gstin.js';
 export { INDIA_TAX_RATES, AUSTRALIA_TAX_RATES, type XeroTaxRate } from './tax-rates.js';
 export type * from './xero-records.js';

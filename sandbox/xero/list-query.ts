@@ -2,14 +2,15 @@ import { evaluateWhere, mentionsField, parseWhere, WhereParseError, type WhereEx
 import { parseMsDate } from './xero-date.js';
 
 /**
- * The list semantics of GET /Invoices, /CreditNotes and /Contacts (reference §3.2–3.3):
+ * The list semantics of GET /Invoices, /CreditNotes and /Contacts
+ * (https://developer.xero.com/documentation/api/accounting/invoices):
  * - `If-Modified-Since` (UTC; `2009-11-12T00:00:00`, with or without `Z`/offset, or an HTTP-date) against
  *   UpdatedDateUTC. Mode 'after' (default) is HTTP's "modified after", compared at whole seconds, so a
  *   record changed within the header's own second is NOT returned — the harshest reading, which a
  *   connector must survive; 'at-or-after' is the lenient one (ms precision, inclusive).
  * - `where`, `Statuses` (invoices only), `includeArchived` (contacts): DELETED documents and ARCHIVED
- *   contacts are left out unless asked for (reference §3.6 marks the default VERIFY; we take the strict
- *   side so a connector has to ask explicitly).
+ *   contacts are left out unless asked for (Xero's documentation leaves the default open; we take the
+ *   strict side so a connector has to ask explicitly).
  * - `order` ("UpdatedDateUTC ASC", "Date DESC", comma-separated); default: insertion order. Ties keep
  *   insertion order.
  * - `page` (1-based) + `pageSize` (1..1000, default 100) → `pagination`; without `page`, everything in one

@@ -1,7 +1,8 @@
 import { parseMsDate } from './xero-date.js';
 
 /**
- * The API answers XML unless the caller sends `Accept: application/json` (reference §3.1, trap 8).
+ * The API answers XML unless the caller sends `Accept: application/json`: a client that forgets the header
+ * gets XML it cannot parse as JSON.
  * A minimal rendering: one element per field, arrays as a wrapper with one child per item (singular
  * names as Xero uses them), `/Date(ms)/` values as ISO instants, as the XML API writes dates.
  */

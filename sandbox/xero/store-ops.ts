@@ -1,4 +1,4 @@
-import { Money } from '../../src/mapping/money.js';
+import { Money } from '../kit/minor-units.js';
 import { DocumentRuleError } from './document-ops.js';
 import type { ContactSpec } from './generate-contacts.js';
 import type { ContactEdit, CreditNoteCreate, InvoiceCreate, InvoiceEdit, XeroDataStore } from './xero-data-store.js';

@@ -1,5 +1,5 @@
 /**
- * Tax rates of the sandbox organisations, shaped like `GET /TaxRates` (reference §3.2).
+ * Tax rates of the sandbox organisations, shaped like `GET /TaxRates`.
  * Xero has no GST-specific fields: an Indian CGST+SGST rate is one TaxRate with two TaxComponents, and
  * custom rates get TaxType codes TAX001, TAX002, ... (system rates keep names like OUTPUT, EXEMPTEXPORT).
  */

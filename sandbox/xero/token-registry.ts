@@ -1,109 +1,59 @@
-import type { RouteResult } from '../kit/router.js';
 import type { EmulatorClock } from '../kit/emulator-clock.js';
+import type { RouteResult } from '../kit/router.js';
 import type { SeededRandom } from '../kit/seeded-random.js';
+import { bearerOf, clientOf, TokenRegistry, type TokenCredentials } from '../kit/token-registry.js';
+
+export type { TokenCredentials };
 import { xeroErrors } from './xero-errors.js';
 
 /**
- * Xero OAuth 2.0 as the connector meets it (reference §3.1, trap 16): `POST /connect/token` with
- * `grant_type=refresh_token`, client credentials as HTTP Basic or as `client_id`/`client_secret` form
- * fields. Each refresh answers a new access token (`expires_in` 1800) AND a new refresh token; the one
- * presented is spent: presenting it again answers 400 `{"error":"invalid_grant"}` (single-use rotation, no
- * grace period). Access tokens are valid for every organisation of the sandbox (one token, many tenants).
+ * Xero OAuth 2.0 as the connector meets it: `POST /connect/token` with `grant_type=refresh_token`, client
+ * credentials as HTTP Basic or as `client_id`/`client_secret` form fields. Each refresh answers a new access
+ * token (`expires_in` 1800) AND a new refresh token; the one presented is spent: presenting it again
+ * answers 400 `{"error":"invalid_grant"}` (single-use rotation with no grace period: stricter than Xero,
+ * which lets a used refresh token be retried for 30 minutes, so a lost rotation shows at once). Access
+ * tokens are valid for every organisation of the sandbox (one token, many tenants).
+ * https://developer.xero.com/documentation/api-guides/machine-2-machine
  */
-export interface TokenCredentials {
-  clientId: string;
-  clientSecret: string;
-  refreshToken: string;
-  accessTokenTtlSeconds: number;
-}
-
 export type TokenCheck = 'ok' | 'missing' | 'invalid' | 'expired';
 
-export class XeroTokenRegistry {
-  private access = new Map<string, number>();
-  private live = new Set<string>();
-  private spent = new Set<string>();
-  private counter = 0;
-  readonly stats = { refreshes: 0, invalidGrants: 0, invalidClients: 0 };
-
-  constructor(
-    readonly credentials: TokenCredentials,
-    private readonly clock: EmulatorClock,
-    private readonly rng: SeededRandom,
-  ) {
-    this.live.add(credentials.refreshToken);
+export class XeroTokenRegistry extends TokenRegistry {
+  constructor(credentials: TokenCredentials, clock: EmulatorClock, rng: SeededRandom) {
+    super(
+      {
+        ...credentials,
+        rotateRefreshToken: true,
+        mint: { accessToken: (n) => `xero-at-${n}-${rng.hex(24)}`, refreshToken: (n) => `xero-rt-${n}-${rng.hex(24)}` },
+      },
+      clock,
+    );
   }
 
-  /** The refresh tokens that would be accepted now (admin view, tests). */
-  get liveRefreshTokens(): string[] {
-    return [...this.live];
+  get stats(): { refreshes: number; invalidGrants: number; invalidClients: number } {
+    return { refreshes: this.refreshCount, invalidGrants: this.refused.invalid_grant, invalidClients: this.refused.invalid_client };
   }
 
   check(authorization: string | string[] | undefined): TokenCheck {
-    const header = Array.isArray(authorization) ? authorization[0] : authorization;
-    const m = /^Bearer\s+(\S+)$/i.exec(header ?? '');
-    if (!m) return 'missing';
-    const expiresAt = this.access.get(m[1]!);
-    if (expiresAt === undefined) return 'invalid';
-    return this.clock.now() >= expiresAt ? 'expired' : 'ok';
+    const token = bearerOf(authorization);
+    if (token === undefined) return 'missing';
+    const found = this.accessStatus(token);
+    return found === 'unknown' ? 'invalid' : found;
   }
 
   /** Handles the token endpoint's form body. */
   token(rawBody: string, authorization: string | string[] | undefined): RouteResult {
     const form = new URLSearchParams(rawBody);
-    let clientId = form.get('client_id') ?? undefined;
-    let clientSecret = form.get('client_secret') ?? undefined;
-    const header = Array.isArray(authorization) ? authorization[0] : authorization;
-    const basic = /^Basic\s+(\S+)$/i.exec(header ?? '');
-    if (basic) {
-      const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
-      const colon = decoded.indexOf(':');
-      clientId = decoded.slice(0, colon);
-      clientSecret = decoded.slice(colon + 1);
-    }
-    if (clientId !== this.credentials.clientId || clientSecret !== this.credentials.clientSecret) {
-      this.stats.invalidClients++;
-      return xeroErrors.oauth(400, 'invalid_client');
-    }
-    if (form.get('grant_type') !== 'refresh_token') return xeroErrors.oauth(400, 'unsupported_grant_type');
-    const presented = form.get('refresh_token') ?? '';
-    if (!this.live.has(presented)) {
-      this.stats.invalidGrants++;
-      return xeroErrors.oauth(400, 'invalid_grant');
-    }
-    this.live.delete(presented);
-    this.spent.add(presented);
-    const n = ++this.counter;
-    const accessToken = `xero-at-${n}-${this.rng.hex(24)}`;
-    const refreshToken = `xero-rt-${n}-${this.rng.hex(24)}`;
-    this.access.set(accessToken, this.clock.now() + this.credentials.accessTokenTtlSeconds * 1000);
-    this.live.add(refreshToken);
-    this.stats.refreshes++;
+    const r = this.grant(form, clientOf(authorization, form));
+    if (!r.ok) return xeroErrors.oauth(400, r.error === 'too_many_refreshes' ? 'invalid_request' : r.error);
     return {
       status: 200,
       body: {
-        access_token: accessToken,
-        expires_in: this.credentials.accessTokenTtlSeconds,
+        access_token: r.accessToken,
+        expires_in: r.expiresIn,
         token_type: 'Bearer',
-        refresh_token: refreshToken,
+        refresh_token: r.refreshToken,
         scope: 'offline_access accounting.invoices.read accounting.contacts.read accounting.settings.read',
       },
     };
-  }
-
-  /** Test hook: every access token issued so far expires now. */
-  expireAll(): number {
-    const now = this.clock.now();
-    for (const k of this.access.keys()) this.access.set(k, now);
-    return this.access.size;
-  }
-
-  reset(): void {
-    this.access.clear();
-    this.live = new Set([this.credentials.refreshToken]);
-    this.spent.clear();
-    this.stats.refreshes = 0;
-    this.stats.invalidGrants = 0;
-    this.stats.invalidClients = 0;
   }
 }

@@ -1,7 +1,7 @@
 import { parseMsDate } from './xero-date.js';
 
 /**
- * Xero's `where` parameter: C#-like expressions over record fields (reference §3.3), e.g.
+ * Xero's `where` parameter: C#-like expressions over record fields, e.g.
  * `Type=="ACCREC" AND Status=="AUTHORISED"`, `Date>=DateTime(2025,01,01)`, `Contact.ContactID==Guid("…")`,
  * `Name.Contains("Tool")`. Supported: AND/OR/NOT (also && || !), parentheses, == != > >= < <=, string,
  * number, true/false/null literals, DateTime(y,m,d[,h,mi,s]), Guid("…"), and the string methods

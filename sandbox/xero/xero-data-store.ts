@@ -1,4 +1,4 @@
-import { Money } from '../../src/mapping/money.js';
+import { Money } from '../kit/minor-units.js';
 import { currencyRateFor, type CurrencyRateConvention } from './currency-rate.js';
 import type { LineSpec } from './document-amounts.js';
 import {

@@ -1,5 +1,5 @@
 /**
- * Xero's date forms on the wire (reference §3.4, trap 3):
+ * Xero's date forms on the wire (JSON dates are Microsoft's `/Date(ms+0000)/`, not ISO-8601):
  * - `/Date(1739145600000+0000)/`: UTC epoch ms with a zone suffix (record fields);
  * - `/Date(1552326816230)/`: no suffix (the envelope's `DateTimeUTC`);
  * - `DateString` `2025-02-10T00:00:00`: no zone; calendar dates are UTC midnight.

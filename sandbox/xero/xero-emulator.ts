@@ -2,7 +2,7 @@
  * Xero Accounting API 2.0 emulator: a local HTTP sandbox of what the connector reads, over seeded data
  * that changes over time. https://developer.xero.com/documentation/api/accounting/overview
  *
- * Reproduces the reference's emulator checklist (§7): `xero-tenant-id` required; `GET /connections`;
+ * What it reproduces: `xero-tenant-id` required; `GET /connections`;
  * XML unless `Accept: application/json`; `If-Modified-Since` (UTC) against UpdatedDateUTC; page/pageSize and
  * the `pagination` block, line items only when `page` is set; `/Date(ms+0000)/` dates; `where`, `Statuses`,
  * `includeArchived`, `order`; 429 with Retry-After and X-Rate-Limit-Problem (minute, day, concurrent);
@@ -10,7 +10,8 @@
  * plain-text 404/503; single-use rotating refresh tokens at `POST /connect/token`.
  * See README.md beside the connector for the admin endpoints and defaults.
  */
-import { FaultInjector, type FaultConfigInput } from '../kit/faults.js';
+import type { EmulatorOptions } from '../kit/emulator-options.js';
+import { FaultInjector } from '../kit/faults.js';
 import { Journal } from '../kit/journal.js';
 import { Router } from '../kit/router.js';
 import { startEmulatorServer } from '../kit/emulator-server.js';
@@ -31,15 +32,8 @@ import { createGuard } from './vendor-guard.js';
 import { XeroDataStore } from './xero-data-store.js';
 import { xeroErrors } from './xero-errors.js';
 
-export interface XeroEmulatorOptions {
-  /** 0 picks a free port. @defaultValue 0 */
-  port?: number;
-  /** @defaultValue "127.0.0.1" */
-  host?: string;
-  /** Data seed. @defaultValue 1 */
-  seed?: number | string;
-  /** Invoices per organisation, bills included. @defaultValue 120 */
-  records?: number;
+/** Xero's options; the shared ones default to XERO_SANDBOX_DEFAULTS (seed 1, 120 invoices per organisation, 60 requests/minute, 30-minute tokens). */
+export interface XeroEmulatorOptions extends EmulatorOptions {
   /** Contacts per organisation. @defaultValue 24 */
   contacts?: number;
   /** Credit notes per organisation. @defaultValue 30 */
@@ -48,8 +42,6 @@ export interface XeroEmulatorOptions {
   tenants?: readonly TenantProfile[];
   /** Latest generated modification instant. @defaultValue "2025-03-01T00:00:00.000Z" */
   anchor?: string;
-  /** @defaultValue 60 */
-  ratePerMinute?: number;
   /** @defaultValue 5000 */
   dailyLimit?: number;
   /** @defaultValue 5 */
@@ -58,16 +50,10 @@ export interface XeroEmulatorOptions {
   appRatePerMinute?: number;
   /** Latency of every API call, held inside the concurrency slot. @defaultValue 0 */
   latencyMs?: number;
-  clientId?: string;
-  clientSecret?: string;
-  refreshToken?: string;
-  /** @defaultValue 1800 */
-  accessTokenTtlSeconds?: number;
   /** How If-Modified-Since compares (list-query.ts). @defaultValue "after" */
   ifModifiedSince?: IfModifiedSinceMode;
   /** What CurrencyRate means (currency-rate.ts). @defaultValue "foreign-per-base" */
   currencyRateConvention?: CurrencyRateConvention;
-  faults?: FaultConfigInput;
   /** @defaultValue real time, ticking */
   clock?: ClockSettings;
   journalMax?: number;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RouteResult } from '../kit/router.js';
 
 /**
- * Xero's error shapes (reference §3.8, trap 19):
+ * Xero's error shapes (https://developer.xero.com/documentation/guides/oauth2/limits/ for the 429s):
  * - 400 ValidationException `{ErrorNumber:10, Type, Message, Elements:[{ValidationErrors:[{Message}]}]}`,
  *   and QueryParseException `{ErrorNumber:16, ...}` for a bad `where`/`order`;
  * - 401/403 problem objects `{Type:null, Title, Status, Detail, Instance}` (Detail AuthenticationUnsuccessful,

@@ -1,5 +1,5 @@
 /**
- * The sandbox's records, in Xero's JSON wire shape (reference §3.4, §5.3): PascalCase fields, amounts as
+ * The sandbox's records, in Xero's JSON wire shape: PascalCase fields, amounts as
  * JSON numbers (already rounded to the currency; computed in decimals), dates as `/Date(ms+0000)/`.
  * The store keeps them exactly as they are served.
  */

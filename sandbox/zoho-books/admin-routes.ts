@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { formatZodIssues } from '../../src/errors/index.js';
+import { formatZodIssues } from '../kit/zod-issues.js';
 import { FaultConfig, type FaultInjector } from '../kit/faults.js';
 import type { Journal } from '../kit/journal.js';
 import type { RouteContext, RouteResult, Router } from '../kit/router.js';
 import type { EmulatorClock } from '../kit/emulator-clock.js';
 import type { GenerateDataOptions } from './generate-data.js';
 import type { ZohoRateLimiter } from './rate-limiter.js';
-import type { TokenRegistry } from './token-registry.js';
+import type { ZohoTokenRegistry } from './token-registry.js';
 import type { ZohoDataStore } from './zoho-data-store.js';
 import { zohoResult } from './zoho-error.js';
 import { MutationError, parseMutationBatch } from './zoho-mutation.js';
@@ -35,7 +35,7 @@ export interface AdminDeps {
   clock: EmulatorClock;
   faults: FaultInjector;
   journal: Journal;
-  tokens: TokenRegistry;
+  tokens: ZohoTokenRegistry;
   limiter: ZohoRateLimiter;
   reset(options: GenerateDataOptions): void;
   stats(): object;

@@ -5,7 +5,7 @@ import type { ZohoDataset } from './generate-data.js';
 import { creditNoteBalanceMinor, creditNoteNumber } from './generate-credit-notes.js';
 import { invoiceNumber } from './generate-invoices.js';
 import { deriveInvoiceStatus, invoiceBalanceMinor } from './invoice-status.js';
-import { toAmount, toMinor } from './minor-units.js';
+import { roundToMinor, toAmount } from '../kit/minor-units.js';
 import type { ContactRecord, CreditNoteRecord, InvoiceRecord } from './store-records.js';
 import { formatZohoDate, formatZohoTimestamp } from './zoho-timestamp.js';
 import { MutationError, type InvoiceChanges, type ZohoMutation, type ZohoMutationResult } from './zoho-mutation.js';
@@ -95,8 +95,8 @@ function editInvoice(t: MutationTarget, op: Op<'edit_invoice'>, now: number): Zo
   for (const change of changes.lines ?? []) {
     const line = change.line_item_id !== undefined ? inv.lines.find((l) => l.line_item_id === change.line_item_id) : inv.lines[change.index ?? 0];
     if (!line) throw new MutationError(`Invoice ${inv.invoice_number} has no line ${change.line_item_id ?? change.index ?? 0}.`, 404);
-    if (change.quantity !== undefined) line.quantityHundredths = toMinor(change.quantity);
-    if (change.rate !== undefined) line.rateMinor = toMinor(change.rate);
+    if (change.quantity !== undefined) line.quantityHundredths = roundToMinor(change.quantity);
+    if (change.rate !== undefined) line.rateMinor = roundToMinor(change.rate);
   }
   if (changes.add_line) {
     const itemId = changes.add_line.item_id ?? first?.item_id;
@@ -113,14 +113,14 @@ function editInvoice(t: MutationTarget, op: Op<'edit_invoice'>, now: number): Zo
       hsn_or_sac: item.hsn_or_sac,
       product_type: item.product_type,
       unit: item.unit,
-      quantityHundredths: toMinor(changes.add_line.quantity),
-      rateMinor: toMinor(changes.add_line.rate),
+      quantityHundredths: roundToMinor(changes.add_line.quantity),
+      rateMinor: roundToMinor(changes.add_line.rate),
       discount: null,
       tax_id: zeroRated ? '' : t.data.taxes.forSupply(item.slab, intra).tax_id,
     });
   }
-  if (changes.shipping_charge !== undefined) inv.shippingMinor = toMinor(changes.shipping_charge);
-  if (changes.adjustment !== undefined) inv.adjustmentMinor = toMinor(changes.adjustment);
+  if (changes.shipping_charge !== undefined) inv.shippingMinor = roundToMinor(changes.shipping_charge);
+  if (changes.adjustment !== undefined) inv.adjustmentMinor = roundToMinor(changes.adjustment);
   if (changes.adjustment_description !== undefined) inv.adjustment_description = changes.adjustment_description;
   if (changes.mark_as_sent && inv.status === 'draft') inv.status = 'sent';
   inv.amounts = computeDocumentAmounts(inv, t.data.taxes);
@@ -176,7 +176,7 @@ function recordPayment(t: MutationTarget, op: Op<'record_payment'>, now: number)
   if (inv.status === 'draft' || inv.status === 'void')
     throw new MutationError(`Invoice ${inv.invoice_number} is ${inv.status}; payments need a posted invoice.`);
   const balance = invoiceBalanceMinor(inv, t.creditsAppliedMinor(inv.invoice_id));
-  const amount = op.amount !== undefined ? toMinor(op.amount) : balance;
+  const amount = op.amount !== undefined ? roundToMinor(op.amount) : balance;
   if (balance <= 0) throw new MutationError(`Invoice ${inv.invoice_number} is already paid.`);
   if (amount <= 0 || amount > balance) throw new MutationError(`Payment amount must be between 0.01 and ${toAmount(balance)}.`);
   inv.payments.push({ payment_id: t.data.transactionIds.take(), date: op.date ?? today(t, now), amountMinor: amount });

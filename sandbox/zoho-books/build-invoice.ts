@@ -1,8 +1,8 @@
 import { buildLines } from './build-lines.js';
 import { computeDocumentAmounts } from './compute-document-amounts.js';
 import type { GeneratorContext } from './generator-context.js';
-import { rateToMicro } from './minor-units.js';
-import { SALESPEOPLE } from './sample-names.js';
+import { rateToMicro } from '../kit/minor-units.js';
+import { SALESPEOPLE } from '../kit/sample-names.js';
 import type { SeededRandom } from '../kit/seeded-random.js';
 import type { ContactRecord, CurrencyCode, Discount, InvoiceRecord } from './store-records.js';
 import { addDays, formatZohoDate } from './zoho-timestamp.js';

@@ -1,4 +1,4 @@
-import { allocate, mulDivRounded, percentOf } from './minor-units.js';
+import { allocate, mulDivRounded, percentOf } from '../kit/minor-units.js';
 import type { Discount, DocumentTerms } from './store-records.js';
 import type { TaxCatalog } from './tax-catalog.js';
 

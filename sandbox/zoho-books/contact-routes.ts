@@ -32,7 +32,7 @@ function spec(receivables: Map<string, Receivables>): ListSpec<ContactRecord> {
 }
 
 export function registerContactRoutes(router: Router, guard: Guard, store: ZohoDataStore): void {
-  // https://www.zoho.com/books/api/v3/contacts/#list-contacts — reference [Z2c] (OpenAPI contacts.yml)
+  // https://www.zoho.com/books/api/v3/contacts/#list-contacts
   // Without contact_type the list mixes vendors in. `last_modified_time` (>=) is honoured as tap-zohobooks
   // sends it, though the OpenAPI does not list it; `sort_column=last_modified_time` is the documented way.
   router.on(
@@ -57,7 +57,7 @@ export function registerContactRoutes(router: Router, guard: Guard, store: ZohoD
     }),
   );
 
-  // https://www.zoho.com/books/api/v3/contacts/#get-contact — reference [Z2c]
+  // https://www.zoho.com/books/api/v3/contacts/#get-contact
   router.on(
     'GET',
     '/books/v3/contacts/:contact_id',

@@ -31,7 +31,7 @@ const SPEC: ListSpec<CreditNoteRecord> = {
 };
 
 export function registerCreditNoteRoutes(router: Router, guard: Guard, store: ZohoDataStore): void {
-  // https://www.zoho.com/books/api/v3/credit-notes/#list-all-credit-notes — reference [Z2b] (OpenAPI credit-notes.yml)
+  // https://www.zoho.com/books/api/v3/credit-notes/#list-all-credit-notes
   // The OpenAPI does not list `last_modified_time` here, but tap-zohobooks sends it and the sandbox honours
   // it with the same inclusive (>=) semantics as invoices.
   router.on(
@@ -59,7 +59,7 @@ export function registerCreditNoteRoutes(router: Router, guard: Guard, store: Zo
     }),
   );
 
-  // https://www.zoho.com/books/api/v3/credit-notes/#get-a-credit-note — reference [Z2b]
+  // https://www.zoho.com/books/api/v3/credit-notes/#get-a-credit-note
   router.on(
     'GET',
     '/books/v3/creditnotes/:creditnote_id',

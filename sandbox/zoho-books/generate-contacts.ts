@@ -1,5 +1,5 @@
 import { instantBetween, type GeneratorContext } from './generator-context.js';
-import { makeGstin, makePan } from './gstin.js';
+import { makeGstin, makePan } from '../kit/gstin.js';
 import { INDIA_STATES, OVERSEAS_COUNTRIES, stateByCode } from './india-states.js';
 import {
   AREAS,
@@ -14,7 +14,7 @@ import {
   OVERSEAS_FIRST,
   OVERSEAS_LAST,
   STREETS,
-} from './sample-names.js';
+} from '../kit/sample-names.js';
 import type { SeededRandom } from '../kit/seeded-random.js';
 import type { AddressRecord, ContactPersonRecord, ContactRecord, CurrencyCode } from './store-records.js';
 import { addDays, localMidnight } from './zoho-timestamp.js';

@@ -1,7 +1,7 @@
 import { buildCreditNote, creditLine } from './build-credit-note.js';
 import { instantBetween, type GeneratorContext } from './generator-context.js';
 import { invoiceBalanceMinor } from './invoice-status.js';
-import { CREDIT_REASONS } from './sample-names.js';
+import { CREDIT_REASONS } from '../kit/sample-names.js';
 import type { SeededRandom } from '../kit/seeded-random.js';
 import type { CreditNoteRecord, InvoiceRecord, LineRecord } from './store-records.js';
 

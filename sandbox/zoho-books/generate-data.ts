@@ -2,7 +2,7 @@ import { creditsByInvoice, generateCreditNotes } from './generate-credit-notes.j
 import { generateContacts } from './generate-contacts.js';
 import { ensureSharedModifiedSecond, generateInvoices } from './generate-invoices.js';
 import type { GeneratorContext } from './generator-context.js';
-import { makeGstin, makePan } from './gstin.js';
+import { makeGstin, makePan } from '../kit/gstin.js';
 import { IdSequence } from './id-sequence.js';
 import { deriveInvoiceStatus } from './invoice-status.js';
 import { buildItemCatalog } from './item-catalog.js';

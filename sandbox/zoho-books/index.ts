@@ -4,7 +4,7 @@ export { generateData, IST_OFFSET_MINUTES, type GenerateDataOptions, type ZohoDa
 export { ZohoDataStore } from './zoho-data-store.js';
 export { ZohoMutation, ZohoMutationBatch, InvoiceChanges, ContactChanges, MutationError, type ZohoMutationResult } from './zoho-mutation.js';
 export { EmulatorClock, type ClockSettings } from '../kit/emulator-clock.js';
-export { TokenRegistry, type TokenCredentials } from './token-registry.js';
+export { ZohoTokenRegistry, type ZohoTokenOptions } from './token-registry.js';
 export { ZohoRateLimiter, type RateLimits } from './rate-limiter.js';
 export { ZohoApiError, zohoErrors } from './zoho-error.js';
 export { TaxCatalog, type TaxDefinition, type TaxSpecificType } from './tax-catalog.js';
@@ -14,6 +14,6 @@ export { renderCreditNoteDetail, renderCreditNoteRow } from './render-credit-not
 export { renderContactDetail, renderContactRow } from './render-contact.js';
 export { formatZohoTimestamp, parseZohoTimestamp, formatZohoDate } from './zoho-timestamp.js';
 export { SeededRandom } from '../kit/seeded-random.js';
-export { gstinCheckCharacter } from './gstin.js';
+export { gstinCheckCharacter } from '../kit/gstin.js';
 export { MAX_PER_PAGE } from './list-query.js';
 export type * from './store-records.js';

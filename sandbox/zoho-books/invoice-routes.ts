@@ -52,7 +52,7 @@ function spec(store: ZohoDataStore): ListSpec<InvoiceRecord> {
 }
 
 export function registerInvoiceRoutes(router: Router, guard: Guard, store: ZohoDataStore): void {
-  // https://www.zoho.com/books/api/v3/invoices/#list-invoices — reference [Z2] (OpenAPI invoices.yml)
+  // https://www.zoho.com/books/api/v3/invoices/#list-invoices
   // Summary rows only (no line_items). `last_modified_time` keeps invoices modified AT OR AFTER the given
   // instant (>=): tap-zohobooks adds one second to its saved cursor before sending it, which only makes
   // sense for an inclusive filter. Compared at whole seconds. The list is not sorted by it.
@@ -94,7 +94,7 @@ export function registerInvoiceRoutes(router: Router, guard: Guard, store: ZohoD
     }),
   );
 
-  // https://www.zoho.com/books/api/v3/invoices/#get-an-invoice — reference [Z2]
+  // https://www.zoho.com/books/api/v3/invoices/#get-an-invoice
   router.on(
     'GET',
     '/books/v3/invoices/:invoice_id',

@@ -4,7 +4,7 @@ import { parseZohoDate, parseZohoTimestamp } from './zoho-timestamp.js';
 
 /**
  * Paging, sorting and filter parameters shared by Zoho list endpoints.
- * https://zoho.com/books/api/v3/pagination — reference [Z3]; parameters from [Z2]
+ * https://zoho.com/books/api/v3/pagination; parameters from https://www.zoho.com/books/api/v3/invoices/#list-invoices
  *
  * - `page` 1-based (default 1); `per_page` default 200, values above 200 are capped at 200 (and
  *   `page_context.per_page` says 200); non-integers or values < 1 → 400 code 2.

@@ -1,9 +1,9 @@
 import type { Router } from '../kit/router.js';
-import type { TokenRegistry } from './token-registry.js';
+import type { ZohoTokenRegistry } from './token-registry.js';
 import { zohoResult } from './zoho-error.js';
 
-export function registerOAuthRoutes(router: Router, tokens: TokenRegistry): void {
-  // https://www.zoho.com/accounts/protocol/oauth/web-apps/access-token-expiry.html — reference [Z6][Z7]
+export function registerOAuthRoutes(router: Router, tokens: ZohoTokenRegistry): void {
+  // https://www.zoho.com/accounts/protocol/oauth/web-apps/access-token-expiry.html
   // Zoho Accounts lives on its own host (accounts.zoho.in); the sandbox serves it from the same port.
   // Parameters come as query string or form body (application/x-www-form-urlencoded); JSON is not read.
   // No X-Rate-Limit-* headers: those belong to the Books API.

@@ -1,19 +1,20 @@
 import type { EmulatorClock } from '../kit/emulator-clock.js';
+import { RateLimiter } from '../kit/rate-limiter.js';
 import { zohoErrors, type ZohoApiError } from './zoho-error.js';
 
 /**
  * Zoho Books API limits per organisation: `ratePerMinute` (100) requests per minute and a daily cap by
- * plan (1,000–10,000). https://www.zoho.com/books/api/v3/introduction/ — reference [Z12][Z13][Z14]; headers as
- * consumed by tap-zohobooks [Z8].
+ * plan (1,000–10,000). https://www.zoho.com/books/api/v3/introduction/
  *
  * Headers on every Books response: `X-Rate-Limit-Limit`, `X-Rate-Limit-Remaining`, `X-Rate-Limit-Reset`
- * (seconds). They describe the daily allowance, as tap-zohobooks consumes them — except on a per-minute
- * 429, where they describe the minute window that was hit (Limit = per-minute limit, Remaining = 0, Reset =
- * seconds until the window frees), so "wait Reset seconds when Remaining is 0" is right in both cases.
- * No `Retry-After`: Zoho does not document one.
+ * (seconds). They describe the daily allowance (as the Singer tap-zohobooks reads them), except on a
+ * per-minute 429, where they describe the minute window that was hit (Limit = per-minute limit,
+ * Remaining = 0, Reset = seconds until the window frees), so "wait Reset seconds when Remaining is 0" is
+ * right in both cases. No `Retry-After`: Zoho does not document one.
  *
  * The minute window is fixed, opened by the first request after the previous one expired; the day is the
- * organisation's calendar day. Refused requests do not count. Limits of 0 disable the check.
+ * organisation's calendar day. The day is checked first. Refused requests do not count. Limits of 0
+ * disable the check.
  */
 export interface RateLimits {
   ratePerMinute: number;
@@ -22,65 +23,58 @@ export interface RateLimits {
 
 export type RateDecision = { ok: true; headers: Record<string, string> } | { ok: false; error: ZohoApiError; window: 'minute' | 'day' };
 
-const DAY_MS = 86_400_000;
-
 export class ZohoRateLimiter {
-  private windowStart = -Infinity;
-  private windowCount = 0;
-  private day = -1;
-  private dayCount = 0;
-  /** 429s answered, by window. */
-  readonly refused = { minute: 0, day: 0 };
+  private readonly limiter: RateLimiter;
 
   constructor(
-    private limits: RateLimits,
+    limits: RateLimits,
     private readonly clock: EmulatorClock,
-    private readonly offsetMinutes: number,
-  ) {}
+    offsetMinutes: number,
+  ) {
+    this.limiter = new RateLimiter(
+      [
+        { name: 'day', kind: 'day', limit: limits.dailyLimit, offsetMinutes },
+        { name: 'minute', kind: 'fixed', windowMs: 60_000, limit: limits.ratePerMinute },
+      ],
+      clock,
+    );
+  }
+
+  /** 429s answered, by window. */
+  get refused(): { minute: number; day: number } {
+    return { minute: this.limiter.refused.minute!, day: this.limiter.refused.day! };
+  }
 
   get current(): RateLimits & { usedToday: number; usedThisMinute: number } {
-    this.roll();
-    return { ...this.limits, usedToday: this.dayCount, usedThisMinute: this.windowCount };
+    const u = this.limiter.usage();
+    return { ratePerMinute: u.minute!.limit, dailyLimit: u.day!.limit, usedToday: u.day!.used, usedThisMinute: u.minute!.used };
   }
 
   configure(limits: Partial<RateLimits>): void {
-    this.limits = { ...this.limits, ...limits };
+    this.limiter.configure({ minute: limits.ratePerMinute, day: limits.dailyLimit });
   }
 
   reset(): void {
-    this.windowStart = -Infinity;
-    this.windowCount = 0;
-    this.day = -1;
-    this.dayCount = 0;
-    this.refused.minute = 0;
-    this.refused.day = 0;
+    this.limiter.reset();
   }
 
   /** Counts one request, or refuses it with Zoho's 429 body and headers. */
   consume(): RateDecision {
-    this.roll();
-    const { ratePerMinute, dailyLimit } = this.limits;
-    if (dailyLimit > 0 && this.dayCount >= dailyLimit) {
-      this.refused.day += 1;
-      const e = zohoErrors.dailyLimit(dailyLimit);
+    const a = this.limiter.acquire();
+    if (a.ok) return { ok: true, headers: this.dailyHeaders() };
+    if (a.rule === 'day') {
+      const e = zohoErrors.dailyLimit(this.current.dailyLimit);
       Object.assign(e.headers, this.dailyHeaders());
       return { ok: false, error: e, window: 'day' };
     }
-    if (ratePerMinute > 0 && this.windowCount >= ratePerMinute) {
-      this.refused.minute += 1;
-      return { ok: false, error: this.minuteError(), window: 'minute' };
-    }
-    if (this.windowCount === 0) this.windowStart = this.clock.now();
-    this.windowCount += 1;
-    this.dayCount += 1;
-    return { ok: true, headers: this.dailyHeaders() };
+    return { ok: false, error: this.minuteError(), window: 'minute' };
   }
 
   /** A per-minute 429 (also used for injected 429 faults, with their own reset). */
-  minuteError(resetSeconds = this.minuteResetSeconds()): ZohoApiError {
+  minuteError(resetSeconds = this.secondsUntil(this.limiter.usage().minute!.resetAt)): ZohoApiError {
     const e = zohoErrors.perMinuteLimit();
     Object.assign(e.headers, {
-      'X-Rate-Limit-Limit': String(this.limits.ratePerMinute),
+      'X-Rate-Limit-Limit': String(this.current.ratePerMinute),
       'X-Rate-Limit-Remaining': '0',
       'X-Rate-Limit-Reset': String(resetSeconds),
     });
@@ -89,30 +83,15 @@ export class ZohoRateLimiter {
 
   /** The daily counters, without consuming (for responses that are not counted, such as 401s). */
   dailyHeaders(): Record<string, string> {
-    this.roll();
-    const { dailyLimit } = this.limits;
-    const midnight = (this.day + 1) * DAY_MS - this.offsetMinutes * 60_000;
+    const day = this.limiter.usage().day!;
     return {
-      'X-Rate-Limit-Limit': String(dailyLimit),
-      'X-Rate-Limit-Remaining': String(Math.max(0, dailyLimit - this.dayCount)),
-      'X-Rate-Limit-Reset': String(Math.max(1, Math.ceil((midnight - this.clock.now()) / 1000))),
+      'X-Rate-Limit-Limit': String(day.limit),
+      'X-Rate-Limit-Remaining': String(Math.max(0, day.limit - day.used)),
+      'X-Rate-Limit-Reset': String(this.secondsUntil(day.resetAt)),
     };
   }
 
-  private minuteResetSeconds(): number {
-    return Math.max(1, Math.ceil((this.windowStart + 60_000 - this.clock.now()) / 1000));
-  }
-
-  private roll(): void {
-    const now = this.clock.now();
-    if (now >= this.windowStart + 60_000 || now < this.windowStart) {
-      this.windowStart = -Infinity;
-      this.windowCount = 0;
-    }
-    const day = Math.floor((now + this.offsetMinutes * 60_000) / DAY_MS);
-    if (day !== this.day) {
-      this.day = day;
-      this.dayCount = 0;
-    }
+  private secondsUntil(at: number): number {
+    return Math.max(1, Math.ceil((at - this.clock.now()) / 1000));
   }
 }

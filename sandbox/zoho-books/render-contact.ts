@@ -1,4 +1,4 @@
-import { toAmount } from './minor-units.js';
+import { toAmount } from '../kit/minor-units.js';
 import { address, timestamp, type RenderContext } from './render-context.js';
 import type { ContactRecord } from './store-records.js';
 

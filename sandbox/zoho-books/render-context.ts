@@ -1,5 +1,5 @@
 import type { DocumentAmounts } from './compute-document-amounts.js';
-import { convertMinor, toAmount } from './minor-units.js';
+import { convertMinor, toAmount } from '../kit/minor-units.js';
 import type { AddressRecord, ContactRecord, CurrencyCode, CurrencyRecord, Discount, LineRecord, OrganizationRecord } from './store-records.js';
 import type { TaxCatalog } from './tax-catalog.js';
 import { formatZohoTimestamp } from './zoho-timestamp.js';
@@ -69,7 +69,7 @@ export function renderLines(
       quantity: line.quantityHundredths / 100,
       unit: line.unit,
       rate: toAmount(line.rateMinor),
-      bcy_rate: toAmount(convertMinor(line.rateMinor, rateMicro)),
+      bcy_rate: toAmount(convertMinor(line.rateMinor, rateMicro, 'micro')),
       discount: itemLevel ? discountValue(line.discount) : 0,
       discount_amount: toAmount(a?.discountMinor ?? 0),
       tax_id: line.tax_id,

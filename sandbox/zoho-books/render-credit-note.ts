@@ -1,11 +1,11 @@
 import { creditNoteBalanceMinor } from './generate-credit-notes.js';
-import { convertMinor, toAmount } from './minor-units.js';
+import { convertMinor, toAmount } from '../kit/minor-units.js';
 import { address, exchangeRate, renderLines, renderTaxes, timestamp, type RenderContext } from './render-context.js';
 import type { CreditNoteRecord } from './store-records.js';
 
 /**
  * Wire shapes of a credit note. https://www.zoho.com/books/api/v3/credit-notes/#get-a-credit-note
- * As the reference notes, the list row carries `last_modified_time` while the detail carries
+ * The list row carries `last_modified_time` while the detail carries
  * `updated_time` (same instant): read the cursor from the list.
  */
 export function renderCreditNoteRow(cn: CreditNoteRecord, ctx: RenderContext): Record<string, unknown> {
@@ -68,9 +68,9 @@ export function renderCreditNoteDetail(cn: CreditNoteRecord, ctx: RenderContext)
     adjustment: toAmount(a.adjustmentMinor),
     total: toAmount(a.totalMinor),
     balance: toAmount(creditNoteBalanceMinor(cn)),
-    bcy_sub_total: toAmount(convertMinor(a.subTotalMinor, fx)),
-    bcy_tax_total: toAmount(convertMinor(a.taxTotalMinor, fx)),
-    bcy_total: toAmount(convertMinor(a.totalMinor, fx)),
+    bcy_sub_total: toAmount(convertMinor(a.subTotalMinor, fx, 'micro')),
+    bcy_tax_total: toAmount(convertMinor(a.taxTotalMinor, fx, 'micro')),
+    bcy_total: toAmount(convertMinor(a.totalMinor, fx, 'micro')),
     invoices: cn.applications.map((app) => ({
       invoice_id: app.invoice_id,
       invoice_number: app.invoice_number,

@@ -1,4 +1,4 @@
-import { convertMinor, toAmount } from './minor-units.js';
+import { convertMinor, toAmount } from '../kit/minor-units.js';
 import { address, discountValue, exchangeRate, renderLines, renderTaxes, timestamp, type RenderContext } from './render-context.js';
 import { invoiceBalanceMinor } from './invoice-status.js';
 import type { InvoiceRecord } from './store-records.js';
@@ -56,7 +56,7 @@ export function renderInvoiceDetail(inv: InvoiceRecord, ctx: RenderContext): Rec
   const m = money(inv, ctx);
   const a = inv.amounts;
   const fx = inv.exchangeRateMicro;
-  const bcy = (minor: number): number => toAmount(convertMinor(minor, fx));
+  const bcy = (minor: number): number => toAmount(convertMinor(minor, fx, 'micro'));
   const currency = ctx.currency(inv.currency_code);
   const persons = ctx.contact(inv.customer_id)?.contact_persons.filter((p) => inv.contact_person_ids.includes(p.contact_person_id)) ?? [];
   const itemLevel = inv.discount_type === 'item_level';

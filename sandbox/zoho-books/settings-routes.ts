@@ -46,7 +46,7 @@ function renderTax(tax: TaxDefinition): Record<string, unknown> {
 }
 
 export function registerSettingsRoutes(router: Router, guard: Guard, store: ZohoDataStore): void {
-  // https://www.zoho.com/books/api/v3/organizations/#list-organizations — reference [Z1]
+  // https://www.zoho.com/books/api/v3/organizations/#list-organizations
   // The one call that needs no organization_id: it is how a client discovers it.
   router.on(
     'GET',
@@ -54,7 +54,7 @@ export function registerSettingsRoutes(router: Router, guard: Guard, store: Zoho
     guard(() => ({ organizations: [renderOrganization(store)] }), { organization: false }),
   );
 
-  // https://www.zoho.com/books/api/v3/organizations/#get-organization — reference [Z1]
+  // https://www.zoho.com/books/api/v3/organizations/#get-organization
   router.on(
     'GET',
     '/books/v3/organizations/:organization_id',
@@ -67,7 +67,7 @@ export function registerSettingsRoutes(router: Router, guard: Guard, store: Zoho
     ),
   );
 
-  // https://www.zoho.com/books/api/v3/taxes/#list-taxes — reference [Z4] (OpenAPI taxes.yml)
+  // https://www.zoho.com/books/api/v3/taxes/#list-taxes
   // Plain taxes carry tax_specific_type (cgst|sgst|igst|cess); groups have tax_type "tax_group" and an
   // empty tax_specific_type: resolve them through /settings/taxgroups/{id}.
   router.on(
@@ -87,7 +87,7 @@ export function registerSettingsRoutes(router: Router, guard: Guard, store: Zoho
     })),
   );
 
-  // https://www.zoho.com/books/api/v3/taxes/#get-a-tax — reference [Z4]
+  // https://www.zoho.com/books/api/v3/taxes/#get-a-tax
   router.on(
     'GET',
     '/books/v3/settings/taxes/:tax_id',
@@ -98,7 +98,7 @@ export function registerSettingsRoutes(router: Router, guard: Guard, store: Zoho
     }),
   );
 
-  // https://www.zoho.com/books/api/v3/taxes/#get-a-tax-group — reference [Z4]
+  // https://www.zoho.com/books/api/v3/taxes/#get-a-tax-group
   router.on(
     'GET',
     '/books/v3/settings/taxgroups/:tax_group_id',

@@ -1,6 +1,6 @@
 import type { RouteContext, RouteHandler, RouteResult } from '../kit/router.js';
 import type { ZohoRateLimiter } from './rate-limiter.js';
-import type { TokenRegistry } from './token-registry.js';
+import type { ZohoTokenRegistry } from './token-registry.js';
 import { ZohoApiError, zohoErrors, zohoResult } from './zoho-error.js';
 
 /**
@@ -14,7 +14,7 @@ import { ZohoApiError, zohoErrors, zohoResult } from './zoho-error.js';
  * `message: "success"` are added here. https://www.zoho.com/books/api/v3/introduction/
  */
 export interface GuardDeps {
-  tokens: TokenRegistry;
+  tokens: ZohoTokenRegistry;
   limiter: ZohoRateLimiter;
   organizationId: () => string;
 }

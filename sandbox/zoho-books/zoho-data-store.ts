@@ -3,7 +3,7 @@ import type { EmulatorClock } from '../kit/emulator-clock.js';
 import { creditNoteBalanceMinor, creditsByInvoice } from './generate-credit-notes.js';
 import type { ZohoDataset } from './generate-data.js';
 import { invoiceBalanceMinor } from './invoice-status.js';
-import { convertMinor } from './minor-units.js';
+import { convertMinor } from '../kit/minor-units.js';
 import { NO_RECEIVABLES, type Receivables } from './render-contact.js';
 import type { RenderContext } from './render-context.js';
 import type { ContactRecord, CreditNoteRecord, CurrencyCode, CurrencyRecord, InvoiceRecord } from './store-records.js';
@@ -130,14 +130,14 @@ export class ZohoDataStore implements MutationTarget {
       const balance = invoiceBalanceMinor(inv, this.creditsAppliedMinor(inv.invoice_id));
       const r = entry(inv.customer_id);
       r.outstandingMinor += balance;
-      r.outstandingBcyMinor += convertMinor(balance, inv.exchangeRateMicro);
+      r.outstandingBcyMinor += convertMinor(balance, inv.exchangeRateMicro, 'micro');
     }
     for (const cn of this.creditNoteMap.values()) {
       if (cn.status !== 'open' || (contactId !== undefined && cn.customer_id !== contactId)) continue;
       const balance = creditNoteBalanceMinor(cn);
       const r = entry(cn.customer_id);
       r.unusedCreditsMinor += balance;
-      r.unusedCreditsBcyMinor += convertMinor(balance, cn.exchangeRateMicro);
+      r.unusedCreditsBcyMinor += convertMinor(balance, cn.exchangeRateMicro, 'micro');
     }
     return out;
   }

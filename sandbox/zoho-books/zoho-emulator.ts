@@ -15,7 +15,8 @@
  * - Errors `{code, message}` (zoho-error.ts); faults, journal and admin routes from the shared kit.
  * See README.md in this folder for every decision.
  */
-import { FaultInjector, type FaultConfigInput } from '../kit/faults.js';
+import type { EmulatorOptions } from '../kit/emulator-options.js';
+import { FaultInjector } from '../kit/faults.js';
 import { Journal } from '../kit/journal.js';
 import { Router, type RouteResult } from '../kit/router.js';
 import { startEmulatorServer } from '../kit/emulator-server.js';
@@ -30,20 +31,13 @@ import { ZohoRateLimiter } from './rate-limiter.js';
 import { ZOHO_SANDBOX_DEFAULTS } from './sandbox-defaults.js';
 import { SeededRandom } from '../kit/seeded-random.js';
 import { registerSettingsRoutes } from './settings-routes.js';
-import { TokenRegistry } from './token-registry.js';
+import { ZohoTokenRegistry } from './token-registry.js';
 import { createGuard, presentedToken } from './vendor-guard.js';
 import { ZohoDataStore } from './zoho-data-store.js';
 import { ZohoApiError, zohoErrors, zohoResult } from './zoho-error.js';
 
-export interface ZohoEmulatorOptions {
-  /** 0 picks a free port. @defaultValue 0 */
-  port?: number;
-  /** @defaultValue "127.0.0.1" */
-  host?: string;
-  /** Data seed. @defaultValue 1 */
-  seed?: number | string;
-  /** Number of invoices. @defaultValue 500 */
-  records?: number;
+/** Zoho's options; the shared ones default to ZOHO_SANDBOX_DEFAULTS (seed 1, 500 invoices, 100 requests/minute, 1-hour tokens). */
+export interface ZohoEmulatorOptions extends EmulatorOptions {
   /** Number of customers. @defaultValue 80 */
   customers?: number;
   /** Vendor contacts. @defaultValue 4 */
@@ -53,24 +47,12 @@ export interface ZohoEmulatorOptions {
   /** Generated activity range, org-local days. @defaultValue "2025-01-01".."2025-12-31" */
   from?: string;
   to?: string;
-  /** Requests per minute per organisation; 0 disables. @defaultValue 100 */
-  ratePerMinute?: number;
   /** Requests per organisation-local day; 0 disables. @defaultValue 10000 */
   dailyLimit?: number;
-  /** @defaultValue 3600 */
-  accessTokenTtlSeconds?: number;
   /** Refresh-token grants allowed per 10 minutes; 0 disables. @defaultValue 10 */
   maxRefreshesPerTenMinutes?: number;
-  /** @defaultValue ZOHO_SANDBOX_DEFAULTS.clientId */
-  clientId?: string;
-  /** @defaultValue ZOHO_SANDBOX_DEFAULTS.clientSecret */
-  clientSecret?: string;
-  /** @defaultValue ZOHO_SANDBOX_DEFAULTS.refreshToken */
-  refreshToken?: string;
   /** @defaultValue "60012345678" */
   organizationId?: string;
-  /** Faults from the start (also what reset restores). */
-  faults?: FaultConfigInput;
   /** Initial emulator clock (also what reset restores). @defaultValue real time, ticking */
   clock?: ClockSettings;
   /** Journal capacity. @defaultValue 200000 */
@@ -99,7 +81,7 @@ export interface ZohoEmulator {
   faults: FaultInjector;
   journal: Journal;
   clock: EmulatorClock;
-  tokens: TokenRegistry;
+  tokens: ZohoTokenRegistry;
   limiter: ZohoRateLimiter;
   stats(): ZohoEmulatorStats;
   close(): Promise<void>;
@@ -125,7 +107,7 @@ export async function startZohoEmulator(options: ZohoEmulatorOptions = {}): Prom
   const faults = new FaultInjector(initialFaults, () => faultRandom.next());
   const journal = new Journal(options.journalMax);
   let baseUrl = '';
-  const tokens = new TokenRegistry(
+  const tokens = new ZohoTokenRegistry(
     {
       clientId: options.clientId ?? d.clientId,
       clientSecret: options.clientSecret ?? d.clientSecret,

@@ -2,7 +2,7 @@ import type { RouteResult } from '../kit/router.js';
 
 /**
  * Zoho Books error bodies: `{code, message}` with a non-zero `code`; HTTP 200/201/400/401/404/405/429/500.
- * https://zstatic.zohostatic.com/books/api/v3/errors/ — reference [Z16]
+ * https://zstatic.zohostatic.com/books/api/v3/errors/
  * Codes marked VERIFY come from integrations' observations, not Zoho's docs.
  */
 export class ZohoApiError extends Error {

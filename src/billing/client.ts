@@ -5,7 +5,7 @@ import { createHttpClient } from '../http/create-http-client.js';
 import { networkError } from '../http/network-error.js';
 import { type RetryPolicy, withRetry } from '../http/with-retry.js';
 import { billingError } from './error-table.js';
-import { toSearchParams } from './query-string.js';
+import { toSearchParams } from './schemas/query-string.js';
 import * as S from './schemas/index.js';
 
 /**

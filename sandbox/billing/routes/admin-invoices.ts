@@ -4,7 +4,7 @@ import type { RouteContext, Router } from '../../kit/router.js';
 import type { StoredInvoice } from '../billing-store.js';
 import { badRequest, conflict, guarded, notFound } from '../errors.js';
 import { toInvoiceRecord } from '../invoice-record.js';
-import { dec, round2 } from '../money.js';
+import { dec, round2 } from '../../kit/minor-units.js';
 import { json } from '../responses.js';
 import { parseBody } from '../validate.js';
 import { adminCompany } from './admin.js';

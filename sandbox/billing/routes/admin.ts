@@ -3,7 +3,7 @@ import type { FaultConfigInput, FaultInjector } from '../../kit/faults.js';
 import { FaultConfig } from '../../kit/faults.js';
 import type { Journal } from '../../kit/journal.js';
 import type { RouteContext, Router } from '../../kit/router.js';
-import { formatServiceTimestamp } from '../clock.js';
+import { formatServiceTimestamp } from '../service-timestamp.js';
 import { badRequest, guarded, notFound } from '../errors.js';
 import { json } from '../responses.js';
 import { parseBody } from '../validate.js';
@@ -64,7 +64,7 @@ export function registerAdminRoutes(router: Router, deps: AdminDeps): void {
       store.reset();
       journal.clear();
       faults.set(deps.initialFaults);
-      clock.set(null);
+      clock.set({ now: null });
       return json({ ok: true });
     }),
   );
@@ -79,8 +79,7 @@ export function registerAdminRoutes(router: Router, deps: AdminDeps): void {
     '/__admin/clock',
     guarded((ctx) => {
       const body = parseBody(ClockBody, ctx.body);
-      if (body.now !== undefined) clock.set(body.now);
-      if (body.advanceMs !== undefined) clock.advance(body.advanceMs);
+      clock.set({ now: body.now, advanceMs: body.advanceMs });
       return json(clockView());
     }),
   );

@@ -1,7 +1,7 @@
 import { AttachmentListQuery, CreditNoteAttachmentBody, InvoiceAttachmentBody } from '../../../src/billing/schemas/index.js';
 import type { Router } from '../../kit/router.js';
 import type { StoredAttachment, StoredInvoice } from '../billing-store.js';
-import { formatServiceTimestamp, utcDateOf } from '../clock.js';
+import { formatServiceTimestamp, utcDateOf } from '../service-timestamp.js';
 import { guarded, notFound } from '../errors.js';
 import { fieldsMaskOf } from '../fields-mask.js';
 import { envelopeOk } from '../responses.js';

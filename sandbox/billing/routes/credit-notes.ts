@@ -2,7 +2,7 @@ import { CreditNoteUpsertBody, type CreditNoteInput } from '../../../src/billing
 import type { Router } from '../../kit/router.js';
 import type { BillingStore, CompanyState, StoredInvoice } from '../billing-store.js';
 import { badRequest, guarded } from '../errors.js';
-import { dec, round2 } from '../money.js';
+import { dec, round2 } from '../../kit/minor-units.js';
 import { emptyOk } from '../responses.js';
 import { sameContent } from '../same-content.js';
 import { parseBody } from '../validate.js';

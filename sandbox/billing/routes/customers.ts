@@ -1,7 +1,7 @@
 import { CustomerCreateBody, CustomerSearchQuery } from '../../../src/billing/schemas/index.js';
 import type { Router } from '../../kit/router.js';
 import type { CompanyState, StoredCustomer, StoredInvoice } from '../billing-store.js';
-import { formatServiceTimestamp, utcDateOf } from '../clock.js';
+import { formatServiceTimestamp, utcDateOf } from '../service-timestamp.js';
 import { countsForCustomer, creditNoteCounts, toCustomerRecord } from '../customer-record.js';
 import { conflict, guarded } from '../errors.js';
 import { invoiceStatusOf, paymentStatusOf } from '../invoice-record.js';

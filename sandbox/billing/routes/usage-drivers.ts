@@ -1,7 +1,7 @@
 import { UsageDriverFilterQuery, UsageDriverInput } from '../../../src/billing/schemas/index.js';
 import type { Router } from '../../kit/router.js';
 import type { StoredUsageDriver } from '../billing-store.js';
-import { formatServiceTimestamp } from '../clock.js';
+import { formatServiceTimestamp } from '../service-timestamp.js';
 import { conflict, guarded } from '../errors.js';
 import { paginate } from '../paginate.js';
 import { envelopeOk } from '../responses.js';

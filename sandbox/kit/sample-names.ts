@@ -1,4 +1,8 @@
-/** Name pools for generated contacts: plausible Indian and overseas businesses and people. */
+/**
+ * Name pools for generated contacts (fictional): plausible Indian and overseas businesses and people.
+ * Generators pick from them with a seeded random, so a pool's order is part of what a seed produces:
+ * append, do not reorder.
+ */
 export const COMPANY_FIRST = [
   'Bharat',
   'Kaveri',
@@ -114,3 +118,25 @@ export const DESIGNATIONS = ['Accounts Manager', 'Finance Controller', 'Procurem
 export const DEPARTMENTS = ['Finance', 'Accounts', 'Procurement', 'Management'] as const;
 export const SALESPEOPLE = ['', '', 'Ananya Rao', 'Vikram Shetty', 'Meera Iyer'] as const;
 export const CREDIT_REASONS = ['Goods returned', 'Pricing correction', 'Service credit for downtime', 'Duplicate billing', 'Damaged in transit'] as const;
+
+/** Short pools for organisations in India and Australia (Indian and English names mixed). */
+export const COMPANY_WORDS = [
+  'Bharat',
+  'Sahyadri',
+  'Kaveri',
+  'Meridian',
+  'Harbour',
+  'Coral',
+  'Summit',
+  'Lotus',
+  'Granite',
+  'Northwind',
+  'Indus',
+  'Banyan',
+  'Eucalypt',
+  'Pinnacle',
+  'Saffron',
+];
+export const COMPANY_KINDS = ['Tooling', 'Logistics', 'Textiles', 'Analytics', 'Foods', 'Pharma', 'Motors', 'Retail', 'Systems', 'Traders'];
+export const MIXED_FIRST_NAMES = ['Asha', 'Rohan', 'Priya', 'Vikram', 'Meera', 'Liam', 'Olivia', 'Noah', 'Grace', 'Arjun', 'Kavya', 'Jack'];
+export const MIXED_LAST_NAMES = ['Iyer', 'Sharma', 'Reddy', 'Patel', 'Nair', 'Smith', 'Brown', 'Wilson', 'Taylor', 'Menon', 'Rao', 'Clarke'];

@@ -1,0 +1,73 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Who may import whom (docs/architecture.md): the emulators are the other side of the wire, so the
+ * product never loads them and they share nothing with the product but the billing interface's schemas;
+ * a connector depends on the product's contracts only, never on jobs, the CLI, the sandbox or another
+ * connector. The CLI may import anything, the sandbox included.
+ */
+const ROOT = normalize(join(dirname(fileURLToPath(import.meta.url)), '..', '..'));
+const FOLDERS = ['src', 'jobs', 'connectors', 'cli', 'sandbox'];
+
+interface Edge {
+  from: string;
+  to: string;
+}
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
+    const path = `${dir}/${e.name}`;
+    if (e.isDirectory()) return tsFiles(path);
+    return e.isFile() && e.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Every relative import of a file (static, re-export and dynamic `import()`), as a repository path. */
+function importsOf(file: string): Edge[] {
+  const info = ts.preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true);
+  return info.importedFiles
+    .map((f) => f.fileName)
+    .filter((spec) => spec.startsWith('.'))
+    .map((spec) => ({
+      from: file,
+      to: relative(ROOT, join(ROOT, dirname(file), spec))
+        .split(sep)
+        .join('/'),
+    }));
+}
+
+const edges = FOLDERS.flatMap(tsFiles).flatMap(importsOf);
+const under = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
+const product = (path: string) => ['src', 'jobs', 'connectors', 'cli'].some((f) => under(path, f));
+const show = (list: Edge[]) => list.map((e) => `${e.from} → ${e.to}`);
+
+describe('the import graph', () => {
+  it('is read from the source (sanity: the files and imports are found)', () => {
+    expect(edges.length).toBeGreaterThan(500);
+    expect(edges.some((e) => under(e.from, 'sandbox') && under(e.to, 'sandbox/kit'))).toBe(true);
+    expect(edges.some((e) => e.from === 'cli/commands/sandbox.ts' && under(e.to, 'sandbox'))).toBe(true);
+  });
+
+  it('given src/, jobs/ and connectors/, then none imports sandbox/ (the worker never loads an emulator)', () => {
+    const bad = edges.filter((e) => ['src', 'jobs', 'connectors'].some((f) => under(e.from, f)) && under(e.to, 'sandbox'));
+    expect(show(bad)).toEqual([]);
+  });
+
+  it('given sandbox/, then from the product it imports only the billing interface schemas (src/billing/schemas/)', () => {
+    const bad = edges.filter((e) => under(e.from, 'sandbox') && product(e.to) && !under(e.to, 'src/billing/schemas'));
+    expect(show(bad)).toEqual([]);
+  });
+
+  it('given a connector, then it imports only src/ and its own folder (not jobs/, cli/, sandbox/ or another connector)', () => {
+    const bad = edges.filter((e) => {
+      const own = /^connectors\/([^/]+)\//.exec(e.from)?.[1];
+      if (own === undefined) return false;
+      return !under(e.to, 'src') && !under(e.to, `connectors/${own}`);
+    });
+    expect(show(bad)).toEqual([]);
+  });
+});
