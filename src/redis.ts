@@ -48,7 +48,7 @@ export function pings(host: string, port: number, timeoutMs = 1000): Promise<boo
   });
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.listen(0, '127.0.0.1', () => {
