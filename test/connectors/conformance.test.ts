@@ -216,8 +216,8 @@ describe('2. Cursor edges: a full read misses nothing, and a read from a cursor 
         const last = first.pages.at(-1)!.state;
         // A null cursor resumes from the beginning: any instant is at or after it.
         const at = last.cursor === null ? T0 : Date.parse(last.cursor);
-        const newest = first.live.reduce((max, r) => (r.version > max ? r.version : max), '');
-        const target = run.editable(entity).find((id) => !first.live.some((r) => r.id === id && r.version === newest)) ?? run.editable(entity)[0]!;
+        // Not the record the cursor came from: one whose older version the read already had moves onto the cursor.
+        const target = run.editable(entity).find((id) => !first.live.some((r) => r.id === id && r.version === last.cursor))!;
         run.edit(entity, [target], at);
 
         run.setClock(T0 + 60_000);
@@ -297,7 +297,7 @@ describe('5. Voids and deletes: a void is a status; a delete is signalled as the
   );
 
   it.each(perVoid)(
-    'given a %s %s document voided in the vendor, when the next incremental read runs, then it is returned with status "%s", never deleted, and it maps',
+    'given a %s document of the %s stream voided in the vendor, when the next incremental read runs, then it is returned with status "%s", never deleted, and it maps',
     async (_system, entity, status, subject) => {
       await withEmulator(subject, SMALL, async (run) => {
         const stream = streamOf(subject, entity);
