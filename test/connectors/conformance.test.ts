@@ -1,0 +1,416 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { connectorFor } from '../../connectors/registry.js';
+import type { EntityName, SourceRecord, Stream } from '../../src/connector/types.js';
+import { type MapFailure, QUARANTINE_REASON_CODES } from '../../src/mapping/quarantine-reason.js';
+import { DOCUMENTS, ENTITIES, readAll, type Running, type Size, SUBJECTS, type Subject, T0 } from './support/conformance-subjects.js';
+
+/**
+ * One contract, every connector (connectors/README.md, "The shape" and "The contract"): the same files
+ * and exports, and the same read and mapping behaviour against each vendor's emulator over loopback —
+ * the real client, a real token store, no mocks. Each check runs once per connector (and per stream
+ * where it concerns a stream); the emulators' clocks are frozen and moved by the tests, never waited on.
+ */
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const sorted = (ids: Iterable<string>) => [...ids].sort();
+const SMALL: Size = { invoices: 12, creditNotes: 8, customers: 8 };
+const PAGED: Size = { invoices: 30, creditNotes: 20, customers: 20 };
+const PAGE_SIZE = 5;
+
+/** Starts the subject's emulator for one test and always closes it. */
+async function withEmulator<T>(subject: Subject, size: Size, test: (run: Awaited<ReturnType<Subject['start']>>) => Promise<T>): Promise<T> {
+  const run = await subject.start(size);
+  try {
+    return await test(run);
+  } finally {
+    await run.close();
+  }
+}
+
+const streamOf = (subject: Subject, entity: EntityName): Stream => subject.connector.streams[entity];
+
+/** Rows for `it.each`: names first (they fill the titles' %s), the subject last. */
+const perConnector = SUBJECTS.map((subject) => [subject.system, subject] as const);
+const perStream = SUBJECTS.flatMap((subject) => ENTITIES.map((entity) => [subject.system, entity, subject] as const));
+const perDocument = SUBJECTS.flatMap((subject) => DOCUMENTS.map((entity) => [subject.system, entity, subject] as const));
+
+/** The instant the emulator stamps for a change at `ms`: whole seconds except Xero, which keeps ms. */
+const stampOf = (subject: Subject, ms: number) => (subject.system === 'xero' ? ms : Math.floor(ms / 1000) * 1000);
+
+describe('1. Shape: the same files and exports in every connector', () => {
+  const FILES = [
+    'README.md',
+    'auth.ts',
+    'client.ts',
+    'connector.ts',
+    'error-table.ts',
+    'index.ts',
+    'map/credit-note.ts',
+    'map/customer.ts',
+    'map/fx.ts',
+    'map/invoice.ts',
+    'map/lines.ts',
+    'map/party.ts',
+    'map/tax.ts',
+    'rate-limit.ts',
+    'schemas.ts',
+    'settings.ts',
+    'streams/credit-notes.ts',
+    'streams/customers.ts',
+    'streams/invoices.ts',
+    'streams/lookups.ts',
+    'streams/read.ts',
+    'streams/state.ts',
+  ];
+
+  /** What each file of the shape exports in every connector (connectors/README.md, "The shape"). */
+  const EXPORTS: Record<string, readonly string[]> = {
+    'auth.ts': ['refreshFn', 'createAuth'],
+    'client.ts': ['createClient'],
+    'connector.ts': ['connector'],
+    'error-table.ts': ['errorTable', 'tokenErrorTable'],
+    'rate-limit.ts': ['readQuota'],
+    'settings.ts': ['Settings'],
+    'streams/read.ts': ['defineStream'],
+    'streams/state.ts': ['State', 'initialState'],
+    'streams/lookups.ts': ['fetchLookups', 'readLookups'],
+    'streams/invoices.ts': ['invoicesStream'],
+    'streams/credit-notes.ts': ['creditNotesStream'],
+    'streams/customers.ts': ['customersStream'],
+    'map/invoice.ts': ['toInvoice'],
+    'map/credit-note.ts': ['toCreditNote'],
+    'map/customer.ts': ['toCustomer'],
+    'map/fx.ts': ['currencyOf', 'exchangeRateOf'],
+  };
+
+  const folderOf = (subject: Subject) => fileURLToPath(new URL(`../../connectors/${subject.folder}/`, import.meta.url));
+  /** A file of the shape, by its path under the connector's folder (the same module the static imports load). */
+  const load = (subject: Subject, file: string) => import(/* @vite-ignore */ `${folderOf(subject)}${file}`) as Promise<Record<string, unknown>>;
+
+  async function filesOf(dir: string, prefix = ''): Promise<string[]> {
+    const entries = await readdir(dir, { withFileTypes: true });
+    const nested = await Promise.all(
+      entries.map((e) => (e.isDirectory() ? filesOf(`${dir}${e.name}/`, `${prefix}${e.name}/`) : Promise.resolve([`${prefix}${e.name}`]))),
+    );
+    return nested.flat();
+  }
+
+  it.each(perConnector)(
+    'given the %s connector, when its folder is listed, then every file of the one shape is there, and each other file sits in streams/ or map/ and is named in its README under "Files of this connector only"',
+    async (_system, subject) => {
+      const files = await filesOf(folderOf(subject));
+      expect(FILES.filter((f) => !files.includes(f))).toEqual([]);
+      const extra = files.filter((f) => !FILES.includes(f));
+      const readme = await readFile(`${folderOf(subject)}README.md`, 'utf8');
+      const section = readme.split(/^### Files of this connector only$/m)[1]?.split(/^#{2,3} /m)[0] ?? '';
+      for (const file of extra) {
+        expect(file, `${subject.folder}/${file}`).toMatch(/^(streams|map)\/[a-z0-9-]+\.ts$/);
+        expect(section, `${subject.folder}/README.md names ${file}`).toContain(`\`${file}\``);
+      }
+    },
+  );
+
+  it.each(perConnector)(
+    "given the %s connector's index.ts, when imported, then its one export is the default connector: connector.ts's, with its system id, registered under that id, with the invoices, credit-notes and customers streams each named for its key",
+    async (_system, subject) => {
+      const index = await load(subject, 'index.ts');
+      const { connector } = await load(subject, 'connector.ts');
+      expect(Object.keys(index)).toEqual(['default']);
+      expect(index.default).toBe(connector);
+      expect(subject.connector).toBe(connector);
+      expect(subject.connector.id).toBe(subject.system);
+      expect(connectorFor(subject.system)).toBe(connector);
+      expect(sorted(Object.keys(subject.connector.streams))).toEqual(sorted(ENTITIES));
+      for (const entity of ENTITIES) expect(streamOf(subject, entity).name).toBe(entity);
+    },
+  );
+
+  it.each(perConnector)(
+    "given every file of the %s connector, when imported, then each exports what the shape names, and the connector is built from them (settings, createClient, each stream, each stream's mapper and state)",
+    async (_system, subject) => {
+      const modules = Object.fromEntries(await Promise.all(Object.keys(EXPORTS).map(async (f) => [f, await load(subject, f)] as const)));
+      for (const [file, names] of Object.entries(EXPORTS)) {
+        for (const name of names) expect(modules[file]![name], `${subject.folder}/${file} exports ${name}`).toBeDefined();
+      }
+      const c = subject.connector;
+      expect(c.settings).toBe(modules['settings.ts']!.Settings);
+      expect(c.createClient).toBe(modules['client.ts']!.createClient);
+      const wiring = [
+        ['invoices', 'streams/invoices.ts', 'invoicesStream', 'map/invoice.ts', 'toInvoice'],
+        ['credit-notes', 'streams/credit-notes.ts', 'creditNotesStream', 'map/credit-note.ts', 'toCreditNote'],
+        ['customers', 'streams/customers.ts', 'customersStream', 'map/customer.ts', 'toCustomer'],
+      ] as const;
+      for (const [entity, streamFile, streamName, mapFile, mapName] of wiring) {
+        const stream = streamOf(subject, entity);
+        expect(stream, `${entity} is ${streamFile}'s ${streamName}`).toBe(modules[streamFile]![streamName]);
+        expect(stream.map, `${entity} maps with ${mapFile}'s ${mapName}`).toBe(modules[mapFile]![mapName]);
+        expect(stream.state).toBe(modules['streams/state.ts']!.State);
+        expect(stream.initialState).toBe(modules['streams/state.ts']!.initialState);
+      }
+    },
+  );
+
+  it.each(perStream)(
+    'given the %s %s stream, when its initial states are built, then the state is {cursor} (null from the beginning, the same instant from a date), its schema accepts them, and its keys and flags are declared',
+    (_system, entity, subject) => {
+      const stream = streamOf(subject, entity);
+      const fromStart = stream.initialState();
+      expect(fromStart).toEqual({ cursor: null });
+      expect(stream.state.parse(fromStart)).toEqual(fromStart);
+      const from = '2025-06-30T18:29:59.123Z';
+      const fromDate = stream.initialState(from);
+      expect(Date.parse(fromDate.cursor!)).toBe(Date.parse(from));
+      expect(stream.state.parse(fromDate)).toEqual(fromDate);
+      expect(stream.primaryKey).toMatch(/\S/);
+      expect(stream.cursorField).toMatch(/\S/);
+      expect(typeof stream.isSorted).toBe('boolean');
+      // Documents have a document date to window by; customers have none and read everything.
+      expect(stream.supportsWindow).toBe(entity !== 'customers');
+    },
+  );
+});
+
+describe('2. Cursor edges: a full read misses nothing, and a read from a cursor includes the cursor instant', () => {
+  it.each(perStream)(
+    'given a fresh %s connection, when %s are read in full from the initial state, then every record the emulator holds is returned once, and only records the vendor keeps as deleted come back deleted',
+    async (_system, entity, subject) => {
+      await withEmulator(subject, SMALL, async (run) => {
+        const stream = streamOf(subject, entity);
+        const held = run.held(entity);
+        expect(held.live.length).toBeGreaterThan(0);
+        const read = await readAll(stream, run.ctx({ until: T0 }), stream.initialState());
+        const ids = read.live.map((r) => r.id);
+        expect(new Set(ids).size).toBe(ids.length);
+        expect(sorted(ids)).toEqual(sorted(held.live));
+        for (const r of read.deleted) expect(held.deleted, `${r.id} is deleted in the vendor`).toContain(r.id);
+      });
+    },
+  );
+
+  it.each(perStream)(
+    'given the checkpoint a whole %s read of %s leaves (cursor = its until), when one record is edited stamped exactly at that instant, then the next read from that checkpoint returns it at that version',
+    async (_system, entity, subject) => {
+      await withEmulator(subject, SMALL, async (run) => {
+        const stream = streamOf(subject, entity);
+        const until = T0;
+        await readAll(stream, run.ctx({ until }), stream.initialState());
+        const checkpoint = { ...stream.initialState(), cursor: iso(until) };
+        const target = run.editable(entity)[0]!;
+        run.edit(entity, [target], until);
+
+        run.setClock(T0 + 60_000);
+        const next = await readAll(stream, run.ctx({ until: T0 + 60_000 }), checkpoint);
+        expect(next.live.filter((r) => r.id === target).map((r) => r.version)).toEqual([iso(until)]);
+      });
+    },
+  );
+
+  it.each(perStream)(
+    "given the state the last page of a %s %s read carried, when one record is edited stamped exactly at that state's cursor, then a read resuming from that state returns it",
+    async (_system, entity, subject) => {
+      await withEmulator(subject, SMALL, async (run) => {
+        const stream = streamOf(subject, entity);
+        const first = await readAll(stream, run.ctx({ until: T0 }), stream.initialState());
+        const last = first.pages.at(-1)!.state;
+        // A null cursor resumes from the beginning: any instant is at or after it.
+        const at = last.cursor === null ? T0 : Date.parse(last.cursor);
+        // Not the record the cursor came from: one whose older version the read already had moves onto the cursor.
+        const target = run.editable(entity).find((id) => !first.live.some((r) => r.id === id && r.version === last.cursor))!;
+        run.edit(entity, [target], at);
+
+        run.setClock(T0 + 60_000);
+        const next = await readAll(stream, run.ctx({ until: T0 + 60_000 }), last);
+        expect(next.live.filter((r) => r.id === target).map((r) => r.version)).toEqual([iso(stampOf(subject, at))]);
+      });
+    },
+  );
+});
+
+describe('3. Same-second edits: a cursor inside a second misses no edit of that second', () => {
+  it.each(perStream)(
+    'given a %s read of %s whose cursor falls inside a second, when two records are edited later in that same second, then the next read from that cursor returns both',
+    async (_system, entity, subject) => {
+      await withEmulator(subject, SMALL, async (run) => {
+        const stream = streamOf(subject, entity);
+        const until = T0 + 500;
+        run.setClock(until);
+        await readAll(stream, run.ctx({ until }), stream.initialState());
+        const checkpoint = { ...stream.initialState(), cursor: iso(until) };
+        const [a, b] = run.editable(entity);
+        run.setClock(T0 + 700);
+        run.edit(entity, [a!], T0 + 700);
+        run.setClock(T0 + 900);
+        run.edit(entity, [b!], T0 + 900);
+
+        run.setClock(T0 + 60_000);
+        const next = await readAll(stream, run.ctx({ until: T0 + 60_000 }), checkpoint);
+        const versions = new Map(next.live.map((r) => [r.id, r.version]));
+        expect(versions.get(a!)).toBe(iso(stampOf(subject, T0 + 700)));
+        expect(versions.get(b!)).toBe(iso(stampOf(subject, T0 + 900)));
+      });
+    },
+  );
+});
+
+describe('4. Paging: more records than a page, each returned exactly once', () => {
+  it.each(perStream)(
+    `given more %s %s than fit in one page (page size ${PAGE_SIZE}), when read in full, then every record is returned exactly once across the pages, and resuming from any page's state misses nothing after it`,
+    async (_system, entity, subject) => {
+      await withEmulator(subject, PAGED, async (run) => {
+        const stream = streamOf(subject, entity);
+        const held = run.held(entity);
+        expect(held.live.length).toBeGreaterThan(3 * PAGE_SIZE);
+        const ctx = run.ctx({ until: T0, pageSize: PAGE_SIZE });
+        const read = await readAll(stream, ctx, stream.initialState());
+        const livePages = read.pages.map((p) => p.records.filter((r) => !r.deleted));
+        expect(livePages.filter((p) => p.length > 0).length).toBeGreaterThanOrEqual(3);
+        expect(Math.max(...livePages.map((p) => p.length))).toBeLessThanOrEqual(PAGE_SIZE);
+        const ids = read.live.map((r) => r.id);
+        expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+        expect(sorted(ids)).toEqual(sorted(held.live));
+
+        if (stream.isSorted) {
+          // The pipeline may checkpoint after any page: every record after it is at or after its cursor.
+          read.pages.forEach((page, i) => {
+            if (page.state.cursor === null) return;
+            for (const later of livePages.slice(i + 1).flat()) expect(later.version >= page.state.cursor).toBe(true);
+          });
+        } else {
+          // The pipeline checkpoints only after the whole read: no page moves the state.
+          for (const page of read.pages) expect(page.state).toEqual(stream.initialState());
+        }
+        const middle = Math.floor(read.pages.length / 2);
+        const before = new Set(livePages.slice(0, middle + 1).flatMap((p) => p.map((r) => r.id)));
+        const rest = await readAll(stream, ctx, read.pages[middle]!.state);
+        const resumed = new Set([...before, ...rest.live.map((r) => r.id)]);
+        expect(held.live.filter((id) => !resumed.has(id))).toEqual([]);
+      });
+    },
+  );
+});
+
+describe('5. Voids and deletes: a void is a status; a delete is signalled as the vendor can', () => {
+  const perVoid = SUBJECTS.flatMap((subject) =>
+    (Object.keys(subject.voidStatus) as EntityName[]).map((entity) => [subject.system, entity, subject.voidStatus[entity]!, subject] as const),
+  );
+
+  it.each(perVoid)(
+    'given a %s document of the %s stream voided in the vendor, when the next incremental read runs, then it is returned with status "%s", never deleted, and it maps',
+    async (_system, entity, status, subject) => {
+      await withEmulator(subject, SMALL, async (run) => {
+        const stream = streamOf(subject, entity);
+        const id = run.voids[entity]!.prepare();
+        run.voids[entity]!.apply(id, T0 + 1_000);
+        run.setClock(T0 + 60_000);
+        const next = await readAll(stream, run.ctx({ until: T0 + 60_000 }), stream.initialState(iso(T0)));
+        const got = next.records.filter((r) => r.id === id);
+        expect(got.map((r) => ({ status: r.status, deleted: r.deleted }))).toEqual([{ status, deleted: undefined }]);
+        const mapped = stream.map(got[0]!, await run.mapContext(stream));
+        expect(mapped.ok ? 'mapped' : `${mapped.reason}: ${mapped.message}`).toBe('mapped');
+      });
+    },
+  );
+
+  it.each(perStream.map(([system, entity, subject]) => [system, entity, subject.deletes[entity].kind, subject] as const))(
+    'given a %s %s record deleted in the vendor, when the next incremental read runs, then the delete is signalled as its README says (%s)',
+    async (_system, entity, _signal, subject) => {
+      await withEmulator(subject, SMALL, async (run) => {
+        const stream = streamOf(subject, entity);
+        const signal = subject.deletes[entity];
+        const removal = run.removals[entity];
+        const id = removal.prepare();
+        removal.apply(id, T0 + 1_000);
+        run.setClock(T0 + 60_000);
+        const ctx = run.ctx({ until: T0 + 60_000 });
+        const next = await readAll(stream, ctx, stream.initialState(iso(T0)));
+        const got = next.records.filter((r) => r.id === id);
+        if (signal.kind === 'deleted-record') {
+          // The vendor keeps or reports the delete: the read returns it as a delete, with the vendor's status.
+          expect(got.map((r) => ({ status: r.status, deleted: r.deleted }))).toEqual([{ status: signal.status, deleted: true }]);
+        } else if (signal.kind === 'status') {
+          // The vendor's "delete" is a status: a live record, never `deleted`.
+          expect(got.map((r) => ({ status: r.status, deleted: r.deleted }))).toEqual([{ status: signal.status, deleted: undefined }]);
+        } else {
+          // A hard delete without a feed: the read cannot return it, and listIds (reconciliation's id diff) stops listing it.
+          expect(got).toEqual([]);
+          expect(next.deleted).toEqual([]);
+          expect(stream.listIds).toBeDefined();
+          const listed: string[] = [];
+          for await (const ids of stream.listIds!(ctx)) listed.push(...ids);
+          expect(listed).not.toContain(id);
+          expect(sorted(listed)).toEqual(sorted(run.held(entity).live));
+        }
+      });
+    },
+  );
+});
+
+describe('6. Quarantine reasons: records that cannot be trusted map to a reason, never to a body', () => {
+  const isFailure = (r: { ok: boolean }): r is MapFailure => !r.ok;
+
+  /** A full read's live records with the map context the pipeline would use. */
+  async function readForMapping(run: Running, stream: Stream) {
+    const read = await readAll(stream, run.ctx({ until: T0 }), stream.initialState());
+    return { records: read.live, mapCtx: await run.mapContext(stream) };
+  }
+
+  it.each(perDocument)(
+    'given a %s %s document read from the emulator whose total no longer adds up, when the stream maps it, then it is a MapFailure with a reason from QUARANTINE_REASON_CODES (AMOUNTS_INCONSISTENT) and a message naming the field',
+    async (_system, entity, subject) => {
+      await withEmulator(subject, SMALL, async (run) => {
+        const stream = streamOf(subject, entity);
+        const { records, mapCtx } = await readForMapping(run, stream);
+        const field = subject.raw.total[entity];
+        const sound = records.find(
+          (r) => subject.raw.currencyOf(r.raw) === 'INR' && r.status !== subject.voidStatus[entity] && Number(r.raw[field]) > 0 && stream.map(r, mapCtx).ok,
+        );
+        expect(sound, `a base-currency ${entity} that maps`).toBeDefined();
+        const broken: SourceRecord<Record<string, unknown>> = { ...sound!, raw: { ...structuredClone(sound!.raw), [field]: Number(sound!.raw[field]) + 1 } };
+        const result = stream.map(broken, mapCtx);
+        expect(isFailure(result)).toBe(true);
+        const failure = result as MapFailure;
+        expect(QUARANTINE_REASON_CODES).toContain(failure.reason);
+        expect(failure.reason).toBe('AMOUNTS_INCONSISTENT');
+        expect(failure.field).toMatch(/\S/);
+        expect(failure.message).toContain(failure.field);
+      });
+    },
+  );
+
+  it.each(perConnector)(
+    'given a foreign-currency %s invoice read from the emulator, when its exchange rate is exactly 1, then FX_SUSPECT; when it has no rate to read or derive, then FX_UNDERIVABLE; never a body at 1:1',
+    async (_system, subject) => {
+      await withEmulator(subject, PAGED, async (run) => {
+        const stream = streamOf(subject, 'invoices');
+        const { records, mapCtx } = await readForMapping(run, stream);
+        const foreign = records.find((r) => {
+          const currency = subject.raw.currencyOf(r.raw);
+          return currency !== undefined && currency !== 'INR' && stream.map(r, mapCtx).ok;
+        });
+        expect(foreign, 'a foreign-currency invoice that maps').toBeDefined();
+        const variant = (change: (raw: Record<string, unknown>) => void): SourceRecord<Record<string, unknown>> => {
+          const raw = structuredClone(foreign!.raw);
+          change(raw);
+          return { ...foreign!, raw };
+        };
+        const atOne = stream.map(
+          variant((raw) => {
+            raw[subject.raw.rate] = 1;
+          }),
+          mapCtx,
+        );
+        const missing = stream.map(
+          variant((raw) => {
+            for (const f of subject.raw.rateSources) delete raw[f];
+          }),
+          mapCtx,
+        );
+        expect(atOne).toMatchObject({ ok: false, reason: 'FX_SUSPECT' });
+        expect(missing).toMatchObject({ ok: false, reason: 'FX_UNDERIVABLE' });
+        for (const failure of [atOne, missing] as MapFailure[]) expect(failure.message).toMatch(/\S/);
+      });
+    },
+  );
+});
