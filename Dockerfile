@@ -2,7 +2,8 @@
 # erp-sync worker image: compiled JavaScript, production dependencies only, runs as the unprivileged
 # `node` user. Build: docker build -t erp-billing-sync .   Run: see docker-compose.yml and docs/operations.md.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node 24, an LTS line in support (26 works too: --build-arg NODE_IMAGE=node:26-bookworm-slim).
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # 1. Production dependencies only. --ignore-scripts: the one install script in the tree
 #    (msgpackr-extract, an optional native speed-up) is not needed; msgpackr falls back to JavaScript.
@@ -22,11 +23,14 @@ COPY connectors ./connectors
 COPY jobs ./jobs
 COPY cli ./cli
 COPY sandbox ./sandbox
-COPY bench ./bench
+# bench/ and the tests stay out of the image: tsconfig.build.json compiles only what is copied here.
 RUN npm run build
 
 # 3. Runtime: node_modules from (1), dist from (2). Files stay root-owned and read-only to the process.
 FROM ${NODE_IMAGE} AS runtime
+# The commit the image was built from, for erpsync_build_info (docker build --build-arg ERP_SYNC_COMMIT=$(git rev-parse --short HEAD)).
+ARG ERP_SYNC_COMMIT=unknown
+ENV ERP_SYNC_COMMIT=${ERP_SYNC_COMMIT}
 ENV NODE_ENV=production
 # A predictable memory ceiling, whatever the host's memory (V8 otherwise sizes its heap from it).
 ENV NODE_OPTIONS=--max-old-space-size=512

@@ -8,7 +8,8 @@ import { BillingClient } from '../src/billing/client.js';
 import type { AppConfig, ConnectionConfig } from '../src/config.js';
 import { ConfigError } from '../src/errors/index.js';
 import type { VendorClient } from '../src/http/vendor-client.js';
-import { createMetrics, type Metrics, statusClass } from '../src/observability/metrics.js';
+import { buildInfo } from '../src/build-info.js';
+import { createMetrics, initialiseSeries, type Metrics, statusClass } from '../src/observability/metrics.js';
 import { BackfillRuns } from '../src/pipeline/backfill-runs.js';
 import { BillingBudget } from '../src/pipeline/billing-budget.js';
 import { Checkpoints } from '../src/pipeline/checkpoints.js';
@@ -130,6 +131,7 @@ export async function createRuntime(
   const redis = logErrors(stateConnection(redisUrl, patience), 'state');
   await assertNoEviction(redis);
   metrics.redisEvictionPolicyOk.set(1);
+  initialiseSeries(metrics, { queues: Object.values(QUEUES), connections: config.connections, build: buildInfo() });
   const producer = logErrors(producerConnection(redisUrl, { lazyConnect: false, ...patience }), 'producer');
   await new Promise<void>((resolve, reject) => {
     if (producer.status === 'ready') return resolve();

@@ -35,7 +35,9 @@ export function collector(rt: Pick<Runtime, 'queues' | 'config' | 'metrics' | 'q
     const billingOutage = await rt.outages.get(BILLING);
     rt.metrics.billingUp.set(billingOutage ? 0 : 1);
     rt.metrics.billingDownSince.set(billingOutage ? billingOutage.since / 1000 : 0);
-    rt.metrics.redisMemoryUsedRatio.set(await rt.health.memoryUsedRatio());
+    const memory = await rt.health.memory();
+    rt.metrics.redisMemoryUsedRatio.set(memory.usedRatio);
+    rt.metrics.redisMaxmemoryBytes.set(memory.maxmemory);
     rt.metrics.redisEvictionPolicyOk.set((await rt.health.evictionPolicy()) === 'noeviction' ? 1 : 0);
   };
 }

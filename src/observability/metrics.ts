@@ -2,17 +2,30 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 
 /**
  * Every metric the worker exports, declared once. Prefix erpsync_, base units, bounded labels only:
- * connection (from config), entity (invoices|credit-notes|customers), reason/kind/outcome (small enums),
- * endpoint (templated paths), never a record id.
+ * connection (from config), entity (invoices|credit-notes|customers), reason/kind/action (small enums),
+ * endpoint (templated paths), never a record id. Node's own process metrics keep their standard names
+ * (process_*, nodejs_*) so stock dashboards and alerts find them.
+ *
+ * One vocabulary for HTTP outcomes, `status_class`: `2xx`, `3xx`, `4xx`, `5xx` by the response's status,
+ * `none` when no response came (a timeout, a reset, a refused connection). 429s are 4xx here and are
+ * counted on their own in erpsync_rate_limited_total.
  */
 export function statusClass(status: number): string {
-  if (status === 0) return 'network';
-  if (status === 429) return '429';
+  if (status === 0) return 'none';
   return `${Math.floor(status / 100)}xx`;
 }
+export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx', 'none'] as const;
+
+/**
+ * prom-client's gauges of handles, requests and resources in use are named `*_total`, which promtool
+ * (rightly) refuses for a gauge: `promtool check metrics` must pass on our /metrics, and the per-type
+ * gauges without the suffix carry the same information.
+ */
+const NOT_EXPORTED = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 
 export function createMetrics(registry = new Registry()) {
-  collectDefaultMetrics({ register: registry, prefix: 'erpsync_' });
+  collectDefaultMetrics({ register: registry });
+  for (const name of NOT_EXPORTED) registry.removeSingleMetric(name);
   const c = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
     new Counter({ name, help, labelNames: [...labelNames], registers: [registry] });
   const g = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
@@ -63,6 +76,29 @@ export function createMetrics(registry = new Registry()) {
     redisEvictionPolicyOk: g('erpsync_redis_eviction_policy_ok', '1 when Redis maxmemory-policy is noeviction', [] as const),
     redisMemoryUsedRatio: g('erpsync_redis_memory_used_ratio', 'used_memory / maxmemory (0 when maxmemory is unset)', [] as const),
     workersRunning: g('erpsync_workers_running', 'Workers running in this process, by queue', ['queue'] as const),
+    redisMaxmemoryBytes: g('erpsync_redis_maxmemory_bytes', 'Redis maxmemory (0 when unset: the memory alerts then cannot fire)', [] as const),
+    buildInfo: g('erpsync_build_info', 'Always 1: the running version, commit and Node.js version as labels', ['version', 'commit', 'node'] as const),
   };
 }
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/**
+ * Known label sets start at 0, so a panel or an alert has a series before the first event (a stall, a
+ * 429, a recovered record) instead of "No data", and `increase()` sees the first one.
+ */
+export function initialiseSeries(
+  m: Metrics,
+  known: { queues: readonly string[]; connections: ReadonlyArray<{ id: string; entities: readonly string[] }>; build: { version: string; commit: string } },
+): void {
+  m.buildInfo.set({ version: known.build.version, commit: known.build.commit, node: process.version }, 1);
+  for (const queue of known.queues) m.jobsStalled.inc({ queue }, 0);
+  m.rateLimited.inc({ target: 'billing' }, 0);
+  for (const c of known.connections) {
+    m.rateLimited.inc({ target: c.id }, 0);
+    for (const entity of c.entities) {
+      const labels = { connection: c.id, entity };
+      for (const counter of [m.recordsPulled, m.recordsMapped, m.recordsEnqueued, m.recordsUpserted]) counter.inc(labels, 0);
+      for (const action of ['re-enqueued', 'quarantined']) m.recordsRecovered.inc({ ...labels, action }, 0);
+    }
+  }
+}

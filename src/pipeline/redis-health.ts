@@ -14,11 +14,11 @@ export class RedisHealth {
     return evictionPolicy(this.redis);
   }
 
-  /** used_memory / maxmemory; 0 when no maxmemory is set. */
-  async memoryUsedRatio(): Promise<number> {
+  /** used_memory / maxmemory (0 when no maxmemory is set), and maxmemory itself (0 = unset). */
+  async memory(): Promise<{ usedRatio: number; maxmemory: number }> {
     const info = await this.redis.info('memory');
     const used = Number(/used_memory:(\d+)/.exec(info)?.[1] ?? 0);
     const max = Number(/maxmemory:(\d+)/.exec(info)?.[1] ?? 0);
-    return max > 0 ? used / max : 0;
+    return { usedRatio: max > 0 ? used / max : 0, maxmemory: max };
   }
 }

@@ -130,7 +130,11 @@ describe('docker-compose.yml', () => {
     expect(config.http).toMatchObject({ host: '0.0.0.0', port: 9464 });
     expect(config.http.adminToken).toBeUndefined();
     expect(config.redis.url).toBe('redis://redis:6379');
-    expect(config.connections.map((c) => (c.settings as { baseUrl?: string }).baseUrl)).toEqual(['http://sandbox:4011/books/v3']);
+    expect(config.connections.map((c) => (c.settings as { baseUrl?: string }).baseUrl)).toEqual([
+      'http://sandbox:4011/books/v3',
+      'http://sandbox:4012',
+      'http://sandbox:4013/api.xro/2.0',
+    ]);
   });
 });
 

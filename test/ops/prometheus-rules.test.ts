@@ -44,7 +44,7 @@ describe('the alert rules in ops/prometheus', () => {
   it('pass `promtool check rules`', () => {
     const r = run(promtool, ['check', 'rules', RULES]);
     expect(r.status, r.output).toBe(0);
-    expect(r.output).toMatch(/SUCCESS: 18 rules found/);
+    expect(r.output).toMatch(/SUCCESS: 20 rules found/);
   });
 
   it('pass `promtool check config` on the scrape config, which loads them through its rule_files glob', () => {
@@ -83,6 +83,8 @@ describe('the alert rules in ops/prometheus', () => {
         'ErpSyncBillingDown',
         'ErpSyncVendorDown',
         'ErpSyncRecordsRecovered',
+        'ErpSyncRedisMaxmemoryUnset',
+        'ErpSyncRateLimitStorm',
       ].sort(),
     );
   });

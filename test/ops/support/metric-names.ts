@@ -14,7 +14,7 @@ export async function exportedSeries(): Promise<{ all: Set<string>; domain: stri
   for (const m of await registry.getMetricsAsJSON()) {
     all.add(m.name);
     if (['histogram', 'summary'].includes(String(m.type))) for (const s of ['_bucket', '_sum', '_count']) all.add(`${m.name}${s}`);
-    if (!/^erpsync_(process|nodejs)_/.test(m.name)) domain.push(m.name);
+    if (!/^(process|nodejs)_/.test(m.name)) domain.push(m.name);
   }
   return { all, domain };
 }
