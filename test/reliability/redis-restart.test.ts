@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../src/http/free-port.js';
 import { pings } from '../../src/redis.js';
 import { CLI, CONNECTION, HISTORY, type Pipeline, REPO_ROOT, startPipeline, until } from '../support/pipeline.js';
 
@@ -12,17 +12,6 @@ import { CLI, CONNECTION, HISTORY, type Pipeline, REPO_ROOT, startPipeline, unti
  * a restart keeps its data, as a production Redis would) is restarted while `erp-sync backfill` runs:
  * the command waits for it and carries on, exits 0, and every invoice is in billing.
  */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
 describe('given `erp-sync backfill` running on a Redis that keeps its data on disk', () => {
   let dir: string;
   let port: number;
