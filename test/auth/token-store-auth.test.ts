@@ -25,15 +25,14 @@ describe('tokenStoreAuth', () => {
     return { refresh, sent };
   }
 
+  /** A provider for `key` whose config holds 'rt-config'. */
+  function authFor(key: string, refresh: RefreshFn, tokens = new TokenStore(redis, { prefix })) {
+    return tokenStoreAuth({ tokens, key, refreshToken: 'rt-config', refresh, scheme: 'Bearer' });
+  }
+
   it('given a fresh key, when a token is asked for twice, then the config refresh token seeds the store and one refresh serves both', async () => {
     const vendor = rotatingVendor();
-    const auth = tokenStoreAuth({
-      tokens: new TokenStore(redis, { prefix }),
-      key: 'conn-a',
-      refreshToken: 'rt-config',
-      refresh: vendor.refresh,
-      scheme: 'Bearer',
-    });
+    const auth = authFor('conn-a', vendor.refresh);
     expect(await auth.token()).toBe('at-1');
     expect(await auth.token()).toBe('at-1');
     expect(vendor.sent).toEqual(['rt-config']);
@@ -42,13 +41,7 @@ describe('tokenStoreAuth', () => {
 
   it('given a rotated token in the store, when a new provider starts with the spent config token, then the rotated one is sent on the forced refresh', async () => {
     const vendor = rotatingVendor('b');
-    const auth = tokenStoreAuth({
-      tokens: new TokenStore(redis, { prefix }),
-      key: 'conn-a',
-      refreshToken: 'rt-config',
-      refresh: vendor.refresh,
-      scheme: 'Bearer',
-    });
+    const auth = authFor('conn-a', vendor.refresh);
     expect(await auth.token('at-1')).toBe('atb-1');
     expect(vendor.sent).toEqual(['rt-1']);
   });
@@ -74,7 +67,7 @@ describe('tokenStoreAuth', () => {
       return realSeed(key, refreshToken);
     };
     const vendor = rotatingVendor();
-    const auth = tokenStoreAuth({ tokens, key: 'conn-c', refreshToken: 'rt-config', refresh: vendor.refresh, scheme: 'Bearer' });
+    const auth = authFor('conn-c', vendor.refresh, tokens);
     await expect(auth.token()).rejects.toThrow('redis down');
     expect(await auth.token()).toBe('at-1');
     expect(seeds).toBe(2);

@@ -2,23 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { countryCodeOf } from '../../src/mapping/country-code.js';
 
 describe('countryCodeOf', () => {
-  it('given names as people type them, when mapped, then they give ISO 3166 alpha-2 codes', () => {
-    expect(countryCodeOf('India')).toBe('IN');
-    expect(countryCodeOf(' bharat ')).toBe('IN');
-    expect(countryCodeOf('U.S.A')).toBe('US');
-    expect(countryCodeOf('United States of America')).toBe('US');
-    expect(countryCodeOf('United Kingdom')).toBe('GB');
-    expect(countryCodeOf('England')).toBe('GB');
-    expect(countryCodeOf('Deutschland')).toBe('DE');
-    expect(countryCodeOf('New Zealand')).toBe('NZ');
-    expect(countryCodeOf('united arab emirates')).toBe('AE');
+  it.each([
+    ['India', 'IN'],
+    [' bharat ', 'IN'],
+    ['U.S.A', 'US'],
+    ['United States of America', 'US'],
+    ['United Kingdom', 'GB'],
+    ['England', 'GB'],
+    ['Deutschland', 'DE'],
+    ['New Zealand', 'NZ'],
+    ['united arab emirates', 'AE'],
+  ])('given the name %j as people type it, when mapped, then it is %s', (name, code) => {
+    expect(countryCodeOf(name)).toBe(code);
   });
 
-  it('given an empty or unknown value, when mapped, then it is undefined rather than a guess', () => {
-    expect(countryCodeOf(undefined)).toBeUndefined();
-    expect(countryCodeOf(null)).toBeUndefined();
-    expect(countryCodeOf('  ')).toBeUndefined();
-    expect(countryCodeOf('Atlantis')).toBeUndefined();
+  it.each([undefined, null, '  ', 'Atlantis'])('given %j, when mapped, then it is undefined rather than a guess', (value) => {
+    expect(countryCodeOf(value)).toBeUndefined();
   });
 
   it('given two letters, when any code is taken, then they are the code as written, upper-cased', () => {
@@ -26,11 +25,13 @@ describe('countryCodeOf', () => {
     expect(countryCodeOf('XX')).toBe('XX');
   });
 
-  it('given two letters, when only known codes are taken, then a known code passes, a listed name maps and a stray pair gives undefined', () => {
-    expect(countryCodeOf('in', 'known')).toBe('IN');
-    expect(countryCodeOf('NZ', 'known')).toBe('NZ');
-    expect(countryCodeOf('uk', 'known')).toBe('GB');
-    expect(countryCodeOf('us', 'known')).toBe('US');
-    expect(countryCodeOf('XX', 'known')).toBeUndefined();
+  it.each([
+    ['in', 'IN'],
+    ['NZ', 'NZ'],
+    ['uk', 'GB'],
+    ['us', 'US'],
+    ['XX', undefined],
+  ])('given %j, when only known codes are taken, then it is %s (a known code passes, a listed name maps, a stray pair is undefined)', (value, code) => {
+    expect(countryCodeOf(value, 'known')).toBe(code);
   });
 });
