@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, connect as netConnect } from 'node:net';
+import { connect as netConnect } from 'node:net';
+import { freePort } from './http/free-port.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis, type RedisOptions } from 'ioredis';
 import { ConfigError } from './errors/index.js';
@@ -45,17 +46,6 @@ export function pings(host: string, port: number, timeoutMs = 1000): Promise<boo
     socket.on('connect', () => socket.write('PING\r\n'));
     socket.on('data', (d) => done(d.toString().startsWith('+PONG')));
     socket.on('error', () => done(false));
-  });
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
   });
 }
 

@@ -1,4 +1,5 @@
 import type { RefreshFn, TokenStore } from '../../src/auth/token-store.js';
+import { tokenStoreAuth } from '../../src/auth/token-store-auth.js';
 import type { AuthProvider, VendorClient } from '../../src/http/vendor-client.js';
 import { QboTokenResponse } from './schemas.js';
 import type { Settings } from './settings.js';
@@ -42,19 +43,5 @@ export function refreshFn(options: Pick<AuthOptions, 'settings' | 'accounts'>): 
 
 export function createAuth(options: AuthOptions): AuthProvider {
   const { connectionId, settings, tokens } = options;
-  const refresh = refreshFn(options);
-  let seeded: Promise<void> | undefined;
-  return {
-    async token(stale) {
-      // The config's refresh token seeds Redis once (a token already there wins: after a rotation Redis
-      // holds the live one and the config's is spent).
-      seeded ??= tokens.seed(connectionId, settings.refreshToken).catch((err: unknown) => {
-        seeded = undefined;
-        throw err;
-      });
-      await seeded;
-      return tokens.accessToken(connectionId, refresh, stale);
-    },
-    header: (token) => `Bearer ${token}`,
-  };
+  return tokenStoreAuth({ tokens, key: connectionId, refreshToken: settings.refreshToken, refresh: refreshFn(options), scheme: 'Bearer' });
 }

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { RefreshFn, TokenStore } from '../../src/auth/token-store.js';
+import { tokenStoreAuth } from '../../src/auth/token-store-auth.js';
 import { type AuthProvider, VendorClient } from '../../src/http/vendor-client.js';
 import { tokenErrorTable } from './error-table.js';
 import { XeroTokenResponse } from './schemas.js';
@@ -60,19 +61,6 @@ export function refreshFn(options: Pick<AuthOptions, 'settings'>): RefreshFn {
 export function createAuth(options: AuthOptions): AuthProvider {
   const { settings, tokens } = options;
   // The TokenStore key: the connection, or the group of connections sharing one Xero authorisation.
-  const tokenKey = settings.tokenGroup ?? options.connectionId;
-  const refresh = refreshFn(options);
-  let seeded: Promise<void> | undefined;
-  return {
-    async token(stale) {
-      // The config's refresh token seeds Redis once (HSETNX: a token already there wins).
-      seeded ??= tokens.seed(tokenKey, settings.refreshToken).catch((err: unknown) => {
-        seeded = undefined;
-        throw err;
-      });
-      await seeded;
-      return tokens.accessToken(tokenKey, refresh, stale);
-    },
-    header: (token) => `Bearer ${token}`,
-  };
+  const key = settings.tokenGroup ?? options.connectionId;
+  return tokenStoreAuth({ tokens, key, refreshToken: settings.refreshToken, refresh: refreshFn(options), scheme: 'Bearer' });
 }

@@ -1,4 +1,5 @@
 import type { CreateClientOptions } from '../../src/connector/types.js';
+import { connectionHooks } from '../../src/http/connection-hooks.js';
 import { VendorClient } from '../../src/http/vendor-client.js';
 import type { RetryPolicy } from '../../src/http/with-retry.js';
 import { createAuth } from './auth.js';
@@ -36,12 +37,7 @@ export function createClient(options: ClientOptions): VendorClient {
     errorTable,
     headers: { 'xero-tenant-id': settings.tenantId, accept: 'application/json' },
     retry: RETRY,
-    acquire: options.acquire,
-    onResponse: options.onResponse,
     readQuota,
-    onQuota: options.onQuota,
-    park: options.park,
-    connectionId: options.connectionId,
-    logger: options.logger,
+    ...connectionHooks(options),
   });
 }

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { RefreshFn, TokenStore } from '../../src/auth/token-store.js';
+import { tokenStoreAuth } from '../../src/auth/token-store-auth.js';
 import { AuthError } from '../../src/errors/index.js';
 import type { AuthProvider, VendorClient } from '../../src/http/vendor-client.js';
 import { ZohoTokenResponse } from './schemas.js';
@@ -62,18 +63,5 @@ export function refreshFn(options: Pick<AuthOptions, 'settings' | 'accounts' | '
 
 export function createAuth(options: AuthOptions): AuthProvider {
   const { connectionId, settings, tokens } = options;
-  const refresh = refreshFn(options);
-  let seeded: Promise<void> | undefined;
-  return {
-    async token(stale) {
-      // The config's refresh token seeds Redis once (HSETNX: a token already there wins).
-      seeded ??= tokens.seed(connectionId, settings.refreshToken).catch((err: unknown) => {
-        seeded = undefined;
-        throw err;
-      });
-      await seeded;
-      return tokens.accessToken(connectionId, refresh, stale);
-    },
-    header: (token) => `Zoho-oauthtoken ${token}`,
-  };
+  return tokenStoreAuth({ tokens, key: connectionId, refreshToken: settings.refreshToken, refresh: refreshFn(options), scheme: 'Zoho-oauthtoken' });
 }

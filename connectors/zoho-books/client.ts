@@ -1,4 +1,5 @@
 import type { CreateClientOptions } from '../../src/connector/types.js';
+import { connectionHooks } from '../../src/http/connection-hooks.js';
 import { VendorClient } from '../../src/http/vendor-client.js';
 import type { RetryPolicy } from '../../src/http/with-retry.js';
 import { createAuth } from './auth.js';
@@ -54,12 +55,7 @@ export function createClient(options: ClientOptions): VendorClient {
     query: { organization_id: settings.organizationId },
     retry: { ...RETRY, ...(options.retry ?? {}) },
     timeoutMs: settings.timeoutMs,
-    acquire: options.acquire,
-    onResponse: options.onResponse,
     readQuota,
-    onQuota: options.onQuota,
-    park: options.park,
-    connectionId: options.connectionId,
-    logger: options.logger,
+    ...connectionHooks(options),
   });
 }

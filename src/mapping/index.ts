@@ -5,6 +5,8 @@ export * from './tax.js';
 export * from './indian-state.js';
 export * from './discount.js';
 export * from './currency.js';
+export * from './document-exchange-rate.js';
+export * from './country-code.js';
 export * from './ids.js';
 export * from './time.js';
 export * from './checks.js';

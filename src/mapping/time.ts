@@ -1,4 +1,4 @@
-import { mapFail, mapOk, type MapResult } from './quarantine-reason.js';
+import { mapFail, type MapFailure, mapOk, type MapResult } from './quarantine-reason.js';
 
 /**
  * Vendor timestamps and dates (each connector's README lists its vendor's formats). Every instant leaves here as a UTC
@@ -33,11 +33,9 @@ export interface ParseTimestampOptions {
 
 /** A vendor timestamp → UTC ISO string. Malformed or impossible values are INVALID_FIELD, absent ones MISSING_FIELD. */
 export function parseTimestamp(raw: unknown, options: ParseTimestampOptions = {}): MapResult<string> {
-  const field = options.field ?? 'timestamp';
-  if (raw === null || raw === undefined || raw === '') return mapFail('MISSING_FIELD', `${field} is missing`, { field });
-  const invalid = (why: string) => mapFail('INVALID_FIELD', `${field} ${describe(raw)} ${why}`, { field });
-  if (typeof raw !== 'string') return invalid('is not a string');
-  const text = raw.trim();
+  const read = readText(raw, options.field ?? 'timestamp');
+  if (!read.ok) return read;
+  const { text, invalid } = read.value;
 
   const ms = MS_DATE.exec(text);
   if (ms) {
@@ -76,10 +74,9 @@ function toUtcIso(ms: number): string | undefined {
  * or a Microsoft JSON date, read in its own offset (Xero `/Date(1739145600000+0000)/` → its UTC date).
  */
 export function parseCalendarDate(raw: unknown, field = 'date'): MapResult<string> {
-  if (raw === null || raw === undefined || raw === '') return mapFail('MISSING_FIELD', `${field} is missing`, { field });
-  const invalid = (why: string) => mapFail('INVALID_FIELD', `${field} ${describe(raw)} ${why}`, { field });
-  if (typeof raw !== 'string') return invalid('is not a string');
-  const text = raw.trim();
+  const read = readText(raw, field);
+  if (!read.ok) return read;
+  const { text, invalid } = read.value;
 
   const ms = MS_DATE.exec(text);
   if (ms) {
@@ -165,6 +162,17 @@ function utcFromFields(y: number, mo: number, d: number, h: number, mi: number, 
     date.getUTCMinutes() === mi &&
     date.getUTCSeconds() === s;
   return same ? date.getTime() : undefined;
+}
+
+/**
+ * Where both parsers start: absent (null, undefined, '') is MISSING_FIELD, a non-string INVALID_FIELD;
+ * else the trimmed text, and `invalid` to fail it later with a message naming the field and the value.
+ */
+function readText(raw: unknown, field: string): MapResult<{ text: string; invalid: (why: string) => MapFailure }> {
+  if (raw === null || raw === undefined || raw === '') return mapFail('MISSING_FIELD', `${field} is missing`, { field });
+  const invalid = (why: string) => mapFail('INVALID_FIELD', `${field} ${describe(raw)} ${why}`, { field });
+  if (typeof raw !== 'string') return invalid('is not a string');
+  return mapOk({ text: raw.trim(), invalid });
 }
 
 function describe(raw: unknown): string {

@@ -3,7 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, pings } from '../../src/redis.js';
+import { freePort } from '../../src/http/free-port.js';
+import { pings } from '../../src/redis.js';
 import { CLI, CONNECTION, HISTORY, type Pipeline, REPO_ROOT, startPipeline, until } from '../support/pipeline.js';
 
 /**

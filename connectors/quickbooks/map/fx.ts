@@ -1,5 +1,5 @@
 import type { MapContext } from '../../../src/connector/types.js';
-import { checkOrganisationBase, crossCheckExchangeRate, type Decimal, mapFail, parseOptionalAmount, resolveExchangeRate } from '../../../src/mapping/index.js';
+import { crossCheckExchangeRate, type Decimal, documentExchangeRate, mapFail, parseOptionalAmount } from '../../../src/mapping/index.js';
 import type { Steps } from '../../../src/mapping/steps.js';
 import type { QboRef } from '../schemas.js';
 import type { QboLookups } from '../streams/lookups.js';
@@ -32,28 +32,16 @@ export function exchangeRateOf(
   ctx: MapContext<unknown>,
   lookups: QboLookups,
 ): number | undefined {
-  const base = ctx.baseCurrency.trim().toUpperCase();
-  s.check(
-    checkOrganisationBase({
-      documentCurrency: doc.currency,
-      organisationBase: lookups.homeCurrency,
-      billingBase: base,
-      rateField: 'ExchangeRate',
-      source: 'QuickBooks',
-    }),
-  );
-  const homeTotal = s.take(parseOptionalAmount(doc.homeTotal, 'HomeTotalAmt'));
-  const fx = resolveExchangeRate({
-    invoiceCurrency: doc.currency,
-    baseCurrency: base,
+  return documentExchangeRate(s, {
+    documentCurrency: doc.currency,
+    organisationBase: lookups.homeCurrency,
+    billingBase: ctx.baseCurrency,
     rate: doc.exchangeRate,
     direction: 'base-per-foreign',
-    ...(homeTotal === undefined ? {} : { fromTotals: { total: doc.total, baseTotal: homeTotal } }),
-    field: 'ExchangeRate',
-  });
-  if (!fx.ok) s.fail(fx);
-  fx.warnings?.forEach((w) => s.warn(w));
-  return fx.exchangeRate;
+    rateField: 'ExchangeRate',
+    source: 'QuickBooks',
+    baseTotal: { raw: doc.homeTotal, field: 'HomeTotalAmt', total: doc.total },
+  }).exchangeRate;
 }
 
 /**

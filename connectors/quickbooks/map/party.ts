@@ -1,6 +1,6 @@
 import type { Address, Contact, CustomerDetailsInput, TaxIdentifier } from '../../../src/billing/schemas/index.js';
 import type { MapContext } from '../../../src/connector/types.js';
-import { buyerIdFor, findIndianState, mapFail, parseTimestamp } from '../../../src/mapping/index.js';
+import { buyerIdFor, countryCodeOf, findIndianState, mapFail, parseTimestamp } from '../../../src/mapping/index.js';
 import type { Steps } from '../../../src/mapping/steps.js';
 import type { QboAddress, QboCustomer, QboRef } from '../schemas.js';
 import type { QboLookups } from '../streams/lookups.js';
@@ -117,7 +117,7 @@ function addressFields(bill: QboAddress | undefined, ship: QboAddress | undefine
   const country = main?.Country?.trim();
   if (country) out.country = country;
   // An explicit country wins; a GSTIN means India; otherwise leave the field to the billing default.
-  const code = countryCodeOf(country) ?? (hasGstin ? 'IN' : undefined);
+  const code = countryCodeOf(country, 'known') ?? (hasGstin ? 'IN' : undefined);
   if (code) out.countryCode = code;
   return out;
 }
@@ -143,25 +143,6 @@ export function addressOf(a: QboAddress | undefined): Address | undefined {
   const zip = clean(a.PostalCode);
   if (zip) out.zipCode = zip;
   return Object.keys(out).length ? out : undefined;
-}
-
-/** Country names QBO companies type, to ISO 3166 alpha-2, as `CODE=name,name` rows. Unknown names give undefined (never a guess). */
-const COUNTRIES: ReadonlyMap<string, string> = new Map(
-  (
-    'IN=india,in,ind,bharat; US=united states,united states of america,usa,us; GB=united kingdom,uk,gb,great britain,england; ' +
-    'DE=germany,de,deutschland; FR=france,fr; NL=netherlands,nl; SG=singapore,sg; AE=united arab emirates,uae,ae; AU=australia,au; ' +
-    'CA=canada,ca; JP=japan,jp; IE=ireland,ie'
-  )
-    .split(';')
-    .flatMap((row) => {
-      const [code, names] = row.trim().split('=') as [string, string];
-      return names.split(',').map((name) => [name, code] as const);
-    }),
-);
-
-export function countryCodeOf(country: string | undefined): string | undefined {
-  if (!country?.trim()) return undefined;
-  return COUNTRIES.get(country.trim().toLowerCase());
 }
 
 /** An absent country counts as India only for an Indian company's documents (the caller checks that). */

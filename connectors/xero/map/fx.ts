@@ -1,5 +1,5 @@
 import type { MapContext } from '../../../src/connector/types.js';
-import { checkOrganisationBase, mapFail, resolveExchangeRate } from '../../../src/mapping/index.js';
+import { documentExchangeRate, mapFail } from '../../../src/mapping/index.js';
 import type { Steps } from '../../../src/mapping/steps.js';
 import type { XeroLookups } from '../streams/lookups.js';
 
@@ -24,24 +24,13 @@ export function currencyOf(s: Steps, raw: string | null | undefined): string {
 }
 
 export function exchangeRateOf(s: Steps, currency: string, currencyRate: unknown, ctx: MapContext, lookups: XeroLookups): number | undefined {
-  const base = ctx.baseCurrency.trim().toUpperCase();
-  s.check(
-    checkOrganisationBase({
-      documentCurrency: currency,
-      organisationBase: lookups.baseCurrency,
-      billingBase: base,
-      rateField: 'CurrencyRate',
-      source: 'Xero',
-    }),
-  );
-  const resolved = resolveExchangeRate({
-    invoiceCurrency: currency,
-    baseCurrency: base,
+  return documentExchangeRate(s, {
+    documentCurrency: currency,
+    organisationBase: lookups.baseCurrency,
+    billingBase: ctx.baseCurrency,
     rate: currencyRate,
     direction: 'foreign-per-base',
-    field: 'CurrencyRate',
-  });
-  if (!resolved.ok) s.fail(resolved);
-  resolved.warnings?.forEach((w) => s.warn(w));
-  return resolved.exchangeRate;
+    rateField: 'CurrencyRate',
+    source: 'Xero',
+  }).exchangeRate;
 }

@@ -1,5 +1,5 @@
 import type { Address, Contact, CustomerDetailsInput, TaxIdentifier } from '../../../src/billing/schemas/customer.js';
-import { buyerIdFor, stateOfGstin } from '../../../src/mapping/index.js';
+import { buyerIdFor, countryCodeOf, stateOfGstin } from '../../../src/mapping/index.js';
 import type { XeroAddress, XeroContact, XeroPhone } from '../schemas.js';
 
 /**
@@ -34,42 +34,6 @@ export function taxIdentifiersOf(taxNumber: string | null | undefined): TaxIdent
 
 export function gstinOf(taxNumber: string | null | undefined): string | undefined {
   return taxIdentifiersOf(taxNumber).find((t) => t.type === 'GSTIN')?.value;
-}
-
-/**
- * Xero's Address.Country is free text ("India", "Australia", sometimes "IN";
- * https://developer.xero.com/documentation/api/accounting/contacts). The billing customer wants
- * an ISO 3166 alpha-2 code. Known names map; a two-letter value is taken as a code; anything else gives
- * undefined (the billing model's default then applies) rather than a guess.
- */
-const NAMES: Record<string, string> = {
-  india: 'IN',
-  australia: 'AU',
-  'new zealand': 'NZ',
-  'united kingdom': 'GB',
-  uk: 'GB',
-  'great britain': 'GB',
-  'united states': 'US',
-  'united states of america': 'US',
-  usa: 'US',
-  singapore: 'SG',
-  'united arab emirates': 'AE',
-  uae: 'AE',
-  germany: 'DE',
-  france: 'FR',
-  canada: 'CA',
-  ireland: 'IE',
-  netherlands: 'NL',
-  'south africa': 'ZA',
-  malaysia: 'MY',
-  japan: 'JP',
-};
-
-export function countryCodeOf(country: string | null | undefined): string | undefined {
-  const text = (country ?? '').trim();
-  if (text === '') return undefined;
-  if (/^[A-Za-z]{2}$/.test(text)) return text.toUpperCase();
-  return NAMES[text.toLowerCase()];
 }
 
 function text(v: string | null | undefined): string | undefined {
@@ -135,6 +99,7 @@ export function customerDetailsOf(contact: XeroContact, connectionId: string): C
   const registered = mapped.find((x) => x.type === 'STREET') ?? mapped[0];
   if (registered) {
     details.registeredAddress = registered.a;
+    // Country is free text ("India", sometimes "IN"; https://developer.xero.com/documentation/api/accounting/contacts).
     const code = countryCodeOf(registered.a.country);
     if (code) details.countryCode = code;
     if (registered.a.country) details.country = registered.a.country;

@@ -1,4 +1,4 @@
-import { checkOrganisationBase, crossCheckExchangeRate, mapFail, parseOptionalAmount, resolveExchangeRate } from '../../../src/mapping/index.js';
+import { crossCheckExchangeRate, documentExchangeRate, mapFail } from '../../../src/mapping/index.js';
 import type { Steps } from '../../../src/mapping/steps.js';
 import type { MapContext } from '../../../src/connector/types.js';
 import type { ZohoDocument } from '../schemas.js';
@@ -29,29 +29,18 @@ export function currencyOf(s: Steps, raw: string): string {
  * against `bcy_total` when present (FX_SUSPECT when they disagree).
  */
 export function exchangeRateOf(s: Steps, doc: ZohoDocument, a: DocumentAmounts, ctx: MapContext<unknown>, lookups: ZohoLookups): number | undefined {
-  const base = ctx.baseCurrency.trim().toUpperCase();
-  s.check(
-    checkOrganisationBase({
-      documentCurrency: a.currency,
-      organisationBase: lookups.organization.baseCurrency,
-      billingBase: base,
-      rateField: 'exchange_rate',
-      source: 'Zoho Books',
-    }),
-  );
-  const baseTotal = s.take(parseOptionalAmount(doc.bcy_total, 'bcy_total'));
-  const resolved = resolveExchangeRate({
-    invoiceCurrency: a.currency,
-    baseCurrency: base,
+  const { exchangeRate, baseTotal } = documentExchangeRate(s, {
+    documentCurrency: a.currency,
+    organisationBase: lookups.organization.baseCurrency,
+    billingBase: ctx.baseCurrency,
     rate: doc.exchange_rate,
     direction: 'base-per-foreign',
-    fromTotals: baseTotal ? { total: a.total, baseTotal } : undefined,
-    field: 'exchange_rate',
+    rateField: 'exchange_rate',
+    source: 'Zoho Books',
+    baseTotal: { raw: doc.bcy_total, field: 'bcy_total', total: a.total },
   });
-  if (!resolved.ok) s.fail(resolved);
-  resolved.warnings?.forEach((w) => s.warn(w));
-  if (resolved.exchangeRate !== undefined && baseTotal) {
-    s.take(crossCheckExchangeRate({ exchangeRate: resolved.exchangeRate, total: a.total, baseTotal, baseCurrency: base }));
+  if (exchangeRate !== undefined && baseTotal) {
+    s.take(crossCheckExchangeRate({ exchangeRate, total: a.total, baseTotal, baseCurrency: ctx.baseCurrency.trim().toUpperCase() }));
   }
-  return resolved.exchangeRate;
+  return exchangeRate;
 }

@@ -1,5 +1,5 @@
 import type { Address, Contact, CustomerDetailsInput, TaxIdentifier } from '../../../src/billing/schemas/index.js';
-import { buyerIdFor, findIndianState, stateOfGstin } from '../../../src/mapping/index.js';
+import { buyerIdFor, countryCodeOf, findIndianState, stateOfGstin } from '../../../src/mapping/index.js';
 import type { MapContext } from '../../../src/connector/types.js';
 import type { ZohoAddress, ZohoContactPersonRef, ZohoInvoice } from '../schemas.js';
 import type { Steps } from '../../../src/mapping/steps.js';
@@ -46,31 +46,6 @@ export function contactsOf(persons: ZohoContactPersonRef[] | null | undefined): 
 export function gstinOf(gstNo: string | null | undefined): TaxIdentifier[] | undefined {
   const v = nonEmpty(gstNo)?.toUpperCase();
   return v ? [{ type: 'GSTIN', value: v }] : undefined;
-}
-
-/**
- * Zoho prints country names as entered ("India", "U.S.A", "United Kingdom"): the common ones → ISO 3166
- * alpha-2, keyed by the name's letters in lower case. Written as `CODE:name,name` rows.
- */
-const COUNTRIES: ReadonlyMap<string, string> = new Map(
-  (
-    'IN:india US:usa,us,unitedstates,unitedstatesofamerica,america GB:uk,unitedkingdom,greatbritain,england DE:germany,deutschland FR:france ' +
-    'SG:singapore AE:unitedarabemirates,uae AU:australia CA:canada JP:japan CN:china NL:netherlands CH:switzerland SA:saudiarabia IE:ireland ' +
-    'NZ:newzealand ZA:southafrica SE:sweden ES:spain IT:italy MY:malaysia ID:indonesia LK:srilanka BD:bangladesh NP:nepal QA:qatar OM:oman ' +
-    'KW:kuwait BH:bahrain HK:hongkong BE:belgium DK:denmark NO:norway FI:finland AT:austria KE:kenya MX:mexico BR:brazil'
-  )
-    .split(' ')
-    .flatMap((row) => {
-      const [code, names] = row.split(':') as [string, string];
-      return names.split(',').map((name) => [name, code] as const);
-    }),
-);
-
-export function countryCodeOf(country: string | null | undefined): string | undefined {
-  const v = nonEmpty(country);
-  if (!v) return undefined;
-  if (/^[A-Za-z]{2}$/.test(v)) return v.toUpperCase();
-  return COUNTRIES.get(v.toLowerCase().replace(/[^a-z]/g, ''));
 }
 
 /**

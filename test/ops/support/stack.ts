@@ -1,6 +1,5 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { validateSettings } from '../../../connectors/registry.js';
@@ -48,16 +47,7 @@ export function runAsync(cmd: string, args: string[], opts: { cwd?: string } = {
   });
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
-  });
-}
+export { freePort } from '../../../src/http/free-port.js';
 
 import { until } from '../../support/until.js';
 

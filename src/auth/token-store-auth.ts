@@ -1,0 +1,37 @@
+import type { AuthProvider } from '../http/vendor-client.js';
+import type { RefreshFn, TokenStore } from './token-store.js';
+
+export interface TokenStoreAuthOptions {
+  tokens: TokenStore;
+  /** The TokenStore key: the connection, or a group of connections sharing one authorisation. */
+  key: string;
+  /** The refresh token from the connection's config; it only seeds the store. */
+  refreshToken: string;
+  /** The vendor's token call, run by the TokenStore under its lock. */
+  refresh: RefreshFn;
+  /** The Authorization scheme the vendor expects before the token: `Bearer`, `Zoho-oauthtoken`. */
+  scheme: string;
+}
+
+/**
+ * An AuthProvider over the shared TokenStore: the config's refresh token seeds Redis once (HSETNX: a
+ * token already there wins, because after a rotation Redis holds the live one and the config's is
+ * spent), then every call reads the access token the store holds, refreshing under its lock when it is
+ * missing, expiring or `stale` (the one the vendor just refused). A failed seed is tried again on the
+ * next call rather than remembered.
+ */
+export function tokenStoreAuth(options: TokenStoreAuthOptions): AuthProvider {
+  const { tokens, key, refreshToken, refresh, scheme } = options;
+  let seeded: Promise<void> | undefined;
+  return {
+    async token(stale) {
+      seeded ??= tokens.seed(key, refreshToken).catch((err: unknown) => {
+        seeded = undefined;
+        throw err;
+      });
+      await seeded;
+      return tokens.accessToken(key, refresh, stale);
+    },
+    header: (token) => `${scheme} ${token}`,
+  };
+}
