@@ -102,7 +102,7 @@ function board(queues: readonly Queue[], base: string, readOnly: boolean): Expre
   return adapter.getRouter() as Express;
 }
 
-/** Errors inside the UI answer without their detail: the message could name a queue's internals. */
+/** Errors inside the UI answer with a fixed message: one from Bull Board or Redis may carry connection details. */
 const uiError: ErrorRequestHandler = (_err, _req, res, _next) => {
   if (!res.headersSent) res.status(500).json({ error: 'INTERNAL', message: 'queue UI error' });
   else res.end();
