@@ -1,5 +1,6 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
 import type { Registry } from 'prom-client';
 import { listen } from '../http/listen.js';
 
@@ -16,8 +17,47 @@ export interface HttpServerOptions {
   collect?: () => Promise<void>;
   /** Redis reachable, eviction policy safe, workers running. */
   ready: () => Promise<ReadyCheck>;
-  /** Extra routes (e.g. the queue UI at /admin/queues). Return true when handled. */
-  extra?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean> | boolean;
+  /** More routes, mounted after ours (e.g. the queue UI at /admin/queues); what it passes on answers 404. */
+  extra?: Express | Router;
+}
+
+const notFound: RequestHandler = (req, res) => {
+  res.status(404).json({ error: 'NOT_FOUND', message: `no route ${req.method} ${req.path}` });
+};
+
+const internalError: ErrorRequestHandler = (err: Error, _req, res, _next) => {
+  if (!res.headersSent) res.status(500).json({ error: 'INTERNAL', message: err.message });
+  else res.end();
+};
+
+/** The routes: ours first, then `extra`, then 404 for anything left. */
+function httpApp(options: Omit<HttpServerOptions, 'port' | 'host'>): Express {
+  const app = express();
+  // Paths match exactly, as scrapers and probes are configured with them: /Metrics and /metrics/ are not /metrics.
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
+  app.set('etag', false);
+  app.disable('x-powered-by');
+
+  app.get('/metrics', async (_req, res) => {
+    await options.collect?.().catch(() => {});
+    const text = await options.registry.metrics();
+    // Set on the raw response: Express would reorder the parameters of prom-client's content type.
+    res.statusCode = 200;
+    res.setHeader('content-type', options.registry.contentType);
+    res.end(text);
+  });
+  app.get('/healthz', (_req, res) => {
+    res.json({ ok: true });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const r: ReadyCheck = await options.ready().catch((e: Error) => ({ ok: false, checks: { ready: { ok: false, detail: e.message } } }));
+    res.status(r.ok ? 200 : 503).json(r);
+  });
+  if (options.extra) app.use(options.extra);
+  app.use(notFound);
+  app.use(internalError);
+  return app;
 }
 
 /**
@@ -25,35 +65,7 @@ export interface HttpServerOptions {
  * use (or out of range, or a host not of this machine) rejects with a ListenError.
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<{ server: Server; url: string; close(): Promise<void> }> {
-  const server = createServer(async (req, res) => {
-    try {
-      const path = new URL(req.url ?? '/', 'http://x').pathname;
-      if (req.method === 'GET' && path === '/metrics') {
-        await options.collect?.().catch(() => {});
-        const text = await options.registry.metrics();
-        res.writeHead(200, { 'content-type': options.registry.contentType });
-        res.end(text);
-        return;
-      }
-      if (req.method === 'GET' && path === '/healthz') {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ ok: true }));
-        return;
-      }
-      if (req.method === 'GET' && path === '/readyz') {
-        const r = await options.ready().catch((e: Error) => ({ ok: false, checks: { ready: { ok: false, detail: e.message } } }));
-        res.writeHead(r.ok ? 200 : 503, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(r));
-        return;
-      }
-      if (options.extra && (await options.extra(req, res))) return;
-      res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: 'NOT_FOUND', message: `no route ${req.method} ${path}` }));
-    } catch (e) {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: 'INTERNAL', message: (e as Error).message }));
-    }
-  });
+  const server = createServer(httpApp(options));
   await listen(server, options.port, options.host);
   const { port } = server.address() as AddressInfo;
   return {

@@ -1,9 +1,10 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import type { Queue } from 'bullmq';
+import cookieParser from 'cookie-parser';
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
 
 /**
  * The queue UI (Bull Board) at /admin/queues on the worker's own HTTP server, behind the admin token.
@@ -32,9 +33,6 @@ export interface QueueUiOptions {
 export const QUEUE_UI_PATH = '/admin/queues';
 export const QUEUE_UI_COOKIE = 'erpsync_queue_ui';
 
-type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<boolean> | boolean;
-type ExpressLike = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
-
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 /** Constant-time string equality (hashing first makes the lengths equal, so length leaks nothing either). */
 export function safeEqual(a: string, b: string): boolean {
@@ -46,103 +44,79 @@ export function sessionValue(token: string): string {
   return createHmac('sha256', token).update('erp-sync queue-ui session v1').digest('base64url');
 }
 
-function bearer(req: IncomingMessage): string | undefined {
-  const h = req.headers.authorization;
-  if (!h) return undefined;
-  const m = /^Bearer\s+(.+)$/i.exec(h.trim());
-  return m?.[1]?.trim();
+/** The credentials of RFC 6750 section 2.1 (`Authorization: Bearer <token>`, scheme case-insensitive), if any. */
+function bearer(req: Request): string | undefined {
+  return /^Bearer\s+(.+)$/i.exec(req.get('authorization')?.trim() ?? '')?.[1]?.trim();
 }
 
-function cookie(req: IncomingMessage, name: string): string | undefined {
-  const header = req.headers.cookie;
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
+/** The first `token` query parameter, if any (the simple query parser gives an array for repeats). */
+function queryToken(req: Request): string | undefined {
+  const t: unknown = req.query.token;
+  const first = Array.isArray(t) ? t[0] : t;
+  return typeof first === 'string' ? first : undefined;
 }
 
-function isHttps(req: IncomingMessage): boolean {
-  const proto = req.headers['x-forwarded-proto'];
-  return (req.socket as { encrypted?: boolean }).encrypted === true || (typeof proto === 'string' && proto.split(',')[0]?.trim() === 'https');
+function unauthorized(res: Response): void {
+  res
+    .status(401)
+    .set({ 'www-authenticate': 'Bearer realm="erp-sync admin"', 'cache-control': 'no-store' })
+    .json({ error: 'UNAUTHORIZED', message: 'send Authorization: Bearer <http.adminToken>, or open /admin/queues?token=<http.adminToken> once' });
 }
 
-function unauthorized(res: ServerResponse): void {
-  res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="erp-sync admin"', 'cache-control': 'no-store' });
-  res.end(
-    JSON.stringify({ error: 'UNAUTHORIZED', message: 'send Authorization: Bearer <http.adminToken>, or open /admin/queues?token=<http.adminToken> once' }),
-  );
-}
-
-/** The `extra` route handler for startHttpServer. */
-export function queueUi(options: QueueUiOptions): Handler {
-  const base = (options.basePath ?? QUEUE_UI_PATH).replace(/\/+$/, '');
-  const token = options.adminToken || undefined;
-  const expectedSession = token ? sessionValue(token) : undefined;
-  let app: ExpressLike | undefined;
-
-  const board = (): ExpressLike => {
-    if (app) return app;
-    const adapter = new ExpressAdapter();
-    adapter.setBasePath(base);
-    createBullBoard({
-      queues: options.queues.map((q) => new BullMQAdapter(q, { readOnlyMode: options.readOnly ?? true })),
-      serverAdapter: adapter,
-      options: { uiConfig: { boardTitle: 'erp-sync queues' } },
-    });
-    app = adapter.getRouter() as ExpressLike;
-    return app;
-  };
-
-  return async (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    if (url.pathname !== base && !url.pathname.startsWith(`${base}/`)) return false;
-    if (!token || !expectedSession) return false; // off: the server answers 404
-
+/**
+ * The admin token check in front of Bull Board: a bearer header decides alone; else the session cookie;
+ * else a right `?token=` on a GET is traded for the cookie and a redirect to the URL without it.
+ */
+function authenticate(token: string, base: string): RequestHandler {
+  const expectedSession = sessionValue(token);
+  return (req, res, next) => {
     const presented = bearer(req);
-    const session = cookie(req, QUEUE_UI_COOKIE);
-    const queryToken = url.searchParams.get('token');
+    const session: unknown = req.cookies?.[QUEUE_UI_COOKIE];
     let ok = false;
     if (presented !== undefined) ok = safeEqual(presented, token);
-    else if (session !== undefined && safeEqual(session, expectedSession)) ok = true;
-    if (!ok && presented === undefined && queryToken !== null && req.method === 'GET') {
-      if (!safeEqual(queryToken, token)) {
-        unauthorized(res);
-        return true;
-      }
+    else if (typeof session === 'string' && safeEqual(session, expectedSession)) ok = true;
+    const query = req.method === 'GET' ? queryToken(req) : undefined;
+    if (!ok && presented === undefined && query !== undefined) {
+      if (!safeEqual(query, token)) return unauthorized(res);
+      const url = new URL(req.originalUrl, 'http://x');
       url.searchParams.delete('token');
-      const attrs = [`${QUEUE_UI_COOKIE}=${expectedSession}`, `Path=${base}`, 'HttpOnly', 'SameSite=Strict', 'Max-Age=43200'];
-      if (isHttps(req)) attrs.push('Secure');
-      res.writeHead(303, { location: `${url.pathname}${url.search}`, 'set-cookie': attrs.join('; '), 'cache-control': 'no-store' });
-      res.end();
-      return true;
+      // `trust proxy` (set below) makes req.secure follow X-Forwarded-Proto from a TLS-terminating proxy.
+      res.cookie(QUEUE_UI_COOKIE, expectedSession, { path: base, httpOnly: true, sameSite: 'strict', maxAge: 43_200_000, secure: req.secure });
+      res.set('cache-control', 'no-store').redirect(303, `${url.pathname}${url.search}`);
+      return;
     }
-    if (!ok) {
-      unauthorized(res);
-      return true;
-    }
-
-    // Hand the request to Bull Board's express app as if it were mounted at `base`.
-    const handler = board();
-    (req as IncomingMessage & { originalUrl?: string }).originalUrl = req.url;
-    const rest = (req.url ?? '/').slice(base.length);
-    req.url = rest === '' || rest.startsWith('?') ? `/${rest}` : rest;
-    await new Promise<void>((resolve) => {
-      res.once('finish', resolve);
-      res.once('close', resolve);
-      handler(req, res, (err) => {
-        if (!res.headersSent) {
-          res.writeHead(err ? 500 : 404, { 'content-type': 'application/json' });
-          res.end(
-            JSON.stringify(
-              err ? { error: 'INTERNAL', message: 'queue UI error' } : { error: 'NOT_FOUND', message: `no route ${req.method} ${base}${req.url}` },
-            ),
-          );
-        }
-        resolve();
-      });
-    });
-    return true;
+    if (!ok) return unauthorized(res);
+    next();
   };
+}
+
+/** Bull Board's own Express app, its links and assets under `base`. */
+function board(queues: readonly Queue[], base: string, readOnly: boolean): Express {
+  const adapter = new ExpressAdapter();
+  adapter.setBasePath(base);
+  createBullBoard({
+    queues: queues.map((q) => new BullMQAdapter(q, { readOnlyMode: readOnly })),
+    serverAdapter: adapter,
+    options: { uiConfig: { boardTitle: 'erp-sync queues' } },
+  });
+  return adapter.getRouter() as Express;
+}
+
+/** Errors inside the UI answer with a fixed message: one from Bull Board or Redis may carry connection details. */
+const uiError: ErrorRequestHandler = (_err, _req, res, _next) => {
+  if (!res.headersSent) res.status(500).json({ error: 'INTERNAL', message: 'queue UI error' });
+  else res.end();
+};
+
+/** The `extra` app for startHttpServer: Bull Board at `basePath` behind the admin token (nothing when off). */
+export function queueUi(options: QueueUiOptions): Express {
+  const base = (options.basePath ?? QUEUE_UI_PATH).replace(/\/+$/, '');
+  const token = options.adminToken || undefined;
+  const ui = express();
+  ui.set('case sensitive routing', true);
+  ui.set('trust proxy', true);
+  ui.disable('x-powered-by');
+  if (!token) return ui; // off: every request passes on, and the server answers 404
+  ui.use(base, cookieParser(), authenticate(token, base), board(options.queues, base, options.readOnly ?? true), uiError);
+  return ui;
 }

@@ -5,6 +5,7 @@ import { Queue } from 'bullmq';
 import { chromium } from 'playwright-core';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QUEUES } from '../../jobs/catalog.js';
 import { startHttpServer } from '../../src/observability/http-server.js';
 import { QUEUE_UI_COOKIE, queueUi, sessionValue } from '../../src/observability/queue-ui.js';
 import { connect, dropPrefix, TEST_REDIS_URL, testPrefix } from '../support/redis.js';
@@ -167,6 +168,13 @@ describe('the queue UI in headless Chromium, on a running worker', () => {
     expect(existsSync(SCREENSHOT)).toBe(true);
     expect(statSync(SCREENSHOT).size).toBeGreaterThan(10_000);
   }, 60_000);
+
+  it("lists every queue the worker's runtime has", async () => {
+    const api = await fetch(`${stack.url}/admin/queues/api/queues`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(api.status).toBe(200);
+    const body = (await api.json()) as { queues: Array<{ name: string }> };
+    expect(body.queues.map((q) => q.name).sort()).toEqual(Object.values(QUEUES).sort());
+  });
 
   it('answers 401 to the same page without the token', async () => {
     const r = await until('a 401', async () => (await fetch(`${stack.url}/admin/queues`)).status === 401);

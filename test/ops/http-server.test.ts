@@ -1,0 +1,94 @@
+import { Counter, Registry } from 'prom-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ListenError } from '../../src/http/listen.js';
+import { type ReadyCheck, startHttpServer } from '../../src/observability/http-server.js';
+import { occupyPort } from '../support/cli.js';
+
+describe('the worker HTTP server: /metrics, /healthz, /readyz and nothing else', () => {
+  const registry = new Registry();
+  new Counter({ name: 'erpsync_http_test_total', help: 'a counter for this test', registers: [registry] });
+  let collected = 0;
+  let ready: () => Promise<ReadyCheck> = async () => ({ ok: true, checks: { redis: { ok: true } } });
+  let server: Awaited<ReturnType<typeof startHttpServer>>;
+
+  beforeAll(async () => {
+    server = await startHttpServer({
+      port: 0,
+      host: '127.0.0.1',
+      registry,
+      collect: async () => {
+        collected += 1;
+      },
+      ready: () => ready(),
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("serves /metrics with prom-client's own content type, collecting first", async () => {
+    const before = collected;
+    const r = await fetch(`${server.url}/metrics`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe(registry.contentType);
+    expect(await r.text()).toContain('erpsync_http_test_total 0');
+    expect(collected).toBe(before + 1);
+  });
+
+  it('answers /healthz with {"ok":true}', async () => {
+    const r = await fetch(`${server.url}/healthz`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await r.json()).toEqual({ ok: true });
+  });
+
+  it('answers /readyz 200 when ready, 503 with the checks when not, and 503 naming the error when the check throws', async () => {
+    ready = async () => ({ ok: true, checks: { redis: { ok: true } } });
+    let r = await fetch(`${server.url}/readyz`);
+    expect(r.status).toBe(200);
+    expect(await r.json()).toEqual({ ok: true, checks: { redis: { ok: true } } });
+
+    ready = async () => ({ ok: false, checks: { redis: { ok: true }, workers: { ok: false, detail: 'starting' } } });
+    r = await fetch(`${server.url}/readyz`);
+    expect(r.status).toBe(503);
+    expect(await r.json()).toEqual({ ok: false, checks: { redis: { ok: true }, workers: { ok: false, detail: 'starting' } } });
+
+    ready = async () => {
+      throw new Error('redis gone');
+    };
+    r = await fetch(`${server.url}/readyz`);
+    expect(r.status).toBe(503);
+    expect(await r.json()).toEqual({ ok: false, checks: { ready: { ok: false, detail: 'redis gone' } } });
+  });
+
+  it('answers 404 with a JSON error for any other path or method, and matches paths exactly', async () => {
+    for (const [method, path] of [
+      ['GET', '/'],
+      ['GET', '/nope?x=1'],
+      ['GET', '/metrics/'],
+      ['GET', '/METRICS'],
+      ['GET', '/Healthz'],
+      ['POST', '/metrics'],
+      ['DELETE', '/readyz'],
+    ] as const) {
+      const r = await fetch(`${server.url}${path}`, { method });
+      expect(r.status, `${method} ${path}`).toBe(404);
+      expect(await r.json()).toEqual({ error: 'NOT_FOUND', message: `no route ${method} ${path.split('?')[0]}` });
+    }
+  });
+
+  it('rejects with a ListenError naming the port when the port is in use', async () => {
+    const busy = await occupyPort();
+    try {
+      const e = await startHttpServer({ port: busy.port, host: '127.0.0.1', registry, ready }).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect(e).toBeInstanceOf(ListenError);
+      expect((e as ListenError).reason).toBe('in-use');
+      expect((e as ListenError).message).toBe(`port ${busy.port} is already in use on 127.0.0.1`);
+    } finally {
+      await busy.close();
+    }
+  });
+});
