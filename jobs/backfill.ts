@@ -20,7 +20,7 @@ export interface BackfillHelpers {
 export interface BackfillScheduling {
   config: { sync: Pick<AppConfig['sync'], 'backfillWindowDays'> };
   connection(id: string): Pick<ConnectionHandle, 'config' | 'connector'>;
-  queues: { backfill: Pick<Queue, 'getJob'> };
+  queues: { backfill: Pick<Queue, 'getJob'>; pull: Pick<Queue, 'getJob'> };
   flow: Pick<FlowProducer, 'add'>;
   options: Pick<ReturnType<typeof jobOptions>, 'pull' | 'backfill'>;
 }
@@ -38,6 +38,10 @@ export interface BackfillSummary {
   enqueued: number;
   unchanged: number;
   quarantined: number;
+  /** Records the source holds that billing does not take (supplier-only contacts). */
+  notForBilling?: number;
+  /** Windows that failed for good (a permanent vendor error, their attempts spent): which, and why. */
+  failedWindows?: Array<{ window: string; reason: string }>;
 }
 
 /**
@@ -64,7 +68,16 @@ export async function addBackfill(
   const { connector, config: c } = rt.connection(req.connectionId);
   const runId = options.restart ? `${backfillRunId(req)}-${Date.now().toString(36)}` : backfillRunId(req);
   const existing = await rt.queues.backfill.getJob(runId);
-  if (existing && (await existing.isCompleted())) return { runId, children: 0, alreadyDone: true };
+  // Running it again resumes: a completed run is done, unless some of its windows failed; then only
+  // those windows run again (their failed jobs are removed so their ids can be used again).
+  let only: Set<string> | undefined;
+  if (existing && (await existing.isCompleted())) {
+    const failed = (existing.returnvalue as BackfillSummary | null)?.failedWindows ?? [];
+    if (!failed.length) return { runId, children: 0, alreadyDone: true };
+    only = new Set(failed.map((f) => f.window));
+    for (const f of failed) await (await rt.queues.pull.getJob(`${runId}-${f.window}`))?.remove();
+    await existing.remove({ removeChildren: false });
+  }
   if (existing && (await existing.isFailed())) await existing.remove({ removeChildren: false });
   const windows = dayWindows(req.from, req.to, rt.config.sync.backfillWindowDays);
   const children = [];
@@ -77,11 +90,20 @@ export async function addBackfill(
     // read starts from the beginning instead; what the backfill wrote is skipped by its content hash.
     const ws = stream.supportsWindow ? windows : [{ from: req.from, to: req.to }];
     for (const w of ws) {
+      if (only && !only.has(`${entity}-${w.from}`)) continue;
       children.push({
         name: 'pull',
         queueName: QUEUES.pull,
         data: { connectionId: req.connectionId, entity, window: w, runId } satisfies PullPayload,
-        opts: { ...rt.options.pull, jobId: `${runId}-${entity}-${w.from}`, priority: PRIORITY.backfill, removeOnComplete: { age: 7 * 24 * 3600 } },
+        // A window that fails for good does not hold the run open for ever: the parent still runs once every
+        // window has ended, and reports the failed ones (getIgnoredChildrenFailures) with their reasons.
+        opts: {
+          ...rt.options.pull,
+          jobId: `${runId}-${entity}-${w.from}`,
+          priority: PRIORITY.backfill,
+          removeOnComplete: { age: 7 * 24 * 3600 },
+          ignoreDependencyOnFailure: true,
+        },
       });
     }
   }
@@ -129,14 +151,23 @@ export async function runBacklog(
 export function backfillProcessor(rt: BackfillHelpers) {
   return defineJob(QUEUES.backfill, BackfillPayload, rt, async ({ job, log }): Promise<BackfillSummary> => {
     const values = Object.values(await job.getChildrenValues()) as PullResult[];
-    const sum: BackfillSummary = { windows: values.length, pulled: 0, enqueued: 0, unchanged: 0, quarantined: 0 };
+    const failures = await job.getIgnoredChildrenFailures();
+    const runPrefix = `${(job.data as { runId: string }).runId}-`;
+    const failedWindows = Object.entries(failures).map(([key, reason]) => ({
+      window: key.slice(key.lastIndexOf(':') + 1).replace(runPrefix, ''),
+      reason: String(reason),
+    }));
+    const sum: BackfillSummary = { windows: values.length + failedWindows.length, pulled: 0, enqueued: 0, unchanged: 0, quarantined: 0 };
+    if (failedWindows.length) sum.failedWindows = failedWindows;
     for (const v of values) {
       sum.pulled += v.pulled;
       sum.enqueued += v.enqueued;
       sum.unchanged += v.unchanged;
       sum.quarantined += v.quarantined;
+      if (v.notForBilling) sum.notForBilling = (sum.notForBilling ?? 0) + v.notForBilling;
     }
-    log.info(sum, 'backfill finished');
+    if (failedWindows.length) log.warn({ failedWindows }, 'backfill finished with windows that failed');
+    else log.info(sum, 'backfill finished');
     return sum;
   });
 }

@@ -43,6 +43,8 @@ export interface PullResult {
   pulled: number;
   enqueued: number;
   unchanged: number;
+  /** Records the source holds that billing does not take (a supplier-only contact): counted, not quarantined. */
+  notForBilling?: number;
   quarantined: number;
   deleted: number;
   pages: number;
@@ -144,6 +146,11 @@ export function pullProcessor(rt: PullHelpers) {
         const jobs: UpsertJob[] = [];
         for (const [i, record] of page.records.entries()) {
           const known = ledger[i];
+          if (record.notForBilling) {
+            result.notForBilling = (result.notForBilling ?? 0) + 1;
+            rt.metrics.recordsSkipped.inc({ connection: conn, entity, reason: 'not-for-billing' });
+            continue;
+          }
           if (record.deleted) {
             // A source delete (never a void) cannot be expressed in billing: mark it for reconciliation.
             if (known && !known.sourceDeletedAt) await rt.ledger.markSourceDeleted(conn, entity, record.id, record.version, { bumpVersion: true });

@@ -43,7 +43,7 @@ export function registerBackfillCommand(program: Command): void {
         const summary = await runBackfill(rt, { connectionId: opts.connection, entities, from, to }, { restart: opts.restart, quiet: opts.json });
         if (opts.json) console.log(JSON.stringify(summary, null, 2));
         else printSummary(summary);
-        process.exitCode = summary.quarantinedTotal > 0 ? 1 : 0;
+        process.exitCode = summary.quarantinedTotal > 0 || summary.failedWindows?.length ? 1 : 0;
       });
     });
 }
@@ -113,9 +113,16 @@ export async function runBackfill(
 
 function printSummary(s: BackfillReport): void {
   console.log(`backfill ${s.runId} (${s.connection}, ${s.from} → ${s.to})${s.alreadyDone ? ' was already complete' : ''}`);
-  console.log(`  windows ${s.windows}, pulled ${s.pulled}, enqueued ${s.enqueued}, unchanged ${s.unchanged}, quarantined in this run ${s.quarantined}`);
+  console.log(
+    `  windows ${s.windows}, pulled ${s.pulled}, enqueued ${s.enqueued}, unchanged ${s.unchanged}, quarantined in this run ${s.quarantined}` +
+      (s.notForBilling ? `, skipped ${s.notForBilling} not for billing (suppliers)` : ''),
+  );
   console.log(
     `  quarantine now holds ${s.quarantinedTotal} record(s) for this connection${s.quarantinedTotal ? ' — see: erp-sync dlq list --connection ' + s.connection : ''}`,
   );
+  if (s.failedWindows?.length) {
+    console.log(`  ${s.failedWindows.length} window(s) FAILED and were not synced (fix the cause, then run the same backfill again to resume them):`);
+    for (const f of s.failedWindows) console.log(`    ${f.window}: ${f.reason}`);
+  }
   console.log(`  ${s.seconds.toFixed(1)} s`);
 }

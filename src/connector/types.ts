@@ -24,6 +24,12 @@ export interface SourceRecord<Raw = unknown> {
   status?: string;
   /** True when the source says the record was deleted (QBO CDC stub, Xero DELETED) — never for voids. */
   deleted?: boolean;
+  /**
+   * Why the record is not one billing takes at all (a contact that is only a supplier): the pipeline
+   * counts it as skipped and neither maps nor quarantines it. Not for records billing should have but
+   * that cannot be mapped: those are the mapper's quarantine reasons.
+   */
+  notForBilling?: string;
   raw: Raw;
 }
 

@@ -6,7 +6,8 @@ import { defineStream } from './read.js';
  * Customer contacts. https://developer.xero.com/documentation/api/accounting/contacts#get-contacts
  * GET /Contacts with `includeArchived=true` (archived contacts are hidden otherwise), `page` (without it
  * Xero may return every contact in one response), `order=UpdatedDateUTC ASC`, `If-Modified-Since`.
- * No `IsCustomer==true` filter: see map/customer.ts. Contacts are never deleted (ARCHIVED is a status);
+ * No `IsCustomer==true` filter: see map/customer.ts; contacts that are only suppliers are read and
+ * skipped (notForBilling). Contacts are never deleted (ARCHIVED is a status);
  * no document date, so no window (a backfill reads them all once). The mapper needs no lookups.
  */
 export const customersStream = defineStream<XeroListedContact>({
@@ -16,6 +17,8 @@ export const customersStream = defineStream<XeroListedContact>({
   schema: XeroContactsResponse,
   query: () => ({ includeArchived: 'true' }),
   statusOf: (raw) => raw.ContactStatus ?? 'ACTIVE',
+  // Suppliers are not customers: skipped and counted, not quarantined (they are not an error to fix).
+  notForBilling: (raw) => (raw.IsSupplier === true && raw.IsCustomer !== true ? 'a supplier only, not a customer' : undefined),
   supportsWindow: false,
   map: toCustomer,
 });

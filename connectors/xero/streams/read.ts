@@ -192,6 +192,8 @@ export interface StreamSpec<Raw extends { UpdatedDateUTC: string }> {
   query: ListSpec<Raw>['query'];
   /** Xero's status of a record, as it says it. */
   statusOf(raw: Raw): string | null | undefined;
+  /** Why a record is not one billing takes (SourceRecord.notForBilling), if it is not. */
+  notForBilling?(raw: Raw): string | undefined;
   supportsWindow: boolean;
   /** What the mapper needs besides the record (documents: organisation and tax rates; contacts: nothing). */
   lookups?(ctx: ReadContext<Settings>): Promise<XeroLookups>;
@@ -213,7 +215,12 @@ export function defineStream<Raw extends { UpdatedDateUTC: string }>(spec: Strea
         path: spec.path,
         schema: spec.schema,
         query: spec.query,
-        toRecord: (raw) => toSourceRecord(raw, String(raw[spec.primaryKey as keyof Raw]), spec.statusOf(raw), endpoint),
+        toRecord: (raw) => {
+          const record = toSourceRecord(raw, String(raw[spec.primaryKey as keyof Raw]), spec.statusOf(raw), endpoint);
+          const why = spec.notForBilling?.(raw);
+          if (why) record.notForBilling = why;
+          return record;
+        },
       }),
     ...(spec.lookups ? { lookups: spec.lookups } : {}),
     map: spec.map,

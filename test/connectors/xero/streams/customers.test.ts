@@ -34,6 +34,20 @@ describe('Xero customers stream', () => {
     expect(customersStream.supportsWindow).toBe(false);
   });
 
+  it('given contacts that are only suppliers, then each comes back marked not for billing (skipped and counted by the pull, never quarantined), and every other contact maps', async () => {
+    const { records } = await readAll(customersStream, ctx(), customersStream.initialState());
+    const suppliers = new Set(
+      h.emu.store
+        .contacts(h.india)
+        .filter((c) => c.IsSupplier === true && c.IsCustomer !== true)
+        .map((c) => c.ContactID),
+    );
+    expect(suppliers.size).toBeGreaterThan(0);
+    for (const r of records) expect(Boolean(r.notForBilling), r.id).toBe(suppliers.has(r.id));
+    const others = records.filter((r) => !r.notForBilling).map((r) => customersStream.map(r, mapCtx('xero-in', {})));
+    expect(others.every((m) => m.ok)).toBe(true);
+  });
+
   it('given a renamed, an archived and a new contact in the same instant, when reading from the last cursor, then all three come back', async () => {
     const first = await readAll(customersStream, ctx(), customersStream.initialState());
     const cursor = first.states.at(-1)!.cursor!;
