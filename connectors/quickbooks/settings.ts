@@ -15,6 +15,11 @@ import { z } from 'zod';
  * the local emulator. Secrets come in through `${VAR}` interpolation; none of them is ever logged.
  */
 export const Settings = z.strictObject({
+  /**
+   * How long the organisation settings the mappers need (base currency, tax rates) are cached per
+   * process before they are read again. @defaultValue 3600
+   */
+  lookupsCacheSeconds: z.number().int().min(0).default(3600),
   /** Company id, returned at consent time; goes in every path: /v3/company/{realmId}/… */
   realmId: z.string().regex(/^[A-Za-z0-9_-]+$/, 'expected the QuickBooks company id (realmId)'),
   clientId: z.string().min(1),

@@ -31,6 +31,11 @@ export const MAX_PAGE_SIZE = 1000;
 const TENANT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const Settings = z.strictObject({
+  /**
+   * How long the organisation settings the mappers need (base currency, tax rates) are cached per
+   * process before they are read again. @defaultValue 3600
+   */
+  lookupsCacheSeconds: z.number().int().min(0).default(3600),
   clientId: z.string().min(1),
   clientSecret: z.string().min(1),
   refreshToken: z.string().min(1),

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { Settings } from '../settings.js';
+import { cachedLookups } from '../../../src/connector/lookups-cache.js';
 import type { ReadContext } from '../../../src/connector/types.js';
 import { QboCompanyInfo, QboPreferences, QboTaxCode, QboTaxRate } from '../schemas.js';
 import { MAX_RESULTS, runQuery, selectStatement } from './query.js';
@@ -66,7 +68,12 @@ export function buildLookups(input: {
  *   SELECT * FROM TaxRate / TaxCode WHERE Active IN (true, false)   (old documents use retired rates)
  *   SELECT * FROM CompanyInfo, SELECT * FROM Preferences             (state, country, home currency)
  */
-export async function fetchLookups(ctx: Pick<ReadContext, 'http' | 'signal'>): Promise<QboLookups> {
+export function fetchLookups(ctx: Pick<ReadContext<Settings>, 'http' | 'signal' | 'connectionId' | 'settings'>): Promise<QboLookups> {
+  // Cached per connection for settings.lookupsCacheSeconds (src/connector/lookups-cache.ts).
+  return cachedLookups(ctx, `qbo-lookups|${ctx.settings.realmId}`, ctx.settings.lookupsCacheSeconds, () => readFromQuickBooks(ctx));
+}
+
+async function readFromQuickBooks(ctx: Pick<ReadContext, 'http' | 'signal'>): Promise<QboLookups> {
   // https://developer.intuit.com/app/developer/qbo/docs/learn/explore-the-quickbooks-online-api/data-queries
   const [taxRates, taxCodes, companyInfo, preferences] = await Promise.all([
     readAll(ctx, 'TaxRate', QboTaxRate),

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { cachedLookups } from '../../../src/connector/lookups-cache.js';
 import type { ReadContext } from '../../../src/connector/types.js';
 import { XeroOrganisationResponse, XeroTaxRatesResponse } from '../schemas.js';
 import type { Settings } from '../settings.js';
 
 /**
- * What the Xero mappers need besides the record, fetched once per read by the document streams'
- * `lookups()` (2 calls) and handed over in MapContext.lookups as plain JSON:
+ * What the Xero mappers need besides the record, fetched by the document streams' `lookups()` (2 calls,
+ * cached per connection) and handed over in MapContext.lookups as plain JSON:
  * - `baseCurrency`: GET /Organisation `BaseCurrency` — Xero's CurrencyRate is relative to it
  *   (https://developer.xero.com/documentation/api/accounting/organisation);
  * - `taxRates`: GET /TaxRates by TaxType: name, effective rate and components (to split CGST/SGST)
@@ -38,7 +39,15 @@ export function readLookups(lookups: unknown): XeroLookups {
   return parsed.success ? parsed.data : { taxRates: {} };
 }
 
-export async function fetchLookups(ctx: ReadContext<Settings>): Promise<XeroLookups> {
+/**
+ * Read once per connection and cached for settings.lookupsCacheSeconds (src/connector/lookups-cache.ts):
+ * at 60 calls a rolling minute, two lookup calls in every job would cost as much as the data.
+ */
+export function fetchLookups(ctx: ReadContext<Settings>): Promise<XeroLookups> {
+  return cachedLookups(ctx, `xero-lookups|${ctx.settings.tenantId}`, ctx.settings.lookupsCacheSeconds, () => readFromXero(ctx));
+}
+
+async function readFromXero(ctx: ReadContext<Settings>): Promise<XeroLookups> {
   // GET /Organisation: BaseCurrency decides whether CurrencyRate is usable for our billing base.
   // https://developer.xero.com/documentation/api/accounting/organisation
   const org = await ctx.http.request({ path: 'Organisation', endpoint: 'GET /Organisation', schema: XeroOrganisationResponse, signal: ctx.signal });

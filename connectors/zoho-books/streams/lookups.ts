@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cachedLookups, clearLookupsCache } from '../../../src/connector/lookups-cache.js';
 import type { ReadContext } from '../../../src/connector/types.js';
 import { ConfigError } from '../../../src/errors/index.js';
 import { mapFail, mapOk, type MapResult } from '../../../src/mapping/index.js';
@@ -66,27 +67,13 @@ export function readLookups(raw: unknown): MapResult<ZohoLookups> {
   return result;
 }
 
-interface CacheEntry<T> {
-  expires: number;
-  value: Promise<T>;
-}
-const cache = new Map<string, CacheEntry<unknown>>();
-
+/** Cached per connection for settings.lookupsCacheSeconds (src/connector/lookups-cache.ts). */
 function cached<T>(ctx: ReadContext<Settings>, what: string, load: () => Promise<T>): Promise<T> {
-  const key = `${what}|${ctx.connectionId}|${ctx.settings.organizationId}|${ctx.http.options.prefixUrl}`;
-  const now = Date.now();
-  const hit = cache.get(key) as CacheEntry<T> | undefined;
-  if (hit && hit.expires > now) return hit.value;
-  const value = load();
-  cache.set(key, { expires: now + ctx.settings.lookupsCacheSeconds * 1000, value });
-  value.catch(() => cache.delete(key));
-  return value;
+  return cachedLookups(ctx, `zoho-${what}|${ctx.settings.organizationId}`, ctx.settings.lookupsCacheSeconds, load);
 }
 
 /** Forgets cached lookups (tests, or after an operator changes tax settings). */
-export function clearLookupsCache(): void {
-  cache.clear();
-}
+export { clearLookupsCache };
 
 const text = (v: string | null | undefined) => (v && v.trim() !== '' ? v.trim() : undefined);
 

@@ -45,6 +45,8 @@ export async function startHarness(options: XeroEmulatorOptions = {}): Promise<X
     clientSecret: 'xero-sandbox-client-secret',
     refreshToken: 'xero-sandbox-refresh-token-0',
     tenantId,
+    // Each test reads the emulator's organisation as it is now (tests change it): no lookups cache.
+    lookupsCacheSeconds: 0,
     baseUrl: emu.apiBase,
     tokenUrl: emu.tokenUrl,
     tokenGroup: 'xero-login',
