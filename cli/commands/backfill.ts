@@ -8,6 +8,7 @@ import { IsoDate } from '../../src/billing/schemas/index.js';
 import { addDays, utcDate } from '../../src/billing/dates.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { withRuntime } from '../context.js';
+import { requiredOption } from '../required-option.js';
 import { progressReporter } from '../progress.js';
 
 function date(value: string, flag: string): string {
@@ -20,9 +21,9 @@ export function registerBackfillCommand(program: Command): void {
   program
     .command('backfill')
     .description('sync history for a date range, in resumable windows; waits and prints a summary')
-    .requiredOption('--connection <id>', 'connection id from the config')
+    .addOption(requiredOption('--connection <id>', 'connection id from the config'))
     .option('--entity <name>', 'invoices | credit-notes | customers | all', 'all')
-    .requiredOption('--from <date>', 'first document date, YYYY-MM-DD')
+    .addOption(requiredOption('--from <date>', 'first document date, YYYY-MM-DD'))
     .option('--to <date>', 'last document date, YYYY-MM-DD (default: today, UTC)')
     .option('--restart', 'start a new run instead of resuming the previous one for the same range')
     .option('--json', 'print the summary as JSON')
