@@ -6,6 +6,7 @@ import { commandPath } from './usage-errors.js';
  * lists that subcommand's options too: every option is listed under the command a user types.
  */
 export function listDefaultCommandOptions(cmd: Command): void {
+  // commander keeps `{ isDefault: true }` in this field and offers no getter for it; read-only here.
   const name = (cmd as unknown as { _defaultCommandName?: string })._defaultCommandName;
   const sub = name ? cmd.commands.find((c) => c.name() === name) : undefined;
   if (sub) {
