@@ -5,19 +5,32 @@ import { registerConfigCommand } from './commands/config.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerDlqCommand } from './commands/dlq.js';
 import { registerExplainCommand } from './commands/explain.js';
+import { registerPreviewCommand } from './commands/preview.js';
 import { registerReconcileCommand } from './commands/reconcile.js';
+import { registerStateCommand } from './commands/state.js';
 import { registerStatusCommand } from './commands/status.js';
 import { registerWorkerCommand } from './commands/worker.js';
 import { registerSandboxCommand } from './commands/sandbox.js';
 import { SyncError } from '../src/errors/index.js';
+import { listDefaultCommandOptions } from './default-command-help.js';
+import { checkRequiredOptions } from './required-option.js';
+import { configureUsageErrors } from './usage-errors.js';
+import { versionLine } from './version.js';
 
 /**
  * erp-sync: the command line. Exit codes: 0 success; 1 the command ran and found a problem (drift,
  * a demo mismatch); 2 it could not run (bad arguments or config, no Redis, a service unreachable).
+ * A usage error is one line naming the command's help (usage-errors.ts), never the whole help.
  */
 const program = new Command('erp-sync')
   .description('Keep a billing and receivables service in step with Zoho Books, QuickBooks Online and Xero')
-  .showHelpAfterError()
+  // The version line reads package.json and asks git for the commit: only when asked, not at every start.
+  .option('-V, --version', 'print the version (package, commit, Node) and exit')
+  .on('option:version', () => {
+    process.stdout.write(`${versionLine()}\n`);
+    throw new CommanderError(0, 'commander.version', 'version printed');
+  })
+  .hook('preAction', checkRequiredOptions)
   .exitOverride();
 
 registerDemoCommand(program);
@@ -25,10 +38,14 @@ registerSandboxCommand(program);
 registerWorkerCommand(program);
 registerBackfillCommand(program);
 registerReconcileCommand(program);
+registerPreviewCommand(program);
 registerStatusCommand(program);
+registerStateCommand(program);
 registerDlqCommand(program);
 registerExplainCommand(program);
 registerConfigCommand(program);
+configureUsageErrors(program);
+listDefaultCommandOptions(program);
 
 try {
   await program.parseAsync(process.argv);

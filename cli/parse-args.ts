@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from 'commander';
 import { ConfigError } from '../src/errors/index.js';
 
 /** "KEY=COMPANY" → { key, companyId }; a clear error for anything else. */
@@ -13,11 +14,14 @@ export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
+/** An option parser for whole numbers; a bad value is a usage error (one line naming the command's help). */
 export function intOption(name: string, min = 0, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
     const n = Number(value);
     if (!Number.isInteger(n) || n < min || n > max)
-      throw new ConfigError(`${name} expects a whole number ${max === Number.MAX_SAFE_INTEGER ? `≥ ${min}` : `from ${min} to ${max}`}, got "${value}"`);
+      throw new InvalidArgumentError(
+        `${name} expects a whole number ${max === Number.MAX_SAFE_INTEGER ? `≥ ${min}` : `from ${min} to ${max}`}, got "${value}"`,
+      );
     return n;
   };
 }

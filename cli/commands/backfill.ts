@@ -8,6 +8,7 @@ import { IsoDate } from '../../src/billing/schemas/index.js';
 import { addDays, utcDate } from '../../src/billing/dates.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { withRuntime } from '../context.js';
+import { requiredOption } from '../required-option.js';
 import { progressReporter } from '../progress.js';
 
 function date(value: string, flag: string): string {
@@ -20,9 +21,9 @@ export function registerBackfillCommand(program: Command): void {
   program
     .command('backfill')
     .description('sync history for a date range, in resumable windows; waits and prints a summary')
-    .requiredOption('--connection <id>', 'connection id from the config')
+    .addOption(requiredOption('--connection <id>', 'connection id from the config'))
     .option('--entity <name>', 'invoices | credit-notes | customers | all', 'all')
-    .requiredOption('--from <date>', 'first document date, YYYY-MM-DD')
+    .addOption(requiredOption('--from <date>', 'first document date, YYYY-MM-DD'))
     .option('--to <date>', 'last document date, YYYY-MM-DD (default: today, UTC)')
     .option('--restart', 'start a new run instead of resuming the previous one for the same range')
     .option('--json', 'print the summary as JSON')
@@ -77,12 +78,14 @@ export async function runBackfill(
   let backlog: number | undefined;
   let billingDown = '';
   let prunedAt = 0;
+  let total = children;
   try {
     for (;;) {
       const parent = await rt.queues.backfill.getJob(runId);
       const state = parent ? await parent.getState() : 'unknown';
       const deps = parent ? await parent.getDependenciesCount() : { processed: 0, unprocessed: 0 };
-      const total = children || (deps.processed ?? 0) + (deps.unprocessed ?? 0);
+      total = children || (deps.processed ?? 0) + (deps.unprocessed ?? 0);
+      const records = progress && parent ? await recordsRead(rt, runId, await parent.getChildrenValues()) : 0;
       // Only this run's upserts: other connections' traffic on the same queue does not hold it up.
       // Counted every 5 s while windows run, every second once they are all done.
       const due = Date.now() - prunedAt >= (state === 'completed' ? 1_000 : 5_000);
@@ -93,7 +96,7 @@ export async function runBackfill(
         billingDown = outage ? ` · billing DOWN since ${new Date(outage.since).toISOString()}, upserts paused until it answers` : '';
         prunedAt = Date.now();
       }
-      progress?.update(deps.processed ?? 0, total, `· upserts of this run not yet written ${backlog ?? '…'}${billingDown}`);
+      progress?.update({ done: deps.processed ?? 0, total, records, detail: `· upserts of this run not yet written ${backlog ?? '…'}${billingDown}` });
       if (state === 'failed') throw new Error(`backfill ${runId} failed: ${parent?.failedReason}`);
       if (state === 'completed' && due && backlog === 0) {
         // Read the job again: the copy fetched above may predate its completion (state is read after
@@ -104,11 +107,26 @@ export async function runBackfill(
       await sleep(300);
     }
   } finally {
-    progress?.end();
+    if (result) progress?.update({ done: result.windows, total: Math.max(total, result.windows), records: result.pulled, detail: '· every upsert written' });
+    progress?.end(result !== undefined);
     await ownWorkers?.stop(5_000);
   }
   const quarantinedTotal = await rt.quarantine.count(req.connectionId);
   return { ...result!, runId, connection: req.connectionId, from: req.from, to: req.to, alreadyDone, quarantinedTotal, seconds: (Date.now() - started) / 1000 };
+}
+
+const pulledOf = (v: unknown): number => (typeof (v as { pulled?: unknown } | null)?.pulled === 'number' ? (v as { pulled: number }).pulled : 0);
+
+/**
+ * The bar's running count: records read by the run's finished windows (their pull results) and by the
+ * windows running now (the progress a pull reports after each page; as many as the pull concurrency).
+ * A window finishing between the two reads may be missed or counted twice for one redraw.
+ */
+async function recordsRead(rt: import('../../jobs/runtime.js').Runtime, runId: string, finished: Record<string, unknown>): Promise<number> {
+  let n = 0;
+  for (const v of Object.values(finished)) n += pulledOf(v);
+  for (const job of await rt.queues.pull.getActive()) if ((job.data as { runId?: string }).runId === runId) n += pulledOf(job.progress);
+  return n;
 }
 
 function printSummary(s: BackfillReport): void {

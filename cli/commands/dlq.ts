@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { upsertJobId } from '../../jobs/pull.js';
 import type { UpsertPayload } from '../../jobs/catalog.js';
 import { enqueueUpserts, type UpsertJob } from '../../jobs/enqueue-upserts.js';
@@ -7,11 +7,12 @@ import type { Runtime } from '../../jobs/runtime.js';
 import { ConfigError } from '../../src/errors/index.js';
 import type { QuarantineEntry } from '../../src/pipeline/quarantine.js';
 import { withRuntime } from '../context.js';
+import { requiredOption } from '../required-option.js';
 
 type Opts = { connection: string; entity?: string; erpId?: string; all?: boolean; json?: boolean; config?: string };
 
 function entityOption(value: string): string {
-  if (!isEntityName(value)) throw new ConfigError(`--entity must be one of ${ENTITY_NAMES.join(', ')}, got "${value}"`);
+  if (!isEntityName(value)) throw new InvalidArgumentError(`--entity must be one of ${ENTITY_NAMES.join(', ')}, got "${value}"`);
   return value;
 }
 
@@ -67,7 +68,7 @@ export function registerDlqCommand(program: Command): void {
   const dlq = program.command('dlq').description('records that could not be synced (quarantine): list, show, replay, purge');
   const common = (c: Command) =>
     c
-      .requiredOption('--connection <id>', 'connection id')
+      .addOption(requiredOption('--connection <id>', 'connection id'))
       .option('--entity <name>', 'invoices | credit-notes | customers', entityOption)
       .option('--erp-id <id>', 'one record')
       .option('--json', 'print JSON')

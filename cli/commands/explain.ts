@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Runtime } from '../../jobs/runtime.js';
 import { ENTITY_NAMES } from '../../src/connector/entities.js';
 import { withRuntime } from '../context.js';
+import { requiredOption } from '../required-option.js';
 
 /** Source version → job → billing ids → last reconciliation verdict, for one ERP record. */
 export async function explainRecord(
@@ -45,8 +46,8 @@ export function registerExplainCommand(program: Command): void {
   program
     .command('explain')
     .description('trace one ERP record: source version → job → billing ids → last reconciliation verdict')
-    .requiredOption('--connection <id>', 'connection id')
-    .requiredOption('--erp-id <id>', "the ERP's record id")
+    .addOption(requiredOption('--connection <id>', 'connection id'))
+    .addOption(requiredOption('--erp-id <id>', "the ERP's record id"))
     .option('--json', 'print JSON')
     .option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)')
     .action(async (o: { connection: string; erpId: string; json?: boolean; config?: string }) =>

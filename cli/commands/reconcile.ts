@@ -12,6 +12,7 @@ import { startWorkers } from '../../jobs/worker-service.js';
 import { IsoDate } from '../../src/billing/schemas/index.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { withRuntime } from '../context.js';
+import { requiredOption } from '../required-option.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 function date(v: string, flag: string): string {
@@ -45,9 +46,9 @@ export function registerReconcileCommand(program: Command): void {
   program
     .command('reconcile')
     .description('compare billing with what was synced (and, with --deep, with the source) for UPDATED_AT days')
-    .requiredOption('--connection <id>', 'connection id')
-    .requiredOption('--from <date>', 'first day, YYYY-MM-DD (reconcile.timeZone, UTC by default)')
-    .requiredOption('--to <date>', 'last day, inclusive')
+    .addOption(requiredOption('--connection <id>', 'connection id'))
+    .addOption(requiredOption('--from <date>', 'first day, YYYY-MM-DD (reconcile.timeZone, UTC by default)'))
+    .addOption(requiredOption('--to <date>', 'last day, inclusive'))
     .option('--deep', 'also read the source: never-synced, stale and deleted records')
     .option('--repair', 're-enqueue what a sync can fix (missing, mismatch, stale) and wait for it')
     .option('--json', 'print the result as JSON')
