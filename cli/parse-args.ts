@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { IsoDate } from '../src/billing/schemas/index.js';
 import { ConfigError } from '../src/errors/index.js';
 
 /** "KEY=COMPANY" → { key, companyId }; a clear error for anything else. */
@@ -28,3 +29,9 @@ export function intOption(name: string, min = 0, max = Number.MAX_SAFE_INTEGER) 
 
 /** The highest TCP port (ports are 0, meaning any free one, to this). */
 export const MAX_PORT = 65535;
+
+/** A YYYY-MM-DD argument, checked after parsing (the message names the flag and what it got). */
+export function isoDate(value: string, flag: string): string {
+  if (!IsoDate.safeParse(value).success) throw new ConfigError(`${flag} expects a date YYYY-MM-DD, got "${value}"`);
+  return value;
+}

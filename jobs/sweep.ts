@@ -19,7 +19,7 @@ export interface SweepHelpers extends FailedUpsertHelpers {
   inFlight: Pick<InFlight, 'scan' | 'settle' | 'track' | 'count'>;
   ledger: Pick<Ledger, 'getMany'>;
   syncStatus: Pick<SyncStatus, 'recordSweep'>;
-  queues: { upsert: Pick<Queue, 'getJob' | 'addBulk'> };
+  queues: { upsert: Pick<Queue, 'getJob' | 'getJobState' | 'addBulk'> };
 }
 
 export type SweepAction = 're-enqueued' | 'quarantined';
@@ -67,13 +67,14 @@ export async function sweepInFlight(h: SweepHelpers, connection: string, now = D
 
 async function sweepOne(h: SweepHelpers, connection: string, entry: InFlightEntry<UpsertPayload>, result: SweepResult, now: number): Promise<void> {
   const { entity, erpId, jobId, payload } = entry;
-  const job = await h.queues.upsert.getJob(jobId);
-  const state = job ? await job.getState() : 'gone';
+  // The state alone first (one script, no payload read): most entries are simply still on their way.
+  const state = await h.queues.upsert.getJobState(jobId);
   if (state === 'completed') {
     if (await h.inFlight.settle(connection, entity, erpId, jobId)) result.settled++;
     return;
   }
-  if (state === 'failed' && job) {
+  const job = state === 'failed' ? await h.queues.upsert.getJob(jobId) : undefined;
+  if (job) {
     if (await accountForFailedUpsert(h, job)) {
       result.recovered.push({ entity, erpId, version: payload.version, action: 'quarantined', detail: job.failedReason ?? 'failed' });
       h.metrics.recordsRecovered.inc({ connection, entity, action: 'quarantined' });
@@ -81,7 +82,7 @@ async function sweepOne(h: SweepHelpers, connection: string, entry: InFlightEntr
     }
     return;
   }
-  if (state !== 'gone' && state !== 'unknown') return; // waiting, delayed, prioritized, active: on its way
+  if (state !== 'unknown') return; // waiting, delayed, prioritized, active: on its way (or failed and just removed)
   const [written] = await h.ledger.getMany(connection, entity as UpsertPayload['entity'], [erpId]);
   const quarantined = await h.quarantine.get(connection, entity, erpId);
   if ((written && written.version >= payload.version) || (quarantined && quarantined.version >= payload.version)) {

@@ -4,17 +4,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { addBackfill, readBackfillSummary, runBacklog, type BackfillSummary } from '../../jobs/backfill.js';
 import { BILLING } from '../../jobs/billing-outage.js';
 import { startWorkers } from '../../jobs/worker-service.js';
-import { IsoDate } from '../../src/billing/schemas/index.js';
 import { addDays, utcDate } from '../../src/billing/dates.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { withRuntime } from '../context.js';
+import { isoDate } from '../parse-args.js';
 import { requiredOption } from '../required-option.js';
 import { progressReporter } from '../progress.js';
-
-function date(value: string, flag: string): string {
-  if (!IsoDate.safeParse(value).success) throw new ConfigError(`${flag} expects a date YYYY-MM-DD, got "${value}"`);
-  return value;
-}
 
 /** `erp-sync backfill --connection ID --entity invoices|credit-notes|customers|all --from DATE [--to DATE]` */
 export function registerBackfillCommand(program: Command): void {
@@ -32,8 +27,8 @@ export function registerBackfillCommand(program: Command): void {
       if (opts.entity !== 'all' && !isEntityName(opts.entity))
         throw new ConfigError(`--entity must be one of ${ENTITY_NAMES.join(', ')} or all, got "${opts.entity}"`);
       const entities = opts.entity === 'all' ? [...ENTITY_NAMES] : [opts.entity];
-      const from = date(opts.from, '--from');
-      const to = date(opts.to ?? utcDate(Date.now()), '--to');
+      const from = isoDate(opts.from, '--from');
+      const to = isoDate(opts.to ?? utcDate(Date.now()), '--to');
       if (from > to) throw new ConfigError(`--from ${from} is after --to ${to}`);
       // Each day is a window of vendor calls: a far-future --to spends the vendor's quota on empty days.
       // Tomorrow is allowed (a vendor's local date may be ahead of UTC); later documents are post-dated

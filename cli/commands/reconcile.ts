@@ -9,16 +9,11 @@ import { makeJobHelpers } from '../../jobs/job-helpers.js';
 import type { Runtime } from '../../jobs/runtime.js';
 import { sweepInFlight } from '../../jobs/sweep.js';
 import { startWorkers } from '../../jobs/worker-service.js';
-import { IsoDate } from '../../src/billing/schemas/index.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { withRuntime } from '../context.js';
+import { isoDate } from '../parse-args.js';
 import { requiredOption } from '../required-option.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-
-function date(v: string, flag: string): string {
-  if (!IsoDate.safeParse(v).success) throw new ConfigError(`${flag} expects a date YYYY-MM-DD, got "${v}"`);
-  return v;
-}
 
 /**
  * --report FILE must be writable before a reconcile that may take minutes: its directory exists and is
@@ -55,8 +50,8 @@ export function registerReconcileCommand(program: Command): void {
     .option('--report <file>', 'write the full result (every drifted record) as JSON to a file')
     .option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)')
     .action(async (o: { connection: string; from: string; to: string; deep?: boolean; repair?: boolean; json?: boolean; report?: string; config?: string }) => {
-      const from = date(o.from, '--from');
-      const to = date(o.to, '--to');
+      const from = isoDate(o.from, '--from');
+      const to = isoDate(o.to, '--to');
       if (from > to) throw new ConfigError(`--from ${from} is after --to ${to}`);
       if (o.report) await checkReportPath(o.report);
       await withRuntime(o.config, async (rt) => {
