@@ -68,7 +68,8 @@ export function startBillingProbe(h: BillingOutageHelpers): { stop(): void; prob
     if (!(await h.locks.tryAcquire(BILLING, 'probe', 'outage', everyMs, owner))) return;
     try {
       // GET /external/invoices, one row: any answer but a transient failure means billing is reachable again.
-      await h.billing.listInvoices({ pageSize: 1 });
+      // One try: the probe's own interval is its retry.
+      await h.billing.listInvoices({ pageSize: 1 }, { retries: 0 });
     } catch (err) {
       if (err instanceof TransientError) {
         await h.queues.upsert.rateLimit(pauseMs(h));

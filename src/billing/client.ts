@@ -45,11 +45,14 @@ interface CallOptions<T extends z.ZodTypeAny> {
   response: T;
   fieldsMask?: readonly string[];
   signal?: AbortSignal;
+  retries?: number;
 }
 
 /** Per-call options every method accepts. */
 export interface RequestOptions {
   signal?: AbortSignal;
+  /** In-process retries of this call (p-retry) instead of the client's; a probe that repeats on its own interval asks for 0. */
+  retries?: number;
   /** X-Fields-Mask (our name for the interface's unnamed fields-mask header). */
   fieldsMask?: readonly string[];
 }
@@ -286,7 +289,8 @@ export class BillingClient {
   }
 
   private call<T extends z.ZodTypeAny>(c: CallOptions<T>): Promise<z.infer<T>> {
-    return withRetry(() => this.once(c), { ...this.options.retry, signal: c.signal ?? this.options.retry?.signal });
+    const retries = c.retries === undefined ? {} : { retries: c.retries };
+    return withRetry(() => this.once(c), { ...this.options.retry, ...retries, signal: c.signal ?? this.options.retry?.signal });
   }
 
   private async once<T extends z.ZodTypeAny>(c: CallOptions<T>): Promise<z.infer<T>> {
