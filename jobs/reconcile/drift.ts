@@ -5,6 +5,8 @@ export const DRIFT_KINDS = [
   'field_mismatch',
   'stale_version',
   'void_not_reflected',
+  /** Voided in billing while the source holds the invoice as live: a receivable gone from billing only. */
+  'void_in_billing_only',
   'delete_not_reflected',
   'duplicate',
   /** An in-flight record whose upsert job was gone or had failed unaccounted (jobs/sweep.ts acted on it). */

@@ -289,6 +289,11 @@ function compareOurs(d: InvoiceRecord, entry: LedgerEntry): Array<{ kind: DriftK
   if (entry.sourceStatus && VOID.test(entry.sourceStatus) && d.lifecycleStatus !== 'VOIDED') {
     out.push({ kind: 'void_not_reflected', detail: `void in the source; billing lifecycle ${d.lifecycleStatus}` });
   }
+  // The other direction: no upsert changes a lifecycle, so no sync can undo a void made in billing; a
+  // person must decide (un-void in billing, or void in the source).
+  if (d.lifecycleStatus === 'VOIDED' && !entry.sourceDeletedAt && !(entry.sourceStatus && VOID.test(entry.sourceStatus))) {
+    out.push({ kind: 'void_in_billing_only', detail: `voided in billing; the source holds it as ${entry.sourceStatus ?? 'live'}` });
+  }
   const diffs = entry.fields ? compareFields(entry.fields, d) : [];
   if (diffs.length) {
     // metaData travels with the invoice; a service that echoes it tells us which version it holds.
