@@ -4,6 +4,19 @@ import type { z } from 'zod';
 import { formatZodIssues, ParkedError, SyncError } from '../src/errors/index.js';
 import { serializeError } from '../src/observability/logger.js';
 import type { Metrics } from '../src/observability/metrics.js';
+import type { ConnectionSlots } from '../src/pipeline/connection-slots.js';
+
+/**
+ * At most `max` jobs of one connection run at once (every process together): a job beyond that goes back
+ * to the queue for `retryMs` (plus jitter) without using an attempt, and its worker slot serves another
+ * connection meanwhile. The slot is a lease of `leaseMs`, renewed while the job runs.
+ */
+export interface ConnectionSlotsPolicy {
+  slots: Pick<ConnectionSlots, 'take' | 'release'>;
+  max: number;
+  leaseMs: number;
+  retryMs: number;
+}
 
 export type Processor<P, R> = (ctx: { job: Job; data: P; token?: string; signal?: AbortSignal; log: Logger }) => Promise<R>;
 
@@ -21,7 +34,7 @@ export type Processor<P, R> = (ctx: { job: Job; data: P; token?: string; signal?
 export function defineJob<S extends z.ZodTypeAny, R>(
   queue: string,
   schema: S,
-  deps: { logger: Logger; metrics: Metrics },
+  deps: { logger: Logger; metrics: Metrics; jobSlots?: ConnectionSlotsPolicy },
   processor: Processor<z.infer<S>, R>,
 ) {
   return async (job: Job, token?: string, signal?: AbortSignal): Promise<R> => {
@@ -34,14 +47,33 @@ export function defineJob<S extends z.ZodTypeAny, R>(
     const data = parsed.data as { connectionId?: string; entity?: string };
     const log = deps.logger.child({ queue, jobId: job.id, connection: data.connectionId, entity: data.entity, attempt: job.attemptsMade + 1 });
     let result = 'ok';
+    const slotsPolicy = deps.jobSlots;
+    const slot = slotsPolicy && data.connectionId && job.id && token !== undefined ? { connection: data.connectionId, id: job.id } : undefined;
+    let renew: NodeJS.Timeout | undefined;
     try {
+      if (slot && slotsPolicy) {
+        if (!(await slotsPolicy.slots.take(slot.connection, slot.id, slotsPolicy.max, slotsPolicy.leaseMs))) {
+          result = 'deferred';
+          deps.metrics.jobsDeferred.inc({ queue, reason: 'connection-slots' });
+          await job.moveToDelayed(Date.now() + slotsPolicy.retryMs + Math.floor(Math.random() * slotsPolicy.retryMs), token);
+          throw new DelayedError();
+        }
+        renew = setInterval(() => {
+          slotsPolicy.slots.take(slot.connection, slot.id, Number.MAX_SAFE_INTEGER, slotsPolicy.leaseMs).catch(() => {});
+        }, slotsPolicy.leaseMs / 3);
+        renew.unref();
+      }
       return await processor({ job, data: parsed.data, token, signal, log });
     } catch (err) {
+      if (err instanceof DelayedError && result === 'deferred') throw err;
       if (err instanceof ParkedError && token !== undefined) {
         result = 'deferred';
-        log.info({ until: new Date(err.untilMs).toISOString() }, 'connection parked; job delayed until the park ends');
-        // A second of spread so the delayed jobs of one connection do not all start in the same instant.
-        await job.moveToDelayed(err.untilMs + Math.floor(Math.random() * 1_000), token);
+        // A park (vendor day limit, outage, long Retry-After) is news; a wait for the next minute slot is routine.
+        const routine = err.untilMs - Date.now() < 60_000;
+        deps.metrics.jobsDeferred.inc({ queue, reason: routine ? 'quota' : 'park' });
+        log[routine ? 'debug' : 'info']({ until: new Date(err.untilMs).toISOString(), why: err.message }, 'job delayed until the connection can call its vendor again');
+        // Spread so the delayed jobs of one connection do not all start in the same instant.
+        await job.moveToDelayed(err.untilMs + Math.floor(Math.random() * (routine ? 250 : 1_000)), token);
         throw new DelayedError();
       }
       if (err instanceof RateLimitError || err instanceof DelayedError || err instanceof WaitingChildrenError) {
@@ -56,6 +88,8 @@ export function defineJob<S extends z.ZodTypeAny, R>(
       log.warn({ err: serializeError(err) }, 'job attempt failed');
       throw err;
     } finally {
+      if (renew) clearInterval(renew);
+      if (slot && slotsPolicy && renew) await slotsPolicy.slots.release(slot.connection, slot.id).catch(() => {});
       deps.metrics.jobDuration.observe({ queue, result }, (performance.now() - started) / 1000);
     }
   };

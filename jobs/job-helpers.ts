@@ -24,6 +24,8 @@ export interface JobHelpers {
  */
 export function makeJobHelpers(rt: Runtime): JobHelpers {
   const { logger, metrics, config } = rt;
+  // Pulls and reconciliations call the vendor: at most maxJobsPerConnection of one connection at once.
+  const connectionSlots = { slots: rt.connectionSlots, max: config.sync.maxJobsPerConnection, leaseMs: config.sync.lockDurationMs, retryMs: 1_000 };
   const sweep: SweepHelpers = {
     logger,
     metrics,
@@ -52,8 +54,13 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
       metrics,
       config: {
         billing: { baseCurrency: config.billing.baseCurrency },
-        sync: { backlogHighWater: config.sync.backlogHighWater, vendorOutageRetrySeconds: config.sync.vendorOutageRetrySeconds },
+        sync: {
+          backlogHighWater: config.sync.backlogHighWater,
+          vendorOutageRetrySeconds: config.sync.vendorOutageRetrySeconds,
+          quotaWaitInPlaceMs: config.sync.quotaWaitInPlaceMs,
+        },
       },
+      jobSlots: connectionSlots,
       outages: rt.outages,
       connection: rt.connection,
       locks: rt.locks,
@@ -84,7 +91,8 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
     reconcile: {
       logger,
       metrics,
-      config: { reconcile: { timeZone: config.reconcile.timeZone } },
+      config: { reconcile: { timeZone: config.reconcile.timeZone }, sync: { quotaWaitInPlaceMs: config.sync.quotaWaitInPlaceMs } },
+      jobSlots: connectionSlots,
       connection: rt.connection,
       billing: rt.billing,
       billingBudget: rt.billingBudget,

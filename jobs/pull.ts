@@ -16,8 +16,9 @@ import type { InFlight } from '../src/pipeline/in-flight.js';
 import type { Quarantine } from '../src/pipeline/quarantine.js';
 import type { RecordLock } from '../src/pipeline/record-lock.js';
 import type { SyncStatus } from '../src/pipeline/sync-status.js';
+import { withQuotaWaitPolicy } from '../src/pipeline/quota-wait-policy.js';
 import { CREDIT_NOTE_PRIORITY_OFFSET, PRIORITY, PullPayload, QUEUES } from './catalog.js';
-import { defineJob } from './define-job.js';
+import { type ConnectionSlotsPolicy, defineJob } from './define-job.js';
 import { enqueueUpserts, type UpsertJob } from './enqueue-upserts.js';
 import { reconcileFields } from './reconcile-fields.js';
 import type { ConnectionHandle } from './runtime.js';
@@ -26,7 +27,11 @@ import type { ConnectionHandle } from './runtime.js';
 export interface PullHelpers {
   logger: Logger;
   metrics: Metrics;
-  config: { billing: Pick<AppConfig['billing'], 'baseCurrency'>; sync: Pick<AppConfig['sync'], 'backlogHighWater' | 'vendorOutageRetrySeconds'> };
+  config: {
+    billing: Pick<AppConfig['billing'], 'baseCurrency'>;
+    sync: Pick<AppConfig['sync'], 'backlogHighWater' | 'vendorOutageRetrySeconds' | 'quotaWaitInPlaceMs'>;
+  };
+  jobSlots?: ConnectionSlotsPolicy;
   outages: Pick<Outages, 'markDown' | 'markUp'>;
   connection(id: string): ConnectionHandle;
   locks: Pick<RecordLock, 'tryAcquireIncrementalPull'>;
@@ -87,7 +92,14 @@ export function pullProcessor(rt: PullHelpers) {
       return { pulled: 0, enqueued: 0, unchanged: 0, quarantined: 0, deleted: 0, pages: 0, cursor: null };
     }
     try {
-      const result = await pullStream();
+      // Fair scheduling: a long wait for a vendor slot gives the worker slot back (the job is delayed until
+      // its slot) when nothing is lost by it: before the first call, or on a stream whose progress is saved
+      // page by page. A read that would start over (an unsorted stream part-read) waits in place instead.
+      let slots = 0;
+      const result = await withQuotaWaitPolicy(
+        { maxInPlaceWaitMs: rt.config.sync.quotaWaitInPlaceMs, deferrable: () => slots === 0 || stream.isSorted, onSlot: () => void slots++ },
+        pullStream,
+      );
       await rt.outages.markUp(conn);
       return result;
     } catch (err) {

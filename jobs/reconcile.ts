@@ -2,6 +2,7 @@ import type { Queue } from 'bullmq';
 import { addDays } from '../src/billing/dates.js';
 import type { AppConfig } from '../src/config.js';
 import { type jobOptions, QUEUES, ReconcilePayload } from './catalog.js';
+import { withQuotaWaitPolicy } from '../src/pipeline/quota-wait-policy.js';
 import { defineJob } from './define-job.js';
 import { dateInZone, type ReconcileHelpers, runReconcile } from './reconcile/run-reconcile.js';
 
@@ -11,7 +12,12 @@ export function reconcileProcessor(rt: ReconcileHelpers) {
     const today = dateInZone(Date.now(), rt.config.reconcile.timeZone);
     const from = data.from ?? addDays(today, -(data.lastDays! - 1));
     const to = data.to ?? today;
-    const r = await runReconcile(rt, { connectionId: data.connectionId, from, to, deep: data.deep, repair: data.repair }, signal);
+    // A reconcile read is not resumable: it gives its worker slot back for a vendor quota wait only before its first call.
+    let slots = 0;
+    const r = await withQuotaWaitPolicy(
+      { maxInPlaceWaitMs: rt.config.sync?.quotaWaitInPlaceMs ?? 1_000, deferrable: () => slots === 0, onSlot: () => void slots++ },
+      () => runReconcile(rt, { connectionId: data.connectionId, from, to, deep: data.deep, repair: data.repair }, signal),
+    );
     log.info({ from, to, counts: r.counts, total: r.total }, r.total ? 'reconcile found drift' : 'reconcile clean');
     return { from, to, counts: r.counts, total: r.total, needsPerson: r.needsPerson, checked: r.checked };
   });

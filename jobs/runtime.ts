@@ -13,6 +13,7 @@ import { createMetrics, initialiseSeries, type Metrics, statusClass } from '../s
 import { BackfillRuns } from '../src/pipeline/backfill-runs.js';
 import { BillingBudget } from '../src/pipeline/billing-budget.js';
 import { Checkpoints } from '../src/pipeline/checkpoints.js';
+import { ConnectionSlots } from '../src/pipeline/connection-slots.js';
 import { CustomersEnsured } from '../src/pipeline/customers-ensured.js';
 import { type StateKeys, stateKeys } from '../src/pipeline/keys.js';
 import { InFlight } from '../src/pipeline/in-flight.js';
@@ -37,6 +38,8 @@ export interface StateStores {
   /** Billing and vendor outages in progress, shared by every process. */
   outages: Outages;
   quotas: Quotas;
+  /** Each connection's jobs running now, across every process (sync.maxJobsPerConnection). */
+  connectionSlots: ConnectionSlots;
   locks: RecordLock;
   tokens: TokenStore;
   upsertState: UpsertState;
@@ -172,6 +175,7 @@ export async function createRuntime(
     inFlight: new InFlight(redis, keys),
     outages: new Outages(redis, keys),
     quotas,
+    connectionSlots: new ConnectionSlots(redis, keys),
     locks: new RecordLock(redis, keys),
     tokens,
     upsertState: new UpsertState(redis, keys),
@@ -213,7 +217,11 @@ export async function createRuntime(
         if (status === 429) metrics.rateLimited.inc({ target: c.id });
       },
       park: (untilMs) => quotas.park(c.id, untilMs),
-      onQuota: (window, remaining) => metrics.vendorQuotaRemaining.set({ connection: c.id, window }, remaining),
+      onQuota: (window, remaining) => {
+        metrics.vendorQuotaRemaining.set({ connection: c.id, window }, remaining);
+        // The vendor's count wins over ours where it says less is left (another app on the same organisation).
+        quotas.observe(c.id, budget, window, remaining).catch((err: unknown) => logger.warn({ err, connection: c.id }, 'could not record the vendor quota'));
+      },
     });
     clients.set(id, client);
     return client;

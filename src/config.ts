@@ -142,6 +142,17 @@ export const AppConfig = z.strictObject({
        * answers. @defaultValue 30
        */
       vendorOutageRetrySeconds: z.number().int().min(1).default(30),
+      /**
+       * Fair scheduling. A job waits in place for a vendor quota slot at most this long; a longer wait puts
+       * it back in the queue until its slot (no attempt used) so the worker slot serves another connection.
+       * @defaultValue 1000
+       */
+      quotaWaitInPlaceMs: z.number().int().min(0).default(1_000),
+      /**
+       * Jobs of one connection (pulls, backfill windows, reconciliations) running at once across every
+       * worker: one connection's backfill cannot fill the workers while others wait. @defaultValue 2
+       */
+      maxJobsPerConnection: z.number().int().min(1).max(64).default(2),
     })
     .prefault({}),
   reconcile: z

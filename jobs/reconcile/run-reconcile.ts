@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ConnectionSlotsPolicy } from '../define-job.js';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import type { BillingClient } from '../../src/billing/client.js';
@@ -22,7 +23,9 @@ import { readSourceSide } from './source-side.js';
 export interface ReconcileHelpers {
   logger: Logger;
   metrics: Metrics;
-  config: { reconcile: Pick<AppConfig['reconcile'], 'timeZone'> };
+  config: { reconcile: Pick<AppConfig['reconcile'], 'timeZone'>; sync?: Pick<AppConfig['sync'], 'quotaWaitInPlaceMs'> };
+  /** The worker's reconcile job: at most sync.maxJobsPerConnection jobs of one connection at once. */
+  jobSlots?: ConnectionSlotsPolicy;
   connection(id: string): ConnectionHandle;
   billing: Pick<BillingClient, 'listInvoices'>;
   billingBudget: Pick<BillingBudget, 'take'>;

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pRetry from 'p-retry';
-import { RateLimitedError, SyncError } from '../errors/index.js';
+import { ParkedError, RateLimitedError, SyncError } from '../errors/index.js';
 import { decideRateLimited } from './wait-decision.js';
 
 /** The longest Retry-After waited for in-process unless a policy says otherwise (wait-decision.ts). */
@@ -43,6 +43,8 @@ export function withRetry<T>(fn: (attempt: number) => Promise<T>, policy: RetryP
     signal: policy.signal,
     shouldRetry: async ({ error, attemptNumber }) => {
       if (!(error instanceof SyncError) || !error.retryable) return false;
+      // A park is waited out by delaying the job (jobs/define-job.ts), never here.
+      if (error instanceof ParkedError) return false;
       if (error instanceof RateLimitedError) {
         if (!policy.retryRateLimited || decideRateLimited(error, maxRetryAfter, Date.now()).kind !== 'wait-in-place') return false;
         if (error.retryAfterMs !== undefined) await sleep(error.retryAfterMs, undefined, { signal: policy.signal });

@@ -12,10 +12,13 @@ export function stateKeys(prefix: string) {
     quarantine: (connection: string) => `${prefix}:quarantine:${connection}`,
     customersEnsured: (connection: string) => `${prefix}:customers-ensured:${connection}`,
     recordLock: (connection: string, entity: string, erpId: string) => `${prefix}:lock:${connection}:${entity}:${erpId}`,
-    quotaMinute: (connection: string, window: number) => `${prefix}:quota:${connection}:m:${window}`,
-    quotaDay: (connection: string, day: string) => `${prefix}:quota:${connection}:d:${day}`,
+    /** The vendor calls of the last 60 s (a log) and of the last 24 h (1-minute buckets): rolling windows. */
+    quotaMinute: (connection: string) => `${prefix}:quota:${connection}:minute`,
+    quotaDay: (connection: string) => `${prefix}:quota:${connection}:day`,
     quotaConcurrency: (connection: string) => `${prefix}:quota:${connection}:inflight`,
     park: (connection: string) => `${prefix}:park:${connection}`,
+    /** The connection's jobs running now (pull, reconcile), by job id, scored by lease expiry. */
+    connectionSlots: (connection: string) => `${prefix}:connection-slots:${connection}`,
     reconcile: (connection: string) => `${prefix}:reconcile:${connection}`,
     /** A reconcile run's scratch set of ids (billing ids seen, source ids), dropped when the run ends. */
     reconcileScratch: (connection: string, name: string) => `${prefix}:reconcile:${connection}:${name}`,

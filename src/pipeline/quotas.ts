@@ -3,17 +3,20 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import type { StateKeys } from './keys.js';
 import { LuaScript } from './lua-script.js';
+import { currentQuotaWaitPolicy, type QuotaWaitPolicy } from './quota-wait-policy.js';
 import { ParkedError } from '../errors/index.js';
 
 export interface QuotaLimits {
+  /** Calls in any rolling 60 s. */
   perMinute: number;
-  /** 0 or undefined: no daily cap. */
+  /** Calls in any rolling 24 h; 0 or undefined: no daily cap. */
   perDay?: number;
   concurrency: number;
 }
 
-// One atomic check-and-take: 0 = a slot was taken, > 0 = wait that long, < 0 = parked (day limit).
+// One atomic check-and-take: 0 = a slot was taken, > 0 = wait that long, < 0 = parked (or the day spent).
 const TAKE = LuaScript.load('take-quota-4');
+const OBSERVE = LuaScript.load('observe-quota-2');
 const PARK = LuaScript.load('park-connection-1');
 
 /** Waits `ms` (or until `signal` aborts): injectable, so tests drive waits without sleeping. */
@@ -23,10 +26,14 @@ const realWait: Wait = (ms, signal) => sleep(ms, undefined, { signal });
 /** A parked connection's slot request: the job is delayed until the park ends (jobs/define-job.ts). */
 export const QuotaParkedError = ParkedError;
 
+/** How long a caller polls for a concurrency slot held by a call in flight. */
+const CONCURRENCY_POLL_MS = 25;
+
 /**
  * Per-connection vendor quotas held in Redis, shared by every job type and every process: N replicas
- * behave like one. Per-minute is a fixed UTC-minute window, per-day a UTC day; concurrency is a set of
- * leases that expire (so a killed process cannot hold a slot forever).
+ * behave like one. Windows roll as the vendors' do (take-quota-4.lua): the calls of the last 60 s and of
+ * the last 24 h, never a calendar minute that lets 2 × the limit through across its edge. Concurrency is
+ * a set of leases that expire. The vendor's own remaining-quota headers override our count (`observe`).
  */
 export class Quotas {
   constructor(
@@ -37,33 +44,29 @@ export class Quotas {
   ) {}
 
   /**
-   * Waits for a slot. Throws QuotaParkedError when the connection is parked (or its daily cap is spent)
-   * and `maxParkWaitMs` is exceeded — the caller delays its job instead of holding a worker.
+   * Takes a slot, waiting in place for it when the wait is short or the job cannot give its worker slot
+   * back (see quota-wait-policy.ts). Throws ParkedError when the connection is parked or its day is
+   * spent (beyond `maxParkWaitMs`), and when a deferrable job would wait longer than its in-place wait:
+   * the job is then delayed until its slot instead of holding a worker.
    */
   async acquire(
     connection: string,
     limits: QuotaLimits,
-    options: { signal?: AbortSignal; leaseTtlMs?: number; maxParkWaitMs?: number } = {},
+    options: { signal?: AbortSignal; leaseTtlMs?: number; maxParkWaitMs?: number; policy?: QuotaWaitPolicy } = {},
   ): Promise<() => void> {
     const lease = randomUUID();
+    const policy = options.policy ?? currentQuotaWaitPolicy();
+    let waitedForConcurrency = 0;
     for (;;) {
       options.signal?.throwIfAborted();
       const now = this.now();
-      const minuteIndex = Math.floor(now / 60_000);
-      const day = new Date(now).toISOString().slice(0, 10);
-      const msToNextMinute = (minuteIndex + 1) * 60_000 - now;
-      const msToNextDay = Date.parse(`${day}T00:00:00Z`) + 86_400_000 - now;
       const r = (await TAKE.run(
         this.redis,
-        [
-          this.keys.quotaMinute(connection, minuteIndex),
-          this.keys.quotaDay(connection, day),
-          this.keys.quotaConcurrency(connection),
-          this.keys.park(connection),
-        ],
-        [now, limits.perMinute, limits.perDay ?? 0, limits.concurrency, lease, options.leaseTtlMs ?? 120_000, msToNextMinute, msToNextDay].map(String),
+        [this.keys.quotaMinute(connection), this.keys.quotaDay(connection), this.keys.quotaConcurrency(connection), this.keys.park(connection)],
+        [now, limits.perMinute, limits.perDay ?? 0, limits.concurrency, lease, options.leaseTtlMs ?? 120_000],
       )) as number;
       if (r === 0) {
+        policy?.onSlot?.();
         let released = false;
         return () => {
           if (released) return;
@@ -77,8 +80,31 @@ export class Quotas {
         await this.wait(wait, options.signal);
         continue;
       }
-      await this.wait(Math.min(r, 1_000), options.signal);
+      // Concurrency slots come free as calls finish: poll. Minute slots free at a known instant.
+      const concurrency = r === CONCURRENCY_POLL_MS;
+      const wait = concurrency ? Math.max(CONCURRENCY_POLL_MS, waitedForConcurrency) : r;
+      if (policy && wait > policy.maxInPlaceWaitMs && policy.deferrable()) {
+        throw new ParkedError(connection, now + (concurrency ? 1_000 : r), {
+          why: concurrency ? 'vendor concurrency: every slot busy' : 'vendor minute quota: next slot then',
+        });
+      }
+      const step = Math.min(r, 1_000);
+      if (concurrency) waitedForConcurrency += step;
+      await this.wait(step, options.signal);
     }
+  }
+
+  /**
+   * What the vendor says is left in a window (its response headers): when it is less than our count
+   * leaves, our count is raised to match, so we stop where the vendor would refuse.
+   */
+  async observe(connection: string, limits: QuotaLimits, window: 'minute' | 'day', remaining: number): Promise<number> {
+    const limit = window === 'minute' ? limits.perMinute : (limits.perDay ?? 0);
+    return (await OBSERVE.run(
+      this.redis,
+      [this.keys.quotaMinute(connection), this.keys.quotaDay(connection)],
+      [this.now(), window, remaining, limit, randomUUID()],
+    )) as number;
   }
 
   /** Parks a connection (vendor day limit, or remaining quota 0) until `untilMs`. Never shortens a park. */
@@ -92,13 +118,14 @@ export class Quotas {
     return ttl > 0 ? this.now() + ttl : undefined;
   }
 
+  /** Calls in the last 60 s and the last 24 h (as last counted), and calls in flight now. */
   async usage(connection: string): Promise<{ minute: number; day: number; inflight: number }> {
     const now = this.now();
     const [m, d, f] = await Promise.all([
-      this.redis.get(this.keys.quotaMinute(connection, Math.floor(now / 60_000))),
-      this.redis.get(this.keys.quotaDay(connection, new Date(now).toISOString().slice(0, 10))),
+      this.redis.zcount(this.keys.quotaMinute(connection), `(${now - 60_000}`, '+inf'),
+      this.redis.hget(this.keys.quotaDay(connection), 't'),
       this.redis.zcount(this.keys.quotaConcurrency(connection), now, '+inf'),
     ]);
-    return { minute: Number(m ?? 0), day: Number(d ?? 0), inflight: f };
+    return { minute: m, day: Number(d ?? 0), inflight: f };
   }
 }

@@ -4,9 +4,7 @@ import { contentHash } from '../../src/pipeline/content-hash.js';
 import { stateKeys } from '../../src/pipeline/keys.js';
 import { Ledger } from '../../src/pipeline/ledger.js';
 import { Quarantine } from '../../src/pipeline/quarantine.js';
-import { QuotaParkedError, Quotas } from '../../src/pipeline/quotas.js';
 import { RecordLock } from '../../src/pipeline/record-lock.js';
-import { manualWait } from '../support/manual-wait.js';
 import { connect, dropPrefix, testPrefix } from '../support/redis.js';
 
 describe('pipeline state in Redis', () => {
@@ -84,60 +82,6 @@ describe('pipeline state in Redis', () => {
       expect(await quarantine.clear('c', 'invoices', '9', '2026-01-02T00:00:00.000Z')).toBe(false);
       expect(await quarantine.clear('c', 'invoices', '9', '2026-01-04T00:00:00.000Z')).toBe(true);
       expect(await quarantine.count('c')).toBe(0);
-    });
-  });
-
-  describe('quotas across processes', () => {
-    it('given perMinute 5 shared by two processes, when both take 3, then the 6th waits for the next minute', async () => {
-      let now = Date.parse('2026-11-21T10:00:10Z');
-      const clock = manualWait();
-      const qa = new Quotas(a, keys, () => now, clock.wait);
-      const qb = new Quotas(b, keys, () => now, clock.wait);
-      const limits = { perMinute: 5, concurrency: 100 };
-      for (let i = 0; i < 3; i++) (await qa.acquire('q1', limits))();
-      for (let i = 0; i < 2; i++) (await qb.acquire('q1', limits))();
-      const ctl = new AbortController();
-      const pending = qb.acquire('q1', limits, { signal: ctl.signal });
-      expect(await clock.waiting()).toBeGreaterThan(0); // the 6th found the minute spent and waits
-      now = Date.parse('2026-11-21T10:01:00Z');
-      clock.release();
-      (await pending)();
-      expect((await qa.usage('q1')).minute).toBe(1);
-    });
-
-    it('given concurrency 2, then a third caller waits until a slot is released', async () => {
-      const clock = manualWait();
-      const q = new Quotas(a, keys, Date.now, clock.wait);
-      const limits = { perMinute: 1000, concurrency: 2 };
-      const r1 = await q.acquire('q2', limits);
-      await q.acquire('q2', limits);
-      let third = false;
-      const p = q.acquire('q2', limits).then((r) => {
-        third = true;
-        return r;
-      });
-      await clock.waiting(); // the third found both slots taken and waits
-      expect(third).toBe(false);
-      r1();
-      clock.release();
-      (await p)();
-      expect(third).toBe(true);
-    });
-
-    it('given a daily cap of 2, when spent, then the caller gets QuotaParkedError instead of blocking a worker', async () => {
-      const q = new Quotas(a, keys);
-      const limits = { perMinute: 100, perDay: 2, concurrency: 10 };
-      (await q.acquire('q3', limits))();
-      (await q.acquire('q3', limits))();
-      await expect(q.acquire('q3', limits)).rejects.toBeInstanceOf(QuotaParkedError);
-    });
-
-    it('given a connection parked until a time, then only that connection waits', async () => {
-      const q = new Quotas(a, keys);
-      await q.park('q4', Date.now() + 60_000);
-      await expect(q.acquire('q4', { perMinute: 100, concurrency: 10 })).rejects.toBeInstanceOf(QuotaParkedError);
-      (await q.acquire('q5', { perMinute: 100, concurrency: 10 }))();
-      expect(await q.parkedUntil('q4')).toBeGreaterThan(Date.now());
     });
   });
 

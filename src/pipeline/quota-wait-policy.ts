@@ -1,0 +1,32 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * How long the job running now may wait in place for a vendor quota slot, and whether it can give its
+ * worker slot back instead. A vendor client is shared by every job of its connection in a process, so
+ * the policy belongs to the job, not to the client: the job runs its work inside `withQuotaWaitPolicy`
+ * and `Quotas.acquire` reads it from there.
+ *
+ * - `maxInPlaceWaitMs`: a wait up to this long is waited in place (a second or so: cheaper than a round
+ *   trip through the queue).
+ * - `deferrable()`: whether the job can be put back in the queue now without losing work (nothing read
+ *   yet, or a read whose progress is saved page by page). A longer wait then throws ParkedError and the
+ *   job is delayed until the slot, without using an attempt (jobs/define-job.ts).
+ *
+ * Outside any job (a CLI command, a test calling a connector) there is no policy: waits are in place.
+ */
+export interface QuotaWaitPolicy {
+  maxInPlaceWaitMs: number;
+  deferrable(): boolean;
+  /** Called for each slot taken: lets the job know it has started reading. */
+  onSlot?(): void;
+}
+
+const current = new AsyncLocalStorage<QuotaWaitPolicy>();
+
+export function withQuotaWaitPolicy<T>(policy: QuotaWaitPolicy, fn: () => Promise<T>): Promise<T> {
+  return current.run(policy, fn);
+}
+
+export function currentQuotaWaitPolicy(): QuotaWaitPolicy | undefined {
+  return current.getStore();
+}

@@ -1,0 +1,149 @@
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ParkedError } from '../../src/errors/index.js';
+import { stateKeys } from '../../src/pipeline/keys.js';
+import { withQuotaWaitPolicy } from '../../src/pipeline/quota-wait-policy.js';
+import { Quotas } from '../../src/pipeline/quotas.js';
+import { manualWait } from '../support/manual-wait.js';
+import { connect, dropPrefix, testPrefix } from '../support/redis.js';
+
+/** Vendor quotas as the vendors count them: rolling windows, shared in Redis by every process. */
+describe('Quotas', () => {
+  const prefix = testPrefix('quotas');
+  const keys = stateKeys(prefix);
+  let a: Redis;
+  let b: Redis;
+  beforeAll(() => {
+    a = connect();
+    b = connect();
+  });
+  afterAll(async () => {
+    await dropPrefix(a, prefix);
+    await a.quit();
+    await b.quit();
+  });
+  const at = (iso: string) => Date.parse(iso);
+
+  it('given 5 a minute shared by two processes, taken at :50, when a 6th asks at :05 of the next calendar minute, then it waits until the first call is 60 s old', async () => {
+    let now = at('2026-11-21T10:00:50Z');
+    const clock = manualWait();
+    const qa = new Quotas(a, keys, () => now, clock.wait);
+    const qb = new Quotas(b, keys, () => now, clock.wait);
+    const limits = { perMinute: 5, concurrency: 100 };
+    for (let i = 0; i < 3; i++) (await qa.acquire('roll', limits))();
+    for (let i = 0; i < 2; i++) (await qb.acquire('roll', limits))();
+    now = at('2026-11-21T10:01:05Z');
+    const pending = qb.acquire('roll', limits);
+    // A fixed calendar minute would let it through now (a burst of 10 within 15 s): a rolling one does not.
+    expect(await clock.waiting()).toBe(1_000); // waits in steps of at most 1 s
+    now = at('2026-11-21T10:01:50.001Z');
+    clock.release();
+    (await pending)();
+    expect((await qa.usage('roll')).minute).toBe(1);
+  });
+
+  it('given concurrency 2, then a third caller waits until a slot is released', async () => {
+    const clock = manualWait();
+    const q = new Quotas(a, keys, Date.now, clock.wait);
+    const limits = { perMinute: 1000, concurrency: 2 };
+    const r1 = await q.acquire('conc', limits);
+    await q.acquire('conc', limits);
+    let third = false;
+    const p = q.acquire('conc', limits).then((r) => {
+      third = true;
+      return r;
+    });
+    await clock.waiting();
+    expect(third).toBe(false);
+    r1();
+    clock.release();
+    (await p)();
+    expect(third).toBe(true);
+  });
+
+  it('given 3 a day spent at 23:59 UTC, when asked just after midnight, then the day is still spent (rolling 24 h) until 24 h after the first call', async () => {
+    let now = at('2026-11-21T23:59:10Z');
+    const q = new Quotas(a, keys, () => now);
+    const limits = { perMinute: 100, perDay: 3, concurrency: 10 };
+    for (let i = 0; i < 3; i++) (await q.acquire('day', limits))();
+    now = at('2026-11-22T00:01:00Z');
+    const refused = await q.acquire('day', limits).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ParkedError);
+    // The minute bucket 23:59 stops counting at 23:59 the next day.
+    expect((refused as ParkedError).untilMs).toBe(at('2026-11-22T23:59:00Z'));
+    now = at('2026-11-22T23:59:00Z');
+    (await q.acquire('day', limits))();
+    expect((await q.usage('day')).day).toBe(1);
+  });
+
+  it('given a connection parked until a time, then only that connection waits', async () => {
+    const q = new Quotas(a, keys);
+    await q.park('parked', Date.now() + 60_000);
+    await expect(q.acquire('parked', { perMinute: 100, concurrency: 10 })).rejects.toBeInstanceOf(ParkedError);
+    (await q.acquire('other', { perMinute: 100, concurrency: 10 }))();
+    expect(await q.parkedUntil('parked')).toBeGreaterThan(Date.now());
+  });
+
+  it('given the vendor says 2 calls are left in its minute while our count leaves 10, when observed, then only 2 more are taken before a wait', async () => {
+    const now = at('2026-11-21T11:00:00Z');
+    const clock = manualWait();
+    const q = new Quotas(a, keys, () => now, clock.wait);
+    const limits = { perMinute: 10, concurrency: 10 };
+    expect(await q.observe('vendor-count', limits, 'minute', 2)).toBe(8);
+    (await q.acquire('vendor-count', limits))();
+    (await q.acquire('vendor-count', limits))();
+    const ctl = new AbortController();
+    const third = q.acquire('vendor-count', limits, { signal: ctl.signal });
+    expect(await clock.waiting()).toBe(1_000);
+    // A vendor that says more is left than we count changes nothing: our count only ever goes up.
+    expect(await q.observe('vendor-count', limits, 'minute', 9)).toBe(0);
+    expect((await q.usage('vendor-count')).minute).toBe(10);
+    ctl.abort(new Error('stop'));
+    await expect(third).rejects.toThrow('stop');
+  });
+
+  describe('fair scheduling', () => {
+    const policy = (deferrable: boolean) => ({ maxInPlaceWaitMs: 1_000, deferrable: () => deferrable });
+
+    it('given a job that can give its slot back and a spent minute, when it asks, then it is told when its slot frees instead of waiting', async () => {
+      let now = at('2026-11-21T12:00:00Z');
+      const clock = manualWait();
+      const q = new Quotas(a, keys, () => now, clock.wait);
+      const limits = { perMinute: 2, concurrency: 10 };
+      (await q.acquire('fair', limits))();
+      now += 20_000;
+      (await q.acquire('fair', limits))();
+      now += 5_000;
+      const deferred = await withQuotaWaitPolicy(policy(true), () => q.acquire('fair', limits)).catch((e: unknown) => e);
+      expect(deferred).toBeInstanceOf(ParkedError);
+      expect((deferred as ParkedError).untilMs).toBe(at('2026-11-21T12:01:00Z'));
+    });
+
+    it('given a job whose read would start over, when the minute is spent, then it waits in place', async () => {
+      const now = at('2026-11-21T13:00:00Z');
+      const clock = manualWait();
+      const q = new Quotas(a, keys, () => now, clock.wait);
+      const limits = { perMinute: 1, concurrency: 10 };
+      (await q.acquire('in-place', limits))();
+      const ctl = new AbortController();
+      const pending = withQuotaWaitPolicy(policy(false), () => q.acquire('in-place', limits, { signal: ctl.signal }));
+      expect(await clock.waiting()).toBe(1_000);
+      ctl.abort(new Error('stop'));
+      await expect(pending).rejects.toThrow('stop');
+    });
+
+    it('given a wait shorter than the in-place wait, then even a deferrable job waits in place', async () => {
+      let now = at('2026-11-21T14:00:00Z');
+      const clock = manualWait();
+      const q = new Quotas(a, keys, () => now, clock.wait);
+      const limits = { perMinute: 1, concurrency: 10 };
+      (await q.acquire('short', limits))();
+      now += 59_500;
+      const pending = withQuotaWaitPolicy(policy(true), () => q.acquire('short', limits));
+      expect(await clock.waiting()).toBe(500);
+      now += 500;
+      clock.release();
+      (await pending)();
+    });
+  });
+});
