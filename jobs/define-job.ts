@@ -5,6 +5,8 @@ import { formatZodIssues, ParkedError, SyncError } from '../src/errors/index.js'
 import { serializeError } from '../src/observability/logger.js';
 import type { Metrics } from '../src/observability/metrics.js';
 import type { ConnectionSlots } from '../src/pipeline/connection-slots.js';
+import type { WakeLine } from '../src/pipeline/wake-line.js';
+import { PRIORITY } from './catalog.js';
 
 /**
  * At most `max` jobs of one connection run at once (every process together): a job beyond that goes back
@@ -16,7 +18,12 @@ export interface ConnectionSlotsPolicy {
   max: number;
   leaseMs: number;
   retryMs: number;
+  /** Spaces out the wake-ups of a connection's waiting jobs (both for its job slots and its vendor quota). */
+  line?: Pick<WakeLine, 'next'>;
 }
+
+/** How far apart a connection's jobs waiting for one of its job slots wake up. */
+const SLOT_WAKE_SPACING_MS = 50;
 
 export type Processor<P, R> = (ctx: { job: Job; data: P; token?: string; signal?: AbortSignal; log: Logger }) => Promise<R>;
 
@@ -55,7 +62,11 @@ export function defineJob<S extends z.ZodTypeAny, R>(
         if (!(await slotsPolicy.slots.take(slot.connection, slot.id, slotsPolicy.max, slotsPolicy.leaseMs))) {
           result = 'deferred';
           deps.metrics.jobsDeferred.inc({ queue, reason: 'connection-slots' });
-          await job.moveToDelayed(Date.now() + slotsPolicy.retryMs + Math.floor(Math.random() * slotsPolicy.retryMs), token);
+          const earliest = Date.now() + slotsPolicy.retryMs;
+          const at = slotsPolicy.line
+            ? await slotsPolicy.line.next(slot.connection, 'slots', earliest, SLOT_WAKE_SPACING_MS)
+            : earliest + Math.floor(Math.random() * slotsPolicy.retryMs);
+          await job.moveToDelayed(at, token);
           throw new DelayedError();
         }
         renew = setInterval(() => {
@@ -71,9 +82,20 @@ export function defineJob<S extends z.ZodTypeAny, R>(
         // A park (vendor day limit, outage, long Retry-After) is news; a wait for the next minute slot is routine.
         const routine = err.untilMs - Date.now() < 60_000;
         deps.metrics.jobsDeferred.inc({ queue, reason: routine ? 'quota' : 'park' });
-        log[routine ? 'debug' : 'info']({ until: new Date(err.untilMs).toISOString(), why: err.message }, 'job delayed until the connection can call its vendor again');
-        // Spread so the delayed jobs of one connection do not all start in the same instant.
-        await job.moveToDelayed(err.untilMs + Math.floor(Math.random() * (routine ? 250 : 1_000)), token);
+        log[routine ? 'debug' : 'info'](
+          { until: new Date(err.untilMs).toISOString(), why: err.message },
+          'job delayed until the connection can call its vendor again',
+        );
+        // Spread so the delayed jobs of one connection do not all start in the same instant: background jobs
+        // (backfill windows) waiting for the next vendor slot take their place in the connection's line;
+        // others wake at the slot, with a little jitter.
+        const background = (job.opts.priority ?? 0) >= PRIORITY.backfill;
+        const line = deps.jobSlots?.line;
+        const at =
+          routine && background && line && err.spacingMs && data.connectionId
+            ? await line.next(data.connectionId, 'quota', err.untilMs, err.spacingMs)
+            : err.untilMs + Math.floor(Math.random() * (routine ? 250 : 1_000));
+        await job.moveToDelayed(at, token);
         throw new DelayedError();
       }
       if (err instanceof RateLimitError || err instanceof DelayedError || err instanceof WaitingChildrenError) {

@@ -25,7 +25,13 @@ export interface JobHelpers {
 export function makeJobHelpers(rt: Runtime): JobHelpers {
   const { logger, metrics, config } = rt;
   // Pulls and reconciliations call the vendor: at most maxJobsPerConnection of one connection at once.
-  const connectionSlots = { slots: rt.connectionSlots, max: config.sync.maxJobsPerConnection, leaseMs: config.sync.lockDurationMs, retryMs: 1_000 };
+  const connectionSlots = {
+    slots: rt.connectionSlots,
+    max: config.sync.maxJobsPerConnection,
+    leaseMs: config.sync.lockDurationMs,
+    retryMs: 1_000,
+    line: rt.wakeLine,
+  };
   const sweep: SweepHelpers = {
     logger,
     metrics,

@@ -40,7 +40,7 @@ export interface PullHelpers {
   quarantine: Pick<Quarantine, 'put' | 'clear'>;
   syncStatus: Pick<SyncStatus, 'recordSuccess' | 'recordLastError'>;
   backfillRuns: Pick<BackfillRuns, 'trackUpserts'>;
-  inFlight: Pick<InFlight, 'track'>;
+  inFlight: Pick<InFlight, 'track' | 'versions'>;
   queues: { upsert: Pick<Queue, 'addBulk' | 'getJobCounts'> };
 }
 
@@ -94,10 +94,15 @@ export function pullProcessor(rt: PullHelpers) {
     try {
       // Fair scheduling: a long wait for a vendor slot gives the worker slot back (the job is delayed until
       // its slot) when nothing is lost by it: before the first call, or on a stream whose progress is saved
-      // page by page. A read that would start over (an unsorted stream part-read) waits in place instead.
+      // page by page, or one that skips on its next start what it already handed over (`resumable`). A read
+      // that would start over from nothing waits in place instead.
       let slots = 0;
       const result = await withQuotaWaitPolicy(
-        { maxInPlaceWaitMs: rt.config.sync.quotaWaitInPlaceMs, deferrable: () => slots === 0 || stream.isSorted, onSlot: () => void slots++ },
+        {
+          maxInPlaceWaitMs: rt.config.sync.quotaWaitInPlaceMs,
+          deferrable: () => slots === 0 || stream.isSorted || stream.resumable === true,
+          onSlot: () => void slots++,
+        },
         pullStream,
       );
       await rt.outages.markUp(conn);
@@ -142,12 +147,24 @@ export function pullProcessor(rt: PullHelpers) {
           log.info('the stream was rewound while this pull ran; its checkpoint stays rewound');
       };
 
-      const ctx = handle.readContext({ logger: log, signal, until, window });
+      // What the pipeline holds lets a stream skip unchanged rows; only when reads stay a second or more
+      // behind the vendor's clock, so an edit in the second a row was read always shows as a later time.
+      const ctx = handle.readContext({
+        logger: log,
+        signal,
+        until,
+        window,
+        ...(c.settleDelaySeconds >= 1 ? { knownVersions: (e: EntityName, ids: readonly string[]) => knownVersions(rt, conn, e, ids) } : {}),
+      });
       const result: PullResult = { pulled: 0, enqueued: 0, unchanged: 0, quarantined: 0, deleted: 0, pages: 0, cursor: state.cursor };
       const lookups = stream.lookups ? await stream.lookups(ctx) : {};
       const mapCtx: MapContext = { connectionId: conn, originSource: c.originSource, baseCurrency: rt.config.billing.baseCurrency, lookups };
       for await (const page of stream.read(ctx, state)) {
         result.pages++;
+        if (page.knownSkipped) {
+          result.unchanged += page.knownSkipped;
+          rt.metrics.recordsSkipped.inc({ connection: conn, entity, reason: 'unchanged' }, page.knownSkipped);
+        }
         result.pulled += page.records.length;
         rt.metrics.recordsPulled.inc({ connection: conn, entity }, page.records.length);
         const ledger = await rt.ledger.getMany(
@@ -249,6 +266,21 @@ export function pullProcessor(rt: PullHelpers) {
       log.info(result, 'pull finished');
       return { ...result, cursor };
     }
+  });
+}
+
+/**
+ * What the pipeline holds of each record: the version being written (in flight) or else the one written
+ * (ledger); nothing for a record whose repair was asked, so it is read again.
+ */
+async function knownVersions(rt: Pick<PullHelpers, 'ledger' | 'inFlight'>, conn: string, entity: EntityName, ids: readonly string[]) {
+  const [flying, written] = await Promise.all([rt.inFlight.versions(conn, entity, ids), rt.ledger.getMany(conn, entity, [...ids])]);
+  return ids.map((_, i) => {
+    const w = written[i];
+    const f = flying[i];
+    if (Ledger.repairRequested(w)) return undefined;
+    if (f !== undefined && (w === undefined || f > w.version)) return f;
+    return w?.version;
   });
 }
 

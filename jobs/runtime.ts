@@ -14,6 +14,7 @@ import { BackfillRuns } from '../src/pipeline/backfill-runs.js';
 import { BillingBudget } from '../src/pipeline/billing-budget.js';
 import { Checkpoints } from '../src/pipeline/checkpoints.js';
 import { ConnectionSlots } from '../src/pipeline/connection-slots.js';
+import { WakeLine } from '../src/pipeline/wake-line.js';
 import { CustomersEnsured } from '../src/pipeline/customers-ensured.js';
 import { type StateKeys, stateKeys } from '../src/pipeline/keys.js';
 import { InFlight } from '../src/pipeline/in-flight.js';
@@ -40,6 +41,8 @@ export interface StateStores {
   quotas: Quotas;
   /** Each connection's jobs running now, across every process (sync.maxJobsPerConnection). */
   connectionSlots: ConnectionSlots;
+  /** Wake-up instants of a connection's jobs waiting for the same slot, spaced out. */
+  wakeLine: WakeLine;
   locks: RecordLock;
   tokens: TokenStore;
   upsertState: UpsertState;
@@ -57,7 +60,7 @@ export interface ConnectionHandle {
   config: ConnectionConfig;
   connector: Connector<any>;
   /** A stream read's context: the connection's shared vendor client and its settings as the config parse left them. */
-  readContext(read: Pick<ReadContext, 'logger' | 'signal' | 'until' | 'window'>): ReadContext;
+  readContext(read: Pick<ReadContext, 'logger' | 'signal' | 'until' | 'window' | 'knownVersions'>): ReadContext;
 }
 
 /**
@@ -176,6 +179,7 @@ export async function createRuntime(
     outages: new Outages(redis, keys),
     quotas,
     connectionSlots: new ConnectionSlots(redis, keys),
+    wakeLine: new WakeLine(redis, keys),
     locks: new RecordLock(redis, keys),
     tokens,
     upsertState: new UpsertState(redis, keys),

@@ -37,6 +37,8 @@ export interface StreamPage<Raw, State> {
   records: SourceRecord<Raw>[];
   /** State to resume from once this page's records are durably handled. */
   state: State;
+  /** Rows listed but not fetched because the pipeline already holds their version (ReadContext.knownVersions). */
+  knownSkipped?: number;
 }
 
 /** What a stream read needs: the connection's HTTP client and where it is. */
@@ -55,6 +57,13 @@ export interface ReadContext<Settings = any> {
    * 30 days, not all history. Streams without a document date (customers) read everything once.
    */
   window?: { from: string; to: string };
+  /**
+   * The source version (UTC ISO) the pipeline already holds for each id — written to billing, or handed
+   * to the upsert queue and on its way — or undefined (unknown, or a repair asked to read it again). A
+   * stream whose per-record calls are costly (a detail GET per listed row) skips rows whose listed
+   * modification time is not newer: they have not changed since.
+   */
+  knownVersions?(entity: EntityName, ids: readonly string[]): Promise<Array<string | undefined>>;
 }
 
 /** Every stream state carries `cursor`: the lower bound (UTC ISO) of the next read, null = beginning. */
@@ -78,6 +87,12 @@ export interface Stream<Raw = unknown, State extends StreamState = StreamState, 
   cursorField: string;
   /** True only when reads are ordered by the cursor: then state may be saved after each page. */
   isSorted: boolean;
+  /**
+   * True when a read that starts over costs little more than its list pages: it skips rows the pipeline
+   * already holds (`ReadContext.knownVersions`). The pipeline may then put a part-read back in the queue
+   * (for a vendor quota wait) although its checkpoint is only saved at the end.
+   */
+  resumable?: boolean;
   /** zod schema of flat primitives; dates as ISO strings. */
   state: z.ZodType<State>;
   /** State for a read from `from` (ISO instant); undefined = from the beginning. */

@@ -43,6 +43,17 @@ export class InFlight {
     return (await SETTLE.run(this.redis, [this.keys.inFlight(connection)], [Quarantine.field(entity, erpId), jobId])) === 1;
   }
 
+  /** The source version each record is on its way to billing at (undefined: not in flight). */
+  async versions(connection: string, entity: string, erpIds: readonly string[]): Promise<Array<string | undefined>> {
+    if (!erpIds.length) return [];
+    const raws = await this.redis.hmget(this.keys.inFlight(connection), ...erpIds.map((id) => Quarantine.field(entity, id)));
+    return raws.map((raw, i) => {
+      if (raw === null) return undefined;
+      const version = (parseEntry(Quarantine.field(entity, erpIds[i]!), raw).payload as { version?: unknown }).version;
+      return typeof version === 'string' ? version : undefined;
+    });
+  }
+
   async count(connection: string): Promise<number> {
     return this.redis.hlen(this.keys.inFlight(connection));
   }

@@ -19,6 +19,8 @@ export function stateKeys(prefix: string) {
     park: (connection: string) => `${prefix}:park:${connection}`,
     /** The connection's jobs running now (pull, reconcile), by job id, scored by lease expiry. */
     connectionSlots: (connection: string) => `${prefix}:connection-slots:${connection}`,
+    /** The last wake-up instant handed to a job of the connection waiting in a lane (wake-line.ts). */
+    wakeLine: (connection: string, lane: string) => `${prefix}:wake-line:${connection}:${lane}`,
     reconcile: (connection: string) => `${prefix}:reconcile:${connection}`,
     /** A reconcile run's scratch set of ids (billing ids seen, source ids), dropped when the run ends. */
     reconcileScratch: (connection: string, name: string) => `${prefix}:reconcile:${connection}:${name}`,

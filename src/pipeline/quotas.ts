@@ -86,6 +86,7 @@ export class Quotas {
       if (policy && wait > policy.maxInPlaceWaitMs && policy.deferrable()) {
         throw new ParkedError(connection, now + (concurrency ? 1_000 : r), {
           why: concurrency ? 'vendor concurrency: every slot busy' : 'vendor minute quota: next slot then',
+          spacingMs: 60_000 / limits.perMinute,
         });
       }
       const step = Math.min(r, 1_000);

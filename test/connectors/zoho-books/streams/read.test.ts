@@ -185,3 +185,43 @@ describe('the read loop (streams/read.ts) against the emulator: incremental read
     // The emulator answers 400 (code 2) for an unencoded "+", so a successful read proves %2B on the wire.
   });
 });
+
+describe('the read loop (streams/read.ts): rows the pipeline already holds', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ records: 30, customers: 6, creditNotes: 0 });
+  });
+  afterAll(() => h.close());
+
+  it('given the pipeline holds every invoice at its listed modification time, when read again, then only the list pages are called and every row is counted as skipped; one edited a second later is fetched', async () => {
+    const first = await readAll(invoicesStream, h.context(h.client(), {}, { pageSize: 10 }), invoicesStream.initialState());
+    const held = new Map(first.records.map((r) => [r.id, r.version]));
+    const knownVersions = async (_entity: string, ids: readonly string[]) => ids.map((id) => held.get(id));
+    const read = async () => {
+      const before = h.emulator.stats().requestCount;
+      let skipped = 0;
+      const records: SourceRecord<Record<string, unknown>>[] = [];
+      for await (const page of invoicesStream.read(
+        h.context(h.client(), { knownVersions, until: new Date(Date.now() + 60_000) }, { pageSize: 10 }),
+        invoicesStream.initialState(),
+      )) {
+        records.push(...page.records);
+        skipped += page.knownSkipped ?? 0;
+      }
+      return { records, skipped, calls: h.emulator.stats().requestCount - before };
+    };
+
+    const again = await read();
+    expect(again.records).toEqual([]);
+    expect(again.skipped).toBe(30);
+    // 3 list pages and the second listing pass (3 more): no detail GET.
+    expect(again.calls).toBe(6);
+
+    const edited = h.emulator.store.invoices()[4]!.invoice_id;
+    h.emulator.clock.set({ advanceSeconds: 5 });
+    h.emulator.store.editInvoice(edited);
+    const after = await read();
+    expect(after.records.map((r) => r.id)).toEqual([edited]);
+    expect(after.skipped).toBe(29);
+  });
+});
