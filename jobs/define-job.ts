@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { formatZodIssues, ParkedError, SyncError } from '../src/errors/index.js';
 import { serializeError } from '../src/observability/logger.js';
 import type { Metrics } from '../src/observability/metrics.js';
+import type { ConnectionGate } from './connection-gate.js';
 
 export type Processor<P, R> = (ctx: { job: Job; data: P; token?: string; signal?: AbortSignal; log: Logger }) => Promise<R>;
 
@@ -21,7 +22,7 @@ export type Processor<P, R> = (ctx: { job: Job; data: P; token?: string; signal?
 export function defineJob<S extends z.ZodTypeAny, R>(
   queue: string,
   schema: S,
-  deps: { logger: Logger; metrics: Metrics },
+  deps: { logger: Logger; metrics: Metrics; connectionGate?: ConnectionGate },
   processor: Processor<z.infer<S>, R>,
 ) {
   return async (job: Job, token?: string, signal?: AbortSignal): Promise<R> => {
@@ -35,6 +36,8 @@ export function defineJob<S extends z.ZodTypeAny, R>(
     const log = deps.logger.child({ queue, jobId: job.id, connection: data.connectionId, entity: data.entity, attempt: job.attemptsMade + 1 });
     let result = 'ok';
     try {
+      // A paused connection's job is held back (DelayedError, no attempt used): jobs/connection-gate.ts.
+      await deps.connectionGate?.admit({ queue, job, token, connectionId: data.connectionId, log });
       return await processor({ job, data: parsed.data, token, signal, log });
     } catch (err) {
       if (err instanceof ParkedError && token !== undefined) {

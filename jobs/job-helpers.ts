@@ -1,5 +1,6 @@
 import type { BackfillHelpers } from './backfill.js';
 import { billingBreaker, type BillingOutageHelpers } from './billing-outage.js';
+import { connectionGate } from './connection-gate.js';
 import type { PullHelpers } from './pull.js';
 import type { FailedUpsertHelpers } from './failed-upsert.js';
 import type { ReconcileHelpers } from './reconcile/run-reconcile.js';
@@ -24,6 +25,8 @@ export interface JobHelpers {
  */
 export function makeJobHelpers(rt: Runtime): JobHelpers {
   const { logger, metrics, config } = rt;
+  // One per process: pulls, upserts and reconciles of a paused connection are held as they start.
+  const gate = connectionGate(rt.connectionControl, { recheckSeconds: config.sync.pausedRecheckSeconds });
   const sweep: SweepHelpers = {
     logger,
     metrics,
@@ -50,6 +53,7 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
     pull: {
       logger,
       metrics,
+      connectionGate: gate,
       config: {
         billing: { baseCurrency: config.billing.baseCurrency },
         sync: { backlogHighWater: config.sync.backlogHighWater, vendorOutageRetrySeconds: config.sync.vendorOutageRetrySeconds },
@@ -68,6 +72,7 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
     upsert: {
       logger,
       metrics,
+      connectionGate: gate,
       config: { billing: { attachmentKey: config.billing.attachmentKey }, sync: { dependencyWaitSeconds: config.sync.dependencyWaitSeconds } },
       billing: rt.billing,
       upsertState: rt.upsertState,
@@ -84,6 +89,7 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
     reconcile: {
       logger,
       metrics,
+      connectionGate: gate,
       config: { reconcile: { timeZone: config.reconcile.timeZone } },
       connection: rt.connection,
       billing: rt.billing,

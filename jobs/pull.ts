@@ -21,11 +21,14 @@ import { defineJob } from './define-job.js';
 import { enqueueUpserts, type UpsertJob } from './enqueue-upserts.js';
 import { reconcileFields } from './reconcile-fields.js';
 import type { ConnectionHandle } from './runtime.js';
+import type { ConnectionGate } from './connection-gate.js';
 
 /** What a pull job uses, and nothing else (built by makeJobHelpers). */
 export interface PullHelpers {
   logger: Logger;
   metrics: Metrics;
+  /** Holds back the jobs of a paused connection (jobs/connection-gate.ts). */
+  connectionGate?: ConnectionGate;
   config: { billing: Pick<AppConfig['billing'], 'baseCurrency'>; sync: Pick<AppConfig['sync'], 'backlogHighWater' | 'vendorOutageRetrySeconds'> };
   outages: Pick<Outages, 'markDown' | 'markUp'>;
   connection(id: string): ConnectionHandle;

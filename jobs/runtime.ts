@@ -13,6 +13,7 @@ import { createMetrics, initialiseSeries, type Metrics, statusClass } from '../s
 import { BackfillRuns } from '../src/pipeline/backfill-runs.js';
 import { BillingBudget } from '../src/pipeline/billing-budget.js';
 import { Checkpoints } from '../src/pipeline/checkpoints.js';
+import { ConnectionControl } from '../src/pipeline/connection-control.js';
 import { CustomersEnsured } from '../src/pipeline/customers-ensured.js';
 import { type StateKeys, stateKeys } from '../src/pipeline/keys.js';
 import { InFlight } from '../src/pipeline/in-flight.js';
@@ -47,6 +48,8 @@ export interface StateStores {
   /** Billing calls made outside upsert jobs share the upsert queue's rate limit. */
   billingBudget: BillingBudget;
   health: RedisHealth;
+  /** Connections an operator paused, and the jobs held meanwhile. */
+  connectionControl: ConnectionControl;
 }
 
 /** One configured connection: its config, its connector, and how a stream read of it starts. */
@@ -187,6 +190,7 @@ export async function createRuntime(
       config.billing.rateLimit.durationMs,
     ),
     health: new RedisHealth(redis),
+    connectionControl: new ConnectionControl(redis, keys),
   };
 
   const byId = new Map(config.connections.map((c) => [c.id, c]));

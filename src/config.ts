@@ -142,6 +142,12 @@ export const AppConfig = z.strictObject({
        * answers. @defaultValue 30
        */
       vendorOutageRetrySeconds: z.number().int().min(1).default(30),
+      /**
+       * A job of a paused connection is held (delayed) until the connection is resumed, which releases it
+       * at once; as a safety net it looks again on its own after max(this, how long the pause has lasted).
+       * @defaultValue 60
+       */
+      pausedRecheckSeconds: z.number().int().min(1).default(60),
     })
     .prefault({}),
   reconcile: z

@@ -17,11 +17,14 @@ import type { SweepResult } from '../sweep.js';
 import { compareFields } from './compare-fields.js';
 import { DRIFT_KINDS, DriftReport, type DriftKind } from './drift.js';
 import { readSourceSide } from './source-side.js';
+import type { ConnectionGate } from '../connection-gate.js';
 
 /** What a reconciliation uses, and nothing else (the reconcile job's helpers; the CLI passes its runtime). */
 export interface ReconcileHelpers {
   logger: Logger;
   metrics: Metrics;
+  /** Holds back the jobs of a paused connection (jobs/connection-gate.ts). */
+  connectionGate?: ConnectionGate;
   config: { reconcile: Pick<AppConfig['reconcile'], 'timeZone'> };
   connection(id: string): ConnectionHandle;
   billing: Pick<BillingClient, 'listInvoices'>;

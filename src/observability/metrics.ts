@@ -61,6 +61,7 @@ export function createMetrics(registry = new Registry()) {
     billingUp: g('erpsync_billing_up', '0 while billing is considered down (consecutive 5xx or network failures; upserts paused), else 1', [] as const),
     billingDownSince: g('erpsync_billing_down_since_timestamp_seconds', 'When the current billing outage began (0 when billing is up)', [] as const),
     vendorUp: g('erpsync_vendor_up', '0 while a connection is parked for a vendor outage, else 1', ['connection'] as const),
+    connectionPaused: g('erpsync_connection_paused', '1 while an operator has paused the connection (its jobs are held), else 0', ['connection'] as const),
     jobsStalled: c('erpsync_jobs_stalled_total', 'Jobs whose lock expired and were taken back', ['queue'] as const),
     queueJobs: g('erpsync_queue_jobs', 'Jobs per queue and state', ['queue', 'state'] as const),
     checkpointLag: g('erpsync_checkpoint_lag_seconds', 'Now minus the checkpoint of a (connection, entity)', ['connection', 'entity'] as const),
