@@ -89,13 +89,13 @@ function quotaLine(q: ConnectionView['quota']): string {
 function print(view: Awaited<ReturnType<typeof collectConnections>>): void {
   for (const c of view.connections) {
     console.log(`${c.id} (${c.system}): ${stateLine(c)}`);
-    console.log(`  schedule    every ${c.schedule.everySeconds} s: ${c.schedule.entities.join(', ')}`);
+    console.log(`  ${'schedule'.padEnd(13)}every ${c.schedule.everySeconds} s: ${c.schedule.entities.join(', ')}`);
     for (const e of c.entities) {
       const lag = e.lagSeconds === null ? '' : ` (lag ${e.lagSeconds} s)`;
-      console.log(`  ${e.entity.padEnd(12)}last run ${e.lastRun ?? 'never'}, last success ${e.lastSuccess ?? 'never'}${lag}`);
-      if (e.lastError) console.log(`  ${''.padEnd(12)}last error ${e.lastError.at}: ${e.lastError.message}`);
+      console.log(`  ${e.entity.padEnd(13)}last run ${e.lastRun ?? 'never'}, last success ${e.lastSuccess ?? 'never'}${lag}`);
+      if (e.lastError) console.log(`  ${''.padEnd(13)}last error ${e.lastError.at}: ${e.lastError.message}`);
     }
-    console.log(`  quota used  ${quotaLine(c.quota)}`);
+    console.log(`  ${'quota used'.padEnd(13)}${quotaLine(c.quota)}`);
   }
 }
 
