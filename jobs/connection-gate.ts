@@ -49,7 +49,7 @@ export function connectionGate(
           () => false,
         );
         if (removed) {
-          log.info({ scheduler: job.repeatJobKey }, 'connection paused: scheduled run dropped (the scheduler goes on; resume pulls once)');
+          log.info({ scheduler: job.repeatJobKey }, 'connection paused: scheduled run dropped (its scheduler goes on)');
           throw new DelayedError();
         }
         // Not removable (BullMQ keeps a scheduler's current run): held like any other job.
@@ -57,7 +57,11 @@ export function connectionGate(
       // Looked at again after the move: a resume between the first look and the move has already read
       // the held jobs, maybe before this one was delayed, so the job releases itself.
       if (await control.holdIfPaused(connectionId, held)) {
-        log.info({ since: new Date(pause.since).toISOString(), recheckInMs: Math.round(waitMs) }, 'connection paused: job held until it is resumed');
+        // Upserts come by the thousand and log nothing at info when they succeed either.
+        log[queue === 'upsert' ? 'debug' : 'info'](
+          { since: new Date(pause.since).toISOString(), recheckInMs: Math.round(waitMs) },
+          'connection paused: job held until it is resumed',
+        );
       } else {
         await job.promote().catch(() => {}); // already released by the resume
         await control.released(connectionId, [held]);
