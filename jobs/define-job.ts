@@ -24,6 +24,7 @@ export interface ConnectionSlotsPolicy {
 
 /** How far apart a connection's jobs waiting for one of its job slots wake up. */
 const SLOT_WAKE_SPACING_MS = 50;
+import type { ConnectionGate } from './connection-gate.js';
 
 export type Processor<P, R> = (ctx: { job: Job; data: P; token?: string; signal?: AbortSignal; log: Logger }) => Promise<R>;
 
@@ -41,7 +42,7 @@ export type Processor<P, R> = (ctx: { job: Job; data: P; token?: string; signal?
 export function defineJob<S extends z.ZodTypeAny, R>(
   queue: string,
   schema: S,
-  deps: { logger: Logger; metrics: Metrics; jobSlots?: ConnectionSlotsPolicy },
+  deps: { logger: Logger; metrics: Metrics; jobSlots?: ConnectionSlotsPolicy; connectionGate?: ConnectionGate },
   processor: Processor<z.infer<S>, R>,
 ) {
   return async (job: Job, token?: string, signal?: AbortSignal): Promise<R> => {
@@ -58,6 +59,8 @@ export function defineJob<S extends z.ZodTypeAny, R>(
     const slot = slotsPolicy && data.connectionId && job.id && token !== undefined ? { connection: data.connectionId, id: job.id } : undefined;
     let renew: NodeJS.Timeout | undefined;
     try {
+      // A paused connection's job is held back (DelayedError, no attempt used): jobs/connection-gate.ts.
+      await deps.connectionGate?.admit({ queue, job, token, connectionId: data.connectionId, log });
       if (slot && slotsPolicy) {
         if (!(await slotsPolicy.slots.take(slot.connection, slot.id, slotsPolicy.max, slotsPolicy.leaseMs))) {
           result = 'deferred';

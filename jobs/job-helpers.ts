@@ -1,5 +1,6 @@
 import type { BackfillHelpers } from './backfill.js';
 import { billingBreaker, type BillingOutageHelpers } from './billing-outage.js';
+import { connectionGate } from './connection-gate.js';
 import type { PullHelpers } from './pull.js';
 import type { FailedUpsertHelpers } from './failed-upsert.js';
 import type { ReconcileHelpers } from './reconcile/run-reconcile.js';
@@ -32,6 +33,8 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
     retryMs: 1_000,
     line: rt.wakeLine,
   };
+  // One per process: pulls, upserts and reconciles of a paused connection are held as they start.
+  const gate = connectionGate(rt.connectionControl, { recheckSeconds: config.sync.pausedRecheckSeconds });
   const sweep: SweepHelpers = {
     logger,
     metrics,
@@ -58,6 +61,7 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
     pull: {
       logger,
       metrics,
+      connectionGate: gate,
       config: {
         billing: { baseCurrency: config.billing.baseCurrency },
         sync: {
@@ -81,6 +85,7 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
     upsert: {
       logger,
       metrics,
+      connectionGate: gate,
       config: { billing: { attachmentKey: config.billing.attachmentKey }, sync: { dependencyWaitSeconds: config.sync.dependencyWaitSeconds } },
       billing: rt.billing,
       upsertState: rt.upsertState,
@@ -99,6 +104,7 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
       metrics,
       config: { reconcile: { timeZone: config.reconcile.timeZone }, sync: { quotaWaitInPlaceMs: config.sync.quotaWaitInPlaceMs } },
       jobSlots: connectionSlots,
+      connectionGate: gate,
       connection: rt.connection,
       billing: rt.billing,
       billingBudget: rt.billingBudget,

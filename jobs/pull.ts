@@ -22,6 +22,7 @@ import { type ConnectionSlotsPolicy, defineJob } from './define-job.js';
 import { enqueueUpserts, type UpsertJob } from './enqueue-upserts.js';
 import { reconcileFields } from './reconcile-fields.js';
 import type { ConnectionHandle } from './runtime.js';
+import type { ConnectionGate } from './connection-gate.js';
 
 /** What a pull job uses, and nothing else (built by makeJobHelpers). */
 export interface PullHelpers {
@@ -32,6 +33,8 @@ export interface PullHelpers {
     sync: Pick<AppConfig['sync'], 'backlogHighWater' | 'vendorOutageRetrySeconds' | 'quotaWaitInPlaceMs'>;
   };
   jobSlots?: ConnectionSlotsPolicy;
+  /** Holds back the jobs of a paused connection (jobs/connection-gate.ts). */
+  connectionGate?: ConnectionGate;
   outages: Pick<Outages, 'markDown' | 'markUp'>;
   connection(id: string): ConnectionHandle;
   locks: Pick<RecordLock, 'tryAcquireIncrementalPull'>;

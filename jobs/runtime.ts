@@ -15,6 +15,7 @@ import { BillingBudget } from '../src/pipeline/billing-budget.js';
 import { Checkpoints } from '../src/pipeline/checkpoints.js';
 import { ConnectionSlots } from '../src/pipeline/connection-slots.js';
 import { WakeLine } from '../src/pipeline/wake-line.js';
+import { ConnectionControl } from '../src/pipeline/connection-control.js';
 import { CustomersEnsured } from '../src/pipeline/customers-ensured.js';
 import { type StateKeys, stateKeys } from '../src/pipeline/keys.js';
 import { InFlight } from '../src/pipeline/in-flight.js';
@@ -53,6 +54,8 @@ export interface StateStores {
   /** Billing calls made outside upsert jobs share the upsert queue's rate limit. */
   billingBudget: BillingBudget;
   health: RedisHealth;
+  /** Connections an operator paused, and the jobs held meanwhile. */
+  connectionControl: ConnectionControl;
 }
 
 /** One configured connection: its config, its connector, and how a stream read of it starts. */
@@ -195,6 +198,7 @@ export async function createRuntime(
       config.billing.rateLimit.durationMs,
     ),
     health: new RedisHealth(redis),
+    connectionControl: new ConnectionControl(redis, keys),
   };
 
   const byId = new Map(config.connections.map((c) => [c.id, c]));

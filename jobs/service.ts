@@ -17,8 +17,10 @@ export interface Service {
 
 const STATES = ['wait', 'prioritized', 'active', 'delayed', 'failed', 'completed', 'waiting-children'] as const;
 
-/** Refreshes the gauges Prometheus reads: queue depths, quarantine sizes, Redis memory and policy. */
-export function collector(rt: Pick<Runtime, 'queues' | 'config' | 'metrics' | 'quarantine' | 'syncStatus' | 'health' | 'inFlight' | 'outages'>) {
+/** Refreshes the gauges Prometheus reads: queue depths, quarantine sizes, paused connections, Redis memory and policy. */
+export function collector(
+  rt: Pick<Runtime, 'queues' | 'config' | 'metrics' | 'quarantine' | 'syncStatus' | 'health' | 'inFlight' | 'outages' | 'connectionControl'>,
+) {
   return async () => {
     for (const q of Object.values(rt.queues)) {
       const counts = await q.getJobCounts(...STATES);
@@ -28,6 +30,7 @@ export function collector(rt: Pick<Runtime, 'queues' | 'config' | 'metrics' | 'q
       rt.metrics.quarantineSize.set({ connection: c.id }, await rt.quarantine.count(c.id));
       rt.metrics.inFlightRecords.set({ connection: c.id }, await rt.inFlight.count(c.id));
       rt.metrics.vendorUp.set({ connection: c.id }, (await rt.outages.get(c.id)) ? 0 : 1);
+      rt.metrics.connectionPaused.set({ connection: c.id }, (await rt.connectionControl.state(c.id)).state === 'paused' ? 1 : 0);
       for (const entity of c.entities) rt.metrics.pullInterval.set({ connection: c.id, entity }, c.schedule.everySeconds);
       const { lastSuccess } = await rt.syncStatus.read(c.id);
       for (const [entity, ms] of Object.entries(lastSuccess)) rt.metrics.lastSuccess.set({ connection: c.id, entity }, ms / 1000);

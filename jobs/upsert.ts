@@ -16,11 +16,14 @@ import type { UpsertState } from '../src/pipeline/upsert-state.js';
 import { DEPENDENCY_WAITS_MAX, dependencyWaitMs, QUEUES, UpsertJobData } from './catalog.js';
 import type { BillingBreaker } from './billing-outage.js';
 import { defineJob } from './define-job.js';
+import type { ConnectionGate } from './connection-gate.js';
 
 /** What an upsert job uses, and nothing else (built by makeJobHelpers). */
 export interface UpsertHelpers {
   logger: Logger;
   metrics: Metrics;
+  /** Holds back the jobs of a paused connection (jobs/connection-gate.ts). */
+  connectionGate?: ConnectionGate;
   config: { billing: Pick<AppConfig['billing'], 'attachmentKey'>; sync: Pick<AppConfig['sync'], 'dependencyWaitSeconds'> };
   billing: Pick<BillingClient, 'upsertInvoice' | 'upsertCreditNote' | 'addInvoiceAttachment' | 'searchCustomers' | 'createCustomer' | 'listInvoices'>;
   upsertState: Pick<UpsertState, 'begin' | 'commit'>;

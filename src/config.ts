@@ -153,6 +153,12 @@ export const AppConfig = z.strictObject({
        * worker: one connection's backfill cannot fill the workers while others wait. @defaultValue 2
        */
       maxJobsPerConnection: z.number().int().min(1).max(64).default(2),
+      /**
+       * A job of a paused connection is held (delayed) until the connection is resumed, which releases it
+       * at once; as a safety net it looks again on its own after max(this, how long the pause has lasted).
+       * @defaultValue 60
+       */
+      pausedRecheckSeconds: z.number().int().min(1).default(60),
     })
     .prefault({}),
   reconcile: z

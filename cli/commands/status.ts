@@ -6,7 +6,7 @@ import { withRuntime } from '../context.js';
 const iso = (ms: number | undefined) => (ms ? new Date(ms).toISOString() : null);
 
 export async function collectStatus(
-  rt: Pick<Runtime, 'queues' | 'config' | 'checkpoints' | 'syncStatus' | 'ledger' | 'quotas' | 'quarantine' | 'inFlight' | 'outages'>,
+  rt: Pick<Runtime, 'queues' | 'config' | 'checkpoints' | 'syncStatus' | 'ledger' | 'quotas' | 'quarantine' | 'inFlight' | 'outages' | 'connectionControl'>,
 ) {
   const queues: Record<string, Record<string, number>> = {};
   for (const q of Object.values(rt.queues))
@@ -37,12 +37,15 @@ export async function collectStatus(
     const parked = await rt.quotas.parkedUntil(c.id);
     const vendorOutage = await rt.outages.get(c.id);
     const sweep = await rt.syncStatus.readSweep(c.id);
+    const control = await rt.connectionControl.state(c.id);
     connections.push({
       id: c.id,
       system: c.system,
       originSource: c.originSource,
       entities,
       quarantine: await rt.quarantine.countByReason(c.id),
+      /** Paused by an operator (`erp-sync connections pause`): its jobs are held until it is resumed. */
+      paused: control.state === 'paused' ? { since: iso(control.since), by: control.by ?? null, reason: control.reason ?? null } : null,
       parkedUntil: parked ? new Date(parked).toISOString() : null,
       vendor: vendorOutage ? { up: false, downSince: iso(vendorOutage.since), lastError: vendorOutage.message } : { up: true },
       quota: await rt.quotas.usage(c.id),
@@ -76,6 +79,10 @@ export function registerStatusCommand(program: Command): void {
         }
         for (const c of s.connections) {
           console.log(`\nconnection ${c.id} (${c.system}, ${c.originSource})${c.parkedUntil ? ` — PARKED until ${c.parkedUntil}` : ''}`);
+          if (c.paused)
+            console.log(
+              `  PAUSED since ${c.paused.since}${c.paused.by ? ` by ${c.paused.by}` : ''}${c.paused.reason ? `: ${c.paused.reason}` : ''} (jobs held; erp-sync connections resume ${c.id})`,
+            );
           if (!c.vendor.up) console.log(`  vendor DOWN since ${c.vendor.downSince} (pulls wait for it): ${c.vendor.lastError}`);
           for (const e of c.entities) {
             console.log(

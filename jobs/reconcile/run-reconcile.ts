@@ -18,6 +18,7 @@ import type { SweepResult } from '../sweep.js';
 import { compareFields } from './compare-fields.js';
 import { DRIFT_KINDS, DriftReport, type DriftKind } from './drift.js';
 import { readSourceSide } from './source-side.js';
+import type { ConnectionGate } from '../connection-gate.js';
 
 /** What a reconciliation uses, and nothing else (the reconcile job's helpers; the CLI passes its runtime). */
 export interface ReconcileHelpers {
@@ -26,6 +27,8 @@ export interface ReconcileHelpers {
   config: { reconcile: Pick<AppConfig['reconcile'], 'timeZone'>; sync?: Pick<AppConfig['sync'], 'quotaWaitInPlaceMs'> };
   /** The worker's reconcile job: at most sync.maxJobsPerConnection jobs of one connection at once. */
   jobSlots?: ConnectionSlotsPolicy;
+  /** Holds back the jobs of a paused connection (jobs/connection-gate.ts). */
+  connectionGate?: ConnectionGate;
   connection(id: string): ConnectionHandle;
   billing: Pick<BillingClient, 'listInvoices'>;
   billingBudget: Pick<BillingBudget, 'take'>;

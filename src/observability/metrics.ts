@@ -66,6 +66,7 @@ export function createMetrics(registry = new Registry()) {
       'Jobs put back in the queue without using an attempt, by why: park (vendor day or outage), quota (next vendor slot), connection-slots (the connection has its jobs running)',
       ['queue', 'reason'] as const,
     ),
+    connectionPaused: g('erpsync_connection_paused', '1 while an operator has paused the connection (its jobs are held), else 0', ['connection'] as const),
     jobsStalled: c('erpsync_jobs_stalled_total', 'Jobs whose lock expired and were taken back', ['queue'] as const),
     queueJobs: g('erpsync_queue_jobs', 'Jobs per queue and state', ['queue', 'state'] as const),
     checkpointLag: g('erpsync_checkpoint_lag_seconds', 'Now minus the checkpoint of a (connection, entity)', ['connection', 'entity'] as const),

@@ -38,6 +38,10 @@ export function stateKeys(prefix: string) {
     sweep: (connection: string) => `${prefix}:sweep:${connection}`,
     /** Upsert job ids a backfill run enqueued and that may not be finished yet. */
     runUpserts: (runId: string) => `${prefix}:run-upserts:${runId}`,
+    /** Set while an operator has paused the connection: since when, by whom, why (JSON). */
+    paused: (connection: string) => `${prefix}:paused:${connection}`,
+    /** The jobs of a paused connection held back from running ("queue:jobId"), released on resume. */
+    heldJobs: (connection: string) => `${prefix}:held-jobs:${connection}`,
   };
 }
 export type StateKeys = ReturnType<typeof stateKeys>;

@@ -39,6 +39,9 @@ import { until } from './until.js';
 export const REPO_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const CLI = join(REPO_ROOT, 'dist/cli/main.js');
 export const CONNECTION = 'zoho-rel';
+/** The second connection (with `secondConnection`): another Zoho Books organisation, its own emulator. */
+export const SECOND_CONNECTION = 'zoho-rel-two';
+export const SECOND_ORIGIN = 'EXTERNAL_SYSTEM_B';
 export const COMPANY = 'rel';
 export const ORIGIN = 'EXTERNAL_SYSTEM_A';
 /** The range the Zoho generator fills (its default): a backfill of it reads every document. */
@@ -63,6 +66,12 @@ export interface PipelineOptions {
   settings?: Record<string, unknown>;
   /** Extra Zoho emulator options (faults, ...). */
   zoho?: Partial<ZohoEmulatorOptions>;
+  /**
+   * A second connection beside the first, for tests of one connection while the other syncs:
+   * SECOND_CONNECTION, with its own Zoho emulator (`zoho2`, as many invoices, another seed) and billing
+   * origin SECOND_ORIGIN (so billingInvoices() and compareWithSource() still see the first one only).
+   */
+  secondConnection?: boolean;
   /** Secrets; the defaults are random per run. */
   secrets?: Partial<Secrets>;
   /** The attachment key billing accepts, when it should not be the one the worker is given. */
@@ -106,10 +115,12 @@ export async function startPipeline(options: PipelineOptions) {
   const cleanups: Array<() => Promise<unknown>> = [];
   let billing: BillingEmulator | undefined;
   let zoho: ZohoEmulator | undefined;
+  let zoho2: ZohoEmulator | undefined;
   const close = async () => {
     for (const c of cleanups.reverse()) await c().catch(() => {});
     cleanups.length = 0;
     await zoho?.close();
+    await zoho2?.close();
     await billing?.close();
     await dropPrefix(redis, prefix);
     await redis.quit();
@@ -132,6 +143,18 @@ export async function startPipeline(options: PipelineOptions) {
       refreshToken: secrets.zohoRefreshToken,
       ...options.zoho,
     });
+    if (options.secondConnection)
+      zoho2 = await startZohoEmulator({
+        port: 0,
+        seed: 6,
+        records: options.invoices ?? 50,
+        customers: options.customers ?? Math.max(5, Math.min(60, Math.ceil((options.invoices ?? 50) / 10))),
+        creditNotes: 0,
+        ratePerMinute: 0,
+        dailyLimit: 0,
+        clientSecret: secrets.zohoClientSecret,
+        refreshToken: secrets.zohoRefreshToken,
+      });
   } catch (e) {
     await close();
     throw e;
@@ -190,6 +213,16 @@ export async function startPipeline(options: PipelineOptions) {
       },
     ],
   };
+  const z2 = zoho2;
+  if (z2) {
+    const first = rawConfig.connections[0]!;
+    rawConfig.connections.push({
+      ...first,
+      id: SECOND_CONNECTION,
+      originSource: SECOND_ORIGIN,
+      settings: { ...first.settings, organizationId: z2.organizationId, baseUrl: z2.apiBase, accountsUrl: z2.url },
+    });
+  }
   const secretEnv = {
     REL_BILLING_API_KEY: secrets.billingApiKey,
     REL_BILLING_ATTACHMENT_KEY: secrets.billingAttachmentKey,
@@ -232,6 +265,8 @@ export async function startPipeline(options: PipelineOptions) {
   const pipeline = {
     billing: b,
     zoho: z,
+    /** The second connection's emulator (with `secondConnection`). */
+    zoho2: z2,
     prefix,
     secrets,
     config,

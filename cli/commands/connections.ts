@@ -1,0 +1,152 @@
+import { hostname, userInfo } from 'node:os';
+import type { Command } from 'commander';
+import { connectionBudget } from '../../jobs/connection-budget.js';
+import { resumeConnection } from '../../jobs/resume-connection.js';
+import type { Runtime } from '../../jobs/runtime.js';
+import type { AppConfig } from '../../src/config.js';
+import { ConfigError } from '../../src/errors/index.js';
+import { loadAppConfig, withRuntime } from '../context.js';
+
+type ListRuntime = Pick<Runtime, 'config' | 'connection' | 'connectionControl' | 'syncStatus' | 'quotas' | 'outages'>;
+
+const iso = (ms: number | undefined): string | null => (ms ? new Date(ms).toISOString() : null);
+
+/** A connection id from the config, or a ConfigError (exit 2) naming the configured ones. */
+export function configuredConnection(config: Pick<AppConfig, 'connections'>, id: string): string {
+  if (!config.connections.some((c) => c.id === id))
+    throw new ConfigError(`unknown connection "${id}" (configured: ${config.connections.map((c) => c.id).join(', ')})`);
+  return id;
+}
+
+/** Who paused: the operator's account and host, as far as the system says (free text, shown only). */
+function operator(): string | undefined {
+  try {
+    return `${userInfo().username}@${hostname()}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Each configured connection as `erp-sync connections` shows it: whether it runs (paused by an operator,
+ * parked on its vendor quota, its vendor down), its schedule, each stream's last run, last success and
+ * lag (now − the last successful pull), and its vendor quota used against its limits.
+ */
+export async function collectConnections(rt: ListRuntime, now = Date.now()) {
+  const out = [];
+  for (const c of rt.config.connections) {
+    const control = await rt.connectionControl.state(c.id);
+    const parked = await rt.quotas.parkedUntil(c.id);
+    const outage = await rt.outages.get(c.id);
+    const { lastSuccess, lastError } = await rt.syncStatus.read(c.id);
+    const state = control.state === 'paused' ? 'paused' : parked ? 'parked' : outage ? 'vendor-down' : 'running';
+    out.push({
+      id: c.id,
+      system: c.system,
+      state,
+      paused: control.state === 'paused' ? { since: iso(control.since), by: control.by ?? null, reason: control.reason ?? null } : null,
+      /** Jobs held while paused and not yet released (after a resume: run it again). */
+      heldJobs: await rt.connectionControl.heldCount(c.id),
+      parkedUntil: iso(parked),
+      vendor: outage ? { up: false, downSince: iso(outage.since), lastError: outage.message } : { up: true },
+      schedule: { everySeconds: c.schedule.everySeconds, entities: [...c.entities] },
+      entities: c.entities.map((entity) => {
+        const ok = lastSuccess[entity];
+        const failed = lastError[entity];
+        return {
+          entity,
+          /** When the last incremental pull ended, successfully or not (an error is kept until the next success). */
+          lastRun: iso(failed ? Math.max(failed.at, ok ?? 0) : ok),
+          lastSuccess: iso(ok),
+          lagSeconds: ok ? Math.max(0, Math.round((now - ok) / 1000)) : null,
+          lastError: failed ? { at: iso(failed.at), message: failed.message } : null,
+        };
+      }),
+      // `used` as the quota store reports it (its fields may grow); `limits` the connection's budget.
+      quota: { used: await rt.quotas.usage(c.id), limits: connectionBudget(rt.connection(c.id)) },
+    });
+  }
+  return { connections: out };
+}
+
+type ConnectionView = Awaited<ReturnType<typeof collectConnections>>['connections'][number];
+
+function stateLine(c: ConnectionView): string {
+  const parts: string[] = [];
+  if (c.paused) parts.push(`PAUSED since ${c.paused.since}${c.paused.by ? ` by ${c.paused.by}` : ''}${c.paused.reason ? `: ${c.paused.reason}` : ''}`);
+  if (c.parkedUntil) parts.push(`parked until ${c.parkedUntil} (vendor quota)`);
+  if (!c.vendor.up) parts.push(`vendor DOWN since ${c.vendor.downSince}: ${c.vendor.lastError}`);
+  if (c.heldJobs) parts.push(`${c.heldJobs} job(s) held${c.paused ? '' : ' from a pause: run `erp-sync connections resume ' + c.id + '` again'}`);
+  return parts.length ? parts.join('; ') : 'running';
+}
+
+function quotaLine(q: ConnectionView['quota']): string {
+  const used = q.used as { minute?: number; day?: number; inflight?: number };
+  const of = (n: number | undefined, limit: number | undefined) => `${n ?? '-'}/${limit ? limit : '∞'}`;
+  return `minute ${of(used.minute, q.limits.perMinute)}, day ${of(used.day, q.limits.perDay)}, in flight ${of(used.inflight, q.limits.concurrency)}`;
+}
+
+function print(view: Awaited<ReturnType<typeof collectConnections>>): void {
+  for (const c of view.connections) {
+    console.log(`${c.id} (${c.system}): ${stateLine(c)}`);
+    console.log(`  ${'schedule'.padEnd(13)}every ${c.schedule.everySeconds} s: ${c.schedule.entities.join(', ')}`);
+    for (const e of c.entities) {
+      const lag = e.lagSeconds === null ? '' : ` (lag ${e.lagSeconds} s)`;
+      console.log(`  ${e.entity.padEnd(13)}last run ${e.lastRun ?? 'never'}, last success ${e.lastSuccess ?? 'never'}${lag}`);
+      if (e.lastError) console.log(`  ${''.padEnd(13)}last error ${e.lastError.at}: ${e.lastError.message}`);
+    }
+    console.log(`  ${'quota used'.padEnd(13)}${quotaLine(c.quota)}`);
+  }
+}
+
+const configOption = (c: Command) => c.option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)');
+
+/** `erp-sync connections [--json]`, `connections pause ID [--reason TEXT]`, `connections resume ID`. */
+export function registerConnectionsCommand(program: Command): void {
+  const connections = program.command('connections').description('each connection: running or paused, schedule, last success and lag, quota; pause, resume');
+
+  configOption(
+    connections
+      .command('list', { isDefault: true })
+      .description('each connection: state (running, paused, parked, vendor down), schedule, last run and success per entity, lag, vendor quota used')
+      .option('--json', 'print JSON'),
+  ).action(async (o: { json?: boolean; config?: string }) =>
+    withRuntime(o.config, async (rt) => {
+      const view = await collectConnections(rt);
+      if (o.json) return void console.log(JSON.stringify(view, null, 2));
+      print(view);
+    }),
+  );
+
+  configOption(
+    connections
+      .command('pause')
+      .description('pause a connection: its pulls, upserts and reconciles are held (not run, not failed) from their next start until it is resumed')
+      .argument('<id>', 'connection id from the config')
+      .option('--reason <text>', 'why, shown by `connections` and `status`'),
+  ).action(async (id: string, o: { reason?: string; config?: string }) => {
+    configuredConnection(await loadAppConfig(o.config), id);
+    await withRuntime(o.config, async (rt) => {
+      const { pause, changed } = await rt.connectionControl.pause(id, { by: operator(), reason: o.reason });
+      const since = new Date(pause.since).toISOString();
+      if (!changed) return void console.log(`${id}: already paused since ${since}${pause.reason ? ` (${pause.reason})` : ''}; nothing changed`);
+      console.log(`${id}: paused since ${since}; its jobs are held from their next start (jobs running now finish). Resume: erp-sync connections resume ${id}`);
+    });
+  });
+
+  configOption(
+    connections
+      .command('resume')
+      .description('resume a paused connection: its held jobs are released at once and each entity is pulled once')
+      .argument('<id>', 'connection id from the config'),
+  ).action(async (id: string, o: { config?: string }) => {
+    configuredConnection(await loadAppConfig(o.config), id);
+    await withRuntime(o.config, async (rt) => {
+      const r = await resumeConnection(rt, id);
+      const released = `released ${r.released} held job(s)`;
+      if (!r.pause) return void console.log(`${id}: was not paused; ${r.released ? released : 'nothing to resume'}`);
+      const pulls = r.pulls.length ? `; pulling ${r.pulls.map((p) => p.entity).join(', ')} now` : '';
+      console.log(`${id}: resumed (paused since ${new Date(r.pause.since).toISOString()}); ${released}${pulls}`);
+    });
+  });
+}
