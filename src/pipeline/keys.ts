@@ -33,6 +33,8 @@ export function stateKeys(prefix: string) {
     sweep: (connection: string) => `${prefix}:sweep:${connection}`,
     /** Upsert job ids a backfill run enqueued and that may not be finished yet. */
     runUpserts: (runId: string) => `${prefix}:run-upserts:${runId}`,
+    /** The last runs of one stream of a connection, newest first, trimmed to `sync.runHistory` at each write (RunHistory). */
+    runs: (connection: string, stream: string) => `${prefix}:runs:${connection}:${stream}`,
   };
 }
 export type StateKeys = ReturnType<typeof stateKeys>;
