@@ -26,6 +26,7 @@ import { Quotas } from '../src/pipeline/quotas.js';
 import { ReconcileState } from '../src/pipeline/reconcile-state.js';
 import { RecordLock } from '../src/pipeline/record-lock.js';
 import { RedisHealth } from '../src/pipeline/redis-health.js';
+import { RunHistory } from '../src/pipeline/run-history.js';
 import { SyncStatus } from '../src/pipeline/sync-status.js';
 import { UpsertState } from '../src/pipeline/upsert-state.js';
 import { assertNoEviction, checkRedisReachable, producerConnection, resolveRedis, stateConnection, workerConnection } from '../src/redis.js';
@@ -51,6 +52,8 @@ export interface StateStores {
   syncStatus: SyncStatus;
   reconcileState: ReconcileState;
   backfillRuns: BackfillRuns;
+  /** The last runs of each pull stream and of reconciliation, per connection (`erp-sync runs`). */
+  runHistory: RunHistory;
   /** Billing calls made outside upsert jobs share the upsert queue's rate limit. */
   billingBudget: BillingBudget;
   health: RedisHealth;
@@ -190,6 +193,7 @@ export async function createRuntime(
     syncStatus: new SyncStatus(redis, keys),
     reconcileState: new ReconcileState(redis, keys),
     backfillRuns: new BackfillRuns(redis, keys),
+    runHistory: new RunHistory(redis, keys, config.sync.runHistory),
     // The counter of the upsert queue's own limiter (BullMQ's `limiter` key of that queue).
     billingBudget: new BillingBudget(
       redis,

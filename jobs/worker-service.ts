@@ -9,6 +9,7 @@ import { reconcileProcessor } from './reconcile.js';
 import { sweepProcessor } from './sweep.js';
 import type { Runtime } from './runtime.js';
 import { upsertProcessor } from './upsert.js';
+import { withRunHistory } from './with-run-history.js';
 
 export type Role = 'pull' | 'upsert' | 'backfill' | 'reconcile';
 export const ALL_ROLES: readonly Role[] = ['pull', 'upsert', 'backfill', 'reconcile'];
@@ -72,7 +73,10 @@ export function startWorkers(
     return w;
   };
 
-  if (roles.includes('pull')) make(QUEUES.pull, processors.pull ?? pullProcessor(helpers.pull), { concurrency: rt.config.sync.pullConcurrency });
+  // Every pull (incremental or a backfill window) and every reconciliation leaves a run record (`erp-sync runs`).
+  const history = { runHistory: rt.runHistory, logger: rt.logger };
+  if (roles.includes('pull'))
+    make(QUEUES.pull, withRunHistory(QUEUES.pull, history, processors.pull ?? pullProcessor(helpers.pull)), { concurrency: rt.config.sync.pullConcurrency });
   if (roles.includes('upsert')) {
     const attempts = rt.config.sync.attempts;
     // Every start counts: attempts, 429 round trips (RateLimitError), short waits for a record's lock, and
@@ -104,7 +108,8 @@ export function startWorkers(
     probe = startBillingProbe(helpers.billingOutage);
   }
   if (roles.includes('backfill')) make(QUEUES.backfill, processors.backfill ?? backfillProcessor(helpers.backfill), { concurrency: 2 });
-  if (roles.includes('reconcile')) make(QUEUES.reconcile, processors.reconcile ?? reconcileProcessor(helpers.reconcile), { concurrency: 1 });
+  if (roles.includes('reconcile'))
+    make(QUEUES.reconcile, withRunHistory(QUEUES.reconcile, history, processors.reconcile ?? reconcileProcessor(helpers.reconcile)), { concurrency: 1 });
 
   let stopping: Promise<void> | undefined;
   return {

@@ -159,6 +159,11 @@ export const AppConfig = z.strictObject({
        * @defaultValue 60
        */
       pausedRecheckSeconds: z.number().int().min(1).default(60),
+      /**
+       * Runs kept per connection and stream for `erp-sync runs` (each pull, backfill window and
+       * reconciliation; the oldest dropped as a new one is written). @defaultValue 50
+       */
+      runHistory: z.number().int().min(1).max(1000).default(50),
     })
     .prefault({}),
   reconcile: z

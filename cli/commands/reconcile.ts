@@ -2,7 +2,9 @@ import { constants } from 'node:fs';
 import { access, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
+import type { ReconcilePayload } from '../../jobs/catalog.js';
 import { runReconcile, type ReconcileResult } from '../../jobs/reconcile/run-reconcile.js';
+import { reconcileRunRecord, type RunEnding } from '../../jobs/run-record.js';
 import { DRIFT_KINDS, FIXABLE } from '../../jobs/reconcile/drift.js';
 import { runBacklog } from '../../jobs/backfill.js';
 import { makeJobHelpers } from '../../jobs/job-helpers.js';
@@ -56,10 +58,9 @@ export function registerReconcileCommand(program: Command): void {
       if (o.report) await checkReportPath(o.report);
       await withRuntime(o.config, async (rt) => {
         const helpers = makeJobHelpers(rt).sweep;
-        const result = await runReconcile(
-          { ...rt, sweep: (conn) => sweepInFlight(helpers, conn) },
-          { connectionId: o.connection, from, to, deep: o.deep, repair: o.repair },
-        );
+        const request = { connectionId: o.connection, from, to, deep: Boolean(o.deep), repair: Boolean(o.repair) };
+        rt.connection(o.connection);
+        const result = await recordedReconcile(rt, request, () => runReconcile({ ...rt, sweep: (conn) => sweepInFlight(helpers, conn) }, request));
         if (o.repair && result.repaired) {
           const none = (await rt.queues.pull.getWorkersCount()) === 0 || (await rt.queues.upsert.getWorkersCount()) === 0;
           const own = none ? startWorkers(rt, ['pull', 'upsert']) : undefined;
@@ -84,6 +85,26 @@ export function registerReconcileCommand(program: Command): void {
         process.exitCode = result.total > 0 ? 1 : 0;
       });
     });
+}
+
+/**
+ * A reconciliation run here leaves its run record like the reconcile job's (`erp-sync runs`), without a
+ * job id; a record that cannot be written does not change the command's outcome.
+ */
+async function recordedReconcile(rt: Runtime, request: ReconcilePayload, run: () => Promise<ReconcileResult>): Promise<ReconcileResult> {
+  const startedAt = Date.now();
+  const record = (ending: RunEnding) =>
+    rt.runHistory
+      .record(reconcileRunRecord(request, { startedAt, endedAt: Date.now() }, ending))
+      .catch((err: unknown) => rt.logger.warn({ err }, 'could not write the run record'));
+  try {
+    const result = await run();
+    await record({ result });
+    return result;
+  } catch (err) {
+    await record({ error: err, retrying: false });
+    throw err;
+  }
 }
 
 /**

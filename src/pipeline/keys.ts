@@ -42,6 +42,8 @@ export function stateKeys(prefix: string) {
     paused: (connection: string) => `${prefix}:paused:${connection}`,
     /** The jobs of a paused connection held back from running ("queue:jobId"), released on resume. */
     heldJobs: (connection: string) => `${prefix}:held-jobs:${connection}`,
+    /** The last runs of one stream of a connection, newest first, trimmed to `sync.runHistory` at each write (RunHistory). */
+    runs: (connection: string, stream: string) => `${prefix}:runs:${connection}:${stream}`,
   };
 }
 export type StateKeys = ReturnType<typeof stateKeys>;
