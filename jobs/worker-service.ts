@@ -6,6 +6,7 @@ import { accountForFailedUpsert } from './failed-upsert.js';
 import { makeJobHelpers } from './job-helpers.js';
 import { pullProcessor } from './pull.js';
 import { reconcileProcessor } from './reconcile.js';
+import { skipUnconfiguredSchedule } from './skip-unconfigured-schedule.js';
 import { sweepProcessor } from './sweep.js';
 import type { Runtime } from './runtime.js';
 import { upsertProcessor } from './upsert.js';
@@ -21,13 +22,16 @@ export interface WorkerService {
   settled(): Promise<void>;
 }
 
+/** The id of the pull scheduler of (connection, entity). */
+export const pullSchedulerId = (connectionId: string, entity: string): string => `pull-${connectionId}-${entity}`;
+
 /** Schedulers: one per (connection, entity), idempotent upsert — however many replicas start. */
 export async function upsertSchedulers(rt: Pick<Runtime, 'config' | 'queues' | 'options'>): Promise<number> {
   let n = 0;
   for (const c of rt.config.connections) {
     for (const entity of c.entities) {
       await rt.queues.pull.upsertJobScheduler(
-        `pull-${c.id}-${entity}`,
+        pullSchedulerId(c.id, entity),
         { every: c.schedule.everySeconds * 1000 },
         { name: 'pull', data: { connectionId: c.id, entity }, opts: { priority: 1, ...rt.options.pull } },
       );
@@ -72,7 +76,12 @@ export function startWorkers(
     return w;
   };
 
-  if (roles.includes('pull')) make(QUEUES.pull, processors.pull ?? pullProcessor(helpers.pull), { concurrency: rt.config.sync.pullConcurrency });
+  // Scheduled pulls and reconciles of a connection a config reload removed are skipped, not failed
+  // (jobs/skip-unconfigured-schedule.ts); upserts of a removed connection still go through.
+  if (roles.includes('pull'))
+    make(QUEUES.pull, skipUnconfiguredSchedule(rt, QUEUES.pull, processors.pull ?? pullProcessor(helpers.pull)), {
+      concurrency: rt.config.sync.pullConcurrency,
+    });
   if (roles.includes('upsert')) {
     const attempts = rt.config.sync.attempts;
     // Every start counts: attempts, 429 round trips (RateLimitError), short waits for a record's lock, and
@@ -104,7 +113,8 @@ export function startWorkers(
     probe = startBillingProbe(helpers.billingOutage);
   }
   if (roles.includes('backfill')) make(QUEUES.backfill, processors.backfill ?? backfillProcessor(helpers.backfill), { concurrency: 2 });
-  if (roles.includes('reconcile')) make(QUEUES.reconcile, processors.reconcile ?? reconcileProcessor(helpers.reconcile), { concurrency: 1 });
+  if (roles.includes('reconcile'))
+    make(QUEUES.reconcile, skipUnconfiguredSchedule(rt, QUEUES.reconcile, processors.reconcile ?? reconcileProcessor(helpers.reconcile)), { concurrency: 1 });
 
   let stopping: Promise<void> | undefined;
   return {
