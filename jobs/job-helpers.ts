@@ -39,7 +39,8 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
     logger,
     metrics,
     config: { sync: { sweepGraceSeconds: config.sync.sweepGraceSeconds } },
-    connectionIds: () => config.connections.map((c) => c.id),
+    // Read at each sweep: a config reload (jobs/reload-config.ts) changes the connections.
+    connectionIds: () => rt.config.connections.map((c) => c.id),
     inFlight: rt.inFlight,
     quarantine: rt.quarantine,
     locks: rt.locks,

@@ -23,6 +23,9 @@ export function reconcileProcessor(rt: ReconcileHelpers) {
   });
 }
 
+/** The id of the reconcile scheduler of a connection. */
+export const reconcileSchedulerId = (connectionId: string): string => `reconcile-${connectionId}`;
+
 /** A reconcile per connection on a schedule (default daily, the last 2 days), however many replicas start. */
 export async function upsertReconcileSchedulers(rt: {
   config: Pick<AppConfig, 'reconcile' | 'connections'>;
@@ -33,7 +36,7 @@ export async function upsertReconcileSchedulers(rt: {
   if (windowDays === 0) return 0;
   for (const c of rt.config.connections) {
     await rt.queues.reconcile.upsertJobScheduler(
-      `reconcile-${c.id}`,
+      reconcileSchedulerId(c.id),
       { every: everySeconds * 1000 },
       { name: 'reconcile', data: { connectionId: c.id, lastDays: windowDays }, opts: rt.options.reconcile },
     );

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { FlowProducer, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -88,6 +89,13 @@ export interface Runtime extends StateStores {
   vendorClient(id: string): VendorClient;
   /** What a BullMQ Worker needs: a new worker-style connection (maxRetriesPerRequest null, closed by close()) and the prefix. */
   workerOptions(): { connection: Redis; prefix: string };
+  /**
+   * Swaps in a reloaded config (jobs/reload-config.ts decides what of it may change while running):
+   * `config` and connection lookups answer with `next` at once; the vendor client of a connection whose
+   * config changed or went away is dropped, so its next use builds one from the new config (a job that
+   * holds the old client keeps it until it ends).
+   */
+  reconfigure(next: AppConfig): void;
   close(): Promise<void>;
 }
 
@@ -205,7 +213,7 @@ export async function createRuntime(
     connectionControl: new ConnectionControl(redis, keys),
   };
 
-  const byId = new Map(config.connections.map((c) => [c.id, c]));
+  let byId = new Map(config.connections.map((c) => [c.id, c]));
   const clients = new Map<string, VendorClient>();
   const connectionConfig = (id: string) => {
     const c = byId.get(id);
@@ -247,7 +255,7 @@ export async function createRuntime(
     };
   };
 
-  return {
+  const rt: Runtime = {
     ...stores,
     config,
     logger,
@@ -265,9 +273,16 @@ export async function createRuntime(
       extra.push(r);
       return { connection: r, prefix };
     },
+    reconfigure: (next) => {
+      const before = byId;
+      byId = new Map(next.connections.map((c) => [c.id, c]));
+      for (const id of [...clients.keys()]) if (!isDeepStrictEqual(before.get(id), byId.get(id))) clients.delete(id);
+      rt.config = next;
+    },
     close: async () => {
       await Promise.allSettled([...Object.values(queues).map((q) => q.close()), flow.close()]);
       await Promise.allSettled([redis.quit(), producer.quit(), ...extra.map((r) => r.quit())]);
     },
   };
+  return rt;
 }

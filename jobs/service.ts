@@ -1,10 +1,12 @@
 import type { Logger } from 'pino';
 import type { AppConfig } from '../src/config.js';
+import { dropUnconfiguredSeries } from '../src/observability/drop-unconfigured-series.js';
 import { startHttpServer } from '../src/observability/http-server.js';
 import { queueUi } from '../src/observability/queue-ui.js';
 import { BILLING } from './billing-outage.js';
 import { QUEUES } from './catalog.js';
 import { upsertReconcileSchedulers } from './reconcile.js';
+import { type ReloadOutcome, reloadConfig } from './reload-config.js';
 import { openRuntime, type Runtime } from './runtime.js';
 import { type Role, startWorkers, upsertSchedulers, upsertSweepScheduler, type WorkerService } from './worker-service.js';
 
@@ -12,6 +14,11 @@ export interface Service {
   rt: Runtime;
   workers: WorkerService;
   httpUrl: string;
+  /**
+   * Re-reads the config with `load` and applies what can change while running (jobs/reload-config.ts):
+   * the `erp-sync worker` command calls it on SIGHUP. One reload at a time; never rejects.
+   */
+  reload(load: () => Promise<AppConfig>): Promise<ReloadOutcome>;
   stop(): Promise<void>;
 }
 
@@ -38,6 +45,8 @@ export function collector(
     const billingOutage = await rt.outages.get(BILLING);
     rt.metrics.billingUp.set(billingOutage ? 0 : 1);
     rt.metrics.billingDownSince.set(billingOutage ? billingOutage.since / 1000 : 0);
+    // Connections (or entities) a config reload removed: their gauges go, not freeze at their last values.
+    await dropUnconfiguredSeries(rt.metrics, rt.config.connections);
     const memory = await rt.health.memory();
     rt.metrics.redisMemoryUsedRatio.set(memory.usedRatio);
     rt.metrics.redisMaxmemoryBytes.set(memory.maxmemory);
@@ -97,14 +106,28 @@ export async function startService(config: AppConfig, logger: Logger, options: {
   if (options.roles.includes('upsert')) await upsertSweepScheduler(rt);
   const started = startWorkers(rt, options.roles);
   workers = started;
+  rt.metrics.configLastReloadSuccess.set(Date.now() / 1000);
+  rt.metrics.configLastReloadSuccessful.set(1);
   logger.info({ url: http.url, roles: options.roles, queues: Object.values(QUEUES) }, 'worker started');
   let stopped: Promise<void> | undefined;
+  // Reloads run one after another; stopping waits for the one under way (it uses the Redis connections).
+  let reloading: Promise<unknown> = Promise.resolve();
   return {
     rt,
     workers: started,
     httpUrl: http.url,
+    reload: (load) => {
+      if (stopped) {
+        logger.warn('config reload ignored: the worker is stopping');
+        return Promise.resolve({ result: 'refused', errors: ['the worker is stopping'], added: [], removed: [], changed: {}, restartNeeded: [] });
+      }
+      const outcome = reloading.then(() => reloadConfig(rt, options.roles, load));
+      reloading = outcome.catch(() => {});
+      return outcome;
+    },
     stop: () =>
       (stopped ??= (async () => {
+        await reloading;
         await started.stop();
         await http.close();
         await rt.close();

@@ -6,6 +6,7 @@ import { accountForFailedUpsert } from './failed-upsert.js';
 import { makeJobHelpers } from './job-helpers.js';
 import { pullProcessor } from './pull.js';
 import { reconcileProcessor } from './reconcile.js';
+import { skipUnconfiguredSchedule } from './skip-unconfigured-schedule.js';
 import { sweepProcessor } from './sweep.js';
 import type { Runtime } from './runtime.js';
 import { upsertProcessor } from './upsert.js';
@@ -22,13 +23,16 @@ export interface WorkerService {
   settled(): Promise<void>;
 }
 
+/** The id of the pull scheduler of (connection, entity). */
+export const pullSchedulerId = (connectionId: string, entity: string): string => `pull-${connectionId}-${entity}`;
+
 /** Schedulers: one per (connection, entity), idempotent upsert — however many replicas start. */
 export async function upsertSchedulers(rt: Pick<Runtime, 'config' | 'queues' | 'options'>): Promise<number> {
   let n = 0;
   for (const c of rt.config.connections) {
     for (const entity of c.entities) {
       await rt.queues.pull.upsertJobScheduler(
-        `pull-${c.id}-${entity}`,
+        pullSchedulerId(c.id, entity),
         { every: c.schedule.everySeconds * 1000 },
         { name: 'pull', data: { connectionId: c.id, entity }, opts: { priority: 1, ...rt.options.pull } },
       );
@@ -74,9 +78,13 @@ export function startWorkers(
   };
 
   // Every pull (incremental or a backfill window) and every reconciliation leaves a run record (`erp-sync runs`).
+  // Scheduled pulls and reconciles of a connection a config reload removed are skipped, not failed
+  // (jobs/skip-unconfigured-schedule.ts), and leave no run; upserts of a removed connection still go through.
   const history = { runHistory: rt.runHistory, logger: rt.logger };
   if (roles.includes('pull'))
-    make(QUEUES.pull, withRunHistory(QUEUES.pull, history, processors.pull ?? pullProcessor(helpers.pull)), { concurrency: rt.config.sync.pullConcurrency });
+    make(QUEUES.pull, skipUnconfiguredSchedule(rt, QUEUES.pull, withRunHistory(QUEUES.pull, history, processors.pull ?? pullProcessor(helpers.pull))), {
+      concurrency: rt.config.sync.pullConcurrency,
+    });
   if (roles.includes('upsert')) {
     const attempts = rt.config.sync.attempts;
     // Every start counts: attempts, 429 round trips (RateLimitError), short waits for a record's lock, and
@@ -109,7 +117,11 @@ export function startWorkers(
   }
   if (roles.includes('backfill')) make(QUEUES.backfill, processors.backfill ?? backfillProcessor(helpers.backfill), { concurrency: 2 });
   if (roles.includes('reconcile'))
-    make(QUEUES.reconcile, withRunHistory(QUEUES.reconcile, history, processors.reconcile ?? reconcileProcessor(helpers.reconcile)), { concurrency: 1 });
+    make(
+      QUEUES.reconcile,
+      skipUnconfiguredSchedule(rt, QUEUES.reconcile, withRunHistory(QUEUES.reconcile, history, processors.reconcile ?? reconcileProcessor(helpers.reconcile))),
+      { concurrency: 1 },
+    );
 
   let stopping: Promise<void> | undefined;
   return {

@@ -406,7 +406,10 @@ export async function loadConfig(file: string, env: NodeJS.ProcessEnv = process.
   try {
     raw = parseYaml(text);
   } catch (e) {
-    throw new ConfigError(`${file} is not valid YAML: ${(e as Error).message}`);
+    // The parser's message ends with the offending line quoted under its position: keep the position,
+    // not the line (it may hold a value that should have been a ${VAR}, and this error is logged).
+    const where = (e as Error).message.split('\n')[0]!.replace(/:$/, '');
+    throw new ConfigError(`${file} is not valid YAML: ${where}`);
   }
   return parseConfig(raw, env, validateSettings, file);
 }

@@ -76,6 +76,19 @@ describe('config', () => {
     await expect(loadConfig(join(dir, 'nope.yaml'), {})).rejects.toThrow(/cannot read config .*ENOENT/);
   });
 
+  it("given a YAML error on a line that holds a value, then the error gives the line and column, not the line's text", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'erp-sync-'));
+    const f = join(dir, 'bad.yaml');
+    await writeFile(f, 'billing:\n  url: http://127.0.0.1:4010\n  apiKey: sk-literal-value: oops\n');
+    const error = await loadConfig(f, {}).then(
+      () => new Error('expected a ConfigError'),
+      (e: unknown) => e as Error,
+    );
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toMatch(/not valid YAML: .* at line 3, column \d+$/);
+    expect(error.message).not.toContain('sk-literal-value');
+  });
+
   it("given the shipped example configs, then they parse with their connectors' settings (secrets from the environment)", async () => {
     const env = {
       BILLING_API_KEY: 'k',

@@ -25,7 +25,21 @@ export function registerWorkerCommand(program: Command): void {
       if (!roles.length) throw new ConfigError(`--roles needs at least one of ${ALL_ROLES.join(', ')}, got "${opts.roles}"`);
       const config = await loadAppConfig(opts.config);
       const logger = createLogger();
+      // SIGHUP reloads the config (jobs/reload-config.ts). Listened to from here until the process ends:
+      // Node's default for SIGHUP ends the process. One that comes while the service starts is a reload
+      // owed once it runs; one that comes while it shuts down is ignored.
+      let reload: (() => void) | undefined;
+      let reloadOwed = false;
+      let stopping = false;
+      const onHup = () => {
+        if (stopping) return logger.info({ signal: 'SIGHUP' }, 'shutting down: config reload ignored');
+        logger.info({ signal: 'SIGHUP' }, 'reloading the config');
+        if (reload) reload();
+        else reloadOwed = true;
+      };
+      process.on('SIGHUP', onHup);
       const service = await startService(config, logger, { roles: roles as Role[], httpPort: opts.httpPort }).catch((e: unknown) => {
+        process.off('SIGHUP', onHup);
         if (!(e instanceof ListenError)) throw e;
         const where = opts.httpPort === undefined ? 'http.port in the config, or --http-port' : '--http-port';
         throw new ConfigError(`${e.message} (the /metrics server; ${e.portProblem ? `choose another port with ${where}` : 'check http.host in the config'})`, {
@@ -33,9 +47,13 @@ export function registerWorkerCommand(program: Command): void {
         });
       });
       console.error(`erp-sync worker: ${service.httpUrl}/metrics, roles ${roles.join(',')}`);
+      // reload() reports its own failures (log, metrics); this catch only keeps an unforeseen one from ending the process.
+      reload = () => void service.reload(() => loadAppConfig(opts.config)).catch((err: unknown) => logger.error({ err }, 'config reload failed'));
+      if (reloadOwed) reload();
       await new Promise<void>((resolve) => {
         const stop = (signal: string) => {
           logger.info({ signal }, 'shutting down');
+          stopping = true;
           process.off('SIGINT', onInt);
           process.off('SIGTERM', onTerm);
           service.stop().then(resolve, (err) => {
@@ -48,6 +66,7 @@ export function registerWorkerCommand(program: Command): void {
         process.on('SIGINT', onInt);
         process.on('SIGTERM', onTerm);
       });
+      process.off('SIGHUP', onHup);
       logger.flush?.();
     });
 }

@@ -16,6 +16,10 @@ export function statusClass(status: number): string {
 }
 export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx', 'none'] as const;
 
+/** The results of a config reload (jobs/reload-config.ts), the `result` label of erpsync_config_reload_total. */
+export const CONFIG_RELOAD_RESULTS = ['ok', 'refused', 'failed'] as const;
+export type ConfigReloadResult = (typeof CONFIG_RELOAD_RESULTS)[number];
+
 /**
  * prom-client's gauges of handles, requests and resources in use are named `*_total`, which promtool
  * (rightly) refuses for a gauge: `promtool check metrics` must pass on our /metrics, and the per-type
@@ -82,6 +86,18 @@ export function createMetrics(registry = new Registry()) {
     redisEvictionPolicyOk: g('erpsync_redis_eviction_policy_ok', '1 when Redis maxmemory-policy is noeviction', [] as const),
     redisMemoryUsedRatio: g('erpsync_redis_memory_used_ratio', 'used_memory / maxmemory (0 when maxmemory is unset)', [] as const),
     workersRunning: g('erpsync_workers_running', 'Workers running in this process, by queue', ['queue'] as const),
+    configReloads: c(
+      'erpsync_config_reload_total',
+      'Config reloads (SIGHUP) by result: ok, refused (invalid; the running config kept), failed (schedulers not updated)',
+      ['result'] as const,
+    ),
+    configLastReloadSuccess: g(
+      'erpsync_config_last_reload_success_timestamp_seconds',
+      'When the running config was last loaded (at start or by a reload)',
+      [] as const,
+    ),
+    configLastReloadSuccessful: g('erpsync_config_last_reload_successful', '1 when the last config load (start or reload) succeeded, else 0', [] as const),
+    configRestartRequired: g('erpsync_config_restart_required', '1 when a reloaded config changed keys that take effect only after a restart', [] as const),
     redisMaxmemoryBytes: g('erpsync_redis_maxmemory_bytes', 'Redis maxmemory (0 when unset: the memory alerts then cannot fire)', [] as const),
     buildInfo: g('erpsync_build_info', 'Always 1: the running version, commit and Node.js version as labels', ['version', 'commit', 'node'] as const),
   };
@@ -99,6 +115,7 @@ export function initialiseSeries(
   m.buildInfo.set({ version: known.build.version, commit: known.build.commit, node: process.version }, 1);
   for (const queue of known.queues) m.jobsStalled.inc({ queue }, 0);
   m.rateLimited.inc({ target: 'billing' }, 0);
+  for (const result of CONFIG_RELOAD_RESULTS) m.configReloads.inc({ result }, 0);
   for (const c of known.connections) {
     m.rateLimited.inc({ target: c.id }, 0);
     for (const entity of c.entities) {

@@ -95,6 +95,8 @@ export interface ChildWorker {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Sends a signal by pid (only to this child). */
   kill(signal: NodeJS.Signals): void;
+  /** Resolves once its output contains `text` (checked on each chunk); rejects if it exits first or after `timeoutMs`. */
+  waitForOutput(text: string, timeoutMs?: number): Promise<void>;
 }
 
 export type Pipeline = Awaited<ReturnType<typeof startPipeline>>;
@@ -270,6 +272,8 @@ export async function startPipeline(options: PipelineOptions) {
     prefix,
     secrets,
     config,
+    /** The config as the YAML file holds it (secrets as `${VAR}`), for a test that writes its own variant. */
+    rawConfig,
     /** The runtime the test uses to enqueue and inspect (no workers unless started). */
     rt,
     /** A plain Redis connection for inspection. */
@@ -302,6 +306,27 @@ export async function startPipeline(options: PipelineOptions) {
       const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => proc.once('exit', (code, signal) => done({ code, signal })));
       let ended = false;
       void exited.then(() => (ended = true));
+      const waitForOutput = (text: string, timeoutMs = 20_000) =>
+        new Promise<void>((found, failed) => {
+          const timer = setTimeout(() => done(new Error(`the child worker did not write ${text} within ${timeoutMs} ms:\n${out}`)), timeoutMs);
+          const onOutput = () => {
+            if (out.includes(text)) done();
+          };
+          const onExit = () => done(new Error(`the child worker exited before it wrote ${text}:\n${out}`));
+          const done = (err?: Error) => {
+            clearTimeout(timer);
+            proc.stdout!.off('data', onOutput);
+            proc.stderr!.off('data', onOutput);
+            proc.off('exit', onExit);
+            if (err) failed(err);
+            else found();
+          };
+          proc.stdout!.on('data', onOutput);
+          proc.stderr!.on('data', onOutput);
+          proc.once('exit', onExit);
+          if (out.includes(text)) done();
+          else if (ended) onExit();
+        });
       const child: ChildWorker = {
         proc,
         output: () => out,
@@ -309,32 +334,14 @@ export async function startPipeline(options: PipelineOptions) {
         kill: (signal) => {
           if (!ended && proc.pid) process.kill(proc.pid, signal);
         },
+        waitForOutput,
       };
       cleanups.push(async () => {
         child.kill('SIGKILL');
         await exited;
       });
-      // Started = it logged "worker started": checked on each chunk of its output, until it exits or 20 s pass.
-      await new Promise<void>((started, failed) => {
-        const timer = setTimeout(() => done(new Error(`the child worker did not start within 20 s:\n${out}`)), 20_000);
-        const onOutput = () => {
-          if (out.includes('"worker started"')) done();
-        };
-        const onExit = () => done(new Error(`the child worker exited before it started:\n${out}`));
-        const done = (err?: Error) => {
-          clearTimeout(timer);
-          proc.stdout!.off('data', onOutput);
-          proc.stderr!.off('data', onOutput);
-          proc.off('exit', onExit);
-          if (err) failed(err);
-          else started();
-        };
-        proc.stdout!.on('data', onOutput);
-        proc.stderr!.on('data', onOutput);
-        proc.once('exit', onExit);
-        if (ended) onExit();
-        else onOutput();
-      });
+      // Started = it logged "worker started", until it exits or 20 s pass.
+      await waitForOutput('"worker started"');
       return child;
     },
 
