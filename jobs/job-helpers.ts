@@ -1,4 +1,5 @@
 import type { BackfillHelpers } from './backfill.js';
+import { type BillingCompanyGuard, billingCompanyGuardOf } from './billing-company-guard.js';
 import { billingBreaker, type BillingOutageHelpers } from './billing-outage.js';
 import type { PullHelpers } from './pull.js';
 import type { FailedUpsertHelpers } from './failed-upsert.js';
@@ -15,6 +16,8 @@ export interface JobHelpers {
   sweep: SweepHelpers;
   failedUpsert: FailedUpsertHelpers;
   billingOutage: BillingOutageHelpers;
+  /** Refuses the jobs of a connection whose state belongs to another billing company (one per process). */
+  billingCompany: BillingCompanyGuard;
 }
 
 /**
@@ -47,11 +50,11 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
   };
   return {
     billingOutage,
+    billingCompany: billingCompanyGuardOf(rt),
     pull: {
       logger,
       metrics,
       config: {
-        billing: { baseCurrency: config.billing.baseCurrency },
         sync: { backlogHighWater: config.sync.backlogHighWater, vendorOutageRetrySeconds: config.sync.vendorOutageRetrySeconds },
       },
       outages: rt.outages,
@@ -68,8 +71,9 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
     upsert: {
       logger,
       metrics,
-      config: { billing: { attachmentKey: config.billing.attachmentKey }, sync: { dependencyWaitSeconds: config.sync.dependencyWaitSeconds } },
-      billing: rt.billing,
+      config: { sync: { dependencyWaitSeconds: config.sync.dependencyWaitSeconds } },
+      billingFor: (id) => rt.connection(id).billing,
+      keyBudgets: config.billing.rateLimit.scope === 'key' ? rt.billingKeyBudgets : undefined,
       upsertState: rt.upsertState,
       customersEnsured: rt.customersEnsured,
       ledger: rt.ledger,
@@ -86,8 +90,6 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
       metrics,
       config: { reconcile: { timeZone: config.reconcile.timeZone } },
       connection: rt.connection,
-      billing: rt.billing,
-      billingBudget: rt.billingBudget,
       ledger: rt.ledger,
       checkpoints: rt.checkpoints,
       quarantine: rt.quarantine,

@@ -26,7 +26,7 @@ import type { ConnectionHandle } from './runtime.js';
 export interface PullHelpers {
   logger: Logger;
   metrics: Metrics;
-  config: { billing: Pick<AppConfig['billing'], 'baseCurrency'>; sync: Pick<AppConfig['sync'], 'backlogHighWater' | 'vendorOutageRetrySeconds'> };
+  config: { sync: Pick<AppConfig['sync'], 'backlogHighWater' | 'vendorOutageRetrySeconds'> };
   outages: Pick<Outages, 'markDown' | 'markUp'>;
   connection(id: string): ConnectionHandle;
   locks: Pick<RecordLock, 'tryAcquireIncrementalPull'>;
@@ -133,7 +133,7 @@ export function pullProcessor(rt: PullHelpers) {
       const ctx = handle.readContext({ logger: log, signal, until, window });
       const result: PullResult = { pulled: 0, enqueued: 0, unchanged: 0, quarantined: 0, deleted: 0, pages: 0, cursor: state.cursor };
       const lookups = stream.lookups ? await stream.lookups(ctx) : {};
-      const mapCtx: MapContext = { connectionId: conn, originSource: c.originSource, baseCurrency: rt.config.billing.baseCurrency, lookups };
+      const mapCtx: MapContext = { connectionId: conn, originSource: c.originSource, baseCurrency: handle.billing.baseCurrency, lookups };
       for await (const page of stream.read(ctx, state)) {
         result.pages++;
         result.pulled += page.records.length;
