@@ -14,6 +14,10 @@ import { Entity } from '../src/connector/entities.js';
  *   (2 s → 4 → 8 … ≈ 4.3 min in total) with jitter 0.5 → at most 8 × 3 = 24 billing calls;
  * - 429s do not consume attempts (queue rate limit + RateLimitError), bounded by maxStartedAttempts
  *   (attempts + 40 + the credit-note dependency waits) so a permanent 429 storm still ends in quarantine;
+ * - with `billing.rateLimit.scope: key`, a job whose key's window is full waits once for the slot it is
+ *   given (a start, no attempt): at most one such wait per attempt, so `attempts` more starts; a 429
+ *   pauses the key and the job waits for a slot after the pause (one start, as a queue-wide 429 costs),
+ *   plus one more if a later 429 of the same key voids its slot: a permanent storm still ends;
  * - pull job: 5 attempts, 5 s exponential; each vendor call 1 + 2 p-retry attempts, 429s waited
  *   in-process up to 5 s, longer or day-limit waits park the connection (the job is delayed, not failed).
  */
@@ -59,6 +63,8 @@ export const UpsertPayload = z.strictObject({
   /** How often this job already waited for the invoices a credit note applies to, and since when (ms). */
   dependencyWaits: z.number().int().min(0).optional(),
   dependencySince: z.number().int().optional(),
+  /** The slot of its billing key's budget this job was set aside for (`rateLimit.scope: key`; Redis time, ms). */
+  billingSlotAt: z.number().int().optional(),
 });
 /** As producers write it: the body as the mapper made it (billing's defaults not yet applied). */
 export type UpsertPayload = z.input<typeof UpsertPayload>;
@@ -105,10 +111,11 @@ export const CREDIT_NOTE_PRIORITY_OFFSET = 2;
 export const DEPENDENCY_WAITS_MAX = 40;
 /**
  * How often an upsert job may be started before BullMQ fails it (then we quarantine it): its attempts,
- * 40 starts for 429 round trips and waits for a record's lock, and the credit-note dependency waits.
+ * 40 starts for 429 round trips and waits for a record's lock, and the credit-note dependency waits;
+ * with per-key budgets (`rateLimit.scope: key`), one wait for its key's slot per attempt.
  */
-export function maxStartedAttempts(attempts: number): number {
-  return attempts + 40 + DEPENDENCY_WAITS_MAX;
+export function maxStartedAttempts(attempts: number, scope: 'deployment' | 'key' = 'deployment'): number {
+  return attempts * (scope === 'key' ? 2 : 1) + 40 + DEPENDENCY_WAITS_MAX;
 }
 export function dependencyWaitMs(waits: number): number {
   return Math.min(60_000, 2_000 * 2 ** waits);

@@ -19,11 +19,14 @@ export interface FailedUpsertHelpers {
  * - STALLED: its worker died mid-job more often than `sync.maxStalledCount` (BullMQ fails it inside its
  *   stalled-job check, and no worker's 'failed' event fires, so the sweep finds it);
  * - JOB_INVALID: the payload failed its schema (the record cannot be read from it);
+ * - BILLING_COMPANY_CHANGED: its connection's billing key is now another company's than the one its state
+ *   was written for (jobs/billing-company-guard.ts); `erp-sync state rebind --same-company` replays it;
  * - RETRIES_EXHAUSTED: its attempts, or its started attempts, are spent.
  */
-export function failureReason(message: string): 'STALLED' | 'JOB_INVALID' | 'RETRIES_EXHAUSTED' {
+export function failureReason(message: string): 'STALLED' | 'JOB_INVALID' | 'BILLING_COMPANY_CHANGED' | 'RETRIES_EXHAUSTED' {
   if (/stalled more than allowable limit/i.test(message)) return 'STALLED';
   if (message.startsWith('invalid upsert payload')) return 'JOB_INVALID';
+  if (message.startsWith('billing company changed for connection')) return 'BILLING_COMPANY_CHANGED';
   return 'RETRIES_EXHAUSTED';
 }
 

@@ -1,4 +1,5 @@
 import type { BackfillHelpers } from './backfill.js';
+import { type BillingCompanyGuard, billingCompanyGuardOf } from './billing-company-guard.js';
 import { billingBreaker, type BillingOutageHelpers } from './billing-outage.js';
 import { connectionGate } from './connection-gate.js';
 import type { PullHelpers } from './pull.js';
@@ -16,6 +17,8 @@ export interface JobHelpers {
   sweep: SweepHelpers;
   failedUpsert: FailedUpsertHelpers;
   billingOutage: BillingOutageHelpers;
+  /** Refuses the jobs of a connection whose state belongs to another billing company (one per process). */
+  billingCompany: BillingCompanyGuard;
 }
 
 /**
@@ -59,12 +62,12 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
   };
   return {
     billingOutage,
+    billingCompany: billingCompanyGuardOf(rt),
     pull: {
       logger,
       metrics,
       connectionGate: gate,
       config: {
-        billing: { baseCurrency: config.billing.baseCurrency },
         sync: {
           backlogHighWater: config.sync.backlogHighWater,
           vendorOutageRetrySeconds: config.sync.vendorOutageRetrySeconds,
@@ -87,8 +90,9 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
       logger,
       metrics,
       connectionGate: gate,
-      config: { billing: { attachmentKey: config.billing.attachmentKey }, sync: { dependencyWaitSeconds: config.sync.dependencyWaitSeconds } },
-      billing: rt.billing,
+      config: { sync: { dependencyWaitSeconds: config.sync.dependencyWaitSeconds } },
+      billingFor: (id) => rt.connection(id).billing,
+      keyBudgets: config.billing.rateLimit.scope === 'key' ? rt.billingKeyBudgets : undefined,
       upsertState: rt.upsertState,
       customersEnsured: rt.customersEnsured,
       ledger: rt.ledger,
@@ -107,8 +111,6 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
       jobSlots: connectionSlots,
       connectionGate: gate,
       connection: rt.connection,
-      billing: rt.billing,
-      billingBudget: rt.billingBudget,
       ledger: rt.ledger,
       checkpoints: rt.checkpoints,
       quarantine: rt.quarantine,

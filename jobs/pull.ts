@@ -28,10 +28,7 @@ import type { ConnectionGate } from './connection-gate.js';
 export interface PullHelpers {
   logger: Logger;
   metrics: Metrics;
-  config: {
-    billing: Pick<AppConfig['billing'], 'baseCurrency'>;
-    sync: Pick<AppConfig['sync'], 'backlogHighWater' | 'vendorOutageRetrySeconds' | 'quotaWaitInPlaceMs'>;
-  };
+  config: { sync: Pick<AppConfig['sync'], 'backlogHighWater' | 'vendorOutageRetrySeconds' | 'quotaWaitInPlaceMs'> };
   jobSlots?: ConnectionSlotsPolicy;
   /** Holds back the jobs of a paused connection (jobs/connection-gate.ts). */
   connectionGate?: ConnectionGate;
@@ -161,7 +158,7 @@ export function pullProcessor(rt: PullHelpers) {
       });
       const result: PullResult = { pulled: 0, enqueued: 0, unchanged: 0, quarantined: 0, deleted: 0, pages: 0, cursor: state.cursor };
       const lookups = stream.lookups ? await stream.lookups(ctx) : {};
-      const mapCtx: MapContext = { connectionId: conn, originSource: c.originSource, baseCurrency: rt.config.billing.baseCurrency, lookups };
+      const mapCtx: MapContext = { connectionId: conn, originSource: c.originSource, baseCurrency: handle.billing.baseCurrency, lookups };
       for await (const page of stream.read(ctx, state)) {
         result.pages++;
         if (page.knownSkipped) {

@@ -6,6 +6,7 @@ import { connectorFor } from '../connectors/registry.js';
 import type { Connector, ReadContext } from '../src/connector/types.js';
 import { TokenStore } from '../src/auth/token-store.js';
 import { BillingClient } from '../src/billing/client.js';
+import { type BillingTarget, billingTargetOf, defaultBillingTarget } from '../src/billing/billing-target.js';
 import type { AppConfig, ConnectionConfig } from '../src/config.js';
 import { ConfigError } from '../src/errors/index.js';
 import type { VendorClient } from '../src/http/vendor-client.js';
@@ -13,6 +14,8 @@ import { buildInfo } from '../src/build-info.js';
 import { createMetrics, initialiseSeries, type Metrics, statusClass } from '../src/observability/metrics.js';
 import { BackfillRuns } from '../src/pipeline/backfill-runs.js';
 import { BillingBudget } from '../src/pipeline/billing-budget.js';
+import { BillingCompanies } from '../src/pipeline/billing-companies.js';
+import { BillingKeyBudgets } from '../src/pipeline/billing-key-budgets.js';
 import { Checkpoints } from '../src/pipeline/checkpoints.js';
 import { ConnectionSlots } from '../src/pipeline/connection-slots.js';
 import { WakeLine } from '../src/pipeline/wake-line.js';
@@ -57,15 +60,38 @@ export interface StateStores {
   runHistory: RunHistory;
   /** Billing calls made outside upsert jobs share the upsert queue's rate limit. */
   billingBudget: BillingBudget;
+  /** Per billing key budgets (`billing.rateLimit.scope: key`). */
+  billingKeyBudgets: BillingKeyBudgets;
+  /** The billing company each connection's state belongs to. */
+  billingCompanies: BillingCompanies;
   health: RedisHealth;
   /** Connections an operator paused, and the jobs held meanwhile. */
   connectionControl: ConnectionControl;
 }
 
-/** One configured connection: its config, its connector, and how a stream read of it starts. */
+/**
+ * The billing company a connection writes to: the client holding its keys, and what may be shown of it
+ * (names and fingerprints, never a key).
+ */
+export interface ConnectionBilling {
+  client: BillingClient;
+  /** Non-secret id of the company (state, metrics): its configured name, else `key-<fingerprint>`. */
+  company: string;
+  /** Non-secret id (fingerprint) of the key: its rate budget under `rateLimit.scope: key`. */
+  keyId: string;
+  /** The company's base currency: mapped bodies' exchange rates are relative to it. */
+  baseCurrency: string;
+  /** Whether the connection has an attachment key (ERP document links are attached). */
+  canAttach: boolean;
+  /** Where billing calls made outside upsert jobs take their slot: the deployment's budget, or the key's. */
+  budget: { take(signal?: AbortSignal): Promise<void> };
+}
+
+/** One configured connection: its config, its connector, its billing company, and how a stream read of it starts. */
 export interface ConnectionHandle {
   config: ConnectionConfig;
   connector: Connector<any>;
+  billing: ConnectionBilling;
   /** A stream read's context: the connection's shared vendor client and its settings as the config parse left them. */
   readContext(read: Pick<ReadContext, 'logger' | 'signal' | 'until' | 'window' | 'knownVersions'>): ReadContext;
 }
@@ -83,7 +109,10 @@ export interface Runtime extends StateStores {
   keys: StateKeys;
   queues: { pull: Queue; upsert: Queue; backfill: Queue; reconcile: Queue; sweep: Queue };
   flow: FlowProducer;
+  /** The default billing company's client (`billing`), for calls made for no connection (the outage probe). */
   billing: BillingClient;
+  /** The client of the billing company a connection writes to: every billing call made for a connection goes through it. */
+  billingFor(connectionId: string): BillingClient;
   options: ReturnType<typeof jobOptions>;
   connection(id: string): ConnectionHandle;
   vendorClient(id: string): VendorClient;
@@ -151,7 +180,13 @@ export async function createRuntime(
   const redis = logErrors(stateConnection(redisUrl, patience), 'state');
   await assertNoEviction(redis);
   metrics.redisEvictionPolicyOk.set(1);
-  initialiseSeries(metrics, { queues: Object.values(QUEUES), connections: config.connections, build: buildInfo() });
+  const defaultTarget = defaultBillingTarget(config);
+  let targets = new Map(config.connections.map((c) => [c.id, billingTargetOf(config, c)]));
+  initialiseSeries(metrics, {
+    queues: Object.values(QUEUES),
+    connections: config.connections.map((c) => ({ ...c, billingCompany: targets.get(c.id)!.company })),
+    build: buildInfo(),
+  });
   const producer = logErrors(producerConnection(redisUrl, { lazyConnect: false, ...patience }), 'producer');
   await new Promise<void>((resolve, reject) => {
     if (producer.status === 'ready') return resolve();
@@ -174,17 +209,27 @@ export async function createRuntime(
   const flow = new FlowProducer({ connection: producer, prefix });
   const quotas = new Quotas(redis, keys);
   const tokens = new TokenStore(redis, { prefix });
-  const billing = new BillingClient({
-    baseUrl: config.billing.url,
-    apiKey: config.billing.apiKey,
-    attachmentKey: config.billing.attachmentKey,
-    timeoutMs: config.billing.timeoutMs,
-    onResponse: ({ endpoint, status, durationMs }) => {
-      metrics.billingRequests.inc({ endpoint, status_class: statusClass(status) });
-      metrics.billingRequestDuration.observe({ endpoint }, durationMs / 1000);
-      if (status === 429) metrics.rateLimited.inc({ target: 'billing' });
-    },
-  });
+  // One client per distinct pair of keys: connections of one billing company share it.
+  const billingClients = new Map<string, BillingClient>();
+  const billingClient = (t: Pick<BillingTarget, 'apiKey' | 'attachmentKey'>): BillingClient => {
+    const id = JSON.stringify([t.apiKey, t.attachmentKey ?? null]);
+    let client = billingClients.get(id);
+    if (client) return client;
+    client = new BillingClient({
+      baseUrl: config.billing.url,
+      apiKey: t.apiKey,
+      attachmentKey: t.attachmentKey,
+      timeoutMs: config.billing.timeoutMs,
+      onResponse: ({ endpoint, status, durationMs }) => {
+        metrics.billingRequests.inc({ endpoint, status_class: statusClass(status) });
+        metrics.billingRequestDuration.observe({ endpoint }, durationMs / 1000);
+        if (status === 429) metrics.rateLimited.inc({ target: 'billing' });
+      },
+    });
+    billingClients.set(id, client);
+    return client;
+  };
+  const billing = billingClient(defaultTarget);
   const stores: StateStores = {
     ledger: new Ledger(redis, keys),
     checkpoints: new Checkpoints(redis, keys),
@@ -209,6 +254,8 @@ export async function createRuntime(
       config.billing.rateLimit.max,
       config.billing.rateLimit.durationMs,
     ),
+    billingKeyBudgets: new BillingKeyBudgets(redis, keys, config.billing.rateLimit.max, config.billing.rateLimit.durationMs),
+    billingCompanies: new BillingCompanies(redis, keys),
     health: new RedisHealth(redis),
     connectionControl: new ConnectionControl(redis, keys),
   };
@@ -246,11 +293,24 @@ export async function createRuntime(
     clients.set(id, client);
     return client;
   };
+  const perKey = config.billing.rateLimit.scope === 'key';
+  const connectionBilling = (id: string): ConnectionBilling => {
+    const t = targets.get(id)!;
+    return {
+      client: billingClient(t),
+      company: t.company,
+      keyId: t.keyId,
+      baseCurrency: t.baseCurrency,
+      canAttach: Boolean(t.attachmentKey),
+      budget: perKey ? { take: (signal) => stores.billingKeyBudgets.take(t.keyId, signal) } : stores.billingBudget,
+    };
+  };
   const connection = (id: string): ConnectionHandle => {
     const { config: c, connector } = connectionConfig(id);
     return {
       config: c,
       connector,
+      billing: connectionBilling(c.id),
       readContext: (read) => ({ ...read, connectionId: c.id, http: vendorClient(c.id), settings: c.settings }),
     };
   };
@@ -265,6 +325,7 @@ export async function createRuntime(
     queues,
     flow,
     billing,
+    billingFor: (id) => connection(id).billing.client,
     options: opts,
     connection,
     vendorClient,
@@ -276,6 +337,8 @@ export async function createRuntime(
     reconfigure: (next) => {
       const before = byId;
       byId = new Map(next.connections.map((c) => [c.id, c]));
+      // A connection's billing keys are its own or the running default's (billing.* changes need a restart).
+      targets = new Map(next.connections.map((c) => [c.id, billingTargetOf(config, c)]));
       for (const id of [...clients.keys()]) if (!isDeepStrictEqual(before.get(id), byId.get(id))) clients.delete(id);
       rt.config = next;
     },

@@ -8,9 +8,10 @@ import type { EntityName } from '../src/connector/entities.js';
 import { ConflictError, DataContractError, formatZodIssues, RateLimitedError, SyncError } from '../src/errors/index.js';
 import { erpIdOf } from '../src/mapping/index.js';
 import type { Metrics } from '../src/observability/metrics.js';
+import type { BillingKeyBudgets } from '../src/pipeline/billing-key-budgets.js';
 import type { CustomersEnsured } from '../src/pipeline/customers-ensured.js';
 import type { InFlight } from '../src/pipeline/in-flight.js';
-import type { Ledger } from '../src/pipeline/ledger.js';
+import { Ledger } from '../src/pipeline/ledger.js';
 import type { Quarantine } from '../src/pipeline/quarantine.js';
 import type { UpsertState } from '../src/pipeline/upsert-state.js';
 import { DEPENDENCY_WAITS_MAX, dependencyWaitMs, QUEUES, UpsertJobData } from './catalog.js';
@@ -18,14 +19,25 @@ import type { BillingBreaker } from './billing-outage.js';
 import { defineJob } from './define-job.js';
 import type { ConnectionGate } from './connection-gate.js';
 
+export type UpsertBillingClient = Pick<
+  BillingClient,
+  'upsertInvoice' | 'upsertCreditNote' | 'addInvoiceAttachment' | 'searchCustomers' | 'createCustomer' | 'listInvoices'
+>;
+
 /** What an upsert job uses, and nothing else (built by makeJobHelpers). */
 export interface UpsertHelpers {
   logger: Logger;
   metrics: Metrics;
   /** Holds back the jobs of a paused connection (jobs/connection-gate.ts). */
   connectionGate?: ConnectionGate;
-  config: { billing: Pick<AppConfig['billing'], 'attachmentKey'>; sync: Pick<AppConfig['sync'], 'dependencyWaitSeconds'> };
-  billing: Pick<BillingClient, 'upsertInvoice' | 'upsertCreditNote' | 'addInvoiceAttachment' | 'searchCustomers' | 'createCustomer' | 'listInvoices'>;
+  config: { sync: Pick<AppConfig['sync'], 'dependencyWaitSeconds'> };
+  /**
+   * The billing company a connection writes to: the client holding its keys, whether it has an
+   * attachment key, and its key's fingerprint (its budget under `rateLimit.scope: key`).
+   */
+  billingFor(connectionId: string): { client: UpsertBillingClient; canAttach: boolean; keyId: string };
+  /** Per billing key budgets, under `billing.rateLimit.scope: key` only (else the queue's limiter is the budget). */
+  keyBudgets?: Pick<BillingKeyBudgets, 'slot' | 'pause'>;
   upsertState: Pick<UpsertState, 'begin' | 'commit'>;
   customersEnsured: Pick<CustomersEnsured, 'has' | 'add'>;
   ledger: Pick<Ledger, 'get' | 'getMany'>;
@@ -52,11 +64,12 @@ const BILLING_WRITE = {
  */
 export function upsertProcessor(rt: UpsertHelpers) {
   const state = rt.upsertState;
-  // Attaching the ERP's document link is optional: without billing.attachmentKey the invoice is
-  // written and the link left out (refusing the invoice for want of its PDF link would lose money data).
-  const canAttach = Boolean(rt.config.billing.attachmentKey);
   return defineJob(QUEUES.upsert, UpsertJobData, rt, async ({ job, data, token, signal, log }): Promise<{ outcome: UpsertOutcome }> => {
     const { connectionId: conn, entity, erpId } = data;
+    // Every call of this job goes to the connection's billing company, with its keys. Attaching the ERP's
+    // document link is optional: without an attachment key the invoice is written and the link left out
+    // (refusing the invoice for want of its PDF link would lose money data).
+    const { client: billing, canAttach, keyId } = rt.billingFor(conn);
     const parsed = BillingBody.safeParse(data.body);
     const body = parsed.data;
     const buyer: CustomerDetailsInput | undefined =
@@ -87,23 +100,35 @@ export function upsertProcessor(rt: UpsertHelpers) {
         const operation = BILLING_WRITE[entity];
         throw new DataContractError(`billing ${operation}: invalid request`, { issues: formatZodIssues(parsed.error!), source: 'billing', operation });
       }
-      if (buyer && !begun.customerEnsured) await ensureCustomer(rt, conn, buyer, signal);
+      if (rt.keyBudgets) {
+        // The key's budget (rateLimit.scope key): a full window sets this job aside until the slot it was
+        // given, without an attempt, rather than hold a worker slot that another company's job could use.
+        const slot = await rt.keyBudgets.slot(keyId, data.billingSlotAt);
+        if (slot.waitMs > 0) {
+          await job.updateData({ ...data, billingSlotAt: slot.slotAt });
+          await job.moveToDelayed(Date.now() + slot.waitMs, token);
+          throw new DelayedError();
+        }
+        // A slot is used once: a retry of this job after a failure asks for a new one.
+        if (data.billingSlotAt !== undefined) await job.updateData({ ...data, billingSlotAt: undefined });
+      }
+      if (buyer && !begun.customerEnsured) await ensureCustomer({ billing, customersEnsured: rt.customersEnsured }, conn, buyer, signal);
       let billingId: string;
       let number: string | undefined;
       if (body.kind === 'invoice') {
         const invoice = body.invoice;
-        await rt.billing.upsertInvoice(invoice, { signal });
+        await billing.upsertInvoice(invoice, { signal });
         billingId = invoice.invoiceId;
         number = invoice.invoiceNumber;
         if (needsAttachment) {
-          await rt.billing.addInvoiceAttachment(
+          await billing.addInvoiceAttachment(
             { invoiceNumber: invoice.invoiceNumber, attachmentUrl: data.documentUrl!, attachmentPurpose: 'INVOICE_FOR_BUYER' },
             { signal },
           );
         }
       } else if (body.kind === 'credit-note') {
         const creditNote = body.creditNote;
-        const missing = await invoicesNotInBilling(rt, conn, creditNote, signal);
+        const missing = await invoicesNotInBilling(rt, billing, conn, creditNote, signal);
         if (missing.length) {
           const waits = data.dependencyWaits ?? 0;
           const since = data.dependencySince ?? Date.now();
@@ -111,7 +136,7 @@ export function upsertProcessor(rt: UpsertHelpers) {
           const inTime = Date.now() - since < rt.config.sync.dependencyWaitSeconds * 1000 && waits < DEPENDENCY_WAITS_MAX;
           if (!hopeless.length && inTime) {
             // Applied to an invoice billing does not have yet (it may still be queued): wait for it.
-            await job.updateData({ ...data, dependencyWaits: waits + 1, dependencySince: since });
+            await job.updateData({ ...data, billingSlotAt: undefined, dependencyWaits: waits + 1, dependencySince: since });
             await job.moveToDelayed(Date.now() + dependencyWaitMs(waits), token);
             throw new DelayedError();
           }
@@ -121,7 +146,7 @@ export function upsertProcessor(rt: UpsertHelpers) {
               : `credit note ${creditNote.creditNoteNumber} applies to invoices still not in billing after ${Math.round((Date.now() - since) / 1000)} s: ${missing.join(', ')}`,
           );
         }
-        await rt.billing.upsertCreditNote(creditNote, { signal });
+        await billing.upsertCreditNote(creditNote, { signal });
         billingId = creditNote.creditNoteId;
         number = creditNote.creditNoteNumber;
       } else {
@@ -153,9 +178,19 @@ export function upsertProcessor(rt: UpsertHelpers) {
       return { outcome: 'written' };
     } catch (err) {
       if (err instanceof RateLimitedError) {
+        // "Retry-After: 0" still pauses briefly (and Redis refuses a 0 ms expiry).
+        const pauseMs = Math.max(err.retryAfterMs ?? 1_000, 100);
+        if (rt.keyBudgets) {
+          // Billing limits per key: pause this key's budget alone; the job comes back at a slot after the
+          // pause, without an attempt, and other keys' jobs keep flowing.
+          const slot = await rt.keyBudgets.pause(keyId, pauseMs);
+          await job.updateData({ ...data, billingSlotAt: slot.slotAt });
+          await job.moveToDelayed(Date.now() + slot.waitMs, token);
+          throw new DelayedError();
+        }
         // Billing 429: pause the whole upsert queue for Retry-After; the job goes back to wait without
-        // consuming an attempt. "Retry-After: 0" still pauses briefly (and Redis refuses a 0 ms expiry).
-        await rt.queues.upsert.rateLimit(Math.max(err.retryAfterMs ?? 1_000, 100));
+        // consuming an attempt.
+        await rt.queues.upsert.rateLimit(pauseMs);
         throw new RateLimitError();
       }
       if (await rt.breaker.failed(err)) {
@@ -199,7 +234,7 @@ export function upsertProcessor(rt: UpsertHelpers) {
  * Remembered per connection in Redis so each buyer costs one search, once.
  */
 export async function ensureCustomer(
-  rt: Pick<UpsertHelpers, 'billing' | 'customersEnsured'>,
+  rt: { billing: Pick<BillingClient, 'searchCustomers' | 'createCustomer'>; customersEnsured: Pick<CustomersEnsured, 'has' | 'add'> },
   conn: string,
   customer: CustomerDetailsInput,
   signal?: AbortSignal,
@@ -224,7 +259,13 @@ class DependencyMissingError extends DataContractError {}
  * The invoices a credit note applies to that billing does not hold yet. Our own invoices are checked in
  * the ledger (no network); anything else (another origin, an id cut to its bound, a number) in billing.
  */
-async function invoicesNotInBilling(rt: UpsertHelpers, conn: string, creditNote: CreditNoteInput, signal?: AbortSignal): Promise<string[]> {
+async function invoicesNotInBilling(
+  rt: UpsertHelpers,
+  billing: UpsertBillingClient,
+  conn: string,
+  creditNote: CreditNoteInput,
+  signal?: AbortSignal,
+): Promise<string[]> {
   const applied = creditNote.appliedToInvoices ?? [];
   if (!applied.length) return [];
   const byId = applied.filter((a) => a.invoiceId).map((a) => a.invoiceId!);
@@ -234,13 +275,14 @@ async function invoicesNotInBilling(rt: UpsertHelpers, conn: string, creditNote:
     'invoices',
     mine.map((c) => c.erpId),
   );
-  const written = new Set(mine.filter((_, i) => entries[i]).map((c) => c.id));
+  // An entry marked for repair (or for a new billing company) is not known to be in billing: ask billing.
+  const written = new Set(mine.filter((_, i) => entries[i] && !Ledger.repairRequested(entries[i])).map((c) => c.id));
   const toAsk = byId.filter((id) => !written.has(id));
   const numbers = applied.filter((a) => !a.invoiceId && a.invoiceNumber).map((a) => a.invoiceNumber!);
   if (!toAsk.length && !numbers.length) return [];
   const missing: string[] = [];
   if (toAsk.length) {
-    const found = await rt.billing.listInvoices(
+    const found = await billing.listInvoices(
       { invoiceIds: toAsk, lifecycleStatuses: ['DRAFT', 'FINALIZED', 'VOIDED'], pageSize: Math.min(500, toAsk.length) },
       { signal },
     );
@@ -248,7 +290,7 @@ async function invoicesNotInBilling(rt: UpsertHelpers, conn: string, creditNote:
     missing.push(...toAsk.filter((id) => !present.has(id)));
   }
   for (const n of numbers) {
-    const found = await rt.billing.listInvoices({ invoiceNumber: n, lifecycleStatuses: ['DRAFT', 'FINALIZED', 'VOIDED'], pageSize: 1 }, { signal });
+    const found = await billing.listInvoices({ invoiceNumber: n, lifecycleStatuses: ['DRAFT', 'FINALIZED', 'VOIDED'], pageSize: 1 }, { signal });
     if (found.totalDocs === 0) missing.push(n);
   }
   return missing;

@@ -1,6 +1,8 @@
 import { MetricsTime, type Job, Worker } from 'bullmq';
+import { distinctBillingKeys } from '../src/billing/billing-target.js';
 import { maxStartedAttempts, QUEUES, type QueueName } from './catalog.js';
 import { backfillProcessor } from './backfill.js';
+import { guardedByBillingCompany } from './billing-company-guard.js';
 import { startBillingProbe } from './billing-outage.js';
 import { accountForFailedUpsert } from './failed-upsert.js';
 import { makeJobHelpers } from './job-helpers.js';
@@ -81,19 +83,30 @@ export function startWorkers(
   // Scheduled pulls and reconciles of a connection a config reload removed are skipped, not failed
   // (jobs/skip-unconfigured-schedule.ts), and leave no run; upserts of a removed connection still go through.
   const history = { runHistory: rt.runHistory, logger: rt.logger };
+  // A connection whose state belongs to another billing company than its key's runs none of its jobs.
+  const guarded = guardedByBillingCompany(helpers.billingCompany, rt.logger, helpers.pull.syncStatus);
   if (roles.includes('pull'))
-    make(QUEUES.pull, skipUnconfiguredSchedule(rt, QUEUES.pull, withRunHistory(QUEUES.pull, history, processors.pull ?? pullProcessor(helpers.pull))), {
-      concurrency: rt.config.sync.pullConcurrency,
-    });
+    make(
+      QUEUES.pull,
+      skipUnconfiguredSchedule(rt, QUEUES.pull, withRunHistory(QUEUES.pull, history, processors.pull ?? guarded.pull(pullProcessor(helpers.pull)))),
+      {
+        concurrency: rt.config.sync.pullConcurrency,
+      },
+    );
   if (roles.includes('upsert')) {
     const attempts = rt.config.sync.attempts;
-    // Every start counts: attempts, 429 round trips (RateLimitError), short waits for a record's lock, and
-    // a credit note's waits for its invoices (DelayedError).
-    const maxStarted = maxStartedAttempts(attempts);
-    const w = make(QUEUES.upsert, processors.upsert ?? upsertProcessor(helpers.upsert), {
+    const rateLimit = rt.config.billing.rateLimit;
+    // Every start counts: attempts, 429 round trips (RateLimitError), short waits for a record's lock, a
+    // credit note's waits for its invoices and, per key, waits for the key's slot (DelayedError).
+    const maxStarted = maxStartedAttempts(attempts, rateLimit.scope);
+    const w = make(QUEUES.upsert, processors.upsert ?? guarded.any(upsertProcessor(helpers.upsert)), {
       concurrency: rt.config.sync.upsertConcurrency,
       // The billing rate limit, shared by every worker on this queue; also enables queue.rateLimit() for 429s.
-      limiter: { max: rt.config.billing.rateLimit.max, duration: rt.config.billing.rateLimit.durationMs },
+      // Per key, each key's budget is kept by the job itself and this bounds the keys together.
+      limiter: {
+        max: rateLimit.scope === 'key' ? (rateLimit.totalMax ?? rateLimit.max * distinctBillingKeys(rt.config)) : rateLimit.max,
+        duration: rateLimit.durationMs,
+      },
       // RateLimitError does not consume attempts; this bounds how long a 429 storm can keep a job alive.
       maxStartedAttempts: maxStarted,
     });
@@ -115,11 +128,15 @@ export function startWorkers(
     make(QUEUES.sweep, processors.sweep ?? sweepProcessor(helpers.sweep), { concurrency: 1 });
     probe = startBillingProbe(helpers.billingOutage);
   }
-  if (roles.includes('backfill')) make(QUEUES.backfill, processors.backfill ?? backfillProcessor(helpers.backfill), { concurrency: 2 });
+  if (roles.includes('backfill')) make(QUEUES.backfill, processors.backfill ?? guarded.any(backfillProcessor(helpers.backfill)), { concurrency: 2 });
   if (roles.includes('reconcile'))
     make(
       QUEUES.reconcile,
-      skipUnconfiguredSchedule(rt, QUEUES.reconcile, withRunHistory(QUEUES.reconcile, history, processors.reconcile ?? reconcileProcessor(helpers.reconcile))),
+      skipUnconfiguredSchedule(
+        rt,
+        QUEUES.reconcile,
+        withRunHistory(QUEUES.reconcile, history, processors.reconcile ?? guarded.any(reconcileProcessor(helpers.reconcile))),
+      ),
       { concurrency: 1 },
     );
 

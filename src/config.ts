@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { OriginSource } from './billing/schemas/index.js';
+import { billingTargetIssues } from './billing/billing-target.js';
 import { Entity, System } from './connector/entities.js';
 import { ConfigError } from './errors/index.js';
 
@@ -26,6 +27,27 @@ export function isTimeZone(timeZone: string): boolean {
 }
 /** An IANA time zone name, checked at config time rather than as a RangeError in the job that uses it. */
 const TimeZone = (field: string) => z.string().refine(isTimeZone, `not a time zone: ${field} takes an IANA time zone name, e.g. "Asia/Kolkata" or "UTC"`);
+
+const CurrencyCode = z.string().regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code');
+/** A billing company's name, for state and metrics (never a key): like a connection id. */
+const CompanyName = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'use 1–40 lowercase letters, digits or dashes')
+  .refine((s) => !s.startsWith('key-'), 'names starting with "key-" are kept for key fingerprints');
+
+/**
+ * The billing company a connection writes to, where it is not the default (`billing`): the service ties
+ * every request to the company that owns the key. Checked across connections in src/billing/billing-target.ts.
+ */
+export const ConnectionBillingConfig = z.strictObject({
+  apiKey: optional(z.string().min(1)),
+  /** Not inherited from `billing` when `apiKey` is another company's: that company's attachment key, or none. */
+  attachmentKey: optional(z.string().min(1)),
+  /** Required with another company's `apiKey`; otherwise the default company's. */
+  baseCurrency: CurrencyCode.optional(),
+  company: CompanyName.optional(),
+  url: z.never({ error: 'one billing service has one url: set billing.url' }).optional(),
+});
 
 export const ConnectionConfig = z.strictObject({
   /** Stable id, used in ids, keys and metrics labels: lowercase letters, digits and dashes. */
@@ -54,6 +76,7 @@ export const ConnectionConfig = z.strictObject({
     .optional(),
   /** Connector-specific settings and credentials, validated by the connector. */
   settings: z.record(z.string(), z.unknown()).default({}),
+  billing: ConnectionBillingConfig.optional(),
 });
 export type ConnectionConfig = z.infer<typeof ConnectionConfig>;
 
@@ -63,12 +86,23 @@ export const AppConfig = z.strictObject({
     apiKey: z.string().min(1),
     attachmentKey: optional(z.string().min(1)),
     /** The billing company's base currency: exchangeRate is relative to it. */
-    baseCurrency: z
-      .string()
-      .regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code')
-      .default('INR'),
-    /** Billing requests allowed per `durationMs`, across every worker. */
-    rateLimit: z.strictObject({ max: z.number().int().min(1).default(50), durationMs: z.number().int().min(1).default(1000) }).prefault({}),
+    baseCurrency: CurrencyCode.default('INR'),
+    /** The default company's name for state and metrics; without it, its key's fingerprint. */
+    company: CompanyName.optional(),
+    /**
+     * Billing requests allowed per `durationMs`: across every worker for the deployment (`scope:
+     * deployment`), or for each billing key (`scope: key`, where the service limits per key), then
+     * `totalMax` bounds the upsert queue as a whole (default `max` × the number of keys).
+     */
+    rateLimit: z
+      .strictObject({
+        max: z.number().int().min(1).default(50),
+        durationMs: z.number().int().min(1).default(1000),
+        scope: z.enum(['deployment', 'key']).default('deployment'),
+        totalMax: z.number().int().min(1).optional(),
+      })
+      .refine((r) => r.totalMax === undefined || r.scope === 'key', { message: 'totalMax bounds the keys together: only with scope: key', path: ['totalMax'] })
+      .prefault({}),
     timeoutMs: z.number().int().min(100).default(15_000),
     /**
      * Billing outages: after `failuresToPause` consecutive 5xx or network failures the upsert queue
@@ -386,6 +420,8 @@ export function parseConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env, 
     if (!s.ok) issues.push(...s.issues);
     else if (base.ok) (base.value.connections[i] as { settings: unknown }).settings = s.value;
   });
+
+  if (base.ok) issues.push(...billingTargetIssues(base.value));
 
   if (issues.length) {
     const failed = new Set(found.issues.map((x) => pathKey(x.path)));

@@ -23,7 +23,7 @@ describe('config', () => {
 
   it('given defaults, then the schema fills them in (rate limit, attempts, schedule, entities)', () => {
     const c = parseConfig(minimal, { BILLING_API_KEY: 'k' });
-    expect(c.billing.rateLimit).toEqual({ max: 50, durationMs: 1000 });
+    expect(c.billing.rateLimit).toEqual({ max: 50, durationMs: 1000, scope: 'deployment' });
     expect(c.sync.attempts).toBe(8);
     expect(c.connections[0]).toMatchObject({ schedule: { everySeconds: 300 }, entities: ['customers', 'invoices', 'credit-notes'], lookbackSeconds: 600 });
   });
@@ -279,5 +279,76 @@ describe('config: docs/configuration.md', () => {
       const text = doc.slice(doc.indexOf(title) + title.length).split(/\n#/)[0]!;
       for (const k of keys) expect(text, `${title} documents ${k}`).toMatch(new RegExp(`\`${k}[\`.]`));
     }
+  });
+});
+
+describe('config: connections[].billing (a connection writing to another billing company)', () => {
+  const KEY_B = 'secret-key-of-company-b';
+  const two = (billing: Record<string, unknown>) => ({ ...base, connections: [zoho(zohoSettings), { ...qbo(qboSettings), billing }] });
+
+  it('given a connection with its own apiKey, attachmentKey and baseCurrency, when the config is parsed, then it is valid and the other connection keeps the default', () => {
+    const c = parseConfig(two({ apiKey: '${KEY_B}', attachmentKey: 'attach-b', baseCurrency: 'USD', company: 'globex' }), { KEY_B }, validateSettings);
+    expect(c.connections[1]!.billing).toEqual({ apiKey: KEY_B, attachmentKey: 'attach-b', baseCurrency: 'USD', company: 'globex' });
+    expect(c.connections[0]!.billing).toBeUndefined();
+  });
+
+  it('given billing.url under a connection, when the config is parsed, then it is refused at its path: one billing service has one url', () => {
+    expect(problems(two({ url: 'http://other:4010' }), {})).toEqual(['connections.1.billing.url: one billing service has one url: set billing.url']);
+  });
+
+  it("given another company's apiKey without baseCurrency, when the config is parsed, then baseCurrency is required at its path, and the key is never quoted", () => {
+    const lines = problems(two({ apiKey: KEY_B }), {});
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^connections\.1\.billing\.baseCurrency: required: this connection writes to billing company "key-[0-9a-f]{8}", not the default one/,
+      ),
+    ]);
+    expect(lines.join('\n')).not.toContain(KEY_B);
+  });
+
+  it('given one apiKey named as two companies, or one company with two base currencies, when the config is parsed, then each is refused at its path', () => {
+    const sameKey = {
+      ...base,
+      billing: { ...base.billing, company: 'acme' },
+      connections: [zoho(zohoSettings), { ...qbo(qboSettings), billing: { apiKey: 'k', company: 'globex', baseCurrency: 'INR' } }],
+    };
+    expect(problems(sameKey, {})).toEqual([
+      'connections.1.billing.company: "globex", but billing uses the same apiKey as company "acme": one key belongs to one company',
+    ]);
+    const twoCurrencies = {
+      ...base,
+      connections: [
+        { ...zoho(zohoSettings), billing: { apiKey: KEY_B, company: 'globex', baseCurrency: 'USD' } },
+        { ...qbo(qboSettings), billing: { apiKey: KEY_B, company: 'globex', baseCurrency: 'EUR' } },
+      ],
+    };
+    expect(problems(twoCurrencies, {})).toEqual([
+      'connections.1.billing.baseCurrency: EUR, but billing company "globex" has USD at connections.0.billing.baseCurrency: a company has one base currency',
+    ]);
+    const currencyWithoutKey = { ...base, connections: [{ ...zoho(zohoSettings), billing: { baseCurrency: 'USD' } }] };
+    expect(problems(currencyWithoutKey, {})).toEqual([
+      expect.stringMatching(/^connections\.0\.billing\.baseCurrency: USD, but billing company "key-[0-9a-f]{8}" has INR at billing\.baseCurrency/),
+    ]);
+  });
+
+  it('given a company name that is not a plain name, or that takes the fingerprint form, when the config is parsed, then it is refused at its path', () => {
+    expect(problems(two({ apiKey: KEY_B, baseCurrency: 'INR', company: 'Globex Ltd' }), {})).toEqual([
+      'connections.1.billing.company: use 1–40 lowercase letters, digits or dashes',
+    ]);
+    expect(problems({ ...base, billing: { ...base.billing, company: 'key-1234abcd' }, connections: [zoho(zohoSettings)] }, {})).toEqual([
+      'billing.company: names starting with "key-" are kept for key fingerprints',
+    ]);
+  });
+
+  it('given rateLimit.scope key, then totalMax is accepted; given totalMax with the deployment scope, then it is refused at its path', () => {
+    const key = parseConfig(
+      { ...base, billing: { ...base.billing, rateLimit: { scope: 'key', totalMax: 120 } }, connections: [zoho(zohoSettings)] },
+      {},
+      validateSettings,
+    );
+    expect(key.billing.rateLimit).toEqual({ max: 50, durationMs: 1000, scope: 'key', totalMax: 120 });
+    expect(problems({ ...base, billing: { ...base.billing, rateLimit: { totalMax: 120 } }, connections: [zoho(zohoSettings)] }, {})).toEqual([
+      'billing.rateLimit.totalMax: totalMax bounds the keys together: only with scope: key',
+    ]);
   });
 });

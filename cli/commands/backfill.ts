@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { ENTITY_NAMES, isEntityName } from '../../src/connector/entities.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { addBackfill, readBackfillSummary, runBacklog, type BackfillSummary } from '../../jobs/backfill.js';
+import { billingCompanyGuardOf } from '../../jobs/billing-company-guard.js';
 import { BILLING } from '../../jobs/billing-outage.js';
 import { startWorkers } from '../../jobs/worker-service.js';
 import { addDays, utcDate } from '../../src/billing/dates.js';
@@ -62,6 +63,8 @@ export async function runBackfill(
 ): Promise<BackfillReport> {
   const started = Date.now();
   rt.connection(req.connectionId); // a clear error for an unknown connection, before anything is queued
+  // …and for a connection whose state belongs to another billing company than its key's.
+  await billingCompanyGuardOf(rt).check(req.connectionId);
   const { runId, children, alreadyDone } = await addBackfill(rt, req, { restart: options.restart });
   const ownWorkers =
     (await rt.queues.pull.getWorkersCount()) === 0 || (await rt.queues.upsert.getWorkersCount()) === 0

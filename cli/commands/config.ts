@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { billingTargetOf } from '../../src/billing/billing-target.js';
 import { redactUrlCredentials } from '../../src/observability/logger.js';
 import { loadAppConfig, configPath } from '../context.js';
 
@@ -14,10 +15,15 @@ export function registerConfigCommand(program: Command): void {
       const config = await loadAppConfig(opts.config);
       console.log(`${configPath(opts.config)}: valid`);
       for (const c of config.connections) {
-        console.log(`  connection ${c.id}: ${c.system} → ${c.originSource}, entities ${c.entities.join(', ')}, every ${c.schedule.everySeconds}s`);
+        // The billing company by name or key fingerprint, never the key.
+        const t = billingTargetOf(config, c);
+        console.log(
+          `  connection ${c.id}: ${c.system} → ${c.originSource}, entities ${c.entities.join(', ')}, every ${c.schedule.everySeconds}s; ` +
+            `billing company ${t.company} (${t.baseCurrency}${t.attachmentKey ? '' : ', no attachment key: document links are not attached'})`,
+        );
       }
       console.log(
-        `  billing ${redactUrlCredentials(config.billing.url)} (base currency ${config.billing.baseCurrency}, ${config.billing.rateLimit.max}/${config.billing.rateLimit.durationMs}ms)`,
+        `  billing ${redactUrlCredentials(config.billing.url)} (base currency ${config.billing.baseCurrency}, ${config.billing.rateLimit.max}/${config.billing.rateLimit.durationMs}ms per ${config.billing.rateLimit.scope})`,
       );
     });
 }

@@ -92,7 +92,7 @@ export async function previewStream(
   const mapCtx: MapContext = {
     connectionId: c.id,
     originSource: c.originSource,
-    baseCurrency: rt.config.billing.baseCurrency,
+    baseCurrency: handle.billing.baseCurrency,
     lookups: stream.lookups ? await stream.lookups(ctx) : {},
   };
   const records: PreviewRecord[] = [];

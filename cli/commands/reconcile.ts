@@ -7,6 +7,7 @@ import { runReconcile, type ReconcileResult } from '../../jobs/reconcile/run-rec
 import { reconcileRunRecord, type RunEnding } from '../../jobs/run-record.js';
 import { DRIFT_KINDS, FIXABLE } from '../../jobs/reconcile/drift.js';
 import { runBacklog } from '../../jobs/backfill.js';
+import { billingCompanyGuardOf } from '../../jobs/billing-company-guard.js';
 import { makeJobHelpers } from '../../jobs/job-helpers.js';
 import type { Runtime } from '../../jobs/runtime.js';
 import { sweepInFlight } from '../../jobs/sweep.js';
@@ -57,6 +58,8 @@ export function registerReconcileCommand(program: Command): void {
       if (from > to) throw new ConfigError(`--from ${from} is after --to ${to}`);
       if (o.report) await checkReportPath(o.report);
       await withRuntime(o.config, async (rt) => {
+        // Billing's side of a connection whose state belongs to another company would be all drift.
+        await billingCompanyGuardOf(rt).check(o.connection);
         const helpers = makeJobHelpers(rt).sweep;
         const request = { connectionId: o.connection, from, to, deep: Boolean(o.deep), repair: Boolean(o.repair) };
         rt.connection(o.connection);

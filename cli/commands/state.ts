@@ -6,6 +6,7 @@ import type { StreamState } from '../../src/connector/types.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { withRuntime } from '../context.js';
 import { requiredOption } from '../required-option.js';
+import { registerStateRebindCommand } from './state-rebind.js';
 
 type Opts = { connection: string; entity?: string; cursor?: string; yes?: boolean; json?: boolean; config?: string };
 type StateRuntime = Pick<Runtime, 'connection' | 'checkpoints' | 'locks'>;
@@ -120,7 +121,9 @@ function describe(c: StreamCheckpoint): string {
 
 /** `erp-sync state show|set|clear --connection ID --entity E`: the incremental checkpoints. */
 export function registerStateCommand(program: Command): void {
-  const state = program.command('state').description('incremental checkpoints (where the next pull of a stream starts): show, set, clear');
+  const state = program
+    .command('state')
+    .description('incremental checkpoints (where the next pull of a stream starts): show, set, clear; rebind after a billing company change');
   const common = (c: Command) =>
     c
       .addOption(requiredOption('--connection <id>', 'connection id from the config'))
@@ -185,4 +188,6 @@ export function registerStateCommand(program: Command): void {
         console.log(`${o.connection} ${entity}: checkpoint cleared (was ${before.cursor ?? 'no cursor'}); the next pull reads from the beginning`);
       }),
     );
+
+  registerStateRebindCommand(state, confirm);
 }

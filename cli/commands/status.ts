@@ -1,18 +1,35 @@
 import type { Command } from 'commander';
 import type { Runtime } from '../../jobs/runtime.js';
+import { billingCompanyGuardOf } from '../../jobs/billing-company-guard.js';
 import { BILLING } from '../../jobs/billing-outage.js';
 import { withRuntime } from '../context.js';
 
 const iso = (ms: number | undefined) => (ms ? new Date(ms).toISOString() : null);
 
 export async function collectStatus(
-  rt: Pick<Runtime, 'queues' | 'config' | 'checkpoints' | 'syncStatus' | 'ledger' | 'quotas' | 'quarantine' | 'inFlight' | 'outages' | 'connectionControl'>,
+  rt: Pick<
+    Runtime,
+    | 'queues'
+    | 'config'
+    | 'checkpoints'
+    | 'syncStatus'
+    | 'ledger'
+    | 'quotas'
+    | 'quarantine'
+    | 'inFlight'
+    | 'outages'
+    | 'logger'
+    | 'connection'
+    | 'billingCompanies'
+    | 'connectionControl'
+  >,
 ) {
   const queues: Record<string, Record<string, number>> = {};
   for (const q of Object.values(rt.queues))
     queues[q.name] = await q.getJobCounts('wait', 'prioritized', 'active', 'delayed', 'failed', 'completed', 'waiting-children');
   const billingOutage = await rt.outages.get(BILLING);
   const billing = billingOutage ? { up: false, downSince: iso(billingOutage.since), lastError: billingOutage.message } : { up: true };
+  const companies = billingCompanyGuardOf(rt);
   const connections = [];
   for (const c of rt.config.connections) {
     const checkpoints = await rt.checkpoints.all(c.id);
@@ -52,6 +69,8 @@ export async function collectStatus(
       /** Records enqueued and not yet written, skipped or quarantined; and what the sweep recovered. */
       inFlight: await rt.inFlight.count(c.id),
       sweep: { lastRun: iso(sweep.lastRun), recovered: sweep.recovered, lastRecovered: iso(sweep.lastRecovered) },
+      /** The billing company it writes to, the one its state belongs to, and whether it is refused for the difference. */
+      billingCompany: await companies.status(c.id),
     });
   }
   return { billing, queues, connections };
@@ -83,6 +102,12 @@ export function registerStatusCommand(program: Command): void {
             console.log(
               `  PAUSED since ${c.paused.since}${c.paused.by ? ` by ${c.paused.by}` : ''}${c.paused.reason ? `: ${c.paused.reason}` : ''} (jobs held; erp-sync connections resume ${c.id})`,
             );
+          const bc = c.billingCompany;
+          console.log(
+            bc.refused
+              ? `  billing company CHANGED: state written for "${bc.boundTo}", key now "${bc.configured}"'s — nothing is synced until \`erp-sync state rebind --connection ${c.id} --same-company|--new-company\``
+              : `  billing company ${bc.configured}`,
+          );
           if (!c.vendor.up) console.log(`  vendor DOWN since ${c.vendor.downSince} (pulls wait for it): ${c.vendor.lastError}`);
           for (const e of c.entities) {
             console.log(

@@ -89,8 +89,9 @@ export async function runPipelineDemo(erps: Array<() => Promise<DemoErp>>, log: 
         const second = await runReconcile(rt, { connectionId: s.connectionId, from: today, to: today, deep: true });
         log(`  reconcile again: ${describe(second)}`);
         for (const item of second.items.slice(0, 5)) log(`    ${item.kind} ${item.erpId ?? item.invoiceId ?? ''}: ${item.detail}`);
-        const inBilling = (await rt.billing.listInvoices({ originSource: [s.originSource], lifecycleStatuses: ['DRAFT', 'FINALIZED', 'VOIDED'], pageSize: 1 }))
-          .totalDocs;
+        const inBilling = (
+          await rt.billingFor(s.connectionId).listInvoices({ originSource: [s.originSource], lifecycleStatuses: ['DRAFT', 'FINALIZED', 'VOIDED'], pageSize: 1 })
+        ).totalDocs;
         const quarantined = (await rt.quarantine.list(s.connectionId)).filter((q) => q.entity === 'invoices').length;
         counts.push({
           connection: s.connectionId,

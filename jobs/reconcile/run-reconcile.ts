@@ -2,13 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { ConnectionSlotsPolicy } from '../define-job.js';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import type { BillingClient } from '../../src/billing/client.js';
 import type { InvoiceRecord } from '../../src/billing/schemas/index.js';
 import { updatedBetween } from '../../src/billing/dates.js';
 import type { AppConfig } from '../../src/config.js';
 import { invoiceIdFor } from '../../src/mapping/index.js';
 import type { Metrics } from '../../src/observability/metrics.js';
-import type { BillingBudget } from '../../src/pipeline/billing-budget.js';
 import type { Checkpoints } from '../../src/pipeline/checkpoints.js';
 import type { Ledger, LedgerEntry } from '../../src/pipeline/ledger.js';
 import type { Quarantine } from '../../src/pipeline/quarantine.js';
@@ -29,9 +27,8 @@ export interface ReconcileHelpers {
   jobSlots?: ConnectionSlotsPolicy;
   /** Holds back the jobs of a paused connection (jobs/connection-gate.ts). */
   connectionGate?: ConnectionGate;
+  /** The connection, with the billing company it writes to: its client (its keys) and the budget its listing calls take slots from. */
   connection(id: string): ConnectionHandle;
-  billing: Pick<BillingClient, 'listInvoices'>;
-  billingBudget: Pick<BillingBudget, 'take'>;
   ledger: Pick<Ledger, 'getMany' | 'scan' | 'markSourceDeleted' | 'requestRepair'>;
   checkpoints: Pick<Checkpoints, 'rewindCheckpoint'>;
   quarantine: Pick<Quarantine, 'get'>;
@@ -101,14 +98,16 @@ export function dateInZone(ms: number, timeZone: string): string {
  */
 export async function runReconcile(rt: ReconcileHelpers, req: ReconcileRequest, signal?: AbortSignal): Promise<ReconcileResult> {
   const started = Date.now();
-  const { config: c } = rt.connection(req.connectionId);
+  // Billing's side is the connection's own billing company: listed with its key, paced by its budget.
+  const { config: c, billing: target } = rt.connection(req.connectionId);
+  const billing = target.client;
+  const budget = target.budget;
   const conn = c.id;
   const tz = rt.config.reconcile.timeZone;
   const report = new DriftReport();
   // The billing ids this run saw, in Redis (a window may hold hundreds of thousands).
   const seen = rt.reconcileState.scratchSet(conn, `${randomUUID()}:seen`);
   const verdicts: Array<[string, ReconcileVerdict]> = [];
-  const budget = rt.billingBudget;
   const at = new Date().toISOString();
   const verdict = (erpId: string, v: string, detail?: string) => verdicts.push([erpId, { at, window: `${req.from}..${req.to}`, verdict: v, detail }]);
   const flushVerdicts = () => rt.reconcileState.recordVerdicts(conn, 'invoices', verdicts.splice(0));
@@ -130,10 +129,7 @@ export async function runReconcile(rt: ReconcileHelpers, req: ReconcileRequest, 
     let pageNumber = 1;
     for (;;) {
       await budget.take(signal);
-      const page = await rt.billing.listInvoices(
-        { ...updatedBetween(req.from, req.to), originSource: [c.originSource], pageSize: PAGE, pageNumber },
-        { signal },
-      );
+      const page = await billing.listInvoices({ ...updatedBetween(req.from, req.to), originSource: [c.originSource], pageSize: PAGE, pageNumber }, { signal });
       const withErp = page.docs.filter((d) => d.erpId);
       const ledger = await rt.ledger.getMany(
         conn,
@@ -181,7 +177,7 @@ export async function runReconcile(rt: ReconcileHelpers, req: ReconcileRequest, 
       for (let i = 0; i < unseen.length; i += 100) {
         const chunk = unseen.slice(i, i + 100);
         await budget.take(signal);
-        const found = await rt.billing.listInvoices(
+        const found = await billing.listInvoices(
           { invoiceIds: chunk.map(([, e]) => e.billingId), lifecycleStatuses: ['DRAFT', 'FINALIZED', 'VOIDED'], pageSize: 100 },
           { signal },
         );

@@ -92,7 +92,7 @@ export async function startEmulatorServer(options: EmulatorServerOptions, port =
         throw e;
       }
       if (!isAdmin && options.faults) {
-        const d = options.faults.decide();
+        const d = options.faults.decide(options.keyOf?.(req));
         if (d.delayMs > 0) await sleep(d.delayMs);
         if (d.kind === 'reset') {
           req.socket.destroy();

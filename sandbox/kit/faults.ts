@@ -31,6 +31,11 @@ export const FaultConfig = z.strictObject({
   outageUntil: z.iso.datetime({ offset: true }).optional(),
   /** Outage for the next N milliseconds from when the faults are set (convenience for tests). */
   outageForMs: z.number().int().min(0).optional(),
+  /**
+   * Only requests presenting one of these keys meet the faults (a service that limits per key throttles
+   * one company's key, not another's); unset: every request.
+   */
+  keys: z.array(z.string().min(1)).min(1).optional(),
 });
 export type FaultConfig = z.infer<typeof FaultConfig>;
 export type FaultConfigInput = z.input<typeof FaultConfig>;
@@ -74,8 +79,10 @@ export class FaultInjector {
     return this.config;
   }
 
-  decide(): FaultDecision {
+  /** The fault for one request; `key` is the key it presented (faults limited to `keys` spare the others). */
+  decide(key?: string): FaultDecision {
     const c = this.config;
+    if (c.keys && (key === undefined || !c.keys.includes(key))) return { kind: 'none', delayMs: 0 };
     const delayMs = c.latencyMs + (c.latencyJitterMs ? Math.floor(this.random() * c.latencyJitterMs) : 0);
     const now = this.wall();
     if (this.outage && now >= this.outage.from && now < this.outage.until) {

@@ -99,6 +99,11 @@ export function createMetrics(registry = new Registry()) {
     configLastReloadSuccessful: g('erpsync_config_last_reload_successful', '1 when the last config load (start or reload) succeeded, else 0', [] as const),
     configRestartRequired: g('erpsync_config_restart_required', '1 when a reloaded config changed keys that take effect only after a restart', [] as const),
     redisMaxmemoryBytes: g('erpsync_redis_maxmemory_bytes', 'Redis maxmemory (0 when unset: the memory alerts then cannot fire)', [] as const),
+    connectionInfo: g(
+      'erpsync_connection_info',
+      'Always 1: each configured connection with its ERP system and the billing company it writes to (join other series on connection)',
+      ['connection', 'system', 'billing_company'] as const,
+    ),
     buildInfo: g('erpsync_build_info', 'Always 1: the running version, commit and Node.js version as labels', ['version', 'commit', 'node'] as const),
   };
 }
@@ -110,13 +115,18 @@ export type Metrics = ReturnType<typeof createMetrics>;
  */
 export function initialiseSeries(
   m: Metrics,
-  known: { queues: readonly string[]; connections: ReadonlyArray<{ id: string; entities: readonly string[] }>; build: { version: string; commit: string } },
+  known: {
+    queues: readonly string[];
+    connections: ReadonlyArray<{ id: string; entities: readonly string[]; system?: string; billingCompany?: string }>;
+    build: { version: string; commit: string };
+  },
 ): void {
   m.buildInfo.set({ version: known.build.version, commit: known.build.commit, node: process.version }, 1);
   for (const queue of known.queues) m.jobsStalled.inc({ queue }, 0);
   m.rateLimited.inc({ target: 'billing' }, 0);
   for (const result of CONFIG_RELOAD_RESULTS) m.configReloads.inc({ result }, 0);
   for (const c of known.connections) {
+    if (c.system && c.billingCompany) m.connectionInfo.set({ connection: c.id, system: c.system, billing_company: c.billingCompany }, 1);
     m.rateLimited.inc({ target: c.id }, 0);
     for (const entity of c.entities) {
       const labels = { connection: c.id, entity };

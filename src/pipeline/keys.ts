@@ -36,6 +36,10 @@ export function stateKeys(prefix: string) {
     billingProbe: () => `${prefix}:billing-probe`,
     /** The in-flight sweep's record: when it last ran, how many records it recovered in all and when. */
     sweep: (connection: string) => `${prefix}:sweep:${connection}`,
+    /** The billing company the connection's state (ledger, customers ensured, checkpoints) was written for. */
+    billingCompany: (connection: string) => `${prefix}:billing-company:${connection}`,
+    /** One billing key's rate budget under `billing.rateLimit.scope: key` (by the key's fingerprint, never the key). */
+    billingKeyBudget: (keyId: string) => `${prefix}:billing-key-budget:${keyId}`,
     /** Upsert job ids a backfill run enqueued and that may not be finished yet. */
     runUpserts: (runId: string) => `${prefix}:run-upserts:${runId}`,
     /** Set while an operator has paused the connection: since when, by whom, why (JSON). */

@@ -31,6 +31,7 @@ export const REPAIR_HASH = 'repair';
 const PUT_IF_NOT_OLDER = LuaScript.load('put-if-not-older-1');
 const MARK_SOURCE_DELETED = LuaScript.load('mark-source-deleted-1');
 const REQUEST_REPAIR = LuaScript.load('request-repair-1');
+const FORGET_WRITTEN = LuaScript.load('forget-written-1');
 
 /**
  * The ledger: one Redis hash per (connection, entity), field = ERP id. It lets a pull skip unchanged
@@ -85,6 +86,20 @@ export class Ledger {
       marked += (await REQUEST_REPAIR.run(this.redis, [this.keys.ledger(connection, entity)], [REPAIR_HASH, ...erpIds.slice(i, i + 1000)])) as number;
     }
     return marked;
+  }
+
+  /**
+   * The connection now writes to another billing company: every entry of (connection, entity) forgets
+   * what was sent (hash, attached link, compared fields) and keeps what the source said, so each record is
+   * written again to the new company by the next pull that reads it. Returns how many entries were rewritten.
+   */
+  async forgetWritten(connection: string, entity: string): Promise<number> {
+    let n = 0;
+    for await (const batch of this.scan(connection, entity, 1000)) {
+      if (!batch.length) continue;
+      n += (await FORGET_WRITTEN.run(this.redis, [this.keys.ledger(connection, entity)], [REPAIR_HASH, ...batch.map(([id]) => id)])) as number;
+    }
+    return n;
   }
 
   /** True when a repair asked for this entry's record to be written again (its original job id is spent). */

@@ -80,6 +80,32 @@ describe('erp-sync state (the command)', () => {
     }
   });
 
+  it("given a connection whose state belongs to another billing company, then status says so; rebind asks (off a terminal: --yes), then binds the state to the key's company", async () => {
+    const company = p.rt.connection(CONNECTION).billing.company;
+    expect(company).toMatch(/^key-[0-9a-f]{8}$/);
+    await p.rt.billingCompanies.set(CONNECTION, { company: 'previous-co', keyId: '0badc0de', since: Date.now() });
+    const status = await runCli(['status', '--config', await p.configFile()], { env: p.secretEnv });
+    expect(status.code, status.err).toBe(0);
+    expect(status.out).toContain(
+      `  billing company CHANGED: state written for "previous-co", key now "${company}"'s — nothing is synced until \`erp-sync state rebind --connection ${CONNECTION} --same-company|--new-company\``,
+    );
+    expect(expectOneLineError(await state(['rebind']))).toBe('erp-sync: state rebind needs one of --same-company or --new-company');
+    expect(expectOneLineError(await state(['rebind', '--same-company']))).toBe(
+      `erp-sync: state rebind --same-company keeps the sync state of ${CONNECTION} for the company its new key belongs to: not on a terminal, so pass --yes to confirm`,
+    );
+    expect(await p.rt.billingCompanies.get(CONNECTION)).toMatchObject({ company: 'previous-co' });
+    const r = await state(['rebind', '--same-company', '--yes']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out.trim()).toBe(
+      `${CONNECTION}: state kept and bound to billing company "${company}" (was "previous-co"); 0 record(s) refused meanwhile enqueued again`,
+    );
+    expect(await p.rt.billingCompanies.get(CONNECTION)).toMatchObject({ company, keyId: p.rt.connection(CONNECTION).billing.keyId });
+    expect(await p.rt.checkpoints.get(CONNECTION, 'invoices')).toMatchObject({ state: { cursor: JUNE } });
+    expect(expectOneLineError(await state(['rebind', '--new-company', '--yes']))).toBe(
+      `erp-sync: connection ${CONNECTION}: its state already belongs to billing company "${company}", the one its key names; nothing to rebind`,
+    );
+  });
+
   it('given bad arguments, then exit 2 with one line: a missing --entity, an entity not synced, a bad cursor', async () => {
     expect(expectOneLineError(await state(['clear', '--yes']))).toBe(
       "erp-sync: required option '--entity <name>' not specified; see `erp-sync state clear --help`",

@@ -10,6 +10,7 @@ const instances = [
   new E.ConflictError('x'),
   new E.DataContractError('x'),
   new E.ParkedError('c', 1),
+  new E.BillingCompanyChangedError('c', 'acme', 'key-0123abcd'),
 ];
 
 describe('error hierarchy', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Api, invoice, startApi } from './helpers.js';
+import { ACME_KEY, type Api, GLOBEX_KEY, invoice, startApi } from './helpers.js';
 
 describe('billing emulator fault injection', () => {
   let api: Api;
@@ -45,6 +45,15 @@ describe('billing emulator fault injection', () => {
     const r = await api.list();
     expect(r.status).toBe(429);
     expect(r.headers.get('retry-after')).toBe('1');
+  });
+
+  it("given faults limited to one company's key, when both companies call, then only that key meets them (a service limiting per key)", async () => {
+    await setFaults({ keys: [ACME_KEY], rateLimitRate: 1, retryAfterSeconds: 30 });
+    const acme = await api.list({}, { key: ACME_KEY });
+    expect(acme.status).toBe(429);
+    expect(acme.headers.get('retry-after')).toBe('30');
+    expect((await api.list({}, { key: GLOBEX_KEY })).status).toBe(200);
+    expect((await api.list({}, { key: GLOBEX_KEY })).status).toBe(200);
   });
 
   it('given resetRate 1, when a request is made, then the connection is dropped without an answer and the journal records status 0', async () => {
