@@ -1,11 +1,11 @@
 import type { AuthProvider } from '../http/vendor-client.js';
-import type { RefreshFn, TokenStore } from './token-store.js';
+import type { RefreshFn, SeedOutcome, TokenStore } from './token-store.js';
 
 export interface TokenStoreAuthOptions {
   tokens: TokenStore;
   /** The TokenStore key: the connection, or a group of connections sharing one authorisation. */
   key: string;
-  /** The refresh token from the connection's config; it only seeds the store. */
+  /** The refresh token from the connection's config: it seeds the store, and replaces it when it is a new one. */
   refreshToken: string;
   /** The vendor's token call, run by the TokenStore under its lock. */
   refresh: RefreshFn;
@@ -14,15 +14,16 @@ export interface TokenStoreAuthOptions {
 }
 
 /**
- * An AuthProvider over the shared TokenStore: the config's refresh token seeds Redis once (HSETNX: a
- * token already there wins, because after a rotation Redis holds the live one and the config's is
- * spent), then every call reads the access token the store holds, refreshing under its lock when it is
+ * An AuthProvider over the shared TokenStore: the config's refresh token seeds Redis once per client
+ * (the same token as the store was seeded with leaves it alone, because after a rotation Redis holds the
+ * live one and the config's is spent; a new one, after a re-consent, replaces it), then every call reads
+ * the access token the store holds, refreshing under its lock when it is
  * missing, expiring or `stale` (the one the vendor just refused). A failed seed is tried again on the
  * next call rather than remembered.
  */
 export function tokenStoreAuth(options: TokenStoreAuthOptions): AuthProvider {
   const { tokens, key, refreshToken, refresh, scheme } = options;
-  let seeded: Promise<void> | undefined;
+  let seeded: Promise<SeedOutcome> | undefined;
   return {
     async token(stale) {
       seeded ??= tokens.seed(key, refreshToken).catch((err: unknown) => {

@@ -2,6 +2,7 @@ export { SyncError, type SyncErrorOptions } from './sync-error.js';
 export { ConfigError } from './config-error.js';
 export { BillingCompanyChangedError } from './billing-company-changed-error.js';
 export { AuthError } from './auth-error.js';
+export { CredentialsRefusedError } from './credentials-refused-error.js';
 export { RateLimitedError } from './rate-limited-error.js';
 export { ParkedError } from './parked-error.js';
 export { TransientError } from './transient-error.js';
