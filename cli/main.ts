@@ -12,6 +12,7 @@ import { registerRunsCommand } from './commands/runs.js';
 import { registerStateCommand } from './commands/state.js';
 import { registerStatusCommand } from './commands/status.js';
 import { registerSyncCommand } from './commands/sync.js';
+import { registerTokenCommand } from './commands/token.js';
 import { registerWorkerCommand } from './commands/worker.js';
 import { registerSandboxCommand } from './commands/sandbox.js';
 import { SyncError } from '../src/errors/index.js';
@@ -50,6 +51,7 @@ registerSyncCommand(program);
 registerDlqCommand(program);
 registerExplainCommand(program);
 registerConfigCommand(program);
+registerTokenCommand(program);
 configureUsageErrors(program);
 listDefaultCommandOptions(program);
 

@@ -4,6 +4,8 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { connectorFor } from '../connectors/registry.js';
 import type { Connector, ReadContext } from '../src/connector/types.js';
+import { CREDENTIALS_RECHECK_MS } from '../src/auth/credentials-recheck.js';
+import { TokenSealer } from '../src/auth/token-sealer.js';
 import { TokenStore } from '../src/auth/token-store.js';
 import { BillingClient } from '../src/billing/client.js';
 import { type BillingTarget, billingTargetOf, defaultBillingTarget } from '../src/billing/billing-target.js';
@@ -208,7 +210,8 @@ export async function createRuntime(
   for (const q of Object.values(queues)) q.on('error', (err) => logger.error({ err, queue: q.name }, 'queue error'));
   const flow = new FlowProducer({ connection: producer, prefix });
   const quotas = new Quotas(redis, keys);
-  const tokens = new TokenStore(redis, { prefix });
+  // Tokens sealed at rest under ERP_SYNC_TOKEN_KEY when set (a malformed key stops the start here).
+  const tokens = new TokenStore(redis, { prefix, sealer: TokenSealer.fromEnv(process.env) });
   // One client per distinct pair of keys: connections of one billing company share it.
   const billingClients = new Map<string, BillingClient>();
   const billingClient = (t: Pick<BillingTarget, 'apiKey' | 'attachmentKey'>): BillingClient => {
@@ -284,6 +287,16 @@ export async function createRuntime(
         if (status === 429) metrics.rateLimited.inc({ target: c.id });
       },
       park: (untilMs) => quotas.park(c.id, untilMs),
+      // A refused grant: the connection waits (parked, rechecked) instead of calling the token endpoint in a loop.
+      onCredentialsRefused: async (err) => {
+        metrics.connectionCredentialsOk.set({ connection: c.id }, 0);
+        const until = Date.now() + CREDENTIALS_RECHECK_MS;
+        await quotas.park(c.id, until);
+        logger.error(
+          { connection: c.id, err, recheckAt: new Date(until).toISOString() },
+          'the vendor refused the connection\'s refresh token: re-authorise it (docs/operations.md, ErpSyncCredentialsRefused); parked until the recheck',
+        );
+      },
       onQuota: (window, remaining) => {
         metrics.vendorQuotaRemaining.set({ connection: c.id, window }, remaining);
         // The vendor's count wins over ours where it says less is left (another app on the same organisation).

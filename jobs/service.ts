@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import type { AppConfig } from '../src/config.js';
+import { credentialsStatus } from '../src/auth/credentials-status.js';
+import { TOKEN_KEY_ENV } from '../src/auth/token-sealer.js';
 import { dropUnconfiguredSeries } from '../src/observability/drop-unconfigured-series.js';
 import { startHttpServer } from '../src/observability/http-server.js';
 import { queueUi } from '../src/observability/queue-ui.js';
@@ -24,9 +26,12 @@ export interface Service {
 
 const STATES = ['wait', 'prioritized', 'active', 'delayed', 'failed', 'completed', 'waiting-children'] as const;
 
-/** Refreshes the gauges Prometheus reads: queue depths, quarantine sizes, paused connections, Redis memory and policy. */
+/** Refreshes the gauges Prometheus reads: queue depths, quarantine sizes, paused connections, refused credentials, Redis memory and policy. */
 export function collector(
-  rt: Pick<Runtime, 'queues' | 'config' | 'metrics' | 'quarantine' | 'syncStatus' | 'health' | 'inFlight' | 'outages' | 'connectionControl'>,
+  rt: Pick<
+    Runtime,
+    'queues' | 'config' | 'metrics' | 'quarantine' | 'syncStatus' | 'health' | 'inFlight' | 'outages' | 'connectionControl' | 'tokens' | 'connection'
+  >,
 ) {
   return async () => {
     for (const q of Object.values(rt.queues)) {
@@ -38,6 +43,8 @@ export function collector(
       rt.metrics.inFlightRecords.set({ connection: c.id }, await rt.inFlight.count(c.id));
       rt.metrics.vendorUp.set({ connection: c.id }, (await rt.outages.get(c.id)) ? 0 : 1);
       rt.metrics.connectionPaused.set({ connection: c.id }, (await rt.connectionControl.state(c.id)).state === 'paused' ? 1 : 0);
+      // From the token store, so every replica reports what any of them met: a refusal stays until a refresh works or a new token replaces it.
+      rt.metrics.connectionCredentialsOk.set({ connection: c.id }, (await credentialsStatus(rt.tokens, rt.connection(c.id))).ok ? 1 : 0);
       for (const entity of c.entities) rt.metrics.pullInterval.set({ connection: c.id, entity }, c.schedule.everySeconds);
       const { lastSuccess } = await rt.syncStatus.read(c.id);
       for (const [entity, ms] of Object.entries(lastSuccess)) rt.metrics.lastSuccess.set({ connection: c.id, entity }, ms / 1000);
@@ -109,6 +116,9 @@ export async function startService(config: AppConfig, logger: Logger, options: {
   rt.metrics.configLastReloadSuccess.set(Date.now() / 1000);
   rt.metrics.configLastReloadSuccessful.set(1);
   logger.info({ url: http.url, roles: options.roles, queues: Object.values(QUEUES) }, 'worker started');
+  if (!rt.tokens.sealer.encrypted) {
+    logger.warn(`OAuth tokens are stored unencrypted in Redis: set ${TOKEN_KEY_ENV} (32 random bytes, base64) to seal them (docs/configuration.md)`);
+  }
   let stopped: Promise<void> | undefined;
   // Reloads run one after another; stopping waits for the one under way (it uses the Redis connections).
   let reloading: Promise<unknown> = Promise.resolve();

@@ -3,11 +3,12 @@ import type { Command } from 'commander';
 import { connectionBudget } from '../../jobs/connection-budget.js';
 import { resumeConnection } from '../../jobs/resume-connection.js';
 import type { Runtime } from '../../jobs/runtime.js';
+import { credentialsStatus } from '../../src/auth/credentials-status.js';
 import type { AppConfig } from '../../src/config.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { loadAppConfig, withRuntime } from '../context.js';
 
-type ListRuntime = Pick<Runtime, 'config' | 'connection' | 'connectionControl' | 'syncStatus' | 'quotas' | 'outages'>;
+type ListRuntime = Pick<Runtime, 'config' | 'connection' | 'connectionControl' | 'syncStatus' | 'quotas' | 'outages' | 'tokens'>;
 
 const iso = (ms: number | undefined): string | null => (ms ? new Date(ms).toISOString() : null);
 
@@ -29,7 +30,7 @@ function operator(): string | undefined {
 
 /**
  * Each configured connection as `erp-sync connections` shows it: whether it runs (paused by an operator,
- * parked on its vendor quota, its vendor down), its schedule, each stream's last run, last success and
+ * its credentials refused by the vendor, parked on its vendor quota, its vendor down), its schedule, each stream's last run, last success and
  * lag (now − the last successful pull), and its vendor quota used against its limits.
  */
 export async function collectConnections(rt: ListRuntime, now = Date.now()) {
@@ -39,7 +40,9 @@ export async function collectConnections(rt: ListRuntime, now = Date.now()) {
     const parked = await rt.quotas.parkedUntil(c.id);
     const outage = await rt.outages.get(c.id);
     const { lastSuccess, lastError } = await rt.syncStatus.read(c.id);
-    const state = control.state === 'paused' ? 'paused' : parked ? 'parked' : outage ? 'vendor-down' : 'running';
+    const credentials = await credentialsStatus(rt.tokens, rt.connection(c.id));
+    const state =
+      control.state === 'paused' ? 'paused' : !credentials.ok ? 'reauthorise' : parked ? 'parked' : outage ? 'vendor-down' : 'running';
     out.push({
       id: c.id,
       system: c.system,
@@ -48,6 +51,8 @@ export async function collectConnections(rt: ListRuntime, now = Date.now()) {
       /** Jobs held while paused and not yet released (after a resume: run it again). */
       heldJobs: await rt.connectionControl.heldCount(c.id),
       parkedUntil: iso(parked),
+      /** Whether the vendor accepts the connection's refresh token (not: re-authorise it; the connection is parked meanwhile). */
+      credentials,
       vendor: outage ? { up: false, downSince: iso(outage.since), lastError: outage.message } : { up: true },
       schedule: { everySeconds: c.schedule.everySeconds, entities: [...c.entities] },
       entities: c.entities.map((entity) => {
@@ -74,7 +79,10 @@ type ConnectionView = Awaited<ReturnType<typeof collectConnections>>['connection
 function stateLine(c: ConnectionView): string {
   const parts: string[] = [];
   if (c.paused) parts.push(`PAUSED since ${c.paused.since}${c.paused.by ? ` by ${c.paused.by}` : ''}${c.paused.reason ? `: ${c.paused.reason}` : ''}`);
-  if (c.parkedUntil) parts.push(`parked until ${c.parkedUntil} (vendor quota)`);
+  if (!c.credentials.ok) {
+    parts.push(`CREDENTIALS REFUSED since ${c.credentials.refusedAt} (${c.credentials.failure}): re-authorise; see \`erp-sync token status --connection ${c.id}\``);
+  }
+  if (c.parkedUntil) parts.push(`parked until ${c.parkedUntil} (${c.credentials.ok ? 'vendor quota' : 'rechecked then'})`);
   if (!c.vendor.up) parts.push(`vendor DOWN since ${c.vendor.downSince}: ${c.vendor.lastError}`);
   if (c.heldJobs) parts.push(`${c.heldJobs} job(s) held${c.paused ? '' : ' from a pause: run `erp-sync connections resume ' + c.id + '` again'}`);
   return parts.length ? parts.join('; ') : 'running';
@@ -108,7 +116,7 @@ export function registerConnectionsCommand(program: Command): void {
   configOption(
     connections
       .command('list', { isDefault: true })
-      .description('each connection: state (running, paused, parked, vendor down), schedule, last run and success per entity, lag, vendor quota used')
+      .description('each connection: state (running, paused, reauthorise, parked, vendor down), schedule, last run and success per entity, lag, vendor quota used')
       .option('--json', 'print JSON'),
   ).action(async (o: { json?: boolean; config?: string }) =>
     withRuntime(o.config, async (rt) => {

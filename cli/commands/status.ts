@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Runtime } from '../../jobs/runtime.js';
 import { billingCompanyGuardOf } from '../../jobs/billing-company-guard.js';
 import { BILLING } from '../../jobs/billing-outage.js';
+import { credentialsStatus } from '../../src/auth/credentials-status.js';
 import { withRuntime } from '../context.js';
 
 const iso = (ms: number | undefined) => (ms ? new Date(ms).toISOString() : null);
@@ -22,6 +23,7 @@ export async function collectStatus(
     | 'connection'
     | 'billingCompanies'
     | 'connectionControl'
+    | 'tokens'
   >,
 ) {
   const queues: Record<string, Record<string, number>> = {};
@@ -64,6 +66,8 @@ export async function collectStatus(
       /** Paused by an operator (`erp-sync connections pause`): its jobs are held until it is resumed. */
       paused: control.state === 'paused' ? { since: iso(control.since), by: control.by ?? null, reason: control.reason ?? null } : null,
       parkedUntil: parked ? new Date(parked).toISOString() : null,
+      /** Whether the vendor accepts the refresh token; not: re-authorise (the connection is parked and rechecked meanwhile). */
+      credentials: await credentialsStatus(rt.tokens, rt.connection(c.id)),
       vendor: vendorOutage ? { up: false, downSince: iso(vendorOutage.since), lastError: vendorOutage.message } : { up: true },
       quota: await rt.quotas.usage(c.id),
       /** Records enqueued and not yet written, skipped or quarantined; and what the sweep recovered. */
@@ -108,6 +112,10 @@ export function registerStatusCommand(program: Command): void {
               ? `  billing company CHANGED: state written for "${bc.boundTo}", key now "${bc.configured}"'s — nothing is synced until \`erp-sync state rebind --connection ${c.id} --same-company|--new-company\``
               : `  billing company ${bc.configured}`,
           );
+          if (!c.credentials.ok)
+            console.log(
+              `  CREDENTIALS REFUSED by the vendor since ${c.credentials.refusedAt} (${c.credentials.failure}): re-authorise the connection (docs/operations.md); details: erp-sync token status --connection ${c.id}`,
+            );
           if (!c.vendor.up) console.log(`  vendor DOWN since ${c.vendor.downSince} (pulls wait for it): ${c.vendor.lastError}`);
           for (const e of c.entities) {
             console.log(

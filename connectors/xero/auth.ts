@@ -58,9 +58,13 @@ export function refreshFn(options: Pick<AuthOptions, 'settings'>): RefreshFn {
   };
 }
 
+/** The TokenStore key: the connection, or the group of connections sharing one Xero authorisation. */
+export function tokenKeyFor(connectionId: string, settings: Pick<Settings, 'tokenGroup'>): string {
+  return settings.tokenGroup ?? connectionId;
+}
+
 export function createAuth(options: AuthOptions): AuthProvider {
   const { settings, tokens } = options;
-  // The TokenStore key: the connection, or the group of connections sharing one Xero authorisation.
-  const key = settings.tokenGroup ?? options.connectionId;
+  const key = tokenKeyFor(options.connectionId, settings);
   return tokenStoreAuth({ tokens, key, refreshToken: settings.refreshToken, refresh: refreshFn(options), scheme: 'Bearer' });
 }

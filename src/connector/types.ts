@@ -124,6 +124,11 @@ export interface Connector<Settings = unknown> {
   rateBudgetFor?(settings: Settings): RateBudget;
   /** Builds the per-connection HTTP client (auth, error table, rate-limit headers). */
   createClient(options: CreateClientOptions<Settings>): VendorClient;
+  /**
+   * The TokenStore key of a connection when several connections share one authorisation (Xero's
+   * `tokenGroup`); without it, the connection id. Token status and reset go by it.
+   */
+  tokenKeyFor?(connectionId: string, settings: Settings): string;
 }
 
 export interface CreateClientOptions<Settings> {
@@ -138,4 +143,6 @@ export interface CreateClientOptions<Settings> {
   park?: (untilMs: number) => Promise<void>;
   /** Remaining vendor quota read from response headers. */
   onQuota?: (window: 'minute' | 'day', remaining: number) => void;
+  /** The vendor refused the connection's refresh token (re-authorisation needed): the pipeline marks and parks it. */
+  onCredentialsRefused?: import('../http/vendor-client.js').VendorClientOptions['onCredentialsRefused'];
 }

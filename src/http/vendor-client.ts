@@ -1,7 +1,7 @@
 import type { Got } from 'got';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import { AuthError, DataContractError, formatZodIssues, ParkedError, RateLimitedError, SyncError, TransientError } from '../errors/index.js';
+import { AuthError, CredentialsRefusedError, DataContractError, formatZodIssues, ParkedError, RateLimitedError, SyncError, TransientError } from '../errors/index.js';
 import { createHttpClient } from './create-http-client.js';
 import { networkError } from './network-error.js';
 import { parseRetryAfter } from './retry-after.js';
@@ -55,6 +55,11 @@ export interface VendorClientOptions {
   onQuota?: (window: 'minute' | 'day', remaining: number) => void;
   /** Parks the connection until an instant (every process honours it). Without it, long waits fail the call. */
   park?: (untilMs: number) => Promise<void>;
+  /**
+   * The vendor refused the refresh token (CredentialsRefusedError from the token store): called once per
+   * refused call, before the error is thrown on, so the pipeline marks the connection and parks it.
+   */
+  onCredentialsRefused?: (error: CredentialsRefusedError) => Promise<void>;
   /** Names the connection in ParkedError and logs. @defaultValue the vendor */
   connectionId?: string;
   logger?: Logger;
@@ -125,6 +130,10 @@ export class VendorClient {
         signal: req.signal ?? this.options.retry?.signal,
       });
     } catch (err) {
+      if (err instanceof CredentialsRefusedError) {
+        await this.options.onCredentialsRefused?.(err).catch((e: unknown) => this.options.logger?.error({ err: e }, 'could not mark the refused credentials'));
+        throw err;
+      }
       const { park } = this.options;
       if (!(err instanceof RateLimitedError) || !park) throw err;
       const now = (this.options.now ?? Date.now)();

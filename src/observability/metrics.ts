@@ -70,6 +70,11 @@ export function createMetrics(registry = new Registry()) {
       'Jobs put back in the queue without using an attempt, by why: park (vendor day or outage), quota (next vendor slot), connection-slots (the connection has its jobs running)',
       ['queue', 'reason'] as const,
     ),
+    connectionCredentialsOk: g(
+      'erpsync_connection_credentials_ok',
+      '0 while the vendor refuses the connection\'s refresh token (re-authorisation needed; the connection is parked and rechecked), else 1',
+      ['connection'] as const,
+    ),
     connectionPaused: g('erpsync_connection_paused', '1 while an operator has paused the connection (its jobs are held), else 0', ['connection'] as const),
     jobsStalled: c('erpsync_jobs_stalled_total', 'Jobs whose lock expired and were taken back', ['queue'] as const),
     queueJobs: g('erpsync_queue_jobs', 'Jobs per queue and state', ['queue', 'state'] as const),
@@ -128,6 +133,7 @@ export function initialiseSeries(
   for (const c of known.connections) {
     if (c.system && c.billingCompany) m.connectionInfo.set({ connection: c.id, system: c.system, billing_company: c.billingCompany }, 1);
     m.rateLimited.inc({ target: c.id }, 0);
+    m.connectionCredentialsOk.set({ connection: c.id }, 1);
     for (const entity of c.entities) {
       const labels = { connection: c.id, entity };
       for (const counter of [m.recordsPulled, m.recordsMapped, m.recordsEnqueued, m.recordsUpserted]) counter.inc(labels, 0);

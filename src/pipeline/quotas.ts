@@ -114,6 +114,11 @@ export class Quotas {
     await PARK.run(this.redis, [this.keys.park(connection)], [String(untilMs), String(ms)]);
   }
 
+  /** Lifts a connection's park (its cause is gone: a refused token replaced). Returns whether one was set. */
+  async unpark(connection: string): Promise<boolean> {
+    return (await this.redis.del(this.keys.park(connection))) > 0;
+  }
+
   async parkedUntil(connection: string): Promise<number | undefined> {
     const ttl = await this.redis.pttl(this.keys.park(connection));
     return ttl > 0 ? this.now() + ttl : undefined;
