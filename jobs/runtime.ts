@@ -297,6 +297,12 @@ export async function createRuntime(
           'the vendor refused the connection\'s refresh token: re-authorise it (docs/operations.md, ErpSyncCredentialsRefused); parked until the recheck',
         );
       },
+      // A new refresh token in the config replaced a refused one: try it now rather than at the recheck.
+      onCredentialsReplaced: async () => {
+        await quotas.unpark(c.id);
+        metrics.connectionCredentialsOk.set({ connection: c.id }, 1);
+        logger.info({ connection: c.id }, 'a new refresh token from the config replaced the stored one (re-consent); park lifted');
+      },
       onQuota: (window, remaining) => {
         metrics.vendorQuotaRemaining.set({ connection: c.id, window }, remaining);
         // The vendor's count wins over ours where it says less is left (another app on the same organisation).

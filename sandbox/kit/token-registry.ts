@@ -134,6 +134,16 @@ export class TokenRegistry {
     return n;
   }
 
+  /** A new consent (the user authorised the app again): `refreshToken` is the grant's token from now on, and every earlier one is refused (invalid_grant). */
+  consent(refreshToken: string): void {
+    this.live = [refreshToken];
+  }
+
+  /** The user revoked the app's access: every refresh token is refused (invalid_grant) until a new consent. */
+  revoke(): void {
+    this.live = [];
+  }
+
   /** Forgets every access token and counter; the configured refresh token is live again. */
   reset(): void {
     this.access = [];

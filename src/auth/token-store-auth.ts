@@ -24,13 +24,17 @@ export interface TokenStoreAuthOptions {
 export function tokenStoreAuth(options: TokenStoreAuthOptions): AuthProvider {
   const { tokens, key, refreshToken, refresh, scheme } = options;
   let seeded: Promise<SeedOutcome> | undefined;
+  const seed = () =>
+    (seeded ??= tokens.seed(key, refreshToken).catch((err: unknown) => {
+      seeded = undefined;
+      throw err;
+    }));
   return {
+    async prepare() {
+      return (await seed()) === 'replaced' ? 'replaced' : 'unchanged';
+    },
     async token(stale) {
-      seeded ??= tokens.seed(key, refreshToken).catch((err: unknown) => {
-        seeded = undefined;
-        throw err;
-      });
-      await seeded;
+      await seed();
       return tokens.accessToken(key, refresh, stale);
     },
     header: (token) => `${scheme} ${token}`,

@@ -43,7 +43,7 @@ const RESEAL = LuaScript.load('reseal-tokens-1');
 const SECRET_FIELDS = ['accessToken', 'refreshToken'] as const;
 
 /** What `seed` did with the config's refresh token. */
-export type SeedOutcome = 'kept' | 'seeded' | 'adopted' | 'retired';
+export type SeedOutcome = 'kept' | 'seeded' | 'replaced' | 'adopted' | 'retired';
 
 /** A connection's tokens as status output shows them: instants and states, never a token. */
 export interface TokenStatus {
@@ -153,7 +153,7 @@ export class TokenStore {
       [this.key(connectionId), `${this.key(connectionId)}:lock`],
       ['seed', await this.fingerprint(refreshToken), this.seal(connectionId, 'refreshToken', refreshToken), String(this.now()), '', ''],
     );
-    return r === 0 ? 'kept' : r === 2 ? 'adopted' : r === 3 ? 'retired' : 'seeded';
+    return (['kept', 'seeded', 'adopted', 'retired', 'replaced'] as const)[r as number] ?? 'seeded';
   }
 
   /**

@@ -145,4 +145,6 @@ export interface CreateClientOptions<Settings> {
   onQuota?: (window: 'minute' | 'day', remaining: number) => void;
   /** The vendor refused the connection's refresh token (re-authorisation needed): the pipeline marks and parks it. */
   onCredentialsRefused?: import('../http/vendor-client.js').VendorClientOptions['onCredentialsRefused'];
+  /** The config's refresh token replaced the stored one (a re-consent): the pipeline lifts a refusal's park. */
+  onCredentialsReplaced?: import('../http/vendor-client.js').VendorClientOptions['onCredentialsReplaced'];
 }

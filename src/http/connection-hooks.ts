@@ -1,7 +1,7 @@
 import type { VendorClientOptions } from './vendor-client.js';
 
 /** What the pipeline hands every connection's client: quota slots, observers, the park, logging. */
-export type ConnectionHooks = Pick<VendorClientOptions, 'acquire' | 'onResponse' | 'onQuota' | 'park' | 'onCredentialsRefused' | 'connectionId' | 'logger'>;
+export type ConnectionHooks = Pick<VendorClientOptions, 'acquire' | 'onResponse' | 'onQuota' | 'park' | 'onCredentialsRefused' | 'onCredentialsReplaced' | 'connectionId' | 'logger'>;
 
 /**
  * The pipeline's hooks out of a connector's client options, for a VendorClient. Only these keys are
@@ -9,6 +9,6 @@ export type ConnectionHooks = Pick<VendorClientOptions, 'acquire' | 'onResponse'
  * auth, error table, retry policy, headers, query, readQuota) stays written in the connector's client.
  */
 export function connectionHooks(options: ConnectionHooks): ConnectionHooks {
-  const { acquire, onResponse, onQuota, park, onCredentialsRefused, connectionId, logger } = options;
-  return { acquire, onResponse, onQuota, park, onCredentialsRefused, connectionId, logger };
+  const { acquire, onResponse, onQuota, park, onCredentialsRefused, onCredentialsReplaced, connectionId, logger } = options;
+  return { acquire, onResponse, onQuota, park, onCredentialsRefused, onCredentialsReplaced, connectionId, logger };
 }

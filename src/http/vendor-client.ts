@@ -34,6 +34,12 @@ export interface AuthProvider {
   token(stale?: string): Promise<string>;
   /** Authorization header value for a token. */
   header(token: string): string;
+  /**
+   * Runs once before the client's first call (before a quota slot is taken, so also while the connection
+   * is parked): the config's credentials take their place. `replaced`: they replaced the stored ones (a
+   * re-consent).
+   */
+  prepare?(): Promise<'replaced' | 'unchanged'>;
 }
 
 export interface VendorClientOptions {
@@ -60,6 +66,8 @@ export interface VendorClientOptions {
    * refused call, before the error is thrown on, so the pipeline marks the connection and parks it.
    */
   onCredentialsRefused?: (error: CredentialsRefusedError) => Promise<void>;
+  /** The config's credentials replaced the stored ones (a re-consent): the pipeline lifts the park a refusal set. */
+  onCredentialsReplaced?: () => Promise<void>;
   /** Names the connection in ParkedError and logs. @defaultValue the vendor */
   connectionId?: string;
   logger?: Logger;
@@ -114,6 +122,8 @@ export class VendorClient {
     this.observeQuota = quotaObserver(options);
   }
 
+  private prepared?: Promise<void>;
+
   get vendor(): string {
     return this.options.vendor;
   }
@@ -123,6 +133,18 @@ export class VendorClient {
    * to park for parks the connection and throws ParkedError (the job is delayed, not failed).
    */
   async request<T extends z.ZodTypeAny>(req: VendorRequest<T>): Promise<z.infer<T>> {
+    if (this.options.auth?.prepare && !req.anonymous) {
+      this.prepared ??= this.options.auth.prepare().then(
+        async (outcome) => {
+          if (outcome === 'replaced') await this.options.onCredentialsReplaced?.();
+        },
+        (err: unknown) => {
+          this.prepared = undefined;
+          throw err;
+        },
+      );
+      await this.prepared;
+    }
     try {
       return await withRetry(() => this.once(req), {
         retryRateLimited: true,

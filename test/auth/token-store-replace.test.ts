@@ -55,7 +55,7 @@ describe('TokenStore: replacing tokens', () => {
     await expect(store.accessToken('b', vendor.refresh, 'at-rt-b-1')).rejects.toBeInstanceOf(CredentialsRefusedError);
     expect((await store.describe('b')).failedAt).toBeGreaterThan(0);
 
-    expect(await store.seed('b', 'rt-b2')).toBe('seeded');
+    expect(await store.seed('b', 'rt-b2')).toBe('replaced');
     const status = await store.describe('b');
     expect(status.failedAt).toBeUndefined();
     expect(status.hasAccessToken).toBe(false);

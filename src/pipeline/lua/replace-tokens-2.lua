@@ -5,7 +5,8 @@
 -- ARGV: mode, fingerprint (keyed, of the config's token; "" for replace), refreshToken (sealed), now,
 --       accessToken (sealed, or ""), expiresAt (or "")
 -- Returns (seed) 0 = the store was seeded with this token already: kept (it may have rotated since);
---   1 = seeded or replaced (the config holds a token the store was not seeded with: a re-consent);
+--   1 = seeded (the store held no token); 4 = replaced (the config holds a token the store was not
+--   seeded with: a re-consent);
 --   2 = a store written before fingerprints existed: its token kept, the fingerprint adopted;
 --   3 = a token this store was seeded with before and replaced since (a replica still on the old
 --   config): kept out, so replicas on two configs cannot take turns replacing each other's token.
@@ -29,9 +30,11 @@ if mode == 'seed' then
     redis.call('hset', KEYS[1], 'retiredFp', table.concat(list, ','))
   end
 end
+local had = redis.call('hexists', KEYS[1], 'refreshToken')
 redis.call('del', KEYS[2])
 redis.call('hdel', KEYS[1], 'accessToken', 'expiresAt', 'rotatedAt', 'failedAt', 'failure')
 redis.call('hset', KEYS[1], 'refreshToken', ARGV[3], 'grantedAt', ARGV[4])
 if fp ~= '' then redis.call('hset', KEYS[1], 'seedFp', fp) end
 if ARGV[5] ~= '' then redis.call('hset', KEYS[1], 'accessToken', ARGV[5], 'expiresAt', ARGV[6]) end
+if mode == 'seed' and had == 1 then return 4 end
 return 1
