@@ -44,7 +44,7 @@ describe('the alert rules in ops/prometheus', () => {
   it('pass `promtool check rules`', () => {
     const r = run(promtool, ['check', 'rules', RULES]);
     expect(r.status, r.output).toBe(0);
-    expect(r.output).toMatch(/SUCCESS: 20 rules found/);
+    expect(r.output).toMatch(/SUCCESS: 21 rules found/);
   });
 
   it('pass `promtool check config` on the scrape config, which loads them through its rule_files glob', () => {
@@ -59,7 +59,7 @@ describe('the alert rules in ops/prometheus', () => {
     expect(r.output).toContain('SUCCESS');
   });
 
-  it('cover what an operator asked for: staleness, backlog, failures, quarantine, drift, worker down, Redis, vendor quota, outages, records recovered', () => {
+  it('cover what an operator asked for: staleness, backlog, failures, quarantine, drift, worker down, Redis, vendor quota, outages, refused credentials, records recovered', () => {
     expect(
       alerts()
         .map((a) => a.alert)
@@ -82,6 +82,7 @@ describe('the alert rules in ops/prometheus', () => {
         'ErpSyncVendorDailyQuotaLow',
         'ErpSyncBillingDown',
         'ErpSyncVendorDown',
+        'ErpSyncCredentialsRefused',
         'ErpSyncRecordsRecovered',
         'ErpSyncRedisMaxmemoryUnset',
         'ErpSyncRateLimitStorm',
