@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { collectStatus } from '../../cli/commands/status.js';
 import { CONNECTION, startPipeline, until, type Pipeline } from '../support/pipeline.js';
 
@@ -17,6 +18,9 @@ describe('erp-sync status: why a stream is not syncing', () => {
   const invoicesStatus = async () => (await collectStatus(p.rt)).connections.find((c) => c.id === CONNECTION)!.entities.find((e) => e.entity === 'invoices')!;
 
   it('given the vendor refusing every request, when a pull fails, then status shows when and why next to "last success", and the next successful pull clears it', async () => {
+    // The access token is fetched first, so the faults hit the API calls only: a token endpoint that
+    // refuses the refresh is another story (the connection is parked: test/reliability/reauthorise-connection.test.ts).
+    await p.rt.vendorClient(CONNECTION).request({ path: 'organizations', endpoint: 'GET /organizations', schema: z.any() });
     p.zoho.faults.set({ errorRate: 1, errorStatus: 400 });
     const before = Date.now();
     await pullOnce();

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { runBackfill } from '../../cli/commands/backfill.js';
 import { CONNECTION, HISTORY, type Pipeline, startPipeline } from '../support/pipeline.js';
 
 /**
- * A backfill whose windows fail for good (here Zoho refuses every list read with a 400, which no retry
+ * A backfill whose windows fail for good (here Zoho answers every list read with a 404, which no retry
  * fixes) ends: the run completes as soon as the last window has failed, reports each failed window with
  * its reason, and the command exits 1. Run again once the cause is gone, it resumes only those windows.
  */
@@ -12,13 +13,16 @@ describe('given a backfill whose every invoice window fails permanently', () => 
   beforeAll(async () => {
     p = await startPipeline({ name: 'bf-failed', invoices: 40, customers: 5 });
     p.startWorkers(['pull', 'upsert', 'backfill']);
+    // The access token is fetched before the faults, so they hit the list reads only (a token refresh
+    // refused would park the connection instead: test/reliability/reauthorise-connection.test.ts).
+    await p.rt.vendorClient(CONNECTION).request({ path: 'organizations', endpoint: 'GET /organizations', schema: z.any() });
   });
   afterAll(() => p?.close());
 
   const request = { connectionId: CONNECTION, entities: ['invoices' as const], ...HISTORY };
 
   it('when it runs, then it ends promptly listing every failed window and why; run again after the fix, only those windows run and every invoice is in billing', async () => {
-    p.zoho.faults.set({ errorRate: 1, errorStatus: 400 });
+    p.zoho.faults.set({ errorRate: 1, errorStatus: 404 });
     const t0 = Date.now();
     const failed = await runBackfill(p.rt, request, { quiet: true });
     const seconds = (Date.now() - t0) / 1000;
@@ -26,7 +30,7 @@ describe('given a backfill whose every invoice window fails permanently', () => 
     expect(failed.windows).toBeGreaterThan(1);
     for (const f of failed.failedWindows!) {
       expect(f.window).toMatch(/^invoices-\d{4}-\d{2}-\d{2}$/);
-      expect(f.reason).toContain('400');
+      expect(f.reason).toContain('404');
     }
     expect(p.billingInvoices().size).toBe(0);
 
