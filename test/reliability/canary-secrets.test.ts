@@ -3,6 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import type { FaultConfigInput } from '../../sandbox/kit/faults.js';
+import { TokenSealer } from '../../src/auth/token-sealer.js';
+import { runCli } from '../support/cli.js';
 import { CONNECTION, type Pipeline, startPipeline, until } from '../support/pipeline.js';
 
 /**
@@ -13,16 +15,20 @@ import { CONNECTION, type Pipeline, startPipeline, until } from '../support/pipe
  * share-link upload is refused, plus two injected on the service key: permanent, quarantined), connection
  * resets (got's RequestError, whose `options` hold every request header), 503s (retried), and a Zoho
  * 401 that forces a token refresh (client secret and refresh token sent to the token endpoint).
- * Then every line the worker wrote and every Redis key under the prefix — job hashes (data, opts,
- * failedReason, stacktrace, returnvalue), event streams, ledger, quarantine (with replay payloads),
- * checkpoints, quotas — are searched for the canaries.
+ * Then every line the worker wrote, its /metrics, the output of the commands an operator runs (`status`,
+ * `connections`, `token status`, `token rekey`), and every Redis key under the prefix — job hashes (data,
+ * opts, failedReason, stacktrace, returnvalue), event streams, ledger, quarantine (with replay payloads),
+ * checkpoints, quotas, and the token store — are searched for the canaries.
  *
- * Excluded by design: `<prefix>:token:*`, the token store, which must keep the refresh token (and the
- * current access token) in Redis so that every worker of a connection shares one refresh (docs/reliability.md P13).
+ * The token store keeps the refresh token (and the current access token) in Redis so that every worker
+ * of a connection shares one refresh; with ERP_SYNC_TOKEN_KEY set, as here, they are sealed there, so
+ * no canary appears in plain text in Redis at all.
  */
 const canary = (what: string) => `CANARY-${what}-${randomBytes(6).toString('hex')}`;
+/** The key the worker and the commands seal tokens under. */
+const TOKEN_KEY = randomBytes(32).toString('base64');
 
-/** Every value of every key under `prefix` except the token store, as text. */
+/** Every value of every key under `prefix`, the token store included, as text. */
 async function dumpRedis(redis: Redis, prefix: string): Promise<{ text: string; keys: number; jobHashes: number }> {
   const parts: string[] = [];
   let keys = 0;
@@ -32,7 +38,6 @@ async function dumpRedis(redis: Redis, prefix: string): Promise<{ text: string; 
     const [next, batch] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
     cursor = next;
     for (const key of batch) {
-      if (key.startsWith(`${prefix}:token:`)) continue;
       keys++;
       const type = await redis.type(key);
       let value: unknown;
@@ -68,12 +73,12 @@ describe('given secrets set to canary strings', () => {
   });
   afterAll(() => p?.close());
 
-  it('when a worker syncs through 401s, connection resets, 503s and a forced token refresh, then no canary appears in its logs or in Redis outside the token store', async () => {
+  it('when a worker syncs through 401s, connection resets, 503s and a forced token refresh, then no canary appears in its logs, /metrics, the output of commands or Redis (the token store holds them sealed)', async () => {
     const { rt } = p;
     const billingFaults = (f: FaultConfigInput) => p.billing.faults.set({ latencyMs: 30, ...f });
     const count = (status: number) => p.journal().filter((e) => e.status === status).length;
     billingFaults({ errorNext: 2, errorStatus: 401 });
-    const worker = await p.spawnWorker(['pull', 'upsert', 'backfill'], { LOG_LEVEL: 'debug' });
+    const worker = await p.spawnWorker(['pull', 'upsert', 'backfill'], { LOG_LEVEL: 'debug', ERP_SYNC_TOKEN_KEY: TOKEN_KEY });
     const { runId } = await p.backfill();
 
     // Zoho refuses the current access token once, early in the read: the client refreshes it (client
@@ -93,7 +98,33 @@ describe('given secrets set to canary strings', () => {
     await until('billing 503s', () => count(503) >= 12, 60_000, 5);
 
     await p.waitForBackfill(runId, 90_000);
-    const accessToken = await rt.redis.hget(`${p.prefix}:token:${CONNECTION}`, 'accessToken');
+    // The tokens are sealed in Redis: the access token canary is what the sealed value opens to.
+    const sealer = TokenSealer.withKeys(TOKEN_KEY);
+    const sealedAccess = await rt.redis.hget(`${p.prefix}:token:${CONNECTION}`, 'accessToken');
+    const accessToken = sealedAccess ? sealer.open(sealedAccess, `${CONNECTION}:accessToken`) : undefined;
+    const metricsUrl = /"url":"(http:\/\/[^"]+)"/.exec(worker.output())?.[1];
+    expect(metricsUrl).toBeDefined();
+    const metrics = await (await fetch(`${metricsUrl}/metrics`)).text();
+    expect(metrics).toContain(`erpsync_connection_credentials_ok{connection="${CONNECTION}"} 1`);
+    // What an operator runs while investigating.
+    const env = { ...p.secretEnv, ERP_SYNC_TOKEN_KEY: TOKEN_KEY };
+    const file = await p.configFile();
+    const commands = [
+      ['status', '--config', file],
+      ['status', '--json', '--config', file],
+      ['connections', '--json', '--config', file],
+      ['token', 'status', '--connection', CONNECTION, '--config', file],
+      ['token', 'status', '--connection', CONNECTION, '--json', '--config', file],
+      ['token', 'rekey', '--config', file],
+    ];
+    let commandOutput = '';
+    for (const args of commands) {
+      const r = await runCli(args, { env, timeoutMs: 30_000 });
+      expect(r.code, `${args.join(' ')}: ${r.err}`).toBe(0);
+      commandOutput += `${r.out}\n${r.err}\n`;
+    }
+    expect(commandOutput).toContain(`sealed under key ${sealer.currentKeyId}`);
+    expect(commandOutput).toMatch(/re-sealed 0 token value\(s\)/);
     worker.kill('SIGTERM');
     expect(await worker.exited).toEqual({ code: 0, signal: null });
 
@@ -117,10 +148,16 @@ describe('given secrets set to canary strings', () => {
     for (const [name, value] of Object.entries(canaries)) {
       if (logs.includes(value)) found.push(`${name} in the worker's logs`);
       if (redis.text.includes(value)) found.push(`${name} in Redis`);
+      if (metrics.includes(value)) found.push(`${name} in /metrics`);
+      if (commandOutput.includes(value)) found.push(`${name} in command output`);
     }
     expect(found).toEqual([]);
-    // The token store does hold the refresh token (the one place it belongs), so the scan above was able to see one.
-    expect(await rt.redis.hget(`${p.prefix}:token:${CONNECTION}`, 'refreshToken')).toBe(p.secrets.zohoRefreshToken);
+    // The token store does hold the refresh token (the one place it belongs), sealed: the scan above read
+    // the very value that opens to it.
+    const sealedRefresh = (await rt.redis.hget(`${p.prefix}:token:${CONNECTION}`, 'refreshToken'))!;
+    expect(redis.text).toContain(sealedRefresh);
+    expect(sealer.open(sealedRefresh, `${CONNECTION}:refreshToken`)).toBe(p.secrets.zohoRefreshToken);
+    expect(logs).not.toContain('OAuth tokens are stored unencrypted');
     // And the config file the worker read holds references, not secrets.
     const yaml = await readFile(worker.proc.spawnargs[worker.proc.spawnargs.indexOf('--config') + 1]!, 'utf8');
     expect(yaml).toContain('${REL_BILLING_API_KEY}');
@@ -128,7 +165,7 @@ describe('given secrets set to canary strings', () => {
 
     console.info(
       `[canary] ${Object.keys(canaries).length} canaries; ${logs.split('\n').length} log lines (debug) with ${count(401)}×401 (${quarantined.length} quarantined BILLING_AUTH), ${count(0)} resets, ${count(503)}×503, ` +
-        `${tokenCalls()} Zoho token calls; ${redis.keys} Redis keys (${redis.jobHashes} job hashes) scanned; 0 found`,
+        `${tokenCalls()} Zoho token calls; ${redis.keys} Redis keys (${redis.jobHashes} job hashes, the token store sealed) scanned, /metrics and ${commands.length} commands' output; 0 found`,
     );
   }, 150_000);
 });
