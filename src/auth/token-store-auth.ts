@@ -1,3 +1,4 @@
+import { CredentialsRefusedError } from '../errors/index.js';
 import type { AuthProvider } from '../http/vendor-client.js';
 import type { RefreshFn, SeedOutcome, TokenStore } from './token-store.js';
 
@@ -19,7 +20,7 @@ export interface TokenStoreAuthOptions {
  * live one and the config's is spent; a new one, after a re-consent, replaces it), then every call reads
  * the access token the store holds, refreshing under its lock when it is
  * missing, expiring or `stale` (the one the vendor just refused). A failed seed is tried again on the
- * next call rather than remembered.
+ * next call rather than remembered, and a store emptied since (a reset) is seeded again.
  */
 export function tokenStoreAuth(options: TokenStoreAuthOptions): AuthProvider {
   const { tokens, key, refreshToken, refresh, scheme } = options;
@@ -35,7 +36,16 @@ export function tokenStoreAuth(options: TokenStoreAuthOptions): AuthProvider {
     },
     async token(stale) {
       await seed();
-      return tokens.accessToken(key, refresh, stale);
+      try {
+        return await tokens.accessToken(key, refresh, stale);
+      } catch (err) {
+        // The store was emptied after this provider seeded it (`erp-sync token reset` while workers run):
+        // seed it from the config again rather than wait for a restart.
+        if (!(err instanceof CredentialsRefusedError) || (await tokens.describe(key)).hasRefreshToken) throw err;
+        seeded = undefined;
+        await seed();
+        return tokens.accessToken(key, refresh, stale);
+      }
     },
     header: (token) => `${scheme} ${token}`,
   };

@@ -73,4 +73,26 @@ describe('tokenStoreAuth', () => {
     expect(seeds).toBe(2);
     expect(vendor.sent).toEqual(['rt-config']);
   });
+
+  it('given a provider that seeded the store, when the store is reset under it, then its next call seeds it from the config again instead of failing', async () => {
+    const tokens = new TokenStore(redis, { prefix });
+    const vendor = rotatingVendor('r');
+    const auth = authFor('conn-d', vendor.refresh, tokens);
+    expect(await auth.token()).toBe('atr-1');
+    await tokens.reset('conn-d');
+    expect(await auth.token()).toBe('atr-2');
+    expect(vendor.sent).toEqual(['rt-config', 'rt-config']);
+  });
+
+  it('given a new refresh token in the config (a re-consent), then prepare() replaces the stored one and says so; the same token again is unchanged', async () => {
+    const tokens = new TokenStore(redis, { prefix });
+    const vendor = rotatingVendor('p');
+    await authFor('conn-e', vendor.refresh, tokens).token();
+    const renewed = tokenStoreAuth({ tokens, key: 'conn-e', refreshToken: 'rt-consented', refresh: vendor.refresh, scheme: 'Bearer' });
+    expect(await renewed.prepare!()).toBe('replaced');
+    expect(await renewed.token()).toBe('atp-2');
+    expect(vendor.sent.at(-1)).toBe('rt-consented');
+    const again = tokenStoreAuth({ tokens, key: 'conn-e', refreshToken: 'rt-consented', refresh: vendor.refresh, scheme: 'Bearer' });
+    expect(await again.prepare!()).toBe('unchanged');
+  });
 });
