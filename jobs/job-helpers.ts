@@ -91,7 +91,7 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
       metrics,
       connectionGate: gate,
       config: { sync: { dependencyWaitSeconds: config.sync.dependencyWaitSeconds } },
-      billingFor: (id) => rt.connection(id).billing,
+      billingFor: (id) => rt.billingOf(id),
       keyBudgets: config.billing.rateLimit.scope === 'key' ? rt.billingKeyBudgets : undefined,
       upsertState: rt.upsertState,
       customersEnsured: rt.customersEnsured,

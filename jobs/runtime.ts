@@ -113,6 +113,11 @@ export interface Runtime extends StateStores {
   billing: BillingClient;
   /** The client of the billing company a connection writes to: every billing call made for a connection goes through it. */
   billingFor(connectionId: string): BillingClient;
+  /**
+   * The billing company a connection writes to, also for a connection a config reload removed (its
+   * upserts already queued still go through, to the company they were read for).
+   */
+  billingOf(connectionId: string): ConnectionBilling;
   options: ReturnType<typeof jobOptions>;
   connection(id: string): ConnectionHandle;
   vendorClient(id: string): VendorClient;
@@ -295,7 +300,8 @@ export async function createRuntime(
   };
   const perKey = config.billing.rateLimit.scope === 'key';
   const connectionBilling = (id: string): ConnectionBilling => {
-    const t = targets.get(id)!;
+    const t = targets.get(id);
+    if (!t) throw new ConfigError(`unknown connection "${id}" (configured: ${[...byId.keys()].join(', ')})`);
     return {
       client: billingClient(t),
       company: t.company,
@@ -325,6 +331,7 @@ export async function createRuntime(
     queues,
     flow,
     billing,
+    billingOf: connectionBilling,
     billingFor: (id) => connection(id).billing.client,
     options: opts,
     connection,
@@ -338,7 +345,8 @@ export async function createRuntime(
       const before = byId;
       byId = new Map(next.connections.map((c) => [c.id, c]));
       // A connection's billing keys are its own or the running default's (billing.* changes need a restart).
-      targets = new Map(next.connections.map((c) => [c.id, billingTargetOf(config, c)]));
+      // Removed connections keep theirs: their upserts already queued still go where they were read for.
+      targets = new Map([...targets, ...next.connections.map((c) => [c.id, billingTargetOf(config, c)] as const)]);
       for (const id of [...clients.keys()]) if (!isDeepStrictEqual(before.get(id), byId.get(id))) clients.delete(id);
       rt.config = next;
     },

@@ -21,6 +21,7 @@ export async function collectStatus(
     | 'logger'
     | 'connection'
     | 'billingCompanies'
+    | 'billingOf'
     | 'connectionControl'
   >,
 ) {
