@@ -1,3 +1,4 @@
+import { InvoiceInput } from '../src/billing/schemas/index.js';
 import type { BillingBody } from '../src/connector/types.js';
 import { fieldDigest } from './reconcile/field-digest.js';
 
@@ -11,7 +12,10 @@ import { fieldDigest } from './reconcile/field-digest.js';
  */
 export function reconcileFields(body: BillingBody): Record<string, string | null> | undefined {
   if (body.kind !== 'invoice') return undefined;
-  const i = body.invoice;
+  // What goes over the wire is the body as the client validates it, with the interface's defaults filled
+  // in (a line item's quantity, …); a body that does not validate is never sent, so its raw form will do.
+  const parsed = InvoiceInput.safeParse(body.invoice);
+  const i = parsed.success ? parsed.data : body.invoice;
   const s = (v: unknown) => (v === undefined || v === null ? null : String(v));
   const out: Record<string, string | null> = {
     invoiceNumber: i.invoiceNumber,
