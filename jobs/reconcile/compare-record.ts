@@ -22,7 +22,8 @@ export const isSourceVoid = (entry: Pick<LedgerEntry, 'sourceStatus'>): boolean 
 export function compareRecord(d: InvoiceRecord, entry: LedgerEntry, deleteInWindow: boolean): Array<{ kind: DriftKind; detail: string }> {
   const out: Array<{ kind: DriftKind; detail: string }> = [];
   if (entry.sourceDeletedAt) {
-    if (deleteInWindow) out.push({ kind: 'delete_not_reflected', detail: `deleted in the source at ${entry.sourceDeletedAt}; billing lifecycle ${d.lifecycleStatus}` });
+    if (deleteInWindow)
+      out.push({ kind: 'delete_not_reflected', detail: `deleted in the source at ${entry.sourceDeletedAt}; billing lifecycle ${d.lifecycleStatus}` });
     return out;
   }
   const sourceVoid = isSourceVoid(entry);

@@ -19,12 +19,7 @@ export const SOURCE_READ_MARGIN_MS = 86_400_000;
  * the ledger (`sourceDeletedAt`) for the billing and ledger passes, which run after this one and count
  * each in the window of the day it was found. Source ids are kept in Redis, not in memory.
  */
-export async function readSourceSide(
-  rt: ReconcileHelpers,
-  conn: string,
-  window: { from: string; to: string },
-  signal?: AbortSignal,
-): Promise<SourceSide> {
+export async function readSourceSide(rt: ReconcileHelpers, conn: string, window: { from: string; to: string }, signal?: AbortSignal): Promise<SourceSide> {
   const handle = rt.connection(conn);
   const stream = handle.connector.streams.invoices;
   const log = rt.logger.child({ connection: conn, reconcile: 'deep' });

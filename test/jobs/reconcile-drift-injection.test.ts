@@ -48,7 +48,15 @@ describe('given a clean synced connection, when one drift of each kind is inject
     const credited = new Set(p.zoho.store.creditNotes().flatMap((c) => c.applications.map((a) => a.invoice_id)));
     const inv = p.zoho.store
       .invoices()
-      .find((i) => i.status !== 'void' && i.status !== 'draft' && i.payments.length === 0 && i.writeOffMinor === 0 && !credited.has(i.invoice_id) && !used.has(i.invoice_id));
+      .find(
+        (i) =>
+          i.status !== 'void' &&
+          i.status !== 'draft' &&
+          i.payments.length === 0 &&
+          i.writeOffMinor === 0 &&
+          !credited.has(i.invoice_id) &&
+          !used.has(i.invoice_id),
+      );
     if (!inv) throw new Error('no unused invoice left');
     used.add(inv.invoice_id);
     return inv.invoice_id;
