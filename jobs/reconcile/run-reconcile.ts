@@ -13,7 +13,8 @@ import type { Quarantine } from '../../src/pipeline/quarantine.js';
 import type { ReconcileState, ReconcileVerdict } from '../../src/pipeline/reconcile-state.js';
 import type { ConnectionHandle } from '../runtime.js';
 import type { SweepResult } from '../sweep.js';
-import { compareFields } from './compare-fields.js';
+import { compareRecord } from './compare-record.js';
+import { deletedInBillingOnly } from './deleted-in-billing.js';
 import { DRIFT_KINDS, DriftReport, type DriftKind } from './drift.js';
 import { readSourceSide } from './source-side.js';
 import type { ConnectionGate } from '../connection-gate.js';
@@ -68,7 +69,6 @@ export interface ReconcileResult {
   seconds: number;
 }
 
-const VOID = /^(void|voided)$/i;
 const PAGE = 500;
 
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
@@ -112,11 +112,15 @@ export async function runReconcile(rt: ReconcileHelpers, req: ReconcileRequest, 
   const verdict = (erpId: string, v: string, detail?: string) => verdicts.push([erpId, { at, window: `${req.from}..${req.to}`, verdict: v, detail }]);
   const flushVerdicts = () => rt.reconcileState.recordVerdicts(conn, 'invoices', verdicts.splice(0));
   const toRepair: Array<{ erpId: string; version: string }> = [];
+  const inWindow = (ms: number) => {
+    const day = dateInZone(ms, tz);
+    return day >= req.from && day <= req.to;
+  };
 
   try {
     // 1. Source side (deep), first: it records source deletes in the ledger, which the next passes judge.
     if (req.deep) {
-      const source = await readSourceSide(rt, conn, req.from, signal);
+      const source = await readSourceSide(rt, conn, { from: req.from, to: req.to }, signal);
       report.checked.source = source.checked;
       for (const s of source.items) {
         report.add(s);
@@ -146,7 +150,7 @@ export async function runReconcile(rt: ReconcileHelpers, req: ReconcileRequest, 
         }
         const entry = entryOf.get(d);
         const kind = classifyBilling(d, entry, conn);
-        const items = kind === 'ours' ? compareOurs(d, entry!) : [kind];
+        const items = kind === 'ours' ? compareRecord(d, entry!, entry!.sourceDeletedAt !== undefined && inWindow(Date.parse(entry!.sourceDeletedAt))) : [kind];
         for (const item of items) {
           report.add({ ...item, erpId: d.erpId, invoiceId: d.invoiceId, invoiceNumber: d.invoiceNumber });
           if (item.kind === 'field_mismatch' || item.kind === 'stale_version') toRepair.push({ erpId: d.erpId, version: entry!.version });
@@ -165,10 +169,6 @@ export async function runReconcile(rt: ReconcileHelpers, req: ReconcileRequest, 
 
     // 3. Ledger side: what we wrote (or saw deleted) on these days but billing's window did not show.
     for await (const batch of rt.ledger.scan(conn, 'invoices', 1000)) {
-      const inWindow = (ms: number) => {
-        const day = dateInZone(ms, tz);
-        return day >= req.from && day <= req.to;
-      };
       const candidates = batch.filter(([, e]) => inWindow(e.writtenAt) || (e.sourceDeletedAt !== undefined && inWindow(Date.parse(e.sourceDeletedAt))));
       report.checked.ledger += candidates.length;
       if (!candidates.length) continue;
@@ -184,8 +184,9 @@ export async function runReconcile(rt: ReconcileHelpers, req: ReconcileRequest, 
         const present = new Set(found.docs.map((d) => d.invoiceId));
         for (const [erpId, e] of chunk) {
           if (present.has(e.billingId)) {
-            // Billing still holds an invoice the source deleted (its billing updatedAt is outside the window).
-            if (e.sourceDeletedAt) {
+            // Billing still holds an invoice the source deleted (its billing updatedAt is outside the window):
+            // counted in the window of the delete.
+            if (e.sourceDeletedAt && inWindow(Date.parse(e.sourceDeletedAt))) {
               report.add({
                 kind: 'delete_not_reflected',
                 erpId,
@@ -204,15 +205,9 @@ export async function runReconcile(rt: ReconcileHelpers, req: ReconcileRequest, 
           // A record billing refused to take back (409: deleted in billing) needs a person, not a repair.
           const refused = await rt.quarantine.get(conn, 'invoices', erpId);
           if (refused?.reason === 'BILLING_CONFLICT') {
-            report.add({
-              kind: 'missing_in_billing',
-              erpId,
-              invoiceId: e.billingId,
-              invoiceNumber: e.number,
-              detail: `not in billing, and billing refused it again: ${refused.message}`,
-              needsPerson: true,
-            });
-            verdict(erpId, 'missing_in_billing', 'refused by billing (deleted there?)');
+            const deleted = deletedInBillingOnly(erpId, e, refused.message);
+            if (deleted) report.add(deleted);
+            verdict(erpId, deleted ? deleted.kind : 'ok', deleted ? deleted.detail : 'deleted in billing; void in the source');
             continue;
           }
           report.add({
@@ -282,31 +277,6 @@ function classifyBilling(d: InvoiceRecord, entry: LedgerEntry | undefined, conn:
     return { kind: 'duplicate', detail: `a second billing invoice for ERP record ${d.erpId} (ours is ${entry.billingId})` };
   }
   return 'ours';
-}
-
-function compareOurs(d: InvoiceRecord, entry: LedgerEntry): Array<{ kind: DriftKind; detail: string }> {
-  const out: Array<{ kind: DriftKind; detail: string }> = [];
-  if (entry.sourceDeletedAt)
-    out.push({ kind: 'delete_not_reflected', detail: `deleted in the source at ${entry.sourceDeletedAt}; billing lifecycle ${d.lifecycleStatus}` });
-  if (entry.sourceStatus && VOID.test(entry.sourceStatus) && d.lifecycleStatus !== 'VOIDED') {
-    out.push({ kind: 'void_not_reflected', detail: `void in the source; billing lifecycle ${d.lifecycleStatus}` });
-  }
-  // The other direction: no upsert changes a lifecycle, so no sync can undo a void made in billing; a
-  // person must decide (un-void in billing, or void in the source).
-  if (d.lifecycleStatus === 'VOIDED' && !entry.sourceDeletedAt && !(entry.sourceStatus && VOID.test(entry.sourceStatus))) {
-    out.push({ kind: 'void_in_billing_only', detail: `voided in billing; the source holds it as ${entry.sourceStatus ?? 'live'}` });
-  }
-  const diffs = entry.fields ? compareFields(entry.fields, d) : [];
-  if (diffs.length) {
-    // metaData travels with the invoice; a service that echoes it tells us which version it holds.
-    const held = (d as { metaData?: { sourceVersion?: unknown } }).metaData?.sourceVersion;
-    const stale = typeof held === 'string' && held < entry.version;
-    out.push({
-      kind: stale ? 'stale_version' : 'field_mismatch',
-      detail: `${stale ? `billing holds version ${held}, ledger ${entry.version}: ` : ''}${diffs.join('; ')}`,
-    });
-  }
-  return out;
 }
 
 /**
