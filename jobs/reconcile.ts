@@ -27,7 +27,10 @@ export function reconcileProcessor(rt: ReconcileHelpers & { history?: HistoryHel
       const counts = addCounts(r.counts, h.counts);
       for (const k of DRIFT_KINDS) rt.metrics.reconcileDrift.set({ connection: data.connectionId, kind: k }, counts[k]);
       const history = { cycle: h.cycle, invariant: h.invariant, items: h.items };
-      log.info({ from, to, counts, total: r.total + h.total, cycle: h.cycle, invariant: h.invariant }, r.total + h.total ? 'reconcile found drift' : 'reconcile clean');
+      log.info(
+        { from, to, counts, total: r.total + h.total, cycle: h.cycle, invariant: h.invariant },
+        r.total + h.total ? 'reconcile found drift' : 'reconcile clean',
+      );
       return { from, to, counts, total: r.total + h.total, needsPerson: r.needsPerson + h.needsPerson, checked: r.checked, history };
     }
     log.info({ from, to, counts: r.counts, total: r.total }, r.total ? 'reconcile found drift' : 'reconcile clean');

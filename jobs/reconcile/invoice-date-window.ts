@@ -110,8 +110,12 @@ export async function diffInvoiceDateWindow(
   // 1. Billing's side of the window: every page.
   const billingByErp = new Map<string, InvoiceRecord>();
   let billingTotal = 0;
-  for (let pageNumber = 1; ; ) {
-    const page = await listGroup(group, { dateType: 'INVOICE_DATE', startDate: dateOfDay(w.from), endDate: dateOfDay(w.to), pageSize: PAGE, pageNumber }, signal);
+  for (let pageNumber = 1; ;) {
+    const page = await listGroup(
+      group,
+      { dateType: 'INVOICE_DATE', startDate: dateOfDay(w.from), endDate: dateOfDay(w.to), pageSize: PAGE, pageNumber },
+      signal,
+    );
     for (const d of page.docs) {
       billingTotal++;
       if (!d.erpId) report.add({ kind: 'orphan_in_billing', invoiceId: d.invoiceId, invoiceNumber: d.invoiceNumber, detail: `no erpId (${where})` });
@@ -136,8 +140,10 @@ export async function diffInvoiceDateWindow(
         if (d && d.invoiceId === e.billingId) {
           matched.add(erpId);
           const diffs = options.compare && e.fields ? compareFields(e.fields, d) : [];
-          if (diffs.length) report.add({ kind: 'field_mismatch', erpId, invoiceId: d.invoiceId, invoiceNumber: d.invoiceNumber, detail: `${diffs.join('; ')} (${where})` });
-          if (options.compare) verdicts.push([erpId, { at, window: where, verdict: diffs.length ? 'field_mismatch' : 'ok', detail: diffs.join('; ') || undefined }]);
+          if (diffs.length)
+            report.add({ kind: 'field_mismatch', erpId, invoiceId: d.invoiceId, invoiceNumber: d.invoiceNumber, detail: `${diffs.join('; ')} (${where})` });
+          if (options.compare)
+            verdicts.push([erpId, { at, window: where, verdict: diffs.length ? 'field_mismatch' : 'ok', detail: diffs.join('; ') || undefined }]);
         } else absent.push([erpId, e]);
       }
       // Absent from the window: in billing under another date, or missing.
@@ -160,14 +166,29 @@ export async function diffInvoiceDateWindow(
   const extra = [...billingByErp.entries()].filter(([erpId]) => !matched.has(erpId));
   for (let i = 0; i < extra.length; i += 1000) {
     const chunk = extra.slice(i, i + 1000);
-    const entries = await Promise.all(group.connections.map((c) => rt.ledger.getMany(c, ENTITY, chunk.map(([id]) => id))));
+    const entries = await Promise.all(
+      group.connections.map((c) =>
+        rt.ledger.getMany(
+          c,
+          ENTITY,
+          chunk.map(([id]) => id),
+        ),
+      ),
+    );
     for (const [j, [erpId, d]] of chunk.entries()) {
       const owner = entries.findIndex((es) => es[j] !== undefined);
       const e = owner < 0 ? undefined : entries[owner]![j];
       if (e && !walked.includes(group.connections[owner]!)) continue;
-      if (!e) report.add({ kind: 'orphan_in_billing', erpId, invoiceId: d.invoiceId, invoiceNumber: d.invoiceNumber, detail: `unknown to the ledger (${where})` });
+      if (!e)
+        report.add({ kind: 'orphan_in_billing', erpId, invoiceId: d.invoiceId, invoiceNumber: d.invoiceNumber, detail: `unknown to the ledger (${where})` });
       else if (e.billingId !== d.invoiceId)
-        report.add({ kind: 'duplicate', erpId, invoiceId: d.invoiceId, invoiceNumber: d.invoiceNumber, detail: `a second billing invoice for ERP record ${erpId} (ours is ${e.billingId})` });
+        report.add({
+          kind: 'duplicate',
+          erpId,
+          invoiceId: d.invoiceId,
+          invoiceNumber: d.invoiceNumber,
+          detail: `a second billing invoice for ERP record ${erpId} (ours is ${e.billingId})`,
+        });
       else
         report.add({
           kind: 'field_mismatch',
