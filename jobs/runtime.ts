@@ -24,6 +24,8 @@ import { CustomersEnsured } from '../src/pipeline/customers-ensured.js';
 import { type StateKeys, stateKeys } from '../src/pipeline/keys.js';
 import { InFlight } from '../src/pipeline/in-flight.js';
 import { Ledger } from '../src/pipeline/ledger.js';
+import { LedgerDateIndex } from '../src/pipeline/ledger-date-index.js';
+import { ReconcileCycleState } from '../src/pipeline/reconcile-cycle-state.js';
 import { Outages } from '../src/pipeline/outages.js';
 import { Quarantine } from '../src/pipeline/quarantine.js';
 import { Quotas } from '../src/pipeline/quotas.js';
@@ -39,6 +41,10 @@ import { jobOptions, QUEUES } from './catalog.js';
 /** Our state in Redis, one store per concern; every write a store offers is atomic where jobs can race. */
 export interface StateStores {
   ledger: Ledger;
+  /** The ledger's document-date index (counts and ids by invoice date). */
+  ledgerDates: LedgerDateIndex;
+  /** The scheduled reconcile's history cycle, per connection. */
+  reconcileCycle: ReconcileCycleState;
   checkpoints: Checkpoints;
   quarantine: Quarantine;
   inFlight: InFlight;
@@ -237,6 +243,8 @@ export async function createRuntime(
   const billing = billingClient(defaultTarget);
   const stores: StateStores = {
     ledger: new Ledger(redis, keys),
+    ledgerDates: new LedgerDateIndex(redis, keys),
+    reconcileCycle: new ReconcileCycleState(redis, keys),
     checkpoints: new Checkpoints(redis, keys),
     quarantine: new Quarantine(redis, keys),
     inFlight: new InFlight(redis, keys),

@@ -207,6 +207,16 @@ export const AppConfig = z.strictObject({
       everySeconds: z.number().int().min(60).default(86_400),
       /** Time zone of the date part of UPDATED_AT windows. */
       timeZone: TimeZone('timeZone').default('UTC'),
+      /** The scheduled reconcile also walks the whole invoice-date history, a slice per run, once every N days; 0 turns it off. */
+      cycleDays: z.number().int().min(0).default(30),
+      /** Billing's counts per invoice-date window against the ledger's, at every scheduled run. */
+      countInvariant: z
+        .strictObject({
+          enabled: z.boolean().default(true),
+          /** A window this small (records on either side) is listed and compared id by id instead of halved again. */
+          leafRecords: z.number().int().min(1).max(10_000).default(500),
+        })
+        .prefault({}),
     })
     .prefault({}),
   connections: z.array(ConnectionConfig).min(1, 'at least one connection'),

@@ -58,6 +58,8 @@ export interface PipelineOptions {
   sync?: Record<string, unknown>;
   /** The Redis the runtime and workers use (default: the test Redis), e.g. one a test restarts. */
   redisUrl?: string;
+  /** Overrides of the `reconcile` section (default: no scheduled reconcile). */
+  reconcile?: Record<string, unknown>;
   /** Overrides of the `billing` section (outage, rateLimit, ...). */
   billing?: Record<string, unknown>;
   /** Overrides the connection's vendor budget. @defaultValue 1,000,000/min, 8 at once */
@@ -189,7 +191,7 @@ export async function startPipeline(options: PipelineOptions) {
       stalledIntervalMs: 1000,
       ...options.sync,
     },
-    reconcile: { windowDays: 0 },
+    reconcile: { windowDays: 0, ...options.reconcile },
     connections: [
       {
         id: CONNECTION,
