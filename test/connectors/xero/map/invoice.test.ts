@@ -48,8 +48,9 @@ describe('Xero invoice mapping', () => {
         erpId: '5b3e7c1a-9d2f-4e8b-a6c4-1f0e2d3c4b5a',
         isManuallyCreated: false,
         name: 'Bharat Tooling Pvt Ltd',
-        countryCode: 'IN',
-        currency: 'INR',
+        // The contact summary names no country or currency: the organisation's (AU, AUD), never billing's IN/INR.
+        countryCode: 'AU',
+        currency: 'AUD',
       },
       customerName: 'Bharat Tooling Pvt Ltd',
       invoiceCurrency: 'USD',
