@@ -92,7 +92,7 @@ export async function repairById(
   const lookups = stream.lookups ? await stream.lookups(ctx) : {};
   const mapCtx: MapContext = { connectionId: conn, originSource: c.originSource, baseCurrency: handle.billing.baseCurrency, lookups };
   await rt.ledger.requestRepair(conn, entity, ids);
-  const stamp = Date.now().toString(36);
+  const stamp = runId.slice(7, 15);
   const priority = PRIORITY.incremental + (entity === 'credit-notes' ? CREDIT_NOTE_PRIORITY_OFFSET : 0);
   const found = new Set<string>();
 
