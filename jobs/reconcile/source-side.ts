@@ -37,6 +37,8 @@ export async function readSourceSide(rt: ReconcileHelpers, conn: string, fromDat
         if (e && !e.sourceDeletedAt) await markDeleted(r.id, r.version);
         continue;
       }
+      // A draft is not a receivable (syncDrafts: false): billing is not expected to hold it.
+      if (r.draft && !handle.config.syncDrafts && !e) continue;
       if (!e) {
         const q = await rt.quarantine.get(conn, 'invoices', r.id);
         if (q) continue; // reported by the quarantine (dlq list), with its reason
