@@ -189,7 +189,7 @@ export function defineStream<Lookups>(spec: StreamSpec<Lookups>): Stream<ZohoRec
     map: spec.map,
     read: (ctx, state) => read(ctx, s, state),
     /**
-     * A repair: `GET /<entity>/{id}` per id (https://www.zoho.com/books/api/v3/invoices/#get-an-invoice,
+     * A repair: `GET /<entity>/{id}` per id (https://www.zoho.com/books/api/v3/invoices/,
      * and alike for credit notes and contacts) — Zoho has no by-ids list with line items. One call per id,
      * `detailConcurrency` at once; a 404 leaves the id out (the source no longer has it).
      */
