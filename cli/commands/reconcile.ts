@@ -140,9 +140,13 @@ function printResult(r: ReconcileResult): void {
   if (r.inFlight) console.log(`  ${r.inFlight} record(s) still on their way to billing (enqueued, not yet written)`);
   if (r.repaired?.records) {
     const rep = r.repaired;
-    console.log(`  repair by id: ${rep.records!.length} record(s) read again from the source in ${rep.vendorCalls} vendor call(s); ${rep.requeued} re-enqueued and written`);
+    console.log(
+      `  repair by id: ${rep.records!.length} record(s) read again from the source in ${rep.vendorCalls} vendor call(s); ${rep.requeued} re-enqueued and written`,
+    );
     for (const o of rep.records!.slice(0, 50))
-      console.log(`    ${o.action.padEnd(11)} ${o.erpId}${o.version ? ` @${o.version}` : ''}${o.jobId ? ` job ${o.jobId}` : ''}${o.reason ? ` ${o.reason}` : ''}${o.detail ? `: ${o.detail}` : ''}`);
+      console.log(
+        `    ${o.action.padEnd(11)} ${o.erpId}${o.version ? ` @${o.version}` : ''}${o.jobId ? ` job ${o.jobId}` : ''}${o.reason ? ` ${o.reason}` : ''}${o.detail ? `: ${o.detail}` : ''}`,
+      );
     if (rep.records!.length > 50) console.log(`    … ${rep.records!.length - 50} more (use --report FILE or --json)`);
     console.log('  run reconcile again to confirm');
   } else if (r.repaired) console.log(`  repair: ${r.repaired.requeued} record(s) re-enqueued and written; run reconcile again to confirm`);
