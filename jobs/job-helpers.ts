@@ -116,7 +116,9 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
       checkpoints: rt.checkpoints,
       quarantine: rt.quarantine,
       reconcileState: rt.reconcileState,
-      queues: { pull: rt.queues.pull },
+      queues: { pull: rt.queues.pull, upsert: rt.queues.upsert },
+      inFlight: rt.inFlight,
+      backfillRuns: rt.backfillRuns,
       sweep: (connection) => sweepInFlight(sweep, connection),
       history: {
         logger,

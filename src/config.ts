@@ -64,6 +64,11 @@ export const ConnectionConfig = z.strictObject({
   /** Read only up to now − this (records still settling at the vendor). @defaultValue 5 */
   settleDelaySeconds: Seconds(5),
   /**
+   * Send documents the ERP holds as drafts (not issued: not receivables yet) to billing. Off: they are
+   * skipped and counted, and each syncs once it is issued. @defaultValue false
+   */
+  syncDrafts: z.boolean().default(false),
+  /**
    * Overrides the connector's vendor budget for this connection (e.g. leave room for other
    * integrations on the same organisation, or a sandbox without limits). Shared by every process.
    */

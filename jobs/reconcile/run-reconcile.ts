@@ -18,6 +18,7 @@ import { deletedInBillingOnly } from './deleted-in-billing.js';
 import { DRIFT_KINDS, DriftReport, type DriftKind } from './drift.js';
 import { readSourceSide } from './source-side.js';
 import type { ConnectionGate } from '../connection-gate.js';
+import { repairById, type RepairByIdHelpers, type RepairOutcome } from './repair-by-id.js';
 
 /** What a reconciliation uses, and nothing else (the reconcile job's helpers; the CLI passes its runtime). */
 export interface ReconcileHelpers {
@@ -32,9 +33,12 @@ export interface ReconcileHelpers {
   connection(id: string): ConnectionHandle;
   ledger: Pick<Ledger, 'getMany' | 'scan' | 'markSourceDeleted' | 'requestRepair'>;
   checkpoints: Pick<Checkpoints, 'rewindCheckpoint'>;
-  quarantine: Pick<Quarantine, 'get'>;
+  quarantine: Pick<Quarantine, 'get' | 'put'>;
   reconcileState: Pick<ReconcileState, 'recordVerdicts' | 'recordRun' | 'scratchSet'>;
-  queues: { pull: Pick<Queue, 'add'> };
+  queues: { pull: Pick<Queue, 'add'>; upsert: Pick<Queue, 'addBulk'> };
+  /** What a repair by id enqueues through (repair-by-id.ts). */
+  inFlight: RepairByIdHelpers['inFlight'];
+  backfillRuns: RepairByIdHelpers['backfillRuns'];
   /**
    * The in-flight sweep of the connection (jobs/sweep.ts): a reconcile checks the records still on their
    * way to billing, not only billing's window. The worker's reconcile job and the CLI pass it.
@@ -64,8 +68,11 @@ export interface ReconcileResult {
   truncated: number;
   /** Records still on their way to billing when the run ended (the in-flight index), when it was checked. */
   inFlight?: number;
-  /** What a repair enqueued: the pull jobs, and the run id under which they track their upserts. */
-  repaired?: { requeued: number; pulls: string[]; runId: string; pullJobIds: string[] };
+  /**
+   * What a repair enqueued: the run id its upserts are tracked under, and the pull jobs (none for a repair
+   * by id). A repair by id also says what it did per record and how many vendor calls it made.
+   */
+  repaired?: { requeued: number; pulls: string[]; runId: string; pullJobIds: string[]; by?: 'id' | 'rewind'; records?: RepairOutcome[]; vendorCalls?: number };
   seconds: number;
 }
 
@@ -243,7 +250,7 @@ export async function runReconcile(rt: ReconcileHelpers, req: ReconcileRequest, 
   }
 
   let repaired: ReconcileResult['repaired'];
-  if (req.repair && toRepair.length) repaired = await repair(rt, conn, toRepair);
+  if (req.repair && toRepair.length) repaired = (await repairByIdOf(rt, conn, toRepair, signal)) ?? (await repair(rt, conn, toRepair));
 
   for (const k of DRIFT_KINDS) rt.metrics.reconcileDrift.set({ connection: conn, kind: k }, report.counts[k]);
   rt.metrics.reconcileLastRun.set({ connection: conn }, Date.now() / 1000);
@@ -279,8 +286,22 @@ function classifyBilling(d: InvoiceRecord, entry: LedgerEntry | undefined, conn:
   return 'ours';
 }
 
+/** A repair by id (repair-by-id.ts), in the result's shape; undefined when the stream cannot read by id. */
+async function repairByIdOf(rt: ReconcileHelpers, conn: string, records: Array<{ erpId: string }>, signal?: AbortSignal) {
+  const r = await repairById(
+    rt,
+    conn,
+    'invoices',
+    records.map((x) => x.erpId),
+    signal,
+  );
+  if (!r) return undefined;
+  const requeued = r.records.filter((o) => o.action === 're-enqueued').length;
+  return { requeued, pulls: [], runId: r.runId, pullJobIds: [], by: 'id' as const, records: r.records, vendorCalls: r.vendorCalls };
+}
+
 /**
- * Repair what a sync can fix: request a repair of those records in the ledger (their content hash is
+ * Repair what a sync can fix, for a stream that cannot read by id: request a repair of those records in the ledger (their content hash is
  * forgotten, so the next pull re-enqueues them even if the source did not change), rewind the stream's
  * checkpoint to just before the oldest affected version, and pull now. Both are atomic on the state as
  * it is then: an upsert or a pull committing meanwhile is neither overwritten nor able to undo the
@@ -301,5 +322,5 @@ async function repair(rt: ReconcileHelpers, conn: string, records: Array<{ erpId
   const runId = `repair-${randomUUID()}`;
   const jobId = `${runId}-invoices`;
   await rt.queues.pull.add('pull', { connectionId: conn, entity: 'invoices', runId, waitForRunning: true }, { priority: 1, jobId });
-  return { requeued: records.length, pulls: ['invoices'], runId, pullJobIds: [jobId] };
+  return { requeued: records.length, pulls: ['invoices'], runId, pullJobIds: [jobId], by: 'rewind' as const };
 }

@@ -50,6 +50,8 @@ export async function readSourceSide(rt: ReconcileHelpers, conn: string, window:
         continue;
       }
       if (!inWindow(r.version)) continue; // read for the margin; judged in the window of its own date
+      // A draft is not a receivable (syncDrafts: false): billing is not expected to hold it.
+      if (r.draft && !handle.config.syncDrafts && !e) continue;
       out.checked++;
       if (!e) {
         const q = await rt.quarantine.get(conn, 'invoices', r.id);
