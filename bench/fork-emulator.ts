@@ -2,10 +2,14 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** The billing emulator in a child process (its own core); `stop()` ends it. */
-export async function forkBillingEmulator(key: string, faults: object = {}, seedInvoices = 0): Promise<{ url: string; stop(): void }> {
-  const child = fork(fileURLToPath(new URL('./emulator-process.js', import.meta.url)), [key, JSON.stringify(faults), String(seedInvoices)], {
-    execArgv: ['--max-old-space-size=8192'],
-  });
+export async function forkBillingEmulator(key: string, faults: object = {}, seedInvoices = 0, spreadDays = 1): Promise<{ url: string; stop(): void }> {
+  const child = fork(
+    fileURLToPath(new URL('./emulator-process.js', import.meta.url)),
+    [key, JSON.stringify(faults), String(seedInvoices), String(spreadDays)],
+    {
+      execArgv: ['--max-old-space-size=8192'],
+    },
+  );
   const { url } = await new Promise<{ url: string }>((resolve) => child.once('message', (m) => resolve(m as { url: string })));
   return { url, stop: () => child.send('stop') };
 }

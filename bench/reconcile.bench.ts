@@ -18,7 +18,7 @@ import { watchPeakRss } from './proc-rss.js';
 import { seedInvoice } from './seed-invoice.js';
 
 /**
- * Reconcile a window of N invoices (issue 5): billing (emulator, own process) holds N invoices updated
+ * Reconcile a window of N invoices: billing (emulator, own process) holds N invoices updated
  * today for the connection's origin source; the ledger holds the matching N entries. The measured
  * process is the real `erp-sync reconcile --json`; its peak RSS must not grow with N.
  *
@@ -125,7 +125,7 @@ async function main() {
   }
   await redis.stop();
   console.log(
-    `## reconcile a window of N invoices (issue 5)\n\nmachine: ${machine()}\nmethod: billing emulator (own process) seeded with N invoices updated today for origin source EXTERNAL_SYSTEM_A; ledger seeded with the N matching entries; \`erp-sync reconcile --from today --to today --json\` measured (wall time, VmHWM every 200 ms); billing pages of 500; billing budget 1,000 requests/s\n`,
+    `## reconcile a window of N invoices\n\nmachine: ${machine()}\nmethod: billing emulator (own process) seeded with N invoices updated today for origin source EXTERNAL_SYSTEM_A; ledger seeded with the N matching entries; \`erp-sync reconcile --from today --to today --json\` measured (wall time, VmHWM every 200 ms); billing pages of 500; billing budget 1,000 requests/s\n`,
   );
   console.log('| invoices | billing checked | ledger checked | drift | peak RSS | time | exit |\n|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);

@@ -97,14 +97,15 @@ export type BillingCompanyGuard = ReturnType<typeof billingCompanyGuard>;
 
 /** The guard of a runtime (the worker's job helpers, `erp-sync status`, the commands that sync). */
 export function billingCompanyGuardOf(
-  rt: Pick<Runtime, 'logger' | 'config' | 'connection' | 'billingCompanies' | 'ledger' | 'checkpoints'>,
+  rt: Pick<Runtime, 'logger' | 'config' | 'billingOf' | 'billingCompanies' | 'ledger' | 'checkpoints'>,
   cacheMs?: number,
 ): BillingCompanyGuard {
   const { company, keyId } = defaultBillingTarget(rt.config);
   return billingCompanyGuard(
     {
       logger: rt.logger,
-      connection: rt.connection,
+      // billingOf, not connection: a connection a reload removed keeps its company for its queued upserts.
+      connection: (id) => ({ billing: rt.billingOf(id) }),
       defaultCompany: { company, keyId },
       billingCompanies: rt.billingCompanies,
       ledger: rt.ledger,

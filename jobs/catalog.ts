@@ -96,6 +96,8 @@ export const ReconcilePayload = z
     lastDays: z.number().int().min(1).optional(),
     deep: z.boolean().default(false),
     repair: z.boolean().default(false),
+    /** Scheduled runs: also the next slice of the history cycle and the count invariant (jobs/reconcile/history-checks.ts). */
+    history: z.boolean().optional(),
   })
   .refine((p) => (p.from && p.to) || p.lastDays, { message: 'give from and to, or lastDays' });
 export type ReconcilePayload = z.infer<typeof ReconcilePayload>;

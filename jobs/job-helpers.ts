@@ -5,6 +5,7 @@ import { connectionGate } from './connection-gate.js';
 import type { PullHelpers } from './pull.js';
 import type { FailedUpsertHelpers } from './failed-upsert.js';
 import type { ReconcileHelpers } from './reconcile/run-reconcile.js';
+import type { HistoryHelpers } from './reconcile/invoice-date-window.js';
 import { sweepInFlight, type SweepHelpers } from './sweep.js';
 import type { Runtime } from './runtime.js';
 import type { UpsertHelpers } from './upsert.js';
@@ -13,7 +14,7 @@ export interface JobHelpers {
   pull: PullHelpers;
   upsert: UpsertHelpers;
   backfill: BackfillHelpers;
-  reconcile: ReconcileHelpers;
+  reconcile: ReconcileHelpers & { history: HistoryHelpers };
   sweep: SweepHelpers;
   failedUpsert: FailedUpsertHelpers;
   billingOutage: BillingOutageHelpers;
@@ -91,7 +92,7 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
       metrics,
       connectionGate: gate,
       config: { sync: { dependencyWaitSeconds: config.sync.dependencyWaitSeconds } },
-      billingFor: (id) => rt.connection(id).billing,
+      billingFor: (id) => rt.billingOf(id),
       keyBudgets: config.billing.rateLimit.scope === 'key' ? rt.billingKeyBudgets : undefined,
       upsertState: rt.upsertState,
       customersEnsured: rt.customersEnsured,
@@ -115,8 +116,26 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
       checkpoints: rt.checkpoints,
       quarantine: rt.quarantine,
       reconcileState: rt.reconcileState,
-      queues: { pull: rt.queues.pull },
+      queues: { pull: rt.queues.pull, upsert: rt.queues.upsert },
+      inFlight: rt.inFlight,
+      backfillRuns: rt.backfillRuns,
       sweep: (connection) => sweepInFlight(sweep, connection),
+      history: {
+        logger,
+        metrics,
+        // Read at each run: a config reload changes the cycle, the invariant and the connections.
+        config: {
+          get reconcile() {
+            return rt.config.reconcile;
+          },
+        },
+        connectionIds: () => rt.config.connections.map((c) => c.id),
+        connection: rt.connection,
+        ledger: rt.ledger,
+        ledgerDates: rt.ledgerDates,
+        reconcileCycle: rt.reconcileCycle,
+        reconcileState: rt.reconcileState,
+      },
     },
   };
 }

@@ -21,6 +21,7 @@ import { CREDIT_NOTE_PRIORITY_OFFSET, PRIORITY, PullPayload, QUEUES } from './ca
 import { type ConnectionSlotsPolicy, defineJob } from './define-job.js';
 import { enqueueUpserts, type UpsertJob } from './enqueue-upserts.js';
 import { reconcileFields } from './reconcile-fields.js';
+import { setDraftAside } from './draft-record.js';
 import type { ConnectionHandle } from './runtime.js';
 import type { ConnectionGate } from './connection-gate.js';
 
@@ -50,6 +51,8 @@ export interface PullResult {
   unchanged: number;
   /** Records the source holds that billing does not take (a supplier-only contact): counted, not quarantined. */
   notForBilling?: number;
+  /** Drafts in the ERP (not receivables yet) skipped under `syncDrafts: false`. */
+  drafts?: number;
   quarantined: number;
   deleted: number;
   pages: number;
@@ -180,6 +183,11 @@ export function pullProcessor(rt: PullHelpers) {
             rt.metrics.recordsSkipped.inc({ connection: conn, entity, reason: 'not-for-billing' });
             continue;
           }
+          if (record.draft && !c.syncDrafts) {
+            if ((await setDraftAside(rt, conn, entity, record, known)) === 'quarantined') result.quarantined++;
+            else result.drafts = (result.drafts ?? 0) + 1;
+            continue;
+          }
           if (record.deleted) {
             // A source delete (never a void) cannot be expressed in billing: mark it for reconciliation.
             if (known && !known.sourceDeletedAt) await rt.ledger.markSourceDeleted(conn, entity, record.id, record.version, { bumpVersion: true });
@@ -300,7 +308,7 @@ export async function waitForBacklog(rt: Pick<PullHelpers, 'queues' | 'config'>,
 }
 
 /** A shareable document link, where the ERP gives one (Zoho invoice_url). */
-function documentUrlOf(raw: unknown): string | undefined {
+export function documentUrlOf(raw: unknown): string | undefined {
   const r = raw as { invoice_url?: unknown } | undefined;
   return typeof r?.invoice_url === 'string' && /^https?:\/\//.test(r.invoice_url) ? r.invoice_url : undefined;
 }

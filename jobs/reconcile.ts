@@ -5,9 +5,12 @@ import { type jobOptions, QUEUES, ReconcilePayload } from './catalog.js';
 import { withQuotaWaitPolicy } from '../src/pipeline/quota-wait-policy.js';
 import { defineJob } from './define-job.js';
 import { dateInZone, type ReconcileHelpers, runReconcile } from './reconcile/run-reconcile.js';
+import { DRIFT_KINDS } from './reconcile/drift.js';
+import { addCounts, runHistoryChecks } from './reconcile/history-checks.js';
+import type { HistoryHelpers } from './reconcile/invoice-date-window.js';
 
 /** The reconcile job: one connection, a window (explicit, or the last N days in the configured zone). */
-export function reconcileProcessor(rt: ReconcileHelpers) {
+export function reconcileProcessor(rt: ReconcileHelpers & { history?: HistoryHelpers }) {
   return defineJob(QUEUES.reconcile, ReconcilePayload, rt, async ({ data, signal, log }) => {
     const today = dateInZone(Date.now(), rt.config.reconcile.timeZone);
     const from = data.from ?? addDays(today, -(data.lastDays! - 1));
@@ -18,6 +21,18 @@ export function reconcileProcessor(rt: ReconcileHelpers) {
       { maxInPlaceWaitMs: rt.config.sync?.quotaWaitInPlaceMs ?? 1_000, deferrable: () => slots === 0, onSlot: () => void slots++ },
       () => runReconcile(rt, { connectionId: data.connectionId, from, to, deep: data.deep, repair: data.repair }, signal),
     );
+    if (data.history && rt.history) {
+      // Scheduled runs also reach records older than the window: a slice of the history cycle, the count invariant.
+      const h = await runHistoryChecks(rt.history, data.connectionId, signal);
+      const counts = addCounts(r.counts, h.counts);
+      for (const k of DRIFT_KINDS) rt.metrics.reconcileDrift.set({ connection: data.connectionId, kind: k }, counts[k]);
+      const history = { cycle: h.cycle, invariant: h.invariant, items: h.items };
+      log.info(
+        { from, to, counts, total: r.total + h.total, cycle: h.cycle, invariant: h.invariant },
+        r.total + h.total ? 'reconcile found drift' : 'reconcile clean',
+      );
+      return { from, to, counts, total: r.total + h.total, needsPerson: r.needsPerson + h.needsPerson, checked: r.checked, history };
+    }
     log.info({ from, to, counts: r.counts, total: r.total }, r.total ? 'reconcile found drift' : 'reconcile clean');
     return { from, to, counts: r.counts, total: r.total, needsPerson: r.needsPerson, checked: r.checked };
   });
@@ -38,7 +53,7 @@ export async function upsertReconcileSchedulers(rt: {
     await rt.queues.reconcile.upsertJobScheduler(
       reconcileSchedulerId(c.id),
       { every: everySeconds * 1000 },
-      { name: 'reconcile', data: { connectionId: c.id, lastDays: windowDays }, opts: rt.options.reconcile },
+      { name: 'reconcile', data: { connectionId: c.id, lastDays: windowDays, history: true }, opts: rt.options.reconcile },
     );
   }
   return rt.config.connections.length;

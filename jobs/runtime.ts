@@ -26,6 +26,8 @@ import { CustomersEnsured } from '../src/pipeline/customers-ensured.js';
 import { type StateKeys, stateKeys } from '../src/pipeline/keys.js';
 import { InFlight } from '../src/pipeline/in-flight.js';
 import { Ledger } from '../src/pipeline/ledger.js';
+import { LedgerDateIndex } from '../src/pipeline/ledger-date-index.js';
+import { ReconcileCycleState } from '../src/pipeline/reconcile-cycle-state.js';
 import { Outages } from '../src/pipeline/outages.js';
 import { Quarantine } from '../src/pipeline/quarantine.js';
 import { Quotas } from '../src/pipeline/quotas.js';
@@ -41,6 +43,10 @@ import { jobOptions, QUEUES } from './catalog.js';
 /** Our state in Redis, one store per concern; every write a store offers is atomic where jobs can race. */
 export interface StateStores {
   ledger: Ledger;
+  /** The ledger's document-date index (counts and ids by invoice date). */
+  ledgerDates: LedgerDateIndex;
+  /** The scheduled reconcile's history cycle, per connection. */
+  reconcileCycle: ReconcileCycleState;
   checkpoints: Checkpoints;
   quarantine: Quarantine;
   inFlight: InFlight;
@@ -115,6 +121,11 @@ export interface Runtime extends StateStores {
   billing: BillingClient;
   /** The client of the billing company a connection writes to: every billing call made for a connection goes through it. */
   billingFor(connectionId: string): BillingClient;
+  /**
+   * The billing company a connection writes to, also for a connection a config reload removed (its
+   * upserts already queued still go through, to the company they were read for).
+   */
+  billingOf(connectionId: string): ConnectionBilling;
   options: ReturnType<typeof jobOptions>;
   connection(id: string): ConnectionHandle;
   vendorClient(id: string): VendorClient;
@@ -235,6 +246,8 @@ export async function createRuntime(
   const billing = billingClient(defaultTarget);
   const stores: StateStores = {
     ledger: new Ledger(redis, keys),
+    ledgerDates: new LedgerDateIndex(redis, keys),
+    reconcileCycle: new ReconcileCycleState(redis, keys),
     checkpoints: new Checkpoints(redis, keys),
     quarantine: new Quarantine(redis, keys),
     inFlight: new InFlight(redis, keys),
@@ -314,7 +327,8 @@ export async function createRuntime(
   };
   const perKey = config.billing.rateLimit.scope === 'key';
   const connectionBilling = (id: string): ConnectionBilling => {
-    const t = targets.get(id)!;
+    const t = targets.get(id);
+    if (!t) throw new ConfigError(`unknown connection "${id}" (configured: ${[...byId.keys()].join(', ')})`);
     return {
       client: billingClient(t),
       company: t.company,
@@ -344,6 +358,7 @@ export async function createRuntime(
     queues,
     flow,
     billing,
+    billingOf: connectionBilling,
     billingFor: (id) => connection(id).billing.client,
     options: opts,
     connection,
@@ -357,7 +372,8 @@ export async function createRuntime(
       const before = byId;
       byId = new Map(next.connections.map((c) => [c.id, c]));
       // A connection's billing keys are its own or the running default's (billing.* changes need a restart).
-      targets = new Map(next.connections.map((c) => [c.id, billingTargetOf(config, c)]));
+      // Removed connections keep theirs: their upserts already queued still go where they were read for.
+      targets = new Map([...targets, ...next.connections.map((c) => [c.id, billingTargetOf(config, c)] as const)]);
       for (const id of [...clients.keys()]) if (!isDeepStrictEqual(before.get(id), byId.get(id))) clients.delete(id);
       rt.config = next;
     },

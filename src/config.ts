@@ -64,6 +64,11 @@ export const ConnectionConfig = z.strictObject({
   /** Read only up to now − this (records still settling at the vendor). @defaultValue 5 */
   settleDelaySeconds: Seconds(5),
   /**
+   * Send documents the ERP holds as drafts (not issued: not receivables yet) to billing. Off: they are
+   * skipped and counted, and each syncs once it is issued. @defaultValue false
+   */
+  syncDrafts: z.boolean().default(false),
+  /**
    * Overrides the connector's vendor budget for this connection (e.g. leave room for other
    * integrations on the same organisation, or a sandbox without limits). Shared by every process.
    */
@@ -207,6 +212,16 @@ export const AppConfig = z.strictObject({
       everySeconds: z.number().int().min(60).default(86_400),
       /** Time zone of the date part of UPDATED_AT windows. */
       timeZone: TimeZone('timeZone').default('UTC'),
+      /** The scheduled reconcile also walks the whole invoice-date history, a slice per run, once every N days; 0 turns it off. */
+      cycleDays: z.number().int().min(0).default(30),
+      /** Billing's counts per invoice-date window against the ledger's, at every scheduled run. */
+      countInvariant: z
+        .strictObject({
+          enabled: z.boolean().default(true),
+          /** A window this small (records on either side) is listed and compared id by id instead of halved again. */
+          leafRecords: z.number().int().min(1).max(10_000).default(500),
+        })
+        .prefault({}),
     })
     .prefault({}),
   connections: z.array(ConnectionConfig).min(1, 'at least one connection'),

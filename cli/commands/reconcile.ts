@@ -48,7 +48,7 @@ export function registerReconcileCommand(program: Command): void {
     .addOption(requiredOption('--from <date>', 'first day, YYYY-MM-DD (reconcile.timeZone, UTC by default)'))
     .addOption(requiredOption('--to <date>', 'last day, inclusive'))
     .option('--deep', 'also read the source: never-synced, stale and deleted records')
-    .option('--repair', 're-enqueue what a sync can fix (missing, mismatch, stale) and wait for it')
+    .option('--repair', 're-read what a sync can fix (missing, mismatch, stale) from the source by id, re-enqueue it and wait for it')
     .option('--json', 'print the result as JSON')
     .option('--report <file>', 'write the full result (every drifted record) as JSON to a file')
     .option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)')
@@ -138,5 +138,16 @@ function printResult(r: ReconcileResult): void {
   for (const i of r.items.slice(0, 20)) console.log(`    ${i.kind}: ${i.erpId ?? '-'} ${i.invoiceNumber ?? ''} ${i.detail}`);
   if (r.items.length > 20 || r.truncated) console.log(`    … ${r.total - 20} more (use --report FILE or --json)`);
   if (r.inFlight) console.log(`  ${r.inFlight} record(s) still on their way to billing (enqueued, not yet written)`);
-  if (r.repaired) console.log(`  repair: ${r.repaired.requeued} record(s) re-enqueued and written; run reconcile again to confirm`);
+  if (r.repaired?.records) {
+    const rep = r.repaired;
+    console.log(
+      `  repair by id: ${rep.records!.length} record(s) read again from the source in ${rep.vendorCalls} vendor call(s); ${rep.requeued} re-enqueued and written`,
+    );
+    for (const o of rep.records!.slice(0, 50))
+      console.log(
+        `    ${o.action.padEnd(11)} ${o.erpId}${o.version ? ` @${o.version}` : ''}${o.jobId ? ` job ${o.jobId}` : ''}${o.reason ? ` ${o.reason}` : ''}${o.detail ? `: ${o.detail}` : ''}`,
+      );
+    if (rep.records!.length > 50) console.log(`    … ${rep.records!.length - 50} more (use --report FILE or --json)`);
+    console.log('  run reconcile again to confirm');
+  } else if (r.repaired) console.log(`  repair: ${r.repaired.requeued} record(s) re-enqueued and written; run reconcile again to confirm`);
 }

@@ -22,6 +22,7 @@ export async function collectStatus(
     | 'logger'
     | 'connection'
     | 'billingCompanies'
+    | 'billingOf'
     | 'connectionControl'
     | 'tokens'
   >,

@@ -1,8 +1,9 @@
 import { Decimal } from 'decimal.js';
 import type { InvoiceRecord } from '../../src/billing/schemas/index.js';
+import { fieldDigest } from './field-digest.js';
 
-const AMOUNTS = ['invoiceSubtotal', 'invoiceTotal', 'invoicePaidAmount', 'invoiceAdjustedAmount', 'exchangeRate', 'invoiceTax'] as const;
-const TEXTS = ['invoiceNumber', 'invoiceDate', 'invoiceDueDate', 'invoiceCurrency'] as const;
+const AMOUNTS = new Set(['invoiceSubtotal', 'invoiceTotal', 'invoicePaidAmount', 'invoiceAdjustedAmount', 'exchangeRate', 'invoiceTax']);
+const DIGEST = 'digest:';
 
 function billingValue(record: InvoiceRecord, field: string): unknown {
   if (field === 'invoiceTax') return (record.invoiceTax as { total?: unknown } | null | undefined)?.total ?? null;
@@ -22,23 +23,33 @@ function sameAmount(a: unknown, b: unknown): boolean {
 }
 
 /**
- * Differences between what the ledger says was written and what billing holds, compared exactly
- * (decimal, not float). Returns "field: ledger X ≠ billing Y" strings.
+ * Differences between what the ledger says was written (every listed field that was sent, see
+ * jobs/reconcile-fields.ts) and what billing holds: amounts compared exactly (decimal, not float), texts
+ * as strings, objects and arrays by digest. A field the listing does not return at all is not compared
+ * (a service that leaves out an undocumented field holds nothing we can judge). Returns one
+ * "field: ledger X ≠ billing Y" string per differing field (for a digest, "field: differs from what was sent").
  */
 export function compareFields(expected: Record<string, string | null>, record: InvoiceRecord): string[] {
   const out: string[] = [];
-  for (const f of TEXTS) {
-    if (!(f in expected)) continue;
-    const e = expected[f] ?? null;
-    const b = (billingValue(record, f) as string | null) ?? null;
-    if (e !== b) out.push(`${f}: ledger ${e ?? '∅'} ≠ billing ${b ?? '∅'}`);
-  }
-  for (const f of AMOUNTS) {
-    if (!(f in expected)) continue;
-    const e = expected[f];
-    const b = billingValue(record, f);
-    if (f === 'exchangeRate' && (e === null || e === undefined) && (b === null || b === undefined || b === 1)) continue;
-    if (!sameAmount(e, b)) out.push(`${f}: ledger ${e ?? '∅'} ≠ billing ${b ?? '∅'}`);
+  const listed = record as Record<string, unknown>;
+  for (const [key, e] of Object.entries(expected)) {
+    if (key.startsWith(DIGEST)) {
+      const f = key.slice(DIGEST.length);
+      if (!(f in listed)) continue;
+      const b = listed[f];
+      if (b === null || b === undefined || fieldDigest(b) !== e) out.push(`${f}: differs from what was sent`);
+      continue;
+    }
+    if (AMOUNTS.has(key)) {
+      const b = billingValue(record, key);
+      if (key === 'exchangeRate' && (e === null || e === undefined) && (b === null || b === undefined || b === 1)) continue;
+      if (!sameAmount(e, b)) out.push(`${key}: ledger ${e ?? '∅'} ≠ billing ${b ?? '∅'}`);
+      continue;
+    }
+    if (!(key in listed)) continue;
+    const b = billingValue(record, key);
+    const bs = b === null ? null : String(b);
+    if ((e ?? null) !== bs) out.push(`${key}: ledger ${e ?? '∅'} ≠ billing ${bs ?? '∅'}`);
   }
   return out;
 }

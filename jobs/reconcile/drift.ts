@@ -7,7 +7,14 @@ export const DRIFT_KINDS = [
   'void_not_reflected',
   /** Voided in billing while the source holds the invoice as live: a receivable gone from billing only. */
   'void_in_billing_only',
+  /** Deleted in the source while billing still lists it (counted on the day the delete was seen). */
   'delete_not_reflected',
+  /**
+   * Deleted in billing while the source holds the invoice as live: billing refused to take it back (409),
+   * so no sync can restore it. The listing never shows deleted invoices, so until a write was refused the
+   * same record is reported as `missing_in_billing` (a repair's write is what tells the two apart).
+   */
+  'deleted_in_billing_only',
   'duplicate',
   /** An in-flight record whose upsert job was gone or had failed unaccounted (jobs/sweep.ts acted on it). */
   'lost_in_flight',

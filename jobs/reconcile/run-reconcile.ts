@@ -13,10 +13,12 @@ import type { Quarantine } from '../../src/pipeline/quarantine.js';
 import type { ReconcileState, ReconcileVerdict } from '../../src/pipeline/reconcile-state.js';
 import type { ConnectionHandle } from '../runtime.js';
 import type { SweepResult } from '../sweep.js';
-import { compareFields } from './compare-fields.js';
+import { compareRecord } from './compare-record.js';
+import { deletedInBillingOnly } from './deleted-in-billing.js';
 import { DRIFT_KINDS, DriftReport, type DriftKind } from './drift.js';
 import { readSourceSide } from './source-side.js';
 import type { ConnectionGate } from '../connection-gate.js';
+import { repairById, type RepairByIdHelpers, type RepairOutcome } from './repair-by-id.js';
 
 /** What a reconciliation uses, and nothing else (the reconcile job's helpers; the CLI passes its runtime). */
 export interface ReconcileHelpers {
@@ -31,9 +33,12 @@ export interface ReconcileHelpers {
   connection(id: string): ConnectionHandle;
   ledger: Pick<Ledger, 'getMany' | 'scan' | 'markSourceDeleted' | 'requestRepair'>;
   checkpoints: Pick<Checkpoints, 'rewindCheckpoint'>;
-  quarantine: Pick<Quarantine, 'get'>;
+  quarantine: Pick<Quarantine, 'get' | 'put'>;
   reconcileState: Pick<ReconcileState, 'recordVerdicts' | 'recordRun' | 'scratchSet'>;
-  queues: { pull: Pick<Queue, 'add'> };
+  queues: { pull: Pick<Queue, 'add'>; upsert: Pick<Queue, 'addBulk'> };
+  /** What a repair by id enqueues through (repair-by-id.ts). */
+  inFlight: RepairByIdHelpers['inFlight'];
+  backfillRuns: RepairByIdHelpers['backfillRuns'];
   /**
    * The in-flight sweep of the connection (jobs/sweep.ts): a reconcile checks the records still on their
    * way to billing, not only billing's window. The worker's reconcile job and the CLI pass it.
@@ -63,12 +68,14 @@ export interface ReconcileResult {
   truncated: number;
   /** Records still on their way to billing when the run ended (the in-flight index), when it was checked. */
   inFlight?: number;
-  /** What a repair enqueued: the pull jobs, and the run id under which they track their upserts. */
-  repaired?: { requeued: number; pulls: string[]; runId: string; pullJobIds: string[] };
+  /**
+   * What a repair enqueued: the run id its upserts are tracked under, and the pull jobs (none for a repair
+   * by id). A repair by id also says what it did per record and how many vendor calls it made.
+   */
+  repaired?: { requeued: number; pulls: string[]; runId: string; pullJobIds: string[]; by?: 'id' | 'rewind'; records?: RepairOutcome[]; vendorCalls?: number };
   seconds: number;
 }
 
-const VOID = /^(void|voided)$/i;
 const PAGE = 500;
 
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
@@ -112,11 +119,15 @@ export async function runReconcile(rt: ReconcileHelpers, req: ReconcileRequest, 
   const verdict = (erpId: string, v: string, detail?: string) => verdicts.push([erpId, { at, window: `${req.from}..${req.to}`, verdict: v, detail }]);
   const flushVerdicts = () => rt.reconcileState.recordVerdicts(conn, 'invoices', verdicts.splice(0));
   const toRepair: Array<{ erpId: string; version: string }> = [];
+  const inWindow = (ms: number) => {
+    const day = dateInZone(ms, tz);
+    return day >= req.from && day <= req.to;
+  };
 
   try {
     // 1. Source side (deep), first: it records source deletes in the ledger, which the next passes judge.
     if (req.deep) {
-      const source = await readSourceSide(rt, conn, req.from, signal);
+      const source = await readSourceSide(rt, conn, { from: req.from, to: req.to }, signal);
       report.checked.source = source.checked;
       for (const s of source.items) {
         report.add(s);
@@ -146,7 +157,7 @@ export async function runReconcile(rt: ReconcileHelpers, req: ReconcileRequest, 
         }
         const entry = entryOf.get(d);
         const kind = classifyBilling(d, entry, conn);
-        const items = kind === 'ours' ? compareOurs(d, entry!) : [kind];
+        const items = kind === 'ours' ? compareRecord(d, entry!, entry!.sourceDeletedAt !== undefined && inWindow(Date.parse(entry!.sourceDeletedAt))) : [kind];
         for (const item of items) {
           report.add({ ...item, erpId: d.erpId, invoiceId: d.invoiceId, invoiceNumber: d.invoiceNumber });
           if (item.kind === 'field_mismatch' || item.kind === 'stale_version') toRepair.push({ erpId: d.erpId, version: entry!.version });
@@ -165,10 +176,6 @@ export async function runReconcile(rt: ReconcileHelpers, req: ReconcileRequest, 
 
     // 3. Ledger side: what we wrote (or saw deleted) on these days but billing's window did not show.
     for await (const batch of rt.ledger.scan(conn, 'invoices', 1000)) {
-      const inWindow = (ms: number) => {
-        const day = dateInZone(ms, tz);
-        return day >= req.from && day <= req.to;
-      };
       const candidates = batch.filter(([, e]) => inWindow(e.writtenAt) || (e.sourceDeletedAt !== undefined && inWindow(Date.parse(e.sourceDeletedAt))));
       report.checked.ledger += candidates.length;
       if (!candidates.length) continue;
@@ -184,8 +191,9 @@ export async function runReconcile(rt: ReconcileHelpers, req: ReconcileRequest, 
         const present = new Set(found.docs.map((d) => d.invoiceId));
         for (const [erpId, e] of chunk) {
           if (present.has(e.billingId)) {
-            // Billing still holds an invoice the source deleted (its billing updatedAt is outside the window).
-            if (e.sourceDeletedAt) {
+            // Billing still holds an invoice the source deleted (its billing updatedAt is outside the window):
+            // counted in the window of the delete.
+            if (e.sourceDeletedAt && inWindow(Date.parse(e.sourceDeletedAt))) {
               report.add({
                 kind: 'delete_not_reflected',
                 erpId,
@@ -204,15 +212,9 @@ export async function runReconcile(rt: ReconcileHelpers, req: ReconcileRequest, 
           // A record billing refused to take back (409: deleted in billing) needs a person, not a repair.
           const refused = await rt.quarantine.get(conn, 'invoices', erpId);
           if (refused?.reason === 'BILLING_CONFLICT') {
-            report.add({
-              kind: 'missing_in_billing',
-              erpId,
-              invoiceId: e.billingId,
-              invoiceNumber: e.number,
-              detail: `not in billing, and billing refused it again: ${refused.message}`,
-              needsPerson: true,
-            });
-            verdict(erpId, 'missing_in_billing', 'refused by billing (deleted there?)');
+            const deleted = deletedInBillingOnly(erpId, e, refused.message);
+            if (deleted) report.add(deleted);
+            verdict(erpId, deleted ? deleted.kind : 'ok', deleted ? deleted.detail : 'deleted in billing; void in the source');
             continue;
           }
           report.add({
@@ -248,7 +250,7 @@ export async function runReconcile(rt: ReconcileHelpers, req: ReconcileRequest, 
   }
 
   let repaired: ReconcileResult['repaired'];
-  if (req.repair && toRepair.length) repaired = await repair(rt, conn, toRepair);
+  if (req.repair && toRepair.length) repaired = (await repairByIdOf(rt, conn, toRepair, signal)) ?? (await repair(rt, conn, toRepair));
 
   for (const k of DRIFT_KINDS) rt.metrics.reconcileDrift.set({ connection: conn, kind: k }, report.counts[k]);
   rt.metrics.reconcileLastRun.set({ connection: conn }, Date.now() / 1000);
@@ -284,33 +286,22 @@ function classifyBilling(d: InvoiceRecord, entry: LedgerEntry | undefined, conn:
   return 'ours';
 }
 
-function compareOurs(d: InvoiceRecord, entry: LedgerEntry): Array<{ kind: DriftKind; detail: string }> {
-  const out: Array<{ kind: DriftKind; detail: string }> = [];
-  if (entry.sourceDeletedAt)
-    out.push({ kind: 'delete_not_reflected', detail: `deleted in the source at ${entry.sourceDeletedAt}; billing lifecycle ${d.lifecycleStatus}` });
-  if (entry.sourceStatus && VOID.test(entry.sourceStatus) && d.lifecycleStatus !== 'VOIDED') {
-    out.push({ kind: 'void_not_reflected', detail: `void in the source; billing lifecycle ${d.lifecycleStatus}` });
-  }
-  // The other direction: no upsert changes a lifecycle, so no sync can undo a void made in billing; a
-  // person must decide (un-void in billing, or void in the source).
-  if (d.lifecycleStatus === 'VOIDED' && !entry.sourceDeletedAt && !(entry.sourceStatus && VOID.test(entry.sourceStatus))) {
-    out.push({ kind: 'void_in_billing_only', detail: `voided in billing; the source holds it as ${entry.sourceStatus ?? 'live'}` });
-  }
-  const diffs = entry.fields ? compareFields(entry.fields, d) : [];
-  if (diffs.length) {
-    // metaData travels with the invoice; a service that echoes it tells us which version it holds.
-    const held = (d as { metaData?: { sourceVersion?: unknown } }).metaData?.sourceVersion;
-    const stale = typeof held === 'string' && held < entry.version;
-    out.push({
-      kind: stale ? 'stale_version' : 'field_mismatch',
-      detail: `${stale ? `billing holds version ${held}, ledger ${entry.version}: ` : ''}${diffs.join('; ')}`,
-    });
-  }
-  return out;
+/** A repair by id (repair-by-id.ts), in the result's shape; undefined when the stream cannot read by id. */
+async function repairByIdOf(rt: ReconcileHelpers, conn: string, records: Array<{ erpId: string }>, signal?: AbortSignal) {
+  const r = await repairById(
+    rt,
+    conn,
+    'invoices',
+    records.map((x) => x.erpId),
+    signal,
+  );
+  if (!r) return undefined;
+  const requeued = r.records.filter((o) => o.action === 're-enqueued').length;
+  return { requeued, pulls: [], runId: r.runId, pullJobIds: [], by: 'id' as const, records: r.records, vendorCalls: r.vendorCalls };
 }
 
 /**
- * Repair what a sync can fix: request a repair of those records in the ledger (their content hash is
+ * Repair what a sync can fix, for a stream that cannot read by id: request a repair of those records in the ledger (their content hash is
  * forgotten, so the next pull re-enqueues them even if the source did not change), rewind the stream's
  * checkpoint to just before the oldest affected version, and pull now. Both are atomic on the state as
  * it is then: an upsert or a pull committing meanwhile is neither overwritten nor able to undo the
@@ -331,5 +322,5 @@ async function repair(rt: ReconcileHelpers, conn: string, records: Array<{ erpId
   const runId = `repair-${randomUUID()}`;
   const jobId = `${runId}-invoices`;
   await rt.queues.pull.add('pull', { connectionId: conn, entity: 'invoices', runId, waitForRunning: true }, { priority: 1, jobId });
-  return { requeued: records.length, pulls: ['invoices'], runId, pullJobIds: [jobId] };
+  return { requeued: records.length, pulls: ['invoices'], runId, pullJobIds: [jobId], by: 'rewind' as const };
 }

@@ -47,7 +47,7 @@ export interface DemoHooks {
   connection(): Record<string, unknown>;
   /** A batch of source changes (edits, new invoices, voids, deletes, payments); one line each, for the log. */
   mutate(): Promise<string[]>;
-  /** Invoices the source holds now (those the ERP no longer counts as receivables excluded). */
+  /** Invoices the source holds now that billing takes (drafts, and those the ERP no longer counts as receivables, excluded). */
   sourceInvoices(): number;
 }
 

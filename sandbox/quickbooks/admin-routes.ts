@@ -20,6 +20,7 @@ import { renderCustomer, renderDoc } from './render.js';
  *   POST /__admin/invoices/:id/void {at?}       POST /__admin/invoices/:id/delete {at?}
  *   POST /__admin/invoices/:id/payment {amount?, at?}   (default: the whole balance)
  *   POST /__admin/credit-memos {invoiceId, amount?, apply?, at?}   POST /__admin/credit-memos/:id/delete
+ *   POST /__admin/customers {displayName, currency?, billAddr?: {Line1?, City?, CountrySubDivisionCode?, Country?…}, at?}
  *   POST /__admin/customers/:id/edit {active?, displayName?, email?, at?}
  *   POST /__admin/touch {entity: Invoice|CreditMemo|Customer, ids: [...], at?}   same-second edits
  * Errors: 404 `{error}` for unknown ids, 400 `{error}` for invalid input.
@@ -144,6 +145,21 @@ export function adminRouter(state: EmulatorState, reset: (body: Record<string, u
       'POST',
       '/__admin/credit-memos/:id/delete',
       guard((c, b) => store.deleteDoc('CreditMemo', c.params.id!, at(b))),
+    )
+    .on(
+      'POST',
+      '/__admin/customers',
+      guard((_c, b) =>
+        renderCustomer(
+          store.createCustomer({
+            displayName: String(b.displayName),
+            ...(typeof b.currency === 'string' ? { currency: b.currency } : {}),
+            ...(b.billAddr && typeof b.billAddr === 'object' ? { billAddr: b.billAddr as Record<string, string> } : {}),
+            ...(at(b) === undefined ? {} : { at: at(b) }),
+          }),
+          rc(),
+        ),
+      ),
     )
     .on(
       'POST',

@@ -89,12 +89,37 @@ export const ITEMS: readonly ItemDef[] = [
   { id: '28', name: 'Data migration', description: 'Legacy data migration', price: [10000, 150000] },
 ];
 
+/**
+ * The company CompanyInfo and Preferences describe. The generated data is the Indian company's
+ * (COMPANY); another profile (a US company, say) changes what the organisation reads say, so a test can
+ * check what a connector takes from them: CompanyInfo.Country and CompanyAddr, and whether customers
+ * carry a CurrencyRef (only with multicurrency on:
+ * https://developer.intuit.com/app/developer/qbo/docs/api/accounting/all-entities/customer).
+ */
+export interface QboCompanyProfile {
+  name: string;
+  /** CompanyInfo.Country as QBO writes it: a two-letter code. */
+  country: string;
+  address: { Id: string; Line1: string; City: string; CountrySubDivisionCode: string; PostalCode: string; Country: string };
+  multiCurrency: boolean;
+}
+
 export const COMPANY = {
   name: 'Sahyadri Software Pvt Ltd',
   state: 'KA',
   gstCode: '29',
   address: { Id: '1', Line1: '12, 3rd Floor, MG Road', City: 'Bengaluru', CountrySubDivisionCode: 'KA', PostalCode: '560001', Country: 'IN' },
 } as const;
+
+export const INDIA_COMPANY: QboCompanyProfile = { name: COMPANY.name, country: 'IN', address: { ...COMPANY.address }, multiCurrency: true };
+
+/** A US company without multicurrency (QBO's default for a new company): customers carry no CurrencyRef. */
+export const US_COMPANY: QboCompanyProfile = {
+  name: 'Cascade Widgets Inc',
+  country: 'US',
+  address: { Id: '1', Line1: '500 Pine Street', City: 'Seattle', CountrySubDivisionCode: 'WA', PostalCode: '98101', Country: 'USA' },
+  multiCurrency: false,
+};
 
 /** Indian states customers are in: [code, GST code, city, postal code]. KA is the company's own state. */
 export const STATES: ReadonlyArray<readonly [string, string, string, string]> = [

@@ -1,6 +1,6 @@
 import { computeAmounts } from './compute-amounts.js';
 import { buildDocument, exchangeRateFor, generateLines, taxCodeFor } from './build-document.js';
-import { ITEMS } from './catalog.js';
+import { INDIA_COMPANY, ITEMS, type QboCompanyProfile } from './catalog.js';
 import type { EmulatorClock } from '../kit/emulator-clock.js';
 import type { DeletedStub, DocKind, EntityKind, StoredCustomer, StoredDoc, StoredLine } from './model.js';
 import { toMinor } from '../kit/minor-units.js';
@@ -57,11 +57,16 @@ export class QboStore {
 
   constructor(
     readonly clock: EmulatorClock,
-    readonly config: { offsetMinutes: number; homeCurrency: string },
+    readonly config: { offsetMinutes: number; homeCurrency: string; company?: QboCompanyProfile },
   ) {}
 
   get renderContext(): RenderContext {
-    return { offsetMinutes: this.config.offsetMinutes, homeCurrency: this.config.homeCurrency, customer: (id) => this.customers.get(id) };
+    return {
+      offsetMinutes: this.config.offsetMinutes,
+      homeCurrency: this.config.homeCurrency,
+      company: this.config.company ?? INDIA_COMPANY,
+      customer: (id) => this.customers.get(id),
+    };
   }
 
   /** Every record of an entity as QBO JSON, in Id order (reference entities included). */
@@ -265,6 +270,25 @@ export class QboStore {
     }
     this.addDoc(memo);
     return memo;
+  }
+
+  /** A customer as a person would add one: name, optional currency (default the home one) and address. */
+  createCustomer(input: { displayName: string; currency?: string; billAddr?: StoredCustomer['billAddr']; at?: string }): StoredCustomer {
+    const at = this.stamp(input.at);
+    const c: StoredCustomer = {
+      id: this.nextId('Customer'),
+      syncToken: 0,
+      displayName: input.displayName,
+      companyName: input.displayName,
+      billAddr: { ...input.billAddr },
+      currency: input.currency ?? this.config.homeCurrency,
+      active: true,
+      gstRegistrationType: 'GST_UNREG',
+      createTime: at,
+      lastUpdated: at,
+    };
+    this.addCustomer(c);
+    return c;
   }
 
   editCustomer(id: string, patch: { active?: boolean; displayName?: string; email?: string; at?: string }): StoredCustomer {

@@ -8,6 +8,7 @@ import { type EmulatorState, type EmulatorStats, responseTime, statsOf } from '.
 import { generateData } from './generate-data.js';
 import { qboFaults, tidHeaders } from './qbo-fault.js';
 import { QboStore } from './qbo-store.js';
+import type { QboCompanyProfile } from './catalog.js';
 import { RequestLimiter } from './request-limiter.js';
 import { QboTokenRegistry } from './token-registry.js';
 import { vendorRouter } from './vendor-routes.js';
@@ -32,6 +33,8 @@ export interface QuickBooksEmulatorOptions extends EmulatorOptions {
   latencyMs?: number;
   /** @defaultValue 'INR' */
   homeCurrency?: string;
+  /** What CompanyInfo and Preferences say (country, address, multicurrency). @defaultValue INDIA_COMPANY */
+  company?: QboCompanyProfile;
   /** The company's UTC offset for rendered timestamps. @defaultValue 330 (IST) */
   utcOffsetMinutes?: number;
 }
@@ -65,7 +68,7 @@ export const QBO_SANDBOX_DEFAULTS = {
 export async function startQuickBooksEmulator(options: QuickBooksEmulatorOptions = {}): Promise<RunningQuickBooksEmulator> {
   const clock = new EmulatorClock({ ...(options.now ? { now: options.now } : {}), ...(options.frozen ? { frozen: true } : {}) });
   const offsetMinutes = options.utcOffsetMinutes ?? 330;
-  const store = new QboStore(clock, { offsetMinutes, homeCurrency: options.homeCurrency ?? 'INR' });
+  const store = new QboStore(clock, { offsetMinutes, homeCurrency: options.homeCurrency ?? 'INR', ...(options.company ? { company: options.company } : {}) });
   const gen = {
     seed: options.seed ?? 42,
     records: options.records ?? 60,

@@ -1,5 +1,5 @@
 import { computeAmounts } from './compute-amounts.js';
-import { COMPANY, TAX_CODES, TAX_RATES } from './catalog.js';
+import { type QboCompanyProfile, TAX_CODES, TAX_RATES } from './catalog.js';
 import type { StoredCustomer, StoredDoc } from './model.js';
 import { toAmount } from '../kit/minor-units.js';
 import { renderTimestamp } from './qbo-time.js';
@@ -12,6 +12,7 @@ import { renderTimestamp } from './qbo-time.js';
 export interface RenderContext {
   offsetMinutes: number;
   homeCurrency: string;
+  company: QboCompanyProfile;
   customer(id: string): StoredCustomer | undefined;
 }
 
@@ -124,7 +125,7 @@ export function renderCustomer(c: StoredCustomer, rc: RenderContext): Record<str
     ...(c.phone ? { PrimaryPhone: { FreeFormNumber: c.phone } } : {}),
     BillAddr: { ...c.billAddr },
     ...(c.shipAddr ? { ShipAddr: { ...c.shipAddr } } : {}),
-    CurrencyRef: { value: c.currency, name: CURRENCY_NAMES[c.currency] ?? c.currency },
+    ...(rc.company.multiCurrency ? { CurrencyRef: { value: c.currency, name: CURRENCY_NAMES[c.currency] ?? c.currency } } : {}),
     Balance: 0,
     Taxable: c.gstRegistrationType !== 'OVERSEAS',
     Active: c.active,
@@ -178,11 +179,11 @@ export function renderReference(entity: string, createdAt: number, rc: RenderCon
         {
           Id: '1',
           SyncToken: '1',
-          CompanyName: COMPANY.name,
-          LegalName: COMPANY.name,
-          CompanyAddr: { ...COMPANY.address },
-          LegalAddr: { ...COMPANY.address },
-          Country: 'IN',
+          CompanyName: rc.company.name,
+          LegalName: rc.company.name,
+          CompanyAddr: { ...rc.company.address },
+          LegalAddr: { ...rc.company.address },
+          Country: rc.company.country,
           SupportedLanguages: 'en',
           FiscalYearStartMonth: 'April',
           Email: { Address: 'accounts@sahyadri.example' },
@@ -194,7 +195,7 @@ export function renderReference(entity: string, createdAt: number, rc: RenderCon
         {
           Id: '1',
           SyncToken: '1',
-          CurrencyPrefs: { MultiCurrencyEnabled: true, HomeCurrency: { value: rc.homeCurrency } },
+          CurrencyPrefs: { MultiCurrencyEnabled: rc.company.multiCurrency, HomeCurrency: { value: rc.homeCurrency } },
           SalesFormsPrefs: { AllowDiscount: true, AllowDeposit: true },
           TaxPrefs: { UsingSalesTax: true, PartnerTaxEnabled: true },
           MetaData: meta,

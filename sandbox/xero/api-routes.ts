@@ -70,7 +70,11 @@ export function registerApiRoutes(router: Router, guard: Guard, deps: ApiDeps): 
   const { store } = deps;
   const base = '/api.xro/2.0';
   const documents = { statusField: 'Status' as const, hiddenByDefault: 'DELETED', supportsIncludeArchived: false, summaryWithoutPage: true };
-  router.on('GET', `${base}/Invoices`, guard(listed(deps, 'Invoices', (t) => store.invoices(t), { ...documents, supportsStatuses: true })));
+  router.on(
+    'GET',
+    `${base}/Invoices`,
+    guard(listed(deps, 'Invoices', (t) => store.invoices(t), { ...documents, supportsStatuses: true, idField: 'InvoiceID' })),
+  );
   router.on('GET', `${base}/Invoices/:id`, guard(single(deps, 'Invoices', (t, id) => store.invoice(t, id))));
   // The CreditNotes endpoint has no `Statuses` parameter in the spec: a caller filters by `where`.
   router.on('GET', `${base}/CreditNotes`, guard(listed(deps, 'CreditNotes', (t) => store.creditNotes(t), { ...documents, supportsStatuses: false })));
@@ -85,6 +89,7 @@ export function registerApiRoutes(router: Router, guard: Guard, deps: ApiDeps): 
         supportsStatuses: false,
         supportsIncludeArchived: true,
         summaryWithoutPage: false,
+        idField: 'ContactID',
       }),
     ),
   );

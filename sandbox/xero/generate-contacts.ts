@@ -18,6 +18,8 @@ export interface ContactSpec {
   archived?: boolean;
   taxNumber?: string | null;
   defaultCurrency?: string;
+  /** Only the empty POBOX and STREET entries Xero returns for a contact nobody gave an address. */
+  noAddress?: boolean;
 }
 
 function abn(rng: SeededRandom): string {
@@ -74,6 +76,7 @@ export function generateContact(rng: SeededRandom, tenant: TenantProfile, id: st
   if (rng.chance(0.15)) phones[0] = { PhoneType: 'DEFAULT', PhoneNumber: '', PhoneAreaCode: '', PhoneCountryCode: '' };
   const addresses: XeroAddress[] = [address('POBOX', place, rng), address('STREET', place, rng)];
   if (rng.chance(0.2)) addresses[0] = { AddressType: 'POBOX' };
+  if (spec.noAddress) addresses.splice(0, addresses.length, { AddressType: 'POBOX' }, { AddressType: 'STREET' });
   const contact: XeroContact = {
     ContactID: id,
     ContactNumber: `C-${String(number).padStart(4, '0')}`,

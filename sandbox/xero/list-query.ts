@@ -11,6 +11,7 @@ import { parseMsDate } from './xero-date.js';
  * - `where`, `Statuses` (invoices only), `includeArchived` (contacts): DELETED documents and ARCHIVED
  *   contacts are left out unless asked for (Xero's documentation leaves the default open; we take the
  *   strict side so a connector has to ask explicitly).
+ * - `IDs` (invoices, contacts): only the records with those ids, comma-separated.
  * - `order` ("UpdatedDateUTC ASC", "Date DESC", comma-separated); default: insertion order. Ties keep
  *   insertion order.
  * - `page` (1-based) + `pageSize` (1..1000, default 100) → `pagination`; without `page`, everything in one
@@ -39,6 +40,8 @@ export interface ListOptions {
   supportsIncludeArchived: boolean;
   /** Drop LineItems when not paged. */
   summaryWithoutPage: boolean;
+  /** The record's id field when the endpoint takes `IDs` (a comma-separated list; invoices and contacts). */
+  idField?: string;
 }
 
 export interface ListResult<T> {
@@ -122,6 +125,8 @@ export function listRecords<T extends { UpdatedDateUTC: string }>(all: readonly 
   const page = positiveInt(q.get('page'), 'page');
   const pageSize = page === undefined ? undefined : (positiveInt(q.get('pageSize'), 'pageSize', MAX_PAGE_SIZE) ?? DEFAULT_PAGE_SIZE);
   const compare = compareBy(q.get('order'));
+  const idsText = o.idField ? q.get('IDs') : null;
+  const ids = idsText ? new Set(idsText.split(',').map((s) => s.trim().toLowerCase())) : undefined;
 
   const matched = all
     .filter((r) => {
@@ -129,6 +134,7 @@ export function listRecords<T extends { UpdatedDateUTC: string }>(all: readonly 
         const updated = parseMsDate(r.UpdatedDateUTC) ?? 0;
         if (o.mode === 'after' ? Math.floor(updated / 1000) <= Math.floor(ims / 1000) : updated < ims) return false;
       }
+      if (ids && !ids.has(String((r as Record<string, unknown>)[o.idField!]).toLowerCase())) return false;
       const status = (r as Record<string, unknown>)[o.statusField];
       if (!explicitStatus && status === o.hiddenByDefault) return false;
       if (statuses && !statuses.includes(String(status))) return false;

@@ -62,7 +62,7 @@ export const profile: SandboxProfile = {
           return [`edited ${edited.length}`, `paid ${paid.length}`, `voided ${voided.length}`, 'created 3'];
         },
         // DELETED invoices stay in Xero as records with Status DELETED; they are not receivables.
-        sourceInvoices: () => sales().filter((i) => i.Status !== 'DELETED').length,
+        sourceInvoices: () => sales().filter((i) => !['DELETED', 'DRAFT', 'SUBMITTED'].includes(i.Status)).length,
       },
     };
   },

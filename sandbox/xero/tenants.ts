@@ -78,3 +78,24 @@ export const DEFAULT_TENANTS: readonly TenantProfile[] = [
     ],
   },
 ];
+
+export const NEW_ZEALAND_TENANT_ID = '3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b03';
+
+/**
+ * A New Zealand organisation (NZD base), not among the defaults: pass it in `tenants` to check what a
+ * connector takes from the organisation (CountryCode NZ, BaseCurrency NZD). Its tax rates and generated
+ * places are the Australian ones: only the organisation's own settings matter to what it is for.
+ */
+export const NEW_ZEALAND_TENANT: TenantProfile = {
+  tenantId: NEW_ZEALAND_TENANT_ID,
+  tenantName: 'Kowhai Design Ltd (New Zealand)',
+  shortCode: '!kD7nz',
+  baseCurrency: 'NZD',
+  countryCode: 'NZ',
+  invoicePrefix: 'NZ-INV-',
+  creditNotePrefix: 'NZ-CN-',
+  taxRates: AUSTRALIA_TAX_RATES,
+  domesticTaxTypes: [['OUTPUT', 1]],
+  exportTaxType: 'EXEMPTEXPORT',
+  foreignCurrencies: [['USD', '1.666667']],
+};

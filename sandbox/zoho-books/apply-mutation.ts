@@ -123,6 +123,11 @@ function editInvoice(t: MutationTarget, op: Op<'edit_invoice'>, now: number): Zo
   if (changes.adjustment !== undefined) inv.adjustmentMinor = roundToMinor(changes.adjustment);
   if (changes.adjustment_description !== undefined) inv.adjustment_description = changes.adjustment_description;
   if (changes.mark_as_sent && inv.status === 'draft') inv.status = 'sent';
+  if (changes.mark_as_draft && inv.status !== 'draft') {
+    if (inv.payments.length > 0 || inv.writeOffMinor > 0 || t.creditsAppliedMinor(inv.invoice_id) > 0)
+      throw new MutationError(`Invoice ${inv.invoice_number} has payments or credits and cannot be converted to draft.`);
+    inv.status = 'draft';
+  }
   inv.amounts = computeDocumentAmounts(inv, t.data.taxes);
   if (inv.amounts.totalMinor <= 0) throw new MutationError(`Invoice ${inv.invoice_number} total must stay positive.`);
   if (invoiceBalanceMinor(inv, t.creditsAppliedMinor(inv.invoice_id)) < 0)

@@ -70,7 +70,7 @@ export const profile: SandboxProfile = {
             'created 3',
           ];
         },
-        sourceInvoices: () => emu.store.invoices().length,
+        sourceInvoices: () => emu.store.invoices().filter((i) => i.status !== 'draft').length,
       },
     };
   },

@@ -29,6 +29,8 @@ export const InvoiceChanges = z.strictObject({
   adjustment_description: z.string().optional(),
   /** Mark a draft as sent (Zoho's "mark as sent"). */
   mark_as_sent: z.boolean().optional(),
+  /** Turn a sent invoice with nothing paid or credited back into a draft (Zoho's "Convert to Draft"). */
+  mark_as_draft: z.boolean().optional(),
 });
 export type InvoiceChanges = z.infer<typeof InvoiceChanges>;
 

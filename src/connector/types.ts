@@ -30,6 +30,12 @@ export interface SourceRecord<Raw = unknown> {
    * that cannot be mapped: those are the mapper's quarantine reasons.
    */
   notForBilling?: string;
+  /**
+   * True when the ERP holds the document as a draft (not issued: not a receivable yet). The pipeline
+   * skips it unless the connection has `syncDrafts: true`; once issued, its modification time changes and
+   * the next read takes it.
+   */
+  draft?: boolean;
   raw: Raw;
 }
 
@@ -103,6 +109,13 @@ export interface Stream<Raw = unknown, State extends StreamState = StreamState, 
   /** Lookups the mapper needs, fetched once per read (e.g. Zoho tax settings). */
   lookups?(ctx: ReadContext<Settings>): Promise<Lookups>;
   map(record: SourceRecord<Raw>, ctx: MapContext<Lookups>): MapResult<BillingBody>;
+  /**
+   * These records read again from the source by id (a repair), with the vendor's by-id or by-ids read:
+   * as many calls as ids, or as pages of ids where the vendor takes a list. Pages of found records; an id
+   * the source no longer has is absent from every page (the caller reports it). Records come as `read`
+   * would give them (version, status, deleted, draft), ready for `map`, whatever the settle delay.
+   */
+  readByIds?(ctx: ReadContext<Settings>, ids: readonly string[]): AsyncIterable<SourceRecord<Raw>[]>;
   /** Every id that exists in the source now (for delete detection by id diff), when the vendor has no delete feed. */
   listIds?(ctx: ReadContext<Settings>): AsyncIterable<string[]>;
 }

@@ -102,14 +102,23 @@ export function itemDiscount(input: {
   percentage?: Decimal;
   quantity: Decimal;
   unitPrice: Decimal;
+  /**
+   * The vendor's own line amount after the discount (Xero LineAmount). When the vendor states no
+   * discount amount, the discount is quantity × unit price − this: the vendor rounded the line, not the
+   * discount, so rounding the percentage of the gross on its own can differ by a minor unit (Xero: 15 %
+   * of 13.30 is 1.995, but its LineAmount 11.31 leaves 1.99).
+   */
+  lineAmount?: Decimal;
   isPostTax?: boolean;
   currency: string;
   field?: string;
 }): MapResult<Discount | undefined> {
+  const gross = new Money(input.quantity).times(input.unitPrice);
+  const derived = input.amount === undefined && input.lineAmount !== undefined ? roundMoney(gross.minus(input.lineAmount), input.currency) : undefined;
   return buildDiscount({
-    amount: input.amount,
+    amount: input.amount ?? (derived?.isNegative() ? undefined : derived),
     percentage: input.percentage,
-    base: new Money(input.quantity).times(input.unitPrice),
+    base: gross,
     isPostTax: input.isPostTax ?? false,
     currency: input.currency,
     field: input.field ?? 'lineItem.discount',

@@ -7,6 +7,7 @@ export * from './discount.js';
 export * from './currency.js';
 export * from './document-exchange-rate.js';
 export * from './country-code.js';
+export * from './organisation-defaults.js';
 export * from './ids.js';
 export * from './time.js';
 export * from './checks.js';

@@ -5,6 +5,10 @@
 export function stateKeys(prefix: string) {
   return {
     ledger: (connection: string, entity: string) => `${prefix}:ledger:${connection}:${entity}`,
+    /** The ledger's document-date index: ERP id scored by the document's day (ledger-date-index.ts). */
+    ledgerByDate: (connection: string, entity: string) => `${prefix}:ledger-by-date:${connection}:${entity}`,
+    /** Where the scheduled reconcile's history cycle stands (reconcile-cycle-state.ts). */
+    reconcileCycle: (connection: string) => `${prefix}:reconcile-cycle:${connection}`,
     checkpoint: (connection: string) => `${prefix}:checkpoint:${connection}`,
     /** Per entity: how often its checkpoint was rewound (a pull saves only if none happened since it read). */
     checkpointRewinds: (connection: string) => `${prefix}:checkpoint-rewinds:${connection}`,

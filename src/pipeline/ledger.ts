@@ -108,7 +108,7 @@ export class Ledger {
   }
 
   async remove(connection: string, entity: string, erpId: string): Promise<void> {
-    await this.redis.hdel(this.keys.ledger(connection, entity), erpId);
+    await this.redis.multi().hdel(this.keys.ledger(connection, entity), erpId).zrem(this.keys.ledgerByDate(connection, entity), erpId).exec();
   }
 
   async count(connection: string, entity: string): Promise<number> {

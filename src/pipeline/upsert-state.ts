@@ -4,6 +4,7 @@ import type { StateKeys } from './keys.js';
 import type { LedgerEntry } from './ledger.js';
 import { LuaScript } from './lua-script.js';
 import { Quarantine } from './quarantine.js';
+import { dayScoreOf } from './ledger-date-index.js';
 
 /*
  * The upsert job's Redis work in two round trips instead of seven (measured in bench/pipeline.bench.ts),
@@ -12,7 +13,7 @@ import { Quarantine } from './quarantine.js';
  * (same rule as Quarantine.clear), settles the record's in-flight entry (InFlight.settle) and releases the lock.
  */
 const BEGIN = LuaScript.load('begin-upsert-3');
-const COMMIT = LuaScript.load('commit-upsert-4');
+const COMMIT = LuaScript.load('commit-upsert-5');
 const RELEASE = LuaScript.load('release-lock-1');
 
 export interface UpsertBegin {
@@ -58,14 +59,20 @@ export class UpsertState {
   }
 
   /**
-   * Ledger write + quarantine clear + in-flight entry settled (if still job `jobId`'s) + lock release;
+   * Ledger write (and its document-date index entry) + quarantine clear + in-flight entry settled (if still job `jobId`'s) + lock release;
    * false when a newer version was already there.
    */
   async commit(connection: string, entity: string, erpId: string, entry: LedgerEntry, owner: string, jobId: string): Promise<boolean> {
     const written = await COMMIT.run(
       this.redis,
-      [this.keys.ledger(connection, entity), this.keys.quarantine(connection), this.keys.recordLock(connection, entity, erpId), this.keys.inFlight(connection)],
-      [erpId, entry.version, JSON.stringify(entry), Quarantine.field(entity, erpId), owner, jobId],
+      [
+        this.keys.ledger(connection, entity),
+        this.keys.quarantine(connection),
+        this.keys.recordLock(connection, entity, erpId),
+        this.keys.inFlight(connection),
+        this.keys.ledgerByDate(connection, entity),
+      ],
+      [erpId, entry.version, JSON.stringify(entry), Quarantine.field(entity, erpId), owner, jobId, dayScoreOf(entry) ?? ''],
     );
     return written === 1;
   }

@@ -67,6 +67,28 @@ describe('erp-sync reconcile (the command)', () => {
     expect(r.out).toContain('STRAY-1');
   }, 60_000);
 
+  it('given an invoice altered in billing, when reconcile --repair runs, then it says per record what the repair did (re-enqueued, with its job id) and how many vendor calls it made', async () => {
+    const [erpId, entry] = await (async () => {
+      for await (const batch of p.rt.ledger.scan(CONNECTION, 'invoices')) {
+        const found = batch.find(([, e]) => !e.sourceStatus || !/void|draft/i.test(e.sourceStatus));
+        if (found) return found;
+      }
+      throw new Error('no written invoice');
+    })();
+    await fetch(`${p.billing.url}/__admin/invoices/${encodeURIComponent(entry.billingId)}/patch?company=${COMPANY}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ invoiceTotal: 1 }),
+    });
+    const r = await run(['--repair']);
+    expect(r.code, r.err).toBe(1);
+    expect(r.out).toMatch(/repair by id: 1 record\(s\) read again from the source in \d+ vendor call\(s\); 1 re-enqueued and written/);
+    expect(r.out).toMatch(new RegExp(`re-enqueued ${erpId} @\\S+ job up-\\S+-r[0-9a-f]+`));
+    // Written again: the next reconcile no longer reports it (the orphan of the test above stays).
+    const after = JSON.parse((await run(['--json'])).out) as { items: Array<{ erpId?: string }> };
+    expect(after.items.filter((i) => i.erpId === erpId)).toEqual([]);
+  }, 60_000);
+
   it('given billing unreachable, then exit 2 with a message saying what failed', async () => {
     // The same config, with billing on a port where nothing listens.
     const file = await p.configFile();

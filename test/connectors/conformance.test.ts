@@ -414,3 +414,69 @@ describe('6. Quarantine reasons: records that cannot be trusted map to a reason,
     },
   );
 });
+
+describe('7. Reads by id: a repair reads exactly the records it names, at most one call per id', () => {
+  /** An id of the vendor's shape that no record has. */
+  const unknownId = (subject: Subject) => (subject.system === 'xero' ? '0badc0de-0000-4000-8000-000000000000' : '987654321098');
+
+  /** The context's client, counting the calls made through it. */
+  function counted(ctx: ReturnType<Running['ctx']>): { ctx: ReturnType<Running['ctx']>; calls: () => number } {
+    let n = 0;
+    const http = Object.create(ctx.http) as typeof ctx.http;
+    http.request = ((...args: Parameters<typeof ctx.http.request>) => {
+      n++;
+      return ctx.http.request(...args);
+    }) as typeof ctx.http.request;
+    return { ctx: { ...ctx, http }, calls: () => n };
+  }
+
+  it.each(perStream)(
+    'given a %s %s stream and three ids it holds plus one it never had, when readByIds runs, then it returns those three as a full read does (version, status, a mapping), leaves the unknown one out, and makes no more calls than ids',
+    async (_system, entity, subject) => {
+      await withEmulator(subject, SMALL, async (run) => {
+        const stream = streamOf(subject, entity);
+        expect(stream.readByIds, `${subject.system} ${entity} implements readByIds`).toBeDefined();
+        const full = await readAll(stream, run.ctx({ until: T0 }), stream.initialState());
+        const wanted = full.live.slice(0, 3);
+        expect(wanted).toHaveLength(3);
+        const mapCtx = await run.mapContext(stream);
+        // After the full read, as a repair runs at once after a change: no settle delay bounds a read by id.
+        const { ctx, calls } = counted(run.ctx({ until: T0 - 86_400_000 }));
+        const got: SourceRecord[] = [];
+        for await (const page of stream.readByIds!(ctx, [...wanted.map((r) => r.id), unknownId(subject)])) got.push(...page);
+        expect(sorted(got.map((r) => r.id))).toEqual(sorted(wanted.map((r) => r.id)));
+        for (const r of wanted) {
+          const byId = got.find((g) => g.id === r.id)!;
+          expect({ version: byId.version, status: byId.status, deleted: byId.deleted, draft: byId.draft }).toEqual({
+            version: r.version,
+            status: r.status,
+            deleted: r.deleted,
+            draft: r.draft,
+          });
+          expect(stream.map(byId, mapCtx)).toEqual(stream.map(r, mapCtx));
+        }
+        expect(calls()).toBeLessThanOrEqual(4);
+      });
+    },
+  );
+
+  it.each(perStream.map(([system, entity, subject]) => [system, entity, subject.deletes[entity].kind, subject] as const))(
+    'given a %s %s record deleted in the vendor (%s), when readByIds asks for it, then it is absent, or returned as a delete',
+    async (_system, entity, _kind, subject) => {
+      await withEmulator(subject, SMALL, async (run) => {
+        const stream = streamOf(subject, entity);
+        const removal = run.removals[entity];
+        const id = removal.prepare();
+        removal.apply(id, T0 + 1_000);
+        run.setClock(T0 + 60_000);
+        const got: SourceRecord[] = [];
+        for await (const page of stream.readByIds!(run.ctx({ until: T0 }), [id])) got.push(...page);
+        const signal = subject.deletes[entity];
+        // A vendor that keeps deletes returns it as one (Xero DELETED); a query that leaves deletes to a feed (QBO CDC) leaves it out.
+        if (signal.kind === 'deleted-record') expect(got.filter((r) => r.deleted !== true)).toEqual([]);
+        else if (signal.kind === 'status') expect(got.map((r) => ({ id: r.id, status: r.status }))).toEqual([{ id, status: signal.status }]);
+        else expect(got).toEqual([]);
+      });
+    },
+  );
+});

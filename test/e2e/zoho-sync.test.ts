@@ -79,6 +79,8 @@ describe(`end to end on real Redis and the emulators: Zoho Books (${INVOICES} in
             originSource: 'EXTERNAL_SYSTEM_A',
             lookbackSeconds: 60,
             settleDelaySeconds: 0,
+            // This run checks every generated invoice arrives, drafts too (test/jobs/drafts.test.ts: the default).
+            syncDrafts: true,
             rateBudget: { perMinute: 1_000_000, concurrency: 8 },
             settings: {
               organizationId: zoho.organizationId,

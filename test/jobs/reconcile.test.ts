@@ -53,6 +53,7 @@ describe('reconciliation: billing ⟷ ledger ⟷ source, by UPDATED_AT days', ()
       void_not_reflected: 0,
       void_in_billing_only: 0,
       delete_not_reflected: 0,
+      deleted_in_billing_only: 0,
       duplicate: 0,
       lost_in_flight: 0,
     });
@@ -100,6 +101,7 @@ describe('reconciliation: billing ⟷ ledger ⟷ source, by UPDATED_AT days', ()
       void_not_reflected: 1,
       void_in_billing_only: 0,
       delete_not_reflected: 0,
+      deleted_in_billing_only: 0,
       duplicate: 1,
       lost_in_flight: 0,
     });
@@ -118,16 +120,18 @@ describe('reconciliation: billing ⟷ ledger ⟷ source, by UPDATED_AT days', ()
 
     const after = await reconcile({ deep: true });
     expect(after.counts).toEqual({
-      missing_in_billing: 1,
+      missing_in_billing: 0,
       orphan_in_billing: 1,
       field_mismatch: 0,
       stale_version: 0,
       void_not_reflected: 1,
       void_in_billing_only: 0,
       delete_not_reflected: 0,
+      deleted_in_billing_only: 1,
       duplicate: 1,
       lost_in_flight: 0,
     });
+    expect(after.items.find((i) => i.kind === 'deleted_in_billing_only')?.erpId).toBe(deleted!.erpId);
     // What is left needs a person: the invoice deleted in billing (billing refused it: 409), the void,
     // the orphan and the duplicate.
     expect(after.needsPerson).toBe(after.total);

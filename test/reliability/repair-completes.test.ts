@@ -39,9 +39,16 @@ describe('given a synced connection whose worker runs its job schedulers, and tw
     const seconds = (Date.now() - t0) / 1000;
     expect(repaired.signal).toBeNull();
     expect(repaired.code, repaired.err).toBe(1); // drift was found (and repaired)
-    const first = JSON.parse(repaired.out) as { counts: Record<string, number>; repaired: { requeued: number } };
+    const first = JSON.parse(repaired.out) as {
+      counts: Record<string, number>;
+      repaired: { requeued: number; by: string; records: Array<{ erpId: string; action: string; jobId?: string }> };
+    };
     expect(first.counts.field_mismatch).toBe(2);
     expect(first.repaired.requeued).toBe(2);
+    // Read again by id: one entry per record, each re-enqueued under a repair job id.
+    expect(first.repaired.by).toBe('id');
+    expect(first.repaired.records.map((r) => [r.erpId, r.action]).sort()).toEqual(altered.map((i) => [i.input.erpId, 're-enqueued']).sort());
+    for (const r of first.repaired.records) expect(r.jobId).toMatch(/-r[0-9a-f]+$/);
 
     const after = await runCli([...args, '--json'], { env: p.secretEnv, timeoutMs: 60_000 });
     expect(after.code, after.err).toBe(0);

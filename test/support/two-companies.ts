@@ -105,6 +105,8 @@ export async function startTwoCompanies(options: TwoCompaniesOptions) {
     schedule: { everySeconds: 3600 },
     lookbackSeconds: 5,
     settleDelaySeconds: 0,
+    // Counts take every generated invoice, drafts too.
+    syncDrafts: true,
     rateBudget: { perMinute: 1_000_000, concurrency: 8 },
     settings: {
       organizationId: z.organizationId,

@@ -1,6 +1,14 @@
 import type { Address, Contact, CustomerDetailsInput, TaxIdentifier } from '../../../src/billing/schemas/index.js';
 import type { MapContext } from '../../../src/connector/types.js';
-import { buyerIdFor, countryCodeOf, findIndianState, mapFail, parseTimestamp } from '../../../src/mapping/index.js';
+import {
+  buyerIdFor,
+  countryCodeOf,
+  findIndianState,
+  mapFail,
+  parseTimestamp,
+  withOrganisationDefaults,
+  type OrganisationDefaults,
+} from '../../../src/mapping/index.js';
 import type { Steps } from '../../../src/mapping/steps.js';
 import type { QboAddress, QboCustomer, QboRef } from '../schemas.js';
 import type { QboLookups } from '../streams/lookups.js';
@@ -77,17 +85,35 @@ export function customerOf(s: Steps, customer: QboCustomer, ctx: MapContext<unkn
     const contact: Contact = { id: `${customer.Id}-primary`, name: person || name, primaryPhone: phone, primaryEmail: email, role: 'primary' };
     details.contactsData = [contact];
   }
-  return details;
+  return withOrganisationDefaults(details, organisationDefaultsOf(lookups));
+}
+
+/**
+ * The company's side of a silent customer record (src/mapping/organisation-defaults.ts): CompanyInfo's
+ * Country (QBO writes a code, "US", "AU", "IN"), Preferences' HomeCurrency, and CompanyAddr's state in
+ * the same form a customer's state takes ("Karnataka" → "KA" in India, as written elsewhere).
+ * https://developer.intuit.com/app/developer/qbo/docs/api/accounting/all-entities/companyinfo
+ */
+export function organisationDefaultsOf(lookups: QboLookups): OrganisationDefaults {
+  const countryCode = countryCodeOf(lookups.companyCountry, 'known');
+  const state = lookups.companyState?.trim();
+  const stateCode = state ? (isIndia(lookups.companyCountry) ? (findIndianState(state)?.code ?? state) : state) : undefined;
+  return { countryCode, currency: lookups.homeCurrency, stateCode };
 }
 
 /**
  * customerDetails for a document whose customer record was not fetched (not found, or read alone):
- * what the document itself says — CustomerRef and its addresses and BillEmail.
+ * what the document itself says — CustomerRef and its addresses and BillEmail — with the document's
+ * currency as the customer's (QBO only lets a customer transact in its own currency:
+ * https://quickbooks.intuit.com/learn-support/en-us/help-article/multicurrency/use-multicurrency-quickbooks-online/L7ig6Rpbn_US_en_US),
+ * and the company's country and currency where the document is silent.
  */
 export function customerOfDocument(
   s: Steps,
   doc: { CustomerRef?: QboRef; BillAddr?: QboAddress; ShipAddr?: QboAddress; BillEmail?: { Address?: string } },
   ctx: MapContext<unknown>,
+  lookups: QboLookups,
+  currency: string | undefined,
 ): CustomerDetailsInput {
   const ref = doc.CustomerRef;
   if (!ref?.value) return s.fail(mapFail('MISSING_FIELD', 'CustomerRef is missing', { field: 'CustomerRef' }));
@@ -100,7 +126,8 @@ export function customerOfDocument(
   };
   const email = doc.BillEmail?.Address?.trim();
   if (email) details.primaryEmail = email;
-  return details;
+  if (currency) details.currency = currency;
+  return withOrganisationDefaults(details, organisationDefaultsOf(lookups));
 }
 
 function addressFields(bill: QboAddress | undefined, ship: QboAddress | undefined, hasGstin: boolean): Partial<CustomerDetailsInput> {

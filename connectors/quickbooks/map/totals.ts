@@ -108,7 +108,7 @@ export function amountsOf(s: Steps, doc: QboInvoice | QboCreditMemo, ctx: MapCon
     );
   }
 
-  const customerDetails = customer ? customerOf(s, customer, ctx, lookups) : customerOfDocument(s, doc, ctx);
+  const customerDetails = customer ? customerOf(s, customer, ctx, lookups) : customerOfDocument(s, doc, ctx, lookups, currency);
   return {
     currency,
     ...(exchangeRate === undefined ? {} : { exchangeRate }),

@@ -59,7 +59,31 @@ export function defineStream(spec: StreamSpec): Stream<QboRecord, State, Setting
     map: spec.map,
     ...(spec.deletes ? { listIds: (ctx: ReadContext<Settings>) => listIds(ctx, spec.entity) } : {}),
     read: (ctx, state) => read(ctx, spec, state),
+    readByIds: (ctx, ids) => readRecordsByIds(ctx, spec, ids),
   };
+}
+
+/**
+ * A repair: the records themselves by id, `SELECT * FROM <Entity> WHERE Id IN (…)` (100 ids a query,
+ * readByIds below; https://developer.intuit.com/app/developer/qbo/docs/learn/explore-the-quickbooks-online-api/data-queries),
+ * enriched like a read's page. A deleted record is absent from query results (its delete is a CDC stub),
+ * so it is simply not yielded. QuickBooks invoices have no draft state in the API: nothing is `draft`.
+ */
+async function* readRecordsByIds(ctx: ReadContext<Settings>, spec: StreamSpec, ids: readonly string[]): AsyncGenerator<SourceRecord<QboRecord>[]> {
+  for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
+    const found = await readByIds(ctx, spec.entity, ids.slice(i, i + IDS_PER_QUERY), spec.filters);
+    const docs = [...found.values()] as QboDoc[];
+    if (docs.length && spec.enrich) await spec.enrich(ctx, docs);
+    yield docs.map((d): SourceRecord<QboRecord> => {
+      const status = spec.status(d);
+      const at = parseTimestamp((d.MetaData as { LastUpdatedTime?: unknown } | undefined)?.LastUpdatedTime, {
+        field: `${spec.entity}.MetaData.LastUpdatedTime`,
+      });
+      if (!at.ok)
+        throw new DataContractError(`quickbooks ${spec.entity} ${d.Id}: ${at.message}`, { source: 'quickbooks', operation: `GET /query ${spec.entity}` });
+      return { id: d.Id, version: at.value, ...(status === undefined ? {} : { status }), raw: d };
+    });
+  }
 }
 
 async function* read(ctx: ReadContext<Settings>, spec: StreamSpec, state: State): AsyncGenerator<StreamPage<QboRecord, State>> {

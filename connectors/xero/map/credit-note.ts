@@ -88,7 +88,7 @@ export function toCreditNote(record: SourceRecord, ctx: MapContext): MapResult<B
       creditNoteCurrency: currency,
       ...(exchangeRate !== undefined ? { exchangeRate } : {}),
       lineItems: a.lineItems,
-      customerDetails: customerDetailsOf(contact, ctx.connectionId),
+      customerDetails: customerDetailsOf(contact, ctx.connectionId, lookups),
       ...(contact.Name?.trim() ? { customerName: contact.Name.trim() } : {}),
       ...(applications.length ? { appliedToInvoices: applications } : {}),
       ...(raw.Reference?.trim() ? { reason: raw.Reference.trim() } : {}),

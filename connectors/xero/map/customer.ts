@@ -2,6 +2,7 @@ import type { BillingBody, MapContext, SourceRecord } from '../../../src/connect
 import { finalizeCustomer, mapFail, mapOk, type MapResult } from '../../../src/mapping/index.js';
 import { mapping, parseRecord } from '../../../src/mapping/steps.js';
 import { XeroContact } from '../schemas.js';
+import { readLookups } from '../streams/lookups.js';
 import { customerDetailsOf } from './party.js';
 
 /**
@@ -19,7 +20,7 @@ export function toCustomer(record: SourceRecord, ctx: MapContext): MapResult<Bil
       s.fail(mapFail('UNSUPPORTED', 'Xero contact is a supplier only, not a customer', { field: 'IsCustomer' }));
     }
     if (!raw.Name?.trim()) s.fail(mapFail('MISSING_FIELD', 'Name is missing', { field: 'Name' }));
-    const details = customerDetailsOf(raw, ctx.connectionId);
+    const details = customerDetailsOf(raw, ctx.connectionId, readLookups(ctx.lookups));
     details.metaData = {
       sourceSystem: 'xero',
       sourceStatus: raw.ContactStatus ?? 'ACTIVE',

@@ -69,7 +69,7 @@ export function toInvoice(record: SourceRecord, ctx: MapContext): MapResult<Bill
       invoiceCurrency: currency,
       ...(exchangeRate !== undefined ? { exchangeRate } : {}),
       lineItems: a.lineItems,
-      customerDetails: customerDetailsOf(contact, ctx.connectionId),
+      customerDetails: customerDetailsOf(contact, ctx.connectionId, lookups),
       ...(contact.Name?.trim() ? { customerName: contact.Name.trim() } : {}),
       erpId: raw.InvoiceID,
       invoiceOriginSource: ctx.originSource,

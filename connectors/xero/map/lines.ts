@@ -30,7 +30,8 @@ import { lineTaxComponents } from './tax.js';
  *   net = LineAmount − TaxAmount (exact decimals); `Exclusive`/`NoTax`: net = LineAmount; total = net + tax.
  * - DiscountRate/DiscountAmount become the line's `discount` for information only: LineAmount already has
  *   it taken off, so nothing is subtracted again (and the document gets no `discount`: Xero has no
- *   document-level discount).
+ *   document-level discount). With a DiscountRate only, the amount is Quantity × UnitAmount − LineAmount
+ *   (Xero's arithmetic), never the rate re-rounded on its own.
  * - `pricePerItem` = UnitAmount as Xero shows it (tax-inclusive on Inclusive documents); `taxRate` = the
  *   TaxRate's effective rate.
  * - Xero's own figures are checked against each other (Σ line nets = SubTotal, Σ line TaxAmount =
@@ -92,6 +93,8 @@ function lineOf(s: Steps, l: XeroLineItem, i: number, types: LineAmountTypes, cu
             percentage: rate,
             quantity,
             unitPrice: unit,
+            // Xero computes LineAmount itself: the discount is what it took off, not a re-rounded rate.
+            lineAmount: amount,
             isPostTax: false,
             currency,
             field: `lineItems.${i}.discount`,

@@ -1,5 +1,6 @@
 import type { Address, Contact, CustomerDetailsInput, TaxIdentifier } from '../../../src/billing/schemas/customer.js';
-import { buyerIdFor, countryCodeOf, stateOfGstin } from '../../../src/mapping/index.js';
+import { buyerIdFor, countryCodeOf, stateOfGstin, withOrganisationDefaults } from '../../../src/mapping/index.js';
+import type { XeroLookups } from '../streams/lookups.js';
 import type { XeroAddress, XeroContact, XeroPhone } from '../schemas.js';
 
 /**
@@ -80,8 +81,16 @@ function phone(p: XeroPhone): string | undefined {
  *   are left out rather than padded with ''.
  * - ContactStatus ARCHIVED → customerStatus INACTIVE; currency = DefaultCurrency; isManuallyCreated
  *   false (the record comes from the ERP, not from a person in billing).
+ * - Where the contact names no country or currency: the organisation's CountryCode and BaseCurrency
+ *   (src/mapping/organisation-defaults.ts; Xero invoices such a contact in the base currency:
+ *   https://developer.xero.com/documentation/api/accounting/contacts, DefaultCurrency). The
+ *   organisation's region is not read, so no state is inferred.
  */
-export function customerDetailsOf(contact: XeroContact, connectionId: string): CustomerDetailsInput {
+export function customerDetailsOf(
+  contact: XeroContact,
+  connectionId: string,
+  lookups: Pick<XeroLookups, 'baseCurrency' | 'countryCode'>,
+): CustomerDetailsInput {
   const details: CustomerDetailsInput = { buyerId: buyerIdFor(connectionId, contact.ContactID), erpId: contact.ContactID, isManuallyCreated: false };
   const name = text(contact.Name);
   if (name) details.name = name;
@@ -122,5 +131,5 @@ export function customerDetailsOf(contact: XeroContact, connectionId: string): C
   const currency = text(contact.DefaultCurrency)?.toUpperCase();
   if (currency && /^[A-Z]{3}$/.test(currency)) details.currency = currency;
   if (contact.ContactStatus === 'ARCHIVED') details.customerStatus = 'INACTIVE';
-  return details;
+  return withOrganisationDefaults(details, { countryCode: lookups.countryCode, currency: lookups.baseCurrency });
 }

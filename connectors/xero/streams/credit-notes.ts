@@ -19,6 +19,8 @@ export const creditNotesStream = defineStream<XeroCreditNote>({
   schema: XeroCreditNotesResponse,
   query: (c) => ({ where: whereFor('ACCRECCREDIT', c, statusFilter) }),
   statusOf: (raw) => raw.Status,
+  draftStatuses: ['DRAFT', 'SUBMITTED'],
+  byIds: 'single',
   supportsWindow: true,
   lookups: fetchLookups,
   map: toCreditNote,

@@ -1,5 +1,6 @@
 import { toCustomer } from '../map/customer.js';
 import { XeroContactsResponse, type XeroListedContact } from '../schemas.js';
+import { fetchLookups } from './lookups.js';
 import { defineStream } from './read.js';
 
 /**
@@ -8,7 +9,9 @@ import { defineStream } from './read.js';
  * Xero may return every contact in one response), `order=UpdatedDateUTC ASC`, `If-Modified-Since`.
  * No `IsCustomer==true` filter: see map/customer.ts; contacts that are only suppliers are read and
  * skipped (notForBilling). Contacts are never deleted (ARCHIVED is a status);
- * no document date, so no window (a backfill reads them all once). The mapper needs no lookups.
+ * no document date, so no window (a backfill reads them all once). The lookups give the organisation's
+ * country and base currency for contacts that name none (they are the documents' lookups, cached: no
+ * extra call).
  */
 export const customersStream = defineStream<XeroListedContact>({
   name: 'customers',
@@ -19,6 +22,8 @@ export const customersStream = defineStream<XeroListedContact>({
   statusOf: (raw) => raw.ContactStatus ?? 'ACTIVE',
   // Suppliers are not customers: skipped and counted, not quarantined (they are not an error to fix).
   notForBilling: (raw) => (raw.IsSupplier === true && raw.IsCustomer !== true ? 'a supplier only, not a customer' : undefined),
+  byIds: 'IDs',
   supportsWindow: false,
+  lookups: fetchLookups,
   map: toCustomer,
 });

@@ -19,6 +19,8 @@ export const invoicesStream = defineStream<XeroInvoice>({
   schema: XeroInvoicesResponse,
   query: (c) => ({ where: whereFor('ACCREC', c), Statuses: ALL_STATUSES.join(',') }),
   statusOf: (raw) => raw.Status,
+  draftStatuses: ['DRAFT', 'SUBMITTED'],
+  byIds: 'IDs',
   supportsWindow: true,
   lookups: fetchLookups,
   map: toInvoice,

@@ -5,16 +5,18 @@ import { XeroOrganisationResponse, XeroTaxRatesResponse } from '../schemas.js';
 import type { Settings } from '../settings.js';
 
 /**
- * What the Xero mappers need besides the record, fetched by the document streams' `lookups()` (2 calls,
+ * What the Xero mappers need besides the record, fetched by every stream's `lookups()` (2 calls,
  * cached per connection) and handed over in MapContext.lookups as plain JSON:
  * - `baseCurrency`: GET /Organisation `BaseCurrency` — Xero's CurrencyRate is relative to it
- *   (https://developer.xero.com/documentation/api/accounting/organisation);
+ *   (https://developer.xero.com/documentation/api/accounting/organisation); with `countryCode`
+ *   (`CountryCode`, ISO alpha-2) also the customer's currency and country when a contact has none;
  * - `taxRates`: GET /TaxRates by TaxType: name, effective rate and components (to split CGST/SGST)
  *   (https://developer.xero.com/documentation/api/accounting/taxrates).
  * Rates travel as strings so the decimals stay exact.
  */
 export const XeroLookups = z.object({
   baseCurrency: z.string().optional(),
+  countryCode: z.string().optional(),
   organisationName: z.string().optional(),
   taxRates: z
     .record(
@@ -65,5 +67,11 @@ export function lookupsFrom(org: z.infer<typeof XeroOrganisationResponse>, rates
     const components = (r.TaxComponents ?? []).map((c) => ({ name: c.Name, rate: String(c.Rate), compound: c.IsCompound === true }));
     taxRates[r.TaxType] = { name: r.Name, rate: String(r.EffectiveRate ?? r.DisplayTaxRate ?? 0), components };
   }
-  return { baseCurrency: first.BaseCurrency.toUpperCase(), ...(first.Name ? { organisationName: first.Name } : {}), taxRates };
+  const countryCode = first.CountryCode?.trim().toUpperCase();
+  return {
+    baseCurrency: first.BaseCurrency.toUpperCase(),
+    ...(countryCode ? { countryCode } : {}),
+    ...(first.Name ? { organisationName: first.Name } : {}),
+    taxRates,
+  };
 }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { BillingBody, EntityName, MapContext, ReadContext, SourceRecord, Stream, StreamPage } from '../../../src/connector/types.js';
-import { DataContractError } from '../../../src/errors/index.js';
+import { DataContractError, RejectedError } from '../../../src/errors/index.js';
 import { parseTimestamp, type MapResult } from '../../../src/mapping/index.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Settings } from '../settings.js';
 import type { XeroLookups } from './lookups.js';
@@ -194,14 +194,31 @@ export interface StreamSpec<Raw extends { UpdatedDateUTC: string }> {
   statusOf(raw: Raw): string | null | undefined;
   /** Why a record is not one billing takes (SourceRecord.notForBilling), if it is not. */
   notForBilling?(raw: Raw): string | undefined;
+  /** Statuses of a document not issued yet (SourceRecord.draft): DRAFT, and SUBMITTED (awaiting approval). */
+  draftStatuses?: readonly string[];
+  /**
+   * How a repair reads records by id: `IDs` = one list call per 100 ids (`IDs=a,b,c`, documented for
+   * invoices and contacts); `single` = `GET /<Path>/{id}` per id (credit notes document no `IDs`).
+   */
+  byIds: 'IDs' | 'single';
   supportsWindow: boolean;
   /** What the mapper needs besides the record (documents: organisation and tax rates; contacts: nothing). */
   lookups?(ctx: ReadContext<Settings>): Promise<XeroLookups>;
   map(record: SourceRecord, ctx: MapContext): MapResult<BillingBody>;
 }
 
+/** Ids per by-ids call: one page of the list (pageSize 100), and a URL of about 4 KB of GUIDs. */
+const IDS_PER_CALL = 100;
+
 export function defineStream<Raw extends { UpdatedDateUTC: string }>(spec: StreamSpec<Raw>): Stream<Raw, State, Settings> {
   const endpoint = `GET /${spec.path}`;
+  const toRecord = (raw: Raw): SourceRecord<Raw> => {
+    const record = toSourceRecord(raw, String(raw[spec.primaryKey as keyof Raw]), spec.statusOf(raw), endpoint);
+    const why = spec.notForBilling?.(raw);
+    if (why) record.notForBilling = why;
+    if (record.status && spec.draftStatuses?.includes(record.status)) record.draft = true;
+    return record;
+  };
   return {
     name: spec.name,
     primaryKey: spec.primaryKey,
@@ -215,14 +232,59 @@ export function defineStream<Raw extends { UpdatedDateUTC: string }>(spec: Strea
         path: spec.path,
         schema: spec.schema,
         query: spec.query,
-        toRecord: (raw) => {
-          const record = toSourceRecord(raw, String(raw[spec.primaryKey as keyof Raw]), spec.statusOf(raw), endpoint);
-          const why = spec.notForBilling?.(raw);
-          if (why) record.notForBilling = why;
-          return record;
-        },
+        toRecord,
       }),
+    readByIds: (ctx, ids) => readByIds(ctx, spec, ids, toRecord),
     ...(spec.lookups ? { lookups: spec.lookups } : {}),
     map: spec.map,
   };
+}
+
+/**
+ * A repair's read of records by id. `IDs`: `GET /Invoices?IDs=a,b,c` (and `/Contacts`), with the stream's
+ * own filters (every status, so a DELETED one comes back as a delete) and `page=1` (line items only come
+ * with `page`), 100 ids a call (https://developer.xero.com/documentation/api/accounting/invoices#get-invoices,
+ * https://developer.xero.com/documentation/api/accounting/contacts#get-contacts). `single`:
+ * `GET /CreditNotes/{CreditNoteID}` per id (https://developer.xero.com/documentation/api/accounting/creditnotes#get-creditnotes).
+ * An id the source does not have is absent from the answer (or a 404): not yielded.
+ */
+async function* readByIds<Raw extends { UpdatedDateUTC: string }>(
+  ctx: ReadContext<Settings>,
+  spec: StreamSpec<Raw>,
+  ids: readonly string[],
+  toRecord: (raw: Raw) => SourceRecord<Raw>,
+): AsyncGenerator<SourceRecord<Raw>[]> {
+  const endpoint = `GET /${spec.path}`;
+  if (spec.byIds === 'IDs') {
+    for (let i = 0; i < ids.length; i += IDS_PER_CALL) {
+      const chunk = ids.slice(i, i + IDS_PER_CALL);
+      const body = await ctx.http.request({
+        path: spec.path,
+        endpoint,
+        query: { ...spec.query(ctx), IDs: chunk.join(','), page: 1, pageSize: IDS_PER_CALL },
+        schema: spec.schema,
+        signal: ctx.signal,
+      });
+      const wanted = new Set(chunk);
+      yield ((body[spec.path] ?? []) as Raw[]).map(toRecord).filter((r) => wanted.has(r.id));
+    }
+    return;
+  }
+  for (const id of ids) {
+    try {
+      const body = await ctx.http.request({
+        path: `${spec.path}/${encodeURIComponent(id)}`,
+        endpoint: `${endpoint}/{id}`,
+        schema: spec.schema,
+        signal: ctx.signal,
+      });
+      yield ((body[spec.path] ?? []) as Raw[]).map(toRecord).filter((r) => r.id === id);
+    } catch (err) {
+      if (err instanceof RejectedError && err.status === 404) {
+        yield [];
+        continue;
+      }
+      throw err;
+    }
+  }
 }

@@ -1,9 +1,9 @@
 import type { CustomerDetailsInput, TaxIdentifier } from '../../../src/billing/schemas/index.js';
-import { buyerIdFor, finalizeCustomer, mapOk, type MapResult } from '../../../src/mapping/index.js';
+import { buyerIdFor, finalizeCustomer, mapOk, withOrganisationDefaults, type MapResult } from '../../../src/mapping/index.js';
 import type { BillingBody, MapContext, SourceRecord } from '../../../src/connector/types.js';
 import { mapping, parseRecord } from '../../../src/mapping/steps.js';
 import { ZohoContact } from '../schemas.js';
-import { addressesOf, addressOf, contactsOf, countryFields, customerStateCode, gstinOf } from './party.js';
+import { addressesOf, addressOf, contactsOf, countryFields, customerStateCode, gstinOf, organisationDefaultsOf } from './party.js';
 
 /**
  * Zoho `GET /contacts/{id}` (contact_type customer;
@@ -16,6 +16,7 @@ import { addressesOf, addressOf, contactsOf, countryFields, customerStateCode, g
  *   contact's own email/phone.
  * - stateCode: the GST state code ("29") from the GSTIN, else from an Indian billing address.
  * - customerStatus: active → LIVE, inactive → INACTIVE; Zoho's status also in metaData.sourceStatus.
+ * - country, currency and state the contact does not name: the organisation's (organisationDefaultsOf).
  */
 export function toCustomer(record: SourceRecord, ctx: MapContext): MapResult<BillingBody> {
   return mapping((s) => {
@@ -62,7 +63,7 @@ export function toCustomer(record: SourceRecord, ctx: MapContext): MapResult<Bil
         ...(subType ? { customerSubType: subType } : {}),
       },
     };
-    const result = finalizeCustomer(draft, [...new Set(s.warnings)]);
+    const result = finalizeCustomer(withOrganisationDefaults(draft, organisationDefaultsOf(ctx.lookups)), [...new Set(s.warnings)]);
     return result.ok ? mapOk<BillingBody>({ kind: 'customer', customer: result.value }, result.warnings) : result;
   });
 }

@@ -1,5 +1,6 @@
 import type { Address, Contact, CustomerDetailsInput, TaxIdentifier } from '../../../src/billing/schemas/index.js';
-import { buyerIdFor, countryCodeOf, findIndianState, stateOfGstin } from '../../../src/mapping/index.js';
+import { buyerIdFor, countryCodeOf, findIndianState, stateOfGstin, withOrganisationDefaults, type OrganisationDefaults } from '../../../src/mapping/index.js';
+import { readOrganization } from '../streams/lookups.js';
 import type { MapContext } from '../../../src/connector/types.js';
 import type { ZohoAddress, ZohoContactPersonRef, ZohoInvoice } from '../schemas.js';
 import type { Steps } from '../../../src/mapping/steps.js';
@@ -81,19 +82,33 @@ export function customerOfDocument(
   const taxIdentifiers = gstinOf(doc.gst_no);
   const stateCode = customerStateCode(doc.gst_no, doc.billing_address, country.countryCode);
   const name = doc.customer_name?.trim() || undefined;
-  return {
-    buyerId: buyerIdFor(ctx.connectionId, doc.customer_id!),
-    isManuallyCreated: false,
-    ...(name ? { name } : {}),
-    ...(taxIdentifiers ? { taxIdentifiers } : {}),
-    ...(registered ? { registeredAddress: registered } : {}),
-    ...(addresses ? { addresses } : {}),
-    ...(contacts ? { contactsData: contacts, customerContactPerson: contacts[0]!.name } : {}),
-    ...(contacts?.[0]?.primaryEmail ? { primaryEmail: contacts[0].primaryEmail } : {}),
-    ...(contacts?.[0]?.primaryPhone ? { primaryPhone: contacts[0].primaryPhone } : {}),
-    ...(stateCode ? { stateCode } : {}),
-    ...country,
-    currency: doc.currency_code.trim().toUpperCase(),
-    erpId: doc.customer_id!,
-  };
+  return withOrganisationDefaults(
+    {
+      buyerId: buyerIdFor(ctx.connectionId, doc.customer_id!),
+      isManuallyCreated: false,
+      ...(name ? { name } : {}),
+      ...(taxIdentifiers ? { taxIdentifiers } : {}),
+      ...(registered ? { registeredAddress: registered } : {}),
+      ...(addresses ? { addresses } : {}),
+      ...(contacts ? { contactsData: contacts, customerContactPerson: contacts[0]!.name } : {}),
+      ...(contacts?.[0]?.primaryEmail ? { primaryEmail: contacts[0].primaryEmail } : {}),
+      ...(contacts?.[0]?.primaryPhone ? { primaryPhone: contacts[0].primaryPhone } : {}),
+      ...(stateCode ? { stateCode } : {}),
+      ...country,
+      currency: doc.currency_code.trim().toUpperCase(),
+      erpId: doc.customer_id!,
+    },
+    organisationDefaultsOf(ctx.lookups),
+  );
+}
+
+/**
+ * The organisation's side of a silent contact (src/mapping/organisation-defaults.ts): its country
+ * (`GET /organizations` `country`), base currency (`currency_code`) and state as a GST code ("29"), the
+ * form a contact's state takes here. https://www.zoho.com/books/api/v3/organizations/
+ */
+export function organisationDefaultsOf(lookups: unknown): OrganisationDefaults {
+  const org = readOrganization(lookups);
+  if (!org) return {};
+  return { countryCode: org.countryCode, currency: org.baseCurrency, stateCode: findIndianState(org.stateCode)?.gstCode };
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { cachedLookups, clearLookupsCache } from '../../../src/connector/lookups-cache.js';
 import type { ReadContext } from '../../../src/connector/types.js';
 import { ConfigError } from '../../../src/errors/index.js';
-import { mapFail, mapOk, type MapResult } from '../../../src/mapping/index.js';
+import { countryCodeOf, mapFail, mapOk, type MapResult } from '../../../src/mapping/index.js';
 import { ZohoOrganizationsResponse, ZohoTaxesResponse, ZohoTaxGroupResponse, type ZohoTax } from '../schemas.js';
 import type { Settings } from '../settings.js';
 
@@ -39,6 +39,8 @@ export const ZohoOrganizationInfo = z.strictObject({
   timeZone: z.string().optional(),
   /** The organisation's own state (GST registration), two-letter code. */
   stateCode: z.string().optional(),
+  /** ISO alpha-2 of the organisation's `country` ("India" → "IN"): a silent customer's country. */
+  countryCode: z.string().optional(),
   gstNo: z.string().optional(),
 });
 export type ZohoOrganizationInfo = z.infer<typeof ZohoOrganizationInfo>;
@@ -95,6 +97,7 @@ export function fetchOrganization(ctx: ReadContext<Settings>): Promise<ZohoOrgan
       ...(text(org.time_zone) ? { timeZone: text(org.time_zone) } : {}),
       ...(text(org.state_code) ? { stateCode: text(org.state_code) } : {}),
       ...(text(org.gst_no) ? { gstNo: text(org.gst_no) } : {}),
+      ...(countryCodeOf(org.country) ? { countryCode: countryCodeOf(org.country) } : {}),
     };
   });
 }
@@ -145,4 +148,18 @@ export async function fetchLookups(ctx: ReadContext<Settings>): Promise<ZohoLook
   const organization = await fetchOrganization(ctx);
   const taxes = await fetchTaxes(ctx);
   return { organization, taxes };
+}
+
+/**
+ * The customers stream's lookups: the organisation only (the one `read` fetches anyway, cached), for a
+ * contact that names no country. No tax settings: the customer mapper needs none.
+ */
+export async function fetchOrganizationLookups(ctx: ReadContext<Settings>): Promise<{ organization: ZohoOrganizationInfo }> {
+  return { organization: await fetchOrganization(ctx) };
+}
+
+/** MapContext.lookups' organisation, when there is a readable one (customer mapping works without it). */
+export function readOrganization(raw: unknown): ZohoOrganizationInfo | undefined {
+  const parsed = z.looseObject({ organization: ZohoOrganizationInfo }).safeParse(raw);
+  return parsed.success ? parsed.data.organization : undefined;
 }

@@ -27,7 +27,8 @@ describe('the connector definition (connector.ts)', () => {
       true,
       false,
     ]);
-    expect(typeof connector.streams.customers.lookups).toBe('undefined');
+    // Customers read the organisation too (its country and base currency are a contact's defaults), from the same cache.
+    expect(connector.streams.customers.lookups).toBe(connector.streams.invoices.lookups);
     expect(connector.rateBudget).toEqual({ perMinute: 55, perDay: 5000, concurrency: 5 });
   });
 

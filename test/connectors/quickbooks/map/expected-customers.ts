@@ -34,8 +34,10 @@ export const KAVERI_BY_REF = {
   erpId: '12',
   name: 'Kaveri Textiles Pvt Ltd',
   isManuallyCreated: false,
+  // The document names no address: country, currency and state are the company's (CompanyInfo, Preferences).
   countryCode: 'IN',
   currency: 'INR',
+  stateCode: 'KA',
 };
 
 export const ACME = {

@@ -48,8 +48,9 @@ describe('Xero invoice mapping', () => {
         erpId: '5b3e7c1a-9d2f-4e8b-a6c4-1f0e2d3c4b5a',
         isManuallyCreated: false,
         name: 'Bharat Tooling Pvt Ltd',
-        countryCode: 'IN',
-        currency: 'INR',
+        // The contact summary names no country or currency: the organisation's (AU, AUD), never billing's IN/INR.
+        countryCode: 'AU',
+        currency: 'AUD',
       },
       customerName: 'Bharat Tooling Pvt Ltd',
       invoiceCurrency: 'USD',
@@ -309,5 +310,28 @@ describe('Xero invoice mapping', () => {
     const record = invoiceRecord('invoice-voided.json');
     const { LineItems: _omit, ...summary } = record.raw;
     expect(toInvoice({ ...record, raw: summary }, inIndia())).toMatchObject({ ok: false, reason: 'MISSING_FIELD', field: 'LineItems' });
+  });
+});
+
+describe('Xero line discounts: Xero’s arithmetic wins', () => {
+  it('given a line of 1 × 13.30 at DiscountRate 15 whose LineAmount Xero computed as 11.31, then the line discount is 1.99 (13.30 − 11.31), not 15 % of 13.30 rounded alone (2.00)', () => {
+    const record = invoiceRecord('invoice-notax.json');
+    const raw = structuredClone(record.raw) as unknown as Record<string, unknown> & { LineItems: Array<Record<string, unknown>> };
+    // https://developer.xero.com/documentation/api/accounting/invoices (LineItems: DiscountRate, LineAmount)
+    raw.LineItems = [{ ...raw.LineItems[0], Quantity: 1, UnitAmount: 13.3, DiscountRate: 15, LineAmount: 11.31, TaxAmount: 0 }];
+    Object.assign(raw, { SubTotal: 11.31, TotalTax: 0, Total: 11.31, AmountDue: 11.31, AmountPaid: 0 });
+    const invoice = invoiceOf(toInvoice({ ...record, raw: raw as unknown as typeof record.raw }, inIndia()));
+    expect(invoice.lineItems![0]).toMatchObject({ subTotal: 11.31, total: 11.31, discount: { amount: 1.99, percentage: 15, isPostTax: false } });
+    expect(invoice.invoiceTotal).toBe(11.31);
+  });
+
+  it('given the same line whose LineAmount does not add up to the invoice SubTotal, then the record is quarantined as AMOUNTS_INCONSISTENT', () => {
+    const record = invoiceRecord('invoice-notax.json');
+    const raw = structuredClone(record.raw) as unknown as Record<string, unknown> & { LineItems: Array<Record<string, unknown>> };
+    raw.LineItems = [{ ...raw.LineItems[0], Quantity: 1, UnitAmount: 13.3, DiscountRate: 15, LineAmount: 11.31, TaxAmount: 0 }];
+    Object.assign(raw, { SubTotal: 11.25, TotalTax: 0, Total: 11.25, AmountDue: 11.25, AmountPaid: 0 });
+    const result = toInvoice({ ...record, raw: raw as unknown as typeof record.raw }, inIndia());
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.reason).toBe('AMOUNTS_INCONSISTENT');
   });
 });

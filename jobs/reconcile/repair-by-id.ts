@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import type { Queue } from 'bullmq';
+import type { Logger } from 'pino';
+import type { EntityName } from '../../src/connector/entities.js';
+import type { MapContext, SourceRecord } from '../../src/connector/types.js';
+import type { Metrics } from '../../src/observability/metrics.js';
+import type { BackfillRuns } from '../../src/pipeline/backfill-runs.js';
+import { contentHash } from '../../src/pipeline/content-hash.js';
+import type { InFlight } from '../../src/pipeline/in-flight.js';
+import type { Ledger, LedgerEntry } from '../../src/pipeline/ledger.js';
+import type { Quarantine } from '../../src/pipeline/quarantine.js';
+import { CREDIT_NOTE_PRIORITY_OFFSET, PRIORITY } from '../catalog.js';
+import { setDraftAside } from '../draft-record.js';
+import { enqueueUpserts, type UpsertJob } from '../enqueue-upserts.js';
+import { documentUrlOf, upsertJobId } from '../pull.js';
+import { reconcileFields } from '../reconcile-fields.js';
+import type { ConnectionHandle } from '../runtime.js';
+
+/** What one record's repair did. */
+export interface RepairOutcome {
+  erpId: string;
+  /**
+   * `re-enqueued`: read again and handed to the upsert queue (its job id); `source-gone`: the source no
+   * longer has it (absent, 404, or deleted there: recorded in the ledger for reconciliation);
+   * `quarantined`: read again but it cannot be written (its reason); `skipped`: read again, not one
+   * billing takes now (a draft, a record not for billing).
+   */
+  action: 're-enqueued' | 'source-gone' | 'quarantined' | 'skipped';
+  /** The source version read (absent for a record the source no longer has). */
+  version?: string;
+  jobId?: string;
+  reason?: string;
+  detail?: string;
+}
+
+export interface RepairByIdResult {
+  /** The run id the re-enqueued upserts are tracked under (what `reconcile --repair` waits for). */
+  runId: string;
+  records: RepairOutcome[];
+  /** Requests made to the vendor by this repair (its by-id reads and what they need: lookups, enrichment). */
+  vendorCalls: number;
+}
+
+export interface RepairByIdHelpers {
+  logger: Logger;
+  metrics: Metrics;
+  connection(id: string): ConnectionHandle;
+  ledger: Pick<Ledger, 'getMany' | 'markSourceDeleted' | 'requestRepair'>;
+  quarantine: Pick<Quarantine, 'put'>;
+  inFlight: Pick<InFlight, 'track'>;
+  backfillRuns: Pick<BackfillRuns, 'trackUpserts'>;
+  queues: { upsert: Pick<Queue, 'addBulk'> };
+}
+
+/**
+ * Repairs exactly these records: reads each again from the source by id (the stream's `readByIds`: one
+ * call per id, or per page of ids where the vendor takes a list), maps it, and hands it to the upsert
+ * queue the way a pull does (tracked in flight first, one addBulk). No checkpoint moves and no history is
+ * re-read, so a repair costs the drifted records, not the days since the oldest of them; and it reads up
+ * to now, not now − settle delay, so a record changed a moment ago is repaired at its new version.
+ *
+ * Each job id is the pull's content id with a repair suffix: a completed job of the same content (the
+ * write billing has since lost or altered) would otherwise swallow it as a duplicate. The ledger's hash
+ * is forgotten first (`requestRepair`), so the upsert writes even though the content did not change.
+ * Undefined when the stream cannot read by id (the caller falls back to a rewind).
+ */
+export async function repairById(
+  rt: RepairByIdHelpers,
+  conn: string,
+  entity: EntityName,
+  erpIds: readonly string[],
+  signal?: AbortSignal,
+): Promise<RepairByIdResult | undefined> {
+  const handle = rt.connection(conn);
+  const { config: c, connector } = handle;
+  const stream = connector.streams[entity];
+  if (!stream.readByIds) return undefined;
+  const ids = [...new Set(erpIds)];
+  const log = rt.logger.child({ connection: conn, entity, repair: 'by-id' });
+  const base = handle.readContext({ logger: log, signal, until: new Date() });
+  let vendorCalls = 0;
+  const http = Object.create(base.http) as typeof base.http;
+  http.request = ((...args: Parameters<typeof base.http.request>) => {
+    vendorCalls++;
+    return base.http.request(...args);
+  }) as typeof base.http.request;
+  const ctx = { ...base, http };
+
+  const runId = `repair-${randomUUID()}`;
+  const records: RepairOutcome[] = [];
+  if (!ids.length) return { runId, records, vendorCalls };
+  const lookups = stream.lookups ? await stream.lookups(ctx) : {};
+  const mapCtx: MapContext = { connectionId: conn, originSource: c.originSource, baseCurrency: handle.billing.baseCurrency, lookups };
+  await rt.ledger.requestRepair(conn, entity, ids);
+  const stamp = runId.slice(7, 15);
+  const priority = PRIORITY.incremental + (entity === 'credit-notes' ? CREDIT_NOTE_PRIORITY_OFFSET : 0);
+  const found = new Set<string>();
+
+  for await (const page of stream.readByIds(ctx, ids)) {
+    const mine = page.filter((r) => ids.includes(r.id) && !found.has(r.id));
+    for (const r of mine) found.add(r.id);
+    const ledger = await rt.ledger.getMany(
+      conn,
+      entity,
+      mine.map((r) => r.id),
+    );
+    const jobs: UpsertJob[] = [];
+    for (const [i, record] of mine.entries()) {
+      const outcome = await repairOne(record, ledger[i]);
+      if (outcome.action === 're-enqueued') jobs.push(outcome.job);
+      records.push(outcome.report);
+    }
+    if (jobs.length) {
+      await enqueueUpserts(rt, jobs);
+      // Tracked after the jobs exist (an id whose job does not exist counts as finished).
+      await rt.backfillRuns.trackUpserts(
+        runId,
+        jobs.map((j) => j.opts.jobId),
+      );
+      rt.metrics.recordsEnqueued.inc({ connection: conn, entity }, jobs.length);
+    }
+  }
+  for (const id of ids) {
+    if (found.has(id)) continue;
+    // Absent by id (a 404, or not in the by-ids answer): the source no longer has it. Recorded on the
+    // ledger entry like a delete found by reconciliation's id diff, so billing's copy is reported.
+    await rt.ledger.markSourceDeleted(conn, entity, id, new Date().toISOString());
+    records.push({ erpId: id, action: 'source-gone', detail: 'the source no longer has it (not found by id)' });
+  }
+  log.info({ records: records.length, vendorCalls }, 'repair by id done');
+  return { runId, records, vendorCalls };
+
+  async function repairOne(
+    record: SourceRecord,
+    known: LedgerEntry | undefined,
+  ): Promise<{ action: 're-enqueued'; job: UpsertJob; report: RepairOutcome } | { action: 'other'; report: RepairOutcome }> {
+    const base = { erpId: record.id, version: record.version };
+    if (record.deleted) {
+      await rt.ledger.markSourceDeleted(conn, entity, record.id, record.version, { bumpVersion: true });
+      return { action: 'other', report: { ...base, action: 'source-gone', detail: `deleted in the source (status ${record.status ?? 'deleted'})` } };
+    }
+    if (record.notForBilling) return { action: 'other', report: { ...base, action: 'skipped', reason: 'not-for-billing', detail: record.notForBilling } };
+    if (record.draft && !c.syncDrafts) {
+      const set = await setDraftAside(rt, conn, entity, record, known);
+      return set === 'quarantined'
+        ? { action: 'other', report: { ...base, action: 'quarantined', reason: 'RETURNED_TO_DRAFT', detail: 'back to draft in the ERP after it was written' } }
+        : { action: 'other', report: { ...base, action: 'skipped', reason: 'draft', detail: `a draft in the ERP (status ${record.status ?? 'draft'})` } };
+    }
+    const mapped = stream.map(record, mapCtx);
+    if (!mapped.ok) {
+      rt.metrics.recordsQuarantined.inc({ connection: conn, entity, reason: mapped.reason });
+      await rt.quarantine.put({
+        connection: conn,
+        entity,
+        erpId: record.id,
+        version: record.version,
+        reason: mapped.reason,
+        message: mapped.message,
+        field: mapped.field,
+        stage: 'map',
+        at: Date.now(),
+      });
+      return { action: 'other', report: { ...base, action: 'quarantined', reason: mapped.reason, detail: mapped.message } };
+    }
+    rt.metrics.recordsMapped.inc({ connection: conn, entity });
+    const body = mapped.value;
+    const hash = contentHash(body);
+    const jobId = `${upsertJobId(conn, entity, record.id, hash)}-r${stamp}`;
+    const job: UpsertJob = {
+      name: 'upsert',
+      data: {
+        connectionId: conn,
+        entity,
+        erpId: record.id,
+        version: record.version,
+        hash,
+        sourceStatus: record.status,
+        body,
+        fields: reconcileFields(body),
+        documentUrl: documentUrlOf(record.raw),
+      },
+      opts: { jobId, priority },
+    };
+    return { action: 're-enqueued', job, report: { ...base, action: 're-enqueued', jobId } };
+  }
+}

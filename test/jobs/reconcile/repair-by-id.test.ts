@@ -1,0 +1,117 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { validateSettings } from '../../../connectors/registry.js';
+import { repairById } from '../../../jobs/reconcile/repair-by-id.js';
+import { createRuntime, type Runtime } from '../../../jobs/runtime.js';
+import { PROFILES } from '../../../sandbox/profiles.js';
+import { clearLookupsCache } from '../../../src/connector/lookups-cache.js';
+import { parseConfig } from '../../../src/config.js';
+import { createLogger } from '../../../src/observability/logger.js';
+import { connect, dropPrefix, TEST_REDIS_URL, testPrefix } from '../../support/redis.js';
+
+/**
+ * A repair of 10 drifted invoices in a 10,000-invoice history, against each vendor's emulator: the
+ * vendor calls are counted on the emulator's own request journal (what the vendor received). The figures
+ * are printed (docs/benchmarks.md, "Repair by id") and bounded: at most one call per drifted record.
+ */
+const HISTORY = 10_000;
+const DRIFTED = 10;
+const BOUND = 10;
+
+interface JournalEntry {
+  seq: number;
+  method: string;
+  path: string;
+}
+
+async function journal(url: string): Promise<JournalEntry[]> {
+  const body = (await (await fetch(`${url}/__admin/journal`)).json()) as JournalEntry[] | { entries: JournalEntry[] };
+  return Array.isArray(body) ? body : body.entries;
+}
+
+const redis = connect();
+const prefixes: string[] = [];
+afterAll(async () => {
+  for (const p of prefixes) await dropPrefix(redis, p);
+  redis.disconnect();
+});
+
+describe.each(PROFILES.map((p) => [p.name, p] as const))('repair by id against the %s emulator', (_name, profile) => {
+  it(`given a ${HISTORY.toLocaleString('en-GB')}-invoice history, a settle delay of 5 minutes and ${DRIFTED} drifted invoices (one of them changed a moment ago, one gone from the source), when they are repaired, then the vendor gets at most ${BOUND} calls, each live record is enqueued at its current version under a repair job id, and the gone one is reported`, async () => {
+    const emu = await profile.start({ port: 0, host: '127.0.0.1', seed: 11, records: HISTORY, demo: true });
+    const prefix = testPrefix(`repair-by-id-${profile.name}`);
+    prefixes.push(prefix);
+    let rt: Runtime | undefined;
+    try {
+      const connection = { ...emu.demo.connection(), settleDelaySeconds: 300 };
+      const config = parseConfig(
+        { billing: { url: 'http://127.0.0.1:1', apiKey: 'k' }, redis: { url: TEST_REDIS_URL, prefix }, connections: [connection] },
+        {},
+        validateSettings,
+        'repair-by-id test config',
+      );
+      rt = await createRuntime(config, TEST_REDIS_URL, createLogger({ level: 'silent', format: 'json' }));
+      const conn = emu.demo.connectionId;
+      const handle = rt.connection(conn);
+      const stream = handle.connector.streams.invoices;
+      const ctx = handle.readContext({ logger: rt.logger, until: new Date() });
+      // The drifted records: invoices of the first page of the history, issued ones (drafts are skipped).
+      const ids: string[] = [];
+      for await (const page of stream.read(ctx, stream.initialState(undefined))) {
+        ids.push(...page.records.filter((r) => !r.deleted && !r.draft && !r.notForBilling).map((r) => r.id));
+        if (ids.length >= DRIFTED + 1) break;
+      }
+      const drifted = ids.slice(0, DRIFTED - 1);
+      const gone = profile.name === 'xero' ? '0badc0de-0000-4000-8000-000000000000' : '987654321098';
+      drifted.push(gone);
+      let changed: { id: string; at: number } | undefined;
+      if (profile.name === 'zoho-books') {
+        // Changed at the vendor a moment ago: inside the settle delay, which a pull would leave for later.
+        const res = await fetch(`${emu.url}/__admin/mutate`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify([{ op: 'edit_invoice', invoice_id: drifted[0] }]),
+        });
+        expect(res.ok).toBe(true);
+        changed = { id: drifted[0]!, at: Date.now() };
+      }
+
+      // Warm: in a worker, the connection's lookups are cached (lookupsCacheSeconds); cold: a fresh process.
+      const measure = async () => {
+        const before = Math.max(0, ...(await journal(emu.url)).map((e) => e.seq));
+        const result = (await repairById(rt!, conn, 'invoices', drifted))!;
+        const calls = (await journal(emu.url)).filter((e) => e.seq > before);
+        return { result, calls };
+      };
+      await stream.lookups?.(ctx);
+      const warm = await measure();
+      clearLookupsCache();
+      const cold = await measure();
+      console.info(
+        `[repair-by-id] ${profile.name}: ${DRIFTED} drifted of ${HISTORY} invoices → ${warm.calls.length} vendor calls with lookups cached (${[...new Set(warm.calls.map((c) => `${c.method} ${c.path.replace(/\/[0-9a-f-]{6,}$/i, '/{id}')}`))].join(', ')}); ${cold.calls.length} in a fresh process (lookups read)`,
+      );
+
+      expect(warm.calls.length).toBeLessThanOrEqual(BOUND);
+      expect(warm.result.vendorCalls).toBe(warm.calls.filter((c) => !/token/i.test(c.path)).length);
+      const byId = new Map(warm.result.records.map((r) => [r.erpId, r]));
+      expect(byId.get(gone)).toMatchObject({ action: 'source-gone' });
+      expect((await rt.ledger.get(conn, 'invoices', gone)) ?? 'no entry').toBe('no entry');
+      const live = drifted.filter((id) => id !== gone);
+      for (const id of live) {
+        const outcome = byId.get(id);
+        expect(outcome?.action, `${id}: ${outcome?.detail ?? ''}`).toBe('re-enqueued');
+        expect(outcome!.jobId).toMatch(/-r[0-9a-z]+$/);
+        const job = await rt.queues.upsert.getJob(outcome!.jobId!);
+        expect(job?.data).toMatchObject({ connectionId: conn, entity: 'invoices', erpId: id, version: outcome!.version });
+      }
+      // Tracked in flight, as every upsert the pipeline hands over.
+      const flying = await rt.inFlight.versions(conn, 'invoices', live);
+      expect(flying).toEqual(live.map((id) => byId.get(id)!.version));
+      if (changed) expect(Date.parse(byId.get(changed.id)!.version!)).toBeGreaterThan(changed.at - 2_000);
+      // A second repair of the same content is its own job: the first one's id does not swallow it.
+      expect(cold.result.records.find((r) => r.erpId === live[1]!)!.jobId).not.toBe(byId.get(live[1]!)!.jobId);
+    } finally {
+      await rt?.close();
+      await emu.close();
+    }
+  }, 180_000);
+});
