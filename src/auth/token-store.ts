@@ -89,7 +89,6 @@ export class TokenStore {
   private readonly now: () => number;
   private readonly wait: (ms: number, signal?: AbortSignal) => Promise<unknown>;
   readonly sealer: TokenSealer;
-  private fingerprintKey?: Promise<Buffer>;
 
   constructor(
     private readonly redis: Redis,
@@ -119,26 +118,26 @@ export class TokenStore {
    * The deployment's fingerprint key: 32 random bytes made once per Redis prefix (the first process
    * wins), sealed like the tokens. Not derived from the token key, so rotating that key never changes a
    * fingerprint (a changed fingerprint would put the config's spent token over a rotated live one).
+   * Read at each seed (seeds are rare), never kept in the process: every process fingerprints with the
+   * key Redis holds now, also after that key was lost and made again.
    */
-  private fingerprintKeyOf(): Promise<Buffer> {
-    this.fingerprintKey ??= (async () => {
-      const key = `${this.options.prefix}:token-fingerprint-key`;
-      await this.redis.set(key, this.sealer.seal(randomBytes(32).toString('base64'), 'fingerprint-key'), 'NX');
-      const stored = await this.redis.get(key);
-      if (!stored) throw new AuthError('token fingerprint key vanished from Redis');
-      return Buffer.from(this.sealer.open(stored, 'fingerprint-key'), 'base64');
-    })().catch((err: unknown) => {
-      this.fingerprintKey = undefined;
-      throw err;
-    });
-    return this.fingerprintKey;
+  private async fingerprintKeyOf(): Promise<Buffer> {
+    const key = `${this.options.prefix}:token-fingerprint-key`;
+    await this.redis.set(key, this.sealer.seal(randomBytes(32).toString('base64'), 'fingerprint-key'), 'NX');
+    const stored = await this.redis.get(key);
+    if (!stored) throw new AuthError('token fingerprint key vanished from Redis');
+    return Buffer.from(this.sealer.open(stored, 'fingerprint-key'), 'base64');
   }
 
-  /** A keyed fingerprint of a refresh token: tells two tokens apart without storing either or a plain hash of it. */
+  /**
+   * A keyed fingerprint of a refresh token: tells two tokens apart without storing either or a plain hash
+   * of it. `<key id>.<HMAC>`: a fingerprint made under another fingerprint key (that key was lost and made
+   * again) is recognised as such and adopted, never taken for a different token.
+   */
   private async fingerprint(refreshToken: string): Promise<string> {
-    return createHmac('sha256', await this.fingerprintKeyOf())
-      .update(refreshToken)
-      .digest('base64url');
+    const key = await this.fingerprintKeyOf();
+    const id = createHmac('sha256', key).update('fingerprint key id').digest('base64url').slice(0, 8);
+    return `${id}.${createHmac('sha256', key).update(refreshToken).digest('base64url')}`;
   }
 
   /**

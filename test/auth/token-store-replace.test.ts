@@ -83,7 +83,21 @@ describe('TokenStore: replacing tokens', () => {
       expect(values).not.toContain(createHash('sha256').update(t).digest('hex'));
       expect(values).not.toContain(createHash('sha256').update(t).digest('base64url'));
     }
-    expect(h.seedFp).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(h.seedFp).toMatch(/^[A-Za-z0-9_-]{8}\.[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('given the fingerprint key lost from Redis (made again by the next seed), when the same config token seeds a rotated store, then the rotated token is kept, not taken for a re-consent', async () => {
+    const vendor = grantingVendor('rt-f');
+    await store.seed('f', 'rt-f');
+    await store.accessToken('f', vendor.refresh);
+    await redis.del(`${prefix}:token-fingerprint-key`);
+    // Another process, whose first seed makes a new fingerprint key.
+    const other = new TokenStore(redis, { prefix });
+    expect(await other.seed('f', 'rt-f')).toBe('adopted');
+    expect(await redis.hget(hash('f'), 'refreshToken')).toBe('rt-f-rotated-1');
+    // Both processes now fingerprint alike: the same token is kept, a new one replaces.
+    expect(await store.seed('f', 'rt-f')).toBe('kept');
+    expect(await store.seed('f', 'rt-f-consented')).toBe('replaced');
   });
 
   it('given a refresh in flight with the old token, when the store is replaced meanwhile, then the refresh result does not overwrite the new grant', async () => {

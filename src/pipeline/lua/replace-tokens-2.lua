@@ -2,12 +2,13 @@
 -- "replace"). Deleting the refresh lock fences a refresh in flight with the old token: its write finds
 -- the lock gone and is dropped, so it cannot overwrite the new grant.
 -- KEYS: token hash, refresh lock
--- ARGV: mode, fingerprint (keyed, of the config's token; "" for replace), refreshToken (sealed), now,
+-- ARGV: mode, fingerprint (`<fingerprint key id>.<HMAC>` of the config's token; "" for replace), refreshToken (sealed), now,
 --       accessToken (sealed, or ""), expiresAt (or "")
 -- Returns (seed) 0 = the store was seeded with this token already: kept (it may have rotated since);
 --   1 = seeded (the store held no token); 4 = replaced (the config holds a token the store was not
 --   seeded with: a re-consent);
---   2 = a store written before fingerprints existed: its token kept, the fingerprint adopted;
+--   2 = a store written before fingerprints existed, or fingerprinted under a fingerprint key since lost:
+--   its token kept (it may be a rotated, live one), the fingerprint adopted;
 --   3 = a token this store was seeded with before and replaced since (a replica still on the old
 --   config): kept out, so replicas on two configs cannot take turns replacing each other's token.
 -- Returns (replace) 1.
@@ -15,7 +16,9 @@ local mode, fp = ARGV[1], ARGV[2]
 if mode == 'seed' then
   local seeded = redis.call('hget', KEYS[1], 'seedFp')
   if seeded == fp then return 0 end
-  if not seeded and redis.call('hexists', KEYS[1], 'refreshToken') == 1 then
+  local kid = string.match(fp, '^[^.]+%.')
+  local sameKey = seeded and string.sub(seeded, 1, #kid) == kid
+  if not sameKey and redis.call('hexists', KEYS[1], 'refreshToken') == 1 then
     redis.call('hset', KEYS[1], 'seedFp', fp)
     return 2
   end
