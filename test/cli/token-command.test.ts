@@ -50,6 +50,16 @@ describe('erp-sync token (the command)', () => {
     for (const secret of [accessToken!, refreshToken!, p.secrets.zohoRefreshToken]) expect(text.out + JSON.stringify(s)).not.toContain(secret);
   });
 
+  it('given stored tokens, when reset, then they are gone and the next call seeds them from the config', async () => {
+    const r = await cli(['reset', '--connection', CONNECTION], {});
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain(`${CONNECTION}: stored tokens removed; the next call seeds them from the config's refreshToken`);
+    expect((await status()).stored).toBe(false);
+    expect((await cli(['status', '--connection', CONNECTION])).out).toContain('none stored: the next use seeds them from the config');
+    await p.rt.vendorClient(CONNECTION).request({ path: 'organizations', endpoint: 'GET /organizations', schema: z.any() });
+    expect((await status()).stored).toBe(true);
+  });
+
   it('given a key set, when rekey runs, then every plain token is sealed under it; after a rotation, rekey with the old key moves them to the new one', async () => {
     expect(expectOneLineError(await cli(['rekey']))).toMatch(/token rekey needs ERP_SYNC_TOKEN_KEY/);
 
@@ -75,16 +85,6 @@ describe('erp-sync token (the command)', () => {
     const line = expectOneLineError(r);
     expect(line).toContain('ERP_SYNC_TOKEN_KEY');
     expect(line).not.toContain('not-base64-secretish');
-  });
-
-  it('given stored tokens, when reset, then they are gone and the next call seeds them from the config', async () => {
-    const r = await cli(['reset', '--connection', CONNECTION], { ERP_SYNC_TOKEN_KEY: NEW_KEY });
-    expect(r.code, r.err).toBe(0);
-    expect(r.out).toContain(`${CONNECTION}: stored tokens removed; the next call seeds them from the config's refreshToken`);
-    expect((await status()).stored).toBe(false);
-    expect((await cli(['status', '--connection', CONNECTION])).out).toContain('none stored: the next use seeds them from the config');
-    await p.rt.vendorClient(CONNECTION).request({ path: 'organizations', endpoint: 'GET /organizations', schema: z.any() });
-    expect((await status()).stored).toBe(true);
   });
 
   it('given no --connection, or an unknown one, then a one-line usage error', async () => {
