@@ -307,7 +307,7 @@ export async function createRuntime(
         await quotas.park(c.id, until);
         logger.error(
           { connection: c.id, err, recheckAt: new Date(until).toISOString() },
-          'the vendor refused the connection\'s refresh token: re-authorise it (docs/operations.md, ErpSyncCredentialsRefused); parked until the recheck',
+          "the vendor refused the connection's refresh token: re-authorise it (docs/operations.md, ErpSyncCredentialsRefused); parked until the recheck",
         );
       },
       // A new refresh token in the config replaced a refused one: try it now rather than at the recheck.

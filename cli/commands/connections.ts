@@ -41,8 +41,7 @@ export async function collectConnections(rt: ListRuntime, now = Date.now()) {
     const outage = await rt.outages.get(c.id);
     const { lastSuccess, lastError } = await rt.syncStatus.read(c.id);
     const credentials = await credentialsStatus(rt.tokens, rt.connection(c.id));
-    const state =
-      control.state === 'paused' ? 'paused' : !credentials.ok ? 'reauthorise' : parked ? 'parked' : outage ? 'vendor-down' : 'running';
+    const state = control.state === 'paused' ? 'paused' : !credentials.ok ? 'reauthorise' : parked ? 'parked' : outage ? 'vendor-down' : 'running';
     out.push({
       id: c.id,
       system: c.system,
@@ -80,7 +79,9 @@ function stateLine(c: ConnectionView): string {
   const parts: string[] = [];
   if (c.paused) parts.push(`PAUSED since ${c.paused.since}${c.paused.by ? ` by ${c.paused.by}` : ''}${c.paused.reason ? `: ${c.paused.reason}` : ''}`);
   if (!c.credentials.ok) {
-    parts.push(`CREDENTIALS REFUSED since ${c.credentials.refusedAt} (${c.credentials.failure}): re-authorise; see \`erp-sync token status --connection ${c.id}\``);
+    parts.push(
+      `CREDENTIALS REFUSED since ${c.credentials.refusedAt} (${c.credentials.failure}): re-authorise; see \`erp-sync token status --connection ${c.id}\``,
+    );
   }
   if (c.parkedUntil) parts.push(`parked until ${c.parkedUntil} (${c.credentials.ok ? 'vendor quota' : 'rechecked then'})`);
   if (!c.vendor.up) parts.push(`vendor DOWN since ${c.vendor.downSince}: ${c.vendor.lastError}`);
@@ -116,7 +117,9 @@ export function registerConnectionsCommand(program: Command): void {
   configOption(
     connections
       .command('list', { isDefault: true })
-      .description('each connection: state (running, paused, reauthorise, parked, vendor down), schedule, last run and success per entity, lag, vendor quota used')
+      .description(
+        'each connection: state (running, paused, reauthorise, parked, vendor down), schedule, last run and success per entity, lag, vendor quota used',
+      )
       .option('--json', 'print JSON'),
   ).action(async (o: { json?: boolean; config?: string }) =>
     withRuntime(o.config, async (rt) => {

@@ -91,14 +91,14 @@ export function registerTokenCommand(program: Command): void {
       const r = await resetTokens(rt, o.connection);
       const group = r.tokenKey === o.connection ? '' : ` (token group ${r.tokenKey}: every connection of the group)`;
       if (!r.removed) return void console.log(`${o.connection}: no tokens stored${group}; the next call seeds them from the config`);
-      console.log(`${o.connection}: stored tokens removed${group}; the next call seeds them from the config's refreshToken${r.unparked ? '; park lifted' : ''}`);
+      console.log(
+        `${o.connection}: stored tokens removed${group}; the next call seeds them from the config's refreshToken${r.unparked ? '; park lifted' : ''}`,
+      );
     });
   });
 
   configOption(
-    token
-      .command('rekey')
-      .description(`re-seal every stored token under ${TOKEN_KEY_ENV} (tokens sealed under ${OLD_TOKEN_KEYS_ENV}, or plain text)`),
+    token.command('rekey').description(`re-seal every stored token under ${TOKEN_KEY_ENV} (tokens sealed under ${OLD_TOKEN_KEYS_ENV}, or plain text)`),
   ).action(async (o: { config?: string }) => {
     await withRuntime(o.config, async (rt) => {
       const kid = rt.tokens.sealer.currentKeyId;

@@ -1,7 +1,10 @@
 import type { VendorClientOptions } from './vendor-client.js';
 
 /** What the pipeline hands every connection's client: quota slots, observers, the park, logging. */
-export type ConnectionHooks = Pick<VendorClientOptions, 'acquire' | 'onResponse' | 'onQuota' | 'park' | 'onCredentialsRefused' | 'onCredentialsReplaced' | 'connectionId' | 'logger'>;
+export type ConnectionHooks = Pick<
+  VendorClientOptions,
+  'acquire' | 'onResponse' | 'onQuota' | 'park' | 'onCredentialsRefused' | 'onCredentialsReplaced' | 'connectionId' | 'logger'
+>;
 
 /**
  * The pipeline's hooks out of a connector's client options, for a VendorClient. Only these keys are

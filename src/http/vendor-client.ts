@@ -1,7 +1,16 @@
 import type { Got } from 'got';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import { AuthError, CredentialsRefusedError, DataContractError, formatZodIssues, ParkedError, RateLimitedError, SyncError, TransientError } from '../errors/index.js';
+import {
+  AuthError,
+  CredentialsRefusedError,
+  DataContractError,
+  formatZodIssues,
+  ParkedError,
+  RateLimitedError,
+  SyncError,
+  TransientError,
+} from '../errors/index.js';
 import { createHttpClient } from './create-http-client.js';
 import { networkError } from './network-error.js';
 import { parseRetryAfter } from './retry-after.js';

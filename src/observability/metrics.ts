@@ -72,7 +72,7 @@ export function createMetrics(registry = new Registry()) {
     ),
     connectionCredentialsOk: g(
       'erpsync_connection_credentials_ok',
-      '0 while the vendor refuses the connection\'s refresh token (re-authorisation needed; the connection is parked and rechecked), else 1',
+      "0 while the vendor refuses the connection's refresh token (re-authorisation needed; the connection is parked and rechecked), else 1",
       ['connection'] as const,
     ),
     connectionPaused: g('erpsync_connection_paused', '1 while an operator has paused the connection (its jobs are held), else 0', ['connection'] as const),
