@@ -51,7 +51,7 @@ describe('Prometheus scraping a running worker, with the shipped alert rules', (
     );
     expect(t.scrapeUrl).toBe(`${stack.url}/metrics`);
     const rules = await prom.rules();
-    expect(rules.length).toBe(20);
+    expect(rules.length).toBe(21);
     expect(rules.filter((r) => r.health !== 'ok' && r.health !== 'unknown')).toEqual([]);
   });
 
