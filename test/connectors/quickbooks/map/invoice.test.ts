@@ -115,6 +115,8 @@ describe('QuickBooks invoice → billing invoice', () => {
   });
 
   it('given a USD invoice with ExchangeRate (INR per USD) and HomeTotalAmt, partly paid, then the rate is sent as is and paid = TotalAmt − Balance', () => {
+    // ExchangeRate is home (INR) units per one USD — billing's direction (base = invoice × exchangeRate), so
+    // sent as is. By hand: 2400 USD × 83.2575 = 199818 INR, QBO's HomeTotalAmt.
     const { invoice, warnings } = mapped(fixture('invoice-usd'));
     expect(warnings).toEqual([]);
     expect(invoice).toStrictEqual({
