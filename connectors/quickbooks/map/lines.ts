@@ -1,13 +1,16 @@
-import type { LineItem } from '../../../src/billing/schemas/index.js';
+import type { Discount, LineItem } from '../../../src/billing/schemas/index.js';
 import {
   buildTax,
   type Decimal,
   dec,
   formatMoney,
+  itemDiscount,
   mapFail,
   minorUnit,
   parseAmount,
   parseOptionalAmount,
+  percentOf,
+  roundMoney,
   sumMoney,
   tryWireNumber,
   ZERO,
@@ -21,7 +24,8 @@ import { type DocTaxComponent, taxCodeRate } from './tax.js';
  * QBO `Line[]` read into what the billing body needs (fields: Finance.xsd in
  * https://github.com/intuit/QuickBooks-V3-Java-SDK). `DetailType` decides:
  * - `SalesItemLineDetail` → an item line: quantity `Qty`, unit price `UnitPrice`, name = `ItemRef.name`
- *   (else the line's Description), amount = the line's `Amount` (net of tax; the authoritative money).
+ *   (else the line's Description), amount = the line's `Amount` (net of tax; the authoritative money);
+ *   a line `DiscountAmt`/`DiscountRate` is the line's `discount`, already inside Amount.
  * - `DiscountLineDetail` → a document-level discount (`Amount`, `PercentBased`/`DiscountPercent`).
  * - `SubTotalLineDetail` → skipped as an item (QBO's auto-generated subtotal); its Amount is kept only to
  *   check the item lines add up to it.
@@ -40,6 +44,8 @@ export interface ItemLine {
   unitPrice: Decimal;
   amount: Decimal;
   taxCodeId?: string;
+  /** The line's own discount (DiscountRate/DiscountAmt), already taken off Amount. */
+  discount?: Discount;
 }
 
 export interface DiscountLine {
@@ -123,19 +129,25 @@ function itemLine(s: Steps, line: QboLine, field: string, currency: string): Ite
   } else if (unitPrice === undefined) {
     unitPrice = quantity.isZero() ? ZERO : amount.div(quantity);
   }
-  // Qty × UnitPrice must be the amount (QBO keeps UnitPrice to 5 decimals: allow one minor unit).
+  // Qty × UnitPrice − the line's discount must be the amount (QBO keeps UnitPrice to 5 decimals: allow
+  // one minor unit). Amount is QBO's own figure: a discount given only as DiscountRate is Qty × UnitPrice −
+  // Amount (QBO rounded the line, not the discount), and must still be that rate within a minor unit.
   const gross = quantity.times(unitPrice!);
-  if (gross.minus(amount).abs().gt(minorUnit(currency)) && !hasLineDiscount(d)) {
+  const discount = lineDiscountOf(s, d, { quantity, unitPrice: unitPrice!, amount }, field, currency);
+  const expected = gross.minus(discount?.amount ?? 0);
+  if (expected.minus(amount).abs().gt(minorUnit(currency))) {
+    const off = discount ? ` − discount ${discount.amount} ` : ' ';
     s.fail(
       mapFail(
         'AMOUNTS_INCONSISTENT',
-        `${field}: Qty ${quantity.toFixed()} × UnitPrice ${unitPrice!.toFixed()} = ${formatMoney(gross, currency)} but Amount is ${formatMoney(amount, currency)} ${currency}`,
+        `${field}: Qty ${quantity.toFixed()} × UnitPrice ${unitPrice!.toFixed()}${off}= ${formatMoney(expected, currency)} but Amount is ${formatMoney(amount, currency)} ${currency}`,
         { field: `${field}.Amount` },
       ),
     );
   }
   const name = (d.ItemRef?.name ?? line.Description ?? '').trim() || 'Item';
   const item: ItemLine = { name, quantity, unitPrice: unitPrice!, amount };
+  if (discount) item.discount = discount;
   if (line.Id !== undefined) item.lineId = line.Id;
   if (d.ItemRef?.value !== undefined) item.itemId = d.ItemRef.value;
   if (line.Description?.trim()) item.description = line.Description.trim();
@@ -143,10 +155,48 @@ function itemLine(s: Steps, line: QboLine, field: string, currency: string): Ite
   return item;
 }
 
-/** Regions with line discounts (DiscountRate/DiscountAmt) put the discounted figure in Amount. */
-function hasLineDiscount(d: { DiscountRate?: unknown; DiscountAmt?: unknown }): boolean {
-  const nonZero = (v: unknown) => v !== undefined && v !== null && Number(v) !== 0;
-  return nonZero(d.DiscountRate) || nonZero(d.DiscountAmt);
+/**
+ * The line's own discount, in regions that have them (DiscountRate/DiscountAmt): QBO puts the discounted
+ * figure in Amount, so the discount is for information only and is not subtracted again. DiscountAmt is
+ * kept as stated; a DiscountRate alone becomes Qty × UnitPrice − Amount (itemDiscount's lineAmount).
+ */
+function lineDiscountOf(
+  s: Steps,
+  d: { DiscountRate?: unknown; DiscountAmt?: unknown },
+  line: { quantity: Decimal; unitPrice: Decimal; amount: Decimal },
+  field: string,
+  currency: string,
+): Discount | undefined {
+  const stated = s.take(parseOptionalAmount(d.DiscountAmt, `${field}.SalesItemLineDetail.DiscountAmt`));
+  const rate = s.take(parseOptionalAmount(d.DiscountRate, `${field}.SalesItemLineDetail.DiscountRate`));
+  const amount = stated === undefined || stated.isZero() ? undefined : stated;
+  const percentage = rate === undefined || rate.isZero() ? undefined : rate;
+  if (amount === undefined && percentage === undefined) return undefined;
+  const discount = s.take(
+    itemDiscount({
+      ...(amount === undefined ? {} : { amount }),
+      ...(percentage === undefined ? {} : { percentage }),
+      quantity: line.quantity,
+      unitPrice: line.unitPrice,
+      lineAmount: line.amount,
+      currency,
+      field: `${field}.SalesItemLineDetail`,
+    }),
+  );
+  // A rate-only discount derived from Amount must still be that rate (within a minor unit), else the figures disagree.
+  if (discount && amount === undefined && percentage !== undefined) {
+    const fromRate = roundMoney(percentOf(line.quantity.times(line.unitPrice), percentage), currency);
+    if (fromRate.minus(discount.amount).abs().gt(minorUnit(currency))) {
+      s.fail(
+        mapFail(
+          'AMOUNTS_INCONSISTENT',
+          `${field}: DiscountRate ${percentage.toFixed()} % of ${formatMoney(line.quantity.times(line.unitPrice), currency)} is ${formatMoney(fromRate, currency)}, but Amount leaves a discount of ${discount.amount} ${currency}`,
+          { field: `${field}.Amount` },
+        ),
+      );
+    }
+  }
+  return discount;
 }
 
 /**
@@ -168,6 +218,7 @@ export function lineItemOf(s: Steps, item: ItemLine, components: DocTaxComponent
     quantity: item.quantity.toDecimalPlaces(6).toNumber(),
     subTotal: wire(s, item.amount, currency, `${field}.subTotal`),
     total: wire(s, item.amount.plus(lineTax), currency, `${field}.total`),
+    ...(item.discount ? { discount: item.discount } : {}),
   };
   // The line's tax warnings are the document's, reported once there (totals.ts).
   if (components.length > 0) out.tax = s.takeQuietly(buildTax(components, currency, `${field}.tax`));

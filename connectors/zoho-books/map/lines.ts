@@ -20,7 +20,8 @@ import type { ZohoLineItem } from '../schemas.js';
 
 /**
  * Zoho line items (https://www.zoho.com/books/api/v3/invoices/) in exact decimals. Zoho's own arithmetic:
- * `item_total = quantity × rate − item discount`, checked here within one minor unit.
+ * `item_total = quantity × rate − item discount`, checked here within one minor unit. item_total is the
+ * vendor's figure: a discount given only as a percentage is quantity × rate − item_total.
  *
  * Billing line items: `subTotal` = Zoho's item_total (after the line's own discount, before tax), so
  * Σ subTotal = invoiceSubtotal; `discount` = the item discount already taken off; `tax` = the line's
@@ -55,10 +56,18 @@ export function parseLine(s: Steps, line: ZohoLineItem, i: number, currency: str
   const entered = s.take(parseDiscountValue(line.discount, `${at}.discount`));
   const money = s.take(parseOptionalAmount(line.discount_amount, `${at}.discount_amount`));
   const gross = roundMoney(quantity.times(rate), currency);
-  const discountAmount = roundMoney(
-    money && !money.isZero() ? money : (entered.amount ?? (entered.percentage ? percentOf(gross, entered.percentage) : ZERO)),
-    currency,
-  );
+  const stated = money && !money.isZero() ? money : entered.amount;
+  // With only a percentage, the discount is what Zoho took off to reach item_total: Zoho rounded the line,
+  // not the discount, so the percentage rounded on its own can be a minor unit off (15 % of 9.90 is 1.485
+  // → 1.49, while Zoho's item_total 8.42 leaves 1.48). It must still be that percentage within a minor unit.
+  const fromPercent = entered.percentage ? roundMoney(percentOf(gross, entered.percentage), currency) : undefined;
+  const fromItemTotal = fromPercent === undefined ? undefined : roundMoney(quantity.times(rate).minus(itemTotal), currency);
+  const discountAmount =
+    stated !== undefined
+      ? roundMoney(stated, currency)
+      : fromItemTotal !== undefined && within(fromItemTotal, fromPercent!, currency, 1)
+        ? fromItemTotal
+        : (fromPercent ?? ZERO);
   if (!within(gross.minus(discountAmount), itemTotal, currency, 1)) {
     const fm = (d: Decimal) => formatMoney(d, currency);
     s.fail(

@@ -18,7 +18,7 @@ import {
 import type { Steps } from '../../../src/mapping/steps.js';
 import type { ZohoDocument } from '../schemas.js';
 import type { ZohoLookups } from '../streams/lookups.js';
-import { lineItemOf, nonEmpty, parseLine, wire, type LineItemDraft } from './lines.js';
+import { lineItemOf, nonEmpty, parseLine, within, wire, type LineItemDraft } from './lines.js';
 import { reconcileTaxes } from './reconcile-taxes.js';
 import { cellsFor, lineTaxOf, taxOf, type TaxCell } from './tax.js';
 
@@ -54,15 +54,21 @@ export interface DocumentAmounts {
 /**
  * Entity-level discount. Zoho computes a percentage on sub_total whether the discount applies before or
  * after tax, so the billing percentage is relative to the subtotal in both cases; `isPostTax` is
- * `!is_discount_before_tax`. The money (`discount_amount`) is authoritative.
+ * `!is_discount_before_tax`. The money (`discount_amount`) is authoritative. Given only as a percentage,
+ * the discount is what Zoho's `total` leaves (sub_total + tax_total + shipping + adjustment + round-off −
+ * total): Zoho rounded the total, so the percentage rounded on its own can be a minor unit off. It must
+ * still be that percentage within a minor unit; otherwise the percentage is used and the total check decides.
  */
-function entityDiscountOf(s: Steps, doc: ZohoDocument, subtotal: Decimal, currency: string): { amount: Decimal; discount?: Discount } {
+function entityDiscountOf(s: Steps, doc: ZohoDocument, subtotal: Decimal, leftByTotal: Decimal, currency: string): { amount: Decimal; discount?: Discount } {
   if (doc.discount_type?.trim().toLowerCase() !== 'entity_level') return { amount: ZERO };
   const entered = s.take(parseDiscountValue(doc.discount, 'discount'));
   const percentField = s.take(parseOptionalAmount(doc.discount_percent, 'discount_percent'));
   const percentage = entered.percentage ?? (percentField && !percentField.isZero() ? percentField : undefined);
   const money = s.take(parseOptionalAmount(doc.discount_amount, 'discount_amount'));
-  const amount = roundMoney(money && !money.isZero() ? money : (entered.amount ?? (percentage ? percentOf(subtotal, percentage) : ZERO)), currency);
+  const fromPercent = percentage ? roundMoney(percentOf(subtotal, percentage), currency) : ZERO;
+  const fromTotal = roundMoney(leftByTotal, currency);
+  const fromRate = percentage && within(fromTotal, fromPercent, currency, 1) ? fromTotal : fromPercent;
+  const amount = roundMoney(money && !money.isZero() ? money : (entered.amount ?? fromRate), currency);
   const discount = s.take(buildDiscount({ amount, percentage, base: subtotal, isPostTax: doc.is_discount_before_tax === false, currency, field: 'discount' }));
   return discount ? { amount, discount } : { amount: ZERO };
 }
@@ -81,7 +87,8 @@ export function amountsOf(s: Steps, doc: ZohoDocument, lookups: ZohoLookups, cur
   const roundoff = s.take(parseAmountOrZero(doc.roundoff_value, 'roundoff_value'));
   s.check(checkLinesSum({ lineSubtotals: lines.map((l) => l.itemTotal), subtotal, currency }));
 
-  const { amount: discountAmount, discount } = entityDiscountOf(s, doc, subtotal, currency);
+  const leftByTotal = subtotal.plus(taxTotal).plus(shipping).plus(adjustment).plus(roundoff).minus(total);
+  const { amount: discountAmount, discount } = entityDiscountOf(s, doc, subtotal, leftByTotal, currency);
   s.check(checkInvoiceTotal({ subtotal, discount: discountAmount, tax: taxTotal, adjustments: [shipping, adjustment], rounding: roundoff, total, currency }));
 
   // Each line's share of a before-tax entity discount lowers its taxable amount.

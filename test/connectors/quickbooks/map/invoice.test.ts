@@ -115,6 +115,8 @@ describe('QuickBooks invoice → billing invoice', () => {
   });
 
   it('given a USD invoice with ExchangeRate (INR per USD) and HomeTotalAmt, partly paid, then the rate is sent as is and paid = TotalAmt − Balance', () => {
+    // ExchangeRate is home (INR) units per one USD — billing's direction (base = invoice × exchangeRate), so
+    // sent as is. By hand: 2400 USD × 83.2575 = 199818 INR, QBO's HomeTotalAmt.
     const { invoice, warnings } = mapped(fixture('invoice-usd'));
     expect(warnings).toEqual([]);
     expect(invoice).toStrictEqual({
@@ -405,5 +407,57 @@ describe('QuickBooks invoice → quarantine reasons', () => {
     });
     expect(reasonOf({ ...fixture('invoice-intra-state'), Line: 'nope' })).toBe('INVALID_FIELD');
     expect(reasonOf({ ...fixture('invoice-intra-state'), TotalAmt: '1,200.00' })).toBe('INVALID_FIELD');
+  });
+});
+
+describe('QuickBooks line discounts: QuickBooks’ arithmetic wins', () => {
+  // Regions with line discounts put the discounted figure in the line's Amount (SalesItemLineDetail
+  // DiscountRate/DiscountAmt, Finance.xsd in https://github.com/intuit/QuickBooks-V3-Java-SDK).
+  // 3 × 3.30 = 9.90 at 15 %: QBO's Amount is 9.90 − 1.485 = 8.415 → 8.42, so QBO took off 1.48; 15 % of
+  // 9.90 rounded on its own would be 1.49. CGST 9 % and SGST 9 % of 8.42 = 0.7578 → 0.76 each; 8.42 + 1.52 = 9.94.
+  const discounted = (line: Record<string, unknown>, subtotal: number, total: number) => {
+    const raw = fixture('invoice-intra-state');
+    const [first] = structuredClone(raw.Line) as Array<Record<string, any>>;
+    first!.Amount = line.Amount;
+    first!.SalesItemLineDetail = { ...first!.SalesItemLineDetail, Qty: 3, UnitPrice: 3.3, ...line.detail! };
+    const taxLine = (rate: string) => ({
+      Amount: 0.76,
+      DetailType: 'TaxLineDetail',
+      TaxLineDetail: { TaxRateRef: { value: rate }, PercentBased: true, TaxPercent: 9, NetAmountTaxable: subtotal },
+    });
+    return {
+      ...raw,
+      Line: [first, { Amount: subtotal, DetailType: 'SubTotalLineDetail', SubTotalLineDetail: {} }],
+      TxnTaxDetail: { TotalTax: 1.52, TaxLine: [taxLine('7'), taxLine('8')] },
+      TotalAmt: total,
+      Balance: total,
+      _customer: fixture('customer-registered'),
+    };
+  };
+
+  it('given 3 × 3.30 at DiscountRate 15 whose Amount QuickBooks computed as 8.42, then the line discount is 1.48 (9.90 − 8.42), not 15 % of 9.90 rounded alone (1.49)', () => {
+    const { invoice } = mapped(discounted({ Amount: 8.42, detail: { DiscountRate: 15 } }, 8.42, 9.94));
+    expect(invoice.lineItems![0]).toMatchObject({ subTotal: 8.42, total: 9.94, quantity: 3, discount: { amount: 1.48, percentage: 15, isPostTax: false } });
+    expect(invoice.invoiceSubtotal).toBe(8.42);
+    expect(invoice.invoiceTotal).toBe(9.94);
+  });
+
+  it('given a DiscountAmt, then it is the line discount as QuickBooks states it', () => {
+    const { invoice } = mapped(discounted({ Amount: 8.42, detail: { DiscountAmt: 1.48 } }, 8.42, 9.94));
+    expect(invoice.lineItems![0]).toMatchObject({ subTotal: 8.42, discount: { amount: 1.48, isPostTax: false } });
+  });
+
+  it('given a discounted line whose Amount is two minor units away from 15 % off 9.90, or a DiscountAmt that does not leave its Amount, then AMOUNTS_INCONSISTENT', () => {
+    const reasonOf = (raw: Record<string, unknown>) => {
+      const r = toInvoice(sourceRecord(raw), mapContext());
+      return r.ok ? 'ok' : `${r.reason} ${r.field}`;
+    };
+    expect(reasonOf(discounted({ Amount: 8.44, detail: { DiscountRate: 15 } }, 8.44, 9.96))).toBe('AMOUNTS_INCONSISTENT Line.0.Amount');
+    expect(reasonOf(discounted({ Amount: 8.42, detail: { DiscountAmt: 1.6 } }, 8.42, 9.94))).toBe('AMOUNTS_INCONSISTENT Line.0.Amount');
+  });
+
+  it('given the discounted line whose Amount does not add up to the SubTotal line, then AMOUNTS_INCONSISTENT', () => {
+    const r = toInvoice(sourceRecord(discounted({ Amount: 8.42, detail: { DiscountRate: 15 } }, 8.4, 9.92)), mapContext());
+    expect(r).toMatchObject({ ok: false, reason: 'AMOUNTS_INCONSISTENT' });
   });
 });

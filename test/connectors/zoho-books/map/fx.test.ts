@@ -4,6 +4,15 @@ import { toCreditNote } from '../../../../connectors/zoho-books/map/credit-note.
 import { invoiceOf, lookups, mapContext, variant } from '../fixtures.js';
 
 describe('exchange rates (map/fx.ts)', () => {
+  it('given a USD invoice in the INR organisation with exchange_rate 83.125 (INR per USD, Zoho’s direction), then exchangeRate is 83.125, as sent', () => {
+    const invoice = invoiceOf(toInvoice(variant('invoice-usd-in-inr-org', 'invoice'), mapContext()));
+    // https://www.zoho.com/books/api/v3/invoices/: exchange_rate is base units per invoice unit (1 EUR = 1.18 USD
+    // for a USD organisation). Billing: base = invoice × exchangeRate, so no inversion: 83.125.
+    // By hand: 6650.50 USD × 83.125 = 552822.8125 → 552822.81 INR, Zoho's bcy_total.
+    expect(invoice).toMatchObject({ invoiceCurrency: 'USD', invoiceTotal: 6650.5, exchangeRate: 83.125 });
+    expect(Math.round(invoice.invoiceTotal * invoice.exchangeRate! * 100) / 100).toBe(552822.81);
+  });
+
   it("given no exchange_rate but Zoho's base-currency total, then the rate is derived from bcy_total (with a warning)", () => {
     const r = toInvoice(
       variant('invoice-usd-in-inr-org', 'invoice', (i) => delete i.exchange_rate),
