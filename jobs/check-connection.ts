@@ -33,8 +33,8 @@ const ORGANISATION_SETTING: Record<SystemName, string> = {
 const RECONSENT =
   "re-consent: authorise the app again in the vendor's console, put the new refresh token where the connection's settings.refreshToken reads it, then SIGHUP or roll the workers (docs/operations.md, OAuth tokens)";
 
-/** A listed row is never older than this: a read told every row is held fetches no details (one list call). */
-const HELD_FOREVER = '9999-12-31T23:59:59.999Z';
+/** Rows on the page a check reads: QuickBooks' smallest MAXRESULTS (the others allow 1). */
+const CHECK_PAGE_SIZE = 2;
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -106,13 +106,10 @@ export async function checkConnection(
     }
   }
 
-  // One page of each configured entity: a list call each (rows reported as held, so no detail fetches).
-  const ctx = handle.readContext({
-    logger: rt.logger.child({ connection: id, check: true }),
-    signal,
-    until: new Date(now()),
-    knownVersions: async (_entity, ids) => ids.map(() => HELD_FOREVER),
-  });
+  // The first page of each configured entity, at the smallest page every connector's settings allow
+  // (`pageSize`): a list call and at most two detail calls, whatever the organisation holds.
+  const read = handle.readContext({ logger: rt.logger.child({ connection: id, check: true }), signal, until: new Date(now()) });
+  const ctx = { ...read, settings: { ...read.settings, pageSize: CHECK_PAGE_SIZE } };
   let orgCurrency: string | undefined;
   let currencyError: unknown;
   let readOk = false;
