@@ -1,3 +1,4 @@
+import { credentialsStatus } from '../src/auth/credentials-status.js';
 import { tokenKeyOf } from '../src/auth/token-key.js';
 import type { SystemName } from '../src/connector/types.js';
 import { AuthError, ConfigError, CredentialsRefusedError, ParkedError, RateLimitedError, RejectedError, TransientError } from '../src/errors/index.js';
@@ -94,16 +95,28 @@ export async function checkConnection(
   let tokenOk = true;
   if (!auth) checks.push({ check: 'token', status: 'skipped', detail: 'this connector does not use OAuth tokens' });
   else {
-    try {
-      const current = await auth.token();
-      if (options.forceRefresh) await auth.token(current);
-      const held = (await rt.tokens.describe(tokenKeyOf(handle))).expiresAt;
-      const until = held ? `, access token valid until ${new Date(held).toISOString()}` : '';
-      checks.push({ check: 'token', status: 'ok', detail: `${options.forceRefresh ? 'refreshed' : 'usable'}${until}` });
-    } catch (err) {
+    // Seeding first (Redis only): a new refresh token in the config (a re-consent) clears an old refusal.
+    const refused = options.forceRefresh ? undefined : await auth.prepare?.().then(() => credentialsStatus(rt.tokens, handle));
+    if (refused && !refused.ok) {
+      // A grant the vendor refused waits for its recheck: a start does not call the token endpoint for it again.
       tokenOk = false;
-      checks.push(vendorFailure('token', err, system, id));
-    }
+      checks.push({
+        check: 'token',
+        status: 'failed',
+        detail: `the vendor refused the refresh token at ${refused.refusedAt} (${refused.failure})`,
+        fix: RECONSENT,
+      });
+    } else
+      try {
+        const current = await auth.token();
+        if (options.forceRefresh) await auth.token(current);
+        const held = (await rt.tokens.describe(tokenKeyOf(handle))).expiresAt;
+        const until = held ? `, access token valid until ${new Date(held).toISOString()}` : '';
+        checks.push({ check: 'token', status: 'ok', detail: `${options.forceRefresh ? 'refreshed' : 'usable'}${until}` });
+      } catch (err) {
+        tokenOk = false;
+        checks.push(vendorFailure('token', err, system, id));
+      }
   }
 
   // The first page of each configured entity, at the smallest page every connector's settings allow

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CredentialsRefusedError } from '../../src/errors/index.js';
 import { CONNECTION, type Pipeline, startPipeline } from '../support/pipeline.js';
 
 /** `erp-sync worker` runs the connections' checks (`erp-sync check`) once at start and logs them. */
@@ -36,5 +37,31 @@ describe('the worker start: connection checks', () => {
     expect(worker.output()).not.toContain('not-a-billing-key');
     // The start did not fail: the worker is still running.
     expect(worker.proc.exitCode).toBeNull();
+  });
+
+  it('given the vendor already refused the grant, when the worker starts, then the token check warns re-consent without calling the token endpoint again, and the reads are skipped', async () => {
+    p.zoho.tokens.revoke();
+    try {
+      await p.rt.tokens.reset(CONNECTION);
+      await expect(p.rt.vendorClient(CONNECTION).options.auth!.token()).rejects.toBeInstanceOf(CredentialsRefusedError);
+      const tokenCalls = () => p.zoho.journal.list({ path: '/oauth/v2/token' }).length;
+      const before = tokenCalls();
+      const worker = await p.spawnWorker(['upsert']);
+      await worker.waitForOutput('connection check ok: attachment key');
+      const lines = worker
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('"connection check'))
+        .map((l) => JSON.parse(l) as { level: number; check: string; status: string; detail: string; fix?: string });
+      const token = lines.find((l) => l.check === 'token')!;
+      expect(token).toMatchObject({ level: 40, status: 'failed' });
+      expect(token.detail).toMatch(/^the vendor refused the refresh token at \S+ \(/);
+      expect(token.fix).toMatch(/^re-consent: /);
+      expect(lines.find((l) => l.check === 'read invoices')).toMatchObject({ status: 'skipped', detail: 'needs a token that refreshes' });
+      expect(tokenCalls()).toBe(before);
+      expect(worker.proc.exitCode).toBeNull();
+    } finally {
+      p.zoho.tokens.consent(p.secrets.zohoRefreshToken);
+    }
   });
 });
