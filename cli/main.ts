@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { registerBackfillCommand } from './commands/backfill.js';
+import { registerCheckCommand } from './commands/check.js';
 import { registerConfigCommand } from './commands/config.js';
 import { registerConnectionsCommand } from './commands/connections.js';
 import { registerDemoCommand } from './commands/demo.js';
@@ -47,6 +48,7 @@ registerStatusCommand(program);
 registerRunsCommand(program);
 registerStateCommand(program);
 registerConnectionsCommand(program);
+registerCheckCommand(program);
 registerSyncCommand(program);
 registerDlqCommand(program);
 registerExplainCommand(program);

@@ -6,6 +6,7 @@ import { dropUnconfiguredSeries } from '../src/observability/drop-unconfigured-s
 import { startHttpServer } from '../src/observability/http-server.js';
 import { queueUi } from '../src/observability/queue-ui.js';
 import { BILLING } from './billing-outage.js';
+import { checkConnection } from './check-connection.js';
 import { QUEUES } from './catalog.js';
 import { upsertReconcileSchedulers } from './reconcile.js';
 import { type ReloadOutcome, reloadConfig } from './reload-config.js';
@@ -119,6 +120,9 @@ export async function startService(config: AppConfig, logger: Logger, options: {
   if (!rt.tokens.sealer.encrypted) {
     logger.warn(`OAuth tokens are stored unencrypted in Redis: set ${TOKEN_KEY_ENV} (32 random bytes, base64) to seal them (docs/configuration.md)`);
   }
+  // The connections' checks (`erp-sync check`), logged once at start: a failure is a warning, never a failed start.
+  const checking = new AbortController();
+  const checked = logConnectionChecks(rt, logger, checking.signal);
   let stopped: Promise<void> | undefined;
   // Reloads run one after another; stopping waits for the one under way (it uses the Redis connections).
   let reloading: Promise<unknown> = Promise.resolve();
@@ -137,10 +141,29 @@ export async function startService(config: AppConfig, logger: Logger, options: {
     },
     stop: () =>
       (stopped ??= (async () => {
+        checking.abort();
+        await checked;
         await reloading;
         await started.stop();
         await http.close();
         await rt.close();
       })()),
   };
+}
+
+/** One log line per check of each connection; failures at warn. Never rejects. */
+async function logConnectionChecks(rt: Runtime, logger: Logger, signal: AbortSignal): Promise<void> {
+  for (const c of rt.config.connections) {
+    if (signal.aborted) return;
+    try {
+      const result = await checkConnection(rt, c.id, { signal });
+      for (const r of result.checks) {
+        const fields = { connection: c.id, check: r.check, status: r.status, detail: r.detail, ...(r.fix ? { fix: r.fix } : {}) };
+        if (r.status === 'failed') logger.warn(fields, `connection check failed: ${r.check}`);
+        else logger.info(fields, `connection check ${r.status}: ${r.check}`);
+      }
+    } catch (err) {
+      if (!signal.aborted) logger.warn({ connection: c.id, err }, 'connection check could not run');
+    }
+  }
 }

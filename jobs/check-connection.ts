@@ -1,0 +1,230 @@
+import { credentialsStatus } from '../src/auth/credentials-status.js';
+import { tokenKeyOf } from '../src/auth/token-key.js';
+import type { SystemName } from '../src/connector/types.js';
+import { AuthError, ConfigError, CredentialsRefusedError, ParkedError, RateLimitedError, RejectedError, TransientError } from '../src/errors/index.js';
+import { connectionBudget } from './connection-budget.js';
+import type { Runtime } from './runtime.js';
+
+/** One check of a connection: passed, failed (with its cause and what to do), or not run (and why). */
+export interface CheckResult {
+  check: string;
+  status: 'ok' | 'failed' | 'skipped';
+  /** What was found: the cause when it failed. Never a secret. */
+  detail: string;
+  /** What to do about a failure. */
+  fix?: string;
+}
+
+export interface ConnectionCheck {
+  id: string;
+  system: SystemName;
+  ok: boolean;
+  checks: CheckResult[];
+}
+
+type CheckRuntime = Pick<Runtime, 'connection' | 'vendorClient' | 'quotas' | 'metrics' | 'logger' | 'tokens'>;
+
+/** The setting naming the vendor's organisation, per system: what a wrong one is fixed in. */
+const ORGANISATION_SETTING: Record<SystemName, string> = {
+  'zoho-books': 'settings.organizationId',
+  quickbooks: 'settings.realmId',
+  xero: 'settings.tenantId',
+};
+
+const RECONSENT =
+  "re-consent: authorise the app again in the vendor's console, put the new refresh token where the connection's settings.refreshToken reads it, then SIGHUP or roll the workers (docs/operations.md, OAuth tokens)";
+
+/** Rows on the page a check reads: QuickBooks' smallest MAXRESULTS (the others allow 1). */
+const CHECK_PAGE_SIZE = 2;
+
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** Why a vendor call failed, and what to do about it, from the error class the connector's error table chose. */
+function vendorFailure(check: string, err: unknown, system: SystemName, id: string): CheckResult {
+  const detail = message(err);
+  const org = ORGANISATION_SETTING[system];
+  if (err instanceof CredentialsRefusedError) return { check, status: 'failed', detail, fix: RECONSENT };
+  if (err instanceof ConfigError) return { check, status: 'failed', detail, fix: `check ${org} of connection ${id}` };
+  if (err instanceof AuthError)
+    return {
+      check,
+      status: 'failed',
+      detail,
+      fix: `check ${org} (the organisation this grant may read) and the scopes the app was granted (connectors/${system}/README.md); ${RECONSENT}`,
+    };
+  if (err instanceof ParkedError)
+    return { check, status: 'failed', detail, fix: `wait until the park ends, or see \`erp-sync connections\` for why it is parked` };
+  if (err instanceof RateLimitedError)
+    return { check, status: 'failed', detail, fix: 'the vendor quota is spent: wait for its window, or lower the connection rateBudget' };
+  if (err instanceof RejectedError) return { check, status: 'failed', detail, fix: `check ${org} and the connection's settings.baseUrl` };
+  if (err instanceof TransientError)
+    return { check, status: 'failed', detail, fix: "the vendor did not answer: check the connection's settings.baseUrl and the network, then run again" };
+  return { check, status: 'failed', detail, fix: "check the connection's settings" };
+}
+
+/** The organisation's base currency from a stream's lookups (each connector keeps it under its own name). */
+function organisationBaseCurrency(system: SystemName, lookups: unknown): string | undefined {
+  const l = (lookups ?? {}) as { homeCurrency?: string; baseCurrency?: string; organization?: { baseCurrency?: string } };
+  const code = system === 'quickbooks' ? l.homeCurrency : system === 'xero' ? l.baseCurrency : l.organization?.baseCurrency;
+  return code?.trim().toUpperCase() || undefined;
+}
+
+/**
+ * Checks that a connection can run, as `erp-sync check` and the worker's start report them: its token
+ * refreshes, one page of each configured entity reads (organisation reachable, scopes enough), the
+ * organisation's base currency is billing's, the vendor quota left, and billing accepts its keys. Each
+ * check says what it found; a failure names the cause and the fix. Never throws for a failed check.
+ */
+export async function checkConnection(
+  rt: CheckRuntime,
+  id: string,
+  options: { signal?: AbortSignal; now?: () => number; forceRefresh?: boolean } = {},
+): Promise<ConnectionCheck> {
+  const now = options.now ?? Date.now;
+  const handle = rt.connection(id);
+  const { connector, config: c } = handle;
+  const system = c.system;
+  const checks: CheckResult[] = [];
+  const signal = options.signal;
+
+  // The token, with `forceRefresh` through a refresh (the vendor's token endpoint under the shared store's
+  // lock), so a revoked grant shows now, not when the access token held in Redis expires. Not by default:
+  // refreshes are limited (Zoho: 10 per refresh token in 10 minutes), and a start must not spend them.
+  const client = rt.vendorClient(id);
+  const auth = client.options.auth;
+  let tokenOk = true;
+  if (!auth) checks.push({ check: 'token', status: 'skipped', detail: 'this connector does not use OAuth tokens' });
+  else {
+    // Seeding first (Redis only): a new refresh token in the config (a re-consent) clears an old refusal.
+    const refused = options.forceRefresh ? undefined : await auth.prepare?.().then(() => credentialsStatus(rt.tokens, handle));
+    if (refused && !refused.ok) {
+      // A grant the vendor refused waits for its recheck: a start does not call the token endpoint for it again.
+      tokenOk = false;
+      checks.push({
+        check: 'token',
+        status: 'failed',
+        detail: `the vendor refused the refresh token at ${refused.refusedAt} (${refused.failure})`,
+        fix: RECONSENT,
+      });
+    } else
+      try {
+        const current = await auth.token();
+        if (options.forceRefresh) await auth.token(current);
+        const held = (await rt.tokens.describe(tokenKeyOf(handle))).expiresAt;
+        const until = held ? `, access token valid until ${new Date(held).toISOString()}` : '';
+        checks.push({ check: 'token', status: 'ok', detail: `${options.forceRefresh ? 'refreshed' : 'usable'}${until}` });
+      } catch (err) {
+        tokenOk = false;
+        checks.push(vendorFailure('token', err, system, id));
+      }
+  }
+
+  // The first page of each configured entity, at the smallest page every connector's settings allow
+  // (`pageSize`): a list call and at most two detail calls, whatever the organisation holds.
+  const read = handle.readContext({ logger: rt.logger.child({ connection: id, check: true }), signal, until: new Date(now()) });
+  const ctx = { ...read, settings: { ...read.settings, pageSize: CHECK_PAGE_SIZE } };
+  let orgCurrency: string | undefined;
+  let currencyError: unknown;
+  let readOk = false;
+  for (const entity of c.entities) {
+    const check = `read ${entity}`;
+    if (!tokenOk) {
+      checks.push({ check, status: 'skipped', detail: 'needs a token that refreshes' });
+      continue;
+    }
+    const stream = connector.streams[entity];
+    try {
+      let rows = 0;
+      for await (const page of stream.read(ctx, stream.initialState(undefined))) {
+        rows = page.records.length + (page.knownSkipped ?? 0);
+        break;
+      }
+      checks.push({ check, status: 'ok', detail: `first page read: ${rows} row(s)` });
+      readOk = true;
+    } catch (err) {
+      checks.push(vendorFailure(check, err, system, id));
+      continue;
+    }
+    if (orgCurrency === undefined && stream.lookups) {
+      try {
+        orgCurrency = organisationBaseCurrency(system, await stream.lookups(ctx));
+      } catch (err) {
+        currencyError = err;
+      }
+    }
+  }
+
+  // The organisation's base currency against billing's: the vendor's exchange rates are relative to the former.
+  const billingBase = handle.billing.baseCurrency;
+  if (orgCurrency === undefined) {
+    checks.push(
+      currencyError
+        ? vendorFailure('base currency', currencyError, system, id)
+        : {
+            check: 'base currency',
+            status: 'skipped',
+            detail: !tokenOk
+              ? 'needs a token that refreshes'
+              : readOk
+                ? "the connector's lookups do not name the organisation's base currency"
+                : 'needs an entity read that works',
+          },
+    );
+  } else if (orgCurrency === billingBase) {
+    checks.push({ check: 'base currency', status: 'ok', detail: `organisation ${orgCurrency} = billing ${billingBase}` });
+  } else {
+    checks.push({
+      check: 'base currency',
+      status: 'failed',
+      detail: `organisation ${orgCurrency} ≠ billing ${billingBase}: the vendor's exchange rates are relative to ${orgCurrency}, so foreign-currency documents cannot be given a rate to ${billingBase}`,
+      fix: `connect the organisation whose base currency is ${billingBase}, or set the billing company's baseCurrency (billing.baseCurrency, or the connection's billing.baseCurrency) to ${orgCurrency} if that is billing's`,
+    });
+  }
+
+  // Quota: what we counted in Redis, and what the vendor's headers said on the calls above.
+  const used = (await rt.quotas.usage(id)) as { minute?: number; day?: number };
+  const limits = connectionBudget(handle);
+  const vendorSaid = (await rt.metrics.vendorQuotaRemaining.get()).values.filter((v) => v.labels.connection === id);
+  const remaining = vendorSaid.map((v) => `${v.labels.window} ${v.value}`).join(', ');
+  const parked = await rt.quotas.parkedUntil(id);
+  const spent = vendorSaid.some((v) => v.value <= 0);
+  checks.push({
+    check: 'quota',
+    status: parked || spent ? 'failed' : 'ok',
+    detail: `used minute ${used.minute ?? 0}/${limits.perMinute || '∞'}, day ${used.day ?? 0}/${limits.perDay || '∞'}; vendor says left: ${remaining || 'not reported'}${
+      parked ? `; parked until ${new Date(parked).toISOString()}` : ''
+    }`,
+    ...(parked || spent ? { fix: 'pulls wait until the vendor window resets (or the park ends); see `erp-sync connections`' } : {}),
+  });
+
+  // Billing: the service key on one page of one invoice; the attachment key on a read of attachments.
+  const billing = handle.billing;
+  let invoiceNumber: string | undefined;
+  try {
+    const page = await billing.client.listInvoices({ pageSize: 1 }, { signal, retries: 0 });
+    invoiceNumber = page.docs[0]?.invoiceNumber ?? undefined;
+    checks.push({ check: 'billing key', status: 'ok', detail: `accepted (company ${billing.company})` });
+  } catch (err) {
+    checks.push(billingFailure('billing key', err, 'billing.apiKey (or the connection billing.apiKey)'));
+  }
+  if (!billing.canAttach) {
+    checks.push({ check: 'attachment key', status: 'skipped', detail: 'no attachment key configured: ERP document links are not attached' });
+  } else {
+    try {
+      // An invoice number that cannot exist when billing holds none: a 404 then means the key was accepted.
+      await billing.client.listInvoiceAttachments({ invoiceNumber: invoiceNumber ?? `erp-sync-check-${now()}` }, { signal, retries: 0 });
+      checks.push({ check: 'attachment key', status: 'ok', detail: 'accepted' });
+    } catch (err) {
+      if (err instanceof RejectedError && err.status === 404)
+        checks.push({ check: 'attachment key', status: 'ok', detail: 'accepted (no such invoice, as expected)' });
+      else checks.push(billingFailure('attachment key', err, 'billing.attachmentKey (or the connection billing.attachmentKey)'));
+    }
+  }
+  return { id, system, ok: checks.every((x) => x.status !== 'failed'), checks };
+}
+
+function billingFailure(check: string, err: unknown, setting: string): CheckResult {
+  const detail = message(err);
+  if (err instanceof AuthError) return { check, status: 'failed', detail, fix: `billing refused the key: set ${setting} to a key of the billing company` };
+  return { check, status: 'failed', detail, fix: 'billing did not answer: check billing.url and the network, then run again' };
+}
