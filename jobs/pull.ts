@@ -8,7 +8,6 @@ import { jobIdSafe } from '../src/mapping/index.js';
 import type { Metrics } from '../src/observability/metrics.js';
 import type { BackfillRuns } from '../src/pipeline/backfill-runs.js';
 import type { Checkpoints } from '../src/pipeline/checkpoints.js';
-import { contentHash } from '../src/pipeline/content-hash.js';
 import { ParkedError, TransientError } from '../src/errors/index.js';
 import type { Outages } from '../src/pipeline/outages.js';
 import { Ledger } from '../src/pipeline/ledger.js';
@@ -19,8 +18,8 @@ import type { SyncStatus } from '../src/pipeline/sync-status.js';
 import { withQuotaWaitPolicy } from '../src/pipeline/quota-wait-policy.js';
 import { CREDIT_NOTE_PRIORITY_OFFSET, PRIORITY, PullPayload, QUEUES } from './catalog.js';
 import { type ConnectionSlotsPolicy, defineJob } from './define-job.js';
+import { mapForUpsert } from './map-for-upsert.js';
 import { enqueueUpserts, type UpsertJob } from './enqueue-upserts.js';
-import { reconcileFields } from './reconcile-fields.js';
 import { setDraftAside } from './draft-record.js';
 import type { ConnectionHandle } from './runtime.js';
 import type { ConnectionGate } from './connection-gate.js';
@@ -194,26 +193,12 @@ export function pullProcessor(rt: PullHelpers) {
             result.deleted++;
             continue;
           }
-          const mapped = stream.map(record, mapCtx);
+          const mapped = await mapForUpsert(rt, conn, entity, stream, record, mapCtx);
           if (!mapped.ok) {
             result.quarantined++;
-            rt.metrics.recordsQuarantined.inc({ connection: conn, entity, reason: mapped.reason });
-            await rt.quarantine.put({
-              connection: conn,
-              entity,
-              erpId: record.id,
-              version: record.version,
-              reason: mapped.reason,
-              message: mapped.message,
-              field: mapped.field,
-              stage: 'map',
-              at: Date.now(),
-            });
             continue;
           }
-          rt.metrics.recordsMapped.inc({ connection: conn, entity });
-          const body = mapped.value;
-          const hash = contentHash(body);
+          const { hash } = mapped;
           if (known && (known.hash === hash || known.version > record.version)) {
             result.unchanged++;
             rt.metrics.recordsSkipped.inc({ connection: conn, entity, reason: known.hash === hash ? 'unchanged' : 'stale' });
@@ -222,17 +207,7 @@ export function pullProcessor(rt: PullHelpers) {
           }
           jobs.push({
             name: 'upsert',
-            data: {
-              connectionId: conn,
-              entity,
-              erpId: record.id,
-              version: record.version,
-              hash,
-              sourceStatus: record.status,
-              body,
-              fields: reconcileFields(body),
-              documentUrl: documentUrlOf(record.raw),
-            },
+            data: mapped.data,
             // A repair (reconcile forgot the hash) must not reuse the id of the completed original job,
             // which BullMQ would silently ignore as a duplicate.
             opts: {
@@ -305,10 +280,4 @@ export async function waitForBacklog(rt: Pick<PullHelpers, 'queues' | 'config'>,
     if (backlog <= rt.config.sync.backlogHighWater) return;
     await sleep(250, undefined, { signal });
   }
-}
-
-/** A shareable document link, where the ERP gives one (Zoho invoice_url). */
-export function documentUrlOf(raw: unknown): string | undefined {
-  const r = raw as { invoice_url?: unknown } | undefined;
-  return typeof r?.invoice_url === 'string' && /^https?:\/\//.test(r.invoice_url) ? r.invoice_url : undefined;
 }

@@ -5,15 +5,14 @@ import type { EntityName } from '../../src/connector/entities.js';
 import type { MapContext, SourceRecord } from '../../src/connector/types.js';
 import type { Metrics } from '../../src/observability/metrics.js';
 import type { BackfillRuns } from '../../src/pipeline/backfill-runs.js';
-import { contentHash } from '../../src/pipeline/content-hash.js';
 import type { InFlight } from '../../src/pipeline/in-flight.js';
 import type { Ledger, LedgerEntry } from '../../src/pipeline/ledger.js';
 import type { Quarantine } from '../../src/pipeline/quarantine.js';
 import { CREDIT_NOTE_PRIORITY_OFFSET, PRIORITY } from '../catalog.js';
 import { setDraftAside } from '../draft-record.js';
 import { enqueueUpserts, type UpsertJob } from '../enqueue-upserts.js';
-import { documentUrlOf, upsertJobId } from '../pull.js';
-import { reconcileFields } from '../reconcile-fields.js';
+import { mapForUpsert } from '../map-for-upsert.js';
+import { upsertJobId } from '../pull.js';
 import type { ConnectionHandle } from '../runtime.js';
 
 /** What one record's repair did. */
@@ -146,39 +145,12 @@ export async function repairById(
         ? { action: 'other', report: { ...base, action: 'quarantined', reason: 'RETURNED_TO_DRAFT', detail: 'back to draft in the ERP after it was written' } }
         : { action: 'other', report: { ...base, action: 'skipped', reason: 'draft', detail: `a draft in the ERP (status ${record.status ?? 'draft'})` } };
     }
-    const mapped = stream.map(record, mapCtx);
-    if (!mapped.ok) {
-      rt.metrics.recordsQuarantined.inc({ connection: conn, entity, reason: mapped.reason });
-      await rt.quarantine.put({
-        connection: conn,
-        entity,
-        erpId: record.id,
-        version: record.version,
-        reason: mapped.reason,
-        message: mapped.message,
-        field: mapped.field,
-        stage: 'map',
-        at: Date.now(),
-      });
-      return { action: 'other', report: { ...base, action: 'quarantined', reason: mapped.reason, detail: mapped.message } };
-    }
-    rt.metrics.recordsMapped.inc({ connection: conn, entity });
-    const body = mapped.value;
-    const hash = contentHash(body);
-    const jobId = `${upsertJobId(conn, entity, record.id, hash)}-r${stamp}`;
+    const mapped = await mapForUpsert(rt, conn, entity, stream, record, mapCtx);
+    if (!mapped.ok) return { action: 'other', report: { ...base, action: 'quarantined', reason: mapped.reason, detail: mapped.message } };
+    const jobId = `${upsertJobId(conn, entity, record.id, mapped.hash)}-r${stamp}`;
     const job: UpsertJob = {
       name: 'upsert',
-      data: {
-        connectionId: conn,
-        entity,
-        erpId: record.id,
-        version: record.version,
-        hash,
-        sourceStatus: record.status,
-        body,
-        fields: reconcileFields(body),
-        documentUrl: documentUrlOf(record.raw),
-      },
+      data: mapped.data,
       opts: { jobId, priority },
     };
     return { action: 're-enqueued', job, report: { ...base, action: 're-enqueued', jobId } };
