@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
 import type { Registry } from 'prom-client';
 import { listen } from '../http/listen.js';
+import { runbookPage } from './runbook-page.js';
 
 export interface ReadyCheck {
   ok: boolean;
@@ -54,6 +55,10 @@ function httpApp(options: Omit<HttpServerOptions, 'port' | 'host'>): Express {
     const r: ReadyCheck = await options.ready().catch((e: Error) => ({ ok: false, checks: { ready: { ok: false, detail: e.message } } }));
     res.status(r.ok ? 200 : 503).json(r);
   });
+  // What the alerts' runbook_url opens (ops/prometheus/rules): the operations guide of this build.
+  app.get('/runbook', (_req, res) => {
+    res.type('html').send(runbookPage());
+  });
   if (options.extra) app.use(options.extra);
   app.use(notFound);
   app.use(internalError);
@@ -61,7 +66,8 @@ function httpApp(options: Omit<HttpServerOptions, 'port' | 'host'>): Express {
 }
 
 /**
- * /metrics (Prometheus text), /healthz (the process answers), /readyz (it can do its work). A port in
+ * /metrics (Prometheus text), /healthz (the process answers), /readyz (it can do its work), /runbook
+ * (the operations guide the alerts link to). A port in
  * use (or out of range, or a host not of this machine) rejects with a ListenError.
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<{ server: Server; url: string; close(): Promise<void> }> {

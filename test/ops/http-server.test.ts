@@ -1,10 +1,13 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Counter, Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ListenError } from '../../src/http/listen.js';
 import { type ReadyCheck, startHttpServer } from '../../src/observability/http-server.js';
 import { occupyPort } from '../support/cli.js';
+import { REPO_ROOT } from './support/stack.js';
 
-describe('the worker HTTP server: /metrics, /healthz, /readyz and nothing else', () => {
+describe('the worker HTTP server: /metrics, /healthz, /readyz, /runbook and nothing else', () => {
   const registry = new Registry();
   new Counter({ name: 'erpsync_http_test_total', help: 'a counter for this test', registers: [registry] });
   let collected = 0;
@@ -59,6 +62,19 @@ describe('the worker HTTP server: /metrics, /healthz, /readyz and nothing else',
     r = await fetch(`${server.url}/readyz`);
     expect(r.status).toBe(503);
     expect(await r.json()).toEqual({ ok: false, checks: { ready: { ok: false, detail: 'redis gone' } } });
+  });
+
+  it('serves the operations guide at /runbook as HTML, with an anchor for every alert the rules link to', async () => {
+    const r = await fetch(`${server.url}/runbook`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await r.text();
+    const rules = readFileSync(join(REPO_ROOT, 'ops/prometheus/rules/erp-sync.rules.yml'), 'utf8');
+    const alerts = [...rules.matchAll(/^\s+- alert: (\w+)$/gm)].map((m) => m[1]!);
+    expect(alerts.length).toBeGreaterThan(15);
+    for (const alert of alerts) expect(html, alert).toContain(`<h3 id="${alert.toLowerCase()}">${alert}</h3>`);
+    // Text is escaped, never markup: the guide's shell examples hold < and >.
+    expect(html).not.toMatch(/<(?!\/?(?:h[1-6]|pre|html|head|meta|title|style|body)\b|!doctype)/);
   });
 
   it('answers 404 with a JSON error for any other path or method, and matches paths exactly', async () => {

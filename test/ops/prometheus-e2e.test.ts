@@ -35,7 +35,8 @@ describe('Prometheus scraping a running worker, with the shipped alert rules', (
       ],
     });
     const target = new URL(stack.url).host;
-    prom = await startPrometheus({ targets: [target], ruleFiles: [RULES] });
+    // As an operator would set it: the runbook page of a worker they can open.
+    prom = await startPrometheus({ targets: [target], ruleFiles: [RULES], externalLabels: { erpsync_runbook_url: `${stack.url}/runbook` } });
   }, 60_000);
 
   afterAll(async () => {
@@ -128,6 +129,12 @@ describe('Prometheus scraping a running worker, with the shipped alert rules', (
     });
     const alerts = await prom.query('ALERTS{alertname="ErpSyncDriftFound", alertstate="firing", kind="orphan_in_billing"}');
     expect(alerts.result).toHaveLength(1);
+    // The alert links to its runbook entry, served by the worker: absolute, and the entry is there.
+    const runbookUrl = rule.alerts!.find((a) => a.labels.kind === 'orphan_in_billing')!.annotations.runbook_url!;
+    expect(runbookUrl).toBe(`${stack.url}/runbook#erpsyncdriftfound`);
+    const page = await fetch(runbookUrl);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<h3 id="erpsyncdriftfound">ErpSyncDriftFound</h3>');
   }, 60_000);
 
   it('evaluates every query of the Grafana dashboard without error', async () => {

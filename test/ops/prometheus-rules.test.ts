@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
+import { headingAnchor } from '../../src/observability/runbook-page.js';
 import { exportedSeries, metricNamesIn, PROMETHEUS_SERIES } from './support/metric-names.js';
 import { REPO_ROOT, requireBinary, run, runAsync } from './support/stack.js';
 
@@ -26,14 +27,6 @@ interface RuleTest {
 const rulesDoc = () => parseYaml(readFileSync(join(REPO_ROOT, RULES), 'utf8')) as { groups: Array<{ name: string; rules: Rule[] }> };
 const allRules = () => rulesDoc().groups.flatMap((g) => g.rules);
 const alerts = () => allRules().filter((r) => r.alert);
-
-/** GitHub's anchor for a Markdown heading. */
-const anchor = (heading: string) =>
-  heading
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-    .replace(/\s/g, '-');
 
 describe('the alert rules in ops/prometheus', () => {
   let promtool: string;
@@ -90,14 +83,18 @@ describe('the alert rules in ops/prometheus', () => {
     );
   });
 
-  it('each have a severity (critical or warning), a summary, a description and a runbook entry that exists in docs/operations.md', () => {
+  it('each have a severity (critical or warning), a summary, a description and an absolute runbook_url to its entry in docs/operations.md', () => {
     const doc = readFileSync(join(REPO_ROOT, 'docs/operations.md'), 'utf8');
-    const anchors = new Set([...doc.matchAll(/^#{1,6}\s+(.+)$/gm)].map((m) => anchor(m[1]!)));
+    const anchors = new Set([...doc.matchAll(/^#{1,6}\s+(.+)$/gm)].map((m) => headingAnchor(m[1]!)));
     for (const a of alerts()) {
       expect(['critical', 'warning'], a.alert).toContain(a.labels?.severity);
       expect(a.annotations?.summary, a.alert).toBeTruthy();
       expect(a.annotations?.description, a.alert).toBeTruthy();
-      expect(a.annotations?.runbook, a.alert).toBe(`docs/operations.md#${a.alert!.toLowerCase()}`);
+      // The worker's /runbook page, at the base the external label names (else the Compose stack's worker).
+      expect(a.annotations?.runbook_url, a.alert).toBe(
+        `{{ with $externalLabels.erpsync_runbook_url }}{{ . }}{{ else }}http://localhost:9464/runbook{{ end }}#${a.alert!.toLowerCase()}`,
+      );
+      expect(a.annotations?.runbook, a.alert).toBeUndefined();
       expect(anchors.has(a.alert!.toLowerCase()), `docs/operations.md has no heading "${a.alert}"`).toBe(true);
     }
   });

@@ -11,14 +11,14 @@ export interface RuleState {
   state?: 'inactive' | 'pending' | 'firing';
   health: string;
   lastError?: string;
-  alerts?: Array<{ labels: Record<string, string>; state: string; value: string }>;
+  alerts?: Array<{ labels: Record<string, string>; annotations: Record<string, string>; state: string; value: string }>;
 }
 
 /**
  * A real Prometheus server (the Debian `prometheus` binary) on a free loopback port, with a temporary
  * config: job `erp-sync` scraping `targets` every second, and `ruleFiles` evaluated every second.
  */
-export async function startPrometheus(options: { targets: string[]; ruleFiles: string[]; interval?: string }) {
+export async function startPrometheus(options: { targets: string[]; ruleFiles: string[]; interval?: string; externalLabels?: Record<string, string> }) {
   const bin = requireBinary('prometheus', 'prometheus');
   const dir = await mkdtemp(join(tmpdir(), 'erp-sync-prom-'));
   const port = await freePort();
@@ -26,7 +26,7 @@ export async function startPrometheus(options: { targets: string[]; ruleFiles: s
   await writeFile(
     join(dir, 'prometheus.yml'),
     toYaml({
-      global: { scrape_interval: interval, evaluation_interval: interval, scrape_timeout: interval },
+      global: { scrape_interval: interval, evaluation_interval: interval, scrape_timeout: interval, external_labels: options.externalLabels ?? {} },
       rule_files: options.ruleFiles,
       scrape_configs: [{ job_name: 'erp-sync', metrics_path: '/metrics', static_configs: [{ targets: options.targets }] }],
     }),
