@@ -31,7 +31,7 @@ const STATES = ['wait', 'prioritized', 'active', 'delayed', 'failed', 'completed
 export function collector(
   rt: Pick<
     Runtime,
-    'queues' | 'config' | 'metrics' | 'quarantine' | 'syncStatus' | 'health' | 'inFlight' | 'outages' | 'connectionControl' | 'tokens' | 'connection'
+    'queues' | 'config' | 'metrics' | 'quarantine' | 'syncStatus' | 'health' | 'inFlight' | 'outages' | 'connectionControl' | 'tokens' | 'connection' | 'quotas'
   >,
 ) {
   return async () => {
@@ -47,6 +47,9 @@ export function collector(
       // From the token store, so every replica reports what any of them met: a refusal stays until a refresh works or a new token replaces it.
       rt.metrics.connectionCredentialsOk.set({ connection: c.id }, (await credentialsStatus(rt.tokens, rt.connection(c.id))).ok ? 1 : 0);
       for (const entity of c.entities) rt.metrics.pullInterval.set({ connection: c.id, entity }, c.schedule.everySeconds);
+      const used = await rt.quotas.usage(c.id);
+      rt.metrics.vendorQuotaUsed.set({ connection: c.id, window: 'minute' }, used.minute);
+      rt.metrics.vendorQuotaUsed.set({ connection: c.id, window: 'day' }, used.day);
       const { lastSuccess } = await rt.syncStatus.read(c.id);
       for (const [entity, ms] of Object.entries(lastSuccess)) rt.metrics.lastSuccess.set({ connection: c.id, entity }, ms / 1000);
     }

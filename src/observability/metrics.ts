@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { QUARANTINE_REASON_CODES } from '../mapping/quarantine-reason.js';
 
 /**
  * Every metric the worker exports, declared once. Prefix erpsync_, base units, bounded labels only:
@@ -86,6 +87,11 @@ export function createMetrics(registry = new Registry()) {
     ] as const),
     quarantineSize: g('erpsync_quarantine_records', 'Records currently in quarantine', ['connection'] as const),
     vendorQuotaRemaining: g('erpsync_vendor_quota_remaining', 'Vendor requests left in the window', ['connection', 'window'] as const),
+    vendorQuotaUsed: g(
+      'erpsync_vendor_quota_used',
+      'Vendor calls counted by this deployment in the rolling window (minute: last 60 s, day: last 24 h), raised to what the vendor reports',
+      ['connection', 'window'] as const,
+    ),
     reconcileDrift: g('erpsync_reconcile_drift_records', 'Drifted records found by the last reconcile, by kind', ['connection', 'kind'] as const),
     reconcileLastRun: g('erpsync_reconcile_last_run_timestamp_seconds', 'When the last reconcile of a connection finished', ['connection'] as const),
     redisEvictionPolicyOk: g('erpsync_redis_eviction_policy_ok', '1 when Redis maxmemory-policy is noeviction', [] as const),
@@ -138,6 +144,8 @@ export function initialiseSeries(
       const labels = { connection: c.id, entity };
       for (const counter of [m.recordsPulled, m.recordsMapped, m.recordsEnqueued, m.recordsUpserted]) counter.inc(labels, 0);
       for (const action of ['re-enqueued', 'quarantined']) m.recordsRecovered.inc({ ...labels, action }, 0);
+      for (const reason of QUARANTINE_REASON_CODES) m.recordsQuarantined.inc({ ...labels, reason }, 0);
     }
   }
+  for (const queue of known.queues) for (const result of ['error', 'invalid']) m.jobDuration.zero({ queue, result });
 }
