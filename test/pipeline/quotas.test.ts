@@ -102,6 +102,18 @@ describe('Quotas', () => {
     await expect(third).rejects.toThrow('stop');
   });
 
+  it('given a configured minute of a million calls and a vendor saying 59 are left, when observed, then at most 5,000 calls are added to the log, in one short script', async () => {
+    const now = at('2026-11-21T12:00:00Z');
+    const q = new Quotas(a, keys, () => now, manualWait().wait);
+    // Uncapped, this top-up was 999,941 ZADDs in one script: Redis answered BUSY to everyone for seconds.
+    expect(await q.observe('huge-limit', { perMinute: 1_000_000, concurrency: 8 }, 'minute', 59)).toBe(5_000);
+    expect((await q.usage('huge-limit')).minute).toBe(5_000);
+    const slow = (await a.slowlog('GET', 128)) as Array<[number, number, number, string[]]>;
+    const ours = slow.filter((e) => e[3].some((arg) => String(arg).includes(keys.quotaMinute('huge-limit'))));
+    // SLOWLOG durations are in microseconds; 1 s would already be a stall for every client of this Redis.
+    for (const e of ours) expect(e[2]).toBeLessThan(1_000_000);
+  });
+
   describe('fair scheduling', () => {
     const policy = (deferrable: boolean) => ({ maxInPlaceWaitMs: 1_000, deferrable: () => deferrable });
 
