@@ -11,12 +11,16 @@ import { deleteKeysWithPrefix, resolveRedis, stateConnection } from '../src/redi
 import { machine } from './bench-utils.js';
 import { forkBillingEmulator } from './fork-emulator.js';
 import { watchPeakRss } from './proc-rss.js';
+import { redisBytes, redisBytesRows } from './redis-bytes.js';
 
 /**
  * (c) Peak RSS of the worker for backfills of 20,000 and 200,000 invoices: the real `erp-sync backfill`
  * command (workers in-process), against the Zoho and billing emulators in their own processes, on one
  * Redis. Memory should stay flat: pages are streamed, upserts wait in Redis, and a pull waits while
  * the upsert backlog is above the high-water mark.
+ *
+ * (d) Redis bytes per synced record: once the backfill has exited, MEMORY USAGE of every key of the run's
+ * prefix (ledger, indexes, job remnants, …), by family, divided by the invoices synced.
  *
  *   npm run bench:memory [-- 20000 200000]
  */
@@ -39,6 +43,7 @@ async function forkZoho(records: number) {
 async function main() {
   const redis = await resolveRedis();
   const rows: string[] = [];
+  const bytesTables: string[] = [];
   for (const n of SIZES) {
     const zoho = await forkZoho(n);
     const billing = await forkBillingEmulator(KEY);
@@ -97,6 +102,16 @@ async function main() {
     zoho.stop();
     billing.stop();
     const r = stateConnection(redis.url);
+    const held = await redisBytes(r, prefix);
+    bytesTables.push(
+      [
+        `\n### ${n.toLocaleString('en')} invoices: Redis bytes per synced record\n`,
+        '| key family | keys | bytes | bytes per record |',
+        '|---|---|---|---|',
+        ...redisBytesRows(held, n),
+      ].join('\n'),
+    );
+    console.error(`redis ${n}: ${held.keys} keys, ${held.bytes} bytes, ${(held.bytes / n).toFixed(0)} per record`);
     if (summary.quarantinedTotal) {
       // Say why, before the keys go: a benchmark whose records were quarantined measured something else.
       const reasons: Record<string, number> = {};
@@ -121,6 +136,8 @@ async function main() {
   );
   console.log('| invoices | pulled | enqueued | peak RSS | time | exit |\n|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
+  console.log('\n## (d) Redis bytes per synced record, after the backfill (MEMORY USAGE … SAMPLES 0 of every key of the run)');
+  for (const t of bytesTables) console.log(t);
 }
 
 await main();

@@ -124,15 +124,17 @@ export function dependencyWaitMs(waits: number): number {
 }
 
 export function jobOptions(config: AppConfig) {
-  const keepComplete = { age: 24 * 3600, count: 200_000 };
   const keepFailed = { age: 30 * 24 * 3600 };
   return {
     pull: { attempts: 5, backoff: { type: 'exponential', delay: 5_000, jitter: 0.5 }, removeOnComplete: { age: 3600, count: 1000 }, removeOnFail: keepFailed },
     upsert: {
       attempts: config.sync.attempts,
       backoff: { type: 'exponential', delay: config.sync.backoffMs, jitter: 0.5 },
-      // The completed set is the job-id dedup window (an identical re-enqueue is ignored while it exists).
-      removeOnComplete: keepComplete,
+      // A completed upsert is not read again: the ledger, written in the job's last round trip (before
+      // BullMQ marks it completed), is what lets a pull skip content already written, and a run's
+      // backlog counts a missing job as done. A completed job kept would cost Redis ~4.8 kB per record
+      // (its body); only the last 1,000 stay, for the queue UI and `explain`.
+      removeOnComplete: { count: 1_000 },
       removeOnFail: keepFailed,
       stackTraceLimit: 5,
     },

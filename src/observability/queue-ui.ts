@@ -16,9 +16,8 @@ import express, { type ErrorRequestHandler, type Express, type Request, type Req
  *   the token, so it does not linger in the address bar or history.
  * - Anything else: 401 with `WWW-Authenticate: Bearer`. Every comparison is constant-time.
  *
- * Read-only by default: the completed set of the upsert queue is its job-id dedup window, and failed
- * records are replayed with `erp-sync dlq` (which goes through quarantine), so the UI shows and does not
- * act. Pass `readOnly: false` to allow retry/clean/pause from the UI.
+ * Read-only by default: failed records are replayed with `erp-sync dlq` (which goes through quarantine
+ * and the in-flight index), so the UI shows and does not act. Pass `readOnly: false` to allow retry/clean/pause from the UI.
  */
 export interface QueueUiOptions {
   queues: readonly Queue[];

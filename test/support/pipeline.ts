@@ -506,7 +506,7 @@ export async function startPipeline(options: PipelineOptions) {
       return { expected: mapped.size, quarantinedByMapping: quarantined, inBilling: inBilling.size, problems };
     },
 
-    /** Every upsert job still in Redis (completed and failed ones are kept: they are the dedup window). */
+    /** Every upsert job still in Redis (the last 1,000 completed ones, and the failed ones). */
     async upsertJobs(states: Array<'completed' | 'failed' | 'wait' | 'active' | 'delayed' | 'prioritized'> = ['completed', 'failed']) {
       return rt.queues.upsert.getJobs(states, 0, -1);
     },
