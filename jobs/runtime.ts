@@ -66,7 +66,7 @@ export interface StateStores {
   backfillRuns: BackfillRuns;
   /** The last runs of each pull stream and of reconciliation, per connection (`erp-sync runs`). */
   runHistory: RunHistory;
-  /** Billing calls made outside upsert jobs share the upsert queue's rate limit. */
+  /** The deployment's billing budget (`rateLimit.scope: deployment`): every billing request takes a slot. */
   billingBudget: BillingBudget;
   /** Per billing key budgets (`billing.rateLimit.scope: key`). */
   billingKeyBudgets: BillingKeyBudgets;
@@ -91,7 +91,10 @@ export interface ConnectionBilling {
   baseCurrency: string;
   /** Whether the connection has an attachment key (ERP document links are attached). */
   canAttach: boolean;
-  /** Where billing calls made outside upsert jobs take their slot: the deployment's budget, or the key's. */
+  /**
+   * Where billing calls made outside upsert jobs take their slot: the key's budget (`scope: key`); with
+   * one budget for the deployment, the client paces each request itself and this waits for nothing.
+   */
   budget: { take(signal?: AbortSignal): Promise<void> };
 }
 
@@ -223,6 +226,8 @@ export async function createRuntime(
   const quotas = new Quotas(redis, keys);
   // Tokens sealed at rest under ERP_SYNC_TOKEN_KEY when set (a malformed key stops the start here).
   const tokens = new TokenStore(redis, { prefix, sealer: TokenSealer.fromEnv(process.env) });
+  const perKey = config.billing.rateLimit.scope === 'key';
+  const billingBudget = new BillingBudget(redis, keys.billingRate(), config.billing.rateLimit.max, config.billing.rateLimit.durationMs);
   // One client per distinct pair of keys: connections of one billing company share it.
   const billingClients = new Map<string, BillingClient>();
   const billingClient = (t: Pick<BillingTarget, 'apiKey' | 'attachmentKey'>): BillingClient => {
@@ -234,6 +239,9 @@ export async function createRuntime(
       apiKey: t.apiKey,
       attachmentKey: t.attachmentKey,
       timeoutMs: config.billing.timeoutMs,
+      // One budget for the deployment: every request of every process takes its slot (per key, upsert
+      // jobs and reconciliation take their key's slot themselves).
+      pace: perKey ? undefined : (signal) => billingBudget.take(signal),
       onResponse: ({ endpoint, status, durationMs }) => {
         metrics.billingRequests.inc({ endpoint, status_class: statusClass(status) });
         metrics.billingRequestDuration.observe({ endpoint }, durationMs / 1000);
@@ -263,13 +271,7 @@ export async function createRuntime(
     reconcileState: new ReconcileState(redis, keys),
     backfillRuns: new BackfillRuns(redis, keys),
     runHistory: new RunHistory(redis, keys, config.sync.runHistory),
-    // The counter of the upsert queue's own limiter (BullMQ's `limiter` key of that queue).
-    billingBudget: new BillingBudget(
-      redis,
-      queues.upsert.keys.limiter ?? `${prefix}:${QUEUES.upsert}:limiter`,
-      config.billing.rateLimit.max,
-      config.billing.rateLimit.durationMs,
-    ),
+    billingBudget,
     billingKeyBudgets: new BillingKeyBudgets(redis, keys, config.billing.rateLimit.max, config.billing.rateLimit.durationMs),
     billingCompanies: new BillingCompanies(redis, keys),
     health: new RedisHealth(redis),
@@ -325,7 +327,6 @@ export async function createRuntime(
     clients.set(id, client);
     return client;
   };
-  const perKey = config.billing.rateLimit.scope === 'key';
   const connectionBilling = (id: string): ConnectionBilling => {
     const t = targets.get(id);
     if (!t) throw new ConfigError(`unknown connection "${id}" (configured: ${[...byId.keys()].join(', ')})`);
@@ -335,7 +336,7 @@ export async function createRuntime(
       keyId: t.keyId,
       baseCurrency: t.baseCurrency,
       canAttach: Boolean(t.attachmentKey),
-      budget: perKey ? { take: (signal) => stores.billingKeyBudgets.take(t.keyId, signal) } : stores.billingBudget,
+      budget: perKey ? { take: (signal) => stores.billingKeyBudgets.take(t.keyId, signal) } : { take: async () => {} },
     };
   };
   const connection = (id: string): ConnectionHandle => {

@@ -28,6 +28,11 @@ export interface BillingClientOptions {
   attachmentKey?: string;
   timeoutMs?: number;
   retry?: RetryPolicy;
+  /**
+   * Called before every HTTP attempt, retries included: resolves when the request may go (the
+   * deployment's billing rate budget). Not set: requests go at once.
+   */
+  pace?: (signal?: AbortSignal) => Promise<void>;
   /** Called once per HTTP attempt, for metrics. `status` 0 = network error. */
   onResponse?: (info: { endpoint: string; status: number; durationMs: number }) => void;
 }
@@ -301,6 +306,7 @@ export class BillingClient {
       accept: 'application/json',
     };
     if (c.fieldsMask?.length) headers['x-fields-mask'] = c.fieldsMask.join(',');
+    await this.options.pace?.(c.signal);
     const started = performance.now();
     let res;
     try {

@@ -1,27 +1,38 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { LuaScript } from './lua-script.js';
 
-const TAKE = LuaScript.load('take-rate-slot-1');
+const TAKE = LuaScript.load('take-paced-slot-1');
 
 /**
- * Billing calls made outside upsert jobs (reconciliation's listing pages) take their slot from the
- * SAME counter as the upsert queue's BullMQ limiter (`queue.keys.limiter`), so upserts and
- * reconciliation together stay under the one billing rate limit, across every process.
+ * The deployment's billing budget (`billing.rateLimit`, `scope: deployment`): every billing request of
+ * every process takes a slot first (the billing client's `pace` hook), so no window of `durationMs`
+ * holds more than `max` requests, wherever the billing service starts its own windows. Retries,
+ * attachments, customers and reconciliation's listing pages count like upserts: each is a request.
  */
 export class BillingBudget {
+  /**
+   * A few ms added to the window: a request is counted when its slot is taken, and reaches billing a
+   * little later, by a delay that varies from one request to the next. 2 % of the window (10 ms at
+   * least) keeps two requests a window apart here a window apart there too, for 98 % of the limit.
+   */
+  private readonly windowMs: number;
+  private seq = 0;
+  private readonly id = randomUUID();
+
   constructor(
     private readonly redis: Redis,
-    private readonly limiterKey: string,
+    private readonly key: string,
     private readonly max: number,
-    private readonly durationMs: number,
-  ) {}
+    durationMs: number,
+  ) {
+    this.windowMs = durationMs + Math.max(10, Math.ceil(durationMs * 0.02));
+  }
 
+  /** Waits for this request's slot (reserved at once: one wait, never a retry loop). */
   async take(signal?: AbortSignal): Promise<void> {
-    for (;;) {
-      const wait = (await TAKE.run(this.redis, [this.limiterKey], [String(this.max), String(this.durationMs)])) as number;
-      if (wait <= 0) return;
-      await sleep(wait, undefined, { signal });
-    }
+    const wait = (await TAKE.run(this.redis, [this.key], [this.max, this.windowMs, `${this.id}:${++this.seq}`])) as number;
+    if (wait > 0) await sleep(wait, undefined, { signal });
   }
 }

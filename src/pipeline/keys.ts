@@ -38,6 +38,8 @@ export function stateKeys(prefix: string) {
     outage: (target: string) => `${prefix}:outage:${target}`,
     /** Held by the one process that probes billing during an outage. */
     billingProbe: () => `${prefix}:billing-probe`,
+    /** The deployment's billing budget: a sliding log of request times (billing-budget.ts). */
+    billingRate: () => `${prefix}:billing-rate`,
     /** The in-flight sweep's record: when it last ran, how many records it recovered in all and when. */
     sweep: (connection: string) => `${prefix}:sweep:${connection}`,
     /** The billing company the connection's state (ledger, customers ensured, checkpoints) was written for. */

@@ -1,7 +1,7 @@
 -- One billing key's rate budget (billing.rateLimit.scope: key): fixed windows of durationMs with at most
 -- max slots each, handed out in order, so a caller whose window is full is given a slot in the first
--- window with room and waits for that slot once. (take-rate-slot's counter, which BullMQ's own limiter
--- shares, only says when the current window ends: every caller that missed it would come back at that
+-- window with room and waits for that slot once. (A plain counter, like BullMQ's own limiter, only says
+-- when the current window ends: every caller that missed it would come back at that
 -- instant together, and a job that missed N windows would be started N times.) A 429 pauses the key:
 -- no slot before the pause ends. Time is Redis's, so every process agrees on the windows.
 -- KEYS: the budget hash {w: the window being filled, c: slots given in it, p: paused until, ms}

@@ -1,0 +1,24 @@
+-- The deployment's billing budget: at most `max` calls in ANY window of `windowMs`, shared by every
+-- process. A sliding log, not fixed windows: a fixed window (BullMQ's limiter, or counting per clock
+-- second) lets `max` calls through at the end of one window and `max` more at the start of the next,
+-- twice the limit within one window of the billing service's own, which answers 429.
+-- A caller who finds the log full is given the first instant a window allows (the time the entry `max`
+-- places back leaves the window) and that slot is reserved at once, so waiters are handed successive
+-- slots and each waits exactly once, instead of all waking when one slot frees.
+-- Time is Redis's, so every process agrees.
+-- KEYS: the log (sorted set: call times in ms, reservations included)
+-- ARGV: max, windowMs, member (unique per call)
+-- Returns the ms to wait before calling (0 = now).
+local max, w = tonumber(ARGV[1]), tonumber(ARGV[2])
+local t = redis.call('time')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('zremrangebyscore', KEYS[1], '-inf', now - w)
+local n = redis.call('zcard', KEYS[1])
+local at = now
+if n >= max then
+  local e = redis.call('zrange', KEYS[1], n - max, n - max, 'WITHSCORES')
+  at = math.max(now, tonumber(e[2]) + w)
+end
+redis.call('zadd', KEYS[1], at, ARGV[3])
+redis.call('pexpire', KEYS[1], at - now + w)
+return at - now

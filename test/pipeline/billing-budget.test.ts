@@ -1,0 +1,48 @@
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BillingBudget } from '../../src/pipeline/billing-budget.js';
+import { stateKeys } from '../../src/pipeline/keys.js';
+import { connect, dropPrefix, testPrefix } from '../support/redis.js';
+
+/** The deployment's billing budget: a sliding log in Redis, shared by every process. */
+describe('BillingBudget', () => {
+  const prefix = testPrefix('billing-budget');
+  const key = stateKeys(prefix).billingRate();
+  let a: Redis;
+  let b: Redis;
+  beforeAll(() => {
+    a = connect();
+    b = connect();
+  });
+  afterAll(async () => {
+    await dropPrefix(a, prefix);
+    await a.quit();
+    await b.quit();
+  });
+
+  it('given 10 requests per 200 ms shared by two processes, when 45 ask at once, then no window of 200 ms holds more than 10 and 45 go in about 4 windows', async () => {
+    const one = new BillingBudget(a, key, 10, 200);
+    const two = new BillingBudget(b, key, 10, 200);
+    const started = Date.now();
+    await Promise.all(Array.from({ length: 45 }, (_, i) => (i % 2 ? one : two).take()));
+    const elapsed = Date.now() - started;
+    // The slot times as Redis recorded them (its own clock): every window of 200 ms, wherever it starts.
+    const times = (await a.zrange(key, 0, -1, 'WITHSCORES')).filter((_, i) => i % 2 === 1).map(Number);
+    expect(times).toHaveLength(45);
+    for (const t of times) expect(times.filter((u) => u >= t && u < t + 200).length, `window from ${t}`).toBeLessThanOrEqual(10);
+    // Slots are handed out in successive windows (the guard makes each 210 ms): 45 = 4 full windows and a bit.
+    expect(Math.max(...times) - Math.min(...times)).toBeGreaterThanOrEqual(4 * 200);
+    expect(elapsed).toBeGreaterThanOrEqual(4 * 200);
+  });
+
+  it('given a caller that aborts while it waits, then it rejects as aborted and the others still get their slots', async () => {
+    const budget = new BillingBudget(a, `${key}:abort`, 2, 200);
+    await budget.take();
+    await budget.take();
+    const ctl = new AbortController();
+    const waiting = budget.take(ctl.signal);
+    ctl.abort(new Error('shutting down'));
+    await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(budget.take()).resolves.toBeUndefined();
+  });
+});
