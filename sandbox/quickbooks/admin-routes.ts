@@ -4,6 +4,9 @@ import { type EmulatorState, statsOf } from './emulator-state.js';
 import type { EntityKind } from './model.js';
 import { type CreateInvoiceInput, type EditInput, Invalid, NotFound } from './qbo-store.js';
 import { renderCustomer, renderDoc } from './render.js';
+import { z } from 'zod';
+import { formatZodIssues } from '../kit/zod-issues.js';
+import { QboOrganisationReplay, QboRecordsReplay } from './replayed-records.js';
 
 /**
  * Admin API (`/__admin/...`, never faulted or journaled), JSON in and out:
@@ -23,6 +26,9 @@ import { renderCustomer, renderDoc } from './render.js';
  *   POST /__admin/customers {displayName, currency?, billAddr?: {Line1?, City?, CountrySubDivisionCode?, Country?…}, at?}
  *   POST /__admin/customers/:id/edit {active?, displayName?, email?, at?}
  *   POST /__admin/touch {entity: Invoice|CreditMemo|Customer, ids: [...], at?}   same-second edits
+ *   POST /__admin/records {entity: Invoice|CreditMemo|Customer, records: [QBO JSON]}   replayed as given
+ *   POST /__admin/organisation {CompanyInfo?, Preferences?, TaxRate?: [...], TaxCode?: [...]}   in QBO's JSON
+ * Errors: 400 `{error}` naming the path of a bad field (replays).
  * Errors: 404 `{error}` for unknown ids, 400 `{error}` for invalid input.
  */
 export function adminRouter(state: EmulatorState, reset: (body: Record<string, unknown>) => void): Router {
@@ -38,6 +44,7 @@ export function adminRouter(state: EmulatorState, reset: (body: Record<string, u
       } catch (e) {
         if (e instanceof NotFound) return json({ error: e.message }, 404);
         if (e instanceof Invalid || e instanceof RangeError) return json({ error: e.message }, 400);
+        if (e instanceof z.ZodError) return json({ error: formatZodIssues(e).join('; ') }, 400);
         throw e;
       }
     };
@@ -165,6 +172,24 @@ export function adminRouter(state: EmulatorState, reset: (body: Record<string, u
       'POST',
       '/__admin/customers/:id/edit',
       guard((c, b) => renderCustomer(store.editCustomer(c.params.id!, b as { active?: boolean; displayName?: string; email?: string; at?: string }), rc())),
+    )
+    // Records in QBO's own JSON, stored as given and served by query, read and CDC (replayed-records.ts).
+    .on(
+      'POST',
+      '/__admin/records',
+      guard((_c, b) => {
+        const body = QboRecordsReplay.parse(b);
+        return { entity: body.entity, ids: store.replayed.add(body.entity, body.records) };
+      }),
+    )
+    .on(
+      'POST',
+      '/__admin/organisation',
+      guard((_c, b) => {
+        const body = QboOrganisationReplay.parse(b);
+        store.replayed.organisation = { ...store.replayed.organisation, ...body };
+        return { replaced: Object.keys(body) };
+      }),
     )
     .on(
       'POST',
