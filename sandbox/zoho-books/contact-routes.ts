@@ -44,22 +44,20 @@ function views(store: ZohoDataStore, receivables: Map<string, Receivables>): Con
         row: () => renderContactRow(c, store.render, r),
       };
     });
-  const replayed = store.replayed.all('contacts').map(
-    (raw): ContactView => ({
-      id: textOf(raw.contact_id),
-      // Zoho's contact detail always says its type; a replayed one without it is a customer.
-      contact_type: textOf(raw.contact_type) || 'customer',
-      status: textOf(raw.status) || 'active',
-      contact_name: textOf(raw.contact_name),
-      first_name: textOf(raw.first_name),
-      last_name: textOf(raw.last_name),
-      email: textOf(raw.email),
-      outstanding: amountOf(raw.outstanding_receivable_amount),
-      modifiedMs: replayedModifiedMs(raw, offset),
-      createdMs: replayedCreatedMs(raw, offset),
-      row: () => replayedRow('contacts', raw),
-    }),
-  );
+  const replayed = store.replayed.all('contacts').map((raw): ContactView => ({
+    id: textOf(raw.contact_id),
+    // Zoho's contact detail always says its type; a replayed one without it is a customer.
+    contact_type: textOf(raw.contact_type) || 'customer',
+    status: textOf(raw.status) || 'active',
+    contact_name: textOf(raw.contact_name),
+    first_name: textOf(raw.first_name),
+    last_name: textOf(raw.last_name),
+    email: textOf(raw.email),
+    outstanding: amountOf(raw.outstanding_receivable_amount),
+    modifiedMs: replayedModifiedMs(raw, offset),
+    createdMs: replayedCreatedMs(raw, offset),
+    row: () => replayedRow('contacts', raw),
+  }));
   return [...generated, ...replayed];
 }
 

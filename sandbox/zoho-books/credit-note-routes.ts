@@ -28,36 +28,32 @@ function views(store: ZohoDataStore): CreditNoteView[] {
   const generated = store
     .creditNotes()
     .filter((cn) => !store.replayed.has('creditnotes', cn.creditnote_id))
-    .map(
-      (cn): CreditNoteView => ({
-        id: cn.creditnote_id,
-        status: cn.status,
-        modifiedMs: cn.modifiedMs,
-        createdMs: cn.createdMs,
-        customer_id: cn.customer_id,
-        customer_name: cn.customer_name,
-        creditnote_number: cn.creditnote_number,
-        date: cn.date,
-        total: toAmount(cn.amounts.totalMinor),
-        balance: toAmount(creditNoteBalanceMinor(cn)),
-        row: () => renderCreditNoteRow(cn, store.render),
-      }),
-    );
-  const replayed = store.replayed.all('creditnotes').map(
-    (raw): CreditNoteView => ({
-      id: textOf(raw.creditnote_id),
-      status: textOf(raw.status),
-      modifiedMs: replayedModifiedMs(raw, offset),
-      createdMs: replayedCreatedMs(raw, offset),
-      customer_id: textOf(raw.customer_id),
-      customer_name: textOf(raw.customer_name),
-      creditnote_number: textOf(raw.creditnote_number),
-      date: textOf(raw.date),
-      total: amountOf(raw.total),
-      balance: amountOf(raw.balance ?? raw.total),
-      row: () => replayedRow('creditnotes', raw),
-    }),
-  );
+    .map((cn): CreditNoteView => ({
+      id: cn.creditnote_id,
+      status: cn.status,
+      modifiedMs: cn.modifiedMs,
+      createdMs: cn.createdMs,
+      customer_id: cn.customer_id,
+      customer_name: cn.customer_name,
+      creditnote_number: cn.creditnote_number,
+      date: cn.date,
+      total: toAmount(cn.amounts.totalMinor),
+      balance: toAmount(creditNoteBalanceMinor(cn)),
+      row: () => renderCreditNoteRow(cn, store.render),
+    }));
+  const replayed = store.replayed.all('creditnotes').map((raw): CreditNoteView => ({
+    id: textOf(raw.creditnote_id),
+    status: textOf(raw.status),
+    modifiedMs: replayedModifiedMs(raw, offset),
+    createdMs: replayedCreatedMs(raw, offset),
+    customer_id: textOf(raw.customer_id),
+    customer_name: textOf(raw.customer_name),
+    creditnote_number: textOf(raw.creditnote_number),
+    date: textOf(raw.date),
+    total: amountOf(raw.total),
+    balance: amountOf(raw.balance ?? raw.total),
+    row: () => replayedRow('creditnotes', raw),
+  }));
   return [...generated, ...replayed];
 }
 

@@ -45,40 +45,36 @@ function views(store: ZohoDataStore): InvoiceView[] {
   const generated = store
     .invoices()
     .filter((inv) => !store.replayed.has('invoices', inv.invoice_id))
-    .map(
-      (inv): InvoiceView => ({
-        id: inv.invoice_id,
-        status: inv.status,
-        modifiedMs: inv.modifiedMs,
-        createdMs: inv.createdMs,
-        customer_id: inv.customer_id,
-        customer_name: inv.customer_name,
-        invoice_number: inv.invoice_number,
-        reference_number: inv.reference_number,
-        date: inv.date,
-        due_date: inv.due_date,
-        total: toAmount(inv.amounts.totalMinor),
-        balance: toAmount(invoiceBalanceMinor(inv, store.creditsAppliedMinor(inv.invoice_id))),
-        row: () => renderInvoiceRow(inv, store.render),
-      }),
-    );
-  const replayed = store.replayed.all('invoices').map(
-    (raw): InvoiceView => ({
-      id: textOf(raw.invoice_id),
-      status: textOf(raw.status),
-      modifiedMs: replayedModifiedMs(raw, offset),
-      createdMs: replayedCreatedMs(raw, offset),
-      customer_id: textOf(raw.customer_id),
-      customer_name: textOf(raw.customer_name),
-      invoice_number: textOf(raw.invoice_number),
-      reference_number: textOf(raw.reference_number),
-      date: textOf(raw.date),
-      due_date: textOf(raw.due_date),
-      total: amountOf(raw.total),
-      balance: amountOf(raw.balance ?? raw.total),
-      row: () => replayedRow('invoices', raw),
-    }),
-  );
+    .map((inv): InvoiceView => ({
+      id: inv.invoice_id,
+      status: inv.status,
+      modifiedMs: inv.modifiedMs,
+      createdMs: inv.createdMs,
+      customer_id: inv.customer_id,
+      customer_name: inv.customer_name,
+      invoice_number: inv.invoice_number,
+      reference_number: inv.reference_number,
+      date: inv.date,
+      due_date: inv.due_date,
+      total: toAmount(inv.amounts.totalMinor),
+      balance: toAmount(invoiceBalanceMinor(inv, store.creditsAppliedMinor(inv.invoice_id))),
+      row: () => renderInvoiceRow(inv, store.render),
+    }));
+  const replayed = store.replayed.all('invoices').map((raw): InvoiceView => ({
+    id: textOf(raw.invoice_id),
+    status: textOf(raw.status),
+    modifiedMs: replayedModifiedMs(raw, offset),
+    createdMs: replayedCreatedMs(raw, offset),
+    customer_id: textOf(raw.customer_id),
+    customer_name: textOf(raw.customer_name),
+    invoice_number: textOf(raw.invoice_number),
+    reference_number: textOf(raw.reference_number),
+    date: textOf(raw.date),
+    due_date: textOf(raw.due_date),
+    total: amountOf(raw.total),
+    balance: amountOf(raw.balance ?? raw.total),
+    row: () => replayedRow('invoices', raw),
+  }));
   return [...generated, ...replayed];
 }
 
