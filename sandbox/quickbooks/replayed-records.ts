@@ -49,7 +49,8 @@ export const QboRecordsReplay = z.discriminatedUnion('entity', [
 /**
  * The company's settings as QBO returns them: `SELECT * FROM CompanyInfo`, `Preferences`, `TaxRate`,
  * `TaxCode` (https://developer.intuit.com/app/developer/qbo/docs/api/accounting/all-entities/companyinfo,
- * …/preferences, …/taxrate, …/taxcode). Each one given replaces the generated company's.
+ * …/preferences, …/taxrate, …/taxcode). A replayed organisation replaces the generated company's settings
+ * whole: what it leaves out has no rows.
  */
 export const QboOrganisationReplay = z.strictObject({
   CompanyInfo: z.looseObject({ Id: z.string(), CompanyName: z.string(), Country: z.string().optional() }).optional(),
@@ -79,13 +80,18 @@ export class QboReplayedRecords {
     return this.maps[entity].has(id);
   }
 
-  /** A reference entity's replayed rows, or undefined when the generated company's apply. */
+  /**
+   * A reference entity's replayed rows, or undefined when the generated company's apply. Once an
+   * organisation is replayed it is the whole company: an entity it does not give has no rows (the
+   * generated Indian company's tax rates never leak into a replayed US company).
+   */
   reference(entity: string): QboRaw[] | undefined {
     const o = this.organisation;
-    if (entity === 'CompanyInfo') return o.CompanyInfo ? [o.CompanyInfo] : undefined;
-    if (entity === 'Preferences') return o.Preferences ? [o.Preferences] : undefined;
-    if (entity === 'TaxRate') return o.TaxRate;
-    if (entity === 'TaxCode') return o.TaxCode;
+    if (Object.keys(o).length === 0) return undefined;
+    if (entity === 'CompanyInfo') return o.CompanyInfo ? [o.CompanyInfo] : [];
+    if (entity === 'Preferences') return o.Preferences ? [o.Preferences] : [];
+    if (entity === 'TaxRate') return o.TaxRate ?? [];
+    if (entity === 'TaxCode') return o.TaxCode ?? [];
     return undefined;
   }
 
