@@ -113,7 +113,7 @@ describe('QuickBooks credit memo with a shipping line', () => {
     if (!r.ok || r.value.kind !== 'credit-note') throw new Error(r.ok ? 'not a credit note' : `${r.reason}: ${r.message}`);
     const cn = r.value.creditNote;
     expect(CreditNoteUpsertBody.safeParse({ creditNote: cn }).success).toBe(true);
-    expect(cn.lineItems?.map((l) => [l.lineItemDetails.name, l.subTotal])).toEqual([
+    expect(cn.lineItems?.map((l) => [l.lineItemDetails?.name, l.subTotal])).toEqual([
       ['Hours', 50],
       ['Discount', -5],
       ['Shipping', 2],
