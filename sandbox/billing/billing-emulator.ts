@@ -69,6 +69,8 @@ export interface BillingEmulatorOptions {
   baseCurrency?: Record<string, string>;
   /** Journal capacity (oldest entries dropped); default 200,000. */
   journalMax?: number;
+  /** Keep each request's body in the journal (tests comparing exactly what a client sent); default false. */
+  journalBodies?: boolean;
   /** The wall clock the emulator clock and fault windows follow; default Date.now (tests inject one to let time pass without sleeping). */
   wall?: () => number;
 }
@@ -90,7 +92,7 @@ export async function startBillingEmulator(options: BillingEmulatorOptions = {})
   const store = new BillingStore({ clock, seed: options.seed, baseCurrency: options.baseCurrency });
   const initialFaults = options.faults ?? {};
   const faults = new FaultInjector(initialFaults, Math.random, wall);
-  const journal = new Journal(options.journalMax);
+  const journal = new Journal(options.journalMax, options.journalBodies ?? false);
   const deps = { store, clock, keys };
 
   const router = new Router();

@@ -10,6 +10,8 @@ export interface JournalEntry {
   status: number;
   /** sha256 of the raw request body (empty string when none). */
   bodyHash: string;
+  /** The raw request body itself, only when the journal keeps bodies (a test that checks what a client sent). */
+  body?: string;
   durationMs: number;
 }
 
@@ -18,7 +20,10 @@ export class Journal {
   private entries: JournalEntry[] = [];
   private seq = 0;
 
-  constructor(private readonly max = 200_000) {}
+  constructor(
+    private readonly max = 200_000,
+    private readonly keepBodies = false,
+  ) {}
 
   record(e: Omit<JournalEntry, 'seq' | 'bodyHash' | 'at'> & { rawBody: string }): void {
     const { rawBody, ...rest } = e;
@@ -27,6 +32,7 @@ export class Journal {
       seq: ++this.seq,
       at: new Date().toISOString(),
       bodyHash: createHash('sha256').update(rawBody).digest('hex'),
+      ...(this.keepBodies ? { body: rawBody } : {}),
     });
     if (this.entries.length > this.max) this.entries.splice(0, this.entries.length - this.max);
   }

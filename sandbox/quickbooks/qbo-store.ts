@@ -7,6 +7,7 @@ import { toMinor } from '../kit/minor-units.js';
 import { localDate, renderTimestamp } from './qbo-time.js';
 import { type RenderContext, renderCustomer, renderDoc, renderReference } from './render.js';
 import { SeededRandom } from '../kit/seeded-random.js';
+import { isReplayEntity, QboReplayedRecords, replayedUpdatedMs } from './replayed-records.js';
 
 /** What POST /__admin/invoices (and store.createInvoice) accept. Amounts in rupees (decimal numbers). */
 export interface CreateInvoiceInput {
@@ -54,6 +55,8 @@ export class QboStore {
   createdAt = 0;
   private readonly cache = new Map<string, { key: string; json: Record<string, unknown> }>();
   private rng = new SeededRandom('admin');
+  /** Records and company settings replayed in QBO's own JSON (POST /__admin/records, /__admin/organisation). */
+  readonly replayed = new QboReplayedRecords();
 
   constructor(
     readonly clock: EmulatorClock,
@@ -69,18 +72,24 @@ export class QboStore {
     };
   }
 
-  /** Every record of an entity as QBO JSON, in Id order (reference entities included). */
+  /** Every record of an entity as QBO JSON, in Id order (reference entities included); replayed records as given. */
   rows(entity: string): Array<Record<string, unknown>> {
+    if (isReplayEntity(entity)) return [...this.generatedRows(entity), ...this.replayed.all(entity)];
+    return this.replayed.reference(entity) ?? renderReference(entity, this.createdAt, this.renderContext);
+  }
+
+  private generatedRows(entity: 'Invoice' | 'CreditMemo' | 'Customer'): Array<Record<string, unknown>> {
     if (entity === 'Customer')
-      return [...this.customers.values()].map((c) => this.rendered(`C${c.id}`, `${c.syncToken}:${c.lastUpdated}`, () => renderCustomer(c, this.renderContext)));
-    if (entity === 'Invoice' || entity === 'CreditMemo') {
-      return [...this.docs[entity].values()].map((d) =>
+      return [...this.customers.values()]
+        .filter((c) => !this.replayed.has('Customer', c.id))
+        .map((c) => this.rendered(`C${c.id}`, `${c.syncToken}:${c.lastUpdated}`, () => renderCustomer(c, this.renderContext)));
+    return [...this.docs[entity].values()]
+      .filter((d) => !this.replayed.has(entity, d.id))
+      .map((d) =>
         this.rendered(`${entity}${d.id}`, `${d.syncToken}:${d.lastUpdated}:${d.customerId}:${this.customers.get(d.customerId)?.syncToken}`, () =>
           renderDoc(d, this.renderContext),
         ),
       );
-    }
-    return renderReference(entity, this.createdAt, this.renderContext);
   }
 
   private rendered(id: string, key: string, render: () => Record<string, unknown>): Record<string, unknown> {
@@ -98,6 +107,7 @@ export class QboStore {
     this.docs.CreditMemo.clear();
     this.deleted = [];
     this.cache.clear();
+    this.replayed.clear();
     for (const k of Object.keys(this.counters) as Array<keyof QboStore['counters']>) this.counters[k] = 0;
   }
 
@@ -326,6 +336,8 @@ export class QboStore {
   }
 
   private lastUpdatedOf(entity: DocKind | 'Customer', id: string): number {
+    const replayed = this.replayed.has(entity, id) ? this.replayed.all(entity).find((r) => String(r.Id) === id) : undefined;
+    if (replayed) return replayedUpdatedMs(replayed, this.config.offsetMinutes);
     return entity === 'Customer' ? this.customer(id).lastUpdated : this.doc(entity, id).lastUpdated;
   }
 

@@ -5,6 +5,7 @@ import { DocumentRuleError } from './document-ops.js';
 import type { XeroEmulatorControl } from './emulator-control.js';
 import { applyStoreOp, churn, type StoreOp } from './store-ops.js';
 import { NotFoundError } from './xero-data-store.js';
+import { XeroOrganisationReplay, XeroRecordsReplay } from './replayed-records.js';
 
 /**
  * Admin endpoints (`/__admin/...`, never faulted or journaled), so tests and demos can act as a Xero user
@@ -23,6 +24,8 @@ import { NotFoundError } from './xero-data-store.js';
  *   GET  /__admin/tenants/:tenantId/:entity[/:id]                  raw records (invoices|credit-notes|contacts)
  *   POST /__admin/tenants/:tenantId/ops     {op, ...} or {ops:[...], sameInstant?}  (StoreOp in store-ops.ts)
  *   POST /__admin/tenants/:tenantId/churn   {count, sameInstant?}
+ *   POST /__admin/records          {tenantId?, entity: Invoices|CreditNotes|Contacts, records: [Xero JSON]}
+ *   POST /__admin/organisation     {tenantId?, Organisation, TaxRates?}   in Xero's JSON
  */
 const ClockBody = z.strictObject({
   now: z.union([z.string(), z.number(), z.null()]).optional(),
@@ -152,6 +155,29 @@ export function registerAdminRoutes(admin: Router, c: XeroEmulatorControl): void
         return { status: 404, body: { error: `unknown entity ${ctx.params.entity ?? ''}` } };
     }
   });
+  // Records and the organisation in Xero's own JSON, served as Xero serves them (replayed-records.ts).
+  // `tenantId` defaults to the first organisation.
+  const tenantOf = (id: string | undefined): string => (id ?? c.store.tenantIds[0] ?? '').toLowerCase();
+  admin.on(
+    'POST',
+    '/__admin/records',
+    guarded((ctx) => {
+      const b = parse(XeroRecordsReplay, ctx.body);
+      if (isResult(b)) return b;
+      return { status: 200, body: { entity: b.entity, ids: c.store.replay(tenantOf(b.tenantId), b.entity, b.records) } };
+    }),
+  );
+  admin.on(
+    'POST',
+    '/__admin/organisation',
+    guarded((ctx) => {
+      const b = parse(XeroOrganisationReplay, ctx.body);
+      if (isResult(b)) return b;
+      const tenantId = tenantOf(b.tenantId);
+      c.store.replayOrganisation(tenantId, b.Organisation, b.TaxRates);
+      return { status: 200, body: { tenantId } };
+    }),
+  );
   admin.on('GET', '/__admin/tenants/:tenantId/:entity', records);
   admin.on('GET', '/__admin/tenants/:tenantId/:entity/:id', records);
   admin.on(

@@ -97,7 +97,7 @@ export function registerApiRoutes(router: Router, guard: Guard, deps: ApiDeps): 
   router.on(
     'GET',
     `${base}/TaxRates`,
-    guard((_ctx, t) => ({ status: 200, body: envelope(deps.clock.now(), 'TaxRates', [...store.tenant(t).profile.taxRates]) })),
+    guard((_ctx, t) => ({ status: 200, body: envelope(deps.clock.now(), 'TaxRates', [...store.taxRates(t)]) })),
   );
   router.on(
     'GET',

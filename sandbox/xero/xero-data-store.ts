@@ -18,6 +18,7 @@ import { generateLineSpecs, pickLineAmountTypes } from './generate-lines.js';
 import { SeededRandom } from '../kit/seeded-random.js';
 import type { TenantProfile } from './tenants.js';
 import { msDate, utcDay } from './xero-date.js';
+import { ID_FIELD, type XeroRaw, type XeroReplayEntity } from './replayed-records.js';
 import type { LineAmountTypes, XeroContact, XeroCreditNote, XeroInvoice, XeroOrganisation } from './xero-records.js';
 
 /**
@@ -34,6 +35,8 @@ interface TenantState {
   contacts: Map<string, XeroContact>;
   invoices: Map<string, XeroInvoice>;
   creditNotes: Map<string, XeroCreditNote>;
+  /** Tax rates replayed in Xero's JSON (POST /__admin/organisation), in place of the profile's. */
+  taxRates?: readonly Record<string, unknown>[];
   rng: SeededRandom;
 }
 
@@ -146,6 +149,32 @@ export class XeroDataStore {
     const c = this.tenant(tenantId).contacts.get(id.toLowerCase());
     if (!c) throw new NotFoundError(`no contact ${id}`);
     return c;
+  }
+
+  /**
+   * Records in Xero's own JSON, stored as given (keyed by their lower-cased id, as Xero's ids are matched),
+   * replacing any with the same id; returns the ids.
+   */
+  replay(tenantId: string, entity: XeroReplayEntity, records: readonly XeroRaw[]): string[] {
+    const t = this.tenant(tenantId);
+    const map = (entity === 'Invoices' ? t.invoices : entity === 'CreditNotes' ? t.creditNotes : t.contacts) as unknown as Map<string, XeroRaw>;
+    return records.map((r) => {
+      const id = String(r[ID_FIELD[entity]]);
+      map.set(id.toLowerCase(), r);
+      return id;
+    });
+  }
+
+  /** The organisation and its tax rates in Xero's own JSON, served by GET /Organisation and /TaxRates. */
+  replayOrganisation(tenantId: string, organisation: XeroRaw, taxRates?: readonly XeroRaw[]): void {
+    const t = this.tenant(tenantId);
+    t.organisation = organisation as unknown as XeroOrganisation;
+    if (taxRates) t.taxRates = taxRates;
+  }
+
+  taxRates(tenantId: string): readonly unknown[] {
+    const t = this.tenant(tenantId);
+    return t.taxRates ?? t.profile.taxRates;
   }
 
   /** The organisation's mutation PRNG (seeded: the same changes on every run). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZohoOrganisationReplay, ZohoRecordsReplay } from './replayed-records.js';
 import { formatZodIssues } from '../kit/zod-issues.js';
 import { FaultConfig, type FaultInjector } from '../kit/faults.js';
 import type { Journal } from '../kit/journal.js';
@@ -25,6 +26,8 @@ import { MutationError, parseMutationBatch } from './zoho-mutation.js';
  *   GET    /__admin/journal?since=&path=  {entries}
  *   DELETE /__admin/journal             clears it
  *   POST   /__admin/mutate              [op, ...] or {ops: [...], at?: ISO}: {results}; one second for all
+ *   POST   /__admin/records             {entity: invoices|creditnotes|contacts, records: [Zoho detail JSON]}: {entity, ids}
+ *   POST   /__admin/organisation        {organization, taxes?, tax_groups?} in Zoho's JSON: {organization_id}
  *   POST   /__admin/expire-tokens       expires every access token now: {expired}
  *   POST   /__admin/tokens              {ttlSeconds?}: a fresh access token not counted as a refresh
  *   POST   /__admin/limits              {ratePerMinute?, dailyLimit?, resetCounters?}
@@ -153,6 +156,24 @@ export function registerAdminRoutes(router: Router, deps: AdminDeps): void {
     'POST',
     '/__admin/mutate',
     guarded((ctx) => ok({ results: store.mutate(parseMutationBatch(ctx.body)) })),
+  );
+  // Records in Zoho's own detail JSON, stored as given and served by the list, detail and
+  // last_modified_time reads as Zoho serves them (replayed-records.ts).
+  router.on(
+    'POST',
+    '/__admin/records',
+    guarded((ctx) => {
+      const body = ZohoRecordsReplay.parse(ctx.body);
+      return ok({ entity: body.entity, ids: store.replayed.add(body.entity, body.records) });
+    }),
+  );
+  router.on(
+    'POST',
+    '/__admin/organisation',
+    guarded((ctx) => {
+      store.replayed.organisation = ZohoOrganisationReplay.parse(ctx.body);
+      return ok({ organization_id: store.organizationId });
+    }),
   );
   router.on(
     'POST',

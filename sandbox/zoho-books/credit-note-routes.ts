@@ -2,19 +2,69 @@ import type { Router } from '../kit/router.js';
 import { creditNoteBalanceMinor } from './generate-credit-notes.js';
 import { dateRange, enumParam, listPage, timestampParam, type ListSpec } from './list-query.js';
 import { renderCreditNoteDetail, renderCreditNoteRow } from './render-credit-note.js';
-import type { CreditNoteRecord } from './store-records.js';
+import { toAmount } from '../kit/minor-units.js';
+import { amountOf, replayedCreatedMs, replayedModifiedMs, replayedRow, textOf } from './replayed-records.js';
 import type { Guard } from './vendor-guard.js';
 import type { ZohoDataStore } from './zoho-data-store.js';
 import { zohoErrors } from './zoho-error.js';
 
-const SPEC: ListSpec<CreditNoteRecord> = {
+/** What the list filters, sorts and prints of one credit note, generated or replayed alike. */
+interface CreditNoteView {
+  id: string;
+  status: string;
+  modifiedMs: number;
+  createdMs: number;
+  customer_id: string;
+  customer_name: string;
+  creditnote_number: string;
+  date: string;
+  total: number;
+  balance: number;
+  row(): Record<string, unknown>;
+}
+
+function views(store: ZohoDataStore): CreditNoteView[] {
+  const offset = store.organization.offsetMinutes;
+  const generated = store
+    .creditNotes()
+    .filter((cn) => !store.replayed.has('creditnotes', cn.creditnote_id))
+    .map((cn): CreditNoteView => ({
+      id: cn.creditnote_id,
+      status: cn.status,
+      modifiedMs: cn.modifiedMs,
+      createdMs: cn.createdMs,
+      customer_id: cn.customer_id,
+      customer_name: cn.customer_name,
+      creditnote_number: cn.creditnote_number,
+      date: cn.date,
+      total: toAmount(cn.amounts.totalMinor),
+      balance: toAmount(creditNoteBalanceMinor(cn)),
+      row: () => renderCreditNoteRow(cn, store.render),
+    }));
+  const replayed = store.replayed.all('creditnotes').map((raw): CreditNoteView => ({
+    id: textOf(raw.creditnote_id),
+    status: textOf(raw.status),
+    modifiedMs: replayedModifiedMs(raw, offset),
+    createdMs: replayedCreatedMs(raw, offset),
+    customer_id: textOf(raw.customer_id),
+    customer_name: textOf(raw.customer_name),
+    creditnote_number: textOf(raw.creditnote_number),
+    date: textOf(raw.date),
+    total: amountOf(raw.total),
+    balance: amountOf(raw.balance ?? raw.total),
+    row: () => replayedRow('creditnotes', raw),
+  }));
+  return [...generated, ...replayed];
+}
+
+const SPEC: ListSpec<CreditNoteView> = {
   reportName: 'Credit Notes',
   // No last_modified_time sort for credit notes either.
   sortColumns: {
     customer_name: (c) => c.customer_name,
     creditnote_number: (c) => c.creditnote_number,
-    balance: (c) => creditNoteBalanceMinor(c),
-    total: (c) => c.amounts.totalMinor,
+    balance: (c) => c.balance,
+    total: (c) => c.total,
     date: (c) => c.date,
     created_time: (c) => c.createdMs,
   },
@@ -27,7 +77,7 @@ const SPEC: ListSpec<CreditNoteRecord> = {
     'Status.Void': (c) => c.status === 'void',
   },
   defaultFilter: 'Status.All',
-  id: (c) => c.creditnote_id,
+  id: (c) => c.id,
 };
 
 export function registerCreditNoteRoutes(router: Router, guard: Guard, store: ZohoDataStore): void {
@@ -45,7 +95,7 @@ export function registerCreditNoteRoutes(router: Router, guard: Guard, store: Zo
       const customerId = q.get('customer_id') || undefined;
       const number = q.get('creditnote_number') || undefined;
       const { rows, page_context } = listPage(
-        store.creditNotes(),
+        views(store),
         q,
         SPEC,
         (cn) =>
@@ -55,7 +105,7 @@ export function registerCreditNoteRoutes(router: Router, guard: Guard, store: Zo
           (number === undefined || cn.creditnote_number === number) &&
           onDate(cn.date),
       );
-      return { creditnotes: rows.map((cn) => renderCreditNoteRow(cn, store.render)), page_context };
+      return { creditnotes: rows.map((cn) => cn.row()), page_context };
     }),
   );
 
@@ -64,7 +114,10 @@ export function registerCreditNoteRoutes(router: Router, guard: Guard, store: Zo
     'GET',
     '/books/v3/creditnotes/:creditnote_id',
     guard((ctx) => {
-      const cn = store.creditNote(ctx.params.creditnote_id ?? '');
+      const id = ctx.params.creditnote_id ?? '';
+      const replayed = store.replayed.get('creditnotes', id);
+      if (replayed) return { creditnote: replayed };
+      const cn = store.creditNote(id);
       if (!cn) throw zohoErrors.notFound('Credit Note');
       return { creditnote: renderCreditNoteDetail(cn, store.render) };
     }),

@@ -45,13 +45,17 @@ function renderTax(tax: TaxDefinition): Record<string, unknown> {
   };
 }
 
+/**
+ * A replayed organisation (POST /__admin/organisation) is served as given, with its taxes and tax groups
+ * in place of the generated ones.
+ */
 export function registerSettingsRoutes(router: Router, guard: Guard, store: ZohoDataStore): void {
   // https://www.zoho.com/books/api/v3/organizations/#list-organizations
   // The one call that needs no organization_id: it is how a client discovers it.
   router.on(
     'GET',
     '/books/v3/organizations',
-    guard(() => ({ organizations: [renderOrganization(store)] }), { organization: false }),
+    guard(() => ({ organizations: [store.replayed.organisation?.organization ?? renderOrganization(store)] }), { organization: false }),
   );
 
   // https://www.zoho.com/books/api/v3/organizations/#get-organization
@@ -60,8 +64,8 @@ export function registerSettingsRoutes(router: Router, guard: Guard, store: Zoho
     '/books/v3/organizations/:organization_id',
     guard(
       (ctx) => {
-        if (ctx.params.organization_id !== store.organization.organization_id) throw zohoErrors.unknownOrganization(ctx.params.organization_id ?? '');
-        return { organization: renderOrganization(store) };
+        if (ctx.params.organization_id !== store.organizationId) throw zohoErrors.unknownOrganization(ctx.params.organization_id ?? '');
+        return { organization: store.replayed.organisation?.organization ?? renderOrganization(store) };
       },
       { organization: false },
     ),
@@ -74,7 +78,7 @@ export function registerSettingsRoutes(router: Router, guard: Guard, store: Zoho
     'GET',
     '/books/v3/settings/taxes',
     guard(() => ({
-      taxes: store.taxes.all.map(renderTax),
+      taxes: store.replayed.organisation ? (store.replayed.organisation.taxes ?? []) : store.taxes.all.map(renderTax),
       page_context: {
         page: 1,
         per_page: 200,
@@ -92,6 +96,12 @@ export function registerSettingsRoutes(router: Router, guard: Guard, store: Zoho
     'GET',
     '/books/v3/settings/taxes/:tax_id',
     guard((ctx) => {
+      const replayed = store.replayed.organisation;
+      if (replayed) {
+        const tax = replayed.taxes?.find((t) => String(t.tax_id) === ctx.params.tax_id);
+        if (!tax) throw zohoErrors.notFound('Tax');
+        return { tax };
+      }
       const tax = store.taxes.byId(ctx.params.tax_id ?? '');
       if (!tax) throw zohoErrors.notFound('Tax');
       return { tax: renderTax(tax) };
@@ -103,6 +113,12 @@ export function registerSettingsRoutes(router: Router, guard: Guard, store: Zoho
     'GET',
     '/books/v3/settings/taxgroups/:tax_group_id',
     guard((ctx) => {
+      const replayed = store.replayed.organisation;
+      if (replayed) {
+        const tax_group = replayed.tax_groups?.find((g) => String(g.tax_group_id) === ctx.params.tax_group_id);
+        if (!tax_group) throw zohoErrors.notFound('Tax group');
+        return { tax_group };
+      }
       const group = store.taxes.byId(ctx.params.tax_group_id ?? '');
       if (!group || group.tax_type !== 'tax_group') throw zohoErrors.notFound('Tax group');
       return {

@@ -8,6 +8,7 @@ import { NO_RECEIVABLES, type Receivables } from './render-contact.js';
 import type { RenderContext } from './render-context.js';
 import type { ContactRecord, CreditNoteRecord, CurrencyCode, CurrencyRecord, InvoiceRecord } from './store-records.js';
 import { formatZohoDate } from './zoho-timestamp.js';
+import { ZohoReplayedRecords } from './replayed-records.js';
 import {
   parseMutationBatch,
   type ContactChanges,
@@ -30,6 +31,8 @@ export class ZohoDataStore implements MutationTarget {
   readonly invoiceMap = new Map<string, InvoiceRecord>();
   readonly creditNoteMap = new Map<string, CreditNoteRecord>();
   readonly contactMap = new Map<string, ContactRecord>();
+  /** Records and organisation settings replayed in Zoho's own JSON (POST /__admin/records, /__admin/organisation). */
+  readonly replayed = new ZohoReplayedRecords();
   private credits = new Map<string, number>();
   private currencyMap = new Map<CurrencyCode, CurrencyRecord>();
   /** Pre-batch copies of the records a batch touched (undefined = did not exist), for rollback. */
@@ -72,7 +75,14 @@ export class ZohoDataStore implements MutationTarget {
     for (const cn of dataset.creditNotes) this.creditNoteMap.set(cn.creditnote_id, cn);
     for (const c of dataset.contacts) this.contactMap.set(c.contact_id, c);
     this.currencyMap = new Map(dataset.currencies.map((c) => [c.currency_code, c]));
+    this.replayed.clear();
     this.refreshCredits();
+  }
+
+  /** The organisation the API answers for: a replayed organisation's id, else the generated one's. */
+  get organizationId(): string {
+    const replayed = this.replayed.organisation?.organization.organization_id;
+    return replayed === undefined ? this.data.organization.organization_id : String(replayed);
   }
 
   get organization() {

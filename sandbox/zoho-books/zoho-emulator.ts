@@ -124,7 +124,7 @@ export async function startZohoEmulator(options: ZohoEmulatorOptions = {}): Prom
   let requestCount = 0;
 
   const router = new Router();
-  const guard = createGuard({ tokens, limiter, organizationId: () => store.organization.organization_id });
+  const guard = createGuard({ tokens, limiter, organizationId: () => store.organizationId });
   registerOAuthRoutes(router, tokens);
   registerSettingsRoutes(router, guard, store);
   registerInvoiceRoutes(router, guard, store);

@@ -142,13 +142,59 @@ export function checkNonNegative(amount: Decimal, field: string, currency: strin
 }
 
 /**
+ * Fields the interface defaults where the default can contradict the source (docs/interface-assumptions.md,
+ * "Fields the interface defaults"): a body's parse fills them, so a mapper that forgot one would send
+ * billing's default (India, rupees, "created by hand", origin OTHER) as if the ERP had said so. Every
+ * mapper sets them; one filled by the schema instead is reported as a warning, never silently.
+ */
+const CUSTOMER_DEFAULTS = ['countryCode', 'currency', 'isManuallyCreated'] as const;
+const SOURCE_DEFAULTS: Record<string, readonly string[]> = {
+  invoice: [
+    'invoiceCurrency',
+    'invoiceOriginSource',
+    'invoiceTotal',
+    'invoicePaidAmount',
+    'invoiceAdjustedAmount',
+    ...CUSTOMER_DEFAULTS.map((f) => `customerDetails.${f}`),
+  ],
+  creditNote: ['creditNoteCurrency', 'creditNoteOriginSource', 'creditNoteTotal', ...CUSTOMER_DEFAULTS.map((f) => `customerDetails.${f}`)],
+  customer: CUSTOMER_DEFAULTS,
+};
+
+/** The paths (dotted) the draft leaves out, under an object it has, that the parsed value holds. */
+function defaultedBySchema(draft: unknown, parsed: unknown, paths: readonly string[]): Array<{ path: string; value: unknown }> {
+  const at = (root: unknown, keys: readonly string[]): { parent: unknown; value: unknown } => {
+    let parent: unknown = undefined;
+    let value: unknown = root;
+    for (const k of keys) {
+      parent = value;
+      value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[k] : undefined;
+    }
+    return { parent, value };
+  };
+  return paths.flatMap((path) => {
+    const keys = path.split('.');
+    const sent = at(draft, keys);
+    if (sent.parent === null || typeof sent.parent !== 'object' || sent.value !== undefined) return [];
+    const filled = at(parsed, keys).value;
+    return filled === undefined ? [] : [{ path, value: filled }];
+  });
+}
+
+/**
  * Runs a billing zod schema over a mapped draft. Failures become SCHEMA_INVALID with every issue as
  * "path: message" (paths and messages only, never values: records hold personal and financial data).
- * Success returns the parsed value, defaults applied, and carries the mapper's warnings along.
+ * Success returns the parsed value, defaults applied, and carries the mapper's warnings along, plus one
+ * for each source-dependent default the schema had to fill (SOURCE_DEFAULTS).
  */
 function finalize<S extends z.ZodType>(schema: S, draft: z.input<S>, label: string, warnings?: readonly string[]): MapResult<z.output<S>> {
   const parsed = schema.safeParse(draft);
-  if (parsed.success) return mapOk(parsed.data, warnings);
+  if (parsed.success) {
+    const defaulted = defaultedBySchema(draft, parsed.data, SOURCE_DEFAULTS[label] ?? []).map(
+      ({ path, value }) => `${label}.${path} not set from the source: billing's default ${JSON.stringify(value)} applies`,
+    );
+    return mapOk(parsed.data, defaulted.length > 0 ? [...(warnings ?? []), ...defaulted] : warnings);
+  }
   const issues = formatZodIssues(parsed.error, label);
   const field = parsed.error.issues[0]?.path.map(String).join('.') || undefined;
   return mapFail('SCHEMA_INVALID', `${label} failed the billing schema: ${issues.join('; ')}`, {

@@ -129,14 +129,41 @@ describe('finalizeInvoice / finalizeCreditNote / finalizeCustomer', () => {
     lineItems: [{ subTotal: 50000, total: 59000 }],
   };
 
-  it('given a valid draft, then ok with billing defaults applied and warnings carried along', () => {
+  it('given a valid draft, then ok with billing defaults applied and warnings carried along; a source-dependent default the draft left out is reported, never applied silently', () => {
     const r = finalizeInvoice(invoice, ['mixed rates']);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.value.invoiceOriginSource).toBe('OTHER');
     expect(r.value.invoiceAdjustedAmount).toBe(0);
     expect(r.value.lineItems?.[0]?.quantity).toBe(1);
-    expect(r.warnings).toEqual(['mixed rates']);
+    expect(r.warnings).toEqual([
+      'mixed rates',
+      'invoice.invoiceOriginSource not set from the source: billing\'s default "OTHER" applies',
+      "invoice.invoiceAdjustedAmount not set from the source: billing's default 0 applies",
+    ]);
+  });
+
+  it('given a customer whose country and currency the mapper left out, when finalized, then the body still carries billing’s defaults (IN, INR) but each is reported', () => {
+    const r = finalizeCustomer({ buyerId: 'cust.qbo-us.2', name: "Bill's Windsurf Shop", isManuallyCreated: false });
+    expect(r).toMatchObject({ ok: true, value: { countryCode: 'IN', currency: 'INR' } });
+    expect(r.ok && r.warnings).toEqual([
+      'customer.countryCode not set from the source: billing\'s default "IN" applies',
+      'customer.currency not set from the source: billing\'s default "INR" applies',
+    ]);
+    const complete = finalizeCustomer({ buyerId: 'cust.qbo-us.2', isManuallyCreated: false, countryCode: 'US', currency: 'USD' });
+    expect(complete.ok && complete.warnings).toBeUndefined();
+  });
+
+  it('given an invoice whose customerDetails leaves out countryCode, then the warning names the nested path; no customerDetails at all, no warning about it', () => {
+    const r = finalizeInvoice({
+      ...invoice,
+      invoiceOriginSource: 'EXTERNAL_SYSTEM_A',
+      invoiceAdjustedAmount: 0,
+      customerDetails: { buyerId: 'b', isManuallyCreated: false, currency: 'INR' },
+    });
+    expect(r.ok && r.warnings).toEqual(['invoice.customerDetails.countryCode not set from the source: billing\'s default "IN" applies']);
+    const bare = finalizeInvoice({ ...invoice, invoiceOriginSource: 'EXTERNAL_SYSTEM_A', invoiceAdjustedAmount: 0 });
+    expect(bare.ok && bare.warnings).toBeUndefined();
   });
 
   it('given a draft the schema rejects, then SCHEMA_INVALID with zod paths and no values', () => {

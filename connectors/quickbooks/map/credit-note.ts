@@ -22,7 +22,8 @@ import { amountsOf } from './totals.js';
  *   of type Invoice) with amount = TotalAmt − RemainingCredit. When it names several invoices QBO does not
  *   say the split, so no amounts are invented: the ids go to metaData.linkedInvoiceErpIds, with a warning.
  * - The credit-note body has no discount field: a DiscountLineDetail becomes a negative "Discount" line and
- *   creditNoteSubtotal is net of it, so subtotal + tax = total still holds.
+ *   creditNoteSubtotal is net of it, so subtotal + tax = total still holds; QBO's shipping line
+ *   (SHIPPING_ITEM_ID, lines.ts) becomes a "Shipping" line and is inside creditNoteSubtotal, for the same reason.
  * - creditNoteRemainingAmount = RemainingCredit; sourceStatus says applied / partially_applied / open
  *   (creditMemoStatus).
  */
@@ -51,6 +52,11 @@ export function toCreditNote(record: SourceRecord<unknown>, ctx: MapContext<unkn
       const minus = wire(s, a.discountTotal.negated(), currency, 'lineItems.discount');
       lineItems.push({ lineItemDetails: { name: 'Discount', taxRate: 0, pricePerItem: minus }, quantity: 1, subTotal: minus, total: minus });
     }
+    // No adjustments on a credit note either (QBO's order: items, discount, then shipping): QBO's shipping line is a "Shipping" line, inside the subtotal.
+    if (!a.shipping.isZero()) {
+      const amount = wire(s, a.shipping, currency, 'lineItems.shipping');
+      lineItems.push({ lineItemDetails: { name: 'Shipping', taxRate: 0, pricePerItem: amount }, quantity: 1, subTotal: amount, total: amount });
+    }
 
     const number = memo.DocNumber?.trim();
     if (!number) s.warn(`credit memo ${memo.Id} has no DocNumber; its Id is used as the number`);
@@ -60,7 +66,7 @@ export function toCreditNote(record: SourceRecord<unknown>, ctx: MapContext<unkn
       erpId: memo.Id,
       creditNoteNumber: number || memo.Id,
       ...(a.txnDate ? { creditNoteDate: { date: a.txnDate } } : {}),
-      creditNoteSubtotal: wire(s, a.subtotal.minus(a.discountTotal), currency, 'creditNoteSubtotal'),
+      creditNoteSubtotal: wire(s, a.subtotal.minus(a.discountTotal).plus(a.shipping), currency, 'creditNoteSubtotal'),
       ...(a.tax ? { creditNoteTax: a.tax } : {}),
       creditNoteTotal: wire(s, a.total, currency, 'creditNoteTotal'),
       ...(remaining === undefined ? {} : { creditNoteRemainingAmount: wire(s, remaining, currency, 'creditNoteRemainingAmount') }),

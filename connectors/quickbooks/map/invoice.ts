@@ -56,6 +56,9 @@ export function toInvoice(record: SourceRecord<unknown>, ctx: MapContext<unknown
       ...(a.tax ? { invoiceTax: a.tax } : {}),
       ...(a.discount ? { discount: a.discount } : {}),
       invoiceTotal: wire(s, a.total, currency, 'invoiceTotal'),
+      // QBO's shipping line is outside the subtotal and after the discount: a post-tax adjustment, so that
+      // subtotal − discount + tax + adjustments = TotalAmt in billing as in QBO.
+      ...(a.shipping.isZero() ? {} : { createInvoiceAdjustments: [{ name: 'Shipping', amount: wire(s, a.shipping, currency, 'shipping'), isPostTax: true }] }),
       invoicePaidAmount: wire(s, paid, currency, 'invoicePaidAmount'),
       invoiceAdjustedAmount: wire(s, credits.amount, currency, 'invoiceAdjustedAmount'),
       invoiceCurrency: currency,

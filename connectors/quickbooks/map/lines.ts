@@ -26,6 +26,11 @@ import { type DocTaxComponent, taxCodeRate } from './tax.js';
  * - `SalesItemLineDetail` → an item line: quantity `Qty`, unit price `UnitPrice`, name = `ItemRef.name`
  *   (else the line's Description), amount = the line's `Amount` (net of tax; the authoritative money);
  *   a line `DiscountAmt`/`DiscountRate` is the line's `discount`, already inside Amount.
+ *   Except QBO's shipping line, `ItemRef.value` `SHIPPING_ITEM_ID` ("Invoice supports sales tax, and
+ *   shipping charges as a special line item":
+ *   https://developer.intuit.com/app/developer/qbo/docs/api/accounting/all-entities/invoice): it comes
+ *   after the SubTotalLineDetail, is not part of that subtotal, and is added to TotalAmt after the
+ *   discount — a shipping charge, not an item.
  * - `DiscountLineDetail` → a document-level discount (`Amount`, `PercentBased`/`DiscountPercent`).
  * - `SubTotalLineDetail` → skipped as an item (QBO's auto-generated subtotal); its Amount is kept only to
  *   check the item lines add up to it.
@@ -59,7 +64,12 @@ export interface ReadLines {
   discounts: DiscountLine[];
   /** Amount of the SubTotalLineDetail line, when there is exactly one. */
   subtotalLine?: Decimal;
+  /** The shipping lines' amounts (SHIPPING_ITEM_ID), outside the subtotal. */
+  shipping: Decimal[];
 }
+
+/** The ItemRef QBO gives its shipping line (sales form preference "Shipping" on). */
+export const SHIPPING_ITEM_ID = 'SHIPPING_ITEM_ID';
 
 /** An amount as the JSON number billing receives, rounded to the currency's minor units (exact, or the record fails). */
 export function wire(s: Steps, amount: Decimal, currency: string, field: string): number {
@@ -67,7 +77,7 @@ export function wire(s: Steps, amount: Decimal, currency: string, field: string)
 }
 
 export function readLines(s: Steps, raw: readonly unknown[], currency: string): ReadLines {
-  const out: ReadLines = { items: [], discounts: [] };
+  const out: ReadLines = { items: [], discounts: [], shipping: [] };
   const subtotals: Decimal[] = [];
   walk(s, raw, 'Line', currency, out, subtotals);
   if (subtotals.length === 1) out.subtotalLine = subtotals[0];
@@ -82,7 +92,8 @@ function walk(s: Steps, lines: readonly unknown[], path: string, currency: strin
     const line = parsed.data;
     switch (line.DetailType) {
       case 'SalesItemLineDetail':
-        out.items.push(itemLine(s, line, field, currency));
+        if (line.SalesItemLineDetail?.ItemRef?.value === SHIPPING_ITEM_ID) out.shipping.push(s.take(parseAmount(line.Amount, `${field}.Amount`)));
+        else out.items.push(itemLine(s, line, field, currency));
         break;
       case 'DiscountLineDetail': {
         const amount = s.take(parseAmount(line.Amount, `${field}.Amount`));

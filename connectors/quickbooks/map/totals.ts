@@ -26,7 +26,7 @@ import { allocateTaxToLines, classifyTaxLines, isIndianCompany, isIntraStateSupp
  * What an Invoice and a CreditMemo (QBO's SalesTransaction) have in common, mapped once: currency and
  * rate, item lines with their share of the document tax, the document discount, tax, total, customer,
  * place of supply, dates and version — after the consistency checks (src/mapping/checks.ts):
- *   Σ item amounts = SubTotal line;  Σ TaxLine = TotalTax;  subtotal − discount + tax = TotalAmt.
+ *   Σ item amounts = SubTotal line;  Σ TaxLine = TotalTax;  subtotal − discount + tax + shipping = TotalAmt.
  * Amounts stay decimals; they become JSON numbers (lines.ts `wire`) rounded to the currency's minor units.
  *
  * `GlobalTaxCalculation: TaxInclusive` documents are checked with the tax-exclusive reading (Amount
@@ -42,6 +42,8 @@ export interface DocumentAmounts {
   subtotal: Decimal;
   /** Sum of the DiscountLineDetail amounts (positive), zero when none. */
   discountTotal: Decimal;
+  /** Sum of the shipping lines (SHIPPING_ITEM_ID), zero when none: outside the subtotal, inside TotalAmt. */
+  shipping: Decimal;
   discount?: Discount;
   taxTotal: Decimal;
   tax?: Tax;
@@ -60,8 +62,9 @@ export function amountsOf(s: Steps, doc: QboInvoice | QboCreditMemo, ctx: MapCon
   const currency = currencyOf(s, doc.CurrencyRef, lookups);
   const exchangeRate = exchangeRateOf(s, { currency, exchangeRate: doc.ExchangeRate, total, homeTotal: doc.HomeTotalAmt }, ctx, lookups);
 
-  const { items, discounts, subtotalLine } = readLines(s, doc.Line, currency);
+  const { items, discounts, subtotalLine, shipping: shippingLines } = readLines(s, doc.Line, currency);
   const subtotal = sumMoney(items.map((i) => i.amount));
+  const shipping = sumMoney(shippingLines);
   const discountTotal = sumMoney(discounts.map((d) => d.amount));
 
   const customer = doc._customer;
@@ -80,7 +83,7 @@ export function amountsOf(s: Steps, doc: QboInvoice | QboCreditMemo, ctx: MapCon
       ? undefined
       : checkLinesSum({ lineSubtotals: items.map((i) => i.amount), subtotal: subtotalLine, currency, field: 'Line.SubTotalLineDetail' })) ??
     checkTaxSum({ components: components.map((c) => c.amount), taxTotal, currency }) ??
-    checkInvoiceTotal({ subtotal, discount: discountTotal, tax: taxTotal, total, currency });
+    checkInvoiceTotal({ subtotal, discount: discountTotal, tax: taxTotal, adjustments: [shipping], total, currency });
   if (inconsistent && doc.GlobalTaxCalculation === 'TaxInclusive' && inconsistent.field === 'total') {
     s.fail(mapFail('UNSUPPORTED', `tax-inclusive ${label} does not add up read as tax-exclusive: ${inconsistent.message}`, { field: 'GlobalTaxCalculation' }));
   }
@@ -117,6 +120,7 @@ export function amountsOf(s: Steps, doc: QboInvoice | QboCreditMemo, ctx: MapCon
     ...(dueDate ? { dueDate } : {}),
     subtotal,
     discountTotal,
+    shipping,
     ...(discount ? { discount } : {}),
     taxTotal,
     ...(tax ? { tax } : {}),

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { buildLookups } from '../../../../connectors/quickbooks/streams/lookups.js';
 import { toCreditNote } from '../../../../connectors/quickbooks/map/credit-note.js';
 import { CreditNoteUpsertBody } from '../../../../src/billing/schemas/index.js';
 import { fixture, gst, mapContext, sourceRecord } from '../fixtures.js';
@@ -93,5 +95,31 @@ describe('QuickBooks credit memo → billing credit note', () => {
   it('given RemainingCredit above the total, then AMOUNTS_INCONSISTENT', () => {
     const r = toCreditNote(sourceRecord({ ...fixture('credit-memo-applied'), RemainingCredit: 2000 }), mapContext());
     expect(r).toMatchObject({ ok: false, reason: 'AMOUNTS_INCONSISTENT', field: 'RemainingCredit' });
+  });
+});
+
+describe('QuickBooks credit memo with a shipping line', () => {
+  it('given a credit memo with the lines of Intuit’s published Sample_Inv#2 (item 50.00, SubTotal 50.00, 10 % discount 5.00, shipping 2.00 after the subtotal, tax 5.00, total 52.00), when mapped, then the shipping is a "Shipping" line inside the subtotal and subtotal + tax = total', () => {
+    const golden = JSON.parse(readFileSync(new URL('../../../fixtures/golden/quickbooks/invoice-discount-deposit.json', import.meta.url), 'utf8')).Invoice;
+    const memo = { ...golden, Id: '960', DocNumber: 'CM-960', RemainingCredit: 52, Deposit: undefined, Balance: undefined };
+    const ctx = mapContext(
+      { baseCurrency: 'USD' },
+      buildLookups({
+        companyInfo: { Id: '1', CompanyName: "Larry's Bakery", Country: 'US' },
+        preferences: { CurrencyPrefs: { HomeCurrency: { value: 'USD' } } },
+      }),
+    );
+    const r = toCreditNote(sourceRecord(memo), ctx);
+    if (!r.ok || r.value.kind !== 'credit-note') throw new Error(r.ok ? 'not a credit note' : `${r.reason}: ${r.message}`);
+    const cn = r.value.creditNote;
+    expect(CreditNoteUpsertBody.safeParse({ creditNote: cn }).success).toBe(true);
+    expect(cn.lineItems?.map((l) => [l.lineItemDetails?.name, l.subTotal])).toEqual([
+      ['Hours', 50],
+      ['Discount', -5],
+      ['Shipping', 2],
+    ]);
+    expect(cn.creditNoteSubtotal).toBe(47);
+    expect(cn.creditNoteTax?.total).toBe(5);
+    expect(cn.creditNoteTotal).toBe(52);
   });
 });

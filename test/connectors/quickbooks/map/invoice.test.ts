@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { buildLookups } from '../../../../connectors/quickbooks/streams/lookups.js';
 import { toInvoice } from '../../../../connectors/quickbooks/map/invoice.js';
 import { InvoiceUpsertBody } from '../../../../src/billing/schemas/index.js';
 import { fixture, fixtureLookups, gst, mapContext, sourceRecord } from '../fixtures.js';
@@ -459,5 +461,39 @@ describe('QuickBooks line discounts: QuickBooks’ arithmetic wins', () => {
   it('given the discounted line whose Amount does not add up to the SubTotal line, then AMOUNTS_INCONSISTENT', () => {
     const r = toInvoice(sourceRecord(discounted({ Amount: 8.42, detail: { DiscountRate: 15 } }, 8.4, 9.92)), mapContext());
     expect(r).toMatchObject({ ok: false, reason: 'AMOUNTS_INCONSISTENT' });
+  });
+});
+
+describe('QuickBooks shipping line: QuickBooks’ arithmetic wins', () => {
+  // Intuit's own published invoice (Sample_Inv#2, "Send an invoice" in
+  // https://developer.intuit.com/app/developer/qbo/docs/api/accounting/all-entities/invoice), kept in
+  // test/fixtures/golden/quickbooks/: an item of 50.00, the SubTotal line 50.00, a 10 % discount of 5.00,
+  // then the shipping line (ItemRef SHIPPING_ITEM_ID) of 2.00 after the subtotal, tax 10 % of 50.00 = 5.00,
+  // TotalAmt 52.00 = 50 − 5 + 2 + 5, Deposit 12.00, Balance 40.00.
+  const golden = JSON.parse(readFileSync(new URL('../../../fixtures/golden/quickbooks/invoice-discount-deposit.json', import.meta.url), 'utf8')).Invoice;
+  const usCompany = () =>
+    mapContext(
+      { baseCurrency: 'USD' },
+      buildLookups({
+        companyInfo: { Id: '1', CompanyName: "Larry's Bakery", Country: 'US' },
+        preferences: { CurrencyPrefs: { HomeCurrency: { value: 'USD' } } },
+      }),
+    );
+
+  it('given the shipping line after the SubTotal line, when mapped, then it is not an item: the subtotal stays 50.00 and the 2.00 travels as a post-tax Shipping adjustment', () => {
+    const { invoice } = mapped(golden, usCompany());
+    expect(invoice.invoiceSubtotal).toBe(50);
+    expect(invoice.lineItems).toHaveLength(1);
+    expect(invoice.discount).toEqual({ amount: 5, percentage: 10, isPostTax: true });
+    expect(invoice.invoiceTax?.total).toBe(5);
+    expect(invoice.createInvoiceAdjustments).toEqual([{ name: 'Shipping', amount: 2, isPostTax: true }]);
+    expect(invoice.invoiceTotal).toBe(52);
+    // 50 − 5 + 5 + 2 = 52: billing's own arithmetic gives QuickBooks' total.
+    expect(invoice.invoicePaidAmount).toBe(12);
+  });
+
+  it('given the same invoice whose TotalAmt leaves the shipping out, when mapped, then AMOUNTS_INCONSISTENT on the total (the check is not loosened)', () => {
+    const r = toInvoice(sourceRecord({ ...golden, TotalAmt: 50, Balance: 38 }), usCompany());
+    expect(r).toMatchObject({ ok: false, reason: 'AMOUNTS_INCONSISTENT', field: 'total' });
   });
 });
