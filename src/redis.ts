@@ -194,9 +194,30 @@ export function isCluster(redis: Redis): boolean {
   return (redis as unknown as { isCluster?: boolean }).isCluster === true;
 }
 
-/** The nodes that own data: the master of each shard on a Cluster, else the one Redis. */
-export function dataNodes(redis: Redis): Redis[] {
-  return isCluster(redis) ? (redis as unknown as Cluster).nodes('master') : [redis];
+/**
+ * The nodes that own data: the master of each shard on a Cluster (known once the client has read the
+ * slot map, so this waits for it to be ready), else the one Redis.
+ */
+export async function dataNodes(redis: Redis): Promise<Redis[]> {
+  if (!isCluster(redis)) return [redis];
+  const cluster = redis as unknown as Cluster;
+  if (cluster.status === 'end' || cluster.status === 'close') throw new Error('the Redis Cluster connection is closed');
+  if (cluster.status !== 'ready') {
+    if (cluster.status === 'wait') void cluster.connect().catch(() => {});
+    await new Promise<void>((resolve, reject) => {
+      const ready = () => {
+        cluster.off('end', ended);
+        resolve();
+      };
+      const ended = () => {
+        cluster.off('ready', ready);
+        reject(new Error('the Redis Cluster connection ended before it was ready'));
+      };
+      cluster.once('ready', ready);
+      cluster.once('end', ended);
+    });
+  }
+  return cluster.nodes('master');
 }
 
 /**
@@ -204,7 +225,7 @@ export function dataNodes(redis: Redis): Redis[] {
  * is scanned (https://redis.io/docs/latest/commands/scan/, "Cluster"). `type` filters by Redis type.
  */
 export async function* scanKeys(redis: Redis, pattern: string, options: { count?: number; type?: string } = {}): AsyncGenerator<string[]> {
-  for (const node of dataNodes(redis)) {
+  for (const node of await dataNodes(redis)) {
     let cursor = '0';
     do {
       const [next, keys] = options.type
@@ -288,7 +309,7 @@ export function stateConnection(url: string, extra: RedisOptions = {}): Redis {
  * Cluster every master is asked (each has its own setting); the first that is not noeviction is named.
  */
 export async function evictionPolicy(redis: Redis): Promise<string> {
-  const policies = await Promise.all(dataNodes(redis).map(nodeEvictionPolicy));
+  const policies = await Promise.all((await dataNodes(redis)).map(nodeEvictionPolicy));
   return policies.find((p) => p !== 'noeviction') ?? policies[0] ?? 'unknown';
 }
 

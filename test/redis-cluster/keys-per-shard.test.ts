@@ -83,7 +83,7 @@ describe('given a Redis Cluster of three masters and two connections whose tags 
 
     // Where the keys are: every key of a connection on its own master, in the slot of its tag.
     const held = new Map<number, string[]>();
-    for (const node of dataNodes(redis)) {
+    for (const node of await dataNodes(redis)) {
       const found: string[] = [];
       let cursor = '0';
       do {
