@@ -91,7 +91,7 @@ export async function startEmbeddedRedis(): Promise<ResolvedRedis> {
  * - `redis+cluster://[user:password@]host:port,host:port,…` (`rediss+cluster://` for TLS): a Redis Cluster,
  *   the nodes being seeds (any reachable one tells the client the whole cluster);
  * - `redis+sentinel://[user:password@]host:port,host:port,…/<master name>[?sentinelPassword=…]`
- *   (`rediss+sentinel://` for TLS to the master): the master Sentinel names, followed across failovers.
+ *   (`rediss+sentinel://` for TLS to the master and the sentinels): the master Sentinel names, followed across failovers.
  * The password, when any, is the data nodes' (Cluster nodes, Sentinel's master).
  */
 export type RedisTarget =
@@ -173,7 +173,8 @@ export function createRedisClient(url: string, extra: RedisOptions = {}): Redis 
       sentinelPassword: target.sentinelPassword,
       ...(target.db !== undefined ? { db: target.db } : {}),
       ...tls,
-      ...(target.tls ? { enableTLSForSentinelMode: true } : {}),
+      // TLS to the master (tls + enableTLSForSentinelMode) and to the sentinels (sentinelTLS).
+      ...(target.tls ? { enableTLSForSentinelMode: true, sentinelTLS: {} } : {}),
     });
   }
   const { lazyConnect, enableOfflineQueue, enableReadyCheck, retryStrategy, ...perNode } = extra;

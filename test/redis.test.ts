@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/errors/index.js';
-import { assertNoEviction, checkRedisReachable, deleteKeysWithPrefix, isClusterUrl, parseRedisUrl, pings, resolveRedis, startEmbeddedRedis, stateConnection } from '../src/redis.js';
+import {
+  assertNoEviction,
+  checkRedisReachable,
+  deleteKeysWithPrefix,
+  isClusterUrl,
+  parseRedisUrl,
+  pings,
+  resolveRedis,
+  startEmbeddedRedis,
+  stateConnection,
+} from '../src/redis.js';
 import { expectOneLineError, runCli } from './support/cli.js';
 import { connect, testPrefix } from './support/redis.js';
 

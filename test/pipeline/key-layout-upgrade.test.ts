@@ -22,7 +22,15 @@ describe('given state written on one Redis by an earlier release (checkpoints, l
     await p.redis.hset(old(`ledger:${CONNECTION}:invoices`), erpId, JSON.stringify(entry));
     await p.redis.hset(old(`checkpoint:${CONNECTION}`), 'invoices', JSON.stringify(checkpoint));
     await p.redis.hset(old(`checkpoint-rewinds:${CONNECTION}`), 'invoices', '2');
-    const quarantined = { connection: CONNECTION, entity: 'invoices', erpId: '9002', version: '2025-03-02T00:00:00Z', stage: 'map', reason: 'MAPPING', message: 'no currency' };
+    const quarantined = {
+      connection: CONNECTION,
+      entity: 'invoices',
+      erpId: '9002',
+      version: '2025-03-02T00:00:00Z',
+      stage: 'map',
+      reason: 'MAPPING',
+      message: 'no currency',
+    };
     await p.redis.hset(old(`quarantine:${CONNECTION}`), 'invoices|9002', JSON.stringify(quarantined));
     // A refresh token the vendor rotated since the config's was seeded (a store from before fingerprints).
     await p.redis.hset(old(`token:${CONNECTION}`), 'refreshToken', 'rotated-refresh-token', 'grantedAt', '1740000000000');
