@@ -11,7 +11,8 @@ import { Quotas } from '../../src/pipeline/quotas.js';
 import { RunHistory, type RunRecord } from '../../src/pipeline/run-history.js';
 import { SyncStatus } from '../../src/pipeline/sync-status.js';
 import { UpsertState } from '../../src/pipeline/upsert-state.js';
-import { dataNodes, deleteKeysWithPrefix, scanKeys, stateConnection } from '../../src/redis.js';
+import { RedisHealth } from '../../src/pipeline/redis-health.js';
+import { assertNoEviction, checkRedisReachable, dataNodes, deleteKeysWithPrefix, scanKeys, stateConnection } from '../../src/redis.js';
 import { startRedisCluster, type LocalRedisCluster } from '../support/redis-cluster.js';
 
 /**
@@ -114,5 +115,29 @@ describe('given a Redis Cluster of three masters and two connections whose tags 
     let after = 0;
     for await (const batch of scanKeys(redis, `${prefix}:*`)) after += batch.length;
     expect(after).toBe(0);
+  });
+
+  it('when one master is switched to an evicting policy, then the start check refuses it, and memory is read from the fullest master', async () => {
+    await checkRedisReachable(cluster.url);
+    await assertNoEviction(redis);
+    const [first, second] = await dataNodes(redis);
+    await first!.config('SET', 'maxmemory-policy', 'allkeys-lru');
+    try {
+      await expect(assertNoEviction(redis)).rejects.toThrow(/"allkeys-lru".*on every node of the cluster/);
+    } finally {
+      await first!.config('SET', 'maxmemory-policy', 'noeviction');
+    }
+    const health = new RedisHealth(redis);
+    // A master without maxmemory: the memory alerts could not fire for it, so the gauge says unset (0).
+    await second!.config('SET', 'maxmemory', '1gb');
+    try {
+      expect((await health.memory()).maxmemory).toBe(0);
+      for (const node of await dataNodes(redis)) await node.config('SET', 'maxmemory', '1gb');
+      const memory = await health.memory();
+      expect(memory.maxmemory).toBe(1024 ** 3);
+      expect(memory.usedRatio).toBeGreaterThan(0);
+    } finally {
+      for (const node of await dataNodes(redis)) await node.config('SET', 'maxmemory', '0');
+    }
   });
 });
