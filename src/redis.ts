@@ -249,6 +249,8 @@ export async function checkRedisReachable(url: string, timeoutMs = 3000): Promis
     lazyConnect: true,
     maxRetriesPerRequest: 0,
     retryStrategy: () => null,
+    // Sentinel: a master name no sentinel knows, or no sentinel answering, ends the attempt too.
+    sentinelRetryStrategy: () => null,
     connectTimeout: timeoutMs,
     enableOfflineQueue: false,
   });
