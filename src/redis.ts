@@ -151,7 +151,7 @@ export function isClusterUrl(url: string): boolean {
 }
 
 /**
- * THE way a client is made, for every role (state, producer, BullMQ workers): a `Redis` for one Redis
+ * The one way a client is made, for every role (state, producer, BullMQ workers): a `Redis` for one Redis
  * or a Sentinel-managed master, a `Cluster` for a Redis Cluster. The Cluster is returned typed as
  * `Redis`: it answers the same commands (routing each by its key's slot), and what differs (SCAN, CONFIG,
  * INFO go to one node) is handled where it matters by `isCluster` (scanKeys, evictionPolicy).
@@ -185,6 +185,9 @@ export function createRedisClient(url: string, extra: RedisOptions = {}): Redis 
     ...(enableReadyCheck !== undefined ? { enableReadyCheck } : {}),
     // ioredis calls it clusterRetryStrategy for the cluster as a whole (null = give up).
     ...(retryStrategy ? { clusterRetryStrategy: (times: number) => retryStrategy(times) ?? null } : {}),
+    // TLS nodes are reached by the names the cluster announces, unresolved, so their certificates match
+    // (https://github.com/redis/ioredis#special-note-aws-elasticache-clusters-with-tls).
+    ...(target.tls ? { dnsLookup: (address: string, callback: (err: null, address: string) => void) => callback(null, address) } : {}),
   };
   // https://github.com/redis/ioredis#cluster
   return new Cluster(target.nodes, options) as unknown as Redis;
