@@ -25,6 +25,18 @@ import { Entity } from '../src/connector/entities.js';
 export const QUEUES = { pull: 'pull', upsert: 'upsert', backfill: 'backfill', reconcile: 'reconcile', sweep: 'sweep' } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
+/**
+ * The BullMQ prefix of a queue. On one Redis: the config's redis.prefix, as in earlier releases. On a Redis
+ * Cluster BullMQ's scripts touch many keys of a queue at once, so its keys need a hash tag
+ * (https://docs.bullmq.io/patterns/redis-cluster): each queue gets its own (`{<prefix>:<queue>}`) so the
+ * queues spread over the shards, except backfill, which shares pull's: a backfill is a flow (one parent in
+ * backfill, its windows in pull) and BullMQ moves a parent when a child finishes, in one script.
+ */
+export function queuePrefix(prefix: string, queue: QueueName, layout: { cluster?: boolean } = {}): string {
+  if (!layout.cluster) return prefix;
+  return `{${prefix}:${queue === QUEUES.backfill ? QUEUES.pull : queue}}`;
+}
+
 const DateOnly = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const Flat = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
 

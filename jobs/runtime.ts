@@ -37,8 +37,8 @@ import { RedisHealth } from '../src/pipeline/redis-health.js';
 import { RunHistory } from '../src/pipeline/run-history.js';
 import { SyncStatus } from '../src/pipeline/sync-status.js';
 import { UpsertState } from '../src/pipeline/upsert-state.js';
-import { assertNoEviction, checkRedisReachable, producerConnection, resolveRedis, stateConnection, workerConnection } from '../src/redis.js';
-import { jobOptions, QUEUES } from './catalog.js';
+import { assertNoEviction, checkRedisReachable, isClusterUrl, producerConnection, resolveRedis, stateConnection, workerConnection } from '../src/redis.js';
+import { jobOptions, QUEUES, queuePrefix, type QueueName } from './catalog.js';
 
 /** Our state in Redis, one store per concern; every write a store offers is atomic where jobs can race. */
 export interface StateStores {
@@ -132,8 +132,11 @@ export interface Runtime extends StateStores {
   options: ReturnType<typeof jobOptions>;
   connection(id: string): ConnectionHandle;
   vendorClient(id: string): VendorClient;
-  /** What a BullMQ Worker needs: a new worker-style connection (maxRetriesPerRequest null, closed by close()) and the prefix. */
-  workerOptions(): { connection: Redis; prefix: string };
+  /**
+   * What a BullMQ Worker of `queue` needs: a new worker-style connection (maxRetriesPerRequest null, closed
+   * by close()) and the queue's prefix (queuePrefix: hash-tagged on a Cluster).
+   */
+  workerOptions(queue?: string): { connection: Redis; prefix: string };
   /**
    * Swaps in a reloaded config (jobs/reload-config.ts decides what of it may change while running):
    * `config` and connection lookups answer with `next` at once; the vendor client of a connection whose
@@ -211,9 +214,18 @@ export async function createRuntime(
   });
   const extra: Redis[] = [];
   const prefix = config.redis.prefix;
-  const keys = stateKeys(prefix);
+  // A Redis Cluster: keys carry hash tags (per connection, per queue); on one Redis the names stay as they were.
+  const cluster = isClusterUrl(redisUrl);
+  if (cluster && /[{}]/.test(prefix)) {
+    throw new ConfigError(
+      `redis.prefix "${prefix}" holds a hash tag: on a Redis Cluster erp-sync tags each connection's and each queue's keys itself (docs/operations.md, "Redis Cluster"); use a prefix without braces`,
+    );
+  }
+  const layout = { cluster };
+  const keys = stateKeys(prefix, layout);
   const opts = jobOptions(config);
-  const queue = (name: string, defaultJobOptions: object) => new Queue(name, { connection: producer, prefix, defaultJobOptions });
+  const queue = (name: QueueName, defaultJobOptions: object) =>
+    new Queue(name, { connection: producer, prefix: queuePrefix(prefix, name, layout), defaultJobOptions });
   const queues = {
     pull: queue(QUEUES.pull, opts.pull),
     upsert: queue(QUEUES.upsert, opts.upsert),
@@ -222,10 +234,11 @@ export async function createRuntime(
     sweep: queue(QUEUES.sweep, opts.sweep),
   };
   for (const q of Object.values(queues)) q.on('error', (err) => logger.error({ err, queue: q.name }, 'queue error'));
-  const flow = new FlowProducer({ connection: producer, prefix });
+  // A backfill flow's parent (backfill) and children (pull) share a prefix, hence a slot on a Cluster.
+  const flow = new FlowProducer({ connection: producer, prefix: queuePrefix(prefix, QUEUES.backfill, layout) });
   const quotas = new Quotas(redis, keys);
   // Tokens sealed at rest under ERP_SYNC_TOKEN_KEY when set (a malformed key stops the start here).
-  const tokens = new TokenStore(redis, { prefix, sealer: TokenSealer.fromEnv(process.env) });
+  const tokens = new TokenStore(redis, { prefix, cluster, sealer: TokenSealer.fromEnv(process.env) });
   const perKey = config.billing.rateLimit.scope === 'key';
   const billingBudget = new BillingBudget(redis, keys.billingRate(), config.billing.rateLimit.max, config.billing.rateLimit.durationMs);
   // One client per distinct pair of keys: connections of one billing company share it.
@@ -364,10 +377,10 @@ export async function createRuntime(
     options: opts,
     connection,
     vendorClient,
-    workerOptions: () => {
+    workerOptions: (queue) => {
       const r = logErrors(workerConnection(redisUrl), 'worker');
       extra.push(r);
-      return { connection: r, prefix };
+      return { connection: r, prefix: queue && isQueueName(queue) ? queuePrefix(prefix, queue, layout) : prefix };
     },
     reconfigure: (next) => {
       const before = byId;
@@ -384,4 +397,8 @@ export async function createRuntime(
     },
   };
   return rt;
+}
+
+function isQueueName(name: string): name is QueueName {
+  return (Object.values(QUEUES) as string[]).includes(name);
 }

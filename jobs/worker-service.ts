@@ -71,7 +71,7 @@ export function startWorkers(
   // Writes made after a job failed (BullMQ's 'failed' event), still under way.
   const followUps = new Set<Promise<void>>();
   const make = (queue: QueueName, processor: (job: Job, token?: string, signal?: AbortSignal) => Promise<unknown>, opts: object) => {
-    const w = new Worker(queue, processor, { ...rt.workerOptions(), ...common, ...opts });
+    const w = new Worker(queue, processor, { ...rt.workerOptions(queue), ...common, ...opts });
     w.on('error', (err) => rt.logger.error({ err, queue }, 'worker error'));
     w.on('stalled', () => rt.metrics.jobsStalled.inc({ queue }));
     rt.metrics.workersRunning.inc({ queue });

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { connect as netConnect } from 'node:net';
 import { freePort } from './http/free-port.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { ConfigError } from './errors/index.js';
 import { redactUrlCredentials } from './observability/logger.js';
 
@@ -85,24 +85,198 @@ export async function startEmbeddedRedis(): Promise<ResolvedRedis> {
 }
 
 /**
+ * Where Redis is, from one URL (config `redis.url` or REDIS_URL), so a child process or another command
+ * reaches the same Redis through the same string:
+ * - `redis://[user:password@]host:port[/db]`, or `rediss://…` for TLS: one Redis (ioredis parses it);
+ * - `redis+cluster://[user:password@]host:port,host:port,…` (`rediss+cluster://` for TLS): a Redis Cluster,
+ *   the nodes being seeds (any reachable one tells the client the whole cluster);
+ * - `redis+sentinel://[user:password@]host:port,host:port,…/<master name>[?sentinelPassword=…]`
+ *   (`rediss+sentinel://` for TLS to the master and the sentinels): the master Sentinel names, followed across failovers.
+ * The password, when any, is the data nodes' (Cluster nodes, Sentinel's master).
+ */
+export type RedisTarget =
+  | { kind: 'standalone'; url: string }
+  | { kind: 'cluster'; nodes: Array<{ host: string; port: number }>; username?: string; password?: string; tls: boolean }
+  | {
+      kind: 'sentinel';
+      sentinels: Array<{ host: string; port: number }>;
+      name: string;
+      username?: string;
+      password?: string;
+      sentinelPassword?: string;
+      db?: number;
+      tls: boolean;
+    };
+
+const MULTI_HOST = /^(rediss?)\+(cluster|sentinel):\/\/(?:([^@/]*)@)?([^/?#]+)(\/[^?#]*)?(\?[^#]*)?$/;
+
+export function parseRedisUrl(url: string): RedisTarget {
+  const m = MULTI_HOST.exec(url);
+  // Anything else is ioredis' own to read (redis://, rediss://, a unix socket path).
+  if (!m) return { kind: 'standalone', url };
+  const [, scheme, kind, userinfo, hostList, path, query] = m;
+  const nodes = hostList!.split(',').map((hp) => {
+    const at = /^\[?([^\]]+?)\]?(?::(\d+))?$/.exec(hp.trim());
+    if (!at) throw new ConfigError(`redis.url ${redactUrlCredentials(url)}: "${hp}" is not host:port`);
+    return { host: at[1]!, port: Number(at[2] ?? (kind === 'sentinel' ? 26379 : 6379)) };
+  });
+  let username: string | undefined;
+  let password: string | undefined;
+  if (userinfo) {
+    const colon = userinfo.indexOf(':');
+    username = decodeURIComponent(colon < 0 ? userinfo : userinfo.slice(0, colon)) || undefined;
+    password = colon < 0 ? undefined : decodeURIComponent(userinfo.slice(colon + 1)) || undefined;
+  }
+  const tls = scheme === 'rediss';
+  if (kind === 'cluster') return { kind, nodes, username, password, tls };
+  const name = decodeURIComponent((path ?? '').replace(/^\//, ''));
+  if (!name) throw new ConfigError(`redis.url ${redactUrlCredentials(url)}: name the master after the hosts, e.g. redis+sentinel://host:26379/mymaster`);
+  const params = new URLSearchParams(query ?? '');
+  const db = params.get('db');
+  return {
+    kind: 'sentinel',
+    sentinels: nodes,
+    name,
+    username,
+    password,
+    sentinelPassword: params.get('sentinelPassword') ?? undefined,
+    db: db === null ? undefined : Number(db),
+    tls,
+  };
+}
+
+/** True when the URL names a Redis Cluster (keys then carry hash tags: src/pipeline/keys.ts). */
+export function isClusterUrl(url: string): boolean {
+  return parseRedisUrl(url).kind === 'cluster';
+}
+
+/**
+ * The one way a client is made, for every role (state, producer, BullMQ workers): a `Redis` for one Redis
+ * or a Sentinel-managed master, a `Cluster` for a Redis Cluster. The Cluster is returned typed as
+ * `Redis`: it answers the same commands (routing each by its key's slot), and what differs (SCAN, CONFIG,
+ * INFO go to one node) is handled where it matters by `isCluster` (scanKeys, evictionPolicy).
+ * Per-command options (`extra`: maxRetriesPerRequest, enableOfflineQueue, lazyConnect, …) apply to each
+ * node's connection, as https://github.com/redis/ioredis#cluster describes (`redisOptions`).
+ */
+export function createRedisClient(url: string, extra: RedisOptions = {}): Redis {
+  const target = parseRedisUrl(url);
+  if (target.kind === 'standalone') return new Redis(url, extra);
+  const tls = target.tls ? { tls: {} } : {};
+  if (target.kind === 'sentinel') {
+    // https://github.com/redis/ioredis#sentinel
+    return new Redis({
+      ...extra,
+      sentinels: target.sentinels,
+      name: target.name,
+      username: target.username,
+      password: target.password,
+      sentinelPassword: target.sentinelPassword,
+      ...(target.db !== undefined ? { db: target.db } : {}),
+      ...tls,
+      // TLS to the master (tls + enableTLSForSentinelMode) and to the sentinels (sentinelTLS).
+      ...(target.tls ? { enableTLSForSentinelMode: true, sentinelTLS: {} } : {}),
+    });
+  }
+  const { lazyConnect, enableOfflineQueue, enableReadyCheck, retryStrategy, ...perNode } = extra;
+  const options: ClusterOptions = {
+    redisOptions: { ...perNode, username: target.username, password: target.password, ...tls },
+    ...(lazyConnect !== undefined ? { lazyConnect } : {}),
+    ...(enableOfflineQueue !== undefined ? { enableOfflineQueue } : {}),
+    ...(enableReadyCheck !== undefined ? { enableReadyCheck } : {}),
+    // ioredis calls it clusterRetryStrategy for the cluster as a whole (null = give up).
+    ...(retryStrategy ? { clusterRetryStrategy: (times: number) => retryStrategy(times) ?? null } : {}),
+    // TLS nodes are reached by the names the cluster announces, unresolved, so their certificates match
+    // (https://github.com/redis/ioredis#special-note-aws-elasticache-clusters-with-tls).
+    ...(target.tls ? { dnsLookup: (address: string, callback: (err: null, address: string) => void) => callback(null, address) } : {}),
+  };
+  // https://github.com/redis/ioredis#cluster
+  return new Cluster(target.nodes, options) as unknown as Redis;
+}
+
+/** A client made by createRedisClient for a Redis Cluster (ioredis sets `isCluster` on its Cluster). */
+export function isCluster(redis: Redis): boolean {
+  return (redis as unknown as { isCluster?: boolean }).isCluster === true;
+}
+
+/**
+ * The nodes that own data: the master of each shard on a Cluster (known once the client has read the
+ * slot map, so this waits for it to be ready), else the one Redis.
+ */
+export async function dataNodes(redis: Redis): Promise<Redis[]> {
+  if (!isCluster(redis)) return [redis];
+  const cluster = redis as unknown as Cluster;
+  if (cluster.status === 'end' || cluster.status === 'close') throw new Error('the Redis Cluster connection is closed');
+  if (cluster.status !== 'ready') {
+    if (cluster.status === 'wait') void cluster.connect().catch(() => {});
+    await new Promise<void>((resolve, reject) => {
+      const ready = () => {
+        cluster.off('end', ended);
+        resolve();
+      };
+      const ended = () => {
+        cluster.off('ready', ready);
+        reject(new Error('the Redis Cluster connection ended before it was ready'));
+      };
+      cluster.once('ready', ready);
+      cluster.once('end', ended);
+    });
+  }
+  return cluster.nodes('master');
+}
+
+/**
+ * Every key matching `pattern`, in batches: SCAN answers for one node only, so on a Cluster each master
+ * is scanned (https://redis.io/docs/latest/commands/scan/, "Cluster"). `type` filters by Redis type.
+ */
+export async function* scanKeys(redis: Redis, pattern: string, options: { count?: number; type?: string } = {}): AsyncGenerator<string[]> {
+  for (const node of await dataNodes(redis)) {
+    let cursor = '0';
+    do {
+      const [next, keys] = options.type
+        ? await node.scan(cursor, 'MATCH', pattern, 'COUNT', options.count ?? 1000, 'TYPE', options.type)
+        : await node.scan(cursor, 'MATCH', pattern, 'COUNT', options.count ?? 1000);
+      cursor = next;
+      if (keys.length) yield keys;
+    } while (cursor !== '0');
+  }
+}
+
+/**
  * One connection attempt and a PING, no retries, before any long-lived connection is opened: a Redis
  * that refuses, does not resolve or rejects the password gets one clear line instead of ioredis
  * reconnecting forever and dumping its error events (whose AUTH command carries the password).
  */
 export async function checkRedisReachable(url: string, timeoutMs = 3000): Promise<void> {
-  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: timeoutMs, enableOfflineQueue: false });
+  const target = parseRedisUrl(url);
+  const r = createRedisClient(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    // Sentinel: a master name no sentinel knows, or no sentinel answering, ends the attempt too.
+    sentinelRetryStrategy: () => null,
+    connectTimeout: timeoutMs,
+    enableOfflineQueue: false,
+  });
   let reason: string | undefined;
   r.on('error', (err: Error) => (reason = err.message));
+  // A Cluster only says it failed (ClusterAllFailedError); the node's own error comes on 'node error'.
+  r.on('node error', (err: Error) => (reason = err.message));
   try {
     await r.connect();
     await r.ping();
+    if (target.kind === 'cluster') {
+      const info = await r.cluster('INFO');
+      if (!/cluster_state:ok/.test(info)) throw new Error('the cluster is not ready (CLUSTER INFO: cluster_state is not ok)');
+    }
   } catch (err) {
     const why = reason ?? (err instanceof Error ? err.message : String(err));
     const hint = /WRONGPASS|NOAUTH|invalid password/i.test(why)
       ? ' — check the password in redis.url / REDIS_URL'
       : /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|timed? ?out/i.test(why)
         ? ' — is Redis running there? (unset REDIS_URL to use 127.0.0.1:6379 or a redis-server of its own)'
-        : '';
+        : /cluster support disabled/i.test(why)
+          ? ' — that Redis is not a cluster node: use redis:// for it'
+          : '';
     throw new ConfigError(`cannot connect to Redis at ${redactUrlCredentials(url)}: ${redactUrlCredentials(why)}${hint}`);
   } finally {
     r.disconnect();
@@ -116,29 +290,36 @@ export async function checkRedisReachable(url: string, timeoutMs = 3000): Promis
  */
 function quiet(r: Redis): Redis {
   r.on('error', () => {});
+  if (isCluster(r)) r.on('node error', () => {});
   return r;
 }
 
 /** Producer connections fail fast: a queue.add() must not wait forever for a reconnect. */
 export function producerConnection(url: string, extra: RedisOptions = {}): Redis {
-  return quiet(new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true, ...extra }));
+  return quiet(createRedisClient(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true, ...extra }));
 }
 
 /** Worker connections: BullMQ requires maxRetriesPerRequest null for its blocking commands. */
 export function workerConnection(url: string, extra: RedisOptions = {}): Redis {
-  return quiet(new Redis(url, { maxRetriesPerRequest: null, ...extra }));
+  return quiet(createRedisClient(url, { maxRetriesPerRequest: null, ...extra }));
 }
 
 /** Plain connection for our own keys (ledger, checkpoints, quotas, tokens). */
 export function stateConnection(url: string, extra: RedisOptions = {}): Redis {
-  return quiet(new Redis(url, { maxRetriesPerRequest: 3, ...extra }));
+  return quiet(createRedisClient(url, { maxRetriesPerRequest: 3, ...extra }));
 }
 
 /**
  * BullMQ only warns on an eviction policy other than noeviction; we refuse to start: an evicted lock or
- * job hash loses records silently. Managed Redis often disables CONFIG, so INFO is the fallback.
+ * job hash loses records silently. Managed Redis often disables CONFIG, so INFO is the fallback. On a
+ * Cluster every master is asked (each has its own setting); the first that is not noeviction is named.
  */
 export async function evictionPolicy(redis: Redis): Promise<string> {
+  const policies = await Promise.all((await dataNodes(redis)).map(nodeEvictionPolicy));
+  return policies.find((p) => p !== 'noeviction') ?? policies[0] ?? 'unknown';
+}
+
+async function nodeEvictionPolicy(redis: Redis): Promise<string> {
   try {
     const r = (await redis.config('GET', 'maxmemory-policy')) as string[];
     if (r[1]) return r[1];
@@ -155,19 +336,23 @@ export async function assertNoEviction(redis: Redis): Promise<void> {
   if (policy !== 'noeviction') {
     throw new ConfigError(
       `Redis maxmemory-policy is "${policy}"; erp-sync needs "noeviction" (an evicted job or lock loses records). ` +
-        'Set it with: redis-cli CONFIG SET maxmemory-policy noeviction (and in redis.conf)',
+        `Set it with: redis-cli CONFIG SET maxmemory-policy noeviction (and in redis.conf${isCluster(redis) ? ', on every node of the cluster' : ''})`,
     );
   }
 }
 
-/** Deletes every key under `<prefix>:` (a demo's or a benchmark's own keys; tests' unique prefixes). */
+/**
+ * Deletes every key under `<prefix>:` (a demo's or a benchmark's own keys; tests' unique prefixes), and
+ * on a Cluster the queue keys under `{<prefix>:…}` too (src/pipeline/keys.ts, queuePrefix). One key per
+ * DEL: the keys of one batch may live in different slots.
+ */
 export async function deleteKeysWithPrefix(redis: Redis, prefix: string): Promise<number> {
-  let cursor = '0';
   let deleted = 0;
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length) deleted += await redis.del(...keys);
-  } while (cursor !== '0');
+  for (const pattern of isCluster(redis) ? [`${prefix}:*`, `{${prefix}:*`] : [`${prefix}:*`]) {
+    for await (const keys of scanKeys(redis, pattern)) {
+      if (!isCluster(redis)) deleted += await redis.del(...keys);
+      else deleted += (await Promise.all(keys.map((k) => redis.del(k)))).reduce((a, b) => a + b, 0);
+    }
+  }
   return deleted;
 }

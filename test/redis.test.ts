@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/errors/index.js';
-import { assertNoEviction, checkRedisReachable, deleteKeysWithPrefix, pings, resolveRedis, startEmbeddedRedis, stateConnection } from '../src/redis.js';
+import {
+  assertNoEviction,
+  checkRedisReachable,
+  deleteKeysWithPrefix,
+  isClusterUrl,
+  parseRedisUrl,
+  pings,
+  resolveRedis,
+  startEmbeddedRedis,
+  stateConnection,
+} from '../src/redis.js';
 import { expectOneLineError, runCli } from './support/cli.js';
 import { connect, testPrefix } from './support/redis.js';
 
@@ -84,5 +94,53 @@ describe('redis resolution', () => {
         expect(r.out + r.err).not.toContain(PASSWORD);
       }
     });
+  });
+});
+
+describe('redis URLs: one Redis, a Redis Cluster, a Sentinel-managed master', () => {
+  it('given redis:// or rediss://, then it is one Redis, read by ioredis itself (rediss:// = TLS)', () => {
+    expect(parseRedisUrl('redis://:pw@10.0.0.1:6380/2')).toEqual({ kind: 'standalone', url: 'redis://:pw@10.0.0.1:6380/2' });
+    expect(parseRedisUrl('rediss://cache.example.com:6380')).toEqual({ kind: 'standalone', url: 'rediss://cache.example.com:6380' });
+    expect(isClusterUrl('redis://127.0.0.1:6379')).toBe(false);
+  });
+
+  it('given redis+cluster:// with seed nodes, then it is a cluster with those seeds, the credentials, and TLS for rediss+cluster://', () => {
+    expect(parseRedisUrl('redis+cluster://app:s%40cret@10.0.0.1:7000,10.0.0.2:7001,10.0.0.3')).toEqual({
+      kind: 'cluster',
+      nodes: [
+        { host: '10.0.0.1', port: 7000 },
+        { host: '10.0.0.2', port: 7001 },
+        { host: '10.0.0.3', port: 6379 },
+      ],
+      username: 'app',
+      password: 's@cret',
+      tls: false,
+    });
+    expect(parseRedisUrl('rediss+cluster://:pw@cfg.example.com:6379')).toMatchObject({ kind: 'cluster', password: 'pw', username: undefined, tls: true });
+    expect(isClusterUrl('redis+cluster://127.0.0.1:7000')).toBe(true);
+  });
+
+  it('given redis+sentinel:// with sentinels and a master name, then it is that master through those sentinels', () => {
+    expect(parseRedisUrl('redis+sentinel://:pw@s1:26379,s2/mymaster?sentinelPassword=sp&db=1')).toEqual({
+      kind: 'sentinel',
+      sentinels: [
+        { host: 's1', port: 26379 },
+        { host: 's2', port: 26379 },
+      ],
+      name: 'mymaster',
+      username: undefined,
+      password: 'pw',
+      sentinelPassword: 'sp',
+      db: 1,
+      tls: false,
+    });
+    expect(() => parseRedisUrl('redis+sentinel://s1:26379')).toThrow(/name the master/);
+  });
+
+  it('given a cluster URL with a password that cannot be reached, then the one-line error names the hosts and never the password', async () => {
+    const err = await checkRedisReachable('redis+cluster://app:hunter2-secret@127.0.0.1:1,127.0.0.1:2', 500).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as Error).message).toContain('127.0.0.1:1,127.0.0.1:2');
+    expect((err as Error).message).not.toContain('hunter2-secret');
   });
 });

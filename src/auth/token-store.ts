@@ -2,7 +2,9 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { AuthError, CredentialsRefusedError } from '../errors/index.js';
+import { connectionTag } from '../pipeline/keys.js';
 import { LuaScript } from '../pipeline/lua-script.js';
+import { scanKeys } from '../redis.js';
 import { TokenSealer } from './token-sealer.js';
 
 /** What a vendor's token endpoint answered. `refreshToken` is set when the vendor rotated it. */
@@ -15,8 +17,10 @@ export interface RefreshResult {
 export type RefreshFn = (refreshToken: string, signal?: AbortSignal) => Promise<RefreshResult>;
 
 export interface TokenStoreOptions {
-  /** Key prefix, e.g. "erp-sync" → "erp-sync:token:<connection>". */
+  /** Key prefix, e.g. "erp-sync" → "erp-sync:token:<connection>" ("erp-sync:token:{<connection>}" on a Cluster). */
   prefix: string;
+  /** A Redis Cluster: the connection id is the hash tag of its token hash and refresh lock (src/pipeline/keys.ts). */
+  cluster?: boolean;
   /** Seals tokens at rest (ERP_SYNC_TOKEN_KEY). @defaultValue plain text */
   sealer?: TokenSealer;
   /** Refresh this long before expiry, ms. @defaultValue 60000 */
@@ -103,7 +107,7 @@ export class TokenStore {
   }
 
   private key(connectionId: string): string {
-    return `${this.options.prefix}:token:${connectionId}`;
+    return `${this.options.prefix}:token:${connectionTag(connectionId, { cluster: this.options.cluster })}`;
   }
 
   private seal(connectionId: string, field: string, value: string): string {
@@ -194,12 +198,9 @@ export class TokenStore {
   async storedKeys(): Promise<string[]> {
     const head = `${this.options.prefix}:token:`;
     const found: string[] = [];
-    let cursor = '0';
-    do {
-      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${head}*`, 'COUNT', 200, 'TYPE', 'hash');
-      cursor = next;
-      found.push(...keys.map((k) => k.slice(head.length)));
-    } while (cursor !== '0');
+    for await (const keys of scanKeys(this.redis, `${head}*`, { count: 200, type: 'hash' })) {
+      found.push(...keys.map((k) => k.slice(head.length)).map((id) => (this.options.cluster ? id.replace(/^\{(.*)\}$/, '$1') : id)));
+    }
     return found.sort();
   }
 

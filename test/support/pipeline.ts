@@ -13,7 +13,7 @@ import { validateSettings } from '../../connectors/registry.js';
 import type { BillingBody, MapContext } from '../../src/connector/types.js';
 import { startZohoEmulator, ZOHO_SANDBOX_DEFAULTS, type ZohoEmulator, type ZohoEmulatorOptions } from '../../sandbox/zoho-books/index.js';
 import { addBackfill } from '../../jobs/backfill.js';
-import { QUEUES } from '../../jobs/catalog.js';
+import { QUEUES, queuePrefix, type QueueName } from '../../jobs/catalog.js';
 import { createRuntime, type Runtime } from '../../jobs/runtime.js';
 import { type Role, startWorkers, type WorkerService } from '../../jobs/worker-service.js';
 import { InvoiceUpsertBody } from '../../src/billing/schemas/index.js';
@@ -22,6 +22,7 @@ import { createLogger } from '../../src/observability/logger.js';
 import type { StoredInvoice } from '../../sandbox/billing/billing-store.js';
 import { startBillingEmulator, type BillingEmulator } from '../../sandbox/billing/billing-emulator.js';
 import type { JournalEntry } from '../../sandbox/kit/journal.js';
+import { isClusterUrl, workerConnection } from '../../src/redis.js';
 import { connect, dropPrefix, TEST_REDIS_URL } from './redis.js';
 import { until } from './until.js';
 
@@ -353,8 +354,13 @@ export async function startPipeline(options: PipelineOptions) {
 
     /** A QueueEvents listener on `queue` (closed by close()), ready before it returns. */
     async queueEvents(queue: string): Promise<QueueEvents> {
-      const qe = new QueueEvents(queue, { connection: { url: options.redisUrl ?? TEST_REDIS_URL }, prefix });
-      cleanups.push(() => qe.close());
+      const url = options.redisUrl ?? TEST_REDIS_URL;
+      const connection = workerConnection(url);
+      const qe = new QueueEvents(queue, { connection, prefix: queuePrefix(prefix, queue as QueueName, { cluster: isClusterUrl(url) }) });
+      cleanups.push(async () => {
+        await qe.close();
+        connection.disconnect();
+      });
       await qe.waitUntilReady();
       return qe;
     },

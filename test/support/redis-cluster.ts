@@ -1,0 +1,94 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Redis } from 'ioredis';
+import { freePort } from '../../src/http/free-port.js';
+import { pings } from '../../src/redis.js';
+import { until } from './until.js';
+
+const run = promisify(execFile);
+
+export interface LocalRedisCluster {
+  /** `redis+cluster://127.0.0.1:p1,127.0.0.1:p2,127.0.0.1:p3`: what config `redis.url` / REDIS_URL take. */
+  url: string;
+  ports: number[];
+  /** Which master (by port) serves `slot` now (CLUSTER SLOTS). */
+  portOfSlot(slot: number): Promise<number>;
+  /** CLUSTER KEYSLOT of a key, asked of the cluster itself. */
+  keySlot(key: string): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real Redis Cluster of three masters, no replicas, for tests: `redis-server` from PATH in cluster mode
+ * on free loopback ports (ephemeral: no RDB, no AOF, noeviction, its nodes.conf in a temp dir), joined
+ * by `redis-cli --cluster create` (https://redis.io/docs/latest/operate/oss_and_stack/management/scaling/),
+ * ready once every node says `cluster_state:ok`. stop() kills the three servers and removes the temp dir.
+ */
+export async function startRedisCluster(): Promise<LocalRedisCluster> {
+  const dir = await mkdtemp(join(tmpdir(), 'erp-sync-cluster-'));
+  const children: ChildProcess[] = [];
+  const ports: number[] = [];
+  const stop = async () => {
+    await Promise.all(
+      children.map(async (child) => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGKILL');
+        await exited;
+      }),
+    );
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    for (let i = 0; i < 3; i++) {
+      // Each port is taken before the next is asked for, so freePort does not hand the same one twice.
+      const port = await freePort();
+      const args = ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', join(dir, `nodes-${port}.conf`)];
+      args.push('--dir', dir, '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction', '--cluster-node-timeout', '5000');
+      const child = spawn('redis-server', args, { stdio: 'ignore' });
+      children.push(child);
+      ports.push(port);
+      await until(`redis-server on 127.0.0.1:${port}`, () => pings('127.0.0.1', port, 200), 10_000, 20);
+    }
+    await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes']);
+    // `--cluster create` returns once the slots are assigned; each node reports ok once it has heard of the others.
+    for (const port of ports) {
+      const r = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 1 });
+      try {
+        await r.connect();
+        await until(`cluster_state:ok on ${port}`, async () => /cluster_state:ok/.test(await r.cluster('INFO')), 20_000, 20);
+      } finally {
+        r.disconnect();
+      }
+    }
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  const ask = async <T>(f: (r: Redis) => Promise<T>): Promise<T> => {
+    const r = new Redis({ port: ports[0], host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 1 });
+    try {
+      await r.connect();
+      return await f(r);
+    } finally {
+      r.disconnect();
+    }
+  };
+  return {
+    url: `redis+cluster://${ports.map((p) => `127.0.0.1:${p}`).join(',')}`,
+    ports,
+    keySlot: (key) => ask(async (r) => Number(await r.cluster('KEYSLOT', key))),
+    portOfSlot: (slot) =>
+      ask(async (r) => {
+        // Each entry: [first slot, last slot, [host, port, id], replicas...].
+        const ranges = await r.cluster('SLOTS');
+        const range = ranges.find(([from, to]) => slot >= from && slot <= to);
+        if (!range) throw new Error(`slot ${slot} is served by no node`);
+        return Number(range[2]![1]);
+      }),
+    stop,
+  };
+}
