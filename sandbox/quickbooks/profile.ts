@@ -13,7 +13,7 @@ export const profile: SandboxProfile = {
     });
     const d = QBO_SANDBOX_DEFAULTS;
     const credentials = clientSettings(d);
-    const urls = { baseUrl: emu.url, tokenUrl: `${emu.url}/oauth2/v1/tokens/bearer` };
+    const urls = { baseUrl: emu.url, tokenUrl: `${emu.url}/oauth2/v1/tokens/bearer`, authorizeUrl: `${emu.url}/connect/oauth2` };
     const invoices = () => [...emu.store.docs.Invoice.values()];
     return {
       url: emu.url,
