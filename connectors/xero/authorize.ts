@@ -8,8 +8,9 @@ import { authorizeUrl, connectionsUrl, Settings, tokenUrl } from './settings.js'
 /**
  * Xero's authorization-code flow (https://developer.xero.com/documentation/guides/oauth2/auth-flow/):
  * - `GET https://login.xero.com/identity/connect/authorize?response_type=code&client_id=…&redirect_uri=…&scope=…&state=…`
- *   with `offline_access` (for a refresh token) and the read scopes the streams use; the person picks the
- *   organisations to connect on Xero's page;
+ *   with `offline_access` (for a refresh token) and the read scopes the streams use — the granular ones
+ *   (https://developer.xero.com/faq/granular-scopes: the only ones for apps created from 2 March 2026;
+ *   `settings.scopes` overrides them); the person picks the organisations to connect on Xero's page;
  * - PKCE S256 (`code_challenge`, `code_challenge_method=S256`; the verifier goes with the exchange:
  *   https://developer.xero.com/documentation/guides/oauth2/pkce-flow/);
  * - `POST https://identity.xero.com/connect/token`, HTTP Basic client auth, form
@@ -18,7 +19,7 @@ import { authorizeUrl, connectionsUrl, Settings, tokenUrl } from './settings.js'
  * - `GET https://api.xero.com/connections` lists the tenants the grant reaches: one grant may reach
  *   several, and the connection names one (`tenantId`) — never "the first".
  */
-export const XERO_SCOPES = ['offline_access', 'accounting.transactions.read', 'accounting.contacts.read', 'accounting.settings.read'] as const;
+export const XERO_SCOPES = ['offline_access', 'accounting.invoices.read', 'accounting.contacts.read', 'accounting.settings.read'] as const;
 
 const ConnectSettings = Settings.partial({ tenantId: true });
 type ConnectSettings = z.output<typeof ConnectSettings>;
@@ -47,7 +48,7 @@ export const authorization: AuthorizationFlow<ConnectSettings> = {
       response_type: 'code',
       client_id: settings.clientId,
       redirect_uri: request.redirectUri,
-      scope: XERO_SCOPES.join(' '),
+      scope: settings.scopes ?? XERO_SCOPES.join(' '),
       state: request.state,
       ...(request.codeChallenge ? { code_challenge: request.codeChallenge, code_challenge_method: 'S256' } : {}),
     }).toString();

@@ -53,6 +53,18 @@ export const Settings = z.strictObject({
    * https://login.xero.com/identity/connect/authorize, or `<baseUrl origin>/identity/connect/authorize` when only baseUrl is set
    */
   authorizeUrl: z.url().optional(),
+  /**
+   * The scopes `erp-sync connect` asks for, space-separated. @defaultValue the granular read scopes
+   * (`offline_access accounting.invoices.read accounting.contacts.read accounting.settings.read`): apps
+   * created from 2 March 2026 have only those, and older apps may request them too
+   * (https://developer.xero.com/faq/granular-scopes); an older app that keeps the broad scopes sets
+   * `offline_access accounting.transactions.read accounting.contacts.read accounting.settings.read`.
+   */
+  scopes: z
+    .string()
+    .regex(/^[a-z_.]+( [a-z_.]+)*$/, 'expected scopes separated by single spaces')
+    .refine((s) => s.split(' ').includes('offline_access'), 'offline_access is needed for a refresh token')
+    .optional(),
   pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
   /**
    * One Xero authorisation reaches several organisations with ONE single-use refresh token

@@ -68,7 +68,7 @@ export class XeroTokenRegistry extends TokenRegistry {
         expires_in: g.expiresIn,
         token_type: 'Bearer',
         refresh_token: g.refreshToken,
-        scope: 'offline_access accounting.transactions.read accounting.contacts.read accounting.settings.read',
+        scope: 'offline_access accounting.invoices.read accounting.contacts.read accounting.settings.read',
       },
     };
   }
