@@ -178,7 +178,8 @@ export async function runConnect(o: ConnectOptions): Promise<number> {
     const chosen = choose(orgs, o.tenant ?? flow.configuredOrganisation(settings), flow.organisationSetting);
 
     const key = tokenKeyOf({ config: { id: conn.id, settings }, connector });
-    const refused = (await rt.tokens.describe(key)).failedAt !== undefined;
+    const before = await rt.tokens.describe(key);
+    const refused = before.failedAt !== undefined;
     await rt.tokens.replace(key, {
       refreshToken: tokens.refreshToken,
       accessToken: tokens.accessToken,
@@ -191,7 +192,7 @@ export async function runConnect(o: ConnectOptions): Promise<number> {
     console.log(
       `${conn.id}: authorised; tokens stored${key === conn.id ? '' : ` for token group ${key}`} (${
         sealed && sealed !== 'plain' ? `sealed under key ${sealed}` : `plain text: set ${TOKEN_KEY_ENV} to seal them`
-      }), replacing the ones stored before`,
+      })${before.hasRefreshToken ? ', replacing the ones stored before' : ''}`,
     );
     console.log('organisations this grant reaches:');
     for (const g of orgs) console.log(`  ${g.id === chosen.id ? '*' : ' '} ${g.id}  ${g.name}${g.id === chosen.id ? `  ← ${conn.id}` : ''}`);

@@ -231,6 +231,7 @@ describe('erp-sync connect (the command) against each ERP sandbox', () => {
         const r = await cli.exit;
         expect(r.code, r.err + r.out).toBe(0);
         expect(r.out).toContain(`${name}: authorised; tokens stored (sealed under key `);
+        expect(r.out).not.toContain('replacing');
         expect(r.out).toMatch(new RegExp(`^ {2}\\* ${vendor.org.id} {2}${vendor.org.name.replace(/[()]/g, '\\$&')} {2}← ${name}$`, 'm'));
         const line = system === 'xero' ? `${vendor.setting}: ${vendor.org.id}` : `${vendor.setting}: "${vendor.org.id}"`;
         expect(r.out).toContain(`\n  ${line}\n`);
@@ -254,6 +255,7 @@ describe('erp-sync connect (the command) against each ERP sandbox', () => {
         await consent(again.url, 'Allow');
         const r2 = await again.cli.exit;
         expect(r2.code, r2.err + r2.out).toBe(0);
+        expect(r2.out).toContain('replacing the ones stored before');
         const after = await tokenHash(prefix, name);
         expect(after.refreshToken).not.toBe(before.refreshToken);
         const fresh = vendor.live().at(-1)!;
