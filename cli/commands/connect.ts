@@ -12,6 +12,7 @@ import { tokenKeyOf } from '../../src/auth/token-key.js';
 import { TOKEN_KEY_ENV } from '../../src/auth/token-sealer.js';
 import { type AppConfig, type ConnectionConfig, loadConfig, type SettingsValidator, configIssues } from '../../src/config.js';
 import { ConfigError, SyncError } from '../../src/errors/index.js';
+import { ListenError } from '../../src/http/listen.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { configPath } from '../context.js';
 import { intOption, MAX_PORT } from '../parse-args.js';
@@ -147,7 +148,14 @@ export async function runConnect(o: ConnectOptions): Promise<number> {
   let server: Awaited<ReturnType<typeof startCallbackServer>> | undefined;
   let timer: NodeJS.Timeout | undefined;
   try {
-    server = await startCallbackServer({ host: address.host, port: address.port, path: address.path, page: (p) => pageFor(readCallback(p, state)) });
+    try {
+      server = await startCallbackServer({ host: address.host, port: address.port, path: address.path, page: (p) => pageFor(readCallback(p, state)) });
+    } catch (e) {
+      if (!(e instanceof ListenError) || !e.portProblem) throw e;
+      throw new ConfigError(
+        `the callback cannot listen: ${e.message}; choose another port with --port or --redirect-uri (and register that redirect URI with the vendor app)`,
+      );
+    }
     const redirectUri = address.fixed ?? `http://127.0.0.1:${server.port}${address.path}`;
     const url = flow.authorizeUrl(settings, { redirectUri, state, codeChallenge: pkce?.challenge });
     console.log(`Authorise connection ${conn.id} (${connector.displayName}): open this URL in a browser and allow access:`);

@@ -11,7 +11,7 @@ import { AUSTRALIA_TENANT_ID, DEFAULT_TENANTS, INDIA_TENANT_ID, startXeroEmulato
 import { startZohoEmulator, ZOHO_SANDBOX_DEFAULTS } from '../../sandbox/zoho-books/index.js';
 import { TokenSealer } from '../../src/auth/token-sealer.js';
 import { requireBinary } from '../ops/support/stack.js';
-import { type CliRun, runCli, spawnCli } from '../support/cli.js';
+import { type CliRun, expectOneLineError, occupyPort, runCli, spawnCli } from '../support/cli.js';
 import { connect as connectRedis, dropPrefix, TEST_REDIS_URL } from '../support/redis.js';
 
 /**
@@ -334,6 +334,26 @@ describe('erp-sync connect (the command) against each ERP sandbox', () => {
       expect(ok.code, ok.err + ok.out).toBe(0);
       expect(ok.out).toContain(`\n  tenantId: ${AUSTRALIA_TENANT_ID}\n`);
       expect((await tokenHash(prefix, name)).refreshToken).toBeTruthy();
+    }, 60_000);
+
+    it('given a redirect URI this command cannot listen on, an unknown connection, or a port in use, then exit 2 in one line, before any consent', async () => {
+      const name = 'xero-usage';
+      const config = await writeConfig(name, vendor, { ...vendor.settings, tenantId: INDIA_TENANT_ID }, newPrefix('usage'));
+      const run = (args: string[]) => runCli(['connect', '--config', config, '--no-browser', ...args], { env });
+      expect(expectOneLineError(await run(['--connection', name, '--redirect-uri', 'https://app.example.com/callback']))).toBe(
+        'erp-sync: --redirect-uri must be a loopback address with a port, such as http://127.0.0.1:8976/callback (this command listens on it), got "https://app.example.com/callback"',
+      );
+      expect(expectOneLineError(await run(['--connection', 'nope']))).toBe(`erp-sync: unknown connection "nope" (configured: ${name})`);
+      const taken = await occupyPort();
+      try {
+        const r = await run(['--connection', name, '--redirect-uri', `http://127.0.0.1:${taken.port}/callback`]);
+        expect(expectOneLineError(r)).toBe(
+          `erp-sync: the callback cannot listen: port ${taken.port} is already in use on 127.0.0.1; choose another port with --port or --redirect-uri (and register that redirect URI with the vendor app)`,
+        );
+        expect(r.out).toBe('');
+      } finally {
+        await taken.close();
+      }
     }, 60_000);
 
     it('given the browser never comes back, then connect gives up after --timeout, exits 1 and stores nothing', async () => {
