@@ -21,7 +21,7 @@ export const profile: SandboxProfile = {
       describe: () => [
         `quickbooks emulator   ${emu.url}/v3/company/${emu.realmId}  (${records} invoices, seed ${seed})`,
         `  realmId ${emu.realmId}, clientId ${d.clientId}, clientSecret ${d.clientSecret}, refreshToken ${d.refreshToken} (rotates)`,
-        `  token URL ${emu.url}/oauth2/v1/tokens/bearer; admin: ${emu.url}/__admin/{invoices,credit-memos,customers,touch,clock,faults,limits,journal,stats}`,
+        `  authorize URL ${emu.url}/connect/oauth2, token URL ${emu.url}/oauth2/v1/tokens/bearer; admin: ${emu.url}/__admin/{invoices,credit-memos,customers,touch,clock,faults,limits,journal,stats}`,
       ],
       configEntry: () =>
         configEntry({
