@@ -366,4 +366,27 @@ describe('erp-sync connect (the command) against each ERP sandbox', () => {
       expect(r.err.trim()).toBe(`erp-sync: connect ${name}: no answer from the browser within 1 s; nothing stored (run connect again)`);
     }, 30_000);
   });
+
+  describe('a QuickBooks company other than the configured one', () => {
+    let vendor: Vendor;
+    beforeAll(async () => {
+      vendor = await VENDORS.quickbooks!();
+    });
+    afterAll(async () => {
+      await vendor?.close();
+    });
+
+    it('given the config names realm 1111 and the person picks the sandbox company, then connect lists what the grant reaches, stores nothing and exits 1', async () => {
+      const name = 'qbo-other';
+      const prefix = newPrefix('other');
+      const config = await writeConfig(name, vendor, { ...vendor.settings, realmId: '1111' }, prefix);
+      const { cli, url } = await startConnect(config, name);
+      await consent(url, 'Allow');
+      const r = await cli.exit;
+      expect(r.code, r.out).toBe(1);
+      expect(r.out).toContain(`  ${vendor.org.id}  ${vendor.org.name}\n`);
+      expect(r.err.trim()).toBe(`erp-sync: connect ${name}: realmId 1111 is not among the organisations this grant reaches; nothing stored`);
+      expect(await tokenHash(prefix, name)).toEqual({});
+    }, 60_000);
+  });
 });
