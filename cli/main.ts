@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { registerBackfillCommand } from './commands/backfill.js';
 import { registerCheckCommand } from './commands/check.js';
 import { registerConfigCommand } from './commands/config.js';
+import { registerConnectCommand } from './commands/connect.js';
 import { registerConnectionsCommand } from './commands/connections.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerDlqCommand } from './commands/dlq.js';
@@ -54,6 +55,7 @@ registerDlqCommand(program);
 registerExplainCommand(program);
 registerConfigCommand(program);
 registerTokenCommand(program);
+registerConnectCommand(program);
 configureUsageErrors(program);
 listDefaultCommandOptions(program);
 

@@ -31,8 +31,9 @@ const ORGANISATION_SETTING: Record<SystemName, string> = {
   xero: 'settings.tenantId',
 };
 
-const RECONSENT =
-  "re-consent: authorise the app again in the vendor's console, put the new refresh token where the connection's settings.refreshToken reads it, then SIGHUP or roll the workers (docs/operations.md, OAuth tokens)";
+/** What to do when the vendor refuses the grant: authorise the connection again (`erp-sync connect`). */
+const reconsent = (id: string) =>
+  `re-consent: run erp-sync connect --connection ${id} (it stores the new grant in place of the old one; docs/operations.md, Re-authorising a connection)`;
 
 /** Rows on the page a check reads: QuickBooks' smallest MAXRESULTS (the others allow 1). */
 const CHECK_PAGE_SIZE = 2;
@@ -43,14 +44,14 @@ const message = (err: unknown) => (err instanceof Error ? err.message : String(e
 function vendorFailure(check: string, err: unknown, system: SystemName, id: string): CheckResult {
   const detail = message(err);
   const org = ORGANISATION_SETTING[system];
-  if (err instanceof CredentialsRefusedError) return { check, status: 'failed', detail, fix: RECONSENT };
+  if (err instanceof CredentialsRefusedError) return { check, status: 'failed', detail, fix: reconsent(id) };
   if (err instanceof ConfigError) return { check, status: 'failed', detail, fix: `check ${org} of connection ${id}` };
   if (err instanceof AuthError)
     return {
       check,
       status: 'failed',
       detail,
-      fix: `check ${org} (the organisation this grant may read) and the scopes the app was granted (connectors/${system}/README.md); ${RECONSENT}`,
+      fix: `check ${org} (the organisation this grant may read) and the scopes the app was granted (connectors/${system}/README.md); ${reconsent(id)}`,
     };
   if (err instanceof ParkedError)
     return { check, status: 'failed', detail, fix: `wait until the park ends, or see \`erp-sync connections\` for why it is parked` };
@@ -104,7 +105,7 @@ export async function checkConnection(
         check: 'token',
         status: 'failed',
         detail: `the vendor refused the refresh token at ${refused.refusedAt} (${refused.failure})`,
-        fix: RECONSENT,
+        fix: reconsent(id),
       });
     } else
       try {

@@ -1,4 +1,5 @@
 import type { Connector, RateBudget } from '../../src/connector/types.js';
+import { authorization } from './authorize.js';
 import { createClient } from './client.js';
 import { Settings } from './settings.js';
 import { creditNotesStream } from './streams/credit-notes.js';
@@ -25,4 +26,5 @@ export const connector: Connector<Settings> = {
   },
   rateBudget: RATE_BUDGET,
   createClient,
+  authorization,
 };

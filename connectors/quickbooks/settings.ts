@@ -24,10 +24,19 @@ export const Settings = z.strictObject({
   realmId: z.string().regex(/^[A-Za-z0-9_-]+$/, 'expected the QuickBooks company id (realmId)'),
   clientId: z.string().min(1),
   clientSecret: z.string().min(1),
-  /** Seeds the token store; Intuit rotates it on refresh and the store keeps the newest. */
-  refreshToken: z.string().min(1),
+  /**
+   * Seeds the token store once (the vendor may rotate it; the store keeps the live one). Optional: without
+   * it, the grant comes from `erp-sync connect`, which writes the tokens to the store itself.
+   */
+  refreshToken: z.string().min(1).optional(),
   /** API root without /v3; production https://quickbooks.api.intuit.com, sandbox-quickbooks.api.intuit.com for Intuit's sandbox. */
   baseUrl: z.url().default('https://quickbooks.api.intuit.com'),
+  /**
+   * Where `erp-sync connect` sends a person to authorise the app
+   * (https://developer.intuit.com/app/developer/qbo/docs/develop/authentication-and-authorization/oauth-2.0);
+   * the sandbox serves it on its own port.
+   */
+  authorizeUrl: z.url().default('https://appcenter.intuit.com/connect/oauth2'),
   /** Token endpoint (https://developer.intuit.com/app/developer/qbo/docs/develop/authentication-and-authorization/faq). */
   tokenUrl: z.url().default('https://oauth.platform.intuit.com/oauth2/v1/tokens/bearer'),
   /**

@@ -1,5 +1,6 @@
 import type { Connector, RateBudget } from '../../src/connector/types.js';
 import { tokenKeyFor } from './auth.js';
+import { authorization } from './authorize.js';
 import { createClient } from './client.js';
 import { Settings } from './settings.js';
 import { creditNotesStream } from './streams/credit-notes.js';
@@ -25,4 +26,5 @@ export const connector: Connector<Settings> = {
   rateBudget: RATE_BUDGET,
   createClient,
   tokenKeyFor,
+  authorization,
 };

@@ -19,6 +19,7 @@ import { z } from 'zod';
  */
 export const XERO_API_URL = 'https://api.xero.com/api.xro/2.0';
 export const XERO_TOKEN_URL = 'https://identity.xero.com/connect/token';
+export const XERO_AUTHORIZE_URL = 'https://login.xero.com/identity/connect/authorize';
 /**
  * Records per list page. Xero pages 100 records by default
  * (https://developer.xero.com/faq/limits/retrieving-data); 1000 is the largest pageSize we rely on (see
@@ -38,11 +39,32 @@ export const Settings = z.strictObject({
   lookupsCacheSeconds: z.number().int().min(0).default(3600),
   clientId: z.string().min(1),
   clientSecret: z.string().min(1),
-  refreshToken: z.string().min(1),
+  /**
+   * Seeds the token store once (the vendor may rotate it; the store keeps the live one). Optional: without
+   * it, the grant comes from `erp-sync connect`, which writes the tokens to the store itself.
+   */
+  refreshToken: z.string().min(1).optional(),
   /** The organisation, sent as `xero-tenant-id` on every call: a UUID from GET https://api.xero.com/connections. */
   tenantId: z.string().regex(TENANT_ID, 'expected the Xero tenant id, a UUID (GET https://api.xero.com/connections lists them)'),
   baseUrl: z.url().optional(),
   tokenUrl: z.url().optional(),
+  /**
+   * Where `erp-sync connect` sends a person to authorise the app. @defaultValue
+   * https://login.xero.com/identity/connect/authorize, or `<baseUrl origin>/identity/connect/authorize` when only baseUrl is set
+   */
+  authorizeUrl: z.url().optional(),
+  /**
+   * The scopes `erp-sync connect` asks for, space-separated. @defaultValue the granular read scopes
+   * (`offline_access accounting.invoices.read accounting.contacts.read accounting.settings.read`): apps
+   * created from 2 March 2026 have only those, and older apps may request them too
+   * (https://developer.xero.com/faq/granular-scopes); an older app that keeps the broad scopes sets
+   * `offline_access accounting.transactions.read accounting.contacts.read accounting.settings.read`.
+   */
+  scopes: z
+    .string()
+    .regex(/^[a-z_.]+( [a-z_.]+)*$/, 'expected scopes separated by single spaces')
+    .refine((s) => s.split(' ').includes('offline_access'), 'offline_access is needed for a refresh token')
+    .optional(),
   pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
   /**
    * One Xero authorisation reaches several organisations with ONE single-use refresh token
@@ -72,4 +94,16 @@ export function tokenUrl(settings: Pick<Settings, 'baseUrl' | 'tokenUrl'>): stri
   if (settings.tokenUrl) return settings.tokenUrl;
   if (settings.baseUrl) return new URL('/connect/token', settings.baseUrl).toString();
   return XERO_TOKEN_URL;
+}
+
+/** The authorize endpoint: `authorizeUrl`, else `<baseUrl origin>/identity/connect/authorize` when baseUrl is set, else login.xero.com. */
+export function authorizeUrl(settings: Pick<Settings, 'baseUrl' | 'authorizeUrl'>): string {
+  if (settings.authorizeUrl) return settings.authorizeUrl;
+  if (settings.baseUrl) return new URL('/identity/connect/authorize', settings.baseUrl).toString();
+  return XERO_AUTHORIZE_URL;
+}
+
+/** `GET /connections` (the tenants a grant reaches) on the API's origin: https://api.xero.com/connections. */
+export function connectionsUrl(settings: Pick<Settings, 'baseUrl'>): string {
+  return new URL('/connections', apiBaseUrl(settings)).toString();
 }

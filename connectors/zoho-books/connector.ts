@@ -1,4 +1,5 @@
 import type { Connector, RateBudget } from '../../src/connector/types.js';
+import { authorization } from './authorize.js';
 import { createClient } from './client.js';
 import { Settings } from './settings.js';
 import { creditNotesStream } from './streams/credit-notes.js';
@@ -26,4 +27,5 @@ export const connector: Connector<Settings> = {
   rateBudget: RATE_BUDGET,
   rateBudgetFor: (settings) => ({ ...RATE_BUDGET, perDay: settings.dailyCallLimit }),
   createClient,
+  authorization,
 };

@@ -39,8 +39,12 @@ export const Settings = z.strictObject({
   dataCenter: z.enum(Object.keys(DATA_CENTRES) as [DataCentre, ...DataCentre[]]).default('com'),
   clientId: z.string().min(1),
   clientSecret: z.string().min(1),
-  /** Zoho refresh tokens do not expire or rotate; a 21st token for the same user evicts the oldest. */
-  refreshToken: z.string().min(1),
+  /**
+   * Seeds the token store once. Optional: without it, the grant comes from `erp-sync connect`, which
+   * writes the tokens to the store itself. Zoho refresh tokens do not expire or rotate; a 21st token for
+   * the same user evicts the oldest.
+   */
+  refreshToken: z.string().min(1).optional(),
   /**
    * Overrides the API base (the sandbox, a proxy). Either the full base (`http://127.0.0.1:4010/books/v3`)
    * or a bare origin, to which `/books/v3` is appended.

@@ -139,6 +139,16 @@ export class TokenRegistry {
     this.live = [refreshToken];
   }
 
+  /**
+   * A grant from an authorization code (the user consented): a new refresh token and an access token.
+   * `keepPrevious` 0: every earlier refresh token is refused from now on (one grant per user and app);
+   * n > 0: the earlier ones stay live, at most n of them (the oldest is dropped first).
+   */
+  newGrant(refreshToken: string, keepPrevious = 0): { accessToken: string; refreshToken: string; expiresIn: number } {
+    this.live = keepPrevious > 0 ? [...this.live.slice(-keepPrevious), refreshToken] : [refreshToken];
+    return { accessToken: this.issue(), refreshToken, expiresIn: this.options.accessTokenTtlSeconds };
+  }
+
   /** The user revoked the app's access: every refresh token is refused (invalid_grant) until a new consent. */
   revoke(): void {
     this.live = [];

@@ -1,3 +1,4 @@
+import type { AuthorizationCodes } from '../kit/authorization-codes.js';
 import type { FaultInjector } from '../kit/faults.js';
 import type { Journal } from '../kit/journal.js';
 import type { EmulatorClock } from '../kit/emulator-clock.js';
@@ -26,6 +27,8 @@ export interface EmulatorState {
   clock: EmulatorClock;
   store: QboStore;
   tokens: QboTokenRegistry;
+  /** The authorization-code grant: consent page, codes, exchange checks. */
+  codes: AuthorizationCodes;
   limiter: RequestLimiter;
   faults: FaultInjector;
   journal: Journal;

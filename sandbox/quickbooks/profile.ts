@@ -13,7 +13,7 @@ export const profile: SandboxProfile = {
     });
     const d = QBO_SANDBOX_DEFAULTS;
     const credentials = clientSettings(d);
-    const urls = { baseUrl: emu.url, tokenUrl: `${emu.url}/oauth2/v1/tokens/bearer` };
+    const urls = { baseUrl: emu.url, tokenUrl: `${emu.url}/oauth2/v1/tokens/bearer`, authorizeUrl: `${emu.url}/connect/oauth2` };
     const invoices = () => [...emu.store.docs.Invoice.values()];
     return {
       url: emu.url,
@@ -21,7 +21,7 @@ export const profile: SandboxProfile = {
       describe: () => [
         `quickbooks emulator   ${emu.url}/v3/company/${emu.realmId}  (${records} invoices, seed ${seed})`,
         `  realmId ${emu.realmId}, clientId ${d.clientId}, clientSecret ${d.clientSecret}, refreshToken ${d.refreshToken} (rotates)`,
-        `  token URL ${emu.url}/oauth2/v1/tokens/bearer; admin: ${emu.url}/__admin/{invoices,credit-memos,customers,touch,clock,faults,limits,journal,stats}`,
+        `  authorize URL ${emu.url}/connect/oauth2, token URL ${emu.url}/oauth2/v1/tokens/bearer; admin: ${emu.url}/__admin/{invoices,credit-memos,customers,touch,clock,faults,limits,journal,stats}`,
       ],
       configEntry: () =>
         configEntry({

@@ -4,6 +4,7 @@ import { Journal } from '../kit/journal.js';
 import { startEmulatorServer } from '../kit/emulator-server.js';
 import { adminRouter } from './admin-routes.js';
 import { EmulatorClock } from '../kit/emulator-clock.js';
+import { AuthorizationCodes } from '../kit/authorization-codes.js';
 import { type EmulatorState, type EmulatorStats, responseTime, statsOf } from './emulator-state.js';
 import { generateData } from './generate-data.js';
 import { qboFaults, tidHeaders } from './qbo-fault.js';
@@ -11,7 +12,7 @@ import { QboStore } from './qbo-store.js';
 import type { QboCompanyProfile } from './catalog.js';
 import { RequestLimiter } from './request-limiter.js';
 import { QboTokenRegistry } from './token-registry.js';
-import { vendorRouter } from './vendor-routes.js';
+import { QBO_DECISION_PATH, vendorRouter } from './vendor-routes.js';
 
 /** QuickBooks' options; the shared ones default to seed 42, 60 invoices (≈5 % then deleted), 500 requests/minute, 1-hour tokens and QBO_SANDBOX_DEFAULTS' credentials. */
 export interface QuickBooksEmulatorOptions extends EmulatorOptions {
@@ -27,6 +28,8 @@ export interface QuickBooksEmulatorOptions extends EmulatorOptions {
   frozen?: boolean;
   /** @defaultValue '9341453012345678' */
   realmId?: string;
+  /** Redirect URIs the authorize page accepts besides loopback ones (any port). */
+  redirectUris?: string[];
   /** Concurrent requests per realm before 429 (0 = off). @defaultValue 10 */
   maxInFlight?: number;
   /** Processing time of each API request, ms (makes the in-flight limit observable). @defaultValue 0 */
@@ -46,6 +49,8 @@ export interface RunningQuickBooksEmulator {
   store: QboStore;
   clock: EmulatorClock;
   tokens: QboTokenRegistry;
+  /** The authorization-code grant: consent page, codes, exchange checks. */
+  codes: AuthorizationCodes;
   faults: FaultInjector;
   journal: Journal;
   stats(): EmulatorStats;
@@ -77,8 +82,9 @@ export async function startQuickBooksEmulator(options: QuickBooksEmulatorOptions
     spanDays: options.spanDays ?? 60,
   };
   generateData(store, { ...gen, now: clock.nowSecond() });
+  const realmId = options.realmId ?? QBO_SANDBOX_DEFAULTS.realmId;
   const state: EmulatorState = {
-    realmId: options.realmId ?? QBO_SANDBOX_DEFAULTS.realmId,
+    realmId,
     offsetMinutes,
     latencyMs: options.latencyMs ?? 0,
     clock,
@@ -92,6 +98,29 @@ export async function startQuickBooksEmulator(options: QuickBooksEmulatorOptions
       },
       clock,
     ),
+    codes: new AuthorizationCodes({
+      vendor: 'QuickBooks Online sandbox (Intuit)',
+      clientId: options.clientId ?? QBO_SANDBOX_DEFAULTS.clientId,
+      clientSecret: options.clientSecret ?? QBO_SANDBOX_DEFAULTS.clientSecret,
+      redirectUris: options.redirectUris,
+      // Codes are short-lived; the sandbox gives 5 minutes.
+      codeTtlMs: 300_000,
+      // Intuit documents no PKCE for this flow: a challenge is refused (invalid_request).
+      pkce: false,
+      // The person picks one company; the grant reaches that realm only.
+      choose: 'one',
+      organisations: () => [{ id: realmId, name: store.renderContext.company.name }],
+      decisionPath: QBO_DECISION_PATH,
+      clock,
+      // https://developer.intuit.com/app/developer/qbo/docs/develop/authentication-and-authorization/oauth-2.0
+      callbackParams: (chosen) => ({ realmId: chosen[0]! }),
+      errorPage: (problem, detail) =>
+        `<!doctype html><html><head><meta charset="utf-8"><title>Intuit</title></head><body><h1>Something went wrong</h1><p>${
+          problem === 'invalid_redirect_uri'
+            ? "The redirect_uri query parameter value is invalid. Make sure it is listed in the Redirect URIs section on your app's keys tab and matches it exactly."
+            : 'The client_id is invalid.'
+        }</p><p>${detail.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}</p></body></html>`,
+    }),
     limiter: new RequestLimiter({ ratePerMinute: options.ratePerMinute ?? 500, maxInFlight: options.maxInFlight ?? 10 }, () => clock.now()),
     faults: new FaultInjector(options.faults ?? {}),
     journal: new Journal(),
@@ -149,6 +178,7 @@ export async function startQuickBooksEmulator(options: QuickBooksEmulatorOptions
     store,
     clock,
     tokens: state.tokens,
+    codes: state.codes,
     faults: state.faults,
     journal: state.journal,
     stats: () => statsOf(state),

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { AuthorizationCodes } from '../kit/authorization-codes.js';
 import type { EmulatorClock } from '../kit/emulator-clock.js';
 import type { RouteResult } from '../kit/router.js';
 import { clientOf, TokenRegistry, type TokenCredentials } from '../kit/token-registry.js';
@@ -33,9 +34,34 @@ export class QboTokenRegistry extends TokenRegistry {
     return this.accessStatus(token);
   }
 
+  /**
+   * The code exchange (grant_type=authorization_code,
+   * https://developer.intuit.com/app/developer/qbo/docs/develop/authentication-and-authorization/oauth-2.0):
+   * a new grant whose refresh token replaces the company's earlier one (the sandbox keeps one grant per
+   * app and company, so a re-consent makes the previous refresh token answer invalid_grant). A reused,
+   * expired or unknown code, or a redirect_uri other than the authorize request's → 400 `{"error":"invalid_grant"}`.
+   */
+  private redeem(codes: AuthorizationCodes, authorization: string | undefined, form: URLSearchParams): RouteResult {
+    const r = codes.redeem(form, clientOf(authorization, new URLSearchParams()));
+    if (!r.ok) return { status: r.error === 'invalid_client' ? 401 : 400, headers: tidHeaders(), body: { error: r.error } };
+    const g = this.newGrant(`qbo-rt-${randomBytes(16).toString('hex')}`);
+    return {
+      status: 200,
+      headers: tidHeaders({ 'cache-control': 'no-store' }),
+      body: {
+        token_type: 'bearer',
+        access_token: g.accessToken,
+        expires_in: g.expiresIn,
+        refresh_token: g.refreshToken,
+        x_refresh_token_expires_in: 8_726_400,
+      },
+    };
+  }
+
   /** The token endpoint: client credentials only as HTTP Basic, as Intuit requires. */
-  handle(authorization: string | undefined, body: unknown): RouteResult {
+  handle(authorization: string | undefined, body: unknown, codes?: AuthorizationCodes): RouteResult {
     const form = new URLSearchParams(typeof body === 'string' ? body : '');
+    if (codes && form.get('grant_type') === 'authorization_code') return this.redeem(codes, authorization, form);
     const r = this.grant(form, clientOf(authorization, new URLSearchParams()));
     if (!r.ok) return { status: r.error === 'invalid_client' ? 401 : 400, headers: tidHeaders(), body: { error: r.error } };
     return {

@@ -11,11 +11,15 @@ import { parseQuery, QueryError } from './query-parser.js';
  *   GET  /v3/company/:realmId/query?query=…&minorversion=75   (POST with Content-Type application/text too)
  *   GET  /v3/company/:realmId/cdc?entities=…&changedSince=…
  *   GET  /v3/company/:realmId/invoice/:id   (creditmemo/:id, customer/:id)
- *   POST /oauth2/v1/tokens/bearer
+ *   POST /oauth2/v1/tokens/bearer   (refresh_token and authorization_code grants)
+ *   GET  /connect/oauth2               (appcenter.intuit.com's authorize page: the consent form)
  * Every API call: a valid Bearer token (lowercase 401 3200), the path's realm must be the sandbox company
  * (403 3100), then the realm's limits (429 3001), then `latencyMs` of "processing" while it holds its slot.
  * `minorversion` is accepted and counted, never required (Intuit applies minor version 75 when none is sent).
  */
+/** The consent page's form posts here (the sandbox's own path). */
+export const QBO_DECISION_PATH = '/connect/oauth2/decision';
+
 const READ_ONE: Record<string, string> = { invoice: 'Invoice', creditmemo: 'CreditMemo', customer: 'Customer' };
 
 export function vendorRouter(state: EmulatorState): Router {
@@ -72,13 +76,18 @@ export function vendorRouter(state: EmulatorState): Router {
     return ok({ [entity]: row, time });
   };
 
-  return new Router()
-    .on('GET', '/v3/company/:realmId/query', api('GET /query', query))
-    .on('POST', '/v3/company/:realmId/query', api('POST /query', query))
-    .on('GET', '/v3/company/:realmId/cdc', api('GET /cdc', cdcRoute(state)))
-    .on('GET', '/v3/company/:realmId/:entity/:id', api('GET /{entity}/{id}', readOne))
-    .on('POST', '/oauth2/v1/tokens/bearer', (ctx) => {
-      state.counters.byEndpoint['POST /oauth2/v1/tokens/bearer'] = (state.counters.byEndpoint['POST /oauth2/v1/tokens/bearer'] ?? 0) + 1;
-      return state.tokens.handle(typeof ctx.headers.authorization === 'string' ? ctx.headers.authorization : undefined, ctx.body ?? ctx.rawBody);
-    });
+  return (
+    new Router()
+      .on('GET', '/v3/company/:realmId/query', api('GET /query', query))
+      .on('POST', '/v3/company/:realmId/query', api('POST /query', query))
+      .on('GET', '/v3/company/:realmId/cdc', api('GET /cdc', cdcRoute(state)))
+      .on('GET', '/v3/company/:realmId/:entity/:id', api('GET /{entity}/{id}', readOne))
+      // https://developer.intuit.com/app/developer/qbo/docs/develop/authentication-and-authorization/oauth-2.0
+      .on('GET', '/connect/oauth2', (ctx) => state.codes.authorize(ctx.query))
+      .on('POST', QBO_DECISION_PATH, (ctx) => state.codes.decide(ctx.rawBody))
+      .on('POST', '/oauth2/v1/tokens/bearer', (ctx) => {
+        state.counters.byEndpoint['POST /oauth2/v1/tokens/bearer'] = (state.counters.byEndpoint['POST /oauth2/v1/tokens/bearer'] ?? 0) + 1;
+        return state.tokens.handle(typeof ctx.headers.authorization === 'string' ? ctx.headers.authorization : undefined, ctx.body ?? ctx.rawBody, state.codes);
+      })
+  );
 }

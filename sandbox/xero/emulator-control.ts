@@ -1,3 +1,4 @@
+import type { AuthorizationCodes } from '../kit/authorization-codes.js';
 import type { FaultInjector } from '../kit/faults.js';
 import type { Journal } from '../kit/journal.js';
 import type { EmulatorClock } from '../kit/emulator-clock.js';
@@ -23,6 +24,8 @@ export interface XeroEmulatorControl {
   faults: FaultInjector;
   journal: Journal;
   tokens: XeroTokenRegistry;
+  /** The authorization-code grant: consent page, codes, exchange checks. */
+  codes: AuthorizationCodes;
   limiter: XeroRateLimiter;
   stats(): XeroEmulatorStats;
   configure(limits: Partial<RateLimits> & { latencyMs?: number; ifModifiedSince?: IfModifiedSinceMode }): void;

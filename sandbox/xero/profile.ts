@@ -31,7 +31,7 @@ export const profile: SandboxProfile = {
       describe: () => [
         `xero emulator         ${emu.apiBase}  (${records} invoices per organisation, seed ${seed})`,
         `  tenants ${emu.tenantIds.join(', ')} (INR, AUD); clientId ${d.clientId}, clientSecret ${d.clientSecret}, refreshToken ${d.refreshToken} (single-use)`,
-        `  token URL ${emu.tokenUrl}; admin: ${emu.url}/__admin/{tenants,day-limit,clock,faults,limits,journal,stats}`,
+        `  authorize URL ${emu.url}/identity/connect/authorize, token URL ${emu.tokenUrl}; admin: ${emu.url}/__admin/{tenants,day-limit,clock,faults,limits,journal,stats}`,
       ],
       configEntry: () =>
         configEntry({ id: 'xero-in', system: 'xero', originSource: 'EXTERNAL_SYSTEM_C', everySeconds: 60, settings: { tenantId: t, ...credentials, ...urls } }),

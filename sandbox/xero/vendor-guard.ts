@@ -32,7 +32,8 @@ export function createGuard(deps: GuardDeps) {
         return withHeaders(xeroErrors.problem(401, auth === 'expired' ? 'TokenExpired' : 'AuthenticationUnsuccessful'), deps.limiter.headers(undefined));
       const raw = ctx.headers['xero-tenant-id'];
       const tenantId = (Array.isArray(raw) ? raw[0] : raw)?.trim().toLowerCase();
-      if (!tenantId || !deps.store.hasTenant(tenantId))
+      // A tenant the grant was not given (unticked on the consent page) is refused like an unknown one.
+      if (!tenantId || !deps.store.hasTenant(tenantId) || !(deps.tokens.authorisedTenants?.includes(tenantId) ?? true))
         return withHeaders(xeroErrors.problem(403, 'AuthenticationUnsuccessful'), deps.limiter.headers(undefined));
       const slot = deps.limiter.acquire(tenantId);
       if (!slot.ok) return xeroErrors.rateLimited(slot.problem, slot.retryAfterSeconds, deps.limiter.headers(tenantId));

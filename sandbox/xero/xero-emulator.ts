@@ -21,7 +21,8 @@ import type { CurrencyRateConvention } from './currency-rate.js';
 import { EmulatorClock, type ClockSettings } from '../kit/emulator-clock.js';
 import type { XeroEmulatorControl, XeroEmulatorStats } from './emulator-control.js';
 import { generateData } from './generate-data.js';
-import { registerIdentityRoutes } from './identity-routes.js';
+import { registerIdentityRoutes, XERO_DECISION_PATH } from './identity-routes.js';
+import { AuthorizationCodes } from '../kit/authorization-codes.js';
 import type { IfModifiedSinceMode } from './list-query.js';
 import { XeroRateLimiter, type RateLimits } from './rate-limiter.js';
 import { XERO_SANDBOX_DEFAULTS as D } from './sandbox-defaults.js';
@@ -57,6 +58,8 @@ export interface XeroEmulatorOptions extends EmulatorOptions {
   /** @defaultValue real time, ticking */
   clock?: ClockSettings;
   journalMax?: number;
+  /** Redirect URIs the authorize page accepts besides loopback ones (any port). */
+  redirectUris?: string[];
 }
 
 export interface XeroEmulator extends XeroEmulatorControl {
@@ -112,12 +115,36 @@ export async function startXeroEmulator(options: XeroEmulatorOptions = {}): Prom
   const settings = { latencyMs: options.latencyMs ?? 0, ifModifiedSince: options.ifModifiedSince ?? ('after' as IfModifiedSinceMode) };
   const counters = { requests: 0, tokenCalls: 0 };
 
+  const codes = new AuthorizationCodes({
+    vendor: 'Xero sandbox',
+    clientId: options.clientId ?? D.clientId,
+    clientSecret: options.clientSecret ?? D.clientSecret,
+    redirectUris: options.redirectUris,
+    // "The code is only valid for 5 minutes": https://developer.xero.com/documentation/guides/oauth2/auth-flow/
+    codeTtlMs: 300_000,
+    pkce: true,
+    // The person ticks the organisations to connect; the grant reaches those.
+    choose: 'many',
+    organisations: () => store.tenantIds.map((id) => ({ id, name: store.tenant(id).organisation.Name })),
+    decisionPath: XERO_DECISION_PATH,
+    clock,
+    // Xero shows an error page and does not redirect: https://developer.xero.com/documentation/guides/oauth2/troubleshooting/
+    errorPage: (problem, detail) =>
+      `<!doctype html><html><head><meta charset="utf-8"><title>Xero | Error</title></head><body><h1>Sorry, something went wrong</h1><p>Error: ${
+        problem === 'invalid_redirect_uri' ? 'unauthorized_client' : 'invalid_client'
+      }</p><p>${problem === 'invalid_redirect_uri' ? 'Invalid redirect_uri' : 'Unknown client or client not enabled'}</p><p>${detail.replace(
+        /[&<>"']/g,
+        (c) => `&#${c.charCodeAt(0)};`,
+      )}</p></body></html>`,
+  });
+
   const control: XeroEmulatorControl = {
     store,
     clock,
     faults,
     journal,
     tokens,
+    codes,
     limiter,
     stats: (): XeroEmulatorStats => ({
       requests: counters.requests,
@@ -157,7 +184,7 @@ export async function startXeroEmulator(options: XeroEmulatorOptions = {}): Prom
 
   const router = new Router();
   const guard = createGuard({ tokens, limiter, store, latencyMs: () => settings.latencyMs, counters });
-  registerIdentityRoutes(router, tokens, store, counters);
+  registerIdentityRoutes(router, tokens, store, counters, codes);
   registerApiRoutes(router, guard, { store, clock, ifModifiedSince: () => settings.ifModifiedSince });
   const admin = new Router();
   registerAdminRoutes(admin, control);

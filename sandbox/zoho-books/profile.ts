@@ -17,7 +17,7 @@ export const profile: SandboxProfile = {
       describe: () => [
         `zoho-books emulator   ${emu.apiBase}  (${records} invoices, seed ${seed})`,
         `  organizationId ${emu.organizationId}, clientId ${d.clientId}, clientSecret ${d.clientSecret}, refreshToken ${d.refreshToken}`,
-        `  token URL ${emu.tokenUrl}; admin: ${emu.url}/__admin/{mutate,clock,faults,limits,journal,stats}`,
+        `  authorize URL ${emu.url}/oauth/v2/auth, token URL ${emu.tokenUrl}; admin: ${emu.url}/__admin/{mutate,clock,faults,limits,journal,stats}`,
       ],
       configEntry: () =>
         configEntry({

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import type { AuthorizationCodes } from '../kit/authorization-codes.js';
 import type { EmulatorClock } from '../kit/emulator-clock.js';
 import type { SeededRandom } from '../kit/seeded-random.js';
 import { TokenRegistry, type TokenCredentials } from '../kit/token-registry.js';
@@ -47,8 +49,37 @@ export class ZohoTokenRegistry extends TokenRegistry {
     return this.accessStatus(token) === 'ok';
   }
 
+  /**
+   * A code exchange (grant_type=authorization_code,
+   * https://www.zoho.com/accounts/protocol/oauth/web-apps/access-token.html): a new refresh token, and the
+   * user's earlier ones stay live (Zoho keeps up to 20 refresh tokens per user and app, dropping the
+   * oldest: https://www.zoho.com/accounts/protocol/oauth/token-limits.html). A refused code answers HTTP
+   * 200 `{"error":"invalid_code"}`, as Zoho does (also for a reused code, a redirect_uri or code_verifier
+   * that does not match).
+   */
+  redeem(codes: AuthorizationCodes, params: URLSearchParams): { status: number; body: Record<string, unknown> } {
+    const r = codes.redeem(params, { clientId: params.get('client_id') ?? undefined, clientSecret: params.get('client_secret') ?? undefined });
+    if (!r.ok) {
+      if (r.error === 'invalid_client') return { status: 200, body: { error: r.field === 'clientSecret' ? 'invalid_client_secret' : 'invalid_client' } };
+      return { status: 200, body: { error: 'invalid_code' } };
+    }
+    const g = this.newGrant(`1000.${randomBytes(16).toString('hex')}.${randomBytes(16).toString('hex')}`, 19);
+    return {
+      status: 200,
+      body: {
+        access_token: g.accessToken,
+        refresh_token: g.refreshToken,
+        scope: SCOPE,
+        api_domain: this.zoho.apiDomain(),
+        token_type: 'Bearer',
+        expires_in: g.expiresIn,
+      },
+    };
+  }
+
   /** Handles the token endpoint's parameters (query string and form body merged). */
-  exchange(params: URLSearchParams): { status: number; body: Record<string, unknown> } {
+  exchange(params: URLSearchParams, codes?: AuthorizationCodes): { status: number; body: Record<string, unknown> } {
+    if (codes && params.get('grant_type') === 'authorization_code' && params.has('code')) return this.redeem(codes, params);
     const r = this.grant(params, { clientId: params.get('client_id') ?? undefined, clientSecret: params.get('client_secret') ?? undefined });
     if (r.ok) {
       return {

@@ -26,7 +26,8 @@ import { registerCreditNoteRoutes } from './credit-note-routes.js';
 import { EmulatorClock, type ClockSettings } from '../kit/emulator-clock.js';
 import { generateData, type GenerateDataOptions } from './generate-data.js';
 import { registerInvoiceRoutes } from './invoice-routes.js';
-import { registerOAuthRoutes } from './oauth-routes.js';
+import { registerOAuthRoutes, ZOHO_DECISION_PATH } from './oauth-routes.js';
+import { AuthorizationCodes } from '../kit/authorization-codes.js';
 import { ZohoRateLimiter } from './rate-limiter.js';
 import { ZOHO_SANDBOX_DEFAULTS } from './sandbox-defaults.js';
 import { SeededRandom } from '../kit/seeded-random.js';
@@ -53,6 +54,8 @@ export interface ZohoEmulatorOptions extends EmulatorOptions {
   maxRefreshesPerTenMinutes?: number;
   /** @defaultValue "60012345678" */
   organizationId?: string;
+  /** Redirect URIs the authorize page accepts besides loopback ones (any port). */
+  redirectUris?: string[];
   /** Initial emulator clock (also what reset restores). @defaultValue real time, ticking */
   clock?: ClockSettings;
   /** Journal capacity. @defaultValue 200000 */
@@ -82,6 +85,8 @@ export interface ZohoEmulator {
   journal: Journal;
   clock: EmulatorClock;
   tokens: ZohoTokenRegistry;
+  /** The authorization-code grant: consent page, codes, exchange checks. */
+  codes: AuthorizationCodes;
   limiter: ZohoRateLimiter;
   stats(): ZohoEmulatorStats;
   close(): Promise<void>;
@@ -125,7 +130,27 @@ export async function startZohoEmulator(options: ZohoEmulatorOptions = {}): Prom
 
   const router = new Router();
   const guard = createGuard({ tokens, limiter, organizationId: () => store.organizationId });
-  registerOAuthRoutes(router, tokens);
+  const codes = new AuthorizationCodes({
+    vendor: 'Zoho Books sandbox',
+    clientId: options.clientId ?? d.clientId,
+    clientSecret: options.clientSecret ?? d.clientSecret,
+    redirectUris: options.redirectUris,
+    // "an authorization code … valid for 2 minutes": https://www.zoho.com/accounts/protocol/oauth/web-apps/authorization.html
+    codeTtlMs: 120_000,
+    pkce: true,
+    // A Zoho token is the user's: it reaches every organisation of the user.
+    choose: 'all',
+    organisations: () => [{ id: store.organizationId, name: String(store.replayed.organisation?.organization.name ?? store.organization.name) }],
+    decisionPath: ZOHO_DECISION_PATH,
+    clock,
+    // The India edition: https://www.zoho.com/accounts/protocol/oauth/multi-dc.html
+    callbackParams: () => ({ location: 'in', 'accounts-server': baseUrl }),
+    errorPage: (problem, detail) =>
+      `<!doctype html><html><head><meta charset="utf-8"><title>Zoho Accounts</title></head><body><h1>${
+        problem === 'invalid_redirect_uri' ? 'Invalid Redirect Uri' : 'Invalid Client'
+      }</h1><p>${detail.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}</p></body></html>`,
+  });
+  registerOAuthRoutes(router, tokens, codes);
   registerSettingsRoutes(router, guard, store);
   registerInvoiceRoutes(router, guard, store);
   registerCreditNoteRoutes(router, guard, store);
@@ -206,6 +231,7 @@ export async function startZohoEmulator(options: ZohoEmulatorOptions = {}): Prom
     journal,
     clock,
     tokens,
+    codes,
     limiter,
     stats,
     close: server.close,

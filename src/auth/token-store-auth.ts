@@ -6,8 +6,11 @@ export interface TokenStoreAuthOptions {
   tokens: TokenStore;
   /** The TokenStore key: the connection, or a group of connections sharing one authorisation. */
   key: string;
-  /** The refresh token from the connection's config: it seeds the store, and replaces it when it is a new one. */
-  refreshToken: string;
+  /**
+   * The refresh token from the connection's config: it seeds the store, and replaces it when it is a new
+   * one. Absent when the grant came from `erp-sync connect`, which writes it to the store itself.
+   */
+  refreshToken?: string;
   /** The vendor's token call, run by the TokenStore under its lock. */
   refresh: RefreshFn;
   /** The Authorization scheme the vendor expects before the token: `Bearer`, `Zoho-oauthtoken`. */
@@ -26,7 +29,7 @@ export function tokenStoreAuth(options: TokenStoreAuthOptions): AuthProvider {
   const { tokens, key, refreshToken, refresh, scheme } = options;
   let seeded: Promise<SeedOutcome> | undefined;
   const seed = () =>
-    (seeded ??= tokens.seed(key, refreshToken).catch((err: unknown) => {
+    (seeded ??= (refreshToken === undefined ? Promise.resolve<SeedOutcome>('kept') : tokens.seed(key, refreshToken)).catch((err: unknown) => {
       seeded = undefined;
       throw err;
     }));
@@ -41,7 +44,7 @@ export function tokenStoreAuth(options: TokenStoreAuthOptions): AuthProvider {
       } catch (err) {
         // The store was emptied after this provider seeded it (`erp-sync token reset` while workers run):
         // seed it from the config again rather than wait for a restart.
-        if (!(err instanceof CredentialsRefusedError) || (await tokens.describe(key)).hasRefreshToken) throw err;
+        if (!(err instanceof CredentialsRefusedError) || refreshToken === undefined || (await tokens.describe(key)).hasRefreshToken) throw err;
         seeded = undefined;
         await seed();
         return tokens.accessToken(key, refresh, stale);

@@ -262,7 +262,12 @@ export class TokenStore {
           }
           const refreshToken = this.open(connectionId, 'refreshToken', cur.refreshToken);
           if (!refreshToken) {
-            throw new CredentialsRefusedError(`connection ${connectionId}: no refresh token; re-authorise the connection`, { source: connectionId });
+            throw new CredentialsRefusedError(
+              `connection ${connectionId}: no refresh token; re-authorise the connection: erp-sync connect --connection ${connectionId}`,
+              {
+                source: connectionId,
+              },
+            );
           }
           let r: RefreshResult;
           try {

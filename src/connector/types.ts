@@ -142,6 +142,8 @@ export interface Connector<Settings = unknown> {
    * `tokenGroup`); without it, the connection id. Token status and reset go by it.
    */
   tokenKeyFor?(connectionId: string, settings: Settings): string;
+  /** The vendor's OAuth authorization-code flow, for `erp-sync connect`. */
+  authorization?: import('../auth/authorization-flow.js').AuthorizationFlow<any>;
 }
 
 export interface CreateClientOptions<Settings> {

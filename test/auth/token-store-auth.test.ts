@@ -95,4 +95,20 @@ describe('tokenStoreAuth', () => {
     const again = tokenStoreAuth({ tokens, key: 'conn-e', refreshToken: 'rt-consented', refresh: vendor.refresh, scheme: 'Bearer' });
     expect(await again.prepare!()).toBe('unchanged');
   });
+
+  it('given no refresh token in the config, when the store holds a grant from erp-sync connect, then it is used; when the store holds none, then the refusal names erp-sync connect', async () => {
+    const tokens = new TokenStore(redis, { prefix });
+    const vendor = rotatingVendor('c');
+    await tokens.replace('conn-connected', { refreshToken: 'rt-granted' });
+    const auth = tokenStoreAuth({ tokens, key: 'conn-connected', refresh: vendor.refresh, scheme: 'Bearer' });
+    expect(await auth.prepare!()).toBe('unchanged');
+    expect(await auth.token()).toBe('atc-1');
+    expect(vendor.sent).toEqual(['rt-granted']);
+
+    const none = tokenStoreAuth({ tokens, key: 'conn-never', refresh: vendor.refresh, scheme: 'Bearer' });
+    await expect(none.token()).rejects.toThrow(
+      'connection conn-never: no refresh token; re-authorise the connection: erp-sync connect --connection conn-never',
+    );
+    expect(vendor.sent).toEqual(['rt-granted']);
+  });
 });

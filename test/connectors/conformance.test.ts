@@ -43,6 +43,7 @@ describe('1. Shape: the same files and exports in every connector', () => {
   const FILES = [
     'README.md',
     'auth.ts',
+    'authorize.ts',
     'client.ts',
     'connector.ts',
     'error-table.ts',
@@ -68,6 +69,7 @@ describe('1. Shape: the same files and exports in every connector', () => {
   /** What each file of the shape exports in every connector (connectors/README.md, "The shape"). */
   const EXPORTS: Record<string, readonly string[]> = {
     'auth.ts': ['refreshFn', 'createAuth'],
+    'authorize.ts': ['authorization'],
     'client.ts': ['createClient'],
     'connector.ts': ['connector'],
     'error-table.ts': ['errorTable', 'tokenErrorTable'],

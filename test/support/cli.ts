@@ -52,3 +52,57 @@ export async function occupyPort(port = 0): Promise<{ port: number; server: Serv
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** A CLI child still running: its output so far, a wait for a line of it, and its end. */
+export interface RunningCli {
+  out(): string;
+  err(): string;
+  /** Resolves with the first match of `pattern` in stdout (waiting for more output); rejects if the command ends first. */
+  waitForOutput(pattern: RegExp): Promise<RegExpMatchArray>;
+  exit: Promise<CliRun>;
+}
+
+/**
+ * The built CLI started like `runCli`, for a command a test talks to while it runs (`connect` prints a URL
+ * and waits for the browser). Killed (SIGKILL) after `timeoutMs`.
+ */
+export function spawnCli(args: string[], options: { env?: Record<string, string>; timeoutMs?: number } = {}): RunningCli {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
+  const exit = new Promise<CliRun>((resolve) =>
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      // stdout may still hold data after 'exit'; 'close' follows once the pipes are drained.
+      child.on('close', () => resolve({ code, signal, out, err }));
+    }),
+  );
+  return {
+    out: () => out,
+    err: () => err,
+    exit,
+    waitForOutput: (pattern) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          const m = out.match(pattern);
+          if (!m) return false;
+          child.stdout.off('data', check);
+          resolve(m);
+          return true;
+        };
+        if (check()) return;
+        child.stdout.on('data', check);
+        void exit.then((r) => {
+          if (!check())
+            reject(new Error(`the command ended (exit ${r.code ?? r.signal}) before printing ${pattern}:\n--- stdout\n${r.out}--- stderr\n${r.err}`));
+        });
+      }),
+  };
+}

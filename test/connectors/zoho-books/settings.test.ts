@@ -45,6 +45,8 @@ describe('settings (Settings)', () => {
   it('given YAML that wrote the organization id as a number, then it becomes the id string; a typo key or a missing secret is a ConfigError naming the field', () => {
     expect(loadSettings({ ...base, organizationId: 60012345678 }).organizationId).toBe('60012345678');
     expect(() => loadSettings({ ...base, organisationId: '1' })).toThrow(ConfigError);
-    expect(() => loadSettings({ organizationId: '1', clientId: 'c', clientSecret: 's' })).toThrow(/settings\.refreshToken/);
+    expect(() => loadSettings({ organizationId: '1', clientId: 'c', refreshToken: 'r' })).toThrow(/settings\.clientSecret/);
+    // Without a refreshToken the grant comes from `erp-sync connect`, which writes it to the token store.
+    expect(loadSettings({ organizationId: '1', clientId: 'c', clientSecret: 's' }).refreshToken).toBeUndefined();
   });
 });
