@@ -1,10 +1,10 @@
-import http from 'node:http';
 import { BillingClient } from '../src/billing/client.js';
 import { InvoiceInput, type InvoiceInputDraft } from '../src/billing/schemas/index.js';
 import { startBillingEmulator } from '../sandbox/billing/billing-emulator.js';
 import { listInvoices } from '../sandbox/billing/invoice-listing.js';
 import { applyInvoiceUpsert } from '../sandbox/billing/routes/invoices.js';
 import { arg, machine, median, runPool } from './bench-utils.js';
+import { bareHttpPost } from './bare-http-post.js';
 import { forkBillingEmulator } from './fork-emulator.js';
 
 /**
@@ -40,28 +40,7 @@ async function main() {
   // The emulator runs in its own process (its own core), as a real service would.
   const emu = await forkBillingEmulator(KEY);
   const client = new BillingClient({ baseUrl: emu.url, apiKey: KEY });
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-  const url = new URL(`${emu.url}/external/invoice/upsert`);
-  const bare = (payload: unknown) =>
-    new Promise<void>((resolve, reject) => {
-      const data = JSON.stringify(payload);
-      const req = http.request(
-        {
-          host: url.hostname,
-          port: url.port,
-          path: url.pathname,
-          method: 'POST',
-          agent,
-          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data), 'x-service-signature': KEY },
-        },
-        (res) => {
-          res.resume();
-          res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`))));
-        },
-      );
-      req.on('error', reject);
-      req.end(data);
-    });
+  const bare = bareHttpPost(emu.url, '/external/invoice/upsert', KEY);
 
   // Warm up both paths (JIT, sockets).
   await runPool(500, CONCURRENCY, (i) => bare({ invoice: InvoiceInput.parse(body(i, 'wb')) }));
@@ -78,7 +57,6 @@ async function main() {
     clientRates.push((N / msB) * 1000);
   }
   emu.stop();
-  agent.destroy();
 
   // The emulator's store at scale (in-process, no HTTP).
   const big = await startBillingEmulator({ port: 0, keys: [{ key: KEY, companyId: 'big' }] });

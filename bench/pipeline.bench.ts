@@ -2,26 +2,27 @@ import { randomBytes } from 'node:crypto';
 import { validateSettings } from '../connectors/registry.js';
 import { ZOHO_SANDBOX_DEFAULTS } from '../sandbox/zoho-books/index.js';
 import type { UpsertPayload } from '../jobs/catalog.js';
-import { upsertJobId } from '../jobs/pull.js';
+import { batchUpserts, enqueueUpserts, upsertJobId, type UpsertJob } from '../jobs/enqueue-upserts.js';
 import { createRuntime, type Runtime } from '../jobs/runtime.js';
 import { startWorkers } from '../jobs/worker-service.js';
 import { BillingClient } from '../src/billing/client.js';
-import type { InvoiceInputDraft } from '../src/billing/schemas/index.js';
+import { InvoiceInput, type InvoiceInputDraft } from '../src/billing/schemas/index.js';
 import { parseConfig } from '../src/config.js';
 import { createLogger } from '../src/observability/logger.js';
 import { contentHash } from '../src/pipeline/content-hash.js';
 import { deleteKeysWithPrefix, resolveRedis, stateConnection } from '../src/redis.js';
 import { arg, machine, median, runPool } from './bench-utils.js';
+import { bareHttpPost } from './bare-http-post.js';
 import { forkBillingEmulator, journalStatuses } from './fork-emulator.js';
 
 /**
  * (a) Upsert-pipeline throughput (BullMQ job → record lock → ledger check → billing upsert → ledger
- *     write) next to a bare BillingClient loop, same emulator (its own process), same concurrency,
- *     alternating rounds in one run.
+ *     write), one record per job and `--batches` records per job, next to a BillingClient loop and a
+ *     bare node:http loop, same emulator (its own process), same concurrency, alternating rounds in one run.
  * (b) Achieved billing rate against a configured rate limit, with the emulator enforcing that same
  *     limit (429 + Retry-After past it): rate / limit and the share of 429s.
  *
- *   npm run bench:pipeline [-- --n 3000 --concurrency 16 --rounds 5 --warm 1000 --limit 100 --limited-n 1500]
+ *   npm run bench:pipeline [-- --n 3000 --concurrency 16 --rounds 5 --warm 1000 --batches 1,25 --limit 100 --limited-n 1500]
  */
 const N = arg('n', 3000);
 const C = arg('concurrency', 16);
@@ -29,6 +30,7 @@ const ROUNDS = arg('rounds', 5);
 const WARM = arg('warm', 1000);
 const LIMIT = arg('limit', 100);
 const LIMITED_N = arg('limited-n', 1500);
+const BATCHES = (process.argv.includes('--batches') ? process.argv[process.argv.indexOf('--batches') + 1]! : '1,25').split(',').map(Number);
 const KEY = 'bench-key';
 const BUYERS = 100;
 
@@ -48,12 +50,12 @@ function invoice(i: number, tag: string): InvoiceInputDraft {
   };
 }
 
-function payload(i: number, tag: string): { name: string; data: UpsertPayload; opts: { jobId: string } } {
+function payload(i: number, tag: string): UpsertJob {
   const inv = invoice(i, tag);
   const body = { kind: 'invoice' as const, invoice: inv };
   const hash = contentHash(body);
   return {
-    name: 'upsert',
+    name: 'upsert' as const,
     data: { connectionId: 'bench', entity: 'invoices', erpId: `${tag}-${i}`, version: '2026-11-01T00:00:00.000Z', hash, body },
     opts: { jobId: upsertJobId('bench', 'invoices', `${tag}-${i}`, hash) },
   };
@@ -87,10 +89,11 @@ async function runtimeFor(billingUrl: string, redisUrl: string, prefix: string, 
   return createRuntime(config, redisUrl, createLogger({ level: 'error', format: 'json' }));
 }
 
-async function pipelineRound(rt: Runtime, tag: string, n: number): Promise<number> {
+/** As a pull enqueues a page: tracked in flight, in jobs of `batch` records, 1,000 records per addBulk. */
+async function pipelineRound(rt: Runtime, tag: string, n: number, batch = 1): Promise<number> {
   const jobs = Array.from({ length: n }, (_, i) => payload(i, tag));
   const started = performance.now();
-  for (let i = 0; i < jobs.length; i += 1000) await rt.queues.upsert.addBulk(jobs.slice(i, i + 1000));
+  for (let i = 0; i < jobs.length; i += 1000) await enqueueUpserts(rt, batchUpserts(jobs.slice(i, i + 1000), batch));
   for (;;) {
     if ((await rt.ledger.count('bench', 'invoices')) >= rtCount.get(rt)! + n) break;
     await new Promise((r) => setTimeout(r, 20));
@@ -115,44 +118,51 @@ async function main() {
     rtCount.set(rt, 0);
     const workers = startWorkers(rt, ['upsert']);
     const client = new BillingClient({ baseUrl: emu.url, apiKey: KEY });
-    // Warm-up long enough for the JIT and both paths' connections (300 left the first rounds slow).
+    const bare = bareHttpPost(emu.url, '/external/invoice/upsert', KEY);
+    // Warm-up long enough for the JIT and every path's connections (300 left the first rounds slow).
+    await runPool(WARM, C, (i) => bare({ invoice: InvoiceInput.parse(invoice(i, 'warm-b')) }));
     await runPool(WARM, C, (i) => client.upsertInvoice(invoice(i, 'warm-c')));
-    await pipelineRound(rt, 'warm-p', WARM); // also ensures the bench customers once
-    const clientRates: number[] = [];
-    const pipeRates: number[] = [];
-    // CPU of this process (client or workers) per invoice: steadier than rates on a shared machine.
-    const clientCpu: number[] = [];
-    const pipeCpu: number[] = [];
+    for (const b of BATCHES) await pipelineRound(rt, `warm-p${b}`, WARM, b); // also ensures the bench customers once
+    // Per path: rates (invoices/s) and CPU of this process (client or workers) per invoice, steadier than rates on a shared machine.
+    const paths = [
+      { name: 'bare node:http keep-alive loop (bodies built and validated before timing)', batch: 0, rates: [] as number[], cpu: [] as number[] },
+      { name: 'BillingClient loop', batch: 0, rates: [] as number[], cpu: [] as number[] },
+      ...BATCHES.map((b) => ({ name: `upsert pipeline, ${b} record${b === 1 ? '' : 's'} per job`, batch: b, rates: [] as number[], cpu: [] as number[] })),
+    ];
     const cpuMs = () => {
       const u = process.cpuUsage();
       return (u.user + u.system) / 1000;
     };
     for (let r = 0; r < ROUNDS; r++) {
-      let cpu = cpuMs();
-      const msC = await runPool(N, C, (i) => client.upsertInvoice(invoice(i, `c${r}`)));
-      clientCpu.push(((cpuMs() - cpu) / N) * 1000);
-      clientRates.push((N / msC) * 1000);
-      cpu = cpuMs();
-      const msP = await pipelineRound(rt, `p${r}`, N);
-      pipeCpu.push(((cpuMs() - cpu) / N) * 1000);
-      pipeRates.push((N / msP) * 1000);
+      const bodies = Array.from({ length: N }, (_, i) => ({ invoice: InvoiceInput.parse(invoice(i, `b${r}`)) }));
+      for (const [k, path] of paths.entries()) {
+        const cpu = cpuMs();
+        const ms =
+          k === 0
+            ? await runPool(N, C, (i) => bare(bodies[i]))
+            : k === 1
+              ? await runPool(N, C, (i) => client.upsertInvoice(invoice(i, `c${r}`)))
+              : await pipelineRound(rt, `p${path.batch}-${r}`, N, path.batch);
+        path.cpu.push(((cpuMs() - cpu) / N) * 1000);
+        path.rates.push((N / ms) * 1000);
+      }
     }
     await workers.stop(5_000);
     await rt.close();
     emu.stop();
-    const c = median(clientRates);
-    const p = median(pipeRates);
-    lines.push(`## (a) pipeline throughput vs a bare client loop\n`);
+    lines.push(`## (a) pipeline throughput vs a client loop vs a bare HTTP loop\n`);
     lines.push(`machine: ${machine()}`);
     lines.push(
-      `method: billing emulator in its own process; ${N} invoices per round, concurrency ${C} for both; ${ROUNDS} alternating rounds after a ${WARM}-invoice warm-up each (which also ensures the ${BUYERS} customers); pipeline time = first addBulk → last ledger write; CPU = this process's user+system time per invoice\n`,
+      `method: billing emulator in its own process; ${N} invoices per round, concurrency ${C} for every path (the pipeline's upsert worker concurrency); ${ROUNDS} alternating rounds after a ${WARM}-invoice warm-up each (which also ensures the ${BUYERS} customers); pipeline time = first enqueue (in-flight tracking + addBulk, as a pull does) → last ledger write; CPU = this process's user+system time per invoice\n`,
     );
     lines.push('| path | invoices/s (median) | rounds | CPU µs per invoice (median) |\n|---|---|---|---|');
-    lines.push(`| BillingClient loop | ${c.toFixed(0)} | ${clientRates.map((x) => x.toFixed(0)).join(', ')} | ${median(clientCpu).toFixed(0)} |`);
-    lines.push(
-      `| upsert pipeline (BullMQ + ledger + lock) | ${p.toFixed(0)} | ${pipeRates.map((x) => x.toFixed(0)).join(', ')} | ${median(pipeCpu).toFixed(0)} |`,
-    );
-    lines.push(`\npipeline / client = ${(p / c).toFixed(2)}\n`);
+    for (const path of paths)
+      lines.push(`| ${path.name} | ${median(path.rates).toFixed(0)} | ${path.rates.map((x) => x.toFixed(0)).join(', ')} | ${median(path.cpu).toFixed(0)} |`);
+    const [b0, c0] = [paths[0]!, paths[1]!];
+    lines.push(`\nclient / bare: rate ${(median(c0.rates) / median(b0.rates)).toFixed(2)}, CPU ${(median(b0.cpu) / median(c0.cpu)).toFixed(2)}`);
+    for (const path of paths.slice(2))
+      lines.push(`${path.name} / client: rate ${(median(path.rates) / median(c0.rates)).toFixed(2)}, CPU ${(median(c0.cpu) / median(path.cpu)).toFixed(2)}`);
+    lines.push('');
 
     // (b) rate limit
     const limited = await forkBillingEmulator(KEY, { limitPerSecond: LIMIT });

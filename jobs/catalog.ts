@@ -22,6 +22,9 @@ import { Entity } from '../src/connector/entities.js';
  *   in-process up to 5 s, longer or day-limit waits park the connection (the job is delayed, not failed).
  */
 
+/** The most records one upsert job may carry (`sync.upsertBatchSize`). */
+export const UPSERT_BATCH_MAX = 100;
+
 export const QUEUES = { pull: 'pull', upsert: 'upsert', backfill: 'backfill', reconcile: 'reconcile', sweep: 'sweep' } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -88,6 +91,28 @@ export type UpsertPayload = z.input<typeof UpsertPayload>;
  * refused here fails without a quarantine entry.
  */
 export const UpsertJobData = UpsertPayload.extend({ body: z.unknown() });
+export type UpsertJobData = z.infer<typeof UpsertJobData>;
+
+/**
+ * Several records of one connection and entity in one upsert job (`sync.upsertBatchSize` > 1): BullMQ's
+ * cost per job (fetch, lock, completion, (de)serialisation) is paid once for the batch. The unit of retry
+ * and quarantine stays one record: a record that has to wait (its lock, its billing slot, the invoices a
+ * credit note applies to) or whose write fails and may be retried leaves the batch as a single-record job
+ * of its own (jobs/upsert-batch.ts); the others are not retried. A record billing refuses is quarantined
+ * as in a single-record job.
+ */
+export const UpsertBatchPayload = z.strictObject({
+  connectionId: z.string().min(1),
+  entity: Entity,
+  records: z.array(UpsertPayload).min(1).max(UPSERT_BATCH_MAX),
+  /** The backfill run whose upserts these are: a record leaving the batch is tracked under it too. */
+  runId: z.string().optional(),
+});
+export type UpsertBatchPayload = z.input<typeof UpsertBatchPayload>;
+/** As the worker parses it: each record's body not yet checked (see UpsertJobData). */
+export const UpsertBatchJobData = UpsertBatchPayload.extend({ records: z.array(UpsertJobData).min(1).max(UPSERT_BATCH_MAX) });
+/** The name a batch job carries in the upsert queue (single-record jobs are named 'upsert'). */
+export const UPSERT_BATCH = 'upsert-batch';
 
 export const BackfillPayload = z.strictObject({
   connectionId: z.string().min(1),

@@ -1,16 +1,22 @@
-import type { Job } from 'bullmq';
+import type { Job, Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Metrics } from '../src/observability/metrics.js';
 import type { InFlight } from '../src/pipeline/in-flight.js';
 import type { Quarantine } from '../src/pipeline/quarantine.js';
 import type { RecordLock } from '../src/pipeline/record-lock.js';
+import type { BackfillRuns } from '../src/pipeline/backfill-runs.js';
+import { UPSERT_BATCH, type UpsertPayload } from './catalog.js';
+import { enqueueUpserts, handOverJobId } from './enqueue-upserts.js';
 
 export interface FailedUpsertHelpers {
   logger: Logger;
   metrics: Pick<Metrics, 'recordsQuarantined'>;
   quarantine: Pick<Quarantine, 'get' | 'put'>;
-  inFlight: Pick<InFlight, 'settle'>;
+  inFlight: Pick<InFlight, 'settle' | 'get' | 'track'>;
   locks: Pick<RecordLock, 'release'>;
+  /** Where the records of a failed batch go: each to a job of its own. */
+  queues: { upsert: Pick<Queue, 'addBulk'> };
+  backfillRuns: Pick<BackfillRuns, 'trackUpserts'>;
 }
 
 /**
@@ -49,6 +55,7 @@ function recordOf(data: unknown): { connection: string; entity: string; erpId: s
  * Returns whether the record is now accounted for (false: the payload names no record; the job stays).
  */
 export async function accountForFailedUpsert(h: FailedUpsertHelpers, job: Job, message = job.failedReason ?? ''): Promise<boolean> {
+  if (job.name === UPSERT_BATCH) return handOverFailedBatch(h, job, message);
   const record = recordOf(job.data);
   if (!record) {
     h.logger.error({ jobId: job.id, reason: message }, 'a failed upsert job names no record; it is kept in the failed set for a person');
@@ -76,6 +83,47 @@ export async function accountForFailedUpsert(h: FailedUpsertHelpers, job: Job, m
   await h.inFlight.settle(connection, entity, erpId, job.id!);
   // A job failed while its worker held the record's lock (stalled: the worker died) leaves it behind.
   await h.locks.release(connection, entity, erpId, `job-${job.id}`);
+  await job.remove();
+  return true;
+}
+
+/**
+ * A batch that ended failed as a whole (stalled past `sync.maxStalledCount`, or its attempts spent on an
+ * error outside any one record, such as Redis gone mid-batch): its failure is nobody's record's. Each of
+ * its records still in flight under the batch leaves it as a job of its own, with its own attempts (a
+ * record that itself kills its worker then ends quarantined as STALLED, alone); records the batch had
+ * finished are left alone. Then the failed batch is removed.
+ */
+async function handOverFailedBatch(h: FailedUpsertHelpers, job: Job, message: string): Promise<boolean> {
+  const data = job.data as { records?: unknown; runId?: unknown } | undefined;
+  const records = (Array.isArray(data?.records) ? data.records : []).map(recordOf);
+  if (!records.length || records.some((r) => r === undefined)) {
+    h.logger.error({ jobId: job.id, reason: message }, 'a failed upsert batch names no readable records; it is kept in the failed set for a person');
+    return false;
+  }
+  const jobs = [];
+  for (const [i, r] of records.entries()) {
+    const { connection, entity, erpId } = r!;
+    await h.locks.release(connection, entity, erpId, `job-${job.id}`);
+    const entry = await h.inFlight.get(connection, entity, erpId);
+    if (entry?.jobId !== job.id) continue; // finished in the batch, or a newer version is on its way
+    const payload = (data!.records as UpsertPayload[])[i]!;
+    jobs.push({
+      name: 'upsert' as const,
+      data: payload,
+      opts: { jobId: handOverJobId(payload, job.id!), ...(job.opts.priority !== undefined ? { priority: job.opts.priority } : {}) },
+    });
+  }
+  await enqueueUpserts(h, jobs);
+  if (typeof data!.runId === 'string' && jobs.length)
+    await h.backfillRuns.trackUpserts(
+      data!.runId,
+      jobs.map((j) => j.opts.jobId),
+    );
+  h.logger.warn(
+    { jobId: job.id, reason: message, handedOver: jobs.length },
+    'an upsert batch failed as a whole; its unfinished records go on as jobs of their own',
+  );
   await job.remove();
   return true;
 }

@@ -8,11 +8,11 @@ import type { ReconcileHelpers } from './reconcile/run-reconcile.js';
 import type { HistoryHelpers } from './reconcile/invoice-date-window.js';
 import { sweepInFlight, type SweepHelpers } from './sweep.js';
 import type { Runtime } from './runtime.js';
-import type { UpsertHelpers } from './upsert.js';
+import type { UpsertBatchHelpers } from './upsert-batch.js';
 
 export interface JobHelpers {
   pull: PullHelpers;
-  upsert: UpsertHelpers;
+  upsert: UpsertBatchHelpers;
   backfill: BackfillHelpers;
   reconcile: ReconcileHelpers & { history: HistoryHelpers };
   sweep: SweepHelpers;
@@ -50,6 +50,7 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
     locks: rt.locks,
     ledger: rt.ledger,
     syncStatus: rt.syncStatus,
+    backfillRuns: rt.backfillRuns,
     queues: { upsert: rt.queues.upsert },
   };
   const billingOutage: BillingOutageHelpers = {
@@ -71,6 +72,7 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
       config: {
         sync: {
           backlogHighWater: config.sync.backlogHighWater,
+          upsertBatchSize: config.sync.upsertBatchSize,
           vendorOutageRetrySeconds: config.sync.vendorOutageRetrySeconds,
           quotaWaitInPlaceMs: config.sync.quotaWaitInPlaceMs,
         },
@@ -91,20 +93,30 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
       logger,
       metrics,
       connectionGate: gate,
-      config: { sync: { dependencyWaitSeconds: config.sync.dependencyWaitSeconds } },
+      config: { sync: { dependencyWaitSeconds: config.sync.dependencyWaitSeconds, backoffMs: config.sync.backoffMs } },
       billingFor: (id) => rt.billingOf(id),
       keyBudgets: config.billing.rateLimit.scope === 'key' ? rt.billingKeyBudgets : undefined,
+      billingBudget: config.billing.rateLimit.scope === 'key' ? undefined : rt.billingBudget,
       upsertState: rt.upsertState,
       customersEnsured: rt.customersEnsured,
       ledger: rt.ledger,
       quarantine: rt.quarantine,
       inFlight: rt.inFlight,
+      backfillRuns: rt.backfillRuns,
       queues: { upsert: rt.queues.upsert },
       breaker: billingBreaker(billingOutage),
     },
     backfill: { logger, metrics },
     sweep,
-    failedUpsert: { logger, metrics, quarantine: rt.quarantine, inFlight: rt.inFlight, locks: rt.locks },
+    failedUpsert: {
+      logger,
+      metrics,
+      quarantine: rt.quarantine,
+      inFlight: rt.inFlight,
+      locks: rt.locks,
+      queues: { upsert: rt.queues.upsert },
+      backfillRuns: rt.backfillRuns,
+    },
     reconcile: {
       logger,
       metrics,

@@ -4,7 +4,6 @@ import type { Logger } from 'pino';
 import type { EntityName } from '../src/connector/entities.js';
 import type { MapContext, StreamState } from '../src/connector/types.js';
 import type { AppConfig } from '../src/config.js';
-import { jobIdSafe } from '../src/mapping/index.js';
 import type { Metrics } from '../src/observability/metrics.js';
 import type { BackfillRuns } from '../src/pipeline/backfill-runs.js';
 import type { Checkpoints } from '../src/pipeline/checkpoints.js';
@@ -19,7 +18,7 @@ import { withQuotaWaitPolicy } from '../src/pipeline/quota-wait-policy.js';
 import { CREDIT_NOTE_PRIORITY_OFFSET, PRIORITY, PullPayload, QUEUES } from './catalog.js';
 import { type ConnectionSlotsPolicy, defineJob } from './define-job.js';
 import { mapForUpsert } from './map-for-upsert.js';
-import { enqueueUpserts, type UpsertJob } from './enqueue-upserts.js';
+import { batchUpserts, enqueueUpserts, upsertJobId, type UpsertJob } from './enqueue-upserts.js';
 import { setDraftAside } from './draft-record.js';
 import type { ConnectionHandle } from './runtime.js';
 import type { ConnectionGate } from './connection-gate.js';
@@ -28,7 +27,7 @@ import type { ConnectionGate } from './connection-gate.js';
 export interface PullHelpers {
   logger: Logger;
   metrics: Metrics;
-  config: { sync: Pick<AppConfig['sync'], 'backlogHighWater' | 'vendorOutageRetrySeconds' | 'quotaWaitInPlaceMs'> };
+  config: { sync: Pick<AppConfig['sync'], 'backlogHighWater' | 'upsertBatchSize' | 'vendorOutageRetrySeconds' | 'quotaWaitInPlaceMs'> };
   jobSlots?: ConnectionSlotsPolicy;
   /** Holds back the jobs of a paused connection (jobs/connection-gate.ts). */
   connectionGate?: ConnectionGate;
@@ -58,12 +57,7 @@ export interface PullResult {
   cursor: string | null;
 }
 
-const ENTITY_CODE = { invoices: 'inv', 'credit-notes': 'cn', customers: 'cust' } as const satisfies Record<EntityName, string>;
-
-/** Deterministic upsert job id: same record + same content = same id (BullMQ ignores the duplicate). */
-export function upsertJobId(connectionId: string, entity: EntityName, erpId: string, hash: string): string {
-  return jobIdSafe('up', connectionId, ENTITY_CODE[entity], erpId, hash.slice(0, 16));
-}
+export { upsertJobId } from './enqueue-upserts.js';
 
 /**
  * Reads one (connection, entity) stream from its checkpoint minus the lookback overlap up to
@@ -219,14 +213,15 @@ export function pullProcessor(rt: PullHelpers) {
           });
         }
         if (jobs.length) {
-          await enqueueUpserts(rt, jobs);
+          const queued = batchUpserts(jobs, rt.config.sync.upsertBatchSize, data.runId);
+          await enqueueUpserts(rt, queued);
           if (data.runId) {
             // The run's own upserts, which `erp-sync backfill` waits for. Added after the jobs exist (an id
             // whose job does not exist counts as finished) and before this pull completes (the run is
             // not complete before all its pulls are).
             await rt.backfillRuns.trackUpserts(
               data.runId,
-              jobs.map((j) => j.opts.jobId),
+              queued.map((j) => j.opts.jobId),
             );
           }
           result.enqueued += jobs.length;
@@ -272,11 +267,14 @@ function rewind(state: StreamState, lookbackSeconds: number): StreamState {
   return { ...state, cursor: new Date(Date.parse(state.cursor) - lookbackSeconds * 1000).toISOString() };
 }
 
-/** Backpressure: while the upsert backlog is above the high-water mark, the pull waits. */
+/**
+ * Backpressure: while the upsert backlog is above the high-water mark, the pull waits. The mark counts
+ * records; a job carries up to `sync.upsertBatchSize` of them, so the jobs are counted at that weight.
+ */
 export async function waitForBacklog(rt: Pick<PullHelpers, 'queues' | 'config'>, signal?: AbortSignal): Promise<void> {
   for (;;) {
     const counts = await rt.queues.upsert.getJobCounts('wait', 'prioritized', 'delayed', 'active');
-    const backlog = Object.values(counts).reduce((a, b) => a + b, 0);
+    const backlog = Object.values(counts).reduce((a, b) => a + b, 0) * rt.config.sync.upsertBatchSize;
     if (backlog <= rt.config.sync.backlogHighWater) return;
     await sleep(250, undefined, { signal });
   }

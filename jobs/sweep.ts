@@ -5,7 +5,7 @@ import type { Metrics } from '../src/observability/metrics.js';
 import type { InFlight, InFlightEntry } from '../src/pipeline/in-flight.js';
 import type { Ledger } from '../src/pipeline/ledger.js';
 import type { SyncStatus } from '../src/pipeline/sync-status.js';
-import { QUEUES, type UpsertPayload } from './catalog.js';
+import { QUEUES, UPSERT_BATCH, type UpsertPayload } from './catalog.js';
 import { defineJob } from './define-job.js';
 import { enqueueUpserts } from './enqueue-upserts.js';
 import { accountForFailedUpsert, type FailedUpsertHelpers } from './failed-upsert.js';
@@ -16,7 +16,7 @@ export interface SweepHelpers extends FailedUpsertHelpers {
   metrics: Metrics;
   config: { sync: Pick<AppConfig['sync'], 'sweepGraceSeconds'> };
   connectionIds(): string[];
-  inFlight: Pick<InFlight, 'scan' | 'settle' | 'track' | 'count'>;
+  inFlight: Pick<InFlight, 'scan' | 'settle' | 'track' | 'count' | 'get'>;
   ledger: Pick<Ledger, 'getMany'>;
   syncStatus: Pick<SyncStatus, 'recordSweep'>;
   queues: { upsert: Pick<Queue, 'getJob' | 'getJobState' | 'addBulk'> };
@@ -75,10 +75,17 @@ async function sweepOne(h: SweepHelpers, connection: string, entry: InFlightEntr
   }
   const job = state === 'failed' ? await h.queues.upsert.getJob(jobId) : undefined;
   if (job) {
+    // A failed batch's records go on as jobs of their own; a failed single-record job's record is quarantined.
+    const action: SweepAction = job.name === UPSERT_BATCH ? 're-enqueued' : 'quarantined';
     if (await accountForFailedUpsert(h, job)) {
-      result.recovered.push({ entity, erpId, version: payload.version, action: 'quarantined', detail: job.failedReason ?? 'failed' });
-      h.metrics.recordsRecovered.inc({ connection, entity, action: 'quarantined' });
-      h.logger.warn({ connection, entity, erpId, jobId, reason: job.failedReason }, 'sweep: an upsert job had failed unaccounted; the record is quarantined');
+      result.recovered.push({ entity, erpId, version: payload.version, action, detail: job.failedReason ?? 'failed' });
+      h.metrics.recordsRecovered.inc({ connection, entity, action });
+      h.logger.warn(
+        { connection, entity, erpId, jobId, reason: job.failedReason },
+        action === 'quarantined'
+          ? 'sweep: an upsert job had failed unaccounted; the record is quarantined'
+          : 'sweep: an upsert batch had failed unaccounted; its records go on as jobs of their own',
+      );
     }
     return;
   }
@@ -89,6 +96,9 @@ async function sweepOne(h: SweepHelpers, connection: string, entry: InFlightEntr
     if (await h.inFlight.settle(connection, entity, erpId, jobId)) result.settled++;
     return;
   }
+  // Read again: a failed batch accounted for a moment ago (above, for another of its records) hands every
+  // record it had not finished to a job of its own, so this entry may name that job now.
+  if ((await h.inFlight.get(connection, entity, erpId))?.jobId !== jobId) return;
   const newId = `${upsertJobId(connection, payload.entity, erpId, payload.hash)}-s${now.toString(36)}`;
   await enqueueUpserts(h, [{ name: 'upsert', data: payload, opts: { jobId: newId } }]);
   result.recovered.push({ entity, erpId, version: payload.version, action: 're-enqueued', detail: `job ${jobId} is gone; enqueued again as ${newId}` });

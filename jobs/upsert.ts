@@ -8,6 +8,7 @@ import type { EntityName } from '../src/connector/entities.js';
 import { ConflictError, DataContractError, formatZodIssues, RateLimitedError, SyncError } from '../src/errors/index.js';
 import { erpIdOf } from '../src/mapping/index.js';
 import type { Metrics } from '../src/observability/metrics.js';
+import type { BillingBudget } from '../src/pipeline/billing-budget.js';
 import type { BillingKeyBudgets } from '../src/pipeline/billing-key-budgets.js';
 import type { CustomersEnsured } from '../src/pipeline/customers-ensured.js';
 import type { InFlight } from '../src/pipeline/in-flight.js';
@@ -36,6 +37,8 @@ export interface UpsertHelpers {
    * attachment key, and its key's fingerprint (its budget under `rateLimit.scope: key`).
    */
   billingFor(connectionId: string): { client: UpsertBillingClient; canAttach: boolean; keyId: string };
+  /** The deployment's billing budget (`rateLimit.scope: deployment`), which a 429 pauses for every request. */
+  billingBudget?: Pick<BillingBudget, 'pause'>;
   /** Per billing key budgets, under `billing.rateLimit.scope: key` only (else the queue's limiter is the budget). */
   keyBudgets?: Pick<BillingKeyBudgets, 'slot' | 'pause'>;
   upsertState: Pick<UpsertState, 'begin' | 'commit'>;
@@ -58,175 +61,222 @@ const BILLING_WRITE = {
 } as const satisfies Record<EntityName, string>;
 
 /**
+ * How a record that cannot be written now is set aside. A single-record job moves itself back to the
+ * queue (delayed, or held by the queue's pause), without using an attempt; a record in a batch leaves
+ * the batch as a job of its own (jobs/upsert-batch.ts), so the batch's other records are not held up.
+ */
+export interface RecordControl {
+  /** The job that carries the record now: its in-flight entry, its lock owner and its ledger entry name it. */
+  jobId: string;
+  attemptsMade: number;
+  /** Sets the record aside until `at` (ms), with `data` as its payload from then on. Never returns. */
+  setAside(at: number, data?: UpsertJobData): Promise<never>;
+  /** Keeps an updated payload without setting the record aside. */
+  keep(data: UpsertJobData): Promise<void>;
+  /** Billing is paused (a 429, or billing down; the upsert queue's pause is already set). Never returns. */
+  paused(): Promise<never>;
+}
+
+/**
  * One record to billing. Idempotent: the billing upsert key is deterministic (invoiceId from the
  * connection and ERP id), the ledger refuses older versions, and a per-record lock keeps two versions
  * of one record from racing to billing.
  */
 export function upsertProcessor(rt: UpsertHelpers) {
+  return defineJob(QUEUES.upsert, UpsertJobData, rt, ({ job, data, token, signal, log }): Promise<{ outcome: UpsertOutcome }> => {
+    const control: RecordControl = {
+      jobId: job.id!,
+      attemptsMade: job.attemptsMade,
+      async setAside(at, updated) {
+        if (updated) await job.updateData(updated);
+        await job.moveToDelayed(at, token);
+        throw new DelayedError();
+      },
+      async keep(updated) {
+        await job.updateData(updated);
+      },
+      async paused() {
+        // The job goes back to wait without consuming an attempt.
+        throw new RateLimitError();
+      },
+    };
+    return upsertRecord(rt, control, data, { signal, log });
+  });
+}
+
+/**
+ * The upsert of one record, whatever job carries it. Returns its outcome; throws for a record set aside
+ * (through `control`), quarantined (a non-retryable SyncError, after the quarantine entry is written) or
+ * failed in a way a retry may mend.
+ */
+export async function upsertRecord(
+  rt: UpsertHelpers,
+  control: RecordControl,
+  data: UpsertJobData,
+  { signal, log }: { signal?: AbortSignal; log: Logger },
+): Promise<{ outcome: UpsertOutcome }> {
   const state = rt.upsertState;
-  return defineJob(QUEUES.upsert, UpsertJobData, rt, async ({ job, data, token, signal, log }): Promise<{ outcome: UpsertOutcome }> => {
-    const { connectionId: conn, entity, erpId } = data;
-    // Every call of this job goes to the connection's billing company, with its keys. Attaching the ERP's
-    // document link is optional: without an attachment key the invoice is written and the link left out
-    // (refusing the invoice for want of its PDF link would lose money data).
-    const { client: billing, canAttach, keyId } = rt.billingFor(conn);
-    const parsed = BillingBody.safeParse(data.body);
-    const body = parsed.data;
-    const buyer: CustomerDetailsInput | undefined =
-      body?.kind === 'invoice' ? body.invoice.customerDetails : body?.kind === 'credit-note' ? body.creditNote.customerDetails : body?.customer;
-    // One round trip: the record lock, the ledger entry, whether the buyer is already ensured.
-    const begun = await state.begin(conn, entity, erpId, buyer?.buyerId, 60_000, `job-${job.id}`);
-    if (!begun.lock) {
-      // Another version of this record is being written: come back shortly, without using an attempt.
-      await job.moveToDelayed(Date.now() + 200 + Math.floor(Math.random() * 300), token);
-      throw new DelayedError();
+  const jobId = control.jobId;
+  const { connectionId: conn, entity, erpId } = data;
+  // Every call of this job goes to the connection's billing company, with its keys. Attaching the ERP's
+  // document link is optional: without an attachment key the invoice is written and the link left out
+  // (refusing the invoice for want of its PDF link would lose money data).
+  const { client: billing, canAttach, keyId } = rt.billingFor(conn);
+  const parsed = BillingBody.safeParse(data.body);
+  const body = parsed.data;
+  const buyer: CustomerDetailsInput | undefined =
+    body?.kind === 'invoice' ? body.invoice.customerDetails : body?.kind === 'credit-note' ? body.creditNote.customerDetails : body?.customer;
+  // One round trip: the record lock, the ledger entry, whether the buyer is already ensured.
+  const begun = await state.begin(conn, entity, erpId, buyer?.buyerId, 60_000, `job-${jobId}`);
+  if (!begun.lock) {
+    // Another version of this record is being written: come back shortly, without using an attempt.
+    return await control.setAside(Date.now() + 200 + Math.floor(Math.random() * 300));
+  }
+  const { lock, current } = begun;
+  let committed = false;
+  try {
+    if (current && current.version > data.version) {
+      rt.metrics.recordsSkipped.inc({ connection: conn, entity, reason: 'stale' });
+      await rt.inFlight.settle(conn, entity, erpId, jobId);
+      return { outcome: 'stale' };
     }
-    const { lock, current } = begun;
-    let committed = false;
-    try {
-      if (current && current.version > data.version) {
-        rt.metrics.recordsSkipped.inc({ connection: conn, entity, reason: 'stale' });
-        await rt.inFlight.settle(conn, entity, erpId, job.id!);
-        return { outcome: 'stale' };
+    const needsAttachment = canAttach && Boolean(data.documentUrl) && current?.attachmentUrl !== data.documentUrl;
+    if (current && current.hash === data.hash && !needsAttachment) {
+      rt.metrics.recordsSkipped.inc({ connection: conn, entity, reason: 'unchanged' });
+      await Promise.all([rt.quarantine.clear(conn, entity, erpId, data.version), rt.inFlight.settle(conn, entity, erpId, jobId)]);
+      return { outcome: 'unchanged' };
+    }
+    if (!body) {
+      // A body billing's schema refuses: the refusal (and the quarantine entry) billing's client would give.
+      const operation = BILLING_WRITE[entity];
+      throw new DataContractError(`billing ${operation}: invalid request`, { issues: formatZodIssues(parsed.error!), source: 'billing', operation });
+    }
+    if (rt.keyBudgets) {
+      // The key's budget (rateLimit.scope key): a full window sets this record aside until the slot it was
+      // given, without an attempt, rather than hold a worker slot that another company's job could use.
+      const slot = await rt.keyBudgets.slot(keyId, data.billingSlotAt);
+      if (slot.waitMs > 0) return await control.setAside(Date.now() + slot.waitMs, { ...data, billingSlotAt: slot.slotAt });
+      // A slot is used once: a retry of this job after a failure asks for a new one.
+      if (data.billingSlotAt !== undefined) {
+        data = { ...data, billingSlotAt: undefined };
+        await control.keep(data);
       }
-      const needsAttachment = canAttach && Boolean(data.documentUrl) && current?.attachmentUrl !== data.documentUrl;
-      if (current && current.hash === data.hash && !needsAttachment) {
-        rt.metrics.recordsSkipped.inc({ connection: conn, entity, reason: 'unchanged' });
-        await Promise.all([rt.quarantine.clear(conn, entity, erpId, data.version), rt.inFlight.settle(conn, entity, erpId, job.id!)]);
-        return { outcome: 'unchanged' };
+    }
+    if (buyer && !begun.customerEnsured) await ensureCustomer({ billing, customersEnsured: rt.customersEnsured }, conn, buyer, signal);
+    let billingId: string;
+    let number: string | undefined;
+    if (body.kind === 'invoice') {
+      const invoice = body.invoice;
+      await billing.upsertInvoice(invoice, { signal });
+      billingId = invoice.invoiceId;
+      number = invoice.invoiceNumber;
+      if (needsAttachment) {
+        await billing.addInvoiceAttachment(
+          { invoiceNumber: invoice.invoiceNumber, attachmentUrl: data.documentUrl!, attachmentPurpose: 'INVOICE_FOR_BUYER' },
+          { signal },
+        );
       }
-      if (!body) {
-        // A body billing's schema refuses: the refusal (and the quarantine entry) billing's client would give.
-        const operation = BILLING_WRITE[entity];
-        throw new DataContractError(`billing ${operation}: invalid request`, { issues: formatZodIssues(parsed.error!), source: 'billing', operation });
+    } else if (body.kind === 'credit-note') {
+      const creditNote = body.creditNote;
+      const missing = await invoicesNotInBilling(rt, billing, conn, creditNote, signal);
+      if (missing.length) {
+        const waits = data.dependencyWaits ?? 0;
+        const since = data.dependencySince ?? Date.now();
+        const hopeless = await invoicesThatWillNotCome(rt, conn, missing);
+        const inTime = Date.now() - since < rt.config.sync.dependencyWaitSeconds * 1000 && waits < DEPENDENCY_WAITS_MAX;
+        if (!hopeless.length && inTime) {
+          // Applied to an invoice billing does not have yet (it may still be queued): wait for it.
+          return await control.setAside(Date.now() + dependencyWaitMs(waits), {
+            ...data,
+            billingSlotAt: undefined,
+            dependencyWaits: waits + 1,
+            dependencySince: since,
+          });
+        }
+        throw new DependencyMissingError(
+          hopeless.length
+            ? `credit note ${creditNote.creditNoteNumber} applies to invoices that will not reach billing (quarantined or deleted in the source): ${hopeless.join(', ')}`
+            : `credit note ${creditNote.creditNoteNumber} applies to invoices still not in billing after ${Math.round((Date.now() - since) / 1000)} s: ${missing.join(', ')}`,
+        );
       }
+      await billing.upsertCreditNote(creditNote, { signal });
+      billingId = creditNote.creditNoteId;
+      number = creditNote.creditNoteNumber;
+    } else {
+      billingId = body.customer.buyerId;
+    }
+    // One round trip: ledger write (never over a newer version), quarantine cleared, lock released.
+    const written = await state.commit(
+      conn,
+      entity,
+      erpId,
+      {
+        hash: data.hash,
+        version: data.version,
+        billingId,
+        number,
+        sourceStatus: data.sourceStatus,
+        writtenAt: Date.now(),
+        jobId,
+        fields: data.fields,
+        attachmentUrl: data.documentUrl ?? current?.attachmentUrl,
+      },
+      lock.owner,
+      jobId,
+    );
+    committed = true;
+    rt.breaker.succeeded();
+    rt.metrics.recordsUpserted.inc({ connection: conn, entity });
+    if (!written) log.info({ erpId }, 'a newer version reached the ledger first; it will be (or was) written after this one');
+    return { outcome: 'written' };
+  } catch (err) {
+    if (err instanceof RateLimitedError) {
+      // "Retry-After: 0" still pauses briefly (and Redis refuses a 0 ms expiry).
+      const pauseMs = Math.max(err.retryAfterMs ?? 1_000, 100);
       if (rt.keyBudgets) {
-        // The key's budget (rateLimit.scope key): a full window sets this job aside until the slot it was
-        // given, without an attempt, rather than hold a worker slot that another company's job could use.
-        const slot = await rt.keyBudgets.slot(keyId, data.billingSlotAt);
-        if (slot.waitMs > 0) {
-          await job.updateData({ ...data, billingSlotAt: slot.slotAt });
-          await job.moveToDelayed(Date.now() + slot.waitMs, token);
-          throw new DelayedError();
-        }
-        // A slot is used once: a retry of this job after a failure asks for a new one.
-        if (data.billingSlotAt !== undefined) await job.updateData({ ...data, billingSlotAt: undefined });
+        // Billing limits per key: pause this key's budget alone; the record comes back at a slot after the
+        // pause, without an attempt, and other keys' jobs keep flowing.
+        const slot = await rt.keyBudgets.pause(keyId, pauseMs);
+        return await control.setAside(Date.now() + slot.waitMs, { ...data, billingSlotAt: slot.slotAt });
       }
-      if (buyer && !begun.customerEnsured) await ensureCustomer({ billing, customersEnsured: rt.customersEnsured }, conn, buyer, signal);
-      let billingId: string;
-      let number: string | undefined;
-      if (body.kind === 'invoice') {
-        const invoice = body.invoice;
-        await billing.upsertInvoice(invoice, { signal });
-        billingId = invoice.invoiceId;
-        number = invoice.invoiceNumber;
-        if (needsAttachment) {
-          await billing.addInvoiceAttachment(
-            { invoiceNumber: invoice.invoiceNumber, attachmentUrl: data.documentUrl!, attachmentPurpose: 'INVOICE_FOR_BUYER' },
-            { signal },
-          );
-        }
-      } else if (body.kind === 'credit-note') {
-        const creditNote = body.creditNote;
-        const missing = await invoicesNotInBilling(rt, billing, conn, creditNote, signal);
-        if (missing.length) {
-          const waits = data.dependencyWaits ?? 0;
-          const since = data.dependencySince ?? Date.now();
-          const hopeless = await invoicesThatWillNotCome(rt, conn, missing);
-          const inTime = Date.now() - since < rt.config.sync.dependencyWaitSeconds * 1000 && waits < DEPENDENCY_WAITS_MAX;
-          if (!hopeless.length && inTime) {
-            // Applied to an invoice billing does not have yet (it may still be queued): wait for it.
-            await job.updateData({ ...data, billingSlotAt: undefined, dependencyWaits: waits + 1, dependencySince: since });
-            await job.moveToDelayed(Date.now() + dependencyWaitMs(waits), token);
-            throw new DelayedError();
-          }
-          throw new DependencyMissingError(
-            hopeless.length
-              ? `credit note ${creditNote.creditNoteNumber} applies to invoices that will not reach billing (quarantined or deleted in the source): ${hopeless.join(', ')}`
-              : `credit note ${creditNote.creditNoteNumber} applies to invoices still not in billing after ${Math.round((Date.now() - since) / 1000)} s: ${missing.join(', ')}`,
-          );
-        }
-        await billing.upsertCreditNote(creditNote, { signal });
-        billingId = creditNote.creditNoteId;
-        number = creditNote.creditNoteNumber;
-      } else {
-        billingId = body.customer.buyerId;
-      }
-      // One round trip: ledger write (never over a newer version), quarantine cleared, lock released.
-      const written = await state.commit(
-        conn,
+      // Billing 429: pause the whole upsert queue for Retry-After, and every request of jobs already
+      // running, in every process, through the deployment's billing budget.
+      await Promise.all([rt.queues.upsert.rateLimit(pauseMs), rt.billingBudget?.pause(pauseMs)]);
+      return await control.paused();
+    }
+    if (await rt.breaker.failed(err)) {
+      // Billing is down: the queue is paused until it answers; this record waits in the queue, its attempt unused.
+      log.info({ error: (err as Error).message }, 'billing is down; the job waits for it');
+      return await control.paused();
+    }
+    if (err instanceof SyncError && !err.retryable) {
+      const reason =
+        err instanceof DependencyMissingError
+          ? 'DEPENDENCY_MISSING'
+          : err instanceof ConflictError
+            ? 'BILLING_CONFLICT'
+            : err.code === 'SYNC_ERR_AUTH_REJECTED'
+              ? 'BILLING_AUTH'
+              : 'BILLING_REJECTED';
+      await rt.quarantine.put({
+        connection: conn,
         entity,
         erpId,
-        {
-          hash: data.hash,
-          version: data.version,
-          billingId,
-          number,
-          sourceStatus: data.sourceStatus,
-          writtenAt: Date.now(),
-          jobId: job.id,
-          fields: data.fields,
-          attachmentUrl: data.documentUrl ?? current?.attachmentUrl,
-        },
-        lock.owner,
-        job.id!,
-      );
-      committed = true;
-      rt.breaker.succeeded();
-      rt.metrics.recordsUpserted.inc({ connection: conn, entity });
-      if (!written) log.info({ erpId }, 'a newer version reached the ledger first; it will be (or was) written after this one');
-      return { outcome: 'written' };
-    } catch (err) {
-      if (err instanceof RateLimitedError) {
-        // "Retry-After: 0" still pauses briefly (and Redis refuses a 0 ms expiry).
-        const pauseMs = Math.max(err.retryAfterMs ?? 1_000, 100);
-        if (rt.keyBudgets) {
-          // Billing limits per key: pause this key's budget alone; the job comes back at a slot after the
-          // pause, without an attempt, and other keys' jobs keep flowing.
-          const slot = await rt.keyBudgets.pause(keyId, pauseMs);
-          await job.updateData({ ...data, billingSlotAt: slot.slotAt });
-          await job.moveToDelayed(Date.now() + slot.waitMs, token);
-          throw new DelayedError();
-        }
-        // Billing 429: pause the whole upsert queue for Retry-After; the job goes back to wait without
-        // consuming an attempt.
-        await rt.queues.upsert.rateLimit(pauseMs);
-        throw new RateLimitError();
-      }
-      if (await rt.breaker.failed(err)) {
-        // Billing is down: the queue is paused until it answers; this job waits in the queue, its attempt unused.
-        log.info({ error: (err as Error).message }, 'billing is down; the job waits for it');
-        throw new RateLimitError();
-      }
-      if (err instanceof SyncError && !err.retryable) {
-        const reason =
-          err instanceof DependencyMissingError
-            ? 'DEPENDENCY_MISSING'
-            : err instanceof ConflictError
-              ? 'BILLING_CONFLICT'
-              : err.code === 'SYNC_ERR_AUTH_REJECTED'
-                ? 'BILLING_AUTH'
-                : 'BILLING_REJECTED';
-        await rt.quarantine.put({
-          connection: conn,
-          entity,
-          erpId,
-          version: data.version,
-          reason,
-          message: err.message,
-          stage: 'upsert',
-          at: Date.now(),
-          attempts: job.attemptsMade + 1,
-          payload: data,
-        });
-        await rt.inFlight.settle(conn, entity, erpId, job.id!);
-        rt.metrics.recordsQuarantined.inc({ connection: conn, entity, reason });
-      }
-      throw err;
-    } finally {
-      if (!committed) await lock.release();
+        version: data.version,
+        reason,
+        message: err.message,
+        stage: 'upsert',
+        at: Date.now(),
+        attempts: control.attemptsMade + 1,
+        payload: data,
+      });
+      await rt.inFlight.settle(conn, entity, erpId, jobId);
+      rt.metrics.recordsQuarantined.inc({ connection: conn, entity, reason });
     }
-  });
+    throw err;
+  } finally {
+    if (!committed) await lock.release();
+  }
 }
 
 /**

@@ -11,7 +11,7 @@ import { reconcileProcessor } from './reconcile.js';
 import { skipUnconfiguredSchedule } from './skip-unconfigured-schedule.js';
 import { sweepProcessor } from './sweep.js';
 import type { Runtime } from './runtime.js';
-import { upsertProcessor } from './upsert.js';
+import { upsertQueueProcessor } from './upsert-batch.js';
 import { withRunHistory } from './with-run-history.js';
 
 export type Role = 'pull' | 'upsert' | 'backfill' | 'reconcile';
@@ -99,7 +99,7 @@ export function startWorkers(
     // Every start counts: attempts, 429 round trips (RateLimitError), short waits for a record's lock, a
     // credit note's waits for its invoices and, per key, waits for the key's slot (DelayedError).
     const maxStarted = maxStartedAttempts(attempts, rateLimit.scope);
-    const w = make(QUEUES.upsert, processors.upsert ?? guarded.any(upsertProcessor(helpers.upsert)), {
+    const w = make(QUEUES.upsert, processors.upsert ?? guarded.any(upsertQueueProcessor(helpers.upsert)), {
       concurrency: rt.config.sync.upsertConcurrency,
       // The billing rate limit, shared by every worker on this queue; also enables queue.rateLimit() for 429s.
       // Per key, each key's budget is kept by the job itself and this bounds the keys together.

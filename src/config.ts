@@ -142,7 +142,14 @@ export const AppConfig = z.strictObject({
       /** BullMQ attempts per upsert job (exponential backoff with jitter between them). */
       attempts: z.number().int().min(1).max(50).default(8),
       backoffMs: z.number().int().min(10).default(2_000),
-      /** A pull waits while the upsert backlog is above this. */
+      /**
+       * Records per upsert job written by a pull (1 = a job per record). A batch pays BullMQ's cost per
+       * job once: measured in bench/pipeline.bench.ts (docs/benchmarks.md). The unit of retry and
+       * quarantine stays one record: a record that must wait or be retried leaves its batch as a job of
+       * its own. @defaultValue 20
+       */
+      upsertBatchSize: z.number().int().min(1).max(100).default(20),
+      /** A pull waits while the upsert backlog (records waiting or being written) is above this. */
       backlogHighWater: z.number().int().min(100).default(20_000),
       /** Days per backfill window. */
       backfillWindowDays: z.number().int().min(1).max(366).default(30),

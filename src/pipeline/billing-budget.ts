@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { LuaScript } from './lua-script.js';
 
 const TAKE = LuaScript.load('take-paced-slot-1');
+const PAUSE = LuaScript.load('pause-paced-slots-1');
 
 /**
  * The deployment's billing budget (`billing.rateLimit`, `scope: deployment`): every billing request of
@@ -34,5 +35,14 @@ export class BillingBudget {
   async take(signal?: AbortSignal): Promise<void> {
     const wait = (await TAKE.run(this.redis, [this.key], [this.max, this.windowMs, `${this.id}:${++this.seq}`])) as number;
     if (wait > 0) await sleep(wait, undefined, { signal });
+  }
+
+  /**
+   * Billing answered 429 with Retry-After: no request of any process is handed a slot before `ms` from
+   * now. Jobs already running (a batch's next record, another request of the same job) wait it out
+   * instead of meeting another 429; the queue's own pause keeps new jobs from starting meanwhile.
+   */
+  async pause(ms: number): Promise<void> {
+    await PAUSE.run(this.redis, [this.key], [ms, this.windowMs]);
   }
 }

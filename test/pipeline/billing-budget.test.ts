@@ -45,4 +45,22 @@ describe('BillingBudget', () => {
     await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
     await expect(budget.take()).resolves.toBeUndefined();
   });
+
+  it('given billing answered 429 with Retry-After and the budget was paused for it, when two processes ask for slots, then none is handed out before the pause ends, a shorter pause does not shorten it, and the window limit still holds after it', async () => {
+    const k = `${key}:pause`;
+    const one = new BillingBudget(a, k, 4, 200);
+    const two = new BillingBudget(b, k, 4, 200);
+    await one.take();
+    const [sec, micro] = await a.time();
+    const pausedAt = Number(sec) * 1000 + Math.floor(Number(micro) / 1000);
+    await one.pause(400);
+    await two.pause(100);
+    await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? one : two).take()));
+    const entries = await a.zrange(k, 0, -1, 'WITHSCORES');
+    const times = entries.flatMap((v, i) => (i % 2 === 0 && v !== 'pause' ? [Number(entries[i + 1])] : []));
+    expect(times).toHaveLength(11);
+    const after = times.slice(1);
+    for (const t of after) expect(t).toBeGreaterThanOrEqual(pausedAt + 400);
+    for (const t of times) expect(times.filter((u) => u >= t && u < t + 200).length, `window from ${t}`).toBeLessThanOrEqual(4);
+  });
 });

@@ -6,6 +6,9 @@ import { CONNECTION, type Pipeline, startPipeline, until, UPSERT_PATH } from '..
  * (jobs/catalog.ts): each billing call is tried at most 1 + 2 times in-process (p-retry), each upsert
  * job at most `sync.attempts` times (BullMQ, exponential backoff with jitter). The billing service
  * answers 503 to everything for 4 s in the middle of a sync; the jobs that hit it wait and complete.
+ *
+ * One record per job (`upsertBatchSize: 1`): the checks count jobs and the attempts of each; a batch's
+ * records keep the promise by leaving it as jobs of their own while billing is down (jobs/upsert-batch.ts).
  */
 const INVOICES = 80;
 const ATTEMPTS = 8;
@@ -15,7 +18,7 @@ const OUTAGE_MS = 4000;
 describe('given a sync of 80 invoices in progress', () => {
   let p: Pipeline;
   beforeAll(async () => {
-    p = await startPipeline({ name: 'outage', invoices: INVOICES, sync: { attempts: ATTEMPTS, backoffMs: 200, upsertConcurrency: 4 } });
+    p = await startPipeline({ name: 'outage', invoices: INVOICES, sync: { attempts: ATTEMPTS, backoffMs: 200, upsertConcurrency: 4, upsertBatchSize: 1 } });
   });
   afterAll(() => p?.close());
 

@@ -23,6 +23,9 @@ import { CONNECTION, type Pipeline, startPipeline, until } from '../support/pipe
  * The token store keeps the refresh token (and the current access token) in Redis so that every worker
  * of a connection shares one refresh; with ERP_SYNC_TOKEN_KEY set, as here, they are sealed there, so
  * no canary appears in plain text in Redis at all.
+ *
+ * One record per job (`upsertBatchSize: 1`): the fault phases below wait for request counts that one
+ * record per job produces.
  */
 const canary = (what: string) => `CANARY-${what}-${randomBytes(6).toString('hex')}`;
 /** The key the worker and the commands seal tokens under. */
@@ -68,7 +71,7 @@ describe('given secrets set to canary strings', () => {
       },
       // The worker's attachment key is not one billing knows: every share-link upload is refused (401).
       billingAcceptsAttachmentKey: 'the-attachment-key-billing-knows',
-      sync: { upsertConcurrency: 2 },
+      sync: { upsertConcurrency: 2, upsertBatchSize: 1 },
     });
   });
   afterAll(() => p?.close());

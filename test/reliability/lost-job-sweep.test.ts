@@ -11,11 +11,14 @@ import { CONNECTION, type Pipeline, startPipeline, until } from '../support/pipe
  * written, skipped or quarantined. A record whose upsert job disappears from Redis (deleted here on
  * purpose, as a lost write or a careless FLUSH would) is found by the sweep and enqueued again; the
  * scheduled reconcile runs the same check and reports it as `lost_in_flight`.
+ *
+ * One record per job (`upsertBatchSize: 1`): one deleted job is one lost record; a deleted batch is
+ * found the same way, record by record (upsert-batch.test.ts).
  */
 describe('given 20 invoices pulled and waiting for upsert, one of whose jobs is deleted from Redis', () => {
   let p: Pipeline;
   beforeAll(async () => {
-    p = await startPipeline({ name: 'lost-job', invoices: 20, customers: 5, sync: { sweepEverySeconds: 5, sweepGraceSeconds: 0 } });
+    p = await startPipeline({ name: 'lost-job', invoices: 20, customers: 5, sync: { sweepEverySeconds: 5, sweepGraceSeconds: 0, upsertBatchSize: 1 } });
   });
   afterAll(() => p?.close());
 

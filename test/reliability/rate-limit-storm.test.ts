@@ -27,6 +27,9 @@ import { CONNECTION, type Pipeline, startPipeline, UPSERT_PATH } from '../suppor
  * event stream, Redis timestamps), and checks: every request starting within 2 s after a 429 comes
  * from an activation that happened before the 429'd job moved back to wait (t_back, an upper bound of
  * T_set), and there are at most 7 of them per 429.
+ *
+ * One record per job (`upsertBatchSize: 1`): requests are mapped to jobs by their body. With batches a
+ * 429 also pauses the requests of batches already running, through the billing budget (billing-budget.test.ts).
  */
 const CONCURRENCY = 4;
 const WORKERS = 2;
@@ -43,7 +46,7 @@ describe('given two upsert workers on separate runtimes (own Redis connections a
   let p: Pipeline;
   let runtimes: Runtime[];
   beforeAll(async () => {
-    p = await startPipeline({ name: 'storm', invoices: 40, sync: { upsertConcurrency: CONCURRENCY, attempts: 8 } });
+    p = await startPipeline({ name: 'storm', invoices: 40, sync: { upsertConcurrency: CONCURRENCY, attempts: 8, upsertBatchSize: 1 } });
     runtimes = [await p.newRuntime(), await p.newRuntime()];
     p.startWorkers(['pull', 'upsert', 'backfill'], runtimes[0]);
     p.startWorkers(['upsert'], runtimes[1]);

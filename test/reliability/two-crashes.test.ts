@@ -12,27 +12,31 @@ import { CONNECTION, type Pipeline, startPipeline, until } from '../support/pipe
  *   stalled-job check, where no worker's 'failed' event fires: the in-flight sweep (every 5 s here)
  *   finds them, quarantines them as STALLED, and `erp-sync dlq replay` brings them to billing.
  * - With ours (maxStalledCount 5, the default) the third worker simply finishes them.
+ * - With batches of records (`sync.upsertBatchSize` 4) and BullMQ's limit, the failed batches are found by
+ *   the same sweep, and each record not yet written goes on as a job of its own: all in billing, none
+ *   quarantined (a batch's failure is no one record's).
  * Either way, every record is in billing or in quarantine with its reason at every point: lost 0.
  */
 const INVOICES = 24;
 
 for (const variant of [
-  { maxStalledCount: 1, expectStalled: true },
-  { maxStalledCount: 5, expectStalled: false },
+  { maxStalledCount: 1, expectStalled: true, batch: 1 },
+  { maxStalledCount: 5, expectStalled: false, batch: 1 },
+  { maxStalledCount: 1, expectStalled: true, batch: 4 },
 ]) {
-  describe(`given upsert jobs in flight while two workers in a row are killed (maxStalledCount ${variant.maxStalledCount})`, () => {
+  describe(`given upsert jobs of ${variant.batch} record(s) in flight while two workers in a row are killed (maxStalledCount ${variant.maxStalledCount})`, () => {
     let p: Pipeline;
     beforeAll(async () => {
       p = await startPipeline({
         name: `two-crashes-${variant.maxStalledCount}`,
         invoices: INVOICES,
         customers: 5,
-        sync: { upsertConcurrency: 64, maxStalledCount: variant.maxStalledCount, sweepEverySeconds: 5, sweepGraceSeconds: 1 },
+        sync: { upsertConcurrency: 64, upsertBatchSize: variant.batch, maxStalledCount: variant.maxStalledCount, sweepEverySeconds: 5, sweepGraceSeconds: 1 },
       });
     });
     afterAll(() => p?.close());
 
-    it(`when the third worker runs, then every record is in billing${variant.expectStalled ? ' or quarantined as STALLED, and in billing after dlq replay' : ''}: lost 0`, async () => {
+    it(`when the third worker runs, then every record is in billing${variant.expectStalled ? ` or${variant.batch > 1 ? ' (a record of a single-record job)' : ''} quarantined as STALLED, and in billing after dlq replay` : ''}: lost 0`, async () => {
       const { rt } = p;
       const stalledEvents: string[] = [];
       (await p.queueEvents('upsert')).on('stalled', ({ jobId }) => stalledEvents.push(jobId));
@@ -41,13 +45,19 @@ for (const variant of [
       // Worker 1 pulls the invoices and starts their upserts; killed while they wait on billing.
       const first = await p.spawnWorker(['pull', 'upsert']);
       await rt.queues.pull.add('pull', { connectionId: CONNECTION, entity: 'invoices' }, { priority: 1 });
-      await until('upsert jobs in flight', async () => (await rt.queues.upsert.getJobCounts('active')).active! >= 10, 60_000, 50);
+      await until('upsert jobs in flight', async () => (await rt.queues.upsert.getJobCounts('active')).active! >= (variant.batch > 1 ? 3 : 10), 60_000, 50);
       first.kill('SIGKILL');
       await first.exited;
       // What was in flight at the kill: the jobs left active with no worker.
       const inFlight = await rt.queues.upsert.getJobs(['active']);
       const inFlightIds = inFlight.map((j) => j.id!);
-      const inFlightKeys = inFlight.map((j) => `${j.data.entity}:${j.data.erpId}`).sort();
+      // A single-record job stalled out is its record's failure (STALLED); a batch's is no one record's.
+      const singleKeys = inFlight
+        .filter((j) => j.name === 'upsert')
+        .map((j) => `${j.data.entity}:${j.data.erpId}`)
+        .sort();
+      const stalledKeys = variant.expectStalled ? singleKeys : [];
+      const inFlightKeys = inFlight.flatMap((j) => (j.data.records ?? [j.data]).map((r: { entity: string; erpId: string }) => `${r.entity}:${r.erpId}`)).sort();
 
       // Worker 2 takes them back (stalled → wait → active) and is killed while it holds them.
       const second = await p.spawnWorker(['upsert']);
@@ -86,9 +96,9 @@ for (const variant of [
       expect(settled.lost).toEqual([]);
       expect(await rt.queues.upsert.getJobCounts('failed')).toEqual({ failed: 0 });
       const stalledOut = [...settled.quarantined.values()];
-      if (variant.expectStalled) {
-        // Exactly the jobs in flight at both kills failed as stalled; each is quarantined with its reason.
-        expect(stalledOut.map((q) => `${q.entity}:${q.erpId}`).sort()).toEqual(inFlightKeys);
+      if (stalledKeys.length) {
+        // Exactly the single-record jobs in flight at both kills failed as stalled; each is quarantined with its reason.
+        expect(stalledOut.map((q) => `${q.entity}:${q.erpId}`).sort()).toEqual(stalledKeys);
         for (const q of stalledOut) expect(q).toMatchObject({ reason: 'STALLED', stage: 'upsert', message: 'job stalled more than allowable limit' });
         expect(settled.billing.size + stalledOut.filter((q) => q.entity === 'invoices').length).toBe(mapped.size);
 
@@ -103,11 +113,20 @@ for (const variant of [
       } else {
         expect(stalledOut).toEqual([]);
       }
+      if (variant.batch > 1) {
+        // The batches failed in BullMQ's stalled check; their unwritten records went on as jobs of their own.
+        const entries = await rt.ledger.getMany(
+          CONNECTION,
+          'invoices',
+          inFlightKeys.filter((k) => k.startsWith('invoices:')).map((k) => k.slice('invoices:'.length)),
+        );
+        expect(entries.filter((e) => /-x[0-9a-f]{8}$/.test(e?.jobId ?? '')).length).toBeGreaterThan(0);
+      }
       const result = await p.compareWithSource();
       expect(result.problems).toEqual([]);
       expect(result.inBilling).toBe(result.expected);
       console.info(
-        `[two kill -9] ${inFlight.length} upserts in flight at both kills (maxStalledCount ${variant.maxStalledCount}): ` +
+        `[two kill -9] ${inFlight.length} upsert jobs (${inFlightKeys.length} records) in flight at both kills (maxStalledCount ${variant.maxStalledCount}): ` +
           `${stalledOut.length} quarantined as STALLED by the sweep${variant.expectStalled ? ', then in billing after dlq replay' : ''}; ` +
           `${result.inBilling}/${result.expected} in billing; lost 0`,
       );

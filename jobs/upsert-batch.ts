@@ -1,0 +1,126 @@
+import type { Job, Queue } from 'bullmq';
+import type { z } from 'zod';
+import type { AppConfig } from '../src/config.js';
+import { SyncError } from '../src/errors/index.js';
+import type { BackfillRuns } from '../src/pipeline/backfill-runs.js';
+import type { InFlight } from '../src/pipeline/in-flight.js';
+import { QUEUES, UPSERT_BATCH, UpsertBatchJobData, type UpsertJobData, type UpsertPayload } from './catalog.js';
+import { defineJob } from './define-job.js';
+import { enqueueUpserts, handOverJobId } from './enqueue-upserts.js';
+import { type RecordControl, type UpsertHelpers, type UpsertOutcome, upsertProcessor, upsertRecord } from './upsert.js';
+
+/** What a batch job uses beyond a single-record job: where a record leaving the batch goes. */
+export interface UpsertBatchHelpers extends UpsertHelpers {
+  config: { sync: Pick<AppConfig['sync'], 'dependencyWaitSeconds' | 'backoffMs'> };
+  inFlight: Pick<InFlight, 'settle' | 'track'>;
+  backfillRuns: Pick<BackfillRuns, 'trackUpserts'>;
+  queues: { upsert: Pick<Queue, 'rateLimit' | 'addBulk'> };
+}
+
+export interface UpsertBatchResult {
+  outcomes: Partial<Record<UpsertOutcome | 'quarantined' | 'left', number>>;
+  /** The records that left the batch, each as a single-record job of its own. */
+  left: Array<{ erpId: string; jobId: string; why: string }>;
+}
+
+/** A record leaving its batch: when its own job may start, with which payload, and why. */
+class LeaveBatch extends Error {
+  constructor(
+    readonly at: number,
+    readonly data: UpsertJobData,
+    readonly why: string,
+    /** Billing is paused: the batch's remaining records leave too, without trying. */
+    readonly stopBatch = false,
+  ) {
+    super(why);
+  }
+}
+
+/**
+ * A batch of one connection's records of one entity (`sync.upsertBatchSize` > 1), one after the other,
+ * each through the same `upsertRecord` as a single-record job, with the batch's id as its job.
+ * The unit of retry and quarantine stays one record:
+ * - written, unchanged, stale: done;
+ * - refused by billing (a non-retryable error): quarantined by `upsertRecord`, as in its own job; the
+ *   batch goes on;
+ * - set aside (its lock held by another version, its key's slot later, a credit note's invoices not there
+ *   yet), or failed in a way a retry may mend: it leaves the batch as a single-record job of its own,
+ *   delayed as its own job would have been (a retry after `sync.backoffMs`), with its attempts ahead of
+ *   it; the batch's other records are not retried;
+ * - billing paused (a 429 at deployment scope, or billing down): it and every record not yet tried leave,
+ *   and wait in the paused queue.
+ * A record leaves by the one way records enter the queue (`enqueueUpserts`: its in-flight entry now names
+ * its own job) and, in a backfill, is tracked under the run, before the batch completes. A batch that
+ * fails as a whole (Redis gone mid-batch) is retried by BullMQ: records already written are skipped as
+ * unchanged by the ledger; a batch that ends failed hands its unsettled records over (jobs/failed-upsert.ts).
+ */
+export function upsertBatchProcessor(rt: UpsertBatchHelpers) {
+  return defineJob(QUEUES.upsert, UpsertBatchJobData, rt, async ({ job, data, signal, log }): Promise<UpsertBatchResult> => {
+    const result: UpsertBatchResult = { outcomes: {}, left: [] };
+    const count = (k: keyof UpsertBatchResult['outcomes']) => (result.outcomes[k] = (result.outcomes[k] ?? 0) + 1);
+    const leaving: LeaveBatch[] = [];
+    let stopped = false;
+    for (const record of data.records) {
+      if (stopped) {
+        leaving.push(new LeaveBatch(0, record, 'billing paused'));
+        continue;
+      }
+      const control: RecordControl = {
+        jobId: job.id!,
+        attemptsMade: job.attemptsMade,
+        setAside: (at, updated) => Promise.reject(new LeaveBatch(at, updated ?? record, 'set aside')),
+        keep: async () => {},
+        paused: () => Promise.reject(new LeaveBatch(0, record, 'billing paused', true)),
+      };
+      try {
+        const { outcome } = await upsertRecord(rt, control, record, { signal, log });
+        count(outcome);
+      } catch (err) {
+        if (err instanceof LeaveBatch) {
+          leaving.push(err);
+          stopped = err.stopBatch;
+        } else if (err instanceof SyncError && !err.retryable) {
+          count('quarantined');
+        } else {
+          // What a retry may mend: the record's next attempt, in its own job, after the backoff.
+          log.warn({ erpId: record.erpId, error: (err as Error).message }, 'record failed in its batch; it is retried as a job of its own');
+          leaving.push(new LeaveBatch(Date.now() + rt.config.sync.backoffMs, record, (err as Error).message));
+        }
+      }
+    }
+    if (leaving.length) await leave(rt, job, data, leaving, result);
+    for (let i = 0; i < result.left.length; i++) count('left');
+    return result;
+  });
+}
+
+async function leave(
+  rt: UpsertBatchHelpers,
+  job: Job,
+  batch: z.infer<typeof UpsertBatchJobData>,
+  leaving: LeaveBatch[],
+  result: UpsertBatchResult,
+): Promise<void> {
+  const now = Date.now();
+  const jobs = leaving.map((l) => ({
+    name: 'upsert' as const,
+    // A record's payload is what the pull mapped (its body checked again by its own job).
+    data: l.data as UpsertPayload,
+    opts: { jobId: handOverJobId(l.data as UpsertPayload, job.id!), priority: job.opts.priority, delay: Math.max(0, l.at - now) },
+  }));
+  await enqueueUpserts(rt, jobs);
+  if (batch.runId)
+    await rt.backfillRuns.trackUpserts(
+      batch.runId,
+      jobs.map((j) => j.opts.jobId),
+    );
+  for (const [i, l] of leaving.entries()) result.left.push({ erpId: l.data.erpId, jobId: jobs[i]!.opts.jobId, why: l.why });
+}
+
+/** The upsert queue's processor: single-record jobs and batches, by the job's name. */
+export function upsertQueueProcessor(rt: UpsertBatchHelpers) {
+  const single = upsertProcessor(rt);
+  const batch = upsertBatchProcessor(rt);
+  return (job: Job, token?: string, signal?: AbortSignal): Promise<unknown> =>
+    job.name === UPSERT_BATCH ? batch(job, token, signal) : single(job, token, signal);
+}

@@ -1,0 +1,152 @@
+import type { Job } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UPSERT_BATCH } from '../../jobs/catalog.js';
+import { makeJobHelpers } from '../../jobs/job-helpers.js';
+import { upsertQueueProcessor, type UpsertBatchResult } from '../../jobs/upsert-batch.js';
+import { sweepInFlight } from '../../jobs/sweep.js';
+import { COMPANY, CONNECTION, type Pipeline, startPipeline, until, UPSERT_PATH } from '../support/pipeline.js';
+
+/**
+ * Several records per upsert job (`sync.upsertBatchSize`): the unit of retry and quarantine stays one
+ * record. A record billing refuses is quarantined alone; a record whose write may succeed on a retry
+ * leaves the batch as a job of its own; the batch's other records are written once, never retried.
+ */
+describe('given a synced connection of 30 invoices and upserts in batches of 10', () => {
+  let p: Pipeline;
+  beforeAll(async () => {
+    p = await startPipeline({ name: 'batch', invoices: 30, sync: { upsertBatchSize: 10, backfillWindowDays: 366 } });
+    p.startWorkers(['pull', 'upsert', 'backfill']);
+    const { runId } = await p.backfill();
+    await p.waitForBackfill(runId, 60_000);
+  }, 90_000);
+  afterAll(() => p?.close());
+
+  it('when the history was backfilled, then every invoice went through a batch job, once, and billing equals the source', async () => {
+    const { rt } = p;
+    const ids = [...p.billingInvoices().keys()];
+    expect(ids.length).toBeGreaterThanOrEqual(10);
+    const entries = await rt.ledger.getMany(CONNECTION, 'invoices', ids);
+    expect(entries.every((e) => e?.jobId?.startsWith('ub-'))).toBe(true);
+    expect(p.upsertPosts()).toBe(ids.length);
+    expect((await p.compareWithSource()).problems).toEqual([]);
+    expect(await rt.inFlight.count(CONNECTION)).toBe(0);
+  });
+
+  it('when one edited invoice was deleted in billing and another meets three 503s (its call and both retries), then the first is quarantined after one call, the second is written by a job of its own, and the others are written once each', async () => {
+    const { rt } = p;
+    const open = p.zoho.store.invoices().filter((i) => i.status !== 'void' && i.payments.length === 0 && i.writeOffMinor === 0);
+    const edited = open.slice(0, 10).map((i) => i.invoice_id);
+    const deletedInBilling = edited[5]!;
+    const billingId = (await rt.ledger.get(CONNECTION, 'invoices', deletedInBilling))!.billingId;
+    const del = await fetch(`${p.billing.url}/__admin/invoices/${encodeURIComponent(billingId)}/delete?company=${COMPANY}`, { method: 'POST' });
+    expect(del.status).toBe(200);
+    for (const id of edited) p.zoho.store.editInvoice(id);
+    const since = p.journal().at(-1)?.seq ?? 0;
+    // The next three billing requests answer 503: the batch's first record's call and its two retries.
+    p.billing.faults.set({ errorNext: 3, errorStatus: 503 });
+
+    await rt.queues.pull.add('pull', { connectionId: CONNECTION, entity: 'invoices' }, { priority: 1 });
+    await p.waitForDrain(60_000);
+
+    const upserts = p.billing.journal.list({ since, path: UPSERT_PATH });
+    expect(upserts.filter((r) => r.status === 503)).toHaveLength(3);
+    // One refusal, no retry of it.
+    expect(upserts.filter((r) => r.status === 409)).toHaveLength(1);
+    const quarantine = await rt.quarantine.list(CONNECTION);
+    expect(quarantine.map((q) => [q.erpId, q.reason, q.attempts])).toEqual([[deletedInBilling, 'BILLING_CONFLICT', 1]]);
+    // The pull's batch: the edited invoices whose mapped content changed.
+    const completed = await rt.queues.upsert.getJobs(['completed'], 0, -1);
+    const batch = completed.find((j) => j.name === UPSERT_BATCH && j.data.records.some((r: { erpId: string }) => r.erpId === deletedInBilling))!;
+    const inBatch: string[] = batch.data.records.map((r: { erpId: string }) => r.erpId);
+    expect(inBatch.length).toBeGreaterThanOrEqual(5);
+    const { outcomes, left } = batch.returnvalue as UpsertBatchResult;
+    // The 503s met the batch's first record (its first billing call); the refusal is quarantined where it
+    // happens, in the batch, or in the first record's own job if that is the one.
+    const [leaver] = left;
+    expect(left).toHaveLength(1);
+    expect(leaver!.erpId).toBe(inBatch[0]);
+    expect(leaver!.why).toMatch(/503/);
+    expect(outcomes).toEqual(
+      inBatch[0] === deletedInBilling ? { written: inBatch.length - 1, left: 1 } : { written: inBatch.length - 2, quarantined: 1, left: 1 },
+    );
+    // Each written once: the record that met the 503s by its own job, the others by the batch, none retried.
+    expect(upserts.filter((r) => r.status === 200)).toHaveLength(inBatch.length - 1);
+    const written = await rt.ledger.getMany(CONNECTION, 'invoices', inBatch);
+    for (const [i, id] of inBatch.entries()) if (id !== deletedInBilling) expect(written[i]!.jobId, id).toBe(id === leaver!.erpId ? leaver!.jobId : batch.id);
+    expect(await rt.inFlight.count(CONNECTION)).toBe(0);
+    expect(await rt.queues.upsert.getJobs(['failed'])).toEqual([]);
+    expect((await p.compareWithSource({ except: new Set([deletedInBilling]) })).problems).toEqual([]);
+  }, 90_000);
+});
+
+describe('given a batch that fails as a whole after writing three of its ten records', () => {
+  let p: Pipeline;
+  beforeAll(async () => {
+    p = await startPipeline({ name: 'batch-failed', invoices: 10, sync: { upsertBatchSize: 10, attempts: 1, backfillWindowDays: 366 } });
+  }, 60_000);
+  afterAll(() => p?.close());
+
+  it('when BullMQ ends it failed, then its seven unfinished records go on as jobs of their own and are written, and the three are not sent again', async () => {
+    const real = upsertQueueProcessor(makeJobHelpers(p.rt).upsert);
+    let broken = 0;
+    // The batch's first run writes its first three records, then loses its footing (as a worker that
+    // lost Redis mid-batch would): the job itself fails, with its one attempt spent.
+    const failingBatch = async (job: Job, token?: string, signal?: AbortSignal) => {
+      if (job.name !== UPSERT_BATCH || job.data.entity !== 'invoices') return real(job, token, signal);
+      broken++;
+      const firstThree = Object.create(job, { data: { value: { ...job.data, records: job.data.records.slice(0, 3) } } }) as Job;
+      await real(firstThree, token, signal);
+      throw new Error('connection to Redis lost mid-batch');
+    };
+    const { startWorkers } = await import('../../jobs/worker-service.js');
+    const workers = startWorkers(p.rt, ['pull', 'upsert', 'backfill'], { upsert: failingBatch });
+    try {
+      const { runId } = await p.backfill();
+      await p.waitForBackfill(runId, 60_000);
+      expect(broken).toBe(1);
+      const ids = [...p.billingInvoices().keys()];
+      expect(ids).toHaveLength(10);
+      expect(p.upsertPosts()).toBe(10);
+      const entries = await p.rt.ledger.getMany(CONNECTION, 'invoices', ids);
+      expect(entries.filter((e) => e!.jobId!.startsWith('ub-'))).toHaveLength(3);
+      expect(entries.filter((e) => /-x[0-9a-f]{8}$/.test(e!.jobId!))).toHaveLength(7);
+      expect(await p.rt.quarantine.list(CONNECTION)).toEqual([]);
+      expect(await p.rt.inFlight.count(CONNECTION)).toBe(0);
+      expect(await p.rt.queues.upsert.getJobs(['failed'])).toEqual([]);
+      expect((await p.compareWithSource()).problems).toEqual([]);
+    } finally {
+      await workers.stop(2_000);
+    }
+  }, 90_000);
+});
+
+describe('given ten invoices pulled into one batch job that is then deleted from Redis', () => {
+  let p: Pipeline;
+  beforeAll(async () => {
+    p = await startPipeline({ name: 'batch-lost', invoices: 10, sync: { upsertBatchSize: 10, sweepGraceSeconds: 0 } });
+  }, 60_000);
+  afterAll(() => p?.close());
+
+  it('when the sweep runs, then each of its records is enqueued again as a job of its own, and every invoice reaches billing', async () => {
+    const { rt } = p;
+    const pulls = p.startWorkers(['pull']);
+    const pull = await rt.queues.pull.add('pull', { connectionId: CONNECTION, entity: 'invoices' }, { priority: 1 });
+    await until('the pull to finish', async () => (await pull.getState()) === 'completed', 30_000, 50);
+    await pulls.stop(2_000);
+    const waiting = (await rt.queues.upsert.getJobs(['wait', 'prioritized'])).filter((j) => j.data.entity === 'invoices');
+    expect(waiting.map((j) => j.name)).toEqual([UPSERT_BATCH]);
+    const records: string[] = waiting[0]!.data.records.map((r: { erpId: string }) => r.erpId);
+    await waiting[0]!.remove();
+
+    const swept = await sweepInFlight(makeJobHelpers(rt).sweep, CONNECTION);
+    expect(swept.recovered.map((r) => [r.erpId, r.action]).sort()).toEqual(records.map((id) => [id, 're-enqueued']).sort());
+    const again = await rt.queues.upsert.getJobs(['wait', 'prioritized']);
+    expect(again.filter((j) => j.data.entity === 'invoices').map((j) => j.name)).toEqual(records.map(() => 'upsert'));
+
+    p.startWorkers(['upsert']);
+    await p.waitForDrain(60_000);
+    expect((await p.compareWithSource()).problems).toEqual([]);
+    expect(p.upsertPosts()).toBe(records.length);
+    expect(await rt.inFlight.count(CONNECTION)).toBe(0);
+  }, 90_000);
+});
