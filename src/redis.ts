@@ -259,7 +259,7 @@ export async function checkRedisReachable(url: string, timeoutMs = 3000): Promis
   });
   let reason: string | undefined;
   r.on('error', (err: Error) => (reason = err.message));
-  // A Cluster only says it failed (ClusterAllFailedError); the node's own error comes on 'node error'.
+  // A Cluster only says it failed (ClusterAllFailedError); a node's own error may come on 'node error'.
   r.on('node error', (err: Error) => (reason = err.message));
   try {
     await r.connect();
@@ -269,9 +269,46 @@ export async function checkRedisReachable(url: string, timeoutMs = 3000): Promis
       if (!/cluster_state:ok/.test(info)) throw new Error('the cluster is not ready (CLUSTER INFO: cluster_state is not ok)');
     }
   } catch (err) {
+    let why = reason ?? (err instanceof Error ? err.message : String(err));
+    if (target.kind === 'cluster' && /Failed to refresh slots cache|None of startup nodes|Connection is closed/i.test(why))
+      why = (await seedNodeError(target, timeoutMs)) ?? why;
     // OpenSSL's messages end in a newline; the error is one line.
-    const why = (reason ?? (err instanceof Error ? err.message : String(err))).replace(/\s+/g, ' ').trim();
+    why = why.replace(/\s+/g, ' ').trim();
     throw new ConfigError(`cannot connect to Redis at ${redactUrlCredentials(url)}: ${redactUrlCredentials(why)}${connectHint(why, usesTls(target))}`);
+  } finally {
+    r.disconnect();
+  }
+}
+
+/**
+ * Why the first seed node of a Cluster refuses a connection, asked of it directly by a plain client with
+ * the same address, credentials and TLS. The Cluster client reads the slot map through connections of its
+ * own whose errors (a certificate not trusted, a wrong password) it does not pass on: it reports only
+ * "Failed to refresh slots cache" / "Connection is closed". Undefined when that node answers.
+ */
+async function seedNodeError(target: Extract<RedisTarget, { kind: 'cluster' }>, timeoutMs: number): Promise<string | undefined> {
+  const seed = target.nodes[0]!;
+  const r = new Redis({
+    host: seed.host,
+    port: seed.port,
+    username: target.username,
+    password: target.password,
+    ...(target.tls ? { tls: {} } : {}),
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: timeoutMs,
+    enableOfflineQueue: false,
+  });
+  // The first error is the cause; "Connection is closed" follows it.
+  let reason: string | undefined;
+  r.on('error', (err: Error) => (reason ??= err.message));
+  try {
+    await r.connect();
+    await r.ping();
+    return undefined;
+  } catch (err) {
+    return `${seed.host}:${seed.port}: ${reason ?? (err instanceof Error ? err.message : String(err))}`;
   } finally {
     r.disconnect();
   }

@@ -1,17 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import * as tls from 'node:tls';
-import { stringify as toYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { utcDate } from '../src/billing/dates.js';
 import { ConfigError } from '../src/errors/index.js';
 import { checkRedisReachable } from '../src/redis.js';
 import { expectOneLineError, runCli } from './support/cli.js';
-import { COMPANY, CONNECTION, HISTORY, type Pipeline, startPipeline } from './support/pipeline.js';
+import { backfillArgs, cliBackfillAndReconcile, configWithoutRedisUrl } from './support/cli-backfill-and-reconcile.js';
+import { type Pipeline, startPipeline } from './support/pipeline.js';
 import { TEST_REDIS_URL } from './support/redis.js';
 import { startTlsRedis, type LocalTlsRedis } from './support/redis-tls.js';
+import { trustCaInThisProcess } from './support/trust-ca-in-this-process.js';
 
 /**
  * `rediss://` against a real redis-server that speaks TLS only (no plain-text port), its certificate
@@ -22,32 +18,19 @@ import { startTlsRedis, type LocalTlsRedis } from './support/redis-tls.js';
  */
 const INVOICES = 80;
 
-/**
- * This test process's own connections (the runtime it inspects Redis through) trust the CA as the CLI
- * children do through NODE_EXTRA_CA_CERTS, which Node reads only at start-up. setDefaultCACertificates
- * is Node ≥ 22.19 / 24.5; the @types/node in use predates it.
- */
-function trustInThisProcess(caFile: string): void {
-  const api = tls as unknown as { getCACertificates(type: 'default'): string[]; setDefaultCACertificates(certs: string[]): void };
-  api.setDefaultCACertificates([...api.getCACertificates('default'), readFileSync(caFile, 'utf8')]);
-}
-
 describe(`given a Redis reached only over TLS (private CA, password) and a Zoho organisation of ${INVOICES} invoices`, () => {
   const password = `tls-secret-${randomBytes(8).toString('hex')}`;
   let redis: LocalTlsRedis;
   let p: Pipeline;
   let configFile: string;
   let env: Record<string, string>;
-  const backfillArgs = () => ['backfill', '--connection', CONNECTION, '--from', HISTORY.from, '--to', HISTORY.to, '--json', '--config', configFile];
 
   beforeAll(async () => {
     redis = await startTlsRedis({ password });
-    trustInThisProcess(redis.certificates.ca);
+    // The test's own runtime reads and checks Redis too; the CLI children get NODE_EXTRA_CA_CERTS.
+    trustCaInThisProcess(redis.certificates.ca);
     p = await startPipeline({ name: 'redis-tls', redisUrl: redis.url, invoices: INVOICES });
-    // The config as an operator keeps it: no redis.url in the file, the URL (and its password) in REDIS_URL.
-    const { redis: redisSection, ...rest } = p.rawConfig;
-    configFile = join(dirname(await p.configFile()), 'erp-sync-tls.yaml');
-    await writeFile(configFile, toYaml({ ...rest, redis: { prefix: redisSection.prefix } }));
+    configFile = await configWithoutRedisUrl(p);
     env = { ...p.secretEnv, REDIS_URL: redis.url };
   }, 60_000);
   afterAll(async () => {
@@ -56,49 +39,20 @@ describe(`given a Redis reached only over TLS (private CA, password) and a Zoho 
   });
 
   it('when `erp-sync backfill` runs with REDIS_URL=rediss://:<password>@… and NODE_EXTRA_CA_CERTS naming the CA, then every invoice is in billing and `reconcile --deep` is clean', async () => {
-    const t0 = Date.now();
-    const backfill = await runCli(backfillArgs(), { env: { ...env, NODE_EXTRA_CA_CERTS: redis.certificates.ca }, timeoutMs: 120_000 });
-    const took = Date.now() - t0;
-    expect(backfill.signal, backfill.err).toBeNull();
-    expect(backfill.code, backfill.err).toBe(0);
-    const summary = JSON.parse(backfill.out) as { pulled: number; enqueued: number; quarantinedTotal: number };
-    expect(summary.quarantinedTotal).toBe(0);
-
-    const result = await p.compareWithSource();
-    expect(result.problems).toEqual([]);
-    expect(result.inBilling).toBe(result.expected);
-    expect(result.expected + result.quarantinedByMapping.size).toBe(p.zoho.store.invoices().length);
-    // The keys are on the TLS Redis, under the config's prefix.
-    expect(await p.rt.ledger.count(CONNECTION, 'invoices')).toBe(result.expected);
-
-    // Source voids of issued invoices are for a person to mirror in billing (reconcile's void_not_reflected).
-    for (const inv of p.zoho.store.invoices().filter((i) => i.status === 'void')) {
-      const e = await p.rt.ledger.get(CONNECTION, 'invoices', inv.invoice_id);
-      if (!e) continue;
-      const res = await fetch(`${p.billing.url}/__admin/invoices/${encodeURIComponent(e.billingId)}/void?company=${COMPANY}`, { method: 'POST' });
-      expect(res.ok).toBe(true);
-    }
-    const today = utcDate(Date.now());
-    const reconcile = await runCli(['reconcile', '--connection', CONNECTION, '--from', today, '--to', today, '--deep', '--json', '--config', configFile], {
-      env: { ...env, NODE_EXTRA_CA_CERTS: redis.certificates.ca },
-      timeoutMs: 60_000,
+    const { backfill, reconcile, seconds, inBilling, report } = await cliBackfillAndReconcile(p, configFile, {
+      ...env,
+      NODE_EXTRA_CA_CERTS: redis.certificates.ca,
     });
-    expect(reconcile.code, reconcile.err).toBe(0);
-    const report = JSON.parse(reconcile.out) as { total: number; items: unknown[]; checked: { ledger: number; source: number } };
-    expect(report.items).toEqual([]);
-    expect(report.total).toBe(0);
-    expect(report.checked.ledger).toBe(result.expected);
-
     for (const r of [backfill, reconcile]) expect(r.out + r.err).not.toContain(password);
     console.info(
-      `[redis tls] backfill over rediss:// of ${INVOICES} invoices: ${result.inBilling} in billing, exit ${backfill.code}, ${(took / 1000).toFixed(1)} s; ` +
+      `[redis tls] backfill over rediss:// of ${INVOICES} invoices: ${inBilling} in billing in ${seconds.toFixed(1)} s; ` +
         `deep reconcile checked ${report.checked.ledger} ledger / ${report.checked.source} source, clean`,
     );
   }, 180_000);
 
   it('when the same backfill runs without the CA (NODE_EXTRA_CA_CERTS unset), then it exits 2 within seconds with one line saying the certificate is not trusted, and no password', async () => {
     const t0 = Date.now();
-    const r = await runCli(backfillArgs(), { env, timeoutMs: 20_000 });
+    const r = await runCli(backfillArgs(configFile), { env, timeoutMs: 20_000 });
     const took = Date.now() - t0;
     expect(r.signal, `killed after ${took} ms: it hung\n${r.err}`).toBeNull();
     const message = expectOneLineError(r);
@@ -121,7 +75,7 @@ describe(`given a Redis reached only over TLS (private CA, password) and a Zoho 
   it('when the Redis requires client certificates (tls-auth-clients yes), then the start check fails at once in one line saying erp-sync presents none', async () => {
     const strict = await startTlsRedis({ password, authClients: true });
     try {
-      trustInThisProcess(strict.certificates.ca);
+      trustCaInThisProcess(strict.certificates.ca);
       const err = await checkRedisReachable(strict.url, 2000).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ConfigError);
       const message = (err as Error).message;
