@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { Redis, type RedisOptions } from 'ioredis';
 import { freePort } from '../../src/http/free-port.js';
 import { pings } from '../../src/redis.js';
-import { killChild, spawnRedisServer, tlsServerArgs } from './redis-tls.js';
+import { killChild, spawnTlsRedisServer, tlsServerArgs } from './redis-tls.js';
 import { createTlsCertificates, type TlsCertificates } from './tls-certificates.js';
 import { until } from './until.js';
 
@@ -68,7 +68,7 @@ export async function startRedisCluster(options: { tls?: { password: string } } 
       if (certificates && tls) {
         args.push('--port', '0', '--tls-port', String(port), '--tls-cluster', 'yes', '--tls-replication', 'yes', ...tlsServerArgs(certificates));
         args.push('--requirepass', tls.password, '--masterauth', tls.password);
-        const child = spawnRedisServer(args, port, certificates);
+        const child = spawnTlsRedisServer(args, port, certificates);
         children.push(child);
         await child.ready;
       } else {
@@ -79,7 +79,7 @@ export async function startRedisCluster(options: { tls?: { password: string } } 
       }
     }
     const cli = certificates ? ['--tls', '--cacert', certificates.ca] : [];
-    // REDISCLI_AUTH rather than -a: the password stays out of the process list.
+    // REDISCLI_AUTH rather than -a, which redis-cli warns about on stderr.
     await run('redis-cli', [...cli, '--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'], {
       env: { ...process.env, ...(tls ? { REDISCLI_AUTH: tls.password } : {}) },
       timeout: 60_000,

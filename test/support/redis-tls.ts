@@ -35,7 +35,7 @@ export async function startTlsRedis(options: { password: string; authClients?: b
   try {
     const certificates = await createTlsCertificates(dir);
     const port = await freePort();
-    const server = spawnRedisServer(
+    const server = spawnTlsRedisServer(
       [
         ...['--port', '0', '--tls-port', String(port), '--bind', '127.0.0.1'],
         ...tlsServerArgs(certificates, options.authClients),
@@ -68,7 +68,7 @@ type RedisServerChild = ChildProcess & { ready: Promise<void> };
  * with what it printed if it exits first (a bad option, a port already taken), rather than waiting out
  * the poll.
  */
-export function spawnRedisServer(args: string[], port: number, certificates: TlsCertificates): RedisServerChild {
+export function spawnTlsRedisServer(args: string[], port: number, certificates: TlsCertificates): RedisServerChild {
   const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (b: Buffer) => (output += b.toString()));
