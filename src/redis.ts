@@ -259,7 +259,7 @@ export async function checkRedisReachable(url: string, timeoutMs = 3000): Promis
   });
   let reason: string | undefined;
   r.on('error', (err: Error) => (reason = err.message));
-  // A Cluster only says it failed (ClusterAllFailedError); the node's own error comes on 'node error'.
+  // A Cluster only says it failed (ClusterAllFailedError); a node's own error may come on 'node error'.
   r.on('node error', (err: Error) => (reason = err.message));
   try {
     await r.connect();
@@ -269,18 +269,74 @@ export async function checkRedisReachable(url: string, timeoutMs = 3000): Promis
       if (!/cluster_state:ok/.test(info)) throw new Error('the cluster is not ready (CLUSTER INFO: cluster_state is not ok)');
     }
   } catch (err) {
-    const why = reason ?? (err instanceof Error ? err.message : String(err));
-    const hint = /WRONGPASS|NOAUTH|invalid password/i.test(why)
-      ? ' — check the password in redis.url / REDIS_URL'
-      : /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|timed? ?out/i.test(why)
-        ? ' — is Redis running there? (unset REDIS_URL to use 127.0.0.1:6379 or a redis-server of its own)'
-        : /cluster support disabled/i.test(why)
-          ? ' — that Redis is not a cluster node: use redis:// for it'
-          : '';
-    throw new ConfigError(`cannot connect to Redis at ${redactUrlCredentials(url)}: ${redactUrlCredentials(why)}${hint}`);
+    let why = reason ?? (err instanceof Error ? err.message : String(err));
+    if (target.kind === 'cluster' && /Failed to refresh slots cache|None of startup nodes|Connection is closed/i.test(why))
+      why = (await seedNodeError(target, timeoutMs)) ?? why;
+    // OpenSSL's messages end in a newline; the error is one line.
+    why = why.replace(/\s+/g, ' ').trim();
+    throw new ConfigError(`cannot connect to Redis at ${redactUrlCredentials(url)}: ${redactUrlCredentials(why)}${connectHint(why, usesTls(target))}`);
   } finally {
     r.disconnect();
   }
+}
+
+/**
+ * Why the first seed node of a Cluster refuses a connection, asked of it directly by a plain client with
+ * the same address, credentials and TLS. The Cluster client reads the slot map through connections of its
+ * own whose errors (a certificate not trusted, a wrong password) it does not pass on: it reports only
+ * "Failed to refresh slots cache" / "Connection is closed". Undefined when that node answers.
+ */
+async function seedNodeError(target: Extract<RedisTarget, { kind: 'cluster' }>, timeoutMs: number): Promise<string | undefined> {
+  const seed = target.nodes[0]!;
+  const r = new Redis({
+    host: seed.host,
+    port: seed.port,
+    username: target.username,
+    password: target.password,
+    ...(target.tls ? { tls: {} } : {}),
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: timeoutMs,
+    enableOfflineQueue: false,
+  });
+  // The first error is the cause; "Connection is closed" follows it.
+  let reason: string | undefined;
+  r.on('error', (err: Error) => (reason ??= err.message));
+  try {
+    await r.connect();
+    await r.ping();
+    return undefined;
+  } catch (err) {
+    return `${seed.host}:${seed.port}: ${reason ?? (err instanceof Error ? err.message : String(err))}`;
+  } finally {
+    r.disconnect();
+  }
+}
+
+function usesTls(target: RedisTarget): boolean {
+  return target.kind === 'standalone' ? /^rediss:/i.test(target.url) : target.tls;
+}
+
+/** What to check, for the connection errors whose message alone does not say. */
+function connectHint(why: string, tls: boolean): string {
+  if (/WRONGPASS|NOAUTH|invalid password/i.test(why)) return ' — check the password in redis.url / REDIS_URL';
+  // Node's TLS errors. erp-sync presents no client certificate: a server that requires one refuses it,
+  // with an alert (`certificate required`) or by closing the connection.
+  const clientCertificates = 'erp-sync presents no client certificate: set tls-auth-clients optional (or no) on the server';
+  if (/certificate required/i.test(why)) return ` — the server requires a client certificate (tls-auth-clients yes); ${clientCertificates}`;
+  if (/altnames/i.test(why)) return " — the server's TLS certificate does not name that host: connect by a name or IP address the certificate lists";
+  if (/certificate|unable to verify|UNABLE_TO_|CERT_/i.test(why))
+    return " — the server's TLS certificate is not trusted: if a private CA signed it, set NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment of erp-sync";
+  if (/ECONNRESET|Connection is closed|socket hang up/i.test(why))
+    return tls
+      ? ` — the server closed the connection: if it requires client certificates (tls-auth-clients yes), ${clientCertificates}`
+      : // A plain-text client on a TLS port: the server drops it at the first bytes.
+        ' — the server closed the connection: if that port speaks TLS, use rediss://';
+  if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|timed? ?out/i.test(why))
+    return ` — is Redis running there${tls ? ', and does that port speak TLS (redis:// for one that does not)' : ''}? (unset REDIS_URL to use 127.0.0.1:6379 or a redis-server of its own)`;
+  if (/cluster support disabled/i.test(why)) return ' — that Redis is not a cluster node: use redis:// for it';
+  return '';
 }
 
 /**

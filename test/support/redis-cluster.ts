@@ -1,18 +1,26 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import { freePort } from '../../src/http/free-port.js';
 import { pings } from '../../src/redis.js';
+import { killChild, spawnTlsRedisServer, tlsServerArgs } from './redis-tls.js';
+import { createTlsCertificates, type TlsCertificates } from './tls-certificates.js';
 import { until } from './until.js';
 
 const run = promisify(execFile);
 
 export interface LocalRedisCluster {
-  /** `redis+cluster://127.0.0.1:p1,127.0.0.1:p2,127.0.0.1:p3`: what config `redis.url` / REDIS_URL take. */
+  /**
+   * `redis+cluster://127.0.0.1:p1,127.0.0.1:p2,127.0.0.1:p3` (with `tls`: `rediss+cluster://:<password>@…`):
+   * what config `redis.url` / REDIS_URL take.
+   */
   url: string;
+  /** With `tls`: the CA that signed the nodes' certificate, and that certificate and its key. */
+  certificates?: TlsCertificates;
   ports: number[];
   /** Which master (by port) serves `slot` now (CLUSTER SLOTS). */
   portOfSlot(slot: number): Promise<number>;
@@ -26,37 +34,59 @@ export interface LocalRedisCluster {
  * on free loopback ports (ephemeral: no RDB, no AOF, noeviction, its nodes.conf in a temp dir), joined
  * by `redis-cli --cluster create` (https://redis.io/docs/latest/operate/oss_and_stack/management/scaling/),
  * ready once every node says `cluster_state:ok`. stop() kills the three servers and removes the temp dir.
+ *
+ * With `tls`, every node speaks TLS only (`--port 0`), on the cluster bus too (`--tls-cluster yes`, where
+ * each node presents its certificate to the others and checks theirs), with a certificate from a
+ * throwaway CA (createTlsCertificates) and `requirepass` `tls.password`; clients are not asked for one.
  */
-export async function startRedisCluster(): Promise<LocalRedisCluster> {
+export async function startRedisCluster(options: { tls?: { password: string } } = {}): Promise<LocalRedisCluster> {
   const dir = await mkdtemp(join(tmpdir(), 'erp-sync-cluster-'));
+  const tls = options.tls;
   const children: ChildProcess[] = [];
   const ports: number[] = [];
   const stop = async () => {
-    await Promise.all(
-      children.map(async (child) => {
-        if (child.exitCode !== null || child.signalCode !== null) return;
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGKILL');
-        await exited;
-      }),
-    );
+    await Promise.all(children.map(killChild));
     await rm(dir, { recursive: true, force: true });
   };
+  let certificates: TlsCertificates | undefined;
+  // How the test reaches a node (ioredis): over TLS trusting the test CA, with the password, when `tls`.
+  const nodeOptions = (port: number): RedisOptions => ({
+    port,
+    host: '127.0.0.1',
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    ...(certificates && tls ? { password: tls.password, tls: { ca: readFileSync(certificates.ca) } } : {}),
+  });
   try {
+    if (tls) certificates = await createTlsCertificates(dir);
     for (let i = 0; i < 3; i++) {
       // Each port is taken before the next is asked for, so freePort does not hand the same one twice.
       const port = await freePort();
-      const args = ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', join(dir, `nodes-${port}.conf`)];
+      const args = ['--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', join(dir, `nodes-${port}.conf`)];
       args.push('--dir', dir, '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction', '--cluster-node-timeout', '5000');
-      const child = spawn('redis-server', args, { stdio: 'ignore' });
-      children.push(child);
       ports.push(port);
-      await until(`redis-server on 127.0.0.1:${port}`, () => pings('127.0.0.1', port, 200), 10_000, 20);
+      if (certificates && tls) {
+        args.push('--port', '0', '--tls-port', String(port), '--tls-cluster', 'yes', '--tls-replication', 'yes', ...tlsServerArgs(certificates));
+        args.push('--requirepass', tls.password, '--masterauth', tls.password);
+        const child = spawnTlsRedisServer(args, port, certificates);
+        children.push(child);
+        await child.ready;
+      } else {
+        args.push('--port', String(port));
+        const child = spawn('redis-server', args, { stdio: 'ignore' });
+        children.push(child);
+        await until(`redis-server on 127.0.0.1:${port}`, () => pings('127.0.0.1', port, 200), 10_000, 20);
+      }
     }
-    await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes']);
+    const cli = certificates ? ['--tls', '--cacert', certificates.ca] : [];
+    // REDISCLI_AUTH rather than -a, which redis-cli warns about on stderr.
+    await run('redis-cli', [...cli, '--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'], {
+      env: { ...process.env, ...(tls ? { REDISCLI_AUTH: tls.password } : {}) },
+      timeout: 60_000,
+    });
     // `--cluster create` returns once the slots are assigned; each node reports ok once it has heard of the others.
     for (const port of ports) {
-      const r = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 1 });
+      const r = new Redis(nodeOptions(port));
       try {
         await r.connect();
         await until(`cluster_state:ok on ${port}`, async () => /cluster_state:ok/.test(await r.cluster('INFO')), 20_000, 20);
@@ -69,7 +99,7 @@ export async function startRedisCluster(): Promise<LocalRedisCluster> {
     throw e;
   }
   const ask = async <T>(f: (r: Redis) => Promise<T>): Promise<T> => {
-    const r = new Redis({ port: ports[0], host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 1 });
+    const r = new Redis(nodeOptions(ports[0]!));
     try {
       await r.connect();
       return await f(r);
@@ -78,8 +108,9 @@ export async function startRedisCluster(): Promise<LocalRedisCluster> {
     }
   };
   return {
-    url: `redis+cluster://${ports.map((p) => `127.0.0.1:${p}`).join(',')}`,
+    url: `${tls ? `rediss+cluster://:${encodeURIComponent(tls.password)}@` : 'redis+cluster://'}${ports.map((p) => `127.0.0.1:${p}`).join(',')}`,
     ports,
+    certificates,
     keySlot: (key) => ask(async (r) => Number(await r.cluster('KEYSLOT', key))),
     portOfSlot: (slot) =>
       ask(async (r) => {
