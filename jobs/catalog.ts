@@ -18,9 +18,20 @@ import { Entity } from '../src/connector/entities.js';
  *   given (a start, no attempt): at most one such wait per attempt, so `attempts` more starts; a 429
  *   pauses the key and the job waits for a slot after the pause (one start, as a queue-wide 429 costs),
  *   plus one more if a later 429 of the same key voids its slot: a permanent storm still ends;
+ * - a record in a batch (`sync.upsertBatchSize` > 1) gets one try in the batch (one billing call, 1 + 2
+ *   p-retry attempts); if that fails in a way a retry may mend, it leaves the batch as a job of its own
+ *   with the budget above: at most (1 + 8) × 3 = 27 billing calls. A batch that fails as a whole (its
+ *   own `sync.attempts`, spent on errors outside any one record) hands its unwritten records to jobs of
+ *   their own with the same budget; a record already written in it is not sent again (the ledger says so);
  * - pull job: 5 attempts, 5 s exponential; each vendor call 1 + 2 p-retry attempts, 429s waited
  *   in-process up to 5 s, longer or day-limit waits park the connection (the job is delayed, not failed).
  */
+
+/**
+ * Completed upserts kept for the queue UI and `explain`, in records: a batch keeps proportionally fewer
+ * jobs (each holds its records' bodies), so Redis holds about the same whatever the batch size.
+ */
+export const KEPT_COMPLETED_UPSERT_RECORDS = 1_000;
 
 /** The most records one upsert job may carry (`sync.upsertBatchSize`). */
 export const UPSERT_BATCH_MAX = 100;
@@ -170,8 +181,8 @@ export function jobOptions(config: AppConfig) {
       // A completed upsert is not read again: the ledger, written in the job's last round trip (before
       // BullMQ marks it completed), is what lets a pull skip content already written, and a run's
       // backlog counts a missing job as done. A completed job kept would cost Redis ~4.8 kB per record
-      // (its body); only the last 1,000 stay, for the queue UI and `explain`.
-      removeOnComplete: { count: 1_000 },
+      // (its body); only the last 1,000 records' jobs stay (a batch of 20 keeps 50), for the queue UI and `explain`.
+      removeOnComplete: { count: KEPT_COMPLETED_UPSERT_RECORDS },
       removeOnFail: keepFailed,
       stackTraceLimit: 5,
     },

@@ -3,7 +3,7 @@ import type { EntityName } from '../src/connector/entities.js';
 import { jobIdSafe } from '../src/mapping/index.js';
 import { contentHash } from '../src/pipeline/content-hash.js';
 import type { InFlight } from '../src/pipeline/in-flight.js';
-import { UPSERT_BATCH, type UpsertBatchPayload, type UpsertPayload } from './catalog.js';
+import { KEPT_COMPLETED_UPSERT_RECORDS, UPSERT_BATCH, type UpsertBatchPayload, type UpsertPayload } from './catalog.js';
 
 export interface UpsertJob {
   name: 'upsert';
@@ -14,7 +14,7 @@ export interface UpsertJob {
 export interface UpsertBatchJob {
   name: typeof UPSERT_BATCH;
   data: UpsertBatchPayload;
-  opts: { jobId: string; priority?: number };
+  opts: { jobId: string; priority?: number; removeOnComplete?: { count: number } };
 }
 
 const ENTITY_CODE = { invoices: 'inv', 'credit-notes': 'cn', customers: 'cust' } as const satisfies Record<EntityName, string>;
