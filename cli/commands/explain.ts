@@ -25,7 +25,7 @@ export async function explainRecord(
     out.push({
       entity,
       source: ledger ? { version: ledger.version, status: ledger.sourceStatus ?? null, deletedAt: ledger.sourceDeletedAt ?? null } : null,
-      job: job ?? (ledger?.jobId ? { id: ledger.jobId, state: 'removed (completed; only the last 1,000 records' completed upsert jobs are kept)' } : null),
+      job: job ?? (ledger?.jobId ? { id: ledger.jobId, state: 'removed (completed; completed upsert jobs are kept for the last 1,000 records only)' } : null),
       billing: ledger
         ? {
             id: ledger.billingId,
