@@ -22,7 +22,7 @@ import { forkBillingEmulator, journalStatuses } from './fork-emulator.js';
  * (b) Achieved billing rate against a configured rate limit, with the emulator enforcing that same
  *     limit (429 + Retry-After past it): rate / limit and the share of 429s.
  *
- *   npm run bench:pipeline [-- --n 3000 --concurrency 16 --rounds 5 --warm 1000 --batches 1,25 --limit 100 --limited-n 1500]
+ *   npm run bench:pipeline [-- --n 3000 --concurrency 16 --rounds 5 --warm 1000 --batches 1,20 --limit 100 --limited-n 1500]
  */
 const N = arg('n', 3000);
 const C = arg('concurrency', 16);
@@ -30,7 +30,7 @@ const ROUNDS = arg('rounds', 5);
 const WARM = arg('warm', 1000);
 const LIMIT = arg('limit', 100);
 const LIMITED_N = arg('limited-n', 1500);
-const BATCHES = (process.argv.includes('--batches') ? process.argv[process.argv.indexOf('--batches') + 1]! : '1,25').split(',').map(Number);
+const BATCHES = (process.argv.includes('--batches') ? process.argv[process.argv.indexOf('--batches') + 1]! : '1,20').split(',').map(Number);
 const KEY = 'bench-key';
 const BUYERS = 100;
 

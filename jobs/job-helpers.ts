@@ -73,6 +73,7 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
         sync: {
           backlogHighWater: config.sync.backlogHighWater,
           upsertBatchSize: config.sync.upsertBatchSize,
+          upsertConcurrency: config.sync.upsertConcurrency,
           vendorOutageRetrySeconds: config.sync.vendorOutageRetrySeconds,
           quotaWaitInPlaceMs: config.sync.quotaWaitInPlaceMs,
         },

@@ -27,7 +27,7 @@ import type { ConnectionGate } from './connection-gate.js';
 export interface PullHelpers {
   logger: Logger;
   metrics: Metrics;
-  config: { sync: Pick<AppConfig['sync'], 'backlogHighWater' | 'upsertBatchSize' | 'vendorOutageRetrySeconds' | 'quotaWaitInPlaceMs'> };
+  config: { sync: Pick<AppConfig['sync'], 'backlogHighWater' | 'upsertBatchSize' | 'upsertConcurrency' | 'vendorOutageRetrySeconds' | 'quotaWaitInPlaceMs'> };
   jobSlots?: ConnectionSlotsPolicy;
   /** Holds back the jobs of a paused connection (jobs/connection-gate.ts). */
   connectionGate?: ConnectionGate;
@@ -213,7 +213,10 @@ export function pullProcessor(rt: PullHelpers) {
           });
         }
         if (jobs.length) {
-          const queued = batchUpserts(jobs, rt.config.sync.upsertBatchSize, data.runId);
+          // Batches no larger than spreads the page over every upsert slot: a small incremental page keeps
+          // the parallelism of one job per record, a backfill's pages get the full batch size.
+          const size = Math.min(rt.config.sync.upsertBatchSize, Math.ceil(jobs.length / rt.config.sync.upsertConcurrency));
+          const queued = batchUpserts(jobs, size, data.runId);
           await enqueueUpserts(rt, queued);
           if (data.runId) {
             // The run's own upserts, which `erp-sync backfill` waits for. Added after the jobs exist (an id

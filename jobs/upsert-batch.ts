@@ -2,6 +2,7 @@ import type { Job, Queue } from 'bullmq';
 import type { z } from 'zod';
 import type { AppConfig } from '../src/config.js';
 import { SyncError } from '../src/errors/index.js';
+import { serializeError } from '../src/observability/logger.js';
 import type { BackfillRuns } from '../src/pipeline/backfill-runs.js';
 import type { InFlight } from '../src/pipeline/in-flight.js';
 import { QUEUES, UPSERT_BATCH, UpsertBatchJobData, type UpsertJobData, type UpsertPayload } from './catalog.js';
@@ -83,7 +84,7 @@ export function upsertBatchProcessor(rt: UpsertBatchHelpers) {
           count('quarantined');
         } else {
           // What a retry may mend: the record's next attempt, in its own job, after the backoff.
-          log.warn({ erpId: record.erpId, error: (err as Error).message }, 'record failed in its batch; it is retried as a job of its own');
+          log.warn({ erpId: record.erpId, err: serializeError(err) }, 'record failed in its batch; it is retried as a job of its own');
           leaving.push(new LeaveBatch(Date.now() + rt.config.sync.backoffMs, record, (err as Error).message));
         }
       }

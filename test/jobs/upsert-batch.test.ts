@@ -14,7 +14,7 @@ import { COMPANY, CONNECTION, type Pipeline, startPipeline, until, UPSERT_PATH }
 describe('given a synced connection of 30 invoices and upserts in batches of 10', () => {
   let p: Pipeline;
   beforeAll(async () => {
-    p = await startPipeline({ name: 'batch', invoices: 30, sync: { upsertBatchSize: 10, backfillWindowDays: 366 } });
+    p = await startPipeline({ name: 'batch', invoices: 30, sync: { upsertBatchSize: 10, upsertConcurrency: 1, backfillWindowDays: 366 } });
     p.startWorkers(['pull', 'upsert', 'backfill']);
     const { runId } = await p.backfill();
     await p.waitForBackfill(runId, 60_000);
@@ -82,7 +82,7 @@ describe('given a synced connection of 30 invoices and upserts in batches of 10'
 describe('given a batch that fails as a whole after writing three of its ten records', () => {
   let p: Pipeline;
   beforeAll(async () => {
-    p = await startPipeline({ name: 'batch-failed', invoices: 10, sync: { upsertBatchSize: 10, attempts: 1, backfillWindowDays: 366 } });
+    p = await startPipeline({ name: 'batch-failed', invoices: 10, sync: { upsertBatchSize: 10, upsertConcurrency: 1, attempts: 1, backfillWindowDays: 366 } });
   }, 60_000);
   afterAll(() => p?.close());
 
@@ -123,7 +123,7 @@ describe('given a batch that fails as a whole after writing three of its ten rec
 describe('given ten invoices pulled into one batch job that is then deleted from Redis', () => {
   let p: Pipeline;
   beforeAll(async () => {
-    p = await startPipeline({ name: 'batch-lost', invoices: 10, sync: { upsertBatchSize: 10, sweepGraceSeconds: 0 } });
+    p = await startPipeline({ name: 'batch-lost', invoices: 10, sync: { upsertBatchSize: 10, upsertConcurrency: 1, sweepGraceSeconds: 0 } });
   }, 60_000);
   afterAll(() => p?.close());
 

@@ -31,7 +31,13 @@ for (const variant of [
         name: `two-crashes-${variant.maxStalledCount}`,
         invoices: INVOICES,
         customers: 5,
-        sync: { upsertConcurrency: 64, upsertBatchSize: variant.batch, maxStalledCount: variant.maxStalledCount, sweepEverySeconds: 5, sweepGraceSeconds: 1 },
+        sync: {
+          upsertConcurrency: variant.batch > 1 ? 6 : 64,
+          upsertBatchSize: variant.batch,
+          maxStalledCount: variant.maxStalledCount,
+          sweepEverySeconds: 5,
+          sweepGraceSeconds: 1,
+        },
       });
     });
     afterAll(() => p?.close());
@@ -45,7 +51,12 @@ for (const variant of [
       // Worker 1 pulls the invoices and starts their upserts; killed while they wait on billing.
       const first = await p.spawnWorker(['pull', 'upsert']);
       await rt.queues.pull.add('pull', { connectionId: CONNECTION, entity: 'invoices' }, { priority: 1 });
-      await until('upsert jobs in flight', async () => (await rt.queues.upsert.getJobCounts('active')).active! >= (variant.batch > 1 ? 3 : 10), 60_000, 50);
+      // (With batches: invoice batches, so the pull, which only this worker runs, has enqueued the invoices.)
+      const active = async () =>
+        variant.batch > 1
+          ? (await rt.queues.upsert.getJobs(['active'])).filter((j) => j.name === 'upsert-batch' && j.data.entity === 'invoices').length >= 3
+          : (await rt.queues.upsert.getJobCounts('active')).active! >= 10;
+      await until('upsert jobs in flight', active, 60_000, 50);
       first.kill('SIGKILL');
       await first.exited;
       // What was in flight at the kill: the jobs left active with no worker.
