@@ -12,7 +12,7 @@ import { writeSyncBenchConfig } from './sync-bench-config.js';
 /**
  * Peak RSS of the long-running service, `erp-sync worker` (all roles, as shipped: its own heap sizing
  * unless NODE_OPTIONS or ERP_SYNC_HEAP_MB say otherwise), while its scheduled pull syncs N invoices from
- * an ERP emulator into the billing emulator (both in their own processes, 8 GiB heaps) on one Redis. The
+ * an ERP emulator into the billing emulator (both in their own processes, with heaps of GiBs) on one Redis. The
  * worker starts on an empty state, so its first pull reads the whole history; the run ends when the
  * ledger holds every invoice billing takes from that source (drafts excluded), then the worker gets
  * SIGTERM and must exit 0.
