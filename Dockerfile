@@ -32,8 +32,9 @@ FROM ${NODE_IMAGE} AS runtime
 ARG ERP_SYNC_COMMIT=unknown
 ENV ERP_SYNC_COMMIT=${ERP_SYNC_COMMIT}
 ENV NODE_ENV=production
-# A predictable memory ceiling, whatever the host's memory (V8 otherwise sizes its heap from it).
-ENV NODE_OPTIONS=--max-old-space-size=512
+# No NODE_OPTIONS heap size: erp-sync sizes its own heap whatever the host's memory (192 MiB old space,
+# 4 MiB semi-spaces, MALLOC_ARENA_MAX=2; cli/heap-sizing.ts). Raise it with -e ERP_SYNC_HEAP_MB=<MiB>
+# (docs/operations.md, "Memory").
 WORKDIR /app
 COPY package.json ./
 COPY --from=deps /app/node_modules ./node_modules

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 
 /** Samples a process's peak RSS (VmHWM, kB) from /proc until it exits; Linux only. */
-export function watchPeakRss(pid: number, everyMs = 200): { stop(): number } {
+export function watchPeakRss(pid: number, everyMs = 200): { stop(): number; peek(): number } {
   let peakKb = 0;
   const timer = setInterval(async () => {
     try {
@@ -13,6 +13,7 @@ export function watchPeakRss(pid: number, everyMs = 200): { stop(): number } {
     }
   }, everyMs);
   return {
+    peek: () => peakKb,
     stop() {
       clearInterval(timer);
       return peakKb;

@@ -1,74 +1,22 @@
 #!/usr/bin/env node
-import { Command, CommanderError } from 'commander';
-import { registerBackfillCommand } from './commands/backfill.js';
-import { registerCheckCommand } from './commands/check.js';
-import { registerConfigCommand } from './commands/config.js';
-import { registerConnectCommand } from './commands/connect.js';
-import { registerConnectionsCommand } from './commands/connections.js';
-import { registerDemoCommand } from './commands/demo.js';
-import { registerDlqCommand } from './commands/dlq.js';
-import { registerExplainCommand } from './commands/explain.js';
-import { registerPreviewCommand } from './commands/preview.js';
-import { registerReconcileCommand } from './commands/reconcile.js';
-import { registerRunsCommand } from './commands/runs.js';
-import { registerStateCommand } from './commands/state.js';
-import { registerStatusCommand } from './commands/status.js';
-import { registerSyncCommand } from './commands/sync.js';
-import { registerTokenCommand } from './commands/token.js';
-import { registerWorkerCommand } from './commands/worker.js';
-import { registerSandboxCommand } from './commands/sandbox.js';
-import { SyncError } from '../src/errors/index.js';
-import { listDefaultCommandOptions } from './default-command-help.js';
-import { checkRequiredOptions } from './required-option.js';
-import { configureUsageErrors } from './usage-errors.js';
-import { versionLine } from './version.js';
+import { heapSizing, HeapSizeError, type HeapSizing } from './heap-sizing.js';
 
 /**
- * erp-sync: the command line. Exit codes: 0 success; 1 the command ran and found a problem (drift,
- * a demo mismatch); 2 it could not run (bad arguments or config, no Redis, a service unreachable).
- * A usage error is one line naming the command's help (usage-errors.ts), never the whole help.
+ * The `erp-sync` entry point. V8 reads its heap limits only when the process starts
+ * (v8.setFlagsFromString afterwards changes neither the limit nor the semi-spaces, measured), so a
+ * process started without them replaces itself with the same command plus the flags, before the
+ * program is loaded: process.execve keeps the pid and the open stdio, so signals, supervisors and pipes
+ * see one process. Where execve is missing (Windows) the command runs with V8's own sizing.
  */
-const program = new Command('erp-sync')
-  .description('Keep a billing and receivables service in step with Zoho Books, QuickBooks Online and Xero')
-  // The version line reads package.json and asks git for the commit: only when asked, not at every start.
-  .option('-V, --version', 'print the version (package, commit, Node) and exit')
-  .on('option:version', () => {
-    process.stdout.write(`${versionLine()}\n`);
-    throw new CommanderError(0, 'commander.version', 'version printed');
-  })
-  .hook('preAction', checkRequiredOptions)
-  .exitOverride();
-
-registerDemoCommand(program);
-registerSandboxCommand(program);
-registerWorkerCommand(program);
-registerBackfillCommand(program);
-registerReconcileCommand(program);
-registerPreviewCommand(program);
-registerStatusCommand(program);
-registerRunsCommand(program);
-registerStateCommand(program);
-registerConnectionsCommand(program);
-registerCheckCommand(program);
-registerSyncCommand(program);
-registerDlqCommand(program);
-registerExplainCommand(program);
-registerConfigCommand(program);
-registerTokenCommand(program);
-registerConnectCommand(program);
-configureUsageErrors(program);
-listDefaultCommandOptions(program);
-
+let sizing: HeapSizing = { flags: [], env: {} };
 try {
-  await program.parseAsync(process.argv);
+  sizing = heapSizing(process.argv.slice(2), process.execArgv, process.env);
 } catch (err) {
-  if (err instanceof CommanderError) {
-    process.exit(err.exitCode === 0 ? 0 : 2);
-  }
-  if (err instanceof SyncError) {
-    console.error(`erp-sync: ${err.message}`);
-    process.exit(2);
-  }
-  console.error(err);
+  if (!(err instanceof HeapSizeError)) throw err;
+  console.error(`erp-sync: ${err.message}`);
   process.exit(2);
 }
+const execve = (process as { execve?: (file: string, args: string[], env: NodeJS.ProcessEnv) => never }).execve;
+if (sizing.flags.length && execve)
+  execve(process.execPath, [process.execPath, ...process.execArgv, ...sizing.flags, ...process.argv.slice(1)], { ...process.env, ...sizing.env });
+await import('./program.js');

@@ -163,6 +163,10 @@ describe('Dockerfile', () => {
     expect(runtime).toMatch(/CMD \["worker", "--config", "\/etc\/erp-sync\/erp-sync.yaml"\]/);
   });
 
+  it('leaves the heap sizing to the CLI (cli/heap-sizing.ts): no V8 heap flag in the image to override it', () => {
+    expect(stages().at(-1)!).not.toMatch(/max-old-space-size|max-semi-space-size/);
+  });
+
   it('copies every source directory the build compiles (tsconfig.build.json include)', () => {
     const include = (JSON.parse(readFileSync(join(REPO_ROOT, 'tsconfig.build.json'), 'utf8')) as { include: string[] }).include;
     for (const dir of include) expect(text(), dir).toMatch(new RegExp(`^COPY ${dir} \\./${dir}$`, 'm'));
