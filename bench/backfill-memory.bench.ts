@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { stateKeys } from '../src/pipeline/keys.js';
 import { deleteKeysWithPrefix, resolveRedis, stateConnection } from '../src/redis.js';
-import { machine } from './bench-utils.js';
+import { machine, sizesAndVendor } from './bench-utils.js';
 import { forkBillingEmulator } from './fork-emulator.js';
 import { forkVendorEmulator } from './fork-vendor-emulator.js';
 import { watchPeakRss } from './proc-rss.js';
@@ -22,14 +22,7 @@ import { writeSyncBenchConfig } from './sync-bench-config.js';
  *
  *   npm run bench:memory [-- 20000 200000] [--vendor zoho-books|quickbooks|xero]
  */
-const argv = process.argv.slice(2);
-const vendorAt = argv.indexOf('--vendor');
-const VENDOR = vendorAt >= 0 ? argv[vendorAt + 1]! : 'zoho-books';
-const sizes = argv
-  .filter((_, i) => i !== vendorAt + 1 || vendorAt < 0)
-  .map(Number)
-  .filter((n) => n > 0);
-const SIZES = sizes.length ? sizes : [20_000, 200_000];
+const { sizes: SIZES, vendor: VENDOR } = sizesAndVendor([20_000, 200_000]);
 const KEY = 'bench-key';
 const cli = fileURLToPath(new URL('../cli/main.js', import.meta.url));
 

@@ -32,3 +32,14 @@ export function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 }
+
+/** `[sizes…] [--vendor zoho-books|quickbooks|xero]` of the memory benches: the sizes (else `defaults`) and the vendor. */
+export function sizesAndVendor(defaults: number[]): { sizes: number[]; vendor: string } {
+  const argv = process.argv.slice(2);
+  const vendorAt = argv.indexOf('--vendor');
+  const sizes = argv
+    .filter((_, i) => i !== vendorAt + 1 || vendorAt < 0)
+    .map(Number)
+    .filter((n) => n > 0);
+  return { sizes: sizes.length ? sizes : defaults, vendor: vendorAt >= 0 ? argv[vendorAt + 1]! : 'zoho-books' };
+}
