@@ -5,8 +5,9 @@ import { dayWindows } from '../src/billing/dates.js';
 import type { AppConfig } from '../src/config.js';
 import type { Metrics } from '../src/observability/metrics.js';
 import type { BackfillRuns } from '../src/pipeline/backfill-runs.js';
-import { BackfillPayload, type jobOptions, type PullPayload, PRIORITY, QUEUES } from './catalog.js';
+import { BackfillPayload, type jobOptions, type PullPayload, PRIORITY, QUEUES, UPSERT_BATCH } from './catalog.js';
 import { defineJob } from './define-job.js';
+import { accountForFailedUpsert, type FailedUpsertHelpers } from './failed-upsert.js';
 import type { PullResult } from './pull.js';
 import type { ConnectionHandle } from './runtime.js';
 
@@ -139,12 +140,27 @@ const FINISHED: ReadonlySet<string> = new Set(['completed', 'failed', 'unknown']
  * from the run's set as they are found (BackfillRuns), each job's state asked of BullMQ by its id, so
  * each call costs about the number of jobs still pending (bounded by sync.backlogHighWater) plus those
  * finished since the last.
+ *
+ * A failed batch is not finished while its unwritten records have not gone on as jobs of their own: the
+ * worker's 'failed' event hands them over a moment after BullMQ fails the batch (and nobody does for a
+ * batch failed by BullMQ's stalled-job check until the next sweep). So the count hands a failed batch
+ * over itself (idempotent with the worker's own hand-over), which tracks the new jobs under the run,
+ * before it drops the batch: a run is never reported finished while records it pulled are still to be
+ * written.
  */
 export async function runBacklog(
-  rt: { backfillRuns: Pick<BackfillRuns, 'pendingUpserts'>; queues: { upsert: Pick<Queue, 'getJobState'> } },
+  rt: { backfillRuns: Pick<BackfillRuns, 'pendingUpserts'>; queues: { upsert: Pick<Queue, 'getJobState' | 'getJob'> } },
   runId: string,
+  failedUpsert: FailedUpsertHelpers,
 ): Promise<number> {
-  return rt.backfillRuns.pendingUpserts(runId, (ids) => Promise.all(ids.map(async (id) => FINISHED.has(await rt.queues.upsert.getJobState(id)))));
+  const finished = async (id: string): Promise<boolean> => {
+    const state = await rt.queues.upsert.getJobState(id);
+    if (state !== 'failed') return FINISHED.has(state);
+    const job = await rt.queues.upsert.getJob(id);
+    if (job?.name === UPSERT_BATCH) await accountForFailedUpsert(failedUpsert, job);
+    return true;
+  };
+  return rt.backfillRuns.pendingUpserts(runId, (ids) => Promise.all(ids.map(finished)));
 }
 
 /** The parent runs once every window is done: it sums the children's results. */

@@ -105,13 +105,18 @@ async function handOverFailedBatch(h: FailedUpsertHelpers, job: Job, message: st
   for (const [i, r] of records.entries()) {
     const { connection, entity, erpId } = r!;
     await h.locks.release(connection, entity, erpId, `job-${job.id}`);
-    const entry = await h.inFlight.get(connection, entity, erpId);
-    if (entry?.jobId !== job.id) continue; // finished in the batch, or a newer version is on its way
     const payload = (data!.records as UpsertPayload[])[i]!;
+    const handOverId = handOverJobId(payload, job.id!);
+    const entry = await h.inFlight.get(connection, entity, erpId);
+    // Finished in the batch, or a newer version is on its way: left alone. An entry that already names
+    // the hand-over job was handed over by a call running at the same time (the worker's 'failed' event,
+    // the sweep, a backfill counting its run): enqueued again all the same (BullMQ keeps one job per id),
+    // so that this call too returns only once the job exists and is tracked under the run.
+    if (entry?.jobId !== job.id && entry?.jobId !== handOverId) continue;
     jobs.push({
       name: 'upsert' as const,
       data: payload,
-      opts: { jobId: handOverJobId(payload, job.id!), ...(job.opts.priority !== undefined ? { priority: job.opts.priority } : {}) },
+      opts: { jobId: handOverId, ...(job.opts.priority !== undefined ? { priority: job.opts.priority } : {}) },
     });
   }
   await enqueueUpserts(h, jobs);

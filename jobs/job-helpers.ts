@@ -109,15 +109,7 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
     },
     backfill: { logger, metrics },
     sweep,
-    failedUpsert: {
-      logger,
-      metrics,
-      quarantine: rt.quarantine,
-      inFlight: rt.inFlight,
-      locks: rt.locks,
-      queues: { upsert: rt.queues.upsert },
-      backfillRuns: rt.backfillRuns,
-    },
+    failedUpsert: failedUpsertHelpers(rt),
     reconcile: {
       logger,
       metrics,
@@ -150,5 +142,18 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
         reconcileState: rt.reconcileState,
       },
     },
+  };
+}
+
+/** What accounting for a failed upsert job uses: the workers' 'failed' event, the sweep, a backfill counting its run. */
+export function failedUpsertHelpers(rt: Runtime): FailedUpsertHelpers {
+  return {
+    logger: rt.logger,
+    metrics: rt.metrics,
+    quarantine: rt.quarantine,
+    inFlight: rt.inFlight,
+    locks: rt.locks,
+    queues: { upsert: rt.queues.upsert },
+    backfillRuns: rt.backfillRuns,
   };
 }

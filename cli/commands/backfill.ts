@@ -3,6 +3,7 @@ import { ENTITY_NAMES, isEntityName } from '../../src/connector/entities.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { addBackfill, readBackfillSummary, runBacklog, type BackfillSummary } from '../../jobs/backfill.js';
 import { billingCompanyGuardOf } from '../../jobs/billing-company-guard.js';
+import { failedUpsertHelpers } from '../../jobs/job-helpers.js';
 import { BILLING } from '../../jobs/billing-outage.js';
 import { startWorkers } from '../../jobs/worker-service.js';
 import { addDays, utcDate } from '../../src/billing/dates.js';
@@ -76,6 +77,7 @@ export async function runBackfill(
   let backlog: number | undefined;
   let billingDown = '';
   let prunedAt = 0;
+  const failedUpsert = failedUpsertHelpers(rt);
   let total = children;
   try {
     for (;;) {
@@ -88,7 +90,7 @@ export async function runBackfill(
       // Counted every 5 s while windows run, every second once they are all done.
       const due = Date.now() - prunedAt >= (state === 'completed' ? 1_000 : 5_000);
       if (due) {
-        backlog = await runBacklog(rt, runId);
+        backlog = await runBacklog(rt, runId, failedUpsert);
         // A billing outage pauses the upserts: say so, rather than a count that stops moving.
         const outage = await rt.outages.get(BILLING);
         billingDown = outage ? ` · billing DOWN since ${new Date(outage.since).toISOString()}, upserts paused until it answers` : '';

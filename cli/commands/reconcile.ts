@@ -8,7 +8,7 @@ import { reconcileRunRecord, type RunEnding } from '../../jobs/run-record.js';
 import { DRIFT_KINDS, FIXABLE } from '../../jobs/reconcile/drift.js';
 import { runBacklog } from '../../jobs/backfill.js';
 import { billingCompanyGuardOf } from '../../jobs/billing-company-guard.js';
-import { makeJobHelpers } from '../../jobs/job-helpers.js';
+import { failedUpsertHelpers, makeJobHelpers } from '../../jobs/job-helpers.js';
 import type { Runtime } from '../../jobs/runtime.js';
 import { sweepInFlight } from '../../jobs/sweep.js';
 import { startWorkers } from '../../jobs/worker-service.js';
@@ -121,7 +121,7 @@ async function waitForRepair(rt: Runtime, repaired: NonNullable<ReconcileResult[
     const failed = repaired.pullJobIds.filter((_, i) => states[i] === 'failed');
     if (failed.length)
       throw new Error(`repair pull ${failed.join(', ')} failed: ${(await rt.queues.pull.getJob(failed[0]!))?.failedReason ?? 'see the worker log'}`);
-    if (states.every((s) => s === 'completed' || s === 'unknown') && (await runBacklog(rt, repaired.runId)) === 0) return;
+    if (states.every((s) => s === 'completed' || s === 'unknown') && (await runBacklog(rt, repaired.runId, failedUpsertHelpers(rt))) === 0) return;
     if (Date.now() > deadline) throw new Error(`the repair did not finish within ${Math.round(timeoutMs / 1000)} s (pulls ${states.join(', ')})`);
     await sleep(250);
   }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBackfill } from '../../cli/commands/backfill.js';
 import { addBackfill, readBackfillSummary, runBacklog } from '../../jobs/backfill.js';
+import { failedUpsertHelpers } from '../../jobs/job-helpers.js';
 import { waitForDrain } from '../../cli/drain.js';
 import { startQuickBooksDemo, type DemoErp } from '../../cli/demo/sandbox-erps.js';
 import { validateSettings } from '../../connectors/registry.js';
@@ -116,7 +117,7 @@ describe('backfill', () => {
     try {
       const runId = 'bf-test-backlog';
       await rt.redis.sadd(rt.keys.runUpserts(runId), delayed.id!, completed!.id!, 'an-id-whose-job-was-removed');
-      expect(await runBacklog(rt, runId)).toBe(1);
+      expect(await runBacklog(rt, runId, failedUpsertHelpers(rt))).toBe(1);
       expect(await rt.redis.smembers(rt.keys.runUpserts(runId))).toEqual([delayed.id]);
       await rt.redis.del(rt.keys.runUpserts(runId));
     } finally {

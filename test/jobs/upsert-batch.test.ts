@@ -1,7 +1,8 @@
-import type { Job } from 'bullmq';
+import { type Job, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UPSERT_BATCH } from '../../jobs/catalog.js';
-import { makeJobHelpers } from '../../jobs/job-helpers.js';
+import { runBacklog } from '../../jobs/backfill.js';
+import { QUEUES, UPSERT_BATCH } from '../../jobs/catalog.js';
+import { failedUpsertHelpers, makeJobHelpers } from '../../jobs/job-helpers.js';
 import { upsertQueueProcessor, type UpsertBatchResult } from '../../jobs/upsert-batch.js';
 import { sweepInFlight } from '../../jobs/sweep.js';
 import { COMPANY, CONNECTION, type Pipeline, startPipeline, until, UPSERT_PATH } from '../support/pipeline.js';
@@ -117,6 +118,61 @@ describe('given a batch that fails as a whole after writing three of its ten rec
     } finally {
       await workers.stop(2_000);
     }
+  }, 90_000);
+});
+
+describe('given a backfill whose batch of ten invoices BullMQ has just failed, before any worker handed its records over', () => {
+  let p: Pipeline;
+  beforeAll(async () => {
+    p = await startPipeline({
+      name: 'batch-failed-run',
+      invoices: 10,
+      sync: { upsertBatchSize: 10, upsertConcurrency: 1, attempts: 1, backfillWindowDays: 366 },
+    });
+  }, 60_000);
+  afterAll(() => p?.close());
+
+  it("when the run's backlog is counted, then the batch's records go on as jobs of their own, tracked under the run and counted as not written until they are", async () => {
+    const { rt } = p;
+    const real = upsertQueueProcessor(makeJobHelpers(rt).upsert);
+    // A worker whose invoice batch fails and which does nothing after: as when BullMQ's stalled-job check
+    // fails a batch (no worker's 'failed' event fires), or in the moment before the 'failed' event's
+    // hand-over has run.
+    const bare = new Worker(
+      QUEUES.upsert,
+      async (job: Job, token?: string, signal?: AbortSignal) => {
+        if (job.name === UPSERT_BATCH && job.data.entity === 'invoices') throw new Error('connection to Redis lost mid-batch');
+        return real(job, token, signal);
+      },
+      rt.workerOptions(QUEUES.upsert),
+    );
+    p.startWorkers(['pull', 'backfill']);
+    const { runId } = await p.backfill();
+    const parent = (await rt.queues.backfill.getJob(runId))!;
+    await until(
+      'the windows to finish and the batch to fail',
+      async () => (await parent.getState()) === 'completed' && (await rt.queues.upsert.getJobCounts('failed')).failed === 1,
+      30_000,
+      50,
+    );
+    await bare.close();
+    const [failed] = await rt.queues.upsert.getJobs(['failed']);
+    const records: string[] = failed!.data.records.map((r: { erpId: string }) => r.erpId);
+    expect(records).toHaveLength(10);
+    expect(p.upsertPosts()).toBe(0);
+
+    expect(await runBacklog(rt, runId, failedUpsertHelpers(rt))).toBe(10);
+    expect(await rt.queues.upsert.getJobCounts('failed')).toEqual({ failed: 0 });
+    const own = (await rt.queues.upsert.getJobs(['wait', 'prioritized'])).filter((j) => j.data.entity === 'invoices');
+    expect(own.map((j) => j.data.erpId).sort()).toEqual([...records].sort());
+    expect(own.every((j) => j.name === 'upsert' && /-x[0-9a-f]{8}$/.test(j.id!))).toBe(true);
+
+    p.startWorkers(['upsert']);
+    await until('the run to have no upsert left', async () => (await runBacklog(rt, runId, failedUpsertHelpers(rt))) === 0, 60_000, 50);
+    expect(p.billingInvoices().size).toBe(10);
+    expect(p.upsertPosts()).toBe(10);
+    expect((await p.compareWithSource()).problems).toEqual([]);
+    expect(await rt.inFlight.count(CONNECTION)).toBe(0);
   }, 90_000);
 });
 
