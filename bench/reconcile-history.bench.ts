@@ -10,6 +10,7 @@ import { InvoiceInput } from '../src/billing/schemas/index.js';
 import { parseConfig } from '../src/config.js';
 import { createLogger } from '../src/observability/logger.js';
 import { contentHash } from '../src/pipeline/content-hash.js';
+import { encodeLedgerEntry } from '../src/pipeline/ledger-entry-codec.js';
 import { deleteKeysWithPrefix, resolveRedis, stateConnection } from '../src/redis.js';
 import { machine } from './bench-utils.js';
 import { forkBillingEmulator } from './fork-emulator.js';
@@ -71,7 +72,7 @@ async function main() {
         writtenAt,
         fields: reconcileFields(body),
       };
-      pipe.hset(ledgerKey, String(j), JSON.stringify(entry));
+      pipe.hset(ledgerKey, String(j), encodeLedgerEntry(String(j), entry));
     }
     await pipe.exec();
   }

@@ -11,6 +11,7 @@ import { utcDate } from '../src/billing/dates.js';
 import { InvoiceInput } from '../src/billing/schemas/index.js';
 import { contentHash } from '../src/pipeline/content-hash.js';
 import { stateKeys } from '../src/pipeline/keys.js';
+import { encodeLedgerEntry } from '../src/pipeline/ledger-entry-codec.js';
 import { deleteKeysWithPrefix, resolveRedis, stateConnection } from '../src/redis.js';
 import { machine } from './bench-utils.js';
 import { forkBillingEmulator } from './fork-emulator.js';
@@ -49,7 +50,7 @@ async function main() {
         pipe.hset(
           keys.ledger('bench', 'invoices'),
           String(j),
-          JSON.stringify({
+          encodeLedgerEntry(String(j), {
             hash: contentHash(body),
             version: '2026-01-15T00:00:00.000Z',
             billingId: invoice.invoiceId,

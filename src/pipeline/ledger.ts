@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { StateKeys } from './keys.js';
+import { decodeLedgerEntry, encodeLedgerEntry } from './ledger-entry-codec.js';
 import { LuaScript } from './lua-script.js';
 
 /** What was written to billing for one source record. */
@@ -34,7 +35,8 @@ const REQUEST_REPAIR = LuaScript.load('request-repair-1');
 const FORGET_WRITTEN = LuaScript.load('forget-written-1');
 
 /**
- * The ledger: one Redis hash per (connection, entity), field = ERP id. It lets a pull skip unchanged
+ * The ledger: one Redis hash per (connection, entity), field = ERP id, value = the entry in the form of
+ * ./ledger-entry-codec.ts (compact; entries written before it are read as they are). It lets a pull skip unchanged
  * records, lets an upsert refuse an older version, and is reconciliation's expected side.
  * Versions are UTC ISO-8601 strings of equal format, so string order is time order.
  *
@@ -50,19 +52,19 @@ export class Ledger {
 
   async get(connection: string, entity: string, erpId: string): Promise<LedgerEntry | undefined> {
     const raw = await this.redis.hget(this.keys.ledger(connection, entity), erpId);
-    return raw ? (JSON.parse(raw) as LedgerEntry) : undefined;
+    return raw ? decodeLedgerEntry(erpId, raw) : undefined;
   }
 
   /** Entries for many ids in one round trip (a pull checks a whole page). */
   async getMany(connection: string, entity: string, erpIds: string[]): Promise<Array<LedgerEntry | undefined>> {
     if (erpIds.length === 0) return [];
     const raws = await this.redis.hmget(this.keys.ledger(connection, entity), ...erpIds);
-    return raws.map((r) => (r ? (JSON.parse(r) as LedgerEntry) : undefined));
+    return raws.map((r, i) => (r ? decodeLedgerEntry(erpIds[i]!, r) : undefined));
   }
 
   /** Returns false (and writes nothing) when the ledger already holds a newer version. */
   async put(connection: string, entity: string, erpId: string, entry: LedgerEntry): Promise<boolean> {
-    const r = await PUT_IF_NOT_OLDER.run(this.redis, [this.keys.ledger(connection, entity)], [erpId, entry.version, JSON.stringify(entry)]);
+    const r = await PUT_IF_NOT_OLDER.run(this.redis, [this.keys.ledger(connection, entity)], [erpId, entry.version, encodeLedgerEntry(erpId, entry)]);
     return r === 1;
   }
 
@@ -122,7 +124,7 @@ export class Ledger {
       const [next, flat] = await this.redis.hscan(this.keys.ledger(connection, entity), cursor, 'COUNT', count);
       cursor = next;
       const batch: Array<[string, LedgerEntry]> = [];
-      for (let i = 0; i < flat.length; i += 2) batch.push([flat[i]!, JSON.parse(flat[i + 1]!) as LedgerEntry]);
+      for (let i = 0; i < flat.length; i += 2) batch.push([flat[i]!, decodeLedgerEntry(flat[i]!, flat[i + 1]!)]);
       if (batch.length) yield batch;
     } while (cursor !== '0');
   }

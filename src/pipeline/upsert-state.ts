@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { StateKeys } from './keys.js';
 import type { LedgerEntry } from './ledger.js';
+import { decodeLedgerEntry, encodeLedgerEntry } from './ledger-entry-codec.js';
 import { LuaScript } from './lua-script.js';
 import { Quarantine } from './quarantine.js';
 import { dayScoreOf } from './ledger-date-index.js';
@@ -53,7 +54,7 @@ export class UpsertState {
     if (locked !== 1) return { customerEnsured: false };
     return {
       lock: { owner, release: async () => void (await RELEASE.run(this.redis, [lockKey], [owner])) },
-      current: entry ? (JSON.parse(entry) as LedgerEntry) : undefined,
+      current: entry ? decodeLedgerEntry(erpId, entry) : undefined,
       customerEnsured: ensured === 1,
     };
   }
@@ -72,7 +73,7 @@ export class UpsertState {
         this.keys.inFlight(connection),
         this.keys.ledgerByDate(connection, entity),
       ],
-      [erpId, entry.version, JSON.stringify(entry), Quarantine.field(entity, erpId), owner, jobId, dayScoreOf(entry) ?? ''],
+      [erpId, entry.version, encodeLedgerEntry(erpId, entry), Quarantine.field(entity, erpId), owner, jobId, dayScoreOf(entry) ?? ''],
     );
     return written === 1;
   }

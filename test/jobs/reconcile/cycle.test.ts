@@ -4,7 +4,7 @@ import { runBackfill } from '../../../cli/commands/backfill.js';
 import { QUEUES } from '../../../jobs/catalog.js';
 import { runReconcile } from '../../../jobs/reconcile/run-reconcile.js';
 import { addDays, utcDate } from '../../../src/billing/dates.js';
-import type { LedgerEntry } from '../../../src/pipeline/ledger.js';
+import { decodeLedgerEntry, encodeLedgerEntry } from '../../../src/pipeline/ledger-entry-codec.js';
 import { COMPANY, CONNECTION, HISTORY, type Pipeline, startPipeline } from '../../support/pipeline.js';
 
 const DAY_MS = 86_400_000;
@@ -59,8 +59,8 @@ describe('given a connection synced 60 days ago, one of whose invoices a billing
     await admin('/clock', { now: null }, '');
     const key = p.rt.keys.ledger(CONNECTION, 'invoices');
     for (const [erpId, raw] of Object.entries(await p.redis.hgetall(key))) {
-      const e = JSON.parse(raw) as LedgerEntry;
-      await p.redis.hset(key, erpId, JSON.stringify({ ...e, writtenAt: e.writtenAt - 60 * DAY_MS }));
+      const e = decodeLedgerEntry(erpId, raw);
+      await p.redis.hset(key, erpId, encodeLedgerEntry(erpId, { ...e, writtenAt: e.writtenAt - 60 * DAY_MS }));
     }
     // The source's own voids are mirrored in billing (a person's standing task), so they are not drift.
     for (const inv of p.zoho.store.invoices().filter((i) => i.status === 'void')) {
@@ -68,7 +68,7 @@ describe('given a connection synced 60 days ago, one of whose invoices a billing
       if (e) await admin(`/invoices/${encodeURIComponent(e.billingId)}/void`);
     }
     // An invoice from late in the history, so the cycle reaches it only after a few slices.
-    const entries = Object.entries(await p.redis.hgetall(key)).map(([id, raw]) => [id, JSON.parse(raw) as LedgerEntry] as const);
+    const entries = Object.entries(await p.redis.hgetall(key)).map(([id, raw]) => [id, decodeLedgerEntry(id, raw)] as const);
     const [erpId, e] = entries.filter(([, x]) => x.fields?.invoiceDate).sort(([, a], [, b]) => (a.fields!.invoiceDate! < b.fields!.invoiceDate! ? 1 : -1))[0]!;
     deleted = { erpId, billingId: e.billingId, invoiceDate: e.fields!.invoiceDate! };
     await admin(`/invoices/${encodeURIComponent(e.billingId)}/delete`);

@@ -1,0 +1,238 @@
+import type { LedgerEntry } from './ledger.js';
+
+/*
+ * The stored form of a ledger entry: the bytes one record costs in Redis for as long as it exists, so
+ * the entry is written in a compact form, and entries written before it (plain JSON of LedgerEntry, the
+ * "legacy" form) are read as they are: nothing is re-written after an upgrade.
+ *
+ * The compact form is still one JSON object, because Lua scripts decode it with cjson and read or write
+ * some top-level keys by name: `hash`, `version`, `jobId`, `fields`, `attachmentUrl` and
+ * `sourceDeletedAt` keep their names (and their values' meaning; `attachmentUrl` may hold a template,
+ * which a script only ever clears). The keys no script reads get one-letter names: billingId → b,
+ * number → n, sourceStatus → s, writtenAt → w. Every entry has a writtenAt, so a `w` key is what tells
+ * the compact form from the legacy one.
+ *
+ * In the compact form:
+ * - `fields` names are codes from FIELD_CODES (a name it does not know stays as it is, so a new compared
+ *   field round-trips before it has a code);
+ * - digests (and the content `hash`) are stored as base64url instead of hex (the same bytes), dates
+ *   (YYYY-MM-DD) as day numbers, a buyer id of the entry's own connection as [its ERP part];
+ * - a value decode can restore exactly is left out: fields.invoiceNumber when it equals `number`,
+ *   fields.erpId when it equals the entry's ERP id (the ledger field);
+ * - billingId and attachmentUrl that contain the ERP id are stored as [before, after] around its last
+ *   occurrence (`inv.zoho-in.` + id, `https://…/invoices/` + id + `.pdf`).
+ * `version` is stored as it is (scripts compare it); decode gives back every hash and digest exactly.
+ *
+ * encodeLedgerEntry checks that decoding gives back exactly the entry it was given (same JSON, key
+ * order included) and writes the legacy form when it would not, so no entry is ever altered by its
+ * encoding. cjson (the scripts) re-encodes objects in its own key order, keeps null and arrays of
+ * strings, and writes an empty object as {}: none of that changes what decodeLedgerEntry returns.
+ */
+
+/**
+ * Codes of the compared fields' names (jobs/reconcile-fields.ts, in its order). They are stored in
+ * Redis: a code is never changed or given to another name; a new name gets a new code at the end.
+ */
+export const FIELD_CODES: Readonly<Record<string, string>> = {
+  invoiceNumber: 'a',
+  invoiceDate: 'b',
+  invoiceDueDate: 'c',
+  invoiceCurrency: 'd',
+  exchangeRate: 'e',
+  invoiceSubtotal: 'f',
+  invoiceTax: 'g',
+  invoiceTotal: 'h',
+  invoicePaidAmount: 'i',
+  invoiceAdjustedAmount: 'j',
+  promiseToPayDate: 'k',
+  buyerId: 'l',
+  customerName: 'm',
+  referenceType: 'n',
+  referenceId: 'o',
+  referenceText: 'p',
+  irnNumber: 'q',
+  placeOfSupply: 'r',
+  erpId: 's',
+  invoiceOriginSource: 't',
+  'digest:invoiceTax': 'u',
+  'digest:discount': 'v',
+  'digest:lineItems': 'w',
+  'digest:invoiceAmountAdjustments': 'x',
+  'digest:tags': 'y',
+  'digest:metaData': 'z',
+};
+
+const CODES = new Map(Object.entries(FIELD_CODES));
+const FIELD_NAMES = new Map(Object.entries(FIELD_CODES).map(([name, code]) => [code, name]));
+/** A name's place in FIELD_CODES: where a left-out field goes back in (the order fields are built in). */
+const FIELD_ORDER = new Map(Object.keys(FIELD_CODES).map((name, i) => [name, i]));
+/** A name not in FIELD_CODES that could be read as a code (one character) or as escaped gets `~` before it. */
+const ESCAPE = '~';
+
+const SHORT_KEYS = new Map([
+  ['billingId', 'b'],
+  ['number', 'n'],
+  ['sourceStatus', 's'],
+  ['writtenAt', 'w'],
+]);
+const LONG_KEYS = new Map([...SHORT_KEYS].map(([long, short]) => [short, long]));
+/** writtenAt's short name: on every compact entry, on no legacy one. */
+const COMPACT_MARK = SHORT_KEYS.get('writtenAt')!;
+/** Top-level keys whose value may be stored as a template around the ERP id. */
+const TEMPLATED = new Set(['billingId', 'attachmentUrl']);
+
+type Fields = Record<string, string | null>;
+type Template = [before: string] | [before: string, after: string];
+
+/** The entry's stored JSON (compact form; legacy when the compact one would not decode back exactly). */
+export function encodeLedgerEntry(erpId: string, entry: LedgerEntry): string {
+  const legacy = JSON.stringify(entry);
+  const compact = JSON.stringify(compactEntry(erpId, entry));
+  return compact.length < legacy.length && JSON.stringify(decodeLedgerEntry(erpId, compact)) === legacy ? compact : legacy;
+}
+
+/** The entry stored at ledger field `erpId`, in either form. */
+export function decodeLedgerEntry(erpId: string, json: string): LedgerEntry {
+  const stored = JSON.parse(json) as Record<string, unknown>;
+  if (!(COMPACT_MARK in stored)) return stored as unknown as LedgerEntry;
+  const billingId = expandTemplate(stored[SHORT_KEYS.get('billingId')!], erpId);
+  const context: Context = { erpId, number: stored[SHORT_KEYS.get('number')!], connection: connectionPartOf(billingId) };
+  const out: Array<[string, unknown]> = [];
+  for (const [key, value] of Object.entries(stored)) {
+    const name = LONG_KEYS.get(key) ?? key;
+    if (name === 'hash') out.push([name, typeof value === 'string' ? fromBase64(value, HASH_HEX) : value]);
+    else if (name === 'fields') out.push([name, isFields(value) ? expandFields(value, context) : value]);
+    else if (TEMPLATED.has(name)) out.push([name, expandTemplate(value, erpId)]);
+    else out.push([name, value]);
+  }
+  return Object.fromEntries(out) as unknown as LedgerEntry;
+}
+
+/** What a compact entry's left-out or shortened fields are restored from. */
+interface Context {
+  erpId: string;
+  number: unknown;
+  /** The connection's part of the entry's billing id (`zoho-in` of `inv.zoho-in.1114…`). */
+  connection: string | undefined;
+}
+
+/** Lengths of the hex strings stored as base64url: the content hash (sha256) and a field digest. */
+const HASH_HEX = 64;
+const DIGEST_HEX = 32;
+const DIGEST = 'digest:';
+
+function compactEntry(erpId: string, entry: LedgerEntry): Record<string, unknown> {
+  const context: Context = { erpId, number: entry.number, connection: connectionPartOf(entry.billingId) };
+  const out: Array<[string, unknown]> = [];
+  for (const [name, value] of Object.entries(entry)) {
+    if (value === undefined) continue;
+    const key = SHORT_KEYS.get(name) ?? name;
+    if (name === 'hash' && typeof value === 'string') out.push([key, toBase64(value, HASH_HEX)]);
+    else if (name === 'fields' && isFields(value)) out.push([key, compactFields(value, context)]);
+    else if (TEMPLATED.has(name) && typeof value === 'string') out.push([key, templateOf(value, erpId) ?? value]);
+    else out.push([key, value]);
+  }
+  return Object.fromEntries(out);
+}
+
+/** The fields decode restores when they are left out, from what. */
+const DERIVED: ReadonlyArray<[name: string, from: (c: Context) => unknown]> = [
+  ['invoiceNumber', (c) => c.number],
+  ['erpId', (c) => c.erpId],
+];
+const BUYER = 'buyerId';
+/** Dates (YYYY-MM-DD) stored as days since 1970-01-01. */
+const DATES = new Set(['invoiceDate', 'invoiceDueDate', 'promiseToPayDate']);
+const DAY_MS = 86_400_000;
+const dateOfDay = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10);
+const BUYER_KIND = 'cust';
+
+function compactFields(fields: Record<string, unknown>, context: Context): Record<string, unknown> {
+  const out: Array<[string, unknown]> = [];
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    if (DERIVED.some(([derived, from]) => derived === name && from(context) === value)) continue;
+    const code = CODES.get(name);
+    const key = code ?? (name.length <= 1 || name.startsWith(ESCAPE) ? ESCAPE + name : name);
+    out.push([key, typeof value === 'string' ? compactValue(name, value, context) : value]);
+  }
+  return Object.fromEntries(out);
+}
+
+/** A digest as base64url; a date as its day number; the buyer id of this connection as [its ERP part]. */
+function compactValue(name: string, value: string, context: Context): unknown {
+  if (name.startsWith(DIGEST)) return toBase64(value, DIGEST_HEX);
+  if (DATES.has(name) && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    const day = Date.parse(`${value}T00:00:00Z`) / DAY_MS;
+    if (Number.isInteger(day) && dateOfDay(day) === value) return day;
+  }
+  const buyerPrefix = context.connection === undefined ? undefined : `${BUYER_KIND}.${context.connection}.`;
+  if (name === BUYER && buyerPrefix && value.startsWith(buyerPrefix)) return [value.slice(buyerPrefix.length)];
+  return value;
+}
+
+function expandFields(stored: Record<string, unknown>, context: Context): Fields {
+  const named = Object.entries(stored).map(([key, value]): [string, string | null] => {
+    const name = nameOf(key);
+    if (typeof value === 'string' && name.startsWith(DIGEST)) return [name, fromBase64(value, DIGEST_HEX)];
+    if (DATES.has(name) && typeof value === 'number') return [name, dateOfDay(value)];
+    if (name === BUYER && isTemplate(value) && value.length === 1) return [name, `${BUYER_KIND}.${context.connection}.${value[0]}`];
+    return [name, value as string | null];
+  });
+  const present = new Set(named.map(([name]) => name));
+  // Left out at encoding: restored in the place the fields are built in (FIELD_CODES order).
+  const restore = DERIVED.map(([name, from]): [string, unknown] => [name, from(context)]).filter(
+    (e): e is [string, string] => typeof e[1] === 'string' && !present.has(e[0]),
+  );
+  const out: Array<[string, string | null]> = [];
+  for (const [name, value] of named) {
+    const place = FIELD_ORDER.get(name);
+    while (place !== undefined && restore.length && FIELD_ORDER.get(restore[0]![0])! < place) out.push(restore.shift()!);
+    out.push([name, value]);
+  }
+  out.push(...restore);
+  return Object.fromEntries(out);
+}
+
+function nameOf(key: string): string {
+  if (key.startsWith(ESCAPE)) return key.slice(ESCAPE.length);
+  return (key.length === 1 && FIELD_NAMES.get(key)) || key;
+}
+
+/** [before, after] around the last occurrence of the ERP id, when that is shorter than the value itself. */
+function templateOf(value: string, erpId: string): Template | undefined {
+  const at = erpId ? value.lastIndexOf(erpId) : -1;
+  if (at < 0) return undefined;
+  const after = value.slice(at + erpId.length);
+  const template: Template = after ? [value.slice(0, at), after] : [value.slice(0, at)];
+  return JSON.stringify(template).length < JSON.stringify(value).length ? template : undefined;
+}
+
+function expandTemplate(value: unknown, erpId: string): unknown {
+  return isTemplate(value) ? `${value[0]}${erpId}${value[1] ?? ''}` : value;
+}
+
+/** `zoho-in` of `inv.zoho-in.1114…` (ids are `<kind>.<connection>.<erp id>`, src/mapping/ids.ts). */
+function connectionPartOf(billingId: unknown): string | undefined {
+  if (typeof billingId !== 'string') return undefined;
+  const parts = billingId.split('.');
+  return parts.length === 3 ? parts[1] : undefined;
+}
+
+/** Lower-case hex of `hexLength` digits as base64url (the same bytes in fewer characters); anything else as it is. */
+function toBase64(value: string, hexLength: number): string {
+  return value.length === hexLength && /^[0-9a-f]*$/.test(value) ? Buffer.from(value, 'hex').toString('base64url') : value;
+}
+
+function fromBase64(value: string, hexLength: number): string {
+  const base64Length = Math.ceil((hexLength / 2) * (4 / 3));
+  return value.length === base64Length && /^[A-Za-z0-9_-]*$/.test(value) ? Buffer.from(value, 'base64url').toString('hex') : value;
+}
+
+function isTemplate(value: unknown): value is Template {
+  return Array.isArray(value) && (value.length === 1 || value.length === 2) && value.every((v) => typeof v === 'string');
+}
+
+function isFields(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
