@@ -88,6 +88,8 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
       syncStatus: rt.syncStatus,
       backfillRuns: rt.backfillRuns,
       inFlight: rt.inFlight,
+      // Read at each use: a config reload (jobs/reload-config.ts) changes the connections.
+      connectionIds: () => rt.config.connections.map((c) => c.id),
       queues: { upsert: rt.queues.upsert },
     },
     upsert: {

@@ -39,7 +39,9 @@ export interface PullHelpers {
   quarantine: Pick<Quarantine, 'put' | 'clear'>;
   syncStatus: Pick<SyncStatus, 'recordSuccess' | 'recordLastError'>;
   backfillRuns: Pick<BackfillRuns, 'trackUpserts'>;
-  inFlight: Pick<InFlight, 'track' | 'versions'>;
+  inFlight: Pick<InFlight, 'track' | 'versions' | 'total'>;
+  /** Every configured connection (read at each use: a config reload changes them). */
+  connectionIds(): string[];
   queues: { upsert: Pick<Queue, 'addBulk' | 'getJobCounts'> };
 }
 
@@ -272,12 +274,22 @@ function rewind(state: StreamState, lookbackSeconds: number): StreamState {
 
 /**
  * Backpressure: while the upsert backlog is above the high-water mark, the pull waits. The mark counts
- * records; a job carries up to `sync.upsertBatchSize` of them, so the jobs are counted at that weight.
+ * records, of every connection. Two counts bound them, and the lower one is used:
+ * - the in-flight index: each record enqueued and not yet written, skipped or quarantined, whatever job
+ *   carries it (exact, but an entry whose bookkeeping was interrupted stays until the sweep settles it);
+ * - the jobs waiting, delayed or active, each weighed at `sync.upsertBatchSize` records (a batch of a
+ *   small page, or a record that left its batch, carries fewer).
+ * Jobs alone overcount up to `upsertBatchSize` times: records waiting as jobs of their own (credit notes
+ * waiting for their invoices) then held the pulls of those very invoices back until they gave up waiting.
  */
-export async function waitForBacklog(rt: Pick<PullHelpers, 'queues' | 'config'>, signal?: AbortSignal): Promise<void> {
+export async function waitForBacklog(
+  rt: Pick<PullHelpers, 'queues' | 'inFlight' | 'connectionIds'> & { config: { sync: Pick<AppConfig['sync'], 'backlogHighWater' | 'upsertBatchSize'> } },
+  signal?: AbortSignal,
+): Promise<void> {
   for (;;) {
     const counts = await rt.queues.upsert.getJobCounts('wait', 'prioritized', 'delayed', 'active');
-    const backlog = Object.values(counts).reduce((a, b) => a + b, 0) * rt.config.sync.upsertBatchSize;
+    const jobs = Object.values(counts).reduce((a, b) => a + b, 0);
+    const backlog = Math.min(jobs * rt.config.sync.upsertBatchSize, await rt.inFlight.total(rt.connectionIds()));
     if (backlog <= rt.config.sync.backlogHighWater) return;
     await sleep(250, undefined, { signal });
   }

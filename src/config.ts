@@ -146,9 +146,9 @@ export const AppConfig = z.strictObject({
        * Records per upsert job written by a pull (1 = a job per record). A batch pays BullMQ's cost per
        * job once: measured in bench/pipeline.bench.ts (docs/benchmarks.md). The unit of retry and
        * quarantine stays one record: a record that must wait or be retried leaves its batch as a job of
-       * its own. 1 until batches have run under every reliability test (20 measured best). @defaultValue 1
+       * its own. 20 measured best (50 did no better). @defaultValue 20
        */
-      upsertBatchSize: z.number().int().min(1).max(100).default(1),
+      upsertBatchSize: z.number().int().min(1).max(100).default(20),
       /** A pull waits while the upsert backlog (records waiting or being written) is above this. */
       backlogHighWater: z.number().int().min(100).default(20_000),
       /** Days per backfill window. */

@@ -58,6 +58,12 @@ export class InFlight {
     return this.redis.hlen(this.keys.inFlight(connection));
   }
 
+  /** Records in flight for these connections together (one HLEN each, sent at once). */
+  async total(connections: readonly string[]): Promise<number> {
+    const counts = await Promise.all(connections.map((c) => this.count(c)));
+    return counts.reduce((a, b) => a + b, 0);
+  }
+
   async get(connection: string, entity: string, erpId: string): Promise<InFlightEntry | undefined> {
     const raw = await this.redis.hget(this.keys.inFlight(connection), Quarantine.field(entity, erpId));
     return raw === null ? undefined : parseEntry(Quarantine.field(entity, erpId), raw);

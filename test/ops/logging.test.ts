@@ -193,8 +193,11 @@ describe('redaction: a canary in every secret field never reaches the log', () =
       stack = await startStack({
         name: 'canary',
         logLevel: 'trace',
-        // the first 60 billing requests answer 503: upsert attempts fail (and are logged), then recover
-        billingFaults: { errorNext: 60, errorStatus: 503 },
+        // Billing answers 503 from the start: upsert attempts fail (and are logged) until the test brings it
+        // back. Down until then, not for a count of requests: how many requests a count lasts depends on
+        // how many upserts run at once, and once billing is marked down only the outage probe (one request
+        // every 5 s) would use up the rest.
+        billingFaults: { errorRate: 1, errorStatus: 503 },
         secrets: {
           billingApiKey: c.billingApiKey,
           billingAttachmentKey: c.attachmentKey,
@@ -213,6 +216,7 @@ describe('redaction: a canary in every secret field never reaches the log', () =
       // A failed write is logged by its job, or by its batch as the record leaves it (sync.upsertBatchSize).
       const failed = /"msg":"(job attempt failed|record failed in its batch; it is retried as a job of its own)"/;
       await until('a logged failed attempt', () => stack.lines.some((l) => failed.test(l)), 30_000);
+      stack.billing.faults.set({});
       await until(
         'the upserts to recover from the 503s',
         async () => (await stack.metrics()).match(new RegExp(`erpsync_records_upserted_total\\{connection="${CONNECTION}",entity="invoices"\\} [1-9]`)),
