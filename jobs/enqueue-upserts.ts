@@ -77,6 +77,9 @@ export function batchUpserts(jobs: readonly UpsertJob[], size: number, runId?: s
         opts: {
           jobId: jobIdSafe('ub', connectionId, contentHash(part.map((j) => j.opts.jobId)).slice(0, 24)),
           ...(priority !== undefined ? { priority } : {}),
+          // Completed jobs are kept for the queue UI and `erp-sync explain` only: the last
+          // KEPT_COMPLETED_UPSERT_RECORDS records' worth, not that many batches.
+          removeOnComplete: { count: Math.ceil(KEPT_COMPLETED_UPSERT_RECORDS / size) },
         },
       });
     }

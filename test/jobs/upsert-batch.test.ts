@@ -31,6 +31,14 @@ describe('given a synced connection of 30 invoices and upserts in batches of 10'
     expect(p.upsertPosts()).toBe(ids.length);
     expect((await p.compareWithSource()).problems).toEqual([]);
     expect(await rt.inFlight.count(CONNECTION)).toBe(0);
+    // Completed jobs are kept for the queue UI and `explain`: the last 1,000 records' worth, in batches.
+    const completed = (await rt.queues.upsert.getCompleted()).filter((j) => j.name === UPSERT_BATCH);
+    expect(completed.length).toBeGreaterThan(0);
+    for (const j of completed) {
+      const { count } = j.opts.removeOnComplete as { count: number };
+      expect(count).toBeLessThanOrEqual(Math.ceil(1000 / j.data.records.length));
+      expect(count).toBeGreaterThanOrEqual(100);
+    }
   });
 
   it('when one edited invoice was deleted in billing and another meets three 503s (its call and both retries), then the first is quarantined after one call, the second is written by a job of its own, and the others are written once each', async () => {
