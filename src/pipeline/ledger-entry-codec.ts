@@ -144,7 +144,16 @@ const BUYER = 'buyerId';
 /** Dates (YYYY-MM-DD) stored as days since 1970-01-01. */
 const DATES = new Set(['invoiceDate', 'invoiceDueDate', 'promiseToPayDate']);
 const DAY_MS = 86_400_000;
-const dateOfDay = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10);
+/** Day numbers read back as dates, remembered (a ledger's dates fall on a few thousand days; Date is slow). */
+const DATES_OF_DAYS = new Map<number, string>();
+const dateOfDay = (day: number): string => {
+  let date = DATES_OF_DAYS.get(day);
+  if (date === undefined) {
+    date = new Date(day * DAY_MS).toISOString().slice(0, 10);
+    if (DATES_OF_DAYS.size < 100_000) DATES_OF_DAYS.set(day, date);
+  }
+  return date;
+};
 const BUYER_KIND = 'cust';
 
 function compactFields(fields: Record<string, unknown>, context: Context): Record<string, unknown> {
