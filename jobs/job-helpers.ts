@@ -39,12 +39,13 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
   };
   // One per process: pulls, upserts and reconciles of a paused connection are held as they start.
   const gate = connectionGate(rt.connectionControl, { recheckSeconds: config.sync.pausedRecheckSeconds });
+  // Read at each use: a config reload (jobs/reload-config.ts) changes the connections.
+  const connectionIds = () => rt.config.connections.map((c) => c.id);
   const sweep: SweepHelpers = {
     logger,
     metrics,
     config: { sync: { sweepGraceSeconds: config.sync.sweepGraceSeconds } },
-    // Read at each sweep: a config reload (jobs/reload-config.ts) changes the connections.
-    connectionIds: () => rt.config.connections.map((c) => c.id),
+    connectionIds,
     inFlight: rt.inFlight,
     quarantine: rt.quarantine,
     locks: rt.locks,
@@ -88,8 +89,7 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
       syncStatus: rt.syncStatus,
       backfillRuns: rt.backfillRuns,
       inFlight: rt.inFlight,
-      // Read at each use: a config reload (jobs/reload-config.ts) changes the connections.
-      connectionIds: () => rt.config.connections.map((c) => c.id),
+      connectionIds,
       queues: { upsert: rt.queues.upsert },
     },
     upsert: {

@@ -59,8 +59,6 @@ export interface PullResult {
   cursor: string | null;
 }
 
-export { upsertJobId } from './enqueue-upserts.js';
-
 /**
  * Reads one (connection, entity) stream from its checkpoint minus the lookback overlap up to
  * now − settle delay, page by page. Each page: map every record (failures to quarantine, never stopping
@@ -215,8 +213,9 @@ export function pullProcessor(rt: PullHelpers) {
           });
         }
         if (jobs.length) {
-          // Batches no larger than spreads the page over every upsert slot: a small incremental page keeps
-          // the parallelism of one job per record, a backfill's pages get the full batch size.
+          // Batches no larger than what spreads the page over every upsert slot: a small incremental page
+          // keeps the parallelism of one job per record; a page of at least batch size × upsertConcurrency
+          // records gets full batches.
           const size = Math.min(rt.config.sync.upsertBatchSize, Math.ceil(jobs.length / rt.config.sync.upsertConcurrency));
           const queued = batchUpserts(jobs, size, data.runId);
           await enqueueUpserts(rt, queued);

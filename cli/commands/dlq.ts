@@ -1,7 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { upsertJobId } from '../../jobs/pull.js';
 import type { UpsertPayload } from '../../jobs/catalog.js';
-import { enqueueUpserts, type UpsertJob } from '../../jobs/enqueue-upserts.js';
+import { enqueueUpserts, upsertJobId, type UpsertJob } from '../../jobs/enqueue-upserts.js';
 import { ENTITY_NAMES, isEntityName } from '../../src/connector/entities.js';
 import type { Runtime } from '../../jobs/runtime.js';
 import { ConfigError } from '../../src/errors/index.js';

@@ -10,9 +10,8 @@ import type { Ledger, LedgerEntry } from '../../src/pipeline/ledger.js';
 import type { Quarantine } from '../../src/pipeline/quarantine.js';
 import { CREDIT_NOTE_PRIORITY_OFFSET, PRIORITY } from '../catalog.js';
 import { setDraftAside } from '../draft-record.js';
-import { enqueueUpserts, type UpsertJob } from '../enqueue-upserts.js';
+import { enqueueUpserts, upsertJobId, type UpsertJob } from '../enqueue-upserts.js';
 import { mapForUpsert } from '../map-for-upsert.js';
-import { upsertJobId } from '../pull.js';
 import type { ConnectionHandle } from '../runtime.js';
 
 /** What one record's repair did. */
