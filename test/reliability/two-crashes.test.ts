@@ -38,6 +38,8 @@ for (const variant of [
           sweepEverySeconds: 5,
           sweepGraceSeconds: 1,
         },
+        // Above the 30 s billing holds worker 2's requests for: a request timed out would be retried later.
+        billing: { timeoutMs: 60_000 },
       });
     });
     afterAll(() => p?.close());
@@ -70,13 +72,19 @@ for (const variant of [
       const stalledKeys = variant.expectStalled ? singleKeys : [];
       const inFlightKeys = inFlight.flatMap((j) => (j.data.records ?? [j.data]).map((r: { entity: string; erpId: string }) => `${r.entity}:${r.erpId}`)).sort();
 
-      // Worker 2 takes them back (stalled → wait → active) and is killed while it holds them.
+      // Worker 2 takes them back (stalled → wait → active) and is killed while it holds them. Its jobs are
+      // taken back over a few seconds (each lock expires on its own; the stalled check runs every second),
+      // so billing now holds each request for 30 s: a job worker 2 took first cannot finish before it took
+      // the last (at 4 s, on a loaded machine, one did, and never stalled a second time).
+      p.billing.faults.set({ latencyMs: 30_000 });
       const second = await p.spawnWorker(['upsert']);
       await until(
         'worker 2 to hold the stalled jobs',
         async () => {
           const states = await Promise.all(inFlightIds.map((id) => rt.queues.upsert.getJobState(id)));
-          return inFlightIds.every((id) => stalledEvents.includes(id)) && states.every((s) => s === 'active');
+          if (inFlightIds.every((id) => stalledEvents.includes(id)) && states.every((s) => s === 'active')) return true;
+          // What a timeout reports: each job's state and whether its stall was seen.
+          throw new Error(inFlightIds.map((id, i) => `${id}: ${states[i]}${stalledEvents.includes(id) ? ', stalled' : ''}`).join('; '));
         },
         60_000,
         50,
