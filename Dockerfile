@@ -33,8 +33,8 @@ ARG ERP_SYNC_COMMIT=unknown
 ENV ERP_SYNC_COMMIT=${ERP_SYNC_COMMIT}
 ENV NODE_ENV=production
 # No NODE_OPTIONS heap size: erp-sync sizes its own heap whatever the host's memory (192 MiB old space,
-# 4 MiB semi-spaces, MALLOC_ARENA_MAX=2; cli/heap-sizing.ts). Raise it with -e ERP_SYNC_HEAP_MB=<MiB>
-# (docs/operations.md, "Memory").
+# 4 MiB semi-spaces, MALLOC_ARENA_MAX=2; cli/heap-sizing.ts) and collects in full when its RSS passes
+# 180 MiB. Raise them with -e ERP_SYNC_HEAP_MB=<MiB> -e ERP_SYNC_RSS_MARK_MB=<MiB> (docs/operations.md, "Memory").
 WORKDIR /app
 COPY package.json ./
 COPY --from=deps /app/node_modules ./node_modules

@@ -20,6 +20,12 @@ const UNCAPPED_COMMANDS = new Set(['demo', 'sandbox']);
 
 export class HeapSizeError extends Error {}
 
+/** Whether the command gets the CLI's memory sizing (every command but UNCAPPED_COMMANDS). */
+export function isSizedCommand(args: readonly string[]): boolean {
+  const command = args.find((a) => !a.startsWith('-'));
+  return !(command && UNCAPPED_COMMANDS.has(command));
+}
+
 export interface HeapSizing {
   /** V8 flags to add to the node command line (none: start as is). */
   flags: string[];
@@ -36,8 +42,7 @@ export interface HeapSizing {
  */
 export function heapSizing(args: readonly string[], execArgv: readonly string[], env: NodeJS.ProcessEnv): HeapSizing {
   const none = { flags: [], env: {} };
-  const command = args.find((a) => !a.startsWith('-'));
-  if (command && UNCAPPED_COMMANDS.has(command)) return none;
+  if (!isSizedCommand(args)) return none;
   const raw = env[HEAP_ENV]?.trim();
   let oldSpace = DEFAULT_OLD_SPACE_MB;
   if (raw) {

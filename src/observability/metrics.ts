@@ -1,5 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { QUARANTINE_REASON_CODES } from '../mapping/quarantine-reason.js';
+import { forcedCollections } from './memory-guard.js';
 
 /**
  * Every metric the worker exports, declared once. Prefix erpsync_, base units, bounded labels only:
@@ -29,6 +30,7 @@ export type ConfigReloadResult = (typeof CONFIG_RELOAD_RESULTS)[number];
 const NOT_EXPORTED = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 
 export function createMetrics(registry = new Registry()) {
+  let reportedCollections = 0;
   collectDefaultMetrics({ register: registry });
   for (const name of NOT_EXPORTED) registry.removeSingleMetric(name);
   const c = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
@@ -115,6 +117,17 @@ export function createMetrics(registry = new Registry()) {
       'Always 1: each configured connection with its ERP system and the billing company it writes to (join other series on connection)',
       ['connection', 'system', 'billing_company'] as const,
     ),
+    memoryForcedCollections: new Counter({
+      name: 'erpsync_memory_forced_collections_total',
+      help: 'Full collections run because the RSS passed ERP_SYNC_RSS_MARK_MB (they give free heap pages back to the system)',
+      registers: [registry],
+      // Counted by the process-wide guard (it starts before the metrics exist): brought up to date on each scrape.
+      collect() {
+        const n = forcedCollections();
+        if (n > reportedCollections) this.inc(n - reportedCollections);
+        reportedCollections = n;
+      },
+    }),
     buildInfo: g('erpsync_build_info', 'Always 1: the running version, commit and Node.js version as labels', ['version', 'commit', 'node'] as const),
   };
 }
