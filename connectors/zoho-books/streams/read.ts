@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { BillingBody, EntityName, MapContext, ReadContext, SourceRecord, Stream, StreamPage } from '../../../src/connector/types.js';
+import { IdSet } from '../../../src/connector/id-set.js';
 import { RejectedError } from '../../../src/errors/index.js';
 import type { MapResult } from '../../../src/mapping/index.js';
 import type { ZohoRow } from '../schemas.js';
@@ -141,7 +142,8 @@ async function* read(ctx: ReadContext<Settings>, spec: Spec, state: State): Asyn
   }
   const wanted = inRange(cursorMs, ctx.until.getTime());
   const idOf = (row: ZohoRow) => String(row[spec.primaryKey]);
-  const seen = new Set<string>();
+  // Every id this read handed out (for the pages after and the second pass): a whole first sync's worth.
+  const seen = new IdSet();
   const take = async (rows: ZohoRow[]) => {
     const listed = rows.filter((r) => !seen.has(idOf(r)) && wanted(r.last_modified_time));
     for (const r of listed) seen.add(idOf(r));
