@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { BillingClient } from '../src/billing/client.js';
 import type { CreditNoteInput, CustomerDetailsInput } from '../src/billing/schemas/index.js';
 import type { AppConfig } from '../src/config.js';
-import { BillingBody } from '../src/connector/billing-body.js';
+import { parseBillingBody } from '../src/connector/billing-body.js';
 import type { EntityName } from '../src/connector/entities.js';
 import { ConflictError, DataContractError, formatZodIssues, RateLimitedError, SyncError } from '../src/errors/index.js';
 import { erpIdOf } from '../src/mapping/index.js';
@@ -122,7 +122,7 @@ export async function upsertRecord(
   // document link is optional: without an attachment key the invoice is written and the link left out
   // (refusing the invoice for want of its PDF link would lose money data).
   const { client: billing, canAttach, keyId } = rt.billingFor(conn);
-  const parsed = BillingBody.safeParse(data.body);
+  const parsed = parseBillingBody(data.body);
   const body = parsed.data;
   const buyer: CustomerDetailsInput | undefined =
     body?.kind === 'invoice' ? body.invoice.customerDetails : body?.kind === 'credit-note' ? body.creditNote.customerDetails : body?.customer;

@@ -5,6 +5,7 @@ import { createHttpClient } from '../http/create-http-client.js';
 import { networkError } from '../http/network-error.js';
 import { type RetryPolicy, withRetry } from '../http/with-retry.js';
 import { billingError } from './error-table.js';
+import { isChecked } from './schemas/checked-input.js';
 import { toSearchParams } from './schemas/query-string.js';
 import * as S from './schemas/index.js';
 
@@ -82,13 +83,13 @@ export class BillingClient {
 
   // 1. POST /external/invoice/upsert
   async upsertInvoice(invoice: S.InvoiceInputDraft, opts: RequestOptions = {}): Promise<void> {
-    const body = validate(S.InvoiceUpsertBody, { invoice }, 'request', 'POST /external/invoice/upsert');
+    const body = isChecked(invoice) ? { invoice } : validate(S.InvoiceUpsertBody, { invoice }, 'request', 'POST /external/invoice/upsert');
     await this.call({ method: 'POST', endpoint: 'POST /external/invoice/upsert', path: 'external/invoice/upsert', body, response: Empty, ...opts });
   }
 
   // 2. POST /external/creditNotes/upsert
   async upsertCreditNote(creditNote: S.CreditNoteInputDraft, opts: RequestOptions = {}): Promise<void> {
-    const body = validate(S.CreditNoteUpsertBody, { creditNote }, 'request', 'POST /external/creditNotes/upsert');
+    const body = isChecked(creditNote) ? { creditNote } : validate(S.CreditNoteUpsertBody, { creditNote }, 'request', 'POST /external/creditNotes/upsert');
     await this.call({ method: 'POST', endpoint: 'POST /external/creditNotes/upsert', path: 'external/creditNotes/upsert', body, response: Empty, ...opts });
   }
 
