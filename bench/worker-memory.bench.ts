@@ -70,7 +70,7 @@ async function main() {
       if (Date.now() - lastReport >= 30_000) {
         lastReport = Date.now();
         console.error(
-          `  ${synced} / ${erp.sourceInvoices} in the ledger after ${((Date.now() - started) / 1000).toFixed(0)} s, worker peak RSS so far ${(rss.peek() / 1024).toFixed(0)} MiB`,
+          `  ${synced} / ${erp.sourceInvoices} in the ledger after ${((Date.now() - started) / 1000).toFixed(0)} s, worker RSS ${(rss.current() / 1024).toFixed(0)} MiB, peak so far ${(rss.peek() / 1024).toFixed(0)} MiB`,
         );
       }
     }

@@ -1,5 +1,5 @@
 import type { Router } from '../kit/router.js';
-import { enumParam, listPage, timestampParam, type ListSpec } from './list-query.js';
+import { enumParam, listPage, SortedListings, timestampParam, type ListSpec } from './list-query.js';
 import { NO_RECEIVABLES, renderContactDetail, renderContactRow, type Receivables } from './render-contact.js';
 import { toAmount } from '../kit/minor-units.js';
 import { amountOf, replayedCreatedMs, replayedModifiedMs, replayedRow, textOf } from './replayed-records.js';
@@ -84,6 +84,7 @@ const SPEC: ListSpec<ContactView> = {
 };
 
 export function registerContactRoutes(router: Router, guard: Guard, store: ZohoDataStore): void {
+  const listings = new SortedListings(() => store.version, () => views(store, store.receivables()));
   // https://www.zoho.com/books/api/v3/contacts/#list-contacts
   // Without contact_type the list mixes vendors in. `last_modified_time` (>=) is honoured as tap-zohobooks
   // sends it, though the OpenAPI does not list it; `sort_column=last_modified_time` is the documented way.
@@ -95,9 +96,8 @@ export function registerContactRoutes(router: Router, guard: Guard, store: ZohoD
       const type = enumParam(q, 'contact_type', ['customer', 'vendor'] as const);
       const modifiedSince = timestampParam(q, 'last_modified_time', store.organization.offsetMinutes);
       const search = q.get('search_text')?.toLowerCase() || undefined;
-      const receivables = store.receivables();
       const { rows, page_context } = listPage(
-        views(store, receivables),
+        listings,
         q,
         SPEC,
         (c) =>

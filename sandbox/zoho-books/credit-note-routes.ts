@@ -1,6 +1,6 @@
 import type { Router } from '../kit/router.js';
 import { creditNoteBalanceMinor } from './generate-credit-notes.js';
-import { dateRange, enumParam, listPage, timestampParam, type ListSpec } from './list-query.js';
+import { dateRange, enumParam, listPage, SortedListings, timestampParam, type ListSpec } from './list-query.js';
 import { renderCreditNoteDetail, renderCreditNoteRow } from './render-credit-note.js';
 import { toAmount } from '../kit/minor-units.js';
 import { amountOf, replayedCreatedMs, replayedModifiedMs, replayedRow, textOf } from './replayed-records.js';
@@ -81,6 +81,7 @@ const SPEC: ListSpec<CreditNoteView> = {
 };
 
 export function registerCreditNoteRoutes(router: Router, guard: Guard, store: ZohoDataStore): void {
+  const listings = new SortedListings(() => store.version, () => views(store));
   // https://www.zoho.com/books/api/v3/credit-notes/#list-all-credit-notes
   // The OpenAPI does not list `last_modified_time` here, but tap-zohobooks sends it and the sandbox honours
   // it with the same inclusive (>=) semantics as invoices.
@@ -95,7 +96,7 @@ export function registerCreditNoteRoutes(router: Router, guard: Guard, store: Zo
       const customerId = q.get('customer_id') || undefined;
       const number = q.get('creditnote_number') || undefined;
       const { rows, page_context } = listPage(
-        views(store),
+        listings,
         q,
         SPEC,
         (cn) =>
@@ -103,7 +104,7 @@ export function registerCreditNoteRoutes(router: Router, guard: Guard, store: Zo
           (modifiedSince === undefined || cn.modifiedMs >= modifiedSince) &&
           (customerId === undefined || cn.customer_id === customerId) &&
           (number === undefined || cn.creditnote_number === number) &&
-          onDate(cn.date),
+          (onDate === undefined || onDate(cn.date)),
       );
       return { creditnotes: rows.map((cn) => cn.row()), page_context };
     }),

@@ -1,6 +1,6 @@
 import type { Router } from '../kit/router.js';
 import { invoiceBalanceMinor } from './invoice-status.js';
-import { dateRange, enumParam, listPage, timestampParam, type ListSpec } from './list-query.js';
+import { dateRange, enumParam, listPage, SortedListings, timestampParam, type ListSpec } from './list-query.js';
 import { renderInvoiceDetail, renderInvoiceRow } from './render-invoice.js';
 import { toAmount } from '../kit/minor-units.js';
 import { amountOf, replayedCreatedMs, replayedModifiedMs, replayedRow, textOf } from './replayed-records.js';
@@ -109,6 +109,7 @@ const SPEC: ListSpec<InvoiceView> = {
 };
 
 export function registerInvoiceRoutes(router: Router, guard: Guard, store: ZohoDataStore): void {
+  const listings = new SortedListings(() => store.version, () => views(store));
   // https://www.zoho.com/books/api/v3/invoices/#list-invoices
   // Summary rows only (no line_items). `last_modified_time` keeps invoices modified AT OR AFTER the given
   // instant (>=): tap-zohobooks adds one second to its saved cursor before sending it, which only makes
@@ -131,7 +132,7 @@ export function registerInvoiceRoutes(router: Router, guard: Guard, store: ZohoD
       const reference = q.get('reference_number') || undefined;
       const search = q.get('search_text')?.toLowerCase() || undefined;
       const { rows, page_context } = listPage(
-        views(store),
+        listings,
         q,
         SPEC,
         (inv) =>
@@ -143,9 +144,9 @@ export function registerInvoiceRoutes(router: Router, guard: Guard, store: ZohoD
           (numberContains === undefined || inv.invoice_number.includes(numberContains)) &&
           (reference === undefined || inv.reference_number === reference) &&
           (search === undefined || [inv.invoice_number, inv.reference_number, inv.customer_name].some((s) => s.toLowerCase().includes(search))) &&
-          onDate(inv.date) &&
-          onDue(inv.due_date) &&
-          onCreated(formatZohoDate(inv.createdMs, offset)),
+          (onDate === undefined || onDate(inv.date)) &&
+          (onDue === undefined || onDue(inv.due_date)) &&
+          (onCreated === undefined || onCreated(formatZohoDate(inv.createdMs, offset))),
       );
       return { invoices: rows.map((inv) => inv.row()), page_context };
     }),

@@ -41,9 +41,58 @@ function positiveInt(query: URLSearchParams, name: string, fallback: number): nu
   return Number(raw);
 }
 
-/** Filters (`where` plus `filter_by`), sorts and pages `records`. */
+/**
+ * A list's records sorted per (sort column, order), kept until the store's version changes: a large
+ * sandbox (1,000,000 invoices in the memory benches) then answers each page call with one scan of a sorted
+ * array instead of building, filtering and sorting every record again.
+ */
+export class SortedListings<T> {
+  private version: unknown;
+  private built: readonly T[] | undefined;
+  private readonly byOrder = new Map<string, readonly T[]>();
+
+  constructor(
+    private readonly currentVersion: () => unknown,
+    private readonly build: () => readonly T[],
+  ) {}
+
+  sorted(column: string, order: 'A' | 'D', spec: ListSpec<T>): readonly T[] {
+    const version = this.currentVersion();
+    if (version !== this.version) {
+      this.version = version;
+      this.built = undefined;
+      this.byOrder.clear();
+    }
+    const key = `${column}:${order}`;
+    let rows = this.byOrder.get(key);
+    if (!rows) {
+      this.built ??= this.build();
+      rows = sortRecords(this.built, column, order, spec);
+      this.byOrder.set(key, rows);
+    }
+    return rows;
+  }
+}
+
+/** Sorted by the column's key (strings case-insensitively), ties by id ascending: a total order, so pages are stable. */
+function sortRecords<T>(records: readonly T[], column: string, order: 'A' | 'D', spec: ListSpec<T>): T[] {
+  const key = spec.sortColumns[column]!;
+  const sign = order === 'A' ? 1 : -1;
+  return records
+    .map((r) => {
+      const k = key(r);
+      return { r, k: typeof k === 'string' ? k.toLowerCase() : k, id: spec.id(r) };
+    })
+    .sort((a, b) => {
+      if (a.k !== b.k) return (a.k < b.k ? -1 : 1) * sign;
+      return compareIds(a.id, b.id);
+    })
+    .map((x) => x.r);
+}
+
+/** Filters (`where` plus `filter_by`), sorts and pages `records` (an array, or its sorted listings). */
 export function listPage<T>(
-  records: readonly T[],
+  records: readonly T[] | SortedListings<T>,
   query: URLSearchParams,
   spec: ListSpec<T>,
   where: (r: T) => boolean = () => true,
@@ -51,31 +100,32 @@ export function listPage<T>(
   const page = positiveInt(query, 'page', 1);
   const perPage = Math.min(positiveInt(query, 'per_page', MAX_PER_PAGE), MAX_PER_PAGE);
   const column = query.get('sort_column') || spec.defaultSort.column;
-  const key = spec.sortColumns[column];
-  if (!key) throw zohoErrors.invalidValue('sort_column');
+  if (!spec.sortColumns[column]) throw zohoErrors.invalidValue('sort_column');
   const order = (query.get('sort_order') || spec.defaultSort.order).toUpperCase();
   if (order !== 'A' && order !== 'D') throw zohoErrors.invalidValue('sort_order');
   const filterBy = query.get('filter_by') || spec.defaultFilter;
   if (!(filterBy in spec.filters)) throw zohoErrors.invalidValue('filter_by');
   const statusFilter = spec.filters[filterBy];
-  const sign = order === 'A' ? 1 : -1;
-  const matched = records
-    .filter((r) => where(r) && (statusFilter ? statusFilter(r) : true))
-    .map((r) => ({ r, k: key(r) }))
-    .sort((a, b) => {
-      const ka = typeof a.k === 'string' ? a.k.toLowerCase() : a.k;
-      const kb = typeof b.k === 'string' ? b.k.toLowerCase() : b.k;
-      if (ka !== kb) return (ka < kb ? -1 : 1) * sign;
-      return compareIds(spec.id(a.r), spec.id(b.r));
-    })
-    .map((x) => x.r);
+  const sorted = records instanceof SortedListings ? records.sorted(column, order, spec) : sortRecords(records, column, order, spec);
+  // One scan up to the page's end, plus one match to know whether another page follows.
   const start = (page - 1) * perPage;
+  const rows: T[] = [];
+  let matched = 0;
+  for (const r of sorted) {
+    if (!where(r) || (statusFilter !== undefined && !statusFilter(r))) continue;
+    if (matched >= start + perPage) {
+      matched += 1;
+      break;
+    }
+    if (matched >= start) rows.push(r);
+    matched += 1;
+  }
   return {
-    rows: matched.slice(start, start + perPage),
+    rows,
     page_context: {
       page,
       per_page: perPage,
-      has_more_page: start + perPage < matched.length,
+      has_more_page: start + perPage < matched,
       report_name: spec.reportName,
       applied_filter: filterBy,
       sort_column: column,
@@ -109,13 +159,17 @@ export function enumParam<V extends string>(query: URLSearchParams, name: string
   return raw as V;
 }
 
-/** Date-range predicates shared by invoices and credit notes: date, date_start|end (inclusive), date_before|after (exclusive). */
-export function dateRange(query: URLSearchParams, prefix: string): (date: string) => boolean {
+/**
+ * Date-range predicates shared by invoices and credit notes: date, date_start|end (inclusive),
+ * date_before|after (exclusive); undefined when the query names none of them (every date passes).
+ */
+export function dateRange(query: URLSearchParams, prefix: string): ((date: string) => boolean) | undefined {
   const exact = dateParam(query, prefix);
   const start = dateParam(query, `${prefix}_start`);
   const end = dateParam(query, `${prefix}_end`);
   const before = dateParam(query, `${prefix}_before`);
   const after = dateParam(query, `${prefix}_after`);
+  if (exact === undefined && start === undefined && end === undefined && before === undefined && after === undefined) return undefined;
   return (d) =>
     (exact === undefined || d === exact) &&
     (start === undefined || d >= start) &&

@@ -181,9 +181,12 @@ const ROW_KEYS: Record<ZohoReplayEntity, readonly string[]> = {
 export class ZohoReplayedRecords {
   private readonly maps: Record<ZohoReplayEntity, Map<string, ZohoRaw>> = { invoices: new Map(), creditnotes: new Map(), contacts: new Map() };
   organisation: ZohoOrganisationReplay | undefined;
+  /** Counts the changes (add, clear), so that lists built from these records know when to build again. */
+  version = 0;
 
   /** Stores the records as given (validated by the caller); returns their ids. */
   add(entity: ZohoReplayEntity, records: readonly ZohoRaw[]): string[] {
+    this.version += 1;
     return records.map((r) => {
       const id = String(r[ID_FIELD[entity]]);
       this.maps[entity].set(id, r);
@@ -208,6 +211,7 @@ export class ZohoReplayedRecords {
   }
 
   clear(): void {
+    this.version += 1;
     for (const m of Object.values(this.maps)) m.clear();
     this.organisation = undefined;
   }

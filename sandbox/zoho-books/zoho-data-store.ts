@@ -34,6 +34,8 @@ export class ZohoDataStore implements MutationTarget {
   /** Records and organisation settings replayed in Zoho's own JSON (POST /__admin/records, /__admin/organisation). */
   readonly replayed = new ZohoReplayedRecords();
   private credits = new Map<string, number>();
+  /** Counts loads and mutation batches (applied or rolled back). */
+  private changes = 0;
   private currencyMap = new Map<CurrencyCode, CurrencyRecord>();
   /** Pre-batch copies of the records a batch touched (undefined = did not exist), for rollback. */
   private undo: Map<string, { kind: RecordKind; id: string; before: InvoiceRecord | CreditNoteRecord | ContactRecord | undefined }> | undefined;
@@ -67,6 +69,7 @@ export class ZohoDataStore implements MutationTarget {
 
   /** Replaces all data (POST /__admin/reset). */
   load(dataset: ZohoDataset): void {
+    this.changes += 1;
     this.data = dataset;
     this.invoiceMap.clear();
     this.creditNoteMap.clear();
@@ -77,6 +80,14 @@ export class ZohoDataStore implements MutationTarget {
     this.currencyMap = new Map(dataset.currencies.map((c) => [c.currency_code, c]));
     this.replayed.clear();
     this.refreshCredits();
+  }
+
+  /**
+   * Changes whenever a record the lists print may have changed (a load, a mutation batch, a replay): list
+   * routes keep their sorted records until it does.
+   */
+  get version(): string {
+    return `${this.changes}:${this.replayed.version}`;
   }
 
   /** The organisation the API answers for: a replayed organisation's id, else the generated one's. */
@@ -172,6 +183,7 @@ export class ZohoDataStore implements MutationTarget {
       throw e;
     } finally {
       this.undo = undefined;
+      this.changes += 1;
     }
   }
 

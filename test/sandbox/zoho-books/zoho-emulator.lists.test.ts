@@ -173,6 +173,36 @@ describe('Zoho emulator lists and details', () => {
     expect(totals).toEqual([...totals].sort((a, b) => a - b));
   });
 
+  it('given lists already read (and so sorted and kept), when invoices are edited, voided, created and a contact renamed, then the next list calls show every change', async () => {
+    const own = await startZohoEmulator({ seed: 12, records: 60, ratePerMinute: 0, clock: { now: '2026-01-10T06:30:00Z', frozen: true } });
+    try {
+      const t = await accessToken(own);
+      const ids = async (params: Record<string, string | number>) =>
+        (await listAll(own, t, '/invoices', 'invoices', { per_page: 200, ...params })).map((r) => String(r.invoice_id));
+      const allBefore = await ids({});
+      const voidBefore = await ids({ status: 'void' });
+      const byTotal = await ids({ sort_column: 'total', sort_order: 'A' });
+      const open = own.store.invoices().find((i) => i.status === 'sent' || i.status === 'overdue')!;
+      own.store.voidInvoice(open.invoice_id);
+      const created = own.store.createInvoice();
+      expect(await ids({ status: 'void' })).toEqual(expect.arrayContaining([...voidBefore, open.invoice_id]));
+      expect((await ids({ status: 'void' })).length).toBe(voidBefore.length + 1);
+      expect(await ids({})).toHaveLength(allBefore.length + 1);
+      expect(await ids({ sort_column: 'total', sort_order: 'A' })).toContain(created.id);
+      expect(byTotal).not.toContain(created.id);
+      const since = await booksGet(own, t, '/invoices', { last_modified_time: created.last_modified_time! });
+      expect((since.body.invoices as Json[]).map((r) => String(r.invoice_id))).toEqual(expect.arrayContaining([open.invoice_id, created.id]));
+
+      const contact = own.store.contacts().find((c) => c.contact_type === 'customer')!;
+      await listAll(own, t, '/contacts', 'contacts', { per_page: 200 });
+      own.store.editContact(contact.contact_id, { contact_name: 'Renamed After Listing Pvt Ltd' });
+      const contacts = await listAll(own, t, '/contacts', 'contacts', { per_page: 200 });
+      expect(contacts.find((c) => String(c.contact_id) === contact.contact_id)?.contact_name).toBe('Renamed After Listing Pvt Ltd');
+    } finally {
+      await own.close();
+    }
+  });
+
   it('given credit notes, when listed and read, then the list has no line_items and the detail has lines, invoices[] applications and updated_time', async () => {
     const list = await listAll(emu, token, '/creditnotes', 'creditnotes');
     expect(list.length).toBe(60);
