@@ -48,7 +48,19 @@ async function main() {
     child.stdout.on('data', (b) => (out += b));
     let err = '';
     child.stderr.on('data', (b) => (err += b));
+    // Progress on stderr every 30 s: the ledger's size and the RSS, so a long run shows any drift as it goes.
+    const watch = stateConnection(redis.url);
+    const ledger = stateKeys(prefix).ledger(connectionId, 'invoices');
+    const progress = setInterval(() => {
+      void watch.hlen(ledger).then((synced) =>
+        console.error(
+          `  ${synced} in the ledger after ${((Date.now() - started) / 1000).toFixed(0)} s, backfill RSS ${(rss.current() / 1024).toFixed(0)} MiB, peak so far ${(rss.peek() / 1024).toFixed(0)} MiB`,
+        ),
+      );
+    }, 30_000);
     const code = await new Promise<number>((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
+    clearInterval(progress);
+    await watch.quit();
     const peakMb = rss.stop() / 1024;
     const seconds = (Date.now() - started) / 1000;
     const summary = JSON.parse(out || '{}') as { pulled?: number; enqueued?: number; quarantinedTotal?: number };

@@ -1,13 +1,32 @@
 import { createHash } from 'node:crypto';
 
-/** Canonical JSON (sorted keys, no undefined) so equal content always hashes equal. */
+/**
+ * Canonical JSON (sorted keys, no undefined) so equal content always hashes equal. Ledgers keep these
+ * hashes: the output must never change for a given value (test/pipeline/content-hash.test.ts pins it).
+ * Built with one string per level instead of entry arrays (it runs for every record a pull maps).
+ */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v ?? null)).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ',';
+      // A hole of a sparse array stays empty, as Array.prototype.map then join left it.
+      if (i in value) out += canonicalJson(value[i] ?? null);
+    }
+    return `${out}]`;
+  }
+  // Object.keys then sort(): the same keys in the same order (UTF-16 code units) as the entries sorted by `<`.
+  const keys = Object.keys(value).sort();
+  let out = '{';
+  let first = true;
+  for (const key of keys) {
+    const v = (value as Record<string, unknown>)[key];
+    if (v === undefined) continue;
+    out += `${first ? '' : ','}${JSON.stringify(key)}:${canonicalJson(v)}`;
+    first = false;
+  }
+  return `${out}}`;
 }
 
 /** sha256 of the canonical JSON, hex. */

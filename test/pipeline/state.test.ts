@@ -1,6 +1,5 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentHash } from '../../src/pipeline/content-hash.js';
 import { stateKeys } from '../../src/pipeline/keys.js';
 import { Ledger } from '../../src/pipeline/ledger.js';
 import { Quarantine } from '../../src/pipeline/quarantine.js';
@@ -20,18 +19,6 @@ describe('pipeline state in Redis', () => {
     await dropPrefix(a, prefix);
     await a.quit();
     await b.quit();
-  });
-
-  describe('content hash', () => {
-    it('given the same content with keys in another order, then the hash is equal', () => {
-      expect(contentHash({ a: 1, b: { c: [1, 2], d: 'x' } })).toBe(contentHash({ b: { d: 'x', c: [1, 2] }, a: 1 }));
-    });
-    it('given an undefined field, then it hashes like an absent one', () => {
-      expect(contentHash({ a: 1, b: undefined })).toBe(contentHash({ a: 1 }));
-    });
-    it('given a changed amount, then the hash differs', () => {
-      expect(contentHash({ total: 118.0 })).not.toBe(contentHash({ total: 118.01 }));
-    });
   });
 
   describe('ledger', () => {
