@@ -273,7 +273,11 @@ export async function checkRedisReachable(url: string, timeoutMs = 3000): Promis
   } catch (err) {
     let why = reason ?? (err instanceof Error ? err.message : String(err));
     if (target.kind === 'cluster' && /Failed to refresh slots cache|None of startup nodes|Connection is closed/i.test(why))
-      why = (await seedNodeError(target, timeoutMs)) ?? why;
+      why = (await seedNodeError(target.nodes[0]!, target, timeoutMs)) ?? why;
+    // ioredis asks each sentinel through a client of its own whose errors it drops: a sentinel that refuses
+    // the connection or whose certificate is not trusted comes back only as "Connection is closed".
+    if (target.kind === 'sentinel' && /All sentinels are unreachable.*Connection is closed/i.test(why))
+      why = (await seedNodeError(target.sentinels[0]!, { password: target.sentinelPassword, tls: target.tls }, timeoutMs)) ?? why;
     // OpenSSL's messages end in a newline; the error is one line.
     why = why.replace(/\s+/g, ' ').trim();
     throw new ConfigError(`cannot connect to Redis at ${redactUrlCredentials(url)}: ${redactUrlCredentials(why)}${connectHint(why, usesTls(target))}`);
@@ -283,13 +287,17 @@ export async function checkRedisReachable(url: string, timeoutMs = 3000): Promis
 }
 
 /**
- * Why the first seed node of a Cluster refuses a connection, asked of it directly by a plain client with
- * the same address, credentials and TLS. The Cluster client reads the slot map through connections of its
- * own whose errors (a certificate not trusted, a wrong password) it does not pass on: it reports only
+ * Why the first seed node of a Cluster (or the first Sentinel) refuses a connection, asked of it directly
+ * by a plain client with the same address, credentials and TLS. The Cluster client reads the slot map, and
+ * the Sentinel client asks where the master is, through connections of their own whose errors (a
+ * certificate not trusted, a wrong password, a refused connection) they do not pass on: they report only
  * "Failed to refresh slots cache" / "Connection is closed". Undefined when that node answers.
  */
-async function seedNodeError(target: Extract<RedisTarget, { kind: 'cluster' }>, timeoutMs: number): Promise<string | undefined> {
-  const seed = target.nodes[0]!;
+async function seedNodeError(
+  seed: { host: string; port: number },
+  target: { username?: string; password?: string; tls: boolean },
+  timeoutMs: number,
+): Promise<string | undefined> {
   const r = new Redis({
     host: seed.host,
     port: seed.port,

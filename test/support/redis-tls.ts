@@ -22,10 +22,10 @@ export interface LocalTlsRedis {
  * One real redis-server that speaks TLS only (`--port 0`: no plain-text port) on a free loopback port,
  * with a certificate from a throwaway CA (createTlsCertificates) and `requirepass`; ephemeral (no RDB, no
  * AOF, noeviction) with its files in a temp dir. Client certificates are not asked for unless
- * `authClients` (`--tls-auth-clients yes`). Ready once it answers a PING over TLS; stop() kills it and
- * removes the temp dir.
+ * `authClients` (`--tls-auth-clients yes`). Ready once it answers a PING over TLS (within `readyTimeoutMs`,
+ * 10 s unless given); stop() kills it and removes the temp dir.
  */
-export async function startTlsRedis(options: { password: string; authClients?: boolean }): Promise<LocalTlsRedis> {
+export async function startTlsRedis(options: { password: string; authClients?: boolean; readyTimeoutMs?: number }): Promise<LocalTlsRedis> {
   const dir = await mkdtemp(join(tmpdir(), 'erp-sync-tls-'));
   let child: ChildProcess | undefined;
   const stop = async () => {
@@ -43,6 +43,7 @@ export async function startTlsRedis(options: { password: string; authClients?: b
       ],
       port,
       certificates,
+      options.readyTimeoutMs,
     );
     child = server;
     await server.ready;
@@ -64,11 +65,11 @@ export function tlsServerArgs(certificates: TlsCertificates, authClients = false
 type RedisServerChild = ChildProcess & { ready: Promise<void> };
 
 /**
- * `redis-server <args>` whose `ready` resolves once it answers on `port` over TLS (polled), and rejects
- * with what it printed if it exits first (a bad option, a port already taken), rather than waiting out
- * the poll.
+ * `redis-server <args>` whose `ready` resolves once it answers on `port` over TLS (polled for up to
+ * `readyTimeoutMs`), and rejects with what it printed if it exits first (a bad option, a port already
+ * taken), rather than waiting out the poll.
  */
-export function spawnTlsRedisServer(args: string[], port: number, certificates: TlsCertificates): RedisServerChild {
+export function spawnTlsRedisServer(args: string[], port: number, certificates: TlsCertificates, readyTimeoutMs = 10_000): RedisServerChild {
   const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (b: Buffer) => (output += b.toString()));
@@ -76,7 +77,7 @@ export function spawnTlsRedisServer(args: string[], port: number, certificates: 
   const exited = new Promise<never>((_, reject) =>
     child.once('exit', (code, signal) => reject(new Error(`redis-server on ${port} exited (${code ?? signal}) before it was ready:\n${output}`))),
   );
-  const answers = until(`redis-server on 127.0.0.1:${port} over TLS`, () => tlsPings(port, certificates), 10_000, 20);
+  const answers = until(`redis-server on 127.0.0.1:${port} over TLS`, () => tlsPings(port, certificates), readyTimeoutMs, 20);
   // The race handles both: a later exit (stop()) or a poll still running after an early exit rejects nothing unhandled.
   const ready = Promise.race([answers, exited]).then(() => {});
   return Object.assign(child, { ready });
