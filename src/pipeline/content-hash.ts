@@ -6,13 +6,25 @@ import { createHash } from 'node:crypto';
  * Built with one string per level instead of entry arrays (it runs for every record a pull maps).
  */
 export function canonicalJson(value: unknown): string {
+  return canonical(value, false);
+}
+
+/**
+ * The same, with object fields whose value is null left out like absent ones (an array keeps its
+ * nulls): what a field digest hashes (jobs/reconcile/field-digest.ts).
+ */
+export function canonicalJsonWithoutNullFields(value: unknown): string {
+  return canonical(value, true);
+}
+
+function canonical(value: unknown, dropNullFields: boolean): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) {
     let out = '[';
     for (let i = 0; i < value.length; i++) {
       if (i > 0) out += ',';
       // A hole of a sparse array stays empty, as Array.prototype.map then join left it.
-      if (i in value) out += canonicalJson(value[i] ?? null);
+      if (i in value) out += canonical(value[i] ?? null, dropNullFields);
     }
     return `${out}]`;
   }
@@ -22,8 +34,8 @@ export function canonicalJson(value: unknown): string {
   let first = true;
   for (const key of keys) {
     const v = (value as Record<string, unknown>)[key];
-    if (v === undefined) continue;
-    out += `${first ? '' : ','}${JSON.stringify(key)}:${canonicalJson(v)}`;
+    if (v === undefined || (dropNullFields && v === null)) continue;
+    out += `${first ? '' : ','}${JSON.stringify(key)}:${canonical(v, dropNullFields)}`;
     first = false;
   }
   return `${out}}`;
@@ -31,5 +43,9 @@ export function canonicalJson(value: unknown): string {
 
 /** sha256 of the canonical JSON, hex. */
 export function contentHash(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('hex');
+  return sha256Hex(canonicalJson(value));
+}
+
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }
