@@ -17,7 +17,22 @@ export function canonicalJsonWithoutNullFields(value: unknown): string {
   return canonical(value, true);
 }
 
+/** Keys as JSON strings, remembered: records of one kind repeat the same few hundred keys. */
+const QUOTED_KEYS = new Map<string, string>();
+const MAX_QUOTED_KEYS = 10_000;
+
+function quotedKey(key: string): string {
+  let quoted = QUOTED_KEYS.get(key);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(key);
+    if (QUOTED_KEYS.size < MAX_QUOTED_KEYS) QUOTED_KEYS.set(key, quoted);
+  }
+  return quoted;
+}
+
 function canonical(value: unknown, dropNullFields: boolean): string {
+  // A finite number prints as String() prints it; NaN and ±Infinity as null, as JSON.stringify does.
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) {
     let out = '[';
@@ -35,7 +50,7 @@ function canonical(value: unknown, dropNullFields: boolean): string {
   for (const key of keys) {
     const v = (value as Record<string, unknown>)[key];
     if (v === undefined || (dropNullFields && v === null)) continue;
-    out += `${first ? '' : ','}${JSON.stringify(key)}:${canonical(v, dropNullFields)}`;
+    out += `${first ? '' : ','}${quotedKey(key)}:${canonical(v, dropNullFields)}`;
     first = false;
   }
   return `${out}}`;
