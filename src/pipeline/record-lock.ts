@@ -46,8 +46,23 @@ export class RecordLock {
   /**
    * The lock of a stream's incremental pull: two at once would only duplicate work (and the slower one
    * could move the checkpoint back). Undefined when another pull of the stream holds it.
+   *
+   * Held for as long as the pull runs, however long: taken for `ttlMs`, then taken again by the same
+   * owner every `ttlMs / 3` until released. A first sync of a long history runs for hours (1,000,000
+   * Zoho invoices: about 80 minutes); a lock that expired under it let the next scheduled pull start the
+   * whole read again beside it. A pull whose process dies stops renewing: its lock lasts at most `ttlMs`
+   * (and its own job, handed to another worker, takes it back at once).
    */
-  tryAcquireIncrementalPull(connection: string, entity: string, owner: string, ttlMs = 30 * 60_000): Promise<ReleaseLock | undefined> {
-    return this.tryAcquire(connection, `pull-${entity}`, 'incremental', ttlMs, owner);
+  async tryAcquireIncrementalPull(connection: string, entity: string, owner: string, ttlMs = 30 * 60_000): Promise<ReleaseLock | undefined> {
+    const release = await this.tryAcquire(connection, `pull-${entity}`, 'incremental', ttlMs, owner);
+    if (!release) return undefined;
+    const key = this.keys.recordLock(connection, `pull-${entity}`, 'incremental');
+    // A failed renewal (Redis away for a moment) is tried again at the next tick, well before the lock expires.
+    const renew = setInterval(() => void ACQUIRE.run(this.redis, [key], [owner, String(ttlMs)]).catch(() => {}), Math.max(1, Math.floor(ttlMs / 3)));
+    renew.unref();
+    return async () => {
+      clearInterval(renew);
+      await release();
+    };
   }
 }
