@@ -52,11 +52,13 @@ async function main() {
     const watch = stateConnection(redis.url);
     const ledger = stateKeys(prefix).ledger(connectionId, 'invoices');
     const progress = setInterval(() => {
-      void watch.hlen(ledger).then((synced) =>
-        console.error(
-          `  ${synced} in the ledger after ${((Date.now() - started) / 1000).toFixed(0)} s, backfill RSS ${(rss.current() / 1024).toFixed(0)} MiB, peak so far ${(rss.peek() / 1024).toFixed(0)} MiB`,
-        ),
-      );
+      void watch
+        .hlen(ledger)
+        .then((synced) =>
+          console.error(
+            `  ${synced} in the ledger after ${((Date.now() - started) / 1000).toFixed(0)} s, backfill RSS ${(rss.current() / 1024).toFixed(0)} MiB, peak so far ${(rss.peek() / 1024).toFixed(0)} MiB`,
+          ),
+        );
     }, 30_000);
     const code = await new Promise<number>((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
     clearInterval(progress);

@@ -84,7 +84,10 @@ const SPEC: ListSpec<ContactView> = {
 };
 
 export function registerContactRoutes(router: Router, guard: Guard, store: ZohoDataStore): void {
-  const listings = new SortedListings(() => store.version, () => views(store, store.receivables()));
+  const listings = new SortedListings(
+    () => store.version,
+    () => views(store, store.receivables()),
+  );
   // https://www.zoho.com/books/api/v3/contacts/#list-contacts
   // Without contact_type the list mixes vendors in. `last_modified_time` (>=) is honoured as tap-zohobooks
   // sends it, though the OpenAPI does not list it; `sort_column=last_modified_time` is the documented way.

@@ -81,7 +81,10 @@ const SPEC: ListSpec<CreditNoteView> = {
 };
 
 export function registerCreditNoteRoutes(router: Router, guard: Guard, store: ZohoDataStore): void {
-  const listings = new SortedListings(() => store.version, () => views(store));
+  const listings = new SortedListings(
+    () => store.version,
+    () => views(store),
+  );
   // https://www.zoho.com/books/api/v3/credit-notes/#list-all-credit-notes
   // The OpenAPI does not list `last_modified_time` here, but tap-zohobooks sends it and the sandbox honours
   // it with the same inclusive (>=) semantics as invoices.

@@ -109,7 +109,10 @@ const SPEC: ListSpec<InvoiceView> = {
 };
 
 export function registerInvoiceRoutes(router: Router, guard: Guard, store: ZohoDataStore): void {
-  const listings = new SortedListings(() => store.version, () => views(store));
+  const listings = new SortedListings(
+    () => store.version,
+    () => views(store),
+  );
   // https://www.zoho.com/books/api/v3/invoices/#list-invoices
   // Summary rows only (no line_items). `last_modified_time` keeps invoices modified AT OR AFTER the given
   // instant (>=): tap-zohobooks adds one second to its saved cursor before sending it, which only makes
