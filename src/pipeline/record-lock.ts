@@ -27,12 +27,7 @@ export class RecordLock {
 
   /** Returns a release function, or undefined when another owner holds the lock. */
   async tryAcquire(connection: string, entity: string, erpId: string, ttlMs = 60_000, owner: string = randomUUID()): Promise<ReleaseLock | undefined> {
-    const key = this.keys.recordLock(connection, entity, erpId);
-    const ok = await ACQUIRE.run(this.redis, [key], [owner, String(ttlMs)]);
-    if (ok !== 1) return undefined;
-    return async () => {
-      await RELEASE.run(this.redis, [key], [owner]);
-    };
+    return this.acquire(this.keys.recordLock(connection, entity, erpId), owner, ttlMs);
   }
 
   /**
@@ -49,20 +44,28 @@ export class RecordLock {
    *
    * Held for as long as the pull runs, however long: taken for `ttlMs`, then taken again by the same
    * owner every `ttlMs / 3` until released. A first sync of a long history runs for hours (1,000,000
-   * Zoho invoices: about 80 minutes); a lock that expired under it let the next scheduled pull start the
+   * Zoho invoices: about an hour); a lock that expired under it let the next scheduled pull start the
    * whole read again beside it. A pull whose process dies stops renewing: its lock lasts at most `ttlMs`
    * (and its own job, handed to another worker, takes it back at once).
    */
   async tryAcquireIncrementalPull(connection: string, entity: string, owner: string, ttlMs = 30 * 60_000): Promise<ReleaseLock | undefined> {
-    const release = await this.tryAcquire(connection, `pull-${entity}`, 'incremental', ttlMs, owner);
-    if (!release) return undefined;
     const key = this.keys.recordLock(connection, `pull-${entity}`, 'incremental');
+    const release = await this.acquire(key, owner, ttlMs);
+    if (!release) return undefined;
     // A failed renewal (Redis away for a moment) is tried again at the next tick, well before the lock expires.
     const renew = setInterval(() => void ACQUIRE.run(this.redis, [key], [owner, String(ttlMs)]).catch(() => {}), Math.max(1, Math.floor(ttlMs / 3)));
     renew.unref();
     return async () => {
       clearInterval(renew);
       await release();
+    };
+  }
+
+  private async acquire(key: string, owner: string, ttlMs: number): Promise<ReleaseLock | undefined> {
+    const ok = await ACQUIRE.run(this.redis, [key], [owner, String(ttlMs)]);
+    if (ok !== 1) return undefined;
+    return async () => {
+      await RELEASE.run(this.redis, [key], [owner]);
     };
   }
 }
