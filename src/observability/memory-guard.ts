@@ -15,8 +15,12 @@ import vm from 'node:vm';
 
 /** The RSS mark (MiB) above which a full collection runs; 0 turns the guard off. */
 export const RSS_MARK_ENV = 'ERP_SYNC_RSS_MARK_MB';
-/** Default mark: under the 200 MiB a worker is sized for, with room for a burst between two checks. */
-export const DEFAULT_RSS_MARK_MB = 180;
+/**
+ * Default mark: under the 200 MiB a worker is sized for, with room for a burst between two collections
+ * (at most one per MIN_GAP_MS; a worker at full speed climbs 20–40 MiB in that time). A worker's first
+ * sync of 1,000,000 invoices peaked at 202 MiB with 170, 209 with 180 (docs/benchmarks.md).
+ */
+export const DEFAULT_RSS_MARK_MB = 170;
 /** How often the RSS is read (process.memoryUsage.rss(): one read of /proc, no heap walk). */
 export const CHECK_EVERY_MS = 1_000;
 /** At most one forced collection per this long, however long the RSS stays over the mark. */
