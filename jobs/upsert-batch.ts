@@ -8,7 +8,8 @@ import type { InFlight } from '../src/pipeline/in-flight.js';
 import { QUEUES, UPSERT_BATCH, UpsertBatchJobData, type UpsertJobData, type UpsertPayload } from './catalog.js';
 import { defineJob } from './define-job.js';
 import { enqueueUpserts, handOverJobId } from './enqueue-upserts.js';
-import { type RecordControl, type UpsertHelpers, type UpsertOutcome, upsertProcessor, upsertRecord } from './upsert.js';
+import { JobSettlements } from './job-settlements.js';
+import { prepareRecord, RECORD_LOCK_TTL_MS, type RecordControl, type UpsertHelpers, type UpsertOutcome, upsertProcessor, upsertRecord } from './upsert.js';
 
 /** What a batch job uses beyond a single-record job: where a record leaving the batch goes. */
 export interface UpsertBatchHelpers extends UpsertHelpers {
@@ -51,43 +52,84 @@ class LeaveBatch extends Error {
  * - billing paused (a 429 at deployment scope, or billing down): it and every record not yet tried leave,
  *   and wait in the paused queue.
  * A record leaves by the one way records enter the queue (`enqueueUpserts`: its in-flight entry now names
- * its own job) and, in a backfill, is tracked under the run, before the batch completes. A batch that
- * fails as a whole (Redis gone mid-batch) is retried by BullMQ: records already written are skipped as
- * unchanged by the ledger; a batch that ends failed hands its unsettled records over (jobs/failed-upsert.ts).
+ * its own job) and, in a backfill, is tracked under the run, before the batch completes.
+ * The batch's Redis work is two round trips, not two per record: one BEGIN for every record's lock and
+ * ledger entry, one SETTLE for every outcome (jobs/job-settlements.ts), before any record leaves. A batch
+ * that fails as a whole (Redis gone mid-batch) is retried by BullMQ: records settled are skipped as
+ * unchanged by the ledger, records written but not settled are written again (billing's upsert key makes
+ * that an update of the same invoice); a batch that ends failed hands its unsettled records over
+ * (jobs/failed-upsert.ts).
  */
 export function upsertBatchProcessor(rt: UpsertBatchHelpers) {
   return defineJob(QUEUES.upsert, UpsertBatchJobData, rt, async ({ job, data, signal, log }): Promise<UpsertBatchResult> => {
     const result: UpsertBatchResult = { outcomes: {}, left: [] };
     const count = (k: keyof UpsertBatchResult['outcomes']) => (result.outcomes[k] = (result.outcomes[k] ?? 0) + 1);
     const leaving: LeaveBatch[] = [];
-    let stopped = false;
-    for (const record of data.records) {
-      if (stopped) {
-        leaving.push(new LeaveBatch(0, record, 'billing paused'));
-        continue;
-      }
-      const control: RecordControl = {
-        jobId: job.id!,
-        attemptsMade: job.attemptsMade,
-        setAside: (at, updated) => Promise.reject(new LeaveBatch(at, updated ?? record, 'set aside')),
-        keep: async () => {},
-        paused: () => Promise.reject(new LeaveBatch(0, record, 'billing paused', true)),
-      };
-      try {
-        const { outcome } = await upsertRecord(rt, control, record, { signal, log });
-        count(outcome);
-      } catch (err) {
-        if (err instanceof LeaveBatch) {
-          leaving.push(err);
-          stopped = err.stopBatch;
-        } else if (err instanceof SyncError && !err.retryable) {
-          count('quarantined');
-        } else {
-          // What a retry may mend: the record's next attempt, in its own job, after the backoff.
-          log.warn({ erpId: record.erpId, err: serializeError(err) }, 'record failed in its batch; it is retried as a job of its own');
-          leaving.push(new LeaveBatch(Date.now() + rt.config.sync.backoffMs, record, (err as Error).message));
+    const { connectionId: conn, entity } = data;
+    const settlements = new JobSettlements(rt.upsertState, conn, entity, `job-${job.id}`, job.id!, log);
+    const records = data.records.map(prepareRecord);
+    // A record id twice in one batch: the later copy leaves as a job of its own, so it begins from the
+    // ledger as the first copy leaves it (BEGIN reads every record's entry before any is written).
+    const seen = new Set<string>();
+    const twice = records.map((r) => seen.has(r.data.erpId) || !seen.add(r.data.erpId));
+    const first = records.filter((_, i) => !twice[i]);
+    // One round trip for the batch: every record's lock, ledger entry and whether its buyer is ensured.
+    const begun = await rt.upsertState.beginMany(
+      conn,
+      entity,
+      first.map((r) => ({ erpId: r.data.erpId, buyerId: r.buyer?.buyerId })),
+      RECORD_LOCK_TTL_MS,
+      settlements.owner,
+    );
+    // The locks not settled yet are kept while the batch runs, however long its records take.
+    const extend = setInterval(
+      () => void rt.upsertState.extendLocks(conn, entity, [...settlements.held], RECORD_LOCK_TTL_MS, settlements.owner).catch(() => {}),
+      RECORD_LOCK_TTL_MS / 3,
+    );
+    extend.unref();
+    try {
+      let stopped = false;
+      let b = 0;
+      for (const [i, record] of records.entries()) {
+        const own = record.data;
+        if (twice[i]) {
+          leaving.push(new LeaveBatch(0, own, 'its record is earlier in the batch'));
+          continue;
         }
+        const recordBegun = begun[b++]!;
+        if (stopped) {
+          if (recordBegun.locked) settlements.add(own.erpId, { outcome: 'released' });
+          leaving.push(new LeaveBatch(0, own, 'billing paused'));
+          continue;
+        }
+        const control: RecordControl = {
+          jobId: job.id!,
+          attemptsMade: job.attemptsMade,
+          setAside: (at, updated) => Promise.reject(new LeaveBatch(at, updated ?? own, 'set aside')),
+          keep: async () => {},
+          paused: () => Promise.reject(new LeaveBatch(0, own, 'billing paused', true)),
+        };
+        try {
+          const { outcome } = await upsertRecord(rt, control, record, recordBegun, settlements, { signal, log });
+          count(outcome);
+        } catch (err) {
+          if (err instanceof LeaveBatch) {
+            leaving.push(err);
+            stopped = err.stopBatch;
+          } else if (err instanceof SyncError && !err.retryable) {
+            count('quarantined');
+          } else {
+            // What a retry may mend: the record's next attempt, in its own job, after the backoff.
+            log.warn({ erpId: own.erpId, err: serializeError(err) }, 'record failed in its batch; it is retried as a job of its own');
+            leaving.push(new LeaveBatch(Date.now() + rt.config.sync.backoffMs, own, (err as Error).message));
+          }
+        }
+        if (settlements.urgent) await settlements.flush();
       }
+    } finally {
+      clearInterval(extend);
+      // One round trip: every record's outcome, and the locks released, before any record leaves.
+      await settlements.flush();
     }
     if (leaving.length) await leave(rt, job, data, leaving, result);
     for (let i = 0; i < result.left.length; i++) count('left');

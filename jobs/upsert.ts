@@ -14,10 +14,11 @@ import type { CustomersEnsured } from '../src/pipeline/customers-ensured.js';
 import type { InFlight } from '../src/pipeline/in-flight.js';
 import { Ledger } from '../src/pipeline/ledger.js';
 import type { Quarantine } from '../src/pipeline/quarantine.js';
-import type { UpsertState } from '../src/pipeline/upsert-state.js';
+import type { RecordBegun, UpsertState } from '../src/pipeline/upsert-state.js';
 import { DEPENDENCY_WAITS_MAX, dependencyWaitMs, QUEUES, UpsertJobData } from './catalog.js';
 import type { BillingBreaker } from './billing-outage.js';
 import { defineJob } from './define-job.js';
+import { JobSettlements } from './job-settlements.js';
 import type { ConnectionGate } from './connection-gate.js';
 
 export type UpsertBillingClient = Pick<
@@ -41,7 +42,7 @@ export interface UpsertHelpers {
   billingBudget?: Pick<BillingBudget, 'pause'>;
   /** Per billing key budgets, under `billing.rateLimit.scope: key` only (else the queue's limiter is the budget). */
   keyBudgets?: Pick<BillingKeyBudgets, 'slot' | 'pause'>;
-  upsertState: Pick<UpsertState, 'begin' | 'commit'>;
+  upsertState: Pick<UpsertState, 'beginMany' | 'settleMany' | 'extendLocks'>;
   customersEnsured: Pick<CustomersEnsured, 'has' | 'add'>;
   ledger: Pick<Ledger, 'get' | 'getMany'>;
   quarantine: Pick<Quarantine, 'put' | 'clear' | 'get'>;
@@ -77,13 +78,31 @@ export interface RecordControl {
   paused(): Promise<never>;
 }
 
+/** How long a job's record locks last unless it settles or extends them (a job whose worker died holds them this long). */
+export const RECORD_LOCK_TTL_MS = 60_000;
+
+/** A record of an upsert job with its body checked by billing's schema, ready to begin. */
+export interface PreparedRecord {
+  data: UpsertJobData;
+  parsed: ReturnType<typeof parseBillingBody>;
+  /** The buyer the body names: ensured in billing before the record is written. */
+  buyer?: CustomerDetailsInput;
+}
+
+export function prepareRecord(data: UpsertJobData): PreparedRecord {
+  const parsed = parseBillingBody(data.body);
+  const body = parsed.data;
+  const buyer = body?.kind === 'invoice' ? body.invoice.customerDetails : body?.kind === 'credit-note' ? body.creditNote.customerDetails : body?.customer;
+  return { data, parsed, buyer };
+}
+
 /**
  * One record to billing. Idempotent: the billing upsert key is deterministic (invoiceId from the
  * connection and ERP id), the ledger refuses older versions, and a per-record lock keeps two versions
  * of one record from racing to billing.
  */
 export function upsertProcessor(rt: UpsertHelpers) {
-  return defineJob(QUEUES.upsert, UpsertJobData, rt, ({ job, data, token, signal, log }): Promise<{ outcome: UpsertOutcome }> => {
+  return defineJob(QUEUES.upsert, UpsertJobData, rt, async ({ job, data, token, signal, log }): Promise<{ outcome: UpsertOutcome }> => {
     const control: RecordControl = {
       jobId: job.id!,
       attemptsMade: job.attemptsMade,
@@ -100,50 +119,67 @@ export function upsertProcessor(rt: UpsertHelpers) {
         throw new RateLimitError();
       },
     };
-    return upsertRecord(rt, control, data, { signal, log });
+    const record = prepareRecord(data);
+    const settlements = new JobSettlements(rt.upsertState, data.connectionId, data.entity, `job-${job.id}`, job.id!, log);
+    // One round trip: the record lock, the ledger entry, whether the buyer is already ensured.
+    const [begun] = await rt.upsertState.beginMany(
+      data.connectionId,
+      data.entity,
+      [{ erpId: data.erpId, buyerId: record.buyer?.buyerId }],
+      RECORD_LOCK_TTL_MS,
+      settlements.owner,
+    );
+    try {
+      return await upsertRecord(rt, control, record, begun!, settlements, { signal, log });
+    } finally {
+      // One round trip: the outcome (ledger write, quarantine cleared, in-flight settled) and the lock released.
+      await settlements.flush();
+    }
   });
 }
 
 /**
- * The upsert of one record, whatever job carries it. Returns its outcome; throws for a record set aside
- * (through `control`), quarantined (a non-retryable SyncError, after the quarantine entry is written) or
- * failed in a way a retry may mend.
+ * The upsert of one record, whatever job carries it, after its job's BEGIN (`begun`). Returns its
+ * outcome; throws for a record set aside (through `control`), quarantined (a non-retryable SyncError,
+ * after the quarantine entry is written) or failed in a way a retry may mend. A record whose lock the job
+ * holds is settled in `settlements` whatever happens (the job tells Redis, see jobs/job-settlements.ts).
  */
 export async function upsertRecord(
   rt: UpsertHelpers,
   control: RecordControl,
-  data: UpsertJobData,
+  record: PreparedRecord,
+  begun: RecordBegun,
+  settlements: Pick<JobSettlements, 'add' | 'locked'>,
   { signal, log }: { signal?: AbortSignal; log: Logger },
 ): Promise<{ outcome: UpsertOutcome }> {
-  const state = rt.upsertState;
+  let data = record.data;
+  const { parsed, buyer } = record;
   const jobId = control.jobId;
   const { connectionId: conn, entity, erpId } = data;
   // Every call of this job goes to the connection's billing company, with its keys. Attaching the ERP's
   // document link is optional: without an attachment key the invoice is written and the link left out
   // (refusing the invoice for want of its PDF link would lose money data).
   const { client: billing, canAttach, keyId } = rt.billingFor(conn);
-  const parsed = parseBillingBody(data.body);
   const body = parsed.data;
-  const buyer: CustomerDetailsInput | undefined =
-    body?.kind === 'invoice' ? body.invoice.customerDetails : body?.kind === 'credit-note' ? body.creditNote.customerDetails : body?.customer;
-  // One round trip: the record lock, the ledger entry, whether the buyer is already ensured.
-  const begun = await state.begin(conn, entity, erpId, buyer?.buyerId, 60_000, `job-${jobId}`);
-  if (!begun.lock) {
+  if (!begun.locked) {
     // Another version of this record is being written: come back shortly, without using an attempt.
     return await control.setAside(Date.now() + 200 + Math.floor(Math.random() * 300));
   }
-  const { lock, current } = begun;
-  let committed = false;
+  settlements.locked(erpId);
+  const current = begun.current;
+  let settled = false;
   try {
     if (current && current.version > data.version) {
       rt.metrics.recordsSkipped.inc({ connection: conn, entity, reason: 'stale' });
-      await rt.inFlight.settle(conn, entity, erpId, jobId);
+      settlements.add(erpId, { outcome: 'stale' });
+      settled = true;
       return { outcome: 'stale' };
     }
     const needsAttachment = canAttach && Boolean(data.documentUrl) && current?.attachmentUrl !== data.documentUrl;
     if (current && current.hash === data.hash && !needsAttachment) {
       rt.metrics.recordsSkipped.inc({ connection: conn, entity, reason: 'unchanged' });
-      await Promise.all([rt.quarantine.clear(conn, entity, erpId, data.version), rt.inFlight.settle(conn, entity, erpId, jobId)]);
+      settlements.add(erpId, { outcome: 'unchanged', version: data.version });
+      settled = true;
       return { outcome: 'unchanged' };
     }
     if (!body) {
@@ -205,29 +241,29 @@ export async function upsertRecord(
     } else {
       billingId = body.customer.buyerId;
     }
-    // One round trip: ledger write (never over a newer version), quarantine cleared, lock released.
-    const written = await state.commit(
-      conn,
-      entity,
+    // Settled with the job's other records (jobs/job-settlements.ts): ledger write (never over a newer
+    // version), quarantine cleared, in-flight settled, lock released. At once after an attachment.
+    settlements.add(
       erpId,
       {
-        hash: data.hash,
-        version: data.version,
-        billingId,
-        number,
-        sourceStatus: data.sourceStatus,
-        writtenAt: Date.now(),
-        jobId,
-        fields: data.fields,
-        attachmentUrl: data.documentUrl ?? current?.attachmentUrl,
+        outcome: 'written',
+        entry: {
+          hash: data.hash,
+          version: data.version,
+          billingId,
+          number,
+          sourceStatus: data.sourceStatus,
+          writtenAt: Date.now(),
+          jobId,
+          fields: data.fields,
+          attachmentUrl: data.documentUrl ?? current?.attachmentUrl,
+        },
       },
-      lock.owner,
-      jobId,
+      needsAttachment,
     );
-    committed = true;
+    settled = true;
     rt.breaker.succeeded();
     rt.metrics.recordsUpserted.inc({ connection: conn, entity });
-    if (!written) log.info({ erpId }, 'a newer version reached the ledger first; it will be (or was) written after this one');
     return { outcome: 'written' };
   } catch (err) {
     if (err instanceof RateLimitedError) {
@@ -275,7 +311,7 @@ export async function upsertRecord(
     }
     throw err;
   } finally {
-    if (!committed) await lock.release();
+    if (!settled) settlements.add(erpId, { outcome: 'released' });
   }
 }
 

@@ -64,12 +64,11 @@ for (const variant of [
       // What was in flight at the kill: the jobs left active with no worker.
       const inFlight = await rt.queues.upsert.getJobs(['active']);
       const inFlightIds = inFlight.map((j) => j.id!);
-      // A single-record job stalled out is its record's failure (STALLED); a batch's is no one record's.
-      const singleKeys = inFlight
-        .filter((j) => j.name === 'upsert')
-        .map((j) => `${j.data.entity}:${j.data.erpId}`)
-        .sort();
-      const stalledKeys = variant.expectStalled ? singleKeys : [];
+      const recordsOf = (j: (typeof inFlight)[number]): Array<{ entity: string; erpId: string }> => j.data.records ?? [j.data];
+      // Jobs that carry an invoice call billing in worker 2 whatever happened before; a customer's job whose
+      // buyer an invoice of worker 1 had already ensured in billing has nothing left to call, and worker 2
+      // finishes it at once (its record is written: nothing to lose).
+      const mustHold = inFlight.filter((j) => recordsOf(j).some((r) => r.entity === 'invoices')).map((j) => j.id!);
       const inFlightKeys = inFlight.flatMap((j) => (j.data.records ?? [j.data]).map((r: { entity: string; erpId: string }) => `${r.entity}:${r.erpId}`)).sort();
 
       // Worker 2 takes them back (stalled → wait → active) and is killed while it holds them. Its jobs are
@@ -82,7 +81,9 @@ for (const variant of [
         'worker 2 to hold the stalled jobs',
         async () => {
           const states = await Promise.all(inFlightIds.map((id) => rt.queues.upsert.getJobState(id)));
-          if (inFlightIds.every((id) => stalledEvents.includes(id)) && states.every((s) => s === 'active')) return true;
+          const held = (id: string) => states[inFlightIds.indexOf(id)] === 'active';
+          if (inFlightIds.every((id) => stalledEvents.includes(id)) && states.every((s) => s === 'active' || s === 'completed') && mustHold.every(held))
+            return true;
           // What a timeout reports: each job's state and whether its stall was seen.
           throw new Error(inFlightIds.map((id, i) => `${id}: ${states[i]}${stalledEvents.includes(id) ? ', stalled' : ''}`).join('; '));
         },
@@ -91,6 +92,14 @@ for (const variant of [
       );
       second.kill('SIGKILL');
       await second.exited;
+      // What worker 2 held at its kill (still active: no worker runs until worker 3). A single-record job
+      // stalled out is its record's failure (STALLED); a batch's is no one record's.
+      const heldAtKill = await rt.queues.upsert.getJobs(['active']);
+      const singleKeys = heldAtKill
+        .filter((j) => j.name === 'upsert' && inFlightIds.includes(j.id!))
+        .map((j) => `${j.data.entity}:${j.data.erpId}`)
+        .sort();
+      const stalledKeys = variant.expectStalled ? singleKeys : [];
 
       // Worker 3, with billing fast again.
       p.billing.faults.set({});
