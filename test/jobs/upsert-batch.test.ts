@@ -1,10 +1,12 @@
 import { type Job, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBacklog } from '../../jobs/backfill.js';
-import { QUEUES, UPSERT_BATCH } from '../../jobs/catalog.js';
+import { QUEUES, UPSERT_BATCH, type UpsertPayload } from '../../jobs/catalog.js';
+import { batchUpserts, enqueueUpserts, upsertJobId } from '../../jobs/enqueue-upserts.js';
 import { failedUpsertHelpers, makeJobHelpers } from '../../jobs/job-helpers.js';
 import { upsertQueueProcessor, type UpsertBatchResult } from '../../jobs/upsert-batch.js';
 import { sweepInFlight } from '../../jobs/sweep.js';
+import { contentHash } from '../../src/pipeline/content-hash.js';
 import { COMPANY, CONNECTION, type Pipeline, startPipeline, until, UPSERT_PATH } from '../support/pipeline.js';
 
 /**
@@ -213,4 +215,47 @@ describe('given ten invoices pulled into one batch job that is then deleted from
     expect(p.upsertPosts()).toBe(records.length);
     expect(await rt.inFlight.count(CONNECTION)).toBe(0);
   }, 90_000);
+});
+
+describe('given one invoice twice in one batch: its newer version, then an older one', () => {
+  let p: Pipeline;
+  beforeAll(async () => {
+    p = await startPipeline({ name: 'batch-twice', invoices: 6, sync: { upsertBatchSize: 10, upsertConcurrency: 1, sweepGraceSeconds: 0 } });
+  }, 60_000);
+  afterAll(() => p?.close());
+
+  it('when the batch runs, then the older copy leaves it as a job of its own, begins after the newer is settled, and is skipped as stale: billing keeps the newer', async () => {
+    const { rt } = p;
+    const pulls = p.startWorkers(['pull']);
+    const pull = await rt.queues.pull.add('pull', { connectionId: CONNECTION, entity: 'invoices' }, { priority: 1 });
+    await until('the pull to finish', async () => (await pull.getState()) === 'completed', 30_000, 50);
+    await pulls.stop(2_000);
+    const [pulled] = (await rt.queues.upsert.getJobs(['wait', 'prioritized'])).filter((j) => j.name === UPSERT_BATCH && j.data.entity === 'invoices');
+    await pulled!.remove();
+    const newer: UpsertPayload = pulled!.data.records[0];
+    // The same invoice as the source had it a day earlier, with other content (a note billing would show).
+    const body = structuredClone(newer.body) as Extract<UpsertPayload['body'], { kind: 'invoice' }>;
+    body.invoice.referenceText = 'an older version';
+    const older: UpsertPayload = { ...newer, version: new Date(Date.parse(newer.version) - 86_400_000).toISOString(), hash: contentHash(body), body };
+    expect(older.version < newer.version).toBe(true);
+    const [batch] = batchUpserts(
+      [newer, older].map((data) => ({ name: 'upsert' as const, data, opts: { jobId: upsertJobId(CONNECTION, 'invoices', data.erpId, data.hash) } })),
+      10,
+    );
+    await enqueueUpserts(makeJobHelpers(rt).upsert, [batch!]);
+
+    p.startWorkers(['upsert']);
+    const completed = async (id: string) => (await rt.queues.upsert.getJob(id))?.finishedOn !== undefined;
+    await until('the batch to be done', () => completed(batch!.opts.jobId), 30_000, 50);
+    const result = (await rt.queues.upsert.getJob(batch!.opts.jobId))!.returnvalue as UpsertBatchResult;
+    expect(result.outcomes).toEqual({ written: 1, left: 1 });
+    expect(result.left).toEqual([{ erpId: newer.erpId, jobId: expect.stringMatching(/-x[0-9a-f]{8}$/), why: 'its record is earlier in the batch' }]);
+    await until('the older copy to be done', () => completed(result.left[0]!.jobId), 30_000, 50);
+    const own = (await rt.queues.upsert.getJob(result.left[0]!.jobId))!;
+    expect(own.returnvalue).toEqual({ outcome: 'stale' });
+    // Billing was written once, with the newer content; the ledger holds the newer version.
+    expect(p.upsertPosts()).toBe(1);
+    expect(p.billingInvoices().get(newer.erpId)!.input.referenceText).not.toBe('an older version');
+    expect((await rt.ledger.get(CONNECTION, 'invoices', newer.erpId))!.version).toBe(newer.version);
+  }, 60_000);
 });

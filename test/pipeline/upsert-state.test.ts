@@ -57,3 +57,88 @@ describe('an upsert job over a ledger entry an earlier release wrote as plain JS
     expect(await new LedgerDateIndex(redis, keys).count(CONNECTION, 'invoices', day, day)).toBe(1);
   });
 });
+
+describe('a job of several records: one BEGIN, one SETTLE', () => {
+  const prefix = testPrefix('upsert-state-many');
+  const keys = stateKeys(prefix);
+  const C = 'zoho-in';
+  const field = (erpId: string) => `invoices|${erpId}`;
+  let redis: Redis;
+  let upserts: UpsertState;
+  let ledger: Ledger;
+  beforeAll(() => {
+    redis = connect();
+    upserts = new UpsertState(redis, keys);
+    ledger = new Ledger(redis, keys);
+  });
+  afterAll(async () => {
+    await dropPrefix(redis, prefix);
+    await redis.quit();
+  });
+
+  it('given four records, one locked by another job, when a job begins them, then it holds the other three and reads their entries and buyers', async () => {
+    await redis.hset(keys.ledger(C, 'invoices'), 'b', JSON.stringify(invoice));
+    await redis.sadd(keys.customersEnsured(C), 'buyer-1');
+    await redis.set(keys.recordLock(C, 'invoices', 'd'), 'job-other', 'PX', 60_000);
+    const begun = await upserts.beginMany(
+      C,
+      'invoices',
+      [{ erpId: 'a', buyerId: 'buyer-1' }, { erpId: 'b' }, { erpId: 'c', buyerId: 'buyer-2' }, { erpId: 'd', buyerId: 'buyer-1' }],
+      60_000,
+      'job-1',
+    );
+    expect(begun).toEqual([
+      { locked: true, current: undefined, customerEnsured: true },
+      { locked: true, current: invoice, customerEnsured: false },
+      { locked: true, current: undefined, customerEnsured: false },
+      { locked: false, current: undefined, customerEnsured: false },
+    ]);
+    for (const id of ['a', 'b', 'c']) expect(await redis.get(keys.recordLock(C, 'invoices', id))).toBe('job-1');
+    expect(await redis.get(keys.recordLock(C, 'invoices', 'd'))).toBe('job-other');
+  });
+
+  it('when it settles them (written, unchanged, released) and a fourth it never held as stale, then each outcome does its part and only its own locks are released', async () => {
+    const v = '2025-03-01T00:00:00.000Z';
+    const written = { ...invoice, version: v, writtenAt: 1_795_600_000_000, jobId: 'job-1' };
+    for (const id of ['a', 'b', 'c', 'd']) await redis.hset(keys.inFlight(C), field(id), `job-1|1|{}`);
+    for (const id of ['a', 'b', 'c']) await redis.hset(keys.quarantine(C), field(id), JSON.stringify({ version: '2025-01-01T00:00:00.000Z' }));
+    const result = await upserts.settleMany(
+      C,
+      'invoices',
+      [
+        { erpId: 'a', settlement: { outcome: 'written', entry: written } },
+        { erpId: 'b', settlement: { outcome: 'unchanged', version: invoice.version } },
+        { erpId: 'c', settlement: { outcome: 'released' } },
+        { erpId: 'd', settlement: { outcome: 'stale' } },
+      ],
+      'job-1',
+      'job-1',
+    );
+    expect(result).toEqual([true, false, false, false]);
+    expect(await ledger.get(C, 'invoices', 'a')).toEqual(written);
+    expect(await ledger.get(C, 'invoices', 'b')).toEqual(invoice);
+    expect(await ledger.get(C, 'invoices', 'c')).toBeUndefined();
+    // Written and unchanged clear the quarantine entry; released leaves it (the record had no outcome here).
+    expect(await redis.hkeys(keys.quarantine(C))).toEqual([field('c')]);
+    // Written, unchanged and stale settle the in-flight entry; released leaves it for the job that carries it next.
+    expect(await redis.hkeys(keys.inFlight(C))).toEqual([field('c')]);
+    for (const id of ['a', 'b', 'c']) expect(await redis.get(keys.recordLock(C, 'invoices', id))).toBeNull();
+    expect(await redis.get(keys.recordLock(C, 'invoices', 'd'))).toBe('job-other');
+  });
+
+  it('given a written entry older than the ledger’s, when it is settled, then the ledger keeps the newer one and says so', async () => {
+    await upserts.beginMany(C, 'invoices', [{ erpId: 'a' }], 60_000, 'job-2');
+    const older = { ...invoice, version: '2025-02-01T00:00:00.000Z', jobId: 'job-2' };
+    expect(await upserts.settleMany(C, 'invoices', [{ erpId: 'a', settlement: { outcome: 'written', entry: older } }], 'job-2', 'job-2')).toEqual([false]);
+    expect((await ledger.get(C, 'invoices', 'a'))!.version).toBe('2025-03-01T00:00:00.000Z');
+  });
+
+  it('when a long job extends its locks, then those it still holds get the new TTL, and one released or held by another job is left as it is', async () => {
+    await upserts.beginMany(C, 'invoices', [{ erpId: 'e' }, { erpId: 'f' }], 1_000, 'job-3');
+    await upserts.settleMany(C, 'invoices', [{ erpId: 'f', settlement: { outcome: 'released' } }], 'job-3', 'job-3');
+    expect(await upserts.extendLocks(C, 'invoices', ['e', 'f', 'd'], 60_000, 'job-3')).toBe(1);
+    expect(await redis.pttl(keys.recordLock(C, 'invoices', 'e'))).toBeGreaterThan(50_000);
+    expect(await redis.exists(keys.recordLock(C, 'invoices', 'f'))).toBe(0);
+    expect(await redis.get(keys.recordLock(C, 'invoices', 'd'))).toBe('job-other');
+  });
+});
