@@ -64,3 +64,58 @@ describe('BillingBudget', () => {
     for (const t of times) expect(times.filter((u) => u >= t && u < t + 200).length, `window from ${t}`).toBeLessThanOrEqual(4);
   });
 });
+
+describe('BillingBudget, many callers of one process at once', () => {
+  const prefix = testPrefix('billing-budget-shared');
+  const key = stateKeys(prefix).billingRate();
+  let redis: Redis;
+  beforeAll(() => {
+    redis = connect();
+  });
+  afterAll(async () => {
+    await dropPrefix(redis, prefix);
+    await redis.quit();
+  });
+
+  it('given 40 callers asking together, when their slots are handed out, then they share a few round trips, each gets a slot of its own, and no window holds more than the limit', async () => {
+    let calls = 0;
+    // The budget's connection, counting the scripts it runs.
+    const counted = new Proxy(redis, {
+      get: (target, prop, receiver) =>
+        prop === 'evalsha'
+          ? (...args: unknown[]) => {
+              calls++;
+              return (target.evalsha as (...a: unknown[]) => unknown)(...args);
+            }
+          : Reflect.get(target, prop, receiver),
+    });
+    const budget = new BillingBudget(counted, key, 10, 200);
+    await Promise.all(Array.from({ length: 40 }, () => budget.take()));
+    expect(calls).toBeLessThanOrEqual(2);
+    const entries = await redis.zrange(key, 0, -1, 'WITHSCORES');
+    const members = entries.filter((_, i) => i % 2 === 0);
+    const times = entries.filter((_, i) => i % 2 === 1).map(Number);
+    expect(new Set(members).size).toBe(40);
+    for (const t of times) expect(times.filter((u) => u >= t && u < t + 200).length, `window from ${t}`).toBeLessThanOrEqual(10);
+    expect(Math.max(...times) - Math.min(...times)).toBeGreaterThanOrEqual(3 * 200);
+  });
+
+  it('given the log refuses the round trip, then every caller sharing it rejects with its error, and the next callers are served', async () => {
+    let fail = true;
+    const flaky = new Proxy(redis, {
+      get: (target, prop, receiver) =>
+        prop === 'evalsha'
+          ? (...args: unknown[]) => {
+              if (fail) return Promise.reject(new Error('LOADING Redis is loading the dataset in memory'));
+              return (target.evalsha as (...a: unknown[]) => unknown)(...args);
+            }
+          : Reflect.get(target, prop, receiver),
+    });
+    const budget = new BillingBudget(flaky, `${key}:refused`, 10, 200);
+    const results = await Promise.allSettled(Array.from({ length: 5 }, () => budget.take()));
+    expect(results.map((r) => r.status)).toEqual(Array(5).fill('rejected'));
+    expect((results[0] as PromiseRejectedResult).reason.message).toMatch(/LOADING/);
+    fail = false;
+    await expect(budget.take()).resolves.toBeUndefined();
+  });
+});

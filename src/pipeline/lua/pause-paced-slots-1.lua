@@ -1,5 +1,5 @@
 -- Billing answered 429 with Retry-After: no slot of the deployment's budget is handed out before it has
--- passed (take-paced-slot-1.lua), to any process. The pause is the log's member 'pause', scored with the
+-- passed (take-paced-slots-1.lua), to any process. The pause is the log's member 'pause', scored with the
 -- instant it ends; a longer pause replaces a shorter one, never the reverse.
 -- KEYS: the log
 -- ARGV: pauseMs, windowMs
