@@ -175,8 +175,16 @@ async function main() {
     const [b0, c0] = [paths[0]!, paths[1]!];
     lines.push(`| (before the pipeline: building the payloads a pull hands it — invoice, content hash, job id) | | | ${median(payloadCpu).toFixed(0)} |`);
     lines.push(`\nclient / bare: rate ${(median(c0.rates) / median(b0.rates)).toFixed(2)}, CPU ${(median(b0.cpu) / median(c0.cpu)).toFixed(2)}`);
+    // Also per round (the paths of one round run back to back): a machine whose speed drifts over the run
+    // moves both sides of a round's ratio together.
+    const perRound = (path: { cpu: number[] }) => path.cpu.map((cpu, r) => c0.cpu[r]! / cpu);
     for (const path of paths.slice(2))
-      lines.push(`${path.name} / client: rate ${(median(path.rates) / median(c0.rates)).toFixed(2)}, CPU ${(median(c0.cpu) / median(path.cpu)).toFixed(2)}`);
+      lines.push(
+        `${path.name} / client: rate ${(median(path.rates) / median(c0.rates)).toFixed(2)}, CPU ${(median(c0.cpu) / median(path.cpu)).toFixed(2)}` +
+          ` (CPU per round: ${perRound(path)
+            .map((x) => x.toFixed(2))
+            .join(', ')}; median ${median(perRound(path)).toFixed(2)})`,
+      );
     lines.push('');
 
     // (b) rate limit

@@ -340,9 +340,16 @@ export async function createRuntime(
     clients.set(id, client);
     return client;
   };
+  // Built once per billing target (a reload makes new targets): every upsert asks for its connection's.
+  const billings = new WeakMap<BillingTarget, ConnectionBilling>();
   const connectionBilling = (id: string): ConnectionBilling => {
     const t = targets.get(id);
     if (!t) throw new ConfigError(`unknown connection "${id}" (configured: ${[...byId.keys()].join(', ')})`);
+    let made = billings.get(t);
+    if (!made) billings.set(t, (made = billingOfTarget(t)));
+    return made;
+  };
+  const billingOfTarget = (t: BillingTarget): ConnectionBilling => {
     return {
       client: billingClient(t),
       company: t.company,

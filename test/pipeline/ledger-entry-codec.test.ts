@@ -98,6 +98,22 @@ describe('ledger entry codec', () => {
       ['an ERP id that is not digits', 'a:b/ç', { ...customer, billingId: 'cust.zoho-in.a_3Ab_2F_C3_A7' }],
       ['an empty ERP id', '', { ...customer, billingId: 'cust.zoho-in.' }],
       ['an ERP id of one character', '7', { ...customer, billingId: 'cust.zoho-in.7' }],
+      [
+        'an entry number that is a number, and the same compared number',
+        invoiceId,
+        { ...invoice, number: 12 as unknown as string, fields: { ...invoice.fields, invoiceNumber: 12 as unknown as string } },
+      ],
+      [
+        'compared fields whose JSON is their own toJSON',
+        invoiceId,
+        {
+          ...invoice,
+          fields: Object.assign({ ...invoice.fields }, { toJSON: () => ({ note: 'longer than the fields themselves '.repeat(40) }) }) as unknown as Record<
+            string,
+            string
+          >,
+        },
+      ],
     ];
     it.each(cases)('when an entry has %s, then it reads back exactly as it was given', (_, erpId, entry) => {
       expect(roundTrip(erpId, entry)).toBe(JSON.stringify(entry));
@@ -118,6 +134,104 @@ describe('ledger entry codec', () => {
         expect(roundTrip(erpId, entry)).toBe(JSON.stringify(entry));
       }
     });
+  });
+
+  it('given 20,000 generated entries with values of every kind where the compact form shortens or leaves out (look-alikes of base64url, day numbers and templates, dates, objects with toJSON, functions, arrays, numbers, odd keys), when each is encoded, then it reads back exactly, compact or not', () => {
+    let seed = 7;
+    const rnd = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % n;
+    };
+    const pick = <T>(xs: readonly T[]): T => xs[rnd(xs.length)]!;
+    const hex = (n: number) => Array.from({ length: n }, () => '0123456789abcdef'[rnd(16)]).join('');
+    const ids = [invoiceId, '7', '', 'a:b/ç', '1890000000010245', 'x.y', '__proto__', '5'];
+    const names = [
+      ...Object.keys(FIELD_CODES),
+      'digest:notes',
+      'dueTerms',
+      'a',
+      '~b',
+      '~',
+      '',
+      '__proto__',
+      'constructor',
+      'toString',
+      'toJSON',
+      'w',
+      '1',
+      '02',
+    ];
+    const oddly = (): unknown =>
+      pick([
+        () => 1,
+        Symbol('s'),
+        new Date(0),
+        { toJSON: () => 'ORgS3TkYEt05GBLdORgS3Q' },
+        { toJSON: () => 20_000 },
+        ['x'],
+        ['x', 'y'],
+        [1],
+        { a: 1 },
+        NaN,
+        -0,
+        true,
+        20_000,
+      ]);
+    // Now and then: most entries should be ones the compact form can take.
+    const odd = <T>(usual: T): unknown => (rnd(8) ? usual : oddly());
+    const own = (o: Record<string, unknown>, k: string, v: unknown) =>
+      Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+    let compact = 0;
+    for (let n = 0; n < 20_000; n++) {
+      const erpId = pick(ids);
+      const conn = pick(['zoho-in', 'xero-au', 'a.b', '']);
+      const number = pick(['INV-1', undefined, 'X', 12, null]);
+      const value = () =>
+        pick<unknown>([
+          null,
+          'x',
+          hex(32),
+          hex(64),
+          'ORgS3TkYEt05GBLdORgS3Q',
+          'yY4aKzxNXm_JjhorPE1eb8mOGis8TV5vyY4aKzxNXm8',
+          '2025-01-14',
+          '2025-02-30',
+          '1969-12-31',
+          `cust.${conn}.${pick(ids)}`,
+          `cust.${conn}.`,
+          number ?? 'N',
+          erpId,
+          12,
+          undefined,
+        ]);
+      const entry: Record<string, unknown> = {};
+      if (rnd(6)) entry.hash = odd(pick([hex(64), hex(64), hex(64).toUpperCase(), 'repair', 'yY4aKzxNXm_JjhorPE1eb8mOGis8TV5vyY4aKzxNXm8']));
+      if (rnd(6)) entry.version = '2025-02-07T11:54:10.000Z';
+      if (rnd(6)) entry.billingId = odd(pick([`inv.${conn}.${erpId}`, `inv.${conn}.${erpId}`, `inv-${erpId}`, 'inv.zoho-in.11149000000~0123']));
+      if (rnd(6) && number !== undefined) entry.number = number;
+      if (rnd(6)) entry.sourceStatus = 'partially_paid';
+      if (rnd(6)) entry.writtenAt = odd(pick([1_795_592_093_207, -0]));
+      if (rnd(6)) {
+        const fields = rnd(30) ? {} : pick<unknown>([new Date(0), [], 'fields', null]);
+        if (fields && typeof fields === 'object' && !Array.isArray(fields) && !(fields instanceof Date)) {
+          // The fields decode can restore, often with the values it restores them from, before or after the others.
+          const derivable = () => {
+            if (rnd(4)) own(fields as Record<string, unknown>, 'invoiceNumber', pick([number, number, 'INV-1', 12]));
+            if (rnd(4)) own(fields as Record<string, unknown>, 'erpId', pick([erpId, erpId, 'other']));
+          };
+          if (rnd(2)) derivable();
+          for (let i = rnd(14); i > 0; i--) own(fields as Record<string, unknown>, pick(names), odd(value()));
+          if (rnd(2)) derivable();
+        }
+        entry.fields = fields;
+      }
+      if (rnd(6)) entry.attachmentUrl = odd(pick([`https://x/${erpId}.pdf`, `https://x/${erpId}/${erpId}.pdf`, 'https://nothing']));
+      if (!rnd(40)) own(entry, pick(['b', 'toJSON', '1']), pick(['odd', () => ({ x: 1 })]));
+      const stored = encodeLedgerEntry(erpId, entry as unknown as LedgerEntry);
+      if (isCompact(stored)) compact++;
+      expect(JSON.stringify(decodeLedgerEntry(erpId, stored)), stored).toBe(JSON.stringify(entry));
+    }
+    expect(compact).toBeGreaterThan(1_000);
   });
 
   it('given the field codes, then each is one character and names one field (codes are stored in Redis and never reassigned)', () => {
