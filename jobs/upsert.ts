@@ -45,7 +45,7 @@ export interface UpsertHelpers {
   upsertState: Pick<UpsertState, 'beginMany' | 'settleMany' | 'extendLocks'>;
   customersEnsured: Pick<CustomersEnsured, 'has' | 'add'>;
   ledger: Pick<Ledger, 'get' | 'getMany'>;
-  quarantine: Pick<Quarantine, 'put' | 'clear' | 'get'>;
+  quarantine: Pick<Quarantine, 'put' | 'get'>;
   inFlight: Pick<InFlight, 'settle'>;
   queues: { upsert: Pick<Queue, 'rateLimit'> };
   /** Counts consecutive transient billing failures; says when billing is down (jobs/billing-outage.ts). */
