@@ -74,17 +74,19 @@ export function upsertBatchProcessor(rt: UpsertBatchHelpers) {
     const twice = records.map((r) => seen.has(r.data.erpId) || !seen.add(r.data.erpId));
     const first = records.filter((_, i) => !twice[i]);
     // One round trip for the batch: every record's lock, ledger entry and whether its buyer is ensured.
+    const lockTtlMs = rt.recordLockTtlMs ?? RECORD_LOCK_TTL_MS;
     const begun = await rt.upsertState.beginMany(
       conn,
       entity,
       first.map((r) => ({ erpId: r.data.erpId, buyerId: r.buyer?.buyerId })),
-      RECORD_LOCK_TTL_MS,
+      lockTtlMs,
       settlements.owner,
     );
     // The locks not settled yet are kept while the batch runs, however long its records take.
+    for (const [i, r] of first.entries()) if (begun[i]!.locked) settlements.locked(r.data.erpId);
     const extend = setInterval(
-      () => void rt.upsertState.extendLocks(conn, entity, [...settlements.held], RECORD_LOCK_TTL_MS, settlements.owner).catch(() => {}),
-      RECORD_LOCK_TTL_MS / 3,
+      () => void rt.upsertState.extendLocks(conn, entity, [...settlements.held], lockTtlMs, settlements.owner).catch(() => {}),
+      lockTtlMs / 3,
     );
     extend.unref();
     try {

@@ -50,6 +50,8 @@ export interface UpsertHelpers {
   queues: { upsert: Pick<Queue, 'rateLimit'> };
   /** Counts consecutive transient billing failures; says when billing is down (jobs/billing-outage.ts). */
   breaker: BillingBreaker;
+  /** How long a job's record locks last unless it settles or extends them (default RECORD_LOCK_TTL_MS; tests shorten it). */
+  recordLockTtlMs?: number;
 }
 
 export type UpsertOutcome = 'written' | 'unchanged' | 'stale';
@@ -126,9 +128,10 @@ export function upsertProcessor(rt: UpsertHelpers) {
       data.connectionId,
       data.entity,
       [{ erpId: data.erpId, buyerId: record.buyer?.buyerId }],
-      RECORD_LOCK_TTL_MS,
+      rt.recordLockTtlMs ?? RECORD_LOCK_TTL_MS,
       settlements.owner,
     );
+    if (begun!.locked) settlements.locked(data.erpId);
     try {
       return await upsertRecord(rt, control, record, begun!, settlements, { signal, log });
     } finally {
@@ -149,7 +152,7 @@ export async function upsertRecord(
   control: RecordControl,
   record: PreparedRecord,
   begun: RecordBegun,
-  settlements: Pick<JobSettlements, 'add' | 'locked'>,
+  settlements: Pick<JobSettlements, 'add'>,
   { signal, log }: { signal?: AbortSignal; log: Logger },
 ): Promise<{ outcome: UpsertOutcome }> {
   let data = record.data;
@@ -165,7 +168,6 @@ export async function upsertRecord(
     // Another version of this record is being written: come back shortly, without using an attempt.
     return await control.setAside(Date.now() + 200 + Math.floor(Math.random() * 300));
   }
-  settlements.locked(erpId);
   const current = begun.current;
   let settled = false;
   try {

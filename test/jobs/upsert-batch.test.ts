@@ -259,3 +259,41 @@ describe('given one invoice twice in one batch: its newer version, then an older
     expect((await rt.ledger.get(CONNECTION, 'invoices', newer.erpId))!.version).toBe(newer.version);
   }, 60_000);
 });
+
+describe('given a batch of invoices whose billing requests take 800 ms each, and record locks of 1.2 s', () => {
+  let p: Pipeline;
+  beforeAll(async () => {
+    p = await startPipeline({ name: 'batch-long', invoices: 6, sync: { upsertBatchSize: 10, upsertConcurrency: 1 } });
+  }, 60_000);
+  afterAll(() => p?.close());
+
+  it('when the batch has run for longer than the locks last, then the records it has not written yet are still locked by it, and all are written once', async () => {
+    const { rt } = p;
+    const pulls = p.startWorkers(['pull']);
+    const pull = await rt.queues.pull.add('pull', { connectionId: CONNECTION, entity: 'invoices' }, { priority: 1 });
+    await until('the pull to finish', async () => (await pull.getState()) === 'completed', 30_000, 50);
+    await pulls.stop(2_000);
+    const [batch] = (await rt.queues.upsert.getJobs(['wait', 'prioritized'])).filter((j) => j.name === UPSERT_BATCH && j.data.entity === 'invoices');
+    const records: string[] = batch!.data.records.map((r: { erpId: string }) => r.erpId);
+    expect(records.length).toBeGreaterThanOrEqual(4);
+    const last = records.at(-1)!;
+    const lockOfLast = rt.keys.recordLock(CONNECTION, 'invoices', last);
+
+    p.billing.faults.set({ latencyMs: 800 });
+    const upserts = upsertQueueProcessor({ ...makeJobHelpers(rt).upsert, recordLockTtlMs: 1_200 });
+    const { startWorkers } = await import('../../jobs/worker-service.js');
+    const workers = startWorkers(rt, ['upsert'], { upsert: upserts });
+    try {
+      // Three requests answered: at least 2.4 s into the batch, twice the locks' 1.2 s.
+      await until('billing to have answered three upserts', async () => p.upsertPosts() >= 3, 30_000, 20);
+      expect(await rt.redis.get(lockOfLast)).toBe(`job-${batch!.id}`);
+      await until('the batch to be done', async () => (await rt.queues.upsert.getJob(batch!.id!))?.finishedOn !== undefined, 30_000, 50);
+      expect((await rt.queues.upsert.getJob(batch!.id!))!.returnvalue).toEqual({ outcomes: { written: records.length }, left: [] });
+      expect(p.upsertPosts()).toBe(records.length);
+      expect(await rt.redis.exists(lockOfLast)).toBe(0);
+    } finally {
+      p.billing.faults.set({});
+      await workers.stop(2_000);
+    }
+  }, 60_000);
+});
