@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
-import { runBillingRoundTrip } from '../demo/billing-round-trip.js';
-import { runPipelineDemo } from '../demo/pipeline-demo.js';
-import { startDemo } from '../demo/sandbox-erps.js';
-import { PROFILES } from '../../sandbox/profiles.js';
 import { intOption } from '../parse-args.js';
+
+// The demo and the sandboxes it runs are loaded when it runs: every command is registered in every
+// process, and a worker has no use for the emulators' code (about 3 MiB of heap, measured).
 
 /** `erp-sync demo`: the whole pipeline offline against the built-in sandboxes; prints what happened. */
 export function registerDemoCommand(program: Command): void {
@@ -16,6 +15,11 @@ export function registerDemoCommand(program: Command): void {
     .option('--seed <n>', 'seed of the generated data', intOption('--seed'), 1)
     .option('--json', 'print {source, billing, quarantined, drift} counts as JSON')
     .action(async (o: { records: number; seed: number; json?: boolean }) => {
+      const [{ runPipelineDemo }, { startDemo }, { PROFILES }] = await Promise.all([
+        import('../demo/pipeline-demo.js'),
+        import('../demo/sandbox-erps.js'),
+        import('../../sandbox/profiles.js'),
+      ]);
       const log = o.json ? () => {} : (line: string) => console.log(line);
       const summary = await runPipelineDemo(
         PROFILES.map((p) => () => startDemo(p, o.records, o.seed)),
@@ -43,6 +47,7 @@ export function registerDemoCommand(program: Command): void {
     .description('a scripted round trip through the billing client against the billing sandbox')
     .option('--json', 'print a JSON summary')
     .action(async (o: { json?: boolean }) => {
+      const { runBillingRoundTrip } = await import('../demo/billing-round-trip.js');
       const summary = await runBillingRoundTrip(o.json ? () => {} : console.log);
       if (o.json) console.log(JSON.stringify(summary, null, 2));
       else console.log(summary.ok ? '\ndemo: every step succeeded' : '\ndemo: some steps FAILED');

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { DEFAULT_ATTACHMENT_KEYS, DEFAULT_KEYS, startBillingEmulator } from '../../sandbox/billing/billing-emulator.js';
 import { PROFILES, type RunningSandbox, type SandboxProfile } from '../../sandbox/profiles.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { ListenError, toListenError } from '../../src/http/listen.js';
@@ -13,7 +12,7 @@ type Running = Omit<RunningSandbox, 'demo'>;
 const SANDBOXES = ['all', 'billing', ...PROFILES.map((p) => p.name)];
 
 /** Starts one emulator; a port in use (or a bad host) becomes one line naming the emulator and the fix. */
-async function starting(emulator: string, portHint: string, start: () => Promise<Running>, port: number, host: string): Promise<Running> {
+async function starting<R extends Running>(emulator: string, portHint: string, start: () => Promise<R>, port: number, host: string): Promise<R> {
   try {
     return await start();
   } catch (caught) {
@@ -25,7 +24,17 @@ async function starting(emulator: string, portHint: string, start: () => Promise
 
 const PORT_HINT = 'choose another with --port';
 
-async function billing(port: number, host: string, keys = DEFAULT_KEYS, attachmentKeys = DEFAULT_ATTACHMENT_KEYS, seed = 1): Promise<Running> {
+/** The billing emulator's code, loaded when a sandbox starts (every command is registered in every process, a worker too). */
+const billingEmulator = () => import('../../sandbox/billing/billing-emulator.js');
+type KeyPair = { key: string; companyId: string };
+/** The running billing emulator, with the keys it accepts. */
+type RunningBilling = Running & { keys: KeyPair[]; attachmentKeys: KeyPair[] };
+
+/** The billing emulator; `keys` and `attachmentKeys` undefined: its default ones. */
+async function billing(port: number, host: string, keys?: KeyPair[], attachmentKeys?: KeyPair[], seed = 1): Promise<RunningBilling> {
+  const { DEFAULT_ATTACHMENT_KEYS, DEFAULT_KEYS, startBillingEmulator } = await billingEmulator();
+  keys ??= DEFAULT_KEYS;
+  attachmentKeys ??= DEFAULT_ATTACHMENT_KEYS;
   const emu = await startBillingEmulator({ port, host, keys, attachmentKeys, seed });
   return {
     url: emu.url,
@@ -37,6 +46,8 @@ async function billing(port: number, host: string, keys = DEFAULT_KEYS, attachme
       `  admin: ${emu.url}/__admin/{reset,clock,faults,journal,stats,seed,invoices}`,
     ],
     configEntry: () => [],
+    keys,
+    attachmentKeys,
   };
 }
 
@@ -46,13 +57,13 @@ function erp(profile: SandboxProfile, port: number, host: string, seed: number, 
 }
 
 /** A config that points every connection at the running sandboxes (for `erp-sync worker`). */
-function sandboxConfig(billingUrl: string, erps: Running[]): string {
+function sandboxConfig(billing: RunningBilling, erps: Running[]): string {
   return [
     '# erp-sync config for the running sandboxes (save as erp-sync.yaml)',
     'billing:',
-    `  url: ${billingUrl}`,
-    `  apiKey: ${DEFAULT_KEYS[0]!.key}`,
-    `  attachmentKey: ${DEFAULT_ATTACHMENT_KEYS[0]!.key}`,
+    `  url: ${billing.url}`,
+    `  apiKey: ${billing.keys[0]!.key}`,
+    `  attachmentKey: ${billing.attachmentKeys[0]!.key}`,
     '  baseCurrency: INR',
     'connections:',
     ...erps.flatMap((r) => r.configEntry()),
@@ -81,10 +92,10 @@ export function registerSandboxCommand(program: Command): void {
       const next = (n: number) => (o.port === 0 ? 0 : o.port + n);
       const hint = 'choose another first port with --port';
       const running: Running[] = [];
+      let billingEmu: RunningBilling;
       try {
-        running.push(
-          await starting('billing emulator at --port', hint, () => billing(o.port, o.host, DEFAULT_KEYS, DEFAULT_ATTACHMENT_KEYS, o.seed), o.port, o.host),
-        );
+        billingEmu = await starting('billing emulator at --port', hint, () => billing(o.port, o.host, undefined, undefined, o.seed), o.port, o.host);
+        running.push(billingEmu);
         for (const [i, p] of PROFILES.entries())
           running.push(
             await starting(`${p.name} emulator at --port + ${i + 1}`, hint, () => erp(p, next(i + 1), o.host, o.seed, o.records), next(i + 1), o.host),
@@ -94,7 +105,7 @@ export function registerSandboxCommand(program: Command): void {
         throw e;
       }
       for (const r of running) for (const line of r.describe()) console.log(line);
-      console.log(`\n${sandboxConfig(running[0]!.url, running.slice(1))}\n`);
+      console.log(`\n${sandboxConfig(billingEmu, running.slice(1))}\n`);
       await waitForShutdown(async () => {
         await Promise.all(running.map((r) => r.close()));
       });
@@ -109,8 +120,8 @@ export function registerSandboxCommand(program: Command): void {
     .option('--attachment-key <KEY=COMPANY>', 'X-Service-Attachment-Upload-Signature key (repeatable)', collect)
     .option('--seed <n>', 'seed for the billing-setup data', intOption('--seed'), 1)
     .action(async (o: { port: number; host: string; key?: string[]; attachmentKey?: string[]; seed: number }) => {
-      const keys = o.key?.map((k) => parseKeyPair(k, '--key')) ?? DEFAULT_KEYS;
-      const attachmentKeys = o.attachmentKey?.map((k) => parseKeyPair(k, '--attachment-key')) ?? DEFAULT_ATTACHMENT_KEYS;
+      const keys = o.key?.map((k) => parseKeyPair(k, '--key'));
+      const attachmentKeys = o.attachmentKey?.map((k) => parseKeyPair(k, '--attachment-key'));
       const r = await starting('billing emulator', PORT_HINT, () => billing(o.port, o.host, keys, attachmentKeys, o.seed), o.port, o.host);
       if (!o.key) console.log('(default keys; pass --key KEY=COMPANY to choose your own)');
       for (const line of r.describe()) console.log(line);

@@ -1,5 +1,4 @@
 import { clientSettings, configEntry, demoConnection, type SandboxProfile } from '../kit/profile.js';
-import { QBO_SANDBOX_DEFAULTS, startQuickBooksEmulator } from './quickbooks-emulator.js';
 
 /** The QuickBooks Online emulator as `erp-sync sandbox` and the demo run it: a company whose home currency is INR. */
 export const profile: SandboxProfile = {
@@ -7,6 +6,8 @@ export const profile: SandboxProfile = {
   command: { description: 'the QuickBooks Online emulator over seeded generated data', defaultPort: 4012, recordsHelp: 'invoices to generate' },
   async start({ demo, ...options }) {
     const { seed, records } = options;
+    // Loaded when started: the CLI registers every profile, and a worker has no use for the emulators' code.
+    const { QBO_SANDBOX_DEFAULTS, startQuickBooksEmulator } = await import('./quickbooks-emulator.js');
     const emu = await startQuickBooksEmulator({
       ...options,
       ...(demo ? { customers: Math.max(12, Math.floor(records / 10)), creditMemos: Math.floor(records / 10), ratePerMinute: 1_000_000, maxInFlight: 50 } : {}),

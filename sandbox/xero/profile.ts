@@ -1,7 +1,6 @@
 import { clientSettings, configEntry, demoConnection, type SandboxProfile } from '../kit/profile.js';
 import { XERO_SANDBOX_DEFAULTS } from './sandbox-defaults.js';
 import { INDIA_TENANT_ID } from './tenants.js';
-import { startXeroEmulator } from './xero-emulator.js';
 
 /**
  * The Xero emulator as `erp-sync sandbox` and the demo run it: two organisations (INR and AUD base); the
@@ -16,6 +15,8 @@ export const profile: SandboxProfile = {
   },
   async start({ demo, ...options }) {
     const { seed, records } = options;
+    // Loaded when started: the CLI registers every profile, and a worker has no use for the emulators' code.
+    const { startXeroEmulator } = await import('./xero-emulator.js');
     const emu = await startXeroEmulator({
       ...options,
       ...(demo ? { ratePerMinute: 1_000_000, dailyLimit: 10_000_000, maxConcurrent: 50, appRatePerMinute: 10_000_000 } : {}),

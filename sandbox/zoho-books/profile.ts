@@ -1,6 +1,5 @@
 import { clientSettings, configEntry, demoConnection, type SandboxProfile } from '../kit/profile.js';
 import { ZOHO_SANDBOX_DEFAULTS } from './sandbox-defaults.js';
-import { startZohoEmulator } from './zoho-emulator.js';
 
 /** The Zoho Books emulator as `erp-sync sandbox` and the demo run it. */
 export const profile: SandboxProfile = {
@@ -8,6 +7,8 @@ export const profile: SandboxProfile = {
   command: { description: 'the Zoho Books emulator over seeded generated data', defaultPort: 4011, recordsHelp: 'invoices to generate' },
   async start({ demo, ...options }) {
     const { seed, records } = options;
+    // Loaded when started: the CLI registers every profile, and a worker has no use for the emulators' code.
+    const { startZohoEmulator } = await import('./zoho-emulator.js');
     const emu = await startZohoEmulator({ ...options, ...(demo ? { ratePerMinute: 0, dailyLimit: 0 } : {}) });
     const d = ZOHO_SANDBOX_DEFAULTS;
     const credentials = clientSettings(d);
