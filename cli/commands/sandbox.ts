@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { CompanyKey } from '../../sandbox/billing/auth.js';
 import { PROFILES, type RunningSandbox, type SandboxProfile } from '../../sandbox/profiles.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { ListenError, toListenError } from '../../src/http/listen.js';
@@ -26,12 +27,11 @@ const PORT_HINT = 'choose another with --port';
 
 /** The billing emulator's code, loaded when a sandbox starts (every command is registered in every process, a worker too). */
 const billingEmulator = () => import('../../sandbox/billing/billing-emulator.js');
-type KeyPair = { key: string; companyId: string };
 /** The running billing emulator, with the keys it accepts. */
-type RunningBilling = Running & { keys: KeyPair[]; attachmentKeys: KeyPair[] };
+type RunningBilling = Running & { keys: readonly CompanyKey[]; attachmentKeys: readonly CompanyKey[] };
 
 /** The billing emulator; `keys` and `attachmentKeys` undefined: its default ones. */
-async function billing(port: number, host: string, keys?: KeyPair[], attachmentKeys?: KeyPair[], seed = 1): Promise<RunningBilling> {
+async function billing(port: number, host: string, keys?: readonly CompanyKey[], attachmentKeys?: readonly CompanyKey[], seed = 1): Promise<RunningBilling> {
   const { DEFAULT_ATTACHMENT_KEYS, DEFAULT_KEYS, startBillingEmulator } = await billingEmulator();
   keys ??= DEFAULT_KEYS;
   attachmentKeys ??= DEFAULT_ATTACHMENT_KEYS;
