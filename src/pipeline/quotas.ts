@@ -36,6 +36,9 @@ const CONCURRENCY_POLL_MS = 25;
  * a set of leases that expire. The vendor's own remaining-quota headers override our count (`observe`).
  */
 export class Quotas {
+  /** Slots held now by the calls of each job (its quota wait policy): see the concurrency wait in `acquire`. */
+  private readonly heldByJob = new WeakMap<QuotaWaitPolicy, number>();
+
   constructor(
     private readonly redis: Redis,
     private readonly keys: StateKeys,
@@ -66,11 +69,15 @@ export class Quotas {
         [now, limits.perMinute, limits.perDay ?? 0, limits.concurrency, lease, options.leaseTtlMs ?? 120_000],
       )) as number;
       if (r === 0) {
-        policy?.onSlot?.();
+        if (policy) {
+          policy.onSlot?.();
+          this.heldByJob.set(policy, (this.heldByJob.get(policy) ?? 0) + 1);
+        }
         let released = false;
         return () => {
           if (released) return;
           released = true;
+          if (policy) this.heldByJob.set(policy, (this.heldByJob.get(policy) ?? 1) - 1);
           void this.redis.zrem(this.keys.quotaConcurrency(connection), lease).catch(() => {});
         };
       }
@@ -83,7 +90,11 @@ export class Quotas {
       // Concurrency slots come free as calls finish: poll. Minute slots free at a known instant.
       const concurrency = r === CONCURRENCY_POLL_MS;
       const wait = concurrency ? Math.max(CONCURRENCY_POLL_MS, waitedForConcurrency) : r;
-      if (policy && wait > policy.maxInPlaceWaitMs && policy.deferrable()) {
+      // A job whose own calls hold slots (a pull fetching details several at once) waits on for a
+      // concurrency slot: those calls free one soon, and deferring the job would throw away what they read.
+      // Deferred, such a job would meet its own calls again on every start and could never finish a page.
+      const waitingOnItself = concurrency && policy !== undefined && (this.heldByJob.get(policy) ?? 0) > 0;
+      if (policy && wait > policy.maxInPlaceWaitMs && !waitingOnItself && policy.deferrable()) {
         throw new ParkedError(connection, now + (concurrency ? 1_000 : r), {
           why: concurrency ? 'vendor concurrency: every slot busy' : 'vendor minute quota: next slot then',
           spacingMs: 60_000 / limits.perMinute,

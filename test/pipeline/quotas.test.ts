@@ -144,6 +144,38 @@ describe('Quotas', () => {
       await expect(pending).rejects.toThrow('stop');
     });
 
+    it('given concurrency 2 held by other callers, when a deferrable job has waited past its in-place wait for a slot, then it is told to come back instead of waiting', async () => {
+      const q = new Quotas(a, keys, Date.now, () => new Promise((resolve) => setImmediate(resolve)));
+      const limits = { perMinute: 1000, concurrency: 2 };
+      const others = [await q.acquire('busy-others', limits), await q.acquire('busy-others', limits)];
+      const deferred = await withQuotaWaitPolicy({ maxInPlaceWaitMs: 100, deferrable: () => true }, () => q.acquire('busy-others', limits)).catch(
+        (e: unknown) => e,
+      );
+      expect(deferred).toBeInstanceOf(ParkedError);
+      for (const release of others) release();
+    });
+
+    it('given concurrency 2 held by two calls of the job itself, when its third call has waited past its in-place wait, then it waits on (its own calls free the slots: deferring would throw their reads away) and takes the slot one of them frees', async () => {
+      const limits = { perMinute: 1000, concurrency: 2 };
+      const own: Array<() => void> = [];
+      let polls = 0;
+      // Each poll of the third call is a wait; at the 20th (0.5 s of 25 ms polls, past the 100 ms in-place
+      // wait) one of the job's own calls ends.
+      const q = new Quotas(a, keys, Date.now, () => {
+        if (++polls === 20) own[0]!();
+        return new Promise((resolve) => setImmediate(resolve));
+      });
+      const job = { maxInPlaceWaitMs: 100, deferrable: () => true };
+      const third = await withQuotaWaitPolicy(job, async () => {
+        own.push(await q.acquire('busy-own', limits), await q.acquire('busy-own', limits));
+        return q.acquire('busy-own', limits);
+      });
+      expect(polls).toBeGreaterThanOrEqual(20);
+      expect((await q.usage('busy-own')).inflight).toBe(2);
+      third();
+      own[1]!();
+    });
+
     it('given a wait shorter than the in-place wait, then even a deferrable job waits in place', async () => {
       let now = at('2026-11-21T14:00:00Z');
       const clock = manualWait();

@@ -65,7 +65,10 @@ describe('given two worker processes started at the same time on one Zoho connec
       'each scheduler to have its next run delayed',
       async () => {
         const jobs = await rt.queues.pull.getJobs(['delayed', 'prioritized', 'wait', 'active']);
-        return schedulers.every((s) => pending(jobs, s.key).length === 1) && jobs.length === schedulers.length;
+        if (schedulers.every((s) => pending(jobs, s.key).length === 1) && jobs.length === schedulers.length) return true;
+        // What is pending instead, for the failure message.
+        const states = await Promise.all(jobs.map(async (j) => `${j.id} ${await j.getState()} (delay ${j.delay}, started ${j.attemptsStarted})`));
+        throw new Error(`pending: ${states.join('; ')}`);
       },
       // A scheduled run still active (its next run already delayed) finishes first: seconds on a loaded machine.
       30_000,
