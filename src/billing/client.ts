@@ -64,15 +64,64 @@ export interface RequestOptions {
 }
 
 const Empty = S.EmptyObject;
-const PagedInvoices = S.envelopeOf(S.paginatedOf(S.InvoiceRecord));
-const PagedCustomers = S.envelopeOf(S.paginatedOf(S.CustomerRecord));
-const PagedContracts = S.envelopeOf(S.paginatedOf(S.ContractRecord));
-const PagedUsageDrivers = S.envelopeOf(S.paginatedOf(S.UsageDriverRecord));
+const Paged = <T extends z.ZodTypeAny>(record: T) => S.envelopeOf(S.paginatedOf(record));
 const Attachments = S.envelopeOf(S.AttachmentList);
 const IdEnvelope = S.envelopeOf(S.IdData);
-const Ratecards = S.envelopeOf(S.FeeComponentRatecards);
-const Tags = S.envelopeOf(z.array(S.FeeComponentTagRecord));
-const Cfcrs = S.envelopeOf(z.array(S.ContractFeeComponentRatecardRecord));
+
+/**
+ * One endpoint of the interface: `endpoint` is its template as the interface writes it (also the label
+ * of its metrics and errors); `{name}` segments are filled, URL-encoded, from the call's path params.
+ */
+interface Endpoint<T extends z.ZodTypeAny = z.ZodTypeAny> {
+  endpoint: `${'GET' | 'POST'} /${string}`;
+  keyKind?: KeyKind;
+  query?: z.ZodType<object>;
+  body?: z.ZodTypeAny;
+  response: T;
+}
+
+/** The 16 endpoints, numbered as in the interface; endpoints 6 and 7 take the attachment key. */
+const E = {
+  upsertInvoice: { endpoint: 'POST /external/invoice/upsert', body: S.InvoiceUpsertBody, response: Empty }, // 1
+  upsertCreditNote: { endpoint: 'POST /external/creditNotes/upsert', body: S.CreditNoteUpsertBody, response: Empty }, // 2
+  createCustomer: { endpoint: 'POST /external/customer', body: S.CustomerCreateBody, response: Empty }, // 3
+  searchCustomers: { endpoint: 'GET /external/customer/search', query: S.CustomerSearchQuery, response: Paged(S.CustomerRecord) }, // 4
+  listInvoices: { endpoint: 'GET /external/invoices', query: S.InvoiceListQuery, response: Paged(S.InvoiceRecord) }, // 5
+  addInvoiceAttachment: { endpoint: 'POST /invoice/attachment/upload', keyKind: 'attachment', body: S.InvoiceAttachmentBody, response: Attachments }, // 6
+  listInvoiceAttachments: { endpoint: 'GET /invoice/attachments', keyKind: 'attachment', query: S.AttachmentListQuery, response: Attachments }, // 7
+  addCreditNoteAttachment: { endpoint: 'POST /creditNote/attachment/upload', body: S.CreditNoteAttachmentBody, response: IdEnvelope }, // 8
+  createUsageDriver: { endpoint: 'POST /billing/usageDriver', body: S.UsageDriverInput, response: IdEnvelope }, // 9
+  filterUsageDrivers: { endpoint: 'GET /billing/usageDriver/filter', query: S.UsageDriverFilterQuery, response: Paged(S.UsageDriverRecord) }, // 10
+  addFeeComponentToContract: { endpoint: 'POST /billing/contract/feeComponent', body: S.AddFeeComponentBody, response: Paged(S.ContractRecord) }, // 11
+  selectRatecards: {
+    endpoint: 'POST /billing/contract/feeComponent/ratecard/{contract_id}',
+    body: S.SelectRatecardsBody,
+    response: Paged(S.ContractRecord),
+  }, // 12
+  fetchFeeComponentRatecards: {
+    endpoint: 'GET /billing/ratecard/feeComponent/fetch/{fee_component_id}',
+    query: S.FeeComponentRatecardQuery,
+    response: S.envelopeOf(S.FeeComponentRatecards),
+  }, // 13
+  filterContracts: { endpoint: 'GET /billing/contract/filter', query: S.ContractFilterQuery, response: Paged(S.ContractRecord) }, // 14
+  fetchFeeComponentTags: {
+    endpoint: 'GET /billing/feeComponentTag/fetch/feeComponent/{fee_component_id}',
+    response: S.envelopeOf(z.array(S.FeeComponentTagRecord)),
+  }, // 15
+  listContractFeeComponentRatecards: {
+    endpoint: 'GET /billing/contract/feeComponent/ratecard',
+    query: S.ContractFeeComponentRatecardQuery,
+    response: S.envelopeOf(z.array(S.ContractFeeComponentRatecardRecord)),
+  }, // 16
+} as const satisfies Record<string, Endpoint>;
+
+/** What one call sends: path params in template order, the query or body (`checked`: parsed already, sent as is). */
+interface EndpointInput {
+  params?: readonly string[];
+  query?: unknown;
+  body?: unknown;
+  checked?: boolean;
+}
 
 export class BillingClient {
   private readonly http: Got;
@@ -81,197 +130,75 @@ export class BillingClient {
     this.http = createHttpClient({ prefixUrl: options.baseUrl.replace(/\/+$/, ''), timeoutMs: options.timeoutMs });
   }
 
-  // 1. POST /external/invoice/upsert
   async upsertInvoice(invoice: S.InvoiceInputDraft, opts: RequestOptions = {}): Promise<void> {
-    const body = isChecked(invoice) ? { invoice } : validate(S.InvoiceUpsertBody, { invoice }, 'request', 'POST /external/invoice/upsert');
-    await this.call({ method: 'POST', endpoint: 'POST /external/invoice/upsert', path: 'external/invoice/upsert', body, response: Empty, ...opts });
+    await this.request(E.upsertInvoice, { body: { invoice }, checked: isChecked(invoice) }, opts);
   }
 
-  // 2. POST /external/creditNotes/upsert
   async upsertCreditNote(creditNote: S.CreditNoteInputDraft, opts: RequestOptions = {}): Promise<void> {
-    const body = isChecked(creditNote) ? { creditNote } : validate(S.CreditNoteUpsertBody, { creditNote }, 'request', 'POST /external/creditNotes/upsert');
-    await this.call({ method: 'POST', endpoint: 'POST /external/creditNotes/upsert', path: 'external/creditNotes/upsert', body, response: Empty, ...opts });
+    await this.request(E.upsertCreditNote, { body: { creditNote }, checked: isChecked(creditNote) }, opts);
   }
 
-  // 3. POST /external/customer
   async createCustomer(customer: S.CustomerDetailsInput, opts: RequestOptions = {}): Promise<void> {
-    const body = validate(S.CustomerCreateBody, customer, 'request', 'POST /external/customer');
-    await this.call({ method: 'POST', endpoint: 'POST /external/customer', path: 'external/customer', body, response: Empty, ...opts });
+    await this.request(E.createCustomer, { body: customer }, opts);
   }
 
-  // 4. GET /external/customer/search
   async searchCustomers(params: S.CustomerSearchParams = {}, opts: RequestOptions = {}): Promise<S.Paginated<S.CustomerRecord>> {
-    const query = validate(S.CustomerSearchQuery, params, 'query', 'GET /external/customer/search');
-    const res = await this.call({
-      method: 'GET',
-      endpoint: 'GET /external/customer/search',
-      path: 'external/customer/search',
-      query,
-      response: PagedCustomers,
-      ...opts,
-    });
-    return res.data as S.Paginated<S.CustomerRecord>;
+    return (await this.request(E.searchCustomers, { query: params }, opts)).data as S.Paginated<S.CustomerRecord>;
   }
 
-  // 5. GET /external/invoices
   async listInvoices(params: S.InvoiceListParams = {}, opts: RequestOptions = {}): Promise<S.Paginated<S.InvoiceRecord>> {
-    const query = validate(S.InvoiceListQuery, params, 'query', 'GET /external/invoices');
-    const res = await this.call({ method: 'GET', endpoint: 'GET /external/invoices', path: 'external/invoices', query, response: PagedInvoices, ...opts });
-    return res.data as S.Paginated<S.InvoiceRecord>;
+    return (await this.request(E.listInvoices, { query: params }, opts)).data as S.Paginated<S.InvoiceRecord>;
   }
 
-  // 6. POST /invoice/attachment/upload (attachment key)
   async addInvoiceAttachment(input: S.InvoiceAttachmentBody, opts: RequestOptions = {}): Promise<S.AttachmentList> {
-    const body = validate(S.InvoiceAttachmentBody, input, 'request', 'POST /invoice/attachment/upload');
-    const res = await this.call({
-      method: 'POST',
-      endpoint: 'POST /invoice/attachment/upload',
-      path: 'invoice/attachment/upload',
-      keyKind: 'attachment',
-      body,
-      response: Attachments,
-      ...opts,
-    });
-    return res.data;
+    return (await this.request(E.addInvoiceAttachment, { body: input }, opts)).data;
   }
 
-  // 7. GET /invoice/attachments (attachment key)
   async listInvoiceAttachments(params: S.AttachmentListQuery, opts: RequestOptions = {}): Promise<S.AttachmentList> {
-    const query = validate(S.AttachmentListQuery, params, 'query', 'GET /invoice/attachments');
-    const res = await this.call({
-      method: 'GET',
-      endpoint: 'GET /invoice/attachments',
-      path: 'invoice/attachments',
-      keyKind: 'attachment',
-      query,
-      response: Attachments,
-      ...opts,
-    });
-    return res.data;
+    return (await this.request(E.listInvoiceAttachments, { query: params }, opts)).data;
   }
 
-  // 8. POST /creditNote/attachment/upload
   async addCreditNoteAttachment(input: S.CreditNoteAttachmentBody, opts: RequestOptions = {}): Promise<{ id: string }> {
-    const body = validate(S.CreditNoteAttachmentBody, input, 'request', 'POST /creditNote/attachment/upload');
-    const res = await this.call({
-      method: 'POST',
-      endpoint: 'POST /creditNote/attachment/upload',
-      path: 'creditNote/attachment/upload',
-      body,
-      response: IdEnvelope,
-      ...opts,
-    });
-    return { id: res.data.id };
+    return { id: (await this.request(E.addCreditNoteAttachment, { body: input }, opts)).data.id };
   }
 
-  // 9. POST /billing/usageDriver
   async createUsageDriver(input: S.UsageDriverInput, opts: RequestOptions = {}): Promise<{ id: string }> {
-    const body = validate(S.UsageDriverInput, input, 'request', 'POST /billing/usageDriver');
-    const res = await this.call({ method: 'POST', endpoint: 'POST /billing/usageDriver', path: 'billing/usageDriver', body, response: IdEnvelope, ...opts });
-    return { id: res.data.id };
+    return { id: (await this.request(E.createUsageDriver, { body: input }, opts)).data.id };
   }
 
-  // 10. GET /billing/usageDriver/filter
   async filterUsageDrivers(params: S.UsageDriverFilterParams = {}, opts: RequestOptions = {}): Promise<S.Paginated<S.UsageDriverRecord>> {
-    const query = validate(S.UsageDriverFilterQuery, params, 'query', 'GET /billing/usageDriver/filter');
-    const res = await this.call({
-      method: 'GET',
-      endpoint: 'GET /billing/usageDriver/filter',
-      path: 'billing/usageDriver/filter',
-      query,
-      response: PagedUsageDrivers,
-      ...opts,
-    });
-    return res.data as S.Paginated<S.UsageDriverRecord>;
+    return (await this.request(E.filterUsageDrivers, { query: params }, opts)).data as S.Paginated<S.UsageDriverRecord>;
   }
 
-  // 11. POST /billing/contract/feeComponent
   async addFeeComponentToContract(input: S.AddFeeComponentBody, opts: RequestOptions = {}): Promise<S.Paginated<S.ContractRecord>> {
-    const body = validate(S.AddFeeComponentBody, input, 'request', 'POST /billing/contract/feeComponent');
-    const res = await this.call({
-      method: 'POST',
-      endpoint: 'POST /billing/contract/feeComponent',
-      path: 'billing/contract/feeComponent',
-      body,
-      response: PagedContracts,
-      ...opts,
-    });
-    return res.data as S.Paginated<S.ContractRecord>;
+    return (await this.request(E.addFeeComponentToContract, { body: input }, opts)).data as S.Paginated<S.ContractRecord>;
   }
 
-  // 12. POST /billing/contract/feeComponent/ratecard/{contract_id}
   async selectRatecards(contractId: string, input: S.SelectRatecardsBody, opts: RequestOptions = {}): Promise<S.Paginated<S.ContractRecord>> {
-    const body = validate(S.SelectRatecardsBody, input, 'request', 'POST /billing/contract/feeComponent/ratecard/{contract_id}');
-    const res = await this.call({
-      method: 'POST',
-      endpoint: 'POST /billing/contract/feeComponent/ratecard/{contract_id}',
-      path: `billing/contract/feeComponent/ratecard/${encodeURIComponent(contractId)}`,
-      body,
-      response: PagedContracts,
-      ...opts,
-    });
-    return res.data as S.Paginated<S.ContractRecord>;
+    return (await this.request(E.selectRatecards, { params: [contractId], body: input }, opts)).data as S.Paginated<S.ContractRecord>;
   }
 
-  // 13. GET /billing/ratecard/feeComponent/fetch/{fee_component_id}
   async fetchFeeComponentRatecards(
     feeComponentId: string,
     params: S.FeeComponentRatecardParams = {},
     opts: RequestOptions = {},
   ): Promise<S.FeeComponentRatecards> {
-    const query = validate(S.FeeComponentRatecardQuery, params, 'query', 'GET /billing/ratecard/feeComponent/fetch/{fee_component_id}');
-    const res = await this.call({
-      method: 'GET',
-      endpoint: 'GET /billing/ratecard/feeComponent/fetch/{fee_component_id}',
-      path: `billing/ratecard/feeComponent/fetch/${encodeURIComponent(feeComponentId)}`,
-      query,
-      response: Ratecards,
-      ...opts,
-    });
-    return res.data;
+    return (await this.request(E.fetchFeeComponentRatecards, { params: [feeComponentId], query: params }, opts)).data;
   }
 
-  // 14. GET /billing/contract/filter
   async filterContracts(params: S.ContractFilterParams = {}, opts: RequestOptions = {}): Promise<S.Paginated<S.ContractRecord>> {
-    const query = validate(S.ContractFilterQuery, params, 'query', 'GET /billing/contract/filter');
-    const res = await this.call({
-      method: 'GET',
-      endpoint: 'GET /billing/contract/filter',
-      path: 'billing/contract/filter',
-      query,
-      response: PagedContracts,
-      ...opts,
-    });
-    return res.data as S.Paginated<S.ContractRecord>;
+    return (await this.request(E.filterContracts, { query: params }, opts)).data as S.Paginated<S.ContractRecord>;
   }
 
-  // 15. GET /billing/feeComponentTag/fetch/feeComponent/{fee_component_id}
   async fetchFeeComponentTags(feeComponentId: string, opts: RequestOptions = {}): Promise<S.FeeComponentTagRecord[]> {
-    const res = await this.call({
-      method: 'GET',
-      endpoint: 'GET /billing/feeComponentTag/fetch/feeComponent/{fee_component_id}',
-      path: `billing/feeComponentTag/fetch/feeComponent/${encodeURIComponent(feeComponentId)}`,
-      response: Tags,
-      ...opts,
-    });
-    return res.data;
+    return (await this.request(E.fetchFeeComponentTags, { params: [feeComponentId] }, opts)).data;
   }
 
-  // 16. GET /billing/contract/feeComponent/ratecard
   async listContractFeeComponentRatecards(
     params: S.ContractFeeComponentRatecardQuery = {},
     opts: RequestOptions = {},
   ): Promise<S.ContractFeeComponentRatecardRecord[]> {
-    const query = validate(S.ContractFeeComponentRatecardQuery, params, 'query', 'GET /billing/contract/feeComponent/ratecard');
-    const res = await this.call({
-      method: 'GET',
-      endpoint: 'GET /billing/contract/feeComponent/ratecard',
-      path: 'billing/contract/feeComponent/ratecard',
-      query,
-      response: Cfcrs,
-      ...opts,
-    });
-    return res.data;
+    return (await this.request(E.listContractFeeComponentRatecards, { query: params }, opts)).data;
   }
 
   /** Every page of an invoice listing, one page at a time (memory bounded by the page size). */
@@ -292,6 +219,26 @@ export class BillingClient {
   /** Every page of a contract filter. */
   iterateContractPages(params: S.ContractFilterParams = {}, opts: RequestOptions = {}): AsyncGenerator<S.Paginated<S.ContractRecord>> {
     return walkPages((pageNumber) => this.filterContracts({ ...params, pageNumber }, opts), Number(params.pageNumber ?? 1));
+  }
+
+  /** One call of an endpoint of the table: its query or body validated here (before any attempt), then sent. */
+  private request<T extends z.ZodTypeAny>(e: Endpoint<T>, input: EndpointInput, opts: RequestOptions): Promise<z.infer<T>> {
+    const { endpoint } = e;
+    const space = endpoint.indexOf(' ');
+    const query = e.query ? validate(e.query, input.query, 'query', endpoint) : undefined;
+    const body = e.body && !input.checked ? validate(e.body, input.body, 'request', endpoint) : input.body;
+    const params = [...(input.params ?? [])];
+    const path = endpoint.slice(space + 2).replace(/\{[a-z_]+\}/g, () => encodeURIComponent(params.shift()!));
+    return this.call({
+      method: endpoint.slice(0, space) as CallOptions<T>['method'],
+      endpoint,
+      path,
+      keyKind: e.keyKind,
+      query,
+      body,
+      response: e.response,
+      ...opts,
+    });
   }
 
   private call<T extends z.ZodTypeAny>(c: CallOptions<T>): Promise<z.infer<T>> {
