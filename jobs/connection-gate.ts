@@ -9,7 +9,7 @@ import type { ConnectionControl, HeldJob } from '../src/pipeline/connection-cont
  *   per-process cache), so a pause is honoured by every worker process from the next job start on;
  *   jobs already running finish.
  * - paused: the job is recorded as held and moved back to delayed (not run, not failed, no attempt
- *   used). A resume (jobs/resume-connection.ts) releases the held jobs at once. A job held just as the
+ *   used). A resume (operations/resume-connection.ts) releases the held jobs at once. A job held just as the
  *   resume happens releases itself: after its move it looks again.
  * - a job scheduler's run of a paused connection is dropped instead: BullMQ adds a scheduler's next run
  *   when the current one starts, whether that one completes or is delayed, so held runs would pile up

@@ -6,7 +6,7 @@ import { dropUnconfiguredSeries } from '../src/observability/drop-unconfigured-s
 import { startHttpServer } from '../src/observability/http-server.js';
 import { queueUi } from '../src/observability/queue-ui.js';
 import { BILLING } from './billing-outage.js';
-import { checkConnection } from './check-connection.js';
+import { checkConnection } from '../operations/check-connection.js';
 import { QUEUES } from './catalog.js';
 import { upsertReconcileSchedulers } from './reconcile.js';
 import { type ReloadOutcome, reloadConfig } from './reload-config.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { type CheckResult, checkConnection, type ConnectionCheck } from '../../jobs/check-connection.js';
+import { type CheckResult, checkConnections, type ConnectionCheck } from '../../operations/check-connection.js';
 import { loadAppConfig, withRuntime } from '../context.js';
 import { configuredConnection } from './connections.js';
 
@@ -38,12 +38,10 @@ export function registerCheckCommand(program: Command): void {
       const config = await loadAppConfig(opts.config);
       const ids = opts.connection ? [configuredConnection(config, opts.connection)] : config.connections.map((c) => c.id);
       await withRuntime(opts.config, async (rt) => {
-        const results: ConnectionCheck[] = [];
-        for (const id of ids) results.push(await checkConnection(rt, id, { forceRefresh: true }));
-        const ok = results.every((r) => r.ok);
-        if (opts.json) console.log(JSON.stringify({ ok, connections: results }, null, 2));
-        else print(results);
-        process.exitCode = ok ? 0 : 1;
+        const r = await checkConnections(rt, ids, { forceRefresh: true });
+        if (opts.json) console.log(JSON.stringify(r, null, 2));
+        else print(r.connections);
+        process.exitCode = r.ok ? 0 : 1;
       });
     });
 }

@@ -1,8 +1,9 @@
 import { hostname, userInfo } from 'node:os';
 import type { Command } from 'commander';
 import { connectionBudget } from '../../jobs/connection-budget.js';
-import { resumeConnection } from '../../jobs/resume-connection.js';
 import type { Runtime } from '../../jobs/runtime.js';
+import { pauseConnection } from '../../operations/pause-connection.js';
+import { resumeConnection } from '../../operations/resume-connection.js';
 import { credentialsStatus } from '../../src/auth/credentials-status.js';
 import type { AppConfig } from '../../src/config.js';
 import { ConfigError } from '../../src/errors/index.js';
@@ -138,7 +139,7 @@ export function registerConnectionsCommand(program: Command): void {
   ).action(async (id: string, o: { reason?: string; config?: string }) => {
     configuredConnection(await loadAppConfig(o.config), id);
     await withRuntime(o.config, async (rt) => {
-      const { pause, changed } = await rt.connectionControl.pause(id, { by: operator(), reason: o.reason });
+      const { pause, changed } = await pauseConnection(rt, id, { by: operator(), reason: o.reason });
       const since = new Date(pause.since).toISOString();
       if (!changed) return void console.log(`${id}: already paused since ${since}${pause.reason ? ` (${pause.reason})` : ''}; nothing changed`);
       console.log(`${id}: paused since ${since}; its jobs are held from their next start (jobs running now finish). Resume: erp-sync connections resume ${id}`);

@@ -1,10 +1,9 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import type { UpsertPayload } from '../../jobs/catalog.js';
-import { enqueueUpserts, upsertJobId, type UpsertJob } from '../../jobs/enqueue-upserts.js';
+import { purgeQuarantined } from '../../operations/purge-quarantined.js';
+import { replayQuarantined } from '../../operations/replay-quarantined.js';
+import { selectQuarantined } from '../../operations/select-quarantined.js';
 import { ENTITY_NAMES, isEntityName } from '../../src/connector/entities.js';
-import type { Runtime } from '../../jobs/runtime.js';
 import { ConfigError } from '../../src/errors/index.js';
-import type { QuarantineEntry } from '../../src/pipeline/quarantine.js';
 import { withRuntime } from '../context.js';
 import { requiredOption } from '../required-option.js';
 
@@ -15,51 +14,11 @@ function entityOption(value: string): string {
   return value;
 }
 
-function select(entries: QuarantineEntry[], o: Opts): QuarantineEntry[] {
-  return entries.filter((e) => (!o.entity || e.entity === o.entity) && (!o.erpId || e.erpId === o.erpId));
-}
-
-/** The connection's quarantine, and the entries --entity/--erp-id select (an unknown connection throws). */
-async function selected(rt: Runtime, o: Opts): Promise<{ all: QuarantineEntry[]; entries: QuarantineEntry[] }> {
-  rt.connection(o.connection);
-  const all = await rt.quarantine.list(o.connection);
-  return { all, entries: select(all, o) };
-}
-
 /** Why nothing was selected: the quarantine is empty, or holds records none of which match the filters. */
-function noneSelected(all: QuarantineEntry[], o: Opts): string {
-  if (!all.length) return `quarantine of ${o.connection} is empty`;
+function noneSelected(inQuarantine: number, o: Opts): string {
+  if (!inQuarantine) return `quarantine of ${o.connection} is empty`;
   const filters = [o.entity && `--entity ${o.entity}`, o.erpId && `--erp-id ${o.erpId}`].filter(Boolean).join(' ');
-  return `no quarantined record matches ${filters} (${all.length} record(s) in quarantine for ${o.connection})`;
-}
-
-/**
- * Replays quarantined records. Upsert failures are re-enqueued from their stored payload (a new job id,
- * so no completed job of the same content can absorb it); map failures rewind the stream's checkpoint to just
- * before the oldest replayed version and pull again, so the record is read and mapped anew.
- */
-export async function replay(rt: Runtime, entries: QuarantineEntry[]): Promise<{ reenqueued: number; repulled: string[] }> {
-  const rewind = new Map<string, string>();
-  const jobs: UpsertJob[] = [];
-  for (const e of entries) {
-    if (e.stage === 'upsert' && e.payload) {
-      const p = e.payload as UpsertPayload;
-      jobs.push({ name: 'upsert', data: p, opts: { jobId: `${upsertJobId(p.connectionId, p.entity, p.erpId, p.hash)}-r${Date.now().toString(36)}` } });
-    } else {
-      const key = e.entity;
-      const before = new Date(Date.parse(e.version) - 1000).toISOString();
-      if (!rewind.has(key) || before < rewind.get(key)!) rewind.set(key, before);
-    }
-  }
-  // Tracked in flight like a pull's records: a replayed record is accounted for until its outcome.
-  await enqueueUpserts(rt, jobs);
-  const reenqueued = jobs.length;
-  for (const [entity, cursor] of rewind) {
-    // Never forward, and safe against a pull saving at the same moment (Checkpoints.rewindCheckpoint).
-    await rt.checkpoints.rewindCheckpoint(entries[0]!.connection, entity, cursor);
-    await rt.queues.pull.add('pull', { connectionId: entries[0]!.connection, entity }, { priority: 1 });
-  }
-  return { reenqueued, repulled: [...rewind.keys()] };
+  return `no quarantined record matches ${filters} (${inQuarantine} record(s) in quarantine for ${o.connection})`;
 }
 
 /** `erp-sync dlq list|show|replay|purge --connection ID [--entity E] [--erp-id X]` */
@@ -75,7 +34,7 @@ export function registerDlqCommand(program: Command): void {
 
   common(dlq.command('list').description('list quarantined records with their reason')).action(async (o: Opts) =>
     withRuntime(o.config, async (rt) => {
-      const { all, entries } = await selected(rt, o);
+      const { inQuarantine, entries } = await selectQuarantined(rt, o);
       if (o.json)
         return void console.log(
           JSON.stringify(
@@ -84,7 +43,7 @@ export function registerDlqCommand(program: Command): void {
             2,
           ),
         );
-      if (!entries.length) return void console.log(noneSelected(all, o));
+      if (!entries.length) return void console.log(noneSelected(inQuarantine, o));
       for (const e of entries) console.log(`${e.entity}/${e.erpId}  ${e.reason.padEnd(20)} ${e.stage.padEnd(6)} v${e.version}  ${e.message}`);
       console.log(`${entries.length} record(s)`);
     }),
@@ -105,11 +64,11 @@ export function registerDlqCommand(program: Command): void {
   });
   common(dlq.command('replay').description('try quarantined records again (all matching, or one)')).action(async (o: Opts) =>
     withRuntime(o.config, async (rt) => {
-      const { all, entries } = await selected(rt, o);
-      if (!entries.length) return void console.log(`nothing to replay: ${noneSelected(all, o)}`);
-      const r = await replay(rt, entries);
+      const { inQuarantine, entries } = await selectQuarantined(rt, o);
+      if (!entries.length) return void console.log(`nothing to replay: ${noneSelected(inQuarantine, o)}`);
+      const r = await replayQuarantined(rt, entries);
       console.log(
-        `replayed ${entries.length}: ${r.reenqueued} re-enqueued for upsert${r.repulled.length ? `, re-pulling ${r.repulled.join(', ')}` : ''}; they leave quarantine when they succeed`,
+        `replayed ${r.replayed}: ${r.reenqueued} re-enqueued for upsert${r.repulled.length ? `, re-pulling ${r.repulled.join(', ')}` : ''}; they leave quarantine when they succeed`,
       );
     }),
   );
@@ -118,10 +77,10 @@ export function registerDlqCommand(program: Command): void {
     .action(async (o: Opts) => {
       if (!o.entity && !o.erpId && !o.all) throw new ConfigError('dlq purge removes records for good: name --entity/--erp-id, or pass --all');
       await withRuntime(o.config, async (rt) => {
-        const { all, entries } = await selected(rt, o);
-        if (!entries.length) return void console.log(`nothing to purge: ${noneSelected(all, o)}`);
-        for (const e of entries) await rt.quarantine.remove(e.connection, e.entity, e.erpId);
-        console.log(`purged ${entries.length} record(s)`);
+        const { inQuarantine, entries } = await selectQuarantined(rt, o);
+        if (!entries.length) return void console.log(`nothing to purge: ${noneSelected(inQuarantine, o)}`);
+        const r = await purgeQuarantined(rt, entries);
+        console.log(`purged ${r.purged} record(s)`);
       });
     });
 }

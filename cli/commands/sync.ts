@@ -1,40 +1,14 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from 'commander';
-import { enqueuePullsNow, type PullNow } from '../../jobs/enqueue-pulls-now.js';
-import type { PullResult } from '../../jobs/pull.js';
-import type { Runtime } from '../../jobs/runtime.js';
 import { startWorkers } from '../../jobs/worker-service.js';
-import { ENTITY_NAMES, type EntityName, isEntityName } from '../../src/connector/entities.js';
-import { ConfigError } from '../../src/errors/index.js';
+import { type SyncNowPull, syncNow, syncNowEntities } from '../../operations/sync-now.js';
+import { ENTITY_NAMES } from '../../src/connector/entities.js';
 import { loadAppConfig, withRuntime } from '../context.js';
 import { requiredOption } from '../required-option.js';
 import { configuredConnection } from './connections.js';
 
+export type { SyncNowPull } from '../../operations/sync-now.js';
+
 type Opts = { connection: string; entity?: string; now?: boolean; wait?: boolean; json?: boolean; config?: string };
-
-/** How a pull enqueued by `sync --now` ended (with --wait), or that it is enqueued. */
-export interface SyncNowPull extends PullNow {
-  state: 'enqueued' | 'completed' | 'failed';
-  result?: PullResult;
-  error?: string;
-}
-
-/** Polls the pulls' states until each has completed or failed (a pull that is gone counts as completed). */
-async function waitForPulls(rt: Pick<Runtime, 'queues'>, pulls: PullNow[]): Promise<SyncNowPull[]> {
-  for (;;) {
-    const states = await Promise.all(pulls.map((p) => rt.queues.pull.getJobState(p.jobId)));
-    if (states.every((s) => s === 'completed' || s === 'failed' || s === 'unknown')) {
-      return Promise.all(
-        pulls.map(async (p, i): Promise<SyncNowPull> => {
-          const job = await rt.queues.pull.getJob(p.jobId);
-          if (states[i] === 'failed') return { ...p, state: 'failed', error: job?.failedReason ?? 'failed' };
-          return { ...p, state: 'completed', ...(job?.returnvalue ? { result: job.returnvalue as PullResult } : {}) };
-        }),
-      );
-    }
-    await sleep(250);
-  }
-}
 
 function describe(connection: string, p: SyncNowPull): string {
   if (p.state === 'enqueued') return `${connection} ${p.entity}: pull enqueued (job ${p.jobId})`;
@@ -62,39 +36,29 @@ export function registerSyncCommand(program: Command): void {
     if (!o.now) cmd.error(`option '--now' is required: sync --now is the only mode so far`, { exitCode: 2, code: 'commander.missingMandatoryOptionValue' });
     const config = await loadAppConfig(o.config);
     const connection = config.connections.find((c) => c.id === configuredConnection(config, o.connection))!;
-    let entities: EntityName[] = [...connection.entities];
-    if (o.entity !== undefined) {
-      if (!isEntityName(o.entity)) throw new ConfigError(`--entity must be one of ${ENTITY_NAMES.join(', ')}, got "${o.entity}"`);
-      if (!connection.entities.includes(o.entity))
-        throw new ConfigError(`--entity ${o.entity} is not synced for connection "${connection.id}" (its entities: ${connection.entities.join(', ')})`);
-      entities = [o.entity];
-    }
+    const entities = syncNowEntities(connection, o.entity);
     await withRuntime(o.config, async (rt) => {
-      const control = await rt.connectionControl.state(connection.id);
-      if (control.state === 'paused') {
+      const wait = o.wait
+        ? {
+            startPullWorkers: () => startWorkers(rt, ['pull']),
+            onInProcessWorkers: () => {
+              if (!o.json) console.error('no running pull workers found on this Redis: running the pulls in this process');
+            },
+          }
+        : undefined;
+      const r = await syncNow(rt, connection.id, entities, wait);
+      if (r.state === 'paused') {
         console.error(
-          `erp-sync: connection ${connection.id} is paused since ${new Date(control.since).toISOString()}${control.reason ? ` (${control.reason})` : ''}: ` +
+          `erp-sync: connection ${connection.id} is paused since ${new Date(r.pause.since).toISOString()}${r.pause.reason ? ` (${r.pause.reason})` : ''}: ` +
             `nothing enqueued; resume it first: erp-sync connections resume ${connection.id}`,
         );
         process.exitCode = 1;
         return;
       }
-      const enqueued = await enqueuePullsNow(rt, connection.id, entities, 'now');
-      let pulls: SyncNowPull[] = enqueued.map((p) => ({ ...p, state: 'enqueued' }));
-      if (o.wait) {
-        const own = (await rt.queues.pull.getWorkersCount()) === 0 ? startWorkers(rt, ['pull']) : undefined;
-        if (own && !o.json) console.error('no running pull workers found on this Redis: running the pulls in this process');
-        try {
-          pulls = await waitForPulls(rt, enqueued);
-        } finally {
-          await own?.stop(5_000);
-        }
-      } else if ((await rt.queues.pull.getWorkersCount()) === 0 && !o.json) {
-        console.error('no running pull workers found on this Redis: the pulls run when a worker starts');
-      }
-      if (o.json) console.log(JSON.stringify({ connection: connection.id, pulls }, null, 2));
-      else for (const p of pulls) console.log(describe(connection.id, p));
-      process.exitCode = pulls.some((p) => p.state === 'failed') ? 1 : 0;
+      if (r.workers === 'none' && !o.json) console.error('no running pull workers found on this Redis: the pulls run when a worker starts');
+      if (o.json) console.log(JSON.stringify({ connection: connection.id, pulls: r.pulls }, null, 2));
+      else for (const p of r.pulls) console.log(describe(connection.id, p));
+      process.exitCode = r.pulls.some((p) => p.state === 'failed') ? 1 : 0;
     });
   });
 }

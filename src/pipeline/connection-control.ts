@@ -52,7 +52,7 @@ export class ConnectionControl {
 
   /**
    * Ends the pause (if any) and returns it with the jobs held meanwhile, which the caller releases
-   * (jobs/resume-connection.ts) and then forgets with `released`. They stay recorded until then, so a
+   * (operations/resume-connection.ts) and then forgets with `released`. They stay recorded until then, so a
    * resume interrupted half-way is finished by running it again.
    */
   async resume(connection: string): Promise<{ pause?: Pause; held: HeldJob[] }> {

@@ -8,10 +8,12 @@ import { describe, expect, it } from 'vitest';
  * Who may import whom (docs/architecture.md): the emulators are the other side of the wire, so the
  * product never loads them and they share nothing with the product but the billing interface's schemas;
  * a connector depends on the product's contracts only, never on jobs, the CLI, the sandbox or another
- * connector. The CLI may import anything, the sandbox included.
+ * connector. The operations a person triggers (operations/) use src/, jobs/ and connectors/ and are used
+ * by the CLI (and an HTTP API), never by the worker's own code. The CLI may import anything, the sandbox
+ * included.
  */
 const ROOT = normalize(join(dirname(fileURLToPath(import.meta.url)), '..', '..'));
-const FOLDERS = ['src', 'jobs', 'connectors', 'cli', 'sandbox'];
+const FOLDERS = ['src', 'jobs', 'connectors', 'operations', 'cli', 'sandbox'];
 
 interface Edge {
   from: string;
@@ -41,8 +43,13 @@ function importsOf(file: string): Edge[] {
 }
 
 const edges = FOLDERS.flatMap(tsFiles).flatMap(importsOf);
+/**
+ * The worker's composition root, which runs the connection check at start (readiness): the one jobs/
+ * file that may use operations/.
+ */
+const COMPOSITION = new Set(['jobs/service.ts']);
 const under = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
-const product = (path: string) => ['src', 'jobs', 'connectors', 'cli'].some((f) => under(path, f));
+const product = (path: string) => ['src', 'jobs', 'connectors', 'operations', 'cli'].some((f) => under(path, f));
 const show = (list: Edge[]) => list.map((e) => `${e.from} → ${e.to}`);
 
 describe('the import graph', () => {
@@ -52,8 +59,8 @@ describe('the import graph', () => {
     expect(edges.some((e) => e.from === 'cli/commands/sandbox.ts' && under(e.to, 'sandbox'))).toBe(true);
   });
 
-  it('given src/, jobs/ and connectors/, then none imports sandbox/ (the worker never loads an emulator)', () => {
-    const bad = edges.filter((e) => ['src', 'jobs', 'connectors'].some((f) => under(e.from, f)) && under(e.to, 'sandbox'));
+  it('given src/, jobs/, connectors/ and operations/, then none imports sandbox/ (the worker never loads an emulator)', () => {
+    const bad = edges.filter((e) => ['src', 'jobs', 'connectors', 'operations'].some((f) => under(e.from, f)) && under(e.to, 'sandbox'));
     expect(show(bad)).toEqual([]);
   });
 
@@ -68,6 +75,19 @@ describe('the import graph', () => {
       if (own === undefined) return false;
       return !under(e.to, 'src') && !under(e.to, `connectors/${own}`);
     });
+    expect(show(bad)).toEqual([]);
+  });
+
+  it('given operations/, then it imports only src/, jobs/, connectors/ and its own folder (not cli/ or sandbox/)', () => {
+    const bad = edges.filter((e) => under(e.from, 'operations') && !['src', 'jobs', 'connectors', 'operations'].some((f) => under(e.to, f)));
+    expect(show(bad)).toEqual([]);
+    expect(edges.some((e) => under(e.from, 'cli') && under(e.to, 'operations'))).toBe(true);
+  });
+
+  it('given src/, jobs/ and connectors/, then none imports operations/ or cli/ (the worker does not depend on what a person triggers)', () => {
+    const bad = edges.filter(
+      (e) => ['src', 'jobs', 'connectors'].some((f) => under(e.from, f)) && ['operations', 'cli'].some((f) => under(e.to, f)) && !COMPOSITION.has(e.from),
+    );
     expect(show(bad)).toEqual([]);
   });
 });

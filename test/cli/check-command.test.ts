@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify as toYaml } from 'yaml';
-import type { ConnectionCheck } from '../../jobs/check-connection.js';
+import type { ConnectionCheck } from '../../operations/check-connection.js';
 import { type CliRun, expectOneLineError, runCli } from '../support/cli.js';
 import { CONNECTION, type Pipeline, startPipeline } from '../support/pipeline.js';
 

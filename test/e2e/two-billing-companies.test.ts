@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBackfill } from '../../cli/commands/backfill.js';
-import { rebindBillingCompany } from '../../cli/commands/state-rebind.js';
+import { rebindConnection } from '../../operations/rebind-connection.js';
 import { collectStatus } from '../../cli/commands/status.js';
 import { waitForDrain } from '../../cli/drain.js';
 import { billingCompanyGuardOf } from '../../jobs/billing-company-guard.js';
@@ -136,7 +136,7 @@ describe('billing per connection: two companies, one worker', () => {
     const ok = await rt2.queues.pull.add('pull', { connectionId: ACME.connection, entity: 'invoices' }, { priority: 1 });
     await until('acme’s pull to complete', async () => (await ok.getState()) === 'completed');
 
-    const r = await rebindBillingCompany(rt2, GLOBEX.connection, 'new-company');
+    const r = await rebindConnection(rt2, GLOBEX.connection, 'new-company');
     expect(r).toMatchObject({ from: 'globex', to: acmeCompany, mode: 'new-company' });
     // The ledger keeps the source's versions and forgets what globex was sent: every record is written again.
     for await (const batch of rt2.ledger.scan(GLOBEX.connection, 'invoices'))
@@ -181,7 +181,7 @@ describe('billing per connection: two companies, one worker', () => {
     );
     expect(refused.stage).toBe('upsert');
 
-    const r = await rebindBillingCompany(rt3, ACME.connection, 'same-company');
+    const r = await rebindConnection(rt3, ACME.connection, 'same-company');
     expect(r).toMatchObject({ mode: 'same-company', replayed: 1, to: `key-${billingKeyId(tc.keys.acmeRotated)}` });
     await waitForDrain(rt3, undefined, 30_000);
     expect(await rt3.quarantine.list(ACME.connection)).toEqual([]);

@@ -5,7 +5,7 @@ import { PullPayload, type QueueName } from '../../jobs/catalog.js';
 import { connectionGate } from '../../jobs/connection-gate.js';
 import { defineJob } from '../../jobs/define-job.js';
 import { makeJobHelpers } from '../../jobs/job-helpers.js';
-import { resumeConnection } from '../../jobs/resume-connection.js';
+import { resumeConnection } from '../../operations/resume-connection.js';
 import { startWorkers, upsertSchedulers, type WorkerService } from '../../jobs/worker-service.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { createMetrics } from '../../src/observability/metrics.js';

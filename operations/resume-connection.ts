@@ -1,9 +1,9 @@
 import type { Queue } from 'bullmq';
 import type { EntityName } from '../src/connector/entities.js';
 import type { ConnectionControl, HeldJob, Pause } from '../src/pipeline/connection-control.js';
-import type { jobOptions, QueueName } from './catalog.js';
-import { enqueuePullsNow, type PullNow } from './enqueue-pulls-now.js';
-import type { ConnectionHandle } from './runtime.js';
+import type { jobOptions, QueueName } from '../jobs/catalog.js';
+import { enqueuePullsNow, type PullNow } from './sync-now.js';
+import type { ConnectionHandle } from '../jobs/runtime.js';
 
 export interface ResumeReport {
   connection: string;

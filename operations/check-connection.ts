@@ -2,8 +2,8 @@ import { credentialsStatus } from '../src/auth/credentials-status.js';
 import { tokenKeyOf } from '../src/auth/token-key.js';
 import type { SystemName } from '../src/connector/types.js';
 import { AuthError, ConfigError, CredentialsRefusedError, ParkedError, RateLimitedError, RejectedError, TransientError } from '../src/errors/index.js';
-import { connectionBudget } from './connection-budget.js';
-import type { Runtime } from './runtime.js';
+import { connectionBudget } from '../jobs/connection-budget.js';
+import type { Runtime } from '../jobs/runtime.js';
 
 /** One check of a connection: passed, failed (with its cause and what to do), or not run (and why). */
 export interface CheckResult {
@@ -68,6 +68,17 @@ function organisationBaseCurrency(system: SystemName, lookups: unknown): string 
   const l = (lookups ?? {}) as { homeCurrency?: string; baseCurrency?: string; organization?: { baseCurrency?: string } };
   const code = system === 'quickbooks' ? l.homeCurrency : system === 'xero' ? l.baseCurrency : l.organization?.baseCurrency;
   return code?.trim().toUpperCase() || undefined;
+}
+
+/** Every check of each connection, one connection after another (`erp-sync check`); ok when all passed. */
+export async function checkConnections(
+  rt: CheckRuntime,
+  ids: readonly string[],
+  options: { forceRefresh?: boolean } = {},
+): Promise<{ ok: boolean; connections: ConnectionCheck[] }> {
+  const connections: ConnectionCheck[] = [];
+  for (const id of ids) connections.push(await checkConnection(rt, id, options));
+  return { ok: connections.every((c) => c.ok), connections };
 }
 
 /**

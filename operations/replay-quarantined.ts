@@ -1,0 +1,51 @@
+import type { Queue } from 'bullmq';
+import type { UpsertPayload } from '../jobs/catalog.js';
+import { enqueueUpserts, upsertJobId, type UpsertJob } from '../jobs/enqueue-upserts.js';
+import type { Checkpoints } from '../src/pipeline/checkpoints.js';
+import type { InFlight } from '../src/pipeline/in-flight.js';
+import type { QuarantineEntry } from '../src/pipeline/quarantine.js';
+
+export interface ReplayReport {
+  /** Records replayed: they leave quarantine when they succeed. */
+  replayed: number;
+  /** Upsert failures enqueued again from their stored payload. */
+  reenqueued: number;
+  /** Entities pulled again from a rewound checkpoint (map failures). */
+  repulled: string[];
+}
+
+/**
+ * Replays quarantined records (of one connection). Upsert failures are re-enqueued from their stored
+ * payload (a new job id, so no completed job of the same content can absorb it); map failures rewind the
+ * stream's checkpoint to just before the oldest replayed version and pull again, so the record is read
+ * and mapped anew.
+ */
+export async function replayQuarantined(
+  rt: {
+    inFlight: Pick<InFlight, 'track'>;
+    checkpoints: Pick<Checkpoints, 'rewindCheckpoint'>;
+    queues: { upsert: Pick<Queue, 'addBulk'>; pull: Pick<Queue, 'add'> };
+  },
+  entries: QuarantineEntry[],
+): Promise<ReplayReport> {
+  const rewind = new Map<string, string>();
+  const jobs: UpsertJob[] = [];
+  for (const e of entries) {
+    if (e.stage === 'upsert' && e.payload) {
+      const p = e.payload as UpsertPayload;
+      jobs.push({ name: 'upsert', data: p, opts: { jobId: `${upsertJobId(p.connectionId, p.entity, p.erpId, p.hash)}-r${Date.now().toString(36)}` } });
+    } else {
+      const key = e.entity;
+      const before = new Date(Date.parse(e.version) - 1000).toISOString();
+      if (!rewind.has(key) || before < rewind.get(key)!) rewind.set(key, before);
+    }
+  }
+  // Tracked in flight like a pull's records: a replayed record is accounted for until its outcome.
+  await enqueueUpserts(rt, jobs);
+  for (const [entity, cursor] of rewind) {
+    // Never forward, and safe against a pull saving at the same moment (Checkpoints.rewindCheckpoint).
+    await rt.checkpoints.rewindCheckpoint(entries[0]!.connection, entity, cursor);
+    await rt.queues.pull.add('pull', { connectionId: entries[0]!.connection, entity }, { priority: 1 });
+  }
+  return { replayed: entries.length, reenqueued: jobs.length, repulled: [...rewind.keys()] };
+}
