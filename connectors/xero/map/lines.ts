@@ -65,10 +65,14 @@ export interface DocumentAmounts {
 }
 
 /** The line's own discount (for information: LineAmount already has it off), when Xero states a unit price to discount. */
-function discountOf(s: Steps, l: XeroLineItem, i: number, line: { quantity: Decimal; unit?: Decimal; amount: Decimal; currency: string }) {
-  const field = `LineItems.${i}`;
-  const rate = s.take(parseOptionalAmount(l.DiscountRate, `${field}.DiscountRate`));
-  const amount = s.take(parseOptionalAmount(l.DiscountAmount, `${field}.DiscountAmount`));
+function discountOf(
+  s: Steps,
+  l: XeroLineItem,
+  i: number,
+  line: { quantity: Decimal; unit?: Decimal; amount: Decimal; discountAmount?: Decimal; currency: string },
+) {
+  const rate = s.take(parseOptionalAmount(l.DiscountRate, `LineItems.${i}.DiscountRate`));
+  const amount = line.discountAmount;
   if (!(rate || amount) || !line.unit) return undefined;
   return s.take(
     itemDiscount({
@@ -121,7 +125,7 @@ function lineOf(s: Steps, l: XeroLineItem, i: number, types: LineAmountTypes, cu
   }
   const subTotal = s.take(tryWireNumber(net, currency, `${field}.subTotal`));
   const total = s.take(tryWireNumber(net.plus(tax), currency, `${field}.total`));
-  const discount = discountOf(s, l, i, { quantity, unit, amount, currency });
+  const discount = discountOf(s, l, i, { quantity, unit, amount, discountAmount, currency });
   const name = l.Description?.trim() || l.Item?.Name?.trim() || l.ItemCode?.trim() || `Line ${i + 1}`;
   const item: LineItem = {
     lineItemDetails: {
