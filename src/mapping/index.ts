@@ -11,4 +11,6 @@ export * from './organisation-defaults.js';
 export * from './ids.js';
 export * from './time.js';
 export * from './checks.js';
+export * from './text-line.js';
+export * from './quantity-and-price.js';
 export * from './steps.js';

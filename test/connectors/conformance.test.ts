@@ -2,9 +2,10 @@ import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { connectorFor } from '../../connectors/registry.js';
+import type { LineItem } from '../../src/billing/schemas/invoice.js';
 import type { EntityName, SourceRecord, Stream } from '../../src/connector/types.js';
 import { type MapFailure, QUARANTINE_REASON_CODES } from '../../src/mapping/quarantine-reason.js';
-import { DOCUMENTS, ENTITIES, readAll, type Running, type Size, SUBJECTS, type Subject, T0 } from './support/conformance-subjects.js';
+import { type DocumentEntity, DOCUMENTS, ENTITIES, readAll, type Running, type Size, SUBJECTS, type Subject, T0 } from './support/conformance-subjects.js';
 
 /**
  * One contract, every connector (connectors/README.md, "The shape" and "The contract"): the same files
@@ -478,6 +479,84 @@ describe('7. Reads by id: a repair reads exactly the records it names, at most o
         if (signal.kind === 'deleted-record') expect(got.filter((r) => r.deleted !== true)).toEqual([]);
         else if (signal.kind === 'status') expect(got.map((r) => ({ id: r.id, status: r.status }))).toEqual([{ id, status: signal.status }]);
         else expect(got).toEqual([]);
+      });
+    },
+  );
+});
+
+describe('8. Text lines: a line that carries no money is text, carried; a line with only an amount is quantity 1 at it', () => {
+  const TEXT = 'Conformance text line: goods returned, see ticket 4471';
+
+  /** The body a mapping must have produced, and its line items. */
+  function bodyOf(result: ReturnType<Stream['map']>): { lines: LineItem[]; rest: Record<string, unknown> } {
+    if (!result.ok) throw new Error(`${result.reason}: ${result.message}`);
+    const body = (result.value.kind === 'invoice' ? result.value.invoice : result.value.kind === 'credit-note' ? result.value.creditNote : undefined) as
+      (Record<string, unknown> & { lineItems?: LineItem[] }) | undefined;
+    if (!body) throw new Error(`not a document: ${result.value.kind}`);
+    const { lineItems, ...rest } = body;
+    return { lines: lineItems ?? [], rest };
+  }
+
+  /** Base-currency, not voided, mapped documents read from the emulator. */
+  async function mappedDocuments(run: Running, subject: Subject, entity: DocumentEntity) {
+    const stream = streamOf(subject, entity);
+    const read = await readAll(stream, run.ctx({ until: T0 }), stream.initialState());
+    const mapCtx = await run.mapContext(stream);
+    const records = read.live.filter(
+      (r) => subject.raw.currencyOf(r.raw) === 'INR' && r.status !== subject.voidStatus[entity] && !r.draft && stream.map(r, mapCtx).ok,
+    );
+    expect(records.length, `base-currency ${entity} that map`).toBeGreaterThan(0);
+    const variant = (r: SourceRecord<Record<string, unknown>>, change: (raw: Record<string, unknown>) => unknown) => {
+      const raw = structuredClone(r.raw);
+      change(raw);
+      return stream.map({ ...r, raw }, mapCtx);
+    };
+    return { records, original: (r: SourceRecord<Record<string, unknown>>) => bodyOf(stream.map(r, mapCtx)), variant };
+  }
+
+  it.each(perDocument)(
+    "given a %s %s document read from the emulator with a row of text added in the vendor's own shape, when mapped, then it syncs: the text is a zero line in its place and every other field and line is unchanged",
+    async (_system, entity, subject) => {
+      await withEmulator(subject, SMALL, async (run) => {
+        const { records, original, variant } = await mappedDocuments(run, subject, entity);
+        for (const r of records.slice(0, 3)) {
+          const before = original(r);
+          const after = bodyOf(variant(r, (raw) => subject.raw.addTextLine(raw, TEXT)));
+          expect(after.rest).toEqual(before.rest);
+          expect(after.lines.slice(1)).toEqual(before.lines);
+          expect(after.lines[0]).toMatchObject({ lineItemDetails: { name: TEXT, taxRate: 0, pricePerItem: 0 }, quantity: 0, subTotal: 0, total: 0 });
+          expect(after.lines[0]).not.toHaveProperty('tax');
+          expect(after.lines[0]).not.toHaveProperty('discount');
+        }
+      });
+    },
+  );
+
+  it.each(perDocument)(
+    'given a %s %s document read from the emulator whose first undiscounted line keeps only its amount (no quantity, no unit price), when mapped, then that line is quantity 1 at its amount and the document is unchanged otherwise',
+    async (_system, entity, subject) => {
+      await withEmulator(subject, SMALL, async (run) => {
+        const { records, original, variant } = await mappedDocuments(run, subject, entity);
+        let checked = 0;
+        for (const r of records) {
+          let id: string | undefined;
+          const result = variant(r, (raw) => (id = subject.raw.amountOnly(raw)));
+          if (id === undefined) continue;
+          const before = original(r);
+          const after = bodyOf(result);
+          expect(after.rest).toEqual(before.rest);
+          const index = before.lines.findIndex((l) => l.lineItemDetails?.lineItemId === id);
+          expect(index, `line ${id} in the body`).toBeGreaterThanOrEqual(0);
+          const was = before.lines[index]!;
+          const now = after.lines[index]!;
+          expect(now.quantity).toBe(1);
+          // Quantity × unit price was the line's amount (the vendor's price keeps up to 5 decimals).
+          expect(Math.abs(now.lineItemDetails!.pricePerItem - was.quantity * was.lineItemDetails!.pricePerItem)).toBeLessThanOrEqual(0.01);
+          expect({ ...now, quantity: was.quantity, lineItemDetails: { ...now.lineItemDetails, pricePerItem: was.lineItemDetails!.pricePerItem } }).toEqual(was);
+          expect(after.lines.filter((_, i) => i !== index)).toEqual(before.lines.filter((_, i) => i !== index));
+          if (++checked === 3) break;
+        }
+        expect(checked, `${entity} with an undiscounted line`).toBeGreaterThan(0);
       });
     },
   );

@@ -53,6 +53,9 @@ describe('the mapping barrel', () => {
       'finalizeInvoice',
       'finalizeCreditNote',
       'finalizeCustomer',
+      'isTextLine',
+      'textLineItem',
+      'quantityAndPrice',
       'mapOk',
       'mapFail',
     ]) {

@@ -2,18 +2,21 @@ import type { Discount, LineItem } from '../../../src/billing/schemas/index.js';
 import {
   buildTax,
   type Decimal,
-  dec,
   formatMoney,
+  isTextLine,
   itemDiscount,
+  type LineFigures,
   mapFail,
+  type MapFailure,
   minorUnit,
   parseAmount,
   parseOptionalAmount,
   percentOf,
+  quantityAndPrice,
   roundMoney,
   sumMoney,
+  textLineItem,
   tryWireNumber,
-  ZERO,
 } from '../../../src/mapping/index.js';
 import type { Steps } from '../../../src/mapping/steps.js';
 import { QboLine } from '../schemas.js';
@@ -34,13 +37,22 @@ import { type DocTaxComponent, taxCodeRate } from './tax.js';
  * - `DiscountLineDetail` → a document-level discount (`Amount`, `PercentBased`/`DiscountPercent`).
  * - `SubTotalLineDetail` → skipped as an item (QBO's auto-generated subtotal); its Amount is kept only to
  *   check the item lines add up to it.
- * - `DescriptionOnly` → skipped: a text row with no money. If one ever carries a non-zero Amount it is
- *   still skipped, with a warning, and the total check decides whether the document adds up without it.
+ * - `DescriptionOnly` → a text line (src/mapping/text-line.ts): Intuit's DescriptionOnlyLine has "no
+ *   amount associated with it" (Finance.xsd, DescriptionLineDetail); the Amount it may carry (read only,
+ *   minor version 23) is an inline subtotal, "the sum of amounts on all lines above it", or an amount typed
+ *   in the UI that QBO leaves out of the document's arithmetic
+ *   (https://developer.intuit.com/app/developer/qbo/docs/api/accounting/all-entities/invoice, Line,
+ *   DescriptionOnlyLine). So it is never money here: the text is carried as a zero line, in its place.
+ * - A `SalesItemLineDetail` with no money (no Amount, UnitPrice or discount other than zero) and no
+ *   ItemRef is text by the same rule; one with an Amount but no Qty or UnitPrice is quantity 1 at that
+ *   amount (src/mapping/quantity-and-price.ts).
  * - `GroupLineDetail` → its nested `Line[]` (bundles) are read as if they were top-level lines.
  * - anything else with money on it → UNSUPPORTED (we would rather not guess what it means).
  * QBO states tax on the document, not on lines (tax.ts spreads it over the item lines).
  */
 export interface ItemLine {
+  /** Where QBO has the line ("Line.2", "Line.3.GroupLineDetail.Line.0"), for messages. */
+  field: string;
   lineId?: string;
   itemId?: string;
   name: string;
@@ -51,6 +63,8 @@ export interface ItemLine {
   taxCodeId?: string;
   /** The line's own discount (DiscountRate/DiscountAmt), already taken off Amount. */
   discount?: Discount;
+  /** `SalesItemLineDetail.TaxInclusiveAmt` (GB, AU, CA, IN): the line's total including tax, checked in totals.ts. */
+  taxInclusiveAmount?: Decimal;
 }
 
 export interface DiscountLine {
@@ -61,6 +75,8 @@ export interface DiscountLine {
 
 export interface ReadLines {
   items: ItemLine[];
+  /** The billing lines in QBO's order: an index into `items`, or a text line as it is sent. */
+  layout: Array<number | LineItem>;
   discounts: DiscountLine[];
   /** Amount of the SubTotalLineDetail line, when there is exactly one. */
   subtotalLine?: Decimal;
@@ -77,7 +93,7 @@ export function wire(s: Steps, amount: Decimal, currency: string, field: string)
 }
 
 export function readLines(s: Steps, raw: readonly unknown[], currency: string): ReadLines {
-  const out: ReadLines = { items: [], discounts: [], shipping: [] };
+  const out: ReadLines = { items: [], layout: [], discounts: [], shipping: [] };
   const subtotals: Decimal[] = [];
   walk(s, raw, 'Line', currency, out, subtotals);
   if (subtotals.length === 1) out.subtotalLine = subtotals[0];
@@ -93,7 +109,11 @@ function walk(s: Steps, lines: readonly unknown[], path: string, currency: strin
     switch (line.DetailType) {
       case 'SalesItemLineDetail':
         if (line.SalesItemLineDetail?.ItemRef?.value === SHIPPING_ITEM_ID) out.shipping.push(s.take(parseAmount(line.Amount, `${field}.Amount`)));
-        else out.items.push(itemLine(s, line, field, currency));
+        else if (isTextLine(figuresOf(s, line, field))) addText(s, out, line, field);
+        else {
+          out.layout.push(out.items.length);
+          out.items.push(itemLine(s, line, field, currency));
+        }
         break;
       case 'DiscountLineDetail': {
         const amount = s.take(parseAmount(line.Amount, `${field}.Amount`));
@@ -107,12 +127,9 @@ function walk(s: Steps, lines: readonly unknown[], path: string, currency: strin
         if (amount !== undefined) subtotals.push(amount);
         break;
       }
-      case 'DescriptionOnly': {
-        const amount = parseOptionalAmount(line.Amount, `${field}.Amount`);
-        if (amount.ok && amount.value && !amount.value.isZero())
-          s.warn(`${field}: DescriptionOnly line with amount ${formatMoney(amount.value, currency)} skipped`);
+      case 'DescriptionOnly':
+        addText(s, out, line, field);
         break;
-      }
       case 'GroupLineDetail':
         walk(s, line.GroupLineDetail?.Line ?? [], `${field}.GroupLineDetail.Line`, currency, out, subtotals);
         break;
@@ -126,43 +143,56 @@ function walk(s: Steps, lines: readonly unknown[], path: string, currency: strin
   }
 }
 
+/** A SalesItemLineDetail's money and item, for the text-line rule. */
+function figuresOf(s: Steps, line: QboLine, field: string): LineFigures {
+  const d = line.SalesItemLineDetail ?? {};
+  return {
+    amount: s.take(parseOptionalAmount(line.Amount, `${field}.Amount`)),
+    unitPrice: s.take(parseOptionalAmount(d.UnitPrice, `${field}.SalesItemLineDetail.UnitPrice`)),
+    discount: s.take(parseOptionalAmount(d.DiscountAmt, `${field}.SalesItemLineDetail.DiscountAmt`)),
+    namesItem: d.ItemRef?.value !== undefined,
+  };
+}
+
+function addText(s: Steps, out: ReadLines, line: QboLine, field: string): void {
+  const text = s.take(textLineItem(line.Description, field, line.Id));
+  if (text) out.layout.push(text);
+}
+
 function itemLine(s: Steps, line: QboLine, field: string, currency: string): ItemLine {
   const d = line.SalesItemLineDetail ?? {};
   const amount = s.take(parseAmount(line.Amount, `${field}.Amount`));
-  let quantity = s.take(parseOptionalAmount(d.Qty, `${field}.SalesItemLineDetail.Qty`));
-  let unitPrice = s.take(parseOptionalAmount(d.UnitPrice, `${field}.SalesItemLineDetail.UnitPrice`));
-  // QBO may omit Qty or UnitPrice (amount-only lines): derive the missing one from the amount.
-  if (quantity === undefined && unitPrice === undefined) {
-    quantity = dec(1);
-    unitPrice = amount;
-  } else if (quantity === undefined) {
-    quantity = unitPrice!.isZero() ? dec(1) : amount.div(unitPrice!);
-  } else if (unitPrice === undefined) {
-    unitPrice = quantity.isZero() ? ZERO : amount.div(quantity);
-  }
+  // QBO may omit Qty or UnitPrice (amount-only lines): the missing one comes from the amount.
+  const { quantity, unitPrice } = quantityAndPrice({
+    amount,
+    quantity: s.take(parseOptionalAmount(d.Qty, `${field}.SalesItemLineDetail.Qty`)),
+    unitPrice: s.take(parseOptionalAmount(d.UnitPrice, `${field}.SalesItemLineDetail.UnitPrice`)),
+  });
   // Qty × UnitPrice − the line's discount must be the amount (QBO keeps UnitPrice to 5 decimals: allow
   // one minor unit). Amount is QBO's own figure: a discount given only as DiscountRate is Qty × UnitPrice −
   // Amount (QBO rounded the line, not the discount), and must still be that rate within a minor unit.
-  const gross = quantity.times(unitPrice!);
-  const discount = lineDiscountOf(s, d, { quantity, unitPrice: unitPrice!, amount }, field, currency);
+  const gross = quantity.times(unitPrice);
+  const discount = lineDiscountOf(s, d, { quantity, unitPrice, amount }, field, currency);
   const expected = gross.minus(discount?.amount ?? 0);
   if (expected.minus(amount).abs().gt(minorUnit(currency))) {
     const off = discount ? ` − discount ${discount.amount} ` : ' ';
     s.fail(
       mapFail(
         'AMOUNTS_INCONSISTENT',
-        `${field}: Qty ${quantity.toFixed()} × UnitPrice ${unitPrice!.toFixed()}${off}= ${formatMoney(expected, currency)} but Amount is ${formatMoney(amount, currency)} ${currency}`,
+        `${field}: Qty ${quantity.toFixed()} × UnitPrice ${unitPrice.toFixed()}${off}= ${formatMoney(expected, currency)} but Amount is ${formatMoney(amount, currency)} ${currency}`,
         { field: `${field}.Amount` },
       ),
     );
   }
   const name = (d.ItemRef?.name ?? line.Description ?? '').trim() || 'Item';
-  const item: ItemLine = { name, quantity, unitPrice: unitPrice!, amount };
+  const item: ItemLine = { field, name, quantity, unitPrice, amount };
   if (discount) item.discount = discount;
   if (line.Id !== undefined) item.lineId = line.Id;
   if (d.ItemRef?.value !== undefined) item.itemId = d.ItemRef.value;
   if (line.Description?.trim()) item.description = line.Description.trim();
   if (d.TaxCodeRef?.value !== undefined) item.taxCodeId = d.TaxCodeRef.value;
+  const inclusive = s.take(parseOptionalAmount(d.TaxInclusiveAmt, `${field}.SalesItemLineDetail.TaxInclusiveAmt`));
+  if (inclusive !== undefined) item.taxInclusiveAmount = inclusive;
   return item;
 }
 
@@ -234,4 +264,27 @@ export function lineItemOf(s: Steps, item: ItemLine, components: DocTaxComponent
   // The line's tax warnings are the document's, reported once there (totals.ts).
   if (components.length > 0) out.tax = s.takeQuietly(buildTax(components, currency, `${field}.tax`));
   return out;
+}
+
+/**
+ * On a `GlobalTaxCalculation: TaxInclusive` document QBO keeps `Amount` net of tax and states the line's
+ * gross as `SalesItemLineDetail.TaxInclusiveAmt`, "the total amount of the line item including tax"
+ * (https://developer.intuit.com/app/developer/qbo/docs/api/accounting/all-entities/invoice; README,
+ * "Tax-inclusive documents"). Where QBO states it, Amount + the line's share of the document tax must be
+ * that figure, within one minor unit per tax component (QBO rounds each line's tax, the spread rounds the
+ * document's): otherwise the net reading is wrong for this document and it is AMOUNTS_INCONSISTENT.
+ */
+export function checkTaxInclusiveAmount(item: ItemLine, components: readonly DocTaxComponent[], currency: string): MapFailure | undefined {
+  if (item.taxInclusiveAmount === undefined) return undefined;
+  const tax = sumMoney(components.map((c) => c.amount));
+  const derived = item.amount.plus(tax);
+  const slack = minorUnit(currency).times(Math.max(1, components.length));
+  if (derived.minus(item.taxInclusiveAmount).abs().lte(slack)) return undefined;
+  const field = `${item.field}.SalesItemLineDetail.TaxInclusiveAmt`;
+  const f = (d: Decimal) => formatMoney(d, currency);
+  return mapFail(
+    'AMOUNTS_INCONSISTENT',
+    `${field}: Amount ${f(item.amount)} + its tax ${f(tax)} = ${f(derived)}, but TaxInclusiveAmt is ${f(item.taxInclusiveAmount)} ${currency}`,
+    { field },
+  );
 }

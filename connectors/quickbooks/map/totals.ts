@@ -18,7 +18,7 @@ import type { Steps } from '../../../src/mapping/steps.js';
 import type { QboCreditMemo, QboInvoice } from '../schemas.js';
 import { readLookups } from '../streams/lookups.js';
 import { checkHomeTotal, currencyOf, exchangeRateOf } from './fx.js';
-import { lineItemOf, readLines } from './lines.js';
+import { checkTaxInclusiveAmount, lineItemOf, readLines } from './lines.js';
 import { customerOf, customerOfDocument } from './party.js';
 import { allocateTaxToLines, classifyTaxLines, isIndianCompany, isIntraStateSupply, placeOfSupplyOf } from './tax.js';
 
@@ -29,9 +29,10 @@ import { allocateTaxToLines, classifyTaxLines, isIndianCompany, isIntraStateSupp
  *   Σ item amounts = SubTotal line;  Σ TaxLine = TotalTax;  subtotal − discount + tax + shipping = TotalAmt.
  * Amounts stay decimals; they become JSON numbers (lines.ts `wire`) rounded to the currency's minor units.
  *
- * `GlobalTaxCalculation: TaxInclusive` documents are checked with the tax-exclusive reading (Amount
- * net of tax); if they do not add up that way they are UNSUPPORTED rather than guessed (README.md,
- * "Limitations").
+ * `GlobalTaxCalculation: TaxInclusive` documents are read as QBO writes them: `Amount` net of tax, the
+ * line's gross in `TaxInclusiveAmt`, checked line by line where QBO states it (lines.ts
+ * `checkTaxInclusiveAmount`); one that does not add up read that way is UNSUPPORTED rather than guessed
+ * (README.md, "Tax-inclusive documents").
  */
 export interface DocumentAmounts {
   currency: string;
@@ -62,7 +63,7 @@ export function amountsOf(s: Steps, doc: QboInvoice | QboCreditMemo, ctx: MapCon
   const currency = currencyOf(s, doc.CurrencyRef, lookups);
   const exchangeRate = exchangeRateOf(s, { currency, exchangeRate: doc.ExchangeRate, total, homeTotal: doc.HomeTotalAmt }, ctx, lookups);
 
-  const { items, discounts, subtotalLine, shipping: shippingLines } = readLines(s, doc.Line, currency);
+  const { items, layout, discounts, subtotalLine, shipping: shippingLines } = readLines(s, doc.Line, currency);
   const subtotal = sumMoney(items.map((i) => i.amount));
   const shipping = sumMoney(shippingLines);
   const discountTotal = sumMoney(discounts.map((d) => d.amount));
@@ -92,7 +93,10 @@ export function amountsOf(s: Steps, doc: QboInvoice | QboCreditMemo, ctx: MapCon
 
   const allocation = allocateTaxToLines(components, items, lookups, currency);
   allocation.warnings.forEach((w) => s.warn(w));
-  const lineItems = items.map((item, i) => lineItemOf(s, item, allocation.perLine[i] ?? [], lookups, currency, `lineItems.${i}`));
+  if (doc.GlobalTaxCalculation === 'TaxInclusive') items.forEach((item, i) => s.check(checkTaxInclusiveAmount(item, allocation.perLine[i] ?? [], currency)));
+  const lineItems = layout.map((entry, i) =>
+    typeof entry === 'number' ? lineItemOf(s, items[entry]!, allocation.perLine[entry] ?? [], lookups, currency, `lineItems.${i}`) : entry,
+  );
   const tax = components.length > 0 ? s.take(buildTax(components, currency, 'invoiceTax')) : undefined;
 
   let discount: Discount | undefined;

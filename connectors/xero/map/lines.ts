@@ -6,14 +6,17 @@ import {
   checkLinesSum,
   checkTaxSum,
   itemDiscount,
+  isTextLine,
   mapFail,
-  Money,
   parseAmount,
   parseAmountOrZero,
   parseOptionalAmount,
+  quantityAndPrice,
   roundMoney,
   sumMoney,
+  textLineItem,
   tryWireNumber,
+  ZERO,
   type Decimal,
   type TaxComponent,
 } from '../../../src/mapping/index.js';
@@ -33,7 +36,10 @@ import { lineTaxComponents } from './tax.js';
  *   document-level discount). With a DiscountRate only, the amount is Quantity × UnitAmount − LineAmount
  *   (Xero's arithmetic), never the rate re-rounded on its own.
  * - `pricePerItem` = UnitAmount as Xero shows it (tax-inclusive on Inclusive documents); `taxRate` = the
- *   TaxRate's effective rate.
+ *   TaxRate's effective rate. A line with a LineAmount but no Quantity or UnitAmount is quantity 1 at
+ *   that amount, a missing one derived as Xero derives it (src/mapping/quantity-and-price.ts).
+ * - A line with no money and no item ("a line item with just a description (i.e no unit amount or
+ *   quantity)", LineItems.Description in the same page) is a text line (src/mapping/text-line.ts).
  * - Xero's own figures are checked against each other (Σ line nets = SubTotal, Σ line TaxAmount =
  *   TotalTax, SubTotal + TotalTax = Total, within one minor unit) by src/mapping/checks.ts, so a record
  *   that does not add up is quarantined, never sent.
@@ -58,12 +64,48 @@ export interface DocumentAmounts {
   wire: { subtotal: number; total: number };
 }
 
-function lineOf(s: Steps, l: XeroLineItem, i: number, types: LineAmountTypes, currency: string, lookups: XeroLookups): MappedLine {
+/** The line's own discount (for information: LineAmount already has it off), when Xero states a unit price to discount. */
+function discountOf(
+  s: Steps,
+  l: XeroLineItem,
+  i: number,
+  line: { quantity: Decimal; unit?: Decimal; amount: Decimal; discountAmount?: Decimal; currency: string },
+) {
+  const rate = s.take(parseOptionalAmount(l.DiscountRate, `LineItems.${i}.DiscountRate`));
+  const amount = line.discountAmount;
+  if (!(rate || amount) || !line.unit) return undefined;
+  return s.take(
+    itemDiscount({
+      amount,
+      percentage: rate,
+      quantity: line.quantity,
+      unitPrice: line.unit,
+      // Xero computes LineAmount itself: the discount is what it took off, not a re-rounded rate.
+      lineAmount: line.amount,
+      isPostTax: false,
+      currency: line.currency,
+      field: `lineItems.${i}.discount`,
+    }),
+  );
+}
+
+/** A line that names an item (ItemCode, or the Item it refers to) is a product even at zero. */
+const namesItem = (l: XeroLineItem): boolean => Boolean(l.ItemCode?.trim() || l.Item?.ItemID || l.Item?.Code?.trim());
+
+function lineOf(s: Steps, l: XeroLineItem, i: number, types: LineAmountTypes, currency: string, lookups: XeroLookups): MappedLine | undefined {
   const field = `LineItems.${i}`;
-  const amount = s.take(parseAmount(l.LineAmount, `${field}.LineAmount`));
+  const stated = s.take(parseOptionalAmount(l.LineAmount, `${field}.LineAmount`));
   const tax = s.take(parseAmountOrZero(l.TaxAmount, `${field}.TaxAmount`));
-  const quantity = l.Quantity === null || l.Quantity === undefined ? new Money(1) : s.take(parseAmount(l.Quantity, `${field}.Quantity`));
+  const statedQuantity = s.take(parseOptionalAmount(l.Quantity, `${field}.Quantity`));
   const unit = s.take(parseOptionalAmount(l.UnitAmount, `${field}.UnitAmount`));
+  const discountAmount = s.take(parseOptionalAmount(l.DiscountAmount, `${field}.DiscountAmount`));
+  // "A line item with just a description (i.e no unit amount or quantity)": text (src/mapping/text-line.ts).
+  if (isTextLine({ amount: stated, unitPrice: unit, tax, discount: discountAmount, namesItem: namesItem(l) })) {
+    const text = s.take(textLineItem(l.Description, field, l.LineItemID ?? undefined));
+    return text ? { item: text, net: ZERO, tax: ZERO, components: [] } : undefined;
+  }
+  const amount = stated ?? s.fail(mapFail('MISSING_FIELD', `${field}.LineAmount is missing`, { field: `${field}.LineAmount` }));
+  const { quantity, unitPrice } = quantityAndPrice({ amount, quantity: statedQuantity, unitPrice: unit });
   if (types === 'NoTax' && !tax.isZero()) {
     s.fail(mapFail('AMOUNTS_INCONSISTENT', `${field} has TaxAmount ${tax.toFixed()} on a NoTax document`, { field: `${field}.TaxAmount` }));
   }
@@ -83,35 +125,19 @@ function lineOf(s: Steps, l: XeroLineItem, i: number, types: LineAmountTypes, cu
   }
   const subTotal = s.take(tryWireNumber(net, currency, `${field}.subTotal`));
   const total = s.take(tryWireNumber(net.plus(tax), currency, `${field}.total`));
-  const rate = s.take(parseOptionalAmount(l.DiscountRate, `${field}.DiscountRate`));
-  const discountAmount = s.take(parseOptionalAmount(l.DiscountAmount, `${field}.DiscountAmount`));
-  const discount =
-    (rate || discountAmount) && unit
-      ? s.take(
-          itemDiscount({
-            amount: discountAmount,
-            percentage: rate,
-            quantity,
-            unitPrice: unit,
-            // Xero computes LineAmount itself: the discount is what it took off, not a re-rounded rate.
-            lineAmount: amount,
-            isPostTax: false,
-            currency,
-            field: `lineItems.${i}.discount`,
-          }),
-        )
-      : undefined;
+  const discount = discountOf(s, l, i, { quantity, unit, amount, discountAmount, currency });
   const name = l.Description?.trim() || l.Item?.Name?.trim() || l.ItemCode?.trim() || `Line ${i + 1}`;
   const item: LineItem = {
     lineItemDetails: {
       name,
       taxRate: classified.ratePercent.toNumber(),
-      pricePerItem: (unit ?? new Money(0)).toNumber(),
+      // UnitAmount as Xero shows it; derived from LineAmount when Xero left it out (Xero keeps at most 4 decimals).
+      pricePerItem: unitPrice.toDecimalPlaces(6).toNumber(),
       ...(l.Description?.trim() && l.Description.trim() !== name ? { description: l.Description.trim() } : {}),
       ...(l.ItemCode?.trim() ? { erpId: l.ItemCode.trim() } : {}),
       ...(l.LineItemID ? { lineItemId: l.LineItemID } : {}),
     },
-    quantity: quantity.toNumber(),
+    quantity: quantity.toDecimalPlaces(6).toNumber(),
     subTotal,
     total,
     tax: lineTax,
@@ -136,7 +162,7 @@ export function amountsOf(
     );
   }
   if (!raw.LineItems) s.fail(mapFail('MISSING_FIELD', 'LineItems are missing (a list read without `page` returns summaries)', { field: 'LineItems' }));
-  const lines = raw.LineItems.map((l, i) => lineOf(s, l, i, types as LineAmountTypes, currency, lookups));
+  const lines = raw.LineItems.flatMap((l, i) => lineOf(s, l, i, types as LineAmountTypes, currency, lookups) ?? []);
   const subtotal = s.take(parseAmount(raw.SubTotal, 'SubTotal'));
   const totalTax = s.take(parseAmountOrZero(raw.TotalTax, 'TotalTax'));
   const total = s.take(parseAmount(raw.Total, 'Total'));

@@ -2,15 +2,15 @@ import type { LineItem, Tax } from '../../../src/billing/schemas/index.js';
 import {
   buildDiscount,
   formatMoney,
+  isTextLine,
   mapFail,
   minorUnit,
-  Money,
-  parseAmount,
-  parseAmountOrZero,
   parseDiscountValue,
   parseOptionalAmount,
   percentOf,
+  quantityAndPrice,
   roundMoney,
+  textLineItem,
   tryWireNumber,
   ZERO,
   type Decimal,
@@ -25,11 +25,15 @@ import type { ZohoLineItem } from '../schemas.js';
  *
  * Billing line items: `subTotal` = Zoho's item_total (after the line's own discount, before tax), so
  * Σ subTotal = invoiceSubtotal; `discount` = the item discount already taken off; `tax` = the line's
- * reconciled tax (tax.ts); `total` = subTotal + tax; `pricePerItem` = `rate` as sent.
+ * reconciled tax (tax.ts); `total` = subTotal + tax; `pricePerItem` = `rate` as sent. A line with an
+ * item_total but no quantity or rate is quantity 1 at that amount (src/mapping/quantity-and-price.ts); a
+ * line with no item and no money is a text line (src/mapping/text-line.ts).
  */
 export type LineItemDraft = Omit<LineItem, 'subTotal' | 'total' | 'quantity'> & { subTotal: number; total: number; quantity: number };
 
 export interface ParsedLine {
+  /** A text line: no money and no item; every figure below is zero and it has no tax. */
+  text?: boolean;
   quantity: Decimal;
   rate: Decimal;
   itemTotal: Decimal;
@@ -48,15 +52,22 @@ export function wire(s: Steps, amount: Decimal, currency: string, field: string)
   return s.take(tryWireNumber(amount, currency, field));
 }
 
+const TEXT: ParsedLine = { text: true, quantity: ZERO, rate: ZERO, itemTotal: ZERO, discountAmount: ZERO };
+
 export function parseLine(s: Steps, line: ZohoLineItem, i: number, currency: string): ParsedLine {
   const at = `line_items.${i}`;
-  const quantity = line.quantity === null || line.quantity === undefined ? new Money(1) : s.take(parseAmount(line.quantity, `${at}.quantity`));
-  const rate = s.take(parseAmountOrZero(line.rate, `${at}.rate`));
-  const itemTotal = s.take(parseAmount(line.item_total, `${at}.item_total`));
+  const statedQuantity = s.take(parseOptionalAmount(line.quantity, `${at}.quantity`));
+  const statedRate = s.take(parseOptionalAmount(line.rate, `${at}.rate`));
+  const statedTotal = s.take(parseOptionalAmount(line.item_total, `${at}.item_total`));
   const entered = s.take(parseDiscountValue(line.discount, `${at}.discount`));
   const money = s.take(parseOptionalAmount(line.discount_amount, `${at}.discount_amount`));
-  const gross = roundMoney(quantity.times(rate), currency);
   const stated = money && !money.isZero() ? money : entered.amount;
+  // A line without an item and without money (no rate, no item_total): text (src/mapping/text-line.ts).
+  if (isTextLine({ amount: statedTotal, unitPrice: statedRate, discount: stated, namesItem: nonEmpty(line.item_id) !== undefined })) return TEXT;
+  const itemTotal = statedTotal ?? s.fail(mapFail('MISSING_FIELD', `${at}.item_total is missing`, { field: `${at}.item_total` }));
+  // No quantity or no rate: derived from the amount before the line's discount (quantity 1 when both are missing).
+  const { quantity, unitPrice: rate } = quantityAndPrice({ amount: itemTotal.plus(stated ?? ZERO), quantity: statedQuantity, unitPrice: statedRate });
+  const gross = roundMoney(quantity.times(rate), currency);
   // With only a percentage, the discount is what Zoho took off to reach item_total: Zoho rounded the line,
   // not the discount, so the percentage rounded on its own can be a minor unit off (15 % of 9.90 is 1.485
   // → 1.49, while Zoho's item_total 8.42 leaves 1.48). It must still be that percentage within a minor unit.
@@ -81,7 +92,10 @@ export function parseLine(s: Steps, line: ZohoLineItem, i: number, currency: str
   return { quantity, rate, itemTotal, discountAmount, discountPercent: entered.percentage, taxId: nonEmpty(line.tax_id) };
 }
 
-/** One billing line item; `tax` is the line's own tax (undefined when untaxed), `taxAmount` and `taxRate` its sums. */
+/**
+ * One billing line item; `tax` is the line's own tax (undefined when untaxed), `taxAmount` and `taxRate` its
+ * sums. A text line is its description (else its name) as a zero line; one without any text is left out.
+ */
 export function lineItemOf(
   s: Steps,
   raw: ZohoLineItem,
@@ -89,7 +103,8 @@ export function lineItemOf(
   i: number,
   tax: { tax?: Tax; taxAmount: Decimal; taxRate: Decimal },
   currency: string,
-): LineItemDraft {
+): LineItemDraft | undefined {
+  if (l.text) return s.take(textLineItem(nonEmpty(raw.description) ?? raw.name, `line_items.${i}`, nonEmpty(raw.line_item_id)));
   const discount = l.discountAmount.isZero()
     ? undefined
     : s.take(

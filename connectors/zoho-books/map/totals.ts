@@ -107,7 +107,7 @@ export function amountsOf(s: Steps, doc: ZohoDocument, lookups: ZohoLookups, cur
   if (shippingTaxId && !shipping.isZero()) cells.push(...cellsFor(s, shippingTaxId, shipping, -1, lookups, currency, 'shipping_charge_tax_id'));
   reconcileTaxes(s, cells, doc, taxTotal, lookups, currency);
 
-  const lineItems = doc.line_items.map((raw, i) => lineItemOf(s, raw, lines[i]!, i, lineTaxOf(s, cells, i, currency), currency));
+  const lineItems = doc.line_items.flatMap((raw, i) => lineItemOf(s, raw, lines[i]!, i, lineTaxOf(s, cells, i, currency), currency) ?? []);
   const tax = taxOf(s, cells, currency, 'tax');
   const kinds = new Set(cells.map((c) => c.kind));
   return { currency, subtotal, total, ...(discount ? { discount } : {}), shipping, adjustment, roundoff, tax, lineItems, kinds };

@@ -62,6 +62,26 @@ export interface RawFields {
   rate: string;
   /** What to remove so no rate can be read or derived (the rate and the base-currency totals it could come from). */
   rateSources: readonly string[];
+  /** Puts a row of text with no money, in the vendor's own shape (README "Text lines"), before the document's first line. */
+  addTextLine(raw: Record<string, unknown>, text: string): void;
+  /**
+   * Leaves the first priced line without a discount with its amount only (no quantity, no unit price) and
+   * returns its id (the billing line's `lineItemId`), or undefined when the document has no such line.
+   */
+  amountOnly(raw: Record<string, unknown>): string | undefined;
+}
+
+type RawLine = Record<string, unknown>;
+const linesOf = (raw: Record<string, unknown>, key: string): RawLine[] => raw[key] as RawLine[];
+const isZero = (v: unknown) => v === undefined || v === null || Number(v) === 0;
+
+/** The first line `pick` accepts, stripped of `fields`; its id under `idKey`. */
+function stripFirst(lines: RawLine[], pick: (l: RawLine) => boolean, fields: readonly string[], idKey: string, detail?: string): string | undefined {
+  const line = lines.find(pick);
+  if (!line) return undefined;
+  const target = detail ? (line[detail] as RawLine) : line;
+  for (const f of fields) delete target[f];
+  return String(line[idKey]);
 }
 
 export interface Running {
@@ -132,6 +152,24 @@ const zoho: Subject = {
     currencyOf: (raw) => (typeof raw.currency_code === 'string' ? raw.currency_code : undefined),
     rate: 'exchange_rate',
     rateSources: ['exchange_rate', 'bcy_total'],
+    // A line without an item or a rate (https://www.zoho.com/books/api/v3/invoices/, line_items).
+    addTextLine: (raw, text) =>
+      void linesOf(raw, 'line_items').unshift({
+        line_item_id: '1890000099999001',
+        item_id: '',
+        name: '',
+        description: text,
+        quantity: 1,
+        rate: 0,
+        item_total: 0,
+      }),
+    amountOnly: (raw) =>
+      stripFirst(
+        linesOf(raw, 'line_items'),
+        (l) => !isZero(l.item_total) && isZero(l.discount_amount) && (isZero(l.discount) || l.discount === '0%'),
+        ['quantity', 'rate'],
+        'line_item_id',
+      ),
   },
   async start(size) {
     // Per-minute and daily limits off: the clock is frozen, so a window would never reopen.
@@ -261,6 +299,19 @@ const quickbooks: Subject = {
     },
     rate: 'ExchangeRate',
     rateSources: ['ExchangeRate', 'HomeTotalAmt'],
+    // A DescriptionOnly line (https://developer.intuit.com/app/developer/qbo/docs/api/accounting/all-entities/invoice).
+    addTextLine: (raw, text) => void linesOf(raw, 'Line').unshift({ Id: '9001', Description: text, DetailType: 'DescriptionOnly', DescriptionLineDetail: {} }),
+    amountOnly: (raw) =>
+      stripFirst(
+        linesOf(raw, 'Line'),
+        (l) => {
+          const d = l.SalesItemLineDetail as RawLine | undefined;
+          return l.DetailType === 'SalesItemLineDetail' && !isZero(l.Amount) && isZero(d?.DiscountAmt) && isZero(d?.DiscountRate);
+        },
+        ['Qty', 'UnitPrice'],
+        'Id',
+        'SalesItemLineDetail',
+      ),
   },
   async start(size) {
     const emu = await startQuickBooksEmulator({
@@ -355,6 +406,15 @@ const xero: Subject = {
     currencyOf: (raw) => (typeof raw.CurrencyCode === 'string' ? raw.CurrencyCode : undefined),
     rate: 'CurrencyRate',
     rateSources: ['CurrencyRate'],
+    // "A line item with just a description" (https://developer.xero.com/documentation/api/accounting/invoices).
+    addTextLine: (raw, text) => void linesOf(raw, 'LineItems').unshift({ LineItemID: '0badc0de-0000-4000-8000-00000000e001', Description: text }),
+    amountOnly: (raw) =>
+      stripFirst(
+        linesOf(raw, 'LineItems'),
+        (l) => !isZero(l.LineAmount) && isZero(l.DiscountRate) && isZero(l.DiscountAmount),
+        ['Quantity', 'UnitAmount'],
+        'LineItemID',
+      ),
   },
   async start(size) {
     const emu = await startXeroEmulator({

@@ -42,6 +42,12 @@ export const australiaLookups: XeroLookups = lookupsFrom(
   XeroTaxRatesResponse.parse(fixture('tax-rates-australia.json')),
 );
 
+/** A UK organisation (GBP, 20 % VAT): test/fixtures/xero/README.md names the source of each file. */
+export const ukLookups: XeroLookups = lookupsFrom(
+  XeroOrganisationResponse.parse(fixture('organisation-uk.json')),
+  XeroTaxRatesResponse.parse(fixture('tax-rates-uk.json')),
+);
+
 /** A line's GST tax object, as buildTax writes it. */
 export function gst(total: number, cgst: number, sgst: number, halfRate: number) {
   return {

@@ -123,3 +123,20 @@ describe('QuickBooks credit memo with a shipping line', () => {
     expect(cn.creditNoteTotal).toBe(52);
   });
 });
+
+describe('QuickBooks credit memo text lines', () => {
+  it('given a credit memo with a DescriptionOnly line before its item, when mapped, then the text is a zero line in its place and the amounts are unchanged', () => {
+    const raw = fixture('credit-memo-applied') as { Line: unknown[] };
+    raw.Line.unshift({ Id: '5', LineNum: 1, Description: 'Credit for the 12 February outage', DetailType: 'DescriptionOnly', DescriptionLineDetail: {} });
+    const { creditNote, warnings } = mapped({ ...raw, _customer: fixture('customer-registered') });
+    expect(warnings).toEqual([]);
+    expect(creditNote).toMatchObject({ creditNoteSubtotal: 1000, creditNoteTotal: 1180 });
+    expect(creditNote.lineItems).toHaveLength(2);
+    expect(creditNote.lineItems![0]).toEqual({
+      lineItemDetails: { name: 'Credit for the 12 February outage', taxRate: 0, pricePerItem: 0, lineItemId: '5' },
+      quantity: 0,
+      subTotal: 0,
+      total: 0,
+    });
+  });
+});

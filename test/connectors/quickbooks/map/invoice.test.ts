@@ -60,6 +60,8 @@ describe('QuickBooks invoice → billing invoice', () => {
           total: 29500,
           tax: gst({ cgst: 2250, sgst: 2250, rate: 18 }),
         },
+        // The DescriptionOnly line: text, carried in its place as a zero line (src/mapping/text-line.ts).
+        { lineItemDetails: { name: 'Thank you for your business.', taxRate: 0, pricePerItem: 0, lineItemId: '3' }, quantity: 0, subTotal: 0, total: 0 },
       ],
       metaData: { ...META, sourceStatus: 'open', sourceVersion: '2025-02-10T04:49:47.000Z', syncToken: '0', erpNumber: 'INV-1048' },
     });
@@ -495,5 +497,84 @@ describe('QuickBooks shipping line: QuickBooks’ arithmetic wins', () => {
   it('given the same invoice whose TotalAmt leaves the shipping out, when mapped, then AMOUNTS_INCONSISTENT on the total (the check is not loosened)', () => {
     const r = toInvoice(sourceRecord({ ...golden, TotalAmt: 50, Balance: 38 }), usCompany());
     expect(r).toMatchObject({ ok: false, reason: 'AMOUNTS_INCONSISTENT', field: 'total' });
+  });
+});
+
+describe('QuickBooks text lines, amount-only lines and tax-inclusive documents', () => {
+  const au = () => mapContext({ baseCurrency: 'AUD' }, buildLookups(fixture('lookups-au') as Parameters<typeof buildLookups>[0]));
+  const gstAu = (amount: number) => ({ total: amount, otherTaxes: [{ name: 'GST (sales)', genericTax: amount, genericTaxRate: 10 }], tds: 0 });
+
+  it('given an Australian TaxInclusive invoice (Amount net, TaxInclusiveAmt gross on each line) with a DescriptionOnly line, when mapped, then the money is exact, each line total is its TaxInclusiveAmt within a cent, and the text is a zero line in its place', () => {
+    const raw = fixture('invoice-au-tax-inclusive');
+    const { invoice, warnings } = mapped(raw, au());
+    expect(warnings).toEqual([]);
+    expect(invoice).toMatchObject({
+      invoiceSubtotal: 3592.39,
+      invoiceTax: gstAu(359.24),
+      invoiceTotal: 3951.63,
+      invoicePaidAmount: 3951.63,
+      invoiceCurrency: 'AUD',
+    });
+    const lines = invoice.lineItems!;
+    expect(lines).toHaveLength(8);
+    const gross = (raw.Line as Array<{ SalesItemLineDetail?: { TaxInclusiveAmt?: number } }>).slice(0, 7).map((l) => l.SalesItemLineDetail!.TaxInclusiveAmt!);
+    lines.slice(0, 7).forEach((line, i) => expect(Math.abs(line.total - gross[i]!)).toBeLessThanOrEqual(0.01 + 1e-9));
+    expect(lines[0]).toMatchObject({ quantity: 3, subTotal: 277.69, total: 305.46, lineItemDetails: { name: 'MIG wire 0.9 mm', taxRate: 10 } });
+    expect(lines[7]).toEqual({
+      lineItemDetails: { name: 'Delivered to site, Coolgardie', taxRate: 0, pricePerItem: 0, lineItemId: '8' },
+      quantity: 0,
+      subTotal: 0,
+      total: 0,
+    });
+  });
+
+  it('given the same invoice whose first TaxInclusiveAmt is a dollar more than Amount + its GST, when mapped, then AMOUNTS_INCONSISTENT naming the line and both figures', () => {
+    const raw = fixture('invoice-au-tax-inclusive') as { Line: Array<{ SalesItemLineDetail?: { TaxInclusiveAmt?: number } }> };
+    raw.Line[0]!.SalesItemLineDetail!.TaxInclusiveAmt = 306.46;
+    const r = toInvoice(sourceRecord(raw as unknown as Record<string, unknown>), au());
+    expect(r).toMatchObject({ ok: false, reason: 'AMOUNTS_INCONSISTENT', field: 'Line.0.SalesItemLineDetail.TaxInclusiveAmt' });
+    expect(!r.ok && r.message).toBe('Line.0.SalesItemLineDetail.TaxInclusiveAmt: Amount 277.69 + its tax 27.77 = 305.46, but TaxInclusiveAmt is 306.46 AUD');
+  });
+
+  it('given a TaxExcluded invoice whose lines carry TaxInclusiveAmt 0 (as QBO prints it there), when mapped, then nothing is checked against it', () => {
+    const raw = fixture('invoice-intra-state') as { Line: Array<{ SalesItemLineDetail?: Record<string, unknown> }> };
+    raw.Line[0]!.SalesItemLineDetail!.TaxInclusiveAmt = 0;
+    expect(mapped({ ...raw, GlobalTaxCalculation: 'TaxExcluded', _customer: fixture('customer-registered') }).invoice.invoiceTotal).toBe(88500);
+  });
+
+  it('given a DescriptionOnly inline subtotal ("Subtotal: 75000.00" with Amount 75000), when mapped, then it is text: carried as a zero line, its Amount never added', () => {
+    const raw = fixture('invoice-intra-state') as { Line: unknown[] };
+    raw.Line.splice(2, 0, { Id: '9', LineNum: 3, Description: 'Subtotal: 75000.00', Amount: 75000, DetailType: 'DescriptionOnly', DescriptionLineDetail: {} });
+    const { invoice, warnings } = mapped({ ...raw, _customer: fixture('customer-registered') });
+    expect(warnings).toEqual([]);
+    expect(invoice).toMatchObject({ invoiceSubtotal: 75000, invoiceTotal: 88500 });
+    expect(invoice.lineItems!.map((l) => [l.lineItemDetails!.name, l.quantity, l.subTotal])).toEqual([
+      ['Annual SaaS subscription', 1, 50000],
+      ['Onboarding services', 10, 25000],
+      ['Subtotal: 75000.00', 0, 0],
+      ['Thank you for your business.', 0, 0],
+    ]);
+  });
+
+  it('given a SalesItemLineDetail with an Amount but no Qty or UnitPrice (a description with an amount), when mapped, then it is quantity 1 at that amount', () => {
+    const raw = fixture('invoice-intra-state') as { Line: Array<{ SalesItemLineDetail?: Record<string, unknown> }> };
+    delete raw.Line[1]!.SalesItemLineDetail!.Qty;
+    delete raw.Line[1]!.SalesItemLineDetail!.UnitPrice;
+    const { invoice } = mapped({ ...raw, _customer: fixture('customer-registered') });
+    expect(invoice.lineItems![1]).toMatchObject({ quantity: 1, subTotal: 25000, lineItemDetails: { pricePerItem: 25000 } });
+    expect(invoice.invoiceTotal).toBe(88500);
+  });
+
+  it('given a SalesItemLineDetail with no ItemRef and no money, when mapped, then it is a text line', () => {
+    const raw = fixture('invoice-intra-state') as { Line: unknown[] };
+    raw.Line.splice(0, 0, { Id: '10', Description: 'Phase 2 of the rollout', Amount: 0, DetailType: 'SalesItemLineDetail', SalesItemLineDetail: {} });
+    const { invoice } = mapped({ ...raw, _customer: fixture('customer-registered') });
+    expect(invoice.lineItems![0]).toEqual({
+      lineItemDetails: { name: 'Phase 2 of the rollout', taxRate: 0, pricePerItem: 0, lineItemId: '10' },
+      quantity: 0,
+      subTotal: 0,
+      total: 0,
+    });
+    expect(invoice.invoiceTotal).toBe(88500);
   });
 });

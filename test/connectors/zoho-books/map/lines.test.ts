@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { toCreditNote } from '../../../../connectors/zoho-books/map/credit-note.js';
 import { toInvoice } from '../../../../connectors/zoho-books/map/invoice.js';
-import { invoiceOf, mapContext, variant } from '../fixtures.js';
+import type { CreditNoteInput } from '../../../../src/billing/schemas/credit-note.js';
+import { fixture, invoiceOf, mapContext, record, variant } from '../fixtures.js';
 
 describe('line items (map/lines.ts)', () => {
   it('given a line whose quantity × rate − discount is not its item_total, then AMOUNTS_INCONSISTENT on that line', () => {
@@ -43,5 +45,81 @@ describe('line discounts: Zoho’s arithmetic wins (map/lines.ts)', () => {
       reason: 'AMOUNTS_INCONSISTENT',
       field: 'line_items.0.item_total',
     });
+  });
+});
+
+describe('text lines and amount-only lines (src/mapping/text-line.ts, quantity-and-price.ts)', () => {
+  const expected = () => fixture<CreditNoteInput>('credit-note-two-invoices.expected');
+  const creditNoteOf = (result: ReturnType<typeof toCreditNote>) => {
+    if (!result.ok || result.value.kind !== 'credit-note') throw new Error(result.ok ? 'not a credit note' : `${result.reason}: ${result.message}`);
+    return result.value.creditNote;
+  };
+
+  it('given a credit note whose first line has no item and no money (quantity 1, rate 0, item_total 0), when mapped, then it syncs: the text is a zero line in its place and every amount is the same as without it', () => {
+    const creditNote = creditNoteOf(toCreditNote(record('credit-note-text-line', 'creditnote'), mapContext()));
+    const { creditNoteSubtotal, creditNoteTax, creditNoteTotal, creditNoteRemainingAmount, appliedToInvoices, lineItems } = expected();
+    expect(creditNote).toMatchObject({ creditNoteSubtotal, creditNoteTax, creditNoteTotal, creditNoteRemainingAmount, appliedToInvoices });
+    expect(creditNote.lineItems).toEqual([
+      {
+        lineItemDetails: {
+          name: "Manuals returned unopened; credit agreed with the customer's purchasing team",
+          taxRate: 0,
+          pricePerItem: 0,
+          lineItemId: '1890000000044109',
+        },
+        quantity: 0,
+        subTotal: 0,
+        total: 0,
+      },
+      ...lineItems!,
+    ]);
+  });
+
+  it('given the text line with no rate and no item_total at all, when mapped, then the same lines', () => {
+    const bare = variant('credit-note-text-line', 'creditnote', (c) => {
+      delete c.line_items[0].rate;
+      delete c.line_items[0].item_total;
+    });
+    expect(creditNoteOf(toCreditNote(bare, mapContext())).lineItems).toEqual(
+      creditNoteOf(toCreditNote(record('credit-note-text-line', 'creditnote'), mapContext())).lineItems,
+    );
+  });
+
+  it('given a line with an item_total but no quantity or rate (a description with an amount), when mapped, then it is quantity 1 at that amount', () => {
+    const r = toInvoice(
+      variant('invoice-intra-state', 'invoice', (i) => {
+        delete i.line_items[1].quantity;
+        delete i.line_items[1].rate;
+      }),
+      mapContext(),
+    );
+    const original = invoiceOf(toInvoice(record('invoice-intra-state', 'invoice'), mapContext()));
+    const amount = original.lineItems![1]!.subTotal;
+    expect(original.lineItems![1]!.quantity).not.toBe(1);
+    expect(invoiceOf(r).lineItems![1]).toMatchObject({ quantity: 1, subTotal: amount, lineItemDetails: { pricePerItem: amount } });
+    expect(invoiceOf(r).invoiceTotal).toBe(original.invoiceTotal);
+  });
+
+  it('given a line that names an item at zero (item_id, quantity 2, rate 0, item_total 0), when mapped, then it stays a priced line with its quantity', () => {
+    const r = toCreditNote(
+      variant('credit-note-text-line', 'creditnote', (c) => Object.assign(c.line_items[0], { item_id: '1890000000011099', name: 'Sample pack', quantity: 2 })),
+      mapContext(),
+    );
+    expect(creditNoteOf(r).lineItems![0]).toMatchObject({
+      quantity: 2,
+      subTotal: 0,
+      total: 0,
+      lineItemDetails: { name: 'Sample pack', erpId: '1890000000011099' },
+    });
+  });
+
+  it('given a line with an item but no item_total, when mapped, then MISSING_FIELD as before (a priced line Zoho always totals)', () => {
+    const r = toCreditNote(
+      variant('credit-note-text-line', 'creditnote', (c) => {
+        c.line_items[1].item_total = undefined;
+      }),
+      mapContext(),
+    );
+    expect(r).toMatchObject({ ok: false, reason: 'MISSING_FIELD', field: 'line_items.1.item_total' });
   });
 });
