@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPSERT_BATCH } from '../../jobs/catalog.js';
-import { makeJobHelpers } from '../../jobs/job-helpers.js';
-import { upsertQueueProcessor } from '../../jobs/upsert-batch.js';
 import { CONNECTION, startPipeline, type Pipeline, until } from '../support/pipeline.js';
+import { pullThenUpsertSlowly } from '../support/slow-upserts.js';
 
 describe('upsert without an attachment key', () => {
   let p: Pipeline;
@@ -32,16 +31,7 @@ describe('given single-record upsert jobs whose billing requests take 2 s each, 
 
   it('when a job has waited on billing for longer than its lock lasts, then the record is still locked by it, and the lock is released when it is done', async () => {
     const { rt } = p;
-    const pulls = p.startWorkers(['pull']);
-    const pull = await rt.queues.pull.add('pull', { connectionId: CONNECTION, entity: 'invoices' }, { priority: 1 });
-    await until('the pull to finish', async () => (await pull.getState()) === 'completed', 30_000, 50);
-    await pulls.stop(2_000);
-
-    p.billing.faults.set({ latencyMs: 2_000 });
-    const upserts = upsertQueueProcessor({ ...makeJobHelpers(rt).upsert, recordLockTtlMs: 900 });
-    const { startWorkers } = await import('../../jobs/worker-service.js');
-    const workers = startWorkers(rt, ['upsert'], { upsert: upserts });
-    try {
+    await pullThenUpsertSlowly(p, { latencyMs: 2_000, recordLockTtlMs: 900 }, async () => {
       const job = await until('an upsert job to run', async () => (await rt.queues.upsert.getJobs(['active']))[0], 30_000, 20);
       expect(job.name).not.toBe(UPSERT_BATCH);
       const lock = rt.keys.recordLock(CONNECTION, job.data.entity, job.data.erpId);
@@ -53,9 +43,6 @@ describe('given single-record upsert jobs whose billing requests take 2 s each, 
       await until('the job to be done', async () => (await rt.queues.upsert.getJob(job.id!))?.finishedOn !== undefined, 30_000, 50);
       expect((await rt.queues.upsert.getJob(job.id!))!.returnvalue).toEqual({ outcome: 'written' });
       expect(await rt.redis.exists(lock)).toBe(0);
-    } finally {
-      p.billing.faults.set({});
-      await workers.stop(2_000);
-    }
+    });
   }, 60_000);
 });
