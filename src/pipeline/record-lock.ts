@@ -25,8 +25,8 @@ export class RecordLock {
   constructor(
     private readonly redis: Redis,
     private readonly keys: StateKeys,
-    /** Renews the incremental-pull locks (the process's keeper; a lock store built alone reports to the default logger). */
-    private readonly leases: LeaseKeeper = new LeaseKeeper({ logger: createLogger() }),
+    /** Renews the incremental-pull locks: the process's keeper (a lock store built alone makes one, reporting to the default logger, at its first pull lock). */
+    private leases?: LeaseKeeper,
   ) {}
 
   /** Returns a release function, or undefined when another owner holds the lock. */
@@ -56,6 +56,7 @@ export class RecordLock {
     const key = this.keys.recordLock(connection, `pull-${entity}`, 'incremental');
     const release = await this.acquire(key, owner, ttlMs);
     if (!release) return undefined;
+    this.leases ??= new LeaseKeeper({ logger: createLogger() });
     const untrack = this.leases.track({
       kind: 'pull-lock',
       owner,
