@@ -127,17 +127,18 @@ export function upsertProcessor(rt: UpsertHelpers) {
     };
     const record = prepareRecord(data);
     const settlements = new JobSettlements(rt.upsertState, data.connectionId, data.entity, `job-${job.id}`, job.id!, log);
+    const lockTtlMs = rt.recordLockTtlMs ?? RECORD_LOCK_TTL_MS;
     // One round trip: the record lock, the ledger entry, whether the buyer is already ensured.
     const [begun] = await rt.upsertState.beginMany(
       data.connectionId,
       data.entity,
       [{ erpId: data.erpId, buyerId: record.buyer?.buyerId }],
-      rt.recordLockTtlMs ?? RECORD_LOCK_TTL_MS,
+      lockTtlMs,
       settlements.owner,
     );
     if (begun!.locked) settlements.locked(data.erpId);
     // The record's lock is kept while the job runs, however long its billing calls take.
-    const untrack = leases.track(recordLocksLease(rt, data.connectionId, data.entity, settlements, rt.recordLockTtlMs ?? RECORD_LOCK_TTL_MS));
+    const untrack = begun!.locked ? leases.track(recordLocksLease(rt, data.connectionId, data.entity, settlements, lockTtlMs)) : () => {};
     try {
       return await upsertRecord(rt, control, record, begun!, settlements, { signal, log });
     } finally {
