@@ -19,8 +19,9 @@ export interface Lease {
 
 /**
  * Renews every lease the process holds, on one timer, until each is untracked. The timer ticks every
- * third of the shortest TTL tracked (a lease is renewed twice before it could expire, though one renewal
- * fails), and stops while nothing is tracked. A renewal that fails (Redis away for a moment) or finds the
+ * third of the shortest TTL tracked (every lease is tried twice before it could expire, so one failed
+ * renewal loses nothing), and stops while nothing is tracked; leases with longer TTLs are renewed on the
+ * same ticks, earlier than they need (one cheap Redis call each). A renewal that fails (Redis away for a moment) or finds the
  * lease lost is reported, a warning with the lease's kind and owner and
  * `erpsync_lease_renewals_failed_total{kind}`, and tried again at the next tick: a lease whose process
  * dies stops being renewed and lasts at most its TTL.
