@@ -30,8 +30,9 @@ function pauseMs(h: Pick<BillingOutageHelpers, 'config'>): number {
  * failures (5xx, timeouts, refused connections that outlived the call's own retries); at
  * `billing.outage.failuresToPause` it marks billing down for every process (Redis) and pauses the upsert
  * queue (BullMQ's queue rate limit, the same pause a 429 uses). While billing is marked down, a job that
- * meets a transient failure goes back to wait without using an attempt; a record is quarantined for
- * what it is, never because billing was away. Any success resets the count.
+ * meets a transient failure goes back to wait without using an attempt (`wait-for-billing` in
+ * src/waits/billing-waits.ts); a record is quarantined for what it is, never because billing was away.
+ * Any success resets the count.
  */
 export function billingBreaker(h: BillingOutageHelpers) {
   let consecutive = 0;

@@ -1,6 +1,7 @@
 import { DelayedError, type Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { ConnectionControl, HeldJob } from '../src/pipeline/connection-control.js';
+import { putBack } from './defer.js';
 
 /**
  * Holds back the jobs of a paused connection (src/pipeline/connection-control.ts), called by
@@ -41,8 +42,9 @@ export function connectionGate(
       const pause = await control.holdIfPaused(connectionId, fromScheduler ? undefined : held);
       if (!pause) return;
       const t = now();
-      const waitMs = Math.max(options.recheckSeconds * 1000, t - pause.since) * (0.9 + 0.2 * random());
-      await job.moveToDelayed(t + Math.round(waitMs), token);
+      // max(recheck, paused so far), ±10 %.
+      const recheckMs = Math.max(options.recheckSeconds * 1000, t - pause.since);
+      const at = await putBack(job, token, { reason: 'paused', at: t + Math.round(recheckMs * 0.9), jitterMs: Math.round(recheckMs * 0.2), random });
       if (fromScheduler) {
         const removed = await job.remove().then(
           () => true,
@@ -59,7 +61,7 @@ export function connectionGate(
       if (await control.holdIfPaused(connectionId, held)) {
         // Upserts come by the thousand and log nothing at info when they succeed either.
         log[queue === 'upsert' ? 'debug' : 'info'](
-          { since: new Date(pause.since).toISOString(), recheckInMs: Math.round(waitMs) },
+          { since: new Date(pause.since).toISOString(), recheckInMs: at - t },
           'connection paused: job held until it is resumed',
         );
       } else {

@@ -5,8 +5,11 @@ import { formatZodIssues, ParkedError, SyncError } from '../src/errors/index.js'
 import { serializeError } from '../src/observability/logger.js';
 import type { Metrics } from '../src/observability/metrics.js';
 import type { ConnectionSlots } from '../src/pipeline/connection-slots.js';
+import { LeaseKeeper } from '../src/pipeline/lease-keeper.js';
 import type { WakeLine } from '../src/pipeline/wake-line.js';
+import { deferralOfPark } from '../src/waits/vendor-waits.js';
 import { PRIORITY } from './catalog.js';
+import { defer } from './defer.js';
 
 /**
  * At most `max` jobs of one connection run at once (every process together): a job beyond that goes back
@@ -26,7 +29,8 @@ export interface ConnectionSlotsPolicy {
 const SLOT_WAKE_SPACING_MS = 50;
 import type { ConnectionGate } from './connection-gate.js';
 
-export type Processor<P, R> = (ctx: { job: Job; data: P; token?: string; signal?: AbortSignal; log: Logger }) => Promise<R>;
+/** What a processor gets: its job and payload, a logger bound to it, and the process's lease keeper (for the leases it takes). */
+export type Processor<P, R> = (ctx: { job: Job; data: P; token?: string; signal?: AbortSignal; log: Logger; leases: LeaseKeeper }) => Promise<R>;
 
 /**
  * The wrapper every processor goes through:
@@ -36,15 +40,19 @@ export type Processor<P, R> = (ctx: { job: Job; data: P; token?: string; signal?
  * - classification in ONE place: a non-retryable SyncError becomes UnrecoverableError (no attempts
  *   wasted); BullMQ's control-flow errors (RateLimitError, DelayedError, WaitingChildrenError) pass;
  * - a parked connection (ParkedError: vendor quota spent or a long vendor wait, decided in
- *   src/http/wait-decision.ts) delays the job until the park ends, without using an attempt, so the
+ *   src/waits/vendor-waits.ts) delays the job until the park ends, without using an attempt, so the
  *   worker slot serves other connections meanwhile. This is the only place a park becomes a delay.
+ * - the connection slot is a lease renewed by the process's lease keeper while the job runs.
  */
 export function defineJob<S extends z.ZodTypeAny, R>(
   queue: string,
   schema: S,
-  deps: { logger: Logger; metrics: Metrics; jobSlots?: ConnectionSlotsPolicy; connectionGate?: ConnectionGate },
+  deps: { logger: Logger; metrics: Metrics; jobSlots?: ConnectionSlotsPolicy; connectionGate?: ConnectionGate; leases?: LeaseKeeper },
   processor: Processor<z.infer<S>, R>,
 ) {
+  // The process's keeper (job helpers pass it); a processor built alone gets one of its own.
+  const leases = deps.leases ?? new LeaseKeeper(deps);
+  const count = { metrics: deps.metrics, queue };
   return async (job: Job, token?: string, signal?: AbortSignal): Promise<R> => {
     const started = performance.now();
     const parsed = schema.safeParse(job.data);
@@ -57,34 +65,32 @@ export function defineJob<S extends z.ZodTypeAny, R>(
     let result = 'ok';
     const slotsPolicy = deps.jobSlots;
     const slot = slotsPolicy && data.connectionId && job.id && token !== undefined ? { connection: data.connectionId, id: job.id } : undefined;
-    let renew: NodeJS.Timeout | undefined;
+    let untrackSlot: (() => void) | undefined;
     try {
       // A paused connection's job is held back (DelayedError, no attempt used): jobs/connection-gate.ts.
       await deps.connectionGate?.admit({ queue, job, token, connectionId: data.connectionId, log });
       if (slot && slotsPolicy) {
         if (!(await slotsPolicy.slots.take(slot.connection, slot.id, slotsPolicy.max, slotsPolicy.leaseMs))) {
           result = 'deferred';
-          deps.metrics.jobsDeferred.inc({ queue, reason: 'connection-slots' });
-          const earliest = Date.now() + slotsPolicy.retryMs;
-          const at = slotsPolicy.line
-            ? await slotsPolicy.line.next(slot.connection, 'slots', earliest, SLOT_WAKE_SPACING_MS)
-            : earliest + Math.floor(Math.random() * slotsPolicy.retryMs);
-          await job.moveToDelayed(at, token);
-          throw new DelayedError();
+          const line = slotsPolicy.line && { wakeLine: slotsPolicy.line, connection: slot.connection, lane: 'slots' as const, spacingMs: SLOT_WAKE_SPACING_MS };
+          return await defer(job, token, { reason: 'connection-slots', at: Date.now() + slotsPolicy.retryMs, jitterMs: slotsPolicy.retryMs, line }, count);
         }
-        renew = setInterval(() => {
-          slotsPolicy.slots.take(slot.connection, slot.id, Number.MAX_SAFE_INTEGER, slotsPolicy.leaseMs).catch(() => {});
-        }, slotsPolicy.leaseMs / 3);
-        renew.unref();
+        untrackSlot = leases.track({
+          kind: 'job-slot',
+          owner: `job-${slot.id}`,
+          ttlMs: slotsPolicy.leaseMs,
+          // Taken again by its holder: always granted (no limit), the lease's expiry pushed back.
+          renew: () => slotsPolicy.slots.take(slot.connection, slot.id, Number.MAX_SAFE_INTEGER, slotsPolicy.leaseMs),
+        });
       }
-      return await processor({ job, data: parsed.data, token, signal, log });
+      return await processor({ job, data: parsed.data, token, signal, log, leases });
     } catch (err) {
       if (err instanceof DelayedError && result === 'deferred') throw err;
       if (err instanceof ParkedError && token !== undefined) {
         result = 'deferred';
         // A park (vendor day limit, outage, long Retry-After) is news; a wait for the next minute slot is routine.
-        const routine = err.untilMs - Date.now() < 60_000;
-        deps.metrics.jobsDeferred.inc({ queue, reason: routine ? 'quota' : 'park' });
+        const { reason, jitterMs } = deferralOfPark(err.untilMs, Date.now());
+        const routine = reason === 'quota';
         log[routine ? 'debug' : 'info'](
           { until: new Date(err.untilMs).toISOString(), why: err.message },
           'job delayed until the connection can call its vendor again',
@@ -93,13 +99,12 @@ export function defineJob<S extends z.ZodTypeAny, R>(
         // (backfill windows) waiting for the next vendor slot take their place in the connection's line;
         // others wake at the slot, with a little jitter.
         const background = (job.opts.priority ?? 0) >= PRIORITY.backfill;
-        const line = deps.jobSlots?.line;
-        const at =
-          routine && background && line && err.spacingMs && data.connectionId
-            ? await line.next(data.connectionId, 'quota', err.untilMs, err.spacingMs)
-            : err.untilMs + Math.floor(Math.random() * (routine ? 250 : 1_000));
-        await job.moveToDelayed(at, token);
-        throw new DelayedError();
+        const wakeLine = deps.jobSlots?.line;
+        const line =
+          routine && background && wakeLine && err.spacingMs && data.connectionId
+            ? { wakeLine, connection: data.connectionId, lane: 'quota' as const, spacingMs: err.spacingMs }
+            : undefined;
+        return await defer(job, token, { reason, at: err.untilMs, jitterMs, line }, count);
       }
       if (err instanceof RateLimitError || err instanceof DelayedError || err instanceof WaitingChildrenError) {
         result = 'deferred';
@@ -113,8 +118,13 @@ export function defineJob<S extends z.ZodTypeAny, R>(
       log.warn({ err: serializeError(err) }, 'job attempt failed');
       throw err;
     } finally {
-      if (renew) clearInterval(renew);
-      if (slot && slotsPolicy && renew) await slotsPolicy.slots.release(slot.connection, slot.id).catch(() => {});
+      if (untrackSlot) {
+        untrackSlot();
+        // Not released (Redis away): the slot's lease expires on its own within `leaseMs`.
+        await slotsPolicy!.slots
+          .release(slot!.connection, slot!.id)
+          .catch((err: unknown) => log.warn({ err: serializeError(err) }, 'could not release the connection slot'));
+      }
       deps.metrics.jobDuration.observe({ queue, result }, (performance.now() - started) / 1000);
     }
   };

@@ -12,10 +12,13 @@ import type { Outages } from '../src/pipeline/outages.js';
 import { Ledger } from '../src/pipeline/ledger.js';
 import type { InFlight } from '../src/pipeline/in-flight.js';
 import type { Quarantine } from '../src/pipeline/quarantine.js';
+import type { LeaseKeeper } from '../src/pipeline/lease-keeper.js';
 import type { RecordLock } from '../src/pipeline/record-lock.js';
 import type { SyncStatus } from '../src/pipeline/sync-status.js';
 import { withQuotaWaitPolicy } from '../src/pipeline/quota-wait-policy.js';
+import { decideVendorFailure } from '../src/waits/vendor-waits.js';
 import { CREDIT_NOTE_PRIORITY_OFFSET, PRIORITY, PullPayload, QUEUES } from './catalog.js';
+import { defer } from './defer.js';
 import { type ConnectionSlotsPolicy, defineJob } from './define-job.js';
 import { mapForUpsert } from './map-for-upsert.js';
 import { batchUpserts, enqueueUpserts, upsertJobId, type UpsertJob } from './enqueue-upserts.js';
@@ -29,6 +32,8 @@ export interface PullHelpers {
   metrics: Metrics;
   config: { sync: Pick<AppConfig['sync'], 'backlogHighWater' | 'upsertBatchSize' | 'upsertConcurrency' | 'vendorOutageRetrySeconds' | 'quotaWaitInPlaceMs'> };
   jobSlots?: ConnectionSlotsPolicy;
+  /** The process's lease keeper: renews the job's connection slot and the locks it takes. */
+  leases?: LeaseKeeper;
   /** Holds back the jobs of a paused connection (jobs/connection-gate.ts). */
   connectionGate?: ConnectionGate;
   outages: Pick<Outages, 'markDown' | 'markUp'>;
@@ -80,8 +85,7 @@ export function pullProcessor(rt: PullHelpers) {
     const releasePull = windowKey ? async () => {} : await rt.locks.tryAcquireIncrementalPull(conn, entity, `job-${job.id}`);
     if (!releasePull && data.waitForRunning && token !== undefined) {
       // A repair's pull must read after the rewind: come back once the running pull is done, without using an attempt.
-      await job.moveToDelayed(Date.now() + 1_000, token);
-      throw new DelayedError();
+      return await defer(job, token, { reason: 'pull-running', at: Date.now() + 1_000 });
     }
     if (!releasePull) {
       log.info('an incremental pull of this stream is already running; skipped');
@@ -109,13 +113,14 @@ export function pullProcessor(rt: PullHelpers) {
       if (!windowKey && !(err instanceof DelayedError) && !(err instanceof RateLimitError) && !(err instanceof ParkedError)) {
         await rt.syncStatus.recordLastError(conn, entity, err instanceof Error ? err.message : String(err));
       }
-      if (err instanceof TransientError && job.attemptsMade >= 1) {
-        // The vendor failed this pull twice in a row (each time after the call's own retries): an outage.
-        // The pull waits for it, without spending more attempts, until the vendor answers; the outage is
-        // shown in metrics (erpsync_vendor_up) and `erp-sync status` until the next successful pull.
-        const outage = await rt.outages.markDown(conn, err.message);
-        throw new ParkedError(conn, Date.now() + rt.config.sync.vendorOutageRetrySeconds * 1000, {
-          why: `vendor outage since ${new Date(outage.since).toISOString()}: ${err.message}`,
+      // The vendor failed this pull twice in a row (each time after the call's own retries): an outage
+      // (src/waits/vendor-waits.ts). The pull waits for it, without spending more attempts, until the vendor
+      // answers; the outage is shown in metrics (erpsync_vendor_up) and `erp-sync status` until the next successful pull.
+      const outageWait = decideVendorFailure(err instanceof TransientError, job.attemptsMade, Date.now(), rt.config.sync.vendorOutageRetrySeconds * 1000);
+      if (outageWait?.kind === 'park') {
+        const outage = await rt.outages.markDown(conn, (err as Error).message);
+        throw new ParkedError(conn, outageWait.untilMs, {
+          why: `vendor outage since ${new Date(outage.since).toISOString()}: ${(err as Error).message}`,
           cause: err,
         });
       }

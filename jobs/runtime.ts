@@ -32,6 +32,7 @@ import { Outages } from '../src/pipeline/outages.js';
 import { Quarantine } from '../src/pipeline/quarantine.js';
 import { Quotas } from '../src/pipeline/quotas.js';
 import { ReconcileState } from '../src/pipeline/reconcile-state.js';
+import { LeaseKeeper } from '../src/pipeline/lease-keeper.js';
 import { RecordLock } from '../src/pipeline/record-lock.js';
 import { RedisHealth } from '../src/pipeline/redis-health.js';
 import { RunHistory } from '../src/pipeline/run-history.js';
@@ -58,6 +59,8 @@ export interface StateStores {
   /** Wake-up instants of a connection's jobs waiting for the same slot, spaced out. */
   wakeLine: WakeLine;
   locks: RecordLock;
+  /** Renews every lease the process holds (job slots, pull locks, record locks) on one timer. */
+  leases: LeaseKeeper;
   tokens: TokenStore;
   upsertState: UpsertState;
   customersEnsured: CustomersEnsured;
@@ -265,6 +268,7 @@ export async function createRuntime(
     return client;
   };
   const billing = billingClient(defaultTarget);
+  const leases = new LeaseKeeper({ logger, metrics });
   const stores: StateStores = {
     ledger: new Ledger(redis, keys),
     ledgerDates: new LedgerDateIndex(redis, keys),
@@ -276,7 +280,8 @@ export async function createRuntime(
     quotas,
     connectionSlots: new ConnectionSlots(redis, keys),
     wakeLine: new WakeLine(redis, keys),
-    locks: new RecordLock(redis, keys),
+    locks: new RecordLock(redis, keys, leases),
+    leases,
     tokens,
     upsertState: new UpsertState(redis, keys),
     customersEnsured: new CustomersEnsured(redis, keys),

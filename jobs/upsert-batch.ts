@@ -9,7 +9,17 @@ import { QUEUES, UPSERT_BATCH, UpsertBatchJobData, type UpsertJobData, type Upse
 import { defineJob } from './define-job.js';
 import { enqueueUpserts, handOverJobId } from './enqueue-upserts.js';
 import { JobSettlements } from './job-settlements.js';
-import { prepareRecord, RECORD_LOCK_TTL_MS, type RecordControl, type UpsertHelpers, type UpsertOutcome, upsertProcessor, upsertRecord } from './upsert.js';
+import { deferredUntil } from './defer.js';
+import {
+  prepareRecord,
+  RECORD_LOCK_TTL_MS,
+  recordLocksLease,
+  type RecordControl,
+  type UpsertHelpers,
+  type UpsertOutcome,
+  upsertProcessor,
+  upsertRecord,
+} from './upsert.js';
 
 /** What a batch job uses beyond a single-record job: where a record leaving the batch goes. */
 export interface UpsertBatchHelpers extends UpsertHelpers {
@@ -61,7 +71,7 @@ class LeaveBatch extends Error {
  * (jobs/failed-upsert.ts).
  */
 export function upsertBatchProcessor(rt: UpsertBatchHelpers) {
-  return defineJob(QUEUES.upsert, UpsertBatchJobData, rt, async ({ job, data, signal, log }): Promise<UpsertBatchResult> => {
+  return defineJob(QUEUES.upsert, UpsertBatchJobData, rt, async ({ job, data, signal, log, leases }): Promise<UpsertBatchResult> => {
     const result: UpsertBatchResult = { outcomes: {}, left: [] };
     const count = (k: keyof UpsertBatchResult['outcomes']) => (result.outcomes[k] = (result.outcomes[k] ?? 0) + 1);
     const leaving: LeaveBatch[] = [];
@@ -84,11 +94,7 @@ export function upsertBatchProcessor(rt: UpsertBatchHelpers) {
     );
     // The locks not settled yet are kept while the batch runs, however long its records take.
     for (const [i, r] of first.entries()) if (begun[i]!.locked) settlements.locked(r.data.erpId);
-    const extend = setInterval(
-      () => void rt.upsertState.extendLocks(conn, entity, [...settlements.held], lockTtlMs, settlements.owner).catch(() => {}),
-      lockTtlMs / 3,
-    );
-    extend.unref();
+    const untrack = leases.track(recordLocksLease(rt, conn, entity, settlements, lockTtlMs));
     try {
       let stopped = false;
       let b = 0;
@@ -107,7 +113,7 @@ export function upsertBatchProcessor(rt: UpsertBatchHelpers) {
         const control: RecordControl = {
           jobId: job.id!,
           attemptsMade: job.attemptsMade,
-          setAside: (at, updated) => Promise.reject(new LeaveBatch(at, updated ?? own, 'set aside')),
+          setAside: async (d, updated) => Promise.reject(new LeaveBatch(await deferredUntil(d), updated ?? own, 'set aside')),
           keep: async () => {},
           paused: () => Promise.reject(new LeaveBatch(0, own, 'billing paused', true)),
         };
@@ -129,7 +135,7 @@ export function upsertBatchProcessor(rt: UpsertBatchHelpers) {
         if (settlements.urgent) await settlements.flush();
       }
     } finally {
-      clearInterval(extend);
+      untrack();
       // One round trip: every record's outcome, and the locks released, before any record leaves.
       await settlements.flush();
     }

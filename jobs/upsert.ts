@@ -1,4 +1,4 @@
-import { DelayedError, type Queue, RateLimitError } from 'bullmq';
+import { type Queue, RateLimitError } from 'bullmq';
 import type { Logger } from 'pino';
 import type { BillingClient } from '../src/billing/client.js';
 import type { CreditNoteInput, CustomerDetailsInput } from '../src/billing/schemas/index.js';
@@ -13,10 +13,13 @@ import type { BillingKeyBudgets } from '../src/pipeline/billing-key-budgets.js';
 import type { CustomersEnsured } from '../src/pipeline/customers-ensured.js';
 import type { InFlight } from '../src/pipeline/in-flight.js';
 import { Ledger } from '../src/pipeline/ledger.js';
+import type { Lease, LeaseKeeper } from '../src/pipeline/lease-keeper.js';
 import type { Quarantine } from '../src/pipeline/quarantine.js';
 import type { RecordBegun, UpsertState } from '../src/pipeline/upsert-state.js';
+import { decideBillingWait } from '../src/waits/billing-waits.js';
 import { DEPENDENCY_WAITS_MAX, dependencyWaitMs, QUEUES, UpsertJobData } from './catalog.js';
 import type { BillingBreaker } from './billing-outage.js';
+import { type Deferral, defer } from './defer.js';
 import { defineJob } from './define-job.js';
 import { JobSettlements } from './job-settlements.js';
 import type { ConnectionGate } from './connection-gate.js';
@@ -32,6 +35,8 @@ export interface UpsertHelpers {
   metrics: Metrics;
   /** Holds back the jobs of a paused connection (jobs/connection-gate.ts). */
   connectionGate?: ConnectionGate;
+  /** The process's lease keeper: renews the record locks of its jobs. */
+  leases?: LeaseKeeper;
   config: { sync: Pick<AppConfig['sync'], 'dependencyWaitSeconds'> };
   /**
    * The billing company a connection writes to: the client holding its keys, whether it has an
@@ -54,6 +59,9 @@ export interface UpsertHelpers {
   recordLockTtlMs?: number;
 }
 
+/** Why and until when a record is set aside. */
+export type RecordDeferral = Pick<Deferral, 'at' | 'jitterMs'> & { reason: 'record-locked' | 'billing-slot' | 'dependency' };
+
 export type UpsertOutcome = 'written' | 'unchanged' | 'stale';
 
 /** The billing call that writes each entity (named as billing's client names its operations). */
@@ -72,8 +80,8 @@ export interface RecordControl {
   /** The job that carries the record now: its in-flight entry, its lock owner and its ledger entry name it. */
   jobId: string;
   attemptsMade: number;
-  /** Sets the record aside until `at` (ms), with `data` as its payload from then on. Never returns. */
-  setAside(at: number, data?: UpsertJobData): Promise<never>;
+  /** Sets the record aside until the deferral's instant (jobs/defer.ts), with `data` as its payload from then on. Never returns. */
+  setAside(d: RecordDeferral, data?: UpsertJobData): Promise<never>;
   /** Keeps an updated payload without setting the record aside. */
   keep(data: UpsertJobData): Promise<void>;
   /** Billing is paused (a 429, or billing down; the upsert queue's pause is already set). Never returns. */
@@ -104,15 +112,11 @@ export function prepareRecord(data: UpsertJobData): PreparedRecord {
  * of one record from racing to billing.
  */
 export function upsertProcessor(rt: UpsertHelpers) {
-  return defineJob(QUEUES.upsert, UpsertJobData, rt, async ({ job, data, token, signal, log }): Promise<{ outcome: UpsertOutcome }> => {
+  return defineJob(QUEUES.upsert, UpsertJobData, rt, async ({ job, data, token, signal, log, leases }): Promise<{ outcome: UpsertOutcome }> => {
     const control: RecordControl = {
       jobId: job.id!,
       attemptsMade: job.attemptsMade,
-      async setAside(at, updated) {
-        if (updated) await job.updateData(updated);
-        await job.moveToDelayed(at, token);
-        throw new DelayedError();
-      },
+      setAside: (d, updated) => defer(job, token, { ...d, data: updated }),
       async keep(updated) {
         await job.updateData(updated);
       },
@@ -123,22 +127,45 @@ export function upsertProcessor(rt: UpsertHelpers) {
     };
     const record = prepareRecord(data);
     const settlements = new JobSettlements(rt.upsertState, data.connectionId, data.entity, `job-${job.id}`, job.id!, log);
+    const lockTtlMs = rt.recordLockTtlMs ?? RECORD_LOCK_TTL_MS;
     // One round trip: the record lock, the ledger entry, whether the buyer is already ensured.
     const [begun] = await rt.upsertState.beginMany(
       data.connectionId,
       data.entity,
       [{ erpId: data.erpId, buyerId: record.buyer?.buyerId }],
-      rt.recordLockTtlMs ?? RECORD_LOCK_TTL_MS,
+      lockTtlMs,
       settlements.owner,
     );
     if (begun!.locked) settlements.locked(data.erpId);
+    // The record's lock is kept while the job runs, however long its billing calls take.
+    const untrack = begun!.locked ? leases.track(recordLocksLease(rt, data.connectionId, data.entity, settlements, lockTtlMs)) : () => {};
     try {
       return await upsertRecord(rt, control, record, begun!, settlements, { signal, log });
     } finally {
+      untrack();
       // One round trip: the outcome (ledger write, quarantine cleared, in-flight settled) and the lock released.
       await settlements.flush();
     }
   });
+}
+
+/** The record locks a job holds and has not settled yet, as a lease (renewed by the process's lease keeper). */
+export function recordLocksLease(
+  rt: Pick<UpsertHelpers, 'upsertState'>,
+  connection: string,
+  entity: EntityName,
+  settlements: Pick<JobSettlements, 'held' | 'owner'>,
+  ttlMs: number,
+): Lease {
+  return {
+    kind: 'record-locks',
+    owner: settlements.owner,
+    ttlMs,
+    renew: async () => {
+      const held = [...settlements.held];
+      return (await rt.upsertState.extendLocks(connection, entity, held, ttlMs, settlements.owner)) === held.length;
+    },
+  };
 }
 
 /**
@@ -166,7 +193,7 @@ export async function upsertRecord(
   const body = parsed.data;
   if (!begun.locked) {
     // Another version of this record is being written: come back shortly, without using an attempt.
-    return await control.setAside(Date.now() + 200 + Math.floor(Math.random() * 300));
+    return await control.setAside({ reason: 'record-locked', at: Date.now() + 200, jitterMs: 300 });
   }
   const current = begun.current;
   let settled = false;
@@ -193,7 +220,9 @@ export async function upsertRecord(
       // The key's budget (rateLimit.scope key): a full window sets this record aside until the slot it was
       // given, without an attempt, rather than hold a worker slot that another company's job could use.
       const slot = await rt.keyBudgets.slot(keyId, data.billingSlotAt);
-      if (slot.waitMs > 0) return await control.setAside(Date.now() + slot.waitMs, { ...data, billingSlotAt: slot.slotAt });
+      const wait = slot.waitMs > 0 ? decideBillingWait({ kind: 'window-full', waitMs: slot.waitMs }) : undefined;
+      if (wait?.action === 'wait-for-slot')
+        return await control.setAside({ reason: 'billing-slot', at: Date.now() + wait.waitMs }, { ...data, billingSlotAt: slot.slotAt });
       // A slot is used once: a retry of this job after a failure asks for a new one.
       if (data.billingSlotAt !== undefined) {
         data = { ...data, billingSlotAt: undefined };
@@ -224,12 +253,15 @@ export async function upsertRecord(
         const inTime = Date.now() - since < rt.config.sync.dependencyWaitSeconds * 1000 && waits < DEPENDENCY_WAITS_MAX;
         if (!hopeless.length && inTime) {
           // Applied to an invoice billing does not have yet (it may still be queued): wait for it.
-          return await control.setAside(Date.now() + dependencyWaitMs(waits), {
-            ...data,
-            billingSlotAt: undefined,
-            dependencyWaits: waits + 1,
-            dependencySince: since,
-          });
+          return await control.setAside(
+            { reason: 'dependency', at: Date.now() + dependencyWaitMs(waits) },
+            {
+              ...data,
+              billingSlotAt: undefined,
+              dependencyWaits: waits + 1,
+              dependencySince: since,
+            },
+          );
         }
         throw new DependencyMissingError(
           hopeless.length
@@ -268,22 +300,25 @@ export async function upsertRecord(
     rt.metrics.recordsUpserted.inc({ connection: conn, entity });
     return { outcome: 'written' };
   } catch (err) {
-    if (err instanceof RateLimitedError) {
-      // "Retry-After: 0" still pauses briefly (and Redis refuses a 0 ms expiry).
-      const pauseMs = Math.max(err.retryAfterMs ?? 1_000, 100);
-      if (rt.keyBudgets) {
-        // Billing limits per key: pause this key's budget alone; the record comes back at a slot after the
-        // pause, without an attempt, and other keys' jobs keep flowing.
-        const slot = await rt.keyBudgets.pause(keyId, pauseMs);
-        return await control.setAside(Date.now() + slot.waitMs, { ...data, billingSlotAt: slot.slotAt });
-      }
-      // Billing 429: pause the whole upsert queue for Retry-After, and every request of jobs already
-      // running, in every process, through the deployment's billing budget.
-      await Promise.all([rt.queues.upsert.rateLimit(pauseMs), rt.billingBudget?.pause(pauseMs)]);
+    // Billing's "not now" (src/waits/billing-waits.ts): a 429, or billing down.
+    const wait =
+      err instanceof RateLimitedError
+        ? decideBillingWait({ kind: 'rate-limited', retryAfterMs: err.retryAfterMs, scope: rt.keyBudgets ? 'key' : 'deployment' })
+        : (await rt.breaker.failed(err))
+          ? decideBillingWait({ kind: 'down' })
+          : undefined;
+    if (wait?.action === 'pause-key') {
+      // The record comes back at a slot after the key's pause, without an attempt; other keys' jobs keep flowing.
+      const slot = await rt.keyBudgets!.pause(keyId, wait.pauseMs);
+      return await control.setAside({ reason: 'billing-slot', at: Date.now() + slot.waitMs }, { ...data, billingSlotAt: slot.slotAt });
+    }
+    if (wait?.action === 'pause-queue') {
+      // Every process: the queue's pause holds jobs not started, the deployment's budget the requests of jobs running.
+      await Promise.all([rt.queues.upsert.rateLimit(wait.pauseMs), rt.billingBudget?.pause(wait.pauseMs)]);
       return await control.paused();
     }
-    if (await rt.breaker.failed(err)) {
-      // Billing is down: the queue is paused until it answers; this record waits in the queue, its attempt unused.
+    if (wait?.action === 'wait-for-billing') {
+      // The queue is paused until billing answers (jobs/billing-outage.ts); this record waits in it, its attempt unused.
       log.info({ error: (err as Error).message }, 'billing is down; the job waits for it');
       return await control.paused();
     }

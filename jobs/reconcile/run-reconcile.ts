@@ -8,6 +8,7 @@ import type { AppConfig } from '../../src/config.js';
 import { invoiceIdFor } from '../../src/mapping/index.js';
 import type { Metrics } from '../../src/observability/metrics.js';
 import type { Checkpoints } from '../../src/pipeline/checkpoints.js';
+import type { LeaseKeeper } from '../../src/pipeline/lease-keeper.js';
 import type { Ledger, LedgerEntry } from '../../src/pipeline/ledger.js';
 import type { Quarantine } from '../../src/pipeline/quarantine.js';
 import type { ReconcileState, ReconcileVerdict } from '../../src/pipeline/reconcile-state.js';
@@ -27,6 +28,8 @@ export interface ReconcileHelpers {
   config: { reconcile: Pick<AppConfig['reconcile'], 'timeZone'>; sync?: Pick<AppConfig['sync'], 'quotaWaitInPlaceMs'> };
   /** The worker's reconcile job: at most sync.maxJobsPerConnection jobs of one connection at once. */
   jobSlots?: ConnectionSlotsPolicy;
+  /** The process's lease keeper: renews the job's connection slot and the locks it takes. */
+  leases?: LeaseKeeper;
   /** Holds back the jobs of a paused connection (jobs/connection-gate.ts). */
   connectionGate?: ConnectionGate;
   /** The connection, with the billing company it writes to: its client (its keys) and the budget its listing calls take slots from. */

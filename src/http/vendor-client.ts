@@ -14,7 +14,7 @@ import {
 import { createHttpClient } from './create-http-client.js';
 import { networkError } from './network-error.js';
 import { parseRetryAfter } from './retry-after.js';
-import { decideQuotaSignal, decideRateLimited, type QuotaSignal } from './wait-decision.js';
+import { decideQuotaSignal, decideRateLimited, type QuotaSignal } from '../waits/vendor-waits.js';
 import { DEFAULT_MAX_IN_PLACE_WAIT_MS, type RetryPolicy, withRetry } from './with-retry.js';
 
 /** Waits for a quota slot; returns the release function (concurrency). */
@@ -64,7 +64,7 @@ export interface VendorClientOptions {
   timeoutMs?: number;
   acquire?: AcquireSlot;
   onResponse?: ResponseObserver;
-  /** The connector's reading of its rate-limit headers (classification only; wait-decision.ts decides). */
+  /** The connector's reading of its rate-limit headers (classification only; src/waits/vendor-waits.ts decides). */
   readQuota?: (headers: Headers) => QuotaSignal[];
   /** Remaining quota per window, as the vendor reports it (metrics). */
   onQuota?: (window: 'minute' | 'day', remaining: number) => void;
@@ -84,7 +84,7 @@ export interface VendorClientOptions {
 }
 
 /**
- * Rate-limit headers → quota reports and, where wait-decision.ts says so, a park. A failed park is
+ * Rate-limit headers → quota reports and, where src/waits/vendor-waits.ts says so, a park. A failed park is
  * logged, never thrown: the response itself succeeded.
  */
 export function quotaObserver(options: Pick<VendorClientOptions, 'readQuota' | 'onQuota' | 'park' | 'logger' | 'now' | 'vendor'>): (headers: Headers) => void {
@@ -138,7 +138,7 @@ export class VendorClient {
   }
 
   /**
-   * One logical call: p-retry waits in place for what wait-decision.ts says to wait for; a wait it says
+   * One logical call: p-retry waits in place for what src/waits/vendor-waits.ts says to wait for; a wait it says
    * to park for parks the connection and throws ParkedError (the job is delayed, not failed).
    */
   async request<T extends z.ZodTypeAny>(req: VendorRequest<T>): Promise<z.infer<T>> {

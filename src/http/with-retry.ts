@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pRetry from 'p-retry';
 import { ParkedError, RateLimitedError, SyncError } from '../errors/index.js';
-import { decideRateLimited } from './wait-decision.js';
+import { decideRateLimited } from '../waits/vendor-waits.js';
 
-/** The longest Retry-After waited for in-process unless a policy says otherwise (wait-decision.ts). */
+/** The longest Retry-After waited for in-process unless a policy says otherwise (src/waits/vendor-waits.ts). */
 export const DEFAULT_MAX_IN_PLACE_WAIT_MS = 5_000;
 
 export interface RetryPolicy {

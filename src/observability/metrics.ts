@@ -1,5 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { QUARANTINE_REASON_CODES } from '../mapping/quarantine-reason.js';
+import { LEASE_KINDS } from '../pipeline/lease-keeper.js';
 import { forcedCollections } from './memory-guard.js';
 
 /**
@@ -72,6 +73,11 @@ export function createMetrics(registry = new Registry()) {
       'erpsync_jobs_deferred_total',
       'Jobs put back in the queue without using an attempt, by why: park (vendor day or outage), quota (next vendor slot), connection-slots (the connection has its jobs running)',
       ['queue', 'reason'] as const,
+    ),
+    leaseRenewalsFailed: c(
+      'erpsync_lease_renewals_failed_total',
+      'Renewals of a lease (job-slot, pull-lock, record-locks) that failed or found the lease lost; retried at the next tick',
+      ['kind'] as const,
     ),
     connectionCredentialsOk: g(
       'erpsync_connection_credentials_ok',
@@ -149,6 +155,7 @@ export function initialiseSeries(
   for (const queue of known.queues) m.jobsStalled.inc({ queue }, 0);
   m.rateLimited.inc({ target: 'billing' }, 0);
   for (const result of CONFIG_RELOAD_RESULTS) m.configReloads.inc({ result }, 0);
+  for (const kind of LEASE_KINDS) m.leaseRenewalsFailed.inc({ kind }, 0);
   for (const c of known.connections) {
     if (c.system && c.billingCompany) m.connectionInfo.set({ connection: c.id, system: c.system, billing_company: c.billingCompany }, 1);
     m.rateLimited.inc({ target: c.id }, 0);

@@ -11,7 +11,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * - `deferrable()`: whether the job can be put back in the queue now without losing work (nothing read
  *   yet, or a read whose progress is saved page by page). A longer wait then throws ParkedError and the
  *   job is delayed until the slot, without using an attempt (jobs/define-job.ts). Not for an in-flight
- *   slot while calls of the same job hold slots: those free one soon (Quotas.acquire).
+ *   slot while calls of the same job hold slots: those free one soon. The table of these choices is
+ *   `decideQuotaSlot` in src/waits/vendor-waits.ts.
  *
  * Outside any job (a CLI command, a test calling a connector) there is no policy: waits are in place.
  */

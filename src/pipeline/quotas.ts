@@ -5,6 +5,7 @@ import type { StateKeys } from './keys.js';
 import { LuaScript } from './lua-script.js';
 import { currentQuotaWaitPolicy, type QuotaWaitPolicy } from './quota-wait-policy.js';
 import { ParkedError } from '../errors/index.js';
+import { decideQuotaSlot } from '../waits/vendor-waits.js';
 
 export interface QuotaLimits {
   /** Calls in any rolling 60 s. */
@@ -81,24 +82,24 @@ export class Quotas {
           void this.redis.zrem(this.keys.quotaConcurrency(connection), lease).catch(() => {});
         };
       }
-      if (r < 0) {
-        const wait = -r;
-        if (wait > (options.maxParkWaitMs ?? 0)) throw new ParkedError(connection, now + wait, { why: 'vendor quota spent' });
-        await this.wait(wait, options.signal);
-        continue;
-      }
-      // Concurrency slots come free as calls finish: poll. Minute slots free at a known instant.
+      // < 0: parked (or the day spent) for -r ms. Concurrency slots come free as calls finish: poll. Minute
+      // slots free at a known instant. What to do is decided in src/waits/vendor-waits.ts.
+      const parked = r < 0;
       const concurrency = r === CONCURRENCY_POLL_MS;
-      const wait = concurrency ? Math.max(CONCURRENCY_POLL_MS, waitedForConcurrency) : r;
-      // A job whose own calls hold slots (a pull fetching details several at once) waits on for a
-      // concurrency slot: those calls free one soon, and deferring the job would throw away what they read.
-      // Deferred, such a job would meet its own calls again on every start and could never finish a page.
-      const waitingOnItself = concurrency && policy !== undefined && (this.heldByJob.get(policy) ?? 0) > 0;
-      if (policy && wait > policy.maxInPlaceWaitMs && !waitingOnItself && policy.deferrable()) {
-        throw new ParkedError(connection, now + (concurrency ? 1_000 : r), {
-          why: concurrency ? 'vendor concurrency: every slot busy' : 'vendor minute quota: next slot then',
-          spacingMs: 60_000 / limits.perMinute,
-        });
+      const decision = decideQuotaSlot({
+        waitMs: parked ? -r : concurrency ? Math.max(CONCURRENCY_POLL_MS, waitedForConcurrency) : r,
+        parked,
+        concurrency,
+        maxParkWaitMs: options.maxParkWaitMs ?? 0,
+        policy,
+        waitingOnItself: concurrency && policy !== undefined && (this.heldByJob.get(policy) ?? 0) > 0,
+      });
+      if (decision.kind === 'park') {
+        throw new ParkedError(connection, now + decision.waitMs, { why: decision.why, spacingMs: parked ? undefined : 60_000 / limits.perMinute });
+      }
+      if (parked) {
+        await this.wait(-r, options.signal);
+        continue;
       }
       const step = Math.min(r, 1_000);
       if (concurrency) waitedForConcurrency += step;

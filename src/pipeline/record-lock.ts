@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { createLogger } from '../observability/logger.js';
 import type { StateKeys } from './keys.js';
+import { LeaseKeeper } from './lease-keeper.js';
 import { LuaScript } from './lua-script.js';
 
 const ACQUIRE = LuaScript.load('acquire-lock-1');
@@ -23,6 +25,8 @@ export class RecordLock {
   constructor(
     private readonly redis: Redis,
     private readonly keys: StateKeys,
+    /** Renews the incremental-pull locks: the process's keeper (a lock store built alone makes one, reporting to the default logger, at its first pull lock). */
+    private leases?: LeaseKeeper,
   ) {}
 
   /** Returns a release function, or undefined when another owner holds the lock. */
@@ -42,21 +46,25 @@ export class RecordLock {
    * The lock of a stream's incremental pull: two at once would only duplicate work (and the slower one
    * could move the checkpoint back). Undefined when another pull of the stream holds it.
    *
-   * Held for as long as the pull runs, however long: taken for `ttlMs`, then taken again by the same
-   * owner every `ttlMs / 3` until released. A first sync of a long history runs for hours (1,000,000
-   * Zoho invoices: about an hour); a lock that expired under it let the next scheduled pull start the
-   * whole read again beside it. A pull whose process dies stops renewing: its lock lasts at most `ttlMs`
+   * Held for as long as the pull runs, however long: taken for `ttlMs`, then renewed by the same owner
+   * (the lease keeper, every `ttlMs / 3`) until released. A first sync of a long history runs for hours
+   * (1,000,000 Zoho invoices: about an hour); a lock that expired under it let the next scheduled pull start
+   * the whole read again beside it. A pull whose process dies stops renewing: its lock lasts at most `ttlMs`
    * (and its own job, handed to another worker, takes it back at once).
    */
   async tryAcquireIncrementalPull(connection: string, entity: string, owner: string, ttlMs = 30 * 60_000): Promise<ReleaseLock | undefined> {
     const key = this.keys.recordLock(connection, `pull-${entity}`, 'incremental');
     const release = await this.acquire(key, owner, ttlMs);
     if (!release) return undefined;
-    // A failed renewal (Redis away for a moment) is tried again at the next tick, well before the lock expires.
-    const renew = setInterval(() => void ACQUIRE.run(this.redis, [key], [owner, String(ttlMs)]).catch(() => {}), Math.max(1, Math.floor(ttlMs / 3)));
-    renew.unref();
+    this.leases ??= new LeaseKeeper({ logger: createLogger() });
+    const untrack = this.leases.track({
+      kind: 'pull-lock',
+      owner,
+      ttlMs,
+      renew: async () => (await ACQUIRE.run(this.redis, [key], [owner, String(ttlMs)])) === 1,
+    });
     return async () => {
-      clearInterval(renew);
+      untrack();
       await release();
     };
   }

@@ -8,6 +8,7 @@ import { upsertQueueProcessor, type UpsertBatchResult } from '../../jobs/upsert-
 import { sweepInFlight } from '../../jobs/sweep.js';
 import { contentHash } from '../../src/pipeline/content-hash.js';
 import { COMPANY, CONNECTION, type Pipeline, startPipeline, until, UPSERT_PATH } from '../support/pipeline.js';
+import { pullThenUpsertSlowly } from '../support/slow-upserts.js';
 
 /**
  * Several records per upsert job (`sync.upsertBatchSize`): the unit of retry and quarantine stays one
@@ -269,21 +270,13 @@ describe('given a batch of invoices whose billing requests take 800 ms each, and
 
   it('when the batch has run for longer than the locks last, then the records it has not written yet are still locked by it, and all are written once', async () => {
     const { rt } = p;
-    const pulls = p.startWorkers(['pull']);
-    const pull = await rt.queues.pull.add('pull', { connectionId: CONNECTION, entity: 'invoices' }, { priority: 1 });
-    await until('the pull to finish', async () => (await pull.getState()) === 'completed', 30_000, 50);
-    await pulls.stop(2_000);
-    const [batch] = (await rt.queues.upsert.getJobs(['wait', 'prioritized'])).filter((j) => j.name === UPSERT_BATCH && j.data.entity === 'invoices');
-    const records: string[] = batch!.data.records.map((r: { erpId: string }) => r.erpId);
-    expect(records.length).toBeGreaterThanOrEqual(4);
-    const last = records.at(-1)!;
-    const lockOfLast = rt.keys.recordLock(CONNECTION, 'invoices', last);
-
-    p.billing.faults.set({ latencyMs: 800 });
-    const upserts = upsertQueueProcessor({ ...makeJobHelpers(rt).upsert, recordLockTtlMs: 1_200 });
-    const { startWorkers } = await import('../../jobs/worker-service.js');
-    const workers = startWorkers(rt, ['upsert'], { upsert: upserts });
-    try {
+    await pullThenUpsertSlowly(p, { latencyMs: 800, recordLockTtlMs: 1_200 }, async () => {
+      const [batch] = (await rt.queues.upsert.getJobs(['active', 'wait', 'prioritized'])).filter(
+        (j) => j.name === UPSERT_BATCH && j.data.entity === 'invoices',
+      );
+      const records: string[] = batch!.data.records.map((r: { erpId: string }) => r.erpId);
+      expect(records.length).toBeGreaterThanOrEqual(4);
+      const lockOfLast = rt.keys.recordLock(CONNECTION, 'invoices', records.at(-1)!);
       // Three requests answered: at least 2.4 s into the batch, twice the locks' 1.2 s.
       await until('billing to have answered three upserts', async () => p.upsertPosts() >= 3, 30_000, 20);
       expect(await rt.redis.get(lockOfLast)).toBe(`job-${batch!.id}`);
@@ -291,9 +284,6 @@ describe('given a batch of invoices whose billing requests take 800 ms each, and
       expect((await rt.queues.upsert.getJob(batch!.id!))!.returnvalue).toEqual({ outcomes: { written: records.length }, left: [] });
       expect(p.upsertPosts()).toBe(records.length);
       expect(await rt.redis.exists(lockOfLast)).toBe(0);
-    } finally {
-      p.billing.faults.set({});
-      await workers.stop(2_000);
-    }
+    });
   }, 60_000);
 });

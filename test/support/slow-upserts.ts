@@ -1,0 +1,30 @@
+import { makeJobHelpers } from '../../jobs/job-helpers.js';
+import { upsertQueueProcessor } from '../../jobs/upsert-batch.js';
+import { CONNECTION, type Pipeline, until } from './pipeline.js';
+
+/**
+ * Pulls the connection's invoices once (their upserts enqueued, none run yet), then runs upsert workers
+ * whose record locks last `recordLockTtlMs` while billing answers every request after `latencyMs`, for
+ * as long as `during` takes. Billing's latency is lifted and the workers stopped afterwards.
+ */
+export async function pullThenUpsertSlowly(
+  p: Pipeline,
+  options: { latencyMs: number; recordLockTtlMs: number },
+  during: (pulled: Pipeline) => Promise<void>,
+): Promise<void> {
+  const { rt } = p;
+  const pulls = p.startWorkers(['pull']);
+  const pull = await rt.queues.pull.add('pull', { connectionId: CONNECTION, entity: 'invoices' }, { priority: 1 });
+  await until('the pull to finish', async () => (await pull.getState()) === 'completed', 30_000, 50);
+  await pulls.stop(2_000);
+  p.billing.faults.set({ latencyMs: options.latencyMs });
+  const upserts = upsertQueueProcessor({ ...makeJobHelpers(rt).upsert, recordLockTtlMs: options.recordLockTtlMs });
+  const { startWorkers } = await import('../../jobs/worker-service.js');
+  const workers = startWorkers(rt, ['upsert'], { upsert: upserts });
+  try {
+    await during(p);
+  } finally {
+    p.billing.faults.set({});
+    await workers.stop(2_000);
+  }
+}
