@@ -1,6 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EXIT_UNSETTLED, SHUTDOWN_MARGIN_MS } from '../../cli/wait-for-shutdown.js';
+import { READY_REDIS_TIMEOUT_MS } from '../../jobs/service.js';
+import { backfillArgs } from '../support/cli-backfill-and-reconcile.js';
+import { runCli, spawnCli } from '../support/cli.js';
 import { type ChildWorker, CONNECTION, type Pipeline, startPipeline, until } from '../support/pipeline.js';
 import { type RestartableRedis, restartableRedis } from '../support/restartable-redis.js';
 
@@ -35,11 +38,13 @@ describe('given a worker process whose Redis stops two seconds before SIGTERM', 
     p.redis.on('error', () => {});
   });
   afterAll(async () => {
+    redis?.thaw();
     await redis?.start();
     await p?.close().catch(() => {});
     await redis?.close();
   });
   beforeEach(async () => {
+    redis.thaw();
     await redis.start();
     p.billing.faults.set({});
   });
@@ -113,6 +118,106 @@ describe('given a worker process whose Redis stops two seconds before SIGTERM', 
     const result = await everyRecordInBillingAfterRestart();
     console.info(
       `[redis gone, idle] exit ${exit.code} ${exit.ms} ms after SIGTERM (bound ${EXIT_BOUND_MS}); ${deadlineLines(worker)[0]}; after the restart ${result.inBilling}/${result.expected} in billing`,
+    );
+  }, 180_000);
+
+  it('when Redis stops, and when it stops answering, then every /readyz probe answers 503 naming Redis within 1 s, and 200 once it is back', async () => {
+    const worker = await p.spawnWorker(['pull', 'upsert', 'backfill']);
+    await worker.waitForOutput('erp-sync worker: ');
+    const url = `${/erp-sync worker: (\S+)\/metrics/.exec(worker.output())![1]}/readyz`;
+    const probe = async () => {
+      const started = Date.now();
+      const r = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+      const body = (await r.json()) as { checks: Record<string, { ok: boolean; detail?: string }> };
+      return { status: r.status, ms: Date.now() - started, redis: body.checks.redis };
+    };
+    const ready = () => until('/readyz 200', async () => (await probe()).status === 200, 30_000, 100);
+    /** Five probes, half a second apart: the client's reconnect backoff grows meanwhile. */
+    const probes = async () => {
+      const out: Array<Awaited<ReturnType<typeof probe>>> = [];
+      for (let i = 0; i < 5; i++) {
+        out.push(await probe());
+        await sleep(500);
+      }
+      return out;
+    };
+    await ready();
+    const up = await probe();
+
+    await redis.stop();
+    const stopped = await probes();
+    await redis.start();
+    await ready();
+
+    redis.freeze();
+    const frozen = await probes();
+    redis.thaw();
+    await ready();
+    worker.kill('SIGTERM');
+    expect(await worker.exited).toEqual({ code: 0, signal: null });
+
+    expect(up.ms).toBeLessThan(PROBE_BOUND_MS);
+    for (const r of [...stopped, ...frozen]) {
+      expect(r.status).toBe(503);
+      expect(r.ms).toBeLessThan(PROBE_BOUND_MS);
+      expect(r.redis?.ok).toBe(false);
+    }
+    for (const r of stopped) expect(r.redis?.detail).toMatch(/^not connected \(client (connecting|reconnecting|close)\)$/);
+    for (const r of frozen) expect(r.redis?.detail).toBe(`Redis: no answer within ${READY_REDIS_TIMEOUT_MS} ms`);
+    console.info(
+      `[readyz] up ${up.ms} ms; Redis stopped: ${stopped.map((r) => `${r.status} ${r.ms} ms`).join(', ')}; ` +
+        `Redis frozen: ${frozen.map((r) => `${r.status} ${r.ms} ms`).join(', ')} (bound ${PROBE_BOUND_MS} ms)`,
+    );
+  }, 120_000);
+});
+
+describe('given `erp-sync backfill` running its workers in-process, on a Redis that stops two seconds before SIGTERM', () => {
+  let redis: RestartableRedis;
+  let p: Pipeline;
+  beforeAll(async () => {
+    redis = await restartableRedis('redis-gone-backfill');
+    await redis.start();
+    p = await startPipeline({ name: 'redis-gone-backfill', invoices: INVOICES, redisUrl: redis.url, sync: { graceSeconds: GRACE_SECONDS } });
+    p.redis.on('error', () => {});
+  });
+  afterAll(async () => {
+    await redis?.start();
+    await p?.close().catch(() => {});
+    await redis?.close();
+  });
+
+  it('when SIGTERM comes, then it exits at once with 128 + 15 and one line, and the same backfill run again with Redis back brings every record to billing once', async () => {
+    p.billing.faults.set({ latencyMs: 300 });
+    const args = backfillArgs(await p.configFile());
+    const run = spawnCli(args, { env: p.secretEnv, timeoutMs: 120_000 });
+    await until('upserts under way', async () => (await p.rt.ledger.count(CONNECTION, 'invoices')) >= 10, 60_000, 20);
+    await redis.stop();
+    await sleep(SIGNAL_AFTER_REDIS_MS);
+    const signalled = Date.now();
+    run.kill('SIGTERM');
+    const exit = await run.exit;
+    const exitMs = Date.now() - signalled;
+
+    expect(exit.signal).toBeNull();
+    expect(exit.code, exit.err).toBe(128 + 15);
+    expect(exitMs).toBeLessThan(EXIT_BOUND_MS);
+    expect(
+      exit.err
+        .trim()
+        .split('\n')
+        .filter((l) => l.includes('interrupted by SIGTERM')),
+    ).toHaveLength(1);
+
+    await redis.start();
+    p.billing.faults.set({});
+    const again = await runCli(args, { env: p.secretEnv, timeoutMs: 120_000 });
+    expect(again.code, again.err).toBe(0);
+    const result = await p.compareWithSource();
+    expect(result.problems).toEqual([]);
+    expect(result.inBilling).toBe(result.expected);
+    console.info(
+      `[redis gone, backfill] exit ${exit.code} ${exitMs} ms after SIGTERM (bound ${EXIT_BOUND_MS}); stderr: ${exit.err.trim()}; ` +
+        `run again: exit ${again.code}, ${result.inBilling}/${result.expected} in billing`,
     );
   }, 180_000);
 });

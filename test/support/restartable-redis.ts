@@ -13,6 +13,10 @@ export interface RestartableRedis {
   start(): Promise<void>;
   /** Stops it (SIGTERM) and resolves once the process has exited; nothing if it is not running. */
   stop(): Promise<void>;
+  /** Freezes it (SIGSTOP): connections stay open and nothing answers, as behind a network partition. */
+  freeze(): void;
+  /** Lets a frozen one go on (SIGCONT). */
+  thaw(): void;
   /** Stops it and removes its directory. */
   close(): Promise<void>;
 }
@@ -44,7 +48,10 @@ export async function restartableRedis(name: string): Promise<RestartableRedis> 
       await until('redis-server to answer', () => pings('127.0.0.1', port, 200), 10_000, 20);
     },
     stop,
+    freeze: () => void child?.kill('SIGSTOP'),
+    thaw: () => void child?.kill('SIGCONT'),
     close: async () => {
+      if (running()) child!.kill('SIGCONT');
       await stop();
       await rm(dir, { recursive: true, force: true });
     },
