@@ -87,7 +87,7 @@ export const READY_REDIS_TIMEOUT_MS = 500;
 /** /readyz's view of Redis: it answers, will not evict our keys, and whether billing is marked down. */
 async function redisChecks(rt: Pick<Runtime, 'redis' | 'health' | 'outages'>): Promise<Record<string, Check>> {
   // A client that is not connected (Redis stopped, reconnecting) would queue the PING until it is: say so at once.
-  if (rt.redis.status !== 'ready') return { redis: { ok: false, detail: `not connected (client ${rt.redis.status})` } };
+  if (rt.redis.status !== 'ready') return { redis: { ok: false, detail: `Redis: not connected (client ${rt.redis.status})` } };
   try {
     const [policy, billingOutage] = await within(
       READY_REDIS_TIMEOUT_MS,
