@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../src/config.js';
 import { credentialsStatus } from '../src/auth/credentials-status.js';
@@ -151,24 +152,21 @@ export async function startService(config: AppConfig, logger: Logger, options: {
   // The connections' checks (`erp-sync check`), logged once at start: a failure is a warning, never a failed start.
   const checking = new AbortController();
   const checked = logConnectionChecks(rt, logger, checking.signal);
-  let stopped: Promise<void> | undefined;
-  // stop()'s steps in order, and how far it got: what it still waits for is named when its deadline passes.
-  const steps: Array<{ name: string; run: () => Promise<unknown>; waitingFor?: () => string[] }> = [
+  // Reloads run one after another; stopping waits for the one under way (it uses the Redis connections).
+  let reloading: Promise<unknown> = Promise.resolve();
+  const stopping = inOrder([
     { name: 'the connection checks', run: () => checked },
     { name: 'a config reload', run: () => reloading },
     { name: 'the workers', run: () => started.stop(), waitingFor: () => started.unsettled() },
     { name: 'the HTTP server', run: () => http.close() },
     { name: 'the Redis connections', run: () => rt.close() },
-  ];
-  let step = 0;
-  // Reloads run one after another; stopping waits for the one under way (it uses the Redis connections).
-  let reloading: Promise<unknown> = Promise.resolve();
+  ]);
   return {
     rt,
     workers: started,
     httpUrl: http.url,
     reload: (load) => {
-      if (stopped) {
+      if (stopping.started()) {
         logger.warn('config reload ignored: the worker is stopping');
         return Promise.resolve({ result: 'refused', errors: ['the worker is stopping'], added: [], removed: [], changed: {}, restartNeeded: [] });
       }
@@ -176,27 +174,46 @@ export async function startService(config: AppConfig, logger: Logger, options: {
       reloading = outcome.catch(() => {});
       return outcome;
     },
-    stop: () =>
-      (stopped ??= (async () => {
-        checking.abort();
-        for (; step < steps.length; step++) await steps[step]!.run();
-      })()),
-    unsettled: () => {
-      if (!stopped) return [];
-      const current = steps[step];
-      if (!current) return [];
-      const rest = steps.slice(step + 1).map((s) => s.name);
-      return [...(current.waitingFor?.() ?? [current.name]), ...rest];
+    stop: () => {
+      checking.abort();
+      return stopping.run();
     },
+    unsettled: () => stopping.unsettled(),
     abandon: () => {
       checking.abort();
-      started.abandon();
-      http.server.closeAllConnections();
-      http.server.close();
-      // Dropped, not quit: QUIT waits behind the commands queued for a reconnect.
-      for (const q of Object.values(rt.queues)) q.disconnect().catch(() => {});
-      rt.flow.disconnect().catch(() => {});
-      rt.redis.disconnect();
+      abandonAll(rt, started, http.server);
+    },
+  };
+}
+
+/** Forces the workers closed, closes the HTTP server and drops the Redis connections, without waiting for any. */
+function abandonAll(rt: Pick<Runtime, 'queues' | 'flow' | 'redis'>, workers: WorkerService, server: Server): void {
+  workers.abandon();
+  server.closeAllConnections();
+  server.close();
+  // Dropped, not quit: QUIT waits behind the commands queued for a reconnect.
+  for (const q of Object.values(rt.queues)) q.disconnect().catch(() => {});
+  rt.flow.disconnect().catch(() => {});
+  rt.redis.disconnect();
+}
+
+/**
+ * Steps run one after another, once (run() returns the same promise each time), and what of them is
+ * left while they run: the current step's pending parts (or its name) and the steps not reached.
+ */
+function inOrder(steps: Array<{ name: string; run: () => Promise<unknown>; waitingFor?: () => string[] }>) {
+  let running: Promise<void> | undefined;
+  let step = 0;
+  return {
+    started: () => running !== undefined,
+    run: () =>
+      (running ??= (async () => {
+        for (; step < steps.length; step++) await steps[step]!.run();
+      })()),
+    unsettled: (): string[] => {
+      const current = running && steps[step];
+      if (!current) return [];
+      return [...(current.waitingFor?.() ?? [current.name]), ...steps.slice(step + 1).map((s) => s.name)];
     },
   };
 }
