@@ -1,3 +1,4 @@
+import { constants } from 'node:os';
 import type { Logger } from 'pino';
 import { validateSettings } from '../connectors/registry.js';
 import { openRuntime, type Runtime } from '../jobs/runtime.js';
@@ -22,9 +23,33 @@ export async function withRuntime<T>(file: string | undefined, fn: (rt: Runtime,
   const config = await loadAppConfig(file);
   const logger = createLogger({ level: process.env.LOG_LEVEL ?? logLevel, stderr: true });
   const rt = await openRuntime(config, logger, { allowEmbedded: false, patient: true });
+  const stopExitingOnSignal = exitOnSignal();
   try {
     return await fn(rt, logger);
   } finally {
+    stopExitingOnSignal();
     await rt.close();
   }
+}
+
+/**
+ * SIGINT/SIGTERM end a one-shot command at once, with one line on stderr and 128 + the signal's number
+ * (what a shell reports for a process a signal ended). Closing the workers a command runs in-process
+ * (backfill, reconcile --repair, sync --wait) could wait as long as Redis stays away; nothing needs it:
+ * the jobs they held are taken back by the next worker once their locks expire (stalled-job recovery),
+ * and a backfill run again resumes where it stopped. Returns what removes the handlers.
+ */
+function exitOnSignal(): () => void {
+  const on = (signal: 'SIGINT' | 'SIGTERM') => () => {
+    console.error(`erp-sync: interrupted by ${signal}; a job it was running is taken back by the next worker (a backfill run again resumes)`);
+    process.exit(128 + constants.signals[signal]);
+  };
+  const onInt = on('SIGINT');
+  const onTerm = on('SIGTERM');
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
+  return () => {
+    process.off('SIGINT', onInt);
+    process.off('SIGTERM', onTerm);
+  };
 }

@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../src/config.js';
 import { credentialsStatus } from '../src/auth/credentials-status.js';
@@ -5,6 +6,7 @@ import { TOKEN_KEY_ENV } from '../src/auth/token-sealer.js';
 import { dropUnconfiguredSeries } from '../src/observability/drop-unconfigured-series.js';
 import { startHttpServer } from '../src/observability/http-server.js';
 import { queueUi } from '../src/observability/queue-ui.js';
+import { within } from '../src/observability/within.js';
 import { BILLING } from './billing-outage.js';
 import { checkConnection } from '../operations/check-connection.js';
 import { QUEUES } from './catalog.js';
@@ -22,7 +24,16 @@ export interface Service {
    * the `erp-sync worker` command calls it on SIGHUP. One reload at a time; never rejects.
    */
   reload(load: () => Promise<AppConfig>): Promise<ReloadOutcome>;
+  /**
+   * Winds down: the connection checks and a reload under way, the workers (in-flight jobs get
+   * `sync.graceSeconds`), the HTTP server, the Redis connections, in that order. Without Redis it may
+   * never settle: the caller bounds it (cli/wait-for-shutdown.ts) and then calls abandon().
+   */
   stop(): Promise<void>;
+  /** What stop() is still waiting for, and what it has not reached yet, by name (empty once settled). */
+  unsettled(): string[];
+  /** Gives up on stop(): forces the workers closed, drops every Redis connection, closes the HTTP server. Never waits. */
+  abandon(): void;
 }
 
 const STATES = ['wait', 'prioritized', 'active', 'delayed', 'failed', 'completed', 'waiting-children'] as const;
@@ -67,12 +78,32 @@ export function collector(
 
 type Check = { ok: boolean; detail?: string };
 
-/** /readyz's view of Redis: it answers, and will not evict our keys. */
-async function redisChecks(health: Runtime['health']): Promise<Record<string, Check>> {
+/**
+ * How long /readyz waits for Redis (PING, the eviction policy, the billing outage flag) in all: half of
+ * Kubernetes' default probe timeout (1 s). A command to a Redis that does not answer would otherwise wait
+ * for the client's reconnects.
+ */
+export const READY_REDIS_TIMEOUT_MS = 500;
+
+/** /readyz's view of Redis: it answers, will not evict our keys, and whether billing is marked down. */
+async function redisChecks(rt: Pick<Runtime, 'redis' | 'health' | 'outages'>): Promise<Record<string, Check>> {
+  // A client that is not connected (Redis stopped, reconnecting) would queue the PING until it is: say so at once.
+  if (rt.redis.status !== 'ready') return { redis: { ok: false, detail: `Redis: not connected (client ${rt.redis.status})` } };
   try {
-    await health.ping();
-    const policy = await health.evictionPolicy();
-    return { redis: { ok: true }, evictionPolicy: { ok: policy === 'noeviction', detail: policy } };
+    const [policy, billingOutage] = await within(
+      READY_REDIS_TIMEOUT_MS,
+      'Redis',
+      (async () => {
+        await rt.health.ping();
+        return [await rt.health.evictionPolicy(), await rt.outages.get(BILLING)] as const;
+      })(),
+    );
+    return {
+      redis: { ok: true },
+      evictionPolicy: { ok: policy === 'noeviction', detail: policy },
+      // Billing down = upserts paused: this worker cannot do its job until billing answers again.
+      billing: billingOutage ? { ok: false, detail: `down since ${new Date(billingOutage.since).toISOString()}: ${billingOutage.message}` } : { ok: true },
+    };
   } catch (e) {
     return { redis: { ok: false, detail: (e as Error).message } };
   }
@@ -93,12 +124,7 @@ export async function startService(config: AppConfig, logger: Logger, options: {
       collect: collector(rt),
       extra: queueUi({ queues: Object.values(rt.queues), adminToken: config.http.adminToken }),
       ready: async () => {
-        const checks: Record<string, Check> = await redisChecks(rt.health);
-        // Billing down = upserts paused: this worker cannot do its job until billing answers again.
-        const billingOutage = checks.redis?.ok ? await rt.outages.get(BILLING) : undefined;
-        checks.billing = billingOutage
-          ? { ok: false, detail: `down since ${new Date(billingOutage.since).toISOString()}: ${billingOutage.message}` }
-          : { ok: true };
+        const checks: Record<string, Check> = await redisChecks(rt);
         checks.workers = workers
           ? { ok: workers.workers.every((w) => w.isRunning()), detail: `${workers.workers.length} running` }
           : { ok: false, detail: 'starting' };
@@ -126,15 +152,21 @@ export async function startService(config: AppConfig, logger: Logger, options: {
   // The connections' checks (`erp-sync check`), logged once at start: a failure is a warning, never a failed start.
   const checking = new AbortController();
   const checked = logConnectionChecks(rt, logger, checking.signal);
-  let stopped: Promise<void> | undefined;
   // Reloads run one after another; stopping waits for the one under way (it uses the Redis connections).
   let reloading: Promise<unknown> = Promise.resolve();
+  const stopping = inOrder([
+    { name: 'the connection checks', run: () => checked },
+    { name: 'a config reload', run: () => reloading },
+    { name: 'the workers', run: () => started.stop(), waitingFor: () => started.unsettled() },
+    { name: 'the HTTP server', run: () => http.close() },
+    { name: 'the Redis connections', run: () => rt.close() },
+  ]);
   return {
     rt,
     workers: started,
     httpUrl: http.url,
     reload: (load) => {
-      if (stopped) {
+      if (stopping.started()) {
         logger.warn('config reload ignored: the worker is stopping');
         return Promise.resolve({ result: 'refused', errors: ['the worker is stopping'], added: [], removed: [], changed: {}, restartNeeded: [] });
       }
@@ -142,15 +174,47 @@ export async function startService(config: AppConfig, logger: Logger, options: {
       reloading = outcome.catch(() => {});
       return outcome;
     },
-    stop: () =>
-      (stopped ??= (async () => {
-        checking.abort();
-        await checked;
-        await reloading;
-        await started.stop();
-        await http.close();
-        await rt.close();
+    stop: () => {
+      checking.abort();
+      return stopping.run();
+    },
+    unsettled: () => stopping.unsettled(),
+    abandon: () => {
+      checking.abort();
+      abandonAll(rt, started, http.server);
+    },
+  };
+}
+
+/** Forces the workers closed, closes the HTTP server and drops the Redis connections, without waiting for any. */
+function abandonAll(rt: Pick<Runtime, 'queues' | 'flow' | 'redis'>, workers: WorkerService, server: Server): void {
+  workers.abandon();
+  server.closeAllConnections();
+  server.close();
+  // Dropped, not quit: QUIT waits behind the commands queued for a reconnect.
+  for (const q of Object.values(rt.queues)) q.disconnect().catch(() => {});
+  rt.flow.disconnect().catch(() => {});
+  rt.redis.disconnect();
+}
+
+/**
+ * Steps run one after another, once (run() returns the same promise each time), and what of them is
+ * left while they run: the current step's pending parts (or its name) and the steps not reached.
+ */
+function inOrder(steps: Array<{ name: string; run: () => Promise<unknown>; waitingFor?: () => string[] }>) {
+  let running: Promise<void> | undefined;
+  let step = 0;
+  return {
+    started: () => running !== undefined,
+    run: () =>
+      (running ??= (async () => {
+        for (; step < steps.length; step++) await steps[step]!.run();
       })()),
+    unsettled: (): string[] => {
+      const current = running && steps[step];
+      if (!current) return [];
+      return [...(current.waitingFor?.() ?? [current.name]), ...steps.slice(step + 1).map((s) => s.name)];
+    },
   };
 }
 

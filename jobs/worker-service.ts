@@ -21,6 +21,14 @@ export interface WorkerService {
   workers: Worker[];
   /** Stops taking jobs, lets in-flight ones finish within the grace period, then aborts the rest. */
   stop(graceMs?: number): Promise<void>;
+  /** The queues whose worker stop() still waits for (its close has not settled), e.g. `upsert worker`. */
+  unsettled(): string[];
+  /**
+   * Gives up on closing: forces each worker closed and drops its Redis connections, without waiting. For
+   * a stop that reached its deadline (cli/wait-for-shutdown.ts); the jobs it held are taken back by the
+   * next worker's stalled-job check once their locks expire.
+   */
+  abandon(): void;
   /** Resolves once what the workers do after a job failed (its quarantine entry) is written. */
   settled(): Promise<void>;
 }
@@ -141,23 +149,36 @@ export function startWorkers(
     );
 
   let stopping: Promise<void> | undefined;
+  const closed = new Set<Worker>();
   return {
     workers,
     settled: async () => void (await Promise.allSettled([...followUps])),
     stop: (graceMs = rt.config.sync.graceSeconds * 1000) => {
       // worker.close() has no timeout and a second close(true) does not force it: abort in-flight jobs
-      // through their AbortSignal when the grace period ends, then wait for the pending close.
+      // through their AbortSignal when the grace period ends, then wait for the pending close. Without
+      // Redis that close may never settle (it waits on commands queued for a reconnect): the caller
+      // bounds the wait and abandons it (abandon()).
       stopping ??= (async () => {
         probe?.stop();
         const timer = setTimeout(() => {
           rt.logger.warn({ graceMs }, 'grace period over: cancelling in-flight jobs');
           for (const w of workers) w.cancelAllJobs('shutdown');
         }, graceMs);
-        await Promise.allSettled(workers.map((w) => w.close()));
+        await Promise.allSettled(workers.map((w) => w.close().finally(() => closed.add(w))));
         clearTimeout(timer);
         for (const w of workers) rt.metrics.workersRunning.dec({ queue: w.name });
       })();
       return stopping;
+    },
+    unsettled: () => (stopping ? workers.filter((w) => !closed.has(w)).map((w) => `${w.name} worker`) : []),
+    abandon: () => {
+      probe?.stop();
+      for (const w of workers) {
+        if (closed.has(w)) continue;
+        w.cancelAllJobs('shutdown');
+        w.close(true).catch(() => {});
+        w.disconnect().catch(() => {});
+      }
     },
   };
 }

@@ -5,6 +5,7 @@ import { ConfigError } from '../../src/errors/index.js';
 import { ListenError } from '../../src/http/listen.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { loadAppConfig } from '../context.js';
+import { shutdownDeadlineMs, stopWithin } from '../wait-for-shutdown.js';
 import { intOption, MAX_PORT } from '../parse-args.js';
 
 /** `erp-sync worker --config F [--roles pull,upsert]`: the long-running service. */
@@ -50,16 +51,14 @@ export function registerWorkerCommand(program: Command): void {
       // reload() reports its own failures (log, metrics); this catch only keeps an unforeseen one from ending the process.
       reload = () => void service.reload(() => loadAppConfig(opts.config)).catch((err: unknown) => logger.error({ err }, 'config reload failed'));
       if (reloadOwed) reload();
-      await new Promise<void>((resolve) => {
+      // The whole stop is bounded (cli/wait-for-shutdown.ts): without Redis, closing the workers may never settle.
+      const exitCode = await new Promise<number>((resolve) => {
         const stop = (signal: string) => {
           logger.info({ signal }, 'shutting down');
           stopping = true;
           process.off('SIGINT', onInt);
           process.off('SIGTERM', onTerm);
-          service.stop().then(resolve, (err) => {
-            logger.error({ err }, 'shutdown error');
-            resolve();
-          });
+          void stopWithin(service, shutdownDeadlineMs(service.rt.config.sync.graceSeconds), logger).then(resolve);
         };
         const onInt = () => stop('SIGINT');
         const onTerm = () => stop('SIGTERM');
@@ -68,5 +67,7 @@ export function registerWorkerCommand(program: Command): void {
       });
       process.off('SIGHUP', onHup);
       logger.flush?.();
+      // Abandoned connections and timers would keep the process alive: exit now, with the code that says so.
+      if (exitCode !== 0) process.exit(exitCode);
     });
 }

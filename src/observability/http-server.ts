@@ -4,6 +4,7 @@ import express, { type ErrorRequestHandler, type Express, type RequestHandler, t
 import type { Registry } from 'prom-client';
 import { listen } from '../http/listen.js';
 import { runbookPage } from './runbook-page.js';
+import { within } from './within.js';
 
 export interface ReadyCheck {
   ok: boolean;
@@ -21,6 +22,13 @@ export interface HttpServerOptions {
   /** More routes, mounted after ours (e.g. the queue UI at /admin/queues); what it passes on answers 404. */
   extra?: Express | Router;
 }
+
+/**
+ * /readyz answers within this, whatever its checks wait for: inside Kubernetes' default probe timeout
+ * (1 s), so a probe gets a 503 it can act on instead of a timeout. The checks bound their own Redis
+ * calls tighter (jobs/service.ts) and name what failed; this is the backstop.
+ */
+export const READY_TIMEOUT_MS = 800;
 
 const notFound: RequestHandler = (req, res) => {
   res.status(404).json({ error: 'NOT_FOUND', message: `no route ${req.method} ${req.path}` });
@@ -52,7 +60,10 @@ function httpApp(options: Omit<HttpServerOptions, 'port' | 'host'>): Express {
     res.json({ ok: true });
   });
   app.get('/readyz', async (_req, res) => {
-    const r: ReadyCheck = await options.ready().catch((e: Error) => ({ ok: false, checks: { ready: { ok: false, detail: e.message } } }));
+    const r: ReadyCheck = await within(READY_TIMEOUT_MS, 'readiness checks', options.ready()).catch((e: Error) => ({
+      ok: false,
+      checks: { ready: { ok: false, detail: e.message } },
+    }));
     res.status(r.ok ? 200 : 503).json(r);
   });
   // What the alerts' runbook_url opens (ops/prometheus/rules): the operations guide of this build.

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Counter, Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ListenError } from '../../src/http/listen.js';
-import { type ReadyCheck, startHttpServer } from '../../src/observability/http-server.js';
+import { READY_TIMEOUT_MS, type ReadyCheck, startHttpServer } from '../../src/observability/http-server.js';
 import { occupyPort } from '../support/cli.js';
 import { REPO_ROOT } from './support/stack.js';
 
@@ -62,6 +62,17 @@ describe('the worker HTTP server: /metrics, /healthz, /readyz, /runbook and noth
     r = await fetch(`${server.url}/readyz`);
     expect(r.status).toBe(503);
     expect(await r.json()).toEqual({ ok: false, checks: { ready: { ok: false, detail: 'redis gone' } } });
+  });
+
+  it('given checks that never answer, when /readyz is probed, then it answers 503 within the probe timeout (1 s) saying so', async () => {
+    ready = () => new Promise(() => {});
+    const started = Date.now();
+    const r = await fetch(`${server.url}/readyz`, { signal: AbortSignal.timeout(5_000) });
+    const ms = Date.now() - started;
+    expect(r.status).toBe(503);
+    expect(await r.json()).toEqual({ ok: false, checks: { ready: { ok: false, detail: `readiness checks: no answer within ${READY_TIMEOUT_MS} ms` } } });
+    expect(ms).toBeGreaterThanOrEqual(READY_TIMEOUT_MS);
+    expect(ms).toBeLessThan(1_000);
   });
 
   it('serves the operations guide at /runbook as HTML, with an anchor for every alert the rules link to', async () => {

@@ -59,6 +59,8 @@ export interface RunningCli {
   err(): string;
   /** Resolves with the first match of `pattern` in stdout (waiting for more output); rejects if the command ends first. */
   waitForOutput(pattern: RegExp): Promise<RegExpMatchArray>;
+  /** Sends a signal to the command (only while it runs). */
+  kill(signal: NodeJS.Signals): void;
   exit: Promise<CliRun>;
 }
 
@@ -87,6 +89,9 @@ export function spawnCli(args: string[], options: { env?: Record<string, string>
   return {
     out: () => out,
     err: () => err,
+    kill: (signal) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    },
     exit,
     waitForOutput: (pattern) =>
       new Promise((resolve, reject) => {
