@@ -21,6 +21,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY connectors ./connectors
 COPY jobs ./jobs
+COPY operations ./operations
 COPY cli ./cli
 COPY sandbox ./sandbox
 # bench/ and the tests stay out of the image: tsconfig.build.json compiles only what is copied here.

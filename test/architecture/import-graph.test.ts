@@ -8,10 +8,12 @@ import { describe, expect, it } from 'vitest';
  * Who may import whom (docs/architecture.md): the emulators are the other side of the wire, so the
  * product never loads them and they share nothing with the product but the billing interface's schemas;
  * a connector depends on the product's contracts only, never on jobs, the CLI, the sandbox or another
- * connector. The CLI may import anything, the sandbox included.
+ * connector. Operations (what the CLI and an HTTP API both call) sit between the CLI and the jobs: they
+ * import the product's core and jobs, never the CLI or the sandbox, and nothing below them imports them.
+ * The CLI may import anything, the sandbox included.
  */
 const ROOT = normalize(join(dirname(fileURLToPath(import.meta.url)), '..', '..'));
-const FOLDERS = ['src', 'jobs', 'connectors', 'cli', 'sandbox'];
+const FOLDERS = ['src', 'jobs', 'connectors', 'operations', 'cli', 'sandbox'];
 
 interface Edge {
   from: string;
@@ -42,7 +44,7 @@ function importsOf(file: string): Edge[] {
 
 const edges = FOLDERS.flatMap(tsFiles).flatMap(importsOf);
 const under = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
-const product = (path: string) => ['src', 'jobs', 'connectors', 'cli'].some((f) => under(path, f));
+const product = (path: string) => ['src', 'jobs', 'connectors', 'operations', 'cli'].some((f) => under(path, f));
 const show = (list: Edge[]) => list.map((e) => `${e.from} → ${e.to}`);
 
 describe('the import graph', () => {
@@ -55,6 +57,13 @@ describe('the import graph', () => {
   it('given src/, jobs/ and connectors/, then none imports sandbox/ (the worker never loads an emulator)', () => {
     const bad = edges.filter((e) => ['src', 'jobs', 'connectors'].some((f) => under(e.from, f)) && under(e.to, 'sandbox'));
     expect(show(bad)).toEqual([]);
+  });
+
+  it('given operations/, then it imports only src/, jobs/ and connectors/ (not cli/ or sandbox/), and src/, jobs/ and connectors/ do not import it', () => {
+    const out = edges.filter((e) => under(e.from, 'operations') && !['src', 'jobs', 'connectors', 'operations'].some((f) => under(e.to, f)));
+    const up = edges.filter((e) => ['src', 'jobs', 'connectors'].some((f) => under(e.from, f)) && under(e.to, 'operations'));
+    expect(show([...out, ...up])).toEqual([]);
+    expect(edges.some((e) => under(e.from, 'cli') && under(e.to, 'operations'))).toBe(true);
   });
 
   it('given sandbox/, then from the product it imports only the billing interface schemas (src/billing/schemas/)', () => {
