@@ -3,7 +3,7 @@ import { runCountInvariant, type NarrowedWindow } from '../jobs/reconcile/count-
 import { DriftReport, FIXABLE } from '../jobs/reconcile/drift.js';
 import type { HistoryHelpers } from '../jobs/reconcile/invoice-date-window.js';
 import { recordReconcileRun, repairDrift, type ReconcileHelpers, type ReconcileResult, sweepInto } from '../jobs/reconcile/run-reconcile.js';
-import { readSourceWindow } from '../jobs/reconcile/source-window.js';
+import { readInvoicesById, readSourceWindow } from '../jobs/reconcile/source-window.js';
 
 export interface HistoryReconcileRequest {
   connectionId: string;
@@ -44,7 +44,9 @@ const ENTITY = 'invoices';
  */
 export async function reconcileHistory(rt: HistoryReconcileHelpers, req: HistoryReconcileRequest, signal?: AbortSignal): Promise<HistoryReconcileResult> {
   const started = Date.now();
-  const conn = rt.connection(req.connectionId).config.id;
+  const handle = rt.connection(req.connectionId);
+  const conn = handle.config.id;
+  if (req.deep) readInvoicesById(handle);
   const at = new Date().toISOString();
   const fixable = new Set<string>();
   const report = new DriftReport(10_000, (i) => {
@@ -79,12 +81,7 @@ export async function reconcileHistory(rt: HistoryReconcileHelpers, req: History
     from,
     to,
     deep: Boolean(req.deep),
-    counts: report.counts,
-    total: report.total,
-    needsPerson: report.needsPerson,
-    checked: report.checked,
-    items: report.items,
-    truncated: report.truncated,
+    ...report.summary(),
     inFlight,
     repaired,
     windows: { compared: invariant.compared, disagreeing: invariant.narrowed },

@@ -67,4 +67,9 @@ export class DriftReport {
   get needsPerson(): number {
     return this.person;
   }
+
+  /** What a reconcile's result says of its drift. */
+  summary() {
+    return { counts: this.counts, total: this.total, needsPerson: this.needsPerson, checked: this.checked, items: this.items, truncated: this.truncated };
+  }
 }

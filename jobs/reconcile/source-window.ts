@@ -1,4 +1,6 @@
 import type { Logger } from 'pino';
+import type { Stream } from '../../src/connector/types.js';
+import { ConfigError } from '../../src/errors/index.js';
 import type { Ledger } from '../../src/pipeline/ledger.js';
 import type { LedgerDateIndex } from '../../src/pipeline/ledger-date-index.js';
 import type { ConnectionHandle } from '../runtime.js';
@@ -26,6 +28,14 @@ export interface SourceWindowRead {
   stale: Array<{ erpId: string; version: string }>;
 }
 
+/** The connector's read of invoices by id; a connector without one cannot serve a deep history reconcile (said before anything is read). */
+export function readInvoicesById(handle: ConnectionHandle): NonNullable<Stream['readByIds']> {
+  const stream = handle.connector.streams[ENTITY];
+  if (!stream.readByIds)
+    throw new ConfigError(`connection ${handle.config.id}: its connector cannot read invoices by id, so --history --deep cannot read the source`);
+  return stream.readByIds.bind(stream);
+}
+
 /**
  * Deep mode of a history reconcile, for one window of invoice dates where billing and the ledger
  * disagree: the connection's ledger records dated there are read again from the source by id (the
@@ -42,8 +52,7 @@ export async function readSourceWindow(
   signal?: AbortSignal,
 ): Promise<SourceWindowRead> {
   const handle = rt.connection(conn);
-  const stream = handle.connector.streams[ENTITY];
-  if (!stream.readByIds) throw new Error(`connection ${conn}: its connector cannot read invoices by id, so a deep history reconcile cannot read the source`);
+  const readByIds = readInvoicesById(handle);
   const log = rt.logger.child({ connection: conn, reconcile: 'history-deep' });
   const counted = countingVendorCalls(handle.readContext({ logger: log, signal, until: new Date() }));
   const out: SourceWindowRead = { checked: 0, vendorCalls: 0, stale: [] };
@@ -51,7 +60,7 @@ export async function readSourceWindow(
   for await (const batch of rt.ledgerDates.ids(conn, ENTITY, w.from, w.to, IDS_PER_READ)) {
     const entries = await rt.ledger.getMany(conn, ENTITY, batch);
     const found = new Set<string>();
-    for await (const page of stream.readByIds(counted.ctx, batch)) {
+    for await (const page of readByIds(counted.ctx, batch)) {
       for (const r of page) {
         const i = batch.indexOf(r.id);
         const e = entries[i];
