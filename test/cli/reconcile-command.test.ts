@@ -228,6 +228,17 @@ describe('erp-sync reconcile --history (the command)', () => {
     expect(result!.windows.compared).toBeGreaterThan(1);
   }, 60_000);
 
+  it('given that drift, when reconcile --history prints for a person, then it names the invoice dates counted, the disagreeing window and the record', async () => {
+    const r = await run(['--history']);
+    expect(r.code, r.err).toBe(1);
+    expect(r.out).toMatch(
+      /^reconcile \S+ history, invoice dates \d{4}-\d{2}-\d{2} → \d{4}-\d{2}-\d{2}: \d+ billing, \d+ ledger records counted in [\d.]+ s \(\d+ billing listing calls\)$/m,
+    );
+    expect(r.out).toMatch(/\d+ window\(s\) counted; 1 disagreeing, compared id by id/);
+    expect(r.out).toMatch(/missing_in_billing\s+1\s+fixable by --repair/);
+    expect(r.out).toContain(deleted[0]);
+  }, 60_000);
+
   it('given that drift, when reconcile --history --deep runs, then the source is read for the disagreeing window only (its ledger records, by id) and the invoice it holds live stays missing', async () => {
     const before = p.zoho.journal.list().length;
     const { code, err, result } = await json(['--history', '--deep']);
