@@ -65,7 +65,7 @@ export function registerReconcileCommand(program: Command): void {
         'to',
       ]),
     )
-    .option('--deep', 'also read the source: never-synced, stale and deleted records (with --history: for the windows that disagree only)')
+    .option('--deep', 'also read the source: never-synced, stale and deleted records (with --history: stale and deleted, in the windows that disagree only)')
     .option('--repair', 're-read what a sync can fix (missing, mismatch, stale) from the source by id, re-enqueue it and wait for it')
     .option('--json', 'print the result as JSON')
     .option('--report <file>', 'write the full result (every drifted record) as JSON to a file')
