@@ -96,7 +96,7 @@ async function main() {
   const today = utcDate(Date.now());
   const windowed = WINDOWED ? await cli(['--from', today, '--to', today]) : undefined;
 
-  console.log(`## count invariant: one missing invoice among N\n\nmachine: ${machine()}`);
+  console.log(`## whole-history reconcile: one missing invoice among N\n\nmachine: ${machine()}`);
   console.log(
     `method: billing emulator (own process) seeded with N invoices of origin source EXTERNAL_SYSTEM_A, invoice dates spread over ${SPREAD_DAYS} days, all updated today; ledger seeded with the N matching entries; one invoice deleted in billing; \`runCountInvariant\` in process, then \`erp-sync reconcile --history --json\`${WINDOWED ? ' and \`--from today --to today --json\`' : ''} (own processes: wall time, VmHWM every 200 ms; calls = billing's journal of GET /external/invoices); billing budget 1,000 requests/s; leafRecords ${config.reconcile.countInvariant.leafRecords}\n`,
   );
