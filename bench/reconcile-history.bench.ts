@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { validateSettings } from '../connectors/registry.js';
+import type { DriftItem } from '../jobs/reconcile/drift.js';
 import { makeJobHelpers } from '../jobs/job-helpers.js';
 import { runCountInvariant } from '../jobs/reconcile/count-invariant.js';
 import { DriftReport } from '../jobs/reconcile/drift.js';
 import { createRuntime } from '../jobs/runtime.js';
 import { reconcileFields } from '../jobs/reconcile-fields.js';
-import { ZOHO_SANDBOX_DEFAULTS } from '../sandbox/zoho-books/index.js';
 import { InvoiceInput } from '../src/billing/schemas/index.js';
+import { utcDate } from '../src/billing/dates.js';
 import { parseConfig } from '../src/config.js';
 import { createLogger } from '../src/observability/logger.js';
 import { contentHash } from '../src/pipeline/content-hash.js';
@@ -14,17 +15,22 @@ import { encodeLedgerEntry } from '../src/pipeline/ledger-entry-codec.js';
 import { deleteKeysWithPrefix, resolveRedis, stateConnection } from '../src/redis.js';
 import { machine } from './bench-utils.js';
 import { forkBillingEmulator } from './fork-emulator.js';
+import { reconcileBenchConfig, runReconcileCli, writeBenchConfig } from './reconcile-cli.js';
 import { seedInvoice } from './seed-invoice.js';
 
 /**
  * The count invariant at scale: billing (emulator, own process) holds N invoices of the connection's
  * origin source, their invoice dates spread over three years; the ledger holds the N matching entries;
  * one invoice is deleted in billing. Measured: the one-time build of the ledger's date index, its bytes
- * per record, and the listing calls and seconds the invariant takes to find the missing record.
+ * per record, and the listing calls and seconds the invariant takes to find the missing record, in
+ * process (the scheduled job's check) and as the real `erp-sync reconcile --history --json`; baseline in
+ * the same run: `erp-sync reconcile --from today --to today --json`, which finds it here only because the
+ * seeded billing records were all updated today (skip it with --no-windowed).
  *
- *   npm run bench:reconcile-history [-- 1000000]
+ *   npm run bench:reconcile-history [-- 1000000] [--no-windowed]
  */
-const N = Number(process.argv[2] ?? 1_000_000);
+const N = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 1_000_000);
+const WINDOWED = !process.argv.includes('--no-windowed');
 const SPREAD_DAYS = 1095;
 const KEY = 'bench-key';
 
@@ -32,29 +38,8 @@ async function main() {
   const redis = await resolveRedis();
   const billing = await forkBillingEmulator(KEY, {}, N, SPREAD_DAYS);
   const prefix = `bench-hist-${randomBytes(3).toString('hex')}`;
-  const d = ZOHO_SANDBOX_DEFAULTS;
-  const config = parseConfig(
-    {
-      billing: { url: billing.url, apiKey: KEY, rateLimit: { max: 1000, durationMs: 1000 } },
-      redis: { url: redis.url, prefix },
-      connections: [
-        {
-          id: 'bench',
-          system: 'zoho-books',
-          originSource: 'EXTERNAL_SYSTEM_A',
-          settings: {
-            organizationId: d.organizationId,
-            clientId: d.clientId,
-            clientSecret: d.clientSecret,
-            refreshToken: d.refreshToken,
-            baseUrl: 'http://127.0.0.1:1/books/v3',
-          },
-        },
-      ],
-    },
-    {},
-    validateSettings,
-  );
+  const yaml = reconcileBenchConfig(billing.url, KEY, redis.url, prefix);
+  const config = parseConfig(yaml, {}, validateSettings);
   const rt = await createRuntime(config, redis.url, createLogger({ level: 'error' }));
   const r = stateConnection(redis.url);
   const ledgerKey = rt.keys.ledger('bench', 'invoices');
@@ -96,9 +81,24 @@ async function main() {
   const foundSeconds = (Date.now() - t) / 1000;
   const hit = report.items.find((i) => i.erpId === String(victim) && i.kind === 'missing_in_billing');
 
-  console.log(`## count invariant: one missing invoice among N\n\nmachine: ${machine()}`);
+  // The same check on demand: the real CLI, a process of its own (config loaded, Redis opened, the in-flight sweep).
+  const file = await writeBenchConfig(yaml);
+  const calls = async () => ((await (await fetch(`${billing.url}/__admin/journal?path=/external/invoices`)).json()) as { entries: unknown[] }).entries.length;
+  type Result = { total: number; items: DriftItem[]; billingCalls?: number };
+  const cli = async (args: string[]) => {
+    const before = await calls();
+    const run = await runReconcileCli<Result>(file, args);
+    if (!run.result) console.error(run.stderr.slice(0, 2000));
+    const hit = run.result?.items.find((i) => i.erpId === String(victim));
+    return { ...run, calls: (await calls()) - before, found: hit ? `${hit.kind} (drift total ${run.result!.total})` : 'NOT FOUND' };
+  };
+  const onDemand = await cli(['--history']);
+  const today = utcDate(Date.now());
+  const windowed = WINDOWED ? await cli(['--from', today, '--to', today]) : undefined;
+
+  console.log(`## whole-history reconcile: one missing invoice among N\n\nmachine: ${machine()}`);
   console.log(
-    `method: billing emulator (own process) seeded with N invoices of origin source EXTERNAL_SYSTEM_A, invoice dates spread over ${SPREAD_DAYS} days; ledger seeded with the N matching entries; one invoice deleted in billing; \`runCountInvariant\` in process; billing budget 1,000 requests/s; leafRecords ${config.reconcile.countInvariant.leafRecords}\n`,
+    `method: billing emulator (own process) seeded with N invoices of origin source EXTERNAL_SYSTEM_A, invoice dates spread over ${SPREAD_DAYS} days, all updated today; ledger seeded with the N matching entries; one invoice deleted in billing; \`runCountInvariant\` in process, then \`erp-sync reconcile --history --json\`${WINDOWED ? ' and \`--from today --to today --json\`' : ''} (own processes: wall time, VmHWM every 200 ms; calls = billing's journal of GET /external/invoices); billing budget 1,000 requests/s; leafRecords ${config.reconcile.countInvariant.leafRecords}\n`,
   );
   console.log(
     '| invoices | index build (once) | index bytes/record | clean: calls, time | one missing: calls, time | narrowed window | found |\n|---|---|---|---|---|---|---|',
@@ -106,6 +106,18 @@ async function main() {
   console.log(
     `| ${N.toLocaleString('en')} | ${indexed.toLocaleString('en')} members, ${indexSeconds.toFixed(1)} s | ${(indexBytes / N).toFixed(0)} | ${clean.calls}, ${cleanSeconds.toFixed(2)} s | ${found.calls}, ${foundSeconds.toFixed(2)} s | ${found.narrowed.map((w) => `${w.window} (billing ${w.billing}, ledger ${w.ledger})`).join(', ')} | ${hit ? `erpId ${hit.erpId}, missing_in_billing` : 'NOT FOUND'} (drift total ${report.total}) |`,
   );
+  console.log('\n| one missing among N | billing listing calls | time | peak RSS | exit | found |\n|---|---|---|---|---|---|');
+  console.log(
+    `| scheduled count invariant (in process) | ${found.calls} | ${foundSeconds.toFixed(1)} s | – | – | ${hit ? 'missing_in_billing' : 'NOT FOUND'} |`,
+  );
+  for (const [name, run] of [
+    ['`reconcile --history`', onDemand],
+    ['`reconcile --from today --to today`', windowed],
+  ] as const)
+    if (run)
+      console.log(
+        `| ${name} | ${run.calls}${run.result?.billingCalls !== undefined ? ` (it counted ${run.result.billingCalls})` : ''} | ${run.seconds.toFixed(1)} s | ${run.peakMb.toFixed(0)} MiB | ${run.code} | ${run.found} |`,
+      );
   billing.stop();
   await deleteKeysWithPrefix(r, prefix);
   await r.quit();

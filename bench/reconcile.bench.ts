@@ -1,11 +1,4 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { stringify } from 'yaml';
-import { ZOHO_SANDBOX_DEFAULTS } from '../sandbox/zoho-books/index.js';
 import { reconcileFields } from '../jobs/reconcile-fields.js';
 import { utcDate } from '../src/billing/dates.js';
 import { InvoiceInput } from '../src/billing/schemas/index.js';
@@ -15,7 +8,7 @@ import { encodeLedgerEntry } from '../src/pipeline/ledger-entry-codec.js';
 import { deleteKeysWithPrefix, resolveRedis, stateConnection } from '../src/redis.js';
 import { machine } from './bench-utils.js';
 import { forkBillingEmulator } from './fork-emulator.js';
-import { watchPeakRss } from './proc-rss.js';
+import { reconcileBenchConfig, runReconcileCli, writeBenchConfig } from './reconcile-cli.js';
 import { seedInvoice } from './seed-invoice.js';
 
 /**
@@ -31,7 +24,6 @@ const sizes = process.argv
   .filter((n) => n > 0);
 const SIZES = sizes.length ? sizes : [20_000, 200_000];
 const KEY = 'bench-key';
-const cli = fileURLToPath(new URL('../cli/main.js', import.meta.url));
 
 async function main() {
   const redis = await resolveRedis();
@@ -62,60 +54,15 @@ async function main() {
       }
       await pipe.exec();
     }
-    const dir = await mkdtemp(join(tmpdir(), 'erp-sync-bench-'));
-    const d = ZOHO_SANDBOX_DEFAULTS;
-    const config = join(dir, 'config.yaml');
-    await writeFile(
-      config,
-      stringify({
-        billing: { url: billing.url, apiKey: KEY, rateLimit: { max: 1000, durationMs: 1000 } },
-        redis: { url: redis.url, prefix },
-        connections: [
-          {
-            id: 'bench',
-            system: 'zoho-books',
-            originSource: 'EXTERNAL_SYSTEM_A',
-            settings: {
-              organizationId: d.organizationId,
-              clientId: d.clientId,
-              clientSecret: d.clientSecret,
-              refreshToken: d.refreshToken,
-              baseUrl: 'http://127.0.0.1:1/books/v3',
-            },
-          },
-        ],
-      }),
-    );
+    const config = await writeBenchConfig(reconcileBenchConfig(billing.url, KEY, redis.url, prefix));
     const today = utcDate(Date.now());
-    const started = Date.now();
-    const child = spawn(
-      process.execPath,
-      [
-        ...(process.env.BENCH_CHILD_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
-        cli,
-        'reconcile',
-        '--config',
-        config,
-        '--connection',
-        'bench',
-        '--from',
-        today,
-        '--to',
-        today,
-        '--json',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'error' } },
-    );
-    const rss = watchPeakRss(child.pid!);
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (b) => (out += b));
-    child.stderr.on('data', (b) => (err += b));
-    const code = await new Promise<number>((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
-    const peakMb = rss.stop() / 1024;
-    const seconds = (Date.now() - started) / 1000;
-    const result = out ? (JSON.parse(out) as { total: number; checked: { billing: number; ledger: number } }) : undefined;
-    if (!result) console.error(err.slice(0, 2000));
+    const { code, seconds, peakMb, result, stderr } = await runReconcileCli<{ total: number; checked: { billing: number; ledger: number } }>(config, [
+      '--from',
+      today,
+      '--to',
+      today,
+    ]);
+    if (!result) console.error(stderr.slice(0, 2000));
     rows.push(
       `| ${n.toLocaleString('en')} | ${result?.checked.billing ?? '?'} | ${result?.checked.ledger ?? '?'} | ${result?.total ?? '?'} | ${peakMb.toFixed(0)} MiB | ${seconds.toFixed(1)} s | ${code} |`,
     );

@@ -145,6 +145,7 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
         ledgerDates: rt.ledgerDates,
         reconcileCycle: rt.reconcileCycle,
         reconcileState: rt.reconcileState,
+        quarantine: rt.quarantine,
       },
     },
   };

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { access, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import type { ReconcilePayload } from '../../jobs/catalog.js';
 import { runReconcile, type ReconcileResult } from '../../jobs/reconcile/run-reconcile.js';
 import { reconcileRunRecord, type RunEnding } from '../../jobs/run-record.js';
@@ -10,7 +10,7 @@ import { runBacklog } from '../../jobs/backfill.js';
 import { billingCompanyGuardOf } from '../../jobs/billing-company-guard.js';
 import { failedUpsertHelpers, makeJobHelpers } from '../../jobs/job-helpers.js';
 import type { Runtime } from '../../jobs/runtime.js';
-import { sweepInFlight } from '../../jobs/sweep.js';
+import { reconcileHistory, type HistoryReconcileResult } from '../../operations/reconcile-history.js';
 import { startWorkers } from '../../jobs/worker-service.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { withRuntime } from '../context.js';
@@ -36,65 +36,105 @@ async function checkReportPath(file: string): Promise<void> {
   }
 }
 
+interface ReconcileOptions {
+  connection: string;
+  from?: string;
+  to?: string;
+  history?: boolean;
+  deep?: boolean;
+  repair?: boolean;
+  json?: boolean;
+  report?: string;
+  config?: string;
+}
+
 /**
- * `erp-sync reconcile --connection ID --from DATE --to DATE [--deep] [--repair] [--json] [--report FILE]`
+ * `erp-sync reconcile --connection ID (--from DATE --to DATE | --history) [--deep] [--repair] [--json] [--report FILE]`
  * Exit codes: 0 clean, 1 drift found, 2 could not reconcile.
  */
 export function registerReconcileCommand(program: Command): void {
   program
     .command('reconcile')
-    .description('compare billing with what was synced (and, with --deep, with the source) for UPDATED_AT days')
+    .description('compare billing with what was synced (and, with --deep, with the source) for UPDATED_AT days, or over the whole history')
     .addOption(requiredOption('--connection <id>', 'connection id'))
-    .addOption(requiredOption('--from <date>', 'first day, YYYY-MM-DD (reconcile.timeZone, UTC by default)'))
-    .addOption(requiredOption('--to <date>', 'last day, inclusive'))
-    .option('--deep', 'also read the source: never-synced, stale and deleted records')
+    .option('--from <date>', 'first day, YYYY-MM-DD (reconcile.timeZone, UTC by default); required unless --history')
+    .option('--to <date>', 'last day, inclusive; required unless --history')
+    .addOption(
+      new Option('--history', "the whole history: billing's and the ledger's counts by invoice date, compared id by id where they differ").conflicts([
+        'from',
+        'to',
+      ]),
+    )
+    .option('--deep', 'also read the source: never-synced, stale and deleted records (with --history: stale and deleted, in the windows that disagree only)')
     .option('--repair', 're-read what a sync can fix (missing, mismatch, stale) from the source by id, re-enqueue it and wait for it')
     .option('--json', 'print the result as JSON')
     .option('--report <file>', 'write the full result (every drifted record) as JSON to a file')
     .option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)')
-    .action(async (o: { connection: string; from: string; to: string; deep?: boolean; repair?: boolean; json?: boolean; report?: string; config?: string }) => {
-      const from = isoDate(o.from, '--from');
-      const to = isoDate(o.to, '--to');
-      if (from > to) throw new ConfigError(`--from ${from} is after --to ${to}`);
+    .action(async (o: ReconcileOptions, cmd: Command) => {
+      const window = o.history ? undefined : windowOf(o, cmd);
       if (o.report) await checkReportPath(o.report);
       await withRuntime(o.config, async (rt) => {
         // Billing's side of a connection whose state belongs to another company would be all drift.
         await billingCompanyGuardOf(rt).check(o.connection);
-        const helpers = makeJobHelpers(rt).sweep;
-        const request = { connectionId: o.connection, from, to, deep: Boolean(o.deep), repair: Boolean(o.repair) };
+        const helpers = makeJobHelpers(rt).reconcile;
+        const request = { connectionId: o.connection, deep: Boolean(o.deep), repair: Boolean(o.repair) };
         rt.connection(o.connection);
-        const result = await recordedReconcile(rt, request, () => runReconcile({ ...rt, sweep: (conn) => sweepInFlight(helpers, conn) }, request));
-        if (o.repair && result.repaired) {
-          const none = (await rt.queues.pull.getWorkersCount()) === 0 || (await rt.queues.upsert.getWorkersCount()) === 0;
-          const own = none ? startWorkers(rt, ['pull', 'upsert']) : undefined;
-          try {
-            await waitForRepair(rt, result.repaired);
-          } finally {
-            await own?.stop(5_000);
-          }
-        }
-        const json = JSON.stringify(result, null, 2);
-        if (o.report) {
-          try {
-            await writeFile(o.report, json);
-          } catch (e) {
-            // The reconcile ran: keep its result (on stdout, in full) and say why the report is missing.
-            console.log(json);
-            throw new ConfigError(`could not write --report ${o.report}: ${(e as Error).message}; the result was printed to stdout instead`, { cause: e });
-          }
-        }
-        if (o.json) console.log(json);
-        else printResult(result);
+        const result = window
+          ? await recordedReconcile(rt, { ...request, ...window }, () => runReconcile(helpers, { ...request, ...window }))
+          : await recordedReconcile(rt, { ...request, history: true }, () => reconcileHistory(helpers, request));
+        if (o.repair && result.repaired) await waitForOwnRepair(rt, result.repaired);
+        await writeResult(result, o);
         process.exitCode = result.total > 0 ? 1 : 0;
       });
     });
+}
+
+/** --from and --to, both required without --history: a missing or bad one is a usage error. */
+function windowOf(o: ReconcileOptions, cmd: Command): { from: string; to: string } {
+  for (const flag of ['from', 'to'] as const)
+    if (o[flag] === undefined)
+      cmd.error(`required option '--${flag} <date>' not specified (or give --history)`, { exitCode: 1, code: 'commander.missingMandatoryOptionValue' });
+  const from = isoDate(o.from!, '--from');
+  const to = isoDate(o.to!, '--to');
+  if (from > to) throw new ConfigError(`--from ${from} is after --to ${to}`);
+  return { from, to };
+}
+
+/** A repair's upserts are written by the workers: this process runs its own when no worker serves the queues. */
+async function waitForOwnRepair(rt: Runtime, repaired: NonNullable<ReconcileResult['repaired']>): Promise<void> {
+  const none = (await rt.queues.pull.getWorkersCount()) === 0 || (await rt.queues.upsert.getWorkersCount()) === 0;
+  const own = none ? startWorkers(rt, ['pull', 'upsert']) : undefined;
+  try {
+    await waitForRepair(rt, repaired);
+  } finally {
+    await own?.stop(5_000);
+  }
+}
+
+async function writeResult(result: ReconcileResult | HistoryReconcileResult, o: ReconcileOptions): Promise<void> {
+  const json = JSON.stringify(result, null, 2);
+  if (o.report) {
+    try {
+      await writeFile(o.report, json);
+    } catch (e) {
+      // The reconcile ran: keep its result (on stdout, in full) and say why the report is missing.
+      console.log(json);
+      throw new ConfigError(`could not write --report ${o.report}: ${(e as Error).message}; the result was printed to stdout instead`, { cause: e });
+    }
+  }
+  if (o.json) console.log(json);
+  else printResult(result);
 }
 
 /**
  * A reconciliation run here leaves its run record like the reconcile job's (`erp-sync runs`), without a
  * job id; a record that cannot be written does not change the command's outcome.
  */
-async function recordedReconcile(rt: Runtime, request: ReconcilePayload, run: () => Promise<ReconcileResult>): Promise<ReconcileResult> {
+async function recordedReconcile<R extends ReconcileResult | HistoryReconcileResult>(
+  rt: Runtime,
+  request: ReconcilePayload,
+  run: () => Promise<R>,
+): Promise<R> {
   const startedAt = Date.now();
   const record = (ending: RunEnding) =>
     rt.runHistory
@@ -127,10 +167,18 @@ async function waitForRepair(rt: Runtime, repaired: NonNullable<ReconcileResult[
   }
 }
 
-function printResult(r: ReconcileResult): void {
-  console.log(
-    `reconcile ${r.connection} ${r.from} → ${r.to}${r.deep ? ' (deep)' : ''}: checked ${r.checked.billing} billing, ${r.checked.ledger} ledger${r.deep ? `, ${r.checked.source} source` : ''} records in ${r.seconds.toFixed(1)} s`,
-  );
+function printResult(r: ReconcileResult | HistoryReconcileResult): void {
+  if ('history' in r) {
+    const span = r.from ? `invoice dates ${r.from} → ${r.to}` : 'no dated invoice';
+    console.log(
+      `reconcile ${r.connection} history, ${span}${r.deep ? ' (deep)' : ''}: ${r.checked.billing} billing, ${r.checked.ledger} ledger${r.deep ? `, ${r.checked.source} source` : ''} records counted in ${r.seconds.toFixed(1)} s (${r.billingCalls} billing listing calls${r.deep ? `, ${r.vendorCalls} vendor calls` : ''})`,
+    );
+    console.log(`  ${r.windows.compared} window(s) counted; ${r.windows.disagreeing.length} disagreeing, compared id by id`);
+    for (const w of r.windows.disagreeing) console.log(`    ${w.window}: billing ${w.billing}, ledger ${w.ledger}`);
+  } else
+    console.log(
+      `reconcile ${r.connection} ${r.from} → ${r.to}${r.deep ? ' (deep)' : ''}: checked ${r.checked.billing} billing, ${r.checked.ledger} ledger${r.deep ? `, ${r.checked.source} source` : ''} records in ${r.seconds.toFixed(1)} s`,
+    );
   if (r.total === 0) return void console.log('  clean: no drift');
   for (const k of DRIFT_KINDS)
     if (r.counts[k]) console.log(`  ${k.padEnd(22)} ${String(r.counts[k]).padStart(6)}  ${FIXABLE.has(k) ? 'fixable by --repair' : 'needs a person'}`);

@@ -28,6 +28,18 @@ export interface CountInvariantResult {
   narrowed: NarrowedWindow[];
   /** Listing calls the check made. */
   calls: number;
+  /** The invoice dates counted, from the earliest to the latest either side holds; undefined when neither holds one. */
+  span?: DayWindow;
+  /** Windows whose counts were compared (the span, and each half looked at while narrowing). */
+  compared: number;
+}
+
+export interface CountInvariantOptions {
+  signal?: AbortSignal;
+  /** Compare id by id this connection's ledger alone (billing's counts stay the group's: they cannot be split). */
+  only?: string;
+  /** Runs before a narrowed window is compared id by id (a deep reconcile reads the source for it first). */
+  beforeDiff?: (w: DayWindow) => Promise<void>;
 }
 
 /**
@@ -41,7 +53,13 @@ export interface CountInvariantResult {
  * What counts cannot see: a missing record and an extra one in the same window cancel out (the history
  * cycle finds those), and records without an invoice date are in no date window.
  */
-export async function runCountInvariant(rt: HistoryHelpers, connectionId: string, report: DriftReport, signal?: AbortSignal): Promise<CountInvariantResult> {
+export async function runCountInvariant(
+  rt: HistoryHelpers,
+  connectionId: string,
+  report: DriftReport,
+  options: CountInvariantOptions = {},
+): Promise<CountInvariantResult> {
+  const { signal } = options;
   const group = billingGroup(rt, connectionId);
   const { leafRecords } = rt.config.reconcile.countInvariant;
   for (const c of group.connections) await rt.ledgerDates.ensure(rt.ledger, c, 'invoices');
@@ -57,9 +75,11 @@ export async function runCountInvariant(rt: HistoryHelpers, connectionId: string
   const last = (await listGroup(group, { ...datedOnly, sort: '-invoiceDate' }, signal)).docs[0]?.invoiceDate;
   if (first) from = Math.min(from, dayOf(first));
   if (last) to = Math.max(to, dayOf(last));
-  const result: CountInvariantResult = { connections: group.connections, billing: 0, ledger: 0, narrowed: [], calls: 0 };
+  const result: CountInvariantResult = { connections: group.connections, billing: 0, ledger: 0, narrowed: [], calls: 0, compared: 0 };
   if (from > to) return { ...result, calls: group.calls };
   const span = { from, to };
+  result.span = span;
+  result.compared = 1;
   result.billing = await billingCount(group, span, signal);
   result.ledger = await ledgerCount(rt, group, span);
 
@@ -67,7 +87,8 @@ export async function runCountInvariant(rt: HistoryHelpers, connectionId: string
     if (billing === ledger) return;
     if (w.from === w.to || Math.max(billing, ledger) <= leafRecords) {
       result.narrowed.push({ window: windowText(w), billing, ledger });
-      await diffInvoiceDateWindow(rt, group, w, report, { compare: false, signal });
+      await options.beforeDiff?.(w);
+      await diffInvoiceDateWindow(rt, group, w, report, { compare: false, signal, only: options.only });
       return;
     }
     const mid = Math.floor((w.from + w.to) / 2);
@@ -75,6 +96,7 @@ export async function runCountInvariant(rt: HistoryHelpers, connectionId: string
     const right = { from: mid + 1, to: w.to };
     const leftBilling = await billingCount(group, left, signal);
     const leftLedger = await ledgerCount(rt, group, left);
+    result.compared += 2;
     await narrow(left, leftBilling, leftLedger);
     await narrow(right, billing - leftBilling, ledger - leftLedger);
   };

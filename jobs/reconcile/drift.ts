@@ -43,7 +43,11 @@ export class DriftReport {
   truncated = 0;
   checked = { billing: 0, ledger: 0, source: 0 };
 
-  constructor(private readonly cap = 10_000) {}
+  /** `onAdd`: sees every item, kept or not (what a repair collects must not stop at the cap). */
+  constructor(
+    private readonly cap = 10_000,
+    private readonly onAdd?: (item: DriftItem) => void,
+  ) {}
 
   private person = 0;
 
@@ -51,6 +55,7 @@ export class DriftReport {
     item.needsPerson ??= !FIXABLE.has(item.kind);
     if (item.needsPerson) this.person++;
     this.counts[item.kind]++;
+    this.onAdd?.(item);
     if (this.items.length < this.cap) this.items.push(item);
     else this.truncated++;
   }
@@ -61,5 +66,10 @@ export class DriftReport {
 
   get needsPerson(): number {
     return this.person;
+  }
+
+  /** What a reconcile's result says of its drift. */
+  summary() {
+    return { counts: this.counts, total: this.total, needsPerson: this.needsPerson, checked: this.checked, items: this.items, truncated: this.truncated };
   }
 }

@@ -24,7 +24,7 @@ export async function runHistoryChecks(rt: HistoryHelpers, connectionId: string,
   if (rt.config.reconcile.countInvariant.enabled) {
     // Drift the cycle already reported in this run is not reported twice.
     const invariantReport = new DriftReport(1_000);
-    out.invariant = await runCountInvariant(rt, connectionId, invariantReport, signal);
+    out.invariant = await runCountInvariant(rt, connectionId, invariantReport, { signal });
     const seen = new Set(report.items.map((i) => `${i.kind}|${i.erpId ?? i.invoiceId}`));
     for (const i of invariantReport.items) if (!seen.has(`${i.kind}|${i.erpId ?? i.invoiceId}`)) report.add(i);
   }

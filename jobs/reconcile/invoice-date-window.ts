@@ -6,10 +6,12 @@ import type { Metrics } from '../../src/observability/metrics.js';
 import { dateOfDay } from '../../src/pipeline/ledger-date-index.js';
 import type { LedgerDateIndex } from '../../src/pipeline/ledger-date-index.js';
 import type { Ledger, LedgerEntry } from '../../src/pipeline/ledger.js';
+import type { Quarantine } from '../../src/pipeline/quarantine.js';
 import type { ReconcileCycleState } from '../../src/pipeline/reconcile-cycle-state.js';
 import type { ReconcileState } from '../../src/pipeline/reconcile-state.js';
 import type { ConnectionHandle } from '../runtime.js';
 import { compareFields } from './compare-fields.js';
+import { deletedInBillingOnly } from './deleted-in-billing.js';
 import type { DriftReport } from './drift.js';
 
 const PAGE = 500;
@@ -27,6 +29,8 @@ export interface HistoryHelpers {
   ledgerDates: Pick<LedgerDateIndex, 'count' | 'ids' | 'span' | 'ensure'>;
   reconcileCycle: Pick<ReconcileCycleState, 'get' | 'set'>;
   reconcileState: Pick<ReconcileState, 'recordVerdicts'>;
+  /** A record billing refused to take back (409) is told apart from a lost one by its quarantine reason. */
+  quarantine: Pick<Quarantine, 'get'>;
 }
 
 /** An inclusive range of invoice days (days since 1970-01-01). */
@@ -96,7 +100,7 @@ export interface WindowDiff {
  * records present on both sides.
  */
 export async function diffInvoiceDateWindow(
-  rt: Pick<HistoryHelpers, 'ledger' | 'ledgerDates' | 'reconcileState'>,
+  rt: Pick<HistoryHelpers, 'ledger' | 'ledgerDates' | 'reconcileState' | 'quarantine'>,
   group: BillingGroup,
   w: DayWindow,
   report: DriftReport,
@@ -154,6 +158,14 @@ export async function diffInvoiceDateWindow(
         for (const [erpId, e] of chunk) {
           if (present.has(e.billingId)) continue; // dated elsewhere in billing: reported in that window
           if (e.sourceDeletedAt) continue; // deleted in the source and absent from billing: as it should be
+          // As in a reconcile of UPDATED_AT days: a record billing refused to take back (409) was deleted there.
+          const refused = await rt.quarantine.get(conn, ENTITY, erpId);
+          if (refused?.reason === 'BILLING_CONFLICT') {
+            const deleted = deletedInBillingOnly(erpId, e, refused.message);
+            if (deleted) report.add({ ...deleted, detail: `${deleted.detail} (${where})` });
+            verdicts.push([erpId, { at, window: where, verdict: deleted ? deleted.kind : 'ok', detail: deleted?.detail }]);
+            continue;
+          }
           const detail = `invoice date ${e.fields?.invoiceDate ?? '∅'}, written ${new Date(e.writtenAt).toISOString()}, not in billing (${where})`;
           report.add({ kind: 'missing_in_billing', erpId, invoiceId: e.billingId, invoiceNumber: e.number, detail });
           verdicts.push([erpId, { at, window: where, verdict: 'missing_in_billing', detail }]);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import type { EntityName } from '../../src/connector/entities.js';
-import type { MapContext, SourceRecord } from '../../src/connector/types.js';
+import type { MapContext, ReadContext, SourceRecord } from '../../src/connector/types.js';
 import type { Metrics } from '../../src/observability/metrics.js';
 import type { BackfillRuns } from '../../src/pipeline/backfill-runs.js';
 import type { InFlight } from '../../src/pipeline/in-flight.js';
@@ -13,6 +13,17 @@ import { setDraftAside } from '../draft-record.js';
 import { enqueueUpserts, upsertJobId, type UpsertJob } from '../enqueue-upserts.js';
 import { mapForUpsert } from '../map-for-upsert.js';
 import type { ConnectionHandle } from '../runtime.js';
+
+/** A read context whose vendor requests are counted (what a read by id costs). */
+export function countingVendorCalls(base: ReadContext): { ctx: ReadContext; calls: () => number } {
+  let calls = 0;
+  const http = Object.create(base.http) as typeof base.http;
+  http.request = ((...args: Parameters<typeof base.http.request>) => {
+    calls++;
+    return base.http.request(...args);
+  }) as typeof base.http.request;
+  return { ctx: { ...base, http }, calls: () => calls };
+}
 
 /** What one record's repair did. */
 export interface RepairOutcome {
@@ -75,18 +86,12 @@ export async function repairById(
   if (!stream.readByIds) return undefined;
   const ids = [...new Set(erpIds)];
   const log = rt.logger.child({ connection: conn, entity, repair: 'by-id' });
-  const base = handle.readContext({ logger: log, signal, until: new Date() });
-  let vendorCalls = 0;
-  const http = Object.create(base.http) as typeof base.http;
-  http.request = ((...args: Parameters<typeof base.http.request>) => {
-    vendorCalls++;
-    return base.http.request(...args);
-  }) as typeof base.http.request;
-  const ctx = { ...base, http };
+  const counted = countingVendorCalls(handle.readContext({ logger: log, signal, until: new Date() }));
+  const { ctx } = counted;
 
   const runId = `repair-${randomUUID()}`;
   const records: RepairOutcome[] = [];
-  if (!ids.length) return { runId, records, vendorCalls };
+  if (!ids.length) return { runId, records, vendorCalls: counted.calls() };
   const lookups = stream.lookups ? await stream.lookups(ctx) : {};
   const mapCtx: MapContext = { connectionId: conn, originSource: c.originSource, baseCurrency: handle.billing.baseCurrency, lookups };
   await rt.ledger.requestRepair(conn, entity, ids);
@@ -125,6 +130,7 @@ export async function repairById(
     await rt.ledger.markSourceDeleted(conn, entity, id, new Date().toISOString());
     records.push({ erpId: id, action: 'source-gone', detail: 'the source no longer has it (not found by id)' });
   }
+  const vendorCalls = counted.calls();
   log.info({ records: records.length, vendorCalls }, 'repair by id done');
   return { runId, records, vendorCalls };
 

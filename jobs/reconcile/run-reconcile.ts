@@ -238,42 +238,51 @@ export async function runReconcile(rt: ReconcileHelpers, req: ReconcileRequest, 
   }
 
   // 4. Records on their way: any whose job is gone, or failed unaccounted, is acted on and reported.
-  let inFlight: number | undefined;
-  if (rt.sweep) {
-    const swept = await rt.sweep(conn);
-    inFlight = swept.inFlight - swept.settled;
-    for (const r of swept.recovered) {
-      report.add({
-        kind: 'lost_in_flight',
-        erpId: r.erpId,
-        detail: `${r.entity} ${r.erpId} version ${r.version}: ${r.detail}; ${r.action === 're-enqueued' ? 'enqueued again' : 'quarantined (erp-sync dlq)'}`,
-        needsPerson: r.action === 'quarantined',
-      });
-    }
-  }
+  const inFlight = await sweepInto(rt, conn, report);
 
   let repaired: ReconcileResult['repaired'];
-  if (req.repair && toRepair.length) repaired = (await repairByIdOf(rt, conn, toRepair, signal)) ?? (await repair(rt, conn, toRepair));
-
-  for (const k of DRIFT_KINDS) rt.metrics.reconcileDrift.set({ connection: conn, kind: k }, report.counts[k]);
-  rt.metrics.reconcileLastRun.set({ connection: conn }, Date.now() / 1000);
-  await rt.reconcileState.recordRun(conn, { at, from: req.from, to: req.to, counts: report.counts });
+  if (req.repair && toRepair.length) repaired = await repairDrift(rt, conn, toRepair, signal);
+  await recordReconcileRun(rt, conn, { at, from: req.from, to: req.to, counts: report.counts });
 
   return {
     connection: conn,
     from: req.from,
     to: req.to,
     deep: Boolean(req.deep),
-    counts: report.counts,
-    total: report.total,
-    needsPerson: report.needsPerson,
-    checked: report.checked,
-    items: report.items,
-    truncated: report.truncated,
+    ...report.summary(),
     inFlight,
     repaired,
     seconds: (Date.now() - started) / 1000,
   };
+}
+
+/**
+ * The in-flight sweep of a reconcile (when its caller passes one): records whose upsert job is gone, or
+ * failed unaccounted, are acted on and reported as `lost_in_flight`. Returns the records still on their way.
+ */
+export async function sweepInto(rt: Pick<ReconcileHelpers, 'sweep'>, conn: string, report: DriftReport): Promise<number | undefined> {
+  if (!rt.sweep) return undefined;
+  const swept = await rt.sweep(conn);
+  for (const r of swept.recovered) {
+    report.add({
+      kind: 'lost_in_flight',
+      erpId: r.erpId,
+      detail: `${r.entity} ${r.erpId} version ${r.version}: ${r.detail}; ${r.action === 're-enqueued' ? 'enqueued again' : 'quarantined (erp-sync dlq)'}`,
+      needsPerson: r.action === 'quarantined',
+    });
+  }
+  return swept.inFlight - swept.settled;
+}
+
+/** A reconcile's finding as the last run of the connection: the drift gauges, the last-run time, the reconcile state. */
+export async function recordReconcileRun(
+  rt: Pick<ReconcileHelpers, 'metrics' | 'reconcileState'>,
+  conn: string,
+  run: { at: string; from: string; to: string; counts: Record<DriftKind, number> },
+): Promise<void> {
+  for (const k of DRIFT_KINDS) rt.metrics.reconcileDrift.set({ connection: conn, kind: k }, run.counts[k]);
+  rt.metrics.reconcileLastRun.set({ connection: conn }, Date.now() / 1000);
+  await rt.reconcileState.recordRun(conn, run);
 }
 
 type Classified = 'ours' | { kind: DriftKind; detail: string };
@@ -287,6 +296,16 @@ function classifyBilling(d: InvoiceRecord, entry: LedgerEntry | undefined, conn:
     return { kind: 'duplicate', detail: `a second billing invoice for ERP record ${d.erpId} (ours is ${entry.billingId})` };
   }
   return 'ours';
+}
+
+/** What `--repair` does with the fixable records a reconcile found: a repair by id, or a rewind where the stream cannot read by id. */
+export async function repairDrift(
+  rt: ReconcileHelpers,
+  conn: string,
+  records: Array<{ erpId: string; version: string }>,
+  signal?: AbortSignal,
+): Promise<NonNullable<ReconcileResult['repaired']>> {
+  return (await repairByIdOf(rt, conn, records, signal)) ?? (await repair(rt, conn, records));
 }
 
 /** A repair by id (repair-by-id.ts), in the result's shape; undefined when the stream cannot read by id. */

@@ -5,27 +5,31 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBackfill } from '../../cli/commands/backfill.js';
 import { utcDate } from '../../src/billing/dates.js';
+import type { LedgerEntry } from '../../src/pipeline/ledger.js';
 import { expectOneLineError } from '../support/cli.js';
 import { CLI, COMPANY, CONNECTION, HISTORY, type Pipeline, REPO_ROOT, startPipeline } from '../support/pipeline.js';
+
+/** `erp-sync reconcile --config <the pipeline's> --connection <its connection> …args`, as a user runs it. */
+async function reconcileCli(p: Pipeline, args: string[]) {
+  const file = await p.configFile();
+  const child = spawn(process.execPath, [CLI, 'reconcile', '--config', file, '--connection', CONNECTION, ...args], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...p.secretEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (b) => (out += b));
+  child.stderr.on('data', (b) => (err += b));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { code, out, err };
+}
 
 /** `erp-sync reconcile` as a user runs it: exit 0 clean, 1 drift found, 2 could not reconcile. */
 describe('erp-sync reconcile (the command)', () => {
   let p: Pipeline;
   const today = utcDate(Date.now());
-  const run = async (args: string[], env: Record<string, string> = {}) => {
-    const file = await p.configFile();
-    const child = spawn(process.execPath, [CLI, 'reconcile', '--config', file, '--connection', CONNECTION, '--from', today, '--to', today, ...args], {
-      cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...p.secretEnv, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (b) => (out += b));
-    child.stderr.on('data', (b) => (err += b));
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-    return { code, out, err };
-  };
+  const run = (args: string[]) => reconcileCli(p, ['--from', today, '--to', today, ...args]);
 
   beforeAll(async () => {
     p = await startPipeline({ name: 'reconcile-cli', invoices: 20 });
@@ -141,4 +145,143 @@ describe('erp-sync reconcile (the command)', () => {
     expect(r.code).toBe(2);
     expect(r.err).toContain('unknown connection "no-such-connection"');
   }, 60_000);
+});
+
+interface HistoryJson {
+  history: boolean;
+  from: string | null;
+  to: string | null;
+  total: number;
+  needsPerson: number;
+  counts: Record<string, number>;
+  checked: { billing: number; ledger: number; source: number };
+  items: Array<{ kind: string; erpId?: string; invoiceId?: string; needsPerson?: boolean }>;
+  windows: { compared: number; disagreeing: Array<{ window: string; billing: number; ledger: number }> };
+  billingCalls: number;
+  vendorCalls: number;
+  repaired?: { by?: string; records?: Array<{ erpId: string; action: string }> };
+}
+
+/**
+ * `erp-sync reconcile --history`: billing's and the ledger's counts over the connection's whole history
+ * (by invoice date), halved where they differ and compared id by id there, so an invoice deleted in
+ * billing days after it was synced is found although no window of UPDATED_AT days holds it.
+ */
+describe('erp-sync reconcile --history (the command)', () => {
+  let p: Pipeline;
+  const run = (args: string[]) => reconcileCli(p, args);
+  const json = async (args: string[]) => {
+    const r = await run([...args, '--json']);
+    return { code: r.code, err: r.err, result: r.out ? (JSON.parse(r.out) as HistoryJson) : undefined };
+  };
+  const admin = async (path: string, body?: object) => {
+    const res = await fetch(`${p.billing.url}/__admin${path}${path.includes('?') ? '&' : '?'}company=${COMPANY}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body ?? {}),
+    });
+    if (!res.ok) throw new Error(`admin ${path}: ${res.status} ${await res.text()}`);
+  };
+  /** Written invoices the source holds live (not void, not a draft), with an invoice date. */
+  const liveInvoices = async () => {
+    const out: Array<[string, LedgerEntry]> = [];
+    for await (const batch of p.rt.ledger.scan(CONNECTION, 'invoices'))
+      out.push(...batch.filter(([, e]) => e.fields?.invoiceDate && !/void|draft/i.test(e.sourceStatus ?? '')));
+    return out;
+  };
+  let deleted: [string, LedgerEntry];
+  const deleteDay = utcDate(Date.now() + 3 * 86_400_000);
+
+  beforeAll(async () => {
+    // Small windows (two records) so the narrowing, and a deep read, stop well short of the whole history.
+    p = await startPipeline({ name: 'reconcile-history-cli', invoices: 20, reconcile: { countInvariant: { leafRecords: 2 } } });
+    p.startWorkers(['pull', 'upsert', 'backfill']);
+    await runBackfill(p.rt, { connectionId: CONNECTION, entities: ['customers', 'invoices'], from: HISTORY.from, to: HISTORY.to }, { quiet: true });
+    deleted = (await liveInvoices())[0]!;
+  }, 120_000);
+  afterAll(() => p?.close());
+
+  it('given a clean history, when reconcile --history --deep runs, then exit 0: the span counted in 3 billing calls, no window disagreeing, the vendor not read', async () => {
+    const vendorRequests = p.zoho.journal.list().length;
+    const { code, err, result } = await json(['--history', '--deep']);
+    expect(code, err).toBe(0);
+    expect(result).toMatchObject({ history: true, total: 0, billingCalls: 3, vendorCalls: 0, windows: { compared: 1, disagreeing: [] } });
+    expect(result!.checked.ledger).toBe(await p.rt.ledger.count(CONNECTION, 'invoices'));
+    expect(result!.checked.billing).toBe(result!.checked.ledger);
+    expect(result!.from! <= deleted[1].fields!.invoiceDate! && deleted[1].fields!.invoiceDate! <= result!.to!).toBe(true);
+    expect(p.zoho.journal.list().length).toBe(vendorRequests);
+  }, 60_000);
+
+  it('given an invoice synced today and deleted in billing three days later, then a reconcile of the day of the delete is clean and reconcile --history finds it (missing_in_billing), in a window holding its invoice date', async () => {
+    await admin('/clock', { now: `${deleteDay}T10:00:00Z` });
+    await admin(`/invoices/${encodeURIComponent(deleted[1].billingId)}/delete`);
+    await admin('/clock', { now: null });
+
+    const windowed = await run(['--from', deleteDay, '--to', deleteDay, '--json']);
+    expect(windowed.code, windowed.err).toBe(0);
+    const { code, err, result } = await json(['--history']);
+    expect(code, err).toBe(1);
+    expect(result!.items).toEqual([expect.objectContaining({ kind: 'missing_in_billing', erpId: deleted[0], invoiceId: deleted[1].billingId })]);
+    expect(result!.windows.disagreeing).toHaveLength(1);
+    const [from, to] = result!.windows.disagreeing[0]!.window.split('..');
+    expect(from! <= deleted[1].fields!.invoiceDate! && deleted[1].fields!.invoiceDate! <= to!).toBe(true);
+    expect(result!.windows.compared).toBeGreaterThan(1);
+  }, 60_000);
+
+  it('given that drift, when reconcile --history prints for a person, then it names the invoice dates counted, the disagreeing window and the record', async () => {
+    const r = await run(['--history']);
+    expect(r.code, r.err).toBe(1);
+    expect(r.out).toMatch(
+      /^reconcile \S+ history, invoice dates \d{4}-\d{2}-\d{2} → \d{4}-\d{2}-\d{2}: \d+ billing, \d+ ledger records counted in [\d.]+ s \(\d+ billing listing calls\)$/m,
+    );
+    expect(r.out).toMatch(/\d+ window\(s\) counted; 1 disagreeing, compared id by id/);
+    expect(r.out).toMatch(/missing_in_billing\s+1\s+fixable by --repair/);
+    expect(r.out).toContain(deleted[0]);
+  }, 60_000);
+
+  it('given that drift, when reconcile --history --deep runs, then the source is read for the disagreeing window only (its ledger records, by id) and the invoice it holds live stays missing', async () => {
+    const before = p.zoho.journal.list().length;
+    const { code, err, result } = await json(['--history', '--deep']);
+    expect(code, err).toBe(1);
+    const window = result!.windows.disagreeing[0]!;
+    expect(result!.checked.source).toBe(window.ledger);
+    expect(result!.checked.source).toBeLessThan(result!.checked.ledger);
+    expect(result!.vendorCalls).toBeGreaterThan(0);
+    expect(p.zoho.journal.list().length - before).toBe(result!.vendorCalls);
+    expect(result!.items).toEqual([expect.objectContaining({ kind: 'missing_in_billing', erpId: deleted[0] })]);
+  }, 60_000);
+
+  it('given also an invoice billing lost (moved to another origin source), when reconcile --history --repair runs, then the lost one is written again and the deleted one, refused by billing, is deleted_in_billing_only as in a windowed run', async () => {
+    const lost = (await liveInvoices()).find(([id]) => id !== deleted[0])!;
+    await admin(`/invoices/${encodeURIComponent(lost[1].billingId)}/patch`, { invoiceOriginSource: 'EXTERNAL_SYSTEM_C' });
+    const repair = await json(['--history', '--repair']);
+    expect(repair.code, repair.err).toBe(1);
+    expect(repair.result!.counts.missing_in_billing).toBe(2);
+    expect(repair.result!.repaired).toMatchObject({ by: 'id' });
+    expect(repair.result!.repaired!.records!.map((r) => [r.erpId, r.action]).sort()).toEqual(
+      [
+        [deleted[0], 're-enqueued'],
+        [lost[0], 're-enqueued'],
+      ].sort(),
+    );
+
+    const after = await json(['--history']);
+    expect(after.code, after.err).toBe(1);
+    expect(after.result!.items).toEqual([expect.objectContaining({ kind: 'deleted_in_billing_only', erpId: deleted[0], needsPerson: true })]);
+    expect(after.result!.needsPerson).toBe(1);
+  }, 90_000);
+
+  it('given --history with --from, then exit 2 with one line saying they do not go together, before reading anything', async () => {
+    const reads = p.journal('/external/invoices').length;
+    const r = await run(['--history', '--from', '2026-01-01']);
+    expect(expectOneLineError({ ...r, signal: null })).toMatch(/option '--history' cannot be used with option '--from <date>'/);
+    expect(p.journal('/external/invoices').length).toBe(reads);
+  }, 30_000);
+
+  it('given neither --history nor --from/--to, then exit 2 with one line naming both ways', async () => {
+    const r = await run(['--to', '2026-01-01']);
+    expect(expectOneLineError({ ...r, signal: null })).toBe(
+      "erp-sync: required option '--from <date>' not specified (or give --history); see `erp-sync reconcile --help`",
+    );
+  }, 30_000);
 });
