@@ -24,7 +24,9 @@ import { versionLine } from './version.js';
 
 /**
  * erp-sync: the command line. Exit codes: 0 success; 1 the command ran and found a problem (drift,
- * a demo mismatch); 2 it could not run (bad arguments or config, no Redis, a service unreachable).
+ * a demo mismatch); 2 it could not run (bad arguments or config, no Redis, a service unreachable);
+ * 3 the worker's stop passed its deadline (cli/wait-for-shutdown.ts); 130/143 a one-shot command
+ * ended by SIGINT/SIGTERM.
  * A usage error is one line naming the command's help (usage-errors.ts), never the whole help.
  */
 const program = new Command('erp-sync')
