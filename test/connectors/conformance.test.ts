@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { connectorFor } from '../../connectors/registry.js';
-import type { EntityName, SourceRecord, Stream } from '../../src/connector/types.js';
+import { type EntityName, LIFECYCLES, type SourceRecord, type Stream } from '../../src/connector/types.js';
 import { type MapFailure, QUARANTINE_REASON_CODES } from '../../src/mapping/quarantine-reason.js';
 import { DOCUMENTS, ENTITIES, readAll, type Running, type Size, SUBJECTS, type Subject, T0 } from './support/conformance-subjects.js';
 
@@ -299,7 +299,7 @@ describe('5. Voids and deletes: a void is a status; a delete is signalled as the
   );
 
   it.each(perVoid)(
-    'given a %s document of the %s stream voided in the vendor, when the next incremental read runs, then it is returned with status "%s", never deleted, and it maps',
+    'given a %s document of the %s stream voided in the vendor, when the next incremental read runs, then it is returned with status "%s" and lifecycle void, never deleted, and it maps',
     async (_system, entity, status, subject) => {
       await withEmulator(subject, SMALL, async (run) => {
         const stream = streamOf(subject, entity);
@@ -308,9 +308,26 @@ describe('5. Voids and deletes: a void is a status; a delete is signalled as the
         run.setClock(T0 + 60_000);
         const next = await readAll(stream, run.ctx({ until: T0 + 60_000 }), stream.initialState(iso(T0)));
         const got = next.records.filter((r) => r.id === id);
-        expect(got.map((r) => ({ status: r.status, deleted: r.deleted }))).toEqual([{ status, deleted: undefined }]);
+        expect(got.map((r) => ({ status: r.status, deleted: r.deleted, lifecycle: r.lifecycle }))).toEqual([{ status, deleted: undefined, lifecycle: 'void' }]);
         const mapped = stream.map(got[0]!, await run.mapContext(stream));
         expect(mapped.ok ? 'mapped' : `${mapped.reason}: ${mapped.message}`).toBe('mapped');
+      });
+    },
+  );
+
+  it.each(perStream)(
+    'given a full %s read of %s, then every record not deleted carries a lifecycle (draft, issued or void; customers always issued), draft exactly when the lifecycle is draft, and void exactly for the status the vendor voids with',
+    async (_system, entity, subject) => {
+      await withEmulator(subject, SMALL, async (run) => {
+        const stream = streamOf(subject, entity);
+        const read = await readAll(stream, run.ctx({ until: T0 }), stream.initialState());
+        expect(read.live.length).toBeGreaterThan(0);
+        for (const r of read.live) {
+          expect(LIFECYCLES, `${r.id} (${r.status})`).toContain(r.lifecycle);
+          expect(r.draft === true, `${r.id} (${r.status})`).toBe(r.lifecycle === 'draft');
+          expect(r.lifecycle === 'void', `${r.id} (${r.status})`).toBe(r.status !== undefined && r.status === subject.voidStatus[entity]);
+          if (entity === 'customers') expect(r.lifecycle).toBe('issued');
+        }
       });
     },
   );
