@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { connectorFor } from '../../connectors/registry.js';
 import { type EntityName, LIFECYCLES, type SourceRecord, type Stream } from '../../src/connector/types.js';
+import { DataContractError } from '../../src/errors/index.js';
 import { type MapFailure, QUARANTINE_REASON_CODES } from '../../src/mapping/quarantine-reason.js';
 import { DOCUMENTS, ENTITIES, readAll, type Running, type Size, SUBJECTS, type Subject, T0 } from './support/conformance-subjects.js';
 
@@ -225,6 +226,25 @@ describe('2. Cursor edges: a full read misses nothing, and a read from a cursor 
         run.setClock(T0 + 60_000);
         const next = await readAll(stream, run.ctx({ until: T0 + 60_000 }), last);
         expect(next.live.filter((r) => r.id === target).map((r) => r.version)).toEqual([iso(stampOf(subject, at))]);
+      });
+    },
+  );
+});
+
+describe('2b. An unreadable checkpoint: a permanent error, never a retried one', () => {
+  it.each(perStream)(
+    'given a %s %s checkpoint whose cursor is not an instant, when the stream reads from it (incrementally, and in a backfill window), then it fails with a DataContractError (not retryable) naming the connector and the cursor',
+    async (_system, entity, subject) => {
+      await withEmulator(subject, SMALL, async (run) => {
+        const stream = streamOf(subject, entity);
+        const state = { ...stream.initialState(), cursor: 'yesterday-ish' };
+        for (const ctx of [run.ctx({ until: T0 }), { ...run.ctx({ until: T0 }), window: { from: '2025-01-01', to: '2025-01-31' } }]) {
+          const error = await readAll(stream, ctx, state).catch((e: unknown) => e);
+          expect(error).toBeInstanceOf(DataContractError);
+          expect((error as DataContractError).retryable).toBe(false);
+          expect((error as Error).message).toContain(subject.system);
+          expect((error as Error).message).toContain('"yesterday-ish" is not an instant');
+        }
       });
     },
   );

@@ -1,4 +1,5 @@
 import type { BillingBody, EntityName, MapContext, ReadContext, SourceRecord, Stream, StreamPage } from '../../../src/connector/types.js';
+import { cursorMsOf } from '../../../src/connector/cursor-ms.js';
 import { lifecycleOf, type LifecycleStatuses } from '../../../src/connector/lifecycle.js';
 import { DataContractError } from '../../../src/errors/index.js';
 import { type MapResult, parseTimestamp } from '../../../src/mapping/index.js';
@@ -90,6 +91,8 @@ async function* readRecordsByIds(ctx: ReadContext<Settings>, spec: StreamSpec, i
 }
 
 async function* read(ctx: ReadContext<Settings>, spec: StreamSpec, state: State): AsyncGenerator<StreamPage<QboRecord, State>> {
+  // Both the CDC read and the query bound their reads by the cursor: an unreadable one stops here.
+  cursorMsOf(state.cursor, { source: 'quickbooks', operation: `GET /query ${spec.entity}` });
   if (spec.deletes && !ctx.window) {
     const { since, clipped } = cdcSince(state.cursor, ctx.until);
     if (clipped) {

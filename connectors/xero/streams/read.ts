@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { BillingBody, EntityName, MapContext, ReadContext, SourceRecord, Stream, StreamPage } from '../../../src/connector/types.js';
+import { cursorMsOf } from '../../../src/connector/cursor-ms.js';
 import { lifecycleOf, type LifecycleStatuses } from '../../../src/connector/lifecycle.js';
 import { DataContractError, RejectedError } from '../../../src/errors/index.js';
 import { parseTimestamp, type MapResult } from '../../../src/mapping/index.js';
@@ -62,13 +63,7 @@ export async function* readList<Raw>(ctx: ReadContext<Settings>, state: State, s
   const pageSize = typeof ctx.settings.pageSize === 'number' ? ctx.settings.pageSize : DEFAULT_PAGE_SIZE;
   const untilMs = ctx.until.getTime();
   const endpoint = `GET /${spec.path}`;
-  let lower = state.cursor === null ? undefined : Date.parse(state.cursor);
-  if (lower !== undefined && Number.isNaN(lower)) {
-    throw new DataContractError(`xero ${endpoint}: stream state cursor ${JSON.stringify(state.cursor).slice(0, 40)} is not an instant`, {
-      source: 'xero',
-      operation: endpoint,
-    });
-  }
+  let lower = cursorMsOf(state.cursor, { source: 'xero', operation: endpoint });
   let newest = state.cursor; // newest UpdatedDateUTC handed out (≤ until)
   let windowStart: string | undefined; // set while offset-paging inside one window (3. above)
   const seen = new Map<string, string>();

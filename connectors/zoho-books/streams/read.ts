@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { BillingBody, EntityName, MapContext, ReadContext, SourceRecord, Stream, StreamPage } from '../../../src/connector/types.js';
+import { cursorMsOf } from '../../../src/connector/cursor-ms.js';
 import { IdSet } from '../../../src/connector/id-set.js';
 import { lifecycleOf, type LifecycleStatuses } from '../../../src/connector/lifecycle.js';
 import { RejectedError } from '../../../src/errors/index.js';
@@ -7,7 +8,7 @@ import type { MapResult } from '../../../src/mapping/index.js';
 import type { ZohoRow } from '../schemas.js';
 import type { Settings } from '../settings.js';
 import { fetchOrganization } from './lookups.js';
-import { cursorMsOf, cursorParam, inRange, initialState, instantOf, offsetMinutesAt, State } from './state.js';
+import { cursorParam, inRange, initialState, instantOf, offsetMinutesAt, State } from './state.js';
 
 /** Zoho's document statuses (lower case) that are not `issued`. */
 const DOCUMENT_STATUSES: LifecycleStatuses = { draft: ['draft'], void: ['void'] };
@@ -133,7 +134,7 @@ async function fetchById(ctx: ReadContext<Settings>, spec: Spec, id: string, row
 }
 
 async function* read(ctx: ReadContext<Settings>, spec: Spec, state: State): AsyncIterable<StreamPage<ZohoRecord, State>> {
-  const cursorMs = cursorMsOf(state, spec.name);
+  const cursorMs = cursorMsOf(state.cursor, { source: 'zoho-books', operation: `GET /${spec.path}` });
   const query: Record<string, string | number> = { sort_column: 'created_time', sort_order: 'A', per_page: ctx.settings.pageSize };
   if (cursorMs !== undefined) {
     const org = await fetchOrganization(ctx);
