@@ -418,6 +418,27 @@ describe('6. Quarantine reasons: records that cannot be trusted map to a reason,
     },
   );
 
+  it.each(perDocument)(
+    'given a %s %s document that maps, when the map context carries no lookups, or malformed ones, then it is a MapFailure MISSING_FIELD on `lookups` saying so, never a body built on empty defaults',
+    async (_system, entity, subject) => {
+      await withEmulator(subject, SMALL, async (run) => {
+        const stream = streamOf(subject, entity);
+        const { records, mapCtx } = await readForMapping(run, stream);
+        const sound = records.find((r) => stream.map(r, mapCtx).ok);
+        expect(sound, `a ${entity} that maps`).toBeDefined();
+        const malformed = { organization: 'none', taxes: 'none', taxRates: 'none', taxCodes: 'none' };
+        for (const [lookups, says] of [
+          [undefined, /lookups .* are missing from the map context/],
+          [malformed, /lookups are malformed: \S/],
+        ] as const) {
+          const result = stream.map(sound!, { ...mapCtx, lookups: lookups as never });
+          expect(result).toMatchObject({ ok: false, reason: 'MISSING_FIELD', field: 'lookups' });
+          expect((result as MapFailure).message).toMatch(says);
+        }
+      });
+    },
+  );
+
   it.each(perConnector)(
     'given a foreign-currency %s invoice read from the emulator, when its exchange rate is exactly 1, then FX_SUSPECT; when it has no rate to read or derive, then FX_UNDERIVABLE; never a body at 1:1',
     async (_system, subject) => {
