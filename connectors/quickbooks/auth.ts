@@ -38,7 +38,7 @@ export function tokenEndpointOf(
     clientAuth: 'basic',
     rotatesRefreshToken: true,
     errorTable: tokenErrorTableFor({ throttleWaitMs: settings.throttleWaitMs }),
-    timeoutMs: 15_000,
+    timeoutMs: settings.timeoutMs,
     onResponse: options.onResponse,
   });
 }

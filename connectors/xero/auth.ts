@@ -31,7 +31,7 @@ export interface AuthOptions {
  * 30-minute grace period in that case: https://developer.xero.com/faq/oauth2; past it, the answer is
  * invalid_grant).
  */
-export function tokenEndpointOf(settings: Pick<Settings, 'clientId' | 'clientSecret' | 'tokenUrl' | 'baseUrl'>): TokenEndpoint {
+export function tokenEndpointOf(settings: Pick<Settings, 'clientId' | 'clientSecret' | 'tokenUrl' | 'baseUrl' | 'timeoutMs'>): TokenEndpoint {
   return oauthTokenEndpoint({
     vendor: 'xero',
     url: tokenUrl(settings),
@@ -41,6 +41,7 @@ export function tokenEndpointOf(settings: Pick<Settings, 'clientId' | 'clientSec
     clientAuth: 'basic',
     rotatesRefreshToken: true,
     errorTable: tokenErrorTable,
+    timeoutMs: settings.timeoutMs,
   });
 }
 

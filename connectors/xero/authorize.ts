@@ -67,6 +67,7 @@ export const authorization: AuthorizationFlow<ConnectSettings> = {
     const { client, path } = clientFor(new URL(connectionsUrl(settings)), {
       errorTable,
       retry: { retries: 2, minTimeoutMs: 250, maxTimeoutMs: 2_000 },
+      timeoutMs: settings.timeoutMs,
       auth: { token: async () => tokens.accessToken, header: (t) => `Bearer ${t}` },
     });
     // https://developer.xero.com/documentation/guides/oauth2/auth-flow/#5-check-the-tenants-youre-authorized-to-access

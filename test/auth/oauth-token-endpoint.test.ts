@@ -37,8 +37,8 @@ interface Vendor {
   close(): Promise<void>;
 }
 
-const VENDORS: Record<string, () => Promise<Vendor>> = {
-  async quickbooks() {
+const VENDORS: Record<string, (timeoutMs?: number) => Promise<Vendor>> = {
+  async quickbooks(timeoutMs) {
     const emu = await startQuickBooksEmulator({ records: 1, customers: 1, creditMemos: 0, clientSecret: SECRET });
     const settings = QboSettings.parse({
       ...QBO_SANDBOX_DEFAULTS,
@@ -47,6 +47,7 @@ const VENDORS: Record<string, () => Promise<Vendor>> = {
       baseUrl: emu.url,
       tokenUrl: `${emu.url}/oauth2/v1/tokens/bearer`,
       authorizeUrl: `${emu.url}/connect/oauth2`,
+      timeoutMs,
     });
     return {
       rotates: true,
@@ -60,7 +61,7 @@ const VENDORS: Record<string, () => Promise<Vendor>> = {
       close: () => emu.close(),
     };
   },
-  async xero() {
+  async xero(timeoutMs) {
     const emu = await startXeroEmulator({ records: 1, contacts: 1, creditNotes: 0, clientSecret: SECRET });
     const d = XERO_SANDBOX_DEFAULTS;
     const settings = XeroSettings.parse({
@@ -69,6 +70,7 @@ const VENDORS: Record<string, () => Promise<Vendor>> = {
       refreshToken: d.refreshToken,
       tenantId: emu.tenantIds[0],
       baseUrl: emu.apiBase,
+      timeoutMs,
     });
     return {
       rotates: true,
@@ -82,10 +84,10 @@ const VENDORS: Record<string, () => Promise<Vendor>> = {
       close: () => emu.close(),
     };
   },
-  async 'zoho-books'() {
+  async 'zoho-books'(timeoutMs) {
     const emu = await startZohoEmulator({ records: 1, customers: 1, creditNotes: 0, clientSecret: SECRET, ratePerMinute: 0, dailyLimit: 0 });
     const d = ZOHO_SANDBOX_DEFAULTS;
-    const settings = ZohoSettings.parse({ organizationId: emu.organizationId, clientId: d.clientId, clientSecret: SECRET, baseUrl: emu.apiBase });
+    const settings = ZohoSettings.parse({ organizationId: emu.organizationId, clientId: d.clientId, clientSecret: SECRET, baseUrl: emu.apiBase, timeoutMs });
     return {
       rotates: false,
       tokenPath: '/oauth/v2/token',
@@ -165,4 +167,16 @@ describe.each(Object.keys(VENDORS))("the %s connector's token calls against its 
       expect(calls.map((c) => c.status)).toEqual([503, 200]);
     }
   });
+
+  it('given timeoutMs 1000 and a token endpoint that answers only after 5 s, when the connector refreshes, then each attempt gives up at the timeout with a TransientError (the token endpoint honours the one timeout setting)', async () => {
+    vendor = await VENDORS[system]!(1_000);
+    vendor.faults.set({ latencyMs: 5_000 });
+    const started = performance.now();
+    const outcome = await vendor.refresh(vendor.refreshToken).catch((e: unknown) => e);
+    const attempts = vendor.rotates ? 1 : 3;
+    expect(outcome).toBeInstanceOf(TransientError);
+    expect((outcome as Error).message).toMatch(/network error/);
+    // Each attempt ends at its 1 s timeout, well before the 5 s answer (backoffs here are 1 ms).
+    expect(performance.now() - started).toBeLessThan(attempts * 1_000 + 2_000);
+  }, 20_000);
 });

@@ -155,6 +155,19 @@ describe('1. Shape: the same files and exports in every connector', () => {
     },
   );
 
+  it.each(perConnector)(
+    "given the %s connector's settings, then `timeoutMs` is the one timeout setting (1000–120000 ms, default 30000) and the client it creates uses it",
+    (_system, subject) => {
+      const parse = (extra: Record<string, unknown>) => subject.connector.settings.safeParse({ ...subject.minimalSettings, ...extra });
+      expect(parse({}).data).toMatchObject({ timeoutMs: 30_000 });
+      for (const ok of [1_000, 120_000]) expect(parse({ timeoutMs: ok }).success, `timeoutMs ${ok}`).toBe(true);
+      for (const bad of [999, 120_001, 1_500.5]) expect(parse({ timeoutMs: bad }).success, `timeoutMs ${bad}`).toBe(false);
+      const settings = parse({ timeoutMs: 4_321 }).data;
+      const client = subject.connector.createClient({ connectionId: 'timeouts', settings, tokens: {} as never });
+      expect(client.options.timeoutMs).toBe(4_321);
+    },
+  );
+
   it.each(perStream)(
     'given the %s %s stream, when its initial states are built, then the state is {cursor} (null from the beginning, the same instant from a date), its schema accepts them, and its keys and flags are declared',
     (_system, entity, subject) => {
