@@ -37,6 +37,9 @@ interface Vendor {
   close(): Promise<void>;
 }
 
+/** What the tests drive on a running sandbox. */
+const controls = (emu: Pick<Vendor, 'faults' | 'journal' | 'close'>) => ({ faults: emu.faults, journal: emu.journal, close: () => emu.close() });
+
 const VENDORS: Record<string, (timeoutMs?: number) => Promise<Vendor>> = {
   async quickbooks(timeoutMs) {
     const emu = await startQuickBooksEmulator({ records: 1, customers: 1, creditMemos: 0, clientSecret: SECRET });
@@ -56,9 +59,7 @@ const VENDORS: Record<string, (timeoutMs?: number) => Promise<Vendor>> = {
       refresh: qboAuth.refreshFn({ settings }),
       flow: qboFlow,
       settings,
-      faults: emu.faults,
-      journal: emu.journal,
-      close: () => emu.close(),
+      ...controls(emu),
     };
   },
   async xero(timeoutMs) {
@@ -79,9 +80,7 @@ const VENDORS: Record<string, (timeoutMs?: number) => Promise<Vendor>> = {
       refresh: xeroAuth.refreshFn({ settings }),
       flow: xeroFlow,
       settings,
-      faults: emu.faults,
-      journal: emu.journal,
-      close: () => emu.close(),
+      ...controls(emu),
     };
   },
   async 'zoho-books'(timeoutMs) {
@@ -95,9 +94,7 @@ const VENDORS: Record<string, (timeoutMs?: number) => Promise<Vendor>> = {
       refresh: zohoAuth.refreshFn({ settings, backoff: { minTimeoutMs: 1, maxTimeoutMs: 1 } }),
       flow: zohoFlow,
       settings,
-      faults: emu.faults,
-      journal: emu.journal,
-      close: () => emu.close(),
+      ...controls(emu),
     };
   },
 };
