@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AppConfig } from '../src/config.js';
 import { BillingBody } from '../src/connector/billing-body.js';
 import { Entity } from '../src/connector/entities.js';
+import { LIFECYCLES } from '../src/connector/lifecycle.js';
 
 /**
  * Every job: its queue, payload schema and retry policy. One queue per job type, so concurrency, rate
@@ -78,6 +79,8 @@ export const UpsertPayload = z.strictObject({
   /** Content hash of `body`. */
   hash: z.string().length(64),
   sourceStatus: z.string().optional(),
+  /** Where the source document stands (SourceRecord.lifecycle). */
+  sourceLifecycle: z.enum(LIFECYCLES).optional(),
   /** The mapped billing body (no secrets: billing keys are never in job data). */
   body: BillingBody,
   /** Fields reconciliation compares, as exact strings. */

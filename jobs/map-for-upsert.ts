@@ -48,6 +48,7 @@ export async function mapForUpsert(
       version: record.version,
       hash,
       sourceStatus: record.status,
+      sourceLifecycle: record.lifecycle,
       body,
       fields: reconcileFields(body),
       documentUrl: documentUrlOf(record.raw),

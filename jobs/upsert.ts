@@ -287,6 +287,7 @@ export async function upsertRecord(
           billingId,
           number,
           sourceStatus: data.sourceStatus,
+          sourceLifecycle: data.sourceLifecycle,
           writtenAt: Date.now(),
           jobId,
           fields: data.fields,

@@ -1,6 +1,8 @@
 import type { RefreshFn, TokenStore } from '../../src/auth/token-store.js';
 import { tokenStoreAuth } from '../../src/auth/token-store-auth.js';
-import type { AuthProvider, VendorClient } from '../../src/http/vendor-client.js';
+import { oauthTokenEndpoint, type TokenEndpoint } from '../../src/auth/oauth-token-endpoint.js';
+import type { AuthProvider, ResponseObserver } from '../../src/http/vendor-client.js';
+import { tokenErrorTableFor } from './error-table.js';
 import { QboTokenResponse } from './schemas.js';
 import type { Settings } from './settings.js';
 
@@ -11,32 +13,41 @@ import type { Settings } from './settings.js';
  * (https://developer.intuit.com/app/developer/qbo/docs/develop/authentication-and-authorization/faq,
  * https://blogs.intuit.com/2024/06/03/oauth-token-management-done-the-right-way/). Tokens live in the
  * shared TokenStore (Redis), which writes the rotated refresh token atomically under its lock, so two
- * workers never spend the same one. Every API call sends `Authorization: Bearer <token>`.
+ * workers never spend the same one. Every API call sends `Authorization: Bearer <token>`. Because the token
+ * rotates, a refresh is one attempt: one whose answer was lost may already have rotated the token.
  */
 export interface AuthOptions {
   connectionId: string;
   settings: Settings;
   tokens: TokenStore;
-  /** A client for the token endpoint (no quotas: token calls do not count against the realm's). */
-  accounts: VendorClient;
+  /** Observes the token endpoint's answers (metrics); token calls take no quota slot. */
+  onResponse?: ResponseObserver;
 }
 
-export function refreshFn(options: Pick<AuthOptions, 'settings' | 'accounts'>): RefreshFn {
-  const { settings, accounts } = options;
-  const path = new URL(settings.tokenUrl).pathname.replace(/^\/+/, '');
-  const basic = Buffer.from(`${settings.clientId}:${settings.clientSecret}`).toString('base64');
+/** Intuit's token endpoint: HTTP Basic client auth; refresh tokens rotate, so a refresh is never retried in-process. */
+export function tokenEndpointOf(
+  settings: Pick<Settings, 'tokenUrl' | 'clientId' | 'clientSecret' | 'throttleWaitMs' | 'timeoutMs'>,
+  options: { onResponse?: ResponseObserver } = {},
+): TokenEndpoint {
+  return oauthTokenEndpoint({
+    vendor: 'quickbooks',
+    url: settings.tokenUrl,
+    endpoint: 'POST /oauth2/v1/tokens/bearer',
+    clientId: settings.clientId,
+    clientSecret: settings.clientSecret,
+    clientAuth: 'basic',
+    rotatesRefreshToken: true,
+    errorTable: tokenErrorTableFor({ throttleWaitMs: settings.throttleWaitMs }),
+    timeoutMs: settings.timeoutMs,
+    onResponse: options.onResponse,
+  });
+}
+
+export function refreshFn(options: Pick<AuthOptions, 'settings' | 'onResponse'>): RefreshFn {
+  const post = tokenEndpointOf(options.settings, options);
   return async (refreshToken, signal) => {
     // https://developer.intuit.com/app/developer/qbo/docs/develop/authentication-and-authorization/faq
-    const r = await accounts.request({
-      method: 'POST',
-      path,
-      endpoint: 'POST /oauth2/v1/tokens/bearer',
-      headers: { authorization: `Basic ${basic}` },
-      form: { grant_type: 'refresh_token', refresh_token: refreshToken },
-      schema: QboTokenResponse,
-      anonymous: true,
-      signal,
-    });
+    const r = await post({ grant_type: 'refresh_token', refresh_token: refreshToken }, QboTokenResponse, signal);
     return { accessToken: r.access_token, expiresInSeconds: r.expires_in, refreshToken: r.refresh_token };
   };
 }

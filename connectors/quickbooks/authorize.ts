@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { AuthorizationFlow, GrantTokens } from '../../src/auth/authorization-flow.js';
 import { VendorClient } from '../../src/http/vendor-client.js';
-import { errorTableFor, tokenErrorTableFor } from './error-table.js';
+import { tokenEndpointOf } from './auth.js';
+import { errorTableFor } from './error-table.js';
 import { QboTokenResponse } from './schemas.js';
 import { Settings } from './settings.js';
 
@@ -46,27 +47,12 @@ export const authorization: AuthorizationFlow<ConnectSettings> = {
   },
 
   async exchange(settings, exchange, signal): Promise<GrantTokens> {
-    const tokenUrl = new URL(settings.tokenUrl);
-    const accounts = new VendorClient({
-      vendor: 'quickbooks',
-      prefixUrl: tokenUrl.origin,
-      errorTable: tokenErrorTableFor({ throttleWaitMs: settings.throttleWaitMs }),
-      // Never retried: a code is single-use, and an answer lost in transit spent it.
-      retry: { retries: 0 },
-      timeoutMs: 15_000,
-    });
-    const basic = Buffer.from(`${settings.clientId}:${settings.clientSecret}`).toString('base64');
     // https://developer.intuit.com/app/developer/qbo/docs/develop/authentication-and-authorization/oauth-2.0
-    const r = await accounts.request({
-      method: 'POST',
-      path: tokenUrl.pathname.replace(/^\/+/, ''),
-      endpoint: 'POST /oauth2/v1/tokens/bearer',
-      headers: { authorization: `Basic ${basic}` },
-      form: { grant_type: 'authorization_code', code: exchange.code, redirect_uri: exchange.redirectUri },
-      schema: CodeResponse,
-      anonymous: true,
+    const r = await tokenEndpointOf(settings)(
+      { grant_type: 'authorization_code', code: exchange.code, redirect_uri: exchange.redirectUri },
+      CodeResponse,
       signal,
-    });
+    );
     return { accessToken: r.access_token, refreshToken: r.refresh_token, expiresInSeconds: r.expires_in };
   },
 

@@ -3,7 +3,7 @@ import { connectionHooks } from '../../src/http/connection-hooks.js';
 import { type ErrorTable, VendorClient } from '../../src/http/vendor-client.js';
 import type { RetryPolicy } from '../../src/http/with-retry.js';
 import { createAuth } from './auth.js';
-import { errorTableFor, tokenErrorTableFor } from './error-table.js';
+import { errorTableFor } from './error-table.js';
 import { readQuota } from './rate-limit.js';
 import type { Settings } from './settings.js';
 
@@ -19,7 +19,7 @@ import type { Settings } from './settings.js';
  * Retry budget of one call (p-retry, the only in-process retry owner): 1 + 3 retries = 4 attempts, only
  * for retryable errors (5xx/10000, 408, network errors, and a throttle whose wait is ≤ 5 s); each attempt
  * may add one forced token refresh and one repeat on 401, so ≤ 8 HTTP requests to the API plus ≤ 4 to
- * the token endpoint (each of those at most 2 attempts). Intuit's throttle asks for 60 s
+ * the token endpoint (each of those one attempt: Intuit rotates refresh tokens, auth.ts). Intuit's throttle asks for 60 s
  * (https://developer.intuit.com/app/developer/qbo/docs/learn/limits-and-throttles), above the 5 s
  * in-place cap, so src/http/wait-decision.ts parks the realm for every worker and the job is delayed.
  */
@@ -36,17 +36,6 @@ export type ClientOptions = CreateClientOptions<Settings>;
 
 export function createClient(options: ClientOptions): VendorClient {
   const { settings } = options;
-  const tokenUrl = new URL(settings.tokenUrl);
-  const accounts = new VendorClient({
-    vendor: 'quickbooks',
-    prefixUrl: tokenUrl.origin,
-    errorTable: tokenErrorTableFor({ throttleWaitMs: settings.throttleWaitMs }),
-    // One retry only: a refresh whose answer was lost may already have rotated the token.
-    retry: { retries: 1, minTimeoutMs: 200, maxTimeoutMs: 1_000, retryRateLimited: true },
-    timeoutMs: 15_000,
-    onResponse: options.onResponse,
-  });
-
   const table = errorTableFor({ throttleWaitMs: settings.throttleWaitMs });
   const errorTable: ErrorTable = (ctx) => {
     const error = table(ctx);
@@ -59,7 +48,7 @@ export function createClient(options: ClientOptions): VendorClient {
   return new VendorClient({
     vendor: 'quickbooks',
     prefixUrl: `${settings.baseUrl.replace(/\/+$/, '')}/v3/company/${encodeURIComponent(settings.realmId)}`,
-    auth: createAuth({ connectionId: options.connectionId, settings, tokens: options.tokens, accounts }),
+    auth: createAuth({ connectionId: options.connectionId, settings, tokens: options.tokens, onResponse: options.onResponse }),
     errorTable,
     query: { minorversion: settings.minorVersion },
     retry: RETRY,

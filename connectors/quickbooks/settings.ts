@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TimeoutMs } from '../../src/connector/timeout-ms.js';
 
 /**
  * A QuickBooks Online connection's `settings` in the YAML config, e.g.
@@ -52,8 +53,8 @@ export const Settings = z.strictObject({
    * and tests may shorten it so the read retries in process.
    */
   throttleWaitMs: z.number().int().min(0).default(60_000),
-  /** Whole-request timeout; Intuit times out requests after 120 s (same page). */
-  timeoutMs: z.number().int().min(1_000).max(120_000).default(30_000),
+  /** Whole-request timeout of every call, API and token endpoint, ms (src/connector/timeout-ms.ts); Intuit times out requests after 120 s (same page). */
+  timeoutMs: TimeoutMs,
 });
 export type Settings = z.infer<typeof Settings>;
 /** Settings as written in the config, before defaults (tests build them). */

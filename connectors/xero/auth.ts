@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { RefreshFn, TokenStore } from '../../src/auth/token-store.js';
 import { tokenStoreAuth } from '../../src/auth/token-store-auth.js';
-import { type AuthProvider, VendorClient } from '../../src/http/vendor-client.js';
+import { oauthTokenEndpoint, type TokenEndpoint } from '../../src/auth/oauth-token-endpoint.js';
+import type { AuthProvider } from '../../src/http/vendor-client.js';
 import { tokenErrorTable } from './error-table.js';
 import { XeroTokenResponse } from './schemas.js';
 import { type Settings, tokenUrl } from './settings.js';
@@ -24,36 +25,32 @@ export interface AuthOptions {
 }
 
 /**
- * The refresh call the TokenStore runs under its lock. Never retried in-process: a refresh whose answer
- * was lost may already have rotated the token, so the lock is released and the job's own retry starts
- * over from the token store (Xero accepts the previous refresh token again for a 30-minute grace period
- * in that case: https://developer.xero.com/faq/oauth2; past it, the answer is invalid_grant).
+ * Xero's token endpoint: HTTP Basic client auth. Refresh tokens rotate, so a refresh is never retried
+ * in-process: one whose answer was lost may already have rotated the token, so the lock is released and the
+ * job's own retry starts over from the token store (Xero accepts the previous refresh token again for a
+ * 30-minute grace period in that case: https://developer.xero.com/faq/oauth2; past it, the answer is
+ * invalid_grant).
  */
-export function refreshFn(options: Pick<AuthOptions, 'settings'>): RefreshFn {
-  const { settings } = options;
-  const url = new URL(tokenUrl(settings));
-  const cut = url.pathname.lastIndexOf('/');
-  // got wants a prefix plus a relative path; split the token URL at its last segment.
-  const client = new VendorClient({
+export function tokenEndpointOf(settings: Pick<Settings, 'clientId' | 'clientSecret' | 'tokenUrl' | 'baseUrl' | 'timeoutMs'>): TokenEndpoint {
+  return oauthTokenEndpoint({
     vendor: 'xero',
-    prefixUrl: `${url.origin}${url.pathname.slice(0, cut)}`,
+    url: tokenUrl(settings),
+    endpoint: 'POST /connect/token',
+    clientId: settings.clientId,
+    clientSecret: settings.clientSecret,
+    clientAuth: 'basic',
+    rotatesRefreshToken: true,
     errorTable: tokenErrorTable,
-    retry: { retries: 0 },
+    timeoutMs: settings.timeoutMs,
   });
-  const path = url.pathname.slice(cut + 1);
-  const basic = Buffer.from(`${encodeURIComponent(settings.clientId)}:${encodeURIComponent(settings.clientSecret)}`).toString('base64');
+}
+
+/** The refresh call the TokenStore runs under its lock. */
+export function refreshFn(options: Pick<AuthOptions, 'settings'>): RefreshFn {
+  const post = tokenEndpointOf(options.settings);
   return async (refreshToken, signal) => {
     // https://developer.xero.com/documentation/guides/oauth2/auth-flow/#refreshing-access-tokens
-    const r = await client.request({
-      method: 'POST',
-      path,
-      endpoint: 'POST /connect/token',
-      form: { grant_type: 'refresh_token', refresh_token: refreshToken },
-      headers: { authorization: `Basic ${basic}` },
-      schema: XeroTokenResponse,
-      anonymous: true,
-      signal,
-    });
+    const r = await post({ grant_type: 'refresh_token', refresh_token: refreshToken }, XeroTokenResponse, signal);
     return { accessToken: r.access_token, expiresInSeconds: r.expires_in, refreshToken: r.refresh_token };
   };
 }

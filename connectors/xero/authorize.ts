@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { AuthorizationFlow, GrantTokens } from '../../src/auth/authorization-flow.js';
 import { VendorClient } from '../../src/http/vendor-client.js';
-import { errorTable, tokenErrorTable } from './error-table.js';
+import { tokenEndpointOf } from './auth.js';
+import { errorTable } from './error-table.js';
 import { XeroConnections, XeroTokenResponse } from './schemas.js';
 import { authorizeUrl, connectionsUrl, Settings, tokenUrl } from './settings.js';
 
@@ -56,25 +57,9 @@ export const authorization: AuthorizationFlow<ConnectSettings> = {
   },
 
   async exchange(settings, exchange, signal): Promise<GrantTokens> {
-    // Never retried: a code is single-use, and an answer lost in transit spent it.
-    const { client, path } = clientFor(new URL(tokenUrl(settings)), { errorTable: tokenErrorTable, retry: { retries: 0 } });
-    const basic = Buffer.from(`${encodeURIComponent(settings.clientId)}:${encodeURIComponent(settings.clientSecret)}`).toString('base64');
     // https://developer.xero.com/documentation/guides/oauth2/auth-flow/#3-exchange-the-code
-    const r = await client.request({
-      method: 'POST',
-      path,
-      endpoint: 'POST /connect/token',
-      headers: { authorization: `Basic ${basic}` },
-      form: {
-        grant_type: 'authorization_code',
-        code: exchange.code,
-        redirect_uri: exchange.redirectUri,
-        ...(exchange.codeVerifier ? { code_verifier: exchange.codeVerifier } : {}),
-      },
-      schema: CodeResponse,
-      anonymous: true,
-      signal,
-    });
+    const grant = { grant_type: 'authorization_code', code: exchange.code, redirect_uri: exchange.redirectUri, code_verifier: exchange.codeVerifier } as const;
+    const r = await tokenEndpointOf(settings)(grant, CodeResponse, signal);
     return { accessToken: r.access_token, refreshToken: r.refresh_token, expiresInSeconds: r.expires_in };
   },
 
@@ -82,6 +67,7 @@ export const authorization: AuthorizationFlow<ConnectSettings> = {
     const { client, path } = clientFor(new URL(connectionsUrl(settings)), {
       errorTable,
       retry: { retries: 2, minTimeoutMs: 250, maxTimeoutMs: 2_000 },
+      timeoutMs: settings.timeoutMs,
       auth: { token: async () => tokens.accessToken, header: (t) => `Bearer ${t}` },
     });
     // https://developer.xero.com/documentation/guides/oauth2/auth-flow/#5-check-the-tenants-youre-authorized-to-access

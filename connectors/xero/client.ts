@@ -37,6 +37,7 @@ export function createClient(options: ClientOptions): VendorClient {
     errorTable,
     headers: { 'xero-tenant-id': settings.tenantId, accept: 'application/json' },
     retry: RETRY,
+    timeoutMs: settings.timeoutMs,
     readQuota,
     ...connectionHooks(options),
   });

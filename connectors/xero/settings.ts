@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TimeoutMs } from '../../src/connector/timeout-ms.js';
 
 /**
  * A Xero connection's `settings` in the YAML config (`connections[].settings`), parsed once when the
@@ -66,6 +67,8 @@ export const Settings = z.strictObject({
     .refine((s) => s.split(' ').includes('offline_access'), 'offline_access is needed for a refresh token')
     .optional(),
   pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
+  /** Whole-request timeout of every call, API and token endpoint, ms (src/connector/timeout-ms.ts). @defaultValue 30000 */
+  timeoutMs: TimeoutMs,
   /**
    * One Xero authorisation reaches several organisations with ONE single-use refresh token
    * (https://developer.xero.com/documentation/guides/oauth2/auth-flow/). Connections for different

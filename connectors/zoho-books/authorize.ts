@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { AuthorizationFlow, GrantTokens } from '../../src/auth/authorization-flow.js';
 import { VendorClient } from '../../src/http/vendor-client.js';
-import { errorTable, tokenErrorTable } from './error-table.js';
+import { tokenEndpointOf } from './auth.js';
+import { errorTable } from './error-table.js';
 import { ZohoOrganizationsResponse } from './schemas.js';
 import { accountsBaseUrl, apiBaseUrl, DATA_CENTRES, type DataCentre, Settings } from './settings.js';
 
@@ -77,30 +78,9 @@ export const authorization: AuthorizationFlow<ConnectSettings> = {
   },
 
   async exchange(settings, exchange, signal): Promise<GrantTokens> {
-    const accounts = new VendorClient({
-      vendor: 'zoho-accounts',
-      prefixUrl: accountsFor(settings, exchange.callback),
-      errorTable: tokenErrorTable,
-      timeoutMs: settings.timeoutMs,
-      // Never retried: a code is single-use, and an answer lost in transit spent it.
-      retry: { retries: 0 },
-    });
+    const post = tokenEndpointOf(settings, { accountsUrl: accountsFor(settings, exchange.callback) });
     // https://www.zoho.com/accounts/protocol/oauth/web-apps/access-token.html
-    const r = await accounts.request({
-      method: 'POST',
-      path: 'oauth/v2/token',
-      endpoint: 'POST /oauth/v2/token',
-      form: {
-        grant_type: 'authorization_code',
-        client_id: settings.clientId,
-        client_secret: settings.clientSecret,
-        redirect_uri: exchange.redirectUri,
-        code: exchange.code,
-      },
-      schema: CodeResponse,
-      anonymous: true,
-      signal,
-    });
+    const r = await post({ grant_type: 'authorization_code', redirect_uri: exchange.redirectUri, code: exchange.code }, CodeResponse, signal);
     return { accessToken: r.access_token, refreshToken: r.refresh_token, expiresInSeconds: r.expires_in };
   },
 

@@ -3,9 +3,9 @@ import { connectionHooks } from '../../src/http/connection-hooks.js';
 import { VendorClient } from '../../src/http/vendor-client.js';
 import type { RetryPolicy } from '../../src/http/with-retry.js';
 import { createAuth } from './auth.js';
-import { errorTable, tokenErrorTable } from './error-table.js';
+import { errorTable } from './error-table.js';
 import { readQuota } from './rate-limit.js';
-import { accountsBaseUrl, apiBaseUrl, type Settings } from './settings.js';
+import { apiBaseUrl, type Settings } from './settings.js';
 
 /**
  * The per-connection Zoho Books client: the shared VendorClient (got, no got retries) with
@@ -40,17 +40,10 @@ export interface ClientOptions extends CreateClientOptions<Settings> {
 
 export function createClient(options: ClientOptions): VendorClient {
   const { settings } = options;
-  const accounts = new VendorClient({
-    vendor: 'zoho-accounts',
-    prefixUrl: accountsBaseUrl(settings),
-    errorTable: tokenErrorTable,
-    timeoutMs: settings.timeoutMs,
-    retry: { retries: 2, minTimeoutMs: options.retry?.minTimeoutMs ?? 250, maxTimeoutMs: options.retry?.maxTimeoutMs ?? 2_000, maxRetryTimeMs: 10_000 },
-  });
   return new VendorClient({
     vendor: 'zoho-books',
     prefixUrl: apiBaseUrl(settings),
-    auth: createAuth({ connectionId: options.connectionId, settings, tokens: options.tokens, accounts, logger: options.logger }),
+    auth: createAuth({ connectionId: options.connectionId, settings, tokens: options.tokens, logger: options.logger, backoff: options.retry }),
     errorTable,
     query: { organization_id: settings.organizationId },
     retry: { ...RETRY, ...(options.retry ?? {}) },

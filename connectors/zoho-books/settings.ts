@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TimeoutMs } from '../../src/connector/timeout-ms.js';
 
 /**
  * Zoho Books data centres: the API host and the accounts (OAuth) host must both match the
@@ -60,8 +61,8 @@ export const Settings = z.strictObject({
   detailConcurrency: z.number().int().min(1).max(5).default(3),
   /** How long organisation and tax settings are cached per process, seconds. @defaultValue 3600 */
   lookupsCacheSeconds: z.number().int().min(0).default(3600),
-  /** Whole-request timeout, ms. @defaultValue 30000 */
-  timeoutMs: z.number().int().min(100).default(30_000),
+  /** Whole-request timeout of every call, API and accounts server, ms (src/connector/timeout-ms.ts). @defaultValue 30000 */
+  timeoutMs: TimeoutMs,
 });
 export type Settings = z.output<typeof Settings>;
 /** Settings as written in the config, before defaults (tests build them). */

@@ -3,10 +3,12 @@ import type { LedgerEntry } from '../../src/pipeline/ledger.js';
 import { compareFields } from './compare-fields.js';
 import type { DriftKind } from './drift.js';
 
-const VOID = /^(void|voided)$/i;
+/** The statuses the connectors wrote for a void before entries kept the lifecycle (Zoho, Xero, QuickBooks). */
+const VOID_BEFORE_LIFECYCLE: ReadonlySet<string | undefined> = new Set(['void', 'VOIDED', 'voided']);
 
-/** True when the source status the worker sent says the invoice is void. */
-export const isSourceVoid = (entry: Pick<LedgerEntry, 'sourceStatus'>): boolean => Boolean(entry.sourceStatus && VOID.test(entry.sourceStatus));
+/** True when the source document the worker sent was void (its lifecycle; older entries: their status). */
+export const isSourceVoid = (entry: Pick<LedgerEntry, 'sourceStatus' | 'sourceLifecycle'>): boolean =>
+  entry.sourceLifecycle ? entry.sourceLifecycle === 'void' : VOID_BEFORE_LIFECYCLE.has(entry.sourceStatus);
 
 /**
  * One billing invoice of this connection against its ledger entry: lifecycle both ways, then its version

@@ -170,14 +170,28 @@ export class TokenRegistry {
   }
 }
 
-/** The client credentials a token request presents: HTTP Basic (RFC 6749 §2.3.1) wins over form fields. */
+/** A form-encoded value decoded (RFC 6749 Appendix B: '+' is a space); undefined when its escapes are malformed. */
+function formDecode(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The client credentials a token request presents: HTTP Basic wins over form fields. Basic carries the id
+ * and secret form-encoded before base64 (RFC 6749 §2.3.1), so each is decoded here: a secret holding '+',
+ * ':' or '%' matches only when the client encoded it.
+ */
 export function clientOf(authorization: string | string[] | undefined, form: URLSearchParams): ClientCredentials {
   const header = Array.isArray(authorization) ? authorization[0] : authorization;
   const basic = /^Basic\s+(\S+)$/i.exec(header ?? '');
   if (!basic) return { clientId: form.get('client_id') ?? undefined, clientSecret: form.get('client_secret') ?? undefined };
   const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  return { clientId: decoded.slice(0, colon), clientSecret: decoded.slice(colon + 1) };
+  if (colon < 0) return {};
+  return { clientId: formDecode(decoded.slice(0, colon)), clientSecret: formDecode(decoded.slice(colon + 1)) };
 }
 
 /** The token of an `Authorization: Bearer …` header, if any. */

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { OriginSource } from '../billing/schemas/index.js';
 import type { BillingBody } from './billing-body.js';
+import type { Lifecycle } from './lifecycle.js';
 import type { EntityName, SystemName } from './entities.js';
 import type { MapResult } from '../mapping/index.js';
 import type { VendorClient } from '../http/vendor-client.js';
@@ -13,6 +14,7 @@ import type { VendorClient } from '../http/vendor-client.js';
 
 export { ENTITY_NAMES, type EntityName, SYSTEM_NAMES, type SystemName } from './entities.js';
 export type { BillingBody } from './billing-body.js';
+export { LIFECYCLES, type Lifecycle } from './lifecycle.js';
 
 /** One record as read from the source, before mapping. */
 export interface SourceRecord<Raw = unknown> {
@@ -36,6 +38,12 @@ export interface SourceRecord<Raw = unknown> {
    * the next read takes it.
    */
   draft?: boolean;
+  /**
+   * Where the document stands (src/connector/lifecycle.ts): draft, issued or void, the same words for
+   * every vendor (`draft` is true exactly when this is 'draft'). Every stream sets it on each record it
+   * does not mark `deleted`; reconciliation recognises a void by it, never by `status`.
+   */
+  lifecycle?: Lifecycle;
   raw: Raw;
 }
 

@@ -9,8 +9,8 @@ import type { LedgerEntry } from './ledger.js';
  * some top-level keys by name: `hash`, `version`, `jobId`, `fields`, `attachmentUrl` and
  * `sourceDeletedAt` keep their names (and their values' meaning; `attachmentUrl` may hold a template,
  * which a script only ever clears). The keys no script reads get one-letter names: billingId → b,
- * number → n, sourceStatus → s, writtenAt → w. Every entry has a writtenAt, so a `w` key is what tells
- * the compact form from the legacy one.
+ * number → n, sourceStatus → s, sourceLifecycle → l, writtenAt → w. Every entry has a writtenAt, so a
+ * `w` key is what tells the compact form from the legacy one.
  *
  * In the compact form:
  * - `fields` names are codes from FIELD_CODES (a name it does not know stays as it is, so a new compared
@@ -77,6 +77,7 @@ const SHORT_KEYS = new Map([
   ['billingId', 'b'],
   ['number', 'n'],
   ['sourceStatus', 's'],
+  ['sourceLifecycle', 'l'],
   ['writtenAt', 'w'],
 ]);
 const LONG_KEYS = new Map([...SHORT_KEYS].map(([long, short]) => [short, long]));

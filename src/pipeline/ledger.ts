@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { Lifecycle } from '../connector/lifecycle.js';
 import type { StateKeys } from './keys.js';
 import { decodeLedgerEntry, encodeLedgerEntry } from './ledger-entry-codec.js';
 import { LuaScript } from './lua-script.js';
@@ -15,6 +16,8 @@ export interface LedgerEntry {
   number?: string;
   /** Source status sent in metaData (void, paid, ...). */
   sourceStatus?: string;
+  /** Where the source document stood (draft, issued, void); absent on entries written before it was kept. */
+  sourceLifecycle?: Lifecycle;
   /** When billing acknowledged it (ms since epoch). */
   writtenAt: number;
   jobId?: string;

@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { connectorFor } from '../../connectors/registry.js';
 import type { LineItem } from '../../src/billing/schemas/invoice.js';
-import type { EntityName, SourceRecord, Stream } from '../../src/connector/types.js';
+import { type EntityName, LIFECYCLES, type SourceRecord, type Stream } from '../../src/connector/types.js';
+import { DataContractError } from '../../src/errors/index.js';
 import { type MapFailure, QUARANTINE_REASON_CODES } from '../../src/mapping/quarantine-reason.js';
 import { type DocumentEntity, DOCUMENTS, ENTITIES, readAll, type Running, type Size, SUBJECTS, type Subject, T0 } from './support/conformance-subjects.js';
 
@@ -155,6 +156,19 @@ describe('1. Shape: the same files and exports in every connector', () => {
     },
   );
 
+  it.each(perConnector)(
+    "given the %s connector's settings, then `timeoutMs` is the one timeout setting (1000–120000 ms, default 30000) and the client it creates uses it",
+    (_system, subject) => {
+      const parse = (extra: Record<string, unknown>) => subject.connector.settings.safeParse({ ...subject.minimalSettings, ...extra });
+      expect(parse({}).data).toMatchObject({ timeoutMs: 30_000 });
+      for (const ok of [1_000, 120_000]) expect(parse({ timeoutMs: ok }).success, `timeoutMs ${ok}`).toBe(true);
+      for (const bad of [999, 120_001, 1_500.5]) expect(parse({ timeoutMs: bad }).success, `timeoutMs ${bad}`).toBe(false);
+      const settings = parse({ timeoutMs: 4_321 }).data;
+      const client = subject.connector.createClient({ connectionId: 'timeouts', settings, tokens: {} as never });
+      expect(client.options.timeoutMs).toBe(4_321);
+    },
+  );
+
   it.each(perStream)(
     'given the %s %s stream, when its initial states are built, then the state is {cursor} (null from the beginning, the same instant from a date), its schema accepts them, and its keys and flags are declared',
     (_system, entity, subject) => {
@@ -231,6 +245,25 @@ describe('2. Cursor edges: a full read misses nothing, and a read from a cursor 
   );
 });
 
+describe('2b. An unreadable checkpoint: a permanent error, never a retried one', () => {
+  it.each(perStream)(
+    'given a %s %s checkpoint whose cursor is not an instant, when the stream reads from it (incrementally, and in a backfill window), then it fails with a DataContractError (not retryable) naming the connector and the cursor',
+    async (_system, entity, subject) => {
+      await withEmulator(subject, SMALL, async (run) => {
+        const stream = streamOf(subject, entity);
+        const state = { ...stream.initialState(), cursor: 'yesterday-ish' };
+        for (const ctx of [run.ctx({ until: T0 }), { ...run.ctx({ until: T0 }), window: { from: '2025-01-01', to: '2025-01-31' } }]) {
+          const error = await readAll(stream, ctx, state).catch((e: unknown) => e);
+          expect(error).toBeInstanceOf(DataContractError);
+          expect((error as DataContractError).retryable).toBe(false);
+          expect((error as Error).message).toContain(subject.system);
+          expect((error as Error).message).toContain('"yesterday-ish" is not an instant');
+        }
+      });
+    },
+  );
+});
+
 describe('3. Same-second edits: a cursor inside a second misses no edit of that second', () => {
   it.each(perStream)(
     'given a %s read of %s whose cursor falls inside a second, when two records are edited later in that same second, then the next read from that cursor returns both',
@@ -300,7 +333,7 @@ describe('5. Voids and deletes: a void is a status; a delete is signalled as the
   );
 
   it.each(perVoid)(
-    'given a %s document of the %s stream voided in the vendor, when the next incremental read runs, then it is returned with status "%s", never deleted, and it maps',
+    'given a %s document of the %s stream voided in the vendor, when the next incremental read runs, then it is returned with status "%s" and lifecycle void, never deleted, and it maps',
     async (_system, entity, status, subject) => {
       await withEmulator(subject, SMALL, async (run) => {
         const stream = streamOf(subject, entity);
@@ -309,9 +342,26 @@ describe('5. Voids and deletes: a void is a status; a delete is signalled as the
         run.setClock(T0 + 60_000);
         const next = await readAll(stream, run.ctx({ until: T0 + 60_000 }), stream.initialState(iso(T0)));
         const got = next.records.filter((r) => r.id === id);
-        expect(got.map((r) => ({ status: r.status, deleted: r.deleted }))).toEqual([{ status, deleted: undefined }]);
+        expect(got.map((r) => ({ status: r.status, deleted: r.deleted, lifecycle: r.lifecycle }))).toEqual([{ status, deleted: undefined, lifecycle: 'void' }]);
         const mapped = stream.map(got[0]!, await run.mapContext(stream));
         expect(mapped.ok ? 'mapped' : `${mapped.reason}: ${mapped.message}`).toBe('mapped');
+      });
+    },
+  );
+
+  it.each(perStream)(
+    'given a full %s read of %s, then every record not deleted carries a lifecycle (draft, issued or void; customers always issued), draft exactly when the lifecycle is draft, and void exactly for the status the vendor voids with',
+    async (_system, entity, subject) => {
+      await withEmulator(subject, SMALL, async (run) => {
+        const stream = streamOf(subject, entity);
+        const read = await readAll(stream, run.ctx({ until: T0 }), stream.initialState());
+        expect(read.live.length).toBeGreaterThan(0);
+        for (const r of read.live) {
+          expect(LIFECYCLES, `${r.id} (${r.status})`).toContain(r.lifecycle);
+          expect(r.draft === true, `${r.id} (${r.status})`).toBe(r.lifecycle === 'draft');
+          expect(r.lifecycle === 'void', `${r.id} (${r.status})`).toBe(r.status !== undefined && r.status === subject.voidStatus[entity]);
+          if (entity === 'customers') expect(r.lifecycle).toBe('issued');
+        }
       });
     },
   );
@@ -378,6 +428,27 @@ describe('6. Quarantine reasons: records that cannot be trusted map to a reason,
         expect(failure.reason).toBe('AMOUNTS_INCONSISTENT');
         expect(failure.field).toMatch(/\S/);
         expect(failure.message).toContain(failure.field);
+      });
+    },
+  );
+
+  it.each(perDocument)(
+    'given a %s %s document that maps, when the map context carries no lookups, or malformed ones, then it is a MapFailure MISSING_FIELD on `lookups` saying so, never a body built on empty defaults',
+    async (_system, entity, subject) => {
+      await withEmulator(subject, SMALL, async (run) => {
+        const stream = streamOf(subject, entity);
+        const { records, mapCtx } = await readForMapping(run, stream);
+        const sound = records.find((r) => stream.map(r, mapCtx).ok);
+        expect(sound, `a ${entity} that maps`).toBeDefined();
+        const malformed = { organization: 'none', taxes: 'none', taxRates: 'none', taxCodes: 'none' };
+        for (const [lookups, says] of [
+          [undefined, /lookups .* are missing from the map context/],
+          [malformed, /lookups are malformed: \S/],
+        ] as const) {
+          const result = stream.map(sound!, { ...mapCtx, lookups: lookups as never });
+          expect(result).toMatchObject({ ok: false, reason: 'MISSING_FIELD', field: 'lookups' });
+          expect((result as MapFailure).message).toMatch(says);
+        }
       });
     },
   );

@@ -12,6 +12,8 @@ export const creditNotesStream = defineStream({
   supportsWindow: true,
   deletes: true,
   status: rawCreditMemoStatus,
+  // QuickBooks cannot void a credit memo (README.md, "Voids and deletes"): every one is issued.
+  lifecycle: {},
   enrich: attachCustomers,
   map: toCreditNote,
 });

@@ -15,5 +15,6 @@ export const customersStream = defineStream({
   supportsWindow: false,
   deletes: false,
   status: (raw) => (raw.Active === false ? 'inactive' : 'active'),
+  lifecycle: {},
   map: toCustomer,
 });

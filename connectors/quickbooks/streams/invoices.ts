@@ -14,6 +14,7 @@ export const invoicesStream = defineStream({
   supportsWindow: true,
   deletes: true,
   status: rawInvoiceStatus,
+  lifecycle: { void: ['voided'] },
   enrich: async (ctx, docs) => {
     await attachCustomers(ctx, docs);
     await attachCreditMemos(ctx, docs);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Settings } from '../settings.js';
 import { cachedLookups } from '../../../src/connector/lookups-cache.js';
+import { requireLookups } from '../../../src/connector/read-lookups.js';
 import type { ReadContext } from '../../../src/connector/types.js';
 import { QboCompanyInfo, QboPreferences, QboTaxCode, QboTaxRate } from '../schemas.js';
 import { MAX_RESULTS, runQuery, selectStatement } from './query.js';
@@ -25,10 +26,13 @@ export const QboLookups = z.object({
 });
 export type QboLookups = z.infer<typeof QboLookups>;
 
-/** MapContext.lookups → QboLookups; anything unreadable counts as "not looked up" (empty). */
+/**
+ * MapContext.lookups checked as QboLookups, inside a mapper's `mapping()` body: missing or malformed
+ * quarantines the record as MISSING_FIELD with the reason (src/connector/read-lookups.ts). A field the
+ * company lacks (no home currency) is absent, and the mapper says what that blocks.
+ */
 export function readLookups(raw: unknown): QboLookups {
-  const parsed = QboLookups.safeParse(raw);
-  return parsed.success ? parsed.data : QboLookups.parse({});
+  return requireLookups(QboLookups, raw, 'QuickBooks', 'company, preferences, tax rates and codes');
 }
 
 /** Builds the lookups from the raw query results (pure; fetchLookups does the I/O). */

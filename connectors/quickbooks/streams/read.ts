@@ -1,4 +1,6 @@
 import type { BillingBody, EntityName, MapContext, ReadContext, SourceRecord, Stream, StreamPage } from '../../../src/connector/types.js';
+import { cursorMsOf } from '../../../src/connector/cursor-ms.js';
+import { lifecycleOf, type LifecycleStatuses } from '../../../src/connector/lifecycle.js';
 import { DataContractError } from '../../../src/errors/index.js';
 import { type MapResult, parseTimestamp } from '../../../src/mapping/index.js';
 import { QboIdRow, QboPagedRow } from '../schemas.js';
@@ -41,6 +43,8 @@ export interface StreamSpec {
   deletes: boolean;
   /** The status as the record shows it (QBO has no status field: derived by the mapper's rules). */
   status(raw: QboRecord): string | undefined;
+  /** Which of those statuses are not `issued` (SourceRecord.lifecycle): QuickBooks has no drafts in the API. */
+  lifecycle: LifecycleStatuses;
   /** Attaches what the page's records refer to, before mapping. */
   enrich?(ctx: ReadContext<Settings>, docs: QboDoc[]): Promise<void>;
   map(record: SourceRecord<unknown>, ctx: MapContext<unknown>): MapResult<BillingBody>;
@@ -81,12 +85,14 @@ async function* readRecordsByIds(ctx: ReadContext<Settings>, spec: StreamSpec, i
       });
       if (!at.ok)
         throw new DataContractError(`quickbooks ${spec.entity} ${d.Id}: ${at.message}`, { source: 'quickbooks', operation: `GET /query ${spec.entity}` });
-      return { id: d.Id, version: at.value, ...(status === undefined ? {} : { status }), raw: d };
+      return { id: d.Id, version: at.value, ...(status === undefined ? {} : { status }), ...lifecycleOf(status, spec.lifecycle), raw: d };
     });
   }
 }
 
 async function* read(ctx: ReadContext<Settings>, spec: StreamSpec, state: State): AsyncGenerator<StreamPage<QboRecord, State>> {
+  // Both the CDC read and the query bound their reads by the cursor: an unreadable one stops here.
+  cursorMsOf(state.cursor, { source: 'quickbooks', operation: `GET /query ${spec.entity}` });
   if (spec.deletes && !ctx.window) {
     const { since, clipped } = cdcSince(state.cursor, ctx.until);
     if (clipped) {
@@ -107,7 +113,7 @@ async function* read(ctx: ReadContext<Settings>, spec: StreamSpec, state: State)
     if (docs.length && spec.enrich) await spec.enrich(ctx, docs);
     const records = page.rows.map((r, i): SourceRecord<QboRecord> => {
       const status = spec.status(docs[i]!);
-      return { id: r.row.Id, version: r.at, ...(status === undefined ? {} : { status }), raw: docs[i]! };
+      return { id: r.row.Id, version: r.at, ...(status === undefined ? {} : { status }), ...lifecycleOf(status, spec.lifecycle), raw: docs[i]! };
     });
     yield { records, state: { cursor: page.cursor } };
   }

@@ -19,7 +19,8 @@ export const creditNotesStream = defineStream<XeroCreditNote>({
   schema: XeroCreditNotesResponse,
   query: (c) => ({ where: whereFor('ACCRECCREDIT', c, statusFilter) }),
   statusOf: (raw) => raw.Status,
-  draftStatuses: ['DRAFT', 'SUBMITTED'],
+  // Not issued yet: DRAFT, and SUBMITTED (awaiting approval); VOIDED stays a document, never a delete.
+  lifecycle: { draft: ['DRAFT', 'SUBMITTED'], void: ['VOIDED'] },
   byIds: 'single',
   supportsWindow: true,
   lookups: fetchLookups,

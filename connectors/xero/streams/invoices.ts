@@ -19,7 +19,8 @@ export const invoicesStream = defineStream<XeroInvoice>({
   schema: XeroInvoicesResponse,
   query: (c) => ({ where: whereFor('ACCREC', c), Statuses: ALL_STATUSES.join(',') }),
   statusOf: (raw) => raw.Status,
-  draftStatuses: ['DRAFT', 'SUBMITTED'],
+  // Not issued yet: DRAFT, and SUBMITTED (awaiting approval); VOIDED stays a document, never a delete.
+  lifecycle: { draft: ['DRAFT', 'SUBMITTED'], void: ['VOIDED'] },
   byIds: 'IDs',
   supportsWindow: true,
   lookups: fetchLookups,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { cachedLookups } from '../../../src/connector/lookups-cache.js';
+import { requireLookups } from '../../../src/connector/read-lookups.js';
 import type { ReadContext } from '../../../src/connector/types.js';
 import { XeroOrganisationResponse, XeroTaxRatesResponse } from '../schemas.js';
 import type { Settings } from '../settings.js';
@@ -33,12 +34,13 @@ export type XeroLookups = z.infer<typeof XeroLookups>;
 export type XeroTaxRateInfo = XeroLookups['taxRates'][string];
 
 /**
- * Reads the lookups back; anything unreadable counts as absent, so the mapper says what is missing (an
- * unknown organisation base is FX_UNDERIVABLE for a foreign document, not a failed read).
+ * MapContext.lookups checked as XeroLookups, inside a mapper's `mapping()` body: missing or malformed
+ * quarantines the record as MISSING_FIELD with the reason (src/connector/read-lookups.ts). A field the
+ * organisation lacks is absent, and the mapper says what that blocks (an unknown organisation base is
+ * FX_UNDERIVABLE for a foreign document).
  */
 export function readLookups(lookups: unknown): XeroLookups {
-  const parsed = XeroLookups.safeParse(lookups);
-  return parsed.success ? parsed.data : { taxRates: {} };
+  return requireLookups(XeroLookups, lookups, 'Xero', 'organisation, tax rates');
 }
 
 /**

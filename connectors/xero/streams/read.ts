@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import type { BillingBody, EntityName, MapContext, ReadContext, SourceRecord, Stream, StreamPage } from '../../../src/connector/types.js';
+import { cursorMsOf } from '../../../src/connector/cursor-ms.js';
+import { lifecycleOf, type LifecycleStatuses } from '../../../src/connector/lifecycle.js';
 import { DataContractError, RejectedError } from '../../../src/errors/index.js';
 import { parseTimestamp, type MapResult } from '../../../src/mapping/index.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Settings } from '../settings.js';
@@ -61,13 +63,7 @@ export async function* readList<Raw>(ctx: ReadContext<Settings>, state: State, s
   const pageSize = typeof ctx.settings.pageSize === 'number' ? ctx.settings.pageSize : DEFAULT_PAGE_SIZE;
   const untilMs = ctx.until.getTime();
   const endpoint = `GET /${spec.path}`;
-  let lower = state.cursor === null ? undefined : Date.parse(state.cursor);
-  if (lower !== undefined && Number.isNaN(lower)) {
-    throw new DataContractError(`xero ${endpoint}: stream state cursor ${JSON.stringify(state.cursor).slice(0, 40)} is not an instant`, {
-      source: 'xero',
-      operation: endpoint,
-    });
-  }
+  let lower = cursorMsOf(state.cursor, { source: 'xero', operation: endpoint });
   let newest = state.cursor; // newest UpdatedDateUTC handed out (≤ until)
   let windowStart: string | undefined; // set while offset-paging inside one window (3. above)
   const seen = new Map<string, string>();
@@ -194,8 +190,8 @@ export interface StreamSpec<Raw extends { UpdatedDateUTC: string }> {
   statusOf(raw: Raw): string | null | undefined;
   /** Why a record is not one billing takes (SourceRecord.notForBilling), if it is not. */
   notForBilling?(raw: Raw): string | undefined;
-  /** Statuses of a document not issued yet (SourceRecord.draft): DRAFT, and SUBMITTED (awaiting approval). */
-  draftStatuses?: readonly string[];
+  /** Statuses that are not `issued` (SourceRecord.lifecycle); contacts have none. */
+  lifecycle?: LifecycleStatuses;
   /**
    * How a repair reads records by id: `IDs` = one list call per 100 ids (`IDs=a,b,c`, documented for
    * invoices and contacts); `single` = `GET /<Path>/{id}` per id (credit notes document no `IDs`).
@@ -216,8 +212,7 @@ export function defineStream<Raw extends { UpdatedDateUTC: string }>(spec: Strea
     const record = toSourceRecord(raw, String(raw[spec.primaryKey as keyof Raw]), spec.statusOf(raw), endpoint);
     const why = spec.notForBilling?.(raw);
     if (why) record.notForBilling = why;
-    if (record.status && spec.draftStatuses?.includes(record.status)) record.draft = true;
-    return record;
+    return record.deleted ? record : { ...record, ...lifecycleOf(record.status, spec.lifecycle ?? {}) };
   };
   return {
     name: spec.name,

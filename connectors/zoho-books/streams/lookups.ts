@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { cachedLookups, clearLookupsCache } from '../../../src/connector/lookups-cache.js';
+import { lookupsResult } from '../../../src/connector/read-lookups.js';
 import type { ReadContext } from '../../../src/connector/types.js';
 import { ConfigError } from '../../../src/errors/index.js';
-import { countryCodeOf, mapFail, mapOk, type MapResult } from '../../../src/mapping/index.js';
+import { countryCodeOf, type MapResult } from '../../../src/mapping/index.js';
 import { ZohoOrganizationsResponse, ZohoTaxesResponse, ZohoTaxGroupResponse, type ZohoTax } from '../schemas.js';
 import type { Settings } from '../settings.js';
 
@@ -52,21 +53,9 @@ export const ZohoLookups = z.strictObject({
 });
 export type ZohoLookups = z.infer<typeof ZohoLookups>;
 
-const validated = new WeakMap<object, MapResult<ZohoLookups>>();
-
-/** MapContext.lookups checked as ZohoLookups (once per lookups object): missing or malformed is MISSING_FIELD. */
+/** MapContext.lookups checked as ZohoLookups (src/connector/read-lookups.ts): missing or malformed is MISSING_FIELD. */
 export function readLookups(raw: unknown): MapResult<ZohoLookups> {
-  if (typeof raw !== 'object' || raw === null) {
-    return mapFail('MISSING_FIELD', 'Zoho lookups (organisation, tax settings) are missing from the map context', { field: 'lookups' });
-  }
-  const cached = validated.get(raw);
-  if (cached) return cached;
-  const parsed = ZohoLookups.safeParse(raw);
-  const result: MapResult<ZohoLookups> = parsed.success
-    ? mapOk(parsed.data)
-    : mapFail('MISSING_FIELD', `Zoho lookups are malformed: ${parsed.error.issues.map((i) => i.path.join('.')).join(', ')}`, { field: 'lookups' });
-  validated.set(raw, result);
-  return result;
+  return lookupsResult(ZohoLookups, raw, 'Zoho', 'organisation, tax settings');
 }
 
 /** Cached per connection for settings.lookupsCacheSeconds (src/connector/lookups-cache.ts). */

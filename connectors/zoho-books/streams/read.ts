@@ -1,12 +1,17 @@
 import type { z } from 'zod';
 import type { BillingBody, EntityName, MapContext, ReadContext, SourceRecord, Stream, StreamPage } from '../../../src/connector/types.js';
+import { cursorMsOf } from '../../../src/connector/cursor-ms.js';
 import { IdSet } from '../../../src/connector/id-set.js';
+import { lifecycleOf, type LifecycleStatuses } from '../../../src/connector/lifecycle.js';
 import { RejectedError } from '../../../src/errors/index.js';
 import type { MapResult } from '../../../src/mapping/index.js';
 import type { ZohoRow } from '../schemas.js';
 import type { Settings } from '../settings.js';
 import { fetchOrganization } from './lookups.js';
-import { cursorMsOf, cursorParam, inRange, initialState, instantOf, offsetMinutesAt, State } from './state.js';
+import { cursorParam, inRange, initialState, instantOf, offsetMinutesAt, State } from './state.js';
+
+/** Zoho's document statuses (lower case) that are not `issued`. */
+const DOCUMENT_STATUSES: LifecycleStatuses = { draft: ['draft'], void: ['void'] };
 
 /**
  * One incremental Zoho stream (invoices, credit notes, customers), all read the same way:
@@ -121,14 +126,15 @@ async function fetchById(ctx: ReadContext<Settings>, spec: Spec, id: string, row
     ctx.logger.warn({ entity: spec.name, erpId: id }, 'record has no readable last_modified_time; versioned at the read bound');
   }
   const status = typeof detail.status === 'string' ? detail.status : (row.status ?? undefined);
-  // A document Zoho holds as `draft` is not issued yet (https://www.zoho.com/books/api/v3/invoices/,
-  // https://www.zoho.com/books/api/v3/credit-notes/: status draft); contacts have no drafts.
-  const draft = spec.detailKey !== 'contact' && typeof status === 'string' && status.toLowerCase() === 'draft';
-  return { id, version, ...(status ? { status } : {}), ...(draft ? { draft } : {}), raw: detail };
+  // A document Zoho holds as `draft` is not issued yet, one as `void` was voided
+  // (https://www.zoho.com/books/api/v3/invoices/, https://www.zoho.com/books/api/v3/credit-notes/);
+  // contacts have neither.
+  const lifecycle = lifecycleOf(status?.toLowerCase(), spec.detailKey === 'contact' ? {} : DOCUMENT_STATUSES);
+  return { id, version, ...(status ? { status } : {}), ...lifecycle, raw: detail };
 }
 
 async function* read(ctx: ReadContext<Settings>, spec: Spec, state: State): AsyncIterable<StreamPage<ZohoRecord, State>> {
-  const cursorMs = cursorMsOf(state, spec.name);
+  const cursorMs = cursorMsOf(state.cursor, { source: 'zoho-books', operation: `GET /${spec.path}` });
   const query: Record<string, string | number> = { sort_column: 'created_time', sort_order: 'A', per_page: ctx.settings.pageSize };
   if (cursorMs !== undefined) {
     const org = await fetchOrganization(ctx);

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { DataContractError } from '../../../src/errors/index.js';
 import { formatZohoTimestamp, parseTimestamp } from '../../../src/mapping/index.js';
 
 /**
@@ -15,15 +14,6 @@ export const State: z.ZodType<State> = z.strictObject({ cursor: z.string().nulla
 
 export function initialState(from?: string): State {
   return { cursor: from ?? null };
-}
-
-/** The cursor as epoch ms (undefined = from the beginning); a checkpoint that is not an instant is a contract error. */
-export function cursorMsOf(state: State, entity: string): number | undefined {
-  const ms = state.cursor === null ? undefined : Date.parse(state.cursor);
-  if (ms !== undefined && Number.isNaN(ms)) {
-    throw new DataContractError(`zoho-books ${entity}: checkpoint cursor ${JSON.stringify(state.cursor)} is not an instant`, { source: 'zoho-books' });
-  }
-  return ms;
 }
 
 /** The `last_modified_time` parameter for a cursor, in the organisation's offset at that instant (+0000 when unknown). */

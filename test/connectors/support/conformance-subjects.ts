@@ -110,6 +110,8 @@ export interface Subject {
   voidStatus: Partial<Record<EntityName, string>>;
   deletes: Record<EntityName, DeleteSignal>;
   raw: RawFields;
+  /** The fewest settings the connector's schema accepts (no emulator needed). */
+  minimalSettings: Record<string, unknown>;
   start(size: Size): Promise<Running & { voids: Partial<Record<EntityName, Change>>; removals: Record<EntityName, Change> }>;
 }
 
@@ -145,6 +147,7 @@ const zoho: Subject = {
   folder: 'zoho-books',
   connector: zohoConnector,
   originSource: 'EXTERNAL_SYSTEM_A',
+  minimalSettings: { organizationId: '60012345678', clientId: 'id', clientSecret: 'secret' },
   voidStatus: { invoices: 'void', 'credit-notes': 'void' },
   deletes: { invoices: { kind: 'id-diff' }, 'credit-notes': { kind: 'id-diff' }, customers: { kind: 'id-diff' } },
   raw: {
@@ -284,6 +287,7 @@ const quickbooks: Subject = {
   folder: 'quickbooks',
   connector: quickbooksConnector,
   originSource: 'EXTERNAL_SYSTEM_B',
+  minimalSettings: { realmId: '9341453012345678', clientId: 'id', clientSecret: 'secret' },
   // QuickBooks Online cannot void a credit memo (connectors/quickbooks/README.md, "Voids and deletes").
   voidStatus: { invoices: 'voided' },
   deletes: {
@@ -395,6 +399,7 @@ const xero: Subject = {
   folder: 'xero',
   connector: xeroConnector,
   originSource: 'EXTERNAL_SYSTEM_C',
+  minimalSettings: { tenantId: '0badc0de-0000-4000-8000-000000000000', clientId: 'id', clientSecret: 'secret' },
   voidStatus: { invoices: 'VOIDED', 'credit-notes': 'VOIDED' },
   deletes: {
     invoices: { kind: 'deleted-record', status: 'DELETED' },

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { CreateClientOptions, MapContext, ReadContext, SourceRecord, Stream, StreamState } from '../../../src/connector/types.js';
 import { connector } from '../../../connectors/xero/connector.js';
 import { startXeroEmulator, type XeroEmulator, type XeroEmulatorOptions } from '../../../sandbox/xero/index.js';
-import type { Settings } from '../../../connectors/xero/settings.js';
+import { Settings } from '../../../connectors/xero/settings.js';
 import { TokenStore } from '../../../src/auth/token-store.js';
 import type { VendorClient } from '../../../src/http/vendor-client.js';
 import { stateKeys } from '../../../src/pipeline/keys.js';
@@ -40,18 +40,19 @@ export async function startHarness(options: XeroEmulatorOptions = {}): Promise<X
   const tokens = new TokenStore(redis, { prefix });
   const quotas = new Quotas(redis, stateKeys(prefix));
   const [india, australia] = emu.tenantIds as [string, string];
-  const settings = (tenantId: string, extra: Partial<Settings> = {}): Settings => ({
-    clientId: 'xero-sandbox-client-id',
-    clientSecret: 'xero-sandbox-client-secret',
-    refreshToken: 'xero-sandbox-refresh-token-0',
-    tenantId,
-    // Each test reads the emulator's organisation as it is now (tests change it): no lookups cache.
-    lookupsCacheSeconds: 0,
-    baseUrl: emu.apiBase,
-    tokenUrl: emu.tokenUrl,
-    tokenGroup: 'xero-login',
-    ...extra,
-  });
+  const settings = (tenantId: string, extra: Partial<Settings> = {}): Settings =>
+    Settings.parse({
+      clientId: 'xero-sandbox-client-id',
+      clientSecret: 'xero-sandbox-client-secret',
+      refreshToken: 'xero-sandbox-refresh-token-0',
+      tenantId,
+      // Each test reads the emulator's organisation as it is now (tests change it): no lookups cache.
+      lookupsCacheSeconds: 0,
+      baseUrl: emu.apiBase,
+      tokenUrl: emu.tokenUrl,
+      tokenGroup: 'xero-login',
+      ...extra,
+    });
   return {
     emu,
     redis,

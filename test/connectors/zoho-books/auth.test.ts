@@ -1,10 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { refreshFn } from '../../../connectors/zoho-books/auth.js';
-import { tokenErrorTable } from '../../../connectors/zoho-books/error-table.js';
 import { Settings } from '../../../connectors/zoho-books/settings.js';
 import { ZOHO_SANDBOX_DEFAULTS } from '../../../sandbox/zoho-books/index.js';
 import { AuthError } from '../../../src/errors/index.js';
-import { VendorClient } from '../../../src/http/vendor-client.js';
 import { type Harness, startHarness } from './harness.js';
 
 describe('the token refresh (auth.ts) against the emulator', () => {
@@ -17,14 +15,13 @@ describe('the token refresh (auth.ts) against the emulator', () => {
   it('given a token whose api_domain is another data centre than settings.dataCenter, then the refresh fails with an AuthError naming the host to configure', async () => {
     h = await startHarness({ records: 1 });
     // The emulator plays Zoho Accounts; its api_domain is its own URL, not https://www.zohoapis.in.
-    const accounts = new VendorClient({ vendor: 'zoho-accounts', prefixUrl: h.emulator.url, errorTable: tokenErrorTable });
     const settings = Settings.parse({ ...h.settings(), baseUrl: undefined, accountsUrl: h.emulator.url, dataCenter: 'in' });
-    const refresh = refreshFn({ settings, accounts });
+    const refresh = refreshFn({ settings });
     const error = await refresh(ZOHO_SANDBOX_DEFAULTS.refreshToken).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthError);
     expect((error as Error).message).toContain(`this account's API host is ${h.emulator.url}, but dataCenter "in" points at https://www.zohoapis.in`);
     // With baseUrl set (sandbox, proxy) the check is off and the token comes back.
-    const sandbox = refreshFn({ settings: Settings.parse(h.settings()), accounts });
+    const sandbox = refreshFn({ settings: Settings.parse(h.settings()) });
     await expect(sandbox(ZOHO_SANDBOX_DEFAULTS.refreshToken)).resolves.toMatchObject({ expiresInSeconds: 3600 });
   });
 });
