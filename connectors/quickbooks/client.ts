@@ -21,7 +21,7 @@ import type { Settings } from './settings.js';
  * may add one forced token refresh and one repeat on 401, so ≤ 8 HTTP requests to the API plus ≤ 4 to
  * the token endpoint (each of those one attempt: Intuit rotates refresh tokens, auth.ts). Intuit's throttle asks for 60 s
  * (https://developer.intuit.com/app/developer/qbo/docs/learn/limits-and-throttles), above the 5 s
- * in-place cap, so src/http/wait-decision.ts parks the realm for every worker and the job is delayed.
+ * in-place cap, so src/waits/vendor-waits.ts parks the realm for every worker and the job is delayed.
  */
 const RETRY: RetryPolicy = {
   retries: 3,

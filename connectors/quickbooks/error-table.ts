@@ -5,7 +5,7 @@ import type { ErrorContext, ErrorTable } from '../../src/http/vendor-client.js';
  * QuickBooks Online status + fault code → our error classes
  * (https://developer.intuit.com/app/developer/qbo/docs/develop/troubleshooting/error-codes; throttling:
  * https://developer.intuit.com/app/developer/qbo/docs/learn/limits-and-throttles). Read top to bottom;
- * the first row that matches wins. The table only classifies; src/http/wait-decision.ts decides whether
+ * the first row that matches wins. The table only classifies; src/waits/vendor-waits.ts decides whether
  * a throttle is waited out in place or parks the realm.
  *
  * Bodies come as `{"Fault":{"Error":[{"Message","Detail","code","element"}],"type"},"time"}` or, on 401,

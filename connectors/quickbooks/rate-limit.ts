@@ -1,5 +1,5 @@
 import type { Headers } from '../../src/http/vendor-client.js';
-import type { QuotaSignal } from '../../src/http/wait-decision.js';
+import type { QuotaSignal } from '../../src/waits/vendor-waits.js';
 
 /**
  * Intuit sends no rate-limit headers: its limits page documents the per-realm limits and the 429 answer

@@ -16,7 +16,7 @@ import { apiBaseUrl, type Settings } from './settings.js';
  * - the Xero error table (error-table.ts) and the `X-*Limit-Remaining` headers on every response
  *   (rate-limit.ts);
  * - quota slots from the pipeline (`acquire`: 55/min, 5,000/day, 5 in flight per connection).
- * The client only classifies; src/http/wait-decision.ts decides whether a 429 is waited out or parks
+ * The client only classifies; src/waits/vendor-waits.ts decides whether a 429 is waited out or parks
  * the connection (a day limit always parks).
  *
  * Worst-case attempt budget of ONE API call: 1 + 2 retries (p-retry, within 10 s) for TransientError and

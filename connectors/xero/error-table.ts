@@ -1,11 +1,11 @@
 import type { ErrorContext } from '../../src/http/vendor-client.js';
 import { AuthError, RateLimitedError, RejectedError, type SyncError, TransientError } from '../../src/errors/index.js';
-import { msToNextUtcMidnight } from '../../src/http/wait-decision.js';
+import { msToNextUtcMidnight } from '../../src/waits/vendor-waits.js';
 import { rateLimitScope } from './rate-limit.js';
 
 /**
  * Xero's errors → our classes. It classifies only: a 429 becomes a RateLimitedError with `retryAfterMs`
- * and `scope`, and src/http/wait-decision.ts decides whether that is waited out or parks the connection.
+ * and `scope`, and src/waits/vendor-waits.ts decides whether that is waited out or parks the connection.
  * Messages carry Xero's own words (validation messages, problem Detail, plain-text bodies), never tokens
  * or headers. Sources: https://developer.xero.com/documentation/api/accounting/responsecodes (status
  * codes, problem and validation bodies), https://developer.xero.com/documentation/guides/oauth2/limits/

@@ -1,9 +1,9 @@
 import type { Headers } from '../../src/http/vendor-client.js';
-import type { QuotaSignal } from '../../src/http/wait-decision.js';
+import type { QuotaSignal } from '../../src/waits/vendor-waits.js';
 
 /**
  * Xero's rate-limit signals (https://developer.xero.com/documentation/guides/oauth2/limits/,
- * https://developer.xero.com/faq/limits). Classification only; src/http/wait-decision.ts decides.
+ * https://developer.xero.com/faq/limits). Classification only; src/waits/vendor-waits.ts decides.
  * - `X-Rate-Limit-Problem` on a 429 names the breached limit. Community code checks lowercase `minute` and
  *   `day`; `DayLimit`, `Minute limit`, `concurrent`, `AppMinute` also appear. Read loosely and
  *   case-insensitively: anything mentioning "day"/"daily" is the day limit (scope 'day'), everything

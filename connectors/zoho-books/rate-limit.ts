@@ -1,5 +1,5 @@
 import type { Headers } from '../../src/http/vendor-client.js';
-import { MINUTE_WINDOW_MS, type QuotaSignal } from '../../src/http/wait-decision.js';
+import { MINUTE_WINDOW_MS, type QuotaSignal } from '../../src/waits/vendor-waits.js';
 
 /**
  * Zoho's `X-Rate-Limit-Limit / -Remaining / -Reset` headers, read on every Books response
