@@ -1,5 +1,5 @@
 import type { BillingBody, MapContext, SourceRecord } from '../../../src/connector/types.js';
-import { finalizeCustomer, mapFail, mapOk, type MapResult } from '../../../src/mapping/index.js';
+import { finalizeCustomer, mapFail, mapOk, type MapResult, sourceMeta, nonBlank } from '../../../src/mapping/index.js';
 import { mapping, parseRecord } from '../../../src/mapping/steps.js';
 import { XeroContact } from '../schemas.js';
 import { readLookups } from '../streams/lookups.js';
@@ -21,13 +21,13 @@ export function toCustomer(record: SourceRecord, ctx: MapContext): MapResult<Bil
     }
     if (!raw.Name?.trim()) s.fail(mapFail('MISSING_FIELD', 'Name is missing', { field: 'Name' }));
     const details = customerDetailsOf(raw, ctx.connectionId, readLookups(ctx.lookups));
-    details.metaData = {
-      sourceSystem: 'xero',
-      sourceStatus: raw.ContactStatus ?? 'ACTIVE',
-      sourceVersion: record.version,
-      ...(raw.ContactNumber?.trim() ? { erpNumber: raw.ContactNumber.trim() } : {}),
-      ...(raw.MergedToContactID ? { mergedTo: raw.MergedToContactID } : {}),
-    };
+    details.metaData = sourceMeta({
+      system: 'xero',
+      status: raw.ContactStatus ?? 'ACTIVE',
+      version: record.version,
+      erpNumber: nonBlank(raw.ContactNumber),
+      mergedTo: raw.MergedToContactID || undefined,
+    });
     const result = finalizeCustomer(details, s.warnings);
     return result.ok ? mapOk<BillingBody>({ kind: 'customer', customer: result.value }, result.warnings) : result;
   });

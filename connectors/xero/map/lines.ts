@@ -15,10 +15,10 @@ import {
   roundMoney,
   sumMoney,
   textLineItem,
-  tryWireNumber,
   ZERO,
   type Decimal,
   type TaxComponent,
+  wireAmount,
 } from '../../../src/mapping/index.js';
 import type { Steps } from '../../../src/mapping/steps.js';
 import type { XeroLineItem } from '../schemas.js';
@@ -123,8 +123,8 @@ function lineOf(s: Steps, l: XeroLineItem, i: number, types: LineAmountTypes, cu
   if (!roundMoney(taxSum, currency).eq(roundMoney(tax, currency))) {
     s.fail(mapFail('AMOUNTS_INCONSISTENT', `${field}: tax components add up to ${taxSum.toFixed()} but TaxAmount is ${tax.toFixed()}`, { field }));
   }
-  const subTotal = s.take(tryWireNumber(net, currency, `${field}.subTotal`));
-  const total = s.take(tryWireNumber(net.plus(tax), currency, `${field}.total`));
+  const subTotal = wireAmount(s, net, currency, `${field}.subTotal`);
+  const total = wireAmount(s, net.plus(tax), currency, `${field}.total`);
   const discount = discountOf(s, l, i, { quantity, unit, amount, discountAmount, currency });
   const name = l.Description?.trim() || l.Item?.Name?.trim() || l.ItemCode?.trim() || `Line ${i + 1}`;
   const item: LineItem = {
@@ -181,6 +181,6 @@ export function amountsOf(
     subtotal,
     total,
     tax,
-    wire: { subtotal: s.take(tryWireNumber(subtotal, currency, 'SubTotal')), total: s.take(tryWireNumber(total, currency, 'Total')) },
+    wire: { subtotal: wireAmount(s, subtotal, currency, 'SubTotal'), total: wireAmount(s, total, currency, 'Total') },
   };
 }

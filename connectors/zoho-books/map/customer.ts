@@ -1,5 +1,5 @@
 import type { CustomerDetailsInput, TaxIdentifier } from '../../../src/billing/schemas/index.js';
-import { buyerIdFor, finalizeCustomer, mapOk, withOrganisationDefaults, type MapResult } from '../../../src/mapping/index.js';
+import { buyerIdFor, finalizeCustomer, mapOk, withOrganisationDefaults, type MapResult, sourceMeta } from '../../../src/mapping/index.js';
 import type { BillingBody, MapContext, SourceRecord } from '../../../src/connector/types.js';
 import { mapping, parseRecord } from '../../../src/mapping/steps.js';
 import { ZohoContact } from '../schemas.js';
@@ -55,13 +55,13 @@ export function toCustomer(record: SourceRecord, ctx: MapContext): MapResult<Bil
       ...(currency ? { currency } : {}),
       ...(status === 'active' ? { customerStatus: 'LIVE' as const } : status === 'inactive' ? { customerStatus: 'INACTIVE' as const } : {}),
       erpId: c.contact_id,
-      metaData: {
-        sourceSystem: 'zoho-books',
-        sourceStatus: status,
-        sourceVersion: record.version,
-        ...(gstTreatment ? { gstTreatment } : {}),
-        ...(subType ? { customerSubType: subType } : {}),
-      },
+      metaData: sourceMeta({
+        system: 'zoho-books',
+        status,
+        version: record.version,
+        gstTreatment: gstTreatment || undefined,
+        customerSubType: subType || undefined,
+      }),
     };
     const result = finalizeCustomer(withOrganisationDefaults(draft, organisationDefaultsOf(ctx.lookups)), [...new Set(s.warnings)]);
     return result.ok ? mapOk<BillingBody>({ kind: 'customer', customer: result.value }, result.warnings) : result;
