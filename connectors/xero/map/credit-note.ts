@@ -21,7 +21,7 @@ import { mapping, parseRecord, type Steps } from '../../../src/mapping/steps.js'
 import { XeroCreditNote } from '../schemas.js';
 import { readLookups } from '../streams/lookups.js';
 import { currencyOf, exchangeRateOf } from './fx.js';
-import { amountsOf } from './lines.js';
+import { amountsOf } from './totals.js';
 import { customerDetailsOf } from './party.js';
 
 /**

@@ -19,7 +19,7 @@ import { mapping, parseRecord } from '../../../src/mapping/steps.js';
 import { XeroInvoice } from '../schemas.js';
 import { readLookups } from '../streams/lookups.js';
 import { currencyOf, exchangeRateOf } from './fx.js';
-import { amountsOf } from './lines.js';
+import { amountsOf } from './totals.js';
 import { customerDetailsOf } from './party.js';
 
 /**

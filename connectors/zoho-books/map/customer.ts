@@ -3,7 +3,7 @@ import { buyerIdFor, finalizeCustomer, mapOk, withOrganisationDefaults, type Map
 import type { BillingBody, MapContext, SourceRecord } from '../../../src/connector/types.js';
 import { mapping, parseRecord } from '../../../src/mapping/steps.js';
 import { ZohoContact } from '../schemas.js';
-import { addressesOf, addressOf, contactsOf, countryFields, customerStateCode, gstinOf, organisationDefaultsOf } from './party.js';
+import { addressesOf, addressOf, contactsOf, countryFields, customerStateCode, gstinIdentifiersOf, organisationDefaultsOf } from './party.js';
 
 /**
  * Zoho `GET /contacts/{id}` (contact_type customer;
@@ -28,7 +28,7 @@ export function toCustomer(record: SourceRecord, ctx: MapContext): MapResult<Bil
     const registered = addressOf(c.billing_address);
     const addresses = addressesOf(c.billing_address, c.shipping_address);
     const pan = c.pan_no?.trim().toUpperCase();
-    const taxIdentifiers: TaxIdentifier[] = [...(gstinOf(c.gst_no) ?? []), ...(pan ? [{ type: 'PAN' as const, value: pan }] : [])];
+    const taxIdentifiers: TaxIdentifier[] = [...(gstinIdentifiersOf(c.gst_no) ?? []), ...(pan ? [{ type: 'PAN' as const, value: pan }] : [])];
     const stateCode = customerStateCode(c.gst_no, c.billing_address, country.countryCode);
     const email = primary?.primaryEmail || c.email?.trim() || undefined;
     const phone = primary?.primaryPhone || c.phone?.trim() || c.mobile?.trim() || undefined;

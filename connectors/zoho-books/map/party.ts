@@ -51,7 +51,8 @@ export function contactsOf(persons: ZohoContactPersonRef[] | null | undefined): 
   });
 }
 
-export function gstinOf(gstNo: string | null | undefined): TaxIdentifier[] | undefined {
+/** Zoho's `gst_no` as billing tax identifiers (one GSTIN, upper-cased); undefined when blank. */
+export function gstinIdentifiersOf(gstNo: string | null | undefined): TaxIdentifier[] | undefined {
   const v = nonBlank(gstNo)?.toUpperCase();
   return v ? [{ type: 'GSTIN', value: v }] : undefined;
 }
@@ -86,7 +87,7 @@ export function customerOfDocument(
   const contacts = contactsOf(doc.contact_persons_associated);
   const registered = addressOf(doc.billing_address);
   const addresses = addressesOf(doc.billing_address, doc.shipping_address);
-  const taxIdentifiers = gstinOf(doc.gst_no);
+  const taxIdentifiers = gstinIdentifiersOf(doc.gst_no);
   const stateCode = customerStateCode(doc.gst_no, doc.billing_address, country.countryCode);
   const name = doc.customer_name?.trim() || undefined;
   return withOrganisationDefaults(
