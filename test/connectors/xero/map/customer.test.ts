@@ -89,7 +89,8 @@ describe('Xero contact mapping', () => {
     });
   });
 
-  it('given a supplier-only contact, then UNSUPPORTED', () => {
-    expect(toCustomer(supplier, ctx)).toMatchObject({ ok: false, reason: 'UNSUPPORTED', field: 'IsCustomer' });
+  it('given a supplier-only contact, then the mapper does not judge it: whether a contact is for billing is decided once, by the customers stream (notForBilling, test/connectors/xero/streams/customers.test.ts), before any mapping', () => {
+    expect(supplier.raw).toMatchObject({ IsSupplier: true, IsCustomer: false });
+    expect(customerOf(toCustomer(supplier, ctx)).erpId).toBe(supplier.id);
   });
 });
