@@ -14,3 +14,6 @@ export * from './checks.js';
 export * from './text-line.js';
 export * from './quantity-and-price.js';
 export * from './steps.js';
+export * from './wire-amount.js';
+export * from './non-blank.js';
+export * from './source-meta.js';

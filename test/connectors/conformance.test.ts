@@ -57,6 +57,7 @@ describe('1. Shape: the same files and exports in every connector', () => {
     'map/lines.ts',
     'map/party.ts',
     'map/tax.ts',
+    'map/totals.ts',
     'rate-limit.ts',
     'schemas.ts',
     'settings.ts',
@@ -87,6 +88,7 @@ describe('1. Shape: the same files and exports in every connector', () => {
     'map/credit-note.ts': ['toCreditNote'],
     'map/customer.ts': ['toCustomer'],
     'map/fx.ts': ['currencyOf', 'exchangeRateOf'],
+    'map/totals.ts': ['amountsOf'],
   };
 
   const folderOf = (subject: Subject) => fileURLToPath(new URL(`../../connectors/${subject.folder}/`, import.meta.url));

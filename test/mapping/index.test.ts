@@ -56,6 +56,9 @@ describe('the mapping barrel', () => {
       'isTextLine',
       'textLineItem',
       'quantityAndPrice',
+      'wireAmount',
+      'nonBlank',
+      'sourceMeta',
       'mapOk',
       'mapFail',
     ]) {

@@ -10,10 +10,11 @@ import {
   mapOk,
   type MapResult,
   parseOptionalAmount,
+  wireAmount,
+  sourceMeta,
 } from '../../../src/mapping/index.js';
 import { mapping, parseRecord } from '../../../src/mapping/steps.js';
 import { QboCreditMemo } from '../schemas.js';
-import { wire } from './lines.js';
 import { amountsOf } from './totals.js';
 
 /**
@@ -42,19 +43,19 @@ export function toCreditNote(record: SourceRecord<unknown>, ctx: MapContext<unkn
     const linked = linkedInvoiceIds(memo);
     let appliedToInvoices: CreditNoteApplication[] | undefined;
     if (linked.length === 1 && applied !== undefined) {
-      appliedToInvoices = [{ invoiceId: invoiceIdFor(ctx.connectionId, linked[0]!), amount: wire(s, applied, currency, 'appliedToInvoices.0.amount') }];
+      appliedToInvoices = [{ invoiceId: invoiceIdFor(ctx.connectionId, linked[0]!), amount: wireAmount(s, applied, currency, 'appliedToInvoices.0.amount') }];
     } else if (linked.length > 0) {
       s.warn(`credit memo ${memo.Id} names invoices ${linked.join(', ')} without a per-invoice amount; sent in metaData only`);
     }
 
     const lineItems: LineItem[] = [...a.lineItems];
     if (!a.discountTotal.isZero()) {
-      const minus = wire(s, a.discountTotal.negated(), currency, 'lineItems.discount');
+      const minus = wireAmount(s, a.discountTotal.negated(), currency, 'lineItems.discount');
       lineItems.push({ lineItemDetails: { name: 'Discount', taxRate: 0, pricePerItem: minus }, quantity: 1, subTotal: minus, total: minus });
     }
     // No adjustments on a credit note either (QBO's order: items, discount, then shipping): QBO's shipping line is a "Shipping" line, inside the subtotal.
     if (!a.shipping.isZero()) {
-      const amount = wire(s, a.shipping, currency, 'lineItems.shipping');
+      const amount = wireAmount(s, a.shipping, currency, 'lineItems.shipping');
       lineItems.push({ lineItemDetails: { name: 'Shipping', taxRate: 0, pricePerItem: amount }, quantity: 1, subTotal: amount, total: amount });
     }
 
@@ -66,10 +67,10 @@ export function toCreditNote(record: SourceRecord<unknown>, ctx: MapContext<unkn
       erpId: memo.Id,
       creditNoteNumber: number || memo.Id,
       ...(a.txnDate ? { creditNoteDate: { date: a.txnDate } } : {}),
-      creditNoteSubtotal: wire(s, a.subtotal.minus(a.discountTotal).plus(a.shipping), currency, 'creditNoteSubtotal'),
+      creditNoteSubtotal: wireAmount(s, a.subtotal.minus(a.discountTotal).plus(a.shipping), currency, 'creditNoteSubtotal'),
       ...(a.tax ? { creditNoteTax: a.tax } : {}),
-      creditNoteTotal: wire(s, a.total, currency, 'creditNoteTotal'),
-      ...(remaining === undefined ? {} : { creditNoteRemainingAmount: wire(s, remaining, currency, 'creditNoteRemainingAmount') }),
+      creditNoteTotal: wireAmount(s, a.total, currency, 'creditNoteTotal'),
+      ...(remaining === undefined ? {} : { creditNoteRemainingAmount: wireAmount(s, remaining, currency, 'creditNoteRemainingAmount') }),
       creditNoteCurrency: currency,
       ...(a.exchangeRate === undefined ? {} : { exchangeRate: a.exchangeRate }),
       lineItems,
@@ -79,14 +80,14 @@ export function toCreditNote(record: SourceRecord<unknown>, ctx: MapContext<unkn
       ...(a.placeOfSupply ? { placeOfSupply: a.placeOfSupply } : {}),
       ...(reason ? { reason } : {}),
       creditNoteOriginSource: ctx.originSource,
-      metaData: {
-        sourceSystem: 'quickbooks',
-        sourceStatus: creditMemoStatus(a.total, remaining),
-        sourceVersion: a.version,
-        ...(memo.SyncToken === undefined ? {} : { syncToken: memo.SyncToken }),
-        ...(number ? { erpNumber: number } : {}),
-        ...(linked.length > 0 && !appliedToInvoices ? { linkedInvoiceErpIds: linked.join(',') } : {}),
-      },
+      metaData: sourceMeta({
+        system: 'quickbooks',
+        status: creditMemoStatus(a.total, remaining),
+        version: a.version,
+        syncToken: memo.SyncToken,
+        erpNumber: number || undefined,
+        linkedInvoiceErpIds: linked.length > 0 && !appliedToInvoices ? linked.join(',') : undefined,
+      }),
     };
     const result = finalizeCreditNote(draft, s.warnings);
     return result.ok ? mapOk<BillingBody>({ kind: 'credit-note', creditNote: result.value }, result.warnings) : result;

@@ -11,11 +11,12 @@ import {
   parseOptionalAmount,
   sumMoney,
   ZERO,
+  wireAmount,
+  sourceMeta,
 } from '../../../src/mapping/index.js';
 import { mapping, parseRecord } from '../../../src/mapping/steps.js';
 import { QboInvoice } from '../schemas.js';
 import { linkedInvoiceIds } from './credit-note.js';
-import { wire } from './lines.js';
 import { amountsOf } from './totals.js';
 
 /**
@@ -52,15 +53,17 @@ export function toInvoice(record: SourceRecord<unknown>, ctx: MapContext<unknown
       invoiceNumber: number || inv.Id,
       ...(a.txnDate ? { invoiceDate: { date: a.txnDate } } : {}),
       ...(a.dueDate ? { invoiceDueDate: { date: a.dueDate } } : {}),
-      invoiceSubtotal: wire(s, a.subtotal, currency, 'invoiceSubtotal'),
+      invoiceSubtotal: wireAmount(s, a.subtotal, currency, 'invoiceSubtotal'),
       ...(a.tax ? { invoiceTax: a.tax } : {}),
       ...(a.discount ? { discount: a.discount } : {}),
-      invoiceTotal: wire(s, a.total, currency, 'invoiceTotal'),
+      invoiceTotal: wireAmount(s, a.total, currency, 'invoiceTotal'),
       // QBO's shipping line is outside the subtotal and after the discount: a post-tax adjustment, so that
       // subtotal − discount + tax + adjustments = TotalAmt in billing as in QBO.
-      ...(a.shipping.isZero() ? {} : { createInvoiceAdjustments: [{ name: 'Shipping', amount: wire(s, a.shipping, currency, 'shipping'), isPostTax: true }] }),
-      invoicePaidAmount: wire(s, paid, currency, 'invoicePaidAmount'),
-      invoiceAdjustedAmount: wire(s, credits.amount, currency, 'invoiceAdjustedAmount'),
+      ...(a.shipping.isZero()
+        ? {}
+        : { createInvoiceAdjustments: [{ name: 'Shipping', amount: wireAmount(s, a.shipping, currency, 'shipping'), isPostTax: true }] }),
+      invoicePaidAmount: wireAmount(s, paid, currency, 'invoicePaidAmount'),
+      invoiceAdjustedAmount: wireAmount(s, credits.amount, currency, 'invoiceAdjustedAmount'),
       invoiceCurrency: currency,
       ...(a.exchangeRate === undefined ? {} : { exchangeRate: a.exchangeRate }),
       lineItems: a.lineItems,
@@ -68,13 +71,13 @@ export function toInvoice(record: SourceRecord<unknown>, ctx: MapContext<unknown
       ...(a.customerDetails.name ? { customerName: a.customerDetails.name } : {}),
       ...(a.placeOfSupply ? { placeOfSupply: a.placeOfSupply } : {}),
       invoiceOriginSource: ctx.originSource,
-      metaData: {
-        sourceSystem: 'quickbooks',
-        sourceStatus: invoiceStatus(a.total, balance, inv.PrivateNote),
-        sourceVersion: a.version,
-        ...(inv.SyncToken === undefined ? {} : { syncToken: inv.SyncToken }),
-        ...(number ? { erpNumber: number } : {}),
-      },
+      metaData: sourceMeta({
+        system: 'quickbooks',
+        status: invoiceStatus(a.total, balance, inv.PrivateNote),
+        version: a.version,
+        syncToken: inv.SyncToken,
+        erpNumber: number || undefined,
+      }),
     };
     const result = finalizeInvoice(draft, s.warnings);
     return result.ok ? mapOk<BillingBody>({ kind: 'invoice', invoice: result.value }, result.warnings) : result;

@@ -16,7 +16,7 @@ import {
   roundMoney,
   sumMoney,
   textLineItem,
-  tryWireNumber,
+  wireAmount,
 } from '../../../src/mapping/index.js';
 import type { Steps } from '../../../src/mapping/steps.js';
 import { QboLine } from '../schemas.js';
@@ -86,11 +86,6 @@ export interface ReadLines {
 
 /** The ItemRef QBO gives its shipping line (sales form preference "Shipping" on). */
 export const SHIPPING_ITEM_ID = 'SHIPPING_ITEM_ID';
-
-/** An amount as the JSON number billing receives, rounded to the currency's minor units (exact, or the record fails). */
-export function wire(s: Steps, amount: Decimal, currency: string, field: string): number {
-  return s.take(tryWireNumber(amount, currency, field));
-}
 
 export function readLines(s: Steps, raw: readonly unknown[], currency: string): ReadLines {
   const out: ReadLines = { items: [], layout: [], discounts: [], shipping: [] };
@@ -257,8 +252,8 @@ export function lineItemOf(s: Steps, item: ItemLine, components: DocTaxComponent
       ...(item.lineId === undefined ? {} : { lineItemId: item.lineId }),
     },
     quantity: item.quantity.toDecimalPlaces(6).toNumber(),
-    subTotal: wire(s, item.amount, currency, `${field}.subTotal`),
-    total: wire(s, item.amount.plus(lineTax), currency, `${field}.total`),
+    subTotal: wireAmount(s, item.amount, currency, `${field}.subTotal`),
+    total: wireAmount(s, item.amount.plus(lineTax), currency, `${field}.total`),
     ...(item.discount ? { discount: item.discount } : {}),
   };
   // The line's tax warnings are the document's, reported once there (totals.ts).

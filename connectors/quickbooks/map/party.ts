@@ -8,6 +8,8 @@ import {
   parseTimestamp,
   withOrganisationDefaults,
   type OrganisationDefaults,
+  nonBlank,
+  sourceMeta,
 } from '../../../src/mapping/index.js';
 import type { Steps } from '../../../src/mapping/steps.js';
 import type { QboAddress, QboCustomer, QboRef } from '../schemas.js';
@@ -61,13 +63,13 @@ export function customerOf(s: Steps, customer: QboCustomer, ctx: MapContext<unkn
     name,
     isManuallyCreated: false,
     customerStatus: customer.Active === false ? 'INACTIVE' : 'LIVE',
-    metaData: {
-      sourceSystem: 'quickbooks',
-      sourceStatus: customer.Active === false ? 'inactive' : 'active',
-      sourceVersion: version,
-      ...(customer.SyncToken === undefined ? {} : { syncToken: customer.SyncToken }),
-      ...(customer.GSTRegistrationType ? { gstRegistrationType: customer.GSTRegistrationType } : {}),
-    },
+    metaData: sourceMeta({
+      system: 'quickbooks',
+      status: customer.Active === false ? 'inactive' : 'active',
+      version,
+      syncToken: customer.SyncToken,
+      gstRegistrationType: customer.GSTRegistrationType || undefined,
+    }),
   };
   const company = customer.CompanyName?.trim();
   if (company && company !== name) details.alias = company;
@@ -155,19 +157,18 @@ function addressFields(bill: QboAddress | undefined, ship: QboAddress | undefine
  */
 export function addressOf(a: QboAddress | undefined): Address | undefined {
   if (!a) return undefined;
-  const clean = (v: string | undefined) => (v?.trim() ? v.trim() : undefined);
-  const rest = [a.Line2, a.Line3, a.Line4, a.Line5].map(clean).filter((v): v is string => v !== undefined);
+  const rest = [a.Line2, a.Line3, a.Line4, a.Line5].map(nonBlank).filter((v): v is string => v !== undefined);
   const out: Address = {};
-  const line1 = clean(a.Line1);
+  const line1 = nonBlank(a.Line1);
   if (line1) out.line1 = line1;
   if (rest.length) out.line2 = rest.join(', ');
-  const city = clean(a.City);
+  const city = nonBlank(a.City);
   if (city) out.city = city;
-  const state = clean(a.CountrySubDivisionCode);
+  const state = nonBlank(a.CountrySubDivisionCode);
   if (state) out.state = state;
-  const country = clean(a.Country);
+  const country = nonBlank(a.Country);
   if (country) out.country = country;
-  const zip = clean(a.PostalCode);
+  const zip = nonBlank(a.PostalCode);
   if (zip) out.zipCode = zip;
   return Object.keys(out).length ? out : undefined;
 }

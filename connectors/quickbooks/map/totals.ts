@@ -27,7 +27,7 @@ import { allocateTaxToLines, classifyTaxLines, isIndianCompany, isIntraStateSupp
  * rate, item lines with their share of the document tax, the document discount, tax, total, customer,
  * place of supply, dates and version — after the consistency checks (src/mapping/checks.ts):
  *   Σ item amounts = SubTotal line;  Σ TaxLine = TotalTax;  subtotal − discount + tax + shipping = TotalAmt.
- * Amounts stay decimals; they become JSON numbers (lines.ts `wire`) rounded to the currency's minor units.
+ * Amounts stay decimals; they become JSON numbers (`wireAmount`, src/mapping) rounded to the currency's minor units.
  *
  * `GlobalTaxCalculation: TaxInclusive` documents are read as QBO writes them: `Amount` net of tax, the
  * line's gross in `TaxInclusiveAmt`, checked line by line where QBO states it (lines.ts

@@ -12,15 +12,16 @@ import {
   parseCalendarDate,
   parseOptionalAmount,
   sumMoney,
-  tryWireNumber,
   type Decimal,
   type MapResult,
+  wireAmount,
+  sourceMeta,
 } from '../../../src/mapping/index.js';
 import { mapping, parseRecord, type Steps } from '../../../src/mapping/steps.js';
 import { XeroCreditNote } from '../schemas.js';
 import { readLookups } from '../streams/lookups.js';
 import { currencyOf, exchangeRateOf } from './fx.js';
-import { amountsOf } from './lines.js';
+import { amountsOf } from './totals.js';
 import { customerDetailsOf } from './party.js';
 
 /**
@@ -45,7 +46,7 @@ function applicationsOf(s: Steps, raw: XeroCreditNote, currency: string, connect
     if (!a.Invoice?.InvoiceID) s.fail(mapFail('MISSING_FIELD', `Allocations.${i}.Invoice.InvoiceID is missing`, { field: `Allocations.${i}.Invoice` }));
     const amount = s.take(parseAmount(a.Amount, `Allocations.${i}.Amount`));
     if (amount.isZero()) continue;
-    const wire = s.take(tryWireNumber(amount, currency, `Allocations.${i}.Amount`));
+    const wire = wireAmount(s, amount, currency, `Allocations.${i}.Amount`);
     allocated.push(amount);
     applications.push({
       invoiceId: invoiceIdFor(connectionId, a.Invoice.InvoiceID),
@@ -74,7 +75,7 @@ export function toCreditNote(record: SourceRecord, ctx: MapContext): MapResult<B
       const bad = checkBalance({ total: a.total, paid: sumMoney(refunds), credited: sumMoney(allocated), balance: remaining, currency });
       if (bad) s.fail({ ...bad, field: 'RemainingCredit' });
     }
-    const remainingWire = remaining !== undefined ? s.take(tryWireNumber(remaining, currency, 'RemainingCredit')) : undefined;
+    const remainingWire = remaining !== undefined ? wireAmount(s, remaining, currency, 'RemainingCredit') : undefined;
     const exchangeRate = exchangeRateOf(s, currency, raw.CurrencyRate, ctx, lookups);
 
     const draft: CreditNoteInputDraft = {
@@ -94,13 +95,7 @@ export function toCreditNote(record: SourceRecord, ctx: MapContext): MapResult<B
       ...(raw.Reference?.trim() ? { reason: raw.Reference.trim() } : {}),
       erpId: raw.CreditNoteID,
       creditNoteOriginSource: ctx.originSource,
-      metaData: {
-        sourceSystem: 'xero',
-        sourceStatus: raw.Status,
-        sourceVersion: record.version,
-        erpNumber: number,
-        lineAmountTypes: raw.LineAmountTypes ?? null,
-      },
+      metaData: sourceMeta({ system: 'xero', status: raw.Status, version: record.version, erpNumber: number, lineAmountTypes: raw.LineAmountTypes ?? null }),
     };
     const result = finalizeCreditNote(draft, s.warnings);
     return result.ok ? mapOk<BillingBody>({ kind: 'credit-note', creditNote: result.value }, result.warnings) : result;

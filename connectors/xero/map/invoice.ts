@@ -10,14 +10,16 @@ import {
   parseAmountOrZero,
   parseCalendarDate,
   parseOptionalAmount,
-  tryWireNumber,
   type MapResult,
+  wireAmount,
+  sourceMeta,
+  nonBlank,
 } from '../../../src/mapping/index.js';
 import { mapping, parseRecord } from '../../../src/mapping/steps.js';
 import { XeroInvoice } from '../schemas.js';
 import { readLookups } from '../streams/lookups.js';
 import { currencyOf, exchangeRateOf } from './fx.js';
-import { amountsOf } from './lines.js';
+import { amountsOf } from './totals.js';
 import { customerDetailsOf } from './party.js';
 
 /**
@@ -64,8 +66,8 @@ export function toInvoice(record: SourceRecord, ctx: MapContext): MapResult<Bill
       invoiceSubtotal: a.wire.subtotal,
       invoiceTax: a.tax,
       invoiceTotal: a.wire.total,
-      invoicePaidAmount: s.take(tryWireNumber(paid, currency, 'AmountPaid')),
-      invoiceAdjustedAmount: s.take(tryWireNumber(credited, currency, 'AmountCredited')),
+      invoicePaidAmount: wireAmount(s, paid, currency, 'AmountPaid'),
+      invoiceAdjustedAmount: wireAmount(s, credited, currency, 'AmountCredited'),
       invoiceCurrency: currency,
       ...(exchangeRate !== undefined ? { exchangeRate } : {}),
       lineItems: a.lineItems,
@@ -73,14 +75,14 @@ export function toInvoice(record: SourceRecord, ctx: MapContext): MapResult<Bill
       ...(contact.Name?.trim() ? { customerName: contact.Name.trim() } : {}),
       erpId: raw.InvoiceID,
       invoiceOriginSource: ctx.originSource,
-      metaData: {
-        sourceSystem: 'xero',
-        sourceStatus: raw.Status,
-        sourceVersion: record.version,
+      metaData: sourceMeta({
+        system: 'xero',
+        status: raw.Status,
+        version: record.version,
         erpNumber: number,
-        ...(raw.Reference?.trim() ? { reference: raw.Reference.trim() } : {}),
+        reference: nonBlank(raw.Reference),
         lineAmountTypes: raw.LineAmountTypes ?? null,
-      },
+      }),
     };
     const result = finalizeInvoice(draft, s.warnings);
     return result.ok ? mapOk<BillingBody>({ kind: 'invoice', invoice: result.value }, result.warnings) : result;

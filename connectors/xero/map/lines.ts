@@ -1,24 +1,19 @@
 import type { LineItem } from '../../../src/billing/schemas/invoice.js';
-import type { Tax } from '../../../src/billing/schemas/tax.js';
 import {
   buildTax,
-  checkInvoiceTotal,
-  checkLinesSum,
-  checkTaxSum,
   itemDiscount,
   isTextLine,
   mapFail,
-  parseAmount,
   parseAmountOrZero,
   parseOptionalAmount,
   quantityAndPrice,
   roundMoney,
   sumMoney,
   textLineItem,
-  tryWireNumber,
   ZERO,
   type Decimal,
   type TaxComponent,
+  wireAmount,
 } from '../../../src/mapping/index.js';
 import type { Steps } from '../../../src/mapping/steps.js';
 import type { XeroLineItem } from '../schemas.js';
@@ -26,9 +21,8 @@ import type { XeroLookups } from '../streams/lookups.js';
 import { lineTaxComponents } from './tax.js';
 
 /**
- * Xero line items → billing line items, and the document money they add up to
- * (https://developer.xero.com/documentation/api/accounting/invoices: LineItems, LineAmountTypes,
- * SubTotal, TotalTax, Total).
+ * Xero line items → billing line items (https://developer.xero.com/documentation/api/accounting/invoices:
+ * LineItems, LineAmountTypes); the document money they add up to is totals.ts.
  * - `LineAmount` is after the line's discount, and, with LineAmountTypes `Inclusive`, includes the tax:
  *   net = LineAmount − TaxAmount (exact decimals); `Exclusive`/`NoTax`: net = LineAmount; total = net + tax.
  * - DiscountRate/DiscountAmount become the line's `discount` for information only: LineAmount already has
@@ -40,28 +34,14 @@ import { lineTaxComponents } from './tax.js';
  *   that amount, a missing one derived as Xero derives it (src/mapping/quantity-and-price.ts).
  * - A line with no money and no item ("a line item with just a description (i.e no unit amount or
  *   quantity)", LineItems.Description in the same page) is a text line (src/mapping/text-line.ts).
- * - Xero's own figures are checked against each other (Σ line nets = SubTotal, Σ line TaxAmount =
- *   TotalTax, SubTotal + TotalTax = Total, within one minor unit) by src/mapping/checks.ts, so a record
- *   that does not add up is quarantined, never sent.
  */
 export type LineAmountTypes = 'Exclusive' | 'Inclusive' | 'NoTax';
-
-const TYPES: readonly string[] = ['Exclusive', 'Inclusive', 'NoTax'];
 
 export interface MappedLine {
   item: LineItem;
   net: Decimal;
   tax: Decimal;
   components: TaxComponent[];
-}
-
-/** The money of an invoice or credit note. */
-export interface DocumentAmounts {
-  lineItems: LineItem[];
-  subtotal: Decimal;
-  total: Decimal;
-  tax: Tax;
-  wire: { subtotal: number; total: number };
 }
 
 /** The line's own discount (for information: LineAmount already has it off), when Xero states a unit price to discount. */
@@ -92,7 +72,7 @@ function discountOf(
 /** A line that names an item (ItemCode, or the Item it refers to) is a product even at zero. */
 const namesItem = (l: XeroLineItem): boolean => Boolean(l.ItemCode?.trim() || l.Item?.ItemID || l.Item?.Code?.trim());
 
-function lineOf(s: Steps, l: XeroLineItem, i: number, types: LineAmountTypes, currency: string, lookups: XeroLookups): MappedLine | undefined {
+export function lineOf(s: Steps, l: XeroLineItem, i: number, types: LineAmountTypes, currency: string, lookups: XeroLookups): MappedLine | undefined {
   const field = `LineItems.${i}`;
   const stated = s.take(parseOptionalAmount(l.LineAmount, `${field}.LineAmount`));
   const tax = s.take(parseAmountOrZero(l.TaxAmount, `${field}.TaxAmount`));
@@ -123,8 +103,8 @@ function lineOf(s: Steps, l: XeroLineItem, i: number, types: LineAmountTypes, cu
   if (!roundMoney(taxSum, currency).eq(roundMoney(tax, currency))) {
     s.fail(mapFail('AMOUNTS_INCONSISTENT', `${field}: tax components add up to ${taxSum.toFixed()} but TaxAmount is ${tax.toFixed()}`, { field }));
   }
-  const subTotal = s.take(tryWireNumber(net, currency, `${field}.subTotal`));
-  const total = s.take(tryWireNumber(net.plus(tax), currency, `${field}.total`));
+  const subTotal = wireAmount(s, net, currency, `${field}.subTotal`);
+  const total = wireAmount(s, net.plus(tax), currency, `${field}.total`);
   const discount = discountOf(s, l, i, { quantity, unit, amount, discountAmount, currency });
   const name = l.Description?.trim() || l.Item?.Name?.trim() || l.ItemCode?.trim() || `Line ${i + 1}`;
   const item: LineItem = {
@@ -144,43 +124,4 @@ function lineOf(s: Steps, l: XeroLineItem, i: number, types: LineAmountTypes, cu
     ...(discount ? { discount } : {}),
   };
   return { item, net, tax, components: classified.components };
-}
-
-/** Lines, document tax, subtotal and total of an invoice or credit note; `taxField` names the document tax ("invoiceTax"). */
-export function amountsOf(
-  s: Steps,
-  raw: { LineAmountTypes?: string | null; LineItems?: XeroLineItem[] | null; SubTotal?: unknown; TotalTax?: unknown; Total?: unknown },
-  currency: string,
-  lookups: XeroLookups,
-  taxField: string,
-): DocumentAmounts {
-  const types = raw.LineAmountTypes ?? undefined;
-  if (types === undefined) s.fail(mapFail('MISSING_FIELD', 'LineAmountTypes is missing', { field: 'LineAmountTypes' }));
-  if (!TYPES.includes(types)) {
-    s.fail(
-      mapFail('INVALID_FIELD', `LineAmountTypes ${JSON.stringify(types).slice(0, 30)} is not Exclusive, Inclusive or NoTax`, { field: 'LineAmountTypes' }),
-    );
-  }
-  if (!raw.LineItems) s.fail(mapFail('MISSING_FIELD', 'LineItems are missing (a list read without `page` returns summaries)', { field: 'LineItems' }));
-  const lines = raw.LineItems.flatMap((l, i) => lineOf(s, l, i, types as LineAmountTypes, currency, lookups) ?? []);
-  const subtotal = s.take(parseAmount(raw.SubTotal, 'SubTotal'));
-  const totalTax = s.take(parseAmountOrZero(raw.TotalTax, 'TotalTax'));
-  const total = s.take(parseAmount(raw.Total, 'Total'));
-  s.check(checkLinesSum({ lineSubtotals: lines.map((l) => l.net), subtotal, currency, field: 'SubTotal' }));
-  s.check(checkTaxSum({ components: lines.map((l) => l.tax), taxTotal: totalTax, currency }));
-  s.check(checkInvoiceTotal({ subtotal, tax: totalTax, total, currency }));
-  const tax = s.take(
-    buildTax(
-      lines.flatMap((l) => l.components),
-      currency,
-      taxField,
-    ),
-  );
-  return {
-    lineItems: lines.map((l) => l.item),
-    subtotal,
-    total,
-    tax,
-    wire: { subtotal: s.take(tryWireNumber(subtotal, currency, 'SubTotal')), total: s.take(tryWireNumber(total, currency, 'Total')) },
-  };
 }

@@ -1,5 +1,5 @@
 import type { Address, Contact, CustomerDetailsInput, TaxIdentifier } from '../../../src/billing/schemas/customer.js';
-import { buyerIdFor, countryCodeOf, stateOfGstin, withOrganisationDefaults } from '../../../src/mapping/index.js';
+import { buyerIdFor, countryCodeOf, stateOfGstin, withOrganisationDefaults, nonBlank } from '../../../src/mapping/index.js';
 import type { XeroLookups } from '../streams/lookups.js';
 import type { XeroAddress, XeroContact, XeroPhone } from '../schemas.js';
 
@@ -37,34 +37,29 @@ export function gstinOf(taxNumber: string | null | undefined): string | undefine
   return taxIdentifiersOf(taxNumber).find((t) => t.type === 'GSTIN')?.value;
 }
 
-function text(v: string | null | undefined): string | undefined {
-  const t = v?.trim();
-  return t ? t : undefined;
-}
-
 function address(a: XeroAddress): Address | undefined {
   const line2 = [a.AddressLine2, a.AddressLine3, a.AddressLine4]
-    .map(text)
+    .map(nonBlank)
     .filter((x): x is string => x !== undefined)
     .join(', ');
   const out: Address = {};
   const set = (k: keyof Address, v: string | undefined) => {
     if (v) out[k] = v;
   };
-  set('line1', text(a.AddressLine1));
+  set('line1', nonBlank(a.AddressLine1));
   set('line2', line2 || undefined);
-  set('city', text(a.City));
-  set('state', text(a.Region));
-  set('country', text(a.Country));
-  set('zipCode', text(a.PostalCode));
+  set('city', nonBlank(a.City));
+  set('state', nonBlank(a.Region));
+  set('country', nonBlank(a.Country));
+  set('zipCode', nonBlank(a.PostalCode));
   return Object.keys(out).length ? out : undefined;
 }
 
 function phone(p: XeroPhone): string | undefined {
-  const number = text(p.PhoneNumber);
+  const number = nonBlank(p.PhoneNumber);
   if (!number) return undefined;
-  const cc = text(p.PhoneCountryCode);
-  return [cc ? `+${cc.replace(/^\+/, '')}` : undefined, text(p.PhoneAreaCode), number].filter(Boolean).join(' ');
+  const cc = nonBlank(p.PhoneCountryCode);
+  return [cc ? `+${cc.replace(/^\+/, '')}` : undefined, nonBlank(p.PhoneAreaCode), number].filter(Boolean).join(' ');
 }
 
 /**
@@ -92,7 +87,7 @@ export function customerDetailsOf(
   lookups: Pick<XeroLookups, 'baseCurrency' | 'countryCode'>,
 ): CustomerDetailsInput {
   const details: CustomerDetailsInput = { buyerId: buyerIdFor(connectionId, contact.ContactID), erpId: contact.ContactID, isManuallyCreated: false };
-  const name = text(contact.Name);
+  const name = nonBlank(contact.Name);
   if (name) details.name = name;
   const ids = taxIdentifiersOf(contact.TaxNumber);
   if (ids.length) details.taxIdentifiers = ids;
@@ -120,15 +115,15 @@ export function customerDetailsOf(
     .map((p) => (p ? phone(p) : undefined))
     .find(Boolean);
   if (primaryPhone) details.primaryPhone = primaryPhone;
-  const email = text(contact.EmailAddress);
+  const email = nonBlank(contact.EmailAddress);
   if (email) details.primaryEmail = email;
-  const person = [text(contact.FirstName), text(contact.LastName)].filter(Boolean).join(' ');
+  const person = [nonBlank(contact.FirstName), nonBlank(contact.LastName)].filter(Boolean).join(' ');
   if (person) details.customerContactPerson = person;
   if (person && email && primaryPhone) {
     const primary: Contact = { id: contact.ContactID, name: person, primaryPhone, primaryEmail: email, role: 'Primary contact' };
     details.contactsData = [primary];
   }
-  const currency = text(contact.DefaultCurrency)?.toUpperCase();
+  const currency = nonBlank(contact.DefaultCurrency)?.toUpperCase();
   if (currency && /^[A-Z]{3}$/.test(currency)) details.currency = currency;
   if (contact.ContactStatus === 'ARCHIVED') details.customerStatus = 'INACTIVE';
   return withOrganisationDefaults(details, { countryCode: lookups.countryCode, currency: lookups.baseCurrency });

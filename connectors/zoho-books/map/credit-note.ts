@@ -12,13 +12,14 @@ import {
   parseOptionalAmount,
   sumMoney,
   type MapResult,
+  wireAmount,
+  sourceMeta,
 } from '../../../src/mapping/index.js';
 import type { BillingBody, MapContext, SourceRecord } from '../../../src/connector/types.js';
 import { mapping, parseRecord } from '../../../src/mapping/steps.js';
 import { ZohoCreditNote } from '../schemas.js';
 import { readLookups, type ZohoLookups } from '../streams/lookups.js';
 import { currencyOf, exchangeRateOf } from './fx.js';
-import { wire } from './lines.js';
 import { customerOfDocument } from './party.js';
 import { supplyOf } from './tax.js';
 import { amountsOf } from './totals.js';
@@ -75,7 +76,7 @@ export function toCreditNote(record: SourceRecord, ctx: MapContext<ZohoLookups>)
       .map(({ app, amount }, i) => ({
         ...(app.invoice_id ? { invoiceId: invoiceIdFor(ctx.connectionId, app.invoice_id) } : {}),
         ...(app.invoice_number?.trim() ? { invoiceNumber: app.invoice_number.trim() } : {}),
-        amount: wire(s, amount, currency, `invoices.${i}.amount`),
+        amount: wireAmount(s, amount, currency, `invoices.${i}.amount`),
       }));
     const extras = (['shipping', 'adjustment', 'roundoff'] as const).filter((k) => !a[k].isZero());
     const customerName = cn.customer_name?.trim() || undefined;
@@ -88,10 +89,10 @@ export function toCreditNote(record: SourceRecord, ctx: MapContext<ZohoLookups>)
       creditNoteId: creditNoteIdFor(ctx.connectionId, cn.creditnote_id),
       creditNoteNumber: cn.creditnote_number,
       ...(date ? { creditNoteDate: { date } } : {}),
-      creditNoteSubtotal: wire(s, a.subtotal, currency, 'sub_total'),
+      creditNoteSubtotal: wireAmount(s, a.subtotal, currency, 'sub_total'),
       creditNoteTax: a.tax,
-      creditNoteTotal: wire(s, a.total, currency, 'total'),
-      ...(balance ? { creditNoteRemainingAmount: wire(s, balance, currency, 'balance') } : {}),
+      creditNoteTotal: wireAmount(s, a.total, currency, 'total'),
+      ...(balance ? { creditNoteRemainingAmount: wireAmount(s, balance, currency, 'balance') } : {}),
       creditNoteCurrency: currency,
       ...(exchangeRate !== undefined ? { exchangeRate } : {}),
       lineItems: a.lineItems,
@@ -102,15 +103,15 @@ export function toCreditNote(record: SourceRecord, ctx: MapContext<ZohoLookups>)
       ...(reason ? { reason } : {}),
       erpId: cn.creditnote_id,
       creditNoteOriginSource: ctx.originSource,
-      metaData: {
-        sourceSystem: 'zoho-books',
-        sourceStatus: status,
-        sourceVersion: record.version,
-        ...(reference ? { referenceNumber: reference } : {}),
-        ...(gstTreatment ? { gstTreatment } : {}),
-        ...(a.discount ? { discountAmount: a.discount.amount } : {}),
-        ...Object.fromEntries(extras.map((k) => [k, wire(s, a[k], currency, k)])),
-      },
+      metaData: sourceMeta({
+        system: 'zoho-books',
+        status,
+        version: record.version,
+        referenceNumber: reference || undefined,
+        gstTreatment: gstTreatment || undefined,
+        discountAmount: a.discount?.amount,
+        ...Object.fromEntries(extras.map((k) => [k, wireAmount(s, a[k], currency, k)])),
+      }),
     };
     const result = finalizeCreditNote(draft, [...new Set(s.warnings)]);
     return result.ok ? mapOk<BillingBody>({ kind: 'credit-note', creditNote: result.value }, result.warnings) : result;

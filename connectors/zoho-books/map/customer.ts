@@ -1,9 +1,9 @@
 import type { CustomerDetailsInput, TaxIdentifier } from '../../../src/billing/schemas/index.js';
-import { buyerIdFor, finalizeCustomer, mapOk, withOrganisationDefaults, type MapResult } from '../../../src/mapping/index.js';
+import { buyerIdFor, finalizeCustomer, mapOk, withOrganisationDefaults, type MapResult, sourceMeta } from '../../../src/mapping/index.js';
 import type { BillingBody, MapContext, SourceRecord } from '../../../src/connector/types.js';
 import { mapping, parseRecord } from '../../../src/mapping/steps.js';
 import { ZohoContact } from '../schemas.js';
-import { addressesOf, addressOf, contactsOf, countryFields, customerStateCode, gstinOf, organisationDefaultsOf } from './party.js';
+import { addressesOf, addressOf, contactsOf, countryFields, customerStateCode, gstinIdentifiersOf, organisationDefaultsOf } from './party.js';
 
 /**
  * Zoho `GET /contacts/{id}` (contact_type customer;
@@ -28,7 +28,7 @@ export function toCustomer(record: SourceRecord, ctx: MapContext): MapResult<Bil
     const registered = addressOf(c.billing_address);
     const addresses = addressesOf(c.billing_address, c.shipping_address);
     const pan = c.pan_no?.trim().toUpperCase();
-    const taxIdentifiers: TaxIdentifier[] = [...(gstinOf(c.gst_no) ?? []), ...(pan ? [{ type: 'PAN' as const, value: pan }] : [])];
+    const taxIdentifiers: TaxIdentifier[] = [...(gstinIdentifiersOf(c.gst_no) ?? []), ...(pan ? [{ type: 'PAN' as const, value: pan }] : [])];
     const stateCode = customerStateCode(c.gst_no, c.billing_address, country.countryCode);
     const email = primary?.primaryEmail || c.email?.trim() || undefined;
     const phone = primary?.primaryPhone || c.phone?.trim() || c.mobile?.trim() || undefined;
@@ -55,13 +55,13 @@ export function toCustomer(record: SourceRecord, ctx: MapContext): MapResult<Bil
       ...(currency ? { currency } : {}),
       ...(status === 'active' ? { customerStatus: 'LIVE' as const } : status === 'inactive' ? { customerStatus: 'INACTIVE' as const } : {}),
       erpId: c.contact_id,
-      metaData: {
-        sourceSystem: 'zoho-books',
-        sourceStatus: status,
-        sourceVersion: record.version,
-        ...(gstTreatment ? { gstTreatment } : {}),
-        ...(subType ? { customerSubType: subType } : {}),
-      },
+      metaData: sourceMeta({
+        system: 'zoho-books',
+        status,
+        version: record.version,
+        gstTreatment: gstTreatment || undefined,
+        customerSubType: subType || undefined,
+      }),
     };
     const result = finalizeCustomer(withOrganisationDefaults(draft, organisationDefaultsOf(ctx.lookups)), [...new Set(s.warnings)]);
     return result.ok ? mapOk<BillingBody>({ kind: 'customer', customer: result.value }, result.warnings) : result;

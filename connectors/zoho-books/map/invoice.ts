@@ -9,13 +9,14 @@ import {
   parseCalendarDate,
   parseOptionalAmount,
   type MapResult,
+  wireAmount,
+  sourceMeta,
 } from '../../../src/mapping/index.js';
 import type { BillingBody, MapContext, SourceRecord } from '../../../src/connector/types.js';
 import { mapping, parseRecord } from '../../../src/mapping/steps.js';
 import { ZohoInvoice } from '../schemas.js';
 import { readLookups, type ZohoLookups } from '../streams/lookups.js';
 import { currencyOf, exchangeRateOf } from './fx.js';
-import { wire } from './lines.js';
 import { customerOfDocument } from './party.js';
 import { supplyOf } from './tax.js';
 import { adjustmentsOf, amountsOf } from './totals.js';
@@ -65,12 +66,12 @@ export function toInvoice(record: SourceRecord, ctx: MapContext<ZohoLookups>): M
       invoiceNumber: inv.invoice_number,
       ...(invoiceDate ? { invoiceDate: { date: invoiceDate } } : {}),
       ...(dueDate ? { invoiceDueDate: { date: dueDate } } : {}),
-      invoiceSubtotal: wire(s, a.subtotal, currency, 'sub_total'),
+      invoiceSubtotal: wireAmount(s, a.subtotal, currency, 'sub_total'),
       invoiceTax: a.tax,
-      invoiceAdjustedAmount: wire(s, credits.plus(writeOff), currency, 'credits_applied + write_off_amount'),
-      invoicePaidAmount: wire(s, paid, currency, 'payment_made'),
+      invoiceAdjustedAmount: wireAmount(s, credits.plus(writeOff), currency, 'credits_applied + write_off_amount'),
+      invoicePaidAmount: wireAmount(s, paid, currency, 'payment_made'),
       ...(a.discount ? { discount: a.discount } : {}),
-      invoiceTotal: wire(s, a.total, currency, 'total'),
+      invoiceTotal: wireAmount(s, a.total, currency, 'total'),
       ...(customerName ? { customerName } : {}),
       ...(inv.customer_id ? { customerDetails: customerOfDocument(s, inv, ctx) } : {}),
       ...supplyOf(s, inv, a.kinds, lookups),
@@ -81,14 +82,14 @@ export function toInvoice(record: SourceRecord, ctx: MapContext<ZohoLookups>): M
       ...(adjustments.length > 0 ? { createInvoiceAdjustments: adjustments } : {}),
       erpId: inv.invoice_id,
       invoiceOriginSource: ctx.originSource,
-      metaData: {
-        sourceSystem: 'zoho-books',
-        sourceStatus: status,
-        sourceVersion: record.version,
-        creditsApplied: wire(s, credits, currency, 'credits_applied'),
-        writeOffAmount: wire(s, writeOff, currency, 'write_off_amount'),
-        ...(gstTreatment ? { gstTreatment } : {}),
-      },
+      metaData: sourceMeta({
+        system: 'zoho-books',
+        status,
+        version: record.version,
+        creditsApplied: wireAmount(s, credits, currency, 'credits_applied'),
+        writeOffAmount: wireAmount(s, writeOff, currency, 'write_off_amount'),
+        gstTreatment: gstTreatment || undefined,
+      }),
     };
     const result = finalizeInvoice(draft, [...new Set(s.warnings)]);
     return result.ok ? mapOk<BillingBody>({ kind: 'invoice', invoice: result.value }, result.warnings) : result;

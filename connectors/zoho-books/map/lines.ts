@@ -11,9 +11,10 @@ import {
   quantityAndPrice,
   roundMoney,
   textLineItem,
-  tryWireNumber,
   ZERO,
   type Decimal,
+  wireAmount,
+  nonBlank,
 } from '../../../src/mapping/index.js';
 import type { Steps } from '../../../src/mapping/steps.js';
 import type { ZohoLineItem } from '../schemas.js';
@@ -42,14 +43,8 @@ export interface ParsedLine {
   taxId?: string;
 }
 
-export const nonEmpty = (v: string | null | undefined): string | undefined => (v && v.trim() !== '' ? v.trim() : undefined);
-
 export function within(a: Decimal, b: Decimal, currency: string, units: number): boolean {
   return a.minus(b).abs().lte(minorUnit(currency).times(units));
-}
-
-export function wire(s: Steps, amount: Decimal, currency: string, field: string): number {
-  return s.take(tryWireNumber(amount, currency, field));
 }
 
 const TEXT: ParsedLine = { text: true, quantity: ZERO, rate: ZERO, itemTotal: ZERO, discountAmount: ZERO };
@@ -63,7 +58,7 @@ export function parseLine(s: Steps, line: ZohoLineItem, i: number, currency: str
   const money = s.take(parseOptionalAmount(line.discount_amount, `${at}.discount_amount`));
   const stated = money && !money.isZero() ? money : entered.amount;
   // A line without an item and without money (no rate, no item_total): text (src/mapping/text-line.ts).
-  if (isTextLine({ amount: statedTotal, unitPrice: statedRate, discount: stated, namesItem: nonEmpty(line.item_id) !== undefined })) return TEXT;
+  if (isTextLine({ amount: statedTotal, unitPrice: statedRate, discount: stated, namesItem: nonBlank(line.item_id) !== undefined })) return TEXT;
   const itemTotal = statedTotal ?? s.fail(mapFail('MISSING_FIELD', `${at}.item_total is missing`, { field: `${at}.item_total` }));
   // No quantity or no rate: derived from the amount before the line's discount (quantity 1 when both are missing).
   const { quantity, unitPrice: rate } = quantityAndPrice({ amount: itemTotal.plus(stated ?? ZERO), quantity: statedQuantity, unitPrice: statedRate });
@@ -89,7 +84,7 @@ export function parseLine(s: Steps, line: ZohoLineItem, i: number, currency: str
       ),
     );
   }
-  return { quantity, rate, itemTotal, discountAmount, discountPercent: entered.percentage, taxId: nonEmpty(line.tax_id) };
+  return { quantity, rate, itemTotal, discountAmount, discountPercent: entered.percentage, taxId: nonBlank(line.tax_id) };
 }
 
 /**
@@ -104,7 +99,7 @@ export function lineItemOf(
   tax: { tax?: Tax; taxAmount: Decimal; taxRate: Decimal },
   currency: string,
 ): LineItemDraft | undefined {
-  if (l.text) return s.take(textLineItem(nonEmpty(raw.description) ?? raw.name, `line_items.${i}`, nonEmpty(raw.line_item_id)));
+  if (l.text) return s.take(textLineItem(nonBlank(raw.description) ?? raw.name, `line_items.${i}`, nonBlank(raw.line_item_id)));
   const discount = l.discountAmount.isZero()
     ? undefined
     : s.take(
@@ -117,20 +112,20 @@ export function lineItemOf(
           field: `line_items.${i}.discount`,
         }),
       );
-  const name = nonEmpty(raw.name) ?? nonEmpty(raw.description) ?? `Line ${i + 1}`;
+  const name = nonBlank(raw.name) ?? nonBlank(raw.description) ?? `Line ${i + 1}`;
   return {
     lineItemDetails: {
       name,
       taxRate: tax.taxRate.toNumber(),
       // Unit prices may carry more decimals than the currency (Zoho allows 0.125): sent as received.
       pricePerItem: l.rate.toNumber(),
-      ...(nonEmpty(raw.hsn_or_sac) ? { hsnOrSacCode: nonEmpty(raw.hsn_or_sac) } : {}),
-      ...(nonEmpty(raw.description) ? { description: nonEmpty(raw.description) } : {}),
-      ...(nonEmpty(raw.item_id) ? { erpId: nonEmpty(raw.item_id) } : {}),
-      ...(nonEmpty(raw.line_item_id) ? { lineItemId: nonEmpty(raw.line_item_id) } : {}),
+      ...(nonBlank(raw.hsn_or_sac) ? { hsnOrSacCode: nonBlank(raw.hsn_or_sac) } : {}),
+      ...(nonBlank(raw.description) ? { description: nonBlank(raw.description) } : {}),
+      ...(nonBlank(raw.item_id) ? { erpId: nonBlank(raw.item_id) } : {}),
+      ...(nonBlank(raw.line_item_id) ? { lineItemId: nonBlank(raw.line_item_id) } : {}),
     },
-    subTotal: wire(s, l.itemTotal, currency, `lineItems.${i}.subTotal`),
-    total: wire(s, l.itemTotal.plus(tax.taxAmount), currency, `lineItems.${i}.total`),
+    subTotal: wireAmount(s, l.itemTotal, currency, `lineItems.${i}.subTotal`),
+    total: wireAmount(s, l.itemTotal.plus(tax.taxAmount), currency, `lineItems.${i}.total`),
     ...(tax.tax ? { tax: tax.tax } : {}),
     ...(discount ? { discount } : {}),
     quantity: l.quantity.toNumber(),

@@ -1,10 +1,17 @@
 import type { Address, Contact, CustomerDetailsInput, TaxIdentifier } from '../../../src/billing/schemas/index.js';
-import { buyerIdFor, countryCodeOf, findIndianState, stateOfGstin, withOrganisationDefaults, type OrganisationDefaults } from '../../../src/mapping/index.js';
+import {
+  buyerIdFor,
+  countryCodeOf,
+  findIndianState,
+  stateOfGstin,
+  withOrganisationDefaults,
+  type OrganisationDefaults,
+  nonBlank,
+} from '../../../src/mapping/index.js';
 import { readOrganization } from '../streams/lookups.js';
 import type { MapContext } from '../../../src/connector/types.js';
 import type { ZohoAddress, ZohoContactPersonRef, ZohoInvoice } from '../schemas.js';
 import type { Steps } from '../../../src/mapping/steps.js';
-import { nonEmpty } from './lines.js';
 
 /**
  * The buyer, as a contact (https://github.com/fordez/zoho-books-mcp-server-openapi/blob/main/mcp_server/openapi-all/contacts.yml)
@@ -15,7 +22,7 @@ import { nonEmpty } from './lines.js';
 export function addressOf(a: ZohoAddress | null | undefined): Address | undefined {
   if (!a) return undefined;
   const fields = { line1: a.address, line2: a.street2, city: a.city, state: a.state, zipCode: a.zip, country: a.country };
-  const out = Object.fromEntries(Object.entries(fields).flatMap(([key, value]) => (nonEmpty(value) ? [[key, nonEmpty(value)]] : []))) as Address;
+  const out = Object.fromEntries(Object.entries(fields).flatMap(([key, value]) => (nonBlank(value) ? [[key, nonBlank(value)]] : []))) as Address;
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
@@ -32,20 +39,21 @@ export function addressesOf(...list: Array<ZohoAddress | null | undefined>): Add
 export function contactsOf(persons: ZohoContactPersonRef[] | null | undefined): Contact[] | undefined {
   if (!persons || persons.length === 0) return undefined;
   return persons.map((p, i) => {
-    const email = nonEmpty(p.email) ?? nonEmpty(p.contact_person_email) ?? '';
-    const name = [p.salutation, p.first_name, p.last_name].map(nonEmpty).filter(Boolean).join(' ') || email || `Contact ${i + 1}`;
+    const email = nonBlank(p.email) ?? nonBlank(p.contact_person_email) ?? '';
+    const name = [p.salutation, p.first_name, p.last_name].map(nonBlank).filter(Boolean).join(' ') || email || `Contact ${i + 1}`;
     return {
-      id: nonEmpty(p.contact_person_id) ?? String(i + 1),
+      id: nonBlank(p.contact_person_id) ?? String(i + 1),
       name,
-      primaryPhone: nonEmpty(p.phone) ?? nonEmpty(p.mobile) ?? '',
+      primaryPhone: nonBlank(p.phone) ?? nonBlank(p.mobile) ?? '',
       primaryEmail: email,
-      role: nonEmpty(p.designation) ?? (p.is_primary_contact ? 'Primary contact' : 'Contact'),
+      role: nonBlank(p.designation) ?? (p.is_primary_contact ? 'Primary contact' : 'Contact'),
     };
   });
 }
 
-export function gstinOf(gstNo: string | null | undefined): TaxIdentifier[] | undefined {
-  const v = nonEmpty(gstNo)?.toUpperCase();
+/** Zoho's `gst_no` as billing tax identifiers (one GSTIN, upper-cased); undefined when blank. */
+export function gstinIdentifiersOf(gstNo: string | null | undefined): TaxIdentifier[] | undefined {
+  const v = nonBlank(gstNo)?.toUpperCase();
   return v ? [{ type: 'GSTIN', value: v }] : undefined;
 }
 
@@ -54,15 +62,15 @@ export function gstinOf(gstNo: string | null | undefined): TaxIdentifier[] | und
  * billing address's state (Indian addresses only). Undefined abroad.
  */
 export function customerStateCode(gstNo: string | null | undefined, address: ZohoAddress | null | undefined, countryCode?: string): string | undefined {
-  const fromGstin = nonEmpty(gstNo) ? stateOfGstin(gstNo!) : undefined;
+  const fromGstin = nonBlank(gstNo) ? stateOfGstin(gstNo!) : undefined;
   if (fromGstin) return fromGstin.gstCode;
   if (countryCode !== undefined && countryCode !== 'IN') return undefined;
-  return (findIndianState(nonEmpty(address?.state_code)) ?? findIndianState(nonEmpty(address?.state)))?.gstCode;
+  return (findIndianState(nonBlank(address?.state_code)) ?? findIndianState(nonBlank(address?.state)))?.gstCode;
 }
 
 /** Country fields for CustomerDetails; an unrecognised name keeps `country` and warns (countryCode then takes billing's default). */
 export function countryFields(address: ZohoAddress | null | undefined, warn: (m: string) => void): Pick<CustomerDetailsInput, 'country' | 'countryCode'> {
-  const country = nonEmpty(address?.country);
+  const country = nonBlank(address?.country);
   if (!country) return {};
   const code = countryCodeOf(country);
   if (!code) warn(`country ${JSON.stringify(country)} is not recognised; countryCode left to the billing default`);
@@ -79,7 +87,7 @@ export function customerOfDocument(
   const contacts = contactsOf(doc.contact_persons_associated);
   const registered = addressOf(doc.billing_address);
   const addresses = addressesOf(doc.billing_address, doc.shipping_address);
-  const taxIdentifiers = gstinOf(doc.gst_no);
+  const taxIdentifiers = gstinIdentifiersOf(doc.gst_no);
   const stateCode = customerStateCode(doc.gst_no, doc.billing_address, country.countryCode);
   const name = doc.customer_name?.trim() || undefined;
   return withOrganisationDefaults(

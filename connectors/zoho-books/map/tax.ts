@@ -13,11 +13,11 @@ import {
   type MapResult,
   type TaxComponent,
   type TaxKind,
+  nonBlank,
 } from '../../../src/mapping/index.js';
 import type { Steps } from '../../../src/mapping/steps.js';
 import type { ZohoDocument } from '../schemas.js';
 import type { ZohoLookups, ZohoTaxDefinition } from '../streams/lookups.js';
-import { nonEmpty } from './lines.js';
 
 /**
  * Zoho taxes → billing Tax. A line's `tax_id` is a plain tax or a group (GST18 = CGST9 + SGST9) that
@@ -88,7 +88,7 @@ export function lineTaxOf(s: Steps, cells: TaxCell[], i: number, currency: strin
  * intra-state one (the tax kinds themselves come from Zoho's tax settings, never from geography).
  */
 export function supplyOf(s: Steps, doc: ZohoDocument, kinds: ReadonlySet<TaxKind>, lookups: ZohoLookups): { placeOfSupply?: string; supplyStateCode?: string } {
-  const raw = nonEmpty(doc.place_of_supply);
+  const raw = nonBlank(doc.place_of_supply);
   if (!raw) return {};
   const state = findIndianState(raw);
   if (!state) s.fail(mapFail('INVALID_FIELD', `place_of_supply ${JSON.stringify(raw)} is not an Indian state or UT code`, { field: 'place_of_supply' }));

@@ -14,11 +14,13 @@ import {
   ZERO,
   type Decimal,
   type TaxKind,
+  wireAmount,
+  nonBlank,
 } from '../../../src/mapping/index.js';
 import type { Steps } from '../../../src/mapping/steps.js';
 import type { ZohoDocument } from '../schemas.js';
 import type { ZohoLookups } from '../streams/lookups.js';
-import { lineItemOf, nonEmpty, parseLine, within, wire, type LineItemDraft } from './lines.js';
+import { lineItemOf, parseLine, within, type LineItemDraft } from './lines.js';
 import { reconcileTaxes } from './reconcile-taxes.js';
 import { cellsFor, lineTaxOf, taxOf, type TaxCell } from './tax.js';
 
@@ -103,7 +105,7 @@ export function amountsOf(s: Steps, doc: ZohoDocument, lookups: ZohoLookups, cur
   const cells: TaxCell[] = lines.flatMap((l, i) =>
     l.taxId ? cellsFor(s, l.taxId, l.itemTotal.minus(shares[i]!), i, lookups, currency, `line_items.${i}.tax_id`) : [],
   );
-  const shippingTaxId = nonEmpty(doc.shipping_charge_tax_id);
+  const shippingTaxId = nonBlank(doc.shipping_charge_tax_id);
   if (shippingTaxId && !shipping.isZero()) cells.push(...cellsFor(s, shippingTaxId, shipping, -1, lookups, currency, 'shipping_charge_tax_id'));
   reconcileTaxes(s, cells, doc, taxTotal, lookups, currency);
 
@@ -124,10 +126,10 @@ type AdjustmentDraft = Omit<Adjustment, 'isPostTax'> & { isPostTax: boolean };
 export function adjustmentsOf(s: Steps, a: DocumentAmounts, description: string | null | undefined): AdjustmentDraft[] {
   const out: AdjustmentDraft[] = [];
   const add = (amount: Decimal, name: string, field: string) => {
-    if (!amount.isZero()) out.push({ name, amount: wire(s, amount, a.currency, field), isPostTax: true });
+    if (!amount.isZero()) out.push({ name, amount: wireAmount(s, amount, a.currency, field), isPostTax: true });
   };
   add(a.shipping, 'Shipping charge', 'shipping_charge');
-  add(a.adjustment, nonEmpty(description) ?? 'Adjustment', 'adjustment');
+  add(a.adjustment, nonBlank(description) ?? 'Adjustment', 'adjustment');
   add(a.roundoff, 'Round off', 'roundoff_value');
   return out;
 }

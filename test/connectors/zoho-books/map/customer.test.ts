@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { toCustomer } from '../../../../connectors/zoho-books/map/customer.js';
-import { fixture, mapContext, record, variant } from '../fixtures.js';
+import { mapContext, variant } from '../fixtures.js';
 
 describe('toCustomer (map/customer.ts, map/party.ts)', () => {
-  it('given a business customer with two contact persons, then the primary person comes first and GSTIN, addresses and status map', () => {
-    const result = toCustomer(record('contact-business', 'contact'), mapContext());
-    if (!result.ok) throw new Error(`${result.reason}: ${result.message}`);
-    expect(result.value).toEqual({ kind: 'customer', customer: fixture('contact-business.expected') });
-  });
-
   it('given an individual overseas customer without GSTIN, then no tax identifiers, no Indian state code, and the country code from the name', () => {
     const r = toCustomer(
       variant('contact-business', 'contact', (c) => {
