@@ -10,9 +10,9 @@ import { checkRedisReachable, pings, startEmbeddedRedis } from '../../src/redis.
  */
 export default async function redisForTheRun(): Promise<(() => Promise<void>) | undefined> {
   if (spawnSync('sh', ['-c', 'command -v redis-server']).status !== 0)
-    stop('the tests need redis-server on PATH (apt-get install redis-server, or brew install redis); none was found');
+    stop('erp-sync tests need redis-server on PATH (apt-get install redis-server, or brew install redis); none was found');
   if (process.env.REDIS_URL) {
-    await checkRedisReachable(process.env.REDIS_URL).catch((e: unknown) => stop(`REDIS_URL: ${(e as Error).message}`));
+    await checkRedisReachable(process.env.REDIS_URL).catch((e: unknown) => stop(`erp-sync tests: REDIS_URL: ${(e as Error).message}`));
     return undefined;
   }
   if (await pings('127.0.0.1', 6379)) {
@@ -27,6 +27,6 @@ export default async function redisForTheRun(): Promise<(() => Promise<void>) | 
 
 /** One line on stderr and exit 1: a run without a usable Redis fails at once, not file by file. */
 function stop(message: string): never {
-  console.error(`erp-sync tests: ${message}`);
+  console.error(message);
   process.exit(1);
 }
