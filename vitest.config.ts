@@ -67,9 +67,10 @@ const REDIS_FOR_THE_RUN = ['test/support/redis-global-setup.ts'];
 
 export default defineConfig({
   test: {
-    // Tests talk to real Redis and real emulators on loopback; give them room on a 2-core machine.
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Tests talk to real Redis and real emulators on loopback, and start CLI processes; three files run at
+    // once on a 2-core machine, so a test that starts several CLI processes in a row needs room.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     pool: 'forks',
     // Most files wait on loopback I/O and child processes, so two cores keep three files busy.
     maxWorkers: 3,
