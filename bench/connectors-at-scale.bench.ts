@@ -8,10 +8,11 @@ import { arg, machine } from './bench-utils.js';
 /**
  * The at-scale end-to-end check at full size (test/e2e/connectors-at-scale.test.ts runs it small, over
  * small pages): a whole-history backfill of a QuickBooks company and of a Xero organisation, each with
- * at least 5,000 sales invoices (the generators also delete some QuickBooks invoices and make Xero bills,
- * which are not receivables, so they are asked for more records), their credit notes and customers, into
- * the billing emulator over real Redis. Checked, or exit 1: billing equals the source's expected mapping
- * record for record (none missing, none twice, every field), nothing refused by billing, and a second backfill upserts nothing.
+ * about 5,000 receivable invoices (the generators also delete some QuickBooks invoices and make Xero
+ * bills and drafts, which are not receivables, so they are asked for more records), their credit notes
+ * and customers, into the billing emulator over real Redis. Checked, or exit 1: billing equals the
+ * source's expected mapping record for record (none missing, none twice, every field), nothing refused
+ * by billing, and a second backfill upserts nothing.
  * Measured: the backfill's seconds and invoices per second, and the second run's seconds.
  *
  *   npm run bench:at-scale [-- --invoices 5000]
