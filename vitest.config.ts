@@ -1,12 +1,92 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Three tiers (README, "Quick start"):
+ * - unit (`npm run test:unit`): pure tests — no Redis, no sockets, no child processes. A file belongs here
+ *   when everything it exercises runs in memory; list it below. The tier refuses sockets
+ *   (test/support/unit-tier-setup.ts), so a file listed by mistake fails there, naming the socket.
+ * - integration: every other file that needs only Node and redis-server (`npm test` runs unit + integration).
+ * - ops (`npm run test:ops`): the files that start promtool or prometheus, chromium or docker-compose.
+ */
+const UNIT_TESTS = [
+  'test/architecture/**/*.test.ts',
+  'test/billing/schemas/**/*.test.ts',
+  'test/connector/**/*.test.ts',
+  'test/connectors/quickbooks/map/**/*.test.ts',
+  'test/connectors/xero/map/**/*.test.ts',
+  'test/errors/**/*.test.ts',
+  'test/mapping/**/*.test.ts',
+  'test/auth/token-key.test.ts',
+  'test/billing/billing-target.test.ts',
+  'test/billing/error-table.test.ts',
+  'test/cli/progress.test.ts',
+  'test/config.test.ts',
+  'test/connectors/quickbooks/connector.test.ts',
+  'test/connectors/quickbooks/error-table.test.ts',
+  'test/connectors/quickbooks/rate-limit.test.ts',
+  'test/connectors/quickbooks/streams/query.test.ts',
+  'test/connectors/xero/connector.test.ts',
+  'test/connectors/xero/error-table.test.ts',
+  'test/connectors/xero/rate-limit.test.ts',
+  'test/connectors/zoho-books/connector.test.ts',
+  'test/connectors/zoho-books/error-table.test.ts',
+  'test/connectors/zoho-books/map/credit-note.test.ts',
+  'test/connectors/zoho-books/map/customer.test.ts',
+  'test/connectors/zoho-books/map/fx.test.ts',
+  'test/connectors/zoho-books/map/invoice.test.ts',
+  'test/connectors/zoho-books/map/lines.test.ts',
+  'test/connectors/zoho-books/map/reconcile-taxes.test.ts',
+  'test/connectors/zoho-books/map/tax.test.ts',
+  'test/connectors/zoho-books/map/totals.test.ts',
+  'test/connectors/zoho-books/rate-limit.test.ts',
+  'test/connectors/zoho-books/settings.test.ts',
+  'test/http/connection-hooks.test.ts',
+  'test/http/retry-after.test.ts',
+  'test/http/with-retry.test.ts',
+  'test/jobs/reconcile/field-digest.test.ts',
+  'test/ops/grafana-dashboard.test.ts',
+  'test/pipeline/content-hash.test.ts',
+  'test/pipeline/keys-layout.test.ts',
+  'test/pipeline/ledger-entry-codec.test.ts',
+  'test/sandbox/kit/emulator-clock.test.ts',
+  'test/sandbox/quickbooks/query-parser.test.ts',
+  'test/sandbox/zoho-books/document-arithmetic.test.ts',
+  'test/sandbox/zoho-books/generate-data.test.ts',
+];
+
+const OPS_TESTS = [
+  'test/ops/compose.test.ts',
+  'test/ops/metrics-lint.test.ts',
+  'test/ops/prometheus-e2e.test.ts',
+  'test/ops/prometheus-rules.test.ts',
+  'test/ops/queue-ui.test.ts',
+  'test/cli/connect-command.test.ts',
+];
+
+const REDIS_FOR_THE_RUN = ['test/support/redis-global-setup.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // Tests talk to real Redis and real emulators on loopback; give them room on a 2-core machine.
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Tests talk to real Redis and real emulators on loopback, and start CLI processes; three files run at
+    // once on a 2-core machine, so a test that starts several CLI processes in a row needs room.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     pool: 'forks',
+    // Most files wait on loopback I/O and child processes, so two cores keep three files busy.
+    maxWorkers: 3,
     reporters: ['default'],
+    projects: [
+      { extends: true, test: { name: 'unit', include: UNIT_TESTS, setupFiles: ['test/support/unit-tier-setup.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts'],
+          exclude: [...UNIT_TESTS, ...OPS_TESTS],
+          globalSetup: REDIS_FOR_THE_RUN,
+        },
+      },
+      { extends: true, test: { name: 'ops', include: OPS_TESTS, globalSetup: REDIS_FOR_THE_RUN } },
+    ],
   },
 });
