@@ -9,23 +9,10 @@ import { LIFECYCLES } from '../src/connector/lifecycle.js';
  * Every job: its queue, payload schema and retry policy. One queue per job type, so concurrency, rate
  * limits and metrics stay separate. Producers and workers both derive their types from here.
  *
- * Worst-case attempt budget for one record (written down, as the retry rules ask):
- * - billing call inside an upsert job: 1 + 2 p-retry attempts within 10 s (5xx, 408, network only);
- * - upsert job: `sync.attempts` BullMQ attempts (default 8), exponential backoff from `sync.backoffMs`
- *   (2 s → 4 → 8 … ≈ 4.3 min in total) with jitter 0.5 → at most 8 × 3 = 24 billing calls;
- * - 429s do not consume attempts (queue rate limit + RateLimitError), bounded by maxStartedAttempts
- *   (attempts + 40 + the credit-note dependency waits) so a permanent 429 storm still ends in quarantine;
- * - with `billing.rateLimit.scope: key`, a job whose key's window is full waits once for the slot it is
- *   given (a start, no attempt): at most one such wait per attempt, so `attempts` more starts; a 429
- *   pauses the key and the job waits for a slot after the pause (one start, as a queue-wide 429 costs),
- *   plus one more if a later 429 of the same key voids its slot: a permanent storm still ends;
- * - a record in a batch (`sync.upsertBatchSize` > 1) gets one try in the batch (one billing call, 1 + 2
- *   p-retry attempts); if that fails in a way a retry may mend, it leaves the batch as a job of its own
- *   with the budget above: at most (1 + 8) × 3 = 27 billing calls. A batch that fails as a whole (its
- *   own `sync.attempts`, spent on errors outside any one record) hands its unwritten records to jobs of
- *   their own with the same budget; a record already written in it is not sent again (the ledger says so);
- * - pull job: 5 attempts, 5 s exponential; each vendor call 1 + 2 p-retry attempts, 429s waited
- *   in-process up to 5 s, longer or day-limit waits park the connection (the job is delayed, not failed).
+ * Retry budget: one owner per layer; the worst case per record (24 billing requests for a job, 27 for a
+ * record that leaves its batch) is the table in docs/configuration.md, "Retry budget". Here: the upsert
+ * job's `sync.attempts` and backoff, the pull job's 5 attempts, and `maxStartedAttempts`, which bounds the
+ * starts that use no attempt (429s, lock, slot and dependency waits) so a permanent 429 storm still ends.
  */
 
 /**
