@@ -3,13 +3,10 @@ import type { RecordSettlement, UpsertState } from '../src/pipeline/upsert-state
 
 /**
  * The outcomes of an upsert job's records, told to Redis in one round trip (UpsertState.settleMany):
- * once the job's records are done, or at once after a record whose write must never be repeated.
- *
- * Until a record is settled its lock stays held and its in-flight entry stays: a job that dies first is
- * taken back by BullMQ (its own lock owner id takes the locks back at once) and writes the record again,
- * which billing's upsert key makes an update of the same invoice, never a second one. An attachment is
- * not such a write (billing adds one per call), so the record that sent one is settled before the job
- * goes on.
+ * once the job's records are done, or at once after a record whose write must never be repeated (an
+ * attachment: billing adds one per call). Until then a record keeps its lock and in-flight entry, so a
+ * run of the job after it died writes it again; the whole contract: docs/architecture.md, "A worker dies
+ * mid-upsert".
  */
 export class JobSettlements {
   private pending: Array<{ erpId: string; settlement: RecordSettlement }> = [];

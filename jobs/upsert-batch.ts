@@ -65,10 +65,7 @@ class LeaveBatch extends Error {
  * its own job) and, in a backfill, is tracked under the run, before the batch completes.
  * The batch's Redis work is two round trips, not two per record: one BEGIN for every record's lock and
  * ledger entry, one SETTLE for every outcome (jobs/job-settlements.ts), before any record leaves. A batch
- * that fails as a whole (Redis gone mid-batch) is retried by BullMQ: records settled are skipped as
- * unchanged by the ledger, records written but not settled are written again (billing's upsert key makes
- * that an update of the same invoice); a batch that ends failed hands its unsettled records over
- * (jobs/failed-upsert.ts).
+ * that dies or fails before SETTLE: docs/architecture.md, "A worker dies mid-upsert".
  */
 export function upsertBatchProcessor(rt: UpsertBatchHelpers) {
   return defineJob(QUEUES.upsert, UpsertBatchJobData, rt, async ({ job, data, signal, log, leases }): Promise<UpsertBatchResult> => {
