@@ -5,22 +5,24 @@ import { putBack } from './defer.js';
 
 /**
  * Holds back the jobs of a paused connection (src/pipeline/connection-control.ts), called by
- * jobs/define-job.ts as each pull, backfill window, reconcile or upsert job starts:
- * - running connection: the job runs. Every start reads the pause flag (one Redis round trip, no
- *   per-process cache), so a pause is honoured by every worker process from the next job start on;
- *   jobs already running finish.
- * - paused: the job is recorded as held and moved back to delayed (not run, not failed, no attempt
- *   used). A resume (operations/resume-connection.ts) releases the held jobs at once. A job held just as the
- *   resume happens releases itself: after its move it looks again.
- * - a job scheduler's run of a paused connection is dropped instead: BullMQ adds a scheduler's next run
- *   when the current one starts, whether that one completes or is delayed, so held runs would pile up
- *   one per interval and all run at the resume. The resume enqueues one pull per entity instead.
+ * jobs/define-job.ts as each pull, backfill window, reconcile or upsert job starts. Every start reads the
+ * pause flag (one Redis round trip, no per-process cache), so a pause holds in every worker process from
+ * the next job start on; jobs already running finish.
  *
- * Safety net only (resume is what releases them): a held job starts again on its own after
- * max(`sync.pausedRecheckSeconds`, how long the connection has been paused so far), ±10 %, and is held
- * again while the pause lasts. The wait doubling with the pause keeps each held job's starts few
- * (BullMQ counts them against an upsert's started-attempts budget, and each start of an upsert takes a
- * slot of the billing rate limit): about log2(pause / recheck) + 1 of them.
+ * | connection | job                   | decision                                                           |
+ * |------------|-----------------------|--------------------------------------------------------------------|
+ * | running    | any                   | runs                                                               |
+ * | paused     | a job scheduler's run | dropped: BullMQ adds a scheduler's next run when this one starts,  |
+ * |            |                       | so held runs would pile up one per interval; the resume enqueues   |
+ * |            |                       | one pull per entity instead                                        |
+ * | paused     | any other             | held: recorded, moved back to delayed (not run, not failed, no     |
+ * |            |                       | attempt used) until the resume (operations/resume-connection.ts)   |
+ * |            |                       | releases it; held just as the resume happens, it looks again after |
+ * |            |                       | its move and releases itself                                       |
+ *
+ * Safety net only: a held job starts again on its own after max(`sync.pausedRecheckSeconds`, how long the
+ * pause has lasted), ±10 %, and is held again while it lasts: about log2(pause / recheck) + 1 starts, few,
+ * because BullMQ counts them against an upsert's started attempts and each takes a billing slot.
  */
 export interface ConnectionGate {
   /** Returns when the job may run; throws DelayedError once the job is held (or a scheduler's run dropped). */

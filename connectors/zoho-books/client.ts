@@ -15,14 +15,19 @@ import { apiBaseUrl, type Settings } from './settings.js';
  * - quota slots from the pipeline (`acquire`: perMinute 90 < Zoho's 100/min/org, perDay, concurrency 5).
  *
  * Retry budget of one call (p-retry, the only in-process retry owner):
- * - 5xx, 408, network: 1 + 4 attempts, backoff 0.25 s → 4 s;
- * - per-minute 429: waited in-process for X-Rate-Limit-Reset (≤ 60 s, else 60 s) and retried, at most
- *   4 times within 150 s. This deviates from the pipeline's "wait in-process up to 5 s" default on
- *   purpose: Zoho's minute window is fixed, so the wait is bounded by a minute, and giving up would throw
- *   away a read that is not sorted by its cursor (it restarts from the checkpoint). Our own budget of
- *   90/min keeps these rare: they happen when another integration shares the organisation's 100/min;
- * - daily 429 (scope 'day') and every other error: not retried here; the pipeline parks or fails the job.
- * Worst case: 5 HTTP calls and ~150 s per logical call; a pull job has 5 attempts (jobs/catalog.ts).
+ *
+ * | error                          | here                                                  | worst case      |
+ * |--------------------------------|-------------------------------------------------------|-----------------|
+ * | 5xx, 408, network              | 1 + 4 attempts, backoff 0.25 s → 4 s                  | 5 HTTP calls    |
+ * | per-minute 429                 | waited for X-Rate-Limit-Reset (≤ 60 s, else 60 s) and | 5 HTTP calls,   |
+ * |                                | retried, at most 4 times within 150 s                 | ~150 s          |
+ * | daily 429 (scope 'day'), other | not retried: the pipeline parks or fails the job      | 1 HTTP call     |
+ *
+ * The per-minute wait goes past the pipeline's 5 s in-place default on purpose: Zoho's minute window is
+ * fixed, so the wait is bounded by a minute, and giving up would throw away a read that is not sorted by
+ * its cursor (it restarts from the checkpoint). Our budget of 90/min keeps these rare: they happen when
+ * another integration shares the organisation's 100/min. A pull job has 5 attempts (docs/configuration.md,
+ * "Retry budget").
  */
 const RETRY: RetryPolicy = {
   retries: 4,

@@ -1,28 +1,37 @@
 import type { LedgerEntry } from './ledger.js';
 
 /*
- * The stored form of a ledger entry: the bytes one record costs in Redis for as long as it exists, so
- * the entry is written in a compact form, and entries written before it (plain JSON of LedgerEntry, the
- * "legacy" form) are read as they are: nothing is re-written after an upgrade.
+ * The stored form of a ledger entry: the bytes one record costs in Redis for as long as it exists.
  *
- * The compact form is still one JSON object, because Lua scripts decode it with cjson and read or write
- * some top-level keys by name: `hash`, `version`, `jobId`, `fields`, `attachmentUrl` and
- * `sourceDeletedAt` keep their names (and their values' meaning; `attachmentUrl` may hold a template,
- * which a script only ever clears). The keys no script reads get one-letter names: billingId → b,
- * number → n, sourceStatus → s, sourceLifecycle → l, writtenAt → w. Every entry has a writtenAt, so a
- * `w` key is what tells the compact form from the legacy one.
+ * Two forms
+ * - compact: what encodeLedgerEntry writes;
+ * - legacy: plain JSON of LedgerEntry, written before the compact form (and still, when compacting would
+ *   not round-trip); read as it is, so nothing is re-written after an upgrade.
+ * Every entry has a writtenAt, so a `w` key is what tells the compact form from the legacy one.
  *
- * In the compact form:
- * - `fields` names are codes from FIELD_CODES (a name it does not know stays as it is, so a new compared
- *   field round-trips before it has a code);
- * - digests (and the content `hash`) are stored as base64url instead of hex (the same bytes), dates
- *   (YYYY-MM-DD) as day numbers, a buyer id of the entry's own connection as [its ERP part];
- * - a value decode can restore exactly is left out: fields.invoiceNumber when it equals `number`,
- *   fields.erpId when it equals the entry's ERP id (the ledger field);
- * - billingId and attachmentUrl that contain the ERP id are stored as [before, after] around its last
- *   occurrence (`inv.zoho-in.` + id, `https://…/invoices/` + id + `.pdf`).
- * `version` is stored as it is (scripts compare it); decode gives back every hash and digest exactly.
+ * Compact format: still one JSON object (Lua scripts decode it with cjson); the keys scripts read or write
+ * by name keep their names, the others get one letter.
  *
+ * | key                 | compact form                                               | why                       |
+ * |---------------------|------------------------------------------------------------|---------------------------|
+ * | hash                | base64url (the same bytes as hex)                          | scripts read it           |
+ * | version             | as it is                                                   | scripts compare it        |
+ * | jobId               | as it is                                                   | scripts read it           |
+ * | sourceDeletedAt     | as it is                                                   | scripts read it           |
+ * | attachmentUrl       | [before, after] around the ERP id's last occurrence        | a script clears it        |
+ * |                     | (`https://…/invoices/` + id + `.pdf`); may hold a template |                           |
+ * | fields              | names as FIELD_CODES (an unknown name as it is);           | scripts read it           |
+ * |                     | digests base64url; dates (YYYY-MM-DD) as day numbers;      |                           |
+ * |                     | a buyer id of the entry's own connection as [ERP part];    |                           |
+ * |                     | invoiceNumber left out when it equals `number`, erpId      |                           |
+ * |                     | left out when it equals the entry's ERP id                 |                           |
+ * | billingId → b       | [before, after] around the ERP id (`inv.zoho-in.` + id)    | no script reads it        |
+ * | number → n          | as it is                                                   | no script reads it        |
+ * | sourceStatus → s    | as it is                                                   | no script reads it        |
+ * | sourceLifecycle → l | as it is                                                   | no script reads it        |
+ * | writtenAt → w       | as it is                                                   | tells the two forms apart |
+ *
+ * Exactness
  * encodeLedgerEntry writes the legacy form whenever decoding the compact one would not give back exactly
  * the entry it was given (same JSON, key order included), so no entry is ever altered by its encoding.
  * It knows that without decoding: every shortening above is undone exactly by decode, so only a value
