@@ -8,14 +8,16 @@
  *
  * | fact | why it holds |
  * |---|---|
- * | F1 records keep their relative order; new versions only join at the end | an edit stamps "now", later than every record in the window (`until` is in the past) |
+ * | F1 records keep their relative order; new versions only join at the end | an edit stamps "now": not before any record in the window (`until` is in the past) nor before the cursor's stamp unit (`resolutionMs`) |
  * | F2 one response is one consistent, contiguous slice of the order | the vendor evaluates a page in one query |
  * | P1 "seen" is always a prefix of the current order | each page handed out starts at offset 0 of a fresh query, or holds a record already seen (F1, F2: nothing unseen lies before it) |
  * | P2 keyset step | when a full page's last time lies beyond the query's lower bound, the next query starts from that time (offset 0): what is older was seen (P1) |
  * | P3 crowded bound (a whole page in one bound granule) | walk by offset overlapping the previous page; a page with no seen record means more records left than the overlap (a gap may hide there): it is discarded and the pager steps back one stride, down to offset 0 at worst, where P1 holds trivially |
  *
  * So every record in the window that stays in it is handed out at least once (repeats are dropped by key),
- * and each page's cursor (the newest time of the seen prefix) never passes a record not yet handed out.
+ * and each page's cursor (the newest time of the seen prefix) never passes a record not yet handed out
+ * (read at the vendor's stamp unit). P3 checks what an overlap alone assumes (fewer edits than the overlap
+ * between two calls) and needs no re-read of the whole bound until it looks stable.
  * Termination: a keyset step raises the bound; a walk step moves the offset on by at least one record;
  * a step back needs records to have left the walked range since the last call, which a finite window
  * can only do finitely often.
@@ -45,6 +47,11 @@ export interface KeysetSource<T> {
   timeOf(record: T): number;
   /** Identity of one version of a record (id with version or sync token): repeats are dropped by it. */
   keyOf(record: T): string;
+  /**
+   * The resolution of the vendor's time stamps (ms): 1000 when they are whole seconds, where a record edited
+   * later in the cursor's own second carries a time before the cursor; 1 when they have milliseconds.
+   */
+  resolutionMs: number;
   /** The earliest time a query bounded at `ms` may start from (whole seconds, and any margin the vendor needs). */
   lowerBound(ms: number): number;
   pageSize: number;
@@ -101,7 +108,9 @@ export async function* keysetPages<T>(source: KeysetSource<T>, from: number | un
       throw new DataContractError(`${vendor} ${operation}: cannot page past offset ${page.offset} of records sharing one time bound`, source.where);
     }
     walkedFrom = page.offset;
-    const fresh = inWindow.filter((r) => (lower === undefined || source.timeOf(r) >= lower) && !seen.has(source.keyOf(r)));
+    // Older than the bound's stamp unit: handed out before (an edit is stamped at or after the cursor's unit).
+    const oldest = lower === undefined ? -Infinity : Math.floor(lower / source.resolutionMs) * source.resolutionMs;
+    const fresh = inWindow.filter((r) => source.timeOf(r) >= oldest && !seen.has(source.keyOf(r)));
     for (const r of inWindow) seen.set(source.keyOf(r), source.timeOf(r));
     const newest = inWindow[inWindow.length - 1];
     if (newest !== undefined && (cursor === undefined || source.timeOf(newest) > cursor)) cursor = source.timeOf(newest);

@@ -27,10 +27,14 @@ class MemoryList {
     private readonly mutations: Mutation[],
     private readonly byPageNumber: boolean,
     from: number | undefined,
+    private readonly resolutionMs: number,
   ) {
-    this.rows = times.map((time, i) => ({ id: `r${i}`, time, seq: this.seq++ }));
+    this.rows = times.map((time, i) => ({ id: `r${i}`, time: this.stamp(time), seq: this.seq++ }));
     // An edit is stamped "now": never before a record already there, nor before the read's cursor.
     this.clock = Math.max(BASE, from ?? BASE, ...times);
+  }
+  stamp(ms: number): number {
+    return Math.floor(ms / this.resolutionMs) * this.resolutionMs;
   }
   sorted(): Row[] {
     return [...this.rows].sort((a, b) => a.time - b.time || a.seq - b.seq);
@@ -57,7 +61,7 @@ class MemoryList {
       return;
     }
     this.clock += m.advanceMs;
-    row.time = this.clock;
+    row.time = this.stamp(this.clock);
     row.seq = this.seq++;
   }
 }
@@ -81,6 +85,8 @@ const scenario = fc.record({
   pageSize: fc.integer({ min: 2, max: 8 }),
   grow: fc.boolean(),
   granule: fc.constantFrom('second', 'second-minus-one'),
+  // Whole-second stamps (QuickBooks): an edit later in the cursor's second is stamped before the cursor.
+  resolutionMs: fc.constantFrom(1, 1000),
   fromSecond: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
   untilSecond: fc.option(fc.integer({ min: 2, max: 6 }), { nil: undefined }),
   byPageNumber: fc.boolean(),
@@ -91,17 +97,20 @@ describe('keysetPages', () => {
     await fc.assert(
       fc.asyncProperty(scenario, async (s) => {
         const from = s.fromSecond === undefined ? undefined : BASE + s.fromSecond * 1000 + 500;
-        const list = new MemoryList(s.times, s.mutations, s.byPageNumber, from);
+        const list = new MemoryList(s.times, s.mutations, s.byPageNumber, from, s.resolutionMs);
+        // The window starts at the cursor's stamp unit: a record stamped there may be newer than the cursor.
+        const start = from === undefined ? -Infinity : list.stamp(from);
         // Paging by page number needs pages of 10 or more to reach past an offset (pageCovering).
         const pageSize = s.byPageNumber ? s.pageSize + 8 : s.pageSize;
         const until = s.untilSecond === undefined ? Infinity : BASE + s.untilSecond * 1000;
-        const atStart = new Set(list.rows.filter((r) => r.time >= (from ?? -Infinity)).map((r) => r.id));
+        const atStart = new Set(list.rows.filter((r) => r.time >= start).map((r) => r.id));
         const yielded = new Set<string>();
         const pages = keysetPages(
           {
             fetch: (q) => list.fetch(q),
             timeOf: (r) => r.time,
             keyOf: (r) => `${r.id}@${r.time}`,
+            resolutionMs: s.resolutionMs,
             lowerBound: (ms) => Math.floor(ms / 1000) * 1000 - (s.granule === 'second' ? 0 : 1000),
             pageSize,
             maxPageSize: s.grow ? 2 * pageSize : pageSize,
@@ -113,7 +122,7 @@ describe('keysetPages', () => {
         let cursor = from;
         for await (const page of pages) {
           for (const r of page.records) {
-            expect(r.time).toBeGreaterThanOrEqual(from ?? -Infinity);
+            expect(r.time).toBeGreaterThanOrEqual(start);
             expect(r.time).toBeLessThanOrEqual(until);
             yielded.add(`${r.id}@${r.time}`).add(r.id);
           }
@@ -121,8 +130,8 @@ describe('keysetPages', () => {
           cursor = page.cursor;
           // Checkpoint safety: nothing in the window that was not handed out lies before the page's cursor.
           for (const r of list.rows) {
-            if (r.time < (from ?? -Infinity) || r.time > until || yielded.has(`${r.id}@${r.time}`)) continue;
-            expect(r.time, `${r.id} not yet handed out`).toBeGreaterThanOrEqual(cursor ?? -Infinity);
+            if (r.time < start || r.time > until || yielded.has(`${r.id}@${r.time}`)) continue;
+            expect(r.time, `${r.id} not yet handed out`).toBeGreaterThanOrEqual(cursor === undefined ? -Infinity : list.stamp(cursor));
           }
         }
         for (const r of list.rows) {
@@ -139,6 +148,7 @@ describe('keysetPages', () => {
       {
         fetch: async () => ({ records: [], offset: 0, more: false }),
         timeOf: () => 0,
+        resolutionMs: 1,
         keyOf: () => '',
         lowerBound: (ms) => ms,
         pageSize: 1,

@@ -183,6 +183,7 @@ export async function* readByTimestamp(
     maxPageSize: pageSize,
     where: { source: 'quickbooks', operation: `GET /query ${read.entity}` },
     // Timestamps are whole seconds, and a bound is sent truncated to its second.
+    resolutionMs: 1000,
     lowerBound: (ms) => Math.floor(ms / 1000) * 1000,
     timeOf: (r) => r.ms,
     keyOf: (r) => `${r.row.Id}:${r.row.SyncToken ?? ''}`,

@@ -60,6 +60,8 @@ export async function* readList<Raw>(ctx: ReadContext<Settings>, state: State, s
     pageSize: typeof ctx.settings.pageSize === 'number' ? ctx.settings.pageSize : DEFAULT_PAGE_SIZE,
     maxPageSize: MAX_PAGE_SIZE,
     where: { source: 'xero', operation: endpoint },
+    // UpdatedDateUTC has milliseconds; the header only whole seconds, maybe compared as "strictly after".
+    resolutionMs: 1,
     lowerBound: (ms) => Math.floor(ms / 1000) * 1000 - 1000,
     timeOf: (r) => Date.parse(r.version),
     keyOf: (r) => `${r.id}@${r.version}`,
