@@ -1,5 +1,6 @@
 import type { BillingBody, EntityName, MapContext, ReadContext, SourceRecord, Stream, StreamPage } from '../../../src/connector/types.js';
 import { cursorMsOf } from '../../../src/connector/cursor-ms.js';
+import { keysetPages, type KeysetSource } from '../../../src/connector/keyset-pager.js';
 import { lifecycleOf, type LifecycleStatuses } from '../../../src/connector/lifecycle.js';
 import { DataContractError } from '../../../src/errors/index.js';
 import { type MapResult, parseTimestamp } from '../../../src/mapping/index.js';
@@ -159,29 +160,17 @@ export interface TimestampedRow {
 /**
  * Reads every record of an entity whose timestamp field (MetaData.LastUpdatedTime, or CreateTime for id
  * listings) is at or after `from`, in timestamp order, without missing any at page edges, at
- * same-second boundaries, or when records change during the read.
+ * same-second boundaries, or when records change during the read. Plain STARTPOSITION paging would skip
+ * one (an edited record jumps to the end of the ordered set and the rest shift one place earlier: the
+ * sandbox reproduces it, test/connectors/quickbooks/streams/invoices.test.ts), so the paging is the shared
+ * keyset pager (src/connector/keyset-pager.ts, where the argument is): each full page restarts the query
+ * at `>=` its last timestamp, and a single second holding more rows than a page is walked by STARTPOSITION
+ * with overlapping, checked pages. Repeats are dropped by Id+SyncToken.
  *
- * Why not plain STARTPOSITION paging: QBO pages by offset over `ORDERBY MetaData.LastUpdatedTime`. If a
- * record on an already-read page is edited mid-read, it jumps to the end of the ordered set, every later
- * record shifts one position earlier, and the record that sat at the next page's first offset is skipped
- * (the sandbox reproduces this: test/connectors/quickbooks/streams/invoices.test.ts). So the offset is reset at
- * every page: the next statement starts again at `>=` the last timestamp seen (keyset paging),
- * STARTPOSITION 1, and the rows of that last second that were already handed out are dropped by
- * Id+SyncToken (many records share a second, and `>=` re-reads them). An edited record gets a later
- * timestamp, so it is read again (as its new version) further on; records that did not move keep their
- * place after the re-query's lower bound. Nothing is skipped.
- *
- * The one place an offset remains: a single second holding more rows than a page (a bulk import). Then
- * the lower bound cannot move, and paging walks that second with STARTPOSITION, overlapping each step by
- * a tenth of a page: an edit that moves k already-read rows of that second out of it shifts the rest
- * back by k, which the overlap re-reads as long as k stays below it per page; de-duplication drops the
- * repeats.
- *
- * `until` bounds the read from above (records newer than now − settle delay wait for the next run), so
- * the set being paged only loses rows (edited ones, which the next run reads) and never gains any.
- *
- * Each yielded page carries `cursor` = the last row's timestamp (UTC ISO), never beyond: every row before
- * it has been handed out, so the pipeline may checkpoint after the page.
+ * QuickBooks' part: the statement (a `>=` bound in whole seconds, truncated, so it can only reach back;
+ * `<= until`, so the set being paged only loses rows, edited ones, which the next run reads), STARTPOSITION
+ * (1-based) and MAXRESULTS. Each yielded page carries `cursor` = the newest timestamp handed out (UTC ISO),
+ * never beyond a row not yet handed out: the pipeline may checkpoint after the page.
  */
 export async function* readByTimestamp(
   ctx: Pick<ReadContext, 'http' | 'signal'>,
@@ -189,47 +178,40 @@ export async function* readByTimestamp(
 ): AsyncGenerator<{ rows: TimestampedRow[]; cursor: string | null }> {
   const field = `MetaData.${read.field}`;
   const pageSize = Math.min(MAX_RESULTS, read.pageSize);
-  const overlap = Math.min(100, Math.floor(pageSize / 10));
-  let lower = read.from;
-  let start = 1;
-  let seen = new Set<string>();
-  for (;;) {
-    const where = [...(read.filters ?? [])];
-    if (lower) where.push(`${field} >= ${timestampLiteral(lower)}`);
-    if (read.until) where.push(`${field} <= ${timestampLiteral(read.until)}`);
-    const statement = selectStatement({
-      entity: read.entity,
-      select: read.select ?? '*',
-      where,
-      orderBy: `${field} ASC`,
-      startPosition: start,
-      maxResults: pageSize,
-    });
-    const { rows } = await runQuery(ctx, read.entity, statement, QboPagedRow);
-    const stamped = rows.map((row) => ({ row, at: timestampOf(row, read.field, read.entity) }));
-    const fresh = stamped.filter((r) => !seen.has(keyOf(r.row)));
-    const last = stamped[stamped.length - 1]?.at;
-    yield { rows: fresh, cursor: last ?? lower };
-    if (rows.length < pageSize || last === undefined) return;
-    if (lower === null || seconds(last) > seconds(lower)) {
-      // Keyset step: restart at the last second seen; its rows already handed out are skipped by key.
-      lower = last;
-      start = 1;
-      seen = new Set(stamped.filter((r) => seconds(r.at) === seconds(last)).map((r) => keyOf(r.row)));
-    } else {
-      // A whole page within one second: walk it by offset, overlapping (see above).
-      for (const r of stamped) seen.add(keyOf(r.row));
-      start += rows.length - overlap;
-    }
+  const source: KeysetSource<TimestampedRow & { ms: number }> = {
+    pageSize,
+    maxPageSize: pageSize,
+    where: { source: 'quickbooks', operation: `GET /query ${read.entity}` },
+    // Timestamps are whole seconds, and a bound is sent truncated to its second.
+    resolutionMs: 1000,
+    lowerBound: (ms) => Math.floor(ms / 1000) * 1000,
+    timeOf: (r) => r.ms,
+    keyOf: (r) => `${r.row.Id}:${r.row.SyncToken ?? ''}`,
+    fetch: async ({ since, offset, limit }) => {
+      const where = [...(read.filters ?? [])];
+      if (since !== undefined) where.push(`${field} >= ${timestampLiteral(new Date(since))}`);
+      if (read.until) where.push(`${field} <= ${timestampLiteral(read.until)}`);
+      const statement = selectStatement({
+        entity: read.entity,
+        select: read.select ?? '*',
+        where,
+        orderBy: `${field} ASC`,
+        startPosition: offset + 1,
+        maxResults: limit,
+      });
+      const { rows } = await runQuery(ctx, read.entity, statement, QboPagedRow);
+      const records = rows.map((row) => {
+        const at = timestampOf(row, read.field, read.entity);
+        return { row, at, ms: Date.parse(at) };
+      });
+      return { records, offset, more: rows.length >= limit };
+    },
+  };
+  const from = read.from === null ? undefined : Date.parse(read.from);
+  for await (const page of keysetPages(source, from, read.until?.getTime())) {
+    const cursor = page.cursor === undefined ? null : page.cursor === from ? read.from : new Date(page.cursor).toISOString();
+    yield { rows: page.records.map(({ row, at }) => ({ row, at })), cursor };
   }
-}
-
-function keyOf(row: QboPagedRow): string {
-  return `${row.Id}:${row.SyncToken ?? ''}`;
-}
-
-function seconds(iso: string): number {
-  return Math.floor(Date.parse(iso) / 1000);
 }
 
 function timestampOf(row: QboPagedRow, field: PagedRead['field'], entity: string): string {

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { BillingBody, EntityName, MapContext, ReadContext, SourceRecord, Stream, StreamPage } from '../../../src/connector/types.js';
 import { cursorMsOf } from '../../../src/connector/cursor-ms.js';
+import { keysetPages, pageCovering, type KeysetSource } from '../../../src/connector/keyset-pager.js';
 import { lifecycleOf, type LifecycleStatuses } from '../../../src/connector/lifecycle.js';
 import { DataContractError, RejectedError } from '../../../src/errors/index.js';
 import { parseTimestamp, type MapResult } from '../../../src/mapping/index.js';
@@ -16,25 +17,18 @@ import { initialState, State } from './state.js';
  * `2025-02-10T06:31:10`), `order=UpdatedDateUTC ASC`, `page`, `pageSize` (100; see below), plus the
  * stream's filters. Line items only come with `page` (https://developer.xero.com/faq/limits/retrieving-data).
  *
- * Why not simply page 1..n of one query: pages are evaluated afresh on every request, ordered by
- * UpdatedDateUTC. A record on an already-read page that is edited during the read moves to the end, every
- * later record shifts one place up, and page n+1 silently starts one record late — a miss. So:
+ * Pages are evaluated afresh on every request, ordered by UpdatedDateUTC, so plain page 1..n misses a
+ * record whenever one on an already-read page is edited (it moves to the end, the rest shift up). The
+ * paging is the shared keyset pager (src/connector/keyset-pager.ts, where the argument is): after each
+ * full page a new query starts at page 1 from the last UpdatedDateUTC seen; a page that makes no progress
+ * is read again as one page of MAX_PAGE_SIZE (1000); beyond 1000 records in the bound's two seconds the
+ * pager walks by overlapping, checked pages (`page`/`pageSize` chosen by pageCovering).
  *
- * 1. After each page, start a NEW query at page 1 from the last UpdatedDateUTC seen. Page 1 of a query is
- *    one consistent snapshot, and an edited record can only move to a later UpdatedDateUTC, so it is
- *    found again further on; nothing before it can be skipped.
- * 2. The bound is inclusive whatever Xero's comparison is: If-Modified-Since has whole seconds and may
- *    mean "strictly after" (HTTP) at second precision, so we send floor(cursor) − 1 s. Records re-read
- *    from that overlap are dropped by id + UpdatedDateUTC (and records older than the cursor are skipped:
- *    an earlier page or read already had them).
- * 3. If a full page makes no progress (≥ pageSize records within the overlap's two seconds — same-second
- *    bulk edits), re-read that window as ONE page of MAX_PAGE_SIZE (1000). Only beyond 1000 records in
- *    two seconds do we page by offset inside the window; an edit during that could shift a record past us,
- *    so the window is then re-read whole until a pass runs while the query's newest record and item count
- *    stay the same (nothing changed, nothing shifted; at most 4 passes), and the page cursor stays at the
- *    window's start meanwhile.
- * 4. Stop on the last page (`pagination.page >= pageCount`, else a short page), or once a page goes past
- *    `ctx.until`: records newer than `until` are left for the next run, which starts there.
+ * Xero's part: the bound is inclusive whatever Xero's comparison is — If-Modified-Since has whole seconds
+ * and may mean "strictly after" (HTTP), so it is sent as floor(cursor) − 1 s; records re-read from that
+ * margin are dropped by id + UpdatedDateUTC. The read stops on the last page (`pagination.page >=
+ * pageCount`, else a short page), or once a page goes past `ctx.until`: newer records are left for the
+ * next run, which starts there.
  *
  * Page state: `cursor` = the newest UpdatedDateUTC handed out (≤ until), an inclusive lower bound — every
  * record changed at or after it is still ahead, so saving it after each page is safe (isSorted: true).
@@ -50,8 +44,8 @@ export interface ListSpec<Raw> {
 
 interface Pagination {
   page: number;
+  pageSize?: number;
   pageCount: number;
-  itemCount?: number;
 }
 
 /** `2025-02-10T06:31:10`: UTC, whole seconds, no offset (the documented If-Modified-Since form). */
@@ -60,99 +54,39 @@ export function ifModifiedSinceHeader(ms: number): string {
 }
 
 export async function* readList<Raw>(ctx: ReadContext<Settings>, state: State, spec: ListSpec<Raw>): AsyncIterable<StreamPage<Raw, State>> {
-  const pageSize = typeof ctx.settings.pageSize === 'number' ? ctx.settings.pageSize : DEFAULT_PAGE_SIZE;
-  const untilMs = ctx.until.getTime();
   const endpoint = `GET /${spec.path}`;
-  let lower = cursorMsOf(state.cursor, { source: 'xero', operation: endpoint });
-  let newest = state.cursor; // newest UpdatedDateUTC handed out (≤ until)
-  let windowStart: string | undefined; // set while offset-paging inside one window (3. above)
-  const seen = new Map<string, string>();
-  const imsOf = (ms: number) => Math.floor(ms / 1000) * 1000 - 1000;
-
-  const fetchPage = async (ims: number | undefined, page: number, size: number, order = 'UpdatedDateUTC ASC') => {
-    const body = await ctx.http.request({
-      path: spec.path,
-      endpoint,
-      query: { ...spec.query(ctx), order, page, pageSize: size },
-      headers: ims === undefined ? {} : { 'If-Modified-Since': ifModifiedSinceHeader(ims) },
-      schema: spec.schema,
-      signal: ctx.signal,
-    });
-    const items = (body[spec.path] ?? []) as Raw[];
-    const pagination = body.pagination as Pagination | null | undefined;
-    const records = items.map((raw) => spec.toRecord(raw));
-    const last = records[records.length - 1];
-    return {
-      records,
-      itemCount: pagination?.itemCount,
+  const from = cursorMsOf(state.cursor, { source: 'xero', operation: endpoint });
+  const source: KeysetSource<SourceRecord<Raw>> = {
+    pageSize: typeof ctx.settings.pageSize === 'number' ? ctx.settings.pageSize : DEFAULT_PAGE_SIZE,
+    maxPageSize: MAX_PAGE_SIZE,
+    where: { source: 'xero', operation: endpoint },
+    // UpdatedDateUTC has milliseconds; the header only whole seconds, maybe compared as "strictly after".
+    resolutionMs: 1,
+    lowerBound: (ms) => Math.floor(ms / 1000) * 1000 - 1000,
+    timeOf: (r) => Date.parse(r.version),
+    keyOf: (r) => `${r.id}@${r.version}`,
+    fetch: async ({ since, offset, limit }) => {
+      const { page, pageSize } = pageCovering(offset, limit);
+      const body = await ctx.http.request({
+        path: spec.path,
+        endpoint,
+        query: { ...spec.query(ctx), order: 'UpdatedDateUTC ASC', page, pageSize },
+        headers: since === undefined ? {} : { 'If-Modified-Since': ifModifiedSinceHeader(since) },
+        schema: spec.schema,
+        signal: ctx.signal,
+      });
+      const items = (body[spec.path] ?? []) as Raw[];
+      const pagination = body.pagination as Pagination | null | undefined;
       // Trust Xero's own pagination block when it sends one (it also holds if Xero caps pageSize below ours).
-      full: pagination ? pagination.page < pagination.pageCount : items.length >= size,
-      lastMs: last ? Date.parse(last.version) : undefined,
-    };
+      return {
+        records: items.map((raw) => spec.toRecord(raw)),
+        offset: (page - 1) * (pagination?.pageSize ?? pageSize),
+        more: pagination ? pagination.page < pagination.pageCount : items.length >= pageSize,
+      };
+    },
   };
-  /** Records not handed out yet, at or after the cursor, not after `until`. */
-  const fresh = (records: SourceRecord<Raw>[]): SourceRecord<Raw>[] => {
-    const out: SourceRecord<Raw>[] = [];
-    for (const r of records) {
-      const ms = Date.parse(r.version);
-      if (ms > untilMs || (lower !== undefined && ms < lower) || seen.get(r.id) === r.version) continue;
-      seen.set(r.id, r.version);
-      out.push(r);
-      if (newest === null || r.version > newest) newest = r.version;
-    }
-    return out;
-  };
-  const pageOf = (records: SourceRecord<Raw>[]): StreamPage<Raw, State> => ({ records, state: { cursor: windowStart ?? newest } });
-  /** Newest record of the query: changes whenever any of its records is edited or created. */
-  const marker = async (ims: number) => {
-    const r = await fetchPage(ims, 1, 1, 'UpdatedDateUTC DESC');
-    const top = r.records[0];
-    return `${top?.id ?? ''}@${top?.version ?? ''}#${r.itemCount ?? ''}`;
-  };
-
-  let size = pageSize;
-  for (;;) {
-    const ims = lower === undefined ? undefined : imsOf(lower);
-    const first = await fetchPage(ims, 1, size);
-    const got = fresh(first.records);
-    if (got.length > 0) yield pageOf(got);
-    if (!first.full || first.lastMs === undefined || first.lastMs > untilMs) return;
-
-    if (ims === undefined || imsOf(first.lastMs) > ims) {
-      // Progress: a new query from the last UpdatedDateUTC seen.
-      lower = first.lastMs;
-      size = pageSize;
-    } else if (size < MAX_PAGE_SIZE) {
-      // No progress: the whole page sits in the overlap's two seconds. Re-read the window as one big page.
-      size = MAX_PAGE_SIZE;
-      continue;
-    } else {
-      // More than MAX_PAGE_SIZE records in two seconds: page by offset through the window (3. above), then
-      // re-read it whole until one pass ran while nothing in the query changed (same newest record and count
-      // before and after), so no edit can have shifted a record past us. At most 4 passes.
-      windowStart = new Date(lower!).toISOString();
-      let end: number | undefined;
-      for (let pass = 1; pass <= 4; pass++) {
-        const before = pass === 1 ? undefined : await marker(ims);
-        end = undefined;
-        for (let page = pass === 1 ? 2 : 1; ; page++) {
-          const r = await fetchPage(ims, page, MAX_PAGE_SIZE);
-          const more = fresh(r.records);
-          if (more.length > 0) yield pageOf(more);
-          if (!r.full || r.lastMs === undefined || r.lastMs > untilMs) break;
-          if (imsOf(r.lastMs) > ims) {
-            end = r.lastMs;
-            break;
-          }
-        }
-        if (before !== undefined && before === (await marker(ims))) break;
-      }
-      windowStart = undefined;
-      if (end === undefined) return;
-      lower = end;
-      size = pageSize;
-    }
-    for (const [id, version] of seen) if (Date.parse(version) < lower) seen.delete(id);
+  for await (const page of keysetPages(source, from, ctx.until.getTime())) {
+    if (page.records.length > 0) yield { records: page.records, state: { cursor: new Date(page.cursor!).toISOString() } };
   }
 }
 

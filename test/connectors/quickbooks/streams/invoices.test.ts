@@ -64,6 +64,27 @@ describe('QuickBooks invoices stream against the sandbox', () => {
     expectCheckpointSafe(pages);
   });
 
+  it('given a second holding more records than a page, when more of its already-read records are edited mid-walk than the overlap (20 against 10), then the read still misses none', async () => {
+    h = await harness({ records: 400 }, { pageSize: 100 });
+    const crowded = byTime(h.emu)
+      .slice(50, 300)
+      .map((d) => d.id);
+    h.emu.store.touch('Invoice', crowded, Date.parse(T0) - 86_400_000);
+    const until = new Date(Date.parse(T0) + 3_600_000); // the edits fall inside this read's window
+    const seen = new Set<string>();
+    let edited = false;
+    const { records, pages } = await readAll(invoicesStream, h.ctx({ until }), invoicesStream.initialState(), async (page) => {
+      for (const r of page.records) seen.add(r.id);
+      const read = crowded.filter((id) => seen.has(id));
+      if (edited || read.length < 100) return;
+      edited = true;
+      h!.emu.store.touch('Invoice', read.slice(0, 20));
+    });
+    expect(edited).toBe(true);
+    expect(latestById(records)).toEqual(storeVersions(h.emu));
+    expectCheckpointSafe(pages);
+  });
+
   it('given records edited during the read (already-read ones jump to the end, several in one second), then the same read returns every latest version; plain STARTPOSITION paging would skip some', async () => {
     const edits = async (emu: RunningQuickBooksEmulator, page: number, seen: ReadonlySet<string>) => {
       if (page > 6) return;
