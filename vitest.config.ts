@@ -16,6 +16,7 @@ const UNIT_TESTS = [
   'test/connectors/xero/map/**/*.test.ts',
   'test/errors/**/*.test.ts',
   'test/mapping/**/*.test.ts',
+  'test/waits/**/*.test.ts',
   'test/auth/token-key.test.ts',
   'test/billing/billing-target.test.ts',
   'test/billing/error-table.test.ts',
