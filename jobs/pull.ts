@@ -137,5 +137,3 @@ async function pullFailure({ rt, conn, entity, windowKey }: PullRun, attemptsMad
     cause: err,
   });
 }
-
-export { waitForBacklog } from './pull/wait-for-backlog.js';
