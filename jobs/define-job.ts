@@ -9,7 +9,7 @@ import { LeaseKeeper } from '../src/pipeline/lease-keeper.js';
 import type { WakeLine } from '../src/pipeline/wake-line.js';
 import { deferralOfPark } from '../src/waits/vendor-waits.js';
 import { PRIORITY } from './catalog.js';
-import { defer } from './defer.js';
+import { type DeferralCount, defer } from './defer.js';
 
 /**
  * At most `max` jobs of one connection run at once (every process together): a job beyond that goes back
@@ -44,12 +44,7 @@ export type Processor<P, R> = (ctx: { job: Job; data: P; token?: string; signal?
  *   worker slot serves other connections meanwhile. This is the only place a park becomes a delay.
  * - the connection slot is a lease renewed by the process's lease keeper while the job runs.
  */
-export function defineJob<S extends z.ZodTypeAny, R>(
-  queue: string,
-  schema: S,
-  deps: { logger: Logger; metrics: Metrics; jobSlots?: ConnectionSlotsPolicy; connectionGate?: ConnectionGate; leases?: LeaseKeeper },
-  processor: Processor<z.infer<S>, R>,
-) {
+export function defineJob<S extends z.ZodTypeAny, R>(queue: string, schema: S, deps: JobDeps, processor: Processor<z.infer<S>, R>) {
   // The process's keeper (job helpers pass it); a processor built alone gets one of its own.
   const leases = deps.leases ?? new LeaseKeeper(deps);
   const count = { metrics: deps.metrics, queue };
@@ -62,61 +57,17 @@ export function defineJob<S extends z.ZodTypeAny, R>(
     }
     const data = parsed.data as { connectionId?: string; entity?: string };
     const log = deps.logger.child({ queue, jobId: job.id, connection: data.connectionId, entity: data.entity, attempt: job.attemptsMade + 1 });
-    let result = 'ok';
+    const run: JobRun = { job, token, connectionId: data.connectionId, log, count, result: 'ok' };
     const slotsPolicy = deps.jobSlots;
     const slot = slotsPolicy && data.connectionId && job.id && token !== undefined ? { connection: data.connectionId, id: job.id } : undefined;
     let untrackSlot: (() => void) | undefined;
     try {
       // A paused connection's job is held back (DelayedError, no attempt used): jobs/connection-gate.ts.
       await deps.connectionGate?.admit({ queue, job, token, connectionId: data.connectionId, log });
-      if (slot && slotsPolicy) {
-        if (!(await slotsPolicy.slots.take(slot.connection, slot.id, slotsPolicy.max, slotsPolicy.leaseMs))) {
-          result = 'deferred';
-          const line = slotsPolicy.line && { wakeLine: slotsPolicy.line, connection: slot.connection, lane: 'slots' as const, spacingMs: SLOT_WAKE_SPACING_MS };
-          return await defer(job, token, { reason: 'connection-slots', at: Date.now() + slotsPolicy.retryMs, jitterMs: slotsPolicy.retryMs, line }, count);
-        }
-        untrackSlot = leases.track({
-          kind: 'job-slot',
-          owner: `job-${slot.id}`,
-          ttlMs: slotsPolicy.leaseMs,
-          // Taken again by its holder: always granted (no limit), the lease's expiry pushed back.
-          renew: () => slotsPolicy.slots.take(slot.connection, slot.id, Number.MAX_SAFE_INTEGER, slotsPolicy.leaseMs),
-        });
-      }
+      if (slot && slotsPolicy) untrackSlot = await takeConnectionSlot(run, slotsPolicy, slot, leases);
       return await processor({ job, data: parsed.data, token, signal, log, leases });
     } catch (err) {
-      if (err instanceof DelayedError && result === 'deferred') throw err;
-      if (err instanceof ParkedError && token !== undefined) {
-        result = 'deferred';
-        // A park (vendor day limit, outage, long Retry-After) is news; a wait for the next minute slot is routine.
-        const { reason, jitterMs } = deferralOfPark(err.untilMs, Date.now());
-        const routine = reason === 'quota';
-        log[routine ? 'debug' : 'info'](
-          { until: new Date(err.untilMs).toISOString(), why: err.message },
-          'job delayed until the connection can call its vendor again',
-        );
-        // Spread so the delayed jobs of one connection do not all start in the same instant: background jobs
-        // (backfill windows) waiting for the next vendor slot take their place in the connection's line;
-        // others wake at the slot, with a little jitter.
-        const background = (job.opts.priority ?? 0) >= PRIORITY.backfill;
-        const wakeLine = deps.jobSlots?.line;
-        const line =
-          routine && background && wakeLine && err.spacingMs && data.connectionId
-            ? { wakeLine, connection: data.connectionId, lane: 'quota' as const, spacingMs: err.spacingMs }
-            : undefined;
-        return await defer(job, token, { reason, at: err.untilMs, jitterMs, line }, count);
-      }
-      if (err instanceof RateLimitError || err instanceof DelayedError || err instanceof WaitingChildrenError) {
-        result = 'deferred';
-        throw err;
-      }
-      result = 'error';
-      if (err instanceof SyncError && !err.retryable) {
-        log.warn({ err: serializeError(err) }, 'job failed permanently');
-        throw new UnrecoverableError(err.message);
-      }
-      log.warn({ err: serializeError(err) }, 'job attempt failed');
-      throw err;
+      return await failedJob(run, deps, err);
     } finally {
       if (untrackSlot) {
         untrackSlot();
@@ -125,7 +76,84 @@ export function defineJob<S extends z.ZodTypeAny, R>(
           .release(slot!.connection, slot!.id)
           .catch((err: unknown) => log.warn({ err: serializeError(err) }, 'could not release the connection slot'));
       }
-      deps.metrics.jobDuration.observe({ queue, result }, (performance.now() - started) / 1000);
+      deps.metrics.jobDuration.observe({ queue, result: run.result }, (performance.now() - started) / 1000);
     }
   };
+}
+
+type JobDeps = { logger: Logger; metrics: Metrics; jobSlots?: ConnectionSlotsPolicy; connectionGate?: ConnectionGate; leases?: LeaseKeeper };
+
+/** One job's run, as the wrapper's steps see it; `result` labels the duration histogram. */
+interface JobRun {
+  job: Job;
+  token?: string;
+  connectionId?: string;
+  log: Logger;
+  count: DeferralCount;
+  result: 'ok' | 'deferred' | 'error';
+}
+
+/**
+ * The connection's job slot, renewed by the lease keeper while the job runs (returns the untrack).
+ * All taken: the job goes back to the queue (DelayedError) without using an attempt.
+ */
+async function takeConnectionSlot(
+  run: JobRun,
+  policy: ConnectionSlotsPolicy,
+  slot: { connection: string; id: string },
+  leases: LeaseKeeper,
+): Promise<() => void> {
+  if (!(await policy.slots.take(slot.connection, slot.id, policy.max, policy.leaseMs))) {
+    run.result = 'deferred';
+    const line = policy.line && { wakeLine: policy.line, connection: slot.connection, lane: 'slots' as const, spacingMs: SLOT_WAKE_SPACING_MS };
+    return await defer(run.job, run.token, { reason: 'connection-slots', at: Date.now() + policy.retryMs, jitterMs: policy.retryMs, line }, run.count);
+  }
+  return leases.track({
+    kind: 'job-slot',
+    owner: `job-${slot.id}`,
+    ttlMs: policy.leaseMs,
+    // Taken again by its holder: always granted (no limit), the lease's expiry pushed back.
+    renew: () => policy.slots.take(slot.connection, slot.id, Number.MAX_SAFE_INTEGER, policy.leaseMs),
+  });
+}
+
+/** What a job's error becomes: a park a delay, BullMQ's control flow passed on, a refusal unrecoverable. */
+async function failedJob(run: JobRun, deps: JobDeps, err: unknown): Promise<never> {
+  const { token, log } = run;
+  if (err instanceof DelayedError && run.result === 'deferred') throw err;
+  if (err instanceof ParkedError && token !== undefined) {
+    run.result = 'deferred';
+    return await deferParked(run, deps, err);
+  }
+  if (err instanceof RateLimitError || err instanceof DelayedError || err instanceof WaitingChildrenError) {
+    run.result = 'deferred';
+    throw err;
+  }
+  run.result = 'error';
+  if (err instanceof SyncError && !err.retryable) {
+    log.warn({ err: serializeError(err) }, 'job failed permanently');
+    throw new UnrecoverableError(err.message);
+  }
+  log.warn({ err: serializeError(err) }, 'job attempt failed');
+  throw err;
+}
+
+async function deferParked({ job, token, connectionId, log, count }: JobRun, deps: JobDeps, err: ParkedError): Promise<never> {
+  // A park (vendor day limit, outage, long Retry-After) is news; a wait for the next minute slot is routine.
+  const { reason, jitterMs } = deferralOfPark(err.untilMs, Date.now());
+  const routine = reason === 'quota';
+  log[routine ? 'debug' : 'info'](
+    { until: new Date(err.untilMs).toISOString(), why: err.message },
+    'job delayed until the connection can call its vendor again',
+  );
+  // Spread so the delayed jobs of one connection do not all start in the same instant: background jobs
+  // (backfill windows) waiting for the next vendor slot take their place in the connection's line;
+  // others wake at the slot, with a little jitter.
+  const background = (job.opts.priority ?? 0) >= PRIORITY.backfill;
+  const wakeLine = deps.jobSlots?.line;
+  const line =
+    routine && background && wakeLine && err.spacingMs && connectionId
+      ? { wakeLine, connection: connectionId, lane: 'quota' as const, spacingMs: err.spacingMs }
+      : undefined;
+  return await defer(job, token, { reason, at: err.untilMs, jitterMs, line }, count);
 }

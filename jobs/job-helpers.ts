@@ -1,7 +1,8 @@
 import type { BackfillHelpers } from './backfill.js';
 import { type BillingCompanyGuard, billingCompanyGuardOf } from './billing-company-guard.js';
 import { billingBreaker, type BillingOutageHelpers } from './billing-outage.js';
-import { connectionGate } from './connection-gate.js';
+import { type ConnectionGate, connectionGate } from './connection-gate.js';
+import type { ConnectionSlotsPolicy } from './define-job.js';
 import type { PullHelpers } from './pull.js';
 import type { FailedUpsertHelpers } from './failed-upsert.js';
 import type { ReconcileHelpers } from './reconcile/run-reconcile.js';
@@ -28,23 +29,51 @@ export interface JobHelpers {
  * runtime, never the runtime itself.
  */
 export function makeJobHelpers(rt: Runtime): JobHelpers {
-  const { logger, metrics, config } = rt;
-  // Pulls and reconciliations call the vendor: at most maxJobsPerConnection of one connection at once.
-  const connectionSlots = {
-    slots: rt.connectionSlots,
-    max: config.sync.maxJobsPerConnection,
-    leaseMs: config.sync.lockDurationMs,
-    retryMs: 1_000,
-    line: rt.wakeLine,
+  const shared = sharedHelpers(rt);
+  const sweep = sweepHelpers(rt, shared);
+  const billingOutage = billingOutageHelpers(rt);
+  return {
+    billingOutage,
+    billingCompany: billingCompanyGuardOf(rt),
+    pull: pullHelpers(rt, shared),
+    upsert: upsertHelpers(rt, shared, billingOutage),
+    backfill: { logger: rt.logger, metrics: rt.metrics },
+    sweep,
+    failedUpsert: failedUpsertHelpers(rt),
+    reconcile: reconcileHelpers(rt, shared, sweep),
   };
-  // One per process: pulls, upserts and reconciles of a paused connection are held as they start.
-  const gate = connectionGate(rt.connectionControl, { recheckSeconds: config.sync.pausedRecheckSeconds });
-  // Read at each use: a config reload (jobs/reload-config.ts) changes the connections.
-  const connectionIds = () => rt.config.connections.map((c) => c.id);
-  const sweep: SweepHelpers = {
-    logger,
-    metrics,
-    config: { sync: { sweepGraceSeconds: config.sync.sweepGraceSeconds } },
+}
+
+/** What several job types share: one per process. */
+interface SharedHelpers {
+  /** Pulls and reconciliations call the vendor: at most maxJobsPerConnection of one connection at once. */
+  connectionSlots: ConnectionSlotsPolicy;
+  /** Pulls, upserts and reconciles of a paused connection are held as they start. */
+  gate: ConnectionGate;
+  /** Read at each use: a config reload (jobs/reload-config.ts) changes the connections. */
+  connectionIds(): string[];
+}
+
+function sharedHelpers(rt: Runtime): SharedHelpers {
+  const { config } = rt;
+  return {
+    connectionSlots: {
+      slots: rt.connectionSlots,
+      max: config.sync.maxJobsPerConnection,
+      leaseMs: config.sync.lockDurationMs,
+      retryMs: 1_000,
+      line: rt.wakeLine,
+    },
+    gate: connectionGate(rt.connectionControl, { recheckSeconds: config.sync.pausedRecheckSeconds }),
+    connectionIds: () => rt.config.connections.map((c) => c.id),
+  };
+}
+
+function sweepHelpers(rt: Runtime, { connectionIds }: SharedHelpers): SweepHelpers {
+  return {
+    logger: rt.logger,
+    metrics: rt.metrics,
+    config: { sync: { sweepGraceSeconds: rt.config.sync.sweepGraceSeconds } },
     connectionIds,
     inFlight: rt.inFlight,
     quarantine: rt.quarantine,
@@ -54,99 +83,108 @@ export function makeJobHelpers(rt: Runtime): JobHelpers {
     backfillRuns: rt.backfillRuns,
     queues: { upsert: rt.queues.upsert },
   };
-  const billingOutage: BillingOutageHelpers = {
-    logger,
-    metrics,
-    config: { billing: { outage: config.billing.outage } },
+}
+
+function billingOutageHelpers(rt: Runtime): BillingOutageHelpers {
+  return {
+    logger: rt.logger,
+    metrics: rt.metrics,
+    config: { billing: { outage: rt.config.billing.outage } },
     outages: rt.outages,
     locks: rt.locks,
     billing: rt.billing,
     queues: { upsert: rt.queues.upsert },
   };
+}
+
+function pullHelpers(rt: Runtime, { connectionSlots, gate, connectionIds }: SharedHelpers): PullHelpers {
+  const { sync } = rt.config;
   return {
-    billingOutage,
-    billingCompany: billingCompanyGuardOf(rt),
-    pull: {
+    logger: rt.logger,
+    metrics: rt.metrics,
+    connectionGate: gate,
+    config: {
+      sync: {
+        backlogHighWater: sync.backlogHighWater,
+        upsertBatchSize: sync.upsertBatchSize,
+        upsertConcurrency: sync.upsertConcurrency,
+        vendorOutageRetrySeconds: sync.vendorOutageRetrySeconds,
+        quotaWaitInPlaceMs: sync.quotaWaitInPlaceMs,
+      },
+    },
+    jobSlots: connectionSlots,
+    leases: rt.leases,
+    outages: rt.outages,
+    connection: rt.connection,
+    locks: rt.locks,
+    checkpoints: rt.checkpoints,
+    ledger: rt.ledger,
+    quarantine: rt.quarantine,
+    syncStatus: rt.syncStatus,
+    backfillRuns: rt.backfillRuns,
+    inFlight: rt.inFlight,
+    connectionIds,
+    queues: { upsert: rt.queues.upsert },
+  };
+}
+
+function upsertHelpers(rt: Runtime, { gate }: SharedHelpers, billingOutage: BillingOutageHelpers): UpsertBatchHelpers {
+  const { config } = rt;
+  const perKey = config.billing.rateLimit.scope === 'key';
+  return {
+    logger: rt.logger,
+    metrics: rt.metrics,
+    connectionGate: gate,
+    leases: rt.leases,
+    config: { sync: { dependencyWaitSeconds: config.sync.dependencyWaitSeconds, backoffMs: config.sync.backoffMs } },
+    billingFor: (id) => rt.billingOf(id),
+    keyBudgets: perKey ? rt.billingKeyBudgets : undefined,
+    billingBudget: perKey ? undefined : rt.billingBudget,
+    upsertState: rt.upsertState,
+    customersEnsured: rt.customersEnsured,
+    ledger: rt.ledger,
+    quarantine: rt.quarantine,
+    inFlight: rt.inFlight,
+    backfillRuns: rt.backfillRuns,
+    queues: { upsert: rt.queues.upsert },
+    breaker: billingBreaker(billingOutage),
+  };
+}
+
+function reconcileHelpers(rt: Runtime, { connectionSlots, gate }: SharedHelpers, sweep: SweepHelpers): JobHelpers['reconcile'] {
+  const { logger, metrics, config } = rt;
+  return {
+    logger,
+    metrics,
+    config: { reconcile: { timeZone: config.reconcile.timeZone }, sync: { quotaWaitInPlaceMs: config.sync.quotaWaitInPlaceMs } },
+    jobSlots: connectionSlots,
+    leases: rt.leases,
+    connectionGate: gate,
+    connection: rt.connection,
+    ledger: rt.ledger,
+    checkpoints: rt.checkpoints,
+    quarantine: rt.quarantine,
+    reconcileState: rt.reconcileState,
+    queues: { pull: rt.queues.pull, upsert: rt.queues.upsert },
+    inFlight: rt.inFlight,
+    backfillRuns: rt.backfillRuns,
+    sweep: (connection) => sweepInFlight(sweep, connection),
+    history: {
       logger,
       metrics,
-      connectionGate: gate,
+      // Read at each run: a config reload changes the cycle, the invariant and the connections.
       config: {
-        sync: {
-          backlogHighWater: config.sync.backlogHighWater,
-          upsertBatchSize: config.sync.upsertBatchSize,
-          upsertConcurrency: config.sync.upsertConcurrency,
-          vendorOutageRetrySeconds: config.sync.vendorOutageRetrySeconds,
-          quotaWaitInPlaceMs: config.sync.quotaWaitInPlaceMs,
+        get reconcile() {
+          return rt.config.reconcile;
         },
       },
-      jobSlots: connectionSlots,
-      leases: rt.leases,
-      outages: rt.outages,
-      connection: rt.connection,
-      locks: rt.locks,
-      checkpoints: rt.checkpoints,
-      ledger: rt.ledger,
-      quarantine: rt.quarantine,
-      syncStatus: rt.syncStatus,
-      backfillRuns: rt.backfillRuns,
-      inFlight: rt.inFlight,
-      connectionIds,
-      queues: { upsert: rt.queues.upsert },
-    },
-    upsert: {
-      logger,
-      metrics,
-      connectionGate: gate,
-      leases: rt.leases,
-      config: { sync: { dependencyWaitSeconds: config.sync.dependencyWaitSeconds, backoffMs: config.sync.backoffMs } },
-      billingFor: (id) => rt.billingOf(id),
-      keyBudgets: config.billing.rateLimit.scope === 'key' ? rt.billingKeyBudgets : undefined,
-      billingBudget: config.billing.rateLimit.scope === 'key' ? undefined : rt.billingBudget,
-      upsertState: rt.upsertState,
-      customersEnsured: rt.customersEnsured,
-      ledger: rt.ledger,
-      quarantine: rt.quarantine,
-      inFlight: rt.inFlight,
-      backfillRuns: rt.backfillRuns,
-      queues: { upsert: rt.queues.upsert },
-      breaker: billingBreaker(billingOutage),
-    },
-    backfill: { logger, metrics },
-    sweep,
-    failedUpsert: failedUpsertHelpers(rt),
-    reconcile: {
-      logger,
-      metrics,
-      config: { reconcile: { timeZone: config.reconcile.timeZone }, sync: { quotaWaitInPlaceMs: config.sync.quotaWaitInPlaceMs } },
-      jobSlots: connectionSlots,
-      leases: rt.leases,
-      connectionGate: gate,
+      connectionIds: () => rt.config.connections.map((c) => c.id),
       connection: rt.connection,
       ledger: rt.ledger,
-      checkpoints: rt.checkpoints,
-      quarantine: rt.quarantine,
+      ledgerDates: rt.ledgerDates,
+      reconcileCycle: rt.reconcileCycle,
       reconcileState: rt.reconcileState,
-      queues: { pull: rt.queues.pull, upsert: rt.queues.upsert },
-      inFlight: rt.inFlight,
-      backfillRuns: rt.backfillRuns,
-      sweep: (connection) => sweepInFlight(sweep, connection),
-      history: {
-        logger,
-        metrics,
-        // Read at each run: a config reload changes the cycle, the invariant and the connections.
-        config: {
-          get reconcile() {
-            return rt.config.reconcile;
-          },
-        },
-        connectionIds: () => rt.config.connections.map((c) => c.id),
-        connection: rt.connection,
-        ledger: rt.ledger,
-        ledgerDates: rt.ledgerDates,
-        reconcileCycle: rt.reconcileCycle,
-        reconcileState: rt.reconcileState,
-        quarantine: rt.quarantine,
-      },
+      quarantine: rt.quarantine,
     },
   };
 }

@@ -1,45 +1,45 @@
-import { isDeepStrictEqual } from 'node:util';
 import { FlowProducer, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { connectorFor } from '../connectors/registry.js';
 import type { Connector, ReadContext } from '../src/connector/types.js';
-import { CREDENTIALS_RECHECK_MS } from '../src/auth/credentials-recheck.js';
 import { TokenSealer } from '../src/auth/token-sealer.js';
 import { TokenStore } from '../src/auth/token-store.js';
-import { BillingClient } from '../src/billing/client.js';
-import { type BillingTarget, billingTargetOf, defaultBillingTarget } from '../src/billing/billing-target.js';
+import type { BillingClient } from '../src/billing/client.js';
+import { billingTargetOf, defaultBillingTarget } from '../src/billing/billing-target.js';
 import type { AppConfig, ConnectionConfig } from '../src/config.js';
 import { ConfigError } from '../src/errors/index.js';
 import type { VendorClient } from '../src/http/vendor-client.js';
 import { buildInfo } from '../src/build-info.js';
-import { createMetrics, initialiseSeries, type Metrics, statusClass } from '../src/observability/metrics.js';
-import { BackfillRuns } from '../src/pipeline/backfill-runs.js';
+import { createMetrics, initialiseSeries, type Metrics } from '../src/observability/metrics.js';
+import type { BackfillRuns } from '../src/pipeline/backfill-runs.js';
 import { BillingBudget } from '../src/pipeline/billing-budget.js';
-import { BillingCompanies } from '../src/pipeline/billing-companies.js';
-import { BillingKeyBudgets } from '../src/pipeline/billing-key-budgets.js';
-import { Checkpoints } from '../src/pipeline/checkpoints.js';
-import { ConnectionSlots } from '../src/pipeline/connection-slots.js';
-import { WakeLine } from '../src/pipeline/wake-line.js';
-import { ConnectionControl } from '../src/pipeline/connection-control.js';
-import { CustomersEnsured } from '../src/pipeline/customers-ensured.js';
+import type { BillingCompanies } from '../src/pipeline/billing-companies.js';
+import type { BillingKeyBudgets } from '../src/pipeline/billing-key-budgets.js';
+import type { Checkpoints } from '../src/pipeline/checkpoints.js';
+import type { ConnectionSlots } from '../src/pipeline/connection-slots.js';
+import type { WakeLine } from '../src/pipeline/wake-line.js';
+import type { ConnectionControl } from '../src/pipeline/connection-control.js';
+import type { CustomersEnsured } from '../src/pipeline/customers-ensured.js';
 import { type StateKeys, stateKeys } from '../src/pipeline/keys.js';
-import { InFlight } from '../src/pipeline/in-flight.js';
-import { Ledger } from '../src/pipeline/ledger.js';
-import { LedgerDateIndex } from '../src/pipeline/ledger-date-index.js';
-import { ReconcileCycleState } from '../src/pipeline/reconcile-cycle-state.js';
-import { Outages } from '../src/pipeline/outages.js';
-import { Quarantine } from '../src/pipeline/quarantine.js';
+import type { InFlight } from '../src/pipeline/in-flight.js';
+import type { Ledger } from '../src/pipeline/ledger.js';
+import type { LedgerDateIndex } from '../src/pipeline/ledger-date-index.js';
+import type { ReconcileCycleState } from '../src/pipeline/reconcile-cycle-state.js';
+import type { Outages } from '../src/pipeline/outages.js';
+import type { Quarantine } from '../src/pipeline/quarantine.js';
 import { Quotas } from '../src/pipeline/quotas.js';
-import { ReconcileState } from '../src/pipeline/reconcile-state.js';
+import type { ReconcileState } from '../src/pipeline/reconcile-state.js';
 import { LeaseKeeper } from '../src/pipeline/lease-keeper.js';
-import { RecordLock } from '../src/pipeline/record-lock.js';
-import { RedisHealth } from '../src/pipeline/redis-health.js';
-import { RunHistory } from '../src/pipeline/run-history.js';
-import { SyncStatus } from '../src/pipeline/sync-status.js';
-import { UpsertState } from '../src/pipeline/upsert-state.js';
+import type { RecordLock } from '../src/pipeline/record-lock.js';
+import type { RedisHealth } from '../src/pipeline/redis-health.js';
+import type { RunHistory } from '../src/pipeline/run-history.js';
+import type { SyncStatus } from '../src/pipeline/sync-status.js';
+import type { UpsertState } from '../src/pipeline/upsert-state.js';
 import { assertNoEviction, checkRedisReachable, isClusterUrl, producerConnection, resolveRedis, stateConnection, workerConnection } from '../src/redis.js';
 import { jobOptions, QUEUES, queuePrefix, type QueueName } from './catalog.js';
+import { billingClients } from './runtime/billing-clients.js';
+import { type ConnectionDirectory, connectionHandles } from './runtime/connection-handles.js';
+import { createStateStores } from './runtime/state-stores.js';
 
 /** Our state in Redis, one store per concern; every write a store offers is atomic where jobs can race. */
 export interface StateStores {
@@ -188,191 +188,36 @@ export async function createRuntime(
   // A one-shot command (patient) queues its commands while Redis reconnects and waits for it, however
   // long: its work goes on in Redis meanwhile. A worker's producer fails fast instead (its jobs retry).
   const patience = options.patient ? { enableOfflineQueue: true, maxRetriesPerRequest: null } : {};
-  // Connection errors while running (Redis restarting, a failover) are logged at most every 10 s per
-  // connection, message only: the commands that failed reject and are retried by their owners.
-  const logErrors = (r: Redis, role: string) => {
-    let last = 0;
-    r.on('error', (err: Error) => {
-      if (Date.now() - last < 10_000) return;
-      last = Date.now();
-      logger.warn({ redis: role, error: err.message }, 'Redis connection error');
-    });
-    return r;
-  };
+  const logErrors = redisErrorLogger(logger);
   const redis = logErrors(stateConnection(redisUrl, patience), 'state');
   await assertNoEviction(redis);
   metrics.redisEvictionPolicyOk.set(1);
   const defaultTarget = defaultBillingTarget(config);
-  let targets = new Map(config.connections.map((c) => [c.id, billingTargetOf(config, c)]));
+  const directory: ConnectionDirectory = {
+    targets: new Map(config.connections.map((c) => [c.id, billingTargetOf(config, c)])),
+    byId: new Map(config.connections.map((c) => [c.id, c])),
+  };
   initialiseSeries(metrics, {
     queues: Object.values(QUEUES),
-    connections: config.connections.map((c) => ({ ...c, billingCompany: targets.get(c.id)!.company })),
+    connections: config.connections.map((c) => ({ ...c, billingCompany: directory.targets.get(c.id)!.company })),
     build: buildInfo(),
   });
-  const producer = logErrors(producerConnection(redisUrl, { lazyConnect: false, ...patience }), 'producer');
-  await new Promise<void>((resolve, reject) => {
-    if (producer.status === 'ready') return resolve();
-    producer.once('ready', () => resolve());
-    producer.once('error', reject);
-  });
+  const producer = await ready(logErrors(producerConnection(redisUrl, { lazyConnect: false, ...patience }), 'producer'));
   const extra: Redis[] = [];
   const prefix = config.redis.prefix;
-  // A Redis Cluster: keys carry hash tags (per connection, per queue); on one Redis the names stay as they were.
-  const cluster = isClusterUrl(redisUrl);
-  if (cluster && /[{}]/.test(prefix)) {
-    throw new ConfigError(
-      `redis.prefix "${prefix}" holds a hash tag: on a Redis Cluster erp-sync tags each connection's and each queue's keys itself (docs/operations.md, "Redis Cluster"); use a prefix without braces`,
-    );
-  }
-  const layout = { cluster };
+  const layout = keyLayout(prefix, redisUrl);
   const keys = stateKeys(prefix, layout);
   const opts = jobOptions(config);
-  const queue = (name: QueueName, defaultJobOptions: object) =>
-    new Queue(name, { connection: producer, prefix: queuePrefix(prefix, name, layout), defaultJobOptions });
-  const queues = {
-    pull: queue(QUEUES.pull, opts.pull),
-    upsert: queue(QUEUES.upsert, opts.upsert),
-    backfill: queue(QUEUES.backfill, opts.backfill),
-    reconcile: queue(QUEUES.reconcile, opts.reconcile),
-    sweep: queue(QUEUES.sweep, opts.sweep),
-  };
-  for (const q of Object.values(queues)) q.on('error', (err) => logger.error({ err, queue: q.name }, 'queue error'));
-  // A backfill flow's parent (backfill) and children (pull) share a prefix, hence a slot on a Cluster.
-  const flow = new FlowProducer({ connection: producer, prefix: queuePrefix(prefix, QUEUES.backfill, layout) });
+  const { queues, flow } = createQueues(producer, prefix, layout, opts, logger);
   const quotas = new Quotas(redis, keys);
   // Tokens sealed at rest under ERP_SYNC_TOKEN_KEY when set (a malformed key stops the start here).
-  const tokens = new TokenStore(redis, { prefix, cluster, sealer: TokenSealer.fromEnv(process.env) });
-  const perKey = config.billing.rateLimit.scope === 'key';
+  const tokens = new TokenStore(redis, { prefix, cluster: layout.cluster, sealer: TokenSealer.fromEnv(process.env) });
   const billingBudget = new BillingBudget(redis, keys.billingRate(), config.billing.rateLimit.max, config.billing.rateLimit.durationMs);
-  // One client per distinct pair of keys: connections of one billing company share it.
-  const billingClients = new Map<string, BillingClient>();
-  const billingClient = (t: Pick<BillingTarget, 'apiKey' | 'attachmentKey'>): BillingClient => {
-    const id = JSON.stringify([t.apiKey, t.attachmentKey ?? null]);
-    let client = billingClients.get(id);
-    if (client) return client;
-    client = new BillingClient({
-      baseUrl: config.billing.url,
-      apiKey: t.apiKey,
-      attachmentKey: t.attachmentKey,
-      timeoutMs: config.billing.timeoutMs,
-      // One budget for the deployment: every request of every process takes its slot (per key, upsert
-      // jobs and reconciliation take their key's slot themselves).
-      pace: perKey ? undefined : (signal) => billingBudget.take(signal),
-      onResponse: ({ endpoint, status, durationMs }) => {
-        metrics.billingRequests.inc({ endpoint, status_class: statusClass(status) });
-        metrics.billingRequestDuration.observe({ endpoint }, durationMs / 1000);
-        if (status === 429) metrics.rateLimited.inc({ target: 'billing' });
-      },
-    });
-    billingClients.set(id, client);
-    return client;
-  };
+  const billingClient = billingClients(config, metrics, billingBudget);
   const billing = billingClient(defaultTarget);
   const leases = new LeaseKeeper({ logger, metrics });
-  const stores: StateStores = {
-    ledger: new Ledger(redis, keys),
-    ledgerDates: new LedgerDateIndex(redis, keys),
-    reconcileCycle: new ReconcileCycleState(redis, keys),
-    checkpoints: new Checkpoints(redis, keys),
-    quarantine: new Quarantine(redis, keys),
-    inFlight: new InFlight(redis, keys),
-    outages: new Outages(redis, keys),
-    quotas,
-    connectionSlots: new ConnectionSlots(redis, keys),
-    wakeLine: new WakeLine(redis, keys),
-    locks: new RecordLock(redis, keys, leases),
-    leases,
-    tokens,
-    upsertState: new UpsertState(redis, keys),
-    customersEnsured: new CustomersEnsured(redis, keys),
-    syncStatus: new SyncStatus(redis, keys),
-    reconcileState: new ReconcileState(redis, keys),
-    backfillRuns: new BackfillRuns(redis, keys),
-    runHistory: new RunHistory(redis, keys, config.sync.runHistory),
-    billingBudget,
-    billingKeyBudgets: new BillingKeyBudgets(redis, keys, config.billing.rateLimit.max, config.billing.rateLimit.durationMs),
-    billingCompanies: new BillingCompanies(redis, keys),
-    health: new RedisHealth(redis),
-    connectionControl: new ConnectionControl(redis, keys),
-  };
-
-  let byId = new Map(config.connections.map((c) => [c.id, c]));
-  const clients = new Map<string, VendorClient>();
-  const connectionConfig = (id: string) => {
-    const c = byId.get(id);
-    if (!c) throw new ConfigError(`unknown connection "${id}" (configured: ${[...byId.keys()].join(', ')})`);
-    return { config: c, connector: connectorFor(c.system) };
-  };
-  const vendorClient = (id: string) => {
-    let client = clients.get(id);
-    if (client) return client;
-    const { config: c, connector } = connectionConfig(id);
-    const budget = { ...(connector.rateBudgetFor?.(c.settings) ?? connector.rateBudget), ...(c.rateBudget ?? {}) };
-    client = connector.createClient({
-      connectionId: c.id,
-      settings: { ...c.settings, ...(c.baseUrl ? { baseUrl: c.baseUrl } : {}) },
-      tokens,
-      logger: logger.child({ connection: c.id }),
-      acquire: (signal) => quotas.acquire(c.id, budget, { signal }),
-      onResponse: ({ endpoint, status, durationMs }) => {
-        metrics.vendorRequests.inc({ connection: c.id, endpoint, status_class: statusClass(status) });
-        metrics.vendorRequestDuration.observe({ connection: c.id, endpoint }, durationMs / 1000);
-        if (status === 429) metrics.rateLimited.inc({ target: c.id });
-      },
-      park: (untilMs) => quotas.park(c.id, untilMs),
-      // A refused grant: the connection waits (parked, rechecked) instead of calling the token endpoint in a loop.
-      onCredentialsRefused: async (err) => {
-        metrics.connectionCredentialsOk.set({ connection: c.id }, 0);
-        const until = Date.now() + CREDENTIALS_RECHECK_MS;
-        await quotas.park(c.id, until);
-        logger.error(
-          { connection: c.id, err, recheckAt: new Date(until).toISOString() },
-          "the vendor refused the connection's refresh token: re-authorise it (docs/operations.md, ErpSyncCredentialsRefused); parked until the recheck",
-        );
-      },
-      // A new refresh token in the config replaced a refused one: try it now rather than at the recheck.
-      onCredentialsReplaced: async () => {
-        await quotas.unpark(c.id);
-        metrics.connectionCredentialsOk.set({ connection: c.id }, 1);
-        logger.info({ connection: c.id }, 'a new refresh token from the config replaced the stored one (re-consent); park lifted');
-      },
-      onQuota: (window, remaining) => {
-        metrics.vendorQuotaRemaining.set({ connection: c.id, window }, remaining);
-        // The vendor's count wins over ours where it says less is left (another app on the same organisation).
-        quotas.observe(c.id, budget, window, remaining).catch((err: unknown) => logger.warn({ err, connection: c.id }, 'could not record the vendor quota'));
-      },
-    });
-    clients.set(id, client);
-    return client;
-  };
-  // Built once per billing target (a reload makes new targets): every upsert asks for its connection's.
-  const billings = new WeakMap<BillingTarget, ConnectionBilling>();
-  const connectionBilling = (id: string): ConnectionBilling => {
-    const t = targets.get(id);
-    if (!t) throw new ConfigError(`unknown connection "${id}" (configured: ${[...byId.keys()].join(', ')})`);
-    let made = billings.get(t);
-    if (!made) billings.set(t, (made = billingOfTarget(t)));
-    return made;
-  };
-  const billingOfTarget = (t: BillingTarget): ConnectionBilling => {
-    return {
-      client: billingClient(t),
-      company: t.company,
-      keyId: t.keyId,
-      baseCurrency: t.baseCurrency,
-      canAttach: Boolean(t.attachmentKey),
-      budget: perKey ? { take: (signal) => stores.billingKeyBudgets.take(t.keyId, signal) } : { take: async () => {} },
-    };
-  };
-  const connection = (id: string): ConnectionHandle => {
-    const { config: c, connector } = connectionConfig(id);
-    return {
-      config: c,
-      connector,
-      billing: connectionBilling(c.id),
-      readContext: (read) => ({ ...read, connectionId: c.id, http: vendorClient(c.id), settings: c.settings }),
-    };
-  };
+  const stores = createStateStores(redis, keys, config, { leases, quotas, tokens, billingBudget });
+  const handles = connectionHandles(config, directory, { tokens, quotas, logger, metrics, billingClient, billingKeyBudgets: stores.billingKeyBudgets });
 
   const rt: Runtime = {
     ...stores,
@@ -384,23 +229,18 @@ export async function createRuntime(
     queues,
     flow,
     billing,
-    billingOf: connectionBilling,
-    billingFor: (id) => connection(id).billing.client,
+    billingOf: handles.billingOf,
+    billingFor: (id) => handles.connection(id).billing.client,
     options: opts,
-    connection,
-    vendorClient,
+    connection: handles.connection,
+    vendorClient: handles.vendorClient,
     workerOptions: (queue) => {
       const r = logErrors(workerConnection(redisUrl), 'worker');
       extra.push(r);
       return { connection: r, prefix: queue && isQueueName(queue) ? queuePrefix(prefix, queue, layout) : prefix };
     },
     reconfigure: (next) => {
-      const before = byId;
-      byId = new Map(next.connections.map((c) => [c.id, c]));
-      // A connection's billing keys are its own or the running default's (billing.* changes need a restart).
-      // Removed connections keep theirs: their upserts already queued still go where they were read for.
-      targets = new Map([...targets, ...next.connections.map((c) => [c.id, billingTargetOf(config, c)] as const)]);
-      for (const id of [...clients.keys()]) if (!isDeepStrictEqual(before.get(id), byId.get(id))) clients.delete(id);
+      handles.reconfigure(next);
       rt.config = next;
     },
     close: async () => {
@@ -409,6 +249,58 @@ export async function createRuntime(
     },
   };
   return rt;
+}
+
+/**
+ * Connection errors while running (Redis restarting, a failover) are logged at most every 10 s per
+ * connection, message only: the commands that failed reject and are retried by their owners.
+ */
+function redisErrorLogger(logger: Logger) {
+  return (r: Redis, role: string): Redis => {
+    let last = 0;
+    r.on('error', (err: Error) => {
+      if (Date.now() - last < 10_000) return;
+      last = Date.now();
+      logger.warn({ redis: role, error: err.message }, 'Redis connection error');
+    });
+    return r;
+  };
+}
+
+async function ready(producer: Redis): Promise<Redis> {
+  await new Promise<void>((resolve, reject) => {
+    if (producer.status === 'ready') return resolve();
+    producer.once('ready', () => resolve());
+    producer.once('error', reject);
+  });
+  return producer;
+}
+
+/** A Redis Cluster: keys carry hash tags (per connection, per queue); on one Redis the names stay as they were. */
+function keyLayout(prefix: string, redisUrl: string): { cluster: boolean } {
+  const cluster = isClusterUrl(redisUrl);
+  if (cluster && /[{}]/.test(prefix)) {
+    throw new ConfigError(
+      `redis.prefix "${prefix}" holds a hash tag: on a Redis Cluster erp-sync tags each connection's and each queue's keys itself (docs/operations.md, "Redis Cluster"); use a prefix without braces`,
+    );
+  }
+  return { cluster };
+}
+
+function createQueues(producer: Redis, prefix: string, layout: { cluster: boolean }, opts: ReturnType<typeof jobOptions>, logger: Logger) {
+  const queue = (name: QueueName, defaultJobOptions: object) =>
+    new Queue(name, { connection: producer, prefix: queuePrefix(prefix, name, layout), defaultJobOptions });
+  const queues: Runtime['queues'] = {
+    pull: queue(QUEUES.pull, opts.pull),
+    upsert: queue(QUEUES.upsert, opts.upsert),
+    backfill: queue(QUEUES.backfill, opts.backfill),
+    reconcile: queue(QUEUES.reconcile, opts.reconcile),
+    sweep: queue(QUEUES.sweep, opts.sweep),
+  };
+  for (const q of Object.values(queues)) q.on('error', (err) => logger.error({ err, queue: q.name }, 'queue error'));
+  // A backfill flow's parent (backfill) and children (pull) share a prefix, hence a slot on a Cluster.
+  const flow = new FlowProducer({ connection: producer, prefix: queuePrefix(prefix, QUEUES.backfill, layout) });
+  return { queues, flow };
 }
 
 function isQueueName(name: string): name is QueueName {

@@ -5,14 +5,13 @@ import type { CreditNoteInput, CustomerDetailsInput } from '../src/billing/schem
 import type { AppConfig } from '../src/config.js';
 import { parseBillingBody } from '../src/connector/billing-body.js';
 import type { EntityName } from '../src/connector/entities.js';
-import { ConflictError, DataContractError, formatZodIssues, RateLimitedError, SyncError } from '../src/errors/index.js';
-import { erpIdOf } from '../src/mapping/index.js';
+import { ConflictError, DataContractError, formatZodIssues, RateLimitedError, type SyncError } from '../src/errors/index.js';
 import type { Metrics } from '../src/observability/metrics.js';
 import type { BillingBudget } from '../src/pipeline/billing-budget.js';
 import type { BillingKeyBudgets } from '../src/pipeline/billing-key-budgets.js';
 import type { CustomersEnsured } from '../src/pipeline/customers-ensured.js';
 import type { InFlight } from '../src/pipeline/in-flight.js';
-import { Ledger } from '../src/pipeline/ledger.js';
+import type { Ledger, LedgerEntry } from '../src/pipeline/ledger.js';
 import type { Lease, LeaseKeeper } from '../src/pipeline/lease-keeper.js';
 import type { Quarantine } from '../src/pipeline/quarantine.js';
 import type { RecordBegun, UpsertState } from '../src/pipeline/upsert-state.js';
@@ -22,6 +21,9 @@ import type { BillingBreaker } from './billing-outage.js';
 import { type Deferral, defer } from './defer.js';
 import { defineJob } from './define-job.js';
 import { JobSettlements } from './job-settlements.js';
+import { classifyUpsertFailure, type UpsertQuarantineReason } from './upsert/classify-upsert-failure.js';
+import { DependencyMissingError } from './upsert/dependency-missing-error.js';
+import { invoicesNotInBilling, invoicesThatWillNotCome } from './upsert/missing-invoices.js';
 import type { ConnectionGate } from './connection-gate.js';
 
 export type UpsertBillingClient = Pick<
@@ -173,6 +175,9 @@ export function recordLocksLease(
  * outcome; throws for a record set aside (through `control`), quarantined (a non-retryable SyncError,
  * after the quarantine entry is written) or failed in a way a retry may mend. A record whose lock the job
  * holds is settled in `settlements` whatever happens (the job tells Redis, see jobs/job-settlements.ts).
+ *
+ * The steps: admit (the record's lock) → skip what billing already holds → take a billing slot → ensure
+ * the customer → write by entity → settle; a failure is classified (classifyUpsertFailure) and acted on.
  */
 export async function upsertRecord(
   rt: UpsertHelpers,
@@ -182,175 +187,210 @@ export async function upsertRecord(
   settlements: Pick<JobSettlements, 'add'>,
   { signal, log }: { signal?: AbortSignal; log: Logger },
 ): Promise<{ outcome: UpsertOutcome }> {
-  let data = record.data;
-  const { parsed, buyer } = record;
-  const jobId = control.jobId;
-  const { connectionId: conn, entity, erpId } = data;
-  // Every call of this job goes to the connection's billing company, with its keys. Attaching the ERP's
-  // document link is optional: without an attachment key the invoice is written and the link left out
-  // (refusing the invoice for want of its PDF link would lose money data).
-  const { client: billing, canAttach, keyId } = rt.billingFor(conn);
-  const body = parsed.data;
+  const run = upsertRun(rt, control, record, begun, { signal, log });
+  const { connectionId: conn, entity, erpId } = record.data;
   if (!begun.locked) {
     // Another version of this record is being written: come back shortly, without using an attempt.
     return await control.setAside({ reason: 'record-locked', at: Date.now() + 200, jitterMs: 300 });
   }
-  const current = begun.current;
   let settled = false;
+  const settle: JobSettlements['add'] = (id, settlement, now) => {
+    settlements.add(id, settlement, now);
+    settled = true;
+  };
   try {
-    if (current && current.version > data.version) {
-      rt.metrics.recordsSkipped.inc({ connection: conn, entity, reason: 'stale' });
-      settlements.add(erpId, { outcome: 'stale' });
-      settled = true;
-      return { outcome: 'stale' };
+    const skipped = alreadyInBilling(run);
+    if (skipped) {
+      rt.metrics.recordsSkipped.inc({ connection: conn, entity, reason: skipped });
+      settle(erpId, skipped === 'stale' ? { outcome: 'stale' } : { outcome: 'unchanged', version: run.data.version });
+      return { outcome: skipped };
     }
-    const needsAttachment = canAttach && Boolean(data.documentUrl) && current?.attachmentUrl !== data.documentUrl;
-    if (current && current.hash === data.hash && !needsAttachment) {
-      rt.metrics.recordsSkipped.inc({ connection: conn, entity, reason: 'unchanged' });
-      settlements.add(erpId, { outcome: 'unchanged', version: data.version });
-      settled = true;
-      return { outcome: 'unchanged' };
-    }
-    if (!body) {
-      // A body billing's schema refuses: the refusal (and the quarantine entry) billing's client would give.
-      const operation = BILLING_WRITE[entity];
-      throw new DataContractError(`billing ${operation}: invalid request`, { issues: formatZodIssues(parsed.error!), source: 'billing', operation });
-    }
-    if (rt.keyBudgets) {
-      // The key's budget (rateLimit.scope key): a full window sets this record aside until the slot it was
-      // given, without an attempt, rather than hold a worker slot that another company's job could use.
-      const slot = await rt.keyBudgets.slot(keyId, data.billingSlotAt);
-      const wait = slot.waitMs > 0 ? decideBillingWait({ kind: 'window-full', waitMs: slot.waitMs }) : undefined;
-      if (wait?.action === 'wait-for-slot')
-        return await control.setAside({ reason: 'billing-slot', at: Date.now() + wait.waitMs }, { ...data, billingSlotAt: slot.slotAt });
-      // A slot is used once: a retry of this job after a failure asks for a new one.
-      if (data.billingSlotAt !== undefined) {
-        data = { ...data, billingSlotAt: undefined };
-        await control.keep(data);
-      }
-    }
-    if (buyer && !begun.customerEnsured) await ensureCustomer({ billing, customersEnsured: rt.customersEnsured }, conn, buyer, signal);
-    let billingId: string;
-    let number: string | undefined;
-    if (body.kind === 'invoice') {
-      const invoice = body.invoice;
-      await billing.upsertInvoice(invoice, { signal });
-      billingId = invoice.invoiceId;
-      number = invoice.invoiceNumber;
-      if (needsAttachment) {
-        await billing.addInvoiceAttachment(
-          { invoiceNumber: invoice.invoiceNumber, attachmentUrl: data.documentUrl!, attachmentPurpose: 'INVOICE_FOR_BUYER' },
-          { signal },
-        );
-      }
-    } else if (body.kind === 'credit-note') {
-      const creditNote = body.creditNote;
-      const missing = await invoicesNotInBilling(rt, billing, conn, creditNote, signal);
-      if (missing.length) {
-        const waits = data.dependencyWaits ?? 0;
-        const since = data.dependencySince ?? Date.now();
-        const hopeless = await invoicesThatWillNotCome(rt, conn, missing);
-        const inTime = Date.now() - since < rt.config.sync.dependencyWaitSeconds * 1000 && waits < DEPENDENCY_WAITS_MAX;
-        if (!hopeless.length && inTime) {
-          // Applied to an invoice billing does not have yet (it may still be queued): wait for it.
-          return await control.setAside(
-            { reason: 'dependency', at: Date.now() + dependencyWaitMs(waits) },
-            {
-              ...data,
-              billingSlotAt: undefined,
-              dependencyWaits: waits + 1,
-              dependencySince: since,
-            },
-          );
-        }
-        throw new DependencyMissingError(
-          hopeless.length
-            ? `credit note ${creditNote.creditNoteNumber} applies to invoices that will not reach billing (quarantined or deleted in the source): ${hopeless.join(', ')}`
-            : `credit note ${creditNote.creditNoteNumber} applies to invoices still not in billing after ${Math.round((Date.now() - since) / 1000)} s: ${missing.join(', ')}`,
-        );
-      }
-      await billing.upsertCreditNote(creditNote, { signal });
-      billingId = creditNote.creditNoteId;
-      number = creditNote.creditNoteNumber;
-    } else {
-      billingId = body.customer.buyerId;
-    }
+    const body = checkedBody(record);
+    await takeBillingSlot(run);
+    if (record.buyer && !begun.customerEnsured)
+      await ensureCustomer({ billing: run.billing, customersEnsured: rt.customersEnsured }, conn, record.buyer, signal);
+    const written = await writeByEntity(run, body);
     // Settled with the job's other records (jobs/job-settlements.ts): ledger write (never over a newer
     // version), quarantine cleared, in-flight settled, lock released. At once after an attachment.
-    settlements.add(
-      erpId,
-      {
-        outcome: 'written',
-        entry: {
-          hash: data.hash,
-          version: data.version,
-          billingId,
-          number,
-          sourceStatus: data.sourceStatus,
-          sourceLifecycle: data.sourceLifecycle,
-          writtenAt: Date.now(),
-          jobId,
-          fields: data.fields,
-          attachmentUrl: data.documentUrl ?? current?.attachmentUrl,
-        },
-      },
-      needsAttachment,
-    );
-    settled = true;
+    settle(erpId, { outcome: 'written', entry: writtenEntry(run, written) }, run.needsAttachment);
     rt.breaker.succeeded();
     rt.metrics.recordsUpserted.inc({ connection: conn, entity });
     return { outcome: 'written' };
   } catch (err) {
-    // Billing's "not now" (src/waits/billing-waits.ts): a 429, or billing down.
-    const wait =
-      err instanceof RateLimitedError
-        ? decideBillingWait({ kind: 'rate-limited', retryAfterMs: err.retryAfterMs, scope: rt.keyBudgets ? 'key' : 'deployment' })
-        : (await rt.breaker.failed(err))
-          ? decideBillingWait({ kind: 'down' })
-          : undefined;
-    if (wait?.action === 'pause-key') {
-      // The record comes back at a slot after the key's pause, without an attempt; other keys' jobs keep flowing.
-      const slot = await rt.keyBudgets!.pause(keyId, wait.pauseMs);
-      return await control.setAside({ reason: 'billing-slot', at: Date.now() + slot.waitMs }, { ...data, billingSlotAt: slot.slotAt });
-    }
-    if (wait?.action === 'pause-queue') {
-      // Every process: the queue's pause holds jobs not started, the deployment's budget the requests of jobs running.
-      await Promise.all([rt.queues.upsert.rateLimit(wait.pauseMs), rt.billingBudget?.pause(wait.pauseMs)]);
-      return await control.paused();
-    }
-    if (wait?.action === 'wait-for-billing') {
-      // The queue is paused until billing answers (jobs/billing-outage.ts); this record waits in it, its attempt unused.
-      log.info({ error: (err as Error).message }, 'billing is down; the job waits for it');
-      return await control.paused();
-    }
-    if (err instanceof SyncError && !err.retryable) {
-      const reason =
-        err instanceof DependencyMissingError
-          ? 'DEPENDENCY_MISSING'
-          : err instanceof ConflictError
-            ? 'BILLING_CONFLICT'
-            : err.code === 'SYNC_ERR_AUTH_REJECTED'
-              ? 'BILLING_AUTH'
-              : 'BILLING_REJECTED';
-      await rt.quarantine.put({
-        connection: conn,
-        entity,
-        erpId,
-        version: data.version,
-        reason,
-        message: err.message,
-        stage: 'upsert',
-        at: Date.now(),
-        attempts: control.attemptsMade + 1,
-        payload: data,
-      });
-      await rt.inFlight.settle(conn, entity, erpId, jobId);
-      rt.metrics.recordsQuarantined.inc({ connection: conn, entity, reason });
-    }
-    throw err;
+    return await failUpsert(run, err);
   } finally {
     if (!settled) settlements.add(erpId, { outcome: 'released' });
   }
+}
+
+/** One record's upsert, as each of its steps sees it. */
+interface UpsertRun {
+  rt: UpsertHelpers;
+  control: RecordControl;
+  /** The record's payload; a billing slot once used is cleared from it (takeBillingSlot). */
+  data: UpsertJobData;
+  /** What the ledger holds of the record. */
+  current?: LedgerEntry;
+  billing: UpsertBillingClient;
+  keyId: string;
+  /**
+   * Attaching the ERP's document link is optional: without an attachment key the invoice is written and
+   * the link left out (refusing the invoice for want of its PDF link would lose money data).
+   */
+  needsAttachment: boolean;
+  signal?: AbortSignal;
+  log: Logger;
+}
+
+/** Every call of this job goes to the connection's billing company, with its keys. */
+function upsertRun(
+  rt: UpsertHelpers,
+  control: RecordControl,
+  { data }: PreparedRecord,
+  begun: RecordBegun,
+  { signal, log }: { signal?: AbortSignal; log: Logger },
+): UpsertRun {
+  const { client: billing, canAttach, keyId } = rt.billingFor(data.connectionId);
+  const current = begun.current;
+  const needsAttachment = canAttach && Boolean(data.documentUrl) && current?.attachmentUrl !== data.documentUrl;
+  return { rt, control, data, current, billing, keyId, needsAttachment, signal, log };
+}
+
+/** `stale`: the ledger holds a newer version; `unchanged`: it holds this content (and its link, if one is due). */
+function alreadyInBilling({ current, data, needsAttachment }: UpsertRun): 'stale' | 'unchanged' | undefined {
+  if (current && current.version > data.version) return 'stale';
+  if (current && current.hash === data.hash && !needsAttachment) return 'unchanged';
+  return undefined;
+}
+
+/** A body billing's schema refuses: the refusal (and the quarantine entry) billing's client would give. */
+function checkedBody({ parsed, data }: PreparedRecord): NonNullable<PreparedRecord['parsed']['data']> {
+  if (parsed.data) return parsed.data;
+  const operation = BILLING_WRITE[data.entity];
+  throw new DataContractError(`billing ${operation}: invalid request`, { issues: formatZodIssues(parsed.error!), source: 'billing', operation });
+}
+
+/**
+ * The key's budget (rateLimit.scope key): a full window sets this record aside until the slot it was
+ * given, without an attempt, rather than hold a worker slot that another company's job could use.
+ */
+async function takeBillingSlot(run: UpsertRun): Promise<void> {
+  const { rt, control, keyId } = run;
+  if (!rt.keyBudgets) return;
+  const slot = await rt.keyBudgets.slot(keyId, run.data.billingSlotAt);
+  const wait = slot.waitMs > 0 ? decideBillingWait({ kind: 'window-full', waitMs: slot.waitMs }) : undefined;
+  if (wait?.action === 'wait-for-slot')
+    return await control.setAside({ reason: 'billing-slot', at: Date.now() + wait.waitMs }, { ...run.data, billingSlotAt: slot.slotAt });
+  // A slot is used once: a retry of this job after a failure asks for a new one.
+  if (run.data.billingSlotAt !== undefined) {
+    run.data = { ...run.data, billingSlotAt: undefined };
+    await control.keep(run.data);
+  }
+}
+
+/** The billing write of the record's entity: its billing id and document number. */
+async function writeByEntity(run: UpsertRun, body: ReturnType<typeof checkedBody>): Promise<{ billingId: string; number?: string }> {
+  const { billing, signal } = run;
+  if (body.kind === 'invoice') {
+    const invoice = body.invoice;
+    await billing.upsertInvoice(invoice, { signal });
+    if (run.needsAttachment) {
+      await billing.addInvoiceAttachment(
+        { invoiceNumber: invoice.invoiceNumber, attachmentUrl: run.data.documentUrl!, attachmentPurpose: 'INVOICE_FOR_BUYER' },
+        { signal },
+      );
+    }
+    return { billingId: invoice.invoiceId, number: invoice.invoiceNumber };
+  }
+  if (body.kind === 'credit-note') {
+    const creditNote = body.creditNote;
+    await awaitAppliedInvoices(run, creditNote);
+    await billing.upsertCreditNote(creditNote, { signal });
+    return { billingId: creditNote.creditNoteId, number: creditNote.creditNoteNumber };
+  }
+  return { billingId: body.customer.buyerId };
+}
+
+/**
+ * A credit note applied to an invoice billing does not have yet (it may still be queued) waits for it,
+ * within the dependency wait; one whose invoices will not come, or still have not, is refused.
+ */
+async function awaitAppliedInvoices(run: UpsertRun, creditNote: CreditNoteInput): Promise<void> {
+  const { rt, data } = run;
+  const missing = await invoicesNotInBilling(rt, run.billing, data.connectionId, creditNote, run.signal);
+  if (!missing.length) return;
+  const waits = data.dependencyWaits ?? 0;
+  const since = data.dependencySince ?? Date.now();
+  const hopeless = await invoicesThatWillNotCome(rt, data.connectionId, missing);
+  const inTime = Date.now() - since < rt.config.sync.dependencyWaitSeconds * 1000 && waits < DEPENDENCY_WAITS_MAX;
+  if (!hopeless.length && inTime) {
+    return await run.control.setAside(
+      { reason: 'dependency', at: Date.now() + dependencyWaitMs(waits) },
+      { ...data, billingSlotAt: undefined, dependencyWaits: waits + 1, dependencySince: since },
+    );
+  }
+  throw new DependencyMissingError(
+    hopeless.length
+      ? `credit note ${creditNote.creditNoteNumber} applies to invoices that will not reach billing (quarantined or deleted in the source): ${hopeless.join(', ')}`
+      : `credit note ${creditNote.creditNoteNumber} applies to invoices still not in billing after ${Math.round((Date.now() - since) / 1000)} s: ${missing.join(', ')}`,
+  );
+}
+
+function writtenEntry({ data, current, control }: UpsertRun, { billingId, number }: { billingId: string; number?: string }): LedgerEntry {
+  return {
+    hash: data.hash,
+    version: data.version,
+    billingId,
+    number,
+    sourceStatus: data.sourceStatus,
+    sourceLifecycle: data.sourceLifecycle,
+    writtenAt: Date.now(),
+    jobId: control.jobId,
+    fields: data.fields,
+    attachmentUrl: data.documentUrl ?? current?.attachmentUrl,
+  };
+}
+
+/** A failed upsert, as classifyUpsertFailure decides: billing's "not now" waits, a refusal is quarantined; then the error goes on. */
+async function failUpsert(run: UpsertRun, err: unknown): Promise<never> {
+  const { rt, control, data } = run;
+  const billingDown = !(err instanceof RateLimitedError) && (await rt.breaker.failed(err));
+  const failure = classifyUpsertFailure(err, { scope: rt.keyBudgets ? 'key' : 'deployment', billingDown });
+  if (failure.action === 'pause-key') {
+    // The record comes back at a slot after the key's pause, without an attempt; other keys' jobs keep flowing.
+    const slot = await rt.keyBudgets!.pause(run.keyId, failure.pauseMs);
+    return await control.setAside({ reason: 'billing-slot', at: Date.now() + slot.waitMs }, { ...data, billingSlotAt: slot.slotAt });
+  }
+  if (failure.action === 'pause-queue') {
+    // Every process: the queue's pause holds jobs not started, the deployment's budget the requests of jobs running.
+    await Promise.all([rt.queues.upsert.rateLimit(failure.pauseMs), rt.billingBudget?.pause(failure.pauseMs)]);
+    return await control.paused();
+  }
+  if (failure.action === 'wait-for-billing') {
+    // The queue is paused until billing answers (jobs/billing-outage.ts); this record waits in it, its attempt unused.
+    run.log.info({ error: (err as Error).message }, 'billing is down; the job waits for it');
+    return await control.paused();
+  }
+  if (failure.action === 'quarantine') await quarantineRecord(run, err as SyncError, failure.reason);
+  throw err;
+}
+
+async function quarantineRecord({ rt, control, data }: UpsertRun, err: SyncError, reason: UpsertQuarantineReason): Promise<void> {
+  const { connectionId: conn, entity, erpId } = data;
+  await rt.quarantine.put({
+    connection: conn,
+    entity,
+    erpId,
+    version: data.version,
+    reason,
+    message: err.message,
+    stage: 'upsert',
+    at: Date.now(),
+    attempts: control.attemptsMade + 1,
+    payload: data,
+  });
+  await rt.inFlight.settle(conn, entity, erpId, control.jobId);
+  rt.metrics.recordsQuarantined.inc({ connection: conn, entity, reason });
 }
 
 /**
@@ -374,60 +414,4 @@ export async function ensureCustomer(
     }
   }
   await rt.customersEnsured.add(conn, customer.buyerId);
-}
-
-/** A credit note's invoices never reached billing (quarantined, or deleted in the source). */
-class DependencyMissingError extends DataContractError {}
-
-/**
- * The invoices a credit note applies to that billing does not hold yet. Our own invoices are checked in
- * the ledger (no network); anything else (another origin, an id cut to its bound, a number) in billing.
- */
-async function invoicesNotInBilling(
-  rt: UpsertHelpers,
-  billing: UpsertBillingClient,
-  conn: string,
-  creditNote: CreditNoteInput,
-  signal?: AbortSignal,
-): Promise<string[]> {
-  const applied = creditNote.appliedToInvoices ?? [];
-  if (!applied.length) return [];
-  const byId = applied.filter((a) => a.invoiceId).map((a) => a.invoiceId!);
-  const mine = byId.map((id) => ({ id, erpId: erpIdOf('inv', conn, id) })).filter((c): c is { id: string; erpId: string } => c.erpId !== undefined);
-  const entries = await rt.ledger.getMany(
-    conn,
-    'invoices',
-    mine.map((c) => c.erpId),
-  );
-  // An entry marked for repair (or for a new billing company) is not known to be in billing: ask billing.
-  const written = new Set(mine.filter((_, i) => entries[i] && !Ledger.repairRequested(entries[i])).map((c) => c.id));
-  const toAsk = byId.filter((id) => !written.has(id));
-  const numbers = applied.filter((a) => !a.invoiceId && a.invoiceNumber).map((a) => a.invoiceNumber!);
-  if (!toAsk.length && !numbers.length) return [];
-  const missing: string[] = [];
-  if (toAsk.length) {
-    const found = await billing.listInvoices(
-      { invoiceIds: toAsk, lifecycleStatuses: ['DRAFT', 'FINALIZED', 'VOIDED'], pageSize: Math.min(500, toAsk.length) },
-      { signal },
-    );
-    const present = new Set(found.docs.map((d) => d.invoiceId));
-    missing.push(...toAsk.filter((id) => !present.has(id)));
-  }
-  for (const n of numbers) {
-    const found = await billing.listInvoices({ invoiceNumber: n, lifecycleStatuses: ['DRAFT', 'FINALIZED', 'VOIDED'], pageSize: 1 }, { signal });
-    if (found.totalDocs === 0) missing.push(n);
-  }
-  return missing;
-}
-
-/** Of the missing invoices (billing ids), those known not to be coming: quarantined, or deleted in the source. */
-async function invoicesThatWillNotCome(rt: UpsertHelpers, conn: string, missing: string[]): Promise<string[]> {
-  const out: string[] = [];
-  for (const billingId of missing) {
-    const erpId = erpIdOf('inv', conn, billingId);
-    if (erpId === undefined) continue;
-    const [quarantined, entry] = await Promise.all([rt.quarantine.get(conn, 'invoices', erpId), rt.ledger.get(conn, 'invoices', erpId)]);
-    if (quarantined || entry?.sourceDeletedAt) out.push(billingId);
-  }
-  return out;
 }

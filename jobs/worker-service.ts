@@ -5,7 +5,7 @@ import { backfillProcessor } from './backfill.js';
 import { guardedByBillingCompany } from './billing-company-guard.js';
 import { startBillingProbe } from './billing-outage.js';
 import { accountForFailedUpsert } from './failed-upsert.js';
-import { makeJobHelpers } from './job-helpers.js';
+import { type JobHelpers, makeJobHelpers } from './job-helpers.js';
 import { pullProcessor } from './pull.js';
 import { reconcileProcessor } from './reconcile.js';
 import { skipUnconfiguredSchedule } from './skip-unconfigured-schedule.js';
@@ -57,36 +57,20 @@ export async function upsertSweepScheduler(rt: Pick<Runtime, 'config' | 'queues'
   await rt.queues.sweep.upsertJobScheduler('sweep', { every: rt.config.sync.sweepEverySeconds * 1000 }, { name: 'sweep', data: {} });
 }
 
+type JobProcessor = (job: Job, token?: string, signal?: AbortSignal) => Promise<unknown>;
+type Guarded = ReturnType<typeof guardedByBillingCompany>;
+
 /**
  * Starts the workers of the requested roles (the upsert role also runs the in-flight sweep). Timings: locks of `sync.lockDurationMs` (default 30 s)
  * renewed every half of it (HTTP-bound jobs never block the loop for long); every
  * `sync.stalledIntervalMs` a worker takes back jobs whose lock expired (a dead worker's), counted.
  */
-export function startWorkers(
-  rt: Runtime,
-  roles: readonly Role[] = ALL_ROLES,
-  processors: Partial<Record<Role | 'sweep', (job: Job, token?: string, signal?: AbortSignal) => Promise<unknown>>> = {},
-): WorkerService {
+export function startWorkers(rt: Runtime, roles: readonly Role[] = ALL_ROLES, processors: Partial<Record<Role | 'sweep', JobProcessor>> = {}): WorkerService {
   const helpers = makeJobHelpers(rt);
-  const common = {
-    metrics: { maxDataPoints: MetricsTime.ONE_WEEK },
-    lockDuration: rt.config.sync.lockDurationMs,
-    stalledInterval: rt.config.sync.stalledIntervalMs,
-    maxStalledCount: rt.config.sync.maxStalledCount,
-  } as const;
-  const workers: Worker[] = [];
-  let probe: ReturnType<typeof startBillingProbe> | undefined;
+  const pool = workerPool(rt);
   // Writes made after a job failed (BullMQ's 'failed' event), still under way.
   const followUps = new Set<Promise<void>>();
-  const make = (queue: QueueName, processor: (job: Job, token?: string, signal?: AbortSignal) => Promise<unknown>, opts: object) => {
-    const w = new Worker(queue, processor, { ...rt.workerOptions(queue), ...common, ...opts });
-    w.on('error', (err) => rt.logger.error({ err, queue }, 'worker error'));
-    w.on('stalled', () => rt.metrics.jobsStalled.inc({ queue }));
-    rt.metrics.workersRunning.inc({ queue });
-    workers.push(w);
-    return w;
-  };
-
+  let probe: BillingProbe | undefined;
   // Every pull (incremental or a backfill window) and every reconciliation leaves a run record (`erp-sync runs`).
   // Scheduled pulls and reconciles of a connection a config reload removed are skipped, not failed
   // (jobs/skip-unconfigured-schedule.ts), and leave no run; upserts of a removed connection still go through.
@@ -94,51 +78,17 @@ export function startWorkers(
   // A connection whose state belongs to another billing company than its key's runs none of its jobs.
   const guarded = guardedByBillingCompany(helpers.billingCompany, rt.logger, helpers.pull.syncStatus);
   if (roles.includes('pull'))
-    make(
+    pool.make(
       QUEUES.pull,
       skipUnconfiguredSchedule(rt, QUEUES.pull, withRunHistory(QUEUES.pull, history, processors.pull ?? guarded.pull(pullProcessor(helpers.pull)))),
       {
         concurrency: rt.config.sync.pullConcurrency,
       },
     );
-  if (roles.includes('upsert')) {
-    const attempts = rt.config.sync.attempts;
-    const rateLimit = rt.config.billing.rateLimit;
-    // Every start counts: attempts, 429 round trips (RateLimitError), short waits for a record's lock, a
-    // credit note's waits for its invoices and, per key, waits for the key's slot (DelayedError).
-    const maxStarted = maxStartedAttempts(attempts, rateLimit.scope);
-    const w = make(QUEUES.upsert, processors.upsert ?? guarded.any(upsertQueueProcessor(helpers.upsert)), {
-      concurrency: rt.config.sync.upsertConcurrency,
-      // The billing rate limit, shared by every worker on this queue; also enables queue.rateLimit() for 429s.
-      // Per key, each key's budget is kept by the job itself and this bounds the keys together.
-      limiter: {
-        max: rateLimit.scope === 'key' ? (rateLimit.totalMax ?? rateLimit.max * distinctBillingKeys(rt.config)) : rateLimit.max,
-        duration: rateLimit.durationMs,
-      },
-      // RateLimitError does not consume attempts; this bounds how long a 429 storm can keep a job alive.
-      maxStartedAttempts: maxStarted,
-    });
-    // Every way an upsert job ends failed leaves its record quarantined with a reason and the failed job
-    // removed (jobs/failed-upsert.ts): its last attempt spent, its start budget spent (a 429 storm that
-    // never ends, failed by BullMQ with an error the processor never saw), an invalid payload, or a
-    // refusal the processor already quarantined. 'failed' fires for every failed attempt: only a job
-    // that is in the failed set now has ended. A job BullMQ fails in its stalled-job check fires no
-    // 'failed' here at all: the sweep below finds it.
-    w.on('failed', (job, err) => {
-      if (!job) return;
-      const written = (async () => {
-        if ((await job.getState()) !== 'failed') return;
-        await accountForFailedUpsert(helpers.failedUpsert, job, err?.message);
-      })().catch((e: unknown) => rt.logger.error({ err: e, jobId: job.id }, 'could not account for a failed upsert job; the sweep will'));
-      followUps.add(written);
-      void written.finally(() => followUps.delete(written));
-    });
-    make(QUEUES.sweep, processors.sweep ?? sweepProcessor(helpers.sweep), { concurrency: 1 });
-    probe = startBillingProbe(helpers.billingOutage);
-  }
-  if (roles.includes('backfill')) make(QUEUES.backfill, processors.backfill ?? guarded.any(backfillProcessor(helpers.backfill)), { concurrency: 2 });
+  if (roles.includes('upsert')) probe = startUpsertWorkers(rt, pool, helpers, processors, guarded, followUps);
+  if (roles.includes('backfill')) pool.make(QUEUES.backfill, processors.backfill ?? guarded.any(backfillProcessor(helpers.backfill)), { concurrency: 2 });
   if (roles.includes('reconcile'))
-    make(
+    pool.make(
       QUEUES.reconcile,
       skipUnconfiguredSchedule(
         rt,
@@ -147,7 +97,76 @@ export function startWorkers(
       ),
       { concurrency: 1 },
     );
+  return workerService(rt, pool.workers, followUps, probe);
+}
 
+type BillingProbe = ReturnType<typeof startBillingProbe>;
+
+/** The process's workers: each on its own connection, with the common timings, its errors logged and its stalls counted. */
+function workerPool(rt: Runtime) {
+  const common = {
+    metrics: { maxDataPoints: MetricsTime.ONE_WEEK },
+    lockDuration: rt.config.sync.lockDurationMs,
+    stalledInterval: rt.config.sync.stalledIntervalMs,
+    maxStalledCount: rt.config.sync.maxStalledCount,
+  } as const;
+  const workers: Worker[] = [];
+  const make = (queue: QueueName, processor: JobProcessor, opts: object) => {
+    const w = new Worker(queue, processor, { ...rt.workerOptions(queue), ...common, ...opts });
+    w.on('error', (err) => rt.logger.error({ err, queue }, 'worker error'));
+    w.on('stalled', () => rt.metrics.jobsStalled.inc({ queue }));
+    rt.metrics.workersRunning.inc({ queue });
+    workers.push(w);
+    return w;
+  };
+  return { workers, make };
+}
+
+/** The upsert worker, the accounting of its failed jobs, the in-flight sweep and the billing probe. */
+function startUpsertWorkers(
+  rt: Runtime,
+  pool: ReturnType<typeof workerPool>,
+  helpers: JobHelpers,
+  processors: Partial<Record<Role | 'sweep', JobProcessor>>,
+  guarded: Guarded,
+  followUps: Set<Promise<void>>,
+): BillingProbe {
+  const attempts = rt.config.sync.attempts;
+  const rateLimit = rt.config.billing.rateLimit;
+  // Every start counts: attempts, 429 round trips (RateLimitError), short waits for a record's lock, a
+  // credit note's waits for its invoices and, per key, waits for the key's slot (DelayedError).
+  const maxStarted = maxStartedAttempts(attempts, rateLimit.scope);
+  const w = pool.make(QUEUES.upsert, processors.upsert ?? guarded.any(upsertQueueProcessor(helpers.upsert)), {
+    concurrency: rt.config.sync.upsertConcurrency,
+    // The billing rate limit, shared by every worker on this queue; also enables queue.rateLimit() for 429s.
+    // Per key, each key's budget is kept by the job itself and this bounds the keys together.
+    limiter: {
+      max: rateLimit.scope === 'key' ? (rateLimit.totalMax ?? rateLimit.max * distinctBillingKeys(rt.config)) : rateLimit.max,
+      duration: rateLimit.durationMs,
+    },
+    // RateLimitError does not consume attempts; this bounds how long a 429 storm can keep a job alive.
+    maxStartedAttempts: maxStarted,
+  });
+  // Every way an upsert job ends failed leaves its record quarantined with a reason and the failed job
+  // removed (jobs/failed-upsert.ts): its last attempt spent, its start budget spent (a 429 storm that
+  // never ends, failed by BullMQ with an error the processor never saw), an invalid payload, or a
+  // refusal the processor already quarantined. 'failed' fires for every failed attempt: only a job
+  // that is in the failed set now has ended. A job BullMQ fails in its stalled-job check fires no
+  // 'failed' here at all: the sweep below finds it.
+  w.on('failed', (job, err) => {
+    if (!job) return;
+    const written = (async () => {
+      if ((await job.getState()) !== 'failed') return;
+      await accountForFailedUpsert(helpers.failedUpsert, job, err?.message);
+    })().catch((e: unknown) => rt.logger.error({ err: e, jobId: job.id }, 'could not account for a failed upsert job; the sweep will'));
+    followUps.add(written);
+    void written.finally(() => followUps.delete(written));
+  });
+  pool.make(QUEUES.sweep, processors.sweep ?? sweepProcessor(helpers.sweep), { concurrency: 1 });
+  return startBillingProbe(helpers.billingOutage);
+}
+
+function workerService(rt: Runtime, workers: Worker[], followUps: Set<Promise<void>>, probe: BillingProbe | undefined): WorkerService {
   let stopping: Promise<void> | undefined;
   const closed = new Set<Worker>();
   return {

@@ -3,7 +3,7 @@ import { tokenKeyOf } from '../src/auth/token-key.js';
 import type { SystemName } from '../src/connector/types.js';
 import { AuthError, ConfigError, CredentialsRefusedError, ParkedError, RateLimitedError, RejectedError, TransientError } from '../src/errors/index.js';
 import { connectionBudget } from '../jobs/connection-budget.js';
-import type { Runtime } from '../jobs/runtime.js';
+import type { ConnectionHandle, Runtime } from '../jobs/runtime.js';
 
 /** One check of a connection: passed, failed (with its cause and what to do), or not run (and why). */
 export interface CheckResult {
@@ -92,56 +92,79 @@ export async function checkConnection(
   id: string,
   options: { signal?: AbortSignal; now?: () => number; forceRefresh?: boolean } = {},
 ): Promise<ConnectionCheck> {
-  const now = options.now ?? Date.now;
-  const handle = rt.connection(id);
-  const { connector, config: c } = handle;
-  const system = c.system;
-  const checks: CheckResult[] = [];
-  const signal = options.signal;
+  const run: CheckRun = { rt, id, handle: rt.connection(id), signal: options.signal, now: options.now ?? Date.now };
+  const token = await checkToken(run, options.forceRefresh ?? false);
+  const reads = await checkReads(run, token.status !== 'failed');
+  const checks: CheckResult[] = [
+    token,
+    ...reads.checks,
+    checkBaseCurrency(run, reads, token.status !== 'failed'),
+    await checkQuota(run),
+    ...(await checkBillingKeys(run)),
+  ];
+  return { id, system: run.handle.config.system, ok: checks.every((x) => x.status !== 'failed'), checks };
+}
 
-  // The token, with `forceRefresh` through a refresh (the vendor's token endpoint under the shared store's
-  // lock), so a revoked grant shows now, not when the access token held in Redis expires. Not by default:
-  // refreshes are limited (Zoho: 10 per refresh token in 10 minutes), and a start must not spend them.
-  const client = rt.vendorClient(id);
-  const auth = client.options.auth;
-  let tokenOk = true;
-  if (!auth) checks.push({ check: 'token', status: 'skipped', detail: 'this connector does not use OAuth tokens' });
-  else {
-    // Seeding first (Redis only): a new refresh token in the config (a re-consent) clears an old refusal.
-    const refused = options.forceRefresh ? undefined : await auth.prepare?.().then(() => credentialsStatus(rt.tokens, handle));
-    if (refused && !refused.ok) {
-      // A grant the vendor refused waits for its recheck: a start does not call the token endpoint for it again.
-      tokenOk = false;
-      checks.push({
-        check: 'token',
-        status: 'failed',
-        detail: `the vendor refused the refresh token at ${refused.refusedAt} (${refused.failure})`,
-        fix: reconsent(id),
-      });
-    } else
-      try {
-        const current = await auth.token();
-        if (options.forceRefresh) await auth.token(current);
-        const held = (await rt.tokens.describe(tokenKeyOf(handle))).expiresAt;
-        const until = held ? `, access token valid until ${new Date(held).toISOString()}` : '';
-        checks.push({ check: 'token', status: 'ok', detail: `${options.forceRefresh ? 'refreshed' : 'usable'}${until}` });
-      } catch (err) {
-        tokenOk = false;
-        checks.push(vendorFailure('token', err, system, id));
-      }
+/** One connection's check, as each of its steps sees it. */
+interface CheckRun {
+  rt: CheckRuntime;
+  id: string;
+  handle: ConnectionHandle;
+  signal?: AbortSignal;
+  now: () => number;
+}
+
+/**
+ * The token, with `forceRefresh` through a refresh (the vendor's token endpoint under the shared store's
+ * lock), so a revoked grant shows now, not when the access token held in Redis expires. Not by default:
+ * refreshes are limited (Zoho: 10 per refresh token in 10 minutes), and a start must not spend them.
+ */
+async function checkToken({ rt, id, handle }: CheckRun, forceRefresh: boolean): Promise<CheckResult> {
+  const auth = rt.vendorClient(id).options.auth;
+  if (!auth) return { check: 'token', status: 'skipped', detail: 'this connector does not use OAuth tokens' };
+  // Seeding first (Redis only): a new refresh token in the config (a re-consent) clears an old refusal.
+  const refused = forceRefresh ? undefined : await auth.prepare?.().then(() => credentialsStatus(rt.tokens, handle));
+  if (refused && !refused.ok) {
+    // A grant the vendor refused waits for its recheck: a start does not call the token endpoint for it again.
+    return {
+      check: 'token',
+      status: 'failed',
+      detail: `the vendor refused the refresh token at ${refused.refusedAt} (${refused.failure})`,
+      fix: reconsent(id),
+    };
   }
+  try {
+    const current = await auth.token();
+    if (forceRefresh) await auth.token(current);
+    const held = (await rt.tokens.describe(tokenKeyOf(handle))).expiresAt;
+    const until = held ? `, access token valid until ${new Date(held).toISOString()}` : '';
+    return { check: 'token', status: 'ok', detail: `${forceRefresh ? 'refreshed' : 'usable'}${until}` };
+  } catch (err) {
+    return vendorFailure('token', err, handle.config.system, id);
+  }
+}
 
-  // The first page of each configured entity, at the smallest page every connector's settings allow
-  // (`pageSize`): a list call and at most two detail calls, whatever the organisation holds.
+/** What the reads found: their checks, and the organisation's base currency from the first lookups that name it. */
+interface ReadChecks {
+  checks: CheckResult[];
+  orgCurrency?: string;
+  currencyError?: unknown;
+  readOk: boolean;
+}
+
+/**
+ * The first page of each configured entity, at the smallest page every connector's settings allow
+ * (`pageSize`): a list call and at most two detail calls, whatever the organisation holds.
+ */
+async function checkReads({ rt, id, handle, signal, now }: CheckRun, tokenOk: boolean): Promise<ReadChecks> {
+  const { connector, config: c } = handle;
   const read = handle.readContext({ logger: rt.logger.child({ connection: id, check: true }), signal, until: new Date(now()) });
   const ctx = { ...read, settings: { ...read.settings, pageSize: CHECK_PAGE_SIZE } };
-  let orgCurrency: string | undefined;
-  let currencyError: unknown;
-  let readOk = false;
+  const out: ReadChecks = { checks: [], readOk: false };
   for (const entity of c.entities) {
     const check = `read ${entity}`;
     if (!tokenOk) {
-      checks.push({ check, status: 'skipped', detail: 'needs a token that refreshes' });
+      out.checks.push({ check, status: 'skipped', detail: 'needs a token that refreshes' });
       continue;
     }
     const stream = connector.streams[entity];
@@ -151,66 +174,69 @@ export async function checkConnection(
         rows = page.records.length + (page.knownSkipped ?? 0);
         break;
       }
-      checks.push({ check, status: 'ok', detail: `first page read: ${rows} row(s)` });
-      readOk = true;
+      out.checks.push({ check, status: 'ok', detail: `first page read: ${rows} row(s)` });
+      out.readOk = true;
     } catch (err) {
-      checks.push(vendorFailure(check, err, system, id));
+      out.checks.push(vendorFailure(check, err, c.system, id));
       continue;
     }
-    if (orgCurrency === undefined && stream.lookups) {
+    if (out.orgCurrency === undefined && stream.lookups) {
       try {
-        orgCurrency = organisationBaseCurrency(system, await stream.lookups(ctx));
+        out.orgCurrency = organisationBaseCurrency(c.system, await stream.lookups(ctx));
       } catch (err) {
-        currencyError = err;
+        out.currencyError = err;
       }
     }
   }
+  return out;
+}
 
-  // The organisation's base currency against billing's: the vendor's exchange rates are relative to the former.
+/** The organisation's base currency against billing's: the vendor's exchange rates are relative to the former. */
+function checkBaseCurrency({ id, handle }: CheckRun, { orgCurrency, currencyError, readOk }: ReadChecks, tokenOk: boolean): CheckResult {
   const billingBase = handle.billing.baseCurrency;
   if (orgCurrency === undefined) {
-    checks.push(
-      currencyError
-        ? vendorFailure('base currency', currencyError, system, id)
-        : {
-            check: 'base currency',
-            status: 'skipped',
-            detail: !tokenOk
-              ? 'needs a token that refreshes'
-              : readOk
-                ? "the connector's lookups do not name the organisation's base currency"
-                : 'needs an entity read that works',
-          },
-    );
-  } else if (orgCurrency === billingBase) {
-    checks.push({ check: 'base currency', status: 'ok', detail: `organisation ${orgCurrency} = billing ${billingBase}` });
-  } else {
-    checks.push({
+    if (currencyError) return vendorFailure('base currency', currencyError, handle.config.system, id);
+    return {
       check: 'base currency',
-      status: 'failed',
-      detail: `organisation ${orgCurrency} ≠ billing ${billingBase}: the vendor's exchange rates are relative to ${orgCurrency}, so foreign-currency documents cannot be given a rate to ${billingBase}`,
-      fix: `connect the organisation whose base currency is ${billingBase}, or set the billing company's baseCurrency (billing.baseCurrency, or the connection's billing.baseCurrency) to ${orgCurrency} if that is billing's`,
-    });
+      status: 'skipped',
+      detail: !tokenOk
+        ? 'needs a token that refreshes'
+        : readOk
+          ? "the connector's lookups do not name the organisation's base currency"
+          : 'needs an entity read that works',
+    };
   }
+  if (orgCurrency === billingBase) return { check: 'base currency', status: 'ok', detail: `organisation ${orgCurrency} = billing ${billingBase}` };
+  return {
+    check: 'base currency',
+    status: 'failed',
+    detail: `organisation ${orgCurrency} ≠ billing ${billingBase}: the vendor's exchange rates are relative to ${orgCurrency}, so foreign-currency documents cannot be given a rate to ${billingBase}`,
+    fix: `connect the organisation whose base currency is ${billingBase}, or set the billing company's baseCurrency (billing.baseCurrency, or the connection's billing.baseCurrency) to ${orgCurrency} if that is billing's`,
+  };
+}
 
-  // Quota: what we counted in Redis, and what the vendor's headers said on the calls above.
+/** Quota: what we counted in Redis, and what the vendor's headers said on the calls above. */
+async function checkQuota({ rt, id, handle }: CheckRun): Promise<CheckResult> {
   const used = (await rt.quotas.usage(id)) as { minute?: number; day?: number };
   const limits = connectionBudget(handle);
   const vendorSaid = (await rt.metrics.vendorQuotaRemaining.get()).values.filter((v) => v.labels.connection === id);
   const remaining = vendorSaid.map((v) => `${v.labels.window} ${v.value}`).join(', ');
   const parked = await rt.quotas.parkedUntil(id);
   const spent = vendorSaid.some((v) => v.value <= 0);
-  checks.push({
+  return {
     check: 'quota',
     status: parked || spent ? 'failed' : 'ok',
     detail: `used minute ${used.minute ?? 0}/${limits.perMinute || '∞'}, day ${used.day ?? 0}/${limits.perDay || '∞'}; vendor says left: ${remaining || 'not reported'}${
       parked ? `; parked until ${new Date(parked).toISOString()}` : ''
     }`,
     ...(parked || spent ? { fix: 'pulls wait until the vendor window resets (or the park ends); see `erp-sync connections`' } : {}),
-  });
+  };
+}
 
-  // Billing: the service key on one page of one invoice; the attachment key on a read of attachments.
+/** Billing: the service key on one page of one invoice; the attachment key on a read of attachments. */
+async function checkBillingKeys({ handle, signal, now }: CheckRun): Promise<CheckResult[]> {
   const billing = handle.billing;
+  const checks: CheckResult[] = [];
   let invoiceNumber: string | undefined;
   try {
     const page = await billing.client.listInvoices({ pageSize: 1 }, { signal, retries: 0 });
@@ -221,18 +247,18 @@ export async function checkConnection(
   }
   if (!billing.canAttach) {
     checks.push({ check: 'attachment key', status: 'skipped', detail: 'no attachment key configured: ERP document links are not attached' });
-  } else {
-    try {
-      // An invoice number that cannot exist when billing holds none: a 404 then means the key was accepted.
-      await billing.client.listInvoiceAttachments({ invoiceNumber: invoiceNumber ?? `erp-sync-check-${now()}` }, { signal, retries: 0 });
-      checks.push({ check: 'attachment key', status: 'ok', detail: 'accepted' });
-    } catch (err) {
-      if (err instanceof RejectedError && err.status === 404)
-        checks.push({ check: 'attachment key', status: 'ok', detail: 'accepted (no such invoice, as expected)' });
-      else checks.push(billingFailure('attachment key', err, 'billing.attachmentKey (or the connection billing.attachmentKey)'));
-    }
+    return checks;
   }
-  return { id, system, ok: checks.every((x) => x.status !== 'failed'), checks };
+  try {
+    // An invoice number that cannot exist when billing holds none: a 404 then means the key was accepted.
+    await billing.client.listInvoiceAttachments({ invoiceNumber: invoiceNumber ?? `erp-sync-check-${now()}` }, { signal, retries: 0 });
+    checks.push({ check: 'attachment key', status: 'ok', detail: 'accepted' });
+  } catch (err) {
+    if (err instanceof RejectedError && err.status === 404)
+      checks.push({ check: 'attachment key', status: 'ok', detail: 'accepted (no such invoice, as expected)' });
+    else checks.push(billingFailure('attachment key', err, 'billing.attachmentKey (or the connection billing.attachmentKey)'));
+  }
+  return checks;
 }
 
 function billingFailure(check: string, err: unknown, setting: string): CheckResult {

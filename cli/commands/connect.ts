@@ -3,7 +3,7 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { type Command, Option } from 'commander';
 import { availableSystems, connectorFor, validateSettings } from '../../connectors/registry.js';
-import { openRuntime } from '../../jobs/runtime.js';
+import { openRuntime, type Runtime } from '../../jobs/runtime.js';
 import type { AuthorizationFlow, GrantOrganisation, GrantTokens } from '../../src/auth/authorization-flow.js';
 import { type CallbackPage, startCallbackServer } from '../../src/auth/callback-server.js';
 import { newState, sameState } from '../../src/auth/oauth-state.js';
@@ -131,31 +131,16 @@ const yamlValue = (v: string) => (/^[0-9]+$/.test(v) ? `"${v}"` : v);
  * store in place of the old ones. Returns the exit code: 0 stored, 1 refused or timed out (nothing stored).
  */
 export async function runConnect(o: ConnectOptions): Promise<number> {
-  const config: AppConfig = await loadConfig(configPath(o.config), process.env, connectSettings);
-  const conn: ConnectionConfig | undefined = config.connections.find((c) => c.id === o.connection);
-  if (!conn) throw new ConfigError(`unknown connection "${o.connection}" (configured: ${config.connections.map((c) => c.id).join(', ')})`);
-  const connector = connectorFor(conn.system);
-  const flow: AuthorizationFlow | undefined = connector.authorization;
-  if (!flow) throw new ConfigError(`connection ${conn.id}: ${conn.system} has no authorization flow in this build`);
-  const settings = { ...(conn.settings as object), ...(conn.baseUrl ? { baseUrl: conn.baseUrl } : {}) };
+  const { config, conn, connector, flow, settings } = await connectionToAuthorise(o);
   const address = callbackAddress(o);
-
   const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'warn', stderr: true });
   // Redis first: a person should not consent for tokens that cannot be stored.
   const rt = await openRuntime(config, logger, { allowEmbedded: false, patient: true });
   const state = newState();
   const pkce = flow.pkce ? newPkce() : undefined;
-  let server: Awaited<ReturnType<typeof startCallbackServer>> | undefined;
-  let timer: NodeJS.Timeout | undefined;
+  let server: CallbackServer | undefined;
   try {
-    try {
-      server = await startCallbackServer({ host: address.host, port: address.port, path: address.path, page: (p) => pageFor(readCallback(p, state)) });
-    } catch (e) {
-      if (!(e instanceof ListenError) || !e.portProblem) throw e;
-      throw new ConfigError(
-        `the callback cannot listen: ${e.message}; choose another port with --port or --redirect-uri (and register that redirect URI with the vendor app)`,
-      );
-    }
+    server = await listenForCallback(address, state);
     const redirectUri = address.fixed ?? `http://127.0.0.1:${server.port}${address.path}`;
     const url = flow.authorizeUrl(settings, { redirectUri, state, codeChallenge: pkce?.challenge });
     console.log(`Authorise connection ${conn.id} (${connector.displayName}): open this URL in a browser and allow access:`);
@@ -163,51 +148,20 @@ export async function runConnect(o: ConnectOptions): Promise<number> {
     console.log(`Waiting up to ${o.timeout} s for the browser to come back to ${redirectUri} …`);
     if (o.browser) openBrowser(url);
 
-    const timedOut = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), o.timeout * 1000)));
-    const params = await Promise.race([server.callback, timedOut]);
+    const params = await waitForBrowser(server.callback, o.timeout);
     if (!params) throw new ConnectRefused(`no answer from the browser within ${o.timeout} s; nothing stored (run connect again)`);
     const outcome = readCallback(params, state);
     if ('refused' in outcome) throw new ConnectRefused(`${outcome.refused}; nothing stored`);
-
-    let tokens: GrantTokens;
-    try {
-      tokens = await flow.exchange(settings, { code: outcome.code, redirectUri, codeVerifier: pkce?.verifier, callback: params });
-    } catch (e) {
-      if (e instanceof SyncError) throw new ConnectRefused(`the vendor refused the code exchange: ${e.message}; nothing stored`);
-      throw e;
-    }
-    let orgs: GrantOrganisation[];
-    try {
-      orgs = await flow.organisations(settings, tokens, params);
-    } catch (e) {
-      if (e instanceof SyncError) throw new ConnectRefused(`the grant's organisations could not be read: ${e.message}; nothing stored`);
-      throw e;
-    }
+    const { tokens, orgs } = await redeemGrant(flow, settings, { code: outcome.code, redirectUri, codeVerifier: pkce?.verifier, callback: params });
     const chosen = choose(orgs, o.tenant ?? flow.configuredOrganisation(settings), flow.organisationSetting);
-
     const key = tokenKeyOf({ config: { id: conn.id, settings }, connector });
-    const before = await rt.tokens.describe(key);
-    const refused = before.failedAt !== undefined;
-    await rt.tokens.replace(key, {
-      refreshToken: tokens.refreshToken,
-      accessToken: tokens.accessToken,
-      expiresAt: Date.now() + tokens.expiresInSeconds * 1000,
-    });
-    // A park set because the vendor refused the old grant ends with it, for every connection sharing the grant.
-    if (refused) for (const c of config.connections) if (tokenKeyOf({ config: c, connector: connectorFor(c.system) }) === key) await rt.quotas.unpark(c.id);
-    const sealed = (await rt.tokens.describe(key)).sealedUnder;
-
+    const stored = await storeTokens(rt, config, key, tokens);
     console.log(
       `${conn.id}: authorised; tokens stored${key === conn.id ? '' : ` for token group ${key}`} (${
-        sealed && sealed !== 'plain' ? `sealed under key ${sealed}` : `plain text: set ${TOKEN_KEY_ENV} to seal them`
-      })${before.hasRefreshToken ? ', replacing the ones stored before' : ''}`,
+        stored.sealed && stored.sealed !== 'plain' ? `sealed under key ${stored.sealed}` : `plain text: set ${TOKEN_KEY_ENV} to seal them`
+      })${stored.replaced ? ', replacing the ones stored before' : ''}`,
     );
-    console.log('organisations this grant reaches:');
-    for (const g of orgs) console.log(`  ${g.id === chosen.id ? '*' : ' '} ${g.id}  ${g.name}${g.id === chosen.id ? `  ← ${conn.id}` : ''}`);
-    console.log(`config of connection ${conn.id} (connections[].settings):`);
-    console.log(`  ${flow.organisationSetting}: ${yamlValue(chosen.id)}`);
-    for (const line of flow.extraConfigLines?.(settings, params) ?? []) console.log(`  ${line}`);
-    console.log('  # refreshToken: not needed; the token store holds this grant (a refresh token it has not seen before would replace it)');
+    printConfigLines(conn, flow, settings, params, orgs, chosen);
     return 0;
   } catch (e) {
     if (e instanceof ConnectRefused) {
@@ -216,10 +170,102 @@ export async function runConnect(o: ConnectOptions): Promise<number> {
     }
     throw e;
   } finally {
-    if (timer) clearTimeout(timer);
     await server?.close();
     await rt.close();
   }
+}
+
+type CallbackServer = Awaited<ReturnType<typeof startCallbackServer>>;
+
+/** The connection as the config names it, its connector's authorization flow, and its settings with their base URL. */
+async function connectionToAuthorise(o: ConnectOptions) {
+  const config: AppConfig = await loadConfig(configPath(o.config), process.env, connectSettings);
+  const conn: ConnectionConfig | undefined = config.connections.find((c) => c.id === o.connection);
+  if (!conn) throw new ConfigError(`unknown connection "${o.connection}" (configured: ${config.connections.map((c) => c.id).join(', ')})`);
+  const connector = connectorFor(conn.system);
+  const flow: AuthorizationFlow | undefined = connector.authorization;
+  if (!flow) throw new ConfigError(`connection ${conn.id}: ${conn.system} has no authorization flow in this build`);
+  const settings = { ...(conn.settings as object), ...(conn.baseUrl ? { baseUrl: conn.baseUrl } : {}) };
+  return { config, conn, connector, flow, settings };
+}
+
+async function listenForCallback(address: ReturnType<typeof callbackAddress>, state: string): Promise<CallbackServer> {
+  try {
+    return await startCallbackServer({ host: address.host, port: address.port, path: address.path, page: (p) => pageFor(readCallback(p, state)) });
+  } catch (e) {
+    if (!(e instanceof ListenError) || !e.portProblem) throw e;
+    throw new ConfigError(
+      `the callback cannot listen: ${e.message}; choose another port with --port or --redirect-uri (and register that redirect URI with the vendor app)`,
+    );
+  }
+}
+
+/** The callback's parameters, or nothing once `timeoutSeconds` have passed. */
+async function waitForBrowser(callback: Promise<URLSearchParams>, timeoutSeconds: number): Promise<URLSearchParams | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), timeoutSeconds * 1000)));
+  try {
+    return await Promise.race([callback, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The code exchanged for tokens, and the organisations the grant reaches; a vendor refusal stores nothing. */
+async function redeemGrant(
+  flow: AuthorizationFlow,
+  settings: object,
+  exchange: Parameters<AuthorizationFlow['exchange']>[1] & { callback: URLSearchParams },
+): Promise<{ tokens: GrantTokens; orgs: GrantOrganisation[] }> {
+  let tokens: GrantTokens;
+  try {
+    tokens = await flow.exchange(settings, exchange);
+  } catch (e) {
+    if (e instanceof SyncError) throw new ConnectRefused(`the vendor refused the code exchange: ${e.message}; nothing stored`);
+    throw e;
+  }
+  try {
+    return { tokens, orgs: await flow.organisations(settings, tokens, exchange.callback) };
+  } catch (e) {
+    if (e instanceof SyncError) throw new ConnectRefused(`the grant's organisations could not be read: ${e.message}; nothing stored`);
+    throw e;
+  }
+}
+
+/** The new tokens in place of the old ones; what the token store held before, and what it seals them under. */
+async function storeTokens(
+  rt: Pick<Runtime, 'tokens' | 'quotas'>,
+  config: AppConfig,
+  key: string,
+  tokens: GrantTokens,
+): Promise<{ replaced: boolean; sealed?: string }> {
+  const before = await rt.tokens.describe(key);
+  const refused = before.failedAt !== undefined;
+  await rt.tokens.replace(key, {
+    refreshToken: tokens.refreshToken,
+    accessToken: tokens.accessToken,
+    expiresAt: Date.now() + tokens.expiresInSeconds * 1000,
+  });
+  // A park set because the vendor refused the old grant ends with it, for every connection sharing the grant.
+  if (refused) for (const c of config.connections) if (tokenKeyOf({ config: c, connector: connectorFor(c.system) }) === key) await rt.quotas.unpark(c.id);
+  const sealed = (await rt.tokens.describe(key)).sealedUnder;
+  return { replaced: before.hasRefreshToken, sealed };
+}
+
+function printConfigLines(
+  conn: ConnectionConfig,
+  flow: AuthorizationFlow,
+  settings: object,
+  params: URLSearchParams,
+  orgs: GrantOrganisation[],
+  chosen: GrantOrganisation,
+): void {
+  console.log('organisations this grant reaches:');
+  for (const g of orgs) console.log(`  ${g.id === chosen.id ? '*' : ' '} ${g.id}  ${g.name}${g.id === chosen.id ? `  ← ${conn.id}` : ''}`);
+  console.log(`config of connection ${conn.id} (connections[].settings):`);
+  console.log(`  ${flow.organisationSetting}: ${yamlValue(chosen.id)}`);
+  for (const line of flow.extraConfigLines?.(settings, params) ?? []) console.log(`  ${line}`);
+  console.log('  # refreshToken: not needed; the token store holds this grant (a refresh token it has not seen before would replace it)');
 }
 
 /** `erp-sync connect --connection ID [--redirect-uri URI] [--no-browser] [--port N] [--tenant ID] [--timeout S]`. */

@@ -54,62 +54,13 @@ export async function runPipelineDemo(erps: Array<() => Promise<DemoErp>>, log: 
   try {
     for (const start of erps) sandboxes.push(await start());
     log(`billing sandbox ${billing.url}; ERP sandboxes: ${sandboxes.map((s) => `${s.system} ${s.url}`).join(', ')}`);
-    const config = parseConfig(
-      {
-        billing: { url: billing.url, apiKey: KEY, attachmentKey: `${KEY}-attach`, baseCurrency: 'INR', rateLimit: { max: 2000, durationMs: 1000 } },
-        redis: { url: redis.url, prefix },
-        sync: { upsertConcurrency: 32, backlogHighWater: 5000 },
-        connections: sandboxes.map((s) => s.connection()),
-      },
-      {},
-      validateSettings,
-      'demo config',
-    );
+    const config = demoConfig(billing.url, redis.url, prefix, sandboxes);
     const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'warn', format: 'json' });
     rt = await createRuntime(config, redis.url, logger);
     const workers = startWorkers(rt, ['pull', 'upsert', 'backfill']);
     const counts: DemoCounts[] = [];
     try {
-      for (const s of sandboxes) {
-        log(`\n▶ ${s.connectionId} (${s.system} → ${s.originSource})`);
-        const bf = await runBackfill(rt, { connectionId: s.connectionId, entities: [...ENTITY_NAMES], from: s.from, to: s.to }, { quiet: true });
-        log(`  backfill ${s.from}..${s.to}: pulled ${bf.pulled}, enqueued ${bf.enqueued}, quarantined ${bf.quarantined} (${bf.seconds.toFixed(1)} s)`);
-        const changes = await s.mutate();
-        log(`  source changes: ${changes.join(', ')}`);
-        for (const entity of ENTITY_NAMES) await rt.queues.pull.add('pull', { connectionId: s.connectionId, entity }, { priority: 1 });
-        await waitForDrain(rt);
-        log('  incremental sync: done');
-        const today = utcDate(Date.now());
-        const first = await runReconcile(rt, { connectionId: s.connectionId, from: today, to: today, deep: true });
-        log(`  reconcile (deep, today): ${describe(first)}`);
-        if (first.total > 0) {
-          const acted = await actAsFinancePerson(billing.url, first);
-          log(`  as the finance person in billing: ${acted}`);
-        }
-        const second = await runReconcile(rt, { connectionId: s.connectionId, from: today, to: today, deep: true });
-        log(`  reconcile again: ${describe(second)}`);
-        for (const item of second.items.slice(0, 5)) log(`    ${item.kind} ${item.erpId ?? item.invoiceId ?? ''}: ${item.detail}`);
-        const inBilling = (
-          await rt.billingFor(s.connectionId).listInvoices({ originSource: [s.originSource], lifecycleStatuses: ['DRAFT', 'FINALIZED', 'VOIDED'], pageSize: 1 })
-        ).totalDocs;
-        const quarantined = (await rt.quarantine.list(s.connectionId)).filter((q) => q.entity === 'invoices').length;
-        counts.push({
-          connection: s.connectionId,
-          system: s.system,
-          source: s.sourceInvoices(),
-          billing: inBilling,
-          quarantined,
-          drift: second.total,
-          driftBeforeFix: Object.fromEntries(Object.entries(first.counts).filter(([, v]) => v > 0)),
-        });
-        const q = await rt.quarantine.countByReason(s.connectionId);
-        if (Object.keys(q).length)
-          log(
-            `  quarantined (with reasons): ${Object.entries(q)
-              .map(([k, v]) => `${k} ${v}`)
-              .join(', ')}`,
-          );
-      }
+      for (const s of sandboxes) counts.push(await demoConnection(rt, s, billing.url, log));
     } finally {
       await workers.stop(5_000);
     }
@@ -130,6 +81,66 @@ export async function runPipelineDemo(erps: Array<() => Promise<DemoErp>>, log: 
     await billing.close();
     await redis.stop();
   }
+}
+
+/** The demo's config: the sandboxes, a fresh key prefix, and room for the whole backlog at once. */
+function demoConfig(billingUrl: string, redisUrl: string, prefix: string, sandboxes: DemoErp[]) {
+  return parseConfig(
+    {
+      billing: { url: billingUrl, apiKey: KEY, attachmentKey: `${KEY}-attach`, baseCurrency: 'INR', rateLimit: { max: 2000, durationMs: 1000 } },
+      redis: { url: redisUrl, prefix },
+      sync: { upsertConcurrency: 32, backlogHighWater: 5000 },
+      connections: sandboxes.map((s) => s.connection()),
+    },
+    {},
+    validateSettings,
+    'demo config',
+  );
+}
+
+/**
+ * One sandbox ERP through the pipeline: a backfill, its source changes and an incremental sync, a deep
+ * reconciliation, the finance person's fixes in billing, and a reconciliation again; then the counts.
+ */
+async function demoConnection(rt: Runtime, s: DemoErp, billingUrl: string, log: (line: string) => void): Promise<DemoCounts> {
+  log(`\n▶ ${s.connectionId} (${s.system} → ${s.originSource})`);
+  const bf = await runBackfill(rt, { connectionId: s.connectionId, entities: [...ENTITY_NAMES], from: s.from, to: s.to }, { quiet: true });
+  log(`  backfill ${s.from}..${s.to}: pulled ${bf.pulled}, enqueued ${bf.enqueued}, quarantined ${bf.quarantined} (${bf.seconds.toFixed(1)} s)`);
+  const changes = await s.mutate();
+  log(`  source changes: ${changes.join(', ')}`);
+  for (const entity of ENTITY_NAMES) await rt.queues.pull.add('pull', { connectionId: s.connectionId, entity }, { priority: 1 });
+  await waitForDrain(rt);
+  log('  incremental sync: done');
+  const today = utcDate(Date.now());
+  const first = await runReconcile(rt, { connectionId: s.connectionId, from: today, to: today, deep: true });
+  log(`  reconcile (deep, today): ${describe(first)}`);
+  if (first.total > 0) {
+    const acted = await actAsFinancePerson(billingUrl, first);
+    log(`  as the finance person in billing: ${acted}`);
+  }
+  const second = await runReconcile(rt, { connectionId: s.connectionId, from: today, to: today, deep: true });
+  log(`  reconcile again: ${describe(second)}`);
+  for (const item of second.items.slice(0, 5)) log(`    ${item.kind} ${item.erpId ?? item.invoiceId ?? ''}: ${item.detail}`);
+  const inBilling = (
+    await rt.billingFor(s.connectionId).listInvoices({ originSource: [s.originSource], lifecycleStatuses: ['DRAFT', 'FINALIZED', 'VOIDED'], pageSize: 1 })
+  ).totalDocs;
+  const quarantined = (await rt.quarantine.list(s.connectionId)).filter((q) => q.entity === 'invoices').length;
+  const q = await rt.quarantine.countByReason(s.connectionId);
+  if (Object.keys(q).length)
+    log(
+      `  quarantined (with reasons): ${Object.entries(q)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
+  return {
+    connection: s.connectionId,
+    system: s.system,
+    source: s.sourceInvoices(),
+    billing: inBilling,
+    quarantined,
+    drift: second.total,
+    driftBeforeFix: Object.fromEntries(Object.entries(first.counts).filter(([, v]) => v > 0)),
+  };
 }
 
 function describe(r: ReconcileResult): string {

@@ -31,19 +31,42 @@ export type ConfigReloadResult = (typeof CONFIG_RELOAD_RESULTS)[number];
 const NOT_EXPORTED = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 
 export function createMetrics(registry = new Registry()) {
-  let reportedCollections = 0;
   collectDefaultMetrics({ register: registry });
   for (const name of NOT_EXPORTED) registry.removeSingleMetric(name);
-  const c = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
-    new Counter({ name, help, labelNames: [...labelNames], registers: [registry] });
-  const g = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
-    new Gauge({ name, help, labelNames: [...labelNames], registers: [registry] });
-  const h = <L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]) =>
-    new Histogram({ name, help, labelNames: [...labelNames], buckets, registers: [registry] });
-  const httpBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-
+  const makers = metricMakers(registry);
+  // Registered in this order, which is the order of /metrics.
   return {
     registry,
+    ...recordMetrics(makers),
+    ...httpMetrics(makers),
+    ...jobMetrics(makers),
+    ...availabilityMetrics(makers),
+    ...progressMetrics(makers),
+    ...processMetrics(makers),
+    ...configMetrics(makers),
+    ...deploymentMetrics(makers),
+  };
+}
+
+const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** Counters, gauges and histograms registered in `registry`, with their label names typed. */
+function metricMakers(registry: Registry) {
+  return {
+    registry,
+    c: <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+      new Counter({ name, help, labelNames: [...labelNames], registers: [registry] }),
+    g: <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+      new Gauge({ name, help, labelNames: [...labelNames], registers: [registry] }),
+    h: <L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]) =>
+      new Histogram({ name, help, labelNames: [...labelNames], buckets, registers: [registry] }),
+  };
+}
+type MetricMakers = ReturnType<typeof metricMakers>;
+
+/** Records through the pipeline: read, mapped, quarantined, enqueued, written, skipped. */
+function recordMetrics({ c }: MetricMakers) {
+  return {
     recordsPulled: c('erpsync_records_pulled_total', 'Records read from the source', ['connection', 'entity'] as const),
     recordsMapped: c('erpsync_records_mapped_total', 'Records mapped to a valid billing body', ['connection', 'entity'] as const),
     recordsQuarantined: c('erpsync_records_quarantined_total', 'Records put in quarantine, by reason code', ['connection', 'entity', 'reason'] as const),
@@ -54,11 +77,23 @@ export function createMetrics(registry = new Registry()) {
       'entity',
       'reason',
     ] as const),
+  };
+}
+
+/** HTTP calls to billing and the vendors, and the 429s they answered. */
+function httpMetrics({ c, h }: MetricMakers) {
+  return {
     billingRequests: c('erpsync_billing_requests_total', 'Billing HTTP requests by endpoint and status class', ['endpoint', 'status_class'] as const),
-    billingRequestDuration: h('erpsync_billing_request_duration_seconds', 'Billing HTTP request duration', ['endpoint'] as const, httpBuckets),
+    billingRequestDuration: h('erpsync_billing_request_duration_seconds', 'Billing HTTP request duration', ['endpoint'] as const, HTTP_BUCKETS),
     vendorRequests: c('erpsync_vendor_requests_total', 'ERP HTTP requests by endpoint and status class', ['connection', 'endpoint', 'status_class'] as const),
-    vendorRequestDuration: h('erpsync_vendor_request_duration_seconds', 'ERP HTTP request duration', ['connection', 'endpoint'] as const, httpBuckets),
+    vendorRequestDuration: h('erpsync_vendor_request_duration_seconds', 'ERP HTTP request duration', ['connection', 'endpoint'] as const, HTTP_BUCKETS),
     rateLimited: c('erpsync_rate_limited_total', '429s received, by target (billing or a connection)', ['target'] as const),
+  };
+}
+
+/** Jobs and the records they carry. */
+function jobMetrics({ c, g, h }: MetricMakers) {
+  return {
     jobDuration: h('erpsync_job_duration_seconds', 'Job processing time', ['queue', 'result'] as const, [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300]),
     recordsRecovered: c('erpsync_records_recovered_total', 'In-flight records whose upsert job was gone or failed unaccounted, found by the sweep', [
       'connection',
@@ -66,6 +101,12 @@ export function createMetrics(registry = new Registry()) {
       'action',
     ] as const),
     inFlightRecords: g('erpsync_in_flight_records', 'Records enqueued for upsert and not yet written, skipped or quarantined', ['connection'] as const),
+  };
+}
+
+/** What is up, parked, paused or deferred, and the leases that keep jobs' claims. */
+function availabilityMetrics({ c, g }: MetricMakers) {
+  return {
     billingUp: g('erpsync_billing_up', '0 while billing is considered down (consecutive 5xx or network failures; upserts paused), else 1', [] as const),
     billingDownSince: g('erpsync_billing_down_since_timestamp_seconds', 'When the current billing outage began (0 when billing is up)', [] as const),
     vendorUp: g('erpsync_vendor_up', '0 while a connection is parked for a vendor outage, else 1', ['connection'] as const),
@@ -85,6 +126,12 @@ export function createMetrics(registry = new Registry()) {
       ['connection'] as const,
     ),
     connectionPaused: g('erpsync_connection_paused', '1 while an operator has paused the connection (its jobs are held), else 0', ['connection'] as const),
+  };
+}
+
+/** How far each queue, stream, vendor quota and reconcile has got. */
+function progressMetrics({ c, g }: MetricMakers) {
+  return {
     jobsStalled: c('erpsync_jobs_stalled_total', 'Jobs whose lock expired and were taken back', ['queue'] as const),
     queueJobs: g('erpsync_queue_jobs', 'Jobs per queue and state', ['queue', 'state'] as const),
     checkpointLag: g('erpsync_checkpoint_lag_seconds', 'Now minus the checkpoint of a (connection, entity)', ['connection', 'entity'] as const),
@@ -102,9 +149,21 @@ export function createMetrics(registry = new Registry()) {
     ),
     reconcileDrift: g('erpsync_reconcile_drift_records', 'Drifted records found by the last reconcile, by kind', ['connection', 'kind'] as const),
     reconcileLastRun: g('erpsync_reconcile_last_run_timestamp_seconds', 'When the last reconcile of a connection finished', ['connection'] as const),
+  };
+}
+
+/** The process's Redis and workers. */
+function processMetrics({ g }: MetricMakers) {
+  return {
     redisEvictionPolicyOk: g('erpsync_redis_eviction_policy_ok', '1 when Redis maxmemory-policy is noeviction', [] as const),
     redisMemoryUsedRatio: g('erpsync_redis_memory_used_ratio', 'used_memory / maxmemory (0 when maxmemory is unset)', [] as const),
     workersRunning: g('erpsync_workers_running', 'Workers running in this process, by queue', ['queue'] as const),
+  };
+}
+
+/** Config loads and reloads. */
+function configMetrics({ c, g }: MetricMakers) {
+  return {
     configReloads: c(
       'erpsync_config_reload_total',
       'Config reloads (SIGHUP) by result: ok, refused (invalid; the running config kept), failed (schedulers not updated)',
@@ -117,6 +176,13 @@ export function createMetrics(registry = new Registry()) {
     ),
     configLastReloadSuccessful: g('erpsync_config_last_reload_successful', '1 when the last config load (start or reload) succeeded, else 0', [] as const),
     configRestartRequired: g('erpsync_config_restart_required', '1 when a reloaded config changed keys that take effect only after a restart', [] as const),
+  };
+}
+
+/** What the deployment runs on and with. */
+function deploymentMetrics({ g, registry }: MetricMakers) {
+  let reportedCollections = 0;
+  return {
     redisMaxmemoryBytes: g('erpsync_redis_maxmemory_bytes', 'Redis maxmemory (0 when unset: the memory alerts then cannot fire)', [] as const),
     connectionInfo: g(
       'erpsync_connection_info',

@@ -108,7 +108,7 @@ export class Ledger {
   }
 
   /** True when a repair asked for this entry's record to be written again (its original job id is spent). */
-  static repairRequested(entry: LedgerEntry | undefined): boolean {
+  static repairRequested(entry: Pick<LedgerEntry, 'hash'> | undefined): boolean {
     return entry?.hash === REPAIR_HASH;
   }
 

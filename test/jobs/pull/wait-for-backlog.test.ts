@@ -1,9 +1,9 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitForBacklog } from '../../jobs/pull.js';
-import { InFlight } from '../../src/pipeline/in-flight.js';
-import { stateKeys } from '../../src/pipeline/keys.js';
-import { connect, dropPrefix, testPrefix, TEST_REDIS_URL } from '../support/redis.js';
+import { waitForBacklog } from '../../../jobs/pull/wait-for-backlog.js';
+import { InFlight } from '../../../src/pipeline/in-flight.js';
+import { stateKeys } from '../../../src/pipeline/keys.js';
+import { connect, dropPrefix, testPrefix, TEST_REDIS_URL } from '../../support/redis.js';
 
 /**
  * A pull waits while more records than `sync.backlogHighWater` are on their way to billing. A job may

@@ -1,0 +1,218 @@
+import type { Job } from 'bullmq';
+import type { Logger } from 'pino';
+import type { EntityName } from '../../src/connector/entities.js';
+import type { MapContext, SourceRecord, Stream, StreamPage, StreamState } from '../../src/connector/types.js';
+import { Ledger, type LedgerEntry } from '../../src/pipeline/ledger.js';
+import { CREDIT_NOTE_PRIORITY_OFFSET, PRIORITY, type PullPayload } from '../catalog.js';
+import { setDraftAside } from '../draft-record.js';
+import { batchUpserts, enqueueUpserts, upsertJobId, type UpsertJob } from '../enqueue-upserts.js';
+import { mapForUpsert } from '../map-for-upsert.js';
+import type { PullHelpers, PullResult } from '../pull.js';
+import type { ConnectionHandle } from '../runtime.js';
+import { classifyMapped, classifyRecord } from './classify-record.js';
+import { waitForBacklog } from './wait-for-backlog.js';
+
+/** One pull job's read of its stream: what each of its steps uses. */
+export interface PullRun {
+  rt: PullHelpers;
+  job: Pick<Job, 'updateProgress'>;
+  data: PullPayload;
+  conn: string;
+  entity: EntityName;
+  handle: ConnectionHandle;
+  stream: Stream<any, any, any>;
+  /** The read stops at now − settle delay. */
+  until: Date;
+  /** A backfill window's checkpoint key; none for an incremental pull. */
+  windowKey?: string;
+  signal?: AbortSignal;
+  log: Logger;
+}
+
+/** Where a run starts, and how it saves where it got to. */
+interface StartingPoint {
+  state: StreamState;
+  save(next: StreamState): Promise<void>;
+}
+
+const EMPTY: Omit<PullResult, 'cursor'> = { pulled: 0, enqueued: 0, unchanged: 0, quarantined: 0, deleted: 0, pages: 0 };
+
+/**
+ * The stream read page by page: each page's records decided and enqueued, then (sorted streams only) the
+ * checkpoint; at the end, the checkpoint moves to `until` and the run counts as the stream's last success.
+ */
+export async function pullStream(run: PullRun): Promise<PullResult> {
+  const start = await startingPoint(run);
+  if (!start) return { ...EMPTY, cursor: 'done' };
+  const ctx = readContext(run);
+  const result: PullResult = { ...EMPTY, cursor: start.state.cursor };
+  const lookups = run.stream.lookups ? await run.stream.lookups(ctx) : {};
+  const mapCtx: MapContext = { connectionId: run.conn, originSource: run.handle.config.originSource, baseCurrency: run.handle.billing.baseCurrency, lookups };
+  for await (const page of run.stream.read(ctx, start.state)) {
+    await pullPage(run, page, mapCtx, result);
+    // The page's jobs are durable in Redis: now the checkpoint may move (sorted streams only).
+    if (run.stream.isSorted) await start.save(page.state);
+    result.cursor = page.state.cursor;
+    await run.job.updateProgress({ pages: result.pages, pulled: result.pulled, enqueued: result.enqueued });
+    await waitForBacklog(run.rt, run.signal);
+  }
+  return await finishRead(run, start, result);
+}
+
+/** A window already done returns nothing: there is nothing to read. */
+async function startingPoint({ rt, conn, entity, stream, windowKey, handle, log }: PullRun): Promise<StartingPoint | undefined> {
+  if (windowKey) {
+    const state = (await rt.checkpoints.getWindow<StreamState>(conn, entity, windowKey)) ?? stream.initialState(undefined);
+    if (state.cursor === 'done') return undefined;
+    return { state, save: (next) => rt.checkpoints.setWindow(conn, entity, windowKey, next) };
+  }
+  // The incremental checkpoint's rewind count as read: a repair that rewinds the stream while this
+  // pull runs makes this pull's saves refused, so the rewind is not overwritten (Checkpoints).
+  const { checkpoint: cp, rewinds: rewindsSeen } = await rt.checkpoints.read<StreamState>(conn, entity);
+  return {
+    state: cp ? rewind(cp.state, handle.config.lookbackSeconds) : stream.initialState(undefined),
+    async save(next) {
+      if (!(await rt.checkpoints.save(conn, entity, next, { rewindsSeen })))
+        log.info('the stream was rewound while this pull ran; its checkpoint stays rewound');
+    },
+  };
+}
+
+/**
+ * What the pipeline holds lets a stream skip unchanged rows; only when reads stay a second or more
+ * behind the vendor's clock, so an edit in the second a row was read always shows as a later time.
+ */
+function readContext({ rt, conn, handle, log, signal, until, data }: PullRun) {
+  return handle.readContext({
+    logger: log,
+    signal,
+    until,
+    window: data.window,
+    ...(handle.config.settleDelaySeconds >= 1 ? { knownVersions: (e: EntityName, ids: readonly string[]) => knownVersions(rt, conn, e, ids) } : {}),
+  });
+}
+
+/** One page: counted, each record decided against its ledger entry, the upserts enqueued in one go. */
+async function pullPage(run: PullRun, page: StreamPage<any, StreamState>, mapCtx: MapContext, result: PullResult): Promise<void> {
+  const { rt, conn, entity } = run;
+  result.pages++;
+  if (page.knownSkipped) {
+    result.unchanged += page.knownSkipped;
+    rt.metrics.recordsSkipped.inc({ connection: conn, entity, reason: 'unchanged' }, page.knownSkipped);
+  }
+  result.pulled += page.records.length;
+  rt.metrics.recordsPulled.inc({ connection: conn, entity }, page.records.length);
+  const ledger = await rt.ledger.getMany(
+    conn,
+    entity,
+    page.records.map((r) => r.id),
+  );
+  const jobs: UpsertJob[] = [];
+  for (const [i, record] of page.records.entries()) {
+    const job = await pullRecord(run, record, ledger[i], mapCtx, result);
+    if (job) jobs.push(job);
+  }
+  if (jobs.length) await enqueuePage(run, jobs, result);
+}
+
+/** One record, as classifyRecord and classifyMapped decide: counted, and its upsert job when it needs one. */
+async function pullRecord(
+  { rt, conn, entity, stream, handle, data }: PullRun,
+  record: SourceRecord<any>,
+  known: LedgerEntry | undefined,
+  mapCtx: MapContext,
+  result: PullResult,
+): Promise<UpsertJob | undefined> {
+  const decision = classifyRecord(record, known, handle.config);
+  if (decision.kind === 'not-for-billing') {
+    result.notForBilling = (result.notForBilling ?? 0) + 1;
+    rt.metrics.recordsSkipped.inc({ connection: conn, entity, reason: 'not-for-billing' });
+    return undefined;
+  }
+  if (decision.kind === 'draft') {
+    if ((await setDraftAside(rt, conn, entity, record, known)) === 'quarantined') result.quarantined++;
+    else result.drafts = (result.drafts ?? 0) + 1;
+    return undefined;
+  }
+  if (decision.kind === 'deleted') {
+    if (decision.markSourceDeleted) await rt.ledger.markSourceDeleted(conn, entity, record.id, record.version, { bumpVersion: true });
+    result.deleted++;
+    return undefined;
+  }
+  const mapped = await mapForUpsert(rt, conn, entity, stream, record, mapCtx);
+  const next = classifyMapped(record, known, mapped);
+  if (next.kind === 'unmappable' || !mapped.ok) {
+    result.quarantined++;
+    return undefined;
+  }
+  if (next.kind === 'unchanged' || next.kind === 'stale') {
+    result.unchanged++;
+    rt.metrics.recordsSkipped.inc({ connection: conn, entity, reason: next.kind });
+    if (next.kind === 'unchanged') await rt.quarantine.clear(conn, entity, record.id, record.version);
+    return undefined;
+  }
+  const jobId = upsertJobId(conn, entity, record.id, mapped.hash);
+  return {
+    name: 'upsert',
+    data: mapped.data,
+    opts: {
+      jobId: next.repair ? `${jobId}-r${Date.now().toString(36)}` : jobId,
+      priority: (data.window ? PRIORITY.backfill : PRIORITY.incremental) + (entity === 'credit-notes' ? CREDIT_NOTE_PRIORITY_OFFSET : 0),
+    },
+  };
+}
+
+/**
+ * Batches no larger than what spreads the page over every upsert slot: a small incremental page keeps
+ * the parallelism of one job per record; a page of at least batch size × upsertConcurrency records gets
+ * full batches.
+ */
+async function enqueuePage({ rt, conn, entity, data }: PullRun, jobs: UpsertJob[], result: PullResult): Promise<void> {
+  const size = Math.min(rt.config.sync.upsertBatchSize, Math.ceil(jobs.length / rt.config.sync.upsertConcurrency));
+  const queued = batchUpserts(jobs, size, data.runId);
+  await enqueueUpserts(rt, queued);
+  if (data.runId) {
+    // The run's own upserts, which `erp-sync backfill` waits for. Added after the jobs exist (an id
+    // whose job does not exist counts as finished) and before this pull completes (the run is
+    // not complete before all its pulls are).
+    await rt.backfillRuns.trackUpserts(
+      data.runId,
+      queued.map((j) => j.opts.jobId),
+    );
+  }
+  result.enqueued += jobs.length;
+  rt.metrics.recordsEnqueued.inc({ connection: conn, entity }, jobs.length);
+}
+
+/** Whole read done: the next incremental read starts at `until` (minus the lookback then). */
+async function finishRead({ rt, conn, entity, until, windowKey, log }: PullRun, start: StartingPoint, result: PullResult): Promise<PullResult> {
+  const cursor = windowKey ? 'done' : until.toISOString();
+  await start.save({ ...start.state, cursor });
+  if (!windowKey) {
+    rt.metrics.lastSuccess.set({ connection: conn, entity }, Date.now() / 1000);
+    rt.metrics.checkpointLag.set({ connection: conn, entity }, (Date.now() - until.getTime()) / 1000);
+    await rt.syncStatus.recordSuccess(conn, entity);
+  }
+  log.info(result, 'pull finished');
+  return { ...result, cursor };
+}
+
+/**
+ * What the pipeline holds of each record: the version being written (in flight) or else the one written
+ * (ledger); nothing for a record whose repair was asked, so it is read again.
+ */
+async function knownVersions(rt: Pick<PullHelpers, 'ledger' | 'inFlight'>, conn: string, entity: EntityName, ids: readonly string[]) {
+  const [flying, written] = await Promise.all([rt.inFlight.versions(conn, entity, ids), rt.ledger.getMany(conn, entity, [...ids])]);
+  return ids.map((_, i) => {
+    const w = written[i];
+    const f = flying[i];
+    if (Ledger.repairRequested(w)) return undefined;
+    if (f !== undefined && (w === undefined || f > w.version)) return f;
+    return w?.version;
+  });
+}
+
+function rewind(state: StreamState, lookbackSeconds: number): StreamState {
+  if (!state.cursor) return state;
+  return { ...state, cursor: new Date(Date.parse(state.cursor) - lookbackSeconds * 1000).toISOString() };
+}
