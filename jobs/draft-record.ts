@@ -7,6 +7,15 @@ import type { Quarantine } from '../src/pipeline/quarantine.js';
 /** The quarantine reason of a document written to billing as issued that the ERP now holds as a draft. */
 export const RETURNED_TO_DRAFT = 'RETURNED_TO_DRAFT';
 
+/** A document billing holds as issued, read now at a later version as a draft: it went back to draft in the ERP. */
+export function returnedToDraft(record: Pick<SourceRecord, 'version'>, written: LedgerEntry | undefined): written is LedgerEntry {
+  return Boolean(written && !written.sourceDeletedAt && record.version > written.version);
+}
+
+export function returnedToDraftMessage(record: Pick<SourceRecord, 'status'>, written: Pick<LedgerEntry, 'number'>): string {
+  return `back to draft in the ERP (status ${record.status ?? 'draft'}) after it was written to billing as issued${written.number ? ` (number ${written.number})` : ''}; billing still holds it: issue it again in the ERP, or void it in billing`;
+}
+
 /**
  * A document the ERP holds as a draft, on a connection that does not sync drafts (`syncDrafts: false`).
  * A draft is not a receivable: it is skipped and counted, never quarantined, and syncs once issued (its
@@ -22,14 +31,14 @@ export async function setDraftAside(
   record: SourceRecord,
   written: LedgerEntry | undefined,
 ): Promise<'skipped' | 'quarantined'> {
-  if (written && !written.sourceDeletedAt && record.version > written.version) {
+  if (returnedToDraft(record, written)) {
     await rt.quarantine.put({
       connection: conn,
       entity,
       erpId: record.id,
       version: record.version,
       reason: RETURNED_TO_DRAFT,
-      message: `back to draft in the ERP (status ${record.status ?? 'draft'}) after it was written to billing as issued${written.number ? ` (number ${written.number})` : ''}; billing still holds it: issue it again in the ERP, or void it in billing`,
+      message: returnedToDraftMessage(record, written),
       stage: 'map',
       at: Date.now(),
     });

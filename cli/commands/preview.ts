@@ -5,6 +5,8 @@ import { type EntityName, isEntityName } from '../../src/connector/entities.js';
 import type { MapContext, StreamState } from '../../src/connector/types.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { contentHash } from '../../src/pipeline/content-hash.js';
+import { classifyMapped, classifyRecord } from '../../jobs/pull/classify-record.js';
+import { RETURNED_TO_DRAFT, returnedToDraft, returnedToDraftMessage } from '../../jobs/draft-record.js';
 import { withRuntime } from '../context.js';
 import { intOption } from '../parse-args.js';
 import { requiredOption } from '../required-option.js';
@@ -13,9 +15,10 @@ import { requiredOption } from '../required-option.js';
  * What a pull would do with one record: `new` (not in the ledger), `changed` (billing holds another
  * content), `unchanged` (billing holds this content hash: skipped), `stale` (billing holds a newer source
  * version: skipped), `quarantine` (the mapping refuses it), `deleted` (deleted in the source: marked for
- * reconciliation, nothing sent).
+ * reconciliation, nothing sent), `skipped` (billing does not take it, or a draft on a connection that does
+ * not sync drafts: the pull sets it aside). Decided by the pull's own classifiers (jobs/pull/classify-record.ts).
  */
-export type PreviewOutcome = 'new' | 'changed' | 'unchanged' | 'stale' | 'quarantine' | 'deleted';
+export type PreviewOutcome = 'new' | 'changed' | 'unchanged' | 'stale' | 'quarantine' | 'deleted' | 'skipped';
 
 export interface PreviewRecord {
   erpId: string;
@@ -27,6 +30,8 @@ export interface PreviewRecord {
   hash?: string;
   body?: BillingBody;
   quarantine?: { reason: string; message: string; field?: string };
+  /** Why a `skipped` record is set aside: billing does not take it (with the stream's reason), or a draft. */
+  skipped?: { kind: 'not-for-billing' | 'draft'; reason?: string };
 }
 
 export interface PreviewResult {
@@ -109,7 +114,18 @@ export async function previewStream(
         break read;
       }
       const base = { erpId: record.id, version: record.version };
-      if (record.deleted) {
+      const ledger = known[i];
+      const decision = classifyRecord(record, ledger, { syncDrafts: c.syncDrafts });
+      if (decision.kind === 'draft' && returnedToDraft(record, ledger)) {
+        // As the pull would: billing holds it as issued, so it is quarantined for a person.
+        records.push({ ...base, outcome: 'quarantine', quarantine: { reason: RETURNED_TO_DRAFT, message: returnedToDraftMessage(record, ledger) } });
+        continue;
+      }
+      if (decision.kind === 'not-for-billing' || decision.kind === 'draft') {
+        records.push({ ...base, outcome: 'skipped', skipped: { kind: decision.kind, reason: record.notForBilling } });
+        continue;
+      }
+      if (decision.kind === 'deleted') {
         records.push({ ...base, outcome: 'deleted' });
         continue;
       }
@@ -119,9 +135,8 @@ export async function previewStream(
         continue;
       }
       const hash = contentHash(mapped.value);
-      const ledger = known[i];
-      // The same rule as the pull: the same content, or a newer version already written, is skipped.
-      const outcome: PreviewOutcome = !ledger ? 'new' : ledger.hash === hash ? 'unchanged' : ledger.version > record.version ? 'stale' : 'changed';
+      const after = classifyMapped(record, ledger, { ok: true, hash });
+      const outcome: PreviewOutcome = after.kind === 'enqueue' ? (ledger ? 'changed' : 'new') : after.kind === 'unchanged' ? 'unchanged' : 'stale';
       records.push({ ...base, outcome, ...headline(mapped.value), hash, body: mapped.value });
     }
     if (records.length >= request.limit) {
@@ -130,7 +145,7 @@ export async function previewStream(
       break;
     }
   }
-  const counts: Record<PreviewOutcome, number> = { new: 0, changed: 0, unchanged: 0, stale: 0, quarantine: 0, deleted: 0 };
+  const counts: Record<PreviewOutcome, number> = { new: 0, changed: 0, unchanged: 0, stale: 0, quarantine: 0, deleted: 0, skipped: 0 };
   for (const r of records) counts[r.outcome]++;
   return { connection: c.id, entity: request.entity, start, until: until.toISOString(), records, counts, limited };
 }
@@ -142,6 +157,7 @@ const WHAT: Record<PreviewOutcome, string> = {
   stale: 'stale (billing holds a newer version; skipped)',
   quarantine: 'would be QUARANTINED',
   deleted: 'deleted in the source (marked for reconciliation; nothing sent)',
+  skipped: 'skipped',
 };
 
 function printPreview(r: PreviewResult): void {
@@ -154,6 +170,9 @@ function printPreview(r: PreviewResult): void {
       );
     } else if (p.outcome === 'deleted') {
       console.log(`  ${p.erpId}  v${p.version}  ${WHAT.deleted}`);
+    } else if (p.outcome === 'skipped') {
+      const why = p.skipped!.kind === 'draft' ? 'a draft (syncDrafts is off)' : `billing does not take it${p.skipped!.reason ? `: ${p.skipped!.reason}` : ''}`;
+      console.log(`  ${p.erpId}  v${p.version}  ${WHAT.skipped} (${why})`);
     } else {
       const amount = p.total === undefined ? '' : `  ${p.total} ${p.currency ?? ''}`;
       console.log(`  ${p.erpId}  ${p.number ?? '-'}${amount}  v${p.version}  ${WHAT[p.outcome]}`);

@@ -81,3 +81,50 @@ describe('erp-sync preview (the command)', () => {
     expect(expectOneLineError(bad)).toBe('erp-sync: --from expects a date YYYY-MM-DD or an ISO instant, got "yesterday"');
   }, 60_000);
 });
+
+describe('erp-sync preview on a connection that does not sync drafts', () => {
+  let p: Pipeline;
+  beforeAll(async () => {
+    p = await startPipeline({ name: 'preview-drafts', invoices: 60, syncDrafts: false });
+    p.startWorkers(['pull', 'upsert', 'backfill']);
+    await runBackfill(p.rt, { connectionId: CONNECTION, entities: ['customers', 'invoices'], from: HISTORY.from, to: HISTORY.to }, { quiet: true });
+    await p.waitForDrain();
+  }, 120_000);
+  afterAll(() => p?.close());
+
+  it('given a synced invoice back to draft in the ERP, when preview runs, then it says what the pull would: that one quarantined RETURNED_TO_DRAFT, the drafts billing never held skipped as drafts', async () => {
+    const billing = p.billingInvoices();
+    const synced = p.zoho.store
+      .invoices()
+      .find(
+        (i) =>
+          billing.has(i.invoice_id) &&
+          i.status !== 'void' &&
+          i.payments.length === 0 &&
+          i.writeOffMinor === 0 &&
+          p.zoho.store.creditsAppliedMinor(i.invoice_id) === 0,
+      )!;
+    expect(synced).toBeDefined();
+    // Zoho stamps whole seconds: the edit must fall in a later second than the version billing holds.
+    const second = Math.floor(Date.now() / 1000);
+    await new Promise<void>((resolve) => {
+      const check = () => (Math.floor(Date.now() / 1000) > second ? resolve() : setImmediate(check));
+      check();
+    });
+    p.zoho.store.editInvoice(synced.invoice_id, { mark_as_draft: true });
+    const before = { billingRequests: p.journal().length, quarantine: await p.rt.quarantine.count(CONNECTION) };
+    const run = await runCli(['preview', '--connection', CONNECTION, '--from', HISTORY.from, '--limit', '1000', '--json', '--config', await p.configFile()], {
+      env: p.secretEnv,
+    });
+    expect(run.code, run.err).toBe(0);
+    const r = JSON.parse(run.out) as PreviewResult;
+    const back = r.records.find((x) => x.erpId === synced.invoice_id)!;
+    expect(back).toMatchObject({ outcome: 'quarantine', quarantine: { reason: 'RETURNED_TO_DRAFT' } });
+    expect(back.quarantine!.message).toMatch(/back to draft in the ERP/);
+    const drafts = p.zoho.store.invoices().filter((i) => i.status === 'draft' && !billing.has(i.invoice_id));
+    expect(drafts.length).toBeGreaterThan(0);
+    for (const d of drafts) expect(r.records.find((x) => x.erpId === d.invoice_id)).toMatchObject({ outcome: 'skipped', skipped: { kind: 'draft' } });
+    expect(r.counts.skipped).toBe(drafts.length);
+    expect({ billingRequests: p.journal().length, quarantine: await p.rt.quarantine.count(CONNECTION) }).toEqual(before);
+  }, 60_000);
+});
