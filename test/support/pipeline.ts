@@ -372,11 +372,11 @@ export async function startPipeline(options: PipelineOptions) {
     },
 
     /**
-     * Waits as `erp-sync backfill` does: the parent completed (its completion event), then none of the
-     * run's own upserts left (runBacklog, which hands a failed batch's unwritten records over itself,
-     * rather than a look at the queues between the batch failing and its worker's 'failed' event
-     * enqueuing them, which workers the test started itself do not make drained() wait for); then nothing
-     * is waiting, active or delayed.
+     * Waits as `erp-sync backfill` does: the parent completed (its completion event), and none of the
+     * run's own upserts left (runBacklog, which hands a failed batch's unwritten records over itself: the
+     * queues alone look drained between a batch failing and its worker's 'failed' event enqueuing its
+     * records, and drained() does not wait for that event in workers the test started itself); and
+     * nothing waiting, active or delayed.
      */
     async waitForBackfill(runId: string, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
@@ -389,14 +389,13 @@ export async function startPipeline(options: PipelineOptions) {
         if (state === 'failed') throw new Error(`backfill failed: ${(await rt.queues.backfill.getJob(runId))?.failedReason ?? (e as Error).message}`);
         throw new Error(`backfill ${runId} did not complete within ${timeoutMs} ms: parent ${state}; ${await pipeline.describeQueues()}`);
       }
+      // Drained first, so the run's backlog is counted once its jobs are (nearly) all done: each count asks
+      // BullMQ the state of every job of the run still pending.
+      const left = () => Math.max(0, deadline - Date.now());
+      await pipeline.waitForDrain(left());
       const failedUpsert = failedUpsertHelpers(rt);
-      await until(
-        `backfill ${runId} to have no upsert left`,
-        async () => (await runBacklog(rt, runId, failedUpsert)) === 0,
-        Math.max(0, deadline - Date.now()),
-        50,
-      );
-      await pipeline.waitForDrain(Math.max(0, deadline - Date.now()));
+      await until(`backfill ${runId} to have no upsert left`, async () => (await runBacklog(rt, runId, failedUpsert)) === 0, left(), 100);
+      await pipeline.waitForDrain(left());
     },
 
     /** Job counts by queue and state, for failure messages. */
