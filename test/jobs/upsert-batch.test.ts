@@ -133,6 +133,19 @@ describe('given a batch that fails as a whole after writing three of its ten rec
   }, 90_000);
 });
 
+/** A worker whose invoice batches fail and which does nothing after (no 'failed' hand-over of its own). */
+function invoiceBatchesFailingWorker(p: Pipeline): Worker {
+  const real = upsertQueueProcessor(makeJobHelpers(p.rt).upsert);
+  return new Worker(
+    QUEUES.upsert,
+    async (job: Job, token?: string, signal?: AbortSignal) => {
+      if (job.name === UPSERT_BATCH && job.data.entity === 'invoices') throw new Error('connection to Redis lost mid-batch');
+      return real(job, token, signal);
+    },
+    p.rt.workerOptions(QUEUES.upsert),
+  );
+}
+
 describe('given a backfill whose batch of ten invoices BullMQ has just failed, before any worker handed its records over', () => {
   let p: Pipeline;
   beforeAll(async () => {
@@ -146,18 +159,9 @@ describe('given a backfill whose batch of ten invoices BullMQ has just failed, b
 
   it("when the run's backlog is counted, then the batch's records go on as jobs of their own, tracked under the run and counted as not written until they are", async () => {
     const { rt } = p;
-    const real = upsertQueueProcessor(makeJobHelpers(rt).upsert);
-    // A worker whose invoice batch fails and which does nothing after: as when BullMQ's stalled-job check
-    // fails a batch (no worker's 'failed' event fires), or in the moment before the 'failed' event's
-    // hand-over has run.
-    const bare = new Worker(
-      QUEUES.upsert,
-      async (job: Job, token?: string, signal?: AbortSignal) => {
-        if (job.name === UPSERT_BATCH && job.data.entity === 'invoices') throw new Error('connection to Redis lost mid-batch');
-        return real(job, token, signal);
-      },
-      rt.workerOptions(QUEUES.upsert),
-    );
+    // As when BullMQ's stalled-job check fails a batch (no worker's 'failed' event fires), or in the
+    // moment before the 'failed' event's hand-over has run.
+    const bare = invoiceBatchesFailingWorker(p);
     p.startWorkers(['pull', 'backfill']);
     const { runId } = await p.backfill();
     const parent = (await rt.queues.backfill.getJob(runId))!;
@@ -197,16 +201,7 @@ describe('given a batch of ten invoices that BullMQ has failed, and two callers 
 
   it("when the second hands every record over and the first record's own job writes it while the first caller is still on its way, then no written record is left in flight, and each invoice is written once", async () => {
     const { rt } = p;
-    const real = upsertQueueProcessor(makeJobHelpers(rt).upsert);
-    // A worker whose invoice batch fails and which does nothing after (no 'failed' hand-over of its own).
-    const bare = new Worker(
-      QUEUES.upsert,
-      async (job: Job, token?: string, signal?: AbortSignal) => {
-        if (job.name === UPSERT_BATCH && job.data.entity === 'invoices') throw new Error('connection to Redis lost mid-batch');
-        return real(job, token, signal);
-      },
-      rt.workerOptions(QUEUES.upsert),
-    );
+    const bare = invoiceBatchesFailingWorker(p);
     const pulls = p.startWorkers(['pull']);
     await rt.queues.pull.add('pull', { connectionId: CONNECTION, entity: 'invoices' }, { priority: 1 });
     await until('the batch to fail', async () => (await rt.queues.upsert.getJobCounts('failed')).failed === 1, 30_000, 50);
