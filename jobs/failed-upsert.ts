@@ -6,13 +6,13 @@ import type { Quarantine } from '../src/pipeline/quarantine.js';
 import type { RecordLock } from '../src/pipeline/record-lock.js';
 import type { BackfillRuns } from '../src/pipeline/backfill-runs.js';
 import { UPSERT_BATCH, type UpsertPayload } from './catalog.js';
-import { enqueueUpserts, handOverJobId } from './enqueue-upserts.js';
+import { handOverJobId } from './enqueue-upserts.js';
 
 export interface FailedUpsertHelpers {
   logger: Logger;
   metrics: Pick<Metrics, 'recordsQuarantined'>;
   quarantine: Pick<Quarantine, 'get' | 'put'>;
-  inFlight: Pick<InFlight, 'settle' | 'get' | 'track'>;
+  inFlight: Pick<InFlight, 'settle' | 'get' | 'track' | 'handOver'>;
   locks: Pick<RecordLock, 'release'>;
   /** Where the records of a failed batch go: each to a job of its own. */
   queues: { upsert: Pick<Queue, 'addBulk'> };
@@ -107,19 +107,21 @@ async function handOverFailedBatch(h: FailedUpsertHelpers, job: Job, message: st
     await h.locks.release(connection, entity, erpId, `job-${job.id}`);
     const payload = (data!.records as UpsertPayload[])[i]!;
     const handOverId = handOverJobId(payload, job.id!);
-    const entry = await h.inFlight.get(connection, entity, erpId);
-    // Finished in the batch, or a newer version is on its way: left alone. An entry that already names
-    // the hand-over job was handed over by a call running at the same time (the worker's 'failed' event,
-    // the sweep, a backfill counting its run): enqueued again all the same (BullMQ keeps one job per id),
-    // so that this call too returns only once the job exists and is tracked under the run.
-    if (entry?.jobId !== job.id && entry?.jobId !== handOverId) continue;
+    // Its in-flight entry moved to the hand-over job first (tracked before the job exists, as in
+    // enqueueUpserts), checked and moved in one step. Finished in the batch, or a newer version is on its
+    // way: left alone. An entry that already names the hand-over job was handed over by a call running at
+    // the same time (the worker's 'failed' event, the sweep, a backfill counting its run): its entry is
+    // left as it is (put back, it would outlive the job that settles it), and its job added all the same
+    // (BullMQ keeps one job per id), so that this call too returns only once the job exists and is
+    // tracked under the run.
+    if (!(await h.inFlight.handOver(connection, job.id!, { entity, erpId, jobId: handOverId, payload }))) continue;
     jobs.push({
       name: 'upsert' as const,
       data: payload,
       opts: { jobId: handOverId, ...(job.opts.priority !== undefined ? { priority: job.opts.priority } : {}) },
     });
   }
-  await enqueueUpserts(h, jobs);
+  if (jobs.length) await h.queues.upsert.addBulk(jobs);
   if (typeof data!.runId === 'string' && jobs.length)
     await h.backfillRuns.trackUpserts(
       data!.runId,

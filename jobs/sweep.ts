@@ -15,7 +15,7 @@ export interface SweepHelpers extends FailedUpsertHelpers {
   metrics: Metrics;
   config: { sync: Pick<AppConfig['sync'], 'sweepGraceSeconds'> };
   connectionIds(): string[];
-  inFlight: Pick<InFlight, 'scan' | 'settle' | 'track' | 'count' | 'get'>;
+  inFlight: Pick<InFlight, 'scan' | 'settle' | 'track' | 'count' | 'get' | 'handOver'>;
   ledger: Pick<Ledger, 'getMany'>;
   syncStatus: Pick<SyncStatus, 'recordSweep'>;
   queues: { upsert: Pick<Queue, 'getJob' | 'getJobState' | 'addBulk'> };

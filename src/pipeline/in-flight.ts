@@ -4,6 +4,7 @@ import { LuaScript } from './lua-script.js';
 import { Quarantine } from './quarantine.js';
 
 const SETTLE = LuaScript.load('settle-in-flight-1');
+const HAND_OVER = LuaScript.load('hand-over-in-flight-1');
 
 /** One record handed to the upsert queue and not yet written, skipped or quarantined. */
 export interface InFlightEntry<P = unknown> {
@@ -41,6 +42,19 @@ export class InFlight {
   /** The record reached an outcome in job `jobId`; false when its entry names another job (a newer version). */
   async settle(connection: string, entity: string, erpId: string, jobId: string): Promise<boolean> {
     return (await SETTLE.run(this.redis, [this.keys.inFlight(connection)], [Quarantine.field(entity, erpId), jobId])) === 1;
+  }
+
+  /**
+   * A record leaving job `from` (a failed batch) for its own job, checked and moved in one step: 'moved'
+   * when its entry named `from` and now names the new job; 'already' when it named the new job already
+   * (another call handed it over; left as it is, so an entry the new job has since settled never comes
+   * back); undefined otherwise (finished, or a newer version on its way).
+   */
+  async handOver(connection: string, from: string, entry: Omit<InFlightEntry, 'enqueuedAt'>, at = Date.now()): Promise<'moved' | 'already' | undefined> {
+    const field = Quarantine.field(entry.entity, entry.erpId);
+    const value = `${entry.jobId}|${at}|${JSON.stringify(entry.payload)}`;
+    const r = await HAND_OVER.run(this.redis, [this.keys.inFlight(connection)], [from, entry.jobId, field, value]);
+    return r === 1 ? 'moved' : r === 2 ? 'already' : undefined;
   }
 
   /** The source version each record is on its way to billing at (undefined: not in flight). */

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBacklog } from '../../jobs/backfill.js';
 import { QUEUES, UPSERT_BATCH, type UpsertPayload } from '../../jobs/catalog.js';
 import { batchUpserts, enqueueUpserts, upsertJobId } from '../../jobs/enqueue-upserts.js';
+import { accountForFailedUpsert } from '../../jobs/failed-upsert.js';
 import { failedUpsertHelpers, makeJobHelpers } from '../../jobs/job-helpers.js';
 import { upsertQueueProcessor, type UpsertBatchResult } from '../../jobs/upsert-batch.js';
 import { sweepInFlight } from '../../jobs/sweep.js';
@@ -132,6 +133,19 @@ describe('given a batch that fails as a whole after writing three of its ten rec
   }, 90_000);
 });
 
+/** A worker whose invoice batches fail and which does nothing after (no 'failed' hand-over of its own). */
+function invoiceBatchesFailingWorker(p: Pipeline): Worker {
+  const real = upsertQueueProcessor(makeJobHelpers(p.rt).upsert);
+  return new Worker(
+    QUEUES.upsert,
+    async (job: Job, token?: string, signal?: AbortSignal) => {
+      if (job.name === UPSERT_BATCH && job.data.entity === 'invoices') throw new Error('connection to Redis lost mid-batch');
+      return real(job, token, signal);
+    },
+    p.rt.workerOptions(QUEUES.upsert),
+  );
+}
+
 describe('given a backfill whose batch of ten invoices BullMQ has just failed, before any worker handed its records over', () => {
   let p: Pipeline;
   beforeAll(async () => {
@@ -145,18 +159,9 @@ describe('given a backfill whose batch of ten invoices BullMQ has just failed, b
 
   it("when the run's backlog is counted, then the batch's records go on as jobs of their own, tracked under the run and counted as not written until they are", async () => {
     const { rt } = p;
-    const real = upsertQueueProcessor(makeJobHelpers(rt).upsert);
-    // A worker whose invoice batch fails and which does nothing after: as when BullMQ's stalled-job check
-    // fails a batch (no worker's 'failed' event fires), or in the moment before the 'failed' event's
-    // hand-over has run.
-    const bare = new Worker(
-      QUEUES.upsert,
-      async (job: Job, token?: string, signal?: AbortSignal) => {
-        if (job.name === UPSERT_BATCH && job.data.entity === 'invoices') throw new Error('connection to Redis lost mid-batch');
-        return real(job, token, signal);
-      },
-      rt.workerOptions(QUEUES.upsert),
-    );
+    // As when BullMQ's stalled-job check fails a batch (no worker's 'failed' event fires), or in the
+    // moment before the 'failed' event's hand-over has run.
+    const bare = invoiceBatchesFailingWorker(p);
     p.startWorkers(['pull', 'backfill']);
     const { runId } = await p.backfill();
     const parent = (await rt.queues.backfill.getJob(runId))!;
@@ -184,6 +189,57 @@ describe('given a backfill whose batch of ten invoices BullMQ has just failed, b
     expect(p.upsertPosts()).toBe(10);
     expect((await p.compareWithSource()).problems).toEqual([]);
     expect(await rt.inFlight.count(CONNECTION)).toBe(0);
+  }, 90_000);
+});
+
+describe('given a batch of ten invoices that BullMQ has failed, and two callers handing its records over at once', () => {
+  let p: Pipeline;
+  beforeAll(async () => {
+    p = await startPipeline({ name: 'batch-failed-twice', invoices: 10, sync: { upsertBatchSize: 10, upsertConcurrency: 1, attempts: 1 } });
+  }, 60_000);
+  afterAll(() => p?.close());
+
+  it("when the second hands every record over and the first record's own job writes it while the first caller is still on its way, then no written record is left in flight, and each invoice is written once", async () => {
+    const { rt } = p;
+    const bare = invoiceBatchesFailingWorker(p);
+    const pulls = p.startWorkers(['pull']);
+    await rt.queues.pull.add('pull', { connectionId: CONNECTION, entity: 'invoices' }, { priority: 1 });
+    await until('the batch to fail', async () => (await rt.queues.upsert.getJobCounts('failed')).failed === 1, 30_000, 50);
+    await bare.close();
+    await pulls.stop(2_000);
+    const [failed] = await rt.queues.upsert.getJobs(['failed']);
+    const first: string = failed!.data.records[0].erpId;
+    p.startWorkers(['upsert']);
+
+    // The first caller (the worker's 'failed' event, say) is held after its first record, while the
+    // second (a backfill counting its run) hands every record over and the first record is written.
+    const h = failedUpsertHelpers(rt);
+    let released = 0;
+    const held = {
+      ...h,
+      locks: {
+        release: async (...args: Parameters<typeof h.locks.release>) => {
+          if (++released === 2) {
+            expect(await accountForFailedUpsert(h, (await rt.queues.upsert.getJob(failed!.id!))!)).toBe(true);
+            await until(
+              'the first record to be written by its own job',
+              async () => (await rt.inFlight.get(CONNECTION, 'invoices', first)) === undefined,
+              30_000,
+              20,
+            );
+          }
+          return h.locks.release(...args);
+        },
+      },
+    };
+    expect(await accountForFailedUpsert(held, failed!)).toBe(true);
+    expect(released).toBe(10);
+
+    await p.waitForDrain(60_000);
+    expect(await rt.inFlight.count(CONNECTION)).toBe(0);
+    expect(p.billingInvoices().size).toBe(10);
+    expect(p.upsertPosts()).toBe(10);
+    expect((await p.compareWithSource()).problems).toEqual([]);
   }, 90_000);
 });
 

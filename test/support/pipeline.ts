@@ -12,7 +12,8 @@ import { stringify as toYaml } from 'yaml';
 import { validateSettings } from '../../connectors/registry.js';
 import type { BillingBody, MapContext } from '../../src/connector/types.js';
 import { startZohoEmulator, ZOHO_SANDBOX_DEFAULTS, type ZohoEmulator, type ZohoEmulatorOptions } from '../../sandbox/zoho-books/index.js';
-import { addBackfill } from '../../jobs/backfill.js';
+import { addBackfill, runBacklog } from '../../jobs/backfill.js';
+import { failedUpsertHelpers } from '../../jobs/job-helpers.js';
 import { QUEUES, queuePrefix, type QueueName } from '../../jobs/catalog.js';
 import { createRuntime, type Runtime } from '../../jobs/runtime.js';
 import { type Role, startWorkers, type WorkerService } from '../../jobs/worker-service.js';
@@ -371,8 +372,11 @@ export async function startPipeline(options: PipelineOptions) {
     },
 
     /**
-     * Waits until the backfill parent is completed (its completion event) and nothing is waiting, active
-     * or delayed.
+     * Waits as `erp-sync backfill` does: the parent completed (its completion event), and none of the
+     * run's own upserts left (runBacklog, which hands a failed batch's unwritten records over itself: the
+     * queues alone look drained between a batch failing and its worker's 'failed' event enqueuing its
+     * records, and drained() does not wait for that event in workers the test started itself); and
+     * nothing waiting, active or delayed.
      */
     async waitForBackfill(runId: string, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
@@ -385,7 +389,13 @@ export async function startPipeline(options: PipelineOptions) {
         if (state === 'failed') throw new Error(`backfill failed: ${(await rt.queues.backfill.getJob(runId))?.failedReason ?? (e as Error).message}`);
         throw new Error(`backfill ${runId} did not complete within ${timeoutMs} ms: parent ${state}; ${await pipeline.describeQueues()}`);
       }
-      await pipeline.waitForDrain(Math.max(0, deadline - Date.now()));
+      // Drained first, so the run's backlog is counted once its jobs are (nearly) all done: each count asks
+      // BullMQ the state of every job of the run still pending.
+      const left = () => Math.max(0, deadline - Date.now());
+      await pipeline.waitForDrain(left());
+      const failedUpsert = failedUpsertHelpers(rt);
+      await until(`backfill ${runId} to have no upsert left`, async () => (await runBacklog(rt, runId, failedUpsert)) === 0, left(), 100);
+      await pipeline.waitForDrain(left());
     },
 
     /** Job counts by queue and state, for failure messages. */
