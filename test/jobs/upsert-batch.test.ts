@@ -317,7 +317,7 @@ describe('given one invoice twice in one batch: its newer version, then an older
   }, 60_000);
 });
 
-describe('given a batch of invoices whose billing requests take 800 ms each, and record locks of 1.2 s', () => {
+describe('given a batch of invoices whose billing requests take 1.5 s each, and record locks of 3 s', () => {
   let p: Pipeline;
   beforeAll(async () => {
     p = await startPipeline({ name: 'batch-long', invoices: 6, sync: { upsertBatchSize: 10, upsertConcurrency: 1 } });
@@ -326,14 +326,15 @@ describe('given a batch of invoices whose billing requests take 800 ms each, and
 
   it('when the batch has run for longer than the locks last, then the records it has not written yet are still locked by it, and all are written once', async () => {
     const { rt } = p;
-    await pullThenUpsertSlowly(p, { latencyMs: 800, recordLockTtlMs: 1_200 }, async () => {
+    // Locks of 3 s renewed every second: a process starved of CPU for under 2 s keeps them, as it should.
+    await pullThenUpsertSlowly(p, { latencyMs: 1_500, recordLockTtlMs: 3_000 }, async () => {
       const [batch] = (await rt.queues.upsert.getJobs(['active', 'wait', 'prioritized'])).filter(
         (j) => j.name === UPSERT_BATCH && j.data.entity === 'invoices',
       );
       const records: string[] = batch!.data.records.map((r: { erpId: string }) => r.erpId);
       expect(records.length).toBeGreaterThanOrEqual(4);
       const lockOfLast = rt.keys.recordLock(CONNECTION, 'invoices', records.at(-1)!);
-      // Three requests answered: at least 2.4 s into the batch, twice the locks' 1.2 s.
+      // Three requests answered: at least 4.5 s into the batch, half as long again as the locks' 3 s.
       await until('billing to have answered three upserts', async () => p.upsertPosts() >= 3, 30_000, 20);
       expect(await rt.redis.get(lockOfLast)).toBe(`job-${batch!.id}`);
       await until('the batch to be done', async () => (await rt.queues.upsert.getJob(batch!.id!))?.finishedOn !== undefined, 30_000, 50);
