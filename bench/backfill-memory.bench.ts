@@ -36,11 +36,31 @@ async function main() {
     const billing = await forkBillingEmulator(KEY);
     const prefix = `bench-mem-${randomBytes(3).toString('hex')}`;
     const connectionId = String(erp.connection.id);
-    const config = await writeSyncBenchConfig({ billingUrl: billing.url, billingKey: KEY, redisUrl: redis.url, prefix, connection: erp.connection });
+    const config = await writeSyncBenchConfig({
+      billingUrl: billing.url,
+      billingKey: KEY,
+      redisUrl: redis.url,
+      prefix,
+      connection: erp.connection,
+    });
     const started = Date.now();
     const child = spawn(
       process.execPath,
-      [cli, 'backfill', '--config', config, '--connection', connectionId, '--entity', 'invoices', '--from', erp.from, '--to', erp.to, '--json'],
+      [
+        cli,
+        'backfill',
+        '--config',
+        config,
+        '--connection',
+        connectionId,
+        '--entity',
+        'invoices',
+        '--from',
+        erp.from,
+        '--to',
+        erp.to,
+        '--json',
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'error' } },
     );
     const rss = watchPeakRss(child.pid!);
@@ -66,7 +86,10 @@ async function main() {
     const peakMb = rss.stop() / 1024;
     const seconds = (Date.now() - started) / 1000;
     const summary = JSON.parse(out || '{}') as { pulled?: number; enqueued?: number; quarantinedTotal?: number };
-    if (code !== 0) console.error(`backfill exited ${code}; quarantined ${summary.quarantinedTotal ?? '?'}; stderr: ${err.slice(-2000)}`);
+    if (code !== 0)
+      console.error(
+        `backfill exited ${code}; quarantined ${summary.quarantinedTotal ?? '?'}; stderr: ${err.slice(-2000)}`,
+      );
     rows.push(
       `| ${VENDOR} | ${n.toLocaleString('en')} | ${summary.pulled ?? '?'} | ${summary.enqueued ?? '?'} | ${peakMb.toFixed(0)} MiB | ${seconds.toFixed(0)} s | ${erp.peakRssMb().toFixed(0)} MiB | ${code} |`,
     );
@@ -106,9 +129,13 @@ async function main() {
   console.log(
     `## (c) peak RSS of the worker during a backfill\n\nmachine: ${machine()}\nmethod: \`erp-sync backfill --entity invoices\` (workers in-process; NODE_OPTIONS: ${process.env.NODE_OPTIONS ?? '(none)'}; ERP_SYNC_HEAP_MB: ${process.env.ERP_SYNC_HEAP_MB ?? '(unset)'}), ${VENDOR} and billing emulators in their own processes, backlog high-water 5,000, upsert concurrency 32; peak RSS = VmHWM of the backfill process sampled every 200 ms\n`,
   );
-  console.log('| vendor | invoices | pulled | enqueued | peak RSS | time | emulator peak RSS | exit |\n|---|---|---|---|---|---|---|---|');
+  console.log(
+    '| vendor | invoices | pulled | enqueued | peak RSS | time | emulator peak RSS | exit |\n|---|---|---|---|---|---|---|---|',
+  );
   for (const r of rows) console.log(r);
-  console.log('\n## (d) Redis bytes per synced record, after the backfill (MEMORY USAGE … SAMPLES 0 of every key of the run)');
+  console.log(
+    '\n## (d) Redis bytes per synced record, after the backfill (MEMORY USAGE … SAMPLES 0 of every key of the run)',
+  );
   for (const t of bytesTables) console.log(t);
 }
 

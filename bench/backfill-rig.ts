@@ -41,7 +41,9 @@ export async function startBackfillRig(o: {
       billing: { url: billing.url, apiKey: 'k', rateLimit: { max: 5000 } },
       redis: { url: o.redisUrl, prefix },
       sync: { upsertConcurrency: 32, backlogHighWater: 5000, backoffMs: 50, dependencyWaitSeconds: 60 },
-      connections: [{ ...connection, settings: { ...connection.settings, ...(o.pageSize ? { pageSize: o.pageSize } : {}) } }],
+      connections: [
+        { ...connection, settings: { ...connection.settings, ...(o.pageSize ? { pageSize: o.pageSize } : {}) } },
+      ],
     },
     {},
     validateSettings,
@@ -53,7 +55,9 @@ export async function startBackfillRig(o: {
     erp,
     rt,
     upsertPosts: async () => {
-      const res = (await (await fetch(`${billing.url}/__admin/journal?path=/external/invoice/upsert`)).json()) as { entries: Array<{ status: number }> };
+      const res = (await (await fetch(`${billing.url}/__admin/journal?path=/external/invoice/upsert`)).json()) as {
+        entries: Array<{ status: number }>;
+      };
       return res.entries.filter((e) => e.status === 200).length;
     },
     close: async () => {
@@ -97,7 +101,12 @@ export async function compareWithSource(rt: Runtime, connectionId: string): Prom
     until: new Date(Date.now() + 86_400_000),
     settings: c.settings,
   };
-  const mapCtx: MapContext = { connectionId, originSource: c.originSource, baseCurrency: 'INR', lookups: await stream.lookups!(ctx) };
+  const mapCtx: MapContext = {
+    connectionId,
+    originSource: c.originSource,
+    baseCurrency: 'INR',
+    lookups: await stream.lookups!(ctx),
+  };
   const expected = new Map<string, BillingBody>();
   let quarantined = 0;
   for await (const page of stream.read(ctx, stream.initialState(undefined))) {
@@ -129,7 +138,15 @@ export async function compareWithSource(rt: Runtime, connectionId: string): Prom
     }
   }
   const refused = (await rt.quarantine.list(connectionId))
-    .filter((q) => q.stage !== 'map' && !(q.entity === 'credit-notes' && q.reason === 'DEPENDENCY_MISSING' && / will not reach billing /.test(q.message)))
+    .filter(
+      (q) =>
+        q.stage !== 'map' &&
+        !(
+          q.entity === 'credit-notes' &&
+          q.reason === 'DEPENDENCY_MISSING' &&
+          / will not reach billing /.test(q.message)
+        ),
+    )
     .map((q) => `${q.entity}/${q.erpId}: ${q.reason} ${q.message}`);
   return { expected, quarantined, inBilling, mismatches, refused };
 }

@@ -17,7 +17,11 @@ export function bareHttpPost(baseUrl: string, path: string, apiKey: string): (pa
           path: url.pathname,
           method: 'POST',
           agent,
-          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data), 'x-service-signature': apiKey },
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(data),
+            'x-service-signature': apiKey,
+          },
         },
         (res) => {
           res.resume();

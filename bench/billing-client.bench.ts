@@ -26,11 +26,24 @@ function body(i: number, round: string): InvoiceInputDraft {
     invoiceNumber: `B-${round}-${i}`,
     invoiceDate: { date: '2026-11-01' },
     invoiceSubtotal: 1000 + (i % 97),
-    invoiceTax: { total: 180, gstTax: { totalGst: 180, totalGstRate: 18, cgst: 90, cgstRate: 9, sgst: 90, sgstRate: 9, igst: 0, igstRate: 0 } },
+    invoiceTax: {
+      total: 180,
+      gstTax: { totalGst: 180, totalGstRate: 18, cgst: 90, cgstRate: 9, sgst: 90, sgstRate: 9, igst: 0, igstRate: 0 },
+    },
     invoiceTotal: 1180 + (i % 97),
     invoiceCurrency: 'INR',
-    customerDetails: { buyerId: `bench-cust-${i % 500}`, name: 'Bench Buyer', taxIdentifiers: [{ type: 'GSTIN', value: '29AABCB1234F1Z5' }] },
-    lineItems: [{ lineItemDetails: { name: 'Subscription', taxRate: 18, pricePerItem: 1000 + (i % 97) }, subTotal: 1000 + (i % 97), total: 1180 + (i % 97) }],
+    customerDetails: {
+      buyerId: `bench-cust-${i % 500}`,
+      name: 'Bench Buyer',
+      taxIdentifiers: [{ type: 'GSTIN', value: '29AABCB1234F1Z5' }],
+    },
+    lineItems: [
+      {
+        lineItemDetails: { name: 'Subscription', taxRate: 18, pricePerItem: 1000 + (i % 97) },
+        subTotal: 1000 + (i % 97),
+        total: 1180 + (i % 97),
+      },
+    ],
     invoiceOriginSource: 'EXTERNAL_SYSTEM_A',
     erpId: String(i),
   };
@@ -69,7 +82,13 @@ async function main() {
   for (const input of inputs) applyInvoiceUpsert(big.store, 'big', input);
   const upsertMs = performance.now() - t;
   const company = big.store.company('big');
-  const q = { dateType: 'UPDATED_AT', startDate: '2026-11-10', endDate: '2026-11-10', originSource: ['EXTERNAL_SYSTEM_A'], pageSize: 500 } as const;
+  const q = {
+    dateType: 'UPDATED_AT',
+    startDate: '2026-11-10',
+    endDate: '2026-11-10',
+    originSource: ['EXTERNAL_SYSTEM_A'],
+    pageSize: 500,
+  } as const;
   listInvoices(company, { ...q, pageNumber: 1 } as never, '2026-11-10');
   const pageMs: number[] = [];
   for (let p = 2; p < 12; p++) {
@@ -86,7 +105,9 @@ async function main() {
   );
   console.log('| path | upserts/s (median) | rounds |');
   console.log('|---|---|---|');
-  console.log(`| bare node:http keep-alive loop | ${b.toFixed(0)} | ${bareRates.map((x) => x.toFixed(0)).join(', ')} |`);
+  console.log(
+    `| bare node:http keep-alive loop | ${b.toFixed(0)} | ${bareRates.map((x) => x.toFixed(0)).join(', ')} |`,
+  );
   console.log(`| BillingClient.upsertInvoice | ${c.toFixed(0)} | ${clientRates.map((x) => x.toFixed(0)).join(', ')} |`);
   console.log(`\nclient / bare = ${(c / b).toFixed(2)}\n`);
   console.log(

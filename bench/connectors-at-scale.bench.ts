@@ -41,7 +41,11 @@ async function main() {
         const { expected, quarantined, inBilling, mismatches, refused } = await compareWithSource(rig.rt, conn);
         const before = await rig.upsertPosts();
         const t1 = performance.now();
-        const again = await runBackfill(rig.rt, { ...range, entities: ['invoices', 'credit-notes'] }, { restart: true, quiet: true });
+        const again = await runBackfill(
+          rig.rt,
+          { ...range, entities: ['invoices', 'credit-notes'] },
+          { restart: true, quiet: true },
+        );
         const secondS = (performance.now() - t1) / 1000;
         const problems = [
           ...mismatches.slice(0, 10),
@@ -50,7 +54,9 @@ async function main() {
           ...(expected.size + quarantined === rig.erp.sourceInvoices()
             ? []
             : [`${expected.size} mapped + ${quarantined} quarantined ≠ ${rig.erp.sourceInvoices()} in the source`]),
-          ...(again.enqueued === 0 && (await rig.upsertPosts()) === before ? [] : [`the second backfill enqueued ${again.enqueued}`]),
+          ...(again.enqueued === 0 && (await rig.upsertPosts()) === before
+            ? []
+            : [`the second backfill enqueued ${again.enqueued}`]),
         ];
         console.log(
           `| ${v.name} | ${inBilling} | ${backfillS.toFixed(1)} | ${(inBilling / backfillS).toFixed(0)} | ${secondS.toFixed(1)} | ${problems.length} |`,

@@ -12,7 +12,8 @@ const faults = process.argv[3] ? JSON.parse(process.argv[3]) : {};
 const seedCount = Number(process.argv[4] ?? 0);
 const spreadDays = Number(process.argv[5] ?? 1);
 const emu = await startBillingEmulator({ port: 0, keys: [{ key, companyId: 'bench' }], faults, journalMax: 1_000_000 });
-for (let i = 0; i < seedCount; i++) applyInvoiceUpsert(emu.store, 'bench', InvoiceInput.parse(seedInvoice(i, spreadDays)));
+for (let i = 0; i < seedCount; i++)
+  applyInvoiceUpsert(emu.store, 'bench', InvoiceInput.parse(seedInvoice(i, spreadDays)));
 process.send?.({ url: emu.url });
 process.on('message', async (m) => {
   if (m === 'stop') {

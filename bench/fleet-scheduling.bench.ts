@@ -63,7 +63,12 @@ async function startFleet(): Promise<Member[]> {
     for (let i = 1; i <= PER_VENDOR; i++) {
       const backfill = profile.name === 'quickbooks' && i === 1;
       const throttled = profile.name === 'xero' && i === 1;
-      const sandbox = await profile.start({ port: 0, host: '127.0.0.1', seed: 100 + i, records: backfill ? HISTORY : 40 });
+      const sandbox = await profile.start({
+        port: 0,
+        host: '127.0.0.1',
+        seed: 100 + i,
+        records: backfill ? HISTORY : 40,
+      });
       if (throttled) {
         const r = await fetch(`${sandbox.url}/__admin/limits`, {
           method: 'POST',
@@ -112,7 +117,11 @@ async function runOnce(mode: 'fair' | 'unfair', redisUrl: string, billingUrl: st
     validateSettings,
     'fleet config',
   );
-  const rt = await createRuntime(config, redisUrl, createLogger({ level: process.env.BENCH_LOG_LEVEL ?? 'silent', format: 'json' }));
+  const rt = await createRuntime(
+    config,
+    redisUrl,
+    createLogger({ level: process.env.BENCH_LOG_LEVEL ?? 'silent', format: 'json' }),
+  );
   const byId = new Map(members.map((m) => [m.id, m]));
   const delays: number[] = [];
   const delaysThrottled: number[] = [];
@@ -164,7 +173,9 @@ async function runOnce(mode: 'fair' | 'unfair', redisUrl: string, billingUrl: st
   const samples: Array<{ t: number; calls: number }> = [];
   const sampleCalls = async () => {
     const values = await metricValues(rt, 'erpsync_vendor_requests_total');
-    const calls = values.filter((v) => v.labels.connection === backfiller.id && v.labels.status_class === '2xx').reduce((a, v) => a + v.value, 0);
+    const calls = values
+      .filter((v) => v.labels.connection === backfiller.id && v.labels.status_class === '2xx')
+      .reduce((a, v) => a + v.value, 0);
     samples.push({ t: Date.now(), calls });
   };
   const sampler = setInterval(() => void sampleCalls(), 5_000);
@@ -203,7 +214,13 @@ async function runOnce(mode: 'fair' | 'unfair', redisUrl: string, billingUrl: st
   return {
     mode,
     vendor429,
-    backfill: { callsPerMinute: perMinute, windowsDone, windows: bf.children, budget, vendorLimit: VENDOR_LIMIT.quickbooks },
+    backfill: {
+      callsPerMinute: perMinute,
+      windowsDone,
+      windows: bf.children,
+      budget,
+      vendorLimit: VENDOR_LIMIT.quickbooks,
+    },
     delays,
     done,
     startsByVendor,
@@ -233,7 +250,10 @@ console.log('');
 console.log('| | fair scheduling | without it |');
 console.log('|---|---|---|');
 const row = (name: string, f: (r: RunFigures) => string) => console.log(`| ${name} | ${results.map(f).join(' | ')} |`);
-row('vendor 429s (all connections)', (r) => `${Object.values(r.vendor429).reduce((a, b) => a + b, 0)} ${JSON.stringify(r.vendor429)}`);
+row(
+  'vendor 429s (all connections)',
+  (r) => `${Object.values(r.vendor429).reduce((a, b) => a + b, 0)} ${JSON.stringify(r.vendor429)}`,
+);
 row('backfill: calls per rolling minute, mean (min–max)', (r) => {
   const c = r.backfill.callsPerMinute;
   return `${mean(c).toFixed(0)} (${Math.min(...c).toFixed(0)}–${Math.max(...c).toFixed(0)})`;
@@ -244,13 +264,16 @@ row('backfill: of its budget / of the vendor limit', (r) => {
 });
 row('backfill windows done', (r) => `${r.backfill.windowsDone} / ${r.backfill.windows}`);
 row('scheduled pulls measured (28 incremental connections)', (r) => String(r.delays.length));
-const triple = (xs: number[] | undefined) => (xs?.length ? `${pct(xs, 50).toFixed(1)} / ${pct(xs, 99).toFixed(1)} / ${Math.max(...xs).toFixed(1)}` : 'none');
+const triple = (xs: number[] | undefined) =>
+  xs?.length ? `${pct(xs, 50).toFixed(1)} / ${pct(xs, 99).toFixed(1)} / ${Math.max(...xs).toFixed(1)}` : 'none';
 row('incremental pulls: start delay past schedule p50 / p99 / max (s)', (r) => triple(r.delays));
 for (const v of PROFILES.map((p) => p.name)) {
   row(`— ${v}: start delay p50 / p99 / max (s)`, (r) => triple(r.startsByVendor[v]));
   row(`— ${v}: completed after schedule p50 / p99 / max (s)`, (r) => triple(r.done[v]));
 }
 row('throttled connection: start delay p50 / max (s)', (r) =>
-  r.delaysThrottled.length ? `${pct(r.delaysThrottled, 50).toFixed(1)} / ${Math.max(...r.delaysThrottled).toFixed(1)}` : 'none completed',
+  r.delaysThrottled.length
+    ? `${pct(r.delaysThrottled, 50).toFixed(1)} / ${Math.max(...r.delaysThrottled).toFixed(1)}`
+    : 'none completed',
 );
 process.exit(0);

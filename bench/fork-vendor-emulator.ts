@@ -21,9 +21,13 @@ export interface VendorEmulator {
  * be what limits a benchmark, nor share the measured process's memory or core.
  */
 export async function forkVendorEmulator(vendor: string, invoices: number): Promise<VendorEmulator> {
-  const child = fork(fileURLToPath(new URL('./vendor-emulator-process.js', import.meta.url)), [vendor, String(invoices)], {
-    execArgv: ['--max-old-space-size=12288'],
-  });
+  const child = fork(
+    fileURLToPath(new URL('./vendor-emulator-process.js', import.meta.url)),
+    [vendor, String(invoices)],
+    {
+      execArgv: ['--max-old-space-size=12288'],
+    },
+  );
   const rss = watchPeakRss(child.pid!, 1000);
   const info = await new Promise<Omit<VendorEmulator, 'stop' | 'peakRssMb'>>((resolve, reject) => {
     child.once('message', (m) => resolve(m as never));

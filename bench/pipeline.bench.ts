@@ -30,7 +30,9 @@ const ROUNDS = arg('rounds', 5);
 const WARM = arg('warm', 1000);
 const LIMIT = arg('limit', 100);
 const LIMITED_N = arg('limited-n', 1500);
-const BATCHES = (process.argv.includes('--batches') ? process.argv[process.argv.indexOf('--batches') + 1]! : '1,20').split(',').map(Number);
+const BATCHES = (process.argv.includes('--batches') ? process.argv[process.argv.indexOf('--batches') + 1]! : '1,20')
+  .split(',')
+  .map(Number);
 const KEY = 'bench-key';
 const BUYERS = 100;
 
@@ -41,7 +43,10 @@ function invoice(i: number, tag: string): InvoiceInputDraft {
     invoiceNumber: `B-${tag}-${i}`,
     invoiceDate: { date: '2026-11-01' },
     invoiceSubtotal: amt,
-    invoiceTax: { total: 180, gstTax: { totalGst: 180, totalGstRate: 18, cgst: 90, cgstRate: 9, sgst: 90, sgstRate: 9, igst: 0, igstRate: 0 } },
+    invoiceTax: {
+      total: 180,
+      gstTax: { totalGst: 180, totalGstRate: 18, cgst: 90, cgstRate: 9, sgst: 90, sgstRate: 9, igst: 0, igstRate: 0 },
+    },
     invoiceTotal: amt + 180,
     invoiceCurrency: 'INR',
     customerDetails: { buyerId: `cust.bench.${i % BUYERS}`, name: 'Bench Buyer' },
@@ -56,7 +61,14 @@ function payload(i: number, tag: string): UpsertJob {
   const hash = contentHash(body);
   return {
     name: 'upsert' as const,
-    data: { connectionId: 'bench', entity: 'invoices', erpId: `${tag}-${i}`, version: '2026-11-01T00:00:00.000Z', hash, body },
+    data: {
+      connectionId: 'bench',
+      entity: 'invoices',
+      erpId: `${tag}-${i}`,
+      version: '2026-11-01T00:00:00.000Z',
+      hash,
+      body,
+    },
     opts: { jobId: upsertJobId('bench', 'invoices', `${tag}-${i}`, hash) },
   };
 }
@@ -130,9 +142,19 @@ async function main() {
     for (const b of BATCHES) await pipelineRound(rt, payloads(`warm-p${b}`, WARM), b); // also ensures the bench customers once
     // Per path: rates (invoices/s) and CPU of this process (client or workers) per invoice, steadier than rates on a shared machine.
     const paths = [
-      { name: 'bare node:http keep-alive loop (bodies built and validated before timing)', batch: 0, rates: [] as number[], cpu: [] as number[] },
+      {
+        name: 'bare node:http keep-alive loop (bodies built and validated before timing)',
+        batch: 0,
+        rates: [] as number[],
+        cpu: [] as number[],
+      },
       { name: 'BillingClient loop', batch: 0, rates: [] as number[], cpu: [] as number[] },
-      ...BATCHES.map((b) => ({ name: `upsert pipeline, ${b} record${b === 1 ? '' : 's'} per job`, batch: b, rates: [] as number[], cpu: [] as number[] })),
+      ...BATCHES.map((b) => ({
+        name: `upsert pipeline, ${b} record${b === 1 ? '' : 's'} per job`,
+        batch: b,
+        rates: [] as number[],
+        cpu: [] as number[],
+      })),
     ];
     const cpuMs = () => {
       const u = process.cpuUsage();
@@ -171,10 +193,16 @@ async function main() {
     );
     lines.push('| path | invoices/s (median) | rounds | CPU µs per invoice (median) |\n|---|---|---|---|');
     for (const path of paths)
-      lines.push(`| ${path.name} | ${median(path.rates).toFixed(0)} | ${path.rates.map((x) => x.toFixed(0)).join(', ')} | ${median(path.cpu).toFixed(0)} |`);
+      lines.push(
+        `| ${path.name} | ${median(path.rates).toFixed(0)} | ${path.rates.map((x) => x.toFixed(0)).join(', ')} | ${median(path.cpu).toFixed(0)} |`,
+      );
     const [b0, c0] = [paths[0]!, paths[1]!];
-    lines.push(`| (before the pipeline: building the payloads a pull hands it — invoice, content hash, job id) | | | ${median(payloadCpu).toFixed(0)} |`);
-    lines.push(`\nclient / bare: rate ${(median(c0.rates) / median(b0.rates)).toFixed(2)}, CPU ${(median(b0.cpu) / median(c0.cpu)).toFixed(2)}`);
+    lines.push(
+      `| (before the pipeline: building the payloads a pull hands it — invoice, content hash, job id) | | | ${median(payloadCpu).toFixed(0)} |`,
+    );
+    lines.push(
+      `\nclient / bare: rate ${(median(c0.rates) / median(b0.rates)).toFixed(2)}, CPU ${(median(b0.cpu) / median(c0.cpu)).toFixed(2)}`,
+    );
     // Also per round (the paths of one round run back to back): a machine whose speed drifts over the run
     // moves both sides of a round's ratio together.
     const perRound = (path: { cpu: number[] }) => path.cpu.map((cpu, r) => c0.cpu[r]! / cpu);

@@ -74,5 +74,11 @@ export async function runReconcileCli<R>(config: string, args: string[]): Promis
   child.stderr.on('data', (b) => (err += b));
   const code = await new Promise<number>((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
   const peakMb = rss.stop() / 1024;
-  return { code, seconds: (Date.now() - started) / 1000, peakMb, result: out ? (JSON.parse(out) as R) : undefined, stderr: err };
+  return {
+    code,
+    seconds: (Date.now() - started) / 1000,
+    peakMb,
+    result: out ? (JSON.parse(out) as R) : undefined,
+    stderr: err,
+  };
 }

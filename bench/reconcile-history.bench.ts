@@ -73,7 +73,10 @@ async function main() {
   const cleanSeconds = (Date.now() - t) / 1000;
 
   const victim = Math.floor(N * 0.37);
-  const res = await fetch(`${billing.url}/__admin/invoices/${encodeURIComponent(seedInvoice(victim).invoiceId)}/delete?company=bench`, { method: 'POST' });
+  const res = await fetch(
+    `${billing.url}/__admin/invoices/${encodeURIComponent(seedInvoice(victim).invoiceId)}/delete?company=bench`,
+    { method: 'POST' },
+  );
   if (!res.ok) throw new Error(`delete: ${res.status}`);
   const report = new DriftReport();
   t = Date.now();
@@ -83,14 +86,20 @@ async function main() {
 
   // The same check on demand: the real CLI, a process of its own (config loaded, Redis opened, the in-flight sweep).
   const file = await writeBenchConfig(yaml);
-  const calls = async () => ((await (await fetch(`${billing.url}/__admin/journal?path=/external/invoices`)).json()) as { entries: unknown[] }).entries.length;
+  const calls = async () =>
+    ((await (await fetch(`${billing.url}/__admin/journal?path=/external/invoices`)).json()) as { entries: unknown[] })
+      .entries.length;
   type Result = { total: number; items: DriftItem[]; billingCalls?: number };
   const cli = async (args: string[]) => {
     const before = await calls();
     const run = await runReconcileCli<Result>(file, args);
     if (!run.result) console.error(run.stderr.slice(0, 2000));
     const hit = run.result?.items.find((i) => i.erpId === String(victim));
-    return { ...run, calls: (await calls()) - before, found: hit ? `${hit.kind} (drift total ${run.result!.total})` : 'NOT FOUND' };
+    return {
+      ...run,
+      calls: (await calls()) - before,
+      found: hit ? `${hit.kind} (drift total ${run.result!.total})` : 'NOT FOUND',
+    };
   };
   const onDemand = await cli(['--history']);
   const today = utcDate(Date.now());
@@ -106,7 +115,9 @@ async function main() {
   console.log(
     `| ${N.toLocaleString('en')} | ${indexed.toLocaleString('en')} members, ${indexSeconds.toFixed(1)} s | ${(indexBytes / N).toFixed(0)} | ${clean.calls}, ${cleanSeconds.toFixed(2)} s | ${found.calls}, ${foundSeconds.toFixed(2)} s | ${found.narrowed.map((w) => `${w.window} (billing ${w.billing}, ledger ${w.ledger})`).join(', ')} | ${hit ? `erpId ${hit.erpId}, missing_in_billing` : 'NOT FOUND'} (drift total ${report.total}) |`,
   );
-  console.log('\n| one missing among N | billing listing calls | time | peak RSS | exit | found |\n|---|---|---|---|---|---|');
+  console.log(
+    '\n| one missing among N | billing listing calls | time | peak RSS | exit | found |\n|---|---|---|---|---|---|',
+  );
   console.log(
     `| scheduled count invariant (in process) | ${found.calls} | ${foundSeconds.toFixed(1)} s | – | – | ${hit ? 'missing_in_billing' : 'NOT FOUND'} |`,
   );

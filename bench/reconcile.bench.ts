@@ -56,12 +56,10 @@ async function main() {
     }
     const config = await writeBenchConfig(reconcileBenchConfig(billing.url, KEY, redis.url, prefix));
     const today = utcDate(Date.now());
-    const { code, seconds, peakMb, result, stderr } = await runReconcileCli<{ total: number; checked: { billing: number; ledger: number } }>(config, [
-      '--from',
-      today,
-      '--to',
-      today,
-    ]);
+    const { code, seconds, peakMb, result, stderr } = await runReconcileCli<{
+      total: number;
+      checked: { billing: number; ledger: number };
+    }>(config, ['--from', today, '--to', today]);
     if (!result) console.error(stderr.slice(0, 2000));
     rows.push(
       `| ${n.toLocaleString('en')} | ${result?.checked.billing ?? '?'} | ${result?.checked.ledger ?? '?'} | ${result?.total ?? '?'} | ${peakMb.toFixed(0)} MiB | ${seconds.toFixed(1)} s | ${code} |`,
@@ -75,7 +73,9 @@ async function main() {
   console.log(
     `## reconcile a window of N invoices\n\nmachine: ${machine()}\nmethod: billing emulator (own process) seeded with N invoices updated today for origin source EXTERNAL_SYSTEM_A; ledger seeded with the N matching entries; \`erp-sync reconcile --from today --to today --json\` measured (wall time, VmHWM every 200 ms); billing pages of 500; billing budget 1,000 requests/s\n`,
   );
-  console.log('| invoices | billing checked | ledger checked | drift | peak RSS | time | exit |\n|---|---|---|---|---|---|---|');
+  console.log(
+    '| invoices | billing checked | ledger checked | drift | peak RSS | time | exit |\n|---|---|---|---|---|---|---|',
+  );
   for (const row of rows) console.log(row);
 }
 

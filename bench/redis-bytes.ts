@@ -34,7 +34,8 @@ function familyOf(prefix: string, key: string): string {
     'waiting-children',
     'stalled-check',
   ]);
-  if (['upsert', 'pull', 'backfill', 'reconcile', 'sweep'].includes(head!)) return second && queueKeys.has(second) ? `${head}:${second}` : `${head}:<job>`;
+  if (['upsert', 'pull', 'backfill', 'reconcile', 'sweep'].includes(head!))
+    return second && queueKeys.has(second) ? `${head}:${second}` : `${head}:<job>`;
   return head!;
 }
 
@@ -60,7 +61,11 @@ export async function redisBytes(redis: Redis, prefix: string): Promise<RedisByt
       bytes += sizes[i]!;
     });
   } while (cursor !== '0');
-  return { keys, bytes, families: [...families].map(([family, v]) => ({ family, ...v })).sort((a, b) => b.bytes - a.bytes) };
+  return {
+    keys,
+    bytes,
+    families: [...families].map(([family, v]) => ({ family, ...v })).sort((a, b) => b.bytes - a.bytes),
+  };
 }
 
 /** The table rows: family, keys, bytes, bytes per record. */
@@ -68,7 +73,10 @@ export function redisBytesRows(r: RedisBytes, records: number): string[] {
   return [
     ...r.families
       .filter((f) => f.bytes >= 1024)
-      .map((f) => `| ${f.family} | ${f.keys.toLocaleString('en')} | ${f.bytes.toLocaleString('en')} | ${(f.bytes / records).toFixed(0)} |`),
+      .map(
+        (f) =>
+          `| ${f.family} | ${f.keys.toLocaleString('en')} | ${f.bytes.toLocaleString('en')} | ${(f.bytes / records).toFixed(0)} |`,
+      ),
     `| **all** | ${r.keys.toLocaleString('en')} | ${r.bytes.toLocaleString('en')} | **${(r.bytes / records).toFixed(0)}** |`,
   ];
 }

@@ -12,7 +12,9 @@ export function seedInvoice(i: number, spreadDays = 1): InvoiceInputDraft {
   return {
     invoiceId: invoiceIdFor('bench', String(i)),
     invoiceNumber: `INV-${i}`,
-    invoiceDate: { date: new Date(Date.parse('2026-01-15T00:00:00Z') - (i % spreadDays) * DAY_MS).toISOString().slice(0, 10) },
+    invoiceDate: {
+      date: new Date(Date.parse('2026-01-15T00:00:00Z') - (i % spreadDays) * DAY_MS).toISOString().slice(0, 10),
+    },
     invoiceSubtotal: amt,
     invoiceTax: { total: 180 },
     invoiceTotal: amt + 180,

@@ -40,7 +40,10 @@ const KEY = 'bench-key';
 /** The vendor's largest list page, with where the vendor documents it (as the connector READMEs cite it). */
 const MAX_PAGE: Record<string, { size: number; doc: string; note?: string }> = {
   'zoho-books': { size: 200, doc: 'https://zoho.com/books/api/v3/pagination' },
-  quickbooks: { size: 1000, doc: 'https://developer.intuit.com/app/developer/qbo/docs/learn/explore-the-quickbooks-online-api/data-queries' },
+  quickbooks: {
+    size: 1000,
+    doc: 'https://developer.intuit.com/app/developer/qbo/docs/learn/explore-the-quickbooks-online-api/data-queries',
+  },
   xero: {
     size: 100,
     doc: 'https://developer.xero.com/faq/limits/retrieving-data',
@@ -55,7 +58,10 @@ interface Tally {
 }
 
 /** Counts every logical call of the connection's client, labelled by what it is for. */
-function instrument(client: { request<T extends z.ZodTypeAny>(req: VendorRequest<T>): Promise<z.infer<T>> }, tally: () => Tally): void {
+function instrument(
+  client: { request<T extends z.ZodTypeAny>(req: VendorRequest<T>): Promise<z.infer<T>> },
+  tally: () => Tally,
+): void {
   const original = client.request.bind(client);
   client.request = <T extends z.ZodTypeAny>(req: VendorRequest<T>): Promise<z.infer<T>> => {
     const t = tally();
@@ -108,7 +114,12 @@ interface VendorRun {
   noop: Phase;
 }
 
-async function runVendor(profile: SandboxProfile, billingUrl: string, redisUrl: string, prefixes: string[]): Promise<VendorRun> {
+async function runVendor(
+  profile: SandboxProfile,
+  billingUrl: string,
+  redisUrl: string,
+  prefixes: string[],
+): Promise<VendorRun> {
   clearLookupsCache(); // a first sync in a fresh worker process: nothing cached
   const emu = await profile.start({ port: 0, host: '127.0.0.1', seed: SEED, records: RECORDS, demo: true });
   const prefix = `bench-calls-${randomBytes(3).toString('hex')}`;
@@ -129,7 +140,11 @@ async function runVendor(profile: SandboxProfile, billingUrl: string, redisUrl: 
     validateSettings,
     'bench config',
   );
-  const rt = await createRuntime(config, redisUrl, createLogger({ level: process.env.LOG_LEVEL ?? 'error', format: 'json' }));
+  const rt = await createRuntime(
+    config,
+    redisUrl,
+    createLogger({ level: process.env.LOG_LEVEL ?? 'error', format: 'json' }),
+  );
   const id = emu.demo.connectionId;
   let tally: Tally = { byEndpoint: new Map(), seenPages: new Set() };
   instrument(rt.vendorClient(id), () => tally);
@@ -143,14 +158,17 @@ async function runVendor(profile: SandboxProfile, billingUrl: string, redisUrl: 
     tally = { byEndpoint: new Map(), seenPages: new Set() };
     const metricsBefore = await metricsTotal();
     const started = performance.now();
-    const jobs = await Promise.all(ENTITY_NAMES.map((entity) => rt.queues.pull.add('pull', { connectionId: id, entity }, { priority: 1 })));
+    const jobs = await Promise.all(
+      ENTITY_NAMES.map((entity) => rt.queues.pull.add('pull', { connectionId: id, entity }, { priority: 1 })),
+    );
     await waitForDrain(rt, undefined, 30 * 60_000);
     const seconds = (performance.now() - started) / 1000;
     const pulls = {} as Record<EntityName, PullResult>;
     for (const [i, entity] of ENTITY_NAMES.entries()) {
       const job = await rt.queues.pull.getJob(jobs[i]!.id!);
       const state = await job?.getState();
-      if (state !== 'completed') throw new Error(`${id} ${entity}: pull job ${state ?? 'gone'}: ${job?.failedReason ?? ''}`);
+      if (state !== 'completed')
+        throw new Error(`${id} ${entity}: pull job ${state ?? 'gone'}: ${job?.failedReason ?? ''}`);
       pulls[entity] = job!.returnvalue as PullResult;
     }
     const entries = (await journal(emu.url)).filter((e) => e.seq > seq);
@@ -185,7 +203,8 @@ function minimumFirst(run: VendorRun): number {
   return ENTITY_NAMES.reduce((a, e) => a + Math.max(1, Math.ceil(listed(run.first.pulls[e], run.system) / size)), 0);
 }
 
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-GB', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-GB', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 function report(runs: VendorRun[]): string[] {
   const lines: string[] = [];
@@ -208,7 +227,9 @@ function report(runs: VendorRun[]): string[] {
     ['(b) no-op re-sync', 'noop'],
   ] as const) {
     lines.push(`\n### ${title}\n`);
-    lines.push('| vendor | records | calls | calls per 1,000 records | minimum | calls / minimum | time (pulls + drain) |');
+    lines.push(
+      '| vendor | records | calls | calls per 1,000 records | minimum | calls / minimum | time (pulls + drain) |',
+    );
     lines.push('|---|---|---|---|---|---|---|');
     for (const r of runs) {
       const n = ENTITY_NAMES.reduce((a, e) => a + listed(r.first.pulls[e], r.system), 0);
@@ -227,11 +248,14 @@ function report(runs: VendorRun[]): string[] {
     const labels = [...new Set([...r.first.byEndpoint.keys(), ...r.noop.byEndpoint.keys()])].sort(
       (a, b) => (r.first.byEndpoint.get(b) ?? 0) - (r.first.byEndpoint.get(a) ?? 0) || a.localeCompare(b),
     );
-    for (const l of labels) lines.push(`| ${l} | ${r.first.byEndpoint.get(l) ?? 0} | ${r.noop.byEndpoint.get(l) ?? 0} |`);
+    for (const l of labels)
+      lines.push(`| ${l} | ${r.first.byEndpoint.get(l) ?? 0} | ${r.noop.byEndpoint.get(l) ?? 0} |`);
     lines.push(`| token refresh (journal) | ${r.first.journalToken} | ${r.noop.journalToken} |`);
     const sum = (ph: Phase) => [...ph.byEndpoint.values()].reduce((a, v) => a + v, 0) + ph.journalToken;
     lines.push(`| **total (journal)** | **${r.first.journalTotal}** | **${r.noop.journalTotal}** |`);
-    lines.push(`| erpsync_vendor_requests_total (the runtime's count) | ${r.first.metricsTotal} | ${r.noop.metricsTotal} |`);
+    lines.push(
+      `| erpsync_vendor_requests_total (the runtime's count) | ${r.first.metricsTotal} | ${r.noop.metricsTotal} |`,
+    );
     for (const [name, ph] of [
       ['first sync', r.first],
       ['no-op', r.noop],
@@ -247,7 +271,9 @@ function report(runs: VendorRun[]): string[] {
         .join(', ') || 'none';
     const pages = ENTITY_NAMES.map((e) => `${e} ${r.first.pulls[e].pages}/${r.noop.pulls[e].pages}`).join(', ');
     const reread = ENTITY_NAMES.map((e) => `${e} ${r.noop.pulls[e].pulled}`).join(', ');
-    lines.push(`\npull pages (first/no-op): ${pages}; records read again by the no-op: ${reread}; in quarantine after both: ${q}`);
+    lines.push(
+      `\npull pages (first/no-op): ${pages}; records read again by the no-op: ${reread}; in quarantine after both: ${q}`,
+    );
     if (MAX_PAGE[r.system]!.note) lines.push(`\nmax page: ${MAX_PAGE[r.system]!.note}`);
     lines.push('');
   }

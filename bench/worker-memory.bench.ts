@@ -30,7 +30,9 @@ async function main() {
   const rows: string[] = [];
   for (const n of SIZES) {
     const erp = await forkVendorEmulator(VENDOR, n);
-    console.error(`${VENDOR} emulator: ${n} invoices generated in ${erp.generatedSeconds.toFixed(1)} s; billing takes ${erp.sourceInvoices}`);
+    console.error(
+      `${VENDOR} emulator: ${n} invoices generated in ${erp.generatedSeconds.toFixed(1)} s; billing takes ${erp.sourceInvoices}`,
+    );
     const billing = await forkBillingEmulator(KEY);
     const prefix = `bench-wmem-${randomBytes(3).toString('hex')}`;
     const connectionId = String(erp.connection.id);
@@ -82,7 +84,9 @@ async function main() {
     erp.stop();
     billing.stop();
     if (synced < erp.sourceInvoices || code !== 0)
-      console.error(`worker: ${synced} of ${erp.sourceInvoices} synced, exit ${code}, quarantined ${quarantined}; stderr: ${err.slice(-2000)}`);
+      console.error(
+        `worker: ${synced} of ${erp.sourceInvoices} synced, exit ${code}, quarantined ${quarantined}; stderr: ${err.slice(-2000)}`,
+      );
     rows.push(
       `| ${VENDOR} | ${n.toLocaleString('en')} | ${synced} / ${erp.sourceInvoices} | ${quarantined} | ${peakMb.toFixed(0)} MiB | ${seconds.toFixed(0)} s | ${(synced / seconds).toFixed(0)} | ${erp.peakRssMb().toFixed(0)} MiB | ${code} |`,
     );

@@ -19,7 +19,11 @@ export async function loadAppConfig(file?: string): Promise<AppConfig> {
  * stderr: stdout is the command's output (`--json` pipes into jq). Redis connections are patient: a
  * Redis that restarts while a command runs is waited for (with a log line), not a reason to give up.
  */
-export async function withRuntime<T>(file: string | undefined, fn: (rt: Runtime, logger: Logger) => Promise<T>, logLevel = 'warn'): Promise<T> {
+export async function withRuntime<T>(
+  file: string | undefined,
+  fn: (rt: Runtime, logger: Logger) => Promise<T>,
+  logLevel = 'warn',
+): Promise<T> {
   const config = await loadAppConfig(file);
   const logger = createLogger({ level: process.env.LOG_LEVEL ?? logLevel, stderr: true });
   const rt = await openRuntime(config, logger, { allowEmbedded: false, patient: true });
@@ -41,7 +45,9 @@ export async function withRuntime<T>(file: string | undefined, fn: (rt: Runtime,
  */
 function exitOnSignal(): () => void {
   const on = (signal: 'SIGINT' | 'SIGTERM') => () => {
-    console.error(`erp-sync: interrupted by ${signal}; a job it was running is taken back by the next worker (a backfill run again resumes)`);
+    console.error(
+      `erp-sync: interrupted by ${signal}; a job it was running is taken back by the next worker (a backfill run again resumes)`,
+    );
     process.exit(128 + constants.signals[signal]);
   };
   const onInt = on('SIGINT');

@@ -8,7 +8,11 @@ export async function upsertBacklog(rt: Runtime): Promise<number> {
 }
 
 /** Waits until the pull and upsert queues have nothing waiting, delayed or active. */
-export async function waitForDrain(rt: Runtime, onTick?: (backlog: number) => void, timeoutMs = 30 * 60_000): Promise<void> {
+export async function waitForDrain(
+  rt: Runtime,
+  onTick?: (backlog: number) => void,
+  timeoutMs = 30 * 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let quietTicks = 0;
   while (Date.now() < deadline) {

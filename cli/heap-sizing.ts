@@ -46,11 +46,14 @@ export function heapSizing(args: readonly string[], execArgv: readonly string[],
   const raw = env[HEAP_ENV]?.trim();
   let oldSpace = DEFAULT_OLD_SPACE_MB;
   if (raw) {
-    if (!/^\d+$/.test(raw)) throw new HeapSizeError(`${HEAP_ENV} must be a whole number of MiB (0 = V8's default sizing), got "${raw}"`);
+    if (!/^\d+$/.test(raw))
+      throw new HeapSizeError(`${HEAP_ENV} must be a whole number of MiB (0 = V8's default sizing), got "${raw}"`);
     oldSpace = Number(raw);
     if (oldSpace === 0) return none;
     if (oldSpace < MIN_OLD_SPACE_MB)
-      throw new HeapSizeError(`${HEAP_ENV}=${oldSpace} is below ${MIN_OLD_SPACE_MB} MiB: the program alone takes about 35 MiB of heap`);
+      throw new HeapSizeError(
+        `${HEAP_ENV}=${oldSpace} is below ${MIN_OLD_SPACE_MB} MiB: the program alone takes about 35 MiB of heap`,
+      );
   }
   const given = [...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/)].map((f) => f.replace(/_/g, '-'));
   const has = (name: string) => given.some((f) => f === name || f.startsWith(`${name}=`));

@@ -21,7 +21,10 @@ try {
 }
 const execve = (process as { execve?: (file: string, args: string[], env: NodeJS.ProcessEnv) => never }).execve;
 if (sizing.flags.length && execve)
-  execve(process.execPath, [process.execPath, ...process.execArgv, ...sizing.flags, ...process.argv.slice(1)], { ...process.env, ...sizing.env });
+  execve(process.execPath, [process.execPath, ...process.execArgv, ...sizing.flags, ...process.argv.slice(1)], {
+    ...process.env,
+    ...sizing.env,
+  });
 // The same commands keep their RSS under a mark by a full collection when they pass it (src/observability/memory-guard.ts).
 if (rssMark !== undefined) startMemoryGuard({ markMb: rssMark });
 await import('./program.js');

@@ -64,7 +64,9 @@ export function progressReporter(label: string, options: ProgressOptions = {}) {
         const pct = u.total > 0 ? Math.min(100, Math.floor((u.done / u.total) * 100)) : 0;
         const width = 24;
         const fill = Math.round((pct / 100) * width);
-        stream.write(`\r${label} [${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${pct}% ${describe(t - started)}\x1b[K`);
+        stream.write(
+          `\r${label} [${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${pct}% ${describe(t - started)}\x1b[K`,
+        );
         drawn = true;
         return;
       }

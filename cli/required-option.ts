@@ -7,7 +7,11 @@ const REQUIRED = new WeakSet<Option>();
  * own parse (see `checkRequiredOptions`) rather than with `requiredOption`, whose check runs before the
  * unknown-option check: `backfill --bogus` then named a missing `--connection` instead of `--bogus`.
  */
-export function requiredOption(flags: string, description: string, parse?: (value: string, previous: unknown) => unknown): Option {
+export function requiredOption(
+  flags: string,
+  description: string,
+  parse?: (value: string, previous: unknown) => unknown,
+): Option {
   const option = new Option(flags, `${description} (required)`);
   if (parse) option.argParser(parse);
   REQUIRED.add(option);
@@ -19,7 +23,10 @@ export function checkRequiredOptions(_hooked: Command, action: Command): void {
   for (let cmd: Command | null = action; cmd; cmd = cmd.parent) {
     for (const option of cmd.options) {
       if (REQUIRED.has(option) && cmd.getOptionValue(option.attributeName()) === undefined)
-        action.error(`required option '${option.flags}' not specified`, { exitCode: 1, code: 'commander.missingMandatoryOptionValue' });
+        action.error(`required option '${option.flags}' not specified`, {
+          exitCode: 1,
+          code: 'commander.missingMandatoryOptionValue',
+        });
     }
   }
 }

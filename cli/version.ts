@@ -12,7 +12,11 @@ export function versionLine(): string {
   const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
   let commit: string | undefined;
   try {
-    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], timeout: 2_000 })
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 2_000,
+    })
       .toString()
       .trim();
   } catch {

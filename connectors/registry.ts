@@ -18,7 +18,10 @@ export function availableSystems(): string[] {
 
 export function connectorFor(system: ConnectionConfig['system']): Connector<any> {
   const c = CONNECTORS[system];
-  if (!c) throw new ConfigError(`connector "${system}" is not available in this build (available: ${availableSystems().join(', ') || 'none'})`);
+  if (!c)
+    throw new ConfigError(
+      `connector "${system}" is not available in this build (available: ${availableSystems().join(', ') || 'none'})`,
+    );
   return c;
 }
 
@@ -31,7 +34,12 @@ export const validateSettings: SettingsValidator = (system, settings) => {
   if (!c)
     return {
       ok: false,
-      issues: [{ path: [], message: `connector "${system}" is not available in this build (available: ${availableSystems().join(', ') || 'none'})` }],
+      issues: [
+        {
+          path: [],
+          message: `connector "${system}" is not available in this build (available: ${availableSystems().join(', ') || 'none'})`,
+        },
+      ],
     };
   const r = c.settings.safeParse(settings);
   return r.success ? { ok: true, value: r.data } : { ok: false, issues: configIssues(r.error) };

@@ -122,11 +122,16 @@ export async function addBackfill(
  * The summary of a completed run, read from a fresh copy of the parent job: a copy fetched before its
  * completion carries no return value even when its state, read afterwards, says completed.
  */
-export async function readBackfillSummary(rt: { queues: { backfill: Pick<Queue, 'getJob'> } }, runId: string): Promise<BackfillSummary> {
+export async function readBackfillSummary(
+  rt: { queues: { backfill: Pick<Queue, 'getJob'> } },
+  runId: string,
+): Promise<BackfillSummary> {
   const done = await rt.queues.backfill.getJob(runId);
   const value = done?.returnvalue as BackfillSummary | null | undefined;
   if (!value || typeof value.enqueued !== 'number') {
-    throw new Error(`backfill ${runId} completed but its summary is missing (the job ${done ? 'has no return value' : 'was removed'})`);
+    throw new Error(
+      `backfill ${runId} completed but its summary is missing (the job ${done ? 'has no return value' : 'was removed'})`,
+    );
   }
   return value;
 }
@@ -173,7 +178,13 @@ export function backfillProcessor(rt: BackfillHelpers) {
       window: key.slice(key.lastIndexOf(':') + 1).replace(runPrefix, ''),
       reason: String(reason),
     }));
-    const sum: BackfillSummary = { windows: values.length + failedWindows.length, pulled: 0, enqueued: 0, unchanged: 0, quarantined: 0 };
+    const sum: BackfillSummary = {
+      windows: values.length + failedWindows.length,
+      pulled: 0,
+      enqueued: 0,
+      unchanged: 0,
+      quarantined: 0,
+    };
     if (failedWindows.length) sum.failedWindows = failedWindows;
     for (const v of values) {
       sum.pulled += v.pulled;

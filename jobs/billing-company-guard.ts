@@ -55,7 +55,9 @@ export function billingCompanyGuard(h: BillingCompanyGuardHelpers, cacheMs = 5_0
    * The company the connection's state belongs to: the stored binding; else, with state written before
    * companies were recorded, the default company (the only one there was); else none yet.
    */
-  async function boundTo(connection: string): Promise<{ stored?: BillingBinding; implied: { company: string; keyId: string } | null }> {
+  async function boundTo(
+    connection: string,
+  ): Promise<{ stored?: BillingBinding; implied: { company: string; keyId: string } | null }> {
     const stored = await h.billingCompanies.get(connection);
     if (stored) return { stored, implied: stored };
     return { implied: (await hasState(connection)) ? h.defaultCompany : null };
@@ -66,7 +68,11 @@ export function billingCompanyGuard(h: BillingCompanyGuardHelpers, cacheMs = 5_0
     async status(connection: string): Promise<BillingCompanyStatus> {
       const configured = h.connection(connection).billing.company;
       const { implied } = await boundTo(connection);
-      return { configured, boundTo: implied?.company ?? null, refused: implied !== null && implied.company !== configured };
+      return {
+        configured,
+        boundTo: implied?.company ?? null,
+        refused: implied !== null && implied.company !== configured,
+      };
     },
 
     /**
@@ -79,14 +85,19 @@ export function billingCompanyGuard(h: BillingCompanyGuardHelpers, cacheMs = 5_0
       if (at !== undefined && Date.now() - at < cacheMs) return;
       const { company, keyId } = h.connection(connection).billing;
       const { stored, implied } = await boundTo(connection);
-      const binding = stored ?? (await h.billingCompanies.claim(connection, { ...(implied ?? { company, keyId }), since: Date.now() }));
+      const binding =
+        stored ??
+        (await h.billingCompanies.claim(connection, { ...(implied ?? { company, keyId }), since: Date.now() }));
       if (binding.company !== company) {
         checked.delete(connection);
         throw new BillingCompanyChangedError(connection, binding.company, company);
       }
       if (binding.keyId !== keyId) {
         // The same company's name with another key: a rotated key. Taken, and said once.
-        h.logger.warn({ connection, company, keyIdBefore: binding.keyId, keyId }, 'a new billing key for the same billing company; the state stays');
+        h.logger.warn(
+          { connection, company, keyIdBefore: binding.keyId, keyId },
+          'a new billing key for the same billing company; the state stays',
+        );
         await h.billingCompanies.set(connection, { ...binding, keyId });
       }
       checked.set(connection, Date.now());
@@ -135,11 +146,15 @@ export function refusingChangedBillingCompany<R>(
         await guard.check(connection);
       } catch (err) {
         // Another refusal (an unknown connection) is as final; anything else (Redis away) is retried.
-        if (err instanceof SyncError && !err.retryable && !(err instanceof BillingCompanyChangedError)) throw new UnrecoverableError(err.message);
+        if (err instanceof SyncError && !err.retryable && !(err instanceof BillingCompanyChangedError))
+          throw new UnrecoverableError(err.message);
         if (!(err instanceof BillingCompanyChangedError)) throw err;
         if (Date.now() - (logged.get(connection) ?? 0) > 60_000) {
           logged.set(connection, Date.now());
-          logger.error({ connection, queue: job.queueName, err: err.toJSON() }, 'billing company changed: the connection is not synced');
+          logger.error(
+            { connection, queue: job.queueName, err: err.toJSON() },
+            'billing company changed: the connection is not synced',
+          );
         }
         await onRefused?.(job, err);
         throw new UnrecoverableError(err.message);
@@ -155,7 +170,11 @@ type ProcessorFn<R> = (job: Job, token?: string, signal?: AbortSignal) => Promis
  * The worker's processors, guarded: `any` for upserts, backfills and reconciliations; `pull` also records
  * the refusal as its stream's last error (what `erp-sync status` shows next to "last success").
  */
-export function guardedByBillingCompany(guard: Pick<BillingCompanyGuard, 'check'>, logger: Logger, syncStatus: Pick<SyncStatus, 'recordLastError'>) {
+export function guardedByBillingCompany(
+  guard: Pick<BillingCompanyGuard, 'check'>,
+  logger: Logger,
+  syncStatus: Pick<SyncStatus, 'recordLastError'>,
+) {
   return {
     any: <R>(p: ProcessorFn<R>) => refusingChangedBillingCompany(guard, logger, p),
     pull: <R>(p: ProcessorFn<R>) =>

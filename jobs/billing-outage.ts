@@ -44,7 +44,10 @@ export function billingBreaker(h: BillingOutageHelpers) {
     async failed(err: unknown): Promise<boolean> {
       if (!(err instanceof TransientError)) return false;
       consecutive++;
-      const outage = consecutive >= h.config.billing.outage.failuresToPause ? await h.outages.markDown(BILLING, err.message) : await h.outages.get(BILLING);
+      const outage =
+        consecutive >= h.config.billing.outage.failuresToPause
+          ? await h.outages.markDown(BILLING, err.message)
+          : await h.outages.get(BILLING);
       if (!outage) return false;
       await h.queues.upsert.rateLimit(pauseMs(h));
       return true;
@@ -74,7 +77,10 @@ export function startBillingProbe(h: BillingOutageHelpers): { stop(): void; prob
     } catch (err) {
       if (err instanceof TransientError) {
         await h.queues.upsert.rateLimit(pauseMs(h));
-        h.logger.warn({ since: new Date(outage.since).toISOString(), error: err.message }, 'billing is still down; upserts stay paused');
+        h.logger.warn(
+          { since: new Date(outage.since).toISOString(), error: err.message },
+          'billing is still down; upserts stay paused',
+        );
         return;
       }
     }
@@ -82,7 +88,11 @@ export function startBillingProbe(h: BillingOutageHelpers): { stop(): void; prob
     await h.queues.upsert.removeRateLimitKey();
     h.metrics.billingUp.set(1);
     h.metrics.billingDownSince.set(0);
-    if (ended) h.logger.warn({ downSeconds: Math.round((Date.now() - ended.since) / 1000) }, 'billing answers again; upserts resume');
+    if (ended)
+      h.logger.warn(
+        { downSeconds: Math.round((Date.now() - ended.since) / 1000) },
+        'billing answers again; upserts resume',
+      );
   };
   let running: Promise<void> | undefined;
   const timer = setInterval(() => {

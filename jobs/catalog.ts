@@ -24,7 +24,13 @@ export const KEPT_COMPLETED_UPSERT_RECORDS = 1_000;
 /** The most records one upsert job may carry (`sync.upsertBatchSize`). */
 export const UPSERT_BATCH_MAX = 100;
 
-export const QUEUES = { pull: 'pull', upsert: 'upsert', backfill: 'backfill', reconcile: 'reconcile', sweep: 'sweep' } as const;
+export const QUEUES = {
+  pull: 'pull',
+  upsert: 'upsert',
+  backfill: 'backfill',
+  reconcile: 'reconcile',
+  sweep: 'sweep',
+} as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 /**
@@ -111,7 +117,9 @@ export const UpsertBatchPayload = z.strictObject({
 });
 export type UpsertBatchPayload = z.input<typeof UpsertBatchPayload>;
 /** As the worker parses it: each record's body not yet checked (see UpsertJobData). */
-export const UpsertBatchJobData = UpsertBatchPayload.extend({ records: z.array(UpsertJobData).min(1).max(UPSERT_BATCH_MAX) });
+export const UpsertBatchJobData = UpsertBatchPayload.extend({
+  records: z.array(UpsertJobData).min(1).max(UPSERT_BATCH_MAX),
+});
 /** The name a batch job carries in the upsert queue (single-record jobs are named 'upsert'). */
 export const UPSERT_BATCH = 'upsert-batch';
 
@@ -164,7 +172,12 @@ export function dependencyWaitMs(waits: number): number {
 export function jobOptions(config: AppConfig) {
   const keepFailed = { age: 30 * 24 * 3600 };
   return {
-    pull: { attempts: 5, backoff: { type: 'exponential', delay: 5_000, jitter: 0.5 }, removeOnComplete: { age: 3600, count: 1000 }, removeOnFail: keepFailed },
+    pull: {
+      attempts: 5,
+      backoff: { type: 'exponential', delay: 5_000, jitter: 0.5 },
+      removeOnComplete: { age: 3600, count: 1000 },
+      removeOnFail: keepFailed,
+    },
     upsert: {
       attempts: config.sync.attempts,
       backoff: { type: 'exponential', delay: config.sync.backoffMs, jitter: 0.5 },
@@ -177,7 +190,11 @@ export function jobOptions(config: AppConfig) {
       stackTraceLimit: 5,
     },
     backfill: { attempts: 1, removeOnComplete: { age: 7 * 24 * 3600 }, removeOnFail: keepFailed },
-    sweep: { attempts: 1, removeOnComplete: { age: 3600, count: 100 }, removeOnFail: { age: 7 * 24 * 3600, count: 100 } },
+    sweep: {
+      attempts: 1,
+      removeOnComplete: { age: 3600, count: 100 },
+      removeOnFail: { age: 7 * 24 * 3600, count: 100 },
+    },
     reconcile: {
       attempts: 2,
       backoff: { type: 'exponential', delay: 30_000 },

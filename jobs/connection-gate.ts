@@ -46,7 +46,12 @@ export function connectionGate(
       const t = now();
       // max(recheck, paused so far), ±10 %.
       const recheckMs = Math.max(options.recheckSeconds * 1000, t - pause.since);
-      const at = await putBack(job, token, { reason: 'paused', at: t + Math.round(recheckMs * 0.9), jitterMs: Math.round(recheckMs * 0.2), random });
+      const at = await putBack(job, token, {
+        reason: 'paused',
+        at: t + Math.round(recheckMs * 0.9),
+        jitterMs: Math.round(recheckMs * 0.2),
+        random,
+      });
       if (fromScheduler) {
         const removed = await job.remove().then(
           () => true,

@@ -13,7 +13,8 @@ import type { WakeLine } from '../src/pipeline/wake-line.js';
  * - `billing-slot`: its billing key's next slot is later (after a full window or a 429 on the key);
  * - `dependency`: a credit note waits for its invoices to reach billing.
  */
-export type DeferReason = 'connection-slots' | 'quota' | 'park' | 'paused' | 'pull-running' | 'record-locked' | 'billing-slot' | 'dependency';
+export type DeferReason =
+  'connection-slots' | 'quota' | 'park' | 'paused' | 'pull-running' | 'record-locked' | 'billing-slot' | 'dependency';
 
 /** The reasons counted in erpsync_jobs_deferred_total (docs/metrics.md): the waits for a connection's slots or its vendor. */
 const COUNTED: ReadonlySet<DeferReason> = new Set(['connection-slots', 'quota', 'park']);
@@ -51,7 +52,12 @@ export interface DeferralCount {
  * worker slot serves another job meanwhile. Returns the instant chosen; the caller throws DelayedError
  * (or calls `defer`, which does).
  */
-export async function putBack(job: Job, token: string | undefined, d: Deferral, count?: DeferralCount): Promise<number> {
+export async function putBack(
+  job: Job,
+  token: string | undefined,
+  d: Deferral,
+  count?: DeferralCount,
+): Promise<number> {
   const at = await deferredUntil(d);
   if (d.data !== undefined) await job.updateData(d.data);
   if (count && COUNTED.has(d.reason)) count.metrics.jobsDeferred.inc({ queue: count.queue, reason: d.reason });

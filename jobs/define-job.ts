@@ -30,7 +30,14 @@ const SLOT_WAKE_SPACING_MS = 50;
 import type { ConnectionGate } from './connection-gate.js';
 
 /** What a processor gets: its job and payload, a logger bound to it, and the process's lease keeper (for the leases it takes). */
-export type Processor<P, R> = (ctx: { job: Job; data: P; token?: string; signal?: AbortSignal; log: Logger; leases: LeaseKeeper }) => Promise<R>;
+export type Processor<P, R> = (ctx: {
+  job: Job;
+  data: P;
+  token?: string;
+  signal?: AbortSignal;
+  log: Logger;
+  leases: LeaseKeeper;
+}) => Promise<R>;
 
 /**
  * The wrapper every processor goes through:
@@ -44,7 +51,12 @@ export type Processor<P, R> = (ctx: { job: Job; data: P; token?: string; signal?
  *   worker slot serves other connections meanwhile. This is the only place a park becomes a delay.
  * - the connection slot is a lease renewed by the process's lease keeper while the job runs.
  */
-export function defineJob<S extends z.ZodTypeAny, R>(queue: string, schema: S, deps: JobDeps, processor: Processor<z.infer<S>, R>) {
+export function defineJob<S extends z.ZodTypeAny, R>(
+  queue: string,
+  schema: S,
+  deps: JobDeps,
+  processor: Processor<z.infer<S>, R>,
+) {
   // The process's keeper (job helpers pass it); a processor built alone gets one of its own.
   const leases = deps.leases ?? new LeaseKeeper(deps);
   const count = { metrics: deps.metrics, queue };
@@ -56,10 +68,19 @@ export function defineJob<S extends z.ZodTypeAny, R>(queue: string, schema: S, d
       throw new UnrecoverableError(`invalid ${queue} payload: ${formatZodIssues(parsed.error).join('; ')}`);
     }
     const data = parsed.data as { connectionId?: string; entity?: string };
-    const log = deps.logger.child({ queue, jobId: job.id, connection: data.connectionId, entity: data.entity, attempt: job.attemptsMade + 1 });
+    const log = deps.logger.child({
+      queue,
+      jobId: job.id,
+      connection: data.connectionId,
+      entity: data.entity,
+      attempt: job.attemptsMade + 1,
+    });
     const run: JobRun = { job, token, connectionId: data.connectionId, log, count, result: 'ok' };
     const slotsPolicy = deps.jobSlots;
-    const slot = slotsPolicy && data.connectionId && job.id && token !== undefined ? { connection: data.connectionId, id: job.id } : undefined;
+    const slot =
+      slotsPolicy && data.connectionId && job.id && token !== undefined
+        ? { connection: data.connectionId, id: job.id }
+        : undefined;
     let untrackSlot: (() => void) | undefined;
     try {
       // A paused connection's job is held back (DelayedError, no attempt used): jobs/connection-gate.ts.
@@ -81,7 +102,13 @@ export function defineJob<S extends z.ZodTypeAny, R>(queue: string, schema: S, d
   };
 }
 
-type JobDeps = { logger: Logger; metrics: Metrics; jobSlots?: ConnectionSlotsPolicy; connectionGate?: ConnectionGate; leases?: LeaseKeeper };
+type JobDeps = {
+  logger: Logger;
+  metrics: Metrics;
+  jobSlots?: ConnectionSlotsPolicy;
+  connectionGate?: ConnectionGate;
+  leases?: LeaseKeeper;
+};
 
 /** One job's run, as the wrapper's steps see it; `result` labels the duration histogram. */
 interface JobRun {
@@ -105,8 +132,18 @@ async function takeConnectionSlot(
 ): Promise<() => void> {
   if (!(await policy.slots.take(slot.connection, slot.id, policy.max, policy.leaseMs))) {
     run.result = 'deferred';
-    const line = policy.line && { wakeLine: policy.line, connection: slot.connection, lane: 'slots' as const, spacingMs: SLOT_WAKE_SPACING_MS };
-    return await defer(run.job, run.token, { reason: 'connection-slots', at: Date.now() + policy.retryMs, jitterMs: policy.retryMs, line }, run.count);
+    const line = policy.line && {
+      wakeLine: policy.line,
+      connection: slot.connection,
+      lane: 'slots' as const,
+      spacingMs: SLOT_WAKE_SPACING_MS,
+    };
+    return await defer(
+      run.job,
+      run.token,
+      { reason: 'connection-slots', at: Date.now() + policy.retryMs, jitterMs: policy.retryMs, line },
+      run.count,
+    );
   }
   return leases.track({
     kind: 'job-slot',
@@ -138,7 +175,11 @@ async function failedJob(run: JobRun, deps: JobDeps, err: unknown): Promise<neve
   throw err;
 }
 
-async function deferParked({ job, token, connectionId, log, count }: JobRun, deps: JobDeps, err: ParkedError): Promise<never> {
+async function deferParked(
+  { job, token, connectionId, log, count }: JobRun,
+  deps: JobDeps,
+  err: ParkedError,
+): Promise<never> {
   // A park (vendor day limit, outage, long Retry-After) is news; a wait for the next minute slot is routine.
   const { reason, jitterMs } = deferralOfPark(err.untilMs, Date.now());
   const routine = reason === 'quota';

@@ -8,11 +8,17 @@ import type { Quarantine } from '../src/pipeline/quarantine.js';
 export const RETURNED_TO_DRAFT = 'RETURNED_TO_DRAFT';
 
 /** A document billing holds as issued, read now at a later version as a draft: it went back to draft in the ERP. */
-export function returnedToDraft(record: Pick<SourceRecord, 'version'>, written: LedgerEntry | undefined): written is LedgerEntry {
+export function returnedToDraft(
+  record: Pick<SourceRecord, 'version'>,
+  written: LedgerEntry | undefined,
+): written is LedgerEntry {
   return Boolean(written && !written.sourceDeletedAt && record.version > written.version);
 }
 
-export function returnedToDraftMessage(record: Pick<SourceRecord, 'status'>, written: Pick<LedgerEntry, 'number'>): string {
+export function returnedToDraftMessage(
+  record: Pick<SourceRecord, 'status'>,
+  written: Pick<LedgerEntry, 'number'>,
+): string {
   return `back to draft in the ERP (status ${record.status ?? 'draft'}) after it was written to billing as issued${written.number ? ` (number ${written.number})` : ''}; billing still holds it: issue it again in the ERP, or void it in billing`;
 }
 

@@ -17,7 +17,10 @@ export interface UpsertBatchJob {
   opts: { jobId: string; priority?: number; removeOnComplete?: { count: number } };
 }
 
-const ENTITY_CODE = { invoices: 'inv', 'credit-notes': 'cn', customers: 'cust' } as const satisfies Record<EntityName, string>;
+const ENTITY_CODE = { invoices: 'inv', 'credit-notes': 'cn', customers: 'cust' } as const satisfies Record<
+  EntityName,
+  string
+>;
 
 /** Deterministic upsert job id: same record + same content = same id (BullMQ ignores the duplicate). */
 export function upsertJobId(connectionId: string, entity: EntityName, erpId: string, hash: string): string {
@@ -35,7 +38,10 @@ export async function enqueueUpserts(
   jobs: ReadonlyArray<UpsertJob | UpsertBatchJob>,
 ): Promise<void> {
   if (!jobs.length) return;
-  const byConnection = new Map<string, Array<{ entity: string; erpId: string; jobId: string; payload: UpsertPayload }>>();
+  const byConnection = new Map<
+    string,
+    Array<{ entity: string; erpId: string; jobId: string; payload: UpsertPayload }>
+  >();
   for (const j of jobs) {
     const records = j.name === UPSERT_BATCH ? j.data.records : [j.data];
     const own = byConnection.get(j.data.connectionId) ?? [];
@@ -52,7 +58,11 @@ export async function enqueueUpserts(
  * from its records' own job ids, so the same page pulled again (a retried pull) gives the same batches,
  * which BullMQ ignores as duplicates while they exist.
  */
-export function batchUpserts(jobs: readonly UpsertJob[], size: number, runId?: string): Array<UpsertJob | UpsertBatchJob> {
+export function batchUpserts(
+  jobs: readonly UpsertJob[],
+  size: number,
+  runId?: string,
+): Array<UpsertJob | UpsertBatchJob> {
   if (size <= 1 || jobs.length <= 1) return [...jobs];
   const groups = new Map<string, UpsertJob[]>();
   for (const j of jobs) {
@@ -91,6 +101,12 @@ export function batchUpserts(jobs: readonly UpsertJob[], size: number, runId?: s
  * The job a record leaving batch `batchJobId` gets: its own job id with the batch's mark, so the batch
  * run again (after a crash) hands it to the same job, which BullMQ does not add twice.
  */
-export function handOverJobId(record: Pick<UpsertPayload, 'connectionId' | 'entity' | 'erpId' | 'hash'>, batchJobId: string): string {
-  return jobIdSafe(upsertJobId(record.connectionId, record.entity, record.erpId, record.hash), `x${contentHash(batchJobId).slice(0, 8)}`);
+export function handOverJobId(
+  record: Pick<UpsertPayload, 'connectionId' | 'entity' | 'erpId' | 'hash'>,
+  batchJobId: string,
+): string {
+  return jobIdSafe(
+    upsertJobId(record.connectionId, record.entity, record.erpId, record.hash),
+    `x${contentHash(batchJobId).slice(0, 8)}`,
+  );
 }

@@ -29,7 +29,9 @@ export interface FailedUpsertHelpers {
  *   was written for (jobs/billing-company-guard.ts); `erp-sync state rebind --same-company` replays it;
  * - RETRIES_EXHAUSTED: its attempts, or its started attempts, are spent.
  */
-export function failureReason(message: string): 'STALLED' | 'JOB_INVALID' | 'BILLING_COMPANY_CHANGED' | 'RETRIES_EXHAUSTED' {
+export function failureReason(
+  message: string,
+): 'STALLED' | 'JOB_INVALID' | 'BILLING_COMPANY_CHANGED' | 'RETRIES_EXHAUSTED' {
   if (/stalled more than allowable limit/i.test(message)) return 'STALLED';
   if (message.startsWith('invalid upsert payload')) return 'JOB_INVALID';
   if (message.startsWith('billing company changed for connection')) return 'BILLING_COMPANY_CHANGED';
@@ -54,11 +56,18 @@ function recordOf(data: unknown): { connection: string; entity: string; erpId: s
  * deduplicated away against it. Idempotent: the worker's 'failed' event and the sweep may both call it.
  * Returns whether the record is now accounted for (false: the payload names no record; the job stays).
  */
-export async function accountForFailedUpsert(h: FailedUpsertHelpers, job: Job, message = job.failedReason ?? ''): Promise<boolean> {
+export async function accountForFailedUpsert(
+  h: FailedUpsertHelpers,
+  job: Job,
+  message = job.failedReason ?? '',
+): Promise<boolean> {
   if (job.name === UPSERT_BATCH) return handOverFailedBatch(h, job, message);
   const record = recordOf(job.data);
   if (!record) {
-    h.logger.error({ jobId: job.id, reason: message }, 'a failed upsert job names no record; it is kept in the failed set for a person');
+    h.logger.error(
+      { jobId: job.id, reason: message },
+      'a failed upsert job names no record; it is kept in the failed set for a person',
+    );
     return false;
   }
   const { connection, entity, erpId, version } = record;
@@ -98,7 +107,10 @@ async function handOverFailedBatch(h: FailedUpsertHelpers, job: Job, message: st
   const data = job.data as { records?: unknown; runId?: unknown } | undefined;
   const records = (Array.isArray(data?.records) ? data.records : []).map(recordOf);
   if (!records.length || records.some((r) => r === undefined)) {
-    h.logger.error({ jobId: job.id, reason: message }, 'a failed upsert batch names no readable records; it is kept in the failed set for a person');
+    h.logger.error(
+      { jobId: job.id, reason: message },
+      'a failed upsert batch names no readable records; it is kept in the failed set for a person',
+    );
     return false;
   }
   const jobs = [];

@@ -151,12 +151,19 @@ function upsertHelpers(rt: Runtime, { gate }: SharedHelpers, billingOutage: Bill
   };
 }
 
-function reconcileHelpers(rt: Runtime, { connectionSlots, gate }: SharedHelpers, sweep: SweepHelpers): JobHelpers['reconcile'] {
+function reconcileHelpers(
+  rt: Runtime,
+  { connectionSlots, gate }: SharedHelpers,
+  sweep: SweepHelpers,
+): JobHelpers['reconcile'] {
   const { logger, metrics, config } = rt;
   return {
     logger,
     metrics,
-    config: { reconcile: { timeZone: config.reconcile.timeZone }, sync: { quotaWaitInPlaceMs: config.sync.quotaWaitInPlaceMs } },
+    config: {
+      reconcile: { timeZone: config.reconcile.timeZone },
+      sync: { quotaWaitInPlaceMs: config.sync.quotaWaitInPlaceMs },
+    },
     jobSlots: connectionSlots,
     leases: rt.leases,
     connectionGate: gate,

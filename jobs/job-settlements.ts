@@ -50,7 +50,10 @@ export class JobSettlements {
     for (const [i, r] of records.entries()) {
       this.held.delete(r.erpId);
       if (r.settlement.outcome === 'written' && !written[i])
-        this.log.info({ erpId: r.erpId }, 'a newer version reached the ledger first; it will be (or was) written after this one');
+        this.log.info(
+          { erpId: r.erpId },
+          'a newer version reached the ledger first; it will be (or was) written after this one',
+        );
     }
   }
 }

@@ -25,7 +25,12 @@ import type { ConnectionGate } from './connection-gate.js';
 export interface PullHelpers {
   logger: Logger;
   metrics: Metrics;
-  config: { sync: Pick<AppConfig['sync'], 'backlogHighWater' | 'upsertBatchSize' | 'upsertConcurrency' | 'vendorOutageRetrySeconds' | 'quotaWaitInPlaceMs'> };
+  config: {
+    sync: Pick<
+      AppConfig['sync'],
+      'backlogHighWater' | 'upsertBatchSize' | 'upsertConcurrency' | 'vendorOutageRetrySeconds' | 'quotaWaitInPlaceMs'
+    >;
+  };
   jobSlots?: ConnectionSlotsPolicy;
   /** The process's lease keeper: renews the job's connection slot and the locks it takes. */
   leases?: LeaseKeeper;
@@ -72,7 +77,9 @@ export function pullProcessor(rt: PullHelpers) {
     const run = pullRun(rt, job, data, signal, log);
     // Two incremental pulls of one stream at once would only duplicate work (and could roll the
     // checkpoint back): the second one returns at once.
-    const releasePull = run.windowKey ? async () => {} : await rt.locks.tryAcquireIncrementalPull(run.conn, run.entity, `job-${job.id}`);
+    const releasePull = run.windowKey
+      ? async () => {}
+      : await rt.locks.tryAcquireIncrementalPull(run.conn, run.entity, `job-${job.id}`);
     if (!releasePull && data.waitForRunning && token !== undefined) {
       // A repair's pull must read after the rewind: come back once the running pull is done, without using an attempt.
       return await defer(job, token, { reason: 'pull-running', at: Date.now() + 1_000 });
@@ -98,7 +105,19 @@ function pullRun(rt: PullHelpers, job: Job, data: PullPayload, signal: AbortSign
   const handle = rt.connection(conn);
   const until = new Date(Date.now() - handle.config.settleDelaySeconds * 1000);
   const windowKey = window ? `${data.runId ?? 'adhoc'}-${window.from}-${window.to}` : undefined;
-  return { rt, job, data, conn, entity, handle, stream: handle.connector.streams[entity], until, windowKey, signal, log };
+  return {
+    rt,
+    job,
+    data,
+    conn,
+    entity,
+    handle,
+    stream: handle.connector.streams[entity],
+    until,
+    windowKey,
+    signal,
+    log,
+  };
 }
 
 /**
@@ -120,16 +139,30 @@ async function pullUnderQuotaPolicy(run: PullRun): Promise<PullResult> {
 }
 
 /** What a failed pull leaves behind, and the error it fails with (a vendor outage becomes a park). */
-async function pullFailure({ rt, conn, entity, windowKey }: PullRun, attemptsMade: number, err: unknown): Promise<unknown> {
+async function pullFailure(
+  { rt, conn, entity, windowKey }: PullRun,
+  attemptsMade: number,
+  err: unknown,
+): Promise<unknown> {
   // What `erp-sync status` shows next to "last success": why incremental pulls of this stream fail. Deferrals
   // (quota parking, rate limits) are not failures. Error messages carry no secrets (src/errors).
-  if (!windowKey && !(err instanceof DelayedError) && !(err instanceof RateLimitError) && !(err instanceof ParkedError)) {
+  if (
+    !windowKey &&
+    !(err instanceof DelayedError) &&
+    !(err instanceof RateLimitError) &&
+    !(err instanceof ParkedError)
+  ) {
     await rt.syncStatus.recordLastError(conn, entity, err instanceof Error ? err.message : String(err));
   }
   // The vendor failed this pull twice in a row (each time after the call's own retries): an outage
   // (src/waits/vendor-waits.ts). The pull waits for it, without spending more attempts, until the vendor
   // answers; the outage is shown in metrics (erpsync_vendor_up) and `erp-sync status` until the next successful pull.
-  const outageWait = decideVendorFailure(err instanceof TransientError, attemptsMade, Date.now(), rt.config.sync.vendorOutageRetrySeconds * 1000);
+  const outageWait = decideVendorFailure(
+    err instanceof TransientError,
+    attemptsMade,
+    Date.now(),
+    rt.config.sync.vendorOutageRetrySeconds * 1000,
+  );
   if (outageWait?.kind !== 'park') return err;
   const outage = await rt.outages.markDown(conn, (err as Error).message);
   return new ParkedError(conn, outageWait.untilMs, {

@@ -35,7 +35,16 @@ export function reconcileFields(body: BillingBody): Record<string, string | null
   text('promiseToPayDate', i.promiseToPayDate?.date);
   text('buyerId', i.customerDetails?.buyerId ?? i.customerId);
   text('customerName', i.customerName ?? i.customerDetails?.name);
-  for (const f of ['referenceType', 'referenceId', 'referenceText', 'irnNumber', 'placeOfSupply', 'erpId', 'invoiceOriginSource'] as const) text(f, i[f]);
+  for (const f of [
+    'referenceType',
+    'referenceId',
+    'referenceText',
+    'irnNumber',
+    'placeOfSupply',
+    'erpId',
+    'invoiceOriginSource',
+  ] as const)
+    text(f, i[f]);
   const digest = (listingField: string, v: unknown) => {
     if (v !== undefined && v !== null) out[`digest:${listingField}`] = fieldDigest(v);
   };

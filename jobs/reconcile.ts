@@ -18,8 +18,13 @@ export function reconcileProcessor(rt: ReconcileHelpers & { history?: HistoryHel
     // A reconcile read is not resumable: it gives its worker slot back for a vendor quota wait only before its first call.
     let slots = 0;
     const r = await withQuotaWaitPolicy(
-      { maxInPlaceWaitMs: rt.config.sync?.quotaWaitInPlaceMs ?? 1_000, deferrable: () => slots === 0, onSlot: () => void slots++ },
-      () => runReconcile(rt, { connectionId: data.connectionId, from, to, deep: data.deep, repair: data.repair }, signal),
+      {
+        maxInPlaceWaitMs: rt.config.sync?.quotaWaitInPlaceMs ?? 1_000,
+        deferrable: () => slots === 0,
+        onSlot: () => void slots++,
+      },
+      () =>
+        runReconcile(rt, { connectionId: data.connectionId, from, to, deep: data.deep, repair: data.repair }, signal),
     );
     if (data.history && rt.history) {
       // Scheduled runs also reach records older than the window: a slice of the history cycle, the count invariant.
@@ -31,7 +36,15 @@ export function reconcileProcessor(rt: ReconcileHelpers & { history?: HistoryHel
         { from, to, counts, total: r.total + h.total, cycle: h.cycle, invariant: h.invariant },
         r.total + h.total ? 'reconcile found drift' : 'reconcile clean',
       );
-      return { from, to, counts, total: r.total + h.total, needsPerson: r.needsPerson + h.needsPerson, checked: r.checked, history };
+      return {
+        from,
+        to,
+        counts,
+        total: r.total + h.total,
+        needsPerson: r.needsPerson + h.needsPerson,
+        checked: r.checked,
+        history,
+      };
     }
     log.info({ from, to, counts: r.counts, total: r.total }, r.total ? 'reconcile found drift' : 'reconcile clean');
     return { from, to, counts: r.counts, total: r.total, needsPerson: r.needsPerson, checked: r.checked };
@@ -53,7 +66,11 @@ export async function upsertReconcileSchedulers(rt: {
     await rt.queues.reconcile.upsertJobScheduler(
       reconcileSchedulerId(c.id),
       { every: everySeconds * 1000 },
-      { name: 'reconcile', data: { connectionId: c.id, lastDays: windowDays, history: true }, opts: rt.options.reconcile },
+      {
+        name: 'reconcile',
+        data: { connectionId: c.id, lastDays: windowDays, history: true },
+        opts: rt.options.reconcile,
+      },
     );
   }
   return rt.config.connections.length;

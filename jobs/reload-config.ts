@@ -14,7 +14,12 @@ import { pullSchedulerId, type Role, upsertSchedulers, upsertSweepScheduler } fr
  * server, the workers' concurrency and locks, the billing client, the jobs' helpers) and keeps its
  * running value until a restart: a reload reports it, and applies the rest.
  */
-export const LIVE_KEYS = ['connections', 'reconcile.windowDays', 'reconcile.everySeconds', 'sync.sweepEverySeconds'] as const;
+export const LIVE_KEYS = [
+  'connections',
+  'reconcile.windowDays',
+  'reconcile.everySeconds',
+  'sync.sweepEverySeconds',
+] as const;
 
 /** What a reload would do: the config to run with, and how it differs from the running one. */
 export interface ReloadPlan {
@@ -46,7 +51,11 @@ export interface ReloadOutcome extends Omit<ReloadPlan, 'config'> {
  *   were. Keys outside LIVE_KEYS that changed are logged as needing a restart.
  * Never rejects: what went wrong is in the outcome, the log and the metrics.
  */
-export async function reloadConfig(rt: Runtime, roles: readonly Role[], load: () => Promise<AppConfig>): Promise<ReloadOutcome> {
+export async function reloadConfig(
+  rt: Runtime,
+  roles: readonly Role[],
+  load: () => Promise<AppConfig>,
+): Promise<ReloadOutcome> {
   const m = rt.metrics;
   let next: AppConfig;
   try {
@@ -67,13 +76,19 @@ export async function reloadConfig(rt: Runtime, roles: readonly Role[], load: ()
     rt.logger.info({ ...plan, schedulers }, 'config reloaded');
   } catch (e) {
     const errors = [(e as Error).message];
-    rt.logger.error({ ...plan, errors }, 'config reloaded, but the job schedulers could not be updated; send SIGHUP again');
+    rt.logger.error(
+      { ...plan, errors },
+      'config reloaded, but the job schedulers could not be updated; send SIGHUP again',
+    );
     m.configReloads.inc({ result: 'failed' });
     m.configLastReloadSuccessful.set(0);
     return { result: 'failed', errors, ...plan };
   }
   if (plan.restartNeeded.length) {
-    rt.logger.warn({ keys: plan.restartNeeded }, 'changed config keys take effect only after a restart; they keep their running values');
+    rt.logger.warn(
+      { keys: plan.restartNeeded },
+      'changed config keys take effect only after a restart; they keep their running values',
+    );
   }
   m.configReloads.inc({ result: 'ok' });
   m.configLastReloadSuccessful.set(1);
@@ -134,7 +149,11 @@ async function syncSchedulers(rt: Runtime, roles: readonly Role[]): Promise<{ up
  * Removes the queue's schedulers whose id starts with `prefix` (pullSchedulerId, reconcileSchedulerId) and
  * is not wanted, with the next job each had queued.
  */
-async function removeSchedulers(queue: Pick<Queue, 'getJobSchedulers' | 'removeJobScheduler'>, prefix: string, wanted: ReadonlySet<string>): Promise<string[]> {
+async function removeSchedulers(
+  queue: Pick<Queue, 'getJobSchedulers' | 'removeJobScheduler'>,
+  prefix: string,
+  wanted: ReadonlySet<string>,
+): Promise<string[]> {
   const gone: string[] = [];
   for (const s of await queue.getJobSchedulers(0, -1)) {
     if (!s.key.startsWith(prefix) || wanted.has(s.key)) continue;
@@ -155,7 +174,8 @@ function describeLoadError(e: unknown): { summary: string; errors: string[] } {
   return { summary, errors: issues.length ? issues : [message] };
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Dotted paths of the leaves (or arrays, whole) that differ between a and b. */
 function changedPaths(a: unknown, b: unknown, path: string[] = []): string[] {

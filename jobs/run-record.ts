@@ -13,7 +13,15 @@ export interface RunTiming {
 /** How a run ended: with the processor's result, or with an error (and whether BullMQ tries the job again). */
 export type RunEnding = { result: unknown } | { error: unknown; retrying: boolean; progress?: unknown };
 
-const PULL_COUNTS = ['pulled', 'enqueued', 'unchanged', 'notForBilling', 'quarantined', 'deleted', 'pages'] as const satisfies ReadonlyArray<keyof PullResult>;
+const PULL_COUNTS = [
+  'pulled',
+  'enqueued',
+  'unchanged',
+  'notForBilling',
+  'quarantined',
+  'deleted',
+  'pages',
+] as const satisfies ReadonlyArray<keyof PullResult>;
 /** What a pull reports with job.updateProgress after each page (jobs/pull.ts): what a failed pull had done. */
 const PROGRESS_COUNTS = ['pages', 'pulled', 'enqueued'] as const;
 
@@ -56,7 +64,8 @@ export function pullRunRecord(data: PullPayload, timing: RunTiming, ending: RunE
   };
   if ('error' in ending) return { ...base, ...failure(ending), counts: numbersOf(ending.progress, PROGRESS_COUNTS) };
   const result = ending.result as Partial<PullResult> | undefined;
-  if (!data.window && result?.cursor === null) return { ...base, outcome: 'skipped', reason: ALREADY_RUNNING, counts: {} };
+  if (!data.window && result?.cursor === null)
+    return { ...base, outcome: 'skipped', reason: ALREADY_RUNNING, counts: {} };
   return { ...base, counts: numbersOf(result, PULL_COUNTS, 0) };
 }
 
@@ -75,7 +84,11 @@ export function reconcileRunRecord(data: ReconcilePayload, timing: RunTiming, en
   const base: RunRecord = {
     kind: 'reconcile',
     connection: data.connectionId,
-    ...(data.from && data.to ? { window: { from: data.from, to: data.to } } : data.lastDays ? { lastDays: data.lastDays } : {}),
+    ...(data.from && data.to
+      ? { window: { from: data.from, to: data.to } }
+      : data.lastDays
+        ? { lastDays: data.lastDays }
+        : {}),
     ...(data.deep ? { deep: true } : {}),
     ...timing,
     outcome: 'ok',

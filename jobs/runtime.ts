@@ -35,7 +35,15 @@ import type { RedisHealth } from '../src/pipeline/redis-health.js';
 import type { RunHistory } from '../src/pipeline/run-history.js';
 import type { SyncStatus } from '../src/pipeline/sync-status.js';
 import type { UpsertState } from '../src/pipeline/upsert-state.js';
-import { assertNoEviction, checkRedisReachable, isClusterUrl, producerConnection, resolveRedis, stateConnection, workerConnection } from '../src/redis.js';
+import {
+  assertNoEviction,
+  checkRedisReachable,
+  isClusterUrl,
+  producerConnection,
+  resolveRedis,
+  stateConnection,
+  workerConnection,
+} from '../src/redis.js';
 import { jobOptions, QUEUES, queuePrefix, type QueueName } from './catalog.js';
 import { billingClients } from './runtime/billing-clients.js';
 import { type ConnectionDirectory, connectionHandles } from './runtime/connection-handles.js';
@@ -154,7 +162,11 @@ export interface Runtime extends StateStores {
  * Redis as the config says (or REDIS_URL, a local one, or an embedded redis-server unless
  * `allowEmbedded` is false), then the runtime on it; close() also stops an embedded Redis.
  */
-export async function openRuntime(config: AppConfig, logger: Logger, options: { allowEmbedded?: boolean; patient?: boolean } = {}): Promise<Runtime> {
+export async function openRuntime(
+  config: AppConfig,
+  logger: Logger,
+  options: { allowEmbedded?: boolean; patient?: boolean } = {},
+): Promise<Runtime> {
   const redis = await resolveRedis(config.redis.url, options);
   logger.info({ redis: redis.source }, 'redis resolved');
   let rt: Runtime;
@@ -202,7 +214,9 @@ export async function createRuntime(
     connections: config.connections.map((c) => ({ ...c, billingCompany: directory.targets.get(c.id)!.company })),
     build: buildInfo(),
   });
-  const producer = await ready(logErrors(producerConnection(redisUrl, { lazyConnect: false, ...patience }), 'producer'));
+  const producer = await ready(
+    logErrors(producerConnection(redisUrl, { lazyConnect: false, ...patience }), 'producer'),
+  );
   const extra: Redis[] = [];
   const prefix = config.redis.prefix;
   const layout = keyLayout(prefix, redisUrl);
@@ -212,12 +226,24 @@ export async function createRuntime(
   const quotas = new Quotas(redis, keys);
   // Tokens sealed at rest under ERP_SYNC_TOKEN_KEY when set (a malformed key stops the start here).
   const tokens = new TokenStore(redis, { prefix, cluster: layout.cluster, sealer: TokenSealer.fromEnv(process.env) });
-  const billingBudget = new BillingBudget(redis, keys.billingRate(), config.billing.rateLimit.max, config.billing.rateLimit.durationMs);
+  const billingBudget = new BillingBudget(
+    redis,
+    keys.billingRate(),
+    config.billing.rateLimit.max,
+    config.billing.rateLimit.durationMs,
+  );
   const billingClient = billingClients(config, metrics, billingBudget);
   const billing = billingClient(defaultTarget);
   const leases = new LeaseKeeper({ logger, metrics });
   const stores = createStateStores(redis, keys, config, { leases, quotas, tokens, billingBudget });
-  const handles = connectionHandles(config, directory, { tokens, quotas, logger, metrics, billingClient, billingKeyBudgets: stores.billingKeyBudgets });
+  const handles = connectionHandles(config, directory, {
+    tokens,
+    quotas,
+    logger,
+    metrics,
+    billingClient,
+    billingKeyBudgets: stores.billingKeyBudgets,
+  });
 
   const rt: Runtime = {
     ...stores,
@@ -287,7 +313,13 @@ function keyLayout(prefix: string, redisUrl: string): { cluster: boolean } {
   return { cluster };
 }
 
-function createQueues(producer: Redis, prefix: string, layout: { cluster: boolean }, opts: ReturnType<typeof jobOptions>, logger: Logger) {
+function createQueues(
+  producer: Redis,
+  prefix: string,
+  layout: { cluster: boolean },
+  opts: ReturnType<typeof jobOptions>,
+  logger: Logger,
+) {
   const queue = (name: QueueName, defaultJobOptions: object) =>
     new Queue(name, { connection: producer, prefix: queuePrefix(prefix, name, layout), defaultJobOptions });
   const queues: Runtime['queues'] = {

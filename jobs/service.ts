@@ -13,7 +13,13 @@ import { QUEUES } from './catalog.js';
 import { upsertReconcileSchedulers } from './reconcile.js';
 import { type ReloadOutcome, reloadConfig } from './reload-config.js';
 import { openRuntime, type Runtime } from './runtime.js';
-import { type Role, startWorkers, upsertSchedulers, upsertSweepScheduler, type WorkerService } from './worker-service.js';
+import {
+  type Role,
+  startWorkers,
+  upsertSchedulers,
+  upsertSweepScheduler,
+  type WorkerService,
+} from './worker-service.js';
 
 export interface Service {
   rt: Runtime;
@@ -42,7 +48,18 @@ const STATES = ['wait', 'prioritized', 'active', 'delayed', 'failed', 'completed
 export function collector(
   rt: Pick<
     Runtime,
-    'queues' | 'config' | 'metrics' | 'quarantine' | 'syncStatus' | 'health' | 'inFlight' | 'outages' | 'connectionControl' | 'tokens' | 'connection' | 'quotas'
+    | 'queues'
+    | 'config'
+    | 'metrics'
+    | 'quarantine'
+    | 'syncStatus'
+    | 'health'
+    | 'inFlight'
+    | 'outages'
+    | 'connectionControl'
+    | 'tokens'
+    | 'connection'
+    | 'quotas'
   >,
 ) {
   return async () => {
@@ -54,15 +71,23 @@ export function collector(
       rt.metrics.quarantineSize.set({ connection: c.id }, await rt.quarantine.count(c.id));
       rt.metrics.inFlightRecords.set({ connection: c.id }, await rt.inFlight.count(c.id));
       rt.metrics.vendorUp.set({ connection: c.id }, (await rt.outages.get(c.id)) ? 0 : 1);
-      rt.metrics.connectionPaused.set({ connection: c.id }, (await rt.connectionControl.state(c.id)).state === 'paused' ? 1 : 0);
+      rt.metrics.connectionPaused.set(
+        { connection: c.id },
+        (await rt.connectionControl.state(c.id)).state === 'paused' ? 1 : 0,
+      );
       // From the token store, so every replica reports what any of them met: a refusal stays until a refresh works or a new token replaces it.
-      rt.metrics.connectionCredentialsOk.set({ connection: c.id }, (await credentialsStatus(rt.tokens, rt.connection(c.id))).ok ? 1 : 0);
-      for (const entity of c.entities) rt.metrics.pullInterval.set({ connection: c.id, entity }, c.schedule.everySeconds);
+      rt.metrics.connectionCredentialsOk.set(
+        { connection: c.id },
+        (await credentialsStatus(rt.tokens, rt.connection(c.id))).ok ? 1 : 0,
+      );
+      for (const entity of c.entities)
+        rt.metrics.pullInterval.set({ connection: c.id, entity }, c.schedule.everySeconds);
       const used = await rt.quotas.usage(c.id);
       rt.metrics.vendorQuotaUsed.set({ connection: c.id, window: 'minute' }, used.minute);
       rt.metrics.vendorQuotaUsed.set({ connection: c.id, window: 'day' }, used.day);
       const { lastSuccess } = await rt.syncStatus.read(c.id);
-      for (const [entity, ms] of Object.entries(lastSuccess)) rt.metrics.lastSuccess.set({ connection: c.id, entity }, ms / 1000);
+      for (const [entity, ms] of Object.entries(lastSuccess))
+        rt.metrics.lastSuccess.set({ connection: c.id, entity }, ms / 1000);
     }
     const billingOutage = await rt.outages.get(BILLING);
     rt.metrics.billingUp.set(billingOutage ? 0 : 1);
@@ -88,7 +113,8 @@ export const READY_REDIS_TIMEOUT_MS = 500;
 /** /readyz's view of Redis: it answers, will not evict our keys, and whether billing is marked down. */
 async function redisChecks(rt: Pick<Runtime, 'redis' | 'health' | 'outages'>): Promise<Record<string, Check>> {
   // A client that is not connected (Redis stopped, reconnecting) would queue the PING until it is: say so at once.
-  if (rt.redis.status !== 'ready') return { redis: { ok: false, detail: `Redis: not connected (client ${rt.redis.status})` } };
+  if (rt.redis.status !== 'ready')
+    return { redis: { ok: false, detail: `Redis: not connected (client ${rt.redis.status})` } };
   try {
     const [policy, billingOutage] = await within(
       READY_REDIS_TIMEOUT_MS,
@@ -102,7 +128,9 @@ async function redisChecks(rt: Pick<Runtime, 'redis' | 'health' | 'outages'>): P
       redis: { ok: true },
       evictionPolicy: { ok: policy === 'noeviction', detail: policy },
       // Billing down = upserts paused: this worker cannot do its job until billing answers again.
-      billing: billingOutage ? { ok: false, detail: `down since ${new Date(billingOutage.since).toISOString()}: ${billingOutage.message}` } : { ok: true },
+      billing: billingOutage
+        ? { ok: false, detail: `down since ${new Date(billingOutage.since).toISOString()}: ${billingOutage.message}` }
+        : { ok: true },
     };
   } catch (e) {
     return { redis: { ok: false, detail: (e as Error).message } };
@@ -110,7 +138,11 @@ async function redisChecks(rt: Pick<Runtime, 'redis' | 'health' | 'outages'>): P
 }
 
 /** `erp-sync worker`: schedulers, workers of the chosen roles, and the HTTP server. */
-export async function startService(config: AppConfig, logger: Logger, options: { roles: readonly Role[]; httpPort?: number }): Promise<Service> {
+export async function startService(
+  config: AppConfig,
+  logger: Logger,
+  options: { roles: readonly Role[]; httpPort?: number },
+): Promise<Service> {
   const rt = await openRuntime(config, logger);
   // The HTTP server listens first: a port in use (a ListenError) stops the process before it
   // schedules or takes any job, with nothing to wind down but its Redis connections.
@@ -147,7 +179,9 @@ export async function startService(config: AppConfig, logger: Logger, options: {
   rt.metrics.configLastReloadSuccessful.set(1);
   logger.info({ url: http.url, roles: options.roles, queues: Object.values(QUEUES) }, 'worker started');
   if (!rt.tokens.sealer.encrypted) {
-    logger.warn(`OAuth tokens are stored unencrypted in Redis: set ${TOKEN_KEY_ENV} (32 random bytes, base64) to seal them (docs/configuration.md)`);
+    logger.warn(
+      `OAuth tokens are stored unencrypted in Redis: set ${TOKEN_KEY_ENV} (32 random bytes, base64) to seal them (docs/configuration.md)`,
+    );
   }
   // The connections' checks (`erp-sync check`), logged once at start: a failure is a warning, never a failed start.
   const checking = new AbortController();
@@ -168,7 +202,14 @@ export async function startService(config: AppConfig, logger: Logger, options: {
     reload: (load) => {
       if (stopping.started()) {
         logger.warn('config reload ignored: the worker is stopping');
-        return Promise.resolve({ result: 'refused', errors: ['the worker is stopping'], added: [], removed: [], changed: {}, restartNeeded: [] });
+        return Promise.resolve({
+          result: 'refused',
+          errors: ['the worker is stopping'],
+          added: [],
+          removed: [],
+          changed: {},
+          restartNeeded: [],
+        });
       }
       const outcome = reloading.then(() => reloadConfig(rt, options.roles, load));
       reloading = outcome.catch(() => {});
@@ -225,7 +266,13 @@ async function logConnectionChecks(rt: Runtime, logger: Logger, signal: AbortSig
     try {
       const result = await checkConnection(rt, c.id, { signal });
       for (const r of result.checks) {
-        const fields = { connection: c.id, check: r.check, status: r.status, detail: r.detail, ...(r.fix ? { fix: r.fix } : {}) };
+        const fields = {
+          connection: c.id,
+          check: r.check,
+          status: r.status,
+          detail: r.detail,
+          ...(r.fix ? { fix: r.fix } : {}),
+        };
         if (r.status === 'failed') logger.warn(fields, `connection check failed: ${r.check}`);
         else logger.info(fields, `connection check ${r.status}: ${r.check}`);
       }

@@ -25,7 +25,11 @@ export interface SkippedJob {
  * (the billing body, content hash, source version), and its record is tracked in flight: dropping it
  * would leave billing behind the ledger's view of the source and the record in flight for ever.
  */
-export function skipUnconfiguredSchedule(rt: { config: Pick<AppConfig, 'connections'>; logger: Logger }, queue: string, processor: Processor): Processor {
+export function skipUnconfiguredSchedule(
+  rt: { config: Pick<AppConfig, 'connections'>; logger: Logger },
+  queue: string,
+  processor: Processor,
+): Processor {
   return async (job, token, signal) => {
     const data = job.data as { connectionId?: unknown; entity?: unknown } | undefined;
     if (job.repeatJobKey && typeof data?.connectionId === 'string') {
@@ -39,8 +43,13 @@ export function skipUnconfiguredSchedule(rt: { config: Pick<AppConfig, 'connecti
           : undefined;
       if (skipped) {
         const why =
-          skipped === 'connection not configured' ? 'its connection is no longer in the config' : "its entity is no longer among the connection's entities";
-        rt.logger.warn({ queue, jobId: job.id, connection: data.connectionId, entity, scheduler: job.repeatJobKey }, `scheduled ${queue} job skipped: ${why}`);
+          skipped === 'connection not configured'
+            ? 'its connection is no longer in the config'
+            : "its entity is no longer among the connection's entities";
+        rt.logger.warn(
+          { queue, jobId: job.id, connection: data.connectionId, entity, scheduler: job.repeatJobKey },
+          `scheduled ${queue} job skipped: ${why}`,
+        );
         return { skipped } satisfies SkippedJob;
       }
     }

@@ -59,12 +59,21 @@ export async function sweepInFlight(h: SweepHelpers, connection: string, now = D
     result.looked += old.length;
     for (const entry of old) await sweepOne(h, connection, entry as InFlightEntry<UpsertPayload>, result, now);
   }
-  h.metrics.inFlightRecords.set({ connection }, result.inFlight - result.settled - result.recovered.filter((r) => r.action === 'quarantined').length);
+  h.metrics.inFlightRecords.set(
+    { connection },
+    result.inFlight - result.settled - result.recovered.filter((r) => r.action === 'quarantined').length,
+  );
   await h.syncStatus.recordSweep(connection, result.recovered.length, now);
   return result;
 }
 
-async function sweepOne(h: SweepHelpers, connection: string, entry: InFlightEntry<UpsertPayload>, result: SweepResult, now: number): Promise<void> {
+async function sweepOne(
+  h: SweepHelpers,
+  connection: string,
+  entry: InFlightEntry<UpsertPayload>,
+  result: SweepResult,
+  now: number,
+): Promise<void> {
   const { entity, erpId, jobId, payload } = entry;
   // The state alone first (one script, no payload read): most entries are simply still on their way.
   const state = await h.queues.upsert.getJobState(jobId);
@@ -100,18 +109,33 @@ async function sweepOne(h: SweepHelpers, connection: string, entry: InFlightEntr
   if ((await h.inFlight.get(connection, entity, erpId))?.jobId !== jobId) return;
   const newId = `${upsertJobId(connection, payload.entity, erpId, payload.hash)}-s${now.toString(36)}`;
   await enqueueUpserts(h, [{ name: 'upsert', data: payload, opts: { jobId: newId } }]);
-  result.recovered.push({ entity, erpId, version: payload.version, action: 're-enqueued', detail: `job ${jobId} is gone; enqueued again as ${newId}` });
+  result.recovered.push({
+    entity,
+    erpId,
+    version: payload.version,
+    action: 're-enqueued',
+    detail: `job ${jobId} is gone; enqueued again as ${newId}`,
+  });
   h.metrics.recordsRecovered.inc({ connection, entity, action: 're-enqueued' });
-  h.logger.warn({ connection, entity, erpId, jobId, newJobId: newId }, 'sweep: an in-flight record had lost its upsert job; enqueued again');
+  h.logger.warn(
+    { connection, entity, erpId, jobId, newJobId: newId },
+    'sweep: an in-flight record had lost its upsert job; enqueued again',
+  );
 }
 
 /** The scheduled sweep: every connection (or the one named), one after the other. */
 export function sweepProcessor(h: SweepHelpers) {
   return defineJob(QUEUES.sweep, SweepPayload, h, async ({ data, log }) => {
     const out: SweepResult[] = [];
-    for (const connection of data.connectionId ? [data.connectionId] : h.connectionIds()) out.push(await sweepInFlight(h, connection));
+    for (const connection of data.connectionId ? [data.connectionId] : h.connectionIds())
+      out.push(await sweepInFlight(h, connection));
     const recovered = out.reduce((n, r) => n + r.recovered.length, 0);
     if (recovered) log.warn({ recovered }, 'sweep recovered in-flight records');
-    return out.map((r) => ({ connection: r.connection, inFlight: r.inFlight, settled: r.settled, recovered: r.recovered.length }));
+    return out.map((r) => ({
+      connection: r.connection,
+      inFlight: r.inFlight,
+      settled: r.settled,
+      recovered: r.recovered.length,
+    }));
   });
 }

@@ -68,78 +68,87 @@ class LeaveBatch extends Error {
  * that dies or fails before SETTLE: docs/architecture.md, "A worker dies mid-upsert".
  */
 export function upsertBatchProcessor(rt: UpsertBatchHelpers) {
-  return defineJob(QUEUES.upsert, UpsertBatchJobData, rt, async ({ job, data, signal, log, leases }): Promise<UpsertBatchResult> => {
-    const result: UpsertBatchResult = { outcomes: {}, left: [] };
-    const count = (k: keyof UpsertBatchResult['outcomes']) => (result.outcomes[k] = (result.outcomes[k] ?? 0) + 1);
-    const leaving: LeaveBatch[] = [];
-    const { connectionId: conn, entity } = data;
-    const settlements = new JobSettlements(rt.upsertState, conn, entity, `job-${job.id}`, job.id!, log);
-    const records = data.records.map(prepareRecord);
-    // A record id twice in one batch: the later copy leaves as a job of its own, so it begins from the
-    // ledger as the first copy leaves it (BEGIN reads every record's entry before any is written).
-    const seen = new Set<string>();
-    const twice = records.map((r) => seen.has(r.data.erpId) || !seen.add(r.data.erpId));
-    const first = records.filter((_, i) => !twice[i]);
-    // One round trip for the batch: every record's lock, ledger entry and whether its buyer is ensured.
-    const lockTtlMs = rt.recordLockTtlMs ?? RECORD_LOCK_TTL_MS;
-    const begun = await rt.upsertState.beginMany(
-      conn,
-      entity,
-      first.map((r) => ({ erpId: r.data.erpId, buyerId: r.buyer?.buyerId })),
-      lockTtlMs,
-      settlements.owner,
-    );
-    // The locks not settled yet are kept while the batch runs, however long its records take.
-    for (const [i, r] of first.entries()) if (begun[i]!.locked) settlements.locked(r.data.erpId);
-    const untrack = leases.track(recordLocksLease(rt, conn, entity, settlements, lockTtlMs));
-    try {
-      let stopped = false;
-      let b = 0;
-      for (const [i, record] of records.entries()) {
-        const own = record.data;
-        if (twice[i]) {
-          leaving.push(new LeaveBatch(0, own, 'its record is earlier in the batch'));
-          continue;
-        }
-        const recordBegun = begun[b++]!;
-        if (stopped) {
-          if (recordBegun.locked) settlements.add(own.erpId, { outcome: 'released' });
-          leaving.push(new LeaveBatch(0, own, 'billing paused'));
-          continue;
-        }
-        const control: RecordControl = {
-          jobId: job.id!,
-          attemptsMade: job.attemptsMade,
-          setAside: async (d, updated) => Promise.reject(new LeaveBatch(await deferredUntil(d), updated ?? own, 'set aside')),
-          keep: async () => {},
-          paused: () => Promise.reject(new LeaveBatch(0, own, 'billing paused', true)),
-        };
-        try {
-          const { outcome } = await upsertRecord(rt, control, record, recordBegun, settlements, { signal, log });
-          count(outcome);
-        } catch (err) {
-          if (err instanceof LeaveBatch) {
-            leaving.push(err);
-            stopped = err.stopBatch;
-          } else if (err instanceof SyncError && !err.retryable) {
-            count('quarantined');
-          } else {
-            // What a retry may mend: the record's next attempt, in its own job, after the backoff.
-            log.warn({ erpId: own.erpId, err: serializeError(err) }, 'record failed in its batch; it is retried as a job of its own');
-            leaving.push(new LeaveBatch(Date.now() + rt.config.sync.backoffMs, own, (err as Error).message));
+  return defineJob(
+    QUEUES.upsert,
+    UpsertBatchJobData,
+    rt,
+    async ({ job, data, signal, log, leases }): Promise<UpsertBatchResult> => {
+      const result: UpsertBatchResult = { outcomes: {}, left: [] };
+      const count = (k: keyof UpsertBatchResult['outcomes']) => (result.outcomes[k] = (result.outcomes[k] ?? 0) + 1);
+      const leaving: LeaveBatch[] = [];
+      const { connectionId: conn, entity } = data;
+      const settlements = new JobSettlements(rt.upsertState, conn, entity, `job-${job.id}`, job.id!, log);
+      const records = data.records.map(prepareRecord);
+      // A record id twice in one batch: the later copy leaves as a job of its own, so it begins from the
+      // ledger as the first copy leaves it (BEGIN reads every record's entry before any is written).
+      const seen = new Set<string>();
+      const twice = records.map((r) => seen.has(r.data.erpId) || !seen.add(r.data.erpId));
+      const first = records.filter((_, i) => !twice[i]);
+      // One round trip for the batch: every record's lock, ledger entry and whether its buyer is ensured.
+      const lockTtlMs = rt.recordLockTtlMs ?? RECORD_LOCK_TTL_MS;
+      const begun = await rt.upsertState.beginMany(
+        conn,
+        entity,
+        first.map((r) => ({ erpId: r.data.erpId, buyerId: r.buyer?.buyerId })),
+        lockTtlMs,
+        settlements.owner,
+      );
+      // The locks not settled yet are kept while the batch runs, however long its records take.
+      for (const [i, r] of first.entries()) if (begun[i]!.locked) settlements.locked(r.data.erpId);
+      const untrack = leases.track(recordLocksLease(rt, conn, entity, settlements, lockTtlMs));
+      try {
+        let stopped = false;
+        let b = 0;
+        for (const [i, record] of records.entries()) {
+          const own = record.data;
+          if (twice[i]) {
+            leaving.push(new LeaveBatch(0, own, 'its record is earlier in the batch'));
+            continue;
           }
+          const recordBegun = begun[b++]!;
+          if (stopped) {
+            if (recordBegun.locked) settlements.add(own.erpId, { outcome: 'released' });
+            leaving.push(new LeaveBatch(0, own, 'billing paused'));
+            continue;
+          }
+          const control: RecordControl = {
+            jobId: job.id!,
+            attemptsMade: job.attemptsMade,
+            setAside: async (d, updated) =>
+              Promise.reject(new LeaveBatch(await deferredUntil(d), updated ?? own, 'set aside')),
+            keep: async () => {},
+            paused: () => Promise.reject(new LeaveBatch(0, own, 'billing paused', true)),
+          };
+          try {
+            const { outcome } = await upsertRecord(rt, control, record, recordBegun, settlements, { signal, log });
+            count(outcome);
+          } catch (err) {
+            if (err instanceof LeaveBatch) {
+              leaving.push(err);
+              stopped = err.stopBatch;
+            } else if (err instanceof SyncError && !err.retryable) {
+              count('quarantined');
+            } else {
+              // What a retry may mend: the record's next attempt, in its own job, after the backoff.
+              log.warn(
+                { erpId: own.erpId, err: serializeError(err) },
+                'record failed in its batch; it is retried as a job of its own',
+              );
+              leaving.push(new LeaveBatch(Date.now() + rt.config.sync.backoffMs, own, (err as Error).message));
+            }
+          }
+          if (settlements.urgent) await settlements.flush();
         }
-        if (settlements.urgent) await settlements.flush();
+      } finally {
+        untrack();
+        // One round trip: every record's outcome, and the locks released, before any record leaves.
+        await settlements.flush();
       }
-    } finally {
-      untrack();
-      // One round trip: every record's outcome, and the locks released, before any record leaves.
-      await settlements.flush();
-    }
-    if (leaving.length) await leave(rt, job, data, leaving, result);
-    for (let i = 0; i < result.left.length; i++) count('left');
-    return result;
-  });
+      if (leaving.length) await leave(rt, job, data, leaving, result);
+      for (let i = 0; i < result.left.length; i++) count('left');
+      return result;
+    },
+  );
 }
 
 async function leave(
@@ -154,7 +163,11 @@ async function leave(
     name: 'upsert' as const,
     // A record's payload is what the pull mapped (its body checked again by its own job).
     data: l.data as UpsertPayload,
-    opts: { jobId: handOverJobId(l.data as UpsertPayload, job.id!), priority: job.opts.priority, delay: Math.max(0, l.at - now) },
+    opts: {
+      jobId: handOverJobId(l.data as UpsertPayload, job.id!),
+      priority: job.opts.priority,
+      delay: Math.max(0, l.at - now),
+    },
   }));
   await enqueueUpserts(rt, jobs);
   if (batch.runId)
@@ -162,7 +175,8 @@ async function leave(
       batch.runId,
       jobs.map((j) => j.opts.jobId),
     );
-  for (const [i, l] of leaving.entries()) result.left.push({ erpId: l.data.erpId, jobId: jobs[i]!.opts.jobId, why: l.why });
+  for (const [i, l] of leaving.entries())
+    result.left.push({ erpId: l.data.erpId, jobId: jobs[i]!.opts.jobId, why: l.why });
 }
 
 /** The upsert queue's processor: single-record jobs and batches, by the job's name. */

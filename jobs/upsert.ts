@@ -5,7 +5,13 @@ import type { CreditNoteInput, CustomerDetailsInput } from '../src/billing/schem
 import type { AppConfig } from '../src/config.js';
 import { parseBillingBody } from '../src/connector/billing-body.js';
 import type { EntityName } from '../src/connector/entities.js';
-import { ConflictError, DataContractError, formatZodIssues, RateLimitedError, type SyncError } from '../src/errors/index.js';
+import {
+  ConflictError,
+  DataContractError,
+  formatZodIssues,
+  RateLimitedError,
+  type SyncError,
+} from '../src/errors/index.js';
 import type { Metrics } from '../src/observability/metrics.js';
 import type { BillingBudget } from '../src/pipeline/billing-budget.js';
 import type { BillingKeyBudgets } from '../src/pipeline/billing-key-budgets.js';
@@ -62,7 +68,9 @@ export interface UpsertHelpers {
 }
 
 /** Why and until when a record is set aside. */
-export type RecordDeferral = Pick<Deferral, 'at' | 'jitterMs'> & { reason: 'record-locked' | 'billing-slot' | 'dependency' };
+export type RecordDeferral = Pick<Deferral, 'at' | 'jitterMs'> & {
+  reason: 'record-locked' | 'billing-slot' | 'dependency';
+};
 
 export type UpsertOutcome = 'written' | 'unchanged' | 'stale';
 
@@ -104,7 +112,12 @@ export interface PreparedRecord {
 export function prepareRecord(data: UpsertJobData): PreparedRecord {
   const parsed = parseBillingBody(data.body);
   const body = parsed.data;
-  const buyer = body?.kind === 'invoice' ? body.invoice.customerDetails : body?.kind === 'credit-note' ? body.creditNote.customerDetails : body?.customer;
+  const buyer =
+    body?.kind === 'invoice'
+      ? body.invoice.customerDetails
+      : body?.kind === 'credit-note'
+        ? body.creditNote.customerDetails
+        : body?.customer;
   return { data, parsed, buyer };
 }
 
@@ -114,41 +127,55 @@ export function prepareRecord(data: UpsertJobData): PreparedRecord {
  * of one record from racing to billing.
  */
 export function upsertProcessor(rt: UpsertHelpers) {
-  return defineJob(QUEUES.upsert, UpsertJobData, rt, async ({ job, data, token, signal, log, leases }): Promise<{ outcome: UpsertOutcome }> => {
-    const control: RecordControl = {
-      jobId: job.id!,
-      attemptsMade: job.attemptsMade,
-      setAside: (d, updated) => defer(job, token, { ...d, data: updated }),
-      async keep(updated) {
-        await job.updateData(updated);
-      },
-      async paused() {
-        // The job goes back to wait without consuming an attempt.
-        throw new RateLimitError();
-      },
-    };
-    const record = prepareRecord(data);
-    const settlements = new JobSettlements(rt.upsertState, data.connectionId, data.entity, `job-${job.id}`, job.id!, log);
-    const lockTtlMs = rt.recordLockTtlMs ?? RECORD_LOCK_TTL_MS;
-    // One round trip: the record lock, the ledger entry, whether the buyer is already ensured.
-    const [begun] = await rt.upsertState.beginMany(
-      data.connectionId,
-      data.entity,
-      [{ erpId: data.erpId, buyerId: record.buyer?.buyerId }],
-      lockTtlMs,
-      settlements.owner,
-    );
-    if (begun!.locked) settlements.locked(data.erpId);
-    // The record's lock is kept while the job runs, however long its billing calls take.
-    const untrack = begun!.locked ? leases.track(recordLocksLease(rt, data.connectionId, data.entity, settlements, lockTtlMs)) : () => {};
-    try {
-      return await upsertRecord(rt, control, record, begun!, settlements, { signal, log });
-    } finally {
-      untrack();
-      // One round trip: the outcome (ledger write, quarantine cleared, in-flight settled) and the lock released.
-      await settlements.flush();
-    }
-  });
+  return defineJob(
+    QUEUES.upsert,
+    UpsertJobData,
+    rt,
+    async ({ job, data, token, signal, log, leases }): Promise<{ outcome: UpsertOutcome }> => {
+      const control: RecordControl = {
+        jobId: job.id!,
+        attemptsMade: job.attemptsMade,
+        setAside: (d, updated) => defer(job, token, { ...d, data: updated }),
+        async keep(updated) {
+          await job.updateData(updated);
+        },
+        async paused() {
+          // The job goes back to wait without consuming an attempt.
+          throw new RateLimitError();
+        },
+      };
+      const record = prepareRecord(data);
+      const settlements = new JobSettlements(
+        rt.upsertState,
+        data.connectionId,
+        data.entity,
+        `job-${job.id}`,
+        job.id!,
+        log,
+      );
+      const lockTtlMs = rt.recordLockTtlMs ?? RECORD_LOCK_TTL_MS;
+      // One round trip: the record lock, the ledger entry, whether the buyer is already ensured.
+      const [begun] = await rt.upsertState.beginMany(
+        data.connectionId,
+        data.entity,
+        [{ erpId: data.erpId, buyerId: record.buyer?.buyerId }],
+        lockTtlMs,
+        settlements.owner,
+      );
+      if (begun!.locked) settlements.locked(data.erpId);
+      // The record's lock is kept while the job runs, however long its billing calls take.
+      const untrack = begun!.locked
+        ? leases.track(recordLocksLease(rt, data.connectionId, data.entity, settlements, lockTtlMs))
+        : () => {};
+      try {
+        return await upsertRecord(rt, control, record, begun!, settlements, { signal, log });
+      } finally {
+        untrack();
+        // One round trip: the outcome (ledger write, quarantine cleared, in-flight settled) and the lock released.
+        await settlements.flush();
+      }
+    },
+  );
 }
 
 /** The record locks a job holds and has not settled yet, as a lease (renewed by the process's lease keeper). */
@@ -267,7 +294,11 @@ function alreadyInBilling({ current, data, needsAttachment }: UpsertRun): 'stale
 function checkedBody({ parsed, data }: PreparedRecord): NonNullable<PreparedRecord['parsed']['data']> {
   if (parsed.data) return parsed.data;
   const operation = BILLING_WRITE[data.entity];
-  throw new DataContractError(`billing ${operation}: invalid request`, { issues: formatZodIssues(parsed.error!), source: 'billing', operation });
+  throw new DataContractError(`billing ${operation}: invalid request`, {
+    issues: formatZodIssues(parsed.error!),
+    source: 'billing',
+    operation,
+  });
 }
 
 /**
@@ -280,7 +311,10 @@ async function takeBillingSlot(run: UpsertRun): Promise<void> {
   const slot = await rt.keyBudgets.slot(keyId, run.data.billingSlotAt);
   const wait = slot.waitMs > 0 ? decideBillingWait({ kind: 'window-full', waitMs: slot.waitMs }) : undefined;
   if (wait?.action === 'wait-for-slot')
-    return await control.setAside({ reason: 'billing-slot', at: Date.now() + wait.waitMs }, { ...run.data, billingSlotAt: slot.slotAt });
+    return await control.setAside(
+      { reason: 'billing-slot', at: Date.now() + wait.waitMs },
+      { ...run.data, billingSlotAt: slot.slotAt },
+    );
   // A slot is used once: a retry of this job after a failure asks for a new one.
   if (run.data.billingSlotAt !== undefined) {
     run.data = { ...run.data, billingSlotAt: undefined };
@@ -289,14 +323,21 @@ async function takeBillingSlot(run: UpsertRun): Promise<void> {
 }
 
 /** The billing write of the record's entity: its billing id and document number. */
-async function writeByEntity(run: UpsertRun, body: ReturnType<typeof checkedBody>): Promise<{ billingId: string; number?: string }> {
+async function writeByEntity(
+  run: UpsertRun,
+  body: ReturnType<typeof checkedBody>,
+): Promise<{ billingId: string; number?: string }> {
   const { billing, signal } = run;
   if (body.kind === 'invoice') {
     const invoice = body.invoice;
     await billing.upsertInvoice(invoice, { signal });
     if (run.needsAttachment) {
       await billing.addInvoiceAttachment(
-        { invoiceNumber: invoice.invoiceNumber, attachmentUrl: run.data.documentUrl!, attachmentPurpose: 'INVOICE_FOR_BUYER' },
+        {
+          invoiceNumber: invoice.invoiceNumber,
+          attachmentUrl: run.data.documentUrl!,
+          attachmentPurpose: 'INVOICE_FOR_BUYER',
+        },
         { signal },
       );
     }
@@ -336,7 +377,10 @@ async function awaitAppliedInvoices(run: UpsertRun, creditNote: CreditNoteInput)
   );
 }
 
-function writtenEntry({ data, current, control }: UpsertRun, { billingId, number }: { billingId: string; number?: string }): LedgerEntry {
+function writtenEntry(
+  { data, current, control }: UpsertRun,
+  { billingId, number }: { billingId: string; number?: string },
+): LedgerEntry {
   return {
     hash: data.hash,
     version: data.version,
@@ -359,7 +403,10 @@ async function failUpsert(run: UpsertRun, err: unknown): Promise<never> {
   if (failure.action === 'pause-key') {
     // The record comes back at a slot after the key's pause, without an attempt; other keys' jobs keep flowing.
     const slot = await rt.keyBudgets!.pause(run.keyId, failure.pauseMs);
-    return await control.setAside({ reason: 'billing-slot', at: Date.now() + slot.waitMs }, { ...data, billingSlotAt: slot.slotAt });
+    return await control.setAside(
+      { reason: 'billing-slot', at: Date.now() + slot.waitMs },
+      { ...data, billingSlotAt: slot.slotAt },
+    );
   }
   if (failure.action === 'pause-queue') {
     // Every process: the queue's pause holds jobs not started, the deployment's budget the requests of jobs running.
@@ -375,7 +422,11 @@ async function failUpsert(run: UpsertRun, err: unknown): Promise<never> {
   throw err;
 }
 
-async function quarantineRecord({ rt, control, data }: UpsertRun, err: SyncError, reason: UpsertQuarantineReason): Promise<void> {
+async function quarantineRecord(
+  { rt, control, data }: UpsertRun,
+  err: SyncError,
+  reason: UpsertQuarantineReason,
+): Promise<void> {
   const { connectionId: conn, entity, erpId } = data;
   await rt.quarantine.put({
     connection: conn,
@@ -398,13 +449,19 @@ async function quarantineRecord({ rt, control, data }: UpsertRun, err: SyncError
  * Remembered per connection in Redis so each buyer costs one search, once.
  */
 export async function ensureCustomer(
-  rt: { billing: Pick<BillingClient, 'searchCustomers' | 'createCustomer'>; customersEnsured: Pick<CustomersEnsured, 'has' | 'add'> },
+  rt: {
+    billing: Pick<BillingClient, 'searchCustomers' | 'createCustomer'>;
+    customersEnsured: Pick<CustomersEnsured, 'has' | 'add'>;
+  },
   conn: string,
   customer: CustomerDetailsInput,
   signal?: AbortSignal,
 ): Promise<void> {
   if (await rt.customersEnsured.has(conn, customer.buyerId)) return;
-  const found = await rt.billing.searchCustomers({ searchType: 'BUYER_ID', searchText: customer.buyerId, pageSize: 1 }, { signal });
+  const found = await rt.billing.searchCustomers(
+    { searchType: 'BUYER_ID', searchText: customer.buyerId, pageSize: 1 },
+    { signal },
+  );
   if (found.totalDocs === 0) {
     try {
       await rt.billing.createCustomer(customer, { signal });

@@ -19,12 +19,18 @@ export type RunQueue = typeof QUEUES.pull | typeof QUEUES.reconcile;
  * history. Parks and outages show in `erp-sync status` and in metrics instead.
  */
 function isDeferral(err: unknown): boolean {
-  return err instanceof DelayedError || err instanceof RateLimitError || err instanceof WaitingChildrenError || err instanceof ParkedError;
+  return (
+    err instanceof DelayedError ||
+    err instanceof RateLimitError ||
+    err instanceof WaitingChildrenError ||
+    err instanceof ParkedError
+  );
 }
 
 /** Whether BullMQ will try the job again after this error (as Job.shouldRetryJob decides: attempts left, not unrecoverable). */
 function willRetry(job: Job, err: unknown): boolean {
-  const unrecoverable = err instanceof UnrecoverableError || (err instanceof Error && err.name === 'UnrecoverableError');
+  const unrecoverable =
+    err instanceof UnrecoverableError || (err instanceof Error && err.name === 'UnrecoverableError');
   return !unrecoverable && job.attemptsMade + 1 < (job.opts.attempts ?? 0);
 }
 
@@ -45,7 +51,11 @@ function willRetry(job: Job, err: unknown): boolean {
  * A record that cannot be written (Redis gone for a moment) is logged and the job's own outcome stands:
  * the history is for people, never a reason to fail or repeat a sync.
  */
-export function withRunHistory(queue: RunQueue, deps: { runHistory: Pick<RunHistory, 'record'>; logger: Logger }, processor: JobProcessor): JobProcessor {
+export function withRunHistory(
+  queue: RunQueue,
+  deps: { runHistory: Pick<RunHistory, 'record'>; logger: Logger },
+  processor: JobProcessor,
+): JobProcessor {
   return async (job, token, signal) => {
     const startedAt = Date.now();
     const progressBefore = job.progress;

@@ -54,7 +54,11 @@ export async function upsertSchedulers(rt: Pick<Runtime, 'config' | 'queues' | '
 
 /** The in-flight sweep (jobs/sweep.ts), scheduled once however many replicas start. */
 export async function upsertSweepScheduler(rt: Pick<Runtime, 'config' | 'queues'>): Promise<void> {
-  await rt.queues.sweep.upsertJobScheduler('sweep', { every: rt.config.sync.sweepEverySeconds * 1000 }, { name: 'sweep', data: {} });
+  await rt.queues.sweep.upsertJobScheduler(
+    'sweep',
+    { every: rt.config.sync.sweepEverySeconds * 1000 },
+    { name: 'sweep', data: {} },
+  );
 }
 
 type JobProcessor = (job: Job, token?: string, signal?: AbortSignal) => Promise<unknown>;
@@ -65,7 +69,11 @@ type Guarded = ReturnType<typeof guardedByBillingCompany>;
  * renewed every half of it (HTTP-bound jobs never block the loop for long); every
  * `sync.stalledIntervalMs` a worker takes back jobs whose lock expired (a dead worker's), counted.
  */
-export function startWorkers(rt: Runtime, roles: readonly Role[] = ALL_ROLES, processors: Partial<Record<Role | 'sweep', JobProcessor>> = {}): WorkerService {
+export function startWorkers(
+  rt: Runtime,
+  roles: readonly Role[] = ALL_ROLES,
+  processors: Partial<Record<Role | 'sweep', JobProcessor>> = {},
+): WorkerService {
   const helpers = makeJobHelpers(rt);
   const pool = workerPool(rt);
   // Writes made after a job failed (BullMQ's 'failed' event), still under way.
@@ -80,20 +88,31 @@ export function startWorkers(rt: Runtime, roles: readonly Role[] = ALL_ROLES, pr
   if (roles.includes('pull'))
     pool.make(
       QUEUES.pull,
-      skipUnconfiguredSchedule(rt, QUEUES.pull, withRunHistory(QUEUES.pull, history, processors.pull ?? guarded.pull(pullProcessor(helpers.pull)))),
+      skipUnconfiguredSchedule(
+        rt,
+        QUEUES.pull,
+        withRunHistory(QUEUES.pull, history, processors.pull ?? guarded.pull(pullProcessor(helpers.pull))),
+      ),
       {
         concurrency: rt.config.sync.pullConcurrency,
       },
     );
   if (roles.includes('upsert')) probe = startUpsertWorkers(rt, pool, helpers, processors, guarded, followUps);
-  if (roles.includes('backfill')) pool.make(QUEUES.backfill, processors.backfill ?? guarded.any(backfillProcessor(helpers.backfill)), { concurrency: 2 });
+  if (roles.includes('backfill'))
+    pool.make(QUEUES.backfill, processors.backfill ?? guarded.any(backfillProcessor(helpers.backfill)), {
+      concurrency: 2,
+    });
   if (roles.includes('reconcile'))
     pool.make(
       QUEUES.reconcile,
       skipUnconfiguredSchedule(
         rt,
         QUEUES.reconcile,
-        withRunHistory(QUEUES.reconcile, history, processors.reconcile ?? guarded.any(reconcileProcessor(helpers.reconcile))),
+        withRunHistory(
+          QUEUES.reconcile,
+          history,
+          processors.reconcile ?? guarded.any(reconcileProcessor(helpers.reconcile)),
+        ),
       ),
       { concurrency: 1 },
     );
@@ -141,7 +160,10 @@ function startUpsertWorkers(
     // The billing rate limit, shared by every worker on this queue; also enables queue.rateLimit() for 429s.
     // Per key, each key's budget is kept by the job itself and this bounds the keys together.
     limiter: {
-      max: rateLimit.scope === 'key' ? (rateLimit.totalMax ?? rateLimit.max * distinctBillingKeys(rt.config)) : rateLimit.max,
+      max:
+        rateLimit.scope === 'key'
+          ? (rateLimit.totalMax ?? rateLimit.max * distinctBillingKeys(rt.config))
+          : rateLimit.max,
       duration: rateLimit.durationMs,
     },
     // RateLimitError does not consume attempts; this bounds how long a 429 storm can keep a job alive.
@@ -158,7 +180,9 @@ function startUpsertWorkers(
     const written = (async () => {
       if ((await job.getState()) !== 'failed') return;
       await accountForFailedUpsert(helpers.failedUpsert, job, err?.message);
-    })().catch((e: unknown) => rt.logger.error({ err: e, jobId: job.id }, 'could not account for a failed upsert job; the sweep will'));
+    })().catch((e: unknown) =>
+      rt.logger.error({ err: e, jobId: job.id }, 'could not account for a failed upsert job; the sweep will'),
+    );
     followUps.add(written);
     void written.finally(() => followUps.delete(written));
   });
@@ -166,7 +190,12 @@ function startUpsertWorkers(
   return startBillingProbe(helpers.billingOutage);
 }
 
-function workerService(rt: Runtime, workers: Worker[], followUps: Set<Promise<void>>, probe: BillingProbe | undefined): WorkerService {
+function workerService(
+  rt: Runtime,
+  workers: Worker[],
+  followUps: Set<Promise<void>>,
+  probe: BillingProbe | undefined,
+): WorkerService {
   let stopping: Promise<void> | undefined;
   const closed = new Set<Worker>();
   return {

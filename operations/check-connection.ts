@@ -1,7 +1,15 @@
 import { credentialsStatus } from '../src/auth/credentials-status.js';
 import { tokenKeyOf } from '../src/auth/token-key.js';
 import type { SystemName } from '../src/connector/types.js';
-import { AuthError, ConfigError, CredentialsRefusedError, ParkedError, RateLimitedError, RejectedError, TransientError } from '../src/errors/index.js';
+import {
+  AuthError,
+  ConfigError,
+  CredentialsRefusedError,
+  ParkedError,
+  RateLimitedError,
+  RejectedError,
+  TransientError,
+} from '../src/errors/index.js';
 import { connectionBudget } from '../jobs/connection-budget.js';
 import type { ConnectionHandle, Runtime } from '../jobs/runtime.js';
 
@@ -54,19 +62,40 @@ function vendorFailure(check: string, err: unknown, system: SystemName, id: stri
       fix: `check ${org} (the organisation this grant may read) and the scopes the app was granted (connectors/${system}/README.md); ${reconsent(id)}`,
     };
   if (err instanceof ParkedError)
-    return { check, status: 'failed', detail, fix: `wait until the park ends, or see \`erp-sync connections\` for why it is parked` };
+    return {
+      check,
+      status: 'failed',
+      detail,
+      fix: `wait until the park ends, or see \`erp-sync connections\` for why it is parked`,
+    };
   if (err instanceof RateLimitedError)
-    return { check, status: 'failed', detail, fix: 'the vendor quota is spent: wait for its window, or lower the connection rateBudget' };
-  if (err instanceof RejectedError) return { check, status: 'failed', detail, fix: `check ${org} and the connection's settings.baseUrl` };
+    return {
+      check,
+      status: 'failed',
+      detail,
+      fix: 'the vendor quota is spent: wait for its window, or lower the connection rateBudget',
+    };
+  if (err instanceof RejectedError)
+    return { check, status: 'failed', detail, fix: `check ${org} and the connection's settings.baseUrl` };
   if (err instanceof TransientError)
-    return { check, status: 'failed', detail, fix: "the vendor did not answer: check the connection's settings.baseUrl and the network, then run again" };
+    return {
+      check,
+      status: 'failed',
+      detail,
+      fix: "the vendor did not answer: check the connection's settings.baseUrl and the network, then run again",
+    };
   return { check, status: 'failed', detail, fix: "check the connection's settings" };
 }
 
 /** The organisation's base currency from a stream's lookups (each connector keeps it under its own name). */
 function organisationBaseCurrency(system: SystemName, lookups: unknown): string | undefined {
-  const l = (lookups ?? {}) as { homeCurrency?: string; baseCurrency?: string; organization?: { baseCurrency?: string } };
-  const code = system === 'quickbooks' ? l.homeCurrency : system === 'xero' ? l.baseCurrency : l.organization?.baseCurrency;
+  const l = (lookups ?? {}) as {
+    homeCurrency?: string;
+    baseCurrency?: string;
+    organization?: { baseCurrency?: string };
+  };
+  const code =
+    system === 'quickbooks' ? l.homeCurrency : system === 'xero' ? l.baseCurrency : l.organization?.baseCurrency;
   return code?.trim().toUpperCase() || undefined;
 }
 
@@ -158,7 +187,11 @@ interface ReadChecks {
  */
 async function checkReads({ rt, id, handle, signal, now }: CheckRun, tokenOk: boolean): Promise<ReadChecks> {
   const { connector, config: c } = handle;
-  const read = handle.readContext({ logger: rt.logger.child({ connection: id, check: true }), signal, until: new Date(now()) });
+  const read = handle.readContext({
+    logger: rt.logger.child({ connection: id, check: true }),
+    signal,
+    until: new Date(now()),
+  });
   const ctx = { ...read, settings: { ...read.settings, pageSize: CHECK_PAGE_SIZE } };
   const out: ReadChecks = { checks: [], readOk: false };
   for (const entity of c.entities) {
@@ -192,7 +225,11 @@ async function checkReads({ rt, id, handle, signal, now }: CheckRun, tokenOk: bo
 }
 
 /** The organisation's base currency against billing's: the vendor's exchange rates are relative to the former. */
-function checkBaseCurrency({ id, handle }: CheckRun, { orgCurrency, currencyError, readOk }: ReadChecks, tokenOk: boolean): CheckResult {
+function checkBaseCurrency(
+  { id, handle }: CheckRun,
+  { orgCurrency, currencyError, readOk }: ReadChecks,
+  tokenOk: boolean,
+): CheckResult {
   const billingBase = handle.billing.baseCurrency;
   if (orgCurrency === undefined) {
     if (currencyError) return vendorFailure('base currency', currencyError, handle.config.system, id);
@@ -206,7 +243,8 @@ function checkBaseCurrency({ id, handle }: CheckRun, { orgCurrency, currencyErro
           : 'needs an entity read that works',
     };
   }
-  if (orgCurrency === billingBase) return { check: 'base currency', status: 'ok', detail: `organisation ${orgCurrency} = billing ${billingBase}` };
+  if (orgCurrency === billingBase)
+    return { check: 'base currency', status: 'ok', detail: `organisation ${orgCurrency} = billing ${billingBase}` };
   return {
     check: 'base currency',
     status: 'failed',
@@ -229,7 +267,9 @@ async function checkQuota({ rt, id, handle }: CheckRun): Promise<CheckResult> {
     detail: `used minute ${used.minute ?? 0}/${limits.perMinute || '∞'}, day ${used.day ?? 0}/${limits.perDay || '∞'}; vendor says left: ${remaining || 'not reported'}${
       parked ? `; parked until ${new Date(parked).toISOString()}` : ''
     }`,
-    ...(parked || spent ? { fix: 'pulls wait until the vendor window resets (or the park ends); see `erp-sync connections`' } : {}),
+    ...(parked || spent
+      ? { fix: 'pulls wait until the vendor window resets (or the park ends); see `erp-sync connections`' }
+      : {}),
   };
 }
 
@@ -246,23 +286,44 @@ async function checkBillingKeys({ handle, signal, now }: CheckRun): Promise<Chec
     checks.push(billingFailure('billing key', err, 'billing.apiKey (or the connection billing.apiKey)'));
   }
   if (!billing.canAttach) {
-    checks.push({ check: 'attachment key', status: 'skipped', detail: 'no attachment key configured: ERP document links are not attached' });
+    checks.push({
+      check: 'attachment key',
+      status: 'skipped',
+      detail: 'no attachment key configured: ERP document links are not attached',
+    });
     return checks;
   }
   try {
     // An invoice number that cannot exist when billing holds none: a 404 then means the key was accepted.
-    await billing.client.listInvoiceAttachments({ invoiceNumber: invoiceNumber ?? `erp-sync-check-${now()}` }, { signal, retries: 0 });
+    await billing.client.listInvoiceAttachments(
+      { invoiceNumber: invoiceNumber ?? `erp-sync-check-${now()}` },
+      { signal, retries: 0 },
+    );
     checks.push({ check: 'attachment key', status: 'ok', detail: 'accepted' });
   } catch (err) {
     if (err instanceof RejectedError && err.status === 404)
       checks.push({ check: 'attachment key', status: 'ok', detail: 'accepted (no such invoice, as expected)' });
-    else checks.push(billingFailure('attachment key', err, 'billing.attachmentKey (or the connection billing.attachmentKey)'));
+    else
+      checks.push(
+        billingFailure('attachment key', err, 'billing.attachmentKey (or the connection billing.attachmentKey)'),
+      );
   }
   return checks;
 }
 
 function billingFailure(check: string, err: unknown, setting: string): CheckResult {
   const detail = message(err);
-  if (err instanceof AuthError) return { check, status: 'failed', detail, fix: `billing refused the key: set ${setting} to a key of the billing company` };
-  return { check, status: 'failed', detail, fix: 'billing did not answer: check billing.url and the network, then run again' };
+  if (err instanceof AuthError)
+    return {
+      check,
+      status: 'failed',
+      detail,
+      fix: `billing refused the key: set ${setting} to a key of the billing company`,
+    };
+  return {
+    check,
+    status: 'failed',
+    detail,
+    fix: 'billing did not answer: check billing.url and the network, then run again',
+  };
 }

@@ -21,7 +21,18 @@ export interface RebindResult {
 
 type RebindRuntime = Pick<
   Runtime,
-  'connection' | 'logger' | 'config' | 'billingOf' | 'billingCompanies' | 'ledger' | 'checkpoints' | 'quarantine' | 'inFlight' | 'queues' | 'redis' | 'keys'
+  | 'connection'
+  | 'logger'
+  | 'config'
+  | 'billingOf'
+  | 'billingCompanies'
+  | 'ledger'
+  | 'checkpoints'
+  | 'quarantine'
+  | 'inFlight'
+  | 'queues'
+  | 'redis'
+  | 'keys'
 >;
 
 /**
@@ -62,6 +73,10 @@ export async function rebindConnection(rt: RebindRuntime, connection: string, mo
   }
   for (const e of ENTITY_NAMES) await rt.ledger.forgetWritten(connection, e);
   // The store is built on the runtime's state connection, as every store is.
-  await new ConnectionState(rt.redis, rt.keys).resetForCompany(connection, ENTITY_NAMES, { company, keyId, since: Date.now() });
+  await new ConnectionState(rt.redis, rt.keys).resetForCompany(connection, ENTITY_NAMES, {
+    company,
+    keyId,
+    since: Date.now(),
+  });
   return { connection, mode, from, to: company, removedJobs };
 }

@@ -2,7 +2,13 @@ import { dateOfDay } from '../src/pipeline/ledger-date-index.js';
 import { runCountInvariant, type NarrowedWindow } from '../jobs/reconcile/count-invariant.js';
 import { DriftReport, FIXABLE } from '../jobs/reconcile/drift.js';
 import type { HistoryHelpers } from '../jobs/reconcile/invoice-date-window.js';
-import { recordReconcileRun, repairDrift, type ReconcileHelpers, type ReconcileResult, sweepInto } from '../jobs/reconcile/run-reconcile.js';
+import {
+  recordReconcileRun,
+  repairDrift,
+  type ReconcileHelpers,
+  type ReconcileResult,
+  sweepInto,
+} from '../jobs/reconcile/run-reconcile.js';
 import { readInvoicesById, readSourceWindow } from '../jobs/reconcile/source-window.js';
 
 export interface HistoryReconcileRequest {
@@ -42,7 +48,11 @@ const ENTITY = 'invoices';
  * (repair by id); `deep` reads the source for the disagreeing windows only. What counts cannot see: a
  * missing record and an extra one in the same window cancel out, and undated records are in no window.
  */
-export async function reconcileHistory(rt: HistoryReconcileHelpers, req: HistoryReconcileRequest, signal?: AbortSignal): Promise<HistoryReconcileResult> {
+export async function reconcileHistory(
+  rt: HistoryReconcileHelpers,
+  req: HistoryReconcileRequest,
+  signal?: AbortSignal,
+): Promise<HistoryReconcileResult> {
   const started = Date.now();
   const handle = rt.connection(req.connectionId);
   const conn = handle.config.id;
@@ -53,13 +63,22 @@ export async function reconcileHistory(rt: HistoryReconcileHelpers, req: History
     if (FIXABLE.has(i.kind) && i.kind !== 'lost_in_flight' && i.erpId) fixable.add(i.erpId);
   });
   let vendorCalls = 0;
-  const source = { logger: rt.logger, connection: rt.connection, ledger: rt.ledger, ledgerDates: rt.history.ledgerDates };
+  const source = {
+    logger: rt.logger,
+    connection: rt.connection,
+    ledger: rt.ledger,
+    ledgerDates: rt.history.ledgerDates,
+  };
   const readSource = async (w: { from: number; to: number }) => {
     const read = await readSourceWindow(source, conn, w, report, signal);
     report.checked.source += read.checked;
     vendorCalls += read.vendorCalls;
   };
-  const invariant = await runCountInvariant(rt.history, conn, report, { signal, only: conn, beforeDiff: req.deep ? readSource : undefined });
+  const invariant = await runCountInvariant(rt.history, conn, report, {
+    signal,
+    only: conn,
+    beforeDiff: req.deep ? readSource : undefined,
+  });
   report.checked.billing = invariant.billing;
   report.checked.ledger = invariant.ledger;
   const inFlight = await sweepInto(rt, conn, report);

@@ -33,7 +33,11 @@ export async function replayQuarantined(
   for (const e of entries) {
     if (e.stage === 'upsert' && e.payload) {
       const p = e.payload as UpsertPayload;
-      jobs.push({ name: 'upsert', data: p, opts: { jobId: `${upsertJobId(p.connectionId, p.entity, p.erpId, p.hash)}-r${Date.now().toString(36)}` } });
+      jobs.push({
+        name: 'upsert',
+        data: p,
+        opts: { jobId: `${upsertJobId(p.connectionId, p.entity, p.erpId, p.hash)}-r${Date.now().toString(36)}` },
+      });
     } else {
       const key = e.entity;
       const before = new Date(Date.parse(e.version) - 1000).toISOString();

@@ -63,7 +63,10 @@ export async function resumeConnection(
 }
 
 /** Moves one held job back to waiting if it is still delayed; anything else needs nothing. */
-async function release(queues: Record<string, Pick<Queue, 'getJob'> | undefined>, h: HeldJob): Promise<{ released: boolean; incrementalPullOf?: EntityName }> {
+async function release(
+  queues: Record<string, Pick<Queue, 'getJob'> | undefined>,
+  h: HeldJob,
+): Promise<{ released: boolean; incrementalPullOf?: EntityName }> {
   const job = await queues[h.queue]?.getJob(h.jobId);
   if (!job || (await job.getState()) !== 'delayed') return { released: false };
   // A concurrent release (the job's own, as it was held during this resume) wins the race harmlessly.
@@ -72,5 +75,8 @@ async function release(queues: Record<string, Pick<Queue, 'getJob'> | undefined>
     () => false,
   );
   const data = job.data as { entity?: EntityName; window?: unknown };
-  return { released: moved, ...(moved && h.queue === 'pull' && !data.window && data.entity ? { incrementalPullOf: data.entity } : {}) };
+  return {
+    released: moved,
+    ...(moved && h.queue === 'pull' && !data.window && data.entity ? { incrementalPullOf: data.entity } : {}),
+  };
 }

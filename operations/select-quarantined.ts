@@ -21,5 +21,8 @@ export async function selectQuarantined(
 ): Promise<SelectedQuarantine> {
   rt.connection(s.connection);
   const all = await rt.quarantine.list(s.connection);
-  return { inQuarantine: all.length, entries: all.filter((e) => (!s.entity || e.entity === s.entity) && (!s.erpId || e.erpId === s.erpId)) };
+  return {
+    inQuarantine: all.length,
+    entries: all.filter((e) => (!s.entity || e.entity === s.entity) && (!s.erpId || e.erpId === s.erpId)),
+  };
 }

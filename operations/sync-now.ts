@@ -68,9 +68,12 @@ export interface SyncNowWait {
  */
 export function syncNowEntities(connection: Pick<ConnectionConfig, 'id' | 'entities'>, entity?: string): EntityName[] {
   if (entity === undefined) return [...connection.entities];
-  if (!isEntityName(entity)) throw new ConfigError(`--entity must be one of ${ENTITY_NAMES.join(', ')}, got "${entity}"`);
+  if (!isEntityName(entity))
+    throw new ConfigError(`--entity must be one of ${ENTITY_NAMES.join(', ')}, got "${entity}"`);
   if (!connection.entities.includes(entity))
-    throw new ConfigError(`--entity ${entity} is not synced for connection "${connection.id}" (its entities: ${connection.entities.join(', ')})`);
+    throw new ConfigError(
+      `--entity ${entity} is not synced for connection "${connection.id}" (its entities: ${connection.entities.join(', ')})`,
+    );
   return [entity];
 }
 
@@ -97,18 +100,31 @@ export async function syncNow(
   const enqueued = await enqueuePullsNow(rt, connectionId, entities, 'now');
   const running = (await rt.queues.pull.getWorkersCount()) > 0;
   if (!wait)
-    return { connection: connectionId, state: 'enqueued', pulls: enqueued.map((p) => ({ ...p, state: 'enqueued' })), workers: running ? 'running' : 'none' };
+    return {
+      connection: connectionId,
+      state: 'enqueued',
+      pulls: enqueued.map((p) => ({ ...p, state: 'enqueued' })),
+      workers: running ? 'running' : 'none',
+    };
   const own = running ? undefined : wait.startPullWorkers();
   if (own) wait.onInProcessWorkers?.();
   try {
-    return { connection: connectionId, state: 'enqueued', pulls: await waitForPulls(rt, enqueued), workers: own ? 'in-process' : 'running' };
+    return {
+      connection: connectionId,
+      state: 'enqueued',
+      pulls: await waitForPulls(rt, enqueued),
+      workers: own ? 'in-process' : 'running',
+    };
   } finally {
     await own?.stop(5_000);
   }
 }
 
 /** Polls the pulls' states until each has completed or failed (a pull that is gone counts as completed). */
-async function waitForPulls(rt: { queues: { pull: Pick<Queue, 'getJobState' | 'getJob'> } }, pulls: PullNow[]): Promise<SyncNowPull[]> {
+async function waitForPulls(
+  rt: { queues: { pull: Pick<Queue, 'getJobState' | 'getJob'> } },
+  pulls: PullNow[],
+): Promise<SyncNowPull[]> {
   for (;;) {
     const states = await Promise.all(pulls.map((p) => rt.queues.pull.getJobState(p.jobId)));
     if (states.every((s) => s === 'completed' || s === 'failed' || s === 'unknown')) {

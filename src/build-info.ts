@@ -14,9 +14,11 @@ let cached: BuildInfo | undefined;
 export function buildInfo(): BuildInfo {
   if (cached) return cached;
   const dir = packageRoot();
-  const version = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
+  const version =
+    (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
   const recorded = join(dir, 'dist', 'COMMIT');
-  const commit = process.env.ERP_SYNC_COMMIT || (existsSync(recorded) ? readFileSync(recorded, 'utf8').trim() : '') || 'unknown';
+  const commit =
+    process.env.ERP_SYNC_COMMIT || (existsSync(recorded) ? readFileSync(recorded, 'utf8').trim() : '') || 'unknown';
   cached = { version, commit };
   return cached;
 }

@@ -14,7 +14,8 @@ import { ConfigError } from './errors/index.js';
 
 const Seconds = (def: number) => z.number().int().min(0).default(def);
 /** `${VAR:-}` interpolates to '': an empty optional setting means "not set". */
-const optional = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+const optional = <T extends z.ZodTypeAny>(schema: T) =>
+  z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 
 /** True if this runtime's Intl knows the time zone (what the reconcile job formats dates with). */
 export function isTimeZone(timeZone: string): boolean {
@@ -26,7 +27,8 @@ export function isTimeZone(timeZone: string): boolean {
   }
 }
 /** An IANA time zone name, checked at config time rather than as a RangeError in the job that uses it. */
-const TimeZone = (field: string) => z.string().refine(isTimeZone, `not a time zone: ${field} takes an IANA time zone name, e.g. "Asia/Kolkata" or "UTC"`);
+const TimeZone = (field: string) =>
+  z.string().refine(isTimeZone, `not a time zone: ${field} takes an IANA time zone name, e.g. "Asia/Kolkata" or "UTC"`);
 
 const CurrencyCode = z.string().regex(/^[A-Z]{3}$/, 'expected an ISO 4217 code');
 /** A billing company's name, for state and metrics (never a key): like a connection id. */
@@ -106,7 +108,10 @@ export const AppConfig = z.strictObject({
         scope: z.enum(['deployment', 'key']).default('deployment'),
         totalMax: z.number().int().min(1).optional(),
       })
-      .refine((r) => r.totalMax === undefined || r.scope === 'key', { message: 'totalMax bounds the keys together: only with scope: key', path: ['totalMax'] })
+      .refine((r) => r.totalMax === undefined || r.scope === 'key', {
+        message: 'totalMax bounds the keys together: only with scope: key',
+        path: ['totalMax'],
+      })
       .prefault({}),
     timeoutMs: z.number().int().min(100).default(15_000),
     /**
@@ -114,7 +119,12 @@ export const AppConfig = z.strictObject({
      * pauses (no attempt is used while it waits) and one worker probes billing every `probeEverySeconds`
      * until it answers.
      */
-    outage: z.strictObject({ failuresToPause: z.number().int().min(1).default(5), probeEverySeconds: z.number().int().min(1).default(5) }).prefault({}),
+    outage: z
+      .strictObject({
+        failuresToPause: z.number().int().min(1).default(5),
+        probeEverySeconds: z.number().int().min(1).default(5),
+      })
+      .prefault({}),
   }),
   redis: z
     .strictObject({
@@ -248,8 +258,16 @@ export interface ConfigIssue {
 export function configIssues(error: z.ZodError): ConfigIssue[] {
   return error.issues.flatMap((issue): ConfigIssue[] => {
     const path = issue.path.map(String);
-    if (issue.code === 'unrecognized_keys') return issue.keys.map((k) => ({ path: [...path, k], message: 'unknown key' }));
-    return [{ path, message: issue.message, code: issue.code, ...(issue.code === 'invalid_type' ? { expected: String(issue.expected) } : {}) }];
+    if (issue.code === 'unrecognized_keys')
+      return issue.keys.map((k) => ({ path: [...path, k], message: 'unknown key' }));
+    return [
+      {
+        path,
+        message: issue.message,
+        code: issue.code,
+        ...(issue.code === 'invalid_type' ? { expected: String(issue.expected) } : {}),
+      },
+    ];
   });
 }
 
@@ -333,7 +351,12 @@ type Parsed<T> = { ok: true; value: T } | { ok: false; issues: ConfigIssue[] };
  * Parses `value` (an interpolated subtree at `prefix`), converting whole-value `${VAR}` strings to the
  * number or boolean a field expects, then parsing again. Issue paths come back absolute.
  */
-function parseInterpolated<T>(parse: (v: unknown) => Parsed<T>, value: unknown, prefix: string[], found: Interpolation): Parsed<T> {
+function parseInterpolated<T>(
+  parse: (v: unknown) => Parsed<T>,
+  value: unknown,
+  prefix: string[],
+  found: Interpolation,
+): Parsed<T> {
   for (let round = 0; ; round++) {
     const r = parse(value);
     if (r.ok) return r;
@@ -342,7 +365,12 @@ function parseInterpolated<T>(parse: (v: unknown) => Parsed<T>, value: unknown, 
       const path = [...prefix, ...issue.path];
       const ref = found.references.get(pathKey(path));
       const expected = issue.expected;
-      if (!ref || issue.code !== 'invalid_type' || (expected !== 'number' && expected !== 'int' && expected !== 'boolean')) return { ...issue, path };
+      if (
+        !ref ||
+        issue.code !== 'invalid_type' ||
+        (expected !== 'number' && expected !== 'int' && expected !== 'boolean')
+      )
+        return { ...issue, path };
       const type = expected === 'boolean' ? 'boolean' : 'number';
       if (!ref.whole) {
         return {
@@ -399,7 +427,12 @@ const KnownSystem = ConnectionConfig.shape.system;
  * settings of every connection whose `system` is known are validated even when the rest of the config
  * is invalid. A path whose `${…}` failed (unset variable, malformed reference) reports only that.
  */
-export function parseConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env, validateSettings?: SettingsValidator, source = 'config'): AppConfig {
+export function parseConfig(
+  raw: unknown,
+  env: NodeJS.ProcessEnv = process.env,
+  validateSettings?: SettingsValidator,
+  source = 'config',
+): AppConfig {
   const found: Interpolation = { issues: [], references: new Map() };
   const interpolated = interpolate(raw, env, found);
   const issues: ConfigIssue[] = [...found.issues];
@@ -415,7 +448,8 @@ export function parseConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env, 
   );
   if (!base.ok) issues.push(...base.issues);
 
-  const connections = isRecord(interpolated) && Array.isArray(interpolated.connections) ? (interpolated.connections as unknown[]) : [];
+  const connections =
+    isRecord(interpolated) && Array.isArray(interpolated.connections) ? (interpolated.connections as unknown[]) : [];
   const ids = new Map<string, number>();
   connections.forEach((c, i) => {
     if (!isRecord(c)) return;
@@ -424,7 +458,8 @@ export function parseConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env, 
       const first = ids.get(c.id);
       // An id from ${VAR} is not quoted: no variable's value goes into an error.
       const id = found.references.has(pathKey(path)) ? '' : ` "${c.id}"`;
-      if (first !== undefined) issues.push({ path, message: `duplicate connection id${id} (same as connections.${first}.id)` });
+      if (first !== undefined)
+        issues.push({ path, message: `duplicate connection id${id} (same as connections.${first}.id)` });
       else ids.set(c.id, i);
     }
     const system = KnownSystem.safeParse(c.system);
@@ -447,13 +482,20 @@ export function parseConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env, 
 
   if (issues.length) {
     const failed = new Set(found.issues.map((x) => pathKey(x.path)));
-    const reported = [...found.issues, ...issues.slice(found.issues.length).filter((x) => !failed.has(pathKey(x.path)))];
+    const reported = [
+      ...found.issues,
+      ...issues.slice(found.issues.length).filter((x) => !failed.has(pathKey(x.path))),
+    ];
     throw new ConfigError(`${source} is invalid:\n  - ${[...new Set(reported.map(formatIssue))].join('\n  - ')}`);
   }
   return deepFreeze((base as { value: AppConfig }).value);
 }
 
-export async function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env, validateSettings?: SettingsValidator): Promise<AppConfig> {
+export async function loadConfig(
+  file: string,
+  env: NodeJS.ProcessEnv = process.env,
+  validateSettings?: SettingsValidator,
+): Promise<AppConfig> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');

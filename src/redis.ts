@@ -54,9 +54,24 @@ export async function startEmbeddedRedis(): Promise<ResolvedRedis> {
   const port = await freePort();
   let child: ChildProcess;
   try {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'], {
-      stdio: 'ignore',
-    });
+    child = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--maxmemory-policy',
+        'noeviction',
+      ],
+      {
+        stdio: 'ignore',
+      },
+    );
   } catch {
     throw noRedis();
   }
@@ -96,7 +111,13 @@ export async function startEmbeddedRedis(): Promise<ResolvedRedis> {
  */
 export type RedisTarget =
   | { kind: 'standalone'; url: string }
-  | { kind: 'cluster'; nodes: Array<{ host: string; port: number }>; username?: string; password?: string; tls: boolean }
+  | {
+      kind: 'cluster';
+      nodes: Array<{ host: string; port: number }>;
+      username?: string;
+      password?: string;
+      tls: boolean;
+    }
   | {
       kind: 'sentinel';
       sentinels: Array<{ host: string; port: number }>;
@@ -130,7 +151,10 @@ export function parseRedisUrl(url: string): RedisTarget {
   const tls = scheme === 'rediss';
   if (kind === 'cluster') return { kind, nodes, username, password, tls };
   const name = decodeURIComponent((path ?? '').replace(/^\//, ''));
-  if (!name) throw new ConfigError(`redis.url ${redactUrlCredentials(url)}: name the master after the hosts, e.g. redis+sentinel://host:26379/mymaster`);
+  if (!name)
+    throw new ConfigError(
+      `redis.url ${redactUrlCredentials(url)}: name the master after the hosts, e.g. redis+sentinel://host:26379/mymaster`,
+    );
   const params = new URLSearchParams(query ?? '');
   const db = params.get('db');
   return {
@@ -189,7 +213,9 @@ export function createRedisClient(url: string, extra: RedisOptions = {}): Redis 
     ...(retryStrategy ? { clusterRetryStrategy: (times: number) => retryStrategy(times) ?? null } : {}),
     // TLS nodes are reached by the names the cluster announces, unresolved, so their certificates match
     // (https://github.com/redis/ioredis#special-note-aws-elasticache-clusters-with-tls).
-    ...(target.tls ? { dnsLookup: (address: string, callback: (err: null, address: string) => void) => callback(null, address) } : {}),
+    ...(target.tls
+      ? { dnsLookup: (address: string, callback: (err: null, address: string) => void) => callback(null, address) }
+      : {}),
   };
   // https://github.com/redis/ioredis#cluster
   return new Cluster(target.nodes, options) as unknown as Redis;
@@ -230,7 +256,11 @@ export async function dataNodes(redis: Redis): Promise<Redis[]> {
  * Every key matching `pattern`, in batches: SCAN answers for one node only, so on a Cluster each master
  * is scanned (https://redis.io/docs/latest/commands/scan/, "Cluster"). `type` filters by Redis type.
  */
-export async function* scanKeys(redis: Redis, pattern: string, options: { count?: number; type?: string } = {}): AsyncGenerator<string[]> {
+export async function* scanKeys(
+  redis: Redis,
+  pattern: string,
+  options: { count?: number; type?: string } = {},
+): AsyncGenerator<string[]> {
   for (const node of await dataNodes(redis)) {
     let cursor = '0';
     do {
@@ -268,19 +298,30 @@ export async function checkRedisReachable(url: string, timeoutMs = 3000): Promis
     await r.ping();
     if (target.kind === 'cluster') {
       const info = await r.cluster('INFO');
-      if (!/cluster_state:ok/.test(info)) throw new Error('the cluster is not ready (CLUSTER INFO: cluster_state is not ok)');
+      if (!/cluster_state:ok/.test(info))
+        throw new Error('the cluster is not ready (CLUSTER INFO: cluster_state is not ok)');
     }
   } catch (err) {
     let why = reason ?? (err instanceof Error ? err.message : String(err));
-    if (target.kind === 'cluster' && /Failed to refresh slots cache|None of startup nodes|Connection is closed/i.test(why))
+    if (
+      target.kind === 'cluster' &&
+      /Failed to refresh slots cache|None of startup nodes|Connection is closed/i.test(why)
+    )
       why = (await seedNodeError(target.nodes[0]!, target, timeoutMs)) ?? why;
     // ioredis asks each sentinel through a client of its own whose errors it drops: a sentinel that refuses
     // the connection or whose certificate is not trusted comes back only as "Connection is closed".
     if (target.kind === 'sentinel' && /All sentinels are unreachable.*Connection is closed/i.test(why))
-      why = (await seedNodeError(target.sentinels[0]!, { password: target.sentinelPassword, tls: target.tls }, timeoutMs)) ?? why;
+      why =
+        (await seedNodeError(
+          target.sentinels[0]!,
+          { password: target.sentinelPassword, tls: target.tls },
+          timeoutMs,
+        )) ?? why;
     // OpenSSL's messages end in a newline; the error is one line.
     why = why.replace(/\s+/g, ' ').trim();
-    throw new ConfigError(`cannot connect to Redis at ${redactUrlCredentials(url)}: ${redactUrlCredentials(why)}${connectHint(why, usesTls(target))}`);
+    throw new ConfigError(
+      `cannot connect to Redis at ${redactUrlCredentials(url)}: ${redactUrlCredentials(why)}${connectHint(why, usesTls(target))}`,
+    );
   } finally {
     r.disconnect();
   }
@@ -333,9 +374,12 @@ function connectHint(why: string, tls: boolean): string {
   if (/WRONGPASS|NOAUTH|invalid password/i.test(why)) return ' — check the password in redis.url / REDIS_URL';
   // Node's TLS errors. erp-sync presents no client certificate: a server that requires one refuses it,
   // with an alert (`certificate required`) or by closing the connection.
-  const clientCertificates = 'erp-sync presents no client certificate: set tls-auth-clients optional (or no) on the server';
-  if (/certificate required/i.test(why)) return ` — the server requires a client certificate (tls-auth-clients yes); ${clientCertificates}`;
-  if (/altnames/i.test(why)) return " — the server's TLS certificate does not name that host: connect by a name or IP address the certificate lists";
+  const clientCertificates =
+    'erp-sync presents no client certificate: set tls-auth-clients optional (or no) on the server';
+  if (/certificate required/i.test(why))
+    return ` — the server requires a client certificate (tls-auth-clients yes); ${clientCertificates}`;
+  if (/altnames/i.test(why))
+    return " — the server's TLS certificate does not name that host: connect by a name or IP address the certificate lists";
   if (/certificate|unable to verify|UNABLE_TO_|CERT_/i.test(why))
     return " — the server's TLS certificate is not trusted: if a private CA signed it, set NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment of erp-sync";
   if (/ECONNRESET|Connection is closed|socket hang up/i.test(why))
@@ -362,7 +406,9 @@ function quiet(r: Redis): Redis {
 
 /** Producer connections fail fast: a queue.add() must not wait forever for a reconnect. */
 export function producerConnection(url: string, extra: RedisOptions = {}): Redis {
-  return quiet(createRedisClient(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true, ...extra }));
+  return quiet(
+    createRedisClient(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true, ...extra }),
+  );
 }
 
 /** Worker connections: BullMQ requires maxRetriesPerRequest null for its blocking commands. */

@@ -25,7 +25,11 @@ describe('config', () => {
     const c = parseConfig(minimal, { BILLING_API_KEY: 'k' });
     expect(c.billing.rateLimit).toEqual({ max: 50, durationMs: 1000, scope: 'deployment' });
     expect(c.sync.attempts).toBe(8);
-    expect(c.connections[0]).toMatchObject({ schedule: { everySeconds: 300 }, entities: ['customers', 'invoices', 'credit-notes'], lookbackSeconds: 600 });
+    expect(c.connections[0]).toMatchObject({
+      schedule: { everySeconds: 300 },
+      entities: ['customers', 'invoices', 'credit-notes'],
+      lookbackSeconds: 600,
+    });
   });
 
   it('given a missing variable, a bad URL, a wrong enum and a duplicate id, then every error is reported with its path', () => {
@@ -117,11 +121,31 @@ function problems(raw: unknown, env: NodeJS.ProcessEnv, validate = validateSetti
   }
 }
 
-const qbo = (settings: Record<string, unknown>) => ({ id: 'qbo-in', system: 'quickbooks', originSource: 'EXTERNAL_SYSTEM_B', settings });
+const qbo = (settings: Record<string, unknown>) => ({
+  id: 'qbo-in',
+  system: 'quickbooks',
+  originSource: 'EXTERNAL_SYSTEM_B',
+  settings,
+});
 const qboSettings = { realmId: '9341453012345678', clientId: 'c', clientSecret: 's', refreshToken: 'r' };
-const xero = (settings: Record<string, unknown>) => ({ id: 'xero-in', system: 'xero', originSource: 'EXTERNAL_SYSTEM_C', settings });
-const xeroSettings = { tenantId: '6f1d2a4e-8c3b-4e5a-9b7c-1a2b3c4d5e01', clientId: 'c', clientSecret: 's', refreshToken: 'r' };
-const zoho = (settings: Record<string, unknown>) => ({ id: 'zoho-in', system: 'zoho-books', originSource: 'EXTERNAL_SYSTEM_A', settings });
+const xero = (settings: Record<string, unknown>) => ({
+  id: 'xero-in',
+  system: 'xero',
+  originSource: 'EXTERNAL_SYSTEM_C',
+  settings,
+});
+const xeroSettings = {
+  tenantId: '6f1d2a4e-8c3b-4e5a-9b7c-1a2b3c4d5e01',
+  clientId: 'c',
+  clientSecret: 's',
+  refreshToken: 'r',
+};
+const zoho = (settings: Record<string, unknown>) => ({
+  id: 'zoho-in',
+  system: 'zoho-books',
+  originSource: 'EXTERNAL_SYSTEM_A',
+  settings,
+});
 const zohoSettings = { organizationId: '60012345678', clientId: 'c', clientSecret: 's', refreshToken: 'r' };
 const base = { billing: { url: 'http://127.0.0.1:4010', apiKey: 'k' } };
 const MALFORMED = '(expected ${NAME} with NAME = letters, digits, _; not starting with a digit)';
@@ -146,12 +170,18 @@ describe('config: ${…} references', () => {
   it("given a malformed reference next to a good one, when the config is parsed, then the error never shows a variable's value", () => {
     const raw = { ...base, connections: [qbo({ ...qboSettings, clientSecret: '${QBO_SECRET}${QBO SECRET}' })] };
     const lines = problems(raw, { QBO_SECRET: 'very-secret-value' });
-    expect(lines).toEqual([`connections.0.settings.clientSecret: malformed \${…} reference "\${QBO SECRET}" ${MALFORMED}`]);
+    expect(lines).toEqual([
+      `connections.0.settings.clientSecret: malformed \${…} reference "\${QBO SECRET}" ${MALFORMED}`,
+    ]);
     expect(lines.join('\n')).not.toContain('very-secret-value');
   });
 
   it("given a variable's value that looks like a reference, when it is interpolated, then it is used as it is (values are not scanned again)", () => {
-    const c = parseConfig({ ...base, billing: { ...base.billing, apiKey: '${KEY}' }, connections: [zoho(zohoSettings)] }, { KEY: 'a${B C}' }, validateSettings);
+    const c = parseConfig(
+      { ...base, billing: { ...base.billing, apiKey: '${KEY}' }, connections: [zoho(zohoSettings)] },
+      { KEY: 'a${B C}' },
+      validateSettings,
+    );
     expect(c.billing.apiKey).toBe('a${B C}');
   });
 
@@ -161,7 +191,10 @@ describe('config: ${…} references', () => {
   });
 
   it('given an unset variable in connector settings, when the config is parsed, then only "is not set" is reported for that path', () => {
-    const lines = problems({ ...base, connections: [qbo({ ...qboSettings, clientSecret: '${QBO_CLIENT_SECRET}' })] }, {});
+    const lines = problems(
+      { ...base, connections: [qbo({ ...qboSettings, clientSecret: '${QBO_CLIENT_SECRET}' })] },
+      {},
+    );
     expect(lines).toEqual(['connections.0.settings.clientSecret: environment variable QBO_CLIENT_SECRET is not set']);
   });
 
@@ -179,18 +212,27 @@ describe('config: ${…} references', () => {
   });
 
   it('given a number field whose whole value is ${VAR}, when the variable is not a number, then the error names the variable, not its value', () => {
-    const lines = problems({ ...base, http: { port: '${HTTP_PORT}' }, connections: [zoho(zohoSettings)] }, { HTTP_PORT: 'nine-thousand' });
+    const lines = problems(
+      { ...base, http: { port: '${HTTP_PORT}' }, connections: [zoho(zohoSettings)] },
+      { HTTP_PORT: 'nine-thousand' },
+    );
     expect(lines).toEqual(['http.port: expected a number, but ${HTTP_PORT} is not a number']);
   });
 
   it('given a coerced number out of range, when the config is parsed, then the range is still checked', () => {
-    const lines = problems({ ...base, http: { port: '${HTTP_PORT}' }, connections: [zoho(zohoSettings)] }, { HTTP_PORT: '99999' });
+    const lines = problems(
+      { ...base, http: { port: '${HTTP_PORT}' }, connections: [zoho(zohoSettings)] },
+      { HTTP_PORT: '99999' },
+    );
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^http\.port: Too big/);
   });
 
   it('given a number field with ${VAR} inside a longer string, when the config is parsed, then the error says the reference yields a string', () => {
-    const lines = problems({ ...base, http: { port: '9${PORT_SUFFIX}' }, connections: [zoho(zohoSettings)] }, { PORT_SUFFIX: '999' });
+    const lines = problems(
+      { ...base, http: { port: '9${PORT_SUFFIX}' }, connections: [zoho(zohoSettings)] },
+      { PORT_SUFFIX: '999' },
+    );
     expect(lines).toEqual([
       'http.port: expected a number, but a ${…} inside a longer string yields a string (write the whole value as one ${VAR} to get a number)',
     ]);
@@ -209,11 +251,16 @@ describe('config: ${…} references', () => {
 describe('config: time zones', () => {
   it('given reconcile.timeZone Mars/Olympus, when the config is parsed, then it is refused with the field and an example', () => {
     const lines = problems({ ...base, reconcile: { timeZone: 'Mars/Olympus' }, connections: [zoho(zohoSettings)] }, {});
-    expect(lines).toEqual(['reconcile.timeZone: not a time zone: timeZone takes an IANA time zone name, e.g. "Asia/Kolkata" or "UTC"']);
+    expect(lines).toEqual([
+      'reconcile.timeZone: not a time zone: timeZone takes an IANA time zone name, e.g. "Asia/Kolkata" or "UTC"',
+    ]);
   });
 
   it('given reconcile.timeZone Asia/Kolkata, when the config is parsed, then it is accepted (and UTC is the default)', () => {
-    expect(parseConfig({ ...base, reconcile: { timeZone: 'Asia/Kolkata' }, connections: [zoho(zohoSettings)] }, {}).reconcile.timeZone).toBe('Asia/Kolkata');
+    expect(
+      parseConfig({ ...base, reconcile: { timeZone: 'Asia/Kolkata' }, connections: [zoho(zohoSettings)] }, {}).reconcile
+        .timeZone,
+    ).toBe('Asia/Kolkata');
     expect(parseConfig({ ...base, connections: [zoho(zohoSettings)] }, {}).reconcile.timeZone).toBe('UTC');
   });
 });
@@ -231,12 +278,17 @@ describe('config: every error at once', () => {
     const lines = problems(raw, {});
     expect(lines).toContainEqual(expect.stringMatching(/^connections\.0\.system: /));
     expect(lines).toContain('connections.1.settings.organizationId: expected the numeric organization id');
-    expect(lines).toContainEqual(expect.stringMatching(/^connections\.2\.settings\.tenantId: expected the Xero tenant id, a UUID/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^connections\.2\.settings\.tenantId: expected the Xero tenant id, a UUID/),
+    );
     expect(lines).toHaveLength(3);
   });
 
   it('given an invalid base config, when a connection with a known system has bad settings, then its settings errors are reported too', () => {
-    const lines = problems({ billing: { url: 'nope', apiKey: 'k' }, connections: [{ ...zoho({ organizationId: 'x' }), id: 'Bad Id' }] }, {});
+    const lines = problems(
+      { billing: { url: 'nope', apiKey: 'k' }, connections: [{ ...zoho({ organizationId: 'x' }), id: 'Bad Id' }] },
+      {},
+    );
     expect(lines).toContainEqual(expect.stringMatching(/^billing\.url: /));
     expect(lines).toContainEqual(expect.stringMatching(/^connections\.0\.id: /));
     expect(lines).toContain('connections.0.settings.organizationId: expected the numeric organization id');
@@ -244,16 +296,21 @@ describe('config: every error at once', () => {
   });
 
   it('given an unknown key in connector settings, when the config is parsed, then it is reported at its own path', () => {
-    expect(problems({ ...base, connections: [qbo({ ...qboSettings, realmID: '1' })] }, {})).toEqual(['connections.0.settings.realmID: unknown key']);
-    expect(problems({ ...base, connections: [zoho({ ...zohoSettings, pagesize: 50, dataCentre: 'in' })] }, {})).toEqual([
-      'connections.0.settings.pagesize: unknown key',
-      'connections.0.settings.dataCentre: unknown key',
+    expect(problems({ ...base, connections: [qbo({ ...qboSettings, realmID: '1' })] }, {})).toEqual([
+      'connections.0.settings.realmID: unknown key',
     ]);
-    expect(problems({ ...base, connections: [xero({ ...xeroSettings, pagesize: 50 })] }, {})).toEqual(['connections.0.settings.pagesize: unknown key']);
+    expect(problems({ ...base, connections: [zoho({ ...zohoSettings, pagesize: 50, dataCentre: 'in' })] }, {})).toEqual(
+      ['connections.0.settings.pagesize: unknown key', 'connections.0.settings.dataCentre: unknown key'],
+    );
+    expect(problems({ ...base, connections: [xero({ ...xeroSettings, pagesize: 50 })] }, {})).toEqual([
+      'connections.0.settings.pagesize: unknown key',
+    ]);
   });
 
   it('given an unknown key in the base config, when the config is parsed, then it is reported at its own path', () => {
-    expect(problems({ ...base, billing: { ...base.billing, apikey: 'k' }, connections: [zoho(zohoSettings)] }, {})).toEqual(['billing.apikey: unknown key']);
+    expect(
+      problems({ ...base, billing: { ...base.billing, apikey: 'k' }, connections: [zoho(zohoSettings)] }, {}),
+    ).toEqual(['billing.apikey: unknown key']);
   });
 
   it("given a Xero tenantId that is not a UUID, when the config is parsed, then it is refused; the sandbox's tenant ids are accepted", async () => {
@@ -261,7 +318,8 @@ describe('config: every error at once', () => {
       'connections.0.settings.tenantId: expected the Xero tenant id, a UUID (GET https://api.xero.com/connections lists them)',
     ]);
     const { DEFAULT_TENANTS } = await import('../sandbox/xero/tenants.js');
-    for (const t of DEFAULT_TENANTS) expect(problems({ ...base, connections: [xero({ ...xeroSettings, tenantId: t.tenantId })] }, {})).toEqual([]);
+    for (const t of DEFAULT_TENANTS)
+      expect(problems({ ...base, connections: [xero({ ...xeroSettings, tenantId: t.tenantId })] }, {})).toEqual([]);
   });
 });
 
@@ -284,16 +342,30 @@ describe('config: docs/configuration.md', () => {
 
 describe('config: connections[].billing (a connection writing to another billing company)', () => {
   const KEY_B = 'secret-key-of-company-b';
-  const two = (billing: Record<string, unknown>) => ({ ...base, connections: [zoho(zohoSettings), { ...qbo(qboSettings), billing }] });
+  const two = (billing: Record<string, unknown>) => ({
+    ...base,
+    connections: [zoho(zohoSettings), { ...qbo(qboSettings), billing }],
+  });
 
   it('given a connection with its own apiKey, attachmentKey and baseCurrency, when the config is parsed, then it is valid and the other connection keeps the default', () => {
-    const c = parseConfig(two({ apiKey: '${KEY_B}', attachmentKey: 'attach-b', baseCurrency: 'USD', company: 'globex' }), { KEY_B }, validateSettings);
-    expect(c.connections[1]!.billing).toEqual({ apiKey: KEY_B, attachmentKey: 'attach-b', baseCurrency: 'USD', company: 'globex' });
+    const c = parseConfig(
+      two({ apiKey: '${KEY_B}', attachmentKey: 'attach-b', baseCurrency: 'USD', company: 'globex' }),
+      { KEY_B },
+      validateSettings,
+    );
+    expect(c.connections[1]!.billing).toEqual({
+      apiKey: KEY_B,
+      attachmentKey: 'attach-b',
+      baseCurrency: 'USD',
+      company: 'globex',
+    });
     expect(c.connections[0]!.billing).toBeUndefined();
   });
 
   it('given billing.url under a connection, when the config is parsed, then it is refused at its path: one billing service has one url', () => {
-    expect(problems(two({ url: 'http://other:4010' }), {})).toEqual(['connections.1.billing.url: one billing service has one url: set billing.url']);
+    expect(problems(two({ url: 'http://other:4010' }), {})).toEqual([
+      'connections.1.billing.url: one billing service has one url: set billing.url',
+    ]);
   });
 
   it("given another company's apiKey without baseCurrency, when the config is parsed, then baseCurrency is required at its path, and the key is never quoted", () => {
@@ -310,7 +382,10 @@ describe('config: connections[].billing (a connection writing to another billing
     const sameKey = {
       ...base,
       billing: { ...base.billing, company: 'acme' },
-      connections: [zoho(zohoSettings), { ...qbo(qboSettings), billing: { apiKey: 'k', company: 'globex', baseCurrency: 'INR' } }],
+      connections: [
+        zoho(zohoSettings),
+        { ...qbo(qboSettings), billing: { apiKey: 'k', company: 'globex', baseCurrency: 'INR' } },
+      ],
     };
     expect(problems(sameKey, {})).toEqual([
       'connections.1.billing.company: "globex", but billing uses the same apiKey as company "acme": one key belongs to one company',
@@ -327,7 +402,9 @@ describe('config: connections[].billing (a connection writing to another billing
     ]);
     const currencyWithoutKey = { ...base, connections: [{ ...zoho(zohoSettings), billing: { baseCurrency: 'USD' } }] };
     expect(problems(currencyWithoutKey, {})).toEqual([
-      expect.stringMatching(/^connections\.0\.billing\.baseCurrency: USD, but billing company "key-[0-9a-f]{8}" has INR at billing\.baseCurrency/),
+      expect.stringMatching(
+        /^connections\.0\.billing\.baseCurrency: USD, but billing company "key-[0-9a-f]{8}" has INR at billing\.baseCurrency/,
+      ),
     ]);
   });
 
@@ -335,20 +412,30 @@ describe('config: connections[].billing (a connection writing to another billing
     expect(problems(two({ apiKey: KEY_B, baseCurrency: 'INR', company: 'Globex Ltd' }), {})).toEqual([
       'connections.1.billing.company: use 1–40 lowercase letters, digits or dashes',
     ]);
-    expect(problems({ ...base, billing: { ...base.billing, company: 'key-1234abcd' }, connections: [zoho(zohoSettings)] }, {})).toEqual([
-      'billing.company: names starting with "key-" are kept for key fingerprints',
-    ]);
+    expect(
+      problems(
+        { ...base, billing: { ...base.billing, company: 'key-1234abcd' }, connections: [zoho(zohoSettings)] },
+        {},
+      ),
+    ).toEqual(['billing.company: names starting with "key-" are kept for key fingerprints']);
   });
 
   it('given rateLimit.scope key, then totalMax is accepted; given totalMax with the deployment scope, then it is refused at its path', () => {
     const key = parseConfig(
-      { ...base, billing: { ...base.billing, rateLimit: { scope: 'key', totalMax: 120 } }, connections: [zoho(zohoSettings)] },
+      {
+        ...base,
+        billing: { ...base.billing, rateLimit: { scope: 'key', totalMax: 120 } },
+        connections: [zoho(zohoSettings)],
+      },
       {},
       validateSettings,
     );
     expect(key.billing.rateLimit).toEqual({ max: 50, durationMs: 1000, scope: 'key', totalMax: 120 });
-    expect(problems({ ...base, billing: { ...base.billing, rateLimit: { totalMax: 120 } }, connections: [zoho(zohoSettings)] }, {})).toEqual([
-      'billing.rateLimit.totalMax: totalMax bounds the keys together: only with scope: key',
-    ]);
+    expect(
+      problems(
+        { ...base, billing: { ...base.billing, rateLimit: { totalMax: 120 } }, connections: [zoho(zohoSettings)] },
+        {},
+      ),
+    ).toEqual(['billing.rateLimit.totalMax: totalMax bounds the keys together: only with scope: key']);
   });
 });

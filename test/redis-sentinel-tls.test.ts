@@ -8,7 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/errors/index.js';
 import { freePort } from '../src/http/free-port.js';
 import { assertNoEviction, checkRedisReachable, stateConnection } from '../src/redis.js';
-import { killChild, type LocalTlsRedis, spawnTlsRedisServer, startTlsRedis, tlsServerArgs } from './support/redis-tls.js';
+import {
+  killChild,
+  type LocalTlsRedis,
+  spawnTlsRedisServer,
+  startTlsRedis,
+  tlsServerArgs,
+} from './support/redis-tls.js';
 import { trustCaInThisProcess } from './support/trust-ca-in-this-process.js';
 import { until } from './support/until.js';
 
@@ -44,7 +50,13 @@ describe('given a TLS-only Redis master with a password, watched by a Sentinel t
 
   it('when erp-sync connects with rediss+sentinel://:<password>@<sentinel>/<master name> and the CA trusted, then it reaches that master over TLS, checks its policy there, and what it writes is on the master', async () => {
     const untrust = trustCaInThisProcess(master.certificates.ca);
-    const direct = new Redis({ host: '127.0.0.1', port: master.port, password, tls: { ca: readFileSync(master.certificates.ca) }, lazyConnect: true });
+    const direct = new Redis({
+      host: '127.0.0.1',
+      port: master.port,
+      password,
+      tls: { ca: readFileSync(master.certificates.ca) },
+      lazyConnect: true,
+    });
     let redis: Redis | undefined;
     try {
       await checkRedisReachable(url, 10_000);
@@ -69,9 +81,13 @@ describe('given a TLS-only Redis master with a password, watched by a Sentinel t
     console.info(`[redis sentinel tls] without the CA, after ${took} ms: ${message}`);
     expect(message).not.toContain('\n');
     expect(message).toMatch(
-      new RegExp(`^cannot connect to Redis at rediss\\+sentinel://\\[Redacted\\]@127\\.0\\.0\\.1:${sentinel!.port}/${MASTER}: .*certificate`),
+      new RegExp(
+        `^cannot connect to Redis at rediss\\+sentinel://\\[Redacted\\]@127\\.0\\.0\\.1:${sentinel!.port}/${MASTER}: .*certificate`,
+      ),
     );
-    expect(message).toMatch(/the server's TLS certificate is not trusted: if a private CA signed it, set NODE_EXTRA_CA_CERTS=/);
+    expect(message).toMatch(
+      /the server's TLS certificate is not trusted: if a private CA signed it, set NODE_EXTRA_CA_CERTS=/,
+    );
     expect(message).not.toContain(password);
     // A certificate refused is known at the first handshake: no waiting out the connect timeout.
     expect(took).toBeLessThan(10_000);
@@ -97,7 +113,10 @@ async function startTlsSentinel(master: LocalTlsRedis) {
   };
   try {
     const conf = join(dir, 'sentinel.conf');
-    await writeFile(conf, `sentinel monitor ${MASTER} 127.0.0.1 ${master.port} 1\nsentinel auth-pass ${MASTER} ${master.password}\n`);
+    await writeFile(
+      conf,
+      `sentinel monitor ${MASTER} 127.0.0.1 ${master.port} 1\nsentinel auth-pass ${MASTER} ${master.password}\n`,
+    );
     child = spawnTlsRedisServer(
       [
         ...[conf, '--sentinel'],
@@ -110,7 +129,12 @@ async function startTlsSentinel(master: LocalTlsRedis) {
       30_000,
     );
     await child.ready;
-    const sentinelClient = new Redis({ host: '127.0.0.1', port, tls: { ca: readFileSync(master.certificates.ca) }, lazyConnect: true });
+    const sentinelClient = new Redis({
+      host: '127.0.0.1',
+      port,
+      tls: { ca: readFileSync(master.certificates.ca) },
+      lazyConnect: true,
+    });
     client = sentinelClient;
     sentinelClient.on('error', () => {});
     await sentinelClient.connect();

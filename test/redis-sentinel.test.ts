@@ -23,14 +23,32 @@ describe('given a Redis master watched by a Sentinel', () => {
     dir = await mkdtemp(join(tmpdir(), 'erp-sync-sentinel-'));
     masterPort = await freePort();
     children.push(
-      spawn('redis-server', ['--port', String(masterPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'], {
-        stdio: 'ignore',
-      }),
+      spawn(
+        'redis-server',
+        [
+          '--port',
+          String(masterPort),
+          '--bind',
+          '127.0.0.1',
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--maxmemory-policy',
+          'noeviction',
+        ],
+        {
+          stdio: 'ignore',
+        },
+      ),
     );
     await until('the master', () => pings('127.0.0.1', masterPort, 200), 10_000, 20);
     const sentinelPort = await freePort();
     const conf = join(dir, 'sentinel.conf');
-    await writeFile(conf, `port ${sentinelPort}\nbind 127.0.0.1\ndir ${dir}\nsentinel monitor erpmaster 127.0.0.1 ${masterPort} 1\n`);
+    await writeFile(
+      conf,
+      `port ${sentinelPort}\nbind 127.0.0.1\ndir ${dir}\nsentinel monitor erpmaster 127.0.0.1 ${masterPort} 1\n`,
+    );
     children.push(spawn('redis-server', [conf, '--sentinel'], { stdio: 'ignore' }));
     await until('the sentinel', () => pings('127.0.0.1', sentinelPort, 200), 10_000, 20);
     url = `redis+sentinel://127.0.0.1:${sentinelPort}/erpmaster`;
@@ -61,6 +79,8 @@ describe('given a Redis master watched by a Sentinel', () => {
   });
 
   it('when the master name is wrong, then the start check fails in one line', async () => {
-    await expect(checkRedisReachable(url.replace('erpmaster', 'nosuchmaster'), 1000)).rejects.toThrow(/cannot connect to Redis at redis\+sentinel:/);
+    await expect(checkRedisReachable(url.replace('erpmaster', 'nosuchmaster'), 1000)).rejects.toThrow(
+      /cannot connect to Redis at redis\+sentinel:/,
+    );
   });
 });

@@ -57,8 +57,12 @@ describe(`given a Redis reached only over TLS (private CA, password) and a Zoho 
     expect(r.signal, `killed after ${took} ms: it hung\n${r.err}`).toBeNull();
     const message = expectOneLineError(r);
     console.info(`[redis tls] without the CA: exit ${r.code} after ${took} ms: ${message}`);
-    expect(message).toMatch(/^erp-sync: cannot connect to Redis at rediss:\/\/\[Redacted\]@127\.0\.0\.1:\d+: .*certificate/);
-    expect(message).toMatch(/the server's TLS certificate is not trusted: if a private CA signed it, set NODE_EXTRA_CA_CERTS=/);
+    expect(message).toMatch(
+      /^erp-sync: cannot connect to Redis at rediss:\/\/\[Redacted\]@127\.0\.0\.1:\d+: .*certificate/,
+    );
+    expect(message).toMatch(
+      /the server's TLS certificate is not trusted: if a private CA signed it, set NODE_EXTRA_CA_CERTS=/,
+    );
     expect(r.out + r.err).not.toContain(password);
   }, 30_000);
 
@@ -92,7 +96,9 @@ describe(`given a Redis reached only over TLS (private CA, password) and a Zoho 
   it.runIf(TEST_REDIS_URL.startsWith('redis://'))(
     'when the URL says rediss:// for a plain-text Redis, then the start check gives up after its timeout asking whether that port speaks TLS',
     async () => {
-      const err = await checkRedisReachable(TEST_REDIS_URL.replace(/^redis:/, 'rediss:'), 1000).catch((e: unknown) => e);
+      const err = await checkRedisReachable(TEST_REDIS_URL.replace(/^redis:/, 'rediss:'), 1000).catch(
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(ConfigError);
       expect((err as Error).message).toMatch(/does that port speak TLS \(redis:\/\/ for one that does not\)/);
     },

@@ -71,7 +71,9 @@ describe('redis resolution', () => {
         const url = r.url.replace('redis://', `redis://:${PASSWORD}@`);
         const err = await checkRedisReachable(url).catch((e: unknown) => e);
         expect(err).toBeInstanceOf(ConfigError);
-        expect((err as Error).message).toMatch(/^cannot connect to Redis at redis:\/\/\[Redacted\]@127\.0\.0\.1:\d+: WRONGPASS/);
+        expect((err as Error).message).toMatch(
+          /^cannot connect to Redis at redis:\/\/\[Redacted\]@127\.0\.0\.1:\d+: WRONGPASS/,
+        );
         expect((err as Error).message).toContain('check the password');
         expect((err as Error).message).not.toContain(PASSWORD);
       } finally {
@@ -89,8 +91,12 @@ describe('redis resolution', () => {
         ['dlq', 'list', '--connection', 'zoho-in'],
         ['backfill', '--connection', 'zoho-in', '--from', '2025-01-01', '--to', '2025-01-02'],
       ]) {
-        const r = await runCli([...args, '--config', 'examples/sandbox.yaml'], { env: { REDIS_URL: url, LOG_LEVEL: 'error' } });
-        expect(expectOneLineError(r), args.join(' ')).toMatch(/^erp-sync: cannot connect to Redis at redis:\/\/\[Redacted\]@127\.0\.0\.1:1: .*ECONNREFUSED/);
+        const r = await runCli([...args, '--config', 'examples/sandbox.yaml'], {
+          env: { REDIS_URL: url, LOG_LEVEL: 'error' },
+        });
+        expect(expectOneLineError(r), args.join(' ')).toMatch(
+          /^erp-sync: cannot connect to Redis at redis:\/\/\[Redacted\]@127\.0\.0\.1:1: .*ECONNREFUSED/,
+        );
         expect(r.out + r.err).not.toContain(PASSWORD);
       }
     });
@@ -99,8 +105,14 @@ describe('redis resolution', () => {
 
 describe('redis URLs: one Redis, a Redis Cluster, a Sentinel-managed master', () => {
   it('given redis:// or rediss://, then it is one Redis, read by ioredis itself (rediss:// = TLS)', () => {
-    expect(parseRedisUrl('redis://:pw@10.0.0.1:6380/2')).toEqual({ kind: 'standalone', url: 'redis://:pw@10.0.0.1:6380/2' });
-    expect(parseRedisUrl('rediss://cache.example.com:6380')).toEqual({ kind: 'standalone', url: 'rediss://cache.example.com:6380' });
+    expect(parseRedisUrl('redis://:pw@10.0.0.1:6380/2')).toEqual({
+      kind: 'standalone',
+      url: 'redis://:pw@10.0.0.1:6380/2',
+    });
+    expect(parseRedisUrl('rediss://cache.example.com:6380')).toEqual({
+      kind: 'standalone',
+      url: 'rediss://cache.example.com:6380',
+    });
     expect(isClusterUrl('redis://127.0.0.1:6379')).toBe(false);
   });
 
@@ -116,7 +128,12 @@ describe('redis URLs: one Redis, a Redis Cluster, a Sentinel-managed master', ()
       password: 's@cret',
       tls: false,
     });
-    expect(parseRedisUrl('rediss+cluster://:pw@cfg.example.com:6379')).toMatchObject({ kind: 'cluster', password: 'pw', username: undefined, tls: true });
+    expect(parseRedisUrl('rediss+cluster://:pw@cfg.example.com:6379')).toMatchObject({
+      kind: 'cluster',
+      password: 'pw',
+      username: undefined,
+      tls: true,
+    });
     expect(isClusterUrl('redis+cluster://127.0.0.1:7000')).toBe(true);
   });
 
@@ -138,7 +155,9 @@ describe('redis URLs: one Redis, a Redis Cluster, a Sentinel-managed master', ()
   });
 
   it('given a cluster URL with a password that cannot be reached, then the one-line error names the hosts and never the password', async () => {
-    const err = await checkRedisReachable('redis+cluster://app:hunter2-secret@127.0.0.1:1,127.0.0.1:2', 500).catch((e: unknown) => e);
+    const err = await checkRedisReachable('redis+cluster://app:hunter2-secret@127.0.0.1:1,127.0.0.1:2', 500).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as Error).message).toContain('127.0.0.1:1,127.0.0.1:2');
     expect((err as Error).message).not.toContain('hunter2-secret');

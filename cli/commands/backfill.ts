@@ -25,25 +25,42 @@ export function registerBackfillCommand(program: Command): void {
     .option('--restart', 'start a new run instead of resuming the previous one for the same range')
     .option('--json', 'print the summary as JSON')
     .option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)')
-    .action(async (opts: { connection: string; entity: string; from: string; to?: string; restart?: boolean; json?: boolean; config?: string }) => {
-      if (opts.entity !== 'all' && !isEntityName(opts.entity))
-        throw new ConfigError(`--entity must be one of ${ENTITY_NAMES.join(', ')} or all, got "${opts.entity}"`);
-      const entities = opts.entity === 'all' ? [...ENTITY_NAMES] : [opts.entity];
-      const from = isoDate(opts.from, '--from');
-      const to = isoDate(opts.to ?? utcDate(Date.now()), '--to');
-      if (from > to) throw new ConfigError(`--from ${from} is after --to ${to}`);
-      // Each day is a window of vendor calls: a far-future --to spends the vendor's quota on empty days.
-      // Tomorrow is allowed (a vendor's local date may be ahead of UTC); later documents are post-dated
-      // and reach billing through the incremental sync, which reads by modification time.
-      const latest = addDays(utcDate(Date.now()), 1);
-      if (to > latest) throw new ConfigError(`--to ${to} is in the future (latest: ${latest}); post-dated documents are synced by the incremental pull`);
-      await withRuntime(opts.config, async (rt) => {
-        const summary = await runBackfill(rt, { connectionId: opts.connection, entities, from, to }, { restart: opts.restart, quiet: opts.json });
-        if (opts.json) console.log(JSON.stringify(summary, null, 2));
-        else printSummary(summary);
-        process.exitCode = summary.quarantinedTotal > 0 || summary.failedWindows?.length ? 1 : 0;
-      });
-    });
+    .action(
+      async (opts: {
+        connection: string;
+        entity: string;
+        from: string;
+        to?: string;
+        restart?: boolean;
+        json?: boolean;
+        config?: string;
+      }) => {
+        if (opts.entity !== 'all' && !isEntityName(opts.entity))
+          throw new ConfigError(`--entity must be one of ${ENTITY_NAMES.join(', ')} or all, got "${opts.entity}"`);
+        const entities = opts.entity === 'all' ? [...ENTITY_NAMES] : [opts.entity];
+        const from = isoDate(opts.from, '--from');
+        const to = isoDate(opts.to ?? utcDate(Date.now()), '--to');
+        if (from > to) throw new ConfigError(`--from ${from} is after --to ${to}`);
+        // Each day is a window of vendor calls: a far-future --to spends the vendor's quota on empty days.
+        // Tomorrow is allowed (a vendor's local date may be ahead of UTC); later documents are post-dated
+        // and reach billing through the incremental sync, which reads by modification time.
+        const latest = addDays(utcDate(Date.now()), 1);
+        if (to > latest)
+          throw new ConfigError(
+            `--to ${to} is in the future (latest: ${latest}); post-dated documents are synced by the incremental pull`,
+          );
+        await withRuntime(opts.config, async (rt) => {
+          const summary = await runBackfill(
+            rt,
+            { connectionId: opts.connection, entities, from, to },
+            { restart: opts.restart, quiet: opts.json },
+          );
+          if (opts.json) console.log(JSON.stringify(summary, null, 2));
+          else printSummary(summary);
+          process.exitCode = summary.quarantinedTotal > 0 || summary.failedWindows?.length ? 1 : 0;
+        });
+      },
+    );
 }
 
 export interface BackfillReport extends BackfillSummary {
@@ -71,7 +88,8 @@ export async function runBackfill(
     (await rt.queues.pull.getWorkersCount()) === 0 || (await rt.queues.upsert.getWorkersCount()) === 0
       ? startWorkers(rt, ['pull', 'upsert', 'backfill'])
       : undefined;
-  if (ownWorkers && !options.quiet) console.error('no running workers found on this Redis: running them in this process');
+  if (ownWorkers && !options.quiet)
+    console.error('no running workers found on this Redis: running them in this process');
   const progress = options.quiet ? undefined : progressReporter(`backfill ${req.connectionId}`);
   let result: BackfillSummary | undefined;
   let backlog: number | undefined;
@@ -93,10 +111,17 @@ export async function runBackfill(
         backlog = await runBacklog(rt, runId, failedUpsert);
         // A billing outage pauses the upserts: say so, rather than a count that stops moving.
         const outage = await rt.outages.get(BILLING);
-        billingDown = outage ? ` · billing DOWN since ${new Date(outage.since).toISOString()}, upserts paused until it answers` : '';
+        billingDown = outage
+          ? ` · billing DOWN since ${new Date(outage.since).toISOString()}, upserts paused until it answers`
+          : '';
         prunedAt = Date.now();
       }
-      progress?.update({ done: deps.processed ?? 0, total, records, detail: `· upserts of this run not yet written ${backlog ?? '…'}${billingDown}` });
+      progress?.update({
+        done: deps.processed ?? 0,
+        total,
+        records,
+        detail: `· upserts of this run not yet written ${backlog ?? '…'}${billingDown}`,
+      });
       if (state === 'failed') throw new Error(`backfill ${runId} failed: ${parent?.failedReason}`);
       if (state === 'completed' && due && backlog === 0) {
         // Read the job again: the copy fetched above may predate its completion (state is read after
@@ -107,30 +132,53 @@ export async function runBackfill(
       await sleep(300);
     }
   } finally {
-    if (result) progress?.update({ done: result.windows, total: Math.max(total, result.windows), records: result.pulled, detail: '· every upsert written' });
+    if (result)
+      progress?.update({
+        done: result.windows,
+        total: Math.max(total, result.windows),
+        records: result.pulled,
+        detail: '· every upsert written',
+      });
     progress?.end(result !== undefined);
     await ownWorkers?.stop(5_000);
   }
   const quarantinedTotal = await rt.quarantine.count(req.connectionId);
-  return { ...result!, runId, connection: req.connectionId, from: req.from, to: req.to, alreadyDone, quarantinedTotal, seconds: (Date.now() - started) / 1000 };
+  return {
+    ...result!,
+    runId,
+    connection: req.connectionId,
+    from: req.from,
+    to: req.to,
+    alreadyDone,
+    quarantinedTotal,
+    seconds: (Date.now() - started) / 1000,
+  };
 }
 
-const pulledOf = (v: unknown): number => (typeof (v as { pulled?: unknown } | null)?.pulled === 'number' ? (v as { pulled: number }).pulled : 0);
+const pulledOf = (v: unknown): number =>
+  typeof (v as { pulled?: unknown } | null)?.pulled === 'number' ? (v as { pulled: number }).pulled : 0;
 
 /**
  * The bar's running count: records read by the run's finished windows (their pull results) and by the
  * windows running now (the progress a pull reports after each page; as many as the pull concurrency).
  * A window finishing between the two reads may be missed or counted twice for one redraw.
  */
-async function recordsRead(rt: import('../../jobs/runtime.js').Runtime, runId: string, finished: Record<string, unknown>): Promise<number> {
+async function recordsRead(
+  rt: import('../../jobs/runtime.js').Runtime,
+  runId: string,
+  finished: Record<string, unknown>,
+): Promise<number> {
   let n = 0;
   for (const v of Object.values(finished)) n += pulledOf(v);
-  for (const job of await rt.queues.pull.getActive()) if ((job.data as { runId?: string }).runId === runId) n += pulledOf(job.progress);
+  for (const job of await rt.queues.pull.getActive())
+    if ((job.data as { runId?: string }).runId === runId) n += pulledOf(job.progress);
   return n;
 }
 
 function printSummary(s: BackfillReport): void {
-  console.log(`backfill ${s.runId} (${s.connection}, ${s.from} → ${s.to})${s.alreadyDone ? ' was already complete' : ''}`);
+  console.log(
+    `backfill ${s.runId} (${s.connection}, ${s.from} → ${s.to})${s.alreadyDone ? ' was already complete' : ''}`,
+  );
   console.log(
     `  windows ${s.windows}, pulled ${s.pulled}, enqueued ${s.enqueued}, unchanged ${s.unchanged}, quarantined in this run ${s.quarantined}` +
       (s.notForBilling ? `, skipped ${s.notForBilling} not for billing (suppliers)` : ''),
@@ -139,7 +187,9 @@ function printSummary(s: BackfillReport): void {
     `  quarantine now holds ${s.quarantinedTotal} record(s) for this connection${s.quarantinedTotal ? ' — see: erp-sync dlq list --connection ' + s.connection : ''}`,
   );
   if (s.failedWindows?.length) {
-    console.log(`  ${s.failedWindows.length} window(s) FAILED and were not synced (fix the cause, then run the same backfill again to resume them):`);
+    console.log(
+      `  ${s.failedWindows.length} window(s) FAILED and were not synced (fix the cause, then run the same backfill again to resume them):`,
+    );
     for (const f of s.failedWindows) console.log(`    ${f.window}: ${f.reason}`);
   }
   console.log(`  ${s.seconds.toFixed(1)} s`);

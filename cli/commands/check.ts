@@ -34,9 +34,14 @@ export function registerCheckCommand(program: Command): void {
     .option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)')
     .action(async (opts: { connection?: string; all?: boolean; json?: boolean; config?: string }, cmd: Command) => {
       if (opts.connection && opts.all)
-        cmd.error("options '--connection' and '--all' cannot be used together", { exitCode: 2, code: 'commander.conflictingOption' });
+        cmd.error("options '--connection' and '--all' cannot be used together", {
+          exitCode: 2,
+          code: 'commander.conflictingOption',
+        });
       const config = await loadAppConfig(opts.config);
-      const ids = opts.connection ? [configuredConnection(config, opts.connection)] : config.connections.map((c) => c.id);
+      const ids = opts.connection
+        ? [configuredConnection(config, opts.connection)]
+        : config.connections.map((c) => c.id);
       await withRuntime(opts.config, async (rt) => {
         const r = await checkConnections(rt, ids, { forceRefresh: true });
         if (opts.json) console.log(JSON.stringify(r, null, 2));

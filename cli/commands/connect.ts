@@ -10,7 +10,13 @@ import { newState, sameState } from '../../src/auth/oauth-state.js';
 import { newPkce } from '../../src/auth/pkce.js';
 import { tokenKeyOf } from '../../src/auth/token-key.js';
 import { TOKEN_KEY_ENV } from '../../src/auth/token-sealer.js';
-import { type AppConfig, type ConnectionConfig, loadConfig, type SettingsValidator, configIssues } from '../../src/config.js';
+import {
+  type AppConfig,
+  type ConnectionConfig,
+  loadConfig,
+  type SettingsValidator,
+  configIssues,
+} from '../../src/config.js';
 import { ConfigError, SyncError } from '../../src/errors/index.js';
 import { ListenError } from '../../src/http/listen.js';
 import { createLogger } from '../../src/observability/logger.js';
@@ -49,20 +55,28 @@ const connectSettings: SettingsValidator = (system, settings) => {
 };
 
 /** Where the vendor sends the browser back, and where we listen for it. */
-function callbackAddress(o: Pick<ConnectOptions, 'redirectUri' | 'port'>): { host: string; port: number; path: string; fixed?: string } {
+function callbackAddress(o: Pick<ConnectOptions, 'redirectUri' | 'port'>): {
+  host: string;
+  port: number;
+  path: string;
+  fixed?: string;
+} {
   if (!o.redirectUri) return { host: '127.0.0.1', port: o.port ?? DEFAULT_CALLBACK_PORT, path: '/callback' };
   let url: URL;
   try {
     url = new URL(o.redirectUri);
   } catch {
-    throw new ConfigError(`--redirect-uri expects a URL such as http://127.0.0.1:${DEFAULT_CALLBACK_PORT}/callback, got "${o.redirectUri}"`);
+    throw new ConfigError(
+      `--redirect-uri expects a URL such as http://127.0.0.1:${DEFAULT_CALLBACK_PORT}/callback, got "${o.redirectUri}"`,
+    );
   }
   if (url.protocol !== 'http:' || !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) || !url.port)
     throw new ConfigError(
       `--redirect-uri must be a loopback address with a port, such as http://127.0.0.1:${DEFAULT_CALLBACK_PORT}/callback (this command listens on it), got "${o.redirectUri}"`,
     );
   const port = Number(url.port);
-  if (o.port !== undefined && o.port !== port) throw new ConfigError(`--port ${o.port} and --redirect-uri port ${port} differ; give one of them`);
+  if (o.port !== undefined && o.port !== port)
+    throw new ConfigError(`--port ${o.port} and --redirect-uri port ${port} differ; give one of them`);
   return { host: url.hostname === '[::1]' ? '::1' : '127.0.0.1', port, path: url.pathname, fixed: o.redirectUri };
 }
 
@@ -90,18 +104,31 @@ function openBrowser(url: string): void {
 
 /** What the authorization response says, in the order it is checked: state first, then the vendor's error, then the code. */
 function readCallback(params: URLSearchParams, state: string): { code: string } | { refused: string } {
-  if (!sameState(state, params.get('state'))) return { refused: "the redirect's state does not match this request (a stale or forged redirect): refused" };
+  if (!sameState(state, params.get('state')))
+    return { refused: "the redirect's state does not match this request (a stale or forged redirect): refused" };
   const error = params.get('error');
   if (error === 'access_denied') return { refused: 'consent was denied at the vendor (access_denied)' };
-  if (error) return { refused: `the vendor answered error=${error}${params.get('error_description') ? `: ${params.get('error_description')}` : ''}` };
+  if (error)
+    return {
+      refused: `the vendor answered error=${error}${params.get('error_description') ? `: ${params.get('error_description')}` : ''}`,
+    };
   const code = params.get('code');
   if (!code) return { refused: 'the redirect carried no authorization code' };
   return { code };
 }
 
 function pageFor(outcome: ReturnType<typeof readCallback>): CallbackPage {
-  if ('refused' in outcome) return { status: 400, title: 'Not authorised', message: `erp-sync: ${outcome.refused}. Nothing was stored; see the terminal.` };
-  return { status: 200, title: 'Authorised', message: 'erp-sync received the authorisation. You can close this window and return to the terminal.' };
+  if ('refused' in outcome)
+    return {
+      status: 400,
+      title: 'Not authorised',
+      message: `erp-sync: ${outcome.refused}. Nothing was stored; see the terminal.`,
+    };
+  return {
+    status: 200,
+    title: 'Authorised',
+    message: 'erp-sync received the authorisation. You can close this window and return to the terminal.',
+  };
 }
 
 /** The organisation this connection is for: the one asked for, the only one, or none (the person must choose). */
@@ -143,22 +170,32 @@ export async function runConnect(o: ConnectOptions): Promise<number> {
     server = await listenForCallback(address, state);
     const redirectUri = address.fixed ?? `http://127.0.0.1:${server.port}${address.path}`;
     const url = flow.authorizeUrl(settings, { redirectUri, state, codeChallenge: pkce?.challenge });
-    console.log(`Authorise connection ${conn.id} (${connector.displayName}): open this URL in a browser and allow access:`);
+    console.log(
+      `Authorise connection ${conn.id} (${connector.displayName}): open this URL in a browser and allow access:`,
+    );
     console.log(`  ${url}`);
     console.log(`Waiting up to ${o.timeout} s for the browser to come back to ${redirectUri} …`);
     if (o.browser) openBrowser(url);
 
     const params = await waitForBrowser(server.callback, o.timeout);
-    if (!params) throw new ConnectRefused(`no answer from the browser within ${o.timeout} s; nothing stored (run connect again)`);
+    if (!params)
+      throw new ConnectRefused(`no answer from the browser within ${o.timeout} s; nothing stored (run connect again)`);
     const outcome = readCallback(params, state);
     if ('refused' in outcome) throw new ConnectRefused(`${outcome.refused}; nothing stored`);
-    const { tokens, orgs } = await redeemGrant(flow, settings, { code: outcome.code, redirectUri, codeVerifier: pkce?.verifier, callback: params });
+    const { tokens, orgs } = await redeemGrant(flow, settings, {
+      code: outcome.code,
+      redirectUri,
+      codeVerifier: pkce?.verifier,
+      callback: params,
+    });
     const chosen = choose(orgs, o.tenant ?? flow.configuredOrganisation(settings), flow.organisationSetting);
     const key = tokenKeyOf({ config: { id: conn.id, settings }, connector });
     const stored = await storeTokens(rt, config, key, tokens);
     console.log(
       `${conn.id}: authorised; tokens stored${key === conn.id ? '' : ` for token group ${key}`} (${
-        stored.sealed && stored.sealed !== 'plain' ? `sealed under key ${stored.sealed}` : `plain text: set ${TOKEN_KEY_ENV} to seal them`
+        stored.sealed && stored.sealed !== 'plain'
+          ? `sealed under key ${stored.sealed}`
+          : `plain text: set ${TOKEN_KEY_ENV} to seal them`
       })${stored.replaced ? ', replacing the ones stored before' : ''}`,
     );
     printConfigLines(conn, flow, settings, params, orgs, chosen);
@@ -181,7 +218,10 @@ type CallbackServer = Awaited<ReturnType<typeof startCallbackServer>>;
 async function connectionToAuthorise(o: ConnectOptions) {
   const config: AppConfig = await loadConfig(configPath(o.config), process.env, connectSettings);
   const conn: ConnectionConfig | undefined = config.connections.find((c) => c.id === o.connection);
-  if (!conn) throw new ConfigError(`unknown connection "${o.connection}" (configured: ${config.connections.map((c) => c.id).join(', ')})`);
+  if (!conn)
+    throw new ConfigError(
+      `unknown connection "${o.connection}" (configured: ${config.connections.map((c) => c.id).join(', ')})`,
+    );
   const connector = connectorFor(conn.system);
   const flow: AuthorizationFlow | undefined = connector.authorization;
   if (!flow) throw new ConfigError(`connection ${conn.id}: ${conn.system} has no authorization flow in this build`);
@@ -191,7 +231,12 @@ async function connectionToAuthorise(o: ConnectOptions) {
 
 async function listenForCallback(address: ReturnType<typeof callbackAddress>, state: string): Promise<CallbackServer> {
   try {
-    return await startCallbackServer({ host: address.host, port: address.port, path: address.path, page: (p) => pageFor(readCallback(p, state)) });
+    return await startCallbackServer({
+      host: address.host,
+      port: address.port,
+      path: address.path,
+      page: (p) => pageFor(readCallback(p, state)),
+    });
   } catch (e) {
     if (!(e instanceof ListenError) || !e.portProblem) throw e;
     throw new ConfigError(
@@ -201,9 +246,14 @@ async function listenForCallback(address: ReturnType<typeof callbackAddress>, st
 }
 
 /** The callback's parameters, or nothing once `timeoutSeconds` have passed. */
-async function waitForBrowser(callback: Promise<URLSearchParams>, timeoutSeconds: number): Promise<URLSearchParams | undefined> {
+async function waitForBrowser(
+  callback: Promise<URLSearchParams>,
+  timeoutSeconds: number,
+): Promise<URLSearchParams | undefined> {
   let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), timeoutSeconds * 1000)));
+  const timedOut = new Promise<undefined>(
+    (resolve) => (timer = setTimeout(() => resolve(undefined), timeoutSeconds * 1000)),
+  );
   try {
     return await Promise.race([callback, timedOut]);
   } finally {
@@ -221,13 +271,15 @@ async function redeemGrant(
   try {
     tokens = await flow.exchange(settings, exchange);
   } catch (e) {
-    if (e instanceof SyncError) throw new ConnectRefused(`the vendor refused the code exchange: ${e.message}; nothing stored`);
+    if (e instanceof SyncError)
+      throw new ConnectRefused(`the vendor refused the code exchange: ${e.message}; nothing stored`);
     throw e;
   }
   try {
     return { tokens, orgs: await flow.organisations(settings, tokens, exchange.callback) };
   } catch (e) {
-    if (e instanceof SyncError) throw new ConnectRefused(`the grant's organisations could not be read: ${e.message}; nothing stored`);
+    if (e instanceof SyncError)
+      throw new ConnectRefused(`the grant's organisations could not be read: ${e.message}; nothing stored`);
     throw e;
   }
 }
@@ -247,7 +299,9 @@ async function storeTokens(
     expiresAt: Date.now() + tokens.expiresInSeconds * 1000,
   });
   // A park set because the vendor refused the old grant ends with it, for every connection sharing the grant.
-  if (refused) for (const c of config.connections) if (tokenKeyOf({ config: c, connector: connectorFor(c.system) }) === key) await rt.quotas.unpark(c.id);
+  if (refused)
+    for (const c of config.connections)
+      if (tokenKeyOf({ config: c, connector: connectorFor(c.system) }) === key) await rt.quotas.unpark(c.id);
   const sealed = (await rt.tokens.describe(key)).sealedUnder;
   return { replaced: before.hasRefreshToken, sealed };
 }
@@ -261,11 +315,14 @@ function printConfigLines(
   chosen: GrantOrganisation,
 ): void {
   console.log('organisations this grant reaches:');
-  for (const g of orgs) console.log(`  ${g.id === chosen.id ? '*' : ' '} ${g.id}  ${g.name}${g.id === chosen.id ? `  ← ${conn.id}` : ''}`);
+  for (const g of orgs)
+    console.log(`  ${g.id === chosen.id ? '*' : ' '} ${g.id}  ${g.name}${g.id === chosen.id ? `  ← ${conn.id}` : ''}`);
   console.log(`config of connection ${conn.id} (connections[].settings):`);
   console.log(`  ${flow.organisationSetting}: ${yamlValue(chosen.id)}`);
   for (const line of flow.extraConfigLines?.(settings, params) ?? []) console.log(`  ${line}`);
-  console.log('  # refreshToken: not needed; the token store holds this grant (a refresh token it has not seen before would replace it)');
+  console.log(
+    '  # refreshToken: not needed; the token store holds this grant (a refresh token it has not seen before would replace it)',
+  );
 }
 
 /** `erp-sync connect --connection ID [--redirect-uri URI] [--no-browser] [--port N] [--tenant ID] [--timeout S]`. */
@@ -281,12 +338,19 @@ export function registerConnectCommand(program: Command): void {
       `the redirect URI registered with the vendor app, a loopback address this command listens on (default http://127.0.0.1:${DEFAULT_CALLBACK_PORT}/callback)`,
     )
     .addOption(
-      new Option('--port <n>', `loopback port of the callback (0: any free one) (default ${DEFAULT_CALLBACK_PORT})`).argParser(
-        intOption('--port', 0, MAX_PORT),
-      ),
+      new Option(
+        '--port <n>',
+        `loopback port of the callback (0: any free one) (default ${DEFAULT_CALLBACK_PORT})`,
+      ).argParser(intOption('--port', 0, MAX_PORT)),
     )
-    .option('--no-browser', 'only print the URL (by default it is printed and opened with the desktop opener, if there is one)')
-    .option('--tenant <id>', "the organisation to connect when the grant reaches several (Xero tenant, Zoho organisation); default the config's")
+    .option(
+      '--no-browser',
+      'only print the URL (by default it is printed and opened with the desktop opener, if there is one)',
+    )
+    .option(
+      '--tenant <id>',
+      "the organisation to connect when the grant reaches several (Xero tenant, Zoho organisation); default the config's",
+    )
     .addOption(
       new Option('--timeout <seconds>', 'how long to wait for the browser to come back')
         .argParser(intOption('--timeout', 1, 3600))

@@ -9,7 +9,10 @@ import type { AppConfig } from '../../src/config.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { loadAppConfig, withRuntime } from '../context.js';
 
-type ListRuntime = Pick<Runtime, 'config' | 'connection' | 'connectionControl' | 'syncStatus' | 'quotas' | 'outages' | 'tokens'>;
+type ListRuntime = Pick<
+  Runtime,
+  'config' | 'connection' | 'connectionControl' | 'syncStatus' | 'quotas' | 'outages' | 'tokens'
+>;
 
 const iso = (ms: number | undefined): string | null => (ms ? new Date(ms).toISOString() : null);
 
@@ -42,12 +45,24 @@ export async function collectConnections(rt: ListRuntime, now = Date.now()) {
     const outage = await rt.outages.get(c.id);
     const { lastSuccess, lastError } = await rt.syncStatus.read(c.id);
     const credentials = await credentialsStatus(rt.tokens, rt.connection(c.id));
-    const state = control.state === 'paused' ? 'paused' : !credentials.ok ? 'reauthorise' : parked ? 'parked' : outage ? 'vendor-down' : 'running';
+    const state =
+      control.state === 'paused'
+        ? 'paused'
+        : !credentials.ok
+          ? 'reauthorise'
+          : parked
+            ? 'parked'
+            : outage
+              ? 'vendor-down'
+              : 'running';
     out.push({
       id: c.id,
       system: c.system,
       state,
-      paused: control.state === 'paused' ? { since: iso(control.since), by: control.by ?? null, reason: control.reason ?? null } : null,
+      paused:
+        control.state === 'paused'
+          ? { since: iso(control.since), by: control.by ?? null, reason: control.reason ?? null }
+          : null,
       /** Jobs held while paused and not yet released (after a resume: run it again). */
       heldJobs: await rt.connectionControl.heldCount(c.id),
       parkedUntil: iso(parked),
@@ -78,15 +93,22 @@ type ConnectionView = Awaited<ReturnType<typeof collectConnections>>['connection
 
 function stateLine(c: ConnectionView): string {
   const parts: string[] = [];
-  if (c.paused) parts.push(`PAUSED since ${c.paused.since}${c.paused.by ? ` by ${c.paused.by}` : ''}${c.paused.reason ? `: ${c.paused.reason}` : ''}`);
+  if (c.paused)
+    parts.push(
+      `PAUSED since ${c.paused.since}${c.paused.by ? ` by ${c.paused.by}` : ''}${c.paused.reason ? `: ${c.paused.reason}` : ''}`,
+    );
   if (!c.credentials.ok) {
     parts.push(
       `CREDENTIALS REFUSED since ${c.credentials.refusedAt} (${c.credentials.failure}): re-authorise; see \`erp-sync token status --connection ${c.id}\``,
     );
   }
-  if (c.parkedUntil) parts.push(`parked until ${c.parkedUntil} (${c.credentials.ok ? 'vendor quota' : 'rechecked then'})`);
+  if (c.parkedUntil)
+    parts.push(`parked until ${c.parkedUntil} (${c.credentials.ok ? 'vendor quota' : 'rechecked then'})`);
   if (!c.vendor.up) parts.push(`vendor DOWN since ${c.vendor.downSince}: ${c.vendor.lastError}`);
-  if (c.heldJobs) parts.push(`${c.heldJobs} job(s) held${c.paused ? '' : ' from a pause: run `erp-sync connections resume ' + c.id + '` again'}`);
+  if (c.heldJobs)
+    parts.push(
+      `${c.heldJobs} job(s) held${c.paused ? '' : ' from a pause: run `erp-sync connections resume ' + c.id + '` again'}`,
+    );
   return parts.length ? parts.join('; ') : 'running';
 }
 
@@ -102,18 +124,23 @@ function print(view: Awaited<ReturnType<typeof collectConnections>>): void {
     console.log(`  ${'schedule'.padEnd(13)}every ${c.schedule.everySeconds} s: ${c.schedule.entities.join(', ')}`);
     for (const e of c.entities) {
       const lag = e.lagSeconds === null ? '' : ` (lag ${e.lagSeconds} s)`;
-      console.log(`  ${e.entity.padEnd(13)}last run ${e.lastRun ?? 'never'}, last success ${e.lastSuccess ?? 'never'}${lag}`);
+      console.log(
+        `  ${e.entity.padEnd(13)}last run ${e.lastRun ?? 'never'}, last success ${e.lastSuccess ?? 'never'}${lag}`,
+      );
       if (e.lastError) console.log(`  ${''.padEnd(13)}last error ${e.lastError.at}: ${e.lastError.message}`);
     }
     console.log(`  ${'quota used'.padEnd(13)}${quotaLine(c.quota)}`);
   }
 }
 
-const configOption = (c: Command) => c.option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)');
+const configOption = (c: Command) =>
+  c.option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)');
 
 /** `erp-sync connections [--json]`, `connections pause ID [--reason TEXT]`, `connections resume ID`. */
 export function registerConnectionsCommand(program: Command): void {
-  const connections = program.command('connections').description('each connection: running or paused, schedule, last success and lag, quota; pause, resume');
+  const connections = program
+    .command('connections')
+    .description('each connection: running or paused, schedule, last success and lag, quota; pause, resume');
 
   configOption(
     connections
@@ -133,7 +160,9 @@ export function registerConnectionsCommand(program: Command): void {
   configOption(
     connections
       .command('pause')
-      .description('pause a connection: its pulls, upserts and reconciles are held (not run, not failed) from their next start until it is resumed')
+      .description(
+        'pause a connection: its pulls, upserts and reconciles are held (not run, not failed) from their next start until it is resumed',
+      )
       .argument('<id>', 'connection id from the config')
       .option('--reason <text>', 'why, shown by `connections` and `status`'),
   ).action(async (id: string, o: { reason?: string; config?: string }) => {
@@ -141,8 +170,13 @@ export function registerConnectionsCommand(program: Command): void {
     await withRuntime(o.config, async (rt) => {
       const { pause, changed } = await pauseConnection(rt, id, { by: operator(), reason: o.reason });
       const since = new Date(pause.since).toISOString();
-      if (!changed) return void console.log(`${id}: already paused since ${since}${pause.reason ? ` (${pause.reason})` : ''}; nothing changed`);
-      console.log(`${id}: paused since ${since}; its jobs are held from their next start (jobs running now finish). Resume: erp-sync connections resume ${id}`);
+      if (!changed)
+        return void console.log(
+          `${id}: already paused since ${since}${pause.reason ? ` (${pause.reason})` : ''}; nothing changed`,
+        );
+      console.log(
+        `${id}: paused since ${since}; its jobs are held from their next start (jobs running now finish). Resume: erp-sync connections resume ${id}`,
+      );
     });
   });
 

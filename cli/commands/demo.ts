@@ -6,11 +6,15 @@ import { intOption } from '../parse-args.js';
 
 /** `erp-sync demo`: the whole pipeline offline against the built-in sandboxes; prints what happened. */
 export function registerDemoCommand(program: Command): void {
-  const demo = program.command('demo').description('run offline against the built-in sandboxes and print what happened');
+  const demo = program
+    .command('demo')
+    .description('run offline against the built-in sandboxes and print what happened');
 
   demo
     .command('pipeline', { isDefault: true })
-    .description('sandboxes → backfill → source changes → incremental sync → reconciliation (exit 0 only if billing matches the source)')
+    .description(
+      'sandboxes → backfill → source changes → incremental sync → reconciliation (exit 0 only if billing matches the source)',
+    )
     .option('--records <n>', 'invoices per ERP sandbox', intOption('--records', 1), 300)
     .option('--seed <n>', 'seed of the generated data', intOption('--seed'), 1)
     .option('--json', 'print {source, billing, quarantined, drift} counts as JSON')
@@ -26,7 +30,13 @@ export function registerDemoCommand(program: Command): void {
         log,
       );
       if (o.json) {
-        console.log(JSON.stringify({ ...summary.totals, ok: summary.ok, connections: summary.connections, seconds: summary.seconds }, null, 2));
+        console.log(
+          JSON.stringify(
+            { ...summary.totals, ok: summary.ok, connections: summary.connections, seconds: summary.seconds },
+            null,
+            2,
+          ),
+        );
       } else {
         console.log('\nsummary (invoices):');
         console.log('  connection    source  billing  quarantined  drift');

@@ -10,7 +10,8 @@ import { requiredOption } from '../required-option.js';
 type Opts = { connection: string; entity?: string; erpId?: string; all?: boolean; json?: boolean; config?: string };
 
 function entityOption(value: string): string {
-  if (!isEntityName(value)) throw new InvalidArgumentError(`--entity must be one of ${ENTITY_NAMES.join(', ')}, got "${value}"`);
+  if (!isEntityName(value))
+    throw new InvalidArgumentError(`--entity must be one of ${ENTITY_NAMES.join(', ')}, got "${value}"`);
   return value;
 }
 
@@ -23,7 +24,9 @@ function noneSelected(inQuarantine: number, o: Opts): string {
 
 /** `erp-sync dlq list|show|replay|purge --connection ID [--entity E] [--erp-id X]` */
 export function registerDlqCommand(program: Command): void {
-  const dlq = program.command('dlq').description('records that could not be synced (quarantine): list, show, replay, purge');
+  const dlq = program
+    .command('dlq')
+    .description('records that could not be synced (quarantine): list, show, replay, purge');
   const common = (c: Command) =>
     c
       .addOption(requiredOption('--connection <id>', 'connection id'))
@@ -44,7 +47,8 @@ export function registerDlqCommand(program: Command): void {
           ),
         );
       if (!entries.length) return void console.log(noneSelected(inQuarantine, o));
-      for (const e of entries) console.log(`${e.entity}/${e.erpId}  ${e.reason.padEnd(20)} ${e.stage.padEnd(6)} v${e.version}  ${e.message}`);
+      for (const e of entries)
+        console.log(`${e.entity}/${e.erpId}  ${e.reason.padEnd(20)} ${e.stage.padEnd(6)} v${e.version}  ${e.message}`);
       console.log(`${entries.length} record(s)`);
     }),
   );
@@ -62,20 +66,22 @@ export function registerDlqCommand(program: Command): void {
       console.log(JSON.stringify(e, null, 2));
     });
   });
-  common(dlq.command('replay').description('try quarantined records again (all matching, or one)')).action(async (o: Opts) =>
-    withRuntime(o.config, async (rt) => {
-      const { inQuarantine, entries } = await selectQuarantined(rt, o);
-      if (!entries.length) return void console.log(`nothing to replay: ${noneSelected(inQuarantine, o)}`);
-      const r = await replayQuarantined(rt, entries);
-      console.log(
-        `replayed ${r.replayed}: ${r.reenqueued} re-enqueued for upsert${r.repulled.length ? `, re-pulling ${r.repulled.join(', ')}` : ''}; they leave quarantine when they succeed`,
-      );
-    }),
+  common(dlq.command('replay').description('try quarantined records again (all matching, or one)')).action(
+    async (o: Opts) =>
+      withRuntime(o.config, async (rt) => {
+        const { inQuarantine, entries } = await selectQuarantined(rt, o);
+        if (!entries.length) return void console.log(`nothing to replay: ${noneSelected(inQuarantine, o)}`);
+        const r = await replayQuarantined(rt, entries);
+        console.log(
+          `replayed ${r.replayed}: ${r.reenqueued} re-enqueued for upsert${r.repulled.length ? `, re-pulling ${r.repulled.join(', ')}` : ''}; they leave quarantine when they succeed`,
+        );
+      }),
   );
   common(dlq.command('purge').description('remove quarantined records (all matching, or one) — they are NOT synced'))
     .option('--all', 'required to purge every record of the connection')
     .action(async (o: Opts) => {
-      if (!o.entity && !o.erpId && !o.all) throw new ConfigError('dlq purge removes records for good: name --entity/--erp-id, or pass --all');
+      if (!o.entity && !o.erpId && !o.all)
+        throw new ConfigError('dlq purge removes records for good: name --entity/--erp-id, or pass --all');
       await withRuntime(o.config, async (rt) => {
         const { inQuarantine, entries } = await selectQuarantined(rt, o);
         if (!entries.length) return void console.log(`nothing to purge: ${noneSelected(inQuarantine, o)}`);

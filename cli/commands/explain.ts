@@ -20,12 +20,27 @@ export async function explainRecord(
     let job: { id: string; state: string; attemptsMade: number; failedReason?: string } | undefined;
     if (ledger?.jobId) {
       const j = await rt.queues.upsert.getJob(ledger.jobId);
-      if (j) job = { id: j.id!, state: await j.getState(), attemptsMade: j.attemptsMade, failedReason: j.failedReason || undefined };
+      if (j)
+        job = {
+          id: j.id!,
+          state: await j.getState(),
+          attemptsMade: j.attemptsMade,
+          failedReason: j.failedReason || undefined,
+        };
     }
     out.push({
       entity,
-      source: ledger ? { version: ledger.version, status: ledger.sourceStatus ?? null, deletedAt: ledger.sourceDeletedAt ?? null } : null,
-      job: job ?? (ledger?.jobId ? { id: ledger.jobId, state: 'removed (completed; completed upsert jobs are kept for the last 1,000 records only)' } : null),
+      source: ledger
+        ? { version: ledger.version, status: ledger.sourceStatus ?? null, deletedAt: ledger.sourceDeletedAt ?? null }
+        : null,
+      job:
+        job ??
+        (ledger?.jobId
+          ? {
+              id: ledger.jobId,
+              state: 'removed (completed; completed upsert jobs are kept for the last 1,000 records only)',
+            }
+          : null),
       billing: ledger
         ? {
             id: ledger.billingId,
@@ -35,7 +50,14 @@ export async function explainRecord(
             attachmentUrl: ledger.attachmentUrl ?? null,
           }
         : null,
-      quarantine: quarantine ? { reason: quarantine.reason, stage: quarantine.stage, version: quarantine.version, message: quarantine.message } : null,
+      quarantine: quarantine
+        ? {
+            reason: quarantine.reason,
+            stage: quarantine.stage,
+            version: quarantine.version,
+            message: quarantine.message,
+          }
+        : null,
       reconciliation: verdict ?? null,
     });
   }
@@ -56,14 +78,19 @@ export function registerExplainCommand(program: Command): void {
         // Not found is exit 1 in both forms (--json still prints the empty list).
         if (!r.length) process.exitCode = 1;
         if (o.json) return void console.log(JSON.stringify(r, null, 2));
-        if (!r.length) return void console.log(`${o.connection}/${o.erpId}: never seen (not in the ledger, quarantine or reconciliation)`);
+        if (!r.length)
+          return void console.log(
+            `${o.connection}/${o.erpId}: never seen (not in the ledger, quarantine or reconciliation)`,
+          );
         for (const e of r) {
           console.log(`${o.connection} ${e.entity}/${o.erpId}`);
           console.log(
             `  source:         ${e.source ? `version ${e.source.version}, status ${e.source.status ?? '-'}${e.source.deletedAt ? `, DELETED in source at ${e.source.deletedAt}` : ''}` : 'not written yet'}`,
           );
           console.log(`  job:            ${e.job ? `${e.job.id} (${e.job.state})` : '-'}`);
-          console.log(`  billing:        ${e.billing ? `${e.billing.id} ${e.billing.number ?? ''} written ${e.billing.writtenAt}` : '-'}`);
+          console.log(
+            `  billing:        ${e.billing ? `${e.billing.id} ${e.billing.number ?? ''} written ${e.billing.writtenAt}` : '-'}`,
+          );
           console.log(
             `  quarantine:     ${e.quarantine ? `${e.quarantine.reason} (${e.quarantine.stage}) v${e.quarantine.version}: ${e.quarantine.message}` : '-'}`,
           );

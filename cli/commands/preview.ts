@@ -50,9 +50,17 @@ export interface PreviewResult {
 function headline(body: BillingBody): Pick<PreviewRecord, 'number' | 'total' | 'currency'> {
   switch (body.kind) {
     case 'invoice':
-      return { number: body.invoice.invoiceNumber, total: body.invoice.invoiceTotal, currency: body.invoice.invoiceCurrency };
+      return {
+        number: body.invoice.invoiceNumber,
+        total: body.invoice.invoiceTotal,
+        currency: body.invoice.invoiceCurrency,
+      };
     case 'credit-note':
-      return { number: body.creditNote.creditNoteNumber, total: body.creditNote.creditNoteTotal, currency: body.creditNote.creditNoteCurrency };
+      return {
+        number: body.creditNote.creditNoteNumber,
+        total: body.creditNote.creditNoteTotal,
+        currency: body.creditNote.creditNoteCurrency,
+      };
     case 'customer':
       return { number: body.customer.name ?? body.customer.buyerId, currency: body.customer.currency };
   }
@@ -62,7 +70,8 @@ function headline(body: BillingBody): Pick<PreviewRecord, 'number' | 'total' | '
 function fromCursor(value: string): string {
   const iso = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00.000Z` : value;
   const ms = Date.parse(iso);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(ms)) throw new ConfigError(`--from expects a date YYYY-MM-DD or an ISO instant, got "${value}"`);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(ms))
+    throw new ConfigError(`--from expects a date YYYY-MM-DD or an ISO instant, got "${value}"`);
   return new Date(ms).toISOString();
 }
 
@@ -80,7 +89,9 @@ export async function previewStream(
   const handle = rt.connection(request.connectionId);
   const { config: c, connector } = handle;
   if (!c.entities.includes(request.entity))
-    throw new ConfigError(`--entity ${request.entity} is not synced for connection "${c.id}" (its entities: ${c.entities.join(', ')})`);
+    throw new ConfigError(
+      `--entity ${request.entity} is not synced for connection "${c.id}" (its entities: ${c.entities.join(', ')})`,
+    );
   const stream = connector.streams[request.entity];
   let start: PreviewResult['start'];
   let state: StreamState;
@@ -118,7 +129,11 @@ export async function previewStream(
       const decision = classifyRecord(record, ledger, { syncDrafts: c.syncDrafts });
       if (decision.kind === 'draft' && returnedToDraft(record, ledger)) {
         // As the pull would: billing holds it as issued, so it is quarantined for a person.
-        records.push({ ...base, outcome: 'quarantine', quarantine: { reason: RETURNED_TO_DRAFT, message: returnedToDraftMessage(record, ledger) } });
+        records.push({
+          ...base,
+          outcome: 'quarantine',
+          quarantine: { reason: RETURNED_TO_DRAFT, message: returnedToDraftMessage(record, ledger) },
+        });
         continue;
       }
       if (decision.kind === 'not-for-billing' || decision.kind === 'draft') {
@@ -131,12 +146,17 @@ export async function previewStream(
       }
       const mapped = stream.map(record, mapCtx);
       if (!mapped.ok) {
-        records.push({ ...base, outcome: 'quarantine', quarantine: { reason: mapped.reason, message: mapped.message, field: mapped.field } });
+        records.push({
+          ...base,
+          outcome: 'quarantine',
+          quarantine: { reason: mapped.reason, message: mapped.message, field: mapped.field },
+        });
         continue;
       }
       const hash = contentHash(mapped.value);
       const after = classifyMapped(record, ledger, { ok: true, hash });
-      const outcome: PreviewOutcome = after.kind === 'enqueue' ? (ledger ? 'changed' : 'new') : after.kind === 'unchanged' ? 'unchanged' : 'stale';
+      const outcome: PreviewOutcome =
+        after.kind === 'enqueue' ? (ledger ? 'changed' : 'new') : after.kind === 'unchanged' ? 'unchanged' : 'stale';
       records.push({ ...base, outcome, ...headline(mapped.value), hash, body: mapped.value });
     }
     if (records.length >= request.limit) {
@@ -145,7 +165,15 @@ export async function previewStream(
       break;
     }
   }
-  const counts: Record<PreviewOutcome, number> = { new: 0, changed: 0, unchanged: 0, stale: 0, quarantine: 0, deleted: 0, skipped: 0 };
+  const counts: Record<PreviewOutcome, number> = {
+    new: 0,
+    changed: 0,
+    unchanged: 0,
+    stale: 0,
+    quarantine: 0,
+    deleted: 0,
+    skipped: 0,
+  };
   for (const r of records) counts[r.outcome]++;
   return { connection: c.id, entity: request.entity, start, until: until.toISOString(), records, counts, limited };
 }
@@ -171,7 +199,10 @@ function printPreview(r: PreviewResult): void {
     } else if (p.outcome === 'deleted') {
       console.log(`  ${p.erpId}  v${p.version}  ${WHAT.deleted}`);
     } else if (p.outcome === 'skipped') {
-      const why = p.skipped!.kind === 'draft' ? 'a draft (syncDrafts is off)' : `billing does not take it${p.skipped!.reason ? `: ${p.skipped!.reason}` : ''}`;
+      const why =
+        p.skipped!.kind === 'draft'
+          ? 'a draft (syncDrafts is off)'
+          : `billing does not take it${p.skipped!.reason ? `: ${p.skipped!.reason}` : ''}`;
       console.log(`  ${p.erpId}  v${p.version}  ${WHAT.skipped} (${why})`);
     } else {
       const amount = p.total === undefined ? '' : `  ${p.total} ${p.currency ?? ''}`;
@@ -198,14 +229,24 @@ export function registerPreviewCommand(program: Command): void {
     .option('--limit <n>', 'stop after this many records', intOption('--limit', 1), 20)
     .option('--json', 'print the result as JSON, with the billing bodies that would be sent')
     .option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)')
-    .action(async (o: { connection: string; entity: string; from?: string; limit: number; json?: boolean; config?: string }) => {
-      const entity = o.entity;
-      if (!isEntityName(entity)) throw new ConfigError(`--entity must be one of invoices, credit-notes, customers, got "${entity}"`);
-      const from = o.from === undefined ? undefined : fromCursor(o.from);
-      await withRuntime(o.config, async (rt) => {
-        const result = await previewStream(rt, { connectionId: o.connection, entity, from, limit: o.limit });
-        if (o.json) console.log(JSON.stringify(result, null, 2));
-        else printPreview(result);
-      });
-    });
+    .action(
+      async (o: {
+        connection: string;
+        entity: string;
+        from?: string;
+        limit: number;
+        json?: boolean;
+        config?: string;
+      }) => {
+        const entity = o.entity;
+        if (!isEntityName(entity))
+          throw new ConfigError(`--entity must be one of invoices, credit-notes, customers, got "${entity}"`);
+        const from = o.from === undefined ? undefined : fromCursor(o.from);
+        await withRuntime(o.config, async (rt) => {
+          const result = await previewStream(rt, { connectionId: o.connection, entity, from, limit: o.limit });
+          if (o.json) console.log(JSON.stringify(result, null, 2));
+          else printPreview(result);
+        });
+      },
+    );
 }

@@ -55,18 +55,26 @@ interface ReconcileOptions {
 export function registerReconcileCommand(program: Command): void {
   program
     .command('reconcile')
-    .description('compare billing with what was synced (and, with --deep, with the source) for UPDATED_AT days, or over the whole history')
+    .description(
+      'compare billing with what was synced (and, with --deep, with the source) for UPDATED_AT days, or over the whole history',
+    )
     .addOption(requiredOption('--connection <id>', 'connection id'))
     .option('--from <date>', 'first day, YYYY-MM-DD (reconcile.timeZone, UTC by default); required unless --history')
     .option('--to <date>', 'last day, inclusive; required unless --history')
     .addOption(
-      new Option('--history', "the whole history: billing's and the ledger's counts by invoice date, compared id by id where they differ").conflicts([
-        'from',
-        'to',
-      ]),
+      new Option(
+        '--history',
+        "the whole history: billing's and the ledger's counts by invoice date, compared id by id where they differ",
+      ).conflicts(['from', 'to']),
     )
-    .option('--deep', 'also read the source: never-synced, stale and deleted records (with --history: stale and deleted, in the windows that disagree only)')
-    .option('--repair', 're-read what a sync can fix (missing, mismatch, stale) from the source by id, re-enqueue it and wait for it')
+    .option(
+      '--deep',
+      'also read the source: never-synced, stale and deleted records (with --history: stale and deleted, in the windows that disagree only)',
+    )
+    .option(
+      '--repair',
+      're-read what a sync can fix (missing, mismatch, stale) from the source by id, re-enqueue it and wait for it',
+    )
     .option('--json', 'print the result as JSON')
     .option('--report <file>', 'write the full result (every drifted record) as JSON to a file')
     .option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)')
@@ -80,7 +88,9 @@ export function registerReconcileCommand(program: Command): void {
         const request = { connectionId: o.connection, deep: Boolean(o.deep), repair: Boolean(o.repair) };
         rt.connection(o.connection);
         const result = window
-          ? await recordedReconcile(rt, { ...request, ...window }, () => runReconcile(helpers, { ...request, ...window }))
+          ? await recordedReconcile(rt, { ...request, ...window }, () =>
+              runReconcile(helpers, { ...request, ...window }),
+            )
           : await recordedReconcile(rt, { ...request, history: true }, () => reconcileHistory(helpers, request));
         if (o.repair && result.repaired) await waitForOwnRepair(rt, result.repaired);
         await writeResult(result, o);
@@ -93,7 +103,10 @@ export function registerReconcileCommand(program: Command): void {
 function windowOf(o: ReconcileOptions, cmd: Command): { from: string; to: string } {
   for (const flag of ['from', 'to'] as const)
     if (o[flag] === undefined)
-      cmd.error(`required option '--${flag} <date>' not specified (or give --history)`, { exitCode: 1, code: 'commander.missingMandatoryOptionValue' });
+      cmd.error(`required option '--${flag} <date>' not specified (or give --history)`, {
+        exitCode: 1,
+        code: 'commander.missingMandatoryOptionValue',
+      });
   const from = isoDate(o.from!, '--from');
   const to = isoDate(o.to!, '--to');
   if (from > to) throw new ConfigError(`--from ${from} is after --to ${to}`);
@@ -119,7 +132,10 @@ async function writeResult(result: ReconcileResult | HistoryReconcileResult, o: 
     } catch (e) {
       // The reconcile ran: keep its result (on stdout, in full) and say why the report is missing.
       console.log(json);
-      throw new ConfigError(`could not write --report ${o.report}: ${(e as Error).message}; the result was printed to stdout instead`, { cause: e });
+      throw new ConfigError(
+        `could not write --report ${o.report}: ${(e as Error).message}; the result was printed to stdout instead`,
+        { cause: e },
+      );
     }
   }
   if (o.json) console.log(json);
@@ -154,15 +170,28 @@ async function recordedReconcile<R extends ReconcileResult | HistoryReconcileRes
  * A repair is done when its own pulls have finished and every upsert they enqueued (tracked under the
  * repair's run id) is finished: the scheduled pulls and other connections' traffic are not waited for.
  */
-async function waitForRepair(rt: Runtime, repaired: NonNullable<ReconcileResult['repaired']>, timeoutMs = 30 * 60_000): Promise<void> {
+async function waitForRepair(
+  rt: Runtime,
+  repaired: NonNullable<ReconcileResult['repaired']>,
+  timeoutMs = 30 * 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const states = await Promise.all(repaired.pullJobIds.map((id) => rt.queues.pull.getJobState(id)));
     const failed = repaired.pullJobIds.filter((_, i) => states[i] === 'failed');
     if (failed.length)
-      throw new Error(`repair pull ${failed.join(', ')} failed: ${(await rt.queues.pull.getJob(failed[0]!))?.failedReason ?? 'see the worker log'}`);
-    if (states.every((s) => s === 'completed' || s === 'unknown') && (await runBacklog(rt, repaired.runId, failedUpsertHelpers(rt))) === 0) return;
-    if (Date.now() > deadline) throw new Error(`the repair did not finish within ${Math.round(timeoutMs / 1000)} s (pulls ${states.join(', ')})`);
+      throw new Error(
+        `repair pull ${failed.join(', ')} failed: ${(await rt.queues.pull.getJob(failed[0]!))?.failedReason ?? 'see the worker log'}`,
+      );
+    if (
+      states.every((s) => s === 'completed' || s === 'unknown') &&
+      (await runBacklog(rt, repaired.runId, failedUpsertHelpers(rt))) === 0
+    )
+      return;
+    if (Date.now() > deadline)
+      throw new Error(
+        `the repair did not finish within ${Math.round(timeoutMs / 1000)} s (pulls ${states.join(', ')})`,
+      );
     await sleep(250);
   }
 }
@@ -173,7 +202,9 @@ function printResult(r: ReconcileResult | HistoryReconcileResult): void {
     console.log(
       `reconcile ${r.connection} history, ${span}${r.deep ? ' (deep)' : ''}: ${r.checked.billing} billing, ${r.checked.ledger} ledger${r.deep ? `, ${r.checked.source} source` : ''} records counted in ${r.seconds.toFixed(1)} s (${r.billingCalls} billing listing calls${r.deep ? `, ${r.vendorCalls} vendor calls` : ''})`,
     );
-    console.log(`  ${r.windows.compared} window(s) counted; ${r.windows.disagreeing.length} disagreeing, compared id by id`);
+    console.log(
+      `  ${r.windows.compared} window(s) counted; ${r.windows.disagreeing.length} disagreeing, compared id by id`,
+    );
     for (const w of r.windows.disagreeing) console.log(`    ${w.window}: billing ${w.billing}, ledger ${w.ledger}`);
   } else
     console.log(
@@ -181,9 +212,15 @@ function printResult(r: ReconcileResult | HistoryReconcileResult): void {
     );
   if (r.total === 0) return void console.log('  clean: no drift');
   for (const k of DRIFT_KINDS)
-    if (r.counts[k]) console.log(`  ${k.padEnd(22)} ${String(r.counts[k]).padStart(6)}  ${FIXABLE.has(k) ? 'fixable by --repair' : 'needs a person'}`);
-  console.log(`  ${r.needsPerson} of ${r.total} need a person (the interface cannot express them, or billing refused them)`);
-  for (const i of r.items.slice(0, 20)) console.log(`    ${i.kind}: ${i.erpId ?? '-'} ${i.invoiceNumber ?? ''} ${i.detail}`);
+    if (r.counts[k])
+      console.log(
+        `  ${k.padEnd(22)} ${String(r.counts[k]).padStart(6)}  ${FIXABLE.has(k) ? 'fixable by --repair' : 'needs a person'}`,
+      );
+  console.log(
+    `  ${r.needsPerson} of ${r.total} need a person (the interface cannot express them, or billing refused them)`,
+  );
+  for (const i of r.items.slice(0, 20))
+    console.log(`    ${i.kind}: ${i.erpId ?? '-'} ${i.invoiceNumber ?? ''} ${i.detail}`);
   if (r.items.length > 20 || r.truncated) console.log(`    … ${r.total - 20} more (use --report FILE or --json)`);
   if (r.inFlight) console.log(`  ${r.inFlight} record(s) still on their way to billing (enqueued, not yet written)`);
   if (r.repaired?.records) {
@@ -197,5 +234,6 @@ function printResult(r: ReconcileResult | HistoryReconcileResult): void {
       );
     if (rep.records!.length > 50) console.log(`    … ${rep.records!.length - 50} more (use --report FILE or --json)`);
     console.log('  run reconcile again to confirm');
-  } else if (r.repaired) console.log(`  repair: ${r.repaired.requeued} record(s) re-enqueued and written; run reconcile again to confirm`);
+  } else if (r.repaired)
+    console.log(`  repair: ${r.repaired.requeued} record(s) re-enqueued and written; run reconcile again to confirm`);
 }

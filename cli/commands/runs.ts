@@ -10,24 +10,36 @@ import { requiredOption } from '../required-option.js';
 type Opts = { connection: string; entity?: string; kind?: RunKind; limit: number; json?: boolean; config?: string };
 
 /** A run as `runs --json` prints it: instants as ISO, and how long it took. */
-export type PrintedRun = Omit<RunRecord, 'startedAt' | 'endedAt'> & { startedAt: string; endedAt: string; durationMs: number };
+export type PrintedRun = Omit<RunRecord, 'startedAt' | 'endedAt'> & {
+  startedAt: string;
+  endedAt: string;
+  durationMs: number;
+};
 
 const DEFAULT_LIMIT = 20;
 
 function entityOption(value: string): string {
-  if (!isEntityName(value)) throw new InvalidArgumentError(`--entity must be one of ${ENTITY_NAMES.join(', ')}, got "${value}"`);
+  if (!isEntityName(value))
+    throw new InvalidArgumentError(`--entity must be one of ${ENTITY_NAMES.join(', ')}, got "${value}"`);
   return value;
 }
 
 function kindOption(value: string): RunKind {
-  if (!(RUN_KINDS as readonly string[]).includes(value)) throw new InvalidArgumentError(`--kind must be one of ${RUN_KINDS.join(', ')}, got "${value}"`);
+  if (!(RUN_KINDS as readonly string[]).includes(value))
+    throw new InvalidArgumentError(`--kind must be one of ${RUN_KINDS.join(', ')}, got "${value}"`);
   return value as RunKind;
 }
 
 /** The connection's last runs, newest first (an unknown connection throws a ConfigError: exit 2). */
-export async function listRuns(rt: Pick<Runtime, 'connection' | 'runHistory'>, connection: string, filter: RunFilter, limit: number): Promise<PrintedRun[]> {
+export async function listRuns(
+  rt: Pick<Runtime, 'connection' | 'runHistory'>,
+  connection: string,
+  filter: RunFilter,
+  limit: number,
+): Promise<PrintedRun[]> {
   rt.connection(connection);
-  if (filter.kind === 'reconcile' && filter.entity) throw new ConfigError('--entity selects pulls and backfill windows; reconcile runs have no entity');
+  if (filter.kind === 'reconcile' && filter.entity)
+    throw new ConfigError('--entity selects pulls and backfill windows; reconcile runs have no entity');
   return (await rt.runHistory.list(connection, filter, limit)).map((r) => ({
     ...r,
     startedAt: new Date(r.startedAt).toISOString(),
@@ -48,7 +60,9 @@ function countsText(r: PrintedRun): string {
     if (r.outcome !== 'ok') return '';
     const NOT_DRIFT = new Set(['total', 'needsPerson', 'checkedBilling', 'checkedLedger', 'checkedSource']);
     const kinds = Object.entries(c).filter(([k, n]) => !NOT_DRIFT.has(k) && n > 0);
-    const drift = c.total ? `drift ${c.total} (${kinds.map(([k, n]) => `${k} ${n}`).join(', ')}; ${c.needsPerson} need a person)` : 'clean';
+    const drift = c.total
+      ? `drift ${c.total} (${kinds.map(([k, n]) => `${k} ${n}`).join(', ')}; ${c.needsPerson} need a person)`
+      : 'clean';
     return `${drift} · checked billing ${c.checkedBilling}, ledger ${c.checkedLedger}${r.deep ? `, source ${c.checkedSource}` : ''}`;
   }
   if (r.outcome === 'failed') {
@@ -56,7 +70,13 @@ function countsText(r: PrintedRun): string {
     return done.length ? `before failing: ${done.join(', ')}` : '';
   }
   if (r.outcome === 'skipped') return '';
-  const parts = [`pulled ${c.pulled}`, `enqueued ${c.enqueued}`, `unchanged ${c.unchanged}`, `quarantined ${c.quarantined}`, `deleted ${c.deleted}`];
+  const parts = [
+    `pulled ${c.pulled}`,
+    `enqueued ${c.enqueued}`,
+    `unchanged ${c.unchanged}`,
+    `quarantined ${c.quarantined}`,
+    `deleted ${c.deleted}`,
+  ];
   if (c.notForBilling) parts.push(`not for billing ${c.notForBilling}`);
   parts.push(`pages ${c.pages}`);
   return parts.join(' · ');
@@ -70,12 +90,24 @@ function detail(r: PrintedRun): string | undefined {
 }
 
 function printTable(connection: string, runs: PrintedRun[], keep: number, filter: RunFilter): void {
-  const filters = [filter.kind && `--kind ${filter.kind}`, filter.entity && `--entity ${filter.entity}`].filter(Boolean).join(' ');
-  if (!runs.length) return void console.log(`no runs of ${connection}${filters ? ` matching ${filters}` : ''} recorded yet`);
-  console.log(`runs of ${connection}${filters ? ` (${filters})` : ''}, newest first: ${runs.length} shown; the last ${keep} of each stream are kept`);
+  const filters = [filter.kind && `--kind ${filter.kind}`, filter.entity && `--entity ${filter.entity}`]
+    .filter(Boolean)
+    .join(' ');
+  if (!runs.length)
+    return void console.log(`no runs of ${connection}${filters ? ` matching ${filters}` : ''} recorded yet`);
+  console.log(
+    `runs of ${connection}${filters ? ` (${filters})` : ''}, newest first: ${runs.length} shown; the last ${keep} of each stream are kept`,
+  );
   // A run that was a job's second or later attempt says so; its earlier, failed attempts are further down.
   const outcome = (r: PrintedRun) => (r.attempt && r.attempt > 1 ? `${r.outcome}, attempt ${r.attempt}` : r.outcome);
-  const rows = runs.map((r) => [r.endedAt.replace(/\.\d{3}Z$/, 'Z'), r.kind, what(r), outcome(r), `${(r.durationMs / 1000).toFixed(1)} s`, countsText(r)]);
+  const rows = runs.map((r) => [
+    r.endedAt.replace(/\.\d{3}Z$/, 'Z'),
+    r.kind,
+    what(r),
+    outcome(r),
+    `${(r.durationMs / 1000).toFixed(1)} s`,
+    countsText(r),
+  ]);
   const header = ['ended', 'kind', 'stream', 'outcome', 'took', 'counts'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) =>
@@ -95,9 +127,15 @@ function printTable(connection: string, runs: PrintedRun[], keep: number, filter
 export function registerRunsCommand(program: Command): void {
   program
     .command('runs')
-    .description('the last runs of each pull, backfill window and reconciliation of a connection, newest first: counts, outcome, error')
+    .description(
+      'the last runs of each pull, backfill window and reconciliation of a connection, newest first: counts, outcome, error',
+    )
     .addOption(requiredOption('--connection <id>', 'connection id from the config'))
-    .option('--entity <name>', 'only pulls and backfill windows of this entity: invoices | credit-notes | customers', entityOption)
+    .option(
+      '--entity <name>',
+      'only pulls and backfill windows of this entity: invoices | credit-notes | customers',
+      entityOption,
+    )
     .option('--kind <kind>', `only runs of this kind: ${RUN_KINDS.join(' | ')}`, kindOption)
     .option('--limit <n>', 'at most this many runs', intOption('--limit', 1), DEFAULT_LIMIT)
     .option('--json', 'print JSON')

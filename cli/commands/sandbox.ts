@@ -13,13 +13,22 @@ type Running = Omit<RunningSandbox, 'demo'>;
 const SANDBOXES = ['all', 'billing', ...PROFILES.map((p) => p.name)];
 
 /** Starts one emulator; a port in use (or a bad host) becomes one line naming the emulator and the fix. */
-async function starting<R extends Running>(emulator: string, portHint: string, start: () => Promise<R>, port: number, host: string): Promise<R> {
+async function starting<R extends Running>(
+  emulator: string,
+  portHint: string,
+  start: () => Promise<R>,
+  port: number,
+  host: string,
+): Promise<R> {
   try {
     return await start();
   } catch (caught) {
     const e = toListenError(caught, port, host);
     if (!(e instanceof ListenError)) throw e;
-    throw new ConfigError(`${e.message} (the ${emulator}; ${e.portProblem ? portHint : 'choose another with --host'})`, { cause: e });
+    throw new ConfigError(
+      `${e.message} (the ${emulator}; ${e.portProblem ? portHint : 'choose another with --host'})`,
+      { cause: e },
+    );
   }
 }
 
@@ -31,7 +40,13 @@ const billingEmulator = () => import('../../sandbox/billing/billing-emulator.js'
 type RunningBilling = Running & { keys: readonly CompanyKey[]; attachmentKeys: readonly CompanyKey[] };
 
 /** The billing emulator; `keys` and `attachmentKeys` undefined: its default ones. */
-async function billing(port: number, host: string, keys?: readonly CompanyKey[], attachmentKeys?: readonly CompanyKey[], seed = 1): Promise<RunningBilling> {
+async function billing(
+  port: number,
+  host: string,
+  keys?: readonly CompanyKey[],
+  attachmentKeys?: readonly CompanyKey[],
+  seed = 1,
+): Promise<RunningBilling> {
   const { DEFAULT_ATTACHMENT_KEYS, DEFAULT_KEYS, startBillingEmulator } = await billingEmulator();
   keys ??= DEFAULT_KEYS;
   attachmentKeys ??= DEFAULT_ATTACHMENT_KEYS;
@@ -72,7 +87,9 @@ function sandboxConfig(billing: RunningBilling, erps: Running[]): string {
 
 /** `erp-sync sandbox [all|billing|zoho-books|quickbooks|xero]`: the built-in emulators, for trying the worker before production. */
 export function registerSandboxCommand(program: Command): void {
-  const sandbox = program.command('sandbox').description('run the built-in emulators (billing service and ERPs) on loopback');
+  const sandbox = program
+    .command('sandbox')
+    .description('run the built-in emulators (billing service and ERPs) on loopback');
 
   sandbox
     .command('all', { isDefault: true })
@@ -85,20 +102,35 @@ export function registerSandboxCommand(program: Command): void {
     // "too many arguments for 'all'".
     .allowExcessArguments()
     .action(async (o: { port: number; host: string; seed: number; records: number }, cmd: Command) => {
-      if (cmd.args.length) throw new ConfigError(`unknown sandbox "${cmd.args[0]}"; choose one of ${SANDBOXES.join(', ')}`);
+      if (cmd.args.length)
+        throw new ConfigError(`unknown sandbox "${cmd.args[0]}"; choose one of ${SANDBOXES.join(', ')}`);
       const last = PROFILES.length; // billing at --port, then one port per ERP
       if (o.port !== 0 && o.port + last > MAX_PORT)
-        throw new ConfigError(`--port ${o.port}: the sandbox uses ports ${o.port} to ${o.port + last}, past ${MAX_PORT}; use at most ${MAX_PORT - last}`);
+        throw new ConfigError(
+          `--port ${o.port}: the sandbox uses ports ${o.port} to ${o.port + last}, past ${MAX_PORT}; use at most ${MAX_PORT - last}`,
+        );
       const next = (n: number) => (o.port === 0 ? 0 : o.port + n);
       const hint = 'choose another first port with --port';
       const running: Running[] = [];
       let billingEmu: RunningBilling;
       try {
-        billingEmu = await starting('billing emulator at --port', hint, () => billing(o.port, o.host, undefined, undefined, o.seed), o.port, o.host);
+        billingEmu = await starting(
+          'billing emulator at --port',
+          hint,
+          () => billing(o.port, o.host, undefined, undefined, o.seed),
+          o.port,
+          o.host,
+        );
         running.push(billingEmu);
         for (const [i, p] of PROFILES.entries())
           running.push(
-            await starting(`${p.name} emulator at --port + ${i + 1}`, hint, () => erp(p, next(i + 1), o.host, o.seed, o.records), next(i + 1), o.host),
+            await starting(
+              `${p.name} emulator at --port + ${i + 1}`,
+              hint,
+              () => erp(p, next(i + 1), o.host, o.seed, o.records),
+              next(i + 1),
+              o.host,
+            ),
           );
       } catch (e) {
         await Promise.all(running.map((r) => r.close()));
@@ -122,7 +154,13 @@ export function registerSandboxCommand(program: Command): void {
     .action(async (o: { port: number; host: string; key?: string[]; attachmentKey?: string[]; seed: number }) => {
       const keys = o.key?.map((k) => parseKeyPair(k, '--key'));
       const attachmentKeys = o.attachmentKey?.map((k) => parseKeyPair(k, '--attachment-key'));
-      const r = await starting('billing emulator', PORT_HINT, () => billing(o.port, o.host, keys, attachmentKeys, o.seed), o.port, o.host);
+      const r = await starting(
+        'billing emulator',
+        PORT_HINT,
+        () => billing(o.port, o.host, keys, attachmentKeys, o.seed),
+        o.port,
+        o.host,
+      );
       if (!o.key) console.log('(default keys; pass --key KEY=COMPANY to choose your own)');
       for (const line of r.describe()) console.log(line);
       await waitForShutdown(() => r.close());
@@ -137,7 +175,13 @@ export function registerSandboxCommand(program: Command): void {
       .option('--seed <n>', 'seed of the generated data', intOption('--seed'), 1)
       .option('--records <n>', p.command.recordsHelp, intOption('--records'), 500)
       .action(async (o: { port: number; host: string; seed: number; records: number }) => {
-        const r = await starting(`${p.name} emulator`, PORT_HINT, () => erp(p, o.port, o.host, o.seed, o.records), o.port, o.host);
+        const r = await starting(
+          `${p.name} emulator`,
+          PORT_HINT,
+          () => erp(p, o.port, o.host, o.seed, o.records),
+          o.port,
+          o.host,
+        );
         for (const line of r.describe()) console.log(line);
         await waitForShutdown(() => r.close());
       });

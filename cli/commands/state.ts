@@ -27,7 +27,9 @@ function entityOf(value: string | undefined, connection: ConnectionHandle): Enti
   if (value === undefined) throw new ConfigError('--entity is required here');
   if (!isEntityName(value)) throw new ConfigError(`--entity must be one of ${ENTITY_NAMES.join(', ')}, got "${value}"`);
   if (!connection.config.entities.includes(value))
-    throw new ConfigError(`--entity ${value} is not synced for connection "${connection.config.id}" (its entities: ${connection.config.entities.join(', ')})`);
+    throw new ConfigError(
+      `--entity ${value} is not synced for connection "${connection.config.id}" (its entities: ${connection.config.entities.join(', ')})`,
+    );
   return value;
 }
 
@@ -40,7 +42,11 @@ function cursorOf(value: string | undefined): string {
   return new Date(ms).toISOString();
 }
 
-export async function readCheckpoint(rt: StateRuntime, connection: string, entity: EntityName): Promise<StreamCheckpoint> {
+export async function readCheckpoint(
+  rt: StateRuntime,
+  connection: string,
+  entity: EntityName,
+): Promise<StreamCheckpoint> {
   const { checkpoint, rewinds } = await rt.checkpoints.read<StreamState>(connection, entity);
   return {
     connection,
@@ -57,9 +63,15 @@ export async function readCheckpoint(rt: StateRuntime, connection: string, entit
  * runs meanwhile, and none can save over the write (a pull that started before would have held the
  * lock). A stream whose pull is running is refused, to be tried again once it finishes.
  */
-async function withStreamLocked<T>(rt: StateRuntime, connection: string, entity: EntityName, fn: () => Promise<T>): Promise<T> {
+async function withStreamLocked<T>(
+  rt: StateRuntime,
+  connection: string,
+  entity: EntityName,
+  fn: () => Promise<T>,
+): Promise<T> {
   const release = await rt.locks.tryAcquireIncrementalPull(connection, entity, `erp-sync-state-${process.pid}`, 60_000);
-  if (!release) throw new ConfigError(`a pull of ${connection} ${entity} is running now; try again when it has finished`);
+  if (!release)
+    throw new ConfigError(`a pull of ${connection} ${entity} is running now; try again when it has finished`);
   try {
     return await fn();
   } finally {
@@ -76,11 +88,21 @@ export type SetOutcome = 'rewound' | 'moved-forward' | 'unchanged';
  * store has no forward operation: only pulls move a cursor forward, after their page's jobs are
  * durable). Records modified before a forward cursor are not read again by incremental pulls.
  */
-export async function setCursor(rt: StateRuntime, connection: string, entity: EntityName, cursor: string): Promise<SetOutcome> {
+export async function setCursor(
+  rt: StateRuntime,
+  connection: string,
+  entity: EntityName,
+  cursor: string,
+): Promise<SetOutcome> {
   const stream = rt.connection(connection).connector.streams[entity];
   const current = (await rt.checkpoints.get<StreamState>(connection, entity))?.state.cursor;
   if (current === cursor) return 'unchanged';
-  if (typeof current === 'string' && cursor < current && (await rt.checkpoints.rewindCheckpoint(connection, entity, cursor))) return 'rewound';
+  if (
+    typeof current === 'string' &&
+    cursor < current &&
+    (await rt.checkpoints.rewindCheckpoint(connection, entity, cursor))
+  )
+    return 'rewound';
   return withStreamLocked(rt, connection, entity, async (): Promise<SetOutcome> => {
     await rt.checkpoints.save(connection, entity, stream.initialState(cursor));
     return 'moved-forward';
@@ -94,13 +116,16 @@ export async function setCursor(rt: StateRuntime, connection: string, entity: En
  */
 export async function clearCheckpoint(rt: StateRuntime, connection: string, entity: EntityName): Promise<void> {
   const stream = rt.connection(connection).connector.streams[entity];
-  await withStreamLocked(rt, connection, entity, () => rt.checkpoints.save(connection, entity, stream.initialState(undefined)));
+  await withStreamLocked(rt, connection, entity, () =>
+    rt.checkpoints.save(connection, entity, stream.initialState(undefined)),
+  );
 }
 
 /** A yes from the person at the terminal, or --yes; anything else stops with exit 2 before any write. */
 async function confirm(question: string, yes: boolean | undefined, flagHint: string): Promise<void> {
   if (yes) return;
-  if (!process.stdin.isTTY || !process.stderr.isTTY) throw new ConfigError(`${flagHint}: not on a terminal, so pass --yes to confirm`);
+  if (!process.stdin.isTTY || !process.stderr.isTTY)
+    throw new ConfigError(`${flagHint}: not on a terminal, so pass --yes to confirm`);
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     const answer = await rl.question(`${question} [y/N] `);
@@ -123,14 +148,18 @@ function describe(c: StreamCheckpoint): string {
 export function registerStateCommand(program: Command): void {
   const state = program
     .command('state')
-    .description('incremental checkpoints (where the next pull of a stream starts): show, set, clear; rebind after a billing company change');
+    .description(
+      'incremental checkpoints (where the next pull of a stream starts): show, set, clear; rebind after a billing company change',
+    );
   const common = (c: Command) =>
     c
       .addOption(requiredOption('--connection <id>', 'connection id from the config'))
       .option('--json', 'print JSON')
       .option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)');
 
-  common(state.command('show').description("show a stream's checkpoint (every stream of the connection without --entity)"))
+  common(
+    state.command('show').description("show a stream's checkpoint (every stream of the connection without --entity)"),
+  )
     .option('--entity <name>', 'invoices | credit-notes | customers (default: every entity of the connection)')
     .action(async (o: Opts) =>
       withRuntime(o.config, async (rt) => {
@@ -143,9 +172,18 @@ export function registerStateCommand(program: Command): void {
       }),
     );
 
-  common(state.command('set').description('set the cursor: backwards re-reads records modified since; forwards skips those before it'))
+  common(
+    state
+      .command('set')
+      .description('set the cursor: backwards re-reads records modified since; forwards skips those before it'),
+  )
     .addOption(requiredOption('--entity <name>', 'invoices | credit-notes | customers'))
-    .addOption(requiredOption('--cursor <iso>', 'the instant the next pull reads from (minus the lookback), e.g. 2025-06-01T00:00:00Z'))
+    .addOption(
+      requiredOption(
+        '--cursor <iso>',
+        'the instant the next pull reads from (minus the lookback), e.g. 2025-06-01T00:00:00Z',
+      ),
+    )
     .option('--yes', 'confirm moving the cursor forwards without a prompt (needed when not on a terminal)')
     .action(async (o: Opts) => {
       const cursor = cursorOf(o.cursor);
@@ -161,8 +199,14 @@ export function registerStateCommand(program: Command): void {
         const outcome = await setCursor(rt, o.connection, entity, cursor);
         const after = await readCheckpoint(rt, o.connection, entity);
         if (o.json) return void console.log(JSON.stringify({ outcome, before, after }, null, 2));
-        const what = { rewound: 'rewound', 'moved-forward': 'moved forwards', unchanged: 'already at that cursor; nothing changed' }[outcome];
-        console.log(`${o.connection} ${entity}: ${what} (${before.cursor ?? 'no cursor'} → ${after.cursor}); the next pull reads from there`);
+        const what = {
+          rewound: 'rewound',
+          'moved-forward': 'moved forwards',
+          unchanged: 'already at that cursor; nothing changed',
+        }[outcome];
+        console.log(
+          `${o.connection} ${entity}: ${what} (${before.cursor ?? 'no cursor'} → ${after.cursor}); the next pull reads from there`,
+        );
       });
     });
 
@@ -175,7 +219,9 @@ export function registerStateCommand(program: Command): void {
         const before = await readCheckpoint(rt, o.connection, entity);
         if (before.cursor === null) {
           if (o.json) return void console.log(JSON.stringify({ before, after: before }, null, 2));
-          return void console.log(`${o.connection} ${entity}: no cursor to clear; the next pull reads from the beginning`);
+          return void console.log(
+            `${o.connection} ${entity}: no cursor to clear; the next pull reads from the beginning`,
+          );
         }
         await confirm(
           `Clear the checkpoint of ${o.connection} ${entity} (cursor ${before.cursor ?? 'none'})? The next pull reads the whole stream again.`,
@@ -185,7 +231,9 @@ export function registerStateCommand(program: Command): void {
         await clearCheckpoint(rt, o.connection, entity);
         const after = await readCheckpoint(rt, o.connection, entity);
         if (o.json) return void console.log(JSON.stringify({ before, after }, null, 2));
-        console.log(`${o.connection} ${entity}: checkpoint cleared (was ${before.cursor ?? 'no cursor'}); the next pull reads from the beginning`);
+        console.log(
+          `${o.connection} ${entity}: checkpoint cleared (was ${before.cursor ?? 'no cursor'}); the next pull reads from the beginning`,
+        );
       }),
     );
 

@@ -29,9 +29,19 @@ export async function collectStatus(
 ) {
   const queues: Record<string, Record<string, number>> = {};
   for (const q of Object.values(rt.queues))
-    queues[q.name] = await q.getJobCounts('wait', 'prioritized', 'active', 'delayed', 'failed', 'completed', 'waiting-children');
+    queues[q.name] = await q.getJobCounts(
+      'wait',
+      'prioritized',
+      'active',
+      'delayed',
+      'failed',
+      'completed',
+      'waiting-children',
+    );
   const billingOutage = await rt.outages.get(BILLING);
-  const billing = billingOutage ? { up: false, downSince: iso(billingOutage.since), lastError: billingOutage.message } : { up: true };
+  const billing = billingOutage
+    ? { up: false, downSince: iso(billingOutage.since), lastError: billingOutage.message }
+    : { up: true };
   const companies = billingCompanyGuardOf(rt);
   const connections = [];
   for (const c of rt.config.connections) {
@@ -65,11 +75,16 @@ export async function collectStatus(
       entities,
       quarantine: await rt.quarantine.countByReason(c.id),
       /** Paused by an operator (`erp-sync connections pause`): its jobs are held until it is resumed. */
-      paused: control.state === 'paused' ? { since: iso(control.since), by: control.by ?? null, reason: control.reason ?? null } : null,
+      paused:
+        control.state === 'paused'
+          ? { since: iso(control.since), by: control.by ?? null, reason: control.reason ?? null }
+          : null,
       parkedUntil: parked ? new Date(parked).toISOString() : null,
       /** Whether the vendor accepts the refresh token; not: re-authorise (the connection is parked and rechecked meanwhile). */
       credentials: await credentialsStatus(rt.tokens, rt.connection(c.id)),
-      vendor: vendorOutage ? { up: false, downSince: iso(vendorOutage.since), lastError: vendorOutage.message } : { up: true },
+      vendor: vendorOutage
+        ? { up: false, downSince: iso(vendorOutage.since), lastError: vendorOutage.message }
+        : { up: true },
       quota: await rt.quotas.usage(c.id),
       /** Records enqueued and not yet written, skipped or quarantined; and what the sweep recovered. */
       inFlight: await rt.inFlight.count(c.id),
@@ -92,7 +107,11 @@ export function registerStatusCommand(program: Command): void {
       await withRuntime(opts.config, async (rt) => {
         const s = await collectStatus(rt);
         if (opts.json) return void console.log(JSON.stringify(s, null, 2));
-        console.log(s.billing.up ? 'billing: up' : `billing: DOWN since ${s.billing.downSince} (upserts paused until it answers): ${s.billing.lastError}`);
+        console.log(
+          s.billing.up
+            ? 'billing: up'
+            : `billing: DOWN since ${s.billing.downSince} (upserts paused until it answers): ${s.billing.lastError}`,
+        );
         console.log('queues:');
         for (const [name, c] of Object.entries(s.queues)) {
           console.log(
@@ -102,7 +121,9 @@ export function registerStatusCommand(program: Command): void {
           );
         }
         for (const c of s.connections) {
-          console.log(`\nconnection ${c.id} (${c.system}, ${c.originSource})${c.parkedUntil ? ` — PARKED until ${c.parkedUntil}` : ''}`);
+          console.log(
+            `\nconnection ${c.id} (${c.system}, ${c.originSource})${c.parkedUntil ? ` — PARKED until ${c.parkedUntil}` : ''}`,
+          );
           if (c.paused)
             console.log(
               `  PAUSED since ${c.paused.since}${c.paused.by ? ` by ${c.paused.by}` : ''}${c.paused.reason ? `: ${c.paused.reason}` : ''} (jobs held; erp-sync connections resume ${c.id})`,
@@ -117,7 +138,8 @@ export function registerStatusCommand(program: Command): void {
             console.log(
               `  CREDENTIALS REFUSED by the vendor since ${c.credentials.refusedAt} (${c.credentials.failure}): re-authorise the connection (docs/operations.md); details: erp-sync token status --connection ${c.id}`,
             );
-          if (!c.vendor.up) console.log(`  vendor DOWN since ${c.vendor.downSince} (pulls wait for it): ${c.vendor.lastError}`);
+          if (!c.vendor.up)
+            console.log(`  vendor DOWN since ${c.vendor.downSince} (pulls wait for it): ${c.vendor.lastError}`);
           for (const e of c.entities) {
             console.log(
               `  ${e.entity.padEnd(13)} cursor ${e.cursor ?? '(none)'}  lag ${e.lagSeconds ?? '-'} s  last success ${e.lastSuccess ?? 'never'}  ledger ${e.ledger}`,
@@ -126,7 +148,9 @@ export function registerStatusCommand(program: Command): void {
           }
           const q = Object.entries(c.quarantine);
           console.log(`  quarantine: ${q.length ? q.map(([k, v]) => `${k} ${v}`).join(', ') : 'empty'}`);
-          console.log(`  vendor quota used: minute ${c.quota.minute}, day ${c.quota.day}, in flight ${c.quota.inflight}`);
+          console.log(
+            `  vendor quota used: minute ${c.quota.minute}, day ${c.quota.day}, in flight ${c.quota.inflight}`,
+          );
           console.log(
             `  records on their way to billing: ${c.inFlight}; recovered by the sweep: ${c.sweep.recovered}${c.sweep.lastRecovered ? ` (last ${c.sweep.lastRecovered})` : ''}`,
           );

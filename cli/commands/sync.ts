@@ -25,7 +25,9 @@ function describe(connection: string, p: SyncNowPull): string {
 export function registerSyncCommand(program: Command): void {
   const cmd = program
     .command('sync')
-    .description('pull a connection now: an incremental pull of each entity (or one), at the priority of scheduled pulls')
+    .description(
+      'pull a connection now: an incremental pull of each entity (or one), at the priority of scheduled pulls',
+    )
     .addOption(requiredOption('--connection <id>', 'connection id from the config'))
     .option('--entity <name>', `${ENTITY_NAMES.join(' | ')} (default: every entity of the connection)`)
     .option('--now', 'enqueue the pulls now (required: the only mode so far)')
@@ -33,7 +35,11 @@ export function registerSyncCommand(program: Command): void {
     .option('--json', 'print JSON')
     .option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)');
   cmd.action(async (o: Opts) => {
-    if (!o.now) cmd.error(`option '--now' is required: sync --now is the only mode so far`, { exitCode: 2, code: 'commander.missingMandatoryOptionValue' });
+    if (!o.now)
+      cmd.error(`option '--now' is required: sync --now is the only mode so far`, {
+        exitCode: 2,
+        code: 'commander.missingMandatoryOptionValue',
+      });
     const config = await loadAppConfig(o.config);
     const connection = config.connections.find((c) => c.id === configuredConnection(config, o.connection))!;
     const entities = syncNowEntities(connection, o.entity);
@@ -42,7 +48,8 @@ export function registerSyncCommand(program: Command): void {
         ? {
             startPullWorkers: () => startWorkers(rt, ['pull']),
             onInProcessWorkers: () => {
-              if (!o.json) console.error('no running pull workers found on this Redis: running the pulls in this process');
+              if (!o.json)
+                console.error('no running pull workers found on this Redis: running the pulls in this process');
             },
           }
         : undefined;
@@ -55,7 +62,8 @@ export function registerSyncCommand(program: Command): void {
         process.exitCode = 1;
         return;
       }
-      if (r.workers === 'none' && !o.json) console.error('no running pull workers found on this Redis: the pulls run when a worker starts');
+      if (r.workers === 'none' && !o.json)
+        console.error('no running pull workers found on this Redis: the pulls run when a worker starts');
       if (o.json) console.log(JSON.stringify({ connection: connection.id, pulls: r.pulls }, null, 2));
       else for (const p of r.pulls) console.log(describe(connection.id, p));
       process.exitCode = r.pulls.some((p) => p.state === 'failed') ? 1 : 0;

@@ -22,8 +22,10 @@ export function registerWorkerCommand(program: Command): void {
         .map((r) => r.trim())
         .filter(Boolean);
       const unknown = roles.filter((r) => !ALL_ROLES.includes(r as Role));
-      if (unknown.length) throw new ConfigError(`--roles: unknown role(s) ${unknown.join(', ')}; use ${ALL_ROLES.join(', ')}`);
-      if (!roles.length) throw new ConfigError(`--roles needs at least one of ${ALL_ROLES.join(', ')}, got "${opts.roles}"`);
+      if (unknown.length)
+        throw new ConfigError(`--roles: unknown role(s) ${unknown.join(', ')}; use ${ALL_ROLES.join(', ')}`);
+      if (!roles.length)
+        throw new ConfigError(`--roles needs at least one of ${ALL_ROLES.join(', ')}, got "${opts.roles}"`);
       const config = await loadAppConfig(opts.config);
       const logger = createLogger();
       // SIGHUP reloads the config (jobs/reload-config.ts). Listened to from here until the process ends:
@@ -39,17 +41,25 @@ export function registerWorkerCommand(program: Command): void {
         else reloadOwed = true;
       };
       process.on('SIGHUP', onHup);
-      const service = await startService(config, logger, { roles: roles as Role[], httpPort: opts.httpPort }).catch((e: unknown) => {
-        process.off('SIGHUP', onHup);
-        if (!(e instanceof ListenError)) throw e;
-        const where = opts.httpPort === undefined ? 'http.port in the config, or --http-port' : '--http-port';
-        throw new ConfigError(`${e.message} (the /metrics server; ${e.portProblem ? `choose another port with ${where}` : 'check http.host in the config'})`, {
-          cause: e,
-        });
-      });
+      const service = await startService(config, logger, { roles: roles as Role[], httpPort: opts.httpPort }).catch(
+        (e: unknown) => {
+          process.off('SIGHUP', onHup);
+          if (!(e instanceof ListenError)) throw e;
+          const where = opts.httpPort === undefined ? 'http.port in the config, or --http-port' : '--http-port';
+          throw new ConfigError(
+            `${e.message} (the /metrics server; ${e.portProblem ? `choose another port with ${where}` : 'check http.host in the config'})`,
+            {
+              cause: e,
+            },
+          );
+        },
+      );
       console.error(`erp-sync worker: ${service.httpUrl}/metrics, roles ${roles.join(',')}`);
       // reload() reports its own failures (log, metrics); this catch only keeps an unforeseen one from ending the process.
-      reload = () => void service.reload(() => loadAppConfig(opts.config)).catch((err: unknown) => logger.error({ err }, 'config reload failed'));
+      reload = () =>
+        void service
+          .reload(() => loadAppConfig(opts.config))
+          .catch((err: unknown) => logger.error({ err }, 'config reload failed'));
       if (reloadOwed) reload();
       // The whole stop is bounded (cli/wait-for-shutdown.ts): without Redis, closing the workers may never settle.
       const exitCode = await new Promise<number>((resolve) => {

@@ -7,7 +7,11 @@ export interface RoundTripSummary {
   ok: boolean;
 }
 
-const BUYER = { buyerId: 'demo-cust-1', name: 'Bharat Tooling Pvt Ltd', taxIdentifiers: [{ type: 'GSTIN' as const, value: '29AABCB1234F1Z5' }] };
+const BUYER = {
+  buyerId: 'demo-cust-1',
+  name: 'Bharat Tooling Pvt Ltd',
+  taxIdentifiers: [{ type: 'GSTIN' as const, value: '29AABCB1234F1Z5' }],
+};
 
 /** The round trip's steps, in order: each says what it found. */
 const STEPS: Array<[string, (client: BillingClient) => Promise<string>]> = [
@@ -61,7 +65,19 @@ async function upsertInvoices(client: BillingClient): Promise<string> {
       invoiceDate: { date: '2026-11-01' },
       invoiceDueDate: { date: '2026-12-01' },
       invoiceSubtotal: 75000,
-      invoiceTax: { total: 13500, gstTax: { totalGst: 13500, totalGstRate: 18, cgst: 6750, cgstRate: 9, sgst: 6750, sgstRate: 9, igst: 0, igstRate: 0 } },
+      invoiceTax: {
+        total: 13500,
+        gstTax: {
+          totalGst: 13500,
+          totalGstRate: 18,
+          cgst: 6750,
+          cgstRate: 9,
+          sgst: 6750,
+          sgstRate: 9,
+          igst: 0,
+          igstRate: 0,
+        },
+      },
       invoiceTotal: 88500,
       invoicePaidAmount: i === 1 ? 40000 : 0,
       invoiceCurrency: 'INR',
@@ -89,7 +105,15 @@ async function upsertCreditNote(client: BillingClient): Promise<string> {
 async function createAndSearchCustomers(client: BillingClient): Promise<string> {
   await client.createCustomer({
     ...BUYER,
-    contactsData: [{ id: 'p1', name: 'Accounts Payable', primaryPhone: '+91-80-41234567', primaryEmail: 'ap@bharat.example', role: 'AP' }],
+    contactsData: [
+      {
+        id: 'p1',
+        name: 'Accounts Payable',
+        primaryPhone: '+91-80-41234567',
+        primaryEmail: 'ap@bharat.example',
+        role: 'AP',
+      },
+    ],
   });
   const found = await client.searchCustomers({ searchType: 'GSTIN', searchText: '29AABCB1234F1Z5' });
   return `found ${found.totalDocs} by GSTIN: ${found.docs.map((c) => `${c.name} (${c.buyerId})`).join(', ')}`;
@@ -98,7 +122,9 @@ async function createAndSearchCustomers(client: BillingClient): Promise<string> 
 async function listInvoicesUpdatedToday(client: BillingClient): Promise<string> {
   const today = utcDate(Date.now());
   const page = await client.listInvoices({ ...updatedBetween(today, today), originSource: ['EXTERNAL_SYSTEM_A'] });
-  return page.docs.map((d) => `${d.invoiceNumber} ${d.paymentStatus} outstanding ${d.invoiceOutstandingAmount}`).join('; ');
+  return page.docs
+    .map((d) => `${d.invoiceNumber} ${d.paymentStatus} outstanding ${d.invoiceOutstandingAmount}`)
+    .join('; ');
 }
 
 async function attachAndList(client: BillingClient): Promise<string> {

@@ -39,7 +39,10 @@ const KEY = 'demo-key';
  * sandbox's admin endpoints, and reconciles again. Exit 0 only if billing then matches the source
  * (every source invoice is in billing or quarantined with a reason, and no drift remains).
  */
-export async function runPipelineDemo(erps: Array<() => Promise<DemoErp>>, log: (line: string) => void): Promise<DemoSummary> {
+export async function runPipelineDemo(
+  erps: Array<() => Promise<DemoErp>>,
+  log: (line: string) => void,
+): Promise<DemoSummary> {
   const started = Date.now();
   const redis = await resolveRedis();
   log(`redis: ${redis.source} (${redis.url.replace(/\/\/[^@]*@/, '//')})`);
@@ -65,7 +68,12 @@ export async function runPipelineDemo(erps: Array<() => Promise<DemoErp>>, log: 
       await workers.stop(5_000);
     }
     const totals = counts.reduce(
-      (t, c) => ({ source: t.source + c.source, billing: t.billing + c.billing, quarantined: t.quarantined + c.quarantined, drift: t.drift + c.drift }),
+      (t, c) => ({
+        source: t.source + c.source,
+        billing: t.billing + c.billing,
+        quarantined: t.quarantined + c.quarantined,
+        drift: t.drift + c.drift,
+      }),
       { source: 0, billing: 0, quarantined: 0, drift: 0 },
     );
     const ok = counts.every((c) => c.source === c.billing + c.quarantined && c.drift === 0);
@@ -87,7 +95,13 @@ export async function runPipelineDemo(erps: Array<() => Promise<DemoErp>>, log: 
 function demoConfig(billingUrl: string, redisUrl: string, prefix: string, sandboxes: DemoErp[]) {
   return parseConfig(
     {
-      billing: { url: billingUrl, apiKey: KEY, attachmentKey: `${KEY}-attach`, baseCurrency: 'INR', rateLimit: { max: 2000, durationMs: 1000 } },
+      billing: {
+        url: billingUrl,
+        apiKey: KEY,
+        attachmentKey: `${KEY}-attach`,
+        baseCurrency: 'INR',
+        rateLimit: { max: 2000, durationMs: 1000 },
+      },
       redis: { url: redisUrl, prefix },
       sync: { upsertConcurrency: 32, backlogHighWater: 5000 },
       connections: sandboxes.map((s) => s.connection()),
@@ -102,13 +116,25 @@ function demoConfig(billingUrl: string, redisUrl: string, prefix: string, sandbo
  * One sandbox ERP through the pipeline: a backfill, its source changes and an incremental sync, a deep
  * reconciliation, the finance person's fixes in billing, and a reconciliation again; then the counts.
  */
-async function demoConnection(rt: Runtime, s: DemoErp, billingUrl: string, log: (line: string) => void): Promise<DemoCounts> {
+async function demoConnection(
+  rt: Runtime,
+  s: DemoErp,
+  billingUrl: string,
+  log: (line: string) => void,
+): Promise<DemoCounts> {
   log(`\n▶ ${s.connectionId} (${s.system} → ${s.originSource})`);
-  const bf = await runBackfill(rt, { connectionId: s.connectionId, entities: [...ENTITY_NAMES], from: s.from, to: s.to }, { quiet: true });
-  log(`  backfill ${s.from}..${s.to}: pulled ${bf.pulled}, enqueued ${bf.enqueued}, quarantined ${bf.quarantined} (${bf.seconds.toFixed(1)} s)`);
+  const bf = await runBackfill(
+    rt,
+    { connectionId: s.connectionId, entities: [...ENTITY_NAMES], from: s.from, to: s.to },
+    { quiet: true },
+  );
+  log(
+    `  backfill ${s.from}..${s.to}: pulled ${bf.pulled}, enqueued ${bf.enqueued}, quarantined ${bf.quarantined} (${bf.seconds.toFixed(1)} s)`,
+  );
   const changes = await s.mutate();
   log(`  source changes: ${changes.join(', ')}`);
-  for (const entity of ENTITY_NAMES) await rt.queues.pull.add('pull', { connectionId: s.connectionId, entity }, { priority: 1 });
+  for (const entity of ENTITY_NAMES)
+    await rt.queues.pull.add('pull', { connectionId: s.connectionId, entity }, { priority: 1 });
   await waitForDrain(rt);
   log('  incremental sync: done');
   const today = utcDate(Date.now());
@@ -120,9 +146,14 @@ async function demoConnection(rt: Runtime, s: DemoErp, billingUrl: string, log: 
   }
   const second = await runReconcile(rt, { connectionId: s.connectionId, from: today, to: today, deep: true });
   log(`  reconcile again: ${describe(second)}`);
-  for (const item of second.items.slice(0, 5)) log(`    ${item.kind} ${item.erpId ?? item.invoiceId ?? ''}: ${item.detail}`);
+  for (const item of second.items.slice(0, 5))
+    log(`    ${item.kind} ${item.erpId ?? item.invoiceId ?? ''}: ${item.detail}`);
   const inBilling = (
-    await rt.billingFor(s.connectionId).listInvoices({ originSource: [s.originSource], lifecycleStatuses: ['DRAFT', 'FINALIZED', 'VOIDED'], pageSize: 1 })
+    await rt.billingFor(s.connectionId).listInvoices({
+      originSource: [s.originSource],
+      lifecycleStatuses: ['DRAFT', 'FINALIZED', 'VOIDED'],
+      pageSize: 1,
+    })
   ).totalDocs;
   const quarantined = (await rt.quarantine.list(s.connectionId)).filter((q) => q.entity === 'invoices').length;
   const q = await rt.quarantine.countByReason(s.connectionId);
@@ -157,9 +188,13 @@ async function actAsFinancePerson(billingUrl: string, r: ReconcileResult): Promi
   let deleted = 0;
   for (const item of r.items) {
     if (!item.invoiceId) continue;
-    const action = item.kind === 'void_not_reflected' ? 'void' : item.kind === 'delete_not_reflected' ? 'delete' : undefined;
+    const action =
+      item.kind === 'void_not_reflected' ? 'void' : item.kind === 'delete_not_reflected' ? 'delete' : undefined;
     if (!action) continue;
-    const res = await fetch(`${billingUrl}/__admin/invoices/${encodeURIComponent(item.invoiceId)}/${action}?company=demo`, { method: 'POST' });
+    const res = await fetch(
+      `${billingUrl}/__admin/invoices/${encodeURIComponent(item.invoiceId)}/${action}?company=demo`,
+      { method: 'POST' },
+    );
     if (res.ok) action === 'void' ? voided++ : deleted++;
   }
   return `voided ${voided}, deleted ${deleted} invoice(s) the source had voided or deleted`;

@@ -19,8 +19,11 @@ function named(name: string): SandboxProfile {
   return profile;
 }
 
-export const startZohoDemo = (records: number, seed: number): Promise<DemoErp> => startDemo(named('zoho-books'), records, seed);
+export const startZohoDemo = (records: number, seed: number): Promise<DemoErp> =>
+  startDemo(named('zoho-books'), records, seed);
 /** QuickBooks Online, a company whose home currency is the billing company's (INR). */
-export const startQuickBooksDemo = (records: number, seed: number): Promise<DemoErp> => startDemo(named('quickbooks'), records, seed);
+export const startQuickBooksDemo = (records: number, seed: number): Promise<DemoErp> =>
+  startDemo(named('quickbooks'), records, seed);
 /** Xero, the organisation whose base currency is the billing company's (INR). */
-export const startXeroDemo = (records: number, seed: number): Promise<DemoErp> => startDemo(named('xero'), records, seed);
+export const startXeroDemo = (records: number, seed: number): Promise<DemoErp> =>
+  startDemo(named('xero'), records, seed);

@@ -54,5 +54,11 @@ export function refreshFn(options: Pick<AuthOptions, 'settings' | 'onResponse'>)
 
 export function createAuth(options: AuthOptions): AuthProvider {
   const { connectionId, settings, tokens } = options;
-  return tokenStoreAuth({ tokens, key: connectionId, refreshToken: settings.refreshToken, refresh: refreshFn(options), scheme: 'Bearer' });
+  return tokenStoreAuth({
+    tokens,
+    key: connectionId,
+    refreshToken: settings.refreshToken,
+    refresh: refreshFn(options),
+    scheme: 'Bearer',
+  });
 }

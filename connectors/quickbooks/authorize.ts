@@ -24,7 +24,9 @@ type ConnectSettings = z.output<typeof ConnectSettings>;
 
 const CodeResponse = QboTokenResponse.extend({ refresh_token: z.string().min(1) });
 const CompanyInfoResponse = z.looseObject({
-  QueryResponse: z.looseObject({ CompanyInfo: z.array(z.looseObject({ CompanyName: z.string().nullish() })).optional() }),
+  QueryResponse: z.looseObject({
+    CompanyInfo: z.array(z.looseObject({ CompanyName: z.string().nullish() })).optional(),
+  }),
 });
 
 export const authorization: AuthorizationFlow<ConnectSettings> = {

@@ -40,7 +40,10 @@ export function createClient(options: ClientOptions): VendorClient {
   const errorTable: ErrorTable = (ctx) => {
     const error = table(ctx);
     if (error && options.logger) {
-      options.logger.debug({ status: ctx.status, operation: ctx.operation, intuit_tid: ctx.headers.intuit_tid }, 'quickbooks error response');
+      options.logger.debug(
+        { status: ctx.status, operation: ctx.operation, intuit_tid: ctx.headers.intuit_tid },
+        'quickbooks error response',
+      );
     }
     return error;
   };
@@ -48,7 +51,12 @@ export function createClient(options: ClientOptions): VendorClient {
   return new VendorClient({
     vendor: 'quickbooks',
     prefixUrl: `${settings.baseUrl.replace(/\/+$/, '')}/v3/company/${encodeURIComponent(settings.realmId)}`,
-    auth: createAuth({ connectionId: options.connectionId, settings, tokens: options.tokens, onResponse: options.onResponse }),
+    auth: createAuth({
+      connectionId: options.connectionId,
+      settings,
+      tokens: options.tokens,
+      onResponse: options.onResponse,
+    }),
     errorTable,
     query: { minorversion: settings.minorVersion },
     retry: RETRY,

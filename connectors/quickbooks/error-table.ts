@@ -122,7 +122,8 @@ export function tokenErrorTableFor(options: ErrorTableOptions = {}): ErrorTable 
     const body = (ctx.body ?? {}) as Record<string, unknown>;
     const error = typeof body.error === 'string' ? body.error : undefined;
     if (ctx.status < 300 && error === undefined) return undefined;
-    if (ctx.status >= 500 || ctx.status === 408) return new TransientError(`quickbooks token endpoint → ${ctx.status}`, common);
+    if (ctx.status >= 500 || ctx.status === 408)
+      return new TransientError(`quickbooks token endpoint → ${ctx.status}`, common);
     if (ctx.status === 429) {
       return new RateLimitedError('quickbooks token endpoint throttled', {
         ...common,

@@ -243,7 +243,9 @@ export const QboTaxCode = z.looseObject({
   Id: QboId,
   Name: z.string().optional(),
   Active: z.boolean().optional(),
-  SalesTaxRateList: z.looseObject({ TaxRateDetail: z.array(z.looseObject({ TaxRateRef: QboRef.optional() })).optional() }).optional(),
+  SalesTaxRateList: z
+    .looseObject({ TaxRateDetail: z.array(z.looseObject({ TaxRateRef: QboRef.optional() })).optional() })
+    .optional(),
 });
 export type QboTaxCode = z.infer<typeof QboTaxCode>;
 

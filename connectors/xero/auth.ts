@@ -31,7 +31,9 @@ export interface AuthOptions {
  * 30-minute grace period in that case: https://developer.xero.com/faq/oauth2; past it, the answer is
  * invalid_grant).
  */
-export function tokenEndpointOf(settings: Pick<Settings, 'clientId' | 'clientSecret' | 'tokenUrl' | 'baseUrl' | 'timeoutMs'>): TokenEndpoint {
+export function tokenEndpointOf(
+  settings: Pick<Settings, 'clientId' | 'clientSecret' | 'tokenUrl' | 'baseUrl' | 'timeoutMs'>,
+): TokenEndpoint {
   return oauthTokenEndpoint({
     vendor: 'xero',
     url: tokenUrl(settings),
@@ -63,5 +65,11 @@ export function tokenKeyFor(connectionId: string, settings: Pick<Settings, 'toke
 export function createAuth(options: AuthOptions): AuthProvider {
   const { settings, tokens } = options;
   const key = tokenKeyFor(options.connectionId, settings);
-  return tokenStoreAuth({ tokens, key, refreshToken: settings.refreshToken, refresh: refreshFn(options), scheme: 'Bearer' });
+  return tokenStoreAuth({
+    tokens,
+    key,
+    refreshToken: settings.refreshToken,
+    refresh: refreshFn(options),
+    scheme: 'Bearer',
+  });
 }

@@ -20,7 +20,12 @@ import { authorizeUrl, connectionsUrl, Settings, tokenUrl } from './settings.js'
  * - `GET https://api.xero.com/connections` lists the tenants the grant reaches: one grant may reach
  *   several, and the connection names one (`tenantId`) — never "the first".
  */
-export const XERO_SCOPES = ['offline_access', 'accounting.invoices.read', 'accounting.contacts.read', 'accounting.settings.read'] as const;
+export const XERO_SCOPES = [
+  'offline_access',
+  'accounting.invoices.read',
+  'accounting.contacts.read',
+  'accounting.settings.read',
+] as const;
 
 const ConnectSettings = Settings.partial({ tenantId: true });
 type ConnectSettings = z.output<typeof ConnectSettings>;
@@ -28,7 +33,10 @@ type ConnectSettings = z.output<typeof ConnectSettings>;
 const CodeResponse = XeroTokenResponse.extend({ refresh_token: z.string().min(1) });
 
 /** A client for one absolute URL: got wants a prefix and a relative path, so the URL is split at its last segment. */
-function clientFor(url: URL, options: Omit<ConstructorParameters<typeof VendorClient>[0], 'vendor' | 'prefixUrl'>): { client: VendorClient; path: string } {
+function clientFor(
+  url: URL,
+  options: Omit<ConstructorParameters<typeof VendorClient>[0], 'vendor' | 'prefixUrl'>,
+): { client: VendorClient; path: string } {
   const cut = url.pathname.lastIndexOf('/');
   return {
     client: new VendorClient({ vendor: 'xero', prefixUrl: `${url.origin}${url.pathname.slice(0, cut)}`, ...options }),
@@ -58,7 +66,12 @@ export const authorization: AuthorizationFlow<ConnectSettings> = {
 
   async exchange(settings, exchange, signal): Promise<GrantTokens> {
     // https://developer.xero.com/documentation/guides/oauth2/auth-flow/#3-exchange-the-code
-    const grant = { grant_type: 'authorization_code', code: exchange.code, redirect_uri: exchange.redirectUri, code_verifier: exchange.codeVerifier } as const;
+    const grant = {
+      grant_type: 'authorization_code',
+      code: exchange.code,
+      redirect_uri: exchange.redirectUri,
+      code_verifier: exchange.codeVerifier,
+    } as const;
     const r = await tokenEndpointOf(settings)(grant, CodeResponse, signal);
     return { accessToken: r.access_token, refreshToken: r.refresh_token, expiresInSeconds: r.expires_in };
   },
@@ -71,7 +84,15 @@ export const authorization: AuthorizationFlow<ConnectSettings> = {
       auth: { token: async () => tokens.accessToken, header: (t) => `Bearer ${t}` },
     });
     // https://developer.xero.com/documentation/guides/oauth2/auth-flow/#5-check-the-tenants-youre-authorized-to-access
-    const r = await client.request({ path, endpoint: 'GET /connections', headers: { accept: 'application/json' }, schema: XeroConnections, signal });
-    return r.filter((t) => (t.tenantType ?? 'ORGANISATION') === 'ORGANISATION').map((t) => ({ id: t.tenantId, name: t.tenantName ?? '' }));
+    const r = await client.request({
+      path,
+      endpoint: 'GET /connections',
+      headers: { accept: 'application/json' },
+      schema: XeroConnections,
+      signal,
+    });
+    return r
+      .filter((t) => (t.tenantType ?? 'ORGANISATION') === 'ORGANISATION')
+      .map((t) => ({ id: t.tenantId, name: t.tenantName ?? '' }));
   },
 };

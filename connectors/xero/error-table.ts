@@ -55,12 +55,19 @@ export function errorTable(ctx: ErrorContext): SyncError | undefined {
   if (typeof body?.error === 'string') {
     const code = body.error;
     if (code === 'invalid_grant') {
-      return new AuthError('Xero refused the refresh token (invalid_grant): it was already used or has expired; re-authorise the connection', base);
+      return new AuthError(
+        'Xero refused the refresh token (invalid_grant): it was already used or has expired; re-authorise the connection',
+        base,
+      );
     }
-    return new AuthError(`Xero token endpoint refused the request (${code.slice(0, 40)}); check clientId/clientSecret`, base);
+    return new AuthError(
+      `Xero token endpoint refused the request (${code.slice(0, 40)}); check clientId/clientSecret`,
+      base,
+    );
   }
   if (status === 401 || status === 403) {
-    const detail = typeof body?.Detail === 'string' ? body.Detail : plain || (status === 401 ? 'Unauthorized' : 'Forbidden');
+    const detail =
+      typeof body?.Detail === 'string' ? body.Detail : plain || (status === 401 ? 'Unauthorized' : 'Forbidden');
     const hint = status === 403 ? ': the connection was revoked or tenantId is not one of its organisations' : '';
     return new AuthError(`Xero ${status} ${detail}${hint}`, base);
   }

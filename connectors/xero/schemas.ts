@@ -29,7 +29,12 @@ export type XeroAddress = z.infer<typeof XeroAddress>;
 export const XeroPhone = z.looseObject({ PhoneType: Str, PhoneNumber: Str, PhoneAreaCode: Str, PhoneCountryCode: Str });
 export type XeroPhone = z.infer<typeof XeroPhone>;
 
-export const XeroContactPerson = z.looseObject({ FirstName: Str, LastName: Str, EmailAddress: Str, IncludeInEmails: z.boolean().nullish() });
+export const XeroContactPerson = z.looseObject({
+  FirstName: Str,
+  LastName: Str,
+  EmailAddress: Str,
+  IncludeInEmails: z.boolean().nullish(),
+});
 
 /** A contact, full (GET /Contacts) or as the summary embedded in documents. */
 export const XeroContact = z.looseObject({
@@ -129,9 +134,18 @@ export const XeroPagination = z.looseObject({
   itemCount: z.coerce.number(),
 });
 
-export const XeroInvoicesResponse = z.looseObject({ pagination: XeroPagination.nullish(), Invoices: z.array(XeroInvoice) });
-export const XeroCreditNotesResponse = z.looseObject({ pagination: XeroPagination.nullish(), CreditNotes: z.array(XeroCreditNote) });
-export const XeroContactsResponse = z.looseObject({ pagination: XeroPagination.nullish(), Contacts: z.array(XeroListedContact) });
+export const XeroInvoicesResponse = z.looseObject({
+  pagination: XeroPagination.nullish(),
+  Invoices: z.array(XeroInvoice),
+});
+export const XeroCreditNotesResponse = z.looseObject({
+  pagination: XeroPagination.nullish(),
+  CreditNotes: z.array(XeroCreditNote),
+});
+export const XeroContactsResponse = z.looseObject({
+  pagination: XeroPagination.nullish(),
+  Contacts: z.array(XeroListedContact),
+});
 
 export const XeroTaxRate = z.looseObject({
   Name: z.string(),
@@ -144,7 +158,12 @@ export const XeroTaxRate = z.looseObject({
 export type XeroTaxRate = z.infer<typeof XeroTaxRate>;
 export const XeroTaxRatesResponse = z.looseObject({ TaxRates: z.array(XeroTaxRate) });
 
-export const XeroOrganisation = z.looseObject({ OrganisationID: Id.nullish(), Name: Str, BaseCurrency: z.string(), CountryCode: Str });
+export const XeroOrganisation = z.looseObject({
+  OrganisationID: Id.nullish(),
+  Name: Str,
+  BaseCurrency: z.string(),
+  CountryCode: Str,
+});
 export const XeroOrganisationResponse = z.looseObject({ Organisations: z.array(XeroOrganisation).min(1) });
 
 export const XeroTokenResponse = z.looseObject({

@@ -46,7 +46,9 @@ export const Settings = z.strictObject({
    */
   refreshToken: z.string().min(1).optional(),
   /** The organisation, sent as `xero-tenant-id` on every call: a UUID from GET https://api.xero.com/connections. */
-  tenantId: z.string().regex(TENANT_ID, 'expected the Xero tenant id, a UUID (GET https://api.xero.com/connections lists them)'),
+  tenantId: z
+    .string()
+    .regex(TENANT_ID, 'expected the Xero tenant id, a UUID (GET https://api.xero.com/connections lists them)'),
   baseUrl: z.url().optional(),
   tokenUrl: z.url().optional(),
   /**

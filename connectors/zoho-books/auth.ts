@@ -1,6 +1,10 @@
 import type { Logger } from 'pino';
 import type { RefreshFn, TokenStore } from '../../src/auth/token-store.js';
-import { oauthTokenEndpoint, type TokenEndpoint, type TokenEndpointOptions } from '../../src/auth/oauth-token-endpoint.js';
+import {
+  oauthTokenEndpoint,
+  type TokenEndpoint,
+  type TokenEndpointOptions,
+} from '../../src/auth/oauth-token-endpoint.js';
 import { tokenStoreAuth } from '../../src/auth/token-store-auth.js';
 import { AuthError } from '../../src/errors/index.js';
 import type { AuthProvider } from '../../src/http/vendor-client.js';
@@ -86,5 +90,11 @@ export function refreshFn(options: Pick<AuthOptions, 'settings' | 'logger' | 'ba
 
 export function createAuth(options: AuthOptions): AuthProvider {
   const { connectionId, settings, tokens } = options;
-  return tokenStoreAuth({ tokens, key: connectionId, refreshToken: settings.refreshToken, refresh: refreshFn(options), scheme: 'Zoho-oauthtoken' });
+  return tokenStoreAuth({
+    tokens,
+    key: connectionId,
+    refreshToken: settings.refreshToken,
+    refresh: refreshFn(options),
+    scheme: 'Zoho-oauthtoken',
+  });
 }

@@ -24,10 +24,24 @@ import { accountsBaseUrl, apiBaseUrl, DATA_CENTRES, type DataCentre, Settings } 
  * (https://www.zoho.com/accounts/protocol/oauth/mobile-and-desktop-apps/get-authorization-code.html); a
  * server-based client authenticates with its secret, so no challenge is sent.
  */
-export const ZOHO_SCOPES = ['ZohoBooks.invoices.READ', 'ZohoBooks.creditnotes.READ', 'ZohoBooks.contacts.READ', 'ZohoBooks.settings.READ'] as const;
+export const ZOHO_SCOPES = [
+  'ZohoBooks.invoices.READ',
+  'ZohoBooks.creditnotes.READ',
+  'ZohoBooks.contacts.READ',
+  'ZohoBooks.settings.READ',
+] as const;
 
 /** Zoho's `location` callback parameter → our `dataCenter` setting. */
-const LOCATIONS: Record<string, DataCentre> = { us: 'com', eu: 'eu', in: 'in', au: 'com.au', jp: 'jp', ca: 'ca', cn: 'com.cn', sa: 'sa' };
+const LOCATIONS: Record<string, DataCentre> = {
+  us: 'com',
+  eu: 'eu',
+  in: 'in',
+  au: 'com.au',
+  jp: 'jp',
+  ca: 'ca',
+  cn: 'com.cn',
+  sa: 'sa',
+};
 
 const ConnectSettings = Settings.partial({ organizationId: true });
 type ConnectSettings = z.output<typeof ConnectSettings>;
@@ -80,7 +94,11 @@ export const authorization: AuthorizationFlow<ConnectSettings> = {
   async exchange(settings, exchange, signal): Promise<GrantTokens> {
     const post = tokenEndpointOf(settings, { accountsUrl: accountsFor(settings, exchange.callback) });
     // https://www.zoho.com/accounts/protocol/oauth/web-apps/access-token.html
-    const r = await post({ grant_type: 'authorization_code', redirect_uri: exchange.redirectUri, code: exchange.code }, CodeResponse, signal);
+    const r = await post(
+      { grant_type: 'authorization_code', redirect_uri: exchange.redirectUri, code: exchange.code },
+      CodeResponse,
+      signal,
+    );
     return { accessToken: r.access_token, refreshToken: r.refresh_token, expiresInSeconds: r.expires_in };
   },
 
@@ -96,7 +114,12 @@ export const authorization: AuthorizationFlow<ConnectSettings> = {
       auth: { token: async () => tokens.accessToken, header: (t) => `Zoho-oauthtoken ${t}` },
     });
     // https://www.zoho.com/books/api/v3/organizations/#list-organizations
-    const r = await client.request({ path: 'organizations', endpoint: 'GET /organizations', schema: ZohoOrganizationsResponse, signal });
+    const r = await client.request({
+      path: 'organizations',
+      endpoint: 'GET /organizations',
+      schema: ZohoOrganizationsResponse,
+      signal,
+    });
     return r.organizations.map((o) => ({ id: String(o.organization_id), name: o.name ?? '' }));
   },
 

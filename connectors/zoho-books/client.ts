@@ -48,7 +48,13 @@ export function createClient(options: ClientOptions): VendorClient {
   return new VendorClient({
     vendor: 'zoho-books',
     prefixUrl: apiBaseUrl(settings),
-    auth: createAuth({ connectionId: options.connectionId, settings, tokens: options.tokens, logger: options.logger, backoff: options.retry }),
+    auth: createAuth({
+      connectionId: options.connectionId,
+      settings,
+      tokens: options.tokens,
+      logger: options.logger,
+      backoff: options.retry,
+    }),
     errorTable,
     query: { organization_id: settings.organizationId },
     retry: { ...RETRY, ...(options.retry ?? {}) },

@@ -1,4 +1,11 @@
-import { AuthError, ConfigError, RateLimitedError, RejectedError, type SyncError, TransientError } from '../../src/errors/index.js';
+import {
+  AuthError,
+  ConfigError,
+  RateLimitedError,
+  RejectedError,
+  type SyncError,
+  TransientError,
+} from '../../src/errors/index.js';
 import type { ErrorContext } from '../../src/http/vendor-client.js';
 import { rateLimitResetMs } from './rate-limit.js';
 
@@ -42,29 +49,43 @@ interface ErrorOptions {
   retryAfterMs?: number;
 }
 
-const isDaily = (code: number | undefined, message: string) => code === 45 || /call rate limit|per day|daily/i.test(message);
+const isDaily = (code: number | undefined, message: string) =>
+  code === 45 || /call rate limit|per day|daily/i.test(message);
 
 const ROWS: Row[] = [
   {
     match: (s, c) => s === 401 || c === 57 || c === 14,
-    make: (m, o) => new AuthError(`${m} (the access token was refused; re-authorise the connection if a refresh does not help)`, o),
+    make: (m, o) =>
+      new AuthError(`${m} (the access token was refused; re-authorise the connection if a refresh does not help)`, o),
   },
   {
     match: (s, c, m) => (s === 429 || c === 45) && isDaily(c, m),
-    make: (m, o) => new RateLimitedError(m, { ...o, scope: 'day', retryAfterMs: o.resetMs ?? o.retryAfterMs ?? DAY_BACKOFF_MS }),
+    make: (m, o) =>
+      new RateLimitedError(m, { ...o, scope: 'day', retryAfterMs: o.resetMs ?? o.retryAfterMs ?? DAY_BACKOFF_MS }),
   },
   {
     match: (_s, c) => c === 1070,
-    make: (m, o) => new RateLimitedError(m, { ...o, scope: 'minute', retryAfterMs: o.retryAfterMs ?? CONCURRENCY_BACKOFF_MS }),
+    make: (m, o) =>
+      new RateLimitedError(m, { ...o, scope: 'minute', retryAfterMs: o.retryAfterMs ?? CONCURRENCY_BACKOFF_MS }),
   },
   {
     match: (s, c) => s === 429 || c === 44,
-    make: (m, o) => new RateLimitedError(m, { ...o, scope: 'minute', retryAfterMs: o.resetMs ?? o.retryAfterMs ?? MINUTE_BACKOFF_MS }),
+    make: (m, o) =>
+      new RateLimitedError(m, {
+        ...o,
+        scope: 'minute',
+        retryAfterMs: o.resetMs ?? o.retryAfterMs ?? MINUTE_BACKOFF_MS,
+      }),
   },
-  { match: (s) => s === 403, make: (m, o) => new AuthError(`${m} (check the OAuth scopes ZohoBooks.invoices/creditnotes/contacts/settings.READ)`, o) },
+  {
+    match: (s) => s === 403,
+    make: (m, o) =>
+      new AuthError(`${m} (check the OAuth scopes ZohoBooks.invoices/creditnotes/contacts/settings.READ)`, o),
+  },
   {
     match: (_s, c) => c === 6041,
-    make: (m, o) => new ConfigError(`${m} (settings.organizationId is not an organisation this Zoho user belongs to)`, o),
+    make: (m, o) =>
+      new ConfigError(`${m} (settings.organizationId is not an organisation this Zoho user belongs to)`, o),
   },
   { match: (s, c) => s === 404 || c === 1002 || c === 5, make: (m, o) => new RejectedError(m, o) },
   { match: (s, c) => s === 408 || s >= 500 || c === 1000, make: (m, o) => new TransientError(m, o) },
@@ -74,7 +95,12 @@ const ROWS: Row[] = [
 function bodyCode(body: unknown): { code?: number; message?: string } {
   if (typeof body !== 'object' || body === null) return {};
   const b = body as { code?: unknown; message?: unknown };
-  const code = typeof b.code === 'number' ? b.code : typeof b.code === 'string' && /^-?\d+$/.test(b.code) ? Number(b.code) : undefined;
+  const code =
+    typeof b.code === 'number'
+      ? b.code
+      : typeof b.code === 'string' && /^-?\d+$/.test(b.code)
+        ? Number(b.code)
+        : undefined;
   return { code, message: typeof b.message === 'string' ? b.message : undefined };
 }
 
@@ -101,21 +127,32 @@ export function errorTable(ctx: ErrorContext): SyncError | undefined {
  * TransientError leave here: they are the classes the shared client passes through from its auth hook.
  */
 export function tokenErrorTable(ctx: ErrorContext): SyncError | undefined {
-  const body = (typeof ctx.body === 'object' && ctx.body !== null ? ctx.body : {}) as { error?: unknown; error_description?: unknown };
+  const body = (typeof ctx.body === 'object' && ctx.body !== null ? ctx.body : {}) as {
+    error?: unknown;
+    error_description?: unknown;
+  };
   const error = typeof body.error === 'string' ? body.error : undefined;
   const opts = { status: ctx.status, source: 'zoho-accounts', operation: ctx.operation };
   const tooMany = (error !== undefined && /access denied/i.test(error)) || ctx.status === 429;
   if (tooMany) {
     // "You have made too many requests continuously": at most ~10 refreshes per 10 minutes per token.
-    return new TransientError(`zoho-accounts token refresh throttled: ${String(body.error_description ?? error ?? ctx.status)}`, {
-      ...opts,
-      retryAfterMs: MINUTE_BACKOFF_MS,
-    });
+    return new TransientError(
+      `zoho-accounts token refresh throttled: ${String(body.error_description ?? error ?? ctx.status)}`,
+      {
+        ...opts,
+        retryAfterMs: MINUTE_BACKOFF_MS,
+      },
+    );
   }
   if (error !== undefined) {
-    return new AuthError(`zoho-accounts refused the token refresh (${error}); check clientId/clientSecret/refreshToken and re-authorise the connection`, opts);
+    return new AuthError(
+      `zoho-accounts refused the token refresh (${error}); check clientId/clientSecret/refreshToken and re-authorise the connection`,
+      opts,
+    );
   }
-  if (ctx.status === 408 || ctx.status >= 500) return new TransientError(`zoho-accounts ${ctx.operation} → ${ctx.status}`, opts);
-  if (ctx.status >= 300) return new AuthError(`zoho-accounts ${ctx.operation} → ${ctx.status}; re-authorise the connection`, opts);
+  if (ctx.status === 408 || ctx.status >= 500)
+    return new TransientError(`zoho-accounts ${ctx.operation} → ${ctx.status}`, opts);
+  if (ctx.status >= 300)
+    return new AuthError(`zoho-accounts ${ctx.operation} → ${ctx.status}; re-authorise the connection`, opts);
   return undefined;
 }

@@ -41,9 +41,18 @@ export const ZohoCreditNoteRow = z.looseObject({ creditnote_id: ZohoId, last_mod
 export const ZohoContactRow = z.looseObject({ contact_id: ZohoId, last_modified_time: Text, status: Text });
 export type ZohoRow = { last_modified_time?: string | null; status?: string | null } & Record<string, unknown>;
 
-export const ZohoInvoiceList = Envelope.extend({ invoices: z.array(ZohoInvoiceRow), page_context: ZohoPageContext.optional() });
-export const ZohoCreditNoteList = Envelope.extend({ creditnotes: z.array(ZohoCreditNoteRow), page_context: ZohoPageContext.optional() });
-export const ZohoContactList = Envelope.extend({ contacts: z.array(ZohoContactRow), page_context: ZohoPageContext.optional() });
+export const ZohoInvoiceList = Envelope.extend({
+  invoices: z.array(ZohoInvoiceRow),
+  page_context: ZohoPageContext.optional(),
+});
+export const ZohoCreditNoteList = Envelope.extend({
+  creditnotes: z.array(ZohoCreditNoteRow),
+  page_context: ZohoPageContext.optional(),
+});
+export const ZohoContactList = Envelope.extend({
+  contacts: z.array(ZohoContactRow),
+  page_context: ZohoPageContext.optional(),
+});
 
 export const ZohoInvoiceDetailResponse = Envelope.extend({ invoice: z.looseObject({ invoice_id: ZohoId }) });
 export const ZohoCreditNoteDetailResponse = Envelope.extend({ creditnote: z.looseObject({ creditnote_id: ZohoId }) });

@@ -11,7 +11,8 @@ import { Ledger, type LedgerEntry } from '../../src/pipeline/ledger.js';
  * | deleted in the source (never a void)        | `deleted`         | marks the ledger entry for reconciliation, once          |
  * | anything else                               | `map`             | maps it, then `classifyMapped` decides                   |
  */
-export type RecordDecision = { kind: 'not-for-billing' } | { kind: 'draft' } | { kind: 'deleted'; markSourceDeleted: boolean } | { kind: 'map' };
+export type RecordDecision =
+  { kind: 'not-for-billing' } | { kind: 'draft' } | { kind: 'deleted'; markSourceDeleted: boolean } | { kind: 'map' };
 
 export function classifyRecord(
   record: Pick<SourceRecord, 'notForBilling' | 'draft' | 'deleted'>,
@@ -38,7 +39,8 @@ export function classifyRecord(
  * A repair (reconcile forgot the hash) must not reuse the id of the completed original job, which
  * BullMQ would silently ignore as a duplicate.
  */
-export type MappedDecision = { kind: 'unmappable' } | { kind: 'unchanged' } | { kind: 'stale' } | { kind: 'enqueue'; repair: boolean };
+export type MappedDecision =
+  { kind: 'unmappable' } | { kind: 'unchanged' } | { kind: 'stale' } | { kind: 'enqueue'; repair: boolean };
 
 export function classifyMapped(
   record: Pick<SourceRecord, 'version'>,

@@ -35,7 +35,14 @@ interface StartingPoint {
   save(next: StreamState): Promise<void>;
 }
 
-const EMPTY: Omit<PullResult, 'cursor'> = { pulled: 0, enqueued: 0, unchanged: 0, quarantined: 0, deleted: 0, pages: 0 };
+const EMPTY: Omit<PullResult, 'cursor'> = {
+  pulled: 0,
+  enqueued: 0,
+  unchanged: 0,
+  quarantined: 0,
+  deleted: 0,
+  pages: 0,
+};
 
 /**
  * The stream read page by page: each page's records decided and enqueued, then (sorted streams only) the
@@ -47,7 +54,12 @@ export async function pullStream(run: PullRun): Promise<PullResult> {
   const ctx = readContext(run);
   const result: PullResult = { ...EMPTY, cursor: start.state.cursor };
   const lookups = run.stream.lookups ? await run.stream.lookups(ctx) : {};
-  const mapCtx: MapContext = { connectionId: run.conn, originSource: run.handle.config.originSource, baseCurrency: run.handle.billing.baseCurrency, lookups };
+  const mapCtx: MapContext = {
+    connectionId: run.conn,
+    originSource: run.handle.config.originSource,
+    baseCurrency: run.handle.billing.baseCurrency,
+    lookups,
+  };
   for await (const page of run.stream.read(ctx, start.state)) {
     await pullPage(run, page, mapCtx, result);
     // The page's jobs are durable in Redis: now the checkpoint may move (sorted streams only).
@@ -60,9 +72,18 @@ export async function pullStream(run: PullRun): Promise<PullResult> {
 }
 
 /** A window already done returns nothing: there is nothing to read. */
-async function startingPoint({ rt, conn, entity, stream, windowKey, handle, log }: PullRun): Promise<StartingPoint | undefined> {
+async function startingPoint({
+  rt,
+  conn,
+  entity,
+  stream,
+  windowKey,
+  handle,
+  log,
+}: PullRun): Promise<StartingPoint | undefined> {
   if (windowKey) {
-    const state = (await rt.checkpoints.getWindow<StreamState>(conn, entity, windowKey)) ?? stream.initialState(undefined);
+    const state =
+      (await rt.checkpoints.getWindow<StreamState>(conn, entity, windowKey)) ?? stream.initialState(undefined);
     if (state.cursor === 'done') return undefined;
     return { state, save: (next) => rt.checkpoints.setWindow(conn, entity, windowKey, next) };
   }
@@ -88,12 +109,19 @@ function readContext({ rt, conn, handle, log, signal, until, data }: PullRun) {
     signal,
     until,
     window: data.window,
-    ...(handle.config.settleDelaySeconds >= 1 ? { knownVersions: (e: EntityName, ids: readonly string[]) => knownVersions(rt, conn, e, ids) } : {}),
+    ...(handle.config.settleDelaySeconds >= 1
+      ? { knownVersions: (e: EntityName, ids: readonly string[]) => knownVersions(rt, conn, e, ids) }
+      : {}),
   });
 }
 
 /** One page: counted, each record decided against its ledger entry, the upserts enqueued in one go. */
-async function pullPage(run: PullRun, page: StreamPage<any, StreamState>, mapCtx: MapContext, result: PullResult): Promise<void> {
+async function pullPage(
+  run: PullRun,
+  page: StreamPage<any, StreamState>,
+  mapCtx: MapContext,
+  result: PullResult,
+): Promise<void> {
   const { rt, conn, entity } = run;
   result.pages++;
   if (page.knownSkipped) {
@@ -135,7 +163,8 @@ async function pullRecord(
     return undefined;
   }
   if (decision.kind === 'deleted') {
-    if (decision.markSourceDeleted) await rt.ledger.markSourceDeleted(conn, entity, record.id, record.version, { bumpVersion: true });
+    if (decision.markSourceDeleted)
+      await rt.ledger.markSourceDeleted(conn, entity, record.id, record.version, { bumpVersion: true });
     result.deleted++;
     return undefined;
   }
@@ -157,7 +186,9 @@ async function pullRecord(
     data: mapped.data,
     opts: {
       jobId: next.repair ? `${jobId}-r${Date.now().toString(36)}` : jobId,
-      priority: (data.window ? PRIORITY.backfill : PRIORITY.incremental) + (entity === 'credit-notes' ? CREDIT_NOTE_PRIORITY_OFFSET : 0),
+      priority:
+        (data.window ? PRIORITY.backfill : PRIORITY.incremental) +
+        (entity === 'credit-notes' ? CREDIT_NOTE_PRIORITY_OFFSET : 0),
     },
   };
 }
@@ -185,7 +216,11 @@ async function enqueuePage({ rt, conn, entity, data }: PullRun, jobs: UpsertJob[
 }
 
 /** Whole read done: the next incremental read starts at `until` (minus the lookback then). */
-async function finishRead({ rt, conn, entity, until, windowKey, log }: PullRun, start: StartingPoint, result: PullResult): Promise<PullResult> {
+async function finishRead(
+  { rt, conn, entity, until, windowKey, log }: PullRun,
+  start: StartingPoint,
+  result: PullResult,
+): Promise<PullResult> {
   const cursor = windowKey ? 'done' : until.toISOString();
   await start.save({ ...start.state, cursor });
   if (!windowKey) {
@@ -201,8 +236,16 @@ async function finishRead({ rt, conn, entity, until, windowKey, log }: PullRun, 
  * What the pipeline holds of each record: the version being written (in flight) or else the one written
  * (ledger); nothing for a record whose repair was asked, so it is read again.
  */
-async function knownVersions(rt: Pick<PullHelpers, 'ledger' | 'inFlight'>, conn: string, entity: EntityName, ids: readonly string[]) {
-  const [flying, written] = await Promise.all([rt.inFlight.versions(conn, entity, ids), rt.ledger.getMany(conn, entity, [...ids])]);
+async function knownVersions(
+  rt: Pick<PullHelpers, 'ledger' | 'inFlight'>,
+  conn: string,
+  entity: EntityName,
+  ids: readonly string[],
+) {
+  const [flying, written] = await Promise.all([
+    rt.inFlight.versions(conn, entity, ids),
+    rt.ledger.getMany(conn, entity, [...ids]),
+  ]);
   return ids.map((_, i) => {
     const w = written[i];
     const f = flying[i];

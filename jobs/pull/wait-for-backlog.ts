@@ -13,7 +13,9 @@ import type { PullHelpers } from '../pull.js';
  * waiting for their invoices) then held the pulls of those very invoices back until they gave up waiting.
  */
 export async function waitForBacklog(
-  rt: Pick<PullHelpers, 'queues' | 'inFlight' | 'connectionIds'> & { config: { sync: Pick<AppConfig['sync'], 'backlogHighWater' | 'upsertBatchSize'> } },
+  rt: Pick<PullHelpers, 'queues' | 'inFlight' | 'connectionIds'> & {
+    config: { sync: Pick<AppConfig['sync'], 'backlogHighWater' | 'upsertBatchSize'> };
+  },
   signal?: AbortSignal,
 ): Promise<void> {
   for (;;) {

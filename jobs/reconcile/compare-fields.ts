@@ -2,7 +2,14 @@ import { Decimal } from 'decimal.js';
 import type { InvoiceRecord } from '../../src/billing/schemas/index.js';
 import { fieldDigest } from './field-digest.js';
 
-const AMOUNTS = new Set(['invoiceSubtotal', 'invoiceTotal', 'invoicePaidAmount', 'invoiceAdjustedAmount', 'exchangeRate', 'invoiceTax']);
+const AMOUNTS = new Set([
+  'invoiceSubtotal',
+  'invoiceTotal',
+  'invoicePaidAmount',
+  'invoiceAdjustedAmount',
+  'exchangeRate',
+  'invoiceTax',
+]);
 const DIGEST = 'digest:';
 
 function billingValue(record: InvoiceRecord, field: string): unknown {
@@ -42,7 +49,8 @@ export function compareFields(expected: Record<string, string | null>, record: I
     }
     if (AMOUNTS.has(key)) {
       const b = billingValue(record, key);
-      if (key === 'exchangeRate' && (e === null || e === undefined) && (b === null || b === undefined || b === 1)) continue;
+      if (key === 'exchangeRate' && (e === null || e === undefined) && (b === null || b === undefined || b === 1))
+        continue;
       if (!sameAmount(e, b)) out.push(`${key}: ledger ${e ?? '∅'} ≠ billing ${b ?? '∅'}`);
       continue;
     }

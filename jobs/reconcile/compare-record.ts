@@ -21,11 +21,18 @@ export const isSourceVoid = (entry: Pick<LedgerEntry, 'sourceStatus' | 'sourceLi
  *   `stale_version` whatever differs (even nothing the listing shows); otherwise any field that differs
  *   from what was sent is `field_mismatch`. Either way the detail names every differing field.
  */
-export function compareRecord(d: InvoiceRecord, entry: LedgerEntry, deleteInWindow: boolean): Array<{ kind: DriftKind; detail: string }> {
+export function compareRecord(
+  d: InvoiceRecord,
+  entry: LedgerEntry,
+  deleteInWindow: boolean,
+): Array<{ kind: DriftKind; detail: string }> {
   const out: Array<{ kind: DriftKind; detail: string }> = [];
   if (entry.sourceDeletedAt) {
     if (deleteInWindow)
-      out.push({ kind: 'delete_not_reflected', detail: `deleted in the source at ${entry.sourceDeletedAt}; billing lifecycle ${d.lifecycleStatus}` });
+      out.push({
+        kind: 'delete_not_reflected',
+        detail: `deleted in the source at ${entry.sourceDeletedAt}; billing lifecycle ${d.lifecycleStatus}`,
+      });
     return out;
   }
   const sourceVoid = isSourceVoid(entry);
@@ -35,13 +42,19 @@ export function compareRecord(d: InvoiceRecord, entry: LedgerEntry, deleteInWind
   // The other direction: no upsert changes a lifecycle, so no sync can undo a void made in billing; a
   // person must decide (un-void in billing, or void in the source).
   if (d.lifecycleStatus === 'VOIDED' && !sourceVoid) {
-    out.push({ kind: 'void_in_billing_only', detail: `voided in billing; the source holds it as ${entry.sourceStatus ?? 'live'}` });
+    out.push({
+      kind: 'void_in_billing_only',
+      detail: `voided in billing; the source holds it as ${entry.sourceStatus ?? 'live'}`,
+    });
   }
   const diffs = entry.fields ? compareFields(entry.fields, d) : [];
   // metaData travels with the invoice; a service that echoes it tells us which version it holds.
   const held = (d as { metaData?: { sourceVersion?: unknown } | null }).metaData?.sourceVersion;
   if (typeof held === 'string' && held < entry.version) {
-    out.push({ kind: 'stale_version', detail: `billing holds version ${held}, ledger ${entry.version}${diffs.length ? `: ${diffs.join('; ')}` : ''}` });
+    out.push({
+      kind: 'stale_version',
+      detail: `billing holds version ${held}, ledger ${entry.version}${diffs.length ? `: ${diffs.join('; ')}` : ''}`,
+    });
   } else if (diffs.length) {
     out.push({ kind: 'field_mismatch', detail: diffs.join('; ') });
   }

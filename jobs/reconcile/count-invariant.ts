@@ -75,7 +75,14 @@ export async function runCountInvariant(
   const last = (await listGroup(group, { ...datedOnly, sort: '-invoiceDate' }, signal)).docs[0]?.invoiceDate;
   if (first) from = Math.min(from, dayOf(first));
   if (last) to = Math.max(to, dayOf(last));
-  const result: CountInvariantResult = { connections: group.connections, billing: 0, ledger: 0, narrowed: [], calls: 0, compared: 0 };
+  const result: CountInvariantResult = {
+    connections: group.connections,
+    billing: 0,
+    ledger: 0,
+    narrowed: [],
+    calls: 0,
+    compared: 0,
+  };
   if (from > to) return { ...result, calls: group.calls };
   const span = { from, to };
   result.span = span;

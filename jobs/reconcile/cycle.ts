@@ -1,6 +1,13 @@
 import type { CycleProgress } from '../../src/pipeline/reconcile-cycle-state.js';
 import type { DriftReport } from './drift.js';
-import { billingGroup, diffInvoiceDateWindow, type DayWindow, type HistoryHelpers, ledgerCount, windowText } from './invoice-date-window.js';
+import {
+  billingGroup,
+  diffInvoiceDateWindow,
+  type DayWindow,
+  type HistoryHelpers,
+  ledgerCount,
+  windowText,
+} from './invoice-date-window.js';
 
 /** A sub-window of a slice holds at most this many ledger records (or is a single day): memory stays bounded. */
 const SUB_WINDOW_RECORDS = 5_000;
@@ -25,7 +32,12 @@ export interface CycleSliceResult {
  * counted both ways (by the schedule's runs and by the clock), so the pass ends in time even when the
  * history grows or runs were missed. State per connection in Redis (reconcile-cycle-state.ts).
  */
-export async function runCycleSlice(rt: HistoryHelpers, connectionId: string, report: DriftReport, signal?: AbortSignal): Promise<CycleSliceResult> {
+export async function runCycleSlice(
+  rt: HistoryHelpers,
+  connectionId: string,
+  report: DriftReport,
+  signal?: AbortSignal,
+): Promise<CycleSliceResult> {
   const { cycleDays, everySeconds } = rt.config.reconcile;
   const runsPerCycle = Math.max(1, Math.floor((cycleDays * 86_400) / everySeconds));
   await rt.ledgerDates.ensure(rt.ledger, connectionId, 'invoices');
@@ -33,7 +45,12 @@ export async function runCycleSlice(rt: HistoryHelpers, connectionId: string, re
   const now = Date.now();
   if (!span) return { run: 0, runsPerCycle, completed: false, billing: 0, ledger: 0, calls: 0 };
 
-  const fresh = (lastCompletedAt?: number): CycleProgress => ({ startedAt: now, runs: 0, nextDay: span.from, lastCompletedAt });
+  const fresh = (lastCompletedAt?: number): CycleProgress => ({
+    startedAt: now,
+    runs: 0,
+    nextDay: span.from,
+    lastCompletedAt,
+  });
   let p = (await rt.reconcileCycle.get(connectionId)) ?? fresh();
   if (p.nextDay > span.to) p = fresh(p.lastCompletedAt);
   const nextDay = Math.max(p.nextDay, span.from);

@@ -22,7 +22,12 @@ export const DRIFT_KINDS = [
 export type DriftKind = (typeof DRIFT_KINDS)[number];
 
 /** What a sync can fix by writing again; the rest needs a person (the interface cannot express it). */
-export const FIXABLE: ReadonlySet<DriftKind> = new Set(['missing_in_billing', 'field_mismatch', 'stale_version', 'lost_in_flight']);
+export const FIXABLE: ReadonlySet<DriftKind> = new Set([
+  'missing_in_billing',
+  'field_mismatch',
+  'stale_version',
+  'lost_in_flight',
+]);
 
 export interface DriftItem {
   kind: DriftKind;
@@ -38,7 +43,10 @@ export interface DriftItem {
 
 /** Counts per kind (always complete) and the first `cap` items (memory stays bounded). */
 export class DriftReport {
-  readonly counts: Record<DriftKind, number> = Object.fromEntries(DRIFT_KINDS.map((k) => [k, 0])) as Record<DriftKind, number>;
+  readonly counts: Record<DriftKind, number> = Object.fromEntries(DRIFT_KINDS.map((k) => [k, 0])) as Record<
+    DriftKind,
+    number
+  >;
   readonly items: DriftItem[] = [];
   truncated = 0;
   checked = { billing: 0, ledger: 0, source: 0 };
@@ -70,6 +78,13 @@ export class DriftReport {
 
   /** What a reconcile's result says of its drift. */
   summary() {
-    return { counts: this.counts, total: this.total, needsPerson: this.needsPerson, checked: this.checked, items: this.items, truncated: this.truncated };
+    return {
+      counts: this.counts,
+      total: this.total,
+      needsPerson: this.needsPerson,
+      checked: this.checked,
+      items: this.items,
+      truncated: this.truncated,
+    };
   }
 }

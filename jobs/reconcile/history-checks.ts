@@ -17,7 +17,11 @@ export interface HistoryChecks {
  * or the sync touched lately: the next slice of the history cycle (reconcile.cycleDays) and the count
  * invariant (reconcile.countInvariant). Both report drift of the existing kinds.
  */
-export async function runHistoryChecks(rt: HistoryHelpers, connectionId: string, signal?: AbortSignal): Promise<HistoryChecks> {
+export async function runHistoryChecks(
+  rt: HistoryHelpers,
+  connectionId: string,
+  signal?: AbortSignal,
+): Promise<HistoryChecks> {
   const report = new DriftReport(1_000);
   const out: Omit<HistoryChecks, 'counts' | 'total' | 'needsPerson' | 'items'> = {};
   if (rt.config.reconcile.cycleDays > 0) out.cycle = await runCycleSlice(rt, connectionId, report, signal);

@@ -54,7 +54,10 @@ export interface BillingGroup {
   calls: number;
 }
 
-export function billingGroup(rt: Pick<HistoryHelpers, 'connectionIds' | 'connection'>, connectionId: string): BillingGroup {
+export function billingGroup(
+  rt: Pick<HistoryHelpers, 'connectionIds' | 'connection'>,
+  connectionId: string,
+): BillingGroup {
   const handle = rt.connection(connectionId);
   const same = (id: string) => {
     const h = rt.connection(id);
@@ -76,12 +79,20 @@ export async function listGroup(group: BillingGroup, params: InvoiceListParams, 
 
 /** Billing's count of the group's invoices dated in the window: the listing's total, one call of one record. */
 export async function billingCount(group: BillingGroup, w: DayWindow, signal?: AbortSignal): Promise<number> {
-  const page = await listGroup(group, { dateType: 'INVOICE_DATE', startDate: dateOfDay(w.from), endDate: dateOfDay(w.to), pageSize: 1 }, signal);
+  const page = await listGroup(
+    group,
+    { dateType: 'INVOICE_DATE', startDate: dateOfDay(w.from), endDate: dateOfDay(w.to), pageSize: 1 },
+    signal,
+  );
   return page.totalDocs;
 }
 
 /** The ledgers' count of the group's invoices dated in the window (no billing call). */
-export async function ledgerCount(rt: Pick<HistoryHelpers, 'ledgerDates'>, group: BillingGroup, w: DayWindow): Promise<number> {
+export async function ledgerCount(
+  rt: Pick<HistoryHelpers, 'ledgerDates'>,
+  group: BillingGroup,
+  w: DayWindow,
+): Promise<number> {
   let n = 0;
   for (const c of group.connections) n += await rt.ledgerDates.count(c, ENTITY, w.from, w.to);
   return n;
@@ -122,7 +133,13 @@ export async function diffInvoiceDateWindow(
     );
     for (const d of page.docs) {
       billingTotal++;
-      if (!d.erpId) report.add({ kind: 'orphan_in_billing', invoiceId: d.invoiceId, invoiceNumber: d.invoiceNumber, detail: `no erpId (${where})` });
+      if (!d.erpId)
+        report.add({
+          kind: 'orphan_in_billing',
+          invoiceId: d.invoiceId,
+          invoiceNumber: d.invoiceNumber,
+          detail: `no erpId (${where})`,
+        });
       else billingByErp.set(d.erpId, d);
     }
     if (!page.hasNext || page.nextPageNumber === null) break;
@@ -145,9 +162,23 @@ export async function diffInvoiceDateWindow(
           matched.add(erpId);
           const diffs = options.compare && e.fields ? compareFields(e.fields, d) : [];
           if (diffs.length)
-            report.add({ kind: 'field_mismatch', erpId, invoiceId: d.invoiceId, invoiceNumber: d.invoiceNumber, detail: `${diffs.join('; ')} (${where})` });
+            report.add({
+              kind: 'field_mismatch',
+              erpId,
+              invoiceId: d.invoiceId,
+              invoiceNumber: d.invoiceNumber,
+              detail: `${diffs.join('; ')} (${where})`,
+            });
           if (options.compare)
-            verdicts.push([erpId, { at, window: where, verdict: diffs.length ? 'field_mismatch' : 'ok', detail: diffs.join('; ') || undefined }]);
+            verdicts.push([
+              erpId,
+              {
+                at,
+                window: where,
+                verdict: diffs.length ? 'field_mismatch' : 'ok',
+                detail: diffs.join('; ') || undefined,
+              },
+            ]);
         } else absent.push([erpId, e]);
       }
       // Absent from the window: in billing under another date, or missing.
@@ -163,7 +194,10 @@ export async function diffInvoiceDateWindow(
           if (refused?.reason === 'BILLING_CONFLICT') {
             const deleted = deletedInBillingOnly(erpId, e, refused.message);
             if (deleted) report.add({ ...deleted, detail: `${deleted.detail} (${where})` });
-            verdicts.push([erpId, { at, window: where, verdict: deleted ? deleted.kind : 'ok', detail: deleted?.detail }]);
+            verdicts.push([
+              erpId,
+              { at, window: where, verdict: deleted ? deleted.kind : 'ok', detail: deleted?.detail },
+            ]);
             continue;
           }
           const detail = `invoice date ${e.fields?.invoiceDate ?? '∅'}, written ${new Date(e.writtenAt).toISOString()}, not in billing (${where})`;
@@ -192,7 +226,13 @@ export async function diffInvoiceDateWindow(
       const e = owner < 0 ? undefined : entries[owner]![j];
       if (e && !walked.includes(group.connections[owner]!)) continue;
       if (!e)
-        report.add({ kind: 'orphan_in_billing', erpId, invoiceId: d.invoiceId, invoiceNumber: d.invoiceNumber, detail: `unknown to the ledger (${where})` });
+        report.add({
+          kind: 'orphan_in_billing',
+          erpId,
+          invoiceId: d.invoiceId,
+          invoiceNumber: d.invoiceNumber,
+          detail: `unknown to the ledger (${where})`,
+        });
       else if (e.billingId !== d.invoiceId)
         report.add({
           kind: 'duplicate',

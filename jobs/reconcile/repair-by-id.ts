@@ -93,7 +93,12 @@ export async function repairById(
   const records: RepairOutcome[] = [];
   if (!ids.length) return { runId, records, vendorCalls: counted.calls() };
   const lookups = stream.lookups ? await stream.lookups(ctx) : {};
-  const mapCtx: MapContext = { connectionId: conn, originSource: c.originSource, baseCurrency: handle.billing.baseCurrency, lookups };
+  const mapCtx: MapContext = {
+    connectionId: conn,
+    originSource: c.originSource,
+    baseCurrency: handle.billing.baseCurrency,
+    lookups,
+  };
   await rt.ledger.requestRepair(conn, entity, ids);
   const stamp = runId.slice(7, 15);
   const priority = PRIORITY.incremental + (entity === 'credit-notes' ? CREDIT_NOTE_PRIORITY_OFFSET : 0);
@@ -137,21 +142,54 @@ export async function repairById(
   async function repairOne(
     record: SourceRecord,
     known: LedgerEntry | undefined,
-  ): Promise<{ action: 're-enqueued'; job: UpsertJob; report: RepairOutcome } | { action: 'other'; report: RepairOutcome }> {
+  ): Promise<
+    { action: 're-enqueued'; job: UpsertJob; report: RepairOutcome } | { action: 'other'; report: RepairOutcome }
+  > {
     const base = { erpId: record.id, version: record.version };
     if (record.deleted) {
       await rt.ledger.markSourceDeleted(conn, entity, record.id, record.version, { bumpVersion: true });
-      return { action: 'other', report: { ...base, action: 'source-gone', detail: `deleted in the source (status ${record.status ?? 'deleted'})` } };
+      return {
+        action: 'other',
+        report: {
+          ...base,
+          action: 'source-gone',
+          detail: `deleted in the source (status ${record.status ?? 'deleted'})`,
+        },
+      };
     }
-    if (record.notForBilling) return { action: 'other', report: { ...base, action: 'skipped', reason: 'not-for-billing', detail: record.notForBilling } };
+    if (record.notForBilling)
+      return {
+        action: 'other',
+        report: { ...base, action: 'skipped', reason: 'not-for-billing', detail: record.notForBilling },
+      };
     if (record.draft && !c.syncDrafts) {
       const set = await setDraftAside(rt, conn, entity, record, known);
       return set === 'quarantined'
-        ? { action: 'other', report: { ...base, action: 'quarantined', reason: 'RETURNED_TO_DRAFT', detail: 'back to draft in the ERP after it was written' } }
-        : { action: 'other', report: { ...base, action: 'skipped', reason: 'draft', detail: `a draft in the ERP (status ${record.status ?? 'draft'})` } };
+        ? {
+            action: 'other',
+            report: {
+              ...base,
+              action: 'quarantined',
+              reason: 'RETURNED_TO_DRAFT',
+              detail: 'back to draft in the ERP after it was written',
+            },
+          }
+        : {
+            action: 'other',
+            report: {
+              ...base,
+              action: 'skipped',
+              reason: 'draft',
+              detail: `a draft in the ERP (status ${record.status ?? 'draft'})`,
+            },
+          };
     }
     const mapped = await mapForUpsert(rt, conn, entity, stream, record, mapCtx);
-    if (!mapped.ok) return { action: 'other', report: { ...base, action: 'quarantined', reason: mapped.reason, detail: mapped.message } };
+    if (!mapped.ok)
+      return {
+        action: 'other',
+        report: { ...base, action: 'quarantined', reason: mapped.reason, detail: mapped.message },
+      };
     const jobId = `${upsertJobId(conn, entity, record.id, mapped.hash)}-r${stamp}`;
     const job: UpsertJob = {
       name: 'upsert',

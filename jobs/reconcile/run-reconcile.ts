@@ -75,7 +75,15 @@ export interface ReconcileResult {
    * What a repair enqueued: the run id its upserts are tracked under, and the pull jobs (none for a repair
    * by id). A repair by id also says what it did per record and how many vendor calls it made.
    */
-  repaired?: { requeued: number; pulls: string[]; runId: string; pullJobIds: string[]; by?: 'id' | 'rewind'; records?: RepairOutcome[]; vendorCalls?: number };
+  repaired?: {
+    requeued: number;
+    pulls: string[];
+    runId: string;
+    pullJobIds: string[];
+    by?: 'id' | 'rewind';
+    records?: RepairOutcome[];
+    vendorCalls?: number;
+  };
   seconds: number;
 }
 
@@ -106,7 +114,11 @@ export function dateInZone(ms: number, timeZone: string): string {
  * the window of its billing `updatedAt` date; a record absent from billing is counted in the window of
  * the ledger's `writtenAt` date (both in the configured time zone).
  */
-export async function runReconcile(rt: ReconcileHelpers, req: ReconcileRequest, signal?: AbortSignal): Promise<ReconcileResult> {
+export async function runReconcile(
+  rt: ReconcileHelpers,
+  req: ReconcileRequest,
+  signal?: AbortSignal,
+): Promise<ReconcileResult> {
   const started = Date.now();
   // Billing's side is the connection's own billing company: listed with its key, paced by its budget.
   const { config: c, billing: target } = rt.connection(req.connectionId);
@@ -119,7 +131,8 @@ export async function runReconcile(rt: ReconcileHelpers, req: ReconcileRequest, 
   const seen = rt.reconcileState.scratchSet(conn, `${randomUUID()}:seen`);
   const verdicts: Array<[string, ReconcileVerdict]> = [];
   const at = new Date().toISOString();
-  const verdict = (erpId: string, v: string, detail?: string) => verdicts.push([erpId, { at, window: `${req.from}..${req.to}`, verdict: v, detail }]);
+  const verdict = (erpId: string, v: string, detail?: string) =>
+    verdicts.push([erpId, { at, window: `${req.from}..${req.to}`, verdict: v, detail }]);
   const flushVerdicts = () => rt.reconcileState.recordVerdicts(conn, 'invoices', verdicts.splice(0));
   const toRepair: Array<{ erpId: string; version: string }> = [];
   const inWindow = (ms: number) => {
@@ -135,7 +148,8 @@ export async function runReconcile(rt: ReconcileHelpers, req: ReconcileRequest, 
       for (const s of source.items) {
         report.add(s);
         if (s.erpId) verdict(s.erpId, s.kind, s.detail);
-        if (s.kind === 'stale_version' || s.kind === 'missing_in_billing') toRepair.push({ erpId: s.erpId!, version: s.version });
+        if (s.kind === 'stale_version' || s.kind === 'missing_in_billing')
+          toRepair.push({ erpId: s.erpId!, version: s.version });
       }
       await flushVerdicts();
     }
@@ -143,7 +157,10 @@ export async function runReconcile(rt: ReconcileHelpers, req: ReconcileRequest, 
     let pageNumber = 1;
     for (;;) {
       await budget.take(signal);
-      const page = await billing.listInvoices({ ...updatedBetween(req.from, req.to), originSource: [c.originSource], pageSize: PAGE, pageNumber }, { signal });
+      const page = await billing.listInvoices(
+        { ...updatedBetween(req.from, req.to), originSource: [c.originSource], pageSize: PAGE, pageNumber },
+        { signal },
+      );
       const withErp = page.docs.filter((d) => d.erpId);
       const ledger = await rt.ledger.getMany(
         conn,
@@ -155,19 +172,36 @@ export async function runReconcile(rt: ReconcileHelpers, req: ReconcileRequest, 
       for (const d of page.docs) {
         report.checked.billing++;
         if (!d.erpId) {
-          report.add({ kind: 'orphan_in_billing', invoiceId: d.invoiceId, invoiceNumber: d.invoiceNumber, detail: 'no erpId: not written by this connection' });
+          report.add({
+            kind: 'orphan_in_billing',
+            invoiceId: d.invoiceId,
+            invoiceNumber: d.invoiceNumber,
+            detail: 'no erpId: not written by this connection',
+          });
           continue;
         }
         const entry = entryOf.get(d);
         const kind = classifyBilling(d, entry, conn);
-        const items = kind === 'ours' ? compareRecord(d, entry!, entry!.sourceDeletedAt !== undefined && inWindow(Date.parse(entry!.sourceDeletedAt))) : [kind];
+        const items =
+          kind === 'ours'
+            ? compareRecord(
+                d,
+                entry!,
+                entry!.sourceDeletedAt !== undefined && inWindow(Date.parse(entry!.sourceDeletedAt)),
+              )
+            : [kind];
         for (const item of items) {
           report.add({ ...item, erpId: d.erpId, invoiceId: d.invoiceId, invoiceNumber: d.invoiceNumber });
-          if (item.kind === 'field_mismatch' || item.kind === 'stale_version') toRepair.push({ erpId: d.erpId, version: entry!.version });
+          if (item.kind === 'field_mismatch' || item.kind === 'stale_version')
+            toRepair.push({ erpId: d.erpId, version: entry!.version });
         }
         if (kind === 'ours') {
           mine.push(d.erpId);
-          verdict(d.erpId, items.length ? items.map((i) => i.kind).join(',') : 'ok', items.map((i) => i.detail).join('; ') || undefined);
+          verdict(
+            d.erpId,
+            items.length ? items.map((i) => i.kind).join(',') : 'ok',
+            items.map((i) => i.detail).join('; ') || undefined,
+          );
         }
       }
       await seen.add(mine);
@@ -179,7 +213,10 @@ export async function runReconcile(rt: ReconcileHelpers, req: ReconcileRequest, 
 
     // 3. Ledger side: what we wrote (or saw deleted) on these days but billing's window did not show.
     for await (const batch of rt.ledger.scan(conn, 'invoices', 1000)) {
-      const candidates = batch.filter(([, e]) => inWindow(e.writtenAt) || (e.sourceDeletedAt !== undefined && inWindow(Date.parse(e.sourceDeletedAt))));
+      const candidates = batch.filter(
+        ([, e]) =>
+          inWindow(e.writtenAt) || (e.sourceDeletedAt !== undefined && inWindow(Date.parse(e.sourceDeletedAt))),
+      );
       report.checked.ledger += candidates.length;
       if (!candidates.length) continue;
       const seenInBilling = await seen.has(candidates.map(([id]) => id));
@@ -188,7 +225,11 @@ export async function runReconcile(rt: ReconcileHelpers, req: ReconcileRequest, 
         const chunk = unseen.slice(i, i + 100);
         await budget.take(signal);
         const found = await billing.listInvoices(
-          { invoiceIds: chunk.map(([, e]) => e.billingId), lifecycleStatuses: ['DRAFT', 'FINALIZED', 'VOIDED'], pageSize: 100 },
+          {
+            invoiceIds: chunk.map(([, e]) => e.billingId),
+            lifecycleStatuses: ['DRAFT', 'FINALIZED', 'VOIDED'],
+            pageSize: 100,
+          },
           { signal },
         );
         const present = new Set(found.docs.map((d) => d.invoiceId));
@@ -217,7 +258,11 @@ export async function runReconcile(rt: ReconcileHelpers, req: ReconcileRequest, 
           if (refused?.reason === 'BILLING_CONFLICT') {
             const deleted = deletedInBillingOnly(erpId, e, refused.message);
             if (deleted) report.add(deleted);
-            verdict(erpId, deleted ? deleted.kind : 'ok', deleted ? deleted.detail : 'deleted in billing; void in the source');
+            verdict(
+              erpId,
+              deleted ? deleted.kind : 'ok',
+              deleted ? deleted.detail : 'deleted in billing; void in the source',
+            );
             continue;
           }
           report.add({
@@ -260,7 +305,11 @@ export async function runReconcile(rt: ReconcileHelpers, req: ReconcileRequest, 
  * The in-flight sweep of a reconcile (when its caller passes one): records whose upsert job is gone, or
  * failed unaccounted, are acted on and reported as `lost_in_flight`. Returns the records still on their way.
  */
-export async function sweepInto(rt: Pick<ReconcileHelpers, 'sweep'>, conn: string, report: DriftReport): Promise<number | undefined> {
+export async function sweepInto(
+  rt: Pick<ReconcileHelpers, 'sweep'>,
+  conn: string,
+  report: DriftReport,
+): Promise<number | undefined> {
   if (!rt.sweep) return undefined;
   const swept = await rt.sweep(conn);
   for (const r of swept.recovered) {
@@ -290,10 +339,16 @@ type Classified = 'ours' | { kind: DriftKind; detail: string };
 function classifyBilling(d: InvoiceRecord, entry: LedgerEntry | undefined, conn: string): Classified {
   if (!entry) {
     const ours = d.invoiceId === invoiceIdFor(conn, d.erpId!);
-    return { kind: 'orphan_in_billing', detail: ours ? 'id of this connection, but never written by it (ledger has no entry)' : 'unknown to the ledger' };
+    return {
+      kind: 'orphan_in_billing',
+      detail: ours ? 'id of this connection, but never written by it (ledger has no entry)' : 'unknown to the ledger',
+    };
   }
   if (d.invoiceId !== entry.billingId) {
-    return { kind: 'duplicate', detail: `a second billing invoice for ERP record ${d.erpId} (ours is ${entry.billingId})` };
+    return {
+      kind: 'duplicate',
+      detail: `a second billing invoice for ERP record ${d.erpId} (ours is ${entry.billingId})`,
+    };
   }
   return 'ours';
 }
@@ -309,7 +364,12 @@ export async function repairDrift(
 }
 
 /** A repair by id (repair-by-id.ts), in the result's shape; undefined when the stream cannot read by id. */
-async function repairByIdOf(rt: ReconcileHelpers, conn: string, records: Array<{ erpId: string }>, signal?: AbortSignal) {
+async function repairByIdOf(
+  rt: ReconcileHelpers,
+  conn: string,
+  records: Array<{ erpId: string }>,
+  signal?: AbortSignal,
+) {
   const r = await repairById(
     rt,
     conn,
@@ -319,7 +379,15 @@ async function repairByIdOf(rt: ReconcileHelpers, conn: string, records: Array<{
   );
   if (!r) return undefined;
   const requeued = r.records.filter((o) => o.action === 're-enqueued').length;
-  return { requeued, pulls: [], runId: r.runId, pullJobIds: [], by: 'id' as const, records: r.records, vendorCalls: r.vendorCalls };
+  return {
+    requeued,
+    pulls: [],
+    runId: r.runId,
+    pullJobIds: [],
+    by: 'id' as const,
+    records: r.records,
+    vendorCalls: r.vendorCalls,
+  };
 }
 
 /**
@@ -343,6 +411,10 @@ async function repair(rt: ReconcileHelpers, conn: string, records: Array<{ erpId
   // It waits for a pull of the stream already running instead of returning at once.
   const runId = `repair-${randomUUID()}`;
   const jobId = `${runId}-invoices`;
-  await rt.queues.pull.add('pull', { connectionId: conn, entity: 'invoices', runId, waitForRunning: true }, { priority: 1, jobId });
+  await rt.queues.pull.add(
+    'pull',
+    { connectionId: conn, entity: 'invoices', runId, waitForRunning: true },
+    { priority: 1, jobId },
+  );
   return { requeued: records.length, pulls: ['invoices'], runId, pullJobIds: [jobId], by: 'rewind' as const };
 }

@@ -19,13 +19,20 @@ export const SOURCE_READ_MARGIN_MS = 86_400_000;
  * the ledger (`sourceDeletedAt`) for the billing and ledger passes, which run after this one and count
  * each in the window of the day it was found. Source ids are kept in Redis, not in memory.
  */
-export async function readSourceSide(rt: ReconcileHelpers, conn: string, window: { from: string; to: string }, signal?: AbortSignal): Promise<SourceSide> {
+export async function readSourceSide(
+  rt: ReconcileHelpers,
+  conn: string,
+  window: { from: string; to: string },
+  signal?: AbortSignal,
+): Promise<SourceSide> {
   const handle = rt.connection(conn);
   const stream = handle.connector.streams.invoices;
   const log = rt.logger.child({ connection: conn, reconcile: 'deep' });
   const tz = rt.config.reconcile.timeZone;
   const since = new Date(Date.parse(`${window.from}T00:00:00Z`) - SOURCE_READ_MARGIN_MS).toISOString();
-  const until = new Date(Math.min(Date.now(), Date.parse(`${window.to}T00:00:00Z`) + 86_400_000 + SOURCE_READ_MARGIN_MS));
+  const until = new Date(
+    Math.min(Date.now(), Date.parse(`${window.to}T00:00:00Z`) + 86_400_000 + SOURCE_READ_MARGIN_MS),
+  );
   const inWindow = (version: string) => {
     const day = dateInZone(Date.parse(version), tz);
     return day >= window.from && day <= window.to;
@@ -36,7 +43,8 @@ export async function readSourceSide(rt: ReconcileHelpers, conn: string, window:
   const markDeleted = (erpId: string, at: string) => rt.ledger.markSourceDeleted(conn, 'invoices', erpId, at);
   const out: SourceSide = { checked: 0, items: [] };
   // A window that has not begun yet has no source changes to read.
-  const pages = Date.parse(since) < until.getTime() ? stream.read(ctx, { ...stream.initialState(undefined), cursor: since }) : [];
+  const pages =
+    Date.parse(since) < until.getTime() ? stream.read(ctx, { ...stream.initialState(undefined), cursor: since }) : [];
   for await (const page of pages) {
     const ledger = await rt.ledger.getMany(
       conn,
@@ -56,7 +64,12 @@ export async function readSourceSide(rt: ReconcileHelpers, conn: string, window:
       if (!e) {
         const q = await rt.quarantine.get(conn, 'invoices', r.id);
         if (q) continue; // reported by the quarantine (dlq list), with its reason
-        out.items.push({ kind: 'missing_in_billing', erpId: r.id, detail: `source version ${r.version} never synced`, version: r.version });
+        out.items.push({
+          kind: 'missing_in_billing',
+          erpId: r.id,
+          detail: `source version ${r.version} never synced`,
+          version: r.version,
+        });
       } else if (e.version < r.version) {
         out.items.push({
           kind: 'stale_version',

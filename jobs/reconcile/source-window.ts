@@ -32,7 +32,9 @@ export interface SourceWindowRead {
 export function readInvoicesById(handle: ConnectionHandle): NonNullable<Stream['readByIds']> {
   const stream = handle.connector.streams[ENTITY];
   if (!stream.readByIds)
-    throw new ConfigError(`connection ${handle.config.id}: its connector cannot read invoices by id, so --history --deep cannot read the source`);
+    throw new ConfigError(
+      `connection ${handle.config.id}: its connector cannot read invoices by id, so --history --deep cannot read the source`,
+    );
   return stream.readByIds.bind(stream);
 }
 

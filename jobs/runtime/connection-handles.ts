@@ -23,10 +23,14 @@ export interface ConnectionDirectory {
 export function connectionHandles(
   config: AppConfig,
   directory: ConnectionDirectory,
-  parts: VendorClientParts & { billingClient(t: BillingTarget): BillingClient; billingKeyBudgets: Pick<BillingKeyBudgets, 'take'> },
+  parts: VendorClientParts & {
+    billingClient(t: BillingTarget): BillingClient;
+    billingKeyBudgets: Pick<BillingKeyBudgets, 'take'>;
+  },
 ) {
   const perKey = config.billing.rateLimit.scope === 'key';
-  const unknown = (id: string) => new ConfigError(`unknown connection "${id}" (configured: ${[...directory.byId.keys()].join(', ')})`);
+  const unknown = (id: string) =>
+    new ConfigError(`unknown connection "${id}" (configured: ${[...directory.byId.keys()].join(', ')})`);
   const connectionConfig = (id: string) => {
     const c = directory.byId.get(id);
     if (!c) throw unknown(id);
@@ -72,8 +76,12 @@ export function connectionHandles(
     directory.byId = new Map(next.connections.map((c) => [c.id, c]));
     // A connection's billing keys are its own or the running default's (billing.* changes need a restart).
     // Removed connections keep theirs: their upserts already queued still go where they were read for.
-    directory.targets = new Map([...directory.targets, ...next.connections.map((c) => [c.id, billingTargetOf(config, c)] as const)]);
-    for (const id of [...clients.keys()]) if (!isDeepStrictEqual(before.get(id), directory.byId.get(id))) clients.delete(id);
+    directory.targets = new Map([
+      ...directory.targets,
+      ...next.connections.map((c) => [c.id, billingTargetOf(config, c)] as const),
+    ]);
+    for (const id of [...clients.keys()])
+      if (!isDeepStrictEqual(before.get(id), directory.byId.get(id))) clients.delete(id);
   };
   return { connection, vendorClient, billingOf, reconfigure };
 }

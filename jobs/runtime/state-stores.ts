@@ -56,7 +56,12 @@ export function createStateStores(
     backfillRuns: new BackfillRuns(redis, keys),
     runHistory: new RunHistory(redis, keys, config.sync.runHistory),
     billingBudget,
-    billingKeyBudgets: new BillingKeyBudgets(redis, keys, config.billing.rateLimit.max, config.billing.rateLimit.durationMs),
+    billingKeyBudgets: new BillingKeyBudgets(
+      redis,
+      keys,
+      config.billing.rateLimit.max,
+      config.billing.rateLimit.durationMs,
+    ),
     billingCompanies: new BillingCompanies(redis, keys),
     health: new RedisHealth(redis),
     connectionControl: new ConnectionControl(redis, keys),

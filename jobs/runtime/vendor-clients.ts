@@ -19,7 +19,11 @@ export interface VendorClientParts {
  * A connection's vendor client: its quota and tokens live in Redis (so N processes behave like one),
  * its responses are counted, and a refused grant parks the connection.
  */
-export function createVendorClient(c: ConnectionConfig, connector: Connector<any>, { tokens, quotas, logger, metrics }: VendorClientParts): VendorClient {
+export function createVendorClient(
+  c: ConnectionConfig,
+  connector: Connector<any>,
+  { tokens, quotas, logger, metrics }: VendorClientParts,
+): VendorClient {
   const budget = { ...(connector.rateBudgetFor?.(c.settings) ?? connector.rateBudget), ...(c.rateBudget ?? {}) };
   return connector.createClient({
     connectionId: c.id,
@@ -47,12 +51,17 @@ export function createVendorClient(c: ConnectionConfig, connector: Connector<any
     onCredentialsReplaced: async () => {
       await quotas.unpark(c.id);
       metrics.connectionCredentialsOk.set({ connection: c.id }, 1);
-      logger.info({ connection: c.id }, 'a new refresh token from the config replaced the stored one (re-consent); park lifted');
+      logger.info(
+        { connection: c.id },
+        'a new refresh token from the config replaced the stored one (re-consent); park lifted',
+      );
     },
     onQuota: (window, remaining) => {
       metrics.vendorQuotaRemaining.set({ connection: c.id, window }, remaining);
       // The vendor's count wins over ours where it says less is left (another app on the same organisation).
-      quotas.observe(c.id, budget, window, remaining).catch((err: unknown) => logger.warn({ err, connection: c.id }, 'could not record the vendor quota'));
+      quotas
+        .observe(c.id, budget, window, remaining)
+        .catch((err: unknown) => logger.warn({ err, connection: c.id }, 'could not record the vendor quota'));
     },
   });
 }

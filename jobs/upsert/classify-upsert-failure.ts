@@ -20,10 +20,15 @@ export type UpsertQuarantineReason = 'DEPENDENCY_MISSING' | 'BILLING_CONFLICT' |
  * `BILLING_CONFLICT`; a refused key `BILLING_AUTH`; any other refusal `BILLING_REJECTED`.
  * `billingDown` is the breaker's answer to this failure (it is never asked about a 429).
  */
-export type UpsertFailure = BillingWait | { action: 'quarantine'; reason: UpsertQuarantineReason } | { action: 'retry' };
+export type UpsertFailure =
+  BillingWait | { action: 'quarantine'; reason: UpsertQuarantineReason } | { action: 'retry' };
 
-export function classifyUpsertFailure(err: unknown, billing: { scope: BillingScope; billingDown: boolean }): UpsertFailure {
-  if (err instanceof RateLimitedError) return decideBillingWait({ kind: 'rate-limited', retryAfterMs: err.retryAfterMs, scope: billing.scope });
+export function classifyUpsertFailure(
+  err: unknown,
+  billing: { scope: BillingScope; billingDown: boolean },
+): UpsertFailure {
+  if (err instanceof RateLimitedError)
+    return decideBillingWait({ kind: 'rate-limited', retryAfterMs: err.retryAfterMs, scope: billing.scope });
   if (billing.billingDown) return decideBillingWait({ kind: 'down' });
   if (err instanceof SyncError && !err.retryable) return { action: 'quarantine', reason: quarantineReason(err) };
   return { action: 'retry' };

@@ -17,7 +17,9 @@ export async function invoicesNotInBilling(
   const applied = creditNote.appliedToInvoices ?? [];
   if (!applied.length) return [];
   const byId = applied.filter((a) => a.invoiceId).map((a) => a.invoiceId!);
-  const mine = byId.map((id) => ({ id, erpId: erpIdOf('inv', conn, id) })).filter((c): c is { id: string; erpId: string } => c.erpId !== undefined);
+  const mine = byId
+    .map((id) => ({ id, erpId: erpIdOf('inv', conn, id) }))
+    .filter((c): c is { id: string; erpId: string } => c.erpId !== undefined);
   const entries = await rt.ledger.getMany(
     conn,
     'invoices',
@@ -38,19 +40,29 @@ export async function invoicesNotInBilling(
     missing.push(...toAsk.filter((id) => !present.has(id)));
   }
   for (const n of numbers) {
-    const found = await billing.listInvoices({ invoiceNumber: n, lifecycleStatuses: ['DRAFT', 'FINALIZED', 'VOIDED'], pageSize: 1 }, { signal });
+    const found = await billing.listInvoices(
+      { invoiceNumber: n, lifecycleStatuses: ['DRAFT', 'FINALIZED', 'VOIDED'], pageSize: 1 },
+      { signal },
+    );
     if (found.totalDocs === 0) missing.push(n);
   }
   return missing;
 }
 
 /** Of the missing invoices (billing ids), those known not to be coming: quarantined, or deleted in the source. */
-export async function invoicesThatWillNotCome(rt: Pick<UpsertHelpers, 'ledger' | 'quarantine'>, conn: string, missing: string[]): Promise<string[]> {
+export async function invoicesThatWillNotCome(
+  rt: Pick<UpsertHelpers, 'ledger' | 'quarantine'>,
+  conn: string,
+  missing: string[],
+): Promise<string[]> {
   const out: string[] = [];
   for (const billingId of missing) {
     const erpId = erpIdOf('inv', conn, billingId);
     if (erpId === undefined) continue;
-    const [quarantined, entry] = await Promise.all([rt.quarantine.get(conn, 'invoices', erpId), rt.ledger.get(conn, 'invoices', erpId)]);
+    const [quarantined, entry] = await Promise.all([
+      rt.quarantine.get(conn, 'invoices', erpId),
+      rt.ledger.get(conn, 'invoices', erpId),
+    ]);
     if (quarantined || entry?.sourceDeletedAt) out.push(billingId);
   }
   return out;

@@ -44,7 +44,9 @@ export class KeyRing {
     const presented = headerValue(headers, expected);
     if (presented === undefined) {
       const wrongKind = headerValue(headers, other) !== undefined;
-      throw unauthorized(wrongKind ? `this endpoint expects the ${expected} header, not ${other}` : `missing ${expected} header`);
+      throw unauthorized(
+        wrongKind ? `this endpoint expects the ${expected} header, not ${other}` : `missing ${expected} header`,
+      );
     }
     const company = (kind === 'service' ? this.service : this.attachment).get(presented);
     if (company === undefined) throw unauthorized(`unknown key in the ${expected} header`);

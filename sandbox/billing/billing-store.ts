@@ -1,4 +1,11 @@
-import type { AttachmentPurpose, CreditNoteInput, CustomerDetails, InvoiceInput, LifecycleStatus, UsageDriverInput } from '../../src/billing/schemas/index.js';
+import type {
+  AttachmentPurpose,
+  CreditNoteInput,
+  CustomerDetails,
+  InvoiceInput,
+  LifecycleStatus,
+  UsageDriverInput,
+} from '../../src/billing/schemas/index.js';
 import type { EmulatorClock } from '../kit/emulator-clock.js';
 import { utcDateOf } from './service-timestamp.js';
 import { outstandingOf } from './invoice-record.js';

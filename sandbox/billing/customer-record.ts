@@ -24,7 +24,12 @@ export function creditNoteCounts(company: CompanyState): Map<string, number> {
   return counts;
 }
 
-export function toCustomerRecord(company: CompanyState, c: StoredCustomer, today: string, creditNotes: Map<string, number>): Record<string, unknown> {
+export function toCustomerRecord(
+  company: CompanyState,
+  c: StoredCustomer,
+  today: string,
+  creditNotes: Map<string, number>,
+): Record<string, unknown> {
   const d = c.details;
   const invoices = [...company.invoicesOfBuyer(d.buyerId)].filter(countsForCustomer);
   const overdue = invoices.filter((inv) => invoiceStatusOf(inv, today) === 'OVERDUE');

@@ -6,7 +6,15 @@ import type { RouteHandler, RouteResult } from '../kit/router.js';
  * echoing a key. Handlers throw `BillingHttpError`; `guarded()` turns it into a result.
  */
 export type BillingErrorCode =
-  'BAD_REQUEST' | 'UNAUTHORIZED' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'INTERNAL' | 'UNAVAILABLE';
+  | 'BAD_REQUEST'
+  | 'UNAUTHORIZED'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'RATE_LIMITED'
+  | 'INTERNAL'
+  | 'UNAVAILABLE';
 
 const CODE_OF_STATUS: Record<number, BillingErrorCode> = {
   400: 'BAD_REQUEST',
@@ -67,6 +75,10 @@ export const billingErrors = {
   badJson: (message: string) => errorResult(400, `(root): request body is not valid JSON (${message})`),
   /** Injected faults: 429 carries Retry-After (seconds). */
   injected: (status: number, reason: string, retryAfterSeconds?: number) =>
-    errorResult(status, `injected fault: ${reason}`, status === 429 ? { 'retry-after': String(retryAfterSeconds ?? 1) } : undefined),
+    errorResult(
+      status,
+      `injected fault: ${reason}`,
+      status === 429 ? { 'retry-after': String(retryAfterSeconds ?? 1) } : undefined,
+    ),
   internal: (message: string) => errorResult(500, `internal error: ${message}`),
 };

@@ -75,7 +75,9 @@ function predicates(company: CompanyState, q: InvoiceListQuery, today: string): 
     const set = new Set(q.ownerIds);
     ps.push((inv) => {
       const buyer = buyerIdOf(inv.input);
-      const owners = inv.input.customerDetails?.ownersData ?? (buyer === undefined ? undefined : company.customerByBuyer.get(buyer)?.details.ownersData);
+      const owners =
+        inv.input.customerDetails?.ownersData ??
+        (buyer === undefined ? undefined : company.customerByBuyer.get(buyer)?.details.ownersData);
       return owners?.some((o) => set.has(o.id)) ?? false;
     });
   }
@@ -111,7 +113,8 @@ function predicates(company: CompanyState, q: InvoiceListQuery, today: string): 
     const purpose = q.attachmentPurpose;
     const want = q.hasAttachment ?? true;
     ps.push((inv) => {
-      const has = purpose === undefined ? inv.attachments.length > 0 : inv.attachments.some((a) => a.purpose === purpose);
+      const has =
+        purpose === undefined ? inv.attachments.length > 0 : inv.attachments.some((a) => a.purpose === purpose);
       return has === want;
     });
   }

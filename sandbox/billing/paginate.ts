@@ -25,7 +25,12 @@ export function pageInfo<T>(docs: T[], totalDocs: number, pageNumber: number, pa
 }
 
 /** Pages an in-memory list. */
-export function paginate<T, R = T>(all: readonly T[], pageNumber: number, pageSize: number, map?: (item: T) => R): Paginated<R> {
+export function paginate<T, R = T>(
+  all: readonly T[],
+  pageNumber: number,
+  pageSize: number,
+  map?: (item: T) => R,
+): Paginated<R> {
   const start = (pageNumber - 1) * pageSize;
   const slice = all.slice(start, start + pageSize);
   return pageInfo(map ? slice.map(map) : (slice as unknown as R[]), all.length, pageNumber, pageSize);

@@ -1,4 +1,9 @@
-import type { ContractFeeComponentRatecardRecord, ContractRecord, FeeComponentTagRecord, RatecardRecord } from '../../src/billing/schemas/index.js';
+import type {
+  ContractFeeComponentRatecardRecord,
+  ContractRecord,
+  FeeComponentTagRecord,
+  RatecardRecord,
+} from '../../src/billing/schemas/index.js';
 import { Decimal } from 'decimal.js';
 
 /**
@@ -99,7 +104,12 @@ export function seedBillingSetup(companyId: string, seed: number, currency: stri
   const tags: FeeComponentTagRecord[] = [];
   const ratecards: RatecardRecord[] = [];
   let rc = 0;
-  const ratecard = (fc: FeeComponent, combo: Record<string, string>, contractId: string | null, isDefault: boolean): RatecardRecord => {
+  const ratecard = (
+    fc: FeeComponent,
+    combo: Record<string, string>,
+    contractId: string | null,
+    isDefault: boolean,
+  ): RatecardRecord => {
     rc += 1;
     const start = addDays('2024-01-01', Math.floor(rand() * 180));
     const tiered = rand() < 0.4;

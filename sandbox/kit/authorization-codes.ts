@@ -64,7 +64,9 @@ interface Code {
   used: boolean;
 }
 
-export type CodeOutcome = { ok: true; organisations: string[] } | { ok: false; error: CodeRefusal; reason: string; field?: 'clientId' | 'clientSecret' };
+export type CodeOutcome =
+  | { ok: true; organisations: string[] }
+  | { ok: false; error: CodeRefusal; reason: string; field?: 'clientId' | 'clientSecret' };
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const html = (status: number, body: string): RouteResult => ({
@@ -111,13 +113,21 @@ export class AuthorizationCodes {
     const redirectUri = query.get('redirect_uri') ?? '';
     if (clientId !== o.clientId) return html(400, o.errorPage('invalid_client', `unknown client_id "${clientId}"`));
     if (!isLoopbackRedirect(redirectUri) && !(o.redirectUris ?? []).includes(redirectUri))
-      return html(400, o.errorPage('invalid_redirect_uri', `redirect_uri "${redirectUri}" is not registered for this app`));
+      return html(
+        400,
+        o.errorPage('invalid_redirect_uri', `redirect_uri "${redirectUri}" is not registered for this app`),
+      );
     const state = query.get('state');
     // From here on errors go back to the app (RFC 6749 §4.1.2.1).
-    if (query.get('response_type') !== 'code') return this.redirect(redirectUri, { error: 'unsupported_response_type', state });
+    if (query.get('response_type') !== 'code')
+      return this.redirect(redirectUri, { error: 'unsupported_response_type', state });
     const challenge = query.get('code_challenge') ?? undefined;
     if (challenge !== undefined && (!o.pkce || (query.get('code_challenge_method') ?? 'plain') !== 'S256'))
-      return this.redirect(redirectUri, { error: 'invalid_request', error_description: 'code_challenge_method must be S256', state });
+      return this.redirect(redirectUri, {
+        error: 'invalid_request',
+        error_description: 'code_challenge_method must be S256',
+        state,
+      });
     const id = randomBytes(16).toString('hex');
     this.pending.set(id, { clientId, redirectUri, state, challenge, expiresAt: o.clock.now() + 10 * 60_000 });
     const orgs = o.organisations();
@@ -147,7 +157,8 @@ export class AuthorizationCodes {
     const id = form.get('request') ?? '';
     const p = this.pending.get(id);
     this.pending.delete(id);
-    if (!p || p.expiresAt <= o.clock.now()) return html(400, o.errorPage('invalid_client', 'this authorisation request is unknown or expired; start again'));
+    if (!p || p.expiresAt <= o.clock.now())
+      return html(400, o.errorPage('invalid_client', 'this authorisation request is unknown or expired; start again'));
     if (form.get('decision') !== 'allow') {
       this.counts.denied += 1;
       // https://datatracker.ietf.org/doc/html/rfc6749#section-4.1.2.1
@@ -177,18 +188,22 @@ export class AuthorizationCodes {
   redeem(form: URLSearchParams, client: ClientCredentials): CodeOutcome {
     const o = this.options;
     if (client.clientId !== o.clientId) return this.refuse('invalid_client', 'unknown client', 'clientId');
-    if (client.clientSecret !== o.clientSecret) return this.refuse('invalid_client', 'wrong client secret', 'clientSecret');
-    if (form.get('grant_type') !== 'authorization_code') return this.refuse('unsupported_grant_type', 'grant_type must be authorization_code');
+    if (client.clientSecret !== o.clientSecret)
+      return this.refuse('invalid_client', 'wrong client secret', 'clientSecret');
+    if (form.get('grant_type') !== 'authorization_code')
+      return this.refuse('unsupported_grant_type', 'grant_type must be authorization_code');
     const c = this.codes.get(form.get('code') ?? '');
     if (!c) return this.refuse('invalid_grant', 'unknown code');
     if (c.used) return this.refuse('invalid_grant', 'code already used');
     c.used = true;
     if (c.expiresAt <= o.clock.now()) return this.refuse('invalid_grant', 'code expired');
     if (c.clientId !== client.clientId) return this.refuse('invalid_grant', 'code issued to another client');
-    if ((form.get('redirect_uri') ?? '') !== c.redirectUri) return this.refuse('invalid_grant', 'redirect_uri does not match the authorize request');
+    if ((form.get('redirect_uri') ?? '') !== c.redirectUri)
+      return this.refuse('invalid_grant', 'redirect_uri does not match the authorize request');
     if (c.challenge !== undefined) {
       const verifier = form.get('code_verifier');
-      if (!verifier || !safeEqual(sha256url(verifier), c.challenge)) return this.refuse('invalid_grant', 'code_verifier does not match the code_challenge');
+      if (!verifier || !safeEqual(sha256url(verifier), c.challenge))
+        return this.refuse('invalid_grant', 'code_verifier does not match the code_challenge');
     }
     return { ok: true, organisations: c.organisations };
   }

@@ -67,7 +67,11 @@ function write(res: ServerResponse, result: RouteResult): void {
  * Starts an emulator on loopback. Port 0 picks a free port; a port in use (or a host not of this machine)
  * rejects with Node's own listen error (`code` EADDRINUSE, EACCES, ERR_SOCKET_BAD_PORT, EADDRNOTAVAIL...).
  */
-export async function startEmulatorServer(options: EmulatorServerOptions, port = 0, host = '127.0.0.1'): Promise<RunningEmulator> {
+export async function startEmulatorServer(
+  options: EmulatorServerOptions,
+  port = 0,
+  host = '127.0.0.1',
+): Promise<RunningEmulator> {
   const limit = options.bodyLimitBytes ?? 1024 * 1024;
   const journal = options.journal;
   const server = createServer(async (req, res) => {
@@ -86,7 +90,14 @@ export async function startEmulatorServer(options: EmulatorServerOptions, port =
           res.setHeader('connection', 'close');
           write(res, result);
           if (!isAdmin)
-            journal?.record({ method, path: url.pathname, key: options.keyOf?.(req), status: result.status, durationMs: Date.now() - started, rawBody: '' });
+            journal?.record({
+              method,
+              path: url.pathname,
+              key: options.keyOf?.(req),
+              status: result.status,
+              durationMs: Date.now() - started,
+              rawBody: '',
+            });
           return;
         }
         throw e;
@@ -96,20 +107,36 @@ export async function startEmulatorServer(options: EmulatorServerOptions, port =
         if (d.delayMs > 0) await sleep(d.delayMs);
         if (d.kind === 'reset') {
           req.socket.destroy();
-          journal?.record({ method, path: url.pathname, key: options.keyOf?.(req), status: 0, durationMs: Date.now() - started, rawBody });
+          journal?.record({
+            method,
+            path: url.pathname,
+            key: options.keyOf?.(req),
+            status: 0,
+            durationMs: Date.now() - started,
+            rawBody,
+          });
           return;
         }
         if (d.kind === 'status') {
           result = options.errors.injected(d.status, d.reason, d.retryAfterSeconds);
           write(res, result);
-          journal?.record({ method, path: url.pathname, key: options.keyOf?.(req), status: result.status, durationMs: Date.now() - started, rawBody });
+          journal?.record({
+            method,
+            path: url.pathname,
+            key: options.keyOf?.(req),
+            status: result.status,
+            durationMs: Date.now() - started,
+            rawBody,
+          });
           return;
         }
       }
       const router = isAdmin ? options.admin : options.router;
       const found = router?.match(method, url.pathname) ?? { allowed: [] };
       if ('allowed' in found) {
-        result = found.allowed.length ? options.errors.methodNotAllowed(method, url.pathname) : options.errors.notFound(url.pathname);
+        result = found.allowed.length
+          ? options.errors.methodNotAllowed(method, url.pathname)
+          : options.errors.notFound(url.pathname);
       } else {
         let body: unknown;
         const type = String(req.headers['content-type'] ?? '');
@@ -120,7 +147,14 @@ export async function startEmulatorServer(options: EmulatorServerOptions, port =
             result = options.errors.badJson((e as Error).message);
             write(res, result);
             if (!isAdmin)
-              journal?.record({ method, path: url.pathname, key: options.keyOf?.(req), status: result.status, durationMs: Date.now() - started, rawBody });
+              journal?.record({
+                method,
+                path: url.pathname,
+                key: options.keyOf?.(req),
+                status: result.status,
+                durationMs: Date.now() - started,
+                rawBody,
+              });
             return;
           }
         } else if (rawBody.length > 0) body = rawBody;
@@ -140,7 +174,15 @@ export async function startEmulatorServer(options: EmulatorServerOptions, port =
       result = options.errors.internal((e as Error).message);
     }
     if (!res.headersSent && !res.destroyed) write(res, result);
-    if (!isAdmin) journal?.record({ method, path: url.pathname, key: options.keyOf?.(req), status: result.status, durationMs: Date.now() - started, rawBody });
+    if (!isAdmin)
+      journal?.record({
+        method,
+        path: url.pathname,
+        key: options.keyOf?.(req),
+        status: result.status,
+        durationMs: Date.now() - started,
+        rawBody,
+      });
   });
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {

@@ -8,7 +8,12 @@ const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
  */
 export function makePan(random: SeededRandom, holderType: 'C' | 'F' | 'P', nameInitial?: string): string {
   const first = random.letters(3);
-  const initial = nameInitial === undefined ? random.letters(1) : /[A-Z]/.test(nameInitial.toUpperCase()) ? nameInitial.toUpperCase() : 'X';
+  const initial =
+    nameInitial === undefined
+      ? random.letters(1)
+      : /[A-Z]/.test(nameInitial.toUpperCase())
+        ? nameInitial.toUpperCase()
+        : 'X';
   return `${first}${holderType}${initial}${random.int(1000, 9999)}${random.letters(1)}`;
 }
 

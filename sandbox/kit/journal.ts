@@ -38,7 +38,10 @@ export class Journal {
   }
 
   list(filter: { since?: number; path?: string } = {}): JournalEntry[] {
-    return this.entries.filter((e) => (filter.since === undefined || e.seq > filter.since) && (filter.path === undefined || e.path === filter.path));
+    return this.entries.filter(
+      (e) =>
+        (filter.since === undefined || e.seq > filter.since) && (filter.path === undefined || e.path === filter.path),
+    );
   }
 
   clear(): void {

@@ -16,7 +16,25 @@ export const ZERO: Decimal = new Money(0);
 /** ISO 4217 minor-unit exponents other than 2 (unknown codes get 2). */
 const EXPONENTS: Readonly<Record<string, number>> = {
   ...Object.fromEntries(
-    ['BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'UYI', 'VND', 'VUV', 'XAF', 'XOF', 'XPF'].map((c) => [c, 0]),
+    [
+      'BIF',
+      'CLP',
+      'DJF',
+      'GNF',
+      'ISK',
+      'JPY',
+      'KMF',
+      'KRW',
+      'PYG',
+      'RWF',
+      'UGX',
+      'UYI',
+      'VND',
+      'VUV',
+      'XAF',
+      'XOF',
+      'XPF',
+    ].map((c) => [c, 0]),
   ),
   ...Object.fromEntries(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND'].map((c) => [c, 3])),
   CLF: 4,
@@ -25,7 +43,10 @@ const EXPONENTS: Readonly<Record<string, number>> = {
 
 /** Rounds to the currency's minor units (INR 2, JPY 0, KWD 3). */
 export function roundMoney(amount: Decimal, currency: string): Decimal {
-  const rounded = new Money(amount).toDecimalPlaces(EXPONENTS[currency.trim().toUpperCase()] ?? 2, DecimalJs.ROUND_HALF_UP);
+  const rounded = new Money(amount).toDecimalPlaces(
+    EXPONENTS[currency.trim().toUpperCase()] ?? 2,
+    DecimalJs.ROUND_HALF_UP,
+  );
   return rounded.isZero() ? ZERO : rounded;
 }
 

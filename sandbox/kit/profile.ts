@@ -63,7 +63,16 @@ export function demoConnection(c: {
   settings: Record<string, unknown>;
 }): Record<string, unknown> {
   const { id, system, originSource, rateBudget, settings } = c;
-  return { id, system, originSource, schedule: { everySeconds: 3600 }, lookbackSeconds: 120, settleDelaySeconds: 0, rateBudget, settings };
+  return {
+    id,
+    system,
+    originSource,
+    schedule: { everySeconds: 3600 },
+    lookbackSeconds: 120,
+    settleDelaySeconds: 0,
+    rateBudget,
+    settings,
+  };
 }
 
 /** A connection under `connections:` in a YAML config, as lines; digit-only strings are quoted so YAML keeps them strings. */

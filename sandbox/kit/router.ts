@@ -52,7 +52,10 @@ export class Router {
   }
 
   /** Finds the route; `allowed` lists the methods of routes whose path matched (for 405). */
-  match(method: string, path: string): { handler: RouteHandler; params: Record<string, string> } | { allowed: string[] } {
+  match(
+    method: string,
+    path: string,
+  ): { handler: RouteHandler; params: Record<string, string> } | { allowed: string[] } {
     const allowed: string[] = [];
     for (const r of this.routes) {
       const m = r.pattern.exec(path);

@@ -113,11 +113,33 @@ export const STREETS = [
   'Banjara Hills Road No. 2',
   'Sector 62',
 ] as const;
-export const AREAS = ['Phase II', 'Near Metro Station', 'Industrial Estate', 'Tech Park', '2nd Floor', 'Block B', 'Opp. Bus Depot', ''] as const;
-export const DESIGNATIONS = ['Accounts Manager', 'Finance Controller', 'Procurement Lead', 'Director', 'Accounts Executive', 'CFO'] as const;
+export const AREAS = [
+  'Phase II',
+  'Near Metro Station',
+  'Industrial Estate',
+  'Tech Park',
+  '2nd Floor',
+  'Block B',
+  'Opp. Bus Depot',
+  '',
+] as const;
+export const DESIGNATIONS = [
+  'Accounts Manager',
+  'Finance Controller',
+  'Procurement Lead',
+  'Director',
+  'Accounts Executive',
+  'CFO',
+] as const;
 export const DEPARTMENTS = ['Finance', 'Accounts', 'Procurement', 'Management'] as const;
 export const SALESPEOPLE = ['', '', 'Ananya Rao', 'Vikram Shetty', 'Meera Iyer'] as const;
-export const CREDIT_REASONS = ['Goods returned', 'Pricing correction', 'Service credit for downtime', 'Duplicate billing', 'Damaged in transit'] as const;
+export const CREDIT_REASONS = [
+  'Goods returned',
+  'Pricing correction',
+  'Service credit for downtime',
+  'Duplicate billing',
+  'Damaged in transit',
+] as const;
 
 /** Short pools for organisations in India and Australia (Indian and English names mixed). */
 export const COMPANY_WORDS = [
@@ -137,6 +159,43 @@ export const COMPANY_WORDS = [
   'Pinnacle',
   'Saffron',
 ];
-export const COMPANY_KINDS = ['Tooling', 'Logistics', 'Textiles', 'Analytics', 'Foods', 'Pharma', 'Motors', 'Retail', 'Systems', 'Traders'];
-export const MIXED_FIRST_NAMES = ['Asha', 'Rohan', 'Priya', 'Vikram', 'Meera', 'Liam', 'Olivia', 'Noah', 'Grace', 'Arjun', 'Kavya', 'Jack'];
-export const MIXED_LAST_NAMES = ['Iyer', 'Sharma', 'Reddy', 'Patel', 'Nair', 'Smith', 'Brown', 'Wilson', 'Taylor', 'Menon', 'Rao', 'Clarke'];
+export const COMPANY_KINDS = [
+  'Tooling',
+  'Logistics',
+  'Textiles',
+  'Analytics',
+  'Foods',
+  'Pharma',
+  'Motors',
+  'Retail',
+  'Systems',
+  'Traders',
+];
+export const MIXED_FIRST_NAMES = [
+  'Asha',
+  'Rohan',
+  'Priya',
+  'Vikram',
+  'Meera',
+  'Liam',
+  'Olivia',
+  'Noah',
+  'Grace',
+  'Arjun',
+  'Kavya',
+  'Jack',
+];
+export const MIXED_LAST_NAMES = [
+  'Iyer',
+  'Sharma',
+  'Reddy',
+  'Patel',
+  'Nair',
+  'Smith',
+  'Brown',
+  'Wilson',
+  'Taylor',
+  'Menon',
+  'Rao',
+  'Clarke',
+];

@@ -36,7 +36,8 @@ export interface ClientCredentials {
 export type GrantRefusal = 'invalid_client' | 'unsupported_grant_type' | 'invalid_grant' | 'too_many_refreshes';
 
 export type GrantOutcome =
-  { ok: true; accessToken: string; refreshToken: string; expiresIn: number } | { ok: false; error: GrantRefusal; field?: 'clientId' | 'clientSecret' };
+  | { ok: true; accessToken: string; refreshToken: string; expiresIn: number }
+  | { ok: false; error: GrantRefusal; field?: 'clientId' | 'clientSecret' };
 
 export type AccessCheck = 'ok' | 'expired' | 'unknown';
 
@@ -50,7 +51,12 @@ export class TokenRegistry {
   /** Successful refresh-token grants. */
   refreshCount = 0;
   /** Refused grants, by reason. */
-  readonly refused: Record<GrantRefusal, number> = { invalid_client: 0, unsupported_grant_type: 0, invalid_grant: 0, too_many_refreshes: 0 };
+  readonly refused: Record<GrantRefusal, number> = {
+    invalid_client: 0,
+    unsupported_grant_type: 0,
+    invalid_grant: 0,
+    too_many_refreshes: 0,
+  };
 
   constructor(
     private readonly options: TokenRegistryOptions,
@@ -187,7 +193,8 @@ function formDecode(value: string): string | undefined {
 export function clientOf(authorization: string | string[] | undefined, form: URLSearchParams): ClientCredentials {
   const header = Array.isArray(authorization) ? authorization[0] : authorization;
   const basic = /^Basic\s+(\S+)$/i.exec(header ?? '');
-  if (!basic) return { clientId: form.get('client_id') ?? undefined, clientSecret: form.get('client_secret') ?? undefined };
+  if (!basic)
+    return { clientId: form.get('client_id') ?? undefined, clientSecret: form.get('client_secret') ?? undefined };
   const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) return {};

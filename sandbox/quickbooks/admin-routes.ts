@@ -60,7 +60,17 @@ export function adminRouter(state: EmulatorState, reset: (body: Record<string, u
       .on(
         'POST',
         '/__admin/reset',
-        guard((_c, b) => (reset(b), { ok: true, invoices: store.docs.Invoice.size, creditMemos: store.docs.CreditMemo.size, customers: store.customers.size })),
+        guard(
+          (_c, b) => (
+            reset(b),
+            {
+              ok: true,
+              invoices: store.docs.Invoice.size,
+              creditMemos: store.docs.CreditMemo.size,
+              customers: store.customers.size,
+            }
+          ),
+        ),
       )
       .on(
         'GET',
@@ -137,7 +147,9 @@ export function adminRouter(state: EmulatorState, reset: (body: Record<string, u
       .on(
         'POST',
         '/__admin/invoices/:id/payment',
-        guard((c, b) => renderDoc(store.recordPayment(c.params.id!, b.amount as number | string | undefined, at(b)), rc())),
+        guard((c, b) =>
+          renderDoc(store.recordPayment(c.params.id!, b.amount as number | string | undefined, at(b)), rc()),
+        ),
       )
       .on(
         'POST',
@@ -167,7 +179,9 @@ export function adminRouter(state: EmulatorState, reset: (body: Record<string, u
             store.createCustomer({
               displayName: String(b.displayName),
               ...(typeof b.currency === 'string' ? { currency: b.currency } : {}),
-              ...(b.billAddr && typeof b.billAddr === 'object' ? { billAddr: b.billAddr as Record<string, string> } : {}),
+              ...(b.billAddr && typeof b.billAddr === 'object'
+                ? { billAddr: b.billAddr as Record<string, string> }
+                : {}),
               ...(at(b) === undefined ? {} : { at: at(b) }),
             }),
             rc(),
@@ -177,7 +191,15 @@ export function adminRouter(state: EmulatorState, reset: (body: Record<string, u
       .on(
         'POST',
         '/__admin/customers/:id/edit',
-        guard((c, b) => renderCustomer(store.editCustomer(c.params.id!, b as { active?: boolean; displayName?: string; email?: string; at?: string }), rc())),
+        guard((c, b) =>
+          renderCustomer(
+            store.editCustomer(
+              c.params.id!,
+              b as { active?: boolean; displayName?: string; email?: string; at?: string },
+            ),
+            rc(),
+          ),
+        ),
       )
       // Records in QBO's own JSON, stored as given and served by query, read and CDC (replayed-records.ts).
       .on(
@@ -202,7 +224,8 @@ export function adminRouter(state: EmulatorState, reset: (body: Record<string, u
         '/__admin/touch',
         guard((_c, b) => {
           const entity = b.entity as EntityKind;
-          if (!['Invoice', 'CreditMemo', 'Customer'].includes(entity)) throw new Invalid('entity must be Invoice, CreditMemo or Customer');
+          if (!['Invoice', 'CreditMemo', 'Customer'].includes(entity))
+            throw new Invalid('entity must be Invoice, CreditMemo or Customer');
           const ids = Array.isArray(b.ids) ? b.ids.map(String) : [];
           return { touched: ids.length, at: new Date(store.touch(entity, ids, at(b))).toISOString() };
         }),

@@ -100,7 +100,14 @@ export interface QboCompanyProfile {
   name: string;
   /** CompanyInfo.Country as QBO writes it: a two-letter code. */
   country: string;
-  address: { Id: string; Line1: string; City: string; CountrySubDivisionCode: string; PostalCode: string; Country: string };
+  address: {
+    Id: string;
+    Line1: string;
+    City: string;
+    CountrySubDivisionCode: string;
+    PostalCode: string;
+    Country: string;
+  };
   multiCurrency: boolean;
 }
 
@@ -108,16 +115,35 @@ export const COMPANY = {
   name: 'Sahyadri Software Pvt Ltd',
   state: 'KA',
   gstCode: '29',
-  address: { Id: '1', Line1: '12, 3rd Floor, MG Road', City: 'Bengaluru', CountrySubDivisionCode: 'KA', PostalCode: '560001', Country: 'IN' },
+  address: {
+    Id: '1',
+    Line1: '12, 3rd Floor, MG Road',
+    City: 'Bengaluru',
+    CountrySubDivisionCode: 'KA',
+    PostalCode: '560001',
+    Country: 'IN',
+  },
 } as const;
 
-export const INDIA_COMPANY: QboCompanyProfile = { name: COMPANY.name, country: 'IN', address: { ...COMPANY.address }, multiCurrency: true };
+export const INDIA_COMPANY: QboCompanyProfile = {
+  name: COMPANY.name,
+  country: 'IN',
+  address: { ...COMPANY.address },
+  multiCurrency: true,
+};
 
 /** A US company without multicurrency (QBO's default for a new company): customers carry no CurrencyRef. */
 export const US_COMPANY: QboCompanyProfile = {
   name: 'Cascade Widgets Inc',
   country: 'US',
-  address: { Id: '1', Line1: '500 Pine Street', City: 'Seattle', CountrySubDivisionCode: 'WA', PostalCode: '98101', Country: 'USA' },
+  address: {
+    Id: '1',
+    Line1: '500 Pine Street',
+    City: 'Seattle',
+    CountrySubDivisionCode: 'WA',
+    PostalCode: '98101',
+    Country: 'USA',
+  },
   multiCurrency: false,
 };
 
@@ -162,5 +188,27 @@ export const FOREIGN_COMPANIES: ReadonlyArray<readonly [string, string, string, 
   ['Lumière Conseil SARL', 'EUR', 'France', 'IDF', 'Paris'],
 ];
 
-export const FIRST_NAMES = ['Asha', 'Ravi', 'Meera', 'Arjun', 'Kavya', 'Vikram', 'Neha', 'Suresh', 'Anita', 'Rahul'] as const;
-export const LAST_NAMES = ['Iyer', 'Sharma', 'Nair', 'Reddy', 'Patel', 'Gupta', 'Menon', 'Rao', 'Das', 'Kulkarni'] as const;
+export const FIRST_NAMES = [
+  'Asha',
+  'Ravi',
+  'Meera',
+  'Arjun',
+  'Kavya',
+  'Vikram',
+  'Neha',
+  'Suresh',
+  'Anita',
+  'Rahul',
+] as const;
+export const LAST_NAMES = [
+  'Iyer',
+  'Sharma',
+  'Nair',
+  'Reddy',
+  'Patel',
+  'Gupta',
+  'Menon',
+  'Rao',
+  'Das',
+  'Kulkarni',
+] as const;

@@ -35,15 +35,35 @@ export function cdcRoute(state: EmulatorState) {
       .map((e) => e.trim())
       .filter(Boolean);
     const bad = entities.find((e) => !ENTITIES.includes(e));
-    if (bad) return qboFaults.validation('2010', 'Request has invalid or unsupported property', `Invalid entity for CDC: ${bad}`, time);
+    if (bad)
+      return qboFaults.validation(
+        '2010',
+        'Request has invalid or unsupported property',
+        `Invalid entity for CDC: ${bad}`,
+        time,
+      );
     const since = parseQboInstant(sinceParam, state.offsetMinutes);
     if (since === undefined)
-      return qboFaults.validation('2010', 'Request has invalid or unsupported property', `changedSince is not a date time: ${sinceParam}`, time);
+      return qboFaults.validation(
+        '2010',
+        'Request has invalid or unsupported property',
+        `changedSince is not a date time: ${sinceParam}`,
+        time,
+      );
     if (since < state.clock.now() - 30 * 86_400_000) {
-      return qboFaults.validation('2010', 'Request has invalid or unsupported property', 'changedSince: you can look back at most 30 days', time);
+      return qboFaults.validation(
+        '2010',
+        'Request has invalid or unsupported property',
+        'changedSince: you can look back at most 30 days',
+        time,
+      );
     }
-    const all = entities.flatMap((entity) => state.store.changesSince(entity as DocKind | 'Customer', since).map((c) => ({ ...c, entity })));
-    all.sort((a, b) => a.at - b.at || ENTITIES.indexOf(a.entity) - ENTITIES.indexOf(b.entity) || Number(a.id) - Number(b.id));
+    const all = entities.flatMap((entity) =>
+      state.store.changesSince(entity as DocKind | 'Customer', since).map((c) => ({ ...c, entity })),
+    );
+    all.sort(
+      (a, b) => a.at - b.at || ENTITIES.indexOf(a.entity) - ENTITIES.indexOf(b.entity) || Number(a.id) - Number(b.id),
+    );
     const kept = all.slice(0, CDC_MAX_OBJECTS);
     const blocks = entities.map((entity) => {
       const items = kept.filter((c) => c.entity === entity).map((c) => c.json);

@@ -39,7 +39,8 @@ export function computeAmounts(doc: StoredDoc): DocAmounts {
   const lines = doc.lines.map((l) => l.qty * l.unitPricePaise);
   const subtotal = lines.reduce((a, b) => a + b, 0);
   const d = doc.discount;
-  const discount = d === undefined ? 0 : 'percentBp' in d ? percentOf(subtotal, d.percentBp) : Math.min(d.amountPaise, subtotal);
+  const discount =
+    d === undefined ? 0 : 'percentBp' in d ? percentOf(subtotal, d.percentBp) : Math.min(d.amountPaise, subtotal);
   const taxable = doc.applyTaxAfterDiscount ? subtotal - discount : subtotal;
   const taxLines = taxCode(doc.taxCodeId).rateIds.map((rateId) => {
     const bp = taxRate(rateId).bp;

@@ -32,7 +32,13 @@ export interface EmulatorState {
   limiter: RequestLimiter;
   faults: FaultInjector;
   journal: Journal;
-  counters: { requests: number; byEndpoint: Record<string, number>; queries: number; cdcCalls: number; minorVersions: Record<string, number> };
+  counters: {
+    requests: number;
+    byEndpoint: Record<string, number>;
+    queries: number;
+    cdcCalls: number;
+    minorVersions: Record<string, number>;
+  };
 }
 
 /** The response `time`, in the company's offset with milliseconds. */
@@ -49,7 +55,11 @@ export function statsOf(state: EmulatorState): EmulatorStats {
     cdcCalls: c.cdcCalls,
     throttled: { ...state.limiter.throttled },
     maxInFlightSeen: state.limiter.maxInFlightSeen,
-    tokens: { refreshes: state.tokens.refreshCount, attempts: state.tokens.refreshAttempts, rejected: state.tokens.rejected },
+    tokens: {
+      refreshes: state.tokens.refreshCount,
+      attempts: state.tokens.refreshAttempts,
+      rejected: state.tokens.rejected,
+    },
     minorVersions: { ...c.minorVersions },
   };
 }

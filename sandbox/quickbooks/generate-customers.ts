@@ -11,7 +11,18 @@ const DAY = 86_400_000;
  * Karnataka (IGST although same state), a consumer without GSTIN, a composition dealer, overseas buyers
  * invoiced in USD/EUR; every 8th is inactive (QBO's "deleted" customer).
  */
-const ROTATION = ['reg-home', 'reg-other', 'reg-other', 'overseas', 'reg-home', 'consumer', 'reg-other', 'sez', 'comp', 'overseas'] as const;
+const ROTATION = [
+  'reg-home',
+  'reg-other',
+  'reg-other',
+  'overseas',
+  'reg-home',
+  'consumer',
+  'reg-other',
+  'sez',
+  'comp',
+  'overseas',
+] as const;
 
 export function generateCustomers(rng: SeededRandom, count: number, start: number): StoredCustomer[] {
   const out: StoredCustomer[] = [];
@@ -23,7 +34,15 @@ export function generateCustomers(rng: SeededRandom, count: number, start: numbe
     const given = rng.pick(FIRST_NAMES);
     const family = rng.pick(LAST_NAMES);
     const phone = rng.chance(0.9) ? `+91 98${rng.digits(8)}` : undefined;
-    const base = { id, syncToken: 0, givenName: given, familyName: family, createTime, lastUpdated: createTime + rng.int(0, 3) * DAY, active: i % 8 !== 7 };
+    const base = {
+      id,
+      syncToken: 0,
+      givenName: given,
+      familyName: family,
+      createTime,
+      lastUpdated: createTime + rng.int(0, 3) * DAY,
+      active: i % 8 !== 7,
+    };
     if (kind === 'overseas') {
       const [name, currency, country, state, city] = FOREIGN_COMPANIES[overseas % FOREIGN_COMPANIES.length]!;
       const display = suffixed(name, overseas, FOREIGN_COMPANIES.length);
@@ -47,7 +66,8 @@ export function generateCustomers(rng: SeededRandom, count: number, start: numbe
       });
       continue;
     }
-    const [code, gstCode, city, postal] = kind === 'reg-home' || kind === 'sez' ? STATES[0]! : STATES[rng.int(1, STATES.length - 1)]!;
+    const [code, gstCode, city, postal] =
+      kind === 'reg-home' || kind === 'sez' ? STATES[0]! : STATES[rng.int(1, STATES.length - 1)]!;
     const address = {
       Id: `${id}01`,
       Line1: `Plot ${rng.int(1, 250)}, ${rng.pick(['MIDC', 'Industrial Area', 'Tech Park', 'SEZ Phase II'])}`,
@@ -79,7 +99,9 @@ export function generateCustomers(rng: SeededRandom, count: number, start: numbe
       email: `ap@${slug(company)}.example`,
       phone,
       billAddr: address,
-      ...(rng.chance(0.3) ? { shipAddr: { ...address, Id: `${id}02`, Line1: `Warehouse ${rng.int(1, 9)}, ${address.Line1}` } } : {}),
+      ...(rng.chance(0.3)
+        ? { shipAddr: { ...address, Id: `${id}02`, Line1: `Warehouse ${rng.int(1, 9)}, ${address.Line1}` } }
+        : {}),
       currency: 'INR',
       gstin: makeGstin(gstCode, pan),
       pan,

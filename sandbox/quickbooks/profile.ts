@@ -3,18 +3,33 @@ import { clientSettings, configEntry, demoConnection, type SandboxProfile } from
 /** The QuickBooks Online emulator as `erp-sync sandbox` and the demo run it: a company whose home currency is INR. */
 export const profile: SandboxProfile = {
   name: 'quickbooks',
-  command: { description: 'the QuickBooks Online emulator over seeded generated data', defaultPort: 4012, recordsHelp: 'invoices to generate' },
+  command: {
+    description: 'the QuickBooks Online emulator over seeded generated data',
+    defaultPort: 4012,
+    recordsHelp: 'invoices to generate',
+  },
   async start({ demo, ...options }) {
     const { seed, records } = options;
     // Loaded when started: the CLI registers every profile, and a worker has no use for the emulators' code.
     const { QBO_SANDBOX_DEFAULTS, startQuickBooksEmulator } = await import('./quickbooks-emulator.js');
     const emu = await startQuickBooksEmulator({
       ...options,
-      ...(demo ? { customers: Math.max(12, Math.floor(records / 10)), creditMemos: Math.floor(records / 10), ratePerMinute: 1_000_000, maxInFlight: 50 } : {}),
+      ...(demo
+        ? {
+            customers: Math.max(12, Math.floor(records / 10)),
+            creditMemos: Math.floor(records / 10),
+            ratePerMinute: 1_000_000,
+            maxInFlight: 50,
+          }
+        : {}),
     });
     const d = QBO_SANDBOX_DEFAULTS;
     const credentials = clientSettings(d);
-    const urls = { baseUrl: emu.url, tokenUrl: `${emu.url}/oauth2/v1/tokens/bearer`, authorizeUrl: `${emu.url}/connect/oauth2` };
+    const urls = {
+      baseUrl: emu.url,
+      tokenUrl: `${emu.url}/oauth2/v1/tokens/bearer`,
+      authorizeUrl: `${emu.url}/connect/oauth2`,
+    };
     const invoices = () => [...emu.store.docs.Invoice.values()];
     return {
       url: emu.url,
@@ -58,7 +73,13 @@ export const profile: SandboxProfile = {
           const deleted = ids(1);
           for (const id of deleted) emu.store.deleteDoc('Invoice', id);
           for (let i = 0; i < 3; i++) emu.store.createInvoice({});
-          return [`edited ${edited.length}`, `paid ${paid.length}`, `voided ${voided.length}`, `deleted ${deleted.length} (found through CDC)`, 'created 3'];
+          return [
+            `edited ${edited.length}`,
+            `paid ${paid.length}`,
+            `voided ${voided.length}`,
+            `deleted ${deleted.length} (found through CDC)`,
+            'created 3',
+          ];
         },
         sourceInvoices: () => invoices().length,
       },

@@ -82,12 +82,16 @@ export class QboStore {
     if (entity === 'Customer')
       return [...this.customers.values()]
         .filter((c) => !this.replayed.has('Customer', c.id))
-        .map((c) => this.rendered(`C${c.id}`, `${c.syncToken}:${c.lastUpdated}`, () => renderCustomer(c, this.renderContext)));
+        .map((c) =>
+          this.rendered(`C${c.id}`, `${c.syncToken}:${c.lastUpdated}`, () => renderCustomer(c, this.renderContext)),
+        );
     return [...this.docs[entity].values()]
       .filter((d) => !this.replayed.has(entity, d.id))
       .map((d) =>
-        this.rendered(`${entity}${d.id}`, `${d.syncToken}:${d.lastUpdated}:${d.customerId}:${this.customers.get(d.customerId)?.syncToken}`, () =>
-          renderDoc(d, this.renderContext),
+        this.rendered(
+          `${entity}${d.id}`,
+          `${d.syncToken}:${d.lastUpdated}:${d.customerId}:${this.customers.get(d.customerId)?.syncToken}`,
+          () => renderDoc(d, this.renderContext),
         ),
       );
   }
@@ -152,7 +156,9 @@ export class QboStore {
 
   createInvoice(input: CreateInvoiceInput = {}, rng: SeededRandom = this.rng): StoredDoc {
     const at = this.stamp(input.at);
-    const customer = input.customerId ? this.customer(input.customerId) : rng.pick([...this.customers.values()].filter((c) => c.active));
+    const customer = input.customerId
+      ? this.customer(input.customerId)
+      : rng.pick([...this.customers.values()].filter((c) => c.active));
     const lines: StoredLine[] = input.lines
       ? input.lines.map((l, i) => {
           const item = ITEMS.find((it) => it.id === l.itemId) ?? ITEMS[0]!;
@@ -166,7 +172,8 @@ export class QboStore {
           };
         })
       : generateLines(rng, customer.currency === this.config.homeCurrency ? 1 : 80);
-    if (lines.some((l) => !Number.isInteger(l.qty) || l.qty < 0)) throw new Invalid('qty must be a non-negative integer');
+    if (lines.some((l) => !Number.isInteger(l.qty) || l.qty < 0))
+      throw new Invalid('qty must be a non-negative integer');
     const foreign = customer.currency !== this.config.homeCurrency;
     const rate =
       input.exchangeRate === null
@@ -248,12 +255,20 @@ export class QboStore {
    * to the invoice's balance unless `apply` is false. Amount in rupees before tax (default: 20 % of the
    * invoice's first line).
    */
-  createCreditMemo(input: { invoiceId: string; amount?: number | string; apply?: boolean; at?: string | number }): StoredDoc {
+  createCreditMemo(input: {
+    invoiceId: string;
+    amount?: number | string;
+    apply?: boolean;
+    at?: string | number;
+  }): StoredDoc {
     const inv = this.doc('Invoice', input.invoiceId);
     if (inv.voided) throw new Invalid(`Invoice ${inv.id} is voided`);
     const at = this.stamp(input.at);
     const first = inv.lines[0]!;
-    const unit = input.amount !== undefined ? toMinor(input.amount) : Math.max(100, Math.round((first.unitPricePaise * first.qty) / 500) * 100);
+    const unit =
+      input.amount !== undefined
+        ? toMinor(input.amount)
+        : Math.max(100, Math.round((first.unitPricePaise * first.qty) / 500) * 100);
     const id = this.nextId('CreditMemo');
     const memo = buildDocument({
       kind: 'CreditMemo',
@@ -261,7 +276,16 @@ export class QboStore {
       docNumber: `CN-${id.padStart(5, '0')}`,
       customer: this.customer(inv.customerId),
       txnDate: localDate(at, this.config.offsetMinutes),
-      lines: [{ id: '1', itemId: first.itemId, itemName: first.itemName, description: `Credit against ${inv.docNumber}`, qty: 1, unitPricePaise: unit }],
+      lines: [
+        {
+          id: '1',
+          itemId: first.itemId,
+          itemName: first.itemName,
+          description: `Credit against ${inv.docNumber}`,
+          qty: 1,
+          unitPricePaise: unit,
+        },
+      ],
       taxCodeId: inv.taxCodeId,
       ...(inv.exchangeRate ? { exchangeRate: inv.exchangeRate } : {}),
       customerMemo: `Credit against ${inv.docNumber}`,
@@ -283,7 +307,12 @@ export class QboStore {
   }
 
   /** A customer as a person would add one: name, optional currency (default the home one) and address. */
-  createCustomer(input: { displayName: string; currency?: string; billAddr?: StoredCustomer['billAddr']; at?: string }): StoredCustomer {
+  createCustomer(input: {
+    displayName: string;
+    currency?: string;
+    billAddr?: StoredCustomer['billAddr'];
+    at?: string;
+  }): StoredCustomer {
     const at = this.stamp(input.at);
     const c: StoredCustomer = {
       id: this.nextId('Customer'),
@@ -301,7 +330,10 @@ export class QboStore {
     return c;
   }
 
-  editCustomer(id: string, patch: { active?: boolean; displayName?: string; email?: string; at?: string }): StoredCustomer {
+  editCustomer(
+    id: string,
+    patch: { active?: boolean; displayName?: string; email?: string; at?: string },
+  ): StoredCustomer {
     const c = this.customer(id);
     if (patch.active !== undefined) c.active = patch.active;
     if (patch.displayName !== undefined) c.displayName = patch.displayName;
@@ -321,7 +353,10 @@ export class QboStore {
   }
 
   /** For CDC: records changed (and stubs deleted) at or after `since`, oldest first. */
-  changesSince(entity: DocKind | 'Customer', since: number): Array<{ at: number; id: string; json: Record<string, unknown> }> {
+  changesSince(
+    entity: DocKind | 'Customer',
+    since: number,
+  ): Array<{ at: number; id: string; json: Record<string, unknown> }> {
     const changed = this.rows(entity)
       .map((json) => ({ json, id: String(json.Id), at: this.lastUpdatedOf(entity, String(json.Id)) }))
       .filter((r) => r.at >= since);
@@ -330,13 +365,20 @@ export class QboStore {
       .map((s) => ({
         at: s.deletedAt,
         id: s.id,
-        json: { domain: 'QBO', status: 'Deleted', Id: s.id, MetaData: { LastUpdatedTime: this.renderTime(s.deletedAt) } } as Record<string, unknown>,
+        json: {
+          domain: 'QBO',
+          status: 'Deleted',
+          Id: s.id,
+          MetaData: { LastUpdatedTime: this.renderTime(s.deletedAt) },
+        } as Record<string, unknown>,
       }));
     return [...changed, ...stubs].sort((a, b) => a.at - b.at || Number(a.id) - Number(b.id));
   }
 
   private lastUpdatedOf(entity: DocKind | 'Customer', id: string): number {
-    const replayed = this.replayed.has(entity, id) ? this.replayed.all(entity).find((r) => String(r.Id) === id) : undefined;
+    const replayed = this.replayed.has(entity, id)
+      ? this.replayed.all(entity).find((r) => String(r.Id) === id)
+      : undefined;
     if (replayed) return replayedUpdatedMs(replayed, this.config.offsetMinutes);
     return entity === 'Customer' ? this.customer(id).lastUpdated : this.doc(entity, id).lastUpdated;
   }

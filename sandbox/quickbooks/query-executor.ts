@@ -55,12 +55,21 @@ export interface QueryResult {
   QueryResponse: Record<string, unknown>;
 }
 
-export function executeQuery(q: Query, rows: ReadonlyArray<Record<string, unknown>>, offsetMinutes: number): QueryResult {
+export function executeQuery(
+  q: Query,
+  rows: ReadonlyArray<Record<string, unknown>>,
+  offsetMinutes: number,
+): QueryResult {
   const fields = QUERYABLE[q.entity];
-  if (!fields) throw new QueryError('4001', `QueryValidationError: Invalid entity '${q.entity}' (entity names are case-sensitive)`);
+  if (!fields)
+    throw new QueryError(
+      '4001',
+      `QueryValidationError: Invalid entity '${q.entity}' (entity names are case-sensitive)`,
+    );
   const kindOf = (field: string): Kind => {
     const kind = fields[field.toLowerCase()];
-    if (!kind) throw new QueryError('4001', `QueryValidationError: property '${field}' is not queryable on ${q.entity}`);
+    if (!kind)
+      throw new QueryError('4001', `QueryValidationError: property '${field}' is not queryable on ${q.entity}`);
     return kind;
   };
   for (const c of q.where) kindOf(c.field);
@@ -69,13 +78,20 @@ export function executeQuery(q: Query, rows: ReadonlyArray<Record<string, unknow
   if (q.maxResults !== undefined && (q.maxResults < 1 || q.maxResults > MAX_RESULTS)) {
     throw new QueryError('4001', `QueryValidationError: MAXRESULTS ${q.maxResults} is out of range 1-${MAX_RESULTS}`);
   }
-  if (q.startPosition !== undefined && q.startPosition < 1) throw new QueryError('4001', 'QueryValidationError: STARTPOSITION must be at least 1');
+  if (q.startPosition !== undefined && q.startPosition < 1)
+    throw new QueryError('4001', 'QueryValidationError: STARTPOSITION must be at least 1');
 
   // Each row's values for the fields this query uses, read once (timestamps parse once, not per comparison).
   const used = [...new Set([...q.where.map((c) => c.field), ...q.orderBy.map((o) => o.field), 'Id'])];
-  const keyed = rows.map((row) => ({ row, v: new Map(used.map((f) => [f.toLowerCase(), read(row, f, kindOf(f), offsetMinutes)])) }));
-  let matched = keyed.filter((k) => q.where.every((c) => test(c, k.v.get(c.field.toLowerCase()), kindOf(c.field), offsetMinutes)));
-  if (q.entity === 'Customer' && !q.where.some((c) => c.field.toLowerCase() === 'active')) matched = matched.filter((k) => k.row.Active !== false);
+  const keyed = rows.map((row) => ({
+    row,
+    v: new Map(used.map((f) => [f.toLowerCase(), read(row, f, kindOf(f), offsetMinutes)])),
+  }));
+  let matched = keyed.filter((k) =>
+    q.where.every((c) => test(c, k.v.get(c.field.toLowerCase()), kindOf(c.field), offsetMinutes)),
+  );
+  if (q.entity === 'Customer' && !q.where.some((c) => c.field.toLowerCase() === 'active'))
+    matched = matched.filter((k) => k.row.Active !== false);
   if (q.select.kind === 'count') return { QueryResponse: { totalCount: matched.length } };
 
   const order = [...q.orderBy, { field: 'Id', desc: false }].map((o) => ({ key: o.field.toLowerCase(), desc: o.desc }));
@@ -91,7 +107,8 @@ export function executeQuery(q: Query, rows: ReadonlyArray<Record<string, unknow
   const start = q.startPosition ?? 1;
   const page = sorted.slice(start - 1, start - 1 + (q.maxResults ?? 100));
   if (page.length === 0) return { QueryResponse: {} };
-  const out = q.select.kind === 'fields' ? page.map((row) => project(row, (q.select as { fields: string[] }).fields)) : page;
+  const out =
+    q.select.kind === 'fields' ? page.map((row) => project(row, (q.select as { fields: string[] }).fields)) : page;
   return { QueryResponse: { [q.entity]: out, startPosition: start, maxResults: page.length } };
 }
 
@@ -131,12 +148,14 @@ function literal(value: Value, kind: Kind, offsetMinutes: number): Comparable {
   switch (kind) {
     case 'instant': {
       const ms = typeof value === 'string' ? parseQboInstant(value, offsetMinutes) : undefined;
-      if (ms === undefined) throw new QueryError('4001', `QueryValidationError: '${String(value)}' is not a valid date time`);
+      if (ms === undefined)
+        throw new QueryError('4001', `QueryValidationError: '${String(value)}' is not a valid date time`);
       return ms;
     }
     case 'id':
     case 'number':
-      if (Number.isNaN(Number(value))) throw new QueryError('4001', `QueryValidationError: '${String(value)}' is not a number`);
+      if (Number.isNaN(Number(value)))
+        throw new QueryError('4001', `QueryValidationError: '${String(value)}' is not a number`);
       return Number(value);
     case 'bool':
       if (typeof value === 'boolean') return value;

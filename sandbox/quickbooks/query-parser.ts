@@ -47,7 +47,8 @@ function tokenize(input: string): Token[] {
       let out = '';
       i++;
       for (;;) {
-        if (i >= input.length) throw new QueryError('4000', 'QueryParserError: Encountered unterminated string literal');
+        if (i >= input.length)
+          throw new QueryError('4000', 'QueryParserError: Encountered unterminated string literal');
         const ch = input[i]!;
         if (ch === '\\' && i + 1 < input.length) {
           out += input[i + 1]!;
@@ -100,15 +101,18 @@ class Parser {
   }
   private expectWord(word: string): void {
     const t = this.next();
-    if (!this.isWord(word, t)) throw new QueryError('4000', `QueryParserError: Encountered "${t.text}", expected ${word}`);
+    if (!this.isWord(word, t))
+      throw new QueryError('4000', `QueryParserError: Encountered "${t.text}", expected ${word}`);
   }
   private expectPunct(p: string): void {
     const t = this.next();
-    if (t.kind !== 'punct' || t.text !== p) throw new QueryError('4000', `QueryParserError: Encountered "${t.text}", expected "${p}"`);
+    if (t.kind !== 'punct' || t.text !== p)
+      throw new QueryError('4000', `QueryParserError: Encountered "${t.text}", expected "${p}"`);
   }
   private field(): string {
     const t = this.next();
-    if (t.kind !== 'word') throw new QueryError('4000', `QueryParserError: Encountered "${t.text}", expected a property`);
+    if (t.kind !== 'word')
+      throw new QueryError('4000', `QueryParserError: Encountered "${t.text}", expected a property`);
     return t.text;
   }
   private value(): Value {
@@ -120,7 +124,8 @@ class Parser {
   }
   private integer(label: string): number {
     const t = this.next();
-    if (t.kind !== 'number' || !Number.isInteger(t.value)) throw new QueryError('4000', `QueryParserError: ${label} expects an integer`);
+    if (t.kind !== 'number' || !Number.isInteger(t.value))
+      throw new QueryError('4000', `QueryParserError: ${label} expects an integer`);
     return t.value as number;
   }
 
@@ -190,7 +195,8 @@ class Parser {
     const field = this.field();
     const t = this.next();
     if (t.kind === 'op') {
-      if (t.text === '!=' || t.text === '<>') throw new QueryError('4000', `QueryParserError: operator ${t.text} is not supported`);
+      if (t.text === '!=' || t.text === '<>')
+        throw new QueryError('4000', `QueryParserError: operator ${t.text} is not supported`);
       return { field, op: t.text as '=' | '<' | '>' | '<=' | '>=', value: this.value() };
     }
     if (this.isWord('IN', t)) {

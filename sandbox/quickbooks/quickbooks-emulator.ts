@@ -70,10 +70,19 @@ export const QBO_SANDBOX_DEFAULTS = {
  * Indian company (GST intra/inter-state, USD/EUR invoices, partial payments, discounts, voids, deletes,
  * credit memos, inactive customers) that tests and the admin API mutate under a settable clock.
  */
-export async function startQuickBooksEmulator(options: QuickBooksEmulatorOptions = {}): Promise<RunningQuickBooksEmulator> {
-  const clock = new EmulatorClock({ ...(options.now ? { now: options.now } : {}), ...(options.frozen ? { frozen: true } : {}) });
+export async function startQuickBooksEmulator(
+  options: QuickBooksEmulatorOptions = {},
+): Promise<RunningQuickBooksEmulator> {
+  const clock = new EmulatorClock({
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.frozen ? { frozen: true } : {}),
+  });
   const offsetMinutes = options.utcOffsetMinutes ?? 330;
-  const store = new QboStore(clock, { offsetMinutes, homeCurrency: options.homeCurrency ?? 'INR', ...(options.company ? { company: options.company } : {}) });
+  const store = new QboStore(clock, {
+    offsetMinutes,
+    homeCurrency: options.homeCurrency ?? 'INR',
+    ...(options.company ? { company: options.company } : {}),
+  });
   const gen = {
     seed: options.seed ?? 42,
     records: options.records ?? 60,
@@ -121,7 +130,10 @@ export async function startQuickBooksEmulator(options: QuickBooksEmulatorOptions
             : 'The client_id is invalid.'
         }</p><p>${detail.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}</p></body></html>`,
     }),
-    limiter: new RequestLimiter({ ratePerMinute: options.ratePerMinute ?? 500, maxInFlight: options.maxInFlight ?? 10 }, () => clock.now()),
+    limiter: new RequestLimiter(
+      { ratePerMinute: options.ratePerMinute ?? 500, maxInFlight: options.maxInFlight ?? 10 },
+      () => clock.now(),
+    ),
     faults: new FaultInjector(options.faults ?? {}),
     journal: new Journal(),
     counters: { requests: 0, byEndpoint: {}, queries: 0, cdcCalls: 0, minorVersions: {} },
@@ -146,18 +158,24 @@ export async function startQuickBooksEmulator(options: QuickBooksEmulatorOptions
       admin: adminRouter(state, reset),
       faults: state.faults,
       journal: state.journal,
-      keyOf: (req) => (typeof req.headers.authorization === 'string' ? req.headers.authorization.slice(0, 16) : undefined),
+      keyOf: (req) =>
+        typeof req.headers.authorization === 'string' ? req.headers.authorization.slice(0, 16) : undefined,
       errors: {
         notFound: (path) => ({
           status: 404,
           headers: tidHeaders(),
           body: {
-            Fault: { Error: [{ Message: 'Resource not found', Detail: `No resource at ${path}`, code: '0' }], type: 'ValidationFault' },
+            Fault: {
+              Error: [{ Message: 'Resource not found', Detail: `No resource at ${path}`, code: '0' }],
+              type: 'ValidationFault',
+            },
             time: responseTime(state),
           },
         }),
-        methodNotAllowed: (method, path) => qboFaults.validation('0', 'Method not allowed', `${method} ${path}`, responseTime(state)),
-        tooLarge: (limit) => qboFaults.validation('0', 'Request too large', `body over ${limit} bytes`, responseTime(state)),
+        methodNotAllowed: (method, path) =>
+          qboFaults.validation('0', 'Method not allowed', `${method} ${path}`, responseTime(state)),
+        tooLarge: (limit) =>
+          qboFaults.validation('0', 'Request too large', `body over ${limit} bytes`, responseTime(state)),
         badJson: (message) => qboFaults.validation('0', 'Invalid JSON', message, responseTime(state)),
         injected: (status) =>
           status === 429

@@ -16,10 +16,18 @@ export interface RenderContext {
   customer(id: string): StoredCustomer | undefined;
 }
 
-const CURRENCY_NAMES: Record<string, string> = { INR: 'Indian Rupee', USD: 'United States Dollar', EUR: 'Euro', GBP: 'British Pound Sterling' };
+const CURRENCY_NAMES: Record<string, string> = {
+  INR: 'Indian Rupee',
+  USD: 'United States Dollar',
+  EUR: 'Euro',
+  GBP: 'British Pound Sterling',
+};
 
 function metaData(createTime: number, lastUpdated: number, rc: RenderContext) {
-  return { CreateTime: renderTimestamp(createTime, rc.offsetMinutes), LastUpdatedTime: renderTimestamp(lastUpdated, rc.offsetMinutes) };
+  return {
+    CreateTime: renderTimestamp(createTime, rc.offsetMinutes),
+    LastUpdatedTime: renderTimestamp(lastUpdated, rc.offsetMinutes),
+  };
 }
 
 export function renderDoc(doc: StoredDoc, rc: RenderContext): Record<string, unknown> {
@@ -82,7 +90,12 @@ export function renderDoc(doc: StoredDoc, rc: RenderContext): Record<string, unk
             TaxLine: a.taxLines.map((t) => ({
               Amount: toAmount(t.amount),
               DetailType: 'TaxLineDetail',
-              TaxLineDetail: { TaxRateRef: { value: t.rateId }, PercentBased: true, TaxPercent: t.bp / 100, NetAmountTaxable: toAmount(t.taxable) },
+              TaxLineDetail: {
+                TaxRateRef: { value: t.rateId },
+                PercentBased: true,
+                TaxPercent: t.bp / 100,
+                NetAmountTaxable: toAmount(t.taxable),
+              },
             })),
           }
         : {}),
@@ -125,7 +138,9 @@ export function renderCustomer(c: StoredCustomer, rc: RenderContext): Record<str
     ...(c.phone ? { PrimaryPhone: { FreeFormNumber: c.phone } } : {}),
     BillAddr: { ...c.billAddr },
     ...(c.shipAddr ? { ShipAddr: { ...c.shipAddr } } : {}),
-    ...(rc.company.multiCurrency ? { CurrencyRef: { value: c.currency, name: CURRENCY_NAMES[c.currency] ?? c.currency } } : {}),
+    ...(rc.company.multiCurrency
+      ? { CurrencyRef: { value: c.currency, name: CURRENCY_NAMES[c.currency] ?? c.currency } }
+      : {}),
     Balance: 0,
     Taxable: c.gstRegistrationType !== 'OVERSEAS',
     Active: c.active,

@@ -16,7 +16,9 @@ export const QBO_REPLAY_ENTITIES = ['Invoice', 'CreditMemo', 'Customer'] as cons
 export type QboReplayEntity = (typeof QBO_REPLAY_ENTITIES)[number];
 export type QboRaw = Record<string, unknown>;
 
-const Instant = z.string().refine((s) => parseQboInstant(s, 0) !== undefined, 'expected a date-time (2015-07-24T10:35:08-07:00)');
+const Instant = z
+  .string()
+  .refine((s) => parseQboInstant(s, 0) !== undefined, 'expected a date-time (2015-07-24T10:35:08-07:00)');
 const DateText = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date (yyyy-mm-dd)');
 const Ref = z.looseObject({ value: z.string().min(1), name: z.string().optional() });
 const MetaData = z.looseObject({ CreateTime: Instant.optional(), LastUpdatedTime: Instant });
@@ -54,14 +56,20 @@ export const QboRecordsReplay = z.discriminatedUnion('entity', [
  */
 export const QboOrganisationReplay = z.strictObject({
   CompanyInfo: z.looseObject({ Id: z.string(), CompanyName: z.string(), Country: z.string().optional() }).optional(),
-  Preferences: z.looseObject({ Id: z.string(), CurrencyPrefs: z.looseObject({ HomeCurrency: Ref }).optional() }).optional(),
+  Preferences: z
+    .looseObject({ Id: z.string(), CurrencyPrefs: z.looseObject({ HomeCurrency: Ref }).optional() })
+    .optional(),
   TaxRate: z.array(z.looseObject({ Id: z.string(), Name: z.string(), RateValue: z.number().optional() })).optional(),
   TaxCode: z.array(z.looseObject({ Id: z.string(), Name: z.string() })).optional(),
 });
 export type QboOrganisationReplay = z.infer<typeof QboOrganisationReplay>;
 
 export class QboReplayedRecords {
-  private readonly maps: Record<QboReplayEntity, Map<string, QboRaw>> = { Invoice: new Map(), CreditMemo: new Map(), Customer: new Map() };
+  private readonly maps: Record<QboReplayEntity, Map<string, QboRaw>> = {
+    Invoice: new Map(),
+    CreditMemo: new Map(),
+    Customer: new Map(),
+  };
   organisation: QboOrganisationReplay = {};
 
   add(entity: QboReplayEntity, records: readonly QboRaw[]): string[] {

@@ -19,7 +19,10 @@ export class QboTokenRegistry extends TokenRegistry {
       {
         ...options,
         rotateRefreshToken: true,
-        mint: { accessToken: () => `qbo-at-${randomBytes(12).toString('hex')}`, refreshToken: () => `qbo-rt-${randomBytes(16).toString('hex')}` },
+        mint: {
+          accessToken: () => `qbo-at-${randomBytes(12).toString('hex')}`,
+          refreshToken: () => `qbo-rt-${randomBytes(16).toString('hex')}`,
+        },
       },
       clock,
     );
@@ -43,7 +46,8 @@ export class QboTokenRegistry extends TokenRegistry {
    */
   private redeem(codes: AuthorizationCodes, authorization: string | undefined, form: URLSearchParams): RouteResult {
     const r = codes.redeem(form, clientOf(authorization, new URLSearchParams()));
-    if (!r.ok) return { status: r.error === 'invalid_client' ? 401 : 400, headers: tidHeaders(), body: { error: r.error } };
+    if (!r.ok)
+      return { status: r.error === 'invalid_client' ? 401 : 400, headers: tidHeaders(), body: { error: r.error } };
     const g = this.newGrant(`qbo-rt-${randomBytes(16).toString('hex')}`);
     return {
       status: 200,
@@ -63,7 +67,8 @@ export class QboTokenRegistry extends TokenRegistry {
     const form = new URLSearchParams(typeof body === 'string' ? body : '');
     if (codes && form.get('grant_type') === 'authorization_code') return this.redeem(codes, authorization, form);
     const r = this.grant(form, clientOf(authorization, new URLSearchParams()));
-    if (!r.ok) return { status: r.error === 'invalid_client' ? 401 : 400, headers: tidHeaders(), body: { error: r.error } };
+    if (!r.ok)
+      return { status: r.error === 'invalid_client' ? 401 : 400, headers: tidHeaders(), body: { error: r.error } };
     return {
       status: 200,
       headers: tidHeaders({ 'cache-control': 'no-store' }),

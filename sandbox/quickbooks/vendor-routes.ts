@@ -35,9 +35,14 @@ export function vendorRouter(state: EmulatorState): Router {
       const token = /^Bearer\s+(.+)$/i.exec(auth)?.[1];
       const valid = state.tokens.isValid(token);
       if (valid !== 'ok')
-        return qboFaults.authentication(valid === 'expired' ? 'Token expired: the access token has expired' : 'Token invalid: no valid bearer token');
+        return qboFaults.authentication(
+          valid === 'expired' ? 'Token expired: the access token has expired' : 'Token invalid: no valid bearer token',
+        );
       if (ctx.params.realmId !== state.realmId)
-        return qboFaults.authorization(`The token is not authorised for company ${ctx.params.realmId}`, responseTime(state));
+        return qboFaults.authorization(
+          `The token is not authorised for company ${ctx.params.realmId}`,
+          responseTime(state),
+        );
       const slot = state.limiter.enter();
       if (!slot.ok) return qboFaults.throttled(responseTime(state));
       try {
@@ -51,14 +56,22 @@ export function vendorRouter(state: EmulatorState): Router {
   const query = (ctx: RouteContext): RouteResult => {
     state.counters.queries += 1;
     const time = responseTime(state);
-    const statement = ctx.method === 'POST' ? (typeof ctx.body === 'string' ? ctx.body : ctx.rawBody) : ctx.query.get('query');
-    if (!statement?.trim()) return qboFaults.validation('4000', 'Error parsing query', 'QueryParserError: no query given', time);
+    const statement =
+      ctx.method === 'POST' ? (typeof ctx.body === 'string' ? ctx.body : ctx.rawBody) : ctx.query.get('query');
+    if (!statement?.trim())
+      return qboFaults.validation('4000', 'Error parsing query', 'QueryParserError: no query given', time);
     try {
       const q = parseQuery(statement);
       const result = executeQuery(q, state.store.rows(q.entity), state.offsetMinutes);
       return ok({ ...result, time });
     } catch (e) {
-      if (e instanceof QueryError) return qboFaults.validation(e.code, e.code === '4000' ? 'Error parsing query' : 'Invalid query', e.message, time);
+      if (e instanceof QueryError)
+        return qboFaults.validation(
+          e.code,
+          e.code === '4000' ? 'Error parsing query' : 'Invalid query',
+          e.message,
+          time,
+        );
       throw e;
     }
   };
@@ -86,8 +99,13 @@ export function vendorRouter(state: EmulatorState): Router {
       .on('GET', '/connect/oauth2', (ctx) => state.codes.authorize(ctx.query))
       .on('POST', QBO_DECISION_PATH, (ctx) => state.codes.decide(ctx.rawBody))
       .on('POST', '/oauth2/v1/tokens/bearer', (ctx) => {
-        state.counters.byEndpoint['POST /oauth2/v1/tokens/bearer'] = (state.counters.byEndpoint['POST /oauth2/v1/tokens/bearer'] ?? 0) + 1;
-        return state.tokens.handle(typeof ctx.headers.authorization === 'string' ? ctx.headers.authorization : undefined, ctx.body ?? ctx.rawBody, state.codes);
+        state.counters.byEndpoint['POST /oauth2/v1/tokens/bearer'] =
+          (state.counters.byEndpoint['POST /oauth2/v1/tokens/bearer'] ?? 0) + 1;
+        return state.tokens.handle(
+          typeof ctx.headers.authorization === 'string' ? ctx.headers.authorization : undefined,
+          ctx.body ?? ctx.rawBody,
+          state.codes,
+        );
       })
   );
 }

@@ -59,7 +59,9 @@ function bad(message: string): RouteResult {
 
 function parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> | RouteResult {
   const r = schema.safeParse(body ?? {});
-  return r.success ? r.data : bad(r.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; '));
+  return r.success
+    ? r.data
+    : bad(r.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; '));
 }
 
 function isResult(v: unknown): v is RouteResult {
@@ -106,7 +108,10 @@ export function registerAdminRoutes(admin: Router, c: XeroEmulatorControl): void
   });
   admin.on('GET', '/__admin/journal', (ctx) => {
     const since = ctx.query.get('since');
-    return { status: 200, body: c.journal.list({ since: since ? Number(since) : undefined, path: ctx.query.get('path') ?? undefined }) };
+    return {
+      status: 200,
+      body: c.journal.list({ since: since ? Number(since) : undefined, path: ctx.query.get('path') ?? undefined }),
+    };
   });
   admin.on('DELETE', '/__admin/journal', () => {
     c.journal.clear();
@@ -164,7 +169,10 @@ export function registerAdminRoutes(admin: Router, c: XeroEmulatorControl): void
     guarded((ctx) => {
       const b = parse(XeroRecordsReplay, ctx.body);
       if (isResult(b)) return b;
-      return { status: 200, body: { entity: b.entity, ids: c.store.replay(tenantOf(b.tenantId), b.entity, b.records) } };
+      return {
+        status: 200,
+        body: { entity: b.entity, ids: c.store.replay(tenantOf(b.tenantId), b.entity, b.records) },
+      };
     }),
   );
   admin.on(
@@ -201,7 +209,10 @@ export function registerAdminRoutes(admin: Router, c: XeroEmulatorControl): void
     guarded((ctx) => {
       const b = parse(ChurnBody, ctx.body);
       if (isResult(b)) return b;
-      return { status: 200, body: { changed: churn(c.store, (ctx.params.tenantId ?? '').toLowerCase(), b.count, b.sameInstant ?? true) } };
+      return {
+        status: 200,
+        body: { changed: churn(c.store, (ctx.params.tenantId ?? '').toLowerCase(), b.count, b.sameInstant ?? true) },
+      };
     }),
   );
 }

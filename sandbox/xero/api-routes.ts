@@ -22,7 +22,12 @@ export interface ApiDeps {
 
 type Guard = (handler: TenantHandler, root?: string) => (ctx: RouteContext) => Promise<RouteResult>;
 
-export function envelope(clockMs: number, collection: string, items: unknown[], pagination?: unknown): Record<string, unknown> {
+export function envelope(
+  clockMs: number,
+  collection: string,
+  items: unknown[],
+  pagination?: unknown,
+): Record<string, unknown> {
   return {
     Id: randomUUID(),
     Status: 'OK',
@@ -46,10 +51,16 @@ function listed(
 ): TenantHandler {
   return (ctx, tenantId) => {
     try {
-      const r = listRecords(fetch(tenantId), { ...o, query: ctx.query, ifModifiedSince: header(ctx, 'if-modified-since'), mode: deps.ifModifiedSince() });
+      const r = listRecords(fetch(tenantId), {
+        ...o,
+        query: ctx.query,
+        ifModifiedSince: header(ctx, 'if-modified-since'),
+        mode: deps.ifModifiedSince(),
+      });
       return { status: 200, body: envelope(deps.clock.now(), collection, r.items, r.pagination) };
     } catch (e) {
-      if (e instanceof ListQueryError) return e.kind === 'validation' ? xeroErrors.validation([e.message]) : xeroErrors.queryParse(e.message);
+      if (e instanceof ListQueryError)
+        return e.kind === 'validation' ? xeroErrors.validation([e.message]) : xeroErrors.queryParse(e.message);
       throw e;
     }
   };
@@ -69,15 +80,30 @@ function single(deps: ApiDeps, collection: string, find: (tenantId: string, id: 
 export function registerApiRoutes(router: Router, guard: Guard, deps: ApiDeps): void {
   const { store } = deps;
   const base = '/api.xro/2.0';
-  const documents = { statusField: 'Status' as const, hiddenByDefault: 'DELETED', supportsIncludeArchived: false, summaryWithoutPage: true };
+  const documents = {
+    statusField: 'Status' as const,
+    hiddenByDefault: 'DELETED',
+    supportsIncludeArchived: false,
+    summaryWithoutPage: true,
+  };
   router.on(
     'GET',
     `${base}/Invoices`,
-    guard(listed(deps, 'Invoices', (t) => store.invoices(t), { ...documents, supportsStatuses: true, idField: 'InvoiceID' })),
+    guard(
+      listed(deps, 'Invoices', (t) => store.invoices(t), {
+        ...documents,
+        supportsStatuses: true,
+        idField: 'InvoiceID',
+      }),
+    ),
   );
   router.on('GET', `${base}/Invoices/:id`, guard(single(deps, 'Invoices', (t, id) => store.invoice(t, id))));
   // The CreditNotes endpoint has no `Statuses` parameter in the spec: a caller filters by `where`.
-  router.on('GET', `${base}/CreditNotes`, guard(listed(deps, 'CreditNotes', (t) => store.creditNotes(t), { ...documents, supportsStatuses: false })));
+  router.on(
+    'GET',
+    `${base}/CreditNotes`,
+    guard(listed(deps, 'CreditNotes', (t) => store.creditNotes(t), { ...documents, supportsStatuses: false })),
+  );
   router.on('GET', `${base}/CreditNotes/:id`, guard(single(deps, 'CreditNotes', (t, id) => store.creditNote(t, id))));
   router.on(
     'GET',
@@ -102,6 +128,9 @@ export function registerApiRoutes(router: Router, guard: Guard, deps: ApiDeps): 
   router.on(
     'GET',
     `${base}/Organisation`,
-    guard((_ctx, t) => ({ status: 200, body: envelope(deps.clock.now(), 'Organisations', [store.tenant(t).organisation]) })),
+    guard((_ctx, t) => ({
+      status: 200,
+      body: envelope(deps.clock.now(), 'Organisations', [store.tenant(t).organisation]),
+    })),
   );
 }

@@ -31,16 +31,23 @@ export interface DocumentTotals {
   TotalDiscount: number;
 }
 
-export function computeLine(spec: LineSpec, types: LineAmountTypes, taxRatePercent: Decimal, currency: string): XeroLineItem {
+export function computeLine(
+  spec: LineSpec,
+  types: LineAmountTypes,
+  taxRatePercent: Decimal,
+  currency: string,
+): XeroLineItem {
   const quantity = new Money(spec.Quantity);
   const unit = new Money(spec.UnitAmount);
   const gross = quantity.times(unit);
   let lineAmount = roundMoney(gross, currency);
-  if (spec.DiscountRate !== undefined) lineAmount = roundMoney(gross.times(new Money(100).minus(spec.DiscountRate)).div(100), currency);
+  if (spec.DiscountRate !== undefined)
+    lineAmount = roundMoney(gross.times(new Money(100).minus(spec.DiscountRate)).div(100), currency);
   else if (spec.DiscountAmount !== undefined) lineAmount = roundMoney(gross.minus(spec.DiscountAmount), currency);
   let tax = ZERO;
   if (types === 'Exclusive') tax = roundMoney(lineAmount.times(taxRatePercent).div(100), currency);
-  else if (types === 'Inclusive') tax = roundMoney(lineAmount.times(taxRatePercent).div(new Money(100).plus(taxRatePercent)), currency);
+  else if (types === 'Inclusive')
+    tax = roundMoney(lineAmount.times(taxRatePercent).div(new Money(100).plus(taxRatePercent)), currency);
   const line: XeroLineItem = {
     LineItemID: spec.LineItemID,
     Description: spec.Description,
@@ -58,7 +65,11 @@ export function computeLine(spec: LineSpec, types: LineAmountTypes, taxRatePerce
   return line;
 }
 
-export function computeTotals(lines: readonly XeroLineItem[], types: LineAmountTypes, currency: string): DocumentTotals {
+export function computeTotals(
+  lines: readonly XeroLineItem[],
+  types: LineAmountTypes,
+  currency: string,
+): DocumentTotals {
   let sub = ZERO;
   let tax = ZERO;
   let discount = ZERO;
@@ -69,7 +80,12 @@ export function computeTotals(lines: readonly XeroLineItem[], types: LineAmountT
     tax = tax.plus(lineTax);
     discount = discount.plus(roundMoney(new Money(l.Quantity).times(l.UnitAmount), currency).minus(amount));
   }
-  return { SubTotal: sub.toNumber(), TotalTax: tax.toNumber(), Total: sub.plus(tax).toNumber(), TotalDiscount: discount.toNumber() };
+  return {
+    SubTotal: sub.toNumber(),
+    TotalTax: tax.toNumber(),
+    Total: sub.plus(tax).toNumber(),
+    TotalDiscount: discount.toNumber(),
+  };
 }
 
 /** Decimal arithmetic on wire numbers: a + b − c ..., exact. */

@@ -2,7 +2,14 @@ import { Money } from '../kit/minor-units.js';
 import { addAmounts, computeLine, computeTotals, subAmounts, type LineSpec } from './document-amounts.js';
 import type { TenantProfile } from './tenants.js';
 import { dateString, msDate, utcDay, dayMs } from './xero-date.js';
-import type { LineAmountTypes, XeroContact, XeroContactSummary, XeroCreditNote, XeroInvoice, XeroLineItem } from './xero-records.js';
+import type {
+  LineAmountTypes,
+  XeroContact,
+  XeroContactSummary,
+  XeroCreditNote,
+  XeroInvoice,
+  XeroLineItem,
+} from './xero-records.js';
 
 /**
  * Building documents and the lifecycle changes Xero allows on them, as pure functions over the wire
@@ -18,7 +25,15 @@ import type { LineAmountTypes, XeroContact, XeroContactSummary, XeroCreditNote, 
 export class DocumentRuleError extends Error {}
 
 export function contactSummary(c: XeroContact): XeroContactSummary {
-  return { ContactID: c.ContactID, Name: c.Name, Addresses: [], Phones: [], ContactGroups: [], ContactPersons: [], HasValidationErrors: false };
+  return {
+    ContactID: c.ContactID,
+    Name: c.Name,
+    Addresses: [],
+    Phones: [],
+    ContactGroups: [],
+    ContactPersons: [],
+    HasValidationErrors: false,
+  };
 }
 
 export function taxRatePercent(tenant: TenantProfile, taxType: string): string {
@@ -27,8 +42,15 @@ export function taxRatePercent(tenant: TenantProfile, taxType: string): string {
   return String(rate.EffectiveRate);
 }
 
-export function computeLines(tenant: TenantProfile, specs: readonly LineSpec[], types: LineAmountTypes, currency: string): XeroLineItem[] {
-  return specs.map((s) => computeLine(s, types, new Money(types === 'NoTax' ? '0' : taxRatePercent(tenant, s.TaxType)), currency));
+export function computeLines(
+  tenant: TenantProfile,
+  specs: readonly LineSpec[],
+  types: LineAmountTypes,
+  currency: string,
+): XeroLineItem[] {
+  return specs.map((s) =>
+    computeLine(s, types, new Money(types === 'NoTax' ? '0' : taxRatePercent(tenant, s.TaxType)), currency),
+  );
 }
 
 export interface InvoiceParams {
@@ -119,7 +141,13 @@ export function buildCreditNote(tenant: TenantProfile, p: CreditNoteParams): Xer
 }
 
 /** Replaces lines (and optionally the amount type) of an unpaid, uncredited document; recomputes totals. */
-export function replaceInvoiceLines(tenant: TenantProfile, inv: XeroInvoice, specs: readonly LineSpec[], types: LineAmountTypes, atMs: number): void {
+export function replaceInvoiceLines(
+  tenant: TenantProfile,
+  inv: XeroInvoice,
+  specs: readonly LineSpec[],
+  types: LineAmountTypes,
+  atMs: number,
+): void {
   if (!['DRAFT', 'SUBMITTED', 'AUTHORISED'].includes(inv.Status) || inv.AmountPaid !== 0 || inv.AmountCredited !== 0) {
     throw new DocumentRuleError(
       'This document cannot be edited as it has payments or credit notes allocated to it, or is not in a valid status for modification',
@@ -135,12 +163,22 @@ export function replaceInvoiceLines(tenant: TenantProfile, inv: XeroInvoice, spe
 }
 
 export function applyPayment(inv: XeroInvoice, amount: number, paymentId: string, atMs: number): void {
-  if (inv.Status !== 'AUTHORISED') throw new DocumentRuleError(`Payments can only be made against Authorised documents (status is ${inv.Status})`);
+  if (inv.Status !== 'AUTHORISED')
+    throw new DocumentRuleError(`Payments can only be made against Authorised documents (status is ${inv.Status})`);
   if (!(amount > 0) || new Money(amount).gt(inv.AmountDue)) {
-    throw new DocumentRuleError(`Payment amount ${amount} must be positive and at most the amount due ${inv.AmountDue}`);
+    throw new DocumentRuleError(
+      `Payment amount ${amount} must be positive and at most the amount due ${inv.AmountDue}`,
+    );
   }
   const day = dayMs(utcDay(atMs));
-  inv.Payments.push({ PaymentID: paymentId, Date: msDate(day), Amount: amount, CurrencyRate: inv.CurrencyRate, HasAccount: false, HasValidationErrors: false });
+  inv.Payments.push({
+    PaymentID: paymentId,
+    Date: msDate(day),
+    Amount: amount,
+    CurrencyRate: inv.CurrencyRate,
+    HasAccount: false,
+    HasValidationErrors: false,
+  });
   inv.AmountPaid = addAmounts(inv.AmountPaid, amount);
   inv.AmountDue = subAmounts(inv.AmountDue, amount);
   settle(inv, day);
@@ -155,9 +193,14 @@ function settle(inv: XeroInvoice, dayMsValue: number): void {
 }
 
 export function voidDocument(doc: XeroInvoice | XeroCreditNote, atMs: number): void {
-  const paid = 'AmountPaid' in doc ? doc.AmountPaid !== 0 || doc.AmountCredited !== 0 : doc.Allocations.length > 0 || doc.Payments.length > 0;
+  const paid =
+    'AmountPaid' in doc
+      ? doc.AmountPaid !== 0 || doc.AmountCredited !== 0
+      : doc.Allocations.length > 0 || doc.Payments.length > 0;
   if (doc.Status !== 'AUTHORISED' || paid) {
-    throw new DocumentRuleError(`Only Authorised documents without payments or allocations can be voided (status is ${doc.Status})`);
+    throw new DocumentRuleError(
+      `Only Authorised documents without payments or allocations can be voided (status is ${doc.Status})`,
+    );
   }
   doc.Status = 'VOIDED';
   if ('AmountDue' in doc) doc.AmountDue = 0;
@@ -175,9 +218,17 @@ export function deleteDocument(doc: XeroInvoice | XeroCreditNote, atMs: number):
   doc.UpdatedDateUTC = msDate(atMs);
 }
 
-export function allocateCredit(cn: XeroCreditNote, inv: XeroInvoice, amount: number, allocationId: string, atMs: number): void {
-  if (cn.Status !== 'AUTHORISED') throw new DocumentRuleError(`Credit note ${cn.CreditNoteNumber} is ${cn.Status}, not Authorised`);
-  if (inv.Status !== 'AUTHORISED') throw new DocumentRuleError(`Invoice ${inv.InvoiceNumber} is ${inv.Status}, not Authorised`);
+export function allocateCredit(
+  cn: XeroCreditNote,
+  inv: XeroInvoice,
+  amount: number,
+  allocationId: string,
+  atMs: number,
+): void {
+  if (cn.Status !== 'AUTHORISED')
+    throw new DocumentRuleError(`Credit note ${cn.CreditNoteNumber} is ${cn.Status}, not Authorised`);
+  if (inv.Status !== 'AUTHORISED')
+    throw new DocumentRuleError(`Invoice ${inv.InvoiceNumber} is ${inv.Status}, not Authorised`);
   if (cn.Contact.ContactID !== inv.Contact.ContactID || cn.CurrencyCode !== inv.CurrencyCode) {
     throw new DocumentRuleError('The credit note and the invoice must have the same contact and currency');
   }
@@ -204,7 +255,14 @@ export function allocateCredit(cn: XeroCreditNote, inv: XeroInvoice, amount: num
   cn.UpdatedDateUTC = msDate(atMs);
   const ref = inv.CreditNotes.find((r) => r.CreditNoteID === cn.CreditNoteID);
   if (ref) ref.AppliedAmount = addAmounts(ref.AppliedAmount, amount);
-  else inv.CreditNotes.push({ CreditNoteID: cn.CreditNoteID, CreditNoteNumber: cn.CreditNoteNumber, AppliedAmount: amount, Date: cn.Date, Total: cn.Total });
+  else
+    inv.CreditNotes.push({
+      CreditNoteID: cn.CreditNoteID,
+      CreditNoteNumber: cn.CreditNoteNumber,
+      AppliedAmount: amount,
+      Date: cn.Date,
+      Total: cn.Total,
+    });
   inv.AmountCredited = addAmounts(inv.AmountCredited, amount);
   inv.AmountDue = subAmounts(inv.AmountDue, amount);
   settle(inv, day);

@@ -1,5 +1,10 @@
 import { makeGstin, makePan } from '../kit/gstin.js';
-import { COMPANY_KINDS, COMPANY_WORDS, MIXED_FIRST_NAMES as FIRST_NAMES, MIXED_LAST_NAMES as LAST_NAMES } from '../kit/sample-names.js';
+import {
+  COMPANY_KINDS,
+  COMPANY_WORDS,
+  MIXED_FIRST_NAMES as FIRST_NAMES,
+  MIXED_LAST_NAMES as LAST_NAMES,
+} from '../kit/sample-names.js';
 import { AUSTRALIAN_PLACES, FOREIGN_PLACES, INDIAN_PLACES, type Place } from './sample-places.js';
 import type { SeededRandom } from '../kit/seeded-random.js';
 import type { TenantProfile } from './tenants.js';
@@ -47,7 +52,14 @@ function address(type: XeroAddress['AddressType'], place: Place, rng: SeededRand
       };
 }
 
-export function generateContact(rng: SeededRandom, tenant: TenantProfile, id: string, number: number, updatedMs: number, spec: ContactSpec = {}): XeroContact {
+export function generateContact(
+  rng: SeededRandom,
+  tenant: TenantProfile,
+  id: string,
+  number: number,
+  updatedMs: number,
+  spec: ContactSpec = {},
+): XeroContact {
   const foreign = spec.foreign ?? false;
   const domesticPlaces = tenant.countryCode === 'IN' ? INDIAN_PLACES : AUSTRALIAN_PLACES;
   const place = foreign ? rng.pick(FOREIGN_PLACES) : rng.pick(domesticPlaces);
@@ -69,7 +81,12 @@ export function generateContact(rng: SeededRandom, tenant: TenantProfile, id: st
   else if (foreign && place.country === 'United Kingdom') taxNumber = `GB${rng.int(100000000, 999999999)}`;
   else if (foreign && place.country === 'Germany') taxNumber = `DE${rng.int(100000000, 999999999)}`;
   const phones: XeroPhone[] = [
-    { PhoneType: 'DEFAULT', PhoneNumber: String(rng.int(20000000, 99999999)), PhoneAreaCode: place.phoneArea, PhoneCountryCode: place.phoneCountry },
+    {
+      PhoneType: 'DEFAULT',
+      PhoneNumber: String(rng.int(20000000, 99999999)),
+      PhoneAreaCode: place.phoneArea,
+      PhoneCountryCode: place.phoneCountry,
+    },
     { PhoneType: 'MOBILE', PhoneNumber: '', PhoneAreaCode: '', PhoneCountryCode: '' },
     { PhoneType: 'FAX', PhoneNumber: '', PhoneAreaCode: '', PhoneCountryCode: '' },
   ];
@@ -86,7 +103,14 @@ export function generateContact(rng: SeededRandom, tenant: TenantProfile, id: st
     LastName: last,
     EmailAddress: `${first.toLowerCase()}.${last.toLowerCase()}@${domain}.example`,
     ContactPersons: rng.chance(0.4)
-      ? [{ FirstName: rng.pick(FIRST_NAMES), LastName: rng.pick(LAST_NAMES), EmailAddress: `accounts@${domain}.example`, IncludeInEmails: true }]
+      ? [
+          {
+            FirstName: rng.pick(FIRST_NAMES),
+            LastName: rng.pick(LAST_NAMES),
+            EmailAddress: `accounts@${domain}.example`,
+            IncludeInEmails: true,
+          },
+        ]
       : [],
     Addresses: addresses,
     Phones: phones,

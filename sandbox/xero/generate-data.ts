@@ -1,6 +1,13 @@
 import { Money } from '../kit/minor-units.js';
 import { currencyRateFor, type CurrencyRateConvention } from './currency-rate.js';
-import { allocateCredit, applyPayment, buildCreditNote, buildInvoice, deleteDocument, voidDocument } from './document-ops.js';
+import {
+  allocateCredit,
+  applyPayment,
+  buildCreditNote,
+  buildInvoice,
+  deleteDocument,
+  voidDocument,
+} from './document-ops.js';
 import { generateContact } from './generate-contacts.js';
 import { generateLineSpecs, pickLineAmountTypes } from './generate-lines.js';
 import { SeededRandom } from '../kit/seeded-random.js';
@@ -45,7 +52,12 @@ export function generateData(options: GenerateDataOptions): TenantDataset[] {
   return options.tenants.map((profile) => generateTenant(root.fork(profile.tenantId), profile, options, anchorMs));
 }
 
-function generateTenant(rng: SeededRandom, profile: TenantProfile, o: GenerateDataOptions, anchorMs: number): TenantDataset {
+function generateTenant(
+  rng: SeededRandom,
+  profile: TenantProfile,
+  o: GenerateDataOptions,
+  anchorMs: number,
+): TenantDataset {
   const organisation: XeroOrganisation = {
     OrganisationID: profile.tenantId,
     APIKey: '',
@@ -101,7 +113,9 @@ function generateTenant(rng: SeededRandom, profile: TenantProfile, o: GenerateDa
     const inv = buildInvoice(profile, {
       type: isBill ? 'ACCPAY' : 'ACCREC',
       id: invRng.uuid(),
-      number: isBill ? `BILL-${String(++billNo).padStart(4, '0')}` : `${profile.invoicePrefix}${String(++invNo).padStart(4, '0')}`,
+      number: isBill
+        ? `BILL-${String(++billNo).padStart(4, '0')}`
+        : `${profile.invoicePrefix}${String(++invNo).padStart(4, '0')}`,
       reference: invRng.chance(0.6) ? `PO-${invRng.int(1000, 9999)}` : '',
       contact,
       currency,
@@ -110,14 +124,16 @@ function generateTenant(rng: SeededRandom, profile: TenantProfile, o: GenerateDa
       dueDay: utcDay(Date.parse(`${day}T00:00:00Z`) + invRng.pick([15, 30, 45]) * DAY),
       types: pickLineAmountTypes(invRng, foreign),
       lines: generateLineSpecs(invRng, profile, foreign),
-      status: outcome === 'DRAFT' || outcome === 'DELETED' ? 'DRAFT' : outcome === 'SUBMITTED' ? 'SUBMITTED' : 'AUTHORISED',
+      status:
+        outcome === 'DRAFT' || outcome === 'DELETED' ? 'DRAFT' : outcome === 'SUBMITTED' ? 'SUBMITTED' : 'AUTHORISED',
       atMs: createdMs,
     });
     const later = Math.min(anchorMs, createdMs + invRng.int(1, 10 * 86_400) * 1000 + invRng.int(0, 999));
     if (outcome === 'PAID' || outcome === 'PARTIAL') {
       const first = outcome === 'PAID' && invRng.chance(0.6) ? inv.Total : portion(inv.Total, invRng);
       if (first > 0) applyPayment(inv, first, invRng.uuid(), later);
-      if (outcome === 'PAID' && inv.AmountDue > 0) applyPayment(inv, inv.AmountDue, invRng.uuid(), Math.min(anchorMs, later + 86_400_000));
+      if (outcome === 'PAID' && inv.AmountDue > 0)
+        applyPayment(inv, inv.AmountDue, invRng.uuid(), Math.min(anchorMs, later + 86_400_000));
     } else if (outcome === 'VOIDED') voidDocument(inv, later);
     else if (outcome === 'DELETED') deleteDocument(inv, later);
     return inv;
@@ -130,7 +146,9 @@ function generateTenant(rng: SeededRandom, profile: TenantProfile, o: GenerateDa
     const isBillCredit = suppliers.length > 0 && cnRng.chance(0.1);
     const openInvoices = invoices.filter((i) => i.Type === 'ACCREC' && i.Status === 'AUTHORISED' && i.AmountDue > 0);
     const target = !isBillCredit && openInvoices.length > 0 && cnRng.chance(0.6) ? cnRng.pick(openInvoices) : undefined;
-    const contact = target ? contacts.find((c) => c.ContactID === target.Contact.ContactID)! : cnRng.pick(isBillCredit ? suppliers : customers);
+    const contact = target
+      ? contacts.find((c) => c.ContactID === target.Contact.ContactID)!
+      : cnRng.pick(isBillCredit ? suppliers : customers);
     const currency = target?.CurrencyCode ?? contact.DefaultCurrency ?? profile.baseCurrency;
     const foreign = currency !== profile.baseCurrency;
     const outcome = target

@@ -9,7 +9,12 @@ import type { LineAmountTypes } from './xero-records.js';
  * paise/cents, about a quarter discounted (DiscountRate % or DiscountAmount), domestic tax types by weight
  * and the export tax type on foreign-currency documents.
  */
-export function generateLineSpecs(rng: SeededRandom, tenant: TenantProfile, foreign: boolean, count = rng.int(1, 4)): LineSpec[] {
+export function generateLineSpecs(
+  rng: SeededRandom,
+  tenant: TenantProfile,
+  foreign: boolean,
+  count = rng.int(1, 4),
+): LineSpec[] {
   return Array.from({ length: count }, () => {
     const item = rng.pick(ITEMS);
     const quantity = item.fractional ? rng.pick(['0.5', '1', '2.5', '4', '7.75', '8', '12']) : String(rng.int(1, 10));

@@ -29,7 +29,8 @@ export function registerIdentityRoutes(
   });
   router.on('GET', '/connections', (ctx) => {
     const check = tokens.check(ctx.headers.authorization);
-    if (check !== 'ok') return xeroErrors.problem(401, check === 'expired' ? 'TokenExpired' : 'AuthenticationUnsuccessful');
+    if (check !== 'ok')
+      return xeroErrors.problem(401, check === 'expired' ? 'TokenExpired' : 'AuthenticationUnsuccessful');
     return {
       status: 200,
       // The tenants the grant reaches: those ticked on the consent page (every one for the starting grant).

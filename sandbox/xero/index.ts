@@ -1,9 +1,22 @@
 export { startXeroEmulator, type XeroEmulator, type XeroEmulatorOptions } from './xero-emulator.js';
 export type { XeroEmulatorStats, XeroEmulatorControl } from './emulator-control.js';
 export { XERO_SANDBOX_DEFAULTS } from './sandbox-defaults.js';
-export { DEFAULT_TENANTS, INDIA_TENANT_ID, AUSTRALIA_TENANT_ID, NEW_ZEALAND_TENANT, NEW_ZEALAND_TENANT_ID, type TenantProfile } from './tenants.js';
+export {
+  DEFAULT_TENANTS,
+  INDIA_TENANT_ID,
+  AUSTRALIA_TENANT_ID,
+  NEW_ZEALAND_TENANT,
+  NEW_ZEALAND_TENANT_ID,
+  type TenantProfile,
+} from './tenants.js';
 export { generateData, type GenerateDataOptions, type TenantDataset } from './generate-data.js';
-export { XeroDataStore, type InvoiceCreate, type InvoiceEdit, type CreditNoteCreate, type ContactEdit } from './xero-data-store.js';
+export {
+  XeroDataStore,
+  type InvoiceCreate,
+  type InvoiceEdit,
+  type CreditNoteCreate,
+  type ContactEdit,
+} from './xero-data-store.js';
 export { applyStoreOp, churn, type StoreOp } from './store-ops.js';
 export { EmulatorClock, type ClockSettings } from '../kit/emulator-clock.js';
 export { XeroTokenRegistry, type TokenCredentials } from './token-registry.js';

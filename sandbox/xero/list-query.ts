@@ -64,14 +64,18 @@ export function parseIfModifiedSince(value: string | undefined): number | undefi
   } else {
     ms = /[A-Za-z]{3},/.test(v) ? Date.parse(v) : NaN;
   }
-  if (Number.isNaN(ms)) throw new ListQueryError(`If-Modified-Since '${v.slice(0, 40)}' is not a valid date`, 'validation');
+  if (Number.isNaN(ms))
+    throw new ListQueryError(`If-Modified-Since '${v.slice(0, 40)}' is not a valid date`, 'validation');
   return ms;
 }
 
 function positiveInt(raw: string | null, name: string, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (raw === null || raw === '') return undefined;
   if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
-    throw new ListQueryError(`${name} must be a whole number between 1 and ${max === Number.MAX_SAFE_INTEGER ? 'any' : max}`, 'validation');
+    throw new ListQueryError(
+      `${name} must be a whole number between 1 and ${max === Number.MAX_SAFE_INTEGER ? 'any' : max}`,
+      'validation',
+    );
   }
   return Number(raw);
 }
@@ -80,11 +84,14 @@ function compareBy(order: string | null): (a: unknown, b: unknown) => number {
   if (!order) return () => 0;
   const keys = order.split(',').map((part) => {
     const [field = '', dir = 'ASC'] = part.trim().split(/\s+/);
-    if (!/^[A-Za-z.]+$/.test(field) || !/^(ASC|DESC)$/i.test(dir)) throw new ListQueryError(`order '${order}' is not valid`, 'query-parse');
+    if (!/^[A-Za-z.]+$/.test(field) || !/^(ASC|DESC)$/i.test(dir))
+      throw new ListQueryError(`order '${order}' is not valid`, 'query-parse');
     return { field, sign: dir.toUpperCase() === 'DESC' ? -1 : 1 };
   });
   const val = (r: unknown, f: string) => {
-    const v = f.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), r);
+    const v = f
+      .split('.')
+      .reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), r);
     return parseMsDate(v) ?? v;
   };
   return (a, b) => {
@@ -121,9 +128,11 @@ export function listRecords<T extends { UpdatedDateUTC: string }>(all: readonly 
           .map((s) => s.trim().toUpperCase())
       : undefined;
   const includeArchived = o.supportsIncludeArchived && q.get('includeArchived')?.toLowerCase() === 'true';
-  const explicitStatus = statuses !== undefined || (where !== undefined && mentionsField(where, o.statusField)) || includeArchived;
+  const explicitStatus =
+    statuses !== undefined || (where !== undefined && mentionsField(where, o.statusField)) || includeArchived;
   const page = positiveInt(q.get('page'), 'page');
-  const pageSize = page === undefined ? undefined : (positiveInt(q.get('pageSize'), 'pageSize', MAX_PAGE_SIZE) ?? DEFAULT_PAGE_SIZE);
+  const pageSize =
+    page === undefined ? undefined : (positiveInt(q.get('pageSize'), 'pageSize', MAX_PAGE_SIZE) ?? DEFAULT_PAGE_SIZE);
   const compare = compareBy(q.get('order'));
   const idsText = o.idField ? q.get('IDs') : null;
   const ids = idsText ? new Set(idsText.split(',').map((s) => s.trim().toLowerCase())) : undefined;

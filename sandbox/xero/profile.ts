@@ -19,7 +19,9 @@ export const profile: SandboxProfile = {
     const { startXeroEmulator } = await import('./xero-emulator.js');
     const emu = await startXeroEmulator({
       ...options,
-      ...(demo ? { ratePerMinute: 1_000_000, dailyLimit: 10_000_000, maxConcurrent: 50, appRatePerMinute: 10_000_000 } : {}),
+      ...(demo
+        ? { ratePerMinute: 1_000_000, dailyLimit: 10_000_000, maxConcurrent: 50, appRatePerMinute: 10_000_000 }
+        : {}),
     });
     const d = XERO_SANDBOX_DEFAULTS;
     const t = INDIA_TENANT_ID;
@@ -35,7 +37,13 @@ export const profile: SandboxProfile = {
         `  authorize URL ${emu.url}/identity/connect/authorize, token URL ${emu.tokenUrl}; admin: ${emu.url}/__admin/{tenants,day-limit,clock,faults,limits,journal,stats}`,
       ],
       configEntry: () =>
-        configEntry({ id: 'xero-in', system: 'xero', originSource: 'EXTERNAL_SYSTEM_C', everySeconds: 60, settings: { tenantId: t, ...credentials, ...urls } }),
+        configEntry({
+          id: 'xero-in',
+          system: 'xero',
+          originSource: 'EXTERNAL_SYSTEM_C',
+          everySeconds: 60,
+          settings: { tenantId: t, ...credentials, ...urls },
+        }),
       demo: {
         connectionId: 'xero-in',
         originSource: 'EXTERNAL_SYSTEM_C',

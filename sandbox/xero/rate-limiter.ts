@@ -19,7 +19,8 @@ export interface RateLimits {
 }
 
 type Problem = 'minute' | 'day' | 'concurrent' | 'appminute';
-export type LimitDecision = { ok: true; release: () => void } | { ok: false; problem: Problem; retryAfterSeconds: number };
+export type LimitDecision =
+  { ok: true; release: () => void } | { ok: false; problem: Problem; retryAfterSeconds: number };
 
 export interface TenantUsage {
   usedToday: number;
@@ -49,11 +50,21 @@ export class XeroRateLimiter {
 
   get limits(): RateLimits {
     const l = this.limiter.limits;
-    return { ratePerMinute: l.minute!, dailyLimit: l.day!, maxConcurrent: l.concurrent!, appRatePerMinute: l.appminute! };
+    return {
+      ratePerMinute: l.minute!,
+      dailyLimit: l.day!,
+      maxConcurrent: l.concurrent!,
+      appRatePerMinute: l.appminute!,
+    };
   }
 
   set limits(limits: RateLimits) {
-    this.limiter.configure({ minute: limits.ratePerMinute, day: limits.dailyLimit, concurrent: limits.maxConcurrent, appminute: limits.appRatePerMinute });
+    this.limiter.configure({
+      minute: limits.ratePerMinute,
+      day: limits.dailyLimit,
+      concurrent: limits.maxConcurrent,
+      appminute: limits.appRatePerMinute,
+    });
   }
 
   get refused(): Record<Problem, number> {
@@ -63,7 +74,9 @@ export class XeroRateLimiter {
 
   acquire(tenantId: string): LimitDecision {
     const a = this.limiter.acquire(tenantId);
-    return a.ok ? a : { ok: false, problem: a.rule as Problem, retryAfterSeconds: Math.max(1, Math.ceil(a.retryAfterMs / 1000)) };
+    return a.ok
+      ? a
+      : { ok: false, problem: a.rule as Problem, retryAfterSeconds: Math.max(1, Math.ceil(a.retryAfterMs / 1000)) };
   }
 
   headers(tenantId: string | undefined): Record<string, string> {
@@ -78,7 +91,10 @@ export class XeroRateLimiter {
   }
 
   /** Test hook: set a tenant's day counter, its limit, and when the day resets. */
-  setDay(tenantId: string, s: { used?: number; limit?: number; resetInSeconds?: number }): { used: number; limit: number; resetAt: string } {
+  setDay(
+    tenantId: string,
+    s: { used?: number; limit?: number; resetInSeconds?: number },
+  ): { used: number; limit: number; resetAt: string } {
     const resetAt = s.resetInSeconds === undefined ? undefined : this.clock.now() + s.resetInSeconds * 1000;
     const day = this.limiter.setDay(tenantId, 'day', { used: s.used, limit: s.limit, resetAt });
     return { used: day.used, limit: day.limit, resetAt: new Date(day.resetAt).toISOString() };

@@ -49,7 +49,9 @@ function element(name: string, value: unknown): string {
 }
 
 export function renderXml(root: string, body: Record<string, unknown>): string {
-  return `<${root} xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">${Object.entries(body)
+  return `<${root} xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">${Object.entries(
+    body,
+  )
     .map(([k, v]) => element(k, v))
     .join('')}</${root}>`;
 }

@@ -15,8 +15,12 @@ export const XERO_REPLAY_ENTITIES = ['Invoices', 'CreditNotes', 'Contacts'] as c
 export type XeroReplayEntity = (typeof XERO_REPLAY_ENTITIES)[number];
 export type XeroRaw = Record<string, unknown>;
 
-const Guid = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'expected a GUID');
-const MsDate = z.string().refine((s) => parseMsDate(s) !== undefined, 'expected a Xero date (/Date(1551981568133+0000)/)');
+const Guid = z
+  .string()
+  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'expected a GUID');
+const MsDate = z
+  .string()
+  .refine((s) => parseMsDate(s) !== undefined, 'expected a Xero date (/Date(1551981568133+0000)/)');
 const ContactRef = z.looseObject({ ContactID: Guid, Name: z.string().optional() });
 
 const Document = {
@@ -42,12 +46,23 @@ export const XeroRecordsReplay = z.discriminatedUnion('entity', [
   z.strictObject({
     tenantId: z.string().optional(),
     entity: z.literal('CreditNotes'),
-    records: z.array(z.looseObject({ CreditNoteID: Guid, CreditNoteNumber: z.string().optional(), ...Document })).min(1),
+    records: z
+      .array(z.looseObject({ CreditNoteID: Guid, CreditNoteNumber: z.string().optional(), ...Document }))
+      .min(1),
   }),
   z.strictObject({
     tenantId: z.string().optional(),
     entity: z.literal('Contacts'),
-    records: z.array(z.looseObject({ ContactID: Guid, Name: z.string().min(1), ContactStatus: z.string().optional(), UpdatedDateUTC: MsDate })).min(1),
+    records: z
+      .array(
+        z.looseObject({
+          ContactID: Guid,
+          Name: z.string().min(1),
+          ContactStatus: z.string().optional(),
+          UpdatedDateUTC: MsDate,
+        }),
+      )
+      .min(1),
   }),
 ]);
 
@@ -58,9 +73,20 @@ export const XeroRecordsReplay = z.discriminatedUnion('entity', [
  */
 export const XeroOrganisationReplay = z.strictObject({
   tenantId: z.string().optional(),
-  Organisation: z.looseObject({ Name: z.string(), BaseCurrency: z.string().length(3), CountryCode: z.string().length(2).optional() }),
+  Organisation: z.looseObject({
+    Name: z.string(),
+    BaseCurrency: z.string().length(3),
+    CountryCode: z.string().length(2).optional(),
+  }),
   TaxRates: z
-    .array(z.looseObject({ TaxType: z.string(), Name: z.string(), EffectiveRate: z.number().optional(), TaxComponents: z.array(z.looseObject({})).optional() }))
+    .array(
+      z.looseObject({
+        TaxType: z.string(),
+        Name: z.string(),
+        EffectiveRate: z.number().optional(),
+        TaxComponents: z.array(z.looseObject({})).optional(),
+      }),
+    )
     .optional(),
 });
 export type XeroOrganisationReplay = z.infer<typeof XeroOrganisationReplay>;

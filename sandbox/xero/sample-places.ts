@@ -11,12 +11,60 @@ export interface Place {
 }
 
 export const INDIAN_PLACES: readonly Place[] = [
-  { city: 'Bengaluru', region: 'Karnataka', postalCode: '560001', country: 'India', gstState: '29', phoneCountry: '91', phoneArea: '80' },
-  { city: 'Mumbai', region: 'Maharashtra', postalCode: '400001', country: 'India', gstState: '27', phoneCountry: '91', phoneArea: '22' },
-  { city: 'Chennai', region: 'Tamil Nadu', postalCode: '600001', country: 'India', gstState: '33', phoneCountry: '91', phoneArea: '44' },
-  { city: 'New Delhi', region: 'Delhi', postalCode: '110001', country: 'India', gstState: '07', phoneCountry: '91', phoneArea: '11' },
-  { city: 'Hyderabad', region: 'Telangana', postalCode: '500001', country: 'India', gstState: '36', phoneCountry: '91', phoneArea: '40' },
-  { city: 'Pune', region: 'Maharashtra', postalCode: '411001', country: 'India', gstState: '27', phoneCountry: '91', phoneArea: '20' },
+  {
+    city: 'Bengaluru',
+    region: 'Karnataka',
+    postalCode: '560001',
+    country: 'India',
+    gstState: '29',
+    phoneCountry: '91',
+    phoneArea: '80',
+  },
+  {
+    city: 'Mumbai',
+    region: 'Maharashtra',
+    postalCode: '400001',
+    country: 'India',
+    gstState: '27',
+    phoneCountry: '91',
+    phoneArea: '22',
+  },
+  {
+    city: 'Chennai',
+    region: 'Tamil Nadu',
+    postalCode: '600001',
+    country: 'India',
+    gstState: '33',
+    phoneCountry: '91',
+    phoneArea: '44',
+  },
+  {
+    city: 'New Delhi',
+    region: 'Delhi',
+    postalCode: '110001',
+    country: 'India',
+    gstState: '07',
+    phoneCountry: '91',
+    phoneArea: '11',
+  },
+  {
+    city: 'Hyderabad',
+    region: 'Telangana',
+    postalCode: '500001',
+    country: 'India',
+    gstState: '36',
+    phoneCountry: '91',
+    phoneArea: '40',
+  },
+  {
+    city: 'Pune',
+    region: 'Maharashtra',
+    postalCode: '411001',
+    country: 'India',
+    gstState: '27',
+    phoneCountry: '91',
+    phoneArea: '20',
+  },
 ];
 
 export const AUSTRALIAN_PLACES: readonly Place[] = [
@@ -27,7 +75,14 @@ export const AUSTRALIAN_PLACES: readonly Place[] = [
 
 export const FOREIGN_PLACES: readonly Place[] = [
   { city: 'Austin', region: 'TX', postalCode: '73301', country: 'United States', phoneCountry: '1', phoneArea: '512' },
-  { city: 'London', region: '', postalCode: 'EC1A 1BB', country: 'United Kingdom', phoneCountry: '44', phoneArea: '20' },
+  {
+    city: 'London',
+    region: '',
+    postalCode: 'EC1A 1BB',
+    country: 'United Kingdom',
+    phoneCountry: '44',
+    phoneArea: '20',
+  },
   { city: 'Berlin', region: '', postalCode: '10115', country: 'Germany', phoneCountry: '49', phoneArea: '30' },
   { city: 'Auckland', region: '', postalCode: '1010', country: 'New Zealand', phoneCountry: '64', phoneArea: '9' },
 ];

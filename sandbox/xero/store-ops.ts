@@ -64,8 +64,13 @@ export function churn(store: XeroDataStore, tenantId: string, count: number, sam
       const inv = rng.pick(invoices);
       try {
         if (inv.Status === 'AUTHORISED' && rng.chance(0.3))
-          store.payInvoice(tenantId, inv.InvoiceID, new Money(inv.AmountDue).div(2).toDecimalPlaces(2).toNumber() || undefined);
-        else if ((inv.Status === 'DRAFT' || inv.Status === 'SUBMITTED') && rng.chance(0.3)) store.deleteInvoice(tenantId, inv.InvoiceID);
+          store.payInvoice(
+            tenantId,
+            inv.InvoiceID,
+            new Money(inv.AmountDue).div(2).toDecimalPlaces(2).toNumber() || undefined,
+          );
+        else if ((inv.Status === 'DRAFT' || inv.Status === 'SUBMITTED') && rng.chance(0.3))
+          store.deleteInvoice(tenantId, inv.InvoiceID);
         else if (rng.chance(0.1)) {
           changed.push(store.createInvoice(tenantId).InvoiceID);
           continue;

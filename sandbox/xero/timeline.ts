@@ -10,7 +10,8 @@ export function timeline(rng: SeededRandom, count: number, anchorMs: number, day
   const raw = Array.from({ length: count }, () => start + Math.floor(rng.next() * (anchorMs - start)));
   raw.sort((a, b) => a - b);
   for (let i = 1; i < raw.length; i++) {
-    if (rng.chance(0.125)) raw[i] = Math.floor(raw[i - 1]! / 1000) * 1000 + Math.min(999, (raw[i - 1]! % 1000) + rng.int(0, 3));
+    if (rng.chance(0.125))
+      raw[i] = Math.floor(raw[i - 1]! / 1000) * 1000 + Math.min(999, (raw[i - 1]! % 1000) + rng.int(0, 3));
     if (raw[i]! < raw[i - 1]!) raw[i] = raw[i - 1]!;
   }
   return raw;

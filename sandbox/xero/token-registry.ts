@@ -32,7 +32,11 @@ export class XeroTokenRegistry extends TokenRegistry {
   }
 
   get stats(): { refreshes: number; invalidGrants: number; invalidClients: number } {
-    return { refreshes: this.refreshCount, invalidGrants: this.refused.invalid_grant, invalidClients: this.refused.invalid_client };
+    return {
+      refreshes: this.refreshCount,
+      invalidGrants: this.refused.invalid_grant,
+      invalidClients: this.refused.invalid_client,
+    };
   }
 
   check(authorization: string | string[] | undefined): TokenCheck {
@@ -56,7 +60,11 @@ export class XeroTokenRegistry extends TokenRegistry {
    * redirect_uri or code_verifier that does not match → 400 `{"error":"invalid_grant"}`
    * (https://developer.xero.com/documentation/guides/oauth2/troubleshooting/).
    */
-  private redeem(codes: AuthorizationCodes, form: URLSearchParams, authorization: string | string[] | undefined): RouteResult {
+  private redeem(
+    codes: AuthorizationCodes,
+    form: URLSearchParams,
+    authorization: string | string[] | undefined,
+  ): RouteResult {
     const r = codes.redeem(form, clientOf(authorization, form));
     if (!r.ok) return xeroErrors.oauth(400, r.error);
     const g = this.newGrant(`xero-rt-grant-${randomBytes(20).toString('hex')}`);

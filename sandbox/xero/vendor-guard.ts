@@ -29,7 +29,10 @@ export function createGuard(deps: GuardDeps) {
       deps.counters.requests++;
       const auth = deps.tokens.check(ctx.headers.authorization);
       if (auth !== 'ok')
-        return withHeaders(xeroErrors.problem(401, auth === 'expired' ? 'TokenExpired' : 'AuthenticationUnsuccessful'), deps.limiter.headers(undefined));
+        return withHeaders(
+          xeroErrors.problem(401, auth === 'expired' ? 'TokenExpired' : 'AuthenticationUnsuccessful'),
+          deps.limiter.headers(undefined),
+        );
       const raw = ctx.headers['xero-tenant-id'];
       const tenantId = (Array.isArray(raw) ? raw[0] : raw)?.trim().toLowerCase();
       // A tenant the grant was not given (unticked on the consent page) is refused like an unknown one.
@@ -56,5 +59,10 @@ function format(result: RouteResult, ctx: RouteContext, root: string): RouteResu
   if (result.body === undefined || wantsJson(ctx.headers.accept)) return result;
   const body = result.body as Record<string, unknown>;
   const xmlRoot = body.Type === 'ValidationException' || body.Type === 'QueryParseException' ? 'ApiException' : root;
-  return { ...result, body: undefined, text: renderXml(xmlRoot, body), headers: { ...(result.headers ?? {}), 'content-type': 'text/xml; charset=utf-8' } };
+  return {
+    ...result,
+    body: undefined,
+    text: renderXml(xmlRoot, body),
+    headers: { ...(result.headers ?? {}), 'content-type': 'text/xml; charset=utf-8' },
+  };
 }

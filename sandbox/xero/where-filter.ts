@@ -123,7 +123,8 @@ export function parseWhere(src: string): WhereExpr {
       return { kind: 'call', field: parts.slice(0, -1).join('.'), method: last as 'Contains', arg };
     }
     const op = next();
-    if (op.t !== 'op' || !['==', '!=', '>=', '<=', '>', '<'].includes(op.v)) throw new WhereParseError(`expected a comparison after ${parts.join('.')}`);
+    if (op.t !== 'op' || !['==', '!=', '>=', '<=', '>', '<'].includes(op.v))
+      throw new WhereParseError(`expected a comparison after ${parts.join('.')}`);
     const { value, date } = literal();
     return { kind: 'cmp', field: parts.join('.'), op: op.v, value, date };
   };
@@ -149,7 +150,8 @@ export function parseWhere(src: string): WhereExpr {
           nums.push(Number(expect('num').v));
         }
         expect(')');
-        if (nums.length !== 3 && nums.length !== 6) throw new WhereParseError('DateTime takes (y,m,d) or (y,m,d,h,mi,s)');
+        if (nums.length !== 3 && nums.length !== 6)
+          throw new WhereParseError('DateTime takes (y,m,d) or (y,m,d,h,mi,s)');
         const [y, mo, d, h = 0, mi = 0, s = 0] = nums as [number, number, number, number?, number?, number?];
         const ms = Date.UTC(y, mo - 1, d, h, mi, s);
         if (new Date(ms).getUTCDate() !== d) throw new WhereParseError('DateTime is not a real date');
@@ -186,7 +188,11 @@ export function evaluateWhere(expr: WhereExpr, record: unknown): boolean {
       if (typeof v !== 'string') return false;
       const a = v.toLowerCase();
       const b = expr.arg.toLowerCase();
-      return expr.method === 'Contains' ? a.includes(b) : expr.method === 'StartsWith' ? a.startsWith(b) : a.endsWith(b);
+      return expr.method === 'Contains'
+        ? a.includes(b)
+        : expr.method === 'StartsWith'
+          ? a.startsWith(b)
+          : a.endsWith(b);
     }
     case 'cmp': {
       let left: unknown = fieldOf(record, expr.field);

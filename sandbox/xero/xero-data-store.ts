@@ -133,14 +133,17 @@ export class XeroDataStore {
 
   invoice(tenantId: string, idOrNumber: string): XeroInvoice {
     const t = this.tenant(tenantId);
-    const inv = t.invoices.get(idOrNumber.toLowerCase()) ?? [...t.invoices.values()].find((i) => i.InvoiceNumber === idOrNumber);
+    const inv =
+      t.invoices.get(idOrNumber.toLowerCase()) ?? [...t.invoices.values()].find((i) => i.InvoiceNumber === idOrNumber);
     if (!inv) throw new NotFoundError(`no invoice ${idOrNumber}`);
     return inv;
   }
 
   creditNote(tenantId: string, idOrNumber: string): XeroCreditNote {
     const t = this.tenant(tenantId);
-    const cn = t.creditNotes.get(idOrNumber.toLowerCase()) ?? [...t.creditNotes.values()].find((c) => c.CreditNoteNumber === idOrNumber);
+    const cn =
+      t.creditNotes.get(idOrNumber.toLowerCase()) ??
+      [...t.creditNotes.values()].find((c) => c.CreditNoteNumber === idOrNumber);
     if (!cn) throw new NotFoundError(`no credit note ${idOrNumber}`);
     return cn;
   }
@@ -157,7 +160,11 @@ export class XeroDataStore {
    */
   replay(tenantId: string, entity: XeroReplayEntity, records: readonly XeroRaw[]): string[] {
     const t = this.tenant(tenantId);
-    const map = (entity === 'Invoices' ? t.invoices : entity === 'CreditNotes' ? t.creditNotes : t.contacts) as unknown as Map<string, XeroRaw>;
+    const map = (entity === 'Invoices'
+      ? t.invoices
+      : entity === 'CreditNotes'
+        ? t.creditNotes
+        : t.contacts) as unknown as Map<string, XeroRaw>;
     return records.map((r) => {
       const id = String(r[ID_FIELD[entity]]);
       map.set(id.toLowerCase(), r);
@@ -203,7 +210,11 @@ export class XeroDataStore {
     const type = spec.type ?? 'ACCREC';
     const contact = spec.contactId
       ? this.contact(tenantId, spec.contactId)
-      : t.rng.pick([...t.contacts.values()].filter((c) => (type === 'ACCREC' ? c.IsCustomer : c.IsSupplier) && c.ContactStatus === 'ACTIVE'));
+      : t.rng.pick(
+          [...t.contacts.values()].filter(
+            (c) => (type === 'ACCREC' ? c.IsCustomer : c.IsSupplier) && c.ContactStatus === 'ACTIVE',
+          ),
+        );
     const currency = spec.currency ?? contact.DefaultCurrency ?? t.profile.baseCurrency;
     const foreign = currency !== t.profile.baseCurrency;
     const day = spec.date ?? utcDay(this.at());
@@ -211,7 +222,10 @@ export class XeroDataStore {
     const inv = buildInvoice(t.profile, {
       type,
       id: t.rng.uuid(),
-      number: type === 'ACCREC' ? `${t.profile.invoicePrefix}${String(existing + 1).padStart(4, '0')}` : `BILL-${String(existing + 1).padStart(4, '0')}`,
+      number:
+        type === 'ACCREC'
+          ? `${t.profile.invoicePrefix}${String(existing + 1).padStart(4, '0')}`
+          : `BILL-${String(existing + 1).padStart(4, '0')}`,
       reference: spec.reference ?? '',
       contact,
       currency,
@@ -228,13 +242,16 @@ export class XeroDataStore {
   }
 
   private lineSpecs(t: TenantState, lines: InvoiceCreate['lines'], foreign: boolean): LineSpec[] {
-    return lines ? lines.map((l) => ({ ...l, LineItemID: t.rng.uuid() })) : generateLineSpecs(t.rng, t.profile, foreign);
+    return lines
+      ? lines.map((l) => ({ ...l, LineItemID: t.rng.uuid() }))
+      : generateLineSpecs(t.rng, t.profile, foreign);
   }
 
   editInvoice(tenantId: string, id: string, changes: InvoiceEdit): XeroInvoice {
     const t = this.tenant(tenantId);
     const inv = this.invoice(tenantId, id);
-    if (inv.Status === 'VOIDED' || inv.Status === 'DELETED') throw new DocumentRuleError(`A ${inv.Status} invoice cannot be edited`);
+    if (inv.Status === 'VOIDED' || inv.Status === 'DELETED')
+      throw new DocumentRuleError(`A ${inv.Status} invoice cannot be edited`);
     if (changes.lines !== undefined || changes.lineAmountTypes !== undefined) {
       const lines =
         changes.lines === true || changes.lines === undefined
@@ -304,12 +321,15 @@ export class XeroDataStore {
       day,
       dueDay: day,
       types: spec.lineAmountTypes ?? pickLineAmountTypes(t.rng, foreign),
-      lines: spec.lines ? spec.lines.map((l) => ({ ...l, LineItemID: t.rng.uuid() })) : generateLineSpecs(t.rng, t.profile, foreign, 1),
+      lines: spec.lines
+        ? spec.lines.map((l) => ({ ...l, LineItemID: t.rng.uuid() }))
+        : generateLineSpecs(t.rng, t.profile, foreign, 1),
       status: spec.status ?? 'AUTHORISED',
       atMs: this.at(),
     });
     t.creditNotes.set(cn.CreditNoteID, cn);
-    if (target && spec.allocateTo) this.allocateCreditNote(tenantId, cn.CreditNoteID, target.InvoiceID, spec.allocateTo.amount);
+    if (target && spec.allocateTo)
+      this.allocateCreditNote(tenantId, cn.CreditNoteID, target.InvoiceID, spec.allocateTo.amount);
     return cn;
   }
 
@@ -365,7 +385,8 @@ export class XeroDataStore {
   /** Xero shows the contact's current name on its documents; the documents' UpdatedDateUTC does not move. */
   private renameEverywhere(tenantId: string, c: XeroContact): void {
     const t = this.tenant(tenantId);
-    for (const d of [...t.invoices.values(), ...t.creditNotes.values()]) if (d.Contact.ContactID === c.ContactID) d.Contact.Name = c.Name;
+    for (const d of [...t.invoices.values(), ...t.creditNotes.values()])
+      if (d.Contact.ContactID === c.ContactID) d.Contact.Name = c.Name;
   }
 
   archiveContact(tenantId: string, id: string): XeroContact {

@@ -112,7 +112,10 @@ export async function startXeroEmulator(options: XeroEmulatorOptions = {}): Prom
     appRatePerMinute: options.appRatePerMinute ?? D.appRatePerMinute,
   };
   const limiter = new XeroRateLimiter({ ...initialLimits }, clock);
-  const settings = { latencyMs: options.latencyMs ?? 0, ifModifiedSince: options.ifModifiedSince ?? ('after' as IfModifiedSinceMode) };
+  const settings = {
+    latencyMs: options.latencyMs ?? 0,
+    ifModifiedSince: options.ifModifiedSince ?? ('after' as IfModifiedSinceMode),
+  };
   const counters = { requests: 0, tokenCalls: 0 };
 
   const codes = new AuthorizationCodes({
@@ -156,7 +159,11 @@ export async function startXeroEmulator(options: XeroEmulatorOptions = {}): Prom
       records: Object.fromEntries(
         store.tenantIds.map((id) => [
           id,
-          { invoices: store.invoices(id).length, creditNotes: store.creditNotes(id).length, contacts: store.contacts(id).length },
+          {
+            invoices: store.invoices(id).length,
+            creditNotes: store.creditNotes(id).length,
+            contacts: store.contacts(id).length,
+          },
         ]),
       ),
     }),
@@ -206,12 +213,16 @@ export async function startXeroEmulator(options: XeroEmulatorOptions = {}): Prom
         tooLarge: () => xeroErrors.validation(['The request body is too large']),
         badJson: (m) => xeroErrors.validation([`The request body is not valid JSON: ${m}`]),
         injected: (status, _reason, retryAfterSeconds) => {
-          if (status === 429) return xeroErrors.rateLimited('minute', retryAfterSeconds ?? 1, limiter.headers(undefined));
+          if (status === 429)
+            return xeroErrors.rateLimited('minute', retryAfterSeconds ?? 1, limiter.headers(undefined));
           if (status === 400) return xeroErrors.validation(['Injected validation failure']);
           if (status === 401 || status === 403) return xeroErrors.problem(status, 'AuthenticationUnsuccessful');
           if (status === 404) return xeroErrors.notFound();
           if (status === 503) return xeroErrors.offline();
-          return { status, text: 'An error occurred in Xero. Check the API Status page http://status.developer.xero.com for current service status.' };
+          return {
+            status,
+            text: 'An error occurred in Xero. Check the API Status page http://status.developer.xero.com for current service status.',
+          };
         },
         internal: () => ({
           status: 500,

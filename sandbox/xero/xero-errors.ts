@@ -28,7 +28,10 @@ export const xeroErrors = {
   },
   problem(status: 401 | 403 | 500, detail: string): RouteResult {
     const title = status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'An error occurred';
-    return { status, body: { Type: null, Title: title, Status: status, Detail: detail, Instance: randomUUID(), Extensions: {} } };
+    return {
+      status,
+      body: { Type: null, Title: title, Status: status, Detail: detail, Instance: randomUUID(), Extensions: {} },
+    };
   },
   notFound(): RouteResult {
     return { status: 404, text: "The resource you're looking for cannot be found" };
@@ -37,9 +40,16 @@ export const xeroErrors = {
     return { status: 503, text: 'The Organisation is offline' };
   },
   rateLimited(problem: string, retryAfterSeconds: number, headers: Record<string, string> = {}): RouteResult {
-    return { status: 429, text: '', headers: { ...headers, 'Retry-After': String(retryAfterSeconds), 'X-Rate-Limit-Problem': problem } };
+    return {
+      status: 429,
+      text: '',
+      headers: { ...headers, 'Retry-After': String(retryAfterSeconds), 'X-Rate-Limit-Problem': problem },
+    };
   },
-  oauth(status: 400 | 401, error: 'invalid_grant' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_request'): RouteResult {
+  oauth(
+    status: 400 | 401,
+    error: 'invalid_grant' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_request',
+  ): RouteResult {
     return { status, body: { error } };
   },
   methodNotAllowed(): RouteResult {

@@ -69,7 +69,8 @@ function guarded(fn: (ctx: RouteContext) => RouteResult): (ctx: RouteContext) =>
       return fn(ctx);
     } catch (e) {
       if (e instanceof AdminError) return zohoResult(e.status, { code: e.code, message: e.message });
-      if (e instanceof MutationError) return zohoResult(e.status, { code: e.status === 404 ? 1002 : 2, message: e.message });
+      if (e instanceof MutationError)
+        return zohoResult(e.status, { code: e.status === 404 ? 1002 : 2, message: e.message });
       if (e instanceof z.ZodError) return zohoResult(400, { code: 2, message: formatZodIssues(e).join('; ') });
       throw e;
     }
@@ -91,7 +92,10 @@ const ClockBody = z.strictObject({
   advanceMs: z.number().int().optional(),
   frozen: z.boolean().optional(),
 });
-const JournalQuery = z.strictObject({ since: z.coerce.number<string>().int().min(0).optional(), path: z.string().min(1).optional() });
+const JournalQuery = z.strictObject({
+  since: z.coerce.number<string>().int().min(0).optional(),
+  path: z.string().min(1).optional(),
+});
 const TokenBody = z.strictObject({ ttlSeconds: z.number().int().min(0).optional() });
 const LimitsBody = z.strictObject({
   ratePerMinute: z.number().int().min(0).optional(),

@@ -74,11 +74,19 @@ function unapplyCredits(t: MutationTarget, invoiceId: string, now: number): void
   t.refreshCredits();
 }
 
-function guardMoney(t: MutationTarget, inv: InvoiceRecord, force: boolean | undefined, action: string, now: number): void {
+function guardMoney(
+  t: MutationTarget,
+  inv: InvoiceRecord,
+  force: boolean | undefined,
+  action: string,
+  now: number,
+): void {
   const hasMoney = inv.payments.length > 0 || inv.writeOffMinor > 0 || t.creditsAppliedMinor(inv.invoice_id) > 0;
   if (!hasMoney) return;
   if (!force)
-    throw new MutationError(`Invoice ${inv.invoice_number} has payments or credits applied and cannot be ${action}; pass force to remove them first.`);
+    throw new MutationError(
+      `Invoice ${inv.invoice_number} has payments or credits applied and cannot be ${action}; pass force to remove them first.`,
+    );
   inv.payments = [];
   inv.writeOffMinor = 0;
   unapplyCredits(t, inv.invoice_id, now);
@@ -88,13 +96,22 @@ function editInvoice(t: MutationTarget, op: Op<'edit_invoice'>, now: number): Zo
   const inv = invoiceOf(t, op.invoice_id);
   if (inv.status === 'void') throw new MutationError(`Invoice ${inv.invoice_number} is void and cannot be edited.`);
   const first = inv.lines[0];
-  const changes: InvoiceChanges = op.changes ?? { lines: [{ index: 0, quantity: ((first?.quantityHundredths ?? 0) + 100) / 100 }] };
+  const changes: InvoiceChanges = op.changes ?? {
+    lines: [{ index: 0, quantity: ((first?.quantityHundredths ?? 0) + 100) / 100 }],
+  };
   if (changes.reference_number !== undefined) inv.reference_number = changes.reference_number;
   if (changes.notes !== undefined) inv.notes = changes.notes;
   if (changes.due_date !== undefined) inv.due_date = changes.due_date;
   for (const change of changes.lines ?? []) {
-    const line = change.line_item_id !== undefined ? inv.lines.find((l) => l.line_item_id === change.line_item_id) : inv.lines[change.index ?? 0];
-    if (!line) throw new MutationError(`Invoice ${inv.invoice_number} has no line ${change.line_item_id ?? change.index ?? 0}.`, 404);
+    const line =
+      change.line_item_id !== undefined
+        ? inv.lines.find((l) => l.line_item_id === change.line_item_id)
+        : inv.lines[change.index ?? 0];
+    if (!line)
+      throw new MutationError(
+        `Invoice ${inv.invoice_number} has no line ${change.line_item_id ?? change.index ?? 0}.`,
+        404,
+      );
     if (change.quantity !== undefined) line.quantityHundredths = roundToMinor(change.quantity);
     if (change.rate !== undefined) line.rateMinor = roundToMinor(change.rate);
   }
@@ -125,13 +142,17 @@ function editInvoice(t: MutationTarget, op: Op<'edit_invoice'>, now: number): Zo
   if (changes.mark_as_sent && inv.status === 'draft') inv.status = 'sent';
   if (changes.mark_as_draft && inv.status !== 'draft') {
     if (inv.payments.length > 0 || inv.writeOffMinor > 0 || t.creditsAppliedMinor(inv.invoice_id) > 0)
-      throw new MutationError(`Invoice ${inv.invoice_number} has payments or credits and cannot be converted to draft.`);
+      throw new MutationError(
+        `Invoice ${inv.invoice_number} has payments or credits and cannot be converted to draft.`,
+      );
     inv.status = 'draft';
   }
   inv.amounts = computeDocumentAmounts(inv, t.data.taxes);
   if (inv.amounts.totalMinor <= 0) throw new MutationError(`Invoice ${inv.invoice_number} total must stay positive.`);
   if (invoiceBalanceMinor(inv, t.creditsAppliedMinor(inv.invoice_id)) < 0)
-    throw new MutationError(`Invoice ${inv.invoice_number} total cannot be less than the amount already paid or credited.`);
+    throw new MutationError(
+      `Invoice ${inv.invoice_number} total cannot be less than the amount already paid or credited.`,
+    );
   restatus(t, inv, now);
   inv.modifiedMs = now;
   return { op: op.op, id: inv.invoice_id, last_modified_time: stamp(t, now) };
@@ -139,8 +160,14 @@ function editInvoice(t: MutationTarget, op: Op<'edit_invoice'>, now: number): Zo
 
 function createInvoice(t: MutationTarget, op: Op<'create_invoice'>, now: number): ZohoMutationResult {
   const customers = [...t.contactMap.values()].filter((c) => c.contact_type === 'customer' && c.status === 'active');
-  const customer = op.customer_id !== undefined ? contactOf(t, op.customer_id) : customers.length ? t.data.random.pick(customers) : undefined;
-  if (!customer || customer.contact_type !== 'customer') throw new MutationError('create_invoice needs a customer contact.');
+  const customer =
+    op.customer_id !== undefined
+      ? contactOf(t, op.customer_id)
+      : customers.length
+        ? t.data.random.pick(customers)
+        : undefined;
+  if (!customer || customer.contact_type !== 'customer')
+    throw new MutationError('create_invoice needs a customer contact.');
   const number = invoiceNumber(
     nextNumber(
       [...t.invoiceMap.values()].map((i) => i.invoice_number),
@@ -183,7 +210,8 @@ function recordPayment(t: MutationTarget, op: Op<'record_payment'>, now: number)
   const balance = invoiceBalanceMinor(inv, t.creditsAppliedMinor(inv.invoice_id));
   const amount = op.amount !== undefined ? roundToMinor(op.amount) : balance;
   if (balance <= 0) throw new MutationError(`Invoice ${inv.invoice_number} is already paid.`);
-  if (amount <= 0 || amount > balance) throw new MutationError(`Payment amount must be between 0.01 and ${toAmount(balance)}.`);
+  if (amount <= 0 || amount > balance)
+    throw new MutationError(`Payment amount must be between 0.01 and ${toAmount(balance)}.`);
   inv.payments.push({ payment_id: t.data.transactionIds.take(), date: op.date ?? today(t, now), amountMinor: amount });
   restatus(t, inv, now);
   inv.modifiedMs = now;
@@ -203,9 +231,17 @@ function createCreditNote(t: MutationTarget, op: Op<'create_credit_note'>, now: 
   );
   const line = creditLine(t.data, inv, first, Math.min(100, first.quantityHundredths), 1);
   const cn = buildCreditNote(t.data, inv, [line], now, number, 'Goods returned');
-  const amount = op.apply === false ? 0 : Math.min(cn.amounts.totalMinor, invoiceBalanceMinor(inv, t.creditsAppliedMinor(inv.invoice_id)));
+  const amount =
+    op.apply === false
+      ? 0
+      : Math.min(cn.amounts.totalMinor, invoiceBalanceMinor(inv, t.creditsAppliedMinor(inv.invoice_id)));
   if (amount > 0) {
-    cn.applications.push({ invoice_id: inv.invoice_id, invoice_number: inv.invoice_number, date: cn.date, amountMinor: amount });
+    cn.applications.push({
+      invoice_id: inv.invoice_id,
+      invoice_number: inv.invoice_number,
+      date: cn.date,
+      amountMinor: amount,
+    });
     inv.modifiedMs = now;
   }
   if (creditNoteBalanceMinor(cn) === 0) cn.status = 'closed';
@@ -216,11 +252,19 @@ function createCreditNote(t: MutationTarget, op: Op<'create_credit_note'>, now: 
 }
 
 /** Void or delete a credit note; applied credit comes off the invoices first (only with force). */
-function retireCreditNote(t: MutationTarget, op: Op<'void_credit_note'> | Op<'delete_credit_note'>, now: number): ZohoMutationResult {
+function retireCreditNote(
+  t: MutationTarget,
+  op: Op<'void_credit_note'> | Op<'delete_credit_note'>,
+  now: number,
+): ZohoMutationResult {
   const cn = creditNoteOf(t, op.creditnote_id);
-  if (op.op === 'void_credit_note' && cn.status === 'void') throw new MutationError(`Credit note ${cn.creditnote_number} is already void.`);
+  if (op.op === 'void_credit_note' && cn.status === 'void')
+    throw new MutationError(`Credit note ${cn.creditnote_number} is already void.`);
   if (cn.applications.length > 0) {
-    if (!op.force) throw new MutationError(`Credit note ${cn.creditnote_number} is applied to invoices; pass force to unapply it first.`);
+    if (!op.force)
+      throw new MutationError(
+        `Credit note ${cn.creditnote_number} is applied to invoices; pass force to unapply it first.`,
+      );
     const touched = cn.applications.map((a) => a.invoice_id);
     cn.applications = [];
     for (const id of touched) {
@@ -261,14 +305,20 @@ function editContact(t: MutationTarget, op: Op<'edit_contact'>, now: number): Zo
 function deleteContact(t: MutationTarget, op: Op<'delete_contact'>): ZohoMutationResult {
   const c = contactOf(t, op.contact_id);
   const used =
-    [...t.invoiceMap.values()].some((i) => i.customer_id === c.contact_id) || [...t.creditNoteMap.values()].some((n) => n.customer_id === c.contact_id);
+    [...t.invoiceMap.values()].some((i) => i.customer_id === c.contact_id) ||
+    [...t.creditNoteMap.values()].some((n) => n.customer_id === c.contact_id);
   if (used) throw new MutationError(`Contact ${c.contact_name} has transactions and cannot be deleted.`);
   t.contactMap.delete(c.contact_id);
   return { op: op.op, id: c.contact_id, last_modified_time: null };
 }
 
 function touch(t: MutationTarget, op: Op<'touch'>, now: number): ZohoMutationResult {
-  const record = op.entity === 'invoice' ? invoiceOf(t, op.id) : op.entity === 'creditnote' ? creditNoteOf(t, op.id) : contactOf(t, op.id);
+  const record =
+    op.entity === 'invoice'
+      ? invoiceOf(t, op.id)
+      : op.entity === 'creditnote'
+        ? creditNoteOf(t, op.id)
+        : contactOf(t, op.id);
   record.modifiedMs = now;
   return { op: op.op, id: op.id, last_modified_time: stamp(t, now) };
 }

@@ -49,7 +49,13 @@ export function buildCreditNote(
 }
 
 /** A copy of an invoice line for a credit note, for `quantityHundredths` of it, without discount. */
-export function creditLine(ctx: GeneratorContext, invoice: InvoiceRecord, from: LineRecord, quantityHundredths: number, order: number): LineRecord {
+export function creditLine(
+  ctx: GeneratorContext,
+  invoice: InvoiceRecord,
+  from: LineRecord,
+  quantityHundredths: number,
+  order: number,
+): LineRecord {
   return {
     ...from,
     line_item_id: ctx.transactionIds.take(),

@@ -34,7 +34,12 @@ function percentDiscount(random: SeededRandom): Discount {
  * Intra-state customers get CGST+SGST groups, others IGST; overseas invoices are in the customer's currency
  * and half of them are zero-rated exports.
  */
-export function buildInvoice(ctx: GeneratorContext, random: SeededRandom, customer: ContactRecord, opts: BuildInvoiceOptions): InvoiceRecord {
+export function buildInvoice(
+  ctx: GeneratorContext,
+  random: SeededRandom,
+  customer: ContactRecord,
+  opts: BuildInvoiceOptions,
+): InvoiceRecord {
   const org = ctx.organization;
   const overseas = customer.gst_treatment === 'overseas';
   const currency = customer.currency_code;
@@ -66,7 +71,10 @@ export function buildInvoice(ctx: GeneratorContext, random: SeededRandom, custom
       if (!random.chance(0.6)) continue;
       line.discount = random.chance(0.6)
         ? percentDiscount(random)
-        : { kind: 'amount', minor: Math.max(100, Math.floor((line.rateMinor * line.quantityHundredths) / 100 / 10 / 100) * 100) };
+        : {
+            kind: 'amount',
+            minor: Math.max(100, Math.floor((line.rateMinor * line.quantityHundredths) / 100 / 10 / 100) * 100),
+          };
     }
   }
   const date = formatZohoDate(opts.createdMs, org.offsetMinutes);

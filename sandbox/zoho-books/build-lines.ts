@@ -33,7 +33,11 @@ function rateMinor(random: SeededRandom, item: ItemDefinition, currency: Currenc
   let rate =
     currency === 'INR'
       ? rupees * 100 + (random.chance(0.3) ? random.int(1, 99) : 0)
-      : Math.max(100, Math.round((rupees * 100) / PRICE_DIVISOR[currency] / 100) * 100 + (random.chance(0.4) ? random.int(1, 99) : 0));
+      : Math.max(
+          100,
+          Math.round((rupees * 100) / PRICE_DIVISOR[currency] / 100) * 100 +
+            (random.chance(0.4) ? random.int(1, 99) : 0),
+        );
   // Half units (2.5 hrs) need an even rate for quantity × rate to be a whole paisa.
   if (qtyHundredths % 100 !== 0 && rate % 2 !== 0) rate += 1;
   return rate;

@@ -122,7 +122,13 @@ export function registerContactRoutes(router: Router, guard: Guard, store: ZohoD
       if (replayed) return { contact: replayed };
       const c = store.contact(id);
       if (!c) throw zohoErrors.notFound('Contact');
-      return { contact: renderContactDetail(c, store.render, store.receivables(c.contact_id).get(c.contact_id) ?? NO_RECEIVABLES) };
+      return {
+        contact: renderContactDetail(
+          c,
+          store.render,
+          store.receivables(c.contact_id).get(c.contact_id) ?? NO_RECEIVABLES,
+        ),
+      };
     }),
   );
 }

@@ -63,7 +63,8 @@ function place(random: SeededRandom, kind: Kind, homeState: string, attention: s
     };
     return { address, stateCode: '', gstCode: '', currency: country.currency };
   }
-  const state = kind === 'home' ? stateByCode(homeState) : random.pick(INDIA_STATES.filter((s) => s.code !== homeState));
+  const state =
+    kind === 'home' ? stateByCode(homeState) : random.pick(INDIA_STATES.filter((s) => s.code !== homeState));
   const [city, zip, phonePrefix] = random.pick(state.cities);
   const address = {
     attention,
@@ -80,7 +81,13 @@ function place(random: SeededRandom, kind: Kind, homeState: string, attention: s
   return { address, stateCode: state.code, gstCode: state.gstCode, currency: 'INR' };
 }
 
-function person(ctx: GeneratorContext, random: SeededRandom, overseas: boolean, domain: string, primary: boolean): ContactPersonRecord {
+function person(
+  ctx: GeneratorContext,
+  random: SeededRandom,
+  overseas: boolean,
+  domain: string,
+  primary: boolean,
+): ContactPersonRecord {
   const first = overseas ? random.pick(OVERSEAS_FIRST) : random.pick(FIRST_NAMES);
   const last = overseas ? random.pick(OVERSEAS_LAST) : random.pick(LAST_NAMES);
   const local = `${first}.${last}`.toLowerCase().replace(/[^a-z.]/g, '');
@@ -108,7 +115,12 @@ function uniqueName(used: Set<string>, make: () => string): string {
   return name;
 }
 
-export function generateContacts(ctx: GeneratorContext, random: SeededRandom, customers: number, vendors: number): ContactRecord[] {
+export function generateContacts(
+  ctx: GeneratorContext,
+  random: SeededRandom,
+  customers: number,
+  vendors: number,
+): ContactRecord[] {
   const org = ctx.organization;
   const used = new Set<string>();
   // A CSV import a few months before the range: its contacts share one created/modified second.
@@ -134,7 +146,10 @@ export function generateContacts(ctx: GeneratorContext, random: SeededRandom, cu
       ? uniqueName(used, () => `${personFirst} ${personLast}`)
       : overseas
         ? uniqueName(used, () => random.pick(OVERSEAS_COMPANIES))
-        : uniqueName(used, () => `${random.pick(COMPANY_FIRST)} ${random.pick(COMPANY_SECOND)} ${random.pick(COMPANY_SUFFIX)}`);
+        : uniqueName(
+            used,
+            () => `${random.pick(COMPANY_FIRST)} ${random.pick(COMPANY_SECOND)} ${random.pick(COMPANY_SUFFIX)}`,
+          );
     const domain = `${
       name
         .toLowerCase()
@@ -145,17 +160,38 @@ export function generateContacts(ctx: GeneratorContext, random: SeededRandom, cu
     // Most ship to the billing address; some to a warehouse elsewhere in the same city.
     const shipping = random.chance(0.8)
       ? { ...where.address }
-      : { ...where.address, attention: 'Stores', address: `Warehouse ${random.int(1, 9)}`, street2: where.address.address };
+      : {
+          ...where.address,
+          attention: 'Stores',
+          address: `Warehouse ${random.int(1, 9)}`,
+          street2: where.address.address,
+        };
     const gstNo =
-      overseas || individual ? '' : makeGstin(where.gstCode, makePan(random, random.pick(['C', 'C', 'F'] as const), name.charAt(0)), random.int(1, 2));
-    const persons = Array.from({ length: individual ? 1 : random.int(1, 3) }, (_, p) => person(ctx, random, overseas, domain, p === 0));
+      overseas || individual
+        ? ''
+        : makeGstin(
+            where.gstCode,
+            makePan(random, random.pick(['C', 'C', 'F'] as const), name.charAt(0)),
+            random.int(1, 2),
+          );
+    const persons = Array.from({ length: individual ? 1 : random.int(1, 3) }, (_, p) =>
+      person(ctx, random, overseas, domain, p === 0),
+    );
     if (individual && persons[0]) Object.assign(persons[0], { first_name: personFirst, last_name: personLast });
     const [termDays, termLabel] = pickPaymentTerms(random);
     const imported = i < Math.min(10, customers);
     const createdMs = imported
       ? importMs
-      : instantBetween(random, earliest, random.chance(0.8) ? localMidnight(ctx.from, org.offsetMinutes) - 1000 : latestNew);
-    const modifiedMs = imported ? importMs : random.chance(0.35) ? instantBetween(random, createdMs, ctx.asOfMs) : createdMs;
+      : instantBetween(
+          random,
+          earliest,
+          random.chance(0.8) ? localMidnight(ctx.from, org.offsetMinutes) - 1000 : latestNew,
+        );
+    const modifiedMs = imported
+      ? importMs
+      : random.chance(0.35)
+        ? instantBetween(random, createdMs, ctx.asOfMs)
+        : createdMs;
     contacts.push({
       contact_id: ctx.masterIds.take(),
       contact_name: name,

@@ -14,7 +14,8 @@ export function creditNoteNumber(n: number): string {
 /** Σ applied amounts per invoice id, across all credit notes. */
 export function creditsByInvoice(creditNotes: readonly CreditNoteRecord[]): Map<string, number> {
   const sums = new Map<string, number>();
-  for (const cn of creditNotes) for (const app of cn.applications) sums.set(app.invoice_id, (sums.get(app.invoice_id) ?? 0) + app.amountMinor);
+  for (const cn of creditNotes)
+    for (const app of cn.applications) sums.set(app.invoice_id, (sums.get(app.invoice_id) ?? 0) + app.amountMinor);
   return sums;
 }
 
@@ -27,7 +28,9 @@ function creditLines(ctx: GeneratorContext, random: SeededRandom, invoice: Invoi
     const from = source.splice(random.int(0, source.length - 1), 1)[0];
     if (!from) break;
     const units = Math.floor(from.quantityHundredths / 100);
-    lines.push(creditLine(ctx, invoice, from, units >= 2 ? random.int(1, units) * 100 : from.quantityHundredths, n + 1));
+    lines.push(
+      creditLine(ctx, invoice, from, units >= 2 ? random.int(1, units) * 100 : from.quantityHundredths, n + 1),
+    );
   }
   return lines;
 }
@@ -37,7 +40,12 @@ function creditLines(ctx: GeneratorContext, random: SeededRandom, invoice: Invoi
  * (open), void, or draft. Applications never exceed what the invoice still owes, so every invoice's
  * `balance = total − payment_made − credits_applied − write_off_amount` stays ≥ 0.
  */
-export function generateCreditNotes(ctx: GeneratorContext, random: SeededRandom, invoices: InvoiceRecord[], count: number): CreditNoteRecord[] {
+export function generateCreditNotes(
+  ctx: GeneratorContext,
+  random: SeededRandom,
+  invoices: InvoiceRecord[],
+  count: number,
+): CreditNoteRecord[] {
   const posted = invoices.filter((i) => i.status !== 'draft' && i.status !== 'void');
   if (posted.length === 0) return [];
   const credited = new Map<string, number>();
@@ -47,12 +55,28 @@ export function generateCreditNotes(ctx: GeneratorContext, random: SeededRandom,
     // Mostly invoices that still owe something (a few tries), else any posted invoice.
     let invoice = random.pick(posted);
     if (random.chance(0.75)) {
-      for (let tries = 0; tries < 25 && invoiceBalanceMinor(invoice, credited.get(invoice.invoice_id) ?? 0) <= 0; tries++) invoice = random.pick(posted);
+      for (
+        let tries = 0;
+        tries < 25 && invoiceBalanceMinor(invoice, credited.get(invoice.invoice_id) ?? 0) <= 0;
+        tries++
+      )
+        invoice = random.pick(posted);
     }
-    let createdMs = instantBetween(random, invoice.createdMs + 3600_000, Math.min(ctx.asOfMs, invoice.createdMs + 40 * DAY_MS));
+    let createdMs = instantBetween(
+      random,
+      invoice.createdMs + 3600_000,
+      Math.min(ctx.asOfMs, invoice.createdMs + 40 * DAY_MS),
+    );
     if (previousMs >= invoice.createdMs && random.chance(0.1)) createdMs = previousMs;
     previousMs = createdMs;
-    const note = buildCreditNote(ctx, invoice, creditLines(ctx, random, invoice), createdMs, '', random.pick(CREDIT_REASONS));
+    const note = buildCreditNote(
+      ctx,
+      invoice,
+      creditLines(ctx, random, invoice),
+      createdMs,
+      '',
+      random.pick(CREDIT_REASONS),
+    );
     const plan = random.weighted([
       ['full', 45],
       ['partial', 20],
@@ -62,13 +86,19 @@ export function generateCreditNotes(ctx: GeneratorContext, random: SeededRandom,
     ] as const);
     if (plan === 'void' || plan === 'draft') {
       note.status = plan;
-      if (plan === 'void') note.modifiedMs = instantBetween(random, createdMs, Math.min(ctx.asOfMs, createdMs + 5 * DAY_MS));
+      if (plan === 'void')
+        note.modifiedMs = instantBetween(random, createdMs, Math.min(ctx.asOfMs, createdMs + 5 * DAY_MS));
     } else if (plan !== 'unapplied') {
       const available = invoiceBalanceMinor(invoice, credited.get(invoice.invoice_id) ?? 0);
       const wanted = plan === 'full' ? note.amounts.totalMinor : Math.floor(note.amounts.totalMinor / 2);
       const amountMinor = Math.min(wanted, available);
       if (amountMinor > 0) {
-        note.applications.push({ invoice_id: invoice.invoice_id, invoice_number: invoice.invoice_number, date: note.date, amountMinor });
+        note.applications.push({
+          invoice_id: invoice.invoice_id,
+          invoice_number: invoice.invoice_number,
+          date: note.date,
+          amountMinor,
+        });
         credited.set(invoice.invoice_id, (credited.get(invoice.invoice_id) ?? 0) + amountMinor);
         invoice.modifiedMs = Math.max(invoice.modifiedMs, createdMs);
       }

@@ -7,7 +7,13 @@ import { IdSequence } from './id-sequence.js';
 import { deriveInvoiceStatus } from './invoice-status.js';
 import { buildItemCatalog } from './item-catalog.js';
 import { SeededRandom } from '../kit/seeded-random.js';
-import type { ContactRecord, CreditNoteRecord, CurrencyRecord, InvoiceRecord, OrganizationRecord } from './store-records.js';
+import type {
+  ContactRecord,
+  CreditNoteRecord,
+  CurrencyRecord,
+  InvoiceRecord,
+  OrganizationRecord,
+} from './store-records.js';
 import { TaxCatalog } from './tax-catalog.js';
 import { formatZohoDate, localMidnight, parseZohoDate } from './zoho-timestamp.js';
 
@@ -74,7 +80,8 @@ export function generateData(options: GenerateDataOptions = {}): ZohoDataset {
   const seed = options.seed ?? 1;
   const from = options.from ?? '2025-01-01';
   const to = options.to ?? '2025-12-31';
-  if (parseZohoDate(from) === undefined || parseZohoDate(to) === undefined || to < from) throw new Error(`generateData: bad date range ${from}..${to}`);
+  if (parseZohoDate(from) === undefined || parseZohoDate(to) === undefined || to < from)
+    throw new Error(`generateData: bad date range ${from}..${to}`);
   const root = new SeededRandom(seed);
   const masterIds = new IdSequence(1890000000010000n, root.fork('master-ids'));
   const transactionIds = new IdSequence(11149000000060000n, root.fork('transaction-ids'));
@@ -97,7 +104,8 @@ export function generateData(options: GenerateDataOptions = {}): ZohoDataset {
   const creditNotes = generateCreditNotes(ctx, root.fork('credit-notes'), invoices, options.creditNotes ?? 60);
   const credits = creditsByInvoice(creditNotes);
   const today = formatZohoDate(ctx.asOfMs, org.offsetMinutes);
-  for (const invoice of invoices) invoice.status = deriveInvoiceStatus(invoice, credits.get(invoice.invoice_id) ?? 0, today);
+  for (const invoice of invoices)
+    invoice.status = deriveInvoiceStatus(invoice, credits.get(invoice.invoice_id) ?? 0, today);
   ensureSharedModifiedSecond(invoices);
   return { ...ctx, seed, contacts, invoices, creditNotes, random: root.fork('mutations') };
 }

@@ -14,9 +14,17 @@ export function invoiceNumber(n: number): string {
 const wholeUnits = (minor: number): number => Math.max(100, Math.floor(minor / 100) * 100);
 
 /** A payment instant `days` after the invoice date, in business hours; undefined if after the as-of instant. */
-function paymentDate(ctx: GeneratorContext, random: SeededRandom, invoice: InvoiceRecord, days: number): { date: string; ms: number } | undefined {
+function paymentDate(
+  ctx: GeneratorContext,
+  random: SeededRandom,
+  invoice: InvoiceRecord,
+  days: number,
+): { date: string; ms: number } | undefined {
   const date = addDays(invoice.date, days);
-  const ms = Math.max(invoice.createdMs + 1000, localMidnight(date, ctx.organization.offsetMinutes) + random.int(9 * 3600, 19 * 3600) * 1000);
+  const ms = Math.max(
+    invoice.createdMs + 1000,
+    localMidnight(date, ctx.organization.offsetMinutes) + random.int(9 * 3600, 19 * 3600) * 1000,
+  );
   if (ms > ctx.asOfMs) return undefined;
   return { date: formatZohoDate(ms, ctx.organization.offsetMinutes), ms };
 }
@@ -26,7 +34,11 @@ function addLifecycle(ctx: GeneratorContext, random: SeededRandom, invoice: Invo
   if (invoice.status === 'draft') return;
   if (random.chance(0.04)) {
     invoice.status = 'void';
-    invoice.modifiedMs = instantBetween(random, invoice.createdMs + 3600_000, Math.min(ctx.asOfMs, invoice.createdMs + 20 * DAY_MS));
+    invoice.modifiedMs = instantBetween(
+      random,
+      invoice.createdMs + 3600_000,
+      Math.min(ctx.asOfMs, invoice.createdMs + 20 * DAY_MS),
+    );
     return;
   }
   const total = invoice.amounts.totalMinor;
@@ -62,7 +74,12 @@ function addLifecycle(ctx: GeneratorContext, random: SeededRandom, invoice: Invo
  * Invoices spread over business hours of [from, to], numbered in creation order. About 6% share the
  * creation second of the one before (bulk creation), so cursors must not assume unique timestamps.
  */
-export function generateInvoices(ctx: GeneratorContext, random: SeededRandom, customers: ContactRecord[], count: number): InvoiceRecord[] {
+export function generateInvoices(
+  ctx: GeneratorContext,
+  random: SeededRandom,
+  customers: ContactRecord[],
+  count: number,
+): InvoiceRecord[] {
   const instants = Array.from({ length: count }, () => businessInstant(ctx, random)).sort((a, b) => a - b);
   for (let i = 1; i < instants.length; i++) if (random.chance(0.06)) instants[i] = instants[i - 1] ?? 0;
   const weightedCustomers = customers.map((c) => [c, c.status === 'active' ? 10 : 2] as const);
@@ -70,7 +87,11 @@ export function generateInvoices(ctx: GeneratorContext, random: SeededRandom, cu
   instants.forEach((createdMs, i) => {
     const eligible = weightedCustomers.filter(([c]) => c.createdMs <= createdMs);
     const customer = random.weighted(eligible.length ? eligible : weightedCustomers);
-    const invoice = buildInvoice(ctx, random, customer, { invoiceNumber: invoiceNumber(i + 1), createdMs, draft: random.chance(0.07) });
+    const invoice = buildInvoice(ctx, random, customer, {
+      invoiceNumber: invoiceNumber(i + 1),
+      createdMs,
+      draft: random.chance(0.07),
+    });
     invoice.is_viewed_by_client = invoice.status !== 'draft' && random.chance(0.3);
     addLifecycle(ctx, random, invoice);
     invoices.push(invoice);

@@ -1,8 +1,20 @@
-export { startZohoEmulator, type ZohoEmulator, type ZohoEmulatorOptions, type ZohoEmulatorStats } from './zoho-emulator.js';
+export {
+  startZohoEmulator,
+  type ZohoEmulator,
+  type ZohoEmulatorOptions,
+  type ZohoEmulatorStats,
+} from './zoho-emulator.js';
 export { ZOHO_SANDBOX_DEFAULTS } from './sandbox-defaults.js';
 export { generateData, IST_OFFSET_MINUTES, type GenerateDataOptions, type ZohoDataset } from './generate-data.js';
 export { ZohoDataStore } from './zoho-data-store.js';
-export { ZohoMutation, ZohoMutationBatch, InvoiceChanges, ContactChanges, MutationError, type ZohoMutationResult } from './zoho-mutation.js';
+export {
+  ZohoMutation,
+  ZohoMutationBatch,
+  InvoiceChanges,
+  ContactChanges,
+  MutationError,
+  type ZohoMutationResult,
+} from './zoho-mutation.js';
 export { EmulatorClock, type ClockSettings } from '../kit/emulator-clock.js';
 export { ZohoTokenRegistry, type ZohoTokenOptions } from './token-registry.js';
 export { ZohoRateLimiter, type RateLimits } from './rate-limiter.js';

@@ -146,7 +146,10 @@ export function registerInvoiceRoutes(router: Router, guard: Guard, store: ZohoD
           (numberStarts === undefined || inv.invoice_number.startsWith(numberStarts)) &&
           (numberContains === undefined || inv.invoice_number.includes(numberContains)) &&
           (reference === undefined || inv.reference_number === reference) &&
-          (search === undefined || [inv.invoice_number, inv.reference_number, inv.customer_name].some((s) => s.toLowerCase().includes(search))) &&
+          (search === undefined ||
+            [inv.invoice_number, inv.reference_number, inv.customer_name].some((s) =>
+              s.toLowerCase().includes(search),
+            )) &&
           (onDate === undefined || onDate(inv.date)) &&
           (onDue === undefined || onDue(inv.due_date)) &&
           (onCreated === undefined || onCreated(formatZohoDate(inv.createdMs, offset))),

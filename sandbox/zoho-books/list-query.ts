@@ -106,7 +106,8 @@ export function listPage<T>(
   const filterBy = query.get('filter_by') || spec.defaultFilter;
   if (!(filterBy in spec.filters)) throw zohoErrors.invalidValue('filter_by');
   const statusFilter = spec.filters[filterBy];
-  const sorted = records instanceof SortedListings ? records.sorted(column, order, spec) : sortRecords(records, column, order, spec);
+  const sorted =
+    records instanceof SortedListings ? records.sorted(column, order, spec) : sortRecords(records, column, order, spec);
   // One scan up to the page's end, plus one match to know whether another page follows.
   const start = (page - 1) * perPage;
   const rows: T[] = [];
@@ -152,7 +153,11 @@ export function timestampParam(query: URLSearchParams, name: string, offsetMinut
 }
 
 /** A parameter restricted to `allowed` values, or 400 code 2. */
-export function enumParam<V extends string>(query: URLSearchParams, name: string, allowed: readonly V[]): V | undefined {
+export function enumParam<V extends string>(
+  query: URLSearchParams,
+  name: string,
+  allowed: readonly V[],
+): V | undefined {
   const raw = query.get(name);
   if (raw === null || raw === '') return undefined;
   if (!(allowed as readonly string[]).includes(raw)) throw zohoErrors.invalidValue(name);
@@ -169,7 +174,8 @@ export function dateRange(query: URLSearchParams, prefix: string): ((date: strin
   const end = dateParam(query, `${prefix}_end`);
   const before = dateParam(query, `${prefix}_before`);
   const after = dateParam(query, `${prefix}_after`);
-  if (exact === undefined && start === undefined && end === undefined && before === undefined && after === undefined) return undefined;
+  if (exact === undefined && start === undefined && end === undefined && before === undefined && after === undefined)
+    return undefined;
   return (d) =>
     (exact === undefined || d === exact) &&
     (start === undefined || d >= start) &&

@@ -4,7 +4,11 @@ import { ZOHO_SANDBOX_DEFAULTS } from './sandbox-defaults.js';
 /** The Zoho Books emulator as `erp-sync sandbox` and the demo run it. */
 export const profile: SandboxProfile = {
   name: 'zoho-books',
-  command: { description: 'the Zoho Books emulator over seeded generated data', defaultPort: 4011, recordsHelp: 'invoices to generate' },
+  command: {
+    description: 'the Zoho Books emulator over seeded generated data',
+    defaultPort: 4011,
+    recordsHelp: 'invoices to generate',
+  },
   async start({ demo, ...options }) {
     const { seed, records } = options;
     // Loaded when started: the CLI registers every profile, and a worker has no use for the emulators' code.
@@ -26,7 +30,12 @@ export const profile: SandboxProfile = {
           system: 'zoho-books',
           originSource: 'EXTERNAL_SYSTEM_A',
           everySeconds: 30,
-          settings: { organizationId: d.organizationId, ...credentials, baseUrl: `${emu.url}/books/v3`, dailyCallLimit: 10000 },
+          settings: {
+            organizationId: d.organizationId,
+            ...credentials,
+            baseUrl: `${emu.url}/books/v3`,
+            dailyCallLimit: 10000,
+          },
         }),
       demo: {
         connectionId: 'zoho-in',
@@ -40,7 +49,13 @@ export const profile: SandboxProfile = {
             originSource: 'EXTERNAL_SYSTEM_A',
             // The sandbox has no per-minute limit; real Zoho allows 100/min per organisation.
             rateBudget: { perMinute: 100_000, concurrency: 8 },
-            settings: { organizationId: emu.organizationId, ...credentials, baseUrl: emu.apiBase, accountsUrl: emu.url, dailyCallLimit: 0 },
+            settings: {
+              organizationId: emu.organizationId,
+              ...credentials,
+              baseUrl: emu.apiBase,
+              accountsUrl: emu.url,
+              dailyCallLimit: 0,
+            },
           }),
         mutate: async () => {
           const store = emu.store;
@@ -48,7 +63,12 @@ export const profile: SandboxProfile = {
           // Unpaid, uncredited, posted invoices: Zoho refuses to void or delete an invoice with payments or credits.
           const credited = new Set(store.creditNotes().flatMap((c) => c.applications?.map((a) => a.invoice_id) ?? []));
           const open = all.filter(
-            (i) => i.status !== 'void' && i.status !== 'draft' && i.payments.length === 0 && i.writeOffMinor === 0 && !credited.has(i.invoice_id),
+            (i) =>
+              i.status !== 'void' &&
+              i.status !== 'draft' &&
+              i.payments.length === 0 &&
+              i.writeOffMinor === 0 &&
+              !credited.has(i.invoice_id),
           );
           const pick = (n: number, from = open) => from.splice(0, n).map((i) => i.invoice_id);
           const edited = pick(5);

@@ -21,7 +21,8 @@ export interface RateLimits {
   dailyLimit: number;
 }
 
-export type RateDecision = { ok: true; headers: Record<string, string> } | { ok: false; error: ZohoApiError; window: 'minute' | 'day' };
+export type RateDecision =
+  { ok: true; headers: Record<string, string> } | { ok: false; error: ZohoApiError; window: 'minute' | 'day' };
 
 export class ZohoRateLimiter {
   private readonly limiter: RateLimiter;
@@ -47,7 +48,12 @@ export class ZohoRateLimiter {
 
   get current(): RateLimits & { usedToday: number; usedThisMinute: number } {
     const u = this.limiter.usage();
-    return { ratePerMinute: u.minute!.limit, dailyLimit: u.day!.limit, usedToday: u.day!.used, usedThisMinute: u.minute!.used };
+    return {
+      ratePerMinute: u.minute!.limit,
+      dailyLimit: u.day!.limit,
+      usedToday: u.day!.used,
+      usedThisMinute: u.minute!.used,
+    };
   }
 
   configure(limits: Partial<RateLimits>): void {

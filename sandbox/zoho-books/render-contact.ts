@@ -10,7 +10,12 @@ export interface Receivables {
   unusedCreditsBcyMinor: number;
 }
 
-export const NO_RECEIVABLES: Receivables = { outstandingMinor: 0, outstandingBcyMinor: 0, unusedCreditsMinor: 0, unusedCreditsBcyMinor: 0 };
+export const NO_RECEIVABLES: Receivables = {
+  outstandingMinor: 0,
+  outstandingBcyMinor: 0,
+  unusedCreditsMinor: 0,
+  unusedCreditsBcyMinor: 0,
+};
 
 /** Wire shapes of a contact. https://www.zoho.com/books/api/v3/contacts/#get-contact */
 function common(c: ContactRecord, ctx: RenderContext, r: Receivables): Record<string, unknown> {

@@ -1,6 +1,14 @@
 import type { DocumentAmounts } from './compute-document-amounts.js';
 import { convertMinor, toAmount } from '../kit/minor-units.js';
-import type { AddressRecord, ContactRecord, CurrencyCode, CurrencyRecord, Discount, LineRecord, OrganizationRecord } from './store-records.js';
+import type {
+  AddressRecord,
+  ContactRecord,
+  CurrencyCode,
+  CurrencyRecord,
+  Discount,
+  LineRecord,
+  OrganizationRecord,
+} from './store-records.js';
 import type { TaxCatalog } from './tax-catalog.js';
 import { formatZohoTimestamp } from './zoho-timestamp.js';
 

@@ -1,5 +1,13 @@
 import { convertMinor, toAmount } from '../kit/minor-units.js';
-import { address, discountValue, exchangeRate, renderLines, renderTaxes, timestamp, type RenderContext } from './render-context.js';
+import {
+  address,
+  discountValue,
+  exchangeRate,
+  renderLines,
+  renderTaxes,
+  timestamp,
+  type RenderContext,
+} from './render-context.js';
 import { invoiceBalanceMinor } from './invoice-status.js';
 import type { InvoiceRecord } from './store-records.js';
 
@@ -58,14 +66,18 @@ export function renderInvoiceDetail(inv: InvoiceRecord, ctx: RenderContext): Rec
   const fx = inv.exchangeRateMicro;
   const bcy = (minor: number): number => toAmount(convertMinor(minor, fx, 'micro'));
   const currency = ctx.currency(inv.currency_code);
-  const persons = ctx.contact(inv.customer_id)?.contact_persons.filter((p) => inv.contact_person_ids.includes(p.contact_person_id)) ?? [];
+  const persons =
+    ctx.contact(inv.customer_id)?.contact_persons.filter((p) => inv.contact_person_ids.includes(p.contact_person_id)) ??
+    [];
   const itemLevel = inv.discount_type === 'item_level';
   return {
     invoice_id: inv.invoice_id,
     invoice_number: inv.invoice_number,
     // The customer-facing share link Zoho gives every sent invoice (drafts have none); the worker
     // attaches it to the billing invoice once, as INVOICE_FOR_BUYER.
-    ...(inv.status === 'draft' ? {} : { invoice_url: `https://books.zoho.in/portal/sandbox/invoices/${inv.invoice_id}.pdf` }),
+    ...(inv.status === 'draft'
+      ? {}
+      : { invoice_url: `https://books.zoho.in/portal/sandbox/invoices/${inv.invoice_id}.pdf` }),
     reference_number: inv.reference_number,
     date: inv.date,
     due_date: inv.due_date,

@@ -17,7 +17,9 @@ export type ZohoRaw = Record<string, unknown>;
 
 /** Zoho ids are printed as strings, but its own published examples print some as numbers. */
 const Id = z.union([z.string().min(1), z.number().int().nonnegative()]);
-const Timestamp = z.string().refine((s) => parseZohoTimestamp(s, 0) !== undefined, 'expected a Zoho timestamp (yyyy-MM-ddTHH:mm:ss±hhmm)');
+const Timestamp = z
+  .string()
+  .refine((s) => parseZohoTimestamp(s, 0) !== undefined, 'expected a Zoho timestamp (yyyy-MM-ddTHH:mm:ss±hhmm)');
 const DateText = z.string().refine((s) => parseZohoDate(s) !== undefined, 'expected a date (yyyy-mm-dd)');
 const Amount = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/, 'expected a decimal number')]);
 
@@ -85,11 +87,17 @@ export const ZohoOrganisationReplay = z.strictObject({
     time_zone: z.string().optional(),
   }),
   taxes: z.array(ZohoTaxReplay).optional(),
-  tax_groups: z.array(z.looseObject({ tax_group_id: Id, tax_group_name: z.string(), taxes: z.array(ZohoTaxReplay) })).optional(),
+  tax_groups: z
+    .array(z.looseObject({ tax_group_id: Id, tax_group_name: z.string(), taxes: z.array(ZohoTaxReplay) }))
+    .optional(),
 });
 export type ZohoOrganisationReplay = z.infer<typeof ZohoOrganisationReplay>;
 
-const ID_FIELD: Record<ZohoReplayEntity, string> = { invoices: 'invoice_id', creditnotes: 'creditnote_id', contacts: 'contact_id' };
+const ID_FIELD: Record<ZohoReplayEntity, string> = {
+  invoices: 'invoice_id',
+  creditnotes: 'creditnote_id',
+  contacts: 'contact_id',
+};
 
 /** The keys of Zoho's list rows (a subset of the detail). */
 const ROW_KEYS: Record<ZohoReplayEntity, readonly string[]> = {
@@ -179,7 +187,11 @@ const ROW_KEYS: Record<ZohoReplayEntity, readonly string[]> = {
 };
 
 export class ZohoReplayedRecords {
-  private readonly maps: Record<ZohoReplayEntity, Map<string, ZohoRaw>> = { invoices: new Map(), creditnotes: new Map(), contacts: new Map() };
+  private readonly maps: Record<ZohoReplayEntity, Map<string, ZohoRaw>> = {
+    invoices: new Map(),
+    creditnotes: new Map(),
+    contacts: new Map(),
+  };
   organisation: ZohoOrganisationReplay | undefined;
   /** Counts the changes (add, clear), so that lists built from these records know when to build again. */
   version = 0;
@@ -207,7 +219,11 @@ export class ZohoReplayedRecords {
   }
 
   counts(): Record<ZohoReplayEntity, number> {
-    return { invoices: this.maps.invoices.size, creditnotes: this.maps.creditnotes.size, contacts: this.maps.contacts.size };
+    return {
+      invoices: this.maps.invoices.size,
+      creditnotes: this.maps.creditnotes.size,
+      contacts: this.maps.contacts.size,
+    };
   }
 
   clear(): void {
@@ -222,7 +238,8 @@ export function replayedRow(entity: ZohoReplayEntity, raw: ZohoRaw): ZohoRaw {
   const row: ZohoRaw = {};
   for (const k of ROW_KEYS[entity]) if (raw[k] !== undefined) row[k] = raw[k];
   if (row.last_modified_time === undefined && raw.updated_time !== undefined) row.last_modified_time = raw.updated_time;
-  if (entity === 'contacts' && row.customer_name === undefined && raw.contact_type !== 'vendor') row.customer_name = raw.contact_name;
+  if (entity === 'contacts' && row.customer_name === undefined && raw.contact_type !== 'vendor')
+    row.customer_name = raw.contact_name;
   return row;
 }
 
@@ -234,7 +251,9 @@ export function replayedModifiedMs(raw: ZohoRaw, offsetMinutes: number): number 
 
 export function replayedCreatedMs(raw: ZohoRaw, offsetMinutes: number): number {
   const text = raw.created_time === undefined ? undefined : String(raw.created_time);
-  return (text === undefined ? undefined : parseZohoTimestamp(text, offsetMinutes)) ?? replayedModifiedMs(raw, offsetMinutes);
+  return (
+    (text === undefined ? undefined : parseZohoTimestamp(text, offsetMinutes)) ?? replayedModifiedMs(raw, offsetMinutes)
+  );
 }
 
 /** A decimal amount as printed (number or decimal string) → a number for sorting. */

@@ -55,7 +55,9 @@ export function registerSettingsRoutes(router: Router, guard: Guard, store: Zoho
   router.on(
     'GET',
     '/books/v3/organizations',
-    guard(() => ({ organizations: [store.replayed.organisation?.organization ?? renderOrganization(store)] }), { organization: false }),
+    guard(() => ({ organizations: [store.replayed.organisation?.organization ?? renderOrganization(store)] }), {
+      organization: false,
+    }),
   );
 
   // https://www.zoho.com/books/api/v3/organizations/#get-organization
@@ -64,7 +66,8 @@ export function registerSettingsRoutes(router: Router, guard: Guard, store: Zoho
     '/books/v3/organizations/:organization_id',
     guard(
       (ctx) => {
-        if (ctx.params.organization_id !== store.organizationId) throw zohoErrors.unknownOrganization(ctx.params.organization_id ?? '');
+        if (ctx.params.organization_id !== store.organizationId)
+          throw zohoErrors.unknownOrganization(ctx.params.organization_id ?? '');
         return { organization: store.replayed.organisation?.organization ?? renderOrganization(store) };
       },
       { organization: false },

@@ -58,9 +58,16 @@ export class ZohoTokenRegistry extends TokenRegistry {
    * that does not match).
    */
   redeem(codes: AuthorizationCodes, params: URLSearchParams): { status: number; body: Record<string, unknown> } {
-    const r = codes.redeem(params, { clientId: params.get('client_id') ?? undefined, clientSecret: params.get('client_secret') ?? undefined });
+    const r = codes.redeem(params, {
+      clientId: params.get('client_id') ?? undefined,
+      clientSecret: params.get('client_secret') ?? undefined,
+    });
     if (!r.ok) {
-      if (r.error === 'invalid_client') return { status: 200, body: { error: r.field === 'clientSecret' ? 'invalid_client_secret' : 'invalid_client' } };
+      if (r.error === 'invalid_client')
+        return {
+          status: 200,
+          body: { error: r.field === 'clientSecret' ? 'invalid_client_secret' : 'invalid_client' },
+        };
       return { status: 200, body: { error: 'invalid_code' } };
     }
     const g = this.newGrant(`1000.${randomBytes(16).toString('hex')}.${randomBytes(16).toString('hex')}`, 19);
@@ -79,12 +86,22 @@ export class ZohoTokenRegistry extends TokenRegistry {
 
   /** Handles the token endpoint's parameters (query string and form body merged). */
   exchange(params: URLSearchParams, codes?: AuthorizationCodes): { status: number; body: Record<string, unknown> } {
-    if (codes && params.get('grant_type') === 'authorization_code' && params.has('code')) return this.redeem(codes, params);
-    const r = this.grant(params, { clientId: params.get('client_id') ?? undefined, clientSecret: params.get('client_secret') ?? undefined });
+    if (codes && params.get('grant_type') === 'authorization_code' && params.has('code'))
+      return this.redeem(codes, params);
+    const r = this.grant(params, {
+      clientId: params.get('client_id') ?? undefined,
+      clientSecret: params.get('client_secret') ?? undefined,
+    });
     if (r.ok) {
       return {
         status: 200,
-        body: { access_token: r.accessToken, scope: SCOPE, api_domain: this.zoho.apiDomain(), token_type: 'Bearer', expires_in: r.expiresIn },
+        body: {
+          access_token: r.accessToken,
+          scope: SCOPE,
+          api_domain: this.zoho.apiDomain(),
+          token_type: 'Bearer',
+          expires_in: r.expiresIn,
+        },
       };
     }
     if (r.error === 'too_many_refreshes') {
@@ -98,8 +115,12 @@ export class ZohoTokenRegistry extends TokenRegistry {
       };
     }
     if (r.error === 'unsupported_grant_type')
-      return { status: 200, body: { error: params.get('grant_type') === 'authorization_code' ? 'invalid_code' : 'unsupported_grant_type' } };
-    if (r.error === 'invalid_client') return { status: 200, body: { error: r.field === 'clientSecret' ? 'invalid_client_secret' : 'invalid_client' } };
+      return {
+        status: 200,
+        body: { error: params.get('grant_type') === 'authorization_code' ? 'invalid_code' : 'unsupported_grant_type' },
+      };
+    if (r.error === 'invalid_client')
+      return { status: 200, body: { error: r.field === 'clientSecret' ? 'invalid_client_secret' : 'invalid_client' } };
     return { status: 200, body: { error: 'invalid_code' } };
   }
 }

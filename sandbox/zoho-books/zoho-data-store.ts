@@ -38,7 +38,12 @@ export class ZohoDataStore implements MutationTarget {
   private changes = 0;
   private currencyMap = new Map<CurrencyCode, CurrencyRecord>();
   /** Pre-batch copies of the records a batch touched (undefined = did not exist), for rollback. */
-  private undo: Map<string, { kind: RecordKind; id: string; before: InvoiceRecord | CreditNoteRecord | ContactRecord | undefined }> | undefined;
+  private undo:
+    | Map<
+        string,
+        { kind: RecordKind; id: string; before: InvoiceRecord | CreditNoteRecord | ContactRecord | undefined }
+      >
+    | undefined;
   readonly render: RenderContext;
 
   constructor(
@@ -147,7 +152,8 @@ export class ZohoDataStore implements MutationTarget {
       return r;
     };
     for (const inv of this.invoiceMap.values()) {
-      if (inv.status === 'draft' || inv.status === 'void' || (contactId !== undefined && inv.customer_id !== contactId)) continue;
+      if (inv.status === 'draft' || inv.status === 'void' || (contactId !== undefined && inv.customer_id !== contactId))
+        continue;
       const balance = invoiceBalanceMinor(inv, this.creditsAppliedMinor(inv.invoice_id));
       const r = entry(inv.customer_id);
       r.outstandingMinor += balance;

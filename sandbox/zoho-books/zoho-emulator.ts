@@ -124,7 +124,10 @@ export async function startZohoEmulator(options: ZohoEmulatorOptions = {}): Prom
     clock,
     new SeededRandom(`${String(seed)}:tokens`),
   );
-  const initialLimits = { ratePerMinute: options.ratePerMinute ?? d.ratePerMinute, dailyLimit: options.dailyLimit ?? d.dailyLimit };
+  const initialLimits = {
+    ratePerMinute: options.ratePerMinute ?? d.ratePerMinute,
+    dailyLimit: options.dailyLimit ?? d.dailyLimit,
+  };
   const limiter = new ZohoRateLimiter(initialLimits, clock, store.organization.offsetMinutes);
   let requestCount = 0;
 
@@ -140,7 +143,12 @@ export async function startZohoEmulator(options: ZohoEmulatorOptions = {}): Prom
     pkce: true,
     // A Zoho token is the user's: it reaches every organisation of the user.
     choose: 'all',
-    organisations: () => [{ id: store.organizationId, name: String(store.replayed.organisation?.organization.name ?? store.organization.name) }],
+    organisations: () => [
+      {
+        id: store.organizationId,
+        name: String(store.replayed.organisation?.organization.name ?? store.organization.name),
+      },
+    ],
     decisionPath: ZOHO_DECISION_PATH,
     clock,
     // The India edition: https://www.zoho.com/accounts/protocol/oauth/multi-dc.html
@@ -162,7 +170,11 @@ export async function startZohoEmulator(options: ZohoEmulatorOptions = {}): Prom
     requestCount,
     rateLimited: { ...limiter.refused },
     rateLimits: limiter.current,
-    records: { invoices: store.invoiceMap.size, creditNotes: store.creditNoteMap.size, contacts: store.contactMap.size },
+    records: {
+      invoices: store.invoiceMap.size,
+      creditNotes: store.creditNoteMap.size,
+      contacts: store.contactMap.size,
+    },
   });
   const urls = () => ({ url: baseUrl, apiBase: `${baseUrl}/books/v3`, tokenUrl: `${baseUrl}/oauth/v2/token` });
 
@@ -191,7 +203,8 @@ export async function startZohoEmulator(options: ZohoEmulatorOptions = {}): Prom
 
   // Errors raised by the shared kit (unknown path, bad JSON, injected faults) in Zoho's shape, with the
   // rate-limit headers every Books response carries. An injected 429 looks like Zoho's per-minute throttle.
-  const shaped = (e: ZohoApiError): RouteResult => e.toResult(e.headers['X-Rate-Limit-Reset'] ? {} : limiter.dailyHeaders());
+  const shaped = (e: ZohoApiError): RouteResult =>
+    e.toResult(e.headers['X-Rate-Limit-Reset'] ? {} : limiter.dailyHeaders());
   const server = await startEmulatorServer(
     {
       name: 'zoho-books',
@@ -208,7 +221,9 @@ export async function startZohoEmulator(options: ZohoEmulatorOptions = {}): Prom
         injected: (status, reason, retryAfterSeconds) => {
           if (status === 429) return shaped(limiter.minuteError(Math.max(1, retryAfterSeconds ?? 60)));
           if (status === 401) return shaped(zohoErrors.notAuthorized());
-          return shaped(new ZohoApiError(status, 1000, status === 500 ? 'Internal error' : `Injected ${status}: ${reason}`));
+          return shaped(
+            new ZohoApiError(status, 1000, status === 500 ? 'Internal error' : `Injected ${status}: ${reason}`),
+          );
         },
         internal: () => zohoResult(500, { code: 1000, message: 'Internal error' }),
       },

@@ -31,7 +31,8 @@ export const zohoErrors = {
   /** Missing, unknown or expired OAuth token. VERIFY: community-observed code 57. */
   notAuthorized: () => new ZohoApiError(401, 57, 'You are not authorized to perform this operation'),
   /** A well-formed organization_id the user does not belong to (Zoho's documented example). */
-  unknownOrganization: (id: string) => new ZohoApiError(400, 6041, `This user is not associated with the CompanyID/CompanyName:${id}.`),
+  unknownOrganization: (id: string) =>
+    new ZohoApiError(400, 6041, `This user is not associated with the CompanyID/CompanyName:${id}.`),
   notFound: (what: string) => new ZohoApiError(404, 1002, `${what} does not exist.`),
   /** VERIFY: third-party code for an unknown path. */
   invalidUrl: () => new ZohoApiError(404, 5, 'Invalid URL Passed'),
@@ -47,5 +48,10 @@ export const zohoErrors = {
       'For security reasons your organization has been blocked as it have exceeded the maximum number of requests per minute that can originate from an organization.',
     ),
   /** Daily cap: message quoted from Zoho's intro page; code 45 is third-party (VERIFY). */
-  dailyLimit: (limit: number) => new ZohoApiError(429, 45, `The API call for this organization has exceeded the maximum call rate limit of ${limit}.`),
+  dailyLimit: (limit: number) =>
+    new ZohoApiError(
+      429,
+      45,
+      `The API call for this organization has exceeded the maximum call rate limit of ${limit}.`,
+    ),
 };

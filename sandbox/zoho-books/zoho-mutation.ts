@@ -6,7 +6,9 @@ import { z } from 'zod';
  * is how tests produce several edits within one second. A batch is all-or-nothing.
  */
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'yyyy-mm-dd');
-const money = z.number().refine((n) => Number.isFinite(n) && Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'at most 2 decimals');
+const money = z
+  .number()
+  .refine((n) => Number.isFinite(n) && Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'at most 2 decimals');
 
 const LineChange = z.strictObject({
   /** Which line: by id or by 0-based position. */
@@ -58,7 +60,12 @@ export const ZohoMutation = z.discriminatedUnion('op', [
   z.strictObject({ op: z.literal('void_invoice'), invoice_id: z.string(), force: z.boolean().optional() }),
   z.strictObject({ op: z.literal('delete_invoice'), invoice_id: z.string(), force: z.boolean().optional() }),
   /** Default amount: the whole balance; default date: the emulator's today. */
-  z.strictObject({ op: z.literal('record_payment'), invoice_id: z.string(), amount: money.optional(), date: date.optional() }),
+  z.strictObject({
+    op: z.literal('record_payment'),
+    invoice_id: z.string(),
+    amount: money.optional(),
+    date: date.optional(),
+  }),
   /** Credits one unit of the invoice's first line; applies min(total, balance) unless `apply: false`. */
   z.strictObject({ op: z.literal('create_credit_note'), invoice_id: z.string(), apply: z.boolean().optional() }),
   z.strictObject({ op: z.literal('void_credit_note'), creditnote_id: z.string(), force: z.boolean().optional() }),

@@ -51,7 +51,12 @@ export interface AuthorizationFlow<Settings = any> {
   authorizeUrl(settings: Settings, request: AuthorizeRequest): string;
   exchange(settings: Settings, exchange: CodeExchange, signal?: AbortSignal): Promise<GrantTokens>;
   /** The organisations the grant reaches (read with its new access token, or from the callback). */
-  organisations(settings: Settings, tokens: GrantTokens, callback: URLSearchParams, signal?: AbortSignal): Promise<GrantOrganisation[]>;
+  organisations(
+    settings: Settings,
+    tokens: GrantTokens,
+    callback: URLSearchParams,
+    signal?: AbortSignal,
+  ): Promise<GrantOrganisation[]>;
   /** Further config lines the callback tells (Zoho's data centre), besides the organisation. */
   extraConfigLines?(settings: Settings, callback: URLSearchParams): string[];
 }

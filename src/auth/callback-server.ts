@@ -44,7 +44,11 @@ export async function startCallbackServer(options: {
     done = true;
     const page = options.page(url.searchParams);
     const html = `<!doctype html><html><head><meta charset="utf-8"><title>${escape(page.title)}</title></head><body><h1>${escape(page.title)}</h1><p>${escape(page.message)}</p></body></html>`;
-    res.writeHead(page.status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
+    res.writeHead(page.status, {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'close',
+    });
     res.end(html, () => settle(url.searchParams));
   });
   const host = options.host ?? '127.0.0.1';

@@ -12,7 +12,10 @@ export interface CredentialsStatus {
 }
 
 /** A connection's credentials state from the shared token store (what any replica met). */
-export async function credentialsStatus(tokens: Pick<TokenStore, 'describe'>, connection: Parameters<typeof tokenKeyOf>[0]): Promise<CredentialsStatus> {
+export async function credentialsStatus(
+  tokens: Pick<TokenStore, 'describe'>,
+  connection: Parameters<typeof tokenKeyOf>[0],
+): Promise<CredentialsStatus> {
   const s = await tokens.describe(tokenKeyOf(connection));
   return {
     ok: s.failedAt === undefined,

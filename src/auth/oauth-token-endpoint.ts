@@ -4,7 +4,8 @@ import type { RetryPolicy } from '../http/with-retry.js';
 
 /** The grants a connector asks a token endpoint for (RFC 6749 §6 and §4.1.3). */
 export type TokenGrant =
-  { grant_type: 'refresh_token'; refresh_token: string } | { grant_type: 'authorization_code'; code: string; redirect_uri: string; code_verifier?: string };
+  | { grant_type: 'refresh_token'; refresh_token: string }
+  | { grant_type: 'authorization_code'; code: string; redirect_uri: string; code_verifier?: string };
 
 /** What every token answer carries; a vendor's schema adds its own fields (Zoho's `api_domain`). */
 export interface TokenFields {
@@ -36,7 +37,11 @@ export interface TokenEndpointOptions {
 }
 
 /** Posts one grant and answers the token response `schema` parsed. */
-export type TokenEndpoint = <T extends z.ZodType<TokenFields>>(grant: TokenGrant, schema: T, signal?: AbortSignal) => Promise<z.output<T>>;
+export type TokenEndpoint = <T extends z.ZodType<TokenFields>>(
+  grant: TokenGrant,
+  schema: T,
+  signal?: AbortSignal,
+) => Promise<z.output<T>>;
 
 /** A value as application/x-www-form-urlencoded writes it (RFC 6749 Appendix B): space as '+', the rest percent-encoded. */
 export function formEncode(value: string): string {
@@ -56,9 +61,17 @@ export function basicClientAuth(clientId: string, clientSecret: string): string 
  *   job's own retry starts over from the stored token;
  * - a refresh at a vendor that does not rotate is retried briefly (the same token stays good).
  */
-export function tokenRetryPolicy(grant: TokenGrant['grant_type'], options: Pick<TokenEndpointOptions, 'rotatesRefreshToken' | 'backoff'>): RetryPolicy {
+export function tokenRetryPolicy(
+  grant: TokenGrant['grant_type'],
+  options: Pick<TokenEndpointOptions, 'rotatesRefreshToken' | 'backoff'>,
+): RetryPolicy {
   if (grant !== 'refresh_token' || options.rotatesRefreshToken) return { retries: 0 };
-  return { retries: 2, minTimeoutMs: options.backoff?.minTimeoutMs ?? 250, maxTimeoutMs: options.backoff?.maxTimeoutMs ?? 2_000, maxRetryTimeMs: 10_000 };
+  return {
+    retries: 2,
+    minTimeoutMs: options.backoff?.minTimeoutMs ?? 250,
+    maxTimeoutMs: options.backoff?.maxTimeoutMs ?? 2_000,
+    maxRetryTimeMs: 10_000,
+  };
 }
 
 /**

@@ -112,7 +112,9 @@ export class TokenSealer {
     const id = rest.slice(0, colon);
     const key = this.byId.get(id);
     if (!key) {
-      throw new ConfigError(`a stored token is sealed under key ${id}, which is neither ${TOKEN_KEY_ENV} nor in ${OLD_TOKEN_KEYS_ENV}`);
+      throw new ConfigError(
+        `a stored token is sealed under key ${id}, which is neither ${TOKEN_KEY_ENV} nor in ${OLD_TOKEN_KEYS_ENV}`,
+      );
     }
     const raw = Buffer.from(rest.slice(colon + 1), 'base64');
     try {
@@ -121,7 +123,9 @@ export class TokenSealer {
       decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
       return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
     } catch {
-      throw new ConfigError(`a stored token sealed under key ${id} does not open (altered, or copied from another place)`);
+      throw new ConfigError(
+        `a stored token sealed under key ${id} does not open (altered, or copied from another place)`,
+      );
     }
   }
 

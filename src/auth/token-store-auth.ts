@@ -29,7 +29,9 @@ export function tokenStoreAuth(options: TokenStoreAuthOptions): AuthProvider {
   const { tokens, key, refreshToken, refresh, scheme } = options;
   let seeded: Promise<SeedOutcome> | undefined;
   const seed = () =>
-    (seeded ??= (refreshToken === undefined ? Promise.resolve<SeedOutcome>('kept') : tokens.seed(key, refreshToken)).catch((err: unknown) => {
+    (seeded ??= (
+      refreshToken === undefined ? Promise.resolve<SeedOutcome>('kept') : tokens.seed(key, refreshToken)
+    ).catch((err: unknown) => {
       seeded = undefined;
       throw err;
     }));
@@ -44,7 +46,12 @@ export function tokenStoreAuth(options: TokenStoreAuthOptions): AuthProvider {
       } catch (err) {
         // The store was emptied after this provider seeded it (`erp-sync token reset` while workers run):
         // seed it from the config again rather than wait for a restart.
-        if (!(err instanceof CredentialsRefusedError) || refreshToken === undefined || (await tokens.describe(key)).hasRefreshToken) throw err;
+        if (
+          !(err instanceof CredentialsRefusedError) ||
+          refreshToken === undefined ||
+          (await tokens.describe(key)).hasRefreshToken
+        )
+          throw err;
         seeded = undefined;
         await seed();
         return tokens.accessToken(key, refresh, stale);

@@ -154,7 +154,14 @@ export class TokenStore {
     const r = await REPLACE.run(
       this.redis,
       [this.key(connectionId), `${this.key(connectionId)}:lock`],
-      ['seed', await this.fingerprint(refreshToken), this.seal(connectionId, 'refreshToken', refreshToken), String(this.now()), '', ''],
+      [
+        'seed',
+        await this.fingerprint(refreshToken),
+        this.seal(connectionId, 'refreshToken', refreshToken),
+        String(this.now()),
+        '',
+        '',
+      ],
     );
     return (['kept', 'seeded', 'adopted', 'retired', 'replaced'] as const)[r as number] ?? 'seeded';
   }
@@ -168,7 +175,14 @@ export class TokenStore {
     await REPLACE.run(
       this.redis,
       [this.key(connectionId), `${this.key(connectionId)}:lock`],
-      ['replace', '', this.seal(connectionId, 'refreshToken', tokens.refreshToken), String(this.now()), access, access ? String(tokens.expiresAt ?? 0) : ''],
+      [
+        'replace',
+        '',
+        this.seal(connectionId, 'refreshToken', tokens.refreshToken),
+        String(this.now()),
+        access,
+        access ? String(tokens.expiresAt ?? 0) : '',
+      ],
     );
   }
 
@@ -199,7 +213,11 @@ export class TokenStore {
     const head = `${this.options.prefix}:token:`;
     const found: string[] = [];
     for await (const keys of scanKeys(this.redis, `${head}*`, { count: 200, type: 'hash' })) {
-      found.push(...keys.map((k) => k.slice(head.length)).map((id) => (this.options.cluster ? id.replace(/^\{(.*)\}$/, '$1') : id)));
+      found.push(
+        ...keys
+          .map((k) => k.slice(head.length))
+          .map((id) => (this.options.cluster ? id.replace(/^\{(.*)\}$/, '$1') : id)),
+      );
     }
     return found.sort();
   }
@@ -279,7 +297,12 @@ export class TokenStore {
             const failure = `${err.code}: ${err.message}`.slice(0, 300);
             await MARK_REFUSED.run(this.redis, [key, lockKey], [owner, String(this.now()), failure]);
             if (err instanceof CredentialsRefusedError) throw err;
-            throw new CredentialsRefusedError(err.message, { cause: err, status: err.status, source: err.source, operation: err.operation });
+            throw new CredentialsRefusedError(err.message, {
+              cause: err,
+              status: err.status,
+              source: err.source,
+              operation: err.operation,
+            });
           }
           // Sealed every time, also when the vendor kept the refresh token: a plain value from before a
           // key was set is sealed on this write.
@@ -305,7 +328,9 @@ export class TokenStore {
         }
       }
       if (this.now() > deadline) {
-        throw new AuthError(`connection ${connectionId}: token refresh did not finish in time`, { source: connectionId });
+        throw new AuthError(`connection ${connectionId}: token refresh did not finish in time`, {
+          source: connectionId,
+        });
       }
       await this.wait(this.pollMs, signal);
     }

@@ -68,7 +68,10 @@ function resolve(config: Pick<AppConfig, 'billing'>, c: Pick<ConnectionConfig, '
 }
 
 /** The billing target of one connection (the default's, with the connection's overrides). */
-export function billingTargetOf(config: Pick<AppConfig, 'billing'>, c: Pick<ConnectionConfig, 'billing'>): BillingTarget {
+export function billingTargetOf(
+  config: Pick<AppConfig, 'billing'>,
+  c: Pick<ConnectionConfig, 'billing'>,
+): BillingTarget {
   const { sameCompanyAsDefault: _s, baseCurrencyGiven: _b, ...target } = resolve(config, c);
   return target;
 }
@@ -82,8 +85,12 @@ export function billingTargetOf(config: Pick<AppConfig, 'billing'>, c: Pick<Conn
 export function billingTargetIssues(config: Pick<AppConfig, 'billing' | 'connections'>): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   const d = defaultBillingTarget(config);
-  const currencyOf = new Map<string, { currency: string; where: string }>([[d.company, { currency: d.baseCurrency, where: 'billing.baseCurrency' }]]);
-  const companyOfKey = new Map<string, { company: string; where: string }>([[d.apiKey, { company: d.company, where: 'billing' }]]);
+  const currencyOf = new Map<string, { currency: string; where: string }>([
+    [d.company, { currency: d.baseCurrency, where: 'billing.baseCurrency' }],
+  ]);
+  const companyOfKey = new Map<string, { company: string; where: string }>([
+    [d.apiKey, { company: d.company, where: 'billing' }],
+  ]);
   config.connections.forEach((c, i) => {
     const at = (key: string) => ['connections', String(i), 'billing', key];
     const t = resolve(config, c);
@@ -111,7 +118,8 @@ export function billingTargetIssues(config: Pick<AppConfig, 'billing' | 'connect
       });
       return;
     }
-    if (!currency) currencyOf.set(t.company, { currency: t.baseCurrency, where: `connections.${i}.billing.baseCurrency` });
+    if (!currency)
+      currencyOf.set(t.company, { currency: t.baseCurrency, where: `connections.${i}.billing.baseCurrency` });
   });
   return issues;
 }

@@ -85,14 +85,40 @@ const E = {
   upsertInvoice: { endpoint: 'POST /external/invoice/upsert', body: S.InvoiceUpsertBody, response: Empty }, // 1
   upsertCreditNote: { endpoint: 'POST /external/creditNotes/upsert', body: S.CreditNoteUpsertBody, response: Empty }, // 2
   createCustomer: { endpoint: 'POST /external/customer', body: S.CustomerCreateBody, response: Empty }, // 3
-  searchCustomers: { endpoint: 'GET /external/customer/search', query: S.CustomerSearchQuery, response: Paged(S.CustomerRecord) }, // 4
+  searchCustomers: {
+    endpoint: 'GET /external/customer/search',
+    query: S.CustomerSearchQuery,
+    response: Paged(S.CustomerRecord),
+  }, // 4
   listInvoices: { endpoint: 'GET /external/invoices', query: S.InvoiceListQuery, response: Paged(S.InvoiceRecord) }, // 5
-  addInvoiceAttachment: { endpoint: 'POST /invoice/attachment/upload', keyKind: 'attachment', body: S.InvoiceAttachmentBody, response: Attachments }, // 6
-  listInvoiceAttachments: { endpoint: 'GET /invoice/attachments', keyKind: 'attachment', query: S.AttachmentListQuery, response: Attachments }, // 7
-  addCreditNoteAttachment: { endpoint: 'POST /creditNote/attachment/upload', body: S.CreditNoteAttachmentBody, response: IdEnvelope }, // 8
+  addInvoiceAttachment: {
+    endpoint: 'POST /invoice/attachment/upload',
+    keyKind: 'attachment',
+    body: S.InvoiceAttachmentBody,
+    response: Attachments,
+  }, // 6
+  listInvoiceAttachments: {
+    endpoint: 'GET /invoice/attachments',
+    keyKind: 'attachment',
+    query: S.AttachmentListQuery,
+    response: Attachments,
+  }, // 7
+  addCreditNoteAttachment: {
+    endpoint: 'POST /creditNote/attachment/upload',
+    body: S.CreditNoteAttachmentBody,
+    response: IdEnvelope,
+  }, // 8
   createUsageDriver: { endpoint: 'POST /billing/usageDriver', body: S.UsageDriverInput, response: IdEnvelope }, // 9
-  filterUsageDrivers: { endpoint: 'GET /billing/usageDriver/filter', query: S.UsageDriverFilterQuery, response: Paged(S.UsageDriverRecord) }, // 10
-  addFeeComponentToContract: { endpoint: 'POST /billing/contract/feeComponent', body: S.AddFeeComponentBody, response: Paged(S.ContractRecord) }, // 11
+  filterUsageDrivers: {
+    endpoint: 'GET /billing/usageDriver/filter',
+    query: S.UsageDriverFilterQuery,
+    response: Paged(S.UsageDriverRecord),
+  }, // 10
+  addFeeComponentToContract: {
+    endpoint: 'POST /billing/contract/feeComponent',
+    body: S.AddFeeComponentBody,
+    response: Paged(S.ContractRecord),
+  }, // 11
   selectRatecards: {
     endpoint: 'POST /billing/contract/feeComponent/ratecard/{contract_id}',
     body: S.SelectRatecardsBody,
@@ -103,7 +129,11 @@ const E = {
     query: S.FeeComponentRatecardQuery,
     response: S.envelopeOf(S.FeeComponentRatecards),
   }, // 13
-  filterContracts: { endpoint: 'GET /billing/contract/filter', query: S.ContractFilterQuery, response: Paged(S.ContractRecord) }, // 14
+  filterContracts: {
+    endpoint: 'GET /billing/contract/filter',
+    query: S.ContractFilterQuery,
+    response: Paged(S.ContractRecord),
+  }, // 14
   fetchFeeComponentTags: {
     endpoint: 'GET /billing/feeComponentTag/fetch/feeComponent/{fee_component_id}',
     response: S.envelopeOf(z.array(S.FeeComponentTagRecord)),
@@ -142,11 +172,17 @@ export class BillingClient {
     await this.request(E.createCustomer, { body: customer }, opts);
   }
 
-  async searchCustomers(params: S.CustomerSearchParams = {}, opts: RequestOptions = {}): Promise<S.Paginated<S.CustomerRecord>> {
+  async searchCustomers(
+    params: S.CustomerSearchParams = {},
+    opts: RequestOptions = {},
+  ): Promise<S.Paginated<S.CustomerRecord>> {
     return (await this.request(E.searchCustomers, { query: params }, opts)).data as S.Paginated<S.CustomerRecord>;
   }
 
-  async listInvoices(params: S.InvoiceListParams = {}, opts: RequestOptions = {}): Promise<S.Paginated<S.InvoiceRecord>> {
+  async listInvoices(
+    params: S.InvoiceListParams = {},
+    opts: RequestOptions = {},
+  ): Promise<S.Paginated<S.InvoiceRecord>> {
     return (await this.request(E.listInvoices, { query: params }, opts)).data as S.Paginated<S.InvoiceRecord>;
   }
 
@@ -166,16 +202,28 @@ export class BillingClient {
     return { id: (await this.request(E.createUsageDriver, { body: input }, opts)).data.id };
   }
 
-  async filterUsageDrivers(params: S.UsageDriverFilterParams = {}, opts: RequestOptions = {}): Promise<S.Paginated<S.UsageDriverRecord>> {
+  async filterUsageDrivers(
+    params: S.UsageDriverFilterParams = {},
+    opts: RequestOptions = {},
+  ): Promise<S.Paginated<S.UsageDriverRecord>> {
     return (await this.request(E.filterUsageDrivers, { query: params }, opts)).data as S.Paginated<S.UsageDriverRecord>;
   }
 
-  async addFeeComponentToContract(input: S.AddFeeComponentBody, opts: RequestOptions = {}): Promise<S.Paginated<S.ContractRecord>> {
-    return (await this.request(E.addFeeComponentToContract, { body: input }, opts)).data as S.Paginated<S.ContractRecord>;
+  async addFeeComponentToContract(
+    input: S.AddFeeComponentBody,
+    opts: RequestOptions = {},
+  ): Promise<S.Paginated<S.ContractRecord>> {
+    return (await this.request(E.addFeeComponentToContract, { body: input }, opts))
+      .data as S.Paginated<S.ContractRecord>;
   }
 
-  async selectRatecards(contractId: string, input: S.SelectRatecardsBody, opts: RequestOptions = {}): Promise<S.Paginated<S.ContractRecord>> {
-    return (await this.request(E.selectRatecards, { params: [contractId], body: input }, opts)).data as S.Paginated<S.ContractRecord>;
+  async selectRatecards(
+    contractId: string,
+    input: S.SelectRatecardsBody,
+    opts: RequestOptions = {},
+  ): Promise<S.Paginated<S.ContractRecord>> {
+    return (await this.request(E.selectRatecards, { params: [contractId], body: input }, opts))
+      .data as S.Paginated<S.ContractRecord>;
   }
 
   async fetchFeeComponentRatecards(
@@ -186,7 +234,10 @@ export class BillingClient {
     return (await this.request(E.fetchFeeComponentRatecards, { params: [feeComponentId], query: params }, opts)).data;
   }
 
-  async filterContracts(params: S.ContractFilterParams = {}, opts: RequestOptions = {}): Promise<S.Paginated<S.ContractRecord>> {
+  async filterContracts(
+    params: S.ContractFilterParams = {},
+    opts: RequestOptions = {},
+  ): Promise<S.Paginated<S.ContractRecord>> {
     return (await this.request(E.filterContracts, { query: params }, opts)).data as S.Paginated<S.ContractRecord>;
   }
 
@@ -202,27 +253,55 @@ export class BillingClient {
   }
 
   /** Every page of an invoice listing, one page at a time (memory bounded by the page size). */
-  iterateInvoicePages(params: S.InvoiceListParams = {}, opts: RequestOptions = {}): AsyncGenerator<S.Paginated<S.InvoiceRecord>> {
-    return walkPages((pageNumber) => this.listInvoices({ ...params, pageNumber }, opts), Number(params.pageNumber ?? 1));
+  iterateInvoicePages(
+    params: S.InvoiceListParams = {},
+    opts: RequestOptions = {},
+  ): AsyncGenerator<S.Paginated<S.InvoiceRecord>> {
+    return walkPages(
+      (pageNumber) => this.listInvoices({ ...params, pageNumber }, opts),
+      Number(params.pageNumber ?? 1),
+    );
   }
 
   /** Every page of a customer search. */
-  iterateCustomerPages(params: S.CustomerSearchParams = {}, opts: RequestOptions = {}): AsyncGenerator<S.Paginated<S.CustomerRecord>> {
-    return walkPages((pageNumber) => this.searchCustomers({ ...params, pageNumber }, opts), Number(params.pageNumber ?? 1));
+  iterateCustomerPages(
+    params: S.CustomerSearchParams = {},
+    opts: RequestOptions = {},
+  ): AsyncGenerator<S.Paginated<S.CustomerRecord>> {
+    return walkPages(
+      (pageNumber) => this.searchCustomers({ ...params, pageNumber }, opts),
+      Number(params.pageNumber ?? 1),
+    );
   }
 
   /** Every page of a usage-driver filter. */
-  iterateUsageDriverPages(params: S.UsageDriverFilterParams = {}, opts: RequestOptions = {}): AsyncGenerator<S.Paginated<S.UsageDriverRecord>> {
-    return walkPages((pageNumber) => this.filterUsageDrivers({ ...params, pageNumber }, opts), Number(params.pageNumber ?? 1));
+  iterateUsageDriverPages(
+    params: S.UsageDriverFilterParams = {},
+    opts: RequestOptions = {},
+  ): AsyncGenerator<S.Paginated<S.UsageDriverRecord>> {
+    return walkPages(
+      (pageNumber) => this.filterUsageDrivers({ ...params, pageNumber }, opts),
+      Number(params.pageNumber ?? 1),
+    );
   }
 
   /** Every page of a contract filter. */
-  iterateContractPages(params: S.ContractFilterParams = {}, opts: RequestOptions = {}): AsyncGenerator<S.Paginated<S.ContractRecord>> {
-    return walkPages((pageNumber) => this.filterContracts({ ...params, pageNumber }, opts), Number(params.pageNumber ?? 1));
+  iterateContractPages(
+    params: S.ContractFilterParams = {},
+    opts: RequestOptions = {},
+  ): AsyncGenerator<S.Paginated<S.ContractRecord>> {
+    return walkPages(
+      (pageNumber) => this.filterContracts({ ...params, pageNumber }, opts),
+      Number(params.pageNumber ?? 1),
+    );
   }
 
   /** One call of an endpoint of the table: its query or body validated here (before any attempt), then sent. */
-  private request<T extends z.ZodTypeAny>(e: Endpoint<T>, input: EndpointInput, opts: RequestOptions): Promise<z.infer<T>> {
+  private request<T extends z.ZodTypeAny>(
+    e: Endpoint<T>,
+    input: EndpointInput,
+    opts: RequestOptions,
+  ): Promise<z.infer<T>> {
     const { endpoint } = e;
     const space = endpoint.indexOf(' ');
     const query = e.query ? validate(e.query, input.query, 'query', endpoint) : undefined;
@@ -243,12 +322,20 @@ export class BillingClient {
 
   private call<T extends z.ZodTypeAny>(c: CallOptions<T>): Promise<z.infer<T>> {
     const retries = c.retries === undefined ? {} : { retries: c.retries };
-    return withRetry(() => this.once(c), { ...this.options.retry, ...retries, signal: c.signal ?? this.options.retry?.signal });
+    return withRetry(() => this.once(c), {
+      ...this.options.retry,
+      ...retries,
+      signal: c.signal ?? this.options.retry?.signal,
+    });
   }
 
   private async once<T extends z.ZodTypeAny>(c: CallOptions<T>): Promise<z.infer<T>> {
     const key = c.keyKind === 'attachment' ? this.options.attachmentKey : this.options.apiKey;
-    if (!key) throw new DataContractError(`${c.endpoint}: no ${c.keyKind ?? 'service'} key configured`, { source: 'billing', operation: c.endpoint });
+    if (!key)
+      throw new DataContractError(`${c.endpoint}: no ${c.keyKind ?? 'service'} key configured`, {
+        source: 'billing',
+        operation: c.endpoint,
+      });
     const headers: Record<string, string> = {
       [c.keyKind === 'attachment' ? 'x-service-attachment-upload-signature' : 'x-service-signature']: key,
       accept: 'application/json',
@@ -270,7 +357,11 @@ export class BillingClient {
       if (c.signal?.aborted) throw c.signal.reason ?? err;
       throw networkError(err, 'billing', c.endpoint);
     }
-    this.options.onResponse?.({ endpoint: c.endpoint, status: res.statusCode, durationMs: performance.now() - started });
+    this.options.onResponse?.({
+      endpoint: c.endpoint,
+      status: res.statusCode,
+      durationMs: performance.now() - started,
+    });
     const parsed = parseJson(res.body);
     if (res.statusCode >= 300) throw billingError(res.statusCode, parsed ?? res.body, res.headers, c.endpoint);
     return validate(c.response, parsed, 'response', c.endpoint);
@@ -286,7 +377,12 @@ function parseJson(text: string): unknown {
   }
 }
 
-function validate<T extends z.ZodTypeAny>(schema: T, value: unknown, what: 'request' | 'query' | 'response', operation: string): z.infer<T> {
+function validate<T extends z.ZodTypeAny>(
+  schema: T,
+  value: unknown,
+  what: 'request' | 'query' | 'response',
+  operation: string,
+): z.infer<T> {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   throw new DataContractError(`billing ${operation}: invalid ${what}`, {
@@ -296,14 +392,19 @@ function validate<T extends z.ZodTypeAny>(schema: T, value: unknown, what: 'requ
   }) satisfies SyncError;
 }
 
-async function* walkPages<T>(fetchPage: (pageNumber: number) => Promise<S.Paginated<T>>, first = 1): AsyncGenerator<S.Paginated<T>> {
+async function* walkPages<T>(
+  fetchPage: (pageNumber: number) => Promise<S.Paginated<T>>,
+  first = 1,
+): AsyncGenerator<S.Paginated<T>> {
   let pageNumber = first;
   for (;;) {
     const page = await fetchPage(pageNumber);
     yield page;
     if (!page.hasNext || page.nextPageNumber === null) return;
     if (page.nextPageNumber <= pageNumber) {
-      throw new DataContractError(`billing paging went backwards (page ${pageNumber} → ${page.nextPageNumber})`, { source: 'billing' });
+      throw new DataContractError(`billing paging went backwards (page ${pageNumber} → ${page.nextPageNumber})`, {
+        source: 'billing',
+      });
     }
     pageNumber = page.nextPageNumber;
   }

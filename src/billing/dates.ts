@@ -34,7 +34,10 @@ export function updatedBetween(
 }
 
 /** Customer search params for customers updated on the days `from`..`to`, both inclusive. */
-export function customerUpdatedBetween(from: string, to: string): Pick<CustomerSearchParams, 'updatedAtStart' | 'updatedAtEnd'> {
+export function customerUpdatedBetween(
+  from: string,
+  to: string,
+): Pick<CustomerSearchParams, 'updatedAtStart' | 'updatedAtEnd'> {
   return { updatedAtStart: from, updatedAtEnd: addDays(to, 1) };
 }
 

@@ -1,4 +1,11 @@
-import { AuthError, ConflictError, RateLimitedError, RejectedError, type SyncError, TransientError } from '../errors/index.js';
+import {
+  AuthError,
+  ConflictError,
+  RateLimitedError,
+  RejectedError,
+  type SyncError,
+  TransientError,
+} from '../errors/index.js';
 import { parseRetryAfter } from '../http/retry-after.js';
 
 /**
@@ -20,7 +27,12 @@ interface Ctor {
   operation: string;
 }
 
-export function billingError(status: number, body: unknown, headers: Record<string, string | string[] | undefined>, operation: string): SyncError {
+export function billingError(
+  status: number,
+  body: unknown,
+  headers: Record<string, string | string[] | undefined>,
+  operation: string,
+): SyncError {
   const envelope = (typeof body === 'object' && body !== null ? body : {}) as { error?: unknown; message?: unknown };
   const serviceMessage =
     typeof envelope.message === 'string' && envelope.message !== ''

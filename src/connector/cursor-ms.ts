@@ -10,7 +10,10 @@ export function cursorMsOf(cursor: string | null, where: { source: string; opera
   if (cursor === null) return undefined;
   const ms = Date.parse(cursor);
   if (Number.isNaN(ms)) {
-    throw new DataContractError(`${where.source} ${where.operation}: checkpoint cursor ${JSON.stringify(cursor).slice(0, 40)} is not an instant`, where);
+    throw new DataContractError(
+      `${where.source} ${where.operation}: checkpoint cursor ${JSON.stringify(cursor).slice(0, 40)} is not an instant`,
+      where,
+    );
   }
   return ms;
 }

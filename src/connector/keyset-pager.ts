@@ -85,8 +85,13 @@ export function pageCovering(offset: number, limit: number): { page: number; pag
   return { page: before + 1, pageSize: Math.floor(offset / before) };
 }
 
-export async function* keysetPages<T>(source: KeysetSource<T>, from: number | undefined, until = Infinity): AsyncGenerator<KeysetPage<T>> {
-  if (source.maxPageSize < 2) throw new RangeError('keysetPages: maxPageSize must be at least 2 (an offset walk overlaps by one record)');
+export async function* keysetPages<T>(
+  source: KeysetSource<T>,
+  from: number | undefined,
+  until = Infinity,
+): AsyncGenerator<KeysetPage<T>> {
+  if (source.maxPageSize < 2)
+    throw new RangeError('keysetPages: maxPageSize must be at least 2 (an offset walk overlaps by one record)');
   let lower = from;
   let cursor = from;
   let size = source.pageSize;
@@ -105,7 +110,10 @@ export async function* keysetPages<T>(source: KeysetSource<T>, from: number | un
     }
     if (page.offset > 0 && page.offset <= walkedFrom) {
       const { source: vendor, operation } = source.where;
-      throw new DataContractError(`${vendor} ${operation}: cannot page past offset ${page.offset} of records sharing one time bound`, source.where);
+      throw new DataContractError(
+        `${vendor} ${operation}: cannot page past offset ${page.offset} of records sharing one time bound`,
+        source.where,
+      );
     }
     walkedFrom = page.offset;
     // Older than the bound's stamp unit: handed out before (an edit is stamped at or after the cursor's unit).
@@ -113,7 +121,8 @@ export async function* keysetPages<T>(source: KeysetSource<T>, from: number | un
     const fresh = inWindow.filter((r) => source.timeOf(r) >= oldest && !seen.has(source.keyOf(r)));
     for (const r of inWindow) seen.set(source.keyOf(r), source.timeOf(r));
     const newest = inWindow[inWindow.length - 1];
-    if (newest !== undefined && (cursor === undefined || source.timeOf(newest) > cursor)) cursor = source.timeOf(newest);
+    if (newest !== undefined && (cursor === undefined || source.timeOf(newest) > cursor))
+      cursor = source.timeOf(newest);
     yield { records: fresh, cursor };
     const last = page.records[page.records.length - 1];
     if (!page.more || last === undefined || source.timeOf(last) > until) return;

@@ -17,7 +17,10 @@ export interface LifecycleStatuses {
  * The lifecycle fields of a SourceRecord from the vendor's status: `lifecycle`, and `draft: true` for a
  * draft (what the pipeline reads to skip it).
  */
-export function lifecycleOf(status: string | null | undefined, statuses: LifecycleStatuses): { lifecycle: Lifecycle; draft?: true } {
+export function lifecycleOf(
+  status: string | null | undefined,
+  statuses: LifecycleStatuses,
+): { lifecycle: Lifecycle; draft?: true } {
   if (status != null && statuses.draft?.includes(status)) return { lifecycle: 'draft', draft: true };
   if (status != null && statuses.void?.includes(status)) return { lifecycle: 'void' };
   return { lifecycle: 'issued' };

@@ -13,7 +13,12 @@ const cache = new Map<string, CacheEntry<unknown>>();
  * in every pull of every stream spends a budget such as Xero's 60 a minute on settings that rarely
  * change. A failed read is not cached. Keyed by what names the organisation and the API it was read from.
  */
-export function cachedLookups<T>(ctx: Pick<ReadContext, 'connectionId' | 'http'>, what: string, ttlSeconds: number, load: () => Promise<T>): Promise<T> {
+export function cachedLookups<T>(
+  ctx: Pick<ReadContext, 'connectionId' | 'http'>,
+  what: string,
+  ttlSeconds: number,
+  load: () => Promise<T>,
+): Promise<T> {
   const key = `${what}|${ctx.connectionId}|${ctx.http.options.prefixUrl}`;
   const now = Date.now();
   const hit = cache.get(key) as CacheEntry<T> | undefined;

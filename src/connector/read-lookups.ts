@@ -12,7 +12,9 @@ const checked = new WeakMap<z.ZodType, WeakMap<object, MapResult<unknown>>>();
  */
 export function lookupsResult<T>(schema: z.ZodType<T>, raw: unknown, vendor: string, what: string): MapResult<T> {
   if (typeof raw !== 'object' || raw === null) {
-    return mapFail('MISSING_FIELD', `${vendor} lookups (${what}) are missing from the map context`, { field: 'lookups' });
+    return mapFail('MISSING_FIELD', `${vendor} lookups (${what}) are missing from the map context`, {
+      field: 'lookups',
+    });
   }
   let bySchema = checked.get(schema);
   if (!bySchema) checked.set(schema, (bySchema = new WeakMap()));
@@ -21,7 +23,11 @@ export function lookupsResult<T>(schema: z.ZodType<T>, raw: unknown, vendor: str
   const parsed = schema.safeParse(raw);
   const result: MapResult<T> = parsed.success
     ? mapOk(parsed.data)
-    : mapFail('MISSING_FIELD', `${vendor} lookups are malformed: ${parsed.error.issues.map((i) => i.path.join('.')).join(', ')}`, { field: 'lookups' });
+    : mapFail(
+        'MISSING_FIELD',
+        `${vendor} lookups are malformed: ${parsed.error.issues.map((i) => i.path.join('.')).join(', ')}`,
+        { field: 'lookups' },
+      );
   bySchema.set(raw, result);
   return result;
 }

@@ -20,7 +20,10 @@ export class ParkedError extends SyncError {
     readonly untilMs: number,
     options: SyncErrorOptions & { why?: string; spacingMs?: number } = {},
   ) {
-    super(`connection ${connection} is parked until ${new Date(untilMs).toISOString()} (${options.why ?? 'vendor quota'})`, options);
+    super(
+      `connection ${connection} is parked until ${new Date(untilMs).toISOString()} (${options.why ?? 'vendor quota'})`,
+      options,
+    );
     this.spacingMs = options.spacingMs;
   }
 }

@@ -3,7 +3,14 @@ import type { VendorClientOptions } from './vendor-client.js';
 /** What the pipeline hands every connection's client: quota slots, observers, the park, logging. */
 export type ConnectionHooks = Pick<
   VendorClientOptions,
-  'acquire' | 'onResponse' | 'onQuota' | 'park' | 'onCredentialsRefused' | 'onCredentialsReplaced' | 'connectionId' | 'logger'
+  | 'acquire'
+  | 'onResponse'
+  | 'onQuota'
+  | 'park'
+  | 'onCredentialsRefused'
+  | 'onCredentialsReplaced'
+  | 'connectionId'
+  | 'logger'
 >;
 
 /**
@@ -12,6 +19,7 @@ export type ConnectionHooks = Pick<
  * auth, error table, retry policy, headers, query, readQuota) stays written in the connector's client.
  */
 export function connectionHooks(options: ConnectionHooks): ConnectionHooks {
-  const { acquire, onResponse, onQuota, park, onCredentialsRefused, onCredentialsReplaced, connectionId, logger } = options;
+  const { acquire, onResponse, onQuota, park, onCredentialsRefused, onCredentialsReplaced, connectionId, logger } =
+    options;
   return { acquire, onResponse, onQuota, park, onCredentialsRefused, onCredentialsReplaced, connectionId, logger };
 }

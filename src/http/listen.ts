@@ -43,10 +43,19 @@ export async function listen(server: Server, port: number, host: string): Promis
 export function toListenError(e: unknown, port: number, host: string): unknown {
   if (e instanceof ListenError) return e;
   const code = (e as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE') return new ListenError(`port ${port} is already in use on ${host}`, 'in-use', port, host, e);
-  if (code === 'EACCES') return new ListenError(`no permission to listen on port ${port} on ${host}`, 'permission', port, host, e);
-  if (code === 'ERR_SOCKET_BAD_PORT') return new ListenError(`port ${port} is out of range (0 to 65535)`, 'bad-port', port, host, e);
+  if (code === 'EADDRINUSE')
+    return new ListenError(`port ${port} is already in use on ${host}`, 'in-use', port, host, e);
+  if (code === 'EACCES')
+    return new ListenError(`no permission to listen on port ${port} on ${host}`, 'permission', port, host, e);
+  if (code === 'ERR_SOCKET_BAD_PORT')
+    return new ListenError(`port ${port} is out of range (0 to 65535)`, 'bad-port', port, host, e);
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN')
-    return new ListenError(`cannot listen on ${host}: not an address of this machine (${code})`, 'bad-host', port, host, e);
+    return new ListenError(
+      `cannot listen on ${host}: not an address of this machine (${code})`,
+      'bad-host',
+      port,
+      host,
+      e,
+    );
   return e;
 }

@@ -87,15 +87,22 @@ export interface VendorClientOptions {
  * Rate-limit headers → quota reports and, where src/waits/vendor-waits.ts says so, a park. A failed park is
  * logged, never thrown: the response itself succeeded.
  */
-export function quotaObserver(options: Pick<VendorClientOptions, 'readQuota' | 'onQuota' | 'park' | 'logger' | 'now' | 'vendor'>): (headers: Headers) => void {
+export function quotaObserver(
+  options: Pick<VendorClientOptions, 'readQuota' | 'onQuota' | 'park' | 'logger' | 'now' | 'vendor'>,
+): (headers: Headers) => void {
   const now = options.now ?? Date.now;
   return (headers) => {
     for (const signal of options.readQuota?.(headers) ?? []) {
       options.onQuota?.(signal.window, signal.remaining);
       const decision = decideQuotaSignal(signal, now());
       if (decision?.kind !== 'park' || !options.park) continue;
-      options.logger?.warn({ until: new Date(decision.untilMs).toISOString() }, `${options.vendor} quota spent; parking the connection until the reset`);
-      options.park(decision.untilMs).catch((err: unknown) => options.logger?.error({ err }, 'could not park the connection'));
+      options.logger?.warn(
+        { until: new Date(decision.untilMs).toISOString() },
+        `${options.vendor} quota spent; parking the connection until the reset`,
+      );
+      options
+        .park(decision.untilMs)
+        .catch((err: unknown) => options.logger?.error({ err }, 'could not park the connection'));
     }
   };
 }
@@ -127,7 +134,11 @@ export class VendorClient {
   private readonly observeQuota: (headers: Headers) => void;
 
   constructor(readonly options: VendorClientOptions) {
-    this.http = createHttpClient({ prefixUrl: options.prefixUrl.replace(/\/+$/, ''), timeoutMs: options.timeoutMs, headers: options.headers });
+    this.http = createHttpClient({
+      prefixUrl: options.prefixUrl.replace(/\/+$/, ''),
+      timeoutMs: options.timeoutMs,
+      headers: options.headers,
+    });
     this.observeQuota = quotaObserver(options);
   }
 
@@ -162,7 +173,9 @@ export class VendorClient {
       });
     } catch (err) {
       if (err instanceof CredentialsRefusedError) {
-        await this.options.onCredentialsRefused?.(err).catch((e: unknown) => this.options.logger?.error({ err: e }, 'could not mark the refused credentials'));
+        await this.options
+          .onCredentialsRefused?.(err)
+          .catch((e: unknown) => this.options.logger?.error({ err: e }, 'could not mark the refused credentials'));
         throw err;
       }
       const { park } = this.options;
@@ -219,7 +232,12 @@ export class VendorClient {
     } finally {
       release();
     }
-    this.options.onResponse?.({ vendor, endpoint: req.endpoint, status: res.statusCode, durationMs: performance.now() - started });
+    this.options.onResponse?.({
+      vendor,
+      endpoint: req.endpoint,
+      status: res.statusCode,
+      durationMs: performance.now() - started,
+    });
     this.observeQuota(res.headers);
     let body: unknown;
     try {
@@ -238,7 +256,13 @@ export class VendorClient {
     if (error) {
       // One forced refresh on 401: the access token may have expired between our check and the call.
       // Not on 403: a wrong tenant or a revoked connection is not cured by a new token.
-      if (error instanceof AuthError && res.statusCode === 401 && token !== undefined && stale === undefined && this.options.auth) {
+      if (
+        error instanceof AuthError &&
+        res.statusCode === 401 &&
+        token !== undefined &&
+        stale === undefined &&
+        this.options.auth
+      ) {
         return this.once(req, token);
       }
       throw error;

@@ -46,7 +46,8 @@ export function withRetry<T>(fn: (attempt: number) => Promise<T>, policy: RetryP
       // A park is waited out by delaying the job (jobs/define-job.ts), never here.
       if (error instanceof ParkedError) return false;
       if (error instanceof RateLimitedError) {
-        if (!policy.retryRateLimited || decideRateLimited(error, maxRetryAfter, Date.now()).kind !== 'wait-in-place') return false;
+        if (!policy.retryRateLimited || decideRateLimited(error, maxRetryAfter, Date.now()).kind !== 'wait-in-place')
+          return false;
         if (error.retryAfterMs !== undefined) await sleep(error.retryAfterMs, undefined, { signal: policy.signal });
       } else if (error.retryAfterMs !== undefined) {
         if (error.retryAfterMs > maxRetryAfter) return false;

@@ -36,7 +36,8 @@ export function checkLinesSum(input: {
 }): MapFailure | undefined {
   const { currency } = input;
   const sum = sumMoney(input.lineSubtotals);
-  if (within(sum, input.subtotal, currency, input.toleranceMinorUnits ?? DEFAULT_TOLERANCE_MINOR_UNITS)) return undefined;
+  if (within(sum, input.subtotal, currency, input.toleranceMinorUnits ?? DEFAULT_TOLERANCE_MINOR_UNITS))
+    return undefined;
   return mapFail(
     'AMOUNTS_INCONSISTENT',
     `${input.lineSubtotals.length} line(s) add up to ${formatMoney(sum, currency)} but the subtotal is ` +
@@ -54,7 +55,8 @@ export function checkTaxSum(input: {
 }): MapFailure | undefined {
   const { currency } = input;
   const sum = sumMoney(input.components);
-  if (within(sum, input.taxTotal, currency, input.toleranceMinorUnits ?? DEFAULT_TOLERANCE_MINOR_UNITS)) return undefined;
+  if (within(sum, input.taxTotal, currency, input.toleranceMinorUnits ?? DEFAULT_TOLERANCE_MINOR_UNITS))
+    return undefined;
   return mapFail(
     'AMOUNTS_INCONSISTENT',
     `tax components add up to ${formatMoney(sum, currency)} but the tax total is ${formatMoney(input.taxTotal, currency)} ${currency}`,
@@ -84,7 +86,8 @@ export function checkInvoiceTotal(parts: TotalParts): MapFailure | undefined {
   const adjustments = sumMoney(parts.adjustments ?? []);
   const rounding = parts.rounding ?? ZERO;
   const computed = new Money(parts.subtotal).minus(discount).plus(tax).plus(adjustments).plus(rounding);
-  if (within(computed, parts.total, currency, parts.toleranceMinorUnits ?? DEFAULT_TOLERANCE_MINOR_UNITS)) return undefined;
+  if (within(computed, parts.total, currency, parts.toleranceMinorUnits ?? DEFAULT_TOLERANCE_MINOR_UNITS))
+    return undefined;
   const f = (d: Decimal) => formatMoney(d, currency);
   return mapFail(
     'AMOUNTS_INCONSISTENT',
@@ -96,7 +99,12 @@ export function checkInvoiceTotal(parts: TotalParts): MapFailure | undefined {
 }
 
 /** 0 ≤ paid ≤ total (a payment larger than the document is an overpayment the ERP records elsewhere). */
-export function checkPaidWithinTotal(input: { paid: Decimal; total: Decimal; currency: string; toleranceMinorUnits?: number }): MapFailure | undefined {
+export function checkPaidWithinTotal(input: {
+  paid: Decimal;
+  total: Decimal;
+  currency: string;
+  toleranceMinorUnits?: number;
+}): MapFailure | undefined {
   const { paid, total, currency } = input;
   const f = (d: Decimal) => formatMoney(d, currency);
   if (paid.isNegative() && !paid.isZero()) {
@@ -125,7 +133,8 @@ export function checkBalance(input: {
   const credited = input.credited ?? ZERO;
   const writtenOff = input.writtenOff ?? ZERO;
   const computed = new Money(input.total).minus(input.paid).minus(credited).minus(writtenOff);
-  if (within(computed, input.balance, currency, input.toleranceMinorUnits ?? DEFAULT_TOLERANCE_MINOR_UNITS)) return undefined;
+  if (within(computed, input.balance, currency, input.toleranceMinorUnits ?? DEFAULT_TOLERANCE_MINOR_UNITS))
+    return undefined;
   const f = (d: Decimal) => formatMoney(d, currency);
   return mapFail(
     'AMOUNTS_INCONSISTENT',
@@ -138,7 +147,9 @@ export function checkBalance(input: {
 /** A named amount is not negative (totals, subtotals, line amounts on documents that cannot be negative). */
 export function checkNonNegative(amount: Decimal, field: string, currency: string): MapFailure | undefined {
   if (!amount.isNegative() || amount.isZero()) return undefined;
-  return mapFail('AMOUNTS_INCONSISTENT', `${field} ${formatMoney(amount, currency)} ${currency} is negative`, { field });
+  return mapFail('AMOUNTS_INCONSISTENT', `${field} ${formatMoney(amount, currency)} ${currency} is negative`, {
+    field,
+  });
 }
 
 /**
@@ -157,12 +168,21 @@ const SOURCE_DEFAULTS: Record<string, readonly string[]> = {
     'invoiceAdjustedAmount',
     ...CUSTOMER_DEFAULTS.map((f) => `customerDetails.${f}`),
   ],
-  creditNote: ['creditNoteCurrency', 'creditNoteOriginSource', 'creditNoteTotal', ...CUSTOMER_DEFAULTS.map((f) => `customerDetails.${f}`)],
+  creditNote: [
+    'creditNoteCurrency',
+    'creditNoteOriginSource',
+    'creditNoteTotal',
+    ...CUSTOMER_DEFAULTS.map((f) => `customerDetails.${f}`),
+  ],
   customer: CUSTOMER_DEFAULTS,
 };
 
 /** The paths (dotted) the draft leaves out, under an object it has, that the parsed value holds. */
-function defaultedBySchema(draft: unknown, parsed: unknown, paths: readonly string[]): Array<{ path: string; value: unknown }> {
+function defaultedBySchema(
+  draft: unknown,
+  parsed: unknown,
+  paths: readonly string[],
+): Array<{ path: string; value: unknown }> {
   const at = (root: unknown, keys: readonly string[]): { parent: unknown; value: unknown } => {
     let parent: unknown = undefined;
     let value: unknown = root;
@@ -187,11 +207,17 @@ function defaultedBySchema(draft: unknown, parsed: unknown, paths: readonly stri
  * Success returns the parsed value, defaults applied, and carries the mapper's warnings along, plus one
  * for each source-dependent default the schema had to fill (SOURCE_DEFAULTS).
  */
-function finalize<S extends z.ZodType>(schema: S, draft: z.input<S>, label: string, warnings?: readonly string[]): MapResult<z.output<S>> {
+function finalize<S extends z.ZodType>(
+  schema: S,
+  draft: z.input<S>,
+  label: string,
+  warnings?: readonly string[],
+): MapResult<z.output<S>> {
   const parsed = schema.safeParse(draft);
   if (parsed.success) {
     const defaulted = defaultedBySchema(draft, parsed.data, SOURCE_DEFAULTS[label] ?? []).map(
-      ({ path, value }) => `${label}.${path} not set from the source: billing's default ${JSON.stringify(value)} applies`,
+      ({ path, value }) =>
+        `${label}.${path} not set from the source: billing's default ${JSON.stringify(value)} applies`,
     );
     return mapOk(parsed.data, defaulted.length > 0 ? [...(warnings ?? []), ...defaulted] : warnings);
   }
@@ -209,11 +235,17 @@ export function finalizeInvoice(draft: InvoiceInputDraft, warnings?: readonly st
 }
 
 /** The mapped credit note through `CreditNoteInput` (the upsert body's `creditNote`). */
-export function finalizeCreditNote(draft: CreditNoteInputDraft, warnings?: readonly string[]): MapResult<CreditNoteInput> {
+export function finalizeCreditNote(
+  draft: CreditNoteInputDraft,
+  warnings?: readonly string[],
+): MapResult<CreditNoteInput> {
   return finalize(CreditNoteInput, draft, 'creditNote', warnings);
 }
 
 /** The mapped customer through `CustomerDetails` (the customer-create body). */
-export function finalizeCustomer(draft: CustomerDetailsInput, warnings?: readonly string[]): MapResult<CustomerDetails> {
+export function finalizeCustomer(
+  draft: CustomerDetailsInput,
+  warnings?: readonly string[],
+): MapResult<CustomerDetails> {
   return finalize(CustomerDetails, draft, 'customer', warnings);
 }

@@ -31,7 +31,10 @@ const KNOWN_CODES: ReadonlySet<string> = new Set(COUNTRIES.values());
 export type TwoLetterValues = 'any' | 'known';
 
 /** A free-text country → ISO 3166 alpha-2, or undefined when it is empty or not recognised. */
-export function countryCodeOf(country: string | null | undefined, twoLetters: TwoLetterValues = 'any'): string | undefined {
+export function countryCodeOf(
+  country: string | null | undefined,
+  twoLetters: TwoLetterValues = 'any',
+): string | undefined {
   const text = country?.trim();
   if (!text) return undefined;
   if (/^[A-Za-z]{2}$/.test(text)) {

@@ -48,9 +48,13 @@ export function resolveExchangeRate(input: ResolveExchangeRateInput): ExchangeRa
   const invoiceCurrency = input.invoiceCurrency.trim().toUpperCase();
   const baseCurrency = input.baseCurrency.trim().toUpperCase();
   if (!ISO_CODE.test(invoiceCurrency)) {
-    return mapFail('INVALID_FIELD', `invoice currency ${JSON.stringify(input.invoiceCurrency)} is not an ISO 4217 code`, {
-      field: 'currency',
-    });
+    return mapFail(
+      'INVALID_FIELD',
+      `invoice currency ${JSON.stringify(input.invoiceCurrency)} is not an ISO 4217 code`,
+      {
+        field: 'currency',
+      },
+    );
   }
   if (!ISO_CODE.test(baseCurrency)) {
     return mapFail('INVALID_FIELD', `base currency ${JSON.stringify(input.baseCurrency)} is not an ISO 4217 code`, {
@@ -62,7 +66,9 @@ export function resolveExchangeRate(input: ResolveExchangeRateInput): ExchangeRa
   if (invoiceCurrency === baseCurrency) {
     // The rate is meaningless here; a value other than 1 is odd but harmless, so only worth a warning.
     const odd = parsed.ok && !parsed.value.eq(1) && !parsed.value.isZero();
-    return odd ? { ok: true, warnings: [`${field} ${parsed.value.toFixed()} ignored: ${invoiceCurrency} is the base currency`] } : { ok: true };
+    return odd
+      ? { ok: true, warnings: [`${field} ${parsed.value.toFixed()} ignored: ${invoiceCurrency} is the base currency`] }
+      : { ok: true };
   }
 
   const pair = `${invoiceCurrency} invoice in a ${baseCurrency} company`;
@@ -78,7 +84,9 @@ export function resolveExchangeRate(input: ResolveExchangeRateInput): ExchangeRa
     // Absent or zero: the vendor's own base totals are the only other source.
     const fromTotals = input.fromTotals && deriveExchangeRate(input.fromTotals);
     if (!fromTotals) {
-      return mapFail('FX_UNDERIVABLE', `${pair}: no ${field} and no base-currency totals to derive one from`, { field });
+      return mapFail('FX_UNDERIVABLE', `${pair}: no ${field} and no base-currency totals to derive one from`, {
+        field,
+      });
     }
     rate = fromTotals;
     derived = true;
@@ -125,11 +133,17 @@ export function crossCheckExchangeRate(input: {
 }): MapResult<{ expectedBaseTotal: Decimal }> {
   const { total, baseTotal, baseCurrency } = input;
   const rate = new Money(input.exchangeRate);
-  const tolerance = DecimalJs.max(minorUnit(baseCurrency).times(input.toleranceMinorUnits ?? 1), baseTotal.abs().times(input.relativeTolerance ?? 0.0001));
+  const tolerance = DecimalJs.max(
+    minorUnit(baseCurrency).times(input.toleranceMinorUnits ?? 1),
+    baseTotal.abs().times(input.relativeTolerance ?? 0.0001),
+  );
   const expected = roundMoney(total.times(rate), baseCurrency);
   if (expected.minus(baseTotal).abs().lte(tolerance)) return mapOk({ expectedBaseTotal: expected });
   const inverse = rate.isZero() ? undefined : roundMoney(total.div(rate), baseCurrency);
-  const hint = inverse && inverse.minus(baseTotal).abs().lte(tolerance) ? '; the inverse rate matches, so the direction is wrong' : '';
+  const hint =
+    inverse && inverse.minus(baseTotal).abs().lte(tolerance)
+      ? '; the inverse rate matches, so the direction is wrong'
+      : '';
   return mapFail(
     'FX_SUSPECT',
     `total × rate ${rate.toFixed()} = ${formatMoney(expected, baseCurrency)} ${baseCurrency}, but the vendor's base total is ${formatMoney(baseTotal, baseCurrency)}${hint}`,

@@ -43,7 +43,8 @@ export function buildDiscount(spec: DiscountSpec): MapResult<Discount | undefine
     ['percentage', spec.percentage],
     ['base', spec.base],
   ] as const) {
-    if (v?.isNegative() && !v.isZero()) return mapFail('INVALID_FIELD', `${field}.${name} ${v.toFixed()} is negative`, { field });
+    if (v?.isNegative() && !v.isZero())
+      return mapFail('INVALID_FIELD', `${field}.${name} ${v.toFixed()} is negative`, { field });
   }
   if (spec.percentage?.gt(100)) {
     return mapFail('INVALID_FIELD', `${field}.percentage ${spec.percentage.toFixed()} is over 100`, { field });
@@ -74,9 +75,13 @@ export function buildDiscount(spec: DiscountSpec): MapResult<Discount | undefine
   }
 
   if (base !== undefined && amount.gt(roundMoney(base, currency))) {
-    return mapFail('AMOUNTS_INCONSISTENT', `${field}: discount ${formatMoney(amount, currency)} exceeds its base ${formatMoney(base, currency)} ${currency}`, {
-      field,
-    });
+    return mapFail(
+      'AMOUNTS_INCONSISTENT',
+      `${field}: discount ${formatMoney(amount, currency)} exceeds its base ${formatMoney(base, currency)} ${currency}`,
+      {
+        field,
+      },
+    );
   }
   const wire = tryWireNumber(amount, currency, `${field}.amount`);
   if (!wire.ok) return wire;
@@ -114,7 +119,10 @@ export function itemDiscount(input: {
   field?: string;
 }): MapResult<Discount | undefined> {
   const gross = new Money(input.quantity).times(input.unitPrice);
-  const derived = input.amount === undefined && input.lineAmount !== undefined ? roundMoney(gross.minus(input.lineAmount), input.currency) : undefined;
+  const derived =
+    input.amount === undefined && input.lineAmount !== undefined
+      ? roundMoney(gross.minus(input.lineAmount), input.currency)
+      : undefined;
   return buildDiscount({
     amount: input.amount ?? (derived?.isNegative() ? undefined : derived),
     percentage: input.percentage,
@@ -129,12 +137,17 @@ export function itemDiscount(input: {
  * Zoho's `discount` field is either an amount (number or "100.00") or a percentage ("12.5%").
  * null, undefined and "" mean no discount.
  */
-export function parseDiscountValue(raw: unknown, field = 'discount'): MapResult<{ amount?: Decimal; percentage?: Decimal }> {
+export function parseDiscountValue(
+  raw: unknown,
+  field = 'discount',
+): MapResult<{ amount?: Decimal; percentage?: Decimal }> {
   if (raw === null || raw === undefined || raw === '') return mapOk({});
   const text = typeof raw === 'string' ? raw.trim() : raw;
   const isPercent = typeof text === 'string' && text.endsWith('%');
   const numeric = isPercent ? (text as string).slice(0, -1).trim() : text;
-  const valid = (typeof numeric === 'number' && Number.isFinite(numeric)) || (typeof numeric === 'string' && /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/.test(numeric));
+  const valid =
+    (typeof numeric === 'number' && Number.isFinite(numeric)) ||
+    (typeof numeric === 'string' && /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/.test(numeric));
   if (!valid) return mapFail('INVALID_FIELD', `${field} is neither an amount nor a percentage`, { field });
   const value = new Money(numeric as string | number);
   return mapOk(isPercent ? { percentage: value } : { amount: value });

@@ -62,7 +62,9 @@ const ROWS: readonly Row[] = [
   ['97', 'OT', 'Other Territory'],
 ];
 
-export const INDIAN_STATES: readonly IndianState[] = ROWS.map(([gstCode, code, name]) => Object.freeze({ gstCode, code, name }));
+export const INDIAN_STATES: readonly IndianState[] = ROWS.map(([gstCode, code, name]) =>
+  Object.freeze({ gstCode, code, name }),
+);
 
 /** "Jammu & Kashmir", "jammu and kashmir", "JAMMU-AND-KASHMIR" → "jammuandkashmir". */
 function key(text: string): string {
@@ -97,7 +99,8 @@ export function resolveIndianState(input: unknown, field = 'state'): MapResult<I
     return mapFail('MISSING_FIELD', `${field} is missing`, { field });
   }
   const state = typeof input === 'string' || typeof input === 'number' ? findIndianState(input) : undefined;
-  if (!state) return mapFail('INVALID_FIELD', `${field} ${JSON.stringify(input)} is not an Indian state or UT`, { field });
+  if (!state)
+    return mapFail('INVALID_FIELD', `${field} ${JSON.stringify(input)} is not an Indian state or UT`, { field });
   return mapOk(state);
 }
 

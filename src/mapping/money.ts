@@ -166,9 +166,13 @@ export function tryWireNumber(amount: Decimal, currency: string, field = 'amount
   // decimal.js reads a number through its shortest round-trip text, the same text JSON.stringify writes,
   // so this equality means "the JSON on the wire says exactly `rounded`".
   if (!Number.isFinite(n) || !new Money(n).eq(rounded)) {
-    return mapFail('INVALID_FIELD', `${field} ${rounded.toFixed()} ${currency} cannot be sent as an exact JSON number`, {
-      field,
-    });
+    return mapFail(
+      'INVALID_FIELD',
+      `${field} ${rounded.toFixed()} ${currency} cannot be sent as an exact JSON number`,
+      {
+        field,
+      },
+    );
   }
   return mapOk(n === 0 ? 0 : n);
 }
@@ -197,7 +201,8 @@ export function formatMoney(amount: Decimal, currency: string): string {
  */
 export function allocateMoney(amount: Decimal, weights: readonly Decimal[], currency: string): Decimal[] {
   if (weights.length === 0) throw new RangeError('allocateMoney needs at least one weight');
-  if (weights.some((w) => w.isNegative() && !w.isZero())) throw new RangeError('allocateMoney weights must not be negative');
+  if (weights.some((w) => w.isNegative() && !w.isZero()))
+    throw new RangeError('allocateMoney weights must not be negative');
   const unit = minorUnit(currency);
   const total = roundMoney(amount, currency);
   const units = total.div(unit).abs();

@@ -22,11 +22,15 @@ export interface OrganisationDefaults {
  * - stateCode: only for a customer with neither a country nor a state of its own, and only when its
  *   country is then the organisation's too: a customer with no address is treated as domestic.
  */
-export function withOrganisationDefaults(details: CustomerDetailsInput, org: OrganisationDefaults): CustomerDetailsInput {
+export function withOrganisationDefaults(
+  details: CustomerDetailsInput,
+  org: OrganisationDefaults,
+): CustomerDetailsInput {
   const out = { ...details };
   const silentOnCountry = out.countryCode === undefined && !out.country?.trim();
   if (silentOnCountry && org.countryCode) out.countryCode = org.countryCode;
   if (!out.currency && org.currency) out.currency = org.currency;
-  if (silentOnCountry && out.stateCode === undefined && org.stateCode && out.countryCode === org.countryCode) out.stateCode = org.stateCode;
+  if (silentOnCountry && out.stateCode === undefined && org.stateCode && out.countryCode === org.countryCode)
+    out.stateCode = org.stateCode;
   return out;
 }

@@ -16,7 +16,8 @@ export function quantityAndPrice(input: { amount: Decimal; quantity?: Decimal; u
 } {
   const { amount, quantity, unitPrice } = input;
   if (quantity === undefined && unitPrice === undefined) return { quantity: new Money(1), unitPrice: amount };
-  if (quantity === undefined) return { quantity: unitPrice!.isZero() ? new Money(1) : amount.div(unitPrice!), unitPrice: unitPrice! };
+  if (quantity === undefined)
+    return { quantity: unitPrice!.isZero() ? new Money(1) : amount.div(unitPrice!), unitPrice: unitPrice! };
   if (unitPrice === undefined) return { quantity, unitPrice: quantity.isZero() ? ZERO : amount.div(quantity) };
   return { quantity, unitPrice };
 }

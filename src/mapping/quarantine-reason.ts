@@ -49,7 +49,11 @@ export function mapOk<T>(value: T, warnings?: readonly string[]): MapSuccess<T> 
   return warnings && warnings.length > 0 ? { ok: true, value, warnings: [...warnings] } : { ok: true, value };
 }
 
-export function mapFail(reason: QuarantineReasonCode, message: string, details: { field?: string; issues?: string[] } = {}): MapFailure {
+export function mapFail(
+  reason: QuarantineReasonCode,
+  message: string,
+  details: { field?: string; issues?: string[] } = {},
+): MapFailure {
   const failure: MapFailure = { ok: false, reason, message };
   if (details.field !== undefined) failure.field = details.field;
   if (details.issues !== undefined) failure.issues = details.issues;

@@ -68,5 +68,10 @@ export function parseRecord<T>(
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const issues = formatZodIssues(parsed.error, label);
-  return s.fail(mapFail('INVALID_FIELD', `${vendor} ${label} is malformed: ${issues.slice(0, 5).join('; ')}`, { issues, field: issues[0]?.split(':')[0] }));
+  return s.fail(
+    mapFail('INVALID_FIELD', `${vendor} ${label} is malformed: ${issues.slice(0, 5).join('; ')}`, {
+      issues,
+      field: issues[0]?.split(':')[0],
+    }),
+  );
 }

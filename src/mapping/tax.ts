@@ -76,7 +76,8 @@ export function buildTax(components: readonly TaxComponent[], currency: string, 
   }));
 
   const hasGst = of('cgst', 'sgst', 'utgst', 'igst').length > 0;
-  if (hasGst) warnings.push(...gstShapeWarnings(cgst, sgst, igst, of('cgst').length > 0, of('sgst', 'utgst').length > 0));
+  if (hasGst)
+    warnings.push(...gstShapeWarnings(cgst, sgst, igst, of('cgst').length > 0, of('sgst', 'utgst').length > 0));
   const totalGst = cgst.amount.plus(sgst.amount).plus(igst.amount);
   const total = totalGst.plus(cess.amount).plus(sumMoney(others.map((o) => o.amount)));
 
@@ -98,7 +99,8 @@ export function buildTax(components: readonly TaxComponent[], currency: string, 
     tax.sgst = gstTax.sgst;
     tax.igst = gstTax.igst;
   }
-  if (of('cess').length > 0) tax.cessTax = { cess: wire.num(cess.amount, 'cessTax.cess'), cessRate: cess.rate.toNumber() };
+  if (of('cess').length > 0)
+    tax.cessTax = { cess: wire.num(cess.amount, 'cessTax.cess'), cessRate: cess.rate.toNumber() };
   if (others.length > 0) {
     tax.otherTaxes = others.map((o) => ({
       name: o.name,
@@ -125,7 +127,13 @@ class WireAmounts {
 }
 
 /** A valid GST charge is CGST+SGST of equal rate (intra-state) or IGST alone (inter-state). */
-function gstShapeWarnings(cgst: Aggregate, sgst: Aggregate, igst: Aggregate, hasCgst: boolean, hasSgst: boolean): string[] {
+function gstShapeWarnings(
+  cgst: Aggregate,
+  sgst: Aggregate,
+  igst: Aggregate,
+  hasCgst: boolean,
+  hasSgst: boolean,
+): string[] {
   const warnings: string[] = [];
   if (!igst.amount.isZero() && (hasCgst || hasSgst)) warnings.push('IGST and CGST/SGST both present on one document');
   if (hasCgst !== hasSgst) warnings.push(hasCgst ? 'CGST present without SGST' : 'SGST present without CGST');
@@ -140,7 +148,11 @@ function gstShapeWarnings(cgst: Aggregate, sgst: Aggregate, igst: Aggregate, has
  * TaxAmount is the combined figure) in proportion to the rates, exact to the minor unit. Ties go to the
  * earlier component (see allocateMoney), so list CGST before SGST.
  */
-export function splitByComponentRates(amount: Decimal, parts: ReadonlyArray<Omit<TaxComponent, 'amount'>>, currency: string): TaxComponent[] {
+export function splitByComponentRates(
+  amount: Decimal,
+  parts: ReadonlyArray<Omit<TaxComponent, 'amount'>>,
+  currency: string,
+): TaxComponent[] {
   const amounts = allocateMoney(
     amount,
     parts.map((p) => p.rate),
@@ -197,5 +209,9 @@ export function splitGst(input: {
 }): MapResult<TaxComponent[]> {
   const intra = isIntraState(input.supplierState, input.placeOfSupply);
   if (!intra.ok) return intra;
-  return mapOk(intra.value ? splitIntraState(input.amount, input.rate, input.currency) : interStateTax(input.amount, input.rate, input.currency));
+  return mapOk(
+    intra.value
+      ? splitIntraState(input.amount, input.rate, input.currency)
+      : interStateTax(input.amount, input.rate, input.currency),
+  );
 }

@@ -34,14 +34,24 @@ const isMoney = (d: Decimal | undefined): boolean => d !== undefined && !d.isZer
 
 /** True when the line carries no money and names no item (the rule above). */
 export function isTextLine(line: LineFigures): boolean {
-  return !line.namesItem && !isMoney(line.amount) && !isMoney(line.unitPrice) && !isMoney(line.tax) && !isMoney(line.discount);
+  return (
+    !line.namesItem &&
+    !isMoney(line.amount) &&
+    !isMoney(line.unitPrice) &&
+    !isMoney(line.tax) &&
+    !isMoney(line.discount)
+  );
 }
 
 /**
  * The billing line item of a text line: the text as its name and nothing else that could be read as money.
  * Blank text gives undefined and a warning naming `field` (the vendor's line), never the text itself.
  */
-export function textLineItem(text: string | null | undefined, field: string, lineItemId?: string): MapResult<LineItem | undefined> {
+export function textLineItem(
+  text: string | null | undefined,
+  field: string,
+  lineItemId?: string,
+): MapResult<LineItem | undefined> {
   const name = text?.trim();
   if (!name) return mapOk(undefined, [`${field}: a line with neither money nor text; left out`]);
   return mapOk({

@@ -150,7 +150,15 @@ export function formatZohoTimestamp(instant: string | Date, offsetMinutes: numbe
 }
 
 /** Epoch ms of a wall-clock reading taken as UTC, or undefined when a field is out of range (Feb 30, 24:00). */
-function utcFromFields(y: number, mo: number, d: number, h: number, mi: number, s: number, ms: number): number | undefined {
+function utcFromFields(
+  y: number,
+  mo: number,
+  d: number,
+  h: number,
+  mi: number,
+  s: number,
+  ms: number,
+): number | undefined {
   const date = new Date(0);
   date.setUTCFullYear(y, mo - 1, d); // setUTCFullYear, unlike Date.UTC, does not map years 0-99 to 19xx
   date.setUTCHours(h, mi, s, ms);
@@ -169,7 +177,8 @@ function utcFromFields(y: number, mo: number, d: number, h: number, mi: number, 
  * else the trimmed text, and `invalid` to fail it later with a message naming the field and the value.
  */
 function readText(raw: unknown, field: string): MapResult<{ text: string; invalid: (why: string) => MapFailure }> {
-  if (raw === null || raw === undefined || raw === '') return mapFail('MISSING_FIELD', `${field} is missing`, { field });
+  if (raw === null || raw === undefined || raw === '')
+    return mapFail('MISSING_FIELD', `${field} is missing`, { field });
   const invalid = (why: string) => mapFail('INVALID_FIELD', `${field} ${describe(raw)} ${why}`, { field });
   if (typeof raw !== 'string') return invalid('is not a string');
   return mapOk({ text: raw.trim(), invalid });

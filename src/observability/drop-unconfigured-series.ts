@@ -8,7 +8,10 @@ import type { Metrics } from './metrics.js';
  * would fire for a connection nobody syncs any more. Counters and histograms stay: they stop growing,
  * which is what `rate()` and `increase()` then show.
  */
-export async function dropUnconfiguredSeries(metrics: Metrics, connections: ReadonlyArray<{ id: string; entities: readonly string[] }>): Promise<void> {
+export async function dropUnconfiguredSeries(
+  metrics: Metrics,
+  connections: ReadonlyArray<{ id: string; entities: readonly string[] }>,
+): Promise<void> {
   const entities = new Map(connections.map((c) => [c.id, new Set<string>(c.entities)]));
   for (const metric of Object.values(metrics)) {
     if (!(metric instanceof Gauge)) continue;

@@ -81,7 +81,9 @@ function httpApp(options: Omit<HttpServerOptions, 'port' | 'host'>): Express {
  * (the operations guide the alerts link to). A port in
  * use (or out of range, or a host not of this machine) rejects with a ListenError.
  */
-export async function startHttpServer(options: HttpServerOptions): Promise<{ server: Server; url: string; close(): Promise<void> }> {
+export async function startHttpServer(
+  options: HttpServerOptions,
+): Promise<{ server: Server; url: string; close(): Promise<void> }> {
   const server = createServer(httpApp(options));
   await listen(server, options.port, options.host);
   const { port } = server.address() as AddressInfo;

@@ -108,7 +108,10 @@ export function scrubSecrets(value: unknown, depth = 0, seen = new WeakSet<objec
     }
     let out: Record<string, unknown> | undefined;
     for (const [k, v] of Object.entries(value)) {
-      const s = SECRET_KEYS.has(normalizeKey(k)) && v !== undefined && v !== null && v !== '' ? CENSOR : scrubSecrets(v, depth + 1, seen);
+      const s =
+        SECRET_KEYS.has(normalizeKey(k)) && v !== undefined && v !== null && v !== ''
+          ? CENSOR
+          : scrubSecrets(v, depth + 1, seen);
       if (s !== v) (out ??= { ...(value as Record<string, unknown>) })[k] = s;
     }
     return out ?? value;
@@ -152,7 +155,13 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     base: { service: 'erp-sync' },
   };
   const logger = pretty
-    ? pino({ ...base, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', destination: options.stderr ? 2 : 1 } } })
+    ? pino({
+        ...base,
+        transport: {
+          target: 'pino-pretty',
+          options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', destination: options.stderr ? 2 : 1 },
+        },
+      })
     : destination
       ? pino(base, destination)
       : pino(base);

@@ -38,7 +38,8 @@ export class RssMarkError extends Error {}
 export function rssMarkMb(env: NodeJS.ProcessEnv): number | undefined {
   const raw = env[RSS_MARK_ENV]?.trim();
   if (!raw) return DEFAULT_RSS_MARK_MB;
-  if (!/^\d+$/.test(raw)) throw new RssMarkError(`${RSS_MARK_ENV} must be a whole number of MiB (0 = no forced collections), got "${raw}"`);
+  if (!/^\d+$/.test(raw))
+    throw new RssMarkError(`${RSS_MARK_ENV} must be a whole number of MiB (0 = no forced collections), got "${raw}"`);
   const mark = Number(raw);
   return mark === 0 ? undefined : mark;
 }

@@ -68,48 +68,99 @@ type MetricMakers = ReturnType<typeof metricMakers>;
 function recordMetrics({ c }: MetricMakers) {
   return {
     recordsPulled: c('erpsync_records_pulled_total', 'Records read from the source', ['connection', 'entity'] as const),
-    recordsMapped: c('erpsync_records_mapped_total', 'Records mapped to a valid billing body', ['connection', 'entity'] as const),
-    recordsQuarantined: c('erpsync_records_quarantined_total', 'Records put in quarantine, by reason code', ['connection', 'entity', 'reason'] as const),
-    recordsEnqueued: c('erpsync_records_enqueued_total', 'Records enqueued for upsert', ['connection', 'entity'] as const),
-    recordsUpserted: c('erpsync_records_upserted_total', 'Records written to billing', ['connection', 'entity'] as const),
-    recordsSkipped: c('erpsync_records_skipped_total', 'Records not written: unchanged content or an older source version', [
+    recordsMapped: c('erpsync_records_mapped_total', 'Records mapped to a valid billing body', [
+      'connection',
+      'entity',
+    ] as const),
+    recordsQuarantined: c('erpsync_records_quarantined_total', 'Records put in quarantine, by reason code', [
       'connection',
       'entity',
       'reason',
     ] as const),
+    recordsEnqueued: c('erpsync_records_enqueued_total', 'Records enqueued for upsert', [
+      'connection',
+      'entity',
+    ] as const),
+    recordsUpserted: c('erpsync_records_upserted_total', 'Records written to billing', [
+      'connection',
+      'entity',
+    ] as const),
+    recordsSkipped: c(
+      'erpsync_records_skipped_total',
+      'Records not written: unchanged content or an older source version',
+      ['connection', 'entity', 'reason'] as const,
+    ),
   };
 }
 
 /** HTTP calls to billing and the vendors, and the 429s they answered. */
 function httpMetrics({ c, h }: MetricMakers) {
   return {
-    billingRequests: c('erpsync_billing_requests_total', 'Billing HTTP requests by endpoint and status class', ['endpoint', 'status_class'] as const),
-    billingRequestDuration: h('erpsync_billing_request_duration_seconds', 'Billing HTTP request duration', ['endpoint'] as const, HTTP_BUCKETS),
-    vendorRequests: c('erpsync_vendor_requests_total', 'ERP HTTP requests by endpoint and status class', ['connection', 'endpoint', 'status_class'] as const),
-    vendorRequestDuration: h('erpsync_vendor_request_duration_seconds', 'ERP HTTP request duration', ['connection', 'endpoint'] as const, HTTP_BUCKETS),
-    rateLimited: c('erpsync_rate_limited_total', '429s received, by target (billing or a connection)', ['target'] as const),
+    billingRequests: c('erpsync_billing_requests_total', 'Billing HTTP requests by endpoint and status class', [
+      'endpoint',
+      'status_class',
+    ] as const),
+    billingRequestDuration: h(
+      'erpsync_billing_request_duration_seconds',
+      'Billing HTTP request duration',
+      ['endpoint'] as const,
+      HTTP_BUCKETS,
+    ),
+    vendorRequests: c('erpsync_vendor_requests_total', 'ERP HTTP requests by endpoint and status class', [
+      'connection',
+      'endpoint',
+      'status_class',
+    ] as const),
+    vendorRequestDuration: h(
+      'erpsync_vendor_request_duration_seconds',
+      'ERP HTTP request duration',
+      ['connection', 'endpoint'] as const,
+      HTTP_BUCKETS,
+    ),
+    rateLimited: c('erpsync_rate_limited_total', '429s received, by target (billing or a connection)', [
+      'target',
+    ] as const),
   };
 }
 
 /** Jobs and the records they carry. */
 function jobMetrics({ c, g, h }: MetricMakers) {
   return {
-    jobDuration: h('erpsync_job_duration_seconds', 'Job processing time', ['queue', 'result'] as const, [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300]),
-    recordsRecovered: c('erpsync_records_recovered_total', 'In-flight records whose upsert job was gone or failed unaccounted, found by the sweep', [
-      'connection',
-      'entity',
-      'action',
-    ] as const),
-    inFlightRecords: g('erpsync_in_flight_records', 'Records enqueued for upsert and not yet written, skipped or quarantined', ['connection'] as const),
+    jobDuration: h(
+      'erpsync_job_duration_seconds',
+      'Job processing time',
+      ['queue', 'result'] as const,
+      [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300],
+    ),
+    recordsRecovered: c(
+      'erpsync_records_recovered_total',
+      'In-flight records whose upsert job was gone or failed unaccounted, found by the sweep',
+      ['connection', 'entity', 'action'] as const,
+    ),
+    inFlightRecords: g(
+      'erpsync_in_flight_records',
+      'Records enqueued for upsert and not yet written, skipped or quarantined',
+      ['connection'] as const,
+    ),
   };
 }
 
 /** What is up, parked, paused or deferred, and the leases that keep jobs' claims. */
 function availabilityMetrics({ c, g }: MetricMakers) {
   return {
-    billingUp: g('erpsync_billing_up', '0 while billing is considered down (consecutive 5xx or network failures; upserts paused), else 1', [] as const),
-    billingDownSince: g('erpsync_billing_down_since_timestamp_seconds', 'When the current billing outage began (0 when billing is up)', [] as const),
-    vendorUp: g('erpsync_vendor_up', '0 while a connection is parked for a vendor outage, else 1', ['connection'] as const),
+    billingUp: g(
+      'erpsync_billing_up',
+      '0 while billing is considered down (consecutive 5xx or network failures; upserts paused), else 1',
+      [] as const,
+    ),
+    billingDownSince: g(
+      'erpsync_billing_down_since_timestamp_seconds',
+      'When the current billing outage began (0 when billing is up)',
+      [] as const,
+    ),
+    vendorUp: g('erpsync_vendor_up', '0 while a connection is parked for a vendor outage, else 1', [
+      'connection',
+    ] as const),
     jobsDeferred: c(
       'erpsync_jobs_deferred_total',
       'Jobs put back in the queue without using an attempt, by why: park (vendor day or outage), quota (next vendor slot), connection-slots (the connection has its jobs running)',
@@ -125,7 +176,11 @@ function availabilityMetrics({ c, g }: MetricMakers) {
       "0 while the vendor refuses the connection's refresh token (re-authorisation needed; the connection is parked and rechecked), else 1",
       ['connection'] as const,
     ),
-    connectionPaused: g('erpsync_connection_paused', '1 while an operator has paused the connection (its jobs are held), else 0', ['connection'] as const),
+    connectionPaused: g(
+      'erpsync_connection_paused',
+      '1 while an operator has paused the connection (its jobs are held), else 0',
+      ['connection'] as const,
+    ),
   };
 }
 
@@ -134,29 +189,54 @@ function progressMetrics({ c, g }: MetricMakers) {
   return {
     jobsStalled: c('erpsync_jobs_stalled_total', 'Jobs whose lock expired and were taken back', ['queue'] as const),
     queueJobs: g('erpsync_queue_jobs', 'Jobs per queue and state', ['queue', 'state'] as const),
-    checkpointLag: g('erpsync_checkpoint_lag_seconds', 'Now minus the checkpoint of a (connection, entity)', ['connection', 'entity'] as const),
-    lastSuccess: g('erpsync_last_success_timestamp_seconds', 'When a pull of (connection, entity) last completed', ['connection', 'entity'] as const),
-    pullInterval: g('erpsync_pull_interval_seconds', 'Configured pull schedule of (connection, entity); staleness alerts count in these', [
+    checkpointLag: g('erpsync_checkpoint_lag_seconds', 'Now minus the checkpoint of a (connection, entity)', [
       'connection',
       'entity',
     ] as const),
+    lastSuccess: g('erpsync_last_success_timestamp_seconds', 'When a pull of (connection, entity) last completed', [
+      'connection',
+      'entity',
+    ] as const),
+    pullInterval: g(
+      'erpsync_pull_interval_seconds',
+      'Configured pull schedule of (connection, entity); staleness alerts count in these',
+      ['connection', 'entity'] as const,
+    ),
     quarantineSize: g('erpsync_quarantine_records', 'Records currently in quarantine', ['connection'] as const),
-    vendorQuotaRemaining: g('erpsync_vendor_quota_remaining', 'Vendor requests left in the window', ['connection', 'window'] as const),
+    vendorQuotaRemaining: g('erpsync_vendor_quota_remaining', 'Vendor requests left in the window', [
+      'connection',
+      'window',
+    ] as const),
     vendorQuotaUsed: g(
       'erpsync_vendor_quota_used',
       'Vendor calls counted by this deployment in the rolling window (minute: last 60 s, day: last 24 h), raised to what the vendor reports',
       ['connection', 'window'] as const,
     ),
-    reconcileDrift: g('erpsync_reconcile_drift_records', 'Drifted records found by the last reconcile, by kind', ['connection', 'kind'] as const),
-    reconcileLastRun: g('erpsync_reconcile_last_run_timestamp_seconds', 'When the last reconcile of a connection finished', ['connection'] as const),
+    reconcileDrift: g('erpsync_reconcile_drift_records', 'Drifted records found by the last reconcile, by kind', [
+      'connection',
+      'kind',
+    ] as const),
+    reconcileLastRun: g(
+      'erpsync_reconcile_last_run_timestamp_seconds',
+      'When the last reconcile of a connection finished',
+      ['connection'] as const,
+    ),
   };
 }
 
 /** The process's Redis and workers. */
 function processMetrics({ g }: MetricMakers) {
   return {
-    redisEvictionPolicyOk: g('erpsync_redis_eviction_policy_ok', '1 when Redis maxmemory-policy is noeviction', [] as const),
-    redisMemoryUsedRatio: g('erpsync_redis_memory_used_ratio', 'used_memory / maxmemory (0 when maxmemory is unset)', [] as const),
+    redisEvictionPolicyOk: g(
+      'erpsync_redis_eviction_policy_ok',
+      '1 when Redis maxmemory-policy is noeviction',
+      [] as const,
+    ),
+    redisMemoryUsedRatio: g(
+      'erpsync_redis_memory_used_ratio',
+      'used_memory / maxmemory (0 when maxmemory is unset)',
+      [] as const,
+    ),
     workersRunning: g('erpsync_workers_running', 'Workers running in this process, by queue', ['queue'] as const),
   };
 }
@@ -174,8 +254,16 @@ function configMetrics({ c, g }: MetricMakers) {
       'When the running config was last loaded (at start or by a reload)',
       [] as const,
     ),
-    configLastReloadSuccessful: g('erpsync_config_last_reload_successful', '1 when the last config load (start or reload) succeeded, else 0', [] as const),
-    configRestartRequired: g('erpsync_config_restart_required', '1 when a reloaded config changed keys that take effect only after a restart', [] as const),
+    configLastReloadSuccessful: g(
+      'erpsync_config_last_reload_successful',
+      '1 when the last config load (start or reload) succeeded, else 0',
+      [] as const,
+    ),
+    configRestartRequired: g(
+      'erpsync_config_restart_required',
+      '1 when a reloaded config changed keys that take effect only after a restart',
+      [] as const,
+    ),
   };
 }
 
@@ -183,7 +271,11 @@ function configMetrics({ c, g }: MetricMakers) {
 function deploymentMetrics({ g, registry }: MetricMakers) {
   let reportedCollections = 0;
   return {
-    redisMaxmemoryBytes: g('erpsync_redis_maxmemory_bytes', 'Redis maxmemory (0 when unset: the memory alerts then cannot fire)', [] as const),
+    redisMaxmemoryBytes: g(
+      'erpsync_redis_maxmemory_bytes',
+      'Redis maxmemory (0 when unset: the memory alerts then cannot fire)',
+      [] as const,
+    ),
     connectionInfo: g(
       'erpsync_connection_info',
       'Always 1: each configured connection with its ERP system and the billing company it writes to (join other series on connection)',
@@ -200,7 +292,11 @@ function deploymentMetrics({ g, registry }: MetricMakers) {
         reportedCollections = n;
       },
     }),
-    buildInfo: g('erpsync_build_info', 'Always 1: the running version, commit and Node.js version as labels', ['version', 'commit', 'node'] as const),
+    buildInfo: g('erpsync_build_info', 'Always 1: the running version, commit and Node.js version as labels', [
+      'version',
+      'commit',
+      'node',
+    ] as const),
   };
 }
 export type Metrics = ReturnType<typeof createMetrics>;
@@ -223,12 +319,14 @@ export function initialiseSeries(
   for (const result of CONFIG_RELOAD_RESULTS) m.configReloads.inc({ result }, 0);
   for (const kind of LEASE_KINDS) m.leaseRenewalsFailed.inc({ kind }, 0);
   for (const c of known.connections) {
-    if (c.system && c.billingCompany) m.connectionInfo.set({ connection: c.id, system: c.system, billing_company: c.billingCompany }, 1);
+    if (c.system && c.billingCompany)
+      m.connectionInfo.set({ connection: c.id, system: c.system, billing_company: c.billingCompany }, 1);
     m.rateLimited.inc({ target: c.id }, 0);
     m.connectionCredentialsOk.set({ connection: c.id }, 1);
     for (const entity of c.entities) {
       const labels = { connection: c.id, entity };
-      for (const counter of [m.recordsPulled, m.recordsMapped, m.recordsEnqueued, m.recordsUpserted]) counter.inc(labels, 0);
+      for (const counter of [m.recordsPulled, m.recordsMapped, m.recordsEnqueued, m.recordsUpserted])
+        counter.inc(labels, 0);
       for (const action of ['re-enqueued', 'quarantined']) m.recordsRecovered.inc({ ...labels, action }, 0);
       for (const reason of QUARANTINE_REASON_CODES) m.recordsQuarantined.inc({ ...labels, reason }, 0);
     }

@@ -1,7 +1,13 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import cookieParser from 'cookie-parser';
-import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
+import express, {
+  type ErrorRequestHandler,
+  type Express,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
 
 /**
  * The queue UI (Bull Board) at /admin/queues on the worker's own HTTP server, behind the admin token.
@@ -53,10 +59,10 @@ function queryToken(req: Request): string | undefined {
 }
 
 function unauthorized(res: Response): void {
-  res
-    .status(401)
-    .set({ 'www-authenticate': 'Bearer realm="erp-sync admin"', 'cache-control': 'no-store' })
-    .json({ error: 'UNAUTHORIZED', message: 'send Authorization: Bearer <http.adminToken>, or open /admin/queues?token=<http.adminToken> once' });
+  res.status(401).set({ 'www-authenticate': 'Bearer realm="erp-sync admin"', 'cache-control': 'no-store' }).json({
+    error: 'UNAUTHORIZED',
+    message: 'send Authorization: Bearer <http.adminToken>, or open /admin/queues?token=<http.adminToken> once',
+  });
 }
 
 /**
@@ -77,7 +83,13 @@ function authenticate(token: string, base: string): RequestHandler {
       const url = new URL(req.originalUrl, 'http://x');
       url.searchParams.delete('token');
       // `trust proxy` (set below) makes req.secure follow X-Forwarded-Proto from a TLS-terminating proxy.
-      res.cookie(QUEUE_UI_COOKIE, expectedSession, { path: base, httpOnly: true, sameSite: 'strict', maxAge: 43_200_000, secure: req.secure });
+      res.cookie(QUEUE_UI_COOKIE, expectedSession, {
+        path: base,
+        httpOnly: true,
+        sameSite: 'strict',
+        maxAge: 43_200_000,
+        secure: req.secure,
+      });
       res.set('cache-control', 'no-store').redirect(303, `${url.pathname}${url.search}`);
       return;
     }
@@ -133,6 +145,12 @@ export function queueUi(options: QueueUiOptions): Express {
   ui.set('trust proxy', true);
   ui.disable('x-powered-by');
   if (!token) return ui; // off: every request passes on, and the server answers 404
-  ui.use(base, cookieParser(), authenticate(token, base), lazyBoard(options.queues, base, options.readOnly ?? true), uiError);
+  ui.use(
+    base,
+    cookieParser(),
+    authenticate(token, base),
+    lazyBoard(options.queues, base, options.readOnly ?? true),
+    uiError,
+  );
   return ui;
 }

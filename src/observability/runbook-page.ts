@@ -14,7 +14,8 @@ export function headingAnchor(text: string): string {
     .replace(/\s/g, '-');
 }
 
-const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * The runbook as one HTML page: each Markdown heading becomes a heading with its anchor (so

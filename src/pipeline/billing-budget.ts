@@ -60,7 +60,11 @@ export class BillingBudget {
         const first = this.seq + 1;
         this.seq += callers.length;
         try {
-          const waits = (await TAKE.run(this.redis, [this.key], [this.max, this.windowMs, this.id, first, callers.length])) as number[];
+          const waits = (await TAKE.run(
+            this.redis,
+            [this.key],
+            [this.max, this.windowMs, this.id, first, callers.length],
+          )) as number[];
           callers.forEach((c, i) => c.resolve(waits[i]!));
         } catch (err) {
           for (const c of callers) c.reject(err);

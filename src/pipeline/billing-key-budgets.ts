@@ -43,7 +43,11 @@ export class BillingKeyBudgets {
   }
 
   private async run(keyId: string, held: number, pauseMs: number): Promise<KeySlot> {
-    const [waitMs, slotAt] = (await TAKE.run(this.redis, [this.keys.billingKeyBudget(keyId)], [this.max, this.durationMs, held, pauseMs])) as [number, number];
+    const [waitMs, slotAt] = (await TAKE.run(
+      this.redis,
+      [this.keys.billingKeyBudget(keyId)],
+      [this.max, this.durationMs, held, pauseMs],
+    )) as [number, number];
     return { waitMs, slotAt };
   }
 }

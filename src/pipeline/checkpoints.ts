@@ -47,7 +47,10 @@ export class Checkpoints {
       .hget(this.keys.checkpointRewinds(connection), entity)
       .exec()) as Array<[Error | null, string | null]> | null;
     if (!replies) throw new Error(`checkpoint of ${connection}/${entity}: the read transaction was aborted`);
-    const [[readError, raw], [countError, rewinds]] = replies as [[Error | null, string | null], [Error | null, string | null]];
+    const [[readError, raw], [countError, rewinds]] = replies as [
+      [Error | null, string | null],
+      [Error | null, string | null],
+    ];
     if (readError || countError) throw readError ?? countError;
     return { checkpoint: raw ? (JSON.parse(raw) as Checkpoint<State>) : undefined, rewinds: Number(rewinds ?? 0) };
   }
@@ -56,7 +59,12 @@ export class Checkpoints {
    * Saves a stream's state. With `rewindsSeen` (what `read` returned), the save is refused (false) when
    * the stream was rewound since; without it, it always writes.
    */
-  async save<State>(connection: string, entity: string, state: State, options: { rewindsSeen?: number; now?: number } = {}): Promise<boolean> {
+  async save<State>(
+    connection: string,
+    entity: string,
+    state: State,
+    options: { rewindsSeen?: number; now?: number } = {},
+  ): Promise<boolean> {
     const json = JSON.stringify({ state, savedAt: options.now ?? Date.now() } satisfies Checkpoint<State>);
     if (options.rewindsSeen === undefined) {
       await this.redis.hset(this.keys.checkpoint(connection), entity, json);

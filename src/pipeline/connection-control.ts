@@ -40,9 +40,17 @@ export class ConnectionControl {
   ) {}
 
   /** Pauses the connection unless it already is; returns the pause in force and whether this call made it. */
-  async pause(connection: string, by: { by?: string; reason?: string } = {}, at = Date.now()): Promise<{ pause: Pause; changed: boolean }> {
+  async pause(
+    connection: string,
+    by: { by?: string; reason?: string } = {},
+    at = Date.now(),
+  ): Promise<{ pause: Pause; changed: boolean }> {
     const key = this.keys.paused(connection);
-    const pause: Pause = { since: at, ...(by.by ? { by: by.by.slice(0, TEXT_MAX) } : {}), ...(by.reason ? { reason: by.reason.slice(0, TEXT_MAX) } : {}) };
+    const pause: Pause = {
+      since: at,
+      ...(by.by ? { by: by.by.slice(0, TEXT_MAX) } : {}),
+      ...(by.reason ? { reason: by.reason.slice(0, TEXT_MAX) } : {}),
+    };
     const [[, set], [, raw]] = (await this.redis.multi().set(key, JSON.stringify(pause), 'NX').get(key).exec()) as [
       [null, string | null],
       [null, string | null],
@@ -57,11 +65,12 @@ export class ConnectionControl {
    */
   async resume(connection: string): Promise<{ pause?: Pause; held: HeldJob[] }> {
     const key = this.keys.paused(connection);
-    const [[, raw], , [, members]] = (await this.redis.multi().get(key).del(key).smembers(this.keys.heldJobs(connection)).exec()) as [
-      [null, string | null],
-      [null, number],
-      [null, string[]],
-    ];
+    const [[, raw], , [, members]] = (await this.redis
+      .multi()
+      .get(key)
+      .del(key)
+      .smembers(this.keys.heldJobs(connection))
+      .exec()) as [[null, string | null], [null, number], [null, string[]]];
     return { ...(raw ? { pause: JSON.parse(raw) as Pause } : {}), held: members.map(heldJob) };
   }
 
@@ -75,7 +84,11 @@ export class ConnectionControl {
    * held (unless `job` is omitted) and the pause is returned; otherwise undefined and nothing is written.
    */
   async holdIfPaused(connection: string, job?: HeldJob): Promise<Pause | undefined> {
-    const raw = (await HOLD.run(this.redis, [this.keys.paused(connection), this.keys.heldJobs(connection)], [job ? member(job) : ''])) as string | null;
+    const raw = (await HOLD.run(
+      this.redis,
+      [this.keys.paused(connection), this.keys.heldJobs(connection)],
+      [job ? member(job) : ''],
+    )) as string | null;
     return raw ? (JSON.parse(raw) as Pause) : undefined;
   }
 

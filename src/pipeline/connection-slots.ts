@@ -19,7 +19,9 @@ export class ConnectionSlots {
 
   /** Takes or renews the slot of `jobId`; false when `max` other jobs of the connection hold one. */
   async take(connection: string, jobId: string, max: number, leaseMs: number): Promise<boolean> {
-    return (await TAKE.run(this.redis, [this.keys.connectionSlots(connection)], [this.now(), jobId, leaseMs, max])) === 1;
+    return (
+      (await TAKE.run(this.redis, [this.keys.connectionSlots(connection)], [this.now(), jobId, leaseMs, max])) === 1
+    );
   }
 
   async release(connection: string, jobId: string): Promise<void> {

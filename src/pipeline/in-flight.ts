@@ -32,16 +32,23 @@ export class InFlight {
   ) {}
 
   /** Before the jobs are added: a crash in between leaves an entry whose job is gone, which the sweep re-enqueues. */
-  async track(connection: string, entries: ReadonlyArray<Omit<InFlightEntry, 'enqueuedAt'>>, at = Date.now()): Promise<void> {
+  async track(
+    connection: string,
+    entries: ReadonlyArray<Omit<InFlightEntry, 'enqueuedAt'>>,
+    at = Date.now(),
+  ): Promise<void> {
     if (!entries.length) return;
     const args: string[] = [];
-    for (const e of entries) args.push(Quarantine.field(e.entity, e.erpId), `${e.jobId}|${at}|${JSON.stringify(e.payload)}`);
+    for (const e of entries)
+      args.push(Quarantine.field(e.entity, e.erpId), `${e.jobId}|${at}|${JSON.stringify(e.payload)}`);
     await this.redis.hset(this.keys.inFlight(connection), ...args);
   }
 
   /** The record reached an outcome in job `jobId`; false when its entry names another job (a newer version). */
   async settle(connection: string, entity: string, erpId: string, jobId: string): Promise<boolean> {
-    return (await SETTLE.run(this.redis, [this.keys.inFlight(connection)], [Quarantine.field(entity, erpId), jobId])) === 1;
+    return (
+      (await SETTLE.run(this.redis, [this.keys.inFlight(connection)], [Quarantine.field(entity, erpId), jobId])) === 1
+    );
   }
 
   /**
@@ -50,7 +57,12 @@ export class InFlight {
    * (another call handed it over; left as it is, so an entry the new job has since settled never comes
    * back); undefined otherwise (finished, or a newer version on its way).
    */
-  async handOver(connection: string, from: string, entry: Omit<InFlightEntry, 'enqueuedAt'>, at = Date.now()): Promise<'moved' | 'already' | undefined> {
+  async handOver(
+    connection: string,
+    from: string,
+    entry: Omit<InFlightEntry, 'enqueuedAt'>,
+    at = Date.now(),
+  ): Promise<'moved' | 'already' | undefined> {
     const field = Quarantine.field(entry.entity, entry.erpId);
     const value = `${entry.jobId}|${at}|${JSON.stringify(entry.payload)}`;
     const r = await HAND_OVER.run(this.redis, [this.keys.inFlight(connection)], [from, entry.jobId, field, value]);
@@ -60,7 +72,10 @@ export class InFlight {
   /** The source version each record is on its way to billing at (undefined: not in flight). */
   async versions(connection: string, entity: string, erpIds: readonly string[]): Promise<Array<string | undefined>> {
     if (!erpIds.length) return [];
-    const raws = await this.redis.hmget(this.keys.inFlight(connection), ...erpIds.map((id) => Quarantine.field(entity, id)));
+    const raws = await this.redis.hmget(
+      this.keys.inFlight(connection),
+      ...erpIds.map((id) => Quarantine.field(entity, id)),
+    );
     return raws.map((raw, i) => {
       if (raw === null) return undefined;
       const version = (parseEntry(Quarantine.field(entity, erpIds[i]!), raw).payload as { version?: unknown }).version;

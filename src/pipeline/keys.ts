@@ -34,7 +34,8 @@ export function stateKeys(prefix: string, layout: KeyLayout = {}) {
     windowCheckpoint: (connection: string, entity: string) => `${prefix}:window-checkpoint:${c(connection)}:${entity}`,
     quarantine: (connection: string) => `${prefix}:quarantine:${c(connection)}`,
     customersEnsured: (connection: string) => `${prefix}:customers-ensured:${c(connection)}`,
-    recordLock: (connection: string, entity: string, erpId: string) => `${prefix}:lock:${c(connection)}:${entity}:${erpId}`,
+    recordLock: (connection: string, entity: string, erpId: string) =>
+      `${prefix}:lock:${c(connection)}:${entity}:${erpId}`,
     /** The vendor calls of the last 60 s (a log) and of the last 24 h (1-minute buckets): rolling windows. */
     quotaMinute: (connection: string) => `${prefix}:quota:${c(connection)}:minute`,
     quotaDay: (connection: string) => `${prefix}:quota:${c(connection)}:day`,

@@ -32,7 +32,9 @@ export class LeaseKeeper {
   private timer: NodeJS.Timeout | undefined;
   private tickMs = 0;
 
-  constructor(private readonly report: { logger: Pick<Logger, 'warn'>; metrics?: Pick<Metrics, 'leaseRenewalsFailed'> }) {}
+  constructor(
+    private readonly report: { logger: Pick<Logger, 'warn'>; metrics?: Pick<Metrics, 'leaseRenewalsFailed'> },
+  ) {}
 
   /** Keeps `lease` renewed until the returned function (or `untrack`) is called. */
   track(lease: Lease): () => void {
@@ -71,12 +73,17 @@ export class LeaseKeeper {
 
   private failed(lease: Lease, why: string): void {
     this.report.metrics?.leaseRenewalsFailed.inc({ kind: lease.kind });
-    this.report.logger.warn({ lease: lease.kind, owner: lease.owner, why }, 'lease renewal failed; tried again at the next tick');
+    this.report.logger.warn(
+      { lease: lease.kind, owner: lease.owner, why },
+      'lease renewal failed; tried again at the next tick',
+    );
   }
 
   /** One timer at a third of the shortest TTL tracked; none while nothing is tracked. */
   private retime(): void {
-    const tickMs = this.leases.size ? Math.max(1, Math.floor(Math.min(...[...this.leases].map((l) => l.ttlMs)) / 3)) : 0;
+    const tickMs = this.leases.size
+      ? Math.max(1, Math.floor(Math.min(...[...this.leases].map((l) => l.ttlMs)) / 3))
+      : 0;
     if (tickMs === this.tickMs) return;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;

@@ -48,7 +48,13 @@ export class LedgerDateIndex {
   }
 
   /** The ERP ids with a document date in [fromDay, toDay], in batches (memory bounded by `batch`). */
-  async *ids(connection: string, entity: string, fromDay: number, toDay: number, batch = 1000): AsyncGenerator<string[]> {
+  async *ids(
+    connection: string,
+    entity: string,
+    fromDay: number,
+    toDay: number,
+    batch = 1000,
+  ): AsyncGenerator<string[]> {
     const key = this.keys.ledgerByDate(connection, entity);
     for (let offset = 0; ; offset += batch) {
       const ids = await this.redis.zrangebyscore(key, fromDay, toDay, 'LIMIT', offset, batch);
@@ -81,7 +87,8 @@ export class LedgerDateIndex {
         const score = dayScoreOf(e);
         if (score !== undefined) args.push(id, score);
       }
-      if (args.length) added += (await INDEX_DATES.run(this.redis, [this.keys.ledger(connection, entity), key], args)) as number;
+      if (args.length)
+        added += (await INDEX_DATES.run(this.redis, [this.keys.ledger(connection, entity), key], args)) as number;
     }
     return added;
   }

@@ -139,7 +139,8 @@ function isPlainData(value: unknown): value is Record<string, unknown> {
  * what JSON makes of it (a Date's string, a number's null, ...) as anything but that.
  */
 function keptWhereRead(value: unknown, readBack: (stored: unknown) => unknown): unknown {
-  const stored = value === null || typeof value === 'string' ? value : (JSON.parse(JSON.stringify(value) ?? 'null') as unknown);
+  const stored =
+    value === null || typeof value === 'string' ? value : (JSON.parse(JSON.stringify(value) ?? 'null') as unknown);
   return readBack(stored) === stored ? value : irreversible();
 }
 
@@ -157,7 +158,11 @@ export function decodeLedgerEntry(erpId: string, json: string): LedgerEntry {
   const stored = JSON.parse(json) as Record<string, unknown>;
   if (!(COMPACT_MARK in stored)) return stored as unknown as LedgerEntry;
   const billingId = expandTemplate(stored[SHORT_KEYS.get('billingId')!], erpId);
-  const context: Context = { erpId, number: stored[SHORT_KEYS.get('number')!], connection: connectionPartOf(billingId) };
+  const context: Context = {
+    erpId,
+    number: stored[SHORT_KEYS.get('number')!],
+    connection: connectionPartOf(billingId),
+  };
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(stored)) {
     const value = stored[key];
@@ -179,7 +184,8 @@ export function decodeLedgerEntry(erpId: string, json: string): LedgerEntry {
 
 /** Sets an own property, `__proto__` included (as Object.fromEntries does; an assignment would set the prototype). */
 function put(o: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
   else o[key] = value;
 }
 
@@ -211,7 +217,12 @@ function compactEntry(erpId: string, entry: LedgerEntry): Record<string, unknown
     if (name === 'hash') put(out, key, base64Of(value, HASH_HEX));
     else if (name === 'fields') put(out, key, isFields(value) ? compactFields(value, context) : value);
     else if (TEMPLATED.has(name))
-      put(out, key, (typeof value === 'string' && templateOf(value, erpId)) || keptWhereRead(value, (stored) => expandTemplate(stored, erpId)));
+      put(
+        out,
+        key,
+        (typeof value === 'string' && templateOf(value, erpId)) ||
+          keptWhereRead(value, (stored) => expandTemplate(stored, erpId)),
+      );
     else put(out, key, value);
   }
   return out;
@@ -289,7 +300,8 @@ function compactValue(name: string, value: unknown, buyerPrefix: string | undefi
     return keptWhereRead(value, (stored) => (typeof stored === 'number' ? dateOfDay(stored) : stored));
   }
   if (name === BUYER) {
-    if (typeof value === 'string' && buyerPrefix && value.startsWith(buyerPrefix)) return [value.slice(buyerPrefix.length)];
+    if (typeof value === 'string' && buyerPrefix && value.startsWith(buyerPrefix))
+      return [value.slice(buyerPrefix.length)];
     return keptWhereRead(value, (stored) => (isTemplate(stored) && stored.length === 1 ? null : stored));
   }
   return value;
@@ -298,9 +310,13 @@ function compactValue(name: string, value: unknown, buyerPrefix: string | undefi
 function expandFields(stored: Record<string, unknown>, context: Context): Fields {
   const keys = Object.keys(stored);
   const names = keys.map(nameOf);
-  const restore = DERIVED.filter(([name, from]) => typeof from(context) === 'string' && !names.includes(name)).map(([name]) => name);
+  const restore = DERIVED.filter(([name, from]) => typeof from(context) === 'string' && !names.includes(name)).map(
+    ([name]) => name,
+  );
   const out: Record<string, unknown> = {};
-  inRestoredOrder(names, restore, (name, i) => put(out, name, i < 0 ? DERIVED_FROM.get(name)!(context) : expandValue(name, stored[keys[i]!], context)));
+  inRestoredOrder(names, restore, (name, i) =>
+    put(out, name, i < 0 ? DERIVED_FROM.get(name)!(context) : expandValue(name, stored[keys[i]!], context)),
+  );
   return out as Fields;
 }
 
@@ -322,7 +338,8 @@ function inRestoredOrder(names: readonly string[], restore: string[], visit: (na
 function expandValue(name: string, value: unknown, context: Context): unknown {
   if (typeof value === 'string' && name.startsWith(DIGEST)) return fromBase64(value, DIGEST_HEX);
   if (DATES.has(name) && typeof value === 'number') return dateOfDay(value);
-  if (name === BUYER && isTemplate(value) && value.length === 1) return `${BUYER_KIND}.${context.connection}.${value[0]}`;
+  if (name === BUYER && isTemplate(value) && value.length === 1)
+    return `${BUYER_KIND}.${context.connection}.${value[0]}`;
   return value;
 }
 
@@ -355,16 +372,22 @@ function connectionPartOf(billingId: unknown): string | undefined {
 
 /** Lower-case hex of `hexLength` digits as base64url (the same bytes in fewer characters); anything else as it is. */
 function toBase64(value: string, hexLength: number): string {
-  return value.length === hexLength && /^[0-9a-f]*$/.test(value) ? Buffer.from(value, 'hex').toString('base64url') : value;
+  return value.length === hexLength && /^[0-9a-f]*$/.test(value)
+    ? Buffer.from(value, 'hex').toString('base64url')
+    : value;
 }
 
 function fromBase64(value: string, hexLength: number): string {
   const base64Length = Math.ceil((hexLength / 2) * (4 / 3));
-  return value.length === base64Length && /^[A-Za-z0-9_-]*$/.test(value) ? Buffer.from(value, 'base64url').toString('hex') : value;
+  return value.length === base64Length && /^[A-Za-z0-9_-]*$/.test(value)
+    ? Buffer.from(value, 'base64url').toString('hex')
+    : value;
 }
 
 function isTemplate(value: unknown): value is Template {
-  return Array.isArray(value) && (value.length === 1 || value.length === 2) && value.every((v) => typeof v === 'string');
+  return (
+    Array.isArray(value) && (value.length === 1 || value.length === 2) && value.every((v) => typeof v === 'string')
+  );
 }
 
 function isFields(value: unknown): value is Record<string, unknown> {

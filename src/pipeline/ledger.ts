@@ -67,7 +67,11 @@ export class Ledger {
 
   /** Returns false (and writes nothing) when the ledger already holds a newer version. */
   async put(connection: string, entity: string, erpId: string, entry: LedgerEntry): Promise<boolean> {
-    const r = await PUT_IF_NOT_OLDER.run(this.redis, [this.keys.ledger(connection, entity)], [erpId, entry.version, encodeLedgerEntry(erpId, entry)]);
+    const r = await PUT_IF_NOT_OLDER.run(
+      this.redis,
+      [this.keys.ledger(connection, entity)],
+      [erpId, entry.version, encodeLedgerEntry(erpId, entry)],
+    );
     return r === 1;
   }
 
@@ -76,8 +80,18 @@ export class Ledger {
    * reconciliation. `bumpVersion`: the delete is itself a source version (a pull read it), so the entry's
    * version moves up to it and an older upsert still queued cannot write over the delete.
    */
-  async markSourceDeleted(connection: string, entity: string, erpId: string, deletedAt: string, options: { bumpVersion?: boolean } = {}): Promise<boolean> {
-    const r = await MARK_SOURCE_DELETED.run(this.redis, [this.keys.ledger(connection, entity)], [erpId, deletedAt, options.bumpVersion ? '1' : '0']);
+  async markSourceDeleted(
+    connection: string,
+    entity: string,
+    erpId: string,
+    deletedAt: string,
+    options: { bumpVersion?: boolean } = {},
+  ): Promise<boolean> {
+    const r = await MARK_SOURCE_DELETED.run(
+      this.redis,
+      [this.keys.ledger(connection, entity)],
+      [erpId, deletedAt, options.bumpVersion ? '1' : '0'],
+    );
     return r === 1;
   }
 
@@ -88,7 +102,11 @@ export class Ledger {
   async requestRepair(connection: string, entity: string, erpIds: readonly string[]): Promise<number> {
     let marked = 0;
     for (let i = 0; i < erpIds.length; i += 1000) {
-      marked += (await REQUEST_REPAIR.run(this.redis, [this.keys.ledger(connection, entity)], [REPAIR_HASH, ...erpIds.slice(i, i + 1000)])) as number;
+      marked += (await REQUEST_REPAIR.run(
+        this.redis,
+        [this.keys.ledger(connection, entity)],
+        [REPAIR_HASH, ...erpIds.slice(i, i + 1000)],
+      )) as number;
     }
     return marked;
   }
@@ -102,7 +120,11 @@ export class Ledger {
     let n = 0;
     for await (const batch of this.scan(connection, entity, 1000)) {
       if (!batch.length) continue;
-      n += (await FORGET_WRITTEN.run(this.redis, [this.keys.ledger(connection, entity)], [REPAIR_HASH, ...batch.map(([id]) => id)])) as number;
+      n += (await FORGET_WRITTEN.run(
+        this.redis,
+        [this.keys.ledger(connection, entity)],
+        [REPAIR_HASH, ...batch.map(([id]) => id)],
+      )) as number;
     }
     return n;
   }
@@ -113,7 +135,11 @@ export class Ledger {
   }
 
   async remove(connection: string, entity: string, erpId: string): Promise<void> {
-    await this.redis.multi().hdel(this.keys.ledger(connection, entity), erpId).zrem(this.keys.ledgerByDate(connection, entity), erpId).exec();
+    await this.redis
+      .multi()
+      .hdel(this.keys.ledger(connection, entity), erpId)
+      .zrem(this.keys.ledgerByDate(connection, entity), erpId)
+      .exec();
   }
 
   async count(connection: string, entity: string): Promise<number> {

@@ -34,7 +34,12 @@ export class LuaScript {
     const keys = /-(\d+|n)$/.exec(name);
     if (!keys) throw new Error(`Lua script name "${name}" does not end with its number of keys (or -n)`);
     const source = resolveIncludes(readFileSync(new URL(`${name}.lua`, LUA_DIR), 'utf8'), new Set());
-    script = new LuaScript(name, keys[1] === 'n' ? undefined : Number(keys[1]), source, createHash('sha1').update(source).digest('hex'));
+    script = new LuaScript(
+      name,
+      keys[1] === 'n' ? undefined : Number(keys[1]),
+      source,
+      createHash('sha1').update(source).digest('hex'),
+    );
     LuaScript.loaded.set(name, script);
     return script;
   }

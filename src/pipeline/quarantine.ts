@@ -47,13 +47,23 @@ export class Quarantine {
   }
 
   async put(e: QuarantineEntry): Promise<boolean> {
-    const r = await PUT_IF_NOT_OLDER.run(this.redis, [this.keys.quarantine(e.connection)], [Quarantine.field(e.entity, e.erpId), e.version, JSON.stringify(e)]);
+    const r = await PUT_IF_NOT_OLDER.run(
+      this.redis,
+      [this.keys.quarantine(e.connection)],
+      [Quarantine.field(e.entity, e.erpId), e.version, JSON.stringify(e)],
+    );
     return r === 1;
   }
 
   /** A later success (or a newer valid version) supersedes the entry. */
   async clear(connection: string, entity: string, erpId: string, version: string): Promise<boolean> {
-    return (await CLEAR_IF_NOT_NEWER.run(this.redis, [this.keys.quarantine(connection)], [Quarantine.field(entity, erpId), version])) === 1;
+    return (
+      (await CLEAR_IF_NOT_NEWER.run(
+        this.redis,
+        [this.keys.quarantine(connection)],
+        [Quarantine.field(entity, erpId), version],
+      )) === 1
+    );
   }
 
   async get(connection: string, entity: string, erpId: string): Promise<QuarantineEntry | undefined> {

@@ -66,7 +66,12 @@ export class Quotas {
       const now = this.now();
       const r = (await TAKE.run(
         this.redis,
-        [this.keys.quotaMinute(connection), this.keys.quotaDay(connection), this.keys.quotaConcurrency(connection), this.keys.park(connection)],
+        [
+          this.keys.quotaMinute(connection),
+          this.keys.quotaDay(connection),
+          this.keys.quotaConcurrency(connection),
+          this.keys.park(connection),
+        ],
         [now, limits.perMinute, limits.perDay ?? 0, limits.concurrency, lease, options.leaseTtlMs ?? 120_000],
       )) as number;
       if (r === 0) {
@@ -95,7 +100,10 @@ export class Quotas {
         waitingOnItself: concurrency && policy !== undefined && (this.heldByJob.get(policy) ?? 0) > 0,
       });
       if (decision.kind === 'park') {
-        throw new ParkedError(connection, now + decision.waitMs, { why: decision.why, spacingMs: parked ? undefined : 60_000 / limits.perMinute });
+        throw new ParkedError(connection, now + decision.waitMs, {
+          why: decision.why,
+          spacingMs: parked ? undefined : 60_000 / limits.perMinute,
+        });
       }
       if (parked) {
         await this.wait(-r, options.signal);

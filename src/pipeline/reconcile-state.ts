@@ -61,9 +61,15 @@ export class ReconcileState {
   }
 
   /** Each record's verdict replaces the previous one (the last run's word counts). */
-  async recordVerdicts(connection: string, entity: string, verdicts: ReadonlyArray<readonly [erpId: string, verdict: ReconcileVerdict]>): Promise<void> {
+  async recordVerdicts(
+    connection: string,
+    entity: string,
+    verdicts: ReadonlyArray<readonly [erpId: string, verdict: ReconcileVerdict]>,
+  ): Promise<void> {
     if (!verdicts.length) return;
-    const fields = Object.fromEntries(verdicts.map(([erpId, v]) => [ReconcileState.field(entity, erpId), JSON.stringify(v)]));
+    const fields = Object.fromEntries(
+      verdicts.map(([erpId, v]) => [ReconcileState.field(entity, erpId), JSON.stringify(v)]),
+    );
     await this.redis.hset(this.keys.verdicts(connection), fields);
   }
 

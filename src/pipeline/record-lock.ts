@@ -30,7 +30,13 @@ export class RecordLock {
   ) {}
 
   /** Returns a release function, or undefined when another owner holds the lock. */
-  async tryAcquire(connection: string, entity: string, erpId: string, ttlMs = 60_000, owner: string = randomUUID()): Promise<ReleaseLock | undefined> {
+  async tryAcquire(
+    connection: string,
+    entity: string,
+    erpId: string,
+    ttlMs = 60_000,
+    owner: string = randomUUID(),
+  ): Promise<ReleaseLock | undefined> {
     return this.acquire(this.keys.recordLock(connection, entity, erpId), owner, ttlMs);
   }
 
@@ -52,7 +58,12 @@ export class RecordLock {
    * the whole read again beside it. A pull whose process dies stops renewing: its lock lasts at most `ttlMs`
    * (and its own job, handed to another worker, takes it back at once).
    */
-  async tryAcquireIncrementalPull(connection: string, entity: string, owner: string, ttlMs = 30 * 60_000): Promise<ReleaseLock | undefined> {
+  async tryAcquireIncrementalPull(
+    connection: string,
+    entity: string,
+    owner: string,
+    ttlMs = 30 * 60_000,
+  ): Promise<ReleaseLock | undefined> {
     const key = this.keys.recordLock(connection, `pull-${entity}`, 'incremental');
     const release = await this.acquire(key, owner, ttlMs);
     if (!release) return undefined;

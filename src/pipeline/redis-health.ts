@@ -28,7 +28,10 @@ export class RedisHealth {
         return { usedRatio: max > 0 ? used / max : 0, maxmemory: max };
       }),
     );
-    const fullest = nodes.reduce((a, b) => (b.usedRatio > a.usedRatio ? b : a), nodes[0] ?? { usedRatio: 0, maxmemory: 0 });
+    const fullest = nodes.reduce(
+      (a, b) => (b.usedRatio > a.usedRatio ? b : a),
+      nodes[0] ?? { usedRatio: 0, maxmemory: 0 },
+    );
     return { usedRatio: fullest.usedRatio, maxmemory: nodes.some((n) => n.maxmemory === 0) ? 0 : fullest.maxmemory };
   }
 }

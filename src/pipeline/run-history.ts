@@ -76,7 +76,8 @@ export class RunHistory {
 
   async record(run: RunRecord): Promise<void> {
     const key = this.keys.runs(run.connection, runStream(run.kind, run.entity));
-    const stored: RunRecord = run.error && run.error.length > MESSAGE_MAX ? { ...run, error: run.error.slice(0, MESSAGE_MAX) } : run;
+    const stored: RunRecord =
+      run.error && run.error.length > MESSAGE_MAX ? { ...run, error: run.error.slice(0, MESSAGE_MAX) } : run;
     await this.redis
       .multi()
       .lpush(key, JSON.stringify(stored))

@@ -39,7 +39,11 @@ export class SyncStatus {
 
   /** A whole incremental read finished: the success time is set and the last error cleared, together. */
   async recordSuccess(connection: string, entity: string, at = Date.now()): Promise<void> {
-    await this.redis.multi().hset(this.keys.lastSuccess(connection), entity, String(at)).hdel(this.keys.lastError(connection), entity).exec();
+    await this.redis
+      .multi()
+      .hset(this.keys.lastSuccess(connection), entity, String(at))
+      .hdel(this.keys.lastError(connection), entity)
+      .exec();
   }
 
   async recordLastError(connection: string, entity: string, message: string, at = Date.now()): Promise<void> {
@@ -50,7 +54,12 @@ export class SyncStatus {
   /** One sweep of the connection's in-flight records: `recovered` of them had been about to be lost. */
   async recordSweep(connection: string, recovered: number, at = Date.now()): Promise<void> {
     const m = this.redis.multi().hset(this.keys.sweep(connection), 'lastRun', String(at));
-    if (recovered > 0) m.hincrby(this.keys.sweep(connection), 'recovered', recovered).hset(this.keys.sweep(connection), 'lastRecovered', String(at));
+    if (recovered > 0)
+      m.hincrby(this.keys.sweep(connection), 'recovered', recovered).hset(
+        this.keys.sweep(connection),
+        'lastRecovered',
+        String(at),
+      );
     await m.exec();
   }
 
@@ -64,10 +73,15 @@ export class SyncStatus {
   }
 
   async read(connection: string): Promise<StreamSyncStatus> {
-    const [success, errors] = await Promise.all([this.redis.hgetall(this.keys.lastSuccess(connection)), this.redis.hgetall(this.keys.lastError(connection))]);
+    const [success, errors] = await Promise.all([
+      this.redis.hgetall(this.keys.lastSuccess(connection)),
+      this.redis.hgetall(this.keys.lastError(connection)),
+    ]);
     return {
       lastSuccess: Object.fromEntries(Object.entries(success).map(([entity, ms]) => [entity, Number(ms)])),
-      lastError: Object.fromEntries(Object.entries(errors).map(([entity, json]) => [entity, JSON.parse(json) as PullFailure])),
+      lastError: Object.fromEntries(
+        Object.entries(errors).map(([entity, json]) => [entity, JSON.parse(json) as PullFailure]),
+      ),
     };
   }
 }

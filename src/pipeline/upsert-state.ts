@@ -48,7 +48,10 @@ export type RecordSettlement =
   /** No outcome in this job (set aside, left its batch, quarantined, failed): the lock is released, nothing else. */
   | { outcome: 'released' };
 
-const OUTCOME_CODE = { written: 'w', unchanged: 'u', stale: 's', released: 'r' } as const satisfies Record<RecordSettlement['outcome'], string>;
+const OUTCOME_CODE = { written: 'w', unchanged: 'u', stale: 's', released: 'r' } as const satisfies Record<
+  RecordSettlement['outcome'],
+  string
+>;
 
 /** One upsert job's state transitions, each a single atomic script over the job's records. */
 export class UpsertState {
@@ -120,7 +123,13 @@ export class UpsertState {
   }
 
   /** Gives the locks `owner` still holds of these records `lockTtlMs` more; returns how many it held. */
-  async extendLocks(connection: string, entity: string, erpIds: readonly string[], lockTtlMs: number, owner: string): Promise<number> {
+  async extendLocks(
+    connection: string,
+    entity: string,
+    erpIds: readonly string[],
+    lockTtlMs: number,
+    owner: string,
+  ): Promise<number> {
     if (!erpIds.length) return 0;
     const keys = erpIds.map((erpId) => this.keys.recordLock(connection, entity, erpId));
     return (await EXTEND.run(this.redis, keys, [owner, String(lockTtlMs)])) as number;
@@ -150,8 +159,21 @@ export class UpsertState {
    * quarantine clear + in-flight entry settled (if still job `jobId`'s) + lock release; false when a
    * newer version was already there.
    */
-  async commit(connection: string, entity: string, erpId: string, entry: LedgerEntry, owner: string, jobId: string): Promise<boolean> {
-    const [written] = await this.settleMany(connection, entity, [{ erpId, settlement: { outcome: 'written', entry } }], owner, jobId);
+  async commit(
+    connection: string,
+    entity: string,
+    erpId: string,
+    entry: LedgerEntry,
+    owner: string,
+    jobId: string,
+  ): Promise<boolean> {
+    const [written] = await this.settleMany(
+      connection,
+      entity,
+      [{ erpId, settlement: { outcome: 'written', entry } }],
+      owner,
+      jobId,
+    );
     return written!;
   }
 }

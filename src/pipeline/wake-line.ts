@@ -19,6 +19,12 @@ export class WakeLine {
 
   /** The instant the next waiter of (connection, lane) wakes: `earliestMs` or `spacingMs` after the one before. */
   async next(connection: string, lane: 'quota' | 'slots', earliestMs: number, spacingMs: number): Promise<number> {
-    return Number(await NEXT.run(this.redis, [this.keys.wakeLine(connection, lane)], [this.now(), Math.round(earliestMs), Math.max(1, Math.round(spacingMs))]));
+    return Number(
+      await NEXT.run(
+        this.redis,
+        [this.keys.wakeLine(connection, lane)],
+        [this.now(), Math.round(earliestMs), Math.max(1, Math.round(spacingMs))],
+      ),
+    );
   }
 }

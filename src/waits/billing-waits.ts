@@ -15,7 +15,10 @@
  */
 export type BillingScope = 'key' | 'deployment';
 
-export type BillingSignal = { kind: 'rate-limited'; retryAfterMs?: number; scope: BillingScope } | { kind: 'window-full'; waitMs: number } | { kind: 'down' };
+export type BillingSignal =
+  | { kind: 'rate-limited'; retryAfterMs?: number; scope: BillingScope }
+  | { kind: 'window-full'; waitMs: number }
+  | { kind: 'down' };
 
 export type BillingWait =
   | { action: 'pause-key'; pauseMs: number }

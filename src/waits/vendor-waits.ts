@@ -52,7 +52,13 @@ export function decideRateLimited(err: RateLimitedError, maxInPlaceWaitMs: numbe
 export const MINUTE_WINDOW_MS = 60_000;
 
 export function decideQuotaSignal(signal: QuotaSignal, now: number): WaitDecision | undefined {
-  if (signal.window !== 'day' || signal.remaining > 0 || signal.resetMs === undefined || signal.resetMs <= MINUTE_WINDOW_MS) return undefined;
+  if (
+    signal.window !== 'day' ||
+    signal.remaining > 0 ||
+    signal.resetMs === undefined ||
+    signal.resetMs <= MINUTE_WINDOW_MS
+  )
+    return undefined;
   return { kind: 'park', untilMs: now + signal.resetMs };
 }
 
@@ -76,10 +82,18 @@ export interface QuotaSlotWait {
 export type QuotaSlotDecision = { kind: 'wait-in-place' } | { kind: 'park'; waitMs: number; why: string };
 
 export function decideQuotaSlot(w: QuotaSlotWait): QuotaSlotDecision {
-  if (w.parked) return w.waitMs > w.maxParkWaitMs ? { kind: 'park', waitMs: w.waitMs, why: 'vendor quota spent' } : { kind: 'wait-in-place' };
+  if (w.parked)
+    return w.waitMs > w.maxParkWaitMs
+      ? { kind: 'park', waitMs: w.waitMs, why: 'vendor quota spent' }
+      : { kind: 'wait-in-place' };
   // A job whose own calls hold slots (a pull fetching details several at once) waits on for a
   // concurrency slot: deferred, it would meet its own calls again on every start and never finish a page.
-  if (w.policy && w.waitMs > w.policy.maxInPlaceWaitMs && !(w.concurrency && w.waitingOnItself) && w.policy.deferrable()) {
+  if (
+    w.policy &&
+    w.waitMs > w.policy.maxInPlaceWaitMs &&
+    !(w.concurrency && w.waitingOnItself) &&
+    w.policy.deferrable()
+  ) {
     return w.concurrency
       ? { kind: 'park', waitMs: 1_000, why: 'vendor concurrency: every slot busy' }
       : { kind: 'park', waitMs: w.waitMs, why: 'vendor minute quota: next slot then' };
@@ -91,7 +105,12 @@ export function decideQuotaSlot(w: QuotaSlotWait): QuotaSlotDecision {
  * A pull that failed transiently (after its call's own retries) on a retry of its job: the vendor is
  * down. The job waits for it, parked for `retryMs` at a time, without spending attempts.
  */
-export function decideVendorFailure(transient: boolean, attemptsMade: number, now: number, retryMs: number): WaitDecision | undefined {
+export function decideVendorFailure(
+  transient: boolean,
+  attemptsMade: number,
+  now: number,
+  retryMs: number,
+): WaitDecision | undefined {
   return transient && attemptsMade >= 1 ? { kind: 'park', untilMs: now + retryMs } : undefined;
 }
 

@@ -60,7 +60,9 @@ describe('the import graph', () => {
   });
 
   it('given src/, jobs/, connectors/ and operations/, then none imports sandbox/ (the worker never loads an emulator)', () => {
-    const bad = edges.filter((e) => ['src', 'jobs', 'connectors', 'operations'].some((f) => under(e.from, f)) && under(e.to, 'sandbox'));
+    const bad = edges.filter(
+      (e) => ['src', 'jobs', 'connectors', 'operations'].some((f) => under(e.from, f)) && under(e.to, 'sandbox'),
+    );
     expect(show(bad)).toEqual([]);
   });
 
@@ -79,14 +81,19 @@ describe('the import graph', () => {
   });
 
   it('given operations/, then it imports only src/, jobs/, connectors/ and its own folder (not cli/ or sandbox/)', () => {
-    const bad = edges.filter((e) => under(e.from, 'operations') && !['src', 'jobs', 'connectors', 'operations'].some((f) => under(e.to, f)));
+    const bad = edges.filter(
+      (e) => under(e.from, 'operations') && !['src', 'jobs', 'connectors', 'operations'].some((f) => under(e.to, f)),
+    );
     expect(show(bad)).toEqual([]);
     expect(edges.some((e) => under(e.from, 'cli') && under(e.to, 'operations'))).toBe(true);
   });
 
   it('given src/, jobs/ and connectors/, then none imports operations/ or cli/ (the worker does not depend on what a person triggers)', () => {
     const bad = edges.filter(
-      (e) => ['src', 'jobs', 'connectors'].some((f) => under(e.from, f)) && ['operations', 'cli'].some((f) => under(e.to, f)) && !COMPOSITION.has(e.from),
+      (e) =>
+        ['src', 'jobs', 'connectors'].some((f) => under(e.from, f)) &&
+        ['operations', 'cli'].some((f) => under(e.to, f)) &&
+        !COMPOSITION.has(e.from),
     );
     expect(show(bad)).toEqual([]);
   });

@@ -7,7 +7,9 @@ import { newPkce, pkceChallenge } from '../../src/auth/pkce.js';
 describe('PKCE and state', () => {
   it('given the RFC 7636 Appendix B verifier, then the S256 challenge is the RFC’s', () => {
     // https://datatracker.ietf.org/doc/html/rfc7636#appendix-B
-    expect(pkceChallenge('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
+    expect(pkceChallenge('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe(
+      'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    );
   });
 
   it('given a new pair, then the verifier has 43 unreserved characters and the challenge is its S256', () => {
@@ -51,7 +53,11 @@ describe('the loopback callback server', () => {
   });
 
   it('given the page text holds markup, then it is escaped', async () => {
-    const server = await startCallbackServer({ port: 0, path: '/cb', page: () => ({ status: 400, title: '<b>x</b>', message: '"&' }) });
+    const server = await startCallbackServer({
+      port: 0,
+      path: '/cb',
+      page: () => ({ status: 400, title: '<b>x</b>', message: '"&' }),
+    });
     try {
       const text = await (await fetch(`http://127.0.0.1:${server.port}/cb`)).text();
       expect(text).toContain('&#60;b&#62;x&#60;/b&#62;');

@@ -38,7 +38,11 @@ interface Vendor {
 }
 
 /** What the tests drive on a running sandbox. */
-const controls = (emu: Pick<Vendor, 'faults' | 'journal' | 'close'>) => ({ faults: emu.faults, journal: emu.journal, close: () => emu.close() });
+const controls = (emu: Pick<Vendor, 'faults' | 'journal' | 'close'>) => ({
+  faults: emu.faults,
+  journal: emu.journal,
+  close: () => emu.close(),
+});
 
 const VENDORS: Record<string, (timeoutMs?: number) => Promise<Vendor>> = {
   async quickbooks(timeoutMs) {
@@ -84,9 +88,22 @@ const VENDORS: Record<string, (timeoutMs?: number) => Promise<Vendor>> = {
     };
   },
   async 'zoho-books'(timeoutMs) {
-    const emu = await startZohoEmulator({ records: 1, customers: 1, creditNotes: 0, clientSecret: SECRET, ratePerMinute: 0, dailyLimit: 0 });
+    const emu = await startZohoEmulator({
+      records: 1,
+      customers: 1,
+      creditNotes: 0,
+      clientSecret: SECRET,
+      ratePerMinute: 0,
+      dailyLimit: 0,
+    });
     const d = ZOHO_SANDBOX_DEFAULTS;
-    const settings = ZohoSettings.parse({ organizationId: emu.organizationId, clientId: d.clientId, clientSecret: SECRET, baseUrl: emu.apiBase, timeoutMs });
+    const settings = ZohoSettings.parse({
+      organizationId: emu.organizationId,
+      clientId: d.clientId,
+      clientSecret: SECRET,
+      baseUrl: emu.apiBase,
+      timeoutMs,
+    });
     return {
       rotates: false,
       tokenPath: '/oauth/v2/token',
@@ -101,7 +118,11 @@ const VENDORS: Record<string, (timeoutMs?: number) => Promise<Vendor>> = {
 
 /** Consents on the sandbox's authorize page as a person would (first organisation) and returns the callback's parameters. */
 async function consent(flow: AuthorizationFlow, settings: unknown): Promise<URLSearchParams> {
-  const url = flow.authorizeUrl(settings, { redirectUri: REDIRECT, state: 'st', ...(flow.pkce ? { codeChallenge: pkceChallenge(VERIFIER) } : {}) });
+  const url = flow.authorizeUrl(settings, {
+    redirectUri: REDIRECT,
+    state: 'st',
+    ...(flow.pkce ? { codeChallenge: pkceChallenge(VERIFIER) } : {}),
+  });
   const page = await (await fetch(url)).text();
   const action = /<form method="post" action="([^"]+)"/.exec(page)?.[1];
   const request = /name="request" value="([^"]+)"/.exec(page)?.[1];
@@ -125,7 +146,10 @@ describe('the retry rule of a token call', () => {
     expect(tokenRetryPolicy('authorization_code', { rotatesRefreshToken: false }).retries).toBe(0);
     expect(tokenRetryPolicy('authorization_code', { rotatesRefreshToken: true }).retries).toBe(0);
     expect(tokenRetryPolicy('refresh_token', { rotatesRefreshToken: true }).retries).toBe(0);
-    expect(tokenRetryPolicy('refresh_token', { rotatesRefreshToken: false })).toMatchObject({ retries: 2, maxRetryTimeMs: 10_000 });
+    expect(tokenRetryPolicy('refresh_token', { rotatesRefreshToken: false })).toMatchObject({
+      retries: 2,
+      maxRetryTimeMs: 10_000,
+    });
   });
 });
 

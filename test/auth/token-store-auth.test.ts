@@ -20,7 +20,11 @@ describe('tokenStoreAuth', () => {
     const sent: string[] = [];
     const refresh: RefreshFn = async (refreshToken) => {
       sent.push(refreshToken);
-      return { accessToken: `at${tag}-${sent.length}`, expiresInSeconds: 3600, refreshToken: `rt${tag}-${sent.length}` };
+      return {
+        accessToken: `at${tag}-${sent.length}`,
+        expiresInSeconds: 3600,
+        refreshToken: `rt${tag}-${sent.length}`,
+      };
     };
     return { refresh, sent };
   }
@@ -88,11 +92,23 @@ describe('tokenStoreAuth', () => {
     const tokens = new TokenStore(redis, { prefix });
     const vendor = rotatingVendor('p');
     await authFor('conn-e', vendor.refresh, tokens).token();
-    const renewed = tokenStoreAuth({ tokens, key: 'conn-e', refreshToken: 'rt-consented', refresh: vendor.refresh, scheme: 'Bearer' });
+    const renewed = tokenStoreAuth({
+      tokens,
+      key: 'conn-e',
+      refreshToken: 'rt-consented',
+      refresh: vendor.refresh,
+      scheme: 'Bearer',
+    });
     expect(await renewed.prepare!()).toBe('replaced');
     expect(await renewed.token()).toBe('atp-2');
     expect(vendor.sent.at(-1)).toBe('rt-consented');
-    const again = tokenStoreAuth({ tokens, key: 'conn-e', refreshToken: 'rt-consented', refresh: vendor.refresh, scheme: 'Bearer' });
+    const again = tokenStoreAuth({
+      tokens,
+      key: 'conn-e',
+      refreshToken: 'rt-consented',
+      refresh: vendor.refresh,
+      scheme: 'Bearer',
+    });
     expect(await again.prepare!()).toBe('unchanged');
   });
 

@@ -133,7 +133,9 @@ describe('TokenStore: replacing tokens', () => {
   });
 
   it('given no refresh token at all, then the error is a CredentialsRefusedError (an AuthError) asking to re-authorise', async () => {
-    const err = await store.accessToken('none', async () => ({ accessToken: 'x', expiresInSeconds: 1 })).catch((e: unknown) => e);
+    const err = await store
+      .accessToken('none', async () => ({ accessToken: 'x', expiresInSeconds: 1 }))
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CredentialsRefusedError);
     expect(err).toBeInstanceOf(AuthError);
   });

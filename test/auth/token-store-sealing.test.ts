@@ -55,7 +55,12 @@ describe('TokenStore: tokens sealed at rest', () => {
     await redis.hset(hash('legacy'), 'refreshToken', 'rt-plain-legacy');
     const store = new TokenStore(redis, { prefix, sealer: TokenSealer.withKeys(key1) });
     const sent: string[] = [];
-    expect(await store.accessToken('legacy', async (rt) => (sent.push(rt), { accessToken: 'at-legacy', expiresInSeconds: 60 }))).toBe('at-legacy');
+    expect(
+      await store.accessToken(
+        'legacy',
+        async (rt) => (sent.push(rt), { accessToken: 'at-legacy', expiresInSeconds: 60 }),
+      ),
+    ).toBe('at-legacy');
     expect(sent).toEqual(['rt-plain-legacy']);
     expect(await redis.hget(hash('legacy'), 'refreshToken')).not.toContain('rt-plain-legacy');
     expect(await store.seed('legacy', 'rt-plain-legacy')).toBe('adopted');
@@ -88,7 +93,9 @@ describe('TokenStore: tokens sealed at rest', () => {
 
   it('given a malformed key in the environment, then a ConfigError names the variable, not the value', () => {
     expect(() => TokenSealer.fromEnv({ ERP_SYNC_TOKEN_KEY: 'not-a-key-secretvalue' })).toThrow(ConfigError);
-    expect(() => TokenSealer.fromEnv({ ERP_SYNC_TOKEN_KEY: 'not-a-key-secretvalue' })).toThrow(/^ERP_SYNC_TOKEN_KEY: (?!.*secretvalue)/);
+    expect(() => TokenSealer.fromEnv({ ERP_SYNC_TOKEN_KEY: 'not-a-key-secretvalue' })).toThrow(
+      /^ERP_SYNC_TOKEN_KEY: (?!.*secretvalue)/,
+    );
     expect(TokenSealer.fromEnv({}).encrypted).toBe(false);
     expect(TokenSealer.fromEnv({ ERP_SYNC_TOKEN_KEY: key1 }).encrypted).toBe(true);
   });

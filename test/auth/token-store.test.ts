@@ -40,7 +40,9 @@ describe('TokenStore', () => {
     const vendor = rotatingVendor('rt-0', '', waits, 8);
     const stores = redises.map((r) => new TokenStore(r, { prefix, wait: waits.wait }));
     await stores[0]!.seed('conn-a', 'rt-0');
-    const tokens = await Promise.all(stores.flatMap((s) => [s, s, s].map((x) => x.accessToken('conn-a', vendor.refresh))));
+    const tokens = await Promise.all(
+      stores.flatMap((s) => [s, s, s].map((x) => x.accessToken('conn-a', vendor.refresh))),
+    );
     expect(vendor.count()).toBe(1);
     expect(new Set(tokens)).toEqual(new Set(['at-1']));
     expect(await redises[0]!.hget(`${prefix}:token:conn-a`, 'refreshToken')).toBe('rt-1');
@@ -87,7 +89,9 @@ describe('TokenStore', () => {
 
   it('given no refresh token at all, then an AuthError asks to re-authorise', async () => {
     const store = new TokenStore(redises[0]!, { prefix });
-    await expect(store.accessToken('conn-none', async () => ({ accessToken: 'x', expiresInSeconds: 1 }))).rejects.toThrow(/re-authorise/);
+    await expect(
+      store.accessToken('conn-none', async () => ({ accessToken: 'x', expiresInSeconds: 1 })),
+    ).rejects.toThrow(/re-authorise/);
   });
 
   it('given the refresh fails, then the lock is released and the next caller can refresh', async () => {

@@ -1,13 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BillingClient } from '../../src/billing/client.js';
-import { AuthError, DataContractError, RateLimitedError, RejectedError, TransientError } from '../../src/errors/index.js';
+import {
+  AuthError,
+  DataContractError,
+  RateLimitedError,
+  RejectedError,
+  TransientError,
+} from '../../src/errors/index.js';
 import { invoice, KEYS, startBilling } from '../support/billing.js';
 
 describe('billing client errors, against the emulator', () => {
   let ctx: Awaited<ReturnType<typeof startBilling>>;
   const faults = (body: unknown) =>
-    fetch(`${ctx.emulator.url}/__admin/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const journal = async () => (await (await fetch(`${ctx.emulator.url}/__admin/journal`)).json()) as { entries?: unknown[] } | unknown[];
+    fetch(`${ctx.emulator.url}/__admin/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const journal = async () =>
+    (await (await fetch(`${ctx.emulator.url}/__admin/journal`)).json()) as { entries?: unknown[] } | unknown[];
   const journalLength = async () => {
     const j = await journal();
     return Array.isArray(j) ? j.length : (j.entries?.length ?? 0);
@@ -71,7 +82,9 @@ describe('billing client errors, against the emulator', () => {
   });
 
   it('given a 404 (attachment for an unknown invoice), then a non-retryable RejectedError with the service message', async () => {
-    const err = await ctx.acme.addInvoiceAttachment({ invoiceNumber: 'NOPE-1', attachmentUrl: 'https://files.example/x.pdf' }).catch((e) => e);
+    const err = await ctx.acme
+      .addInvoiceAttachment({ invoiceNumber: 'NOPE-1', attachmentUrl: 'https://files.example/x.pdf' })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(RejectedError);
     expect(err.status).toBe(404);
     expect(err.retryable).toBe(false);
@@ -88,7 +101,11 @@ describe('billing client errors, against the emulator', () => {
         },
         'invoice.invoiceId',
       ],
-      ['a wrong enumeration value', () => ({ ...invoice(9), invoiceOriginSource: 'EXTERNAL_SYSTEM_Z' }), 'invoice.invoiceOriginSource'],
+      [
+        'a wrong enumeration value',
+        () => ({ ...invoice(9), invoiceOriginSource: 'EXTERNAL_SYSTEM_Z' }),
+        'invoice.invoiceOriginSource',
+      ],
       ['a string where a number belongs', () => ({ ...invoice(9), invoiceTotal: '1180' }), 'invoice.invoiceTotal'],
     ])('given %s, then DataContractError naming %s and no request', async (_name, make, field) => {
       const before = await journalLength();
@@ -122,7 +139,11 @@ describe('billing client errors, against the emulator', () => {
         },
         'invoiceId',
       ],
-      ['a wrong enumeration value', () => ({ invoice: { ...invoice(9), invoiceOriginSource: 'EXTERNAL_SYSTEM_Z' } }), 'invoiceOriginSource'],
+      [
+        'a wrong enumeration value',
+        () => ({ invoice: { ...invoice(9), invoiceOriginSource: 'EXTERNAL_SYSTEM_Z' } }),
+        'invoiceOriginSource',
+      ],
       ['a string where a number belongs', () => ({ invoice: { ...invoice(9), invoiceTotal: '1180' } }), 'invoiceTotal'],
     ])('given %s, then 400 naming %s', async (_n, make, field) => {
       const res = await post(make());
@@ -131,7 +152,9 @@ describe('billing client errors, against the emulator', () => {
       expect(body.message).toContain(field);
     });
     it('given a negative page size, then 400 naming pageSize', async () => {
-      const res = await fetch(`${ctx.emulator.url}/external/invoices?pageSize=-5`, { headers: { 'x-service-signature': KEYS.acme } });
+      const res = await fetch(`${ctx.emulator.url}/external/invoices?pageSize=-5`, {
+        headers: { 'x-service-signature': KEYS.acme },
+      });
       expect(res.status).toBe(400);
       expect(((await res.json()) as { message: string }).message).toContain('pageSize');
     });

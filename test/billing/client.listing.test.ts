@@ -16,11 +16,20 @@ describe('invoice listing semantics, through the client', () => {
     await ctx.acme.upsertInvoice(invoice(101));
     await ctx.setClock(null);
 
-    const day10 = await ctx.acme.listInvoices({ ...updatedBetween('2026-03-10', '2026-03-10'), invoiceIds: ['conn1-inv-100', 'conn1-inv-101'] });
+    const day10 = await ctx.acme.listInvoices({
+      ...updatedBetween('2026-03-10', '2026-03-10'),
+      invoiceIds: ['conn1-inv-100', 'conn1-inv-101'],
+    });
     expect(day10.docs.map((d) => d.invoiceId)).toEqual(['conn1-inv-100']);
-    const day11 = await ctx.acme.listInvoices({ ...updatedBetween('2026-03-11', '2026-03-11'), invoiceIds: ['conn1-inv-100', 'conn1-inv-101'] });
+    const day11 = await ctx.acme.listInvoices({
+      ...updatedBetween('2026-03-11', '2026-03-11'),
+      invoiceIds: ['conn1-inv-100', 'conn1-inv-101'],
+    });
     expect(day11.docs.map((d) => d.invoiceId)).toEqual(['conn1-inv-101']);
-    const before = await ctx.acme.listInvoices({ ...updatedBetween('2026-03-09', '2026-03-09'), invoiceIds: ['conn1-inv-100', 'conn1-inv-101'] });
+    const before = await ctx.acme.listInvoices({
+      ...updatedBetween('2026-03-09', '2026-03-09'),
+      invoiceIds: ['conn1-inv-100', 'conn1-inv-101'],
+    });
     expect(before.totalDocs).toBe(0);
     expect(day10.docs[0]?.updatedAt).toBe('2026-03-10 23:59:59');
   });
@@ -29,7 +38,11 @@ describe('invoice listing semantics, through the client', () => {
     await ctx.acme.upsertInvoice(invoice(110, { invoiceDate: { date: '2026-04-01' } }));
     await ctx.acme.upsertInvoice(invoice(111, { invoiceDate: { date: '2026-04-30' } }));
     await ctx.acme.upsertInvoice(invoice(112, { invoiceDate: { date: '2026-05-01' } }));
-    const april = await ctx.acme.listInvoices({ dateType: 'INVOICE_DATE', startDate: '2026-04-01', endDate: '2026-04-30' });
+    const april = await ctx.acme.listInvoices({
+      dateType: 'INVOICE_DATE',
+      startDate: '2026-04-01',
+      endDate: '2026-04-30',
+    });
     expect(april.docs.map((d) => d.invoiceId).sort()).toEqual(['conn1-inv-110', 'conn1-inv-111']);
   });
 
@@ -50,7 +63,10 @@ describe('invoice listing semantics, through the client', () => {
     expect(finalized.docs.map((d) => d.invoiceId)).toEqual(['conn1-inv-120']);
     const deleted = await ctx.acme.listInvoices({ invoiceIds: ids, lifecycleStatuses: ['DELETED'] });
     expect(deleted.totalDocs).toBe(0);
-    const voidedAndFinal = await ctx.acme.listInvoices({ invoiceIds: ids, lifecycleStatuses: ['FINALIZED', 'VOIDED', 'DELETED'] });
+    const voidedAndFinal = await ctx.acme.listInvoices({
+      invoiceIds: ids,
+      lifecycleStatuses: ['FINALIZED', 'VOIDED', 'DELETED'],
+    });
     expect(voidedAndFinal.totalDocs).toBe(2);
   });
 
@@ -69,7 +85,8 @@ describe('invoice listing semantics, through the client', () => {
   });
 
   it('given 23 invoices and pageSize 5, then every page has consistent container fields and together they list each invoice once', async () => {
-    for (let n = 200; n < 223; n++) await ctx.globex.upsertInvoice(invoice(n, { invoiceOriginSource: 'EXTERNAL_SYSTEM_B' }));
+    for (let n = 200; n < 223; n++)
+      await ctx.globex.upsertInvoice(invoice(n, { invoiceOriginSource: 'EXTERNAL_SYSTEM_B' }));
     const seen: string[] = [];
     let pages = 0;
     for await (const page of ctx.globex.iterateInvoicePages({ originSource: ['EXTERNAL_SYSTEM_B'], pageSize: 5 })) {
@@ -87,7 +104,10 @@ describe('invoice listing semantics, through the client', () => {
   });
 
   it('given repeatable originSource, then both sources are matched', async () => {
-    const both = await ctx.globex.listInvoices({ originSource: ['EXTERNAL_SYSTEM_A', 'EXTERNAL_SYSTEM_B'], pageSize: 100 });
+    const both = await ctx.globex.listInvoices({
+      originSource: ['EXTERNAL_SYSTEM_A', 'EXTERNAL_SYSTEM_B'],
+      pageSize: 100,
+    });
     expect(both.totalDocs).toBe(24);
     const onlyA = await ctx.globex.listInvoices({ originSource: ['EXTERNAL_SYSTEM_A'] });
     expect(onlyA.totalDocs).toBe(1);
@@ -96,12 +116,19 @@ describe('invoice listing semantics, through the client', () => {
   it('given amount filters, then OUTSTANDING with a minimum keeps only unpaid ones', async () => {
     await ctx.acme.upsertInvoice(invoice(130, { invoicePaidAmount: 1180 }));
     await ctx.acme.upsertInvoice(invoice(131, { invoicePaidAmount: 0 }));
-    const open = await ctx.acme.listInvoices({ invoiceIds: ['conn1-inv-130', 'conn1-inv-131'], amountType: 'OUTSTANDING', nonZeroAmountOnly: true });
+    const open = await ctx.acme.listInvoices({
+      invoiceIds: ['conn1-inv-130', 'conn1-inv-131'],
+      amountType: 'OUTSTANDING',
+      nonZeroAmountOnly: true,
+    });
     expect(open.docs.map((d) => d.invoiceId)).toEqual(['conn1-inv-131']);
   });
 
   it('given sort -invoiceDate, then the newest invoice date comes first', async () => {
-    const page = await ctx.acme.listInvoices({ invoiceIds: ['conn1-inv-110', 'conn1-inv-111', 'conn1-inv-112'], sort: '-invoiceDate' });
+    const page = await ctx.acme.listInvoices({
+      invoiceIds: ['conn1-inv-110', 'conn1-inv-111', 'conn1-inv-112'],
+      sort: '-invoiceDate',
+    });
     expect(page.docs.map((d) => d.invoiceDate)).toEqual(['2026-05-01', '2026-04-30', '2026-04-01']);
   });
 });

@@ -78,7 +78,9 @@ describe('billing client ⇄ emulator: every endpoint round-trips with schema-va
         { type: 'GSTIN', value: '27AAACG1234K1Z1' },
         { type: 'PAN', value: 'AAACG1234K' },
       ],
-      contactsData: [{ id: 'c1', name: 'Asha', primaryPhone: '+91-22-1234', primaryEmail: 'asha@globe.example', role: 'AP' }],
+      contactsData: [
+        { id: 'c1', name: 'Asha', primaryPhone: '+91-22-1234', primaryEmail: 'asha@globe.example', role: 'AP' },
+      ],
       tags: { segment: 'enterprise' },
     });
     for (const [searchType, searchText] of [
@@ -104,8 +106,15 @@ describe('billing client ⇄ emulator: every endpoint round-trips with schema-va
     });
     AttachmentList.parse(added);
     expect(added.attachments.map((a) => a.filename)).toContain('inv-00001.pdf');
-    await ctx.acme.addInvoiceAttachment({ invoiceNumber: 'INV-00001', attachmentUrl: 'https://files.example/po.pdf', attachmentPurpose: 'PURCHASE_ORDER' });
-    const listed = await ctx.acme.listInvoiceAttachments({ invoiceNumber: 'INV-00001', attachmentPurpose: 'INVOICE_FOR_BUYER' });
+    await ctx.acme.addInvoiceAttachment({
+      invoiceNumber: 'INV-00001',
+      attachmentUrl: 'https://files.example/po.pdf',
+      attachmentPurpose: 'PURCHASE_ORDER',
+    });
+    const listed = await ctx.acme.listInvoiceAttachments({
+      invoiceNumber: 'INV-00001',
+      attachmentPurpose: 'INVOICE_FOR_BUYER',
+    });
     expect(listed.attachments).toHaveLength(1);
     expect(listed.attachments[0]).toMatchObject({ filename: 'inv-00001.pdf', purpose: 'INVOICE_FOR_BUYER' });
     const hasAttachment = await ctx.acme.listInvoices({ hasAttachment: true, attachmentPurpose: 'PURCHASE_ORDER' });
@@ -123,9 +132,16 @@ describe('billing client ⇄ emulator: every endpoint round-trips with schema-va
 
   it('9+10: usage drivers are created with unique names and filtered', async () => {
     const a = await ctx.acme.createUsageDriver({ name: 'api-calls', description: 'API calls made', unit: 'count' });
-    const b = await ctx.acme.createUsageDriver({ name: 'storage-gb', description: 'Data stored', unit: 'GB', productId: 'prod-1' });
+    const b = await ctx.acme.createUsageDriver({
+      name: 'storage-gb',
+      description: 'Data stored',
+      unit: 'GB',
+      productId: 'prod-1',
+    });
     expect(a.id).not.toBe(b.id);
-    await expect(ctx.acme.createUsageDriver({ name: 'api-calls', description: 'again', unit: 'count' })).rejects.toMatchObject({
+    await expect(
+      ctx.acme.createUsageDriver({ name: 'api-calls', description: 'again', unit: 'count' }),
+    ).rejects.toMatchObject({
       status: 409,
       retryable: false,
     });
@@ -154,7 +170,10 @@ describe('billing client ⇄ emulator: every endpoint round-trips with schema-va
 
     const added = await ctx.acme.addFeeComponentToContract({ feeComponentId, contractId: contract.id });
     expect(added.docs[0]?.id).toBe(contract.id);
-    const selected = await ctx.acme.selectRatecards(contract.id, { feeComponentId, ratecardRelations: [{ ratecardId: rc.ratecards[0]!.id }] });
+    const selected = await ctx.acme.selectRatecards(contract.id, {
+      feeComponentId,
+      ratecardRelations: [{ ratecardId: rc.ratecards[0]!.id }],
+    });
     expect(selected.docs[0]?.id).toBe(contract.id);
     const after = await ctx.acme.listContractFeeComponentRatecards({ contractId: contract.id, feeComponentId });
     expect(after.map((a) => a.ratecardId)).toContain(rc.ratecards[0]!.id);

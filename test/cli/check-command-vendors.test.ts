@@ -5,8 +5,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify as toYaml } from 'yaml';
 import { type BillingEmulator, startBillingEmulator } from '../../sandbox/billing/billing-emulator.js';
-import { QBO_SANDBOX_DEFAULTS, type RunningQuickBooksEmulator, startQuickBooksEmulator } from '../../sandbox/quickbooks/index.js';
-import { INDIA_TENANT_ID, startXeroEmulator, XERO_SANDBOX_DEFAULTS, type XeroEmulator } from '../../sandbox/xero/index.js';
+import {
+  QBO_SANDBOX_DEFAULTS,
+  type RunningQuickBooksEmulator,
+  startQuickBooksEmulator,
+} from '../../sandbox/quickbooks/index.js';
+import {
+  INDIA_TENANT_ID,
+  startXeroEmulator,
+  XERO_SANDBOX_DEFAULTS,
+  type XeroEmulator,
+} from '../../sandbox/xero/index.js';
 import { type CliRun, runCli } from '../support/cli.js';
 import { connect as connectRedis, dropPrefix, TEST_REDIS_URL } from '../support/redis.js';
 
@@ -18,7 +27,8 @@ import { connect as connectRedis, dropPrefix, TEST_REDIS_URL } from '../support/
 const BILLING_KEY = `check-vendors-key-${randomBytes(4).toString('hex')}`;
 const ATTACH_KEY = `check-vendors-attach-${randomBytes(4).toString('hex')}`;
 
-const line = (r: CliRun, check: string) => r.out.split('\n').find((l) => l.trimStart().includes(` ${check.padEnd(20)}`)) ?? '';
+const line = (r: CliRun, check: string) =>
+  r.out.split('\n').find((l) => l.trimStart().includes(` ${check.padEnd(20)}`)) ?? '';
 
 describe('erp-sync check against the QuickBooks and Xero sandboxes', () => {
   let billing: BillingEmulator;
@@ -51,11 +61,20 @@ describe('erp-sync check against the QuickBooks and Xero sandboxes', () => {
     const file = join(dir, `${randomBytes(3).toString('hex')}.yaml`);
     const q = QBO_SANDBOX_DEFAULTS;
     const x = XERO_SANDBOX_DEFAULTS;
-    const common = { originSource: 'EXTERNAL_SYSTEM_A', entities: ['customers', 'invoices'], rateBudget: { perMinute: 1_000_000, concurrency: 4 } };
+    const common = {
+      originSource: 'EXTERNAL_SYSTEM_A',
+      entities: ['customers', 'invoices'],
+      rateBudget: { perMinute: 1_000_000, concurrency: 4 },
+    };
     await writeFile(
       file,
       toYaml({
-        billing: { url: billing.url, apiKey: over.apiKey ?? BILLING_KEY, attachmentKey: ATTACH_KEY, baseCurrency: 'INR' },
+        billing: {
+          url: billing.url,
+          apiKey: over.apiKey ?? BILLING_KEY,
+          attachmentKey: ATTACH_KEY,
+          baseCurrency: 'INR',
+        },
         redis: { url: TEST_REDIS_URL, prefix },
         connections: [
           {
@@ -90,7 +109,8 @@ describe('erp-sync check against the QuickBooks and Xero sandboxes', () => {
     );
     return file;
   };
-  const check = async (file: string, args: string[] = []) => runCli(['check', ...args, '--config', file], { timeoutMs: 30_000 });
+  const check = async (file: string, args: string[] = []) =>
+    runCli(['check', ...args, '--config', file], { timeoutMs: 30_000 });
 
   it('given working QuickBooks and Xero connections, when checked, then every check of both passes and it exits 0', async () => {
     const r = await check(await config());
@@ -102,7 +122,10 @@ describe('erp-sync check against the QuickBooks and Xero sandboxes', () => {
   }, 60_000);
 
   it('given a Xero tenant the grant does not reach, when checked, then the reads fail naming settings.tenantId, and it exits 1', async () => {
-    const r = await check(await config({ tenantId: '00000000-0000-4000-8000-000000000000' }), ['--connection', 'xero-check']);
+    const r = await check(await config({ tenantId: '00000000-0000-4000-8000-000000000000' }), [
+      '--connection',
+      'xero-check',
+    ]);
     expect(r.code, r.err + r.out).toBe(1);
     expect(r.out).toContain('xero-check (xero): FAILED\n');
     expect(line(r, 'token')).toMatch(/^ {2}ok /);

@@ -23,7 +23,8 @@ describe('erp-sync check (the command)', () => {
     await writeFile(file, toYaml(raw));
     return file;
   };
-  const line = (r: CliRun, check: string) => r.out.split('\n').find((l) => l.trimStart().includes(` ${check.padEnd(20)}`)) ?? '';
+  const line = (r: CliRun, check: string) =>
+    r.out.split('\n').find((l) => l.trimStart().includes(` ${check.padEnd(20)}`)) ?? '';
 
   beforeAll(async () => {
     p = await startPipeline({ name: 'check-cli', invoices: 5 });
@@ -115,7 +116,11 @@ describe('erp-sync check (the command)', () => {
   });
 
   it('given an unknown connection, or both --connection and --all, then exit 2 in one line', async () => {
-    expect(expectOneLineError(await cli(['--connection', 'nope']))).toBe(`erp-sync: unknown connection "nope" (configured: ${CONNECTION})`);
-    expect(expectOneLineError(await cli(['--connection', CONNECTION, '--all']))).toContain("'--connection' and '--all' cannot be used together");
+    expect(expectOneLineError(await cli(['--connection', 'nope']))).toBe(
+      `erp-sync: unknown connection "nope" (configured: ${CONNECTION})`,
+    );
+    expect(expectOneLineError(await cli(['--connection', CONNECTION, '--all']))).toContain(
+      "'--connection' and '--all' cannot be used together",
+    );
   });
 });

@@ -8,7 +8,9 @@ import { REPO_ROOT } from '../support/pipeline.js';
 
 describe('erp-sync config check', () => {
   it('given a billing URL with credentials in it, when the config is checked, then the summary shows the URL without them', async () => {
-    const config = parse(await readFile(join(REPO_ROOT, 'examples/sandbox.yaml'), 'utf8')) as { billing: { url: string } };
+    const config = parse(await readFile(join(REPO_ROOT, 'examples/sandbox.yaml'), 'utf8')) as {
+      billing: { url: string };
+    };
     config.billing.url = 'http://svc:CANARY-billing-pw@127.0.0.1:4010';
     const file = join(await mkdtemp(join(tmpdir(), 'erp-sync-config-')), 'c.yaml');
     await writeFile(file, stringify(config));

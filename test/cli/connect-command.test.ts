@@ -7,7 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify as toYaml } from 'yaml';
 import { type BillingEmulator, startBillingEmulator } from '../../sandbox/billing/billing-emulator.js';
 import { INDIA_COMPANY, QBO_SANDBOX_DEFAULTS, startQuickBooksEmulator } from '../../sandbox/quickbooks/index.js';
-import { AUSTRALIA_TENANT_ID, DEFAULT_TENANTS, INDIA_TENANT_ID, startXeroEmulator, XERO_SANDBOX_DEFAULTS } from '../../sandbox/xero/index.js';
+import {
+  AUSTRALIA_TENANT_ID,
+  DEFAULT_TENANTS,
+  INDIA_TENANT_ID,
+  startXeroEmulator,
+  XERO_SANDBOX_DEFAULTS,
+} from '../../sandbox/xero/index.js';
 import { startZohoEmulator, ZOHO_SANDBOX_DEFAULTS } from '../../sandbox/zoho-books/index.js';
 import { TokenSealer } from '../../src/auth/token-sealer.js';
 import { requireBinary } from '../ops/support/stack.js';
@@ -38,7 +44,11 @@ interface Vendor {
   close(): Promise<void>;
 }
 
-async function postForm(url: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<{ status: number; error?: string }> {
+async function postForm(
+  url: string,
+  form: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; error?: string }> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
@@ -47,19 +57,41 @@ async function postForm(url: string, form: Record<string, string>, headers: Reco
   const body = (await res.json().catch(() => ({}))) as { error?: string };
   return { status: res.status, error: body.error };
 }
-const basic = (id: string, secret: string) => ({ authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` });
+const basic = (id: string, secret: string) => ({
+  authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`,
+});
 
 const VENDORS: Record<string, () => Promise<Vendor>> = {
   async 'zoho-books'() {
-    const emu = await startZohoEmulator({ port: 0, seed: 5, records: 5, customers: 5, creditNotes: 0, ratePerMinute: 0, dailyLimit: 0 });
+    const emu = await startZohoEmulator({
+      port: 0,
+      seed: 5,
+      records: 5,
+      customers: 5,
+      creditNotes: 0,
+      ratePerMinute: 0,
+      dailyLimit: 0,
+    });
     const d = ZOHO_SANDBOX_DEFAULTS;
     return {
       system: 'zoho-books',
-      settings: { clientId: d.clientId, clientSecret: d.clientSecret, baseUrl: emu.apiBase, dailyCallLimit: 0, lookupsCacheSeconds: 0 },
+      settings: {
+        clientId: d.clientId,
+        clientSecret: d.clientSecret,
+        baseUrl: emu.apiBase,
+        dailyCallLimit: 0,
+        lookupsCacheSeconds: 0,
+      },
       setting: 'organizationId',
       org: { id: emu.organizationId, name: emu.store.organization.name },
       live: () => emu.tokens.liveRefreshTokens,
-      refresh: (token) => postForm(emu.tokenUrl, { grant_type: 'refresh_token', client_id: d.clientId, client_secret: d.clientSecret, refresh_token: token }),
+      refresh: (token) =>
+        postForm(emu.tokenUrl, {
+          grant_type: 'refresh_token',
+          client_id: d.clientId,
+          client_secret: d.clientSecret,
+          refresh_token: token,
+        }),
       revoke: () => emu.tokens.revoke(),
       close: () => emu.close(),
     };
@@ -81,7 +113,11 @@ const VENDORS: Record<string, () => Promise<Vendor>> = {
       org: { id: emu.realmId, name: INDIA_COMPANY.name },
       live: () => emu.tokens.liveRefreshTokens,
       refresh: (token) =>
-        postForm(`${emu.url}/oauth2/v1/tokens/bearer`, { grant_type: 'refresh_token', refresh_token: token }, basic(d.clientId, d.clientSecret)),
+        postForm(
+          `${emu.url}/oauth2/v1/tokens/bearer`,
+          { grant_type: 'refresh_token', refresh_token: token },
+          basic(d.clientId, d.clientSecret),
+        ),
       revoke: () => emu.tokens.revoke(),
       close: () => emu.close(),
     };
@@ -95,7 +131,12 @@ const VENDORS: Record<string, () => Promise<Vendor>> = {
       setting: 'tenantId',
       org: { id: INDIA_TENANT_ID, name: DEFAULT_TENANTS[0]!.tenantName },
       live: () => emu.tokens.liveRefreshTokens,
-      refresh: (token) => postForm(`${emu.url}/connect/token`, { grant_type: 'refresh_token', refresh_token: token }, basic(d.clientId, d.clientSecret)),
+      refresh: (token) =>
+        postForm(
+          `${emu.url}/connect/token`,
+          { grant_type: 'refresh_token', refresh_token: token },
+          basic(d.clientId, d.clientSecret),
+        ),
       revoke: () => emu.tokens.revoke(),
       close: () => emu.close(),
     };
@@ -139,7 +180,12 @@ describe('erp-sync connect (the command) against each ERP sandbox', () => {
   });
 
   /** A config with one connection of `vendor` (settings as given), under a Redis prefix of its own. */
-  const writeConfig = async (name: string, vendor: Vendor, settings: Record<string, unknown>, prefix: string): Promise<string> => {
+  const writeConfig = async (
+    name: string,
+    vendor: Vendor,
+    settings: Record<string, unknown>,
+    prefix: string,
+  ): Promise<string> => {
     const file = join(dir, `${name}-${randomBytes(3).toString('hex')}.yaml`);
     const config = {
       billing: { url: billing.url, apiKey: BILLING_KEY, attachmentKey: ATTACH_KEY, baseCurrency: 'INR' },
@@ -165,13 +211,20 @@ describe('erp-sync connect (the command) against each ERP sandbox', () => {
   };
 
   /** Opens the authorize URL in Chromium, optionally changes the form, clicks `button`; returns the text of the page the browser ends on. */
-  const consent = async (url: string, button: 'Allow' | 'Deny', change?: (page: import('playwright-core').Page) => Promise<void>): Promise<string> => {
+  const consent = async (
+    url: string,
+    button: 'Allow' | 'Deny',
+    change?: (page: import('playwright-core').Page) => Promise<void>,
+  ): Promise<string> => {
     const page = await browser.newPage();
     try {
       const res = await page.goto(url);
       expect(res!.status()).toBe(200);
       if (change) await change(page);
-      await Promise.all([page.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/callback\?/), page.getByRole('button', { name: button }).click()]);
+      await Promise.all([
+        page.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/callback\?/),
+        page.getByRole('button', { name: button }).click(),
+      ]);
       return await page.locator('body').innerText();
     } finally {
       await page.close();
@@ -180,7 +233,10 @@ describe('erp-sync connect (the command) against each ERP sandbox', () => {
 
   /** Starts `connect`, waits for the URL it prints, and returns it with the running command. */
   const startConnect = async (config: string, name: string, extra: string[] = []) => {
-    const cli = spawnCli(['connect', '--connection', name, '--config', config, '--no-browser', '--port', '0', ...extra], { env, timeoutMs: 60_000 });
+    const cli = spawnCli(
+      ['connect', '--connection', name, '--config', config, '--no-browser', '--port', '0', ...extra],
+      { env, timeoutMs: 60_000 },
+    );
     const [, url] = await cli.waitForOutput(/^ {2}(http:\/\/\S+)$/m);
     return { cli, url: url! };
   };
@@ -207,7 +263,8 @@ describe('erp-sync connect (the command) against each ERP sandbox', () => {
     return values;
   };
 
-  const check = (config: string, name: string): Promise<CliRun> => runCli(['check', '--connection', name, '--config', config], { env, timeoutMs: 30_000 });
+  const check = (config: string, name: string): Promise<CliRun> =>
+    runCli(['check', '--connection', name, '--config', config], { env, timeoutMs: 30_000 });
 
   for (const system of ['zoho-books', 'quickbooks', 'xero'] as const) {
     describe(system, () => {
@@ -232,8 +289,11 @@ describe('erp-sync connect (the command) against each ERP sandbox', () => {
         expect(r.code, r.err + r.out).toBe(0);
         expect(r.out).toContain(`${name}: authorised; tokens stored (sealed under key `);
         expect(r.out).not.toContain('replacing');
-        expect(r.out).toMatch(new RegExp(`^ {2}\\* ${vendor.org.id} {2}${vendor.org.name.replace(/[()]/g, '\\$&')} {2}← ${name}$`, 'm'));
-        const line = system === 'xero' ? `${vendor.setting}: ${vendor.org.id}` : `${vendor.setting}: "${vendor.org.id}"`;
+        expect(r.out).toMatch(
+          new RegExp(`^ {2}\\* ${vendor.org.id} {2}${vendor.org.name.replace(/[()]/g, '\\$&')} {2}← ${name}$`, 'm'),
+        );
+        const line =
+          system === 'xero' ? `${vendor.setting}: ${vendor.org.id}` : `${vendor.setting}: "${vendor.org.id}"`;
         expect(r.out).toContain(`\n  ${line}\n`);
 
         // The grant's refresh token is in Redis sealed, and in no value in plain text.
@@ -274,12 +334,19 @@ describe('erp-sync connect (the command) against each ERP sandbox', () => {
       it('given the person denies access, then connect exits 1 with one line saying so and stores nothing', async () => {
         const name = `${system}-deny`;
         const prefix = newPrefix(`${system}-deny`);
-        const config = await writeConfig(name, vendor, system === 'xero' ? { ...vendor.settings, tenantId: INDIA_TENANT_ID } : vendor.settings, prefix);
+        const config = await writeConfig(
+          name,
+          vendor,
+          system === 'xero' ? { ...vendor.settings, tenantId: INDIA_TENANT_ID } : vendor.settings,
+          prefix,
+        );
         const { cli, url } = await startConnect(config, name);
         expect(await consent(url, 'Deny')).toContain('Not authorised');
         const r = await cli.exit;
         expect(r.code, r.out).toBe(1);
-        expect(r.err.trim()).toBe(`erp-sync: connect ${name}: consent was denied at the vendor (access_denied); nothing stored`);
+        expect(r.err.trim()).toBe(
+          `erp-sync: connect ${name}: consent was denied at the vendor (access_denied); nothing stored`,
+        );
         expect(await tokenHash(prefix, name)).toEqual({});
       }, 60_000);
     });
@@ -338,12 +405,21 @@ describe('erp-sync connect (the command) against each ERP sandbox', () => {
 
     it('given a redirect URI this command cannot listen on, an unknown connection, or a port in use, then exit 2 in one line, before any consent', async () => {
       const name = 'xero-usage';
-      const config = await writeConfig(name, vendor, { ...vendor.settings, tenantId: INDIA_TENANT_ID }, newPrefix('usage'));
+      const config = await writeConfig(
+        name,
+        vendor,
+        { ...vendor.settings, tenantId: INDIA_TENANT_ID },
+        newPrefix('usage'),
+      );
       const run = (args: string[]) => runCli(['connect', '--config', config, '--no-browser', ...args], { env });
-      expect(expectOneLineError(await run(['--connection', name, '--redirect-uri', 'https://app.example.com/callback']))).toBe(
+      expect(
+        expectOneLineError(await run(['--connection', name, '--redirect-uri', 'https://app.example.com/callback'])),
+      ).toBe(
         'erp-sync: --redirect-uri must be a loopback address with a port, such as http://127.0.0.1:8976/callback (this command listens on it), got "https://app.example.com/callback"',
       );
-      expect(expectOneLineError(await run(['--connection', 'nope']))).toBe(`erp-sync: unknown connection "nope" (configured: ${name})`);
+      expect(expectOneLineError(await run(['--connection', 'nope']))).toBe(
+        `erp-sync: unknown connection "nope" (configured: ${name})`,
+      );
       const taken = await occupyPort();
       try {
         const r = await run(['--connection', name, '--redirect-uri', `http://127.0.0.1:${taken.port}/callback`]);
@@ -363,7 +439,9 @@ describe('erp-sync connect (the command) against each ERP sandbox', () => {
       const { cli } = await startConnect(config, name, ['--timeout', '1']);
       const r = await cli.exit;
       expect(r.code).toBe(1);
-      expect(r.err.trim()).toBe(`erp-sync: connect ${name}: no answer from the browser within 1 s; nothing stored (run connect again)`);
+      expect(r.err.trim()).toBe(
+        `erp-sync: connect ${name}: no answer from the browser within 1 s; nothing stored (run connect again)`,
+      );
     }, 30_000);
   });
 
@@ -385,7 +463,9 @@ describe('erp-sync connect (the command) against each ERP sandbox', () => {
       const r = await cli.exit;
       expect(r.code, r.out).toBe(1);
       expect(r.out).toContain(`  ${vendor.org.id}  ${vendor.org.name}\n`);
-      expect(r.err.trim()).toBe(`erp-sync: connect ${name}: realmId 1111 is not among the organisations this grant reaches; nothing stored`);
+      expect(r.err.trim()).toBe(
+        `erp-sync: connect ${name}: realmId 1111 is not among the organisations this grant reaches; nothing stored`,
+      );
       expect(await tokenHash(prefix, name)).toEqual({});
     }, 60_000);
   });

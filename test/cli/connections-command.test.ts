@@ -8,7 +8,8 @@ type View = Awaited<ReturnType<typeof collectConnections>>;
 /** `erp-sync connections [--json]`, `connections pause ID [--reason TEXT]`, `connections resume ID`. */
 describe('erp-sync connections (the command)', () => {
   let p: Pipeline;
-  const cli = async (args: string[]): Promise<CliRun> => runCli(['connections', ...args, '--config', await p.configFile()], { env: p.secretEnv });
+  const cli = async (args: string[]): Promise<CliRun> =>
+    runCli(['connections', ...args, '--config', await p.configFile()], { env: p.secretEnv });
   const view = async (): Promise<View> => {
     const r = await cli(['--json']);
     expect(r.code, r.err).toBe(0);
@@ -49,7 +50,9 @@ describe('erp-sync connections (the command)', () => {
 
     const text = await cli([]);
     expect(text.code, text.err).toBe(0);
-    expect(text.out).toContain(`${CONNECTION} (zoho-books): running\n  schedule     every 3600 s: customers, invoices\n`);
+    expect(text.out).toContain(
+      `${CONNECTION} (zoho-books): running\n  schedule     every 3600 s: customers, invoices\n`,
+    );
     expect(text.out).toMatch(/ {2}invoices {5}last run \S+, last success \S+ \(lag \d+ s\)\n/);
     expect(text.out).toMatch(/ {15}last error \S+: the vendor said no\n/);
     expect(text.out).toContain('  quota used   minute 0/1000000, day 0/∞, in flight 0/8\n');
@@ -58,8 +61,13 @@ describe('erp-sync connections (the command)', () => {
   it('given its vendor down, then the connection shows so', async () => {
     await p.rt.outages.markDown(SECOND_CONNECTION, 'HTTP 503 from the vendor');
     try {
-      expect(one(await view(), SECOND_CONNECTION)).toMatchObject({ state: 'vendor-down', vendor: { up: false, lastError: 'HTTP 503 from the vendor' } });
-      expect((await cli([])).out).toMatch(new RegExp(`${SECOND_CONNECTION} \\(zoho-books\\): vendor DOWN since \\S+: HTTP 503 from the vendor`));
+      expect(one(await view(), SECOND_CONNECTION)).toMatchObject({
+        state: 'vendor-down',
+        vendor: { up: false, lastError: 'HTTP 503 from the vendor' },
+      });
+      expect((await cli([])).out).toMatch(
+        new RegExp(`${SECOND_CONNECTION} \\(zoho-books\\): vendor DOWN since \\S+: HTTP 503 from the vendor`),
+      );
     } finally {
       await p.rt.outages.markUp(SECOND_CONNECTION);
     }
@@ -68,7 +76,9 @@ describe('erp-sync connections (the command)', () => {
   it('given an id that is not configured, when pause or resume runs, then exit 2 in one line naming the configured ids, and nothing is paused', async () => {
     for (const verb of ['pause', 'resume']) {
       const r = await cli([verb, 'nope']);
-      expect(expectOneLineError(r)).toBe(`erp-sync: unknown connection "nope" (configured: ${CONNECTION}, ${SECOND_CONNECTION})`);
+      expect(expectOneLineError(r)).toBe(
+        `erp-sync: unknown connection "nope" (configured: ${CONNECTION}, ${SECOND_CONNECTION})`,
+      );
     }
     expect(expectOneLineError(await cli(['pause']))).toContain("missing required argument 'id'");
     expect(await p.rt.connectionControl.state('nope')).toEqual({ state: 'running' });
@@ -104,10 +114,20 @@ describe('erp-sync connections (the command)', () => {
     const before = await p.rt.queues.pull.getJobs(['wait', 'prioritized', 'delayed']);
     const r = await cli(['resume', CONNECTION]);
     expect(r.code, r.err).toBe(0);
-    expect(r.out).toMatch(new RegExp(`^${CONNECTION}: resumed \\(paused since \\S+\\); released 0 held job\\(s\\); pulling customers, invoices now`));
+    expect(r.out).toMatch(
+      new RegExp(
+        `^${CONNECTION}: resumed \\(paused since \\S+\\); released 0 held job\\(s\\); pulling customers, invoices now`,
+      ),
+    );
     expect(await p.rt.connectionControl.state(CONNECTION)).toEqual({ state: 'running' });
-    const added = (await p.rt.queues.pull.getJobs(['wait', 'prioritized', 'delayed'])).filter((j) => !before.some((b) => b.id === j.id));
-    expect(added.map((j) => j.data as { connectionId: string; entity: string }).sort((a, b) => a.entity.localeCompare(b.entity))).toEqual([
+    const added = (await p.rt.queues.pull.getJobs(['wait', 'prioritized', 'delayed'])).filter(
+      (j) => !before.some((b) => b.id === j.id),
+    );
+    expect(
+      added
+        .map((j) => j.data as { connectionId: string; entity: string })
+        .sort((a, b) => a.entity.localeCompare(b.entity)),
+    ).toEqual([
       { connectionId: CONNECTION, entity: 'customers', waitForRunning: true },
       { connectionId: CONNECTION, entity: 'invoices', waitForRunning: true },
     ]);

@@ -6,7 +6,8 @@ import { CONNECTION, type Pipeline, startPipeline } from '../support/pipeline.js
 /** `erp-sync dlq`: an unknown connection or entity is one line and exit 2 on every subcommand. */
 describe('erp-sync dlq (the command)', () => {
   let p: Pipeline;
-  const dlq = async (args: string[]): Promise<CliRun> => runCli(['dlq', ...args, '--config', await p.configFile()], { env: p.secretEnv });
+  const dlq = async (args: string[]): Promise<CliRun> =>
+    runCli(['dlq', ...args, '--config', await p.configFile()], { env: p.secretEnv });
   const entry = (erpId: string): QuarantineEntry => ({
     connection: CONNECTION,
     entity: 'invoices',
@@ -49,7 +50,9 @@ describe('erp-sync dlq (the command)', () => {
       ['purge', '--connection', CONNECTION, '--entity', 'bills'],
     ]) {
       const r = await dlq(args);
-      expect(expectOneLineError(r), args.join(' ')).toContain('--entity must be one of invoices, credit-notes, customers, got "bills"');
+      expect(expectOneLineError(r), args.join(' ')).toContain(
+        '--entity must be one of invoices, credit-notes, customers, got "bills"',
+      );
     }
     expect(await p.rt.quarantine.count(CONNECTION)).toBe(2);
   });
@@ -57,7 +60,9 @@ describe('erp-sync dlq (the command)', () => {
   it('given a quarantine holding other records, when list filters by an --erp-id it does not hold, then it says none matches and how many it holds', async () => {
     const r = await dlq(['list', '--connection', CONNECTION, '--erp-id', '999']);
     expect(r.code, r.err).toBe(0);
-    expect(r.out.trim()).toBe(`no quarantined record matches --erp-id 999 (2 record(s) in quarantine for ${CONNECTION})`);
+    expect(r.out.trim()).toBe(
+      `no quarantined record matches --erp-id 999 (2 record(s) in quarantine for ${CONNECTION})`,
+    );
   });
 
   it('given an empty quarantine, when list runs, then it says the quarantine is empty', async () => {

@@ -7,25 +7,39 @@ import { DEFAULT_OLD_SPACE_MB, DEFAULT_SEMI_SPACE_MB, heapSizing, HeapSizeError 
 import { expectOneLineError, runCli } from '../support/cli.js';
 import { CLI, REPO_ROOT } from '../support/pipeline.js';
 
-const DEFAULT_FLAGS = [`--max-old-space-size=${DEFAULT_OLD_SPACE_MB}`, `--max-semi-space-size=${DEFAULT_SEMI_SPACE_MB}`];
+const DEFAULT_FLAGS = [
+  `--max-old-space-size=${DEFAULT_OLD_SPACE_MB}`,
+  `--max-semi-space-size=${DEFAULT_SEMI_SPACE_MB}`,
+];
 
 describe('heapSizing', () => {
   it('given no sizing on the command line or in NODE_OPTIONS, then both caps are added with MALLOC_ARENA_MAX=2', () => {
-    expect(heapSizing(['worker', '--config', 'x.yaml'], [], {})).toEqual({ flags: DEFAULT_FLAGS, env: { MALLOC_ARENA_MAX: '2' } });
+    expect(heapSizing(['worker', '--config', 'x.yaml'], [], {})).toEqual({
+      flags: DEFAULT_FLAGS,
+      env: { MALLOC_ARENA_MAX: '2' },
+    });
   });
 
   it("given an operator's old-space size (node flag or NODE_OPTIONS, either spelling), then only the semi-space cap is added", () => {
     const semi = [`--max-semi-space-size=${DEFAULT_SEMI_SPACE_MB}`];
     expect(heapSizing(['backfill'], ['--max-old-space-size=1024'], {}).flags).toEqual(semi);
-    expect(heapSizing(['backfill'], [], { NODE_OPTIONS: '--enable-source-maps --max_old_space_size=1024' }).flags).toEqual(semi);
+    expect(
+      heapSizing(['backfill'], [], { NODE_OPTIONS: '--enable-source-maps --max_old_space_size=1024' }).flags,
+    ).toEqual(semi);
   });
 
   it('given both caps already set, then nothing is added, not even the malloc setting', () => {
-    expect(heapSizing(['worker'], [], { NODE_OPTIONS: '--max-old-space-size=300 --max-semi-space-size=8' })).toEqual({ flags: [], env: {} });
+    expect(heapSizing(['worker'], [], { NODE_OPTIONS: '--max-old-space-size=300 --max-semi-space-size=8' })).toEqual({
+      flags: [],
+      env: {},
+    });
   });
 
   it('given ERP_SYNC_HEAP_MB, then it is the old-space cap; 0 leaves V8 its own sizing', () => {
-    expect(heapSizing(['reconcile'], [], { ERP_SYNC_HEAP_MB: '512' }).flags).toEqual(['--max-old-space-size=512', DEFAULT_FLAGS[1]]);
+    expect(heapSizing(['reconcile'], [], { ERP_SYNC_HEAP_MB: '512' }).flags).toEqual([
+      '--max-old-space-size=512',
+      DEFAULT_FLAGS[1],
+    ]);
     expect(heapSizing(['reconcile'], [], { ERP_SYNC_HEAP_MB: '0' })).toEqual({ flags: [], env: {} });
   });
 
@@ -58,7 +72,15 @@ describe('erp-sync started without heap flags', () => {
 
   const probed = (err: string) => {
     const lines = err.split('\n').filter((l) => l.startsWith('probe '));
-    return lines.map((l) => JSON.parse(l.slice('probe '.length)) as { pid: number; execArgv: string[]; limitMb: number; arena: string | null });
+    return lines.map(
+      (l) =>
+        JSON.parse(l.slice('probe '.length)) as {
+          pid: number;
+          execArgv: string[];
+          limitMb: number;
+          arena: string | null;
+        },
+    );
   };
 
   it('when it runs a command, then the same process (same pid) runs it with the caps in effect', async () => {
@@ -94,6 +116,8 @@ describe('erp-sync started without heap flags', () => {
 
   it('given a malformed ERP_SYNC_HEAP_MB, then it exits 2 with one line naming the variable', async () => {
     const r = await runCli(['status'], { env: { ERP_SYNC_HEAP_MB: '256m' } });
-    expect(expectOneLineError(r)).toBe('erp-sync: ERP_SYNC_HEAP_MB must be a whole number of MiB (0 = V8\'s default sizing), got "256m"');
+    expect(expectOneLineError(r)).toBe(
+      'erp-sync: ERP_SYNC_HEAP_MB must be a whole number of MiB (0 = V8\'s default sizing), got "256m"',
+    );
   });
 });

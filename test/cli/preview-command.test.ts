@@ -52,14 +52,22 @@ describe('erp-sync preview (the command)', () => {
     const r = await preview(['--limit', '3']);
     expect(r.code, r.err).toBe(0);
     const lines = r.out.trim().split('\n');
-    expect(lines[0]).toMatch(new RegExp(`^preview ${CONNECTION} invoices: from the beginning \\(no checkpoint\\) to \\S+; nothing is written$`));
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^preview ${CONNECTION} invoices: from the beginning \\(no checkpoint\\) to \\S+; nothing is written$`,
+      ),
+    );
     expect(lines.slice(1, -1)).toHaveLength(3);
     expect(lines.at(-1)).toMatch(/^3 record\(s\): .* — stopped at --limit; more may follow$/);
   }, 60_000);
 
   it('given the history synced, when preview runs from --from, then the synced records are "unchanged", and nothing is written', async () => {
     p.startWorkers(['pull', 'upsert', 'backfill']);
-    await runBackfill(p.rt, { connectionId: CONNECTION, entities: ['customers', 'invoices'], from: HISTORY.from, to: HISTORY.to }, { quiet: true });
+    await runBackfill(
+      p.rt,
+      { connectionId: CONNECTION, entities: ['customers', 'invoices'], from: HISTORY.from, to: HISTORY.to },
+      { quiet: true },
+    );
     await p.waitForDrain();
     const before = await untouched();
     const r = await previewJson(['--from', HISTORY.from, '--limit', '1000']);
@@ -68,7 +76,9 @@ describe('erp-sync preview (the command)', () => {
     outcomes.delete('quarantine');
     expect([...outcomes]).toEqual(['unchanged']);
     const text = await preview(['--from', HISTORY.from, '--limit', '2']);
-    expect(text.out).toMatch(/ INV-\S+ {2}\d+(\.\d+)? [A-Z]{3} {2}v\S+ {2}unchanged \(billing holds this content; skipped\)/);
+    expect(text.out).toMatch(
+      / INV-\S+ {2}\d+(\.\d+)? [A-Z]{3} {2}v\S+ {2}unchanged \(billing holds this content; skipped\)/,
+    );
     expect(await untouched()).toEqual(before);
   }, 120_000);
 
@@ -76,9 +86,13 @@ describe('erp-sync preview (the command)', () => {
     const r = await runCli(['preview', '--connection', 'nope', '--config', await p.configFile()], { env: p.secretEnv });
     expect(expectOneLineError(r)).toContain('unknown connection "nope"');
     const cn = await preview(['--entity', 'credit-notes']);
-    expect(expectOneLineError(cn)).toBe(`erp-sync: --entity credit-notes is not synced for connection "${CONNECTION}" (its entities: customers, invoices)`);
+    expect(expectOneLineError(cn)).toBe(
+      `erp-sync: --entity credit-notes is not synced for connection "${CONNECTION}" (its entities: customers, invoices)`,
+    );
     const bad = await preview(['--from', 'yesterday']);
-    expect(expectOneLineError(bad)).toBe('erp-sync: --from expects a date YYYY-MM-DD or an ISO instant, got "yesterday"');
+    expect(expectOneLineError(bad)).toBe(
+      'erp-sync: --from expects a date YYYY-MM-DD or an ISO instant, got "yesterday"',
+    );
   }, 60_000);
 });
 
@@ -87,7 +101,11 @@ describe('erp-sync preview on a connection that does not sync drafts', () => {
   beforeAll(async () => {
     p = await startPipeline({ name: 'preview-drafts', invoices: 60, syncDrafts: false });
     p.startWorkers(['pull', 'upsert', 'backfill']);
-    await runBackfill(p.rt, { connectionId: CONNECTION, entities: ['customers', 'invoices'], from: HISTORY.from, to: HISTORY.to }, { quiet: true });
+    await runBackfill(
+      p.rt,
+      { connectionId: CONNECTION, entities: ['customers', 'invoices'], from: HISTORY.from, to: HISTORY.to },
+      { quiet: true },
+    );
     await p.waitForDrain();
   }, 120_000);
   afterAll(() => p?.close());
@@ -113,9 +131,23 @@ describe('erp-sync preview on a connection that does not sync drafts', () => {
     });
     p.zoho.store.editInvoice(synced.invoice_id, { mark_as_draft: true });
     const before = { billingRequests: p.journal().length, quarantine: await p.rt.quarantine.count(CONNECTION) };
-    const run = await runCli(['preview', '--connection', CONNECTION, '--from', HISTORY.from, '--limit', '1000', '--json', '--config', await p.configFile()], {
-      env: p.secretEnv,
-    });
+    const run = await runCli(
+      [
+        'preview',
+        '--connection',
+        CONNECTION,
+        '--from',
+        HISTORY.from,
+        '--limit',
+        '1000',
+        '--json',
+        '--config',
+        await p.configFile(),
+      ],
+      {
+        env: p.secretEnv,
+      },
+    );
     expect(run.code, run.err).toBe(0);
     const r = JSON.parse(run.out) as PreviewResult;
     const back = r.records.find((x) => x.erpId === synced.invoice_id)!;
@@ -123,8 +155,14 @@ describe('erp-sync preview on a connection that does not sync drafts', () => {
     expect(back.quarantine!.message).toMatch(/back to draft in the ERP/);
     const drafts = p.zoho.store.invoices().filter((i) => i.status === 'draft' && !billing.has(i.invoice_id));
     expect(drafts.length).toBeGreaterThan(0);
-    for (const d of drafts) expect(r.records.find((x) => x.erpId === d.invoice_id)).toMatchObject({ outcome: 'skipped', skipped: { kind: 'draft' } });
+    for (const d of drafts)
+      expect(r.records.find((x) => x.erpId === d.invoice_id)).toMatchObject({
+        outcome: 'skipped',
+        skipped: { kind: 'draft' },
+      });
     expect(r.counts.skipped).toBe(drafts.length);
-    expect({ billingRequests: p.journal().length, quarantine: await p.rt.quarantine.count(CONNECTION) }).toEqual(before);
+    expect({ billingRequests: p.journal().length, quarantine: await p.rt.quarantine.count(CONNECTION) }).toEqual(
+      before,
+    );
   }, 60_000);
 });

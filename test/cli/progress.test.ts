@@ -57,7 +57,9 @@ describe('progress reporter', () => {
     const p = progressReporter('backfill x', { stream: f.stream, now: f.now });
     f.advance(10_000);
     p.update({ done: 21, total: 84, records: 1000, detail: '· pending 3' });
-    expect(f.chunks[0]).toBe('\rbackfill x [######..................] 25% 21/84 windows · 1000 records · 100.0 records/s · ETA 30s · pending 3\x1b[K');
+    expect(f.chunks[0]).toBe(
+      '\rbackfill x [######..................] 25% 21/84 windows · 1000 records · 100.0 records/s · ETA 30s · pending 3\x1b[K',
+    );
     f.advance(10_000);
     p.update({ done: 84, total: 84, records: 4000 });
     p.end();
@@ -78,6 +80,11 @@ describe('progress reporter', () => {
   });
 
   it('formats durations for a progress line', () => {
-    expect([formatDuration(0), formatDuration(42_400), formatDuration(185_000), formatDuration(3_725_000)]).toEqual(['0s', '42s', '3m05s', '1h02m']);
+    expect([formatDuration(0), formatDuration(42_400), formatDuration(185_000), formatDuration(3_725_000)]).toEqual([
+      '0s',
+      '42s',
+      '3m05s',
+      '1h02m',
+    ]);
   });
 });

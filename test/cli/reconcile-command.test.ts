@@ -34,10 +34,17 @@ describe('erp-sync reconcile (the command)', () => {
   beforeAll(async () => {
     p = await startPipeline({ name: 'reconcile-cli', invoices: 20 });
     p.startWorkers(['pull', 'upsert', 'backfill']);
-    await runBackfill(p.rt, { connectionId: CONNECTION, entities: ['customers', 'invoices'], from: HISTORY.from, to: HISTORY.to }, { quiet: true });
+    await runBackfill(
+      p.rt,
+      { connectionId: CONNECTION, entities: ['customers', 'invoices'], from: HISTORY.from, to: HISTORY.to },
+      { quiet: true },
+    );
     for (const inv of p.zoho.store.invoices().filter((i) => i.status === 'void')) {
       const e = await p.rt.ledger.get(CONNECTION, 'invoices', inv.invoice_id);
-      if (e) await fetch(`${p.billing.url}/__admin/invoices/${encodeURIComponent(e.billingId)}/void?company=${COMPANY}`, { method: 'POST' });
+      if (e)
+        await fetch(`${p.billing.url}/__admin/invoices/${encodeURIComponent(e.billingId)}/void?company=${COMPANY}`, {
+          method: 'POST',
+        });
     }
   }, 120_000);
   afterAll(() => p?.close());
@@ -86,7 +93,9 @@ describe('erp-sync reconcile (the command)', () => {
     });
     const r = await run(['--repair']);
     expect(r.code, r.err).toBe(1);
-    expect(r.out).toMatch(/repair by id: 1 record\(s\) read again from the source in \d+ vendor call\(s\); 1 re-enqueued and written/);
+    expect(r.out).toMatch(
+      /repair by id: 1 record\(s\) read again from the source in \d+ vendor call\(s\); 1 re-enqueued and written/,
+    );
     expect(r.out).toMatch(new RegExp(`re-enqueued ${erpId} @\\S+ job up-\\S+-r[0-9a-f]+`));
     // Written again: the next reconcile no longer reports it (the orphan of the test above stays).
     const after = JSON.parse((await run(['--json'])).out) as { items: Array<{ erpId?: string }> };
@@ -106,7 +115,9 @@ describe('erp-sync reconcile (the command)', () => {
   it('given --report in a directory that does not exist, when reconcile runs, then exit 2 naming it before reading anything', async () => {
     const reads = p.journal('/external/invoices').length;
     const r = await run(['--report', '/nonexistent/dir/r.json']);
-    expect(expectOneLineError({ ...r, signal: null })).toBe('erp-sync: --report /nonexistent/dir/r.json: directory /nonexistent/dir does not exist');
+    expect(expectOneLineError({ ...r, signal: null })).toBe(
+      'erp-sync: --report /nonexistent/dir/r.json: directory /nonexistent/dir does not exist',
+    );
     expect(p.journal('/external/invoices').length).toBe(reads);
   }, 60_000);
 
@@ -133,7 +144,11 @@ describe('erp-sync reconcile (the command)', () => {
       expect(expectOneLineError({ ...r, signal: null })).toMatch(
         /^erp-sync: could not write --report \/dev\/full: .*; the result was printed to stdout instead$/,
       );
-      const json = JSON.parse(r.out) as { connection: string; counts: Record<string, number>; checked: { billing: number } };
+      const json = JSON.parse(r.out) as {
+        connection: string;
+        counts: Record<string, number>;
+        checked: { billing: number };
+      };
       expect(json.connection).toBe(CONNECTION);
       expect(json.checked.billing).toBeGreaterThan(0);
     },
@@ -194,9 +209,17 @@ describe('erp-sync reconcile --history (the command)', () => {
 
   beforeAll(async () => {
     // Small windows (two records) so the narrowing, and a deep read, stop well short of the whole history.
-    p = await startPipeline({ name: 'reconcile-history-cli', invoices: 20, reconcile: { countInvariant: { leafRecords: 2 } } });
+    p = await startPipeline({
+      name: 'reconcile-history-cli',
+      invoices: 20,
+      reconcile: { countInvariant: { leafRecords: 2 } },
+    });
     p.startWorkers(['pull', 'upsert', 'backfill']);
-    await runBackfill(p.rt, { connectionId: CONNECTION, entities: ['customers', 'invoices'], from: HISTORY.from, to: HISTORY.to }, { quiet: true });
+    await runBackfill(
+      p.rt,
+      { connectionId: CONNECTION, entities: ['customers', 'invoices'], from: HISTORY.from, to: HISTORY.to },
+      { quiet: true },
+    );
     deleted = (await liveInvoices())[0]!;
   }, 120_000);
   afterAll(() => p?.close());
@@ -205,10 +228,18 @@ describe('erp-sync reconcile --history (the command)', () => {
     const vendorRequests = p.zoho.journal.list().length;
     const { code, err, result } = await json(['--history', '--deep']);
     expect(code, err).toBe(0);
-    expect(result).toMatchObject({ history: true, total: 0, billingCalls: 3, vendorCalls: 0, windows: { compared: 1, disagreeing: [] } });
+    expect(result).toMatchObject({
+      history: true,
+      total: 0,
+      billingCalls: 3,
+      vendorCalls: 0,
+      windows: { compared: 1, disagreeing: [] },
+    });
     expect(result!.checked.ledger).toBe(await p.rt.ledger.count(CONNECTION, 'invoices'));
     expect(result!.checked.billing).toBe(result!.checked.ledger);
-    expect(result!.from! <= deleted[1].fields!.invoiceDate! && deleted[1].fields!.invoiceDate! <= result!.to!).toBe(true);
+    expect(result!.from! <= deleted[1].fields!.invoiceDate! && deleted[1].fields!.invoiceDate! <= result!.to!).toBe(
+      true,
+    );
     expect(p.zoho.journal.list().length).toBe(vendorRequests);
   }, 60_000);
 
@@ -221,7 +252,9 @@ describe('erp-sync reconcile --history (the command)', () => {
     expect(windowed.code, windowed.err).toBe(0);
     const { code, err, result } = await json(['--history']);
     expect(code, err).toBe(1);
-    expect(result!.items).toEqual([expect.objectContaining({ kind: 'missing_in_billing', erpId: deleted[0], invoiceId: deleted[1].billingId })]);
+    expect(result!.items).toEqual([
+      expect.objectContaining({ kind: 'missing_in_billing', erpId: deleted[0], invoiceId: deleted[1].billingId }),
+    ]);
     expect(result!.windows.disagreeing).toHaveLength(1);
     const [from, to] = result!.windows.disagreeing[0]!.window.split('..');
     expect(from! <= deleted[1].fields!.invoiceDate! && deleted[1].fields!.invoiceDate! <= to!).toBe(true);
@@ -253,7 +286,9 @@ describe('erp-sync reconcile --history (the command)', () => {
 
   it('given also an invoice billing lost (moved to another origin source), when reconcile --history --repair runs, then the lost one is written again and the deleted one, refused by billing, is deleted_in_billing_only as in a windowed run', async () => {
     const lost = (await liveInvoices()).find(([id]) => id !== deleted[0])!;
-    await admin(`/invoices/${encodeURIComponent(lost[1].billingId)}/patch`, { invoiceOriginSource: 'EXTERNAL_SYSTEM_C' });
+    await admin(`/invoices/${encodeURIComponent(lost[1].billingId)}/patch`, {
+      invoiceOriginSource: 'EXTERNAL_SYSTEM_C',
+    });
     const repair = await json(['--history', '--repair']);
     expect(repair.code, repair.err).toBe(1);
     expect(repair.result!.counts.missing_in_billing).toBe(2);
@@ -267,14 +302,18 @@ describe('erp-sync reconcile --history (the command)', () => {
 
     const after = await json(['--history']);
     expect(after.code, after.err).toBe(1);
-    expect(after.result!.items).toEqual([expect.objectContaining({ kind: 'deleted_in_billing_only', erpId: deleted[0], needsPerson: true })]);
+    expect(after.result!.items).toEqual([
+      expect.objectContaining({ kind: 'deleted_in_billing_only', erpId: deleted[0], needsPerson: true }),
+    ]);
     expect(after.result!.needsPerson).toBe(1);
   }, 90_000);
 
   it('given --history with --from, then exit 2 with one line saying they do not go together, before reading anything', async () => {
     const reads = p.journal('/external/invoices').length;
     const r = await run(['--history', '--from', '2026-01-01']);
-    expect(expectOneLineError({ ...r, signal: null })).toMatch(/option '--history' cannot be used with option '--from <date>'/);
+    expect(expectOneLineError({ ...r, signal: null })).toMatch(
+      /option '--history' cannot be used with option '--from <date>'/,
+    );
     expect(p.journal('/external/invoices').length).toBe(reads);
   }, 30_000);
 

@@ -13,7 +13,8 @@ import { CONNECTION, type Pipeline, startPipeline } from '../support/pipeline.js
 describe('erp-sync runs (the command)', () => {
   let p: Pipeline;
   const T = Date.parse('2026-03-01T10:00:00Z');
-  const runs = async (args: string[]): Promise<CliRun> => runCli(['runs', '--config', await p.configFile(), ...args], { env: p.secretEnv });
+  const runs = async (args: string[]): Promise<CliRun> =>
+    runCli(['runs', '--config', await p.configFile(), ...args], { env: p.secretEnv });
   const pullCounts = { pulled: 20, enqueued: 3, unchanged: 17, notForBilling: 0, quarantined: 0, deleted: 0, pages: 1 };
   // Written in this order; each ends a minute after the one before.
   const recorded: RunRecord[] = [
@@ -116,7 +117,12 @@ describe('erp-sync runs (the command)', () => {
     const json = JSON.parse(r.out) as { connection: string; runs: PrintedRun[] };
     expect(json.connection).toBe(CONNECTION);
     expect(json.runs.map((x) => x.jobId)).toEqual(recorded.map((x) => x.jobId).reverse());
-    expect(json.runs.at(-1)).toEqual({ ...recorded[0], startedAt: '2026-03-01T10:00:00.000Z', endedAt: '2026-03-01T10:00:01.500Z', durationMs: 1500 });
+    expect(json.runs.at(-1)).toEqual({
+      ...recorded[0],
+      startedAt: '2026-03-01T10:00:00.000Z',
+      endedAt: '2026-03-01T10:00:01.500Z',
+      durationMs: 1500,
+    });
   });
 
   it('given --entity, --kind and --limit, then only the runs they select are shown', async () => {
@@ -125,7 +131,11 @@ describe('erp-sync runs (the command)', () => {
       expect(r.code, r.err).toBe(0);
       return (JSON.parse(r.out) as { runs: PrintedRun[] }).runs.map((x) => x.jobId);
     };
-    expect(await ids(['--entity', 'invoices'])).toEqual(['repeat:a:4', 'bf-zoho-rel-1-invoices-2025-01-01', 'repeat:a:1']);
+    expect(await ids(['--entity', 'invoices'])).toEqual([
+      'repeat:a:4',
+      'bf-zoho-rel-1-invoices-2025-01-01',
+      'repeat:a:1',
+    ]);
     expect(await ids(['--kind', 'pull', '--entity', 'invoices'])).toEqual(['repeat:a:4', 'repeat:a:1']);
     expect(await ids(['--kind', 'reconcile'])).toEqual(['repeat:c:3']);
     expect(await ids(['--limit', '2'])).toEqual(['repeat:a:4', 'repeat:c:3']);
@@ -135,7 +145,9 @@ describe('erp-sync runs (the command)', () => {
   });
 
   it('given an unknown connection or a bad option, then exit 2 with one line saying what is wrong', async () => {
-    expect(expectOneLineError(await runs(['--connection', 'nope']))).toBe(`erp-sync: unknown connection "nope" (configured: ${CONNECTION})`);
+    expect(expectOneLineError(await runs(['--connection', 'nope']))).toBe(
+      `erp-sync: unknown connection "nope" (configured: ${CONNECTION})`,
+    );
     expect(expectOneLineError(await runs(['--connection', CONNECTION, '--kind', 'upsert']))).toBe(
       'erp-sync: --kind must be one of pull, backfill-window, reconcile, got "upsert"; see `erp-sync runs --help`',
     );
@@ -145,10 +157,12 @@ describe('erp-sync runs (the command)', () => {
     expect(expectOneLineError(await runs(['--connection', CONNECTION, '--limit', '0']))).toBe(
       'erp-sync: --limit expects a whole number ≥ 1, got "0"; see `erp-sync runs --help`',
     );
-    expect(expectOneLineError(await runs(['--connection', CONNECTION, '--kind', 'reconcile', '--entity', 'invoices']))).toBe(
-      'erp-sync: --entity selects pulls and backfill windows; reconcile runs have no entity',
+    expect(
+      expectOneLineError(await runs(['--connection', CONNECTION, '--kind', 'reconcile', '--entity', 'invoices'])),
+    ).toBe('erp-sync: --entity selects pulls and backfill windows; reconcile runs have no entity');
+    expect(expectOneLineError(await runs([]))).toBe(
+      "erp-sync: required option '--connection <id>' not specified; see `erp-sync runs --help`",
     );
-    expect(expectOneLineError(await runs([]))).toBe("erp-sync: required option '--connection <id>' not specified; see `erp-sync runs --help`");
   });
 
   it('given `erp-sync reconcile` run by hand, clean and then with billing unreachable, then both runs are listed, without a job id, the second failed with its error', async () => {
@@ -157,15 +171,27 @@ describe('erp-sync runs (the command)', () => {
     const unreachable = join(dirname(file), 'billing-unreachable.yaml');
     await writeFile(unreachable, (await readFile(file, 'utf8')).replace(p.billing.url, 'http://127.0.0.1:1'));
     const reconcile = (config: string) =>
-      runCli(['reconcile', '--config', config, '--connection', CONNECTION, '--from', today, '--to', today], { env: p.secretEnv });
+      runCli(['reconcile', '--config', config, '--connection', CONNECTION, '--from', today, '--to', today], {
+        env: p.secretEnv,
+      });
     expect((await reconcile(file)).code).toBe(0);
     expect((await reconcile(unreachable)).code).toBe(2);
 
     const r = await runs(['--connection', CONNECTION, '--kind', 'reconcile', '--limit', '2', '--json']);
     expect(r.code, r.err).toBe(0);
     const [failed, clean] = (JSON.parse(r.out) as { runs: PrintedRun[] }).runs;
-    expect(clean).toMatchObject({ kind: 'reconcile', window: { from: today, to: today }, outcome: 'ok', counts: { total: 0 } });
-    expect(failed).toMatchObject({ kind: 'reconcile', outcome: 'failed', retrying: false, error: expect.stringMatching(/ECONNREFUSED/) });
+    expect(clean).toMatchObject({
+      kind: 'reconcile',
+      window: { from: today, to: today },
+      outcome: 'ok',
+      counts: { total: 0 },
+    });
+    expect(failed).toMatchObject({
+      kind: 'reconcile',
+      outcome: 'failed',
+      retrying: false,
+      error: expect.stringMatching(/ECONNREFUSED/),
+    });
     expect(clean).not.toHaveProperty('jobId');
     const table = await runs(['--connection', CONNECTION, '--kind', 'reconcile', '--limit', '2']);
     expect(table.out).toContain(`${today}..${today} by erp-sync reconcile`);

@@ -10,7 +10,9 @@ describe('erp-sync sandbox (the command)', () => {
 
   it('given an unknown emulator name, when sandbox runs, then exit 2 naming it and the choices', async () => {
     const r = await runCli(['sandbox', 'frob']);
-    expect(expectOneLineError(r)).toBe('erp-sync: unknown sandbox "frob"; choose one of all, billing, zoho-books, quickbooks, xero');
+    expect(expectOneLineError(r)).toBe(
+      'erp-sync: unknown sandbox "frob"; choose one of all, billing, zoho-books, quickbooks, xero',
+    );
   });
 
   it('given --port above 65535, when an emulator starts, then exit 2 naming the range', async () => {

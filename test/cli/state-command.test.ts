@@ -9,7 +9,8 @@ describe('erp-sync state (the command)', () => {
   const JUNE = '2025-06-01T00:00:00.000Z';
   const state = async (args: string[]): Promise<CliRun> =>
     runCli(['state', ...args, '--connection', CONNECTION, '--config', await p.configFile()], { env: p.secretEnv });
-  const cursor = async () => (await p.rt.checkpoints.get<{ cursor: string | null }>(CONNECTION, 'invoices'))?.state.cursor;
+  const cursor = async () =>
+    (await p.rt.checkpoints.get<{ cursor: string | null }>(CONNECTION, 'invoices'))?.state.cursor;
 
   beforeAll(async () => {
     p = await startPipeline({ name: 'state-cli', invoices: 5 });
@@ -26,14 +27,21 @@ describe('erp-sync state (the command)', () => {
     expect(text.out).toMatch(new RegExp(`${CONNECTION} invoices: cursor ${JUNE} {2}saved \\S+ {2}rewinds \\d+`));
     const json = await state(['show', '--entity', 'invoices', '--json']);
     expect(json.code, json.err).toBe(0);
-    expect(JSON.parse(json.out) as StreamCheckpoint).toMatchObject({ connection: CONNECTION, entity: 'invoices', cursor: JUNE, state: { cursor: JUNE } });
+    expect(JSON.parse(json.out) as StreamCheckpoint).toMatchObject({
+      connection: CONNECTION,
+      entity: 'invoices',
+      cursor: JUNE,
+      state: { cursor: JUNE },
+    });
   });
 
   it('given a cursor, when set moves it back, then the store rewinds it (the rewind count goes up) without asking', async () => {
     const { rewinds } = await p.rt.checkpoints.read(CONNECTION, 'invoices');
     const r = await state(['set', '--entity', 'invoices', '--cursor', '2025-05-01T00:00:00Z']);
     expect(r.code, r.err).toBe(0);
-    expect(r.out.trim()).toBe(`${CONNECTION} invoices: rewound (${JUNE} → 2025-05-01T00:00:00.000Z); the next pull reads from there`);
+    expect(r.out.trim()).toBe(
+      `${CONNECTION} invoices: rewound (${JUNE} → 2025-05-01T00:00:00.000Z); the next pull reads from there`,
+    );
     expect(await p.rt.checkpoints.read(CONNECTION, 'invoices')).toMatchObject({
       checkpoint: { state: { cursor: '2025-05-01T00:00:00.000Z' } },
       rewinds: rewinds + 1,
@@ -58,7 +66,9 @@ describe('erp-sync state (the command)', () => {
     expect(await cursor()).toBe(JUNE);
     const r = await state(['clear', '--entity', 'invoices', '--yes']);
     expect(r.code, r.err).toBe(0);
-    expect(r.out.trim()).toBe(`${CONNECTION} invoices: checkpoint cleared (was ${JUNE}); the next pull reads from the beginning`);
+    expect(r.out.trim()).toBe(
+      `${CONNECTION} invoices: checkpoint cleared (was ${JUNE}); the next pull reads from the beginning`,
+    );
     const stream = p.rt.connection(CONNECTION).connector.streams.invoices;
     expect((await p.rt.checkpoints.get(CONNECTION, 'invoices'))?.state).toEqual(stream.initialState(undefined));
   });
@@ -72,7 +82,9 @@ describe('erp-sync state (the command)', () => {
         ['set', '--entity', 'invoices', '--cursor', '2025-08-01T00:00:00Z', '--yes'],
       ]) {
         const r = await state(args);
-        expect(expectOneLineError(r), args.join(' ')).toBe(`erp-sync: a pull of ${CONNECTION} invoices is running now; try again when it has finished`);
+        expect(expectOneLineError(r), args.join(' ')).toBe(
+          `erp-sync: a pull of ${CONNECTION} invoices is running now; try again when it has finished`,
+        );
       }
       expect(await cursor()).toBe(JUNE);
     } finally {
@@ -89,7 +101,9 @@ describe('erp-sync state (the command)', () => {
     expect(status.out).toContain(
       `  billing company CHANGED: state written for "previous-co", key now "${company}"'s — nothing is synced until \`erp-sync state rebind --connection ${CONNECTION} --same-company|--new-company\``,
     );
-    expect(expectOneLineError(await state(['rebind']))).toBe('erp-sync: state rebind needs one of --same-company or --new-company');
+    expect(expectOneLineError(await state(['rebind']))).toBe(
+      'erp-sync: state rebind needs one of --same-company or --new-company',
+    );
     expect(expectOneLineError(await state(['rebind', '--same-company']))).toBe(
       `erp-sync: state rebind --same-company keeps the sync state of ${CONNECTION} for the company its new key belongs to: not on a terminal, so pass --yes to confirm`,
     );
@@ -99,7 +113,10 @@ describe('erp-sync state (the command)', () => {
     expect(r.out.trim()).toBe(
       `${CONNECTION}: state kept and bound to billing company "${company}" (was "previous-co"); 0 record(s) refused meanwhile enqueued again`,
     );
-    expect(await p.rt.billingCompanies.get(CONNECTION)).toMatchObject({ company, keyId: p.rt.connection(CONNECTION).billing.keyId });
+    expect(await p.rt.billingCompanies.get(CONNECTION)).toMatchObject({
+      company,
+      keyId: p.rt.connection(CONNECTION).billing.keyId,
+    });
     expect(await p.rt.checkpoints.get(CONNECTION, 'invoices')).toMatchObject({ state: { cursor: JUNE } });
     expect(expectOneLineError(await state(['rebind', '--new-company', '--yes']))).toBe(
       `erp-sync: connection ${CONNECTION}: its state already belongs to billing company "${company}", the one its key names; nothing to rebind`,

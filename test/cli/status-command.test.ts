@@ -13,14 +13,23 @@ describe('erp-sync status: why a stream is not syncing', () => {
 
   const pullOnce = async () => {
     const job = await p.rt.queues.pull.add('pull', { connectionId: CONNECTION, entity: 'invoices' }, { attempts: 1 });
-    return until(`pull ${job.id} to finish`, async () => ['completed', 'failed'].includes(await job.getState()) && job.id, 30_000);
+    return until(
+      `pull ${job.id} to finish`,
+      async () => ['completed', 'failed'].includes(await job.getState()) && job.id,
+      30_000,
+    );
   };
-  const invoicesStatus = async () => (await collectStatus(p.rt)).connections.find((c) => c.id === CONNECTION)!.entities.find((e) => e.entity === 'invoices')!;
+  const invoicesStatus = async () =>
+    (await collectStatus(p.rt)).connections
+      .find((c) => c.id === CONNECTION)!
+      .entities.find((e) => e.entity === 'invoices')!;
 
   it('given the vendor refusing every request, when a pull fails, then status shows when and why next to "last success", and the next successful pull clears it', async () => {
     // The access token is fetched first, so the faults hit the API calls only: a token endpoint that
     // refuses the refresh is another story (the connection is parked: test/reliability/reauthorise-connection.test.ts).
-    await p.rt.vendorClient(CONNECTION).request({ path: 'organizations', endpoint: 'GET /organizations', schema: z.any() });
+    await p.rt
+      .vendorClient(CONNECTION)
+      .request({ path: 'organizations', endpoint: 'GET /organizations', schema: z.any() });
     p.zoho.faults.set({ errorRate: 1, errorStatus: 400 });
     const before = Date.now();
     await pullOnce();

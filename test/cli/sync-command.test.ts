@@ -6,7 +6,8 @@ import { CONNECTION, type Pipeline, startPipeline, until } from '../support/pipe
 /** `erp-sync sync --connection ID [--entity E] --now [--wait] [--json]`: an incremental pull now. */
 describe('erp-sync sync --now (the command)', () => {
   let p: Pipeline;
-  const sync = async (args: string[]): Promise<CliRun> => runCli(['sync', ...args, '--config', await p.configFile()], { env: p.secretEnv });
+  const sync = async (args: string[]): Promise<CliRun> =>
+    runCli(['sync', ...args, '--config', await p.configFile()], { env: p.secretEnv });
   const pending = async () => p.rt.queues.pull.getJobs(['wait', 'prioritized', 'delayed', 'active']);
 
   beforeAll(async () => {
@@ -18,11 +19,15 @@ describe('erp-sync sync --now (the command)', () => {
     expect(expectOneLineError(await sync(['--connection', CONNECTION]))).toBe(
       "erp-sync: option '--now' is required: sync --now is the only mode so far; see `erp-sync sync --help`",
     );
-    expect(expectOneLineError(await sync(['--connection', 'nope', '--now']))).toBe(`erp-sync: unknown connection "nope" (configured: ${CONNECTION})`);
+    expect(expectOneLineError(await sync(['--connection', 'nope', '--now']))).toBe(
+      `erp-sync: unknown connection "nope" (configured: ${CONNECTION})`,
+    );
     expect(expectOneLineError(await sync(['--connection', CONNECTION, '--entity', 'credit-notes', '--now']))).toBe(
       `erp-sync: --entity credit-notes is not synced for connection "${CONNECTION}" (its entities: customers, invoices)`,
     );
-    expect(expectOneLineError(await sync(['--connection', CONNECTION, '--entity', 'bills', '--now']))).toContain('--entity must be one of');
+    expect(expectOneLineError(await sync(['--connection', CONNECTION, '--entity', 'bills', '--now']))).toContain(
+      '--entity must be one of',
+    );
     expect(await pending()).toEqual([]);
   });
 
@@ -46,7 +51,9 @@ describe('erp-sync sync --now (the command)', () => {
     const first = await sync(['--connection', CONNECTION, '--now']);
     expect(first.code, first.err).toBe(0);
     expect(first.out).toMatch(
-      new RegExp(`^${CONNECTION} customers: pull enqueued \\(job now-${CONNECTION}-customers-\\S+\\)\n${CONNECTION} invoices: pull enqueued`),
+      new RegExp(
+        `^${CONNECTION} customers: pull enqueued \\(job now-${CONNECTION}-customers-\\S+\\)\n${CONNECTION} invoices: pull enqueued`,
+      ),
     );
     expect(first.err).toContain('no running pull workers found on this Redis: the pulls run when a worker starts');
     const second = await sync(['--connection', CONNECTION, '--entity', 'invoices', '--now', '--json']);
@@ -80,7 +87,9 @@ describe('erp-sync sync --now (the command)', () => {
     const text = await sync(['--connection', CONNECTION, '--entity', 'invoices', '--now', '--wait']);
     expect(text.code, text.err).toBe(0);
     expect(text.out.trim()).toMatch(
-      new RegExp(`^${CONNECTION} invoices: pulled \\d+, enqueued 0, unchanged \\d+, quarantined 0, deleted 0 in \\d+ page\\(s\\); cursor \\S+$`),
+      new RegExp(
+        `^${CONNECTION} invoices: pulled \\d+, enqueued 0, unchanged \\d+, quarantined 0, deleted 0 in \\d+ page\\(s\\); cursor \\S+$`,
+      ),
     );
   });
 });
@@ -93,10 +102,13 @@ describe('erp-sync sync --now --wait without workers', () => {
   afterAll(() => p?.close());
 
   it('given no worker running on the Redis, when sync --now --wait runs, then it runs the pulls in its own process and prints their results', async () => {
-    const r = await runCli(['sync', '--connection', CONNECTION, '--entity', 'invoices', '--now', '--wait', '--config', await p.configFile()], {
-      env: p.secretEnv,
-      timeoutMs: 30_000,
-    });
+    const r = await runCli(
+      ['sync', '--connection', CONNECTION, '--entity', 'invoices', '--now', '--wait', '--config', await p.configFile()],
+      {
+        env: p.secretEnv,
+        timeoutMs: 30_000,
+      },
+    );
     expect(r.code, r.err).toBe(0);
     expect(r.err).toContain('no running pull workers found on this Redis: running the pulls in this process');
     expect(r.out).toMatch(new RegExp(`^${CONNECTION} invoices: pulled 3, enqueued 3, `));

@@ -37,9 +37,18 @@ describe('erp-sync token (the command)', () => {
   });
 
   it('given tokens in plain text, when status is asked, then it shows the grant, the expiry, the last refresh and "plain text", never a token', async () => {
-    await p.rt.vendorClient(CONNECTION).request({ path: 'organizations', endpoint: 'GET /organizations', schema: z.any() });
+    await p.rt
+      .vendorClient(CONNECTION)
+      .request({ path: 'organizations', endpoint: 'GET /organizations', schema: z.any() });
     const s = await status();
-    expect(s).toMatchObject({ connection: CONNECTION, tokenKey: CONNECTION, stored: true, credentialsOk: true, lastFailure: null, sealedUnder: 'plain' });
+    expect(s).toMatchObject({
+      connection: CONNECTION,
+      tokenKey: CONNECTION,
+      stored: true,
+      credentialsOk: true,
+      lastFailure: null,
+      sealedUnder: 'plain',
+    });
     expect(Date.parse(s.accessToken!.expiresAt!)).toBeGreaterThan(Date.now());
     expect(s.lastRefresh).not.toBeNull();
     const text = await cli(['status', '--connection', CONNECTION]);
@@ -47,16 +56,23 @@ describe('erp-sync token (the command)', () => {
     expect(text.out).toContain('  credentials   ok\n');
     expect(text.out).toMatch(/ {2}at rest {7}plain text \(set ERP_SYNC_TOKEN_KEY; then erp-sync token rekey\)/);
     const { accessToken, refreshToken } = await hash();
-    for (const secret of [accessToken!, refreshToken!, p.secrets.zohoRefreshToken]) expect(text.out + JSON.stringify(s)).not.toContain(secret);
+    for (const secret of [accessToken!, refreshToken!, p.secrets.zohoRefreshToken])
+      expect(text.out + JSON.stringify(s)).not.toContain(secret);
   });
 
   it('given stored tokens, when reset, then they are gone and the next call seeds them from the config', async () => {
     const r = await cli(['reset', '--connection', CONNECTION], {});
     expect(r.code, r.err).toBe(0);
-    expect(r.out).toContain(`${CONNECTION}: stored tokens removed; the next call seeds them from the config's refreshToken`);
+    expect(r.out).toContain(
+      `${CONNECTION}: stored tokens removed; the next call seeds them from the config's refreshToken`,
+    );
     expect((await status()).stored).toBe(false);
-    expect((await cli(['status', '--connection', CONNECTION])).out).toContain('none stored: the next use seeds them from the config');
-    await p.rt.vendorClient(CONNECTION).request({ path: 'organizations', endpoint: 'GET /organizations', schema: z.any() });
+    expect((await cli(['status', '--connection', CONNECTION])).out).toContain(
+      'none stored: the next use seeds them from the config',
+    );
+    await p.rt
+      .vendorClient(CONNECTION)
+      .request({ path: 'organizations', endpoint: 'GET /organizations', schema: z.any() });
     expect((await status()).stored).toBe(true);
   });
 
@@ -67,17 +83,25 @@ describe('erp-sync token (the command)', () => {
     expect(first.code, first.err).toBe(0);
     expect(first.out).toMatch(/re-sealed 2 token value\(s\) under key \w+; 0 already were/);
     expect((await hash()).refreshToken).not.toContain(p.secrets.zohoRefreshToken);
-    expect((await status({ ERP_SYNC_TOKEN_KEY: OLD_KEY })).sealedUnder).toBe(TokenSealer.withKeys(OLD_KEY).currentKeyId);
+    expect((await status({ ERP_SYNC_TOKEN_KEY: OLD_KEY })).sealedUnder).toBe(
+      TokenSealer.withKeys(OLD_KEY).currentKeyId,
+    );
 
     // Without the key that sealed them, the tokens do not open: status still works (it reads no token).
-    expect((await status({ ERP_SYNC_TOKEN_KEY: NEW_KEY })).sealedUnder).toBe(TokenSealer.withKeys(OLD_KEY).currentKeyId);
+    expect((await status({ ERP_SYNC_TOKEN_KEY: NEW_KEY })).sealedUnder).toBe(
+      TokenSealer.withKeys(OLD_KEY).currentKeyId,
+    );
 
     const rotated = await cli(['rekey'], { ERP_SYNC_TOKEN_KEY: NEW_KEY, ERP_SYNC_TOKEN_KEYS_OLD: OLD_KEY });
     expect(rotated.code, rotated.err).toBe(0);
     expect(rotated.out).toMatch(/re-sealed 2 token value\(s\)/);
     const sealed = await hash();
-    expect(TokenSealer.withKeys(NEW_KEY).open(sealed.refreshToken!, `${CONNECTION}:refreshToken`)).toBe(p.secrets.zohoRefreshToken);
-    expect(() => TokenSealer.withKeys(OLD_KEY).open(sealed.refreshToken!, `${CONNECTION}:refreshToken`)).toThrow(/neither/);
+    expect(TokenSealer.withKeys(NEW_KEY).open(sealed.refreshToken!, `${CONNECTION}:refreshToken`)).toBe(
+      p.secrets.zohoRefreshToken,
+    );
+    expect(() => TokenSealer.withKeys(OLD_KEY).open(sealed.refreshToken!, `${CONNECTION}:refreshToken`)).toThrow(
+      /neither/,
+    );
   });
 
   it('given a malformed key, then the command refuses to run with one line naming the variable, not its value', async () => {

@@ -10,7 +10,9 @@ describe('erp-sync usage', () => {
     const { version } = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
     const r = await runCli(['--version']);
     expect(r.code, r.err).toBe(0);
-    expect(r.out.trim()).toMatch(new RegExp(`^erp-sync ${version.replaceAll('.', '\\.')}( \\(commit [0-9a-f]+\\))? node v\\d+`));
+    expect(r.out.trim()).toMatch(
+      new RegExp(`^erp-sync ${version.replaceAll('.', '\\.')}( \\(commit [0-9a-f]+\\))? node v\\d+`),
+    );
   });
 
   it('given an unknown option and no required ones, when backfill runs, then the unknown option is named in one line with the help to read', async () => {
@@ -20,13 +22,17 @@ describe('erp-sync usage', () => {
 
   it('given a missing required option, then one line names it and the help, not the whole help', async () => {
     const r = await runCli(['backfill', '--from', '2025-01-01']);
-    expect(expectOneLineError(r)).toBe("erp-sync: required option '--connection <id>' not specified; see `erp-sync backfill --help`");
+    expect(expectOneLineError(r)).toBe(
+      "erp-sync: required option '--connection <id>' not specified; see `erp-sync backfill --help`",
+    );
     expect(r.err).not.toContain('Usage:');
   });
 
   it('given a bad option value, then one line says what is expected and names the subcommand help', async () => {
     const r = await runCli(['dlq', 'list', '--connection', 'x', '--entity', 'bills']);
-    expect(expectOneLineError(r)).toBe('erp-sync: --entity must be one of invoices, credit-notes, customers, got "bills"; see `erp-sync dlq list --help`');
+    expect(expectOneLineError(r)).toBe(
+      'erp-sync: --entity must be one of invoices, credit-notes, customers, got "bills"; see `erp-sync dlq list --help`',
+    );
   });
 
   it('given an unknown command, then one line names it and the program help', async () => {

@@ -26,7 +26,9 @@ describe('erp-sync worker (the command)', () => {
     it('given the HTTP port is in use, when the worker starts, then exit 2 saying so, and no job scheduler was created', async () => {
       const busy = await occupyPort();
       try {
-        const r = await runCli(['worker', '--config', await p.configFile(), '--http-port', String(busy.port)], { env: p.secretEnv });
+        const r = await runCli(['worker', '--config', await p.configFile(), '--http-port', String(busy.port)], {
+          env: p.secretEnv,
+        });
         const line = expectOneLineError(r);
         expect(line).toContain(`port ${busy.port} is already in use`);
         expect(line).toContain('choose another port with --http-port');

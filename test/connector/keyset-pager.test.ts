@@ -69,7 +69,9 @@ class MemoryList {
 const scenario = fc.record({
   // Few distinct seconds, so one second often holds more records than a page.
   times: fc.array(
-    fc.tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 999 }), fc.boolean()).map(([s, ms, whole]) => BASE + s * 1000 + (whole ? 0 : ms)),
+    fc
+      .tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 999 }), fc.boolean())
+      .map(([s, ms, whole]) => BASE + s * 1000 + (whole ? 0 : ms)),
     { maxLength: 60 },
   ),
   mutations: fc.array(
@@ -131,11 +133,14 @@ describe('keysetPages', () => {
           // Checkpoint safety: nothing in the window that was not handed out lies before the page's cursor.
           for (const r of list.rows) {
             if (r.time < start || r.time > until || yielded.has(`${r.id}@${r.time}`)) continue;
-            expect(r.time, `${r.id} not yet handed out`).toBeGreaterThanOrEqual(cursor === undefined ? -Infinity : list.stamp(cursor));
+            expect(r.time, `${r.id} not yet handed out`).toBeGreaterThanOrEqual(
+              cursor === undefined ? -Infinity : list.stamp(cursor),
+            );
           }
         }
         for (const r of list.rows) {
-          if (atStart.has(r.id) && r.time <= until) expect(yielded.has(r.id), `${r.id} at ${r.time - BASE} missed`).toBe(true);
+          if (atStart.has(r.id) && r.time <= until)
+            expect(yielded.has(r.id), `${r.id} at ${r.time - BASE} missed`).toBe(true);
         }
         expect(list.calls).toBeLessThanOrEqual(4 * (s.times.length + s.mutations.length) + 4);
       }),

@@ -32,7 +32,11 @@ describe.each([
     const conn = rig.erp.connectionId;
     const { from } = rig.erp;
     const to = addDays(utcDate(Date.now()), 2);
-    await runBackfill(rig.rt, { connectionId: conn, entities: ['customers', 'invoices', 'credit-notes'], from, to }, { quiet: true });
+    await runBackfill(
+      rig.rt,
+      { connectionId: conn, entities: ['customers', 'invoices', 'credit-notes'], from, to },
+      { quiet: true },
+    );
     // The invoices billing takes, deleted ones and drafts (a few percent of them) left out.
     expect(rig.erp.sourceInvoices()).toBeGreaterThanOrEqual(INVOICES * 0.85);
 
@@ -43,7 +47,11 @@ describe.each([
     expect(refused).toEqual([]);
 
     const before = await rig.upsertPosts();
-    const again = await runBackfill(rig.rt, { connectionId: conn, entities: ['invoices', 'credit-notes'], from, to }, { restart: true, quiet: true });
+    const again = await runBackfill(
+      rig.rt,
+      { connectionId: conn, entities: ['invoices', 'credit-notes'], from, to },
+      { restart: true, quiet: true },
+    );
     expect(again.enqueued).toBe(0);
     expect(await rig.upsertPosts()).toBe(before);
   }, 120_000);

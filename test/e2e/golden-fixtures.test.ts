@@ -56,12 +56,18 @@ async function picked(vendor: string, p: Pick): Promise<unknown> {
 }
 
 async function post(url: string, body: unknown): Promise<void> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (res.status !== 200) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
 }
 
 /** The vendor's sandbox with as little generated data as it allows, and the connection settings that reach it. */
-async function startVendor(system: Manifest['system']): Promise<{ url: string; settings: (organisationId?: string) => Json; close(): Promise<void> }> {
+async function startVendor(
+  system: Manifest['system'],
+): Promise<{ url: string; settings: (organisationId?: string) => Json; close(): Promise<void> }> {
   if (system === 'quickbooks') {
     const emu = await startQuickBooksEmulator({ records: 0, customers: 1, creditMemos: 0 });
     // QBO ids are small integers: the one customer the generator insists on would collide with the
@@ -69,7 +75,12 @@ async function startVendor(system: Manifest['system']): Promise<{ url: string; s
     emu.store.clear();
     return {
       url: emu.url,
-      settings: () => ({ ...QBO_SANDBOX_DEFAULTS, realmId: emu.realmId, baseUrl: emu.url, tokenUrl: `${emu.url}/oauth2/v1/tokens/bearer` }),
+      settings: () => ({
+        ...QBO_SANDBOX_DEFAULTS,
+        realmId: emu.realmId,
+        baseUrl: emu.url,
+        tokenUrl: `${emu.url}/oauth2/v1/tokens/bearer`,
+      }),
       close: () => emu.close(),
     };
   }
@@ -88,7 +99,14 @@ async function startVendor(system: Manifest['system']): Promise<{ url: string; s
       close: () => emu.close(),
     };
   }
-  const emu = await startZohoEmulator({ records: 0, customers: 1, vendors: 0, creditNotes: 0, ratePerMinute: 0, dailyLimit: 0 });
+  const emu = await startZohoEmulator({
+    records: 0,
+    customers: 1,
+    vendors: 0,
+    creditNotes: 0,
+    ratePerMinute: 0,
+    dailyLimit: 0,
+  });
   return {
     url: emu.url,
     settings: (organisationId) => ({
@@ -111,7 +129,8 @@ function sentBodies(billing: BillingEmulator): Map<string, Json> {
     if (e.method !== 'POST' || e.status < 200 || e.status > 299 || e.body === undefined) continue;
     const body = JSON.parse(e.body) as Json;
     if (e.path === '/external/invoice/upsert') out.set(`invoices:${body.invoice.erpId}`, body.invoice);
-    else if (e.path === '/external/creditNotes/upsert') out.set(`credit-notes:${body.creditNote.erpId}`, body.creditNote);
+    else if (e.path === '/external/creditNotes/upsert')
+      out.set(`credit-notes:${body.creditNote.erpId}`, body.creditNote);
     else if (e.path === '/external/customer') out.set(`customers:${body.erpId}`, body);
   }
   return out;
@@ -121,7 +140,8 @@ function sentBodies(billing: BillingEmulator): Map<string, Json> {
 function held(billing: BillingEmulator, entity: Entity, erpId: string): Json | undefined {
   const company = billing.store.company('golden');
   if (entity === 'invoices') return company.invoices.find((i) => i.input.erpId === erpId)?.input as Json | undefined;
-  if (entity === 'credit-notes') return [...company.creditNotes.values()].find((c) => c.input.erpId === erpId)?.input as Json | undefined;
+  if (entity === 'credit-notes')
+    return [...company.creditNotes.values()].find((c) => c.input.erpId === erpId)?.input as Json | undefined;
   return company.customers.find((c) => c.details.erpId === erpId)?.details as Json | undefined;
 }
 
@@ -158,7 +178,15 @@ describe('golden fixtures: the vendors’ published examples, end to end through
         for (const rec of records as Json[])
           replayed.push({
             entity: r.entity,
-            id: String(rec.Id ?? rec.InvoiceID ?? rec.CreditNoteID ?? rec.ContactID ?? rec.invoice_id ?? rec.creditnote_id ?? rec.contact_id),
+            id: String(
+              rec.Id ??
+                rec.InvoiceID ??
+                rec.CreditNoteID ??
+                rec.ContactID ??
+                rec.invoice_id ??
+                rec.creditnote_id ??
+                rec.contact_id,
+            ),
           });
       }
 
@@ -171,7 +199,8 @@ describe('golden fixtures: the vendors’ published examples, end to end through
         await dropPrefix(r, prefix);
         await r.quit();
       });
-      const orgId = manifest.system === 'zoho-books' ? String((organisation.organization as Json).organization_id) : undefined;
+      const orgId =
+        manifest.system === 'zoho-books' ? String((organisation.organization as Json).organization_id) : undefined;
       const config = {
         billing: { url: billing.url, apiKey: 'golden-key', baseCurrency: manifest.billingBaseCurrency },
         redis: { url: TEST_REDIS_URL, prefix },
@@ -193,7 +222,20 @@ describe('golden fixtures: the vendors’ published examples, end to end through
       await writeFile(file, JSON.stringify(config, null, 2));
       const to = addDays(utcDate(Date.now()), 1);
       const run = await runCli(
-        ['backfill', '--connection', manifest.connection, '--entity', 'all', '--from', manifest.from, '--to', to, '--json', '--config', file],
+        [
+          'backfill',
+          '--connection',
+          manifest.connection,
+          '--entity',
+          'all',
+          '--from',
+          manifest.from,
+          '--to',
+          to,
+          '--json',
+          '--config',
+          file,
+        ],
         {
           timeoutMs: 120_000,
         },
@@ -209,7 +251,8 @@ describe('golden fixtures: the vendors’ published examples, end to end through
       if (process.env.GOLDEN_PRINT) {
         const out = join(process.env.GOLDEN_PRINT, vendor);
         await mkdir(out, { recursive: true });
-        for (const [k, v] of sent) await writeFile(join(out, `${k.replace(/[:/]/g, '_')}.sent.json`), JSON.stringify(v, null, 2));
+        for (const [k, v] of sent)
+          await writeFile(join(out, `${k.replace(/[:/]/g, '_')}.sent.json`), JSON.stringify(v, null, 2));
         await writeFile(join(out, 'quarantine.json'), JSON.stringify([...quarantined.values()], null, 2));
         await writeFile(join(out, 'backfill.json'), run.out + run.err);
       }

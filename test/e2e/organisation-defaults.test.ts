@@ -33,7 +33,12 @@ describe('customers take their organisation’s country and currency where their
     cleanups.push(() => billing.close());
     const prefix = `test-org-defaults-${randomBytes(3).toString('hex')}`;
     const config = parseConfig(
-      { billing: { url: billing.url, apiKey: 'k' }, redis: { url: TEST_REDIS_URL, prefix }, sync: { backoffMs: 50 }, connections: [connection] },
+      {
+        billing: { url: billing.url, apiKey: 'k' },
+        redis: { url: TEST_REDIS_URL, prefix },
+        sync: { backoffMs: 50 },
+        connections: [connection],
+      },
       {},
       validateSettings,
     );
@@ -47,7 +52,11 @@ describe('customers take their organisation’s country and currency where their
       await r.quit();
     });
     const id = String(connection.id);
-    await runBackfill(rt, { connectionId: id, entities: ['customers'], from: '2000-01-01', to: addDays(utcDate(Date.now()), 2) }, { quiet: true });
+    await runBackfill(
+      rt,
+      { connectionId: id, entities: ['customers'], from: '2000-01-01', to: addDays(utcDate(Date.now()), 2) },
+      { quiet: true },
+    );
     expect(await rt.quarantine.list(id)).toEqual([]);
     return new Map(billing.store.company('c').customers.map((c) => [c.details.erpId!, c.details]));
   }
@@ -64,13 +73,23 @@ describe('customers take their organisation’s country and currency where their
   });
 
   it('given a US QuickBooks company (home currency USD, no multicurrency), when its customers sync, then a customer without a country is US in USD and one with an Indian address stays IN', async () => {
-    const emu = await startQuickBooksEmulator({ port: 0, records: 5, customers: 10, creditMemos: 0, homeCurrency: 'USD', company: US_COMPANY });
+    const emu = await startQuickBooksEmulator({
+      port: 0,
+      records: 5,
+      customers: 10,
+      creditMemos: 0,
+      homeCurrency: 'USD',
+      company: US_COMPANY,
+    });
     cleanups.push(() => emu.close());
     const plain = emu.store.createCustomer({
       displayName: 'Rainier Outfitters',
       billAddr: { Line1: '1 Main St', City: 'Tacoma', CountrySubDivisionCode: 'WA' },
     });
-    const abroad = emu.store.createCustomer({ displayName: 'Tasman Freight', billAddr: { City: 'Sydney', Country: 'Australia' } });
+    const abroad = emu.store.createCustomer({
+      displayName: 'Tasman Freight',
+      billAddr: { City: 'Sydney', Country: 'Australia' },
+    });
     const indian = [...emu.store.customers.values()].find((c) => c.billAddr.Country === 'India')!;
 
     const customers = await syncCustomers(
@@ -95,7 +114,11 @@ describe('customers take their organisation’s country and currency where their
     cleanups.push(() => emu.close());
     const tenantId = NEW_ZEALAND_TENANT.tenantId;
     const bare = emu.store.createContact(tenantId, { name: 'Pohutukawa Cafe', noAddress: true, taxNumber: null });
-    const foreign = emu.store.createContact(tenantId, { name: 'Lone Star Supply', foreign: true, defaultCurrency: 'USD' });
+    const foreign = emu.store.createContact(tenantId, {
+      name: 'Lone Star Supply',
+      foreign: true,
+      defaultCurrency: 'USD',
+    });
 
     const customers = await syncCustomers(
       connection('xero-nz', 'xero', 'EXTERNAL_SYSTEM_C', {
@@ -120,7 +143,15 @@ describe('customers take their organisation’s country and currency where their
   }, 60_000);
 
   it('given an Indian Zoho Books organisation, when its contacts sync, then every customer keeps the country, state and currency its own record gives', async () => {
-    const emu = await startZohoEmulator({ port: 0, seed: 5, records: 10, customers: 20, creditNotes: 0, ratePerMinute: 0, dailyLimit: 0 });
+    const emu = await startZohoEmulator({
+      port: 0,
+      seed: 5,
+      records: 10,
+      customers: 20,
+      creditNotes: 0,
+      ratePerMinute: 0,
+      dailyLimit: 0,
+    });
     cleanups.push(() => emu.close());
     const customers = await syncCustomers(
       connection('zoho-in', 'zoho-books', 'EXTERNAL_SYSTEM_A', {
@@ -142,7 +173,11 @@ describe('customers take their organisation’s country and currency where their
       const india = contact.billing_address.country === 'India';
       expect(out.countryCode).toBe(india ? 'IN' : countryCodeOf(contact.billing_address.country));
       // The state is the contact's (its GSTIN's, else its address's), never the organisation's.
-      const own = contact.gst_no ? contact.gst_no.slice(0, 2) : india ? findIndianState(contact.billing_address.state_code)?.gstCode : undefined;
+      const own = contact.gst_no
+        ? contact.gst_no.slice(0, 2)
+        : india
+          ? findIndianState(contact.billing_address.state_code)?.gstCode
+          : undefined;
       expect(out.stateCode).toBe(own);
     }
   }, 60_000);

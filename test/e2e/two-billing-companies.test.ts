@@ -27,7 +27,8 @@ describe('billing per connection: two companies, one worker', () => {
   let workers: WorkerService;
   const ledgerIds = async (rt: Runtime, connection: string) => {
     const ids = new Map<string, string>();
-    for await (const batch of rt.ledger.scan(connection, 'invoices')) for (const [erpId, e] of batch) ids.set(e.billingId, erpId);
+    for await (const batch of rt.ledger.scan(connection, 'invoices'))
+      for (const [erpId, e] of batch) ids.set(e.billingId, erpId);
     return ids;
   };
 
@@ -35,7 +36,13 @@ describe('billing per connection: two companies, one worker', () => {
     tc = await startTwoCompanies({ name: 'two-companies', invoices: 30 });
     workers = tc.startWorkers(['pull', 'upsert', 'backfill']);
     await Promise.all(
-      [ACME, GLOBEX].map((c) => runBackfill(tc.rt, { connectionId: c.connection, entities: ['customers', 'invoices'], ...HISTORY }, { quiet: true })),
+      [ACME, GLOBEX].map((c) =>
+        runBackfill(
+          tc.rt,
+          { connectionId: c.connection, entities: ['customers', 'invoices'], ...HISTORY },
+          { quiet: true },
+        ),
+      ),
     );
   }, 120_000);
   afterAll(() => tc?.close());
@@ -62,7 +69,8 @@ describe('billing per connection: two companies, one worker', () => {
     // Each connection's links went through its own company's attachment key, and none was refused.
     const uploads = tc.billing.journal.list({ path: '/invoice/attachment/upload' });
     expect(uploads.filter((e) => e.status !== 200)).toEqual([]);
-    for (const key of [tc.keys.acmeAttach, tc.keys.globexAttach]) expect(uploads.filter((e) => e.key === key).length).toBeGreaterThan(0);
+    for (const key of [tc.keys.acmeAttach, tc.keys.globexAttach])
+      expect(uploads.filter((e) => e.key === key).length).toBeGreaterThan(0);
   });
 
   it('given both connections synced (source voids mirrored in billing by a person), then a deep reconcile of each finds no drift and checks every invoice of its company', async () => {
@@ -77,8 +85,12 @@ describe('billing per connection: two companies, one worker', () => {
   it('given the two connections, then /metrics has erpsync_connection_info for each with its billing company (a name, or the key fingerprint), and no key anywhere', async () => {
     const text = await tc.rt.metrics.registry.metrics();
     const acmeCompany = `key-${billingKeyId(tc.keys.acme)}`;
-    expect(text).toContain(`erpsync_connection_info{connection="${ACME.connection}",system="zoho-books",billing_company="${acmeCompany}"} 1`);
-    expect(text).toContain(`erpsync_connection_info{connection="${GLOBEX.connection}",system="zoho-books",billing_company="globex"} 1`);
+    expect(text).toContain(
+      `erpsync_connection_info{connection="${ACME.connection}",system="zoho-books",billing_company="${acmeCompany}"} 1`,
+    );
+    expect(text).toContain(
+      `erpsync_connection_info{connection="${GLOBEX.connection}",system="zoho-books",billing_company="globex"} 1`,
+    );
     for (const key of Object.values(tc.keys)) expect(text).not.toContain(key);
     const status = await collectStatus(tc.rt);
     expect(status.connections.map((c) => [c.id, c.billingCompany])).toEqual([
@@ -89,10 +101,20 @@ describe('billing per connection: two companies, one worker', () => {
 
   it("given a named company's key rotated (the same name, another key of it), then the connection goes on: the state stays and the new key is recorded", async () => {
     const rotated = await tc.newRuntime(
-      tc.configWith({ globex: { apiKey: '${GLOBEX_KEY_ROTATED}', attachmentKey: '${GLOBEX_ATTACH}', baseCurrency: 'INR', company: 'globex' } }),
+      tc.configWith({
+        globex: {
+          apiKey: '${GLOBEX_KEY_ROTATED}',
+          attachmentKey: '${GLOBEX_ATTACH}',
+          baseCurrency: 'INR',
+          company: 'globex',
+        },
+      }),
     );
     await billingCompanyGuardOf(rotated).check(GLOBEX.connection);
-    expect(await rotated.billingCompanies.get(GLOBEX.connection)).toMatchObject({ company: 'globex', keyId: billingKeyId(tc.keys.globexRotated) });
+    expect(await rotated.billingCompanies.get(GLOBEX.connection)).toMatchObject({
+      company: 'globex',
+      keyId: billingKeyId(tc.keys.globexRotated),
+    });
   });
 
   it("given globex's connection with state, when its key is changed to acme's, then it is refused (its pulls fail saying why, status shows it, a queued upsert is quarantined) and acme receives nothing; rebind --new-company clears its state and the next pulls sync its history into acme", async () => {
@@ -110,8 +132,14 @@ describe('billing per connection: two companies, one worker', () => {
     const acmeBefore = tc.invoicesOf(ACME.company).length;
     const acmeCompany = `key-${billingKeyId(tc.keys.acme)}`;
 
-    const pull = await rt2.queues.pull.add('pull', { connectionId: GLOBEX.connection, entity: 'invoices' }, { priority: 1 });
-    const failed = await until('the refused pull to fail', async () => ((await pull.getState()) === 'failed' ? rt2.queues.pull.getJob(pull.id!) : undefined));
+    const pull = await rt2.queues.pull.add(
+      'pull',
+      { connectionId: GLOBEX.connection, entity: 'invoices' },
+      { priority: 1 },
+    );
+    const failed = await until('the refused pull to fail', async () =>
+      (await pull.getState()) === 'failed' ? rt2.queues.pull.getJob(pull.id!) : undefined,
+    );
     expect(failed.failedReason).toContain(
       `billing company changed for connection ${GLOBEX.connection}: its sync state was written for billing company "globex", but its billing key is now company "${acmeCompany}"'s`,
     );
@@ -128,12 +156,22 @@ describe('billing per connection: two companies, one worker', () => {
     const status = await collectStatus(rt2);
     const globex = status.connections.find((c) => c.id === GLOBEX.connection)!;
     expect(globex.billingCompany).toEqual({ configured: acmeCompany, boundTo: 'globex', refused: true });
-    expect(globex.entities.find((e) => e.entity === 'invoices')!.lastError?.message).toContain('billing company changed');
-    await expect(billingCompanyGuardOf(rt2).check(GLOBEX.connection)).rejects.toThrow(/state rebind --connection zoho-globex --same-company/);
+    expect(globex.entities.find((e) => e.entity === 'invoices')!.lastError?.message).toContain(
+      'billing company changed',
+    );
+    await expect(billingCompanyGuardOf(rt2).check(GLOBEX.connection)).rejects.toThrow(
+      /state rebind --connection zoho-globex --same-company/,
+    );
     expect(tc.invoicesOf(ACME.company).length).toBe(acmeBefore);
-    expect(tc.invoicesOf(ACME.company).some((i) => i.input.invoiceId.startsWith(`inv.${GLOBEX.connection}.`))).toBe(false);
+    expect(tc.invoicesOf(ACME.company).some((i) => i.input.invoiceId.startsWith(`inv.${GLOBEX.connection}.`))).toBe(
+      false,
+    );
     // The other connection is not held: acme's own connection still syncs.
-    const ok = await rt2.queues.pull.add('pull', { connectionId: ACME.connection, entity: 'invoices' }, { priority: 1 });
+    const ok = await rt2.queues.pull.add(
+      'pull',
+      { connectionId: ACME.connection, entity: 'invoices' },
+      { priority: 1 },
+    );
     await until('acme’s pull to complete', async () => (await ok.getState()) === 'completed');
 
     const r = await rebindConnection(rt2, GLOBEX.connection, 'new-company');
@@ -143,14 +181,16 @@ describe('billing per connection: two companies, one worker', () => {
       for (const [, e] of batch) expect([e.hash, e.attachmentUrl, e.fields]).toEqual(['repair', undefined, undefined]);
     expect(await rt2.checkpoints.all(GLOBEX.connection)).toEqual({});
     expect(await rt2.quarantine.list(GLOBEX.connection)).toEqual([]);
-    for (const entity of ['customers', 'invoices']) await rt2.queues.pull.add('pull', { connectionId: GLOBEX.connection, entity }, { priority: 1 });
+    for (const entity of ['customers', 'invoices'])
+      await rt2.queues.pull.add('pull', { connectionId: GLOBEX.connection, entity }, { priority: 1 });
     await waitForDrain(rt2, undefined, 60_000);
     const ledger = await ledgerIds(rt2, GLOBEX.connection);
     const inAcme = tc.invoicesOf(ACME.company).filter((i) => i.input.invoiceId.startsWith(`inv.${GLOBEX.connection}.`));
     expect(ledger.size).toBeGreaterThan(10);
     expect(new Set(inAcme.map((i) => i.input.invoiceId))).toEqual(new Set(ledger.keys()));
     expect(inAcme.every((i) => i.originSource === GLOBEX.origin)).toBe(true);
-    for await (const batch of rt2.ledger.scan(GLOBEX.connection, 'invoices')) for (const [, e] of batch) expect(e.hash).not.toBe('repair');
+    for await (const batch of rt2.ledger.scan(GLOBEX.connection, 'invoices'))
+      for (const [, e] of batch) expect(e.hash).not.toBe('repair');
     expect(inAcme.filter((i) => i.attachments.length > 0).length).toBeGreaterThan(0);
     // Globex keeps what it had: the old company is never written to by a rebind.
     expect(tc.invoicesOf(GLOBEX.company).length).toBe(ledger.size);
@@ -158,10 +198,16 @@ describe('billing per connection: two companies, one worker', () => {
 
   it("given an unnamed company's key rotated (its fingerprint changes), then the connection is refused and its queued upserts quarantined; rebind --same-company keeps the state and writes them with the new key", async () => {
     // A source edit pulled under the old key, its upsert not yet run.
-    const [edited] = tc.zoho[ACME.connection]!.store.invoices().filter((i) => i.status !== 'void' && i.status !== 'draft');
+    const [edited] = tc.zoho[ACME.connection]!.store.invoices().filter(
+      (i) => i.status !== 'void' && i.status !== 'draft',
+    );
     tc.zoho[ACME.connection]!.store.editInvoice(edited!.invoice_id);
     const puller = tc.startWorkers(['pull']);
-    const pull = await tc.rt.queues.pull.add('pull', { connectionId: ACME.connection, entity: 'invoices' }, { priority: 1 });
+    const pull = await tc.rt.queues.pull.add(
+      'pull',
+      { connectionId: ACME.connection, entity: 'invoices' },
+      { priority: 1 },
+    );
     await until('the pull to complete', async () => (await pull.getState()) === 'completed');
     await puller.stop(5_000);
     const ledgerBefore = await tc.rt.ledger.count(ACME.connection, 'invoices');
@@ -177,7 +223,9 @@ describe('billing per connection: two companies, one worker', () => {
 
   async function refusedThenSameCompany(rt3: Runtime, erpId: string, ledgerBefore: number): Promise<void> {
     const refused = await until('the upsert refused into quarantine', async () =>
-      (await rt3.quarantine.list(ACME.connection)).find((q) => q.erpId === erpId && q.reason === 'BILLING_COMPANY_CHANGED'),
+      (await rt3.quarantine.list(ACME.connection)).find(
+        (q) => q.erpId === erpId && q.reason === 'BILLING_COMPANY_CHANGED',
+      ),
     );
     expect(refused.stage).toBe('upsert');
 
@@ -187,8 +235,12 @@ describe('billing per connection: two companies, one worker', () => {
     expect(await rt3.quarantine.list(ACME.connection)).toEqual([]);
     expect(await rt3.ledger.count(ACME.connection, 'invoices')).toBe(ledgerBefore);
     const entry = await rt3.ledger.get(ACME.connection, 'invoices', erpId);
-    const written = tc.billing.journal.list({ path: UPSERT }).filter((e) => e.status === 200 && e.key === tc.keys.acmeRotated);
+    const written = tc.billing.journal
+      .list({ path: UPSERT })
+      .filter((e) => e.status === 200 && e.key === tc.keys.acmeRotated);
     expect(written.length).toBe(1);
-    expect(tc.invoicesOf(ACME.company).find((i) => i.input.invoiceId === entry!.billingId)?.input.metaData).toMatchObject({ sourceVersion: entry!.version });
+    expect(
+      tc.invoicesOf(ACME.company).find((i) => i.input.invoiceId === entry!.billingId)?.input.metaData,
+    ).toMatchObject({ sourceVersion: entry!.version });
   }
 });

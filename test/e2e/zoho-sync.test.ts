@@ -37,11 +37,24 @@ async function billingByErpId(rt: Runtime): Promise<Map<string, InvoiceRecord>> 
 }
 
 /** The expected mapping of the source as it is now: read it whole and map every invoice. */
-async function expectedFromSource(rt: Runtime): Promise<{ mapped: Map<string, BillingBody>; quarantined: Set<string> }> {
+async function expectedFromSource(
+  rt: Runtime,
+): Promise<{ mapped: Map<string, BillingBody>; quarantined: Set<string> }> {
   const { connector, config: c } = rt.connection('zoho-e2e');
   const stream = connector.streams.invoices;
-  const ctx: ReadContext = { connectionId: c.id, http: rt.vendorClient(c.id), logger: rt.logger, until: new Date(), settings: c.settings };
-  const mapCtx: MapContext = { connectionId: c.id, originSource: c.originSource, baseCurrency: 'INR', lookups: await stream.lookups!(ctx) };
+  const ctx: ReadContext = {
+    connectionId: c.id,
+    http: rt.vendorClient(c.id),
+    logger: rt.logger,
+    until: new Date(),
+    settings: c.settings,
+  };
+  const mapCtx: MapContext = {
+    connectionId: c.id,
+    originSource: c.originSource,
+    baseCurrency: 'INR',
+    lookups: await stream.lookups!(ctx),
+  };
   const mapped = new Map<string, BillingBody>();
   const quarantined = new Set<string>();
   for await (const page of stream.read(ctx, stream.initialState(undefined))) {
@@ -61,17 +74,36 @@ describe(`end to end on real Redis and the emulators: Zoho Books (${INVOICES} in
   let rt: Runtime;
   let workers: WorkerService;
   const upsertPosts = async () => {
-    const res = (await (await fetch(`${billing.url}/__admin/journal?path=/external/invoice/upsert`)).json()) as { entries: Array<{ status: number }> };
+    const res = (await (await fetch(`${billing.url}/__admin/journal?path=/external/invoice/upsert`)).json()) as {
+      entries: Array<{ status: number }>;
+    };
     return res.entries.filter((e) => e.status === 200).length;
   };
 
   beforeAll(async () => {
-    billing = await startBillingEmulator({ port: 0, keys: [{ key: KEY, companyId: 'e2e' }], attachmentKeys: [{ key: `${KEY}-a`, companyId: 'e2e' }] });
-    zoho = await startZohoEmulator({ port: 0, seed: 11, records: INVOICES, customers: 100, creditNotes: 120, ratePerMinute: 0, dailyLimit: 0 });
+    billing = await startBillingEmulator({
+      port: 0,
+      keys: [{ key: KEY, companyId: 'e2e' }],
+      attachmentKeys: [{ key: `${KEY}-a`, companyId: 'e2e' }],
+    });
+    zoho = await startZohoEmulator({
+      port: 0,
+      seed: 11,
+      records: INVOICES,
+      customers: 100,
+      creditNotes: 120,
+      ratePerMinute: 0,
+      dailyLimit: 0,
+    });
     const d = ZOHO_SANDBOX_DEFAULTS;
     const config = parseConfig(
       {
-        billing: { url: billing.url, apiKey: KEY, attachmentKey: `${KEY}-a`, rateLimit: { max: 5000, durationMs: 1000 } },
+        billing: {
+          url: billing.url,
+          apiKey: KEY,
+          attachmentKey: `${KEY}-a`,
+          rateLimit: { max: 5000, durationMs: 1000 },
+        },
         redis: { url: TEST_REDIS_URL, prefix },
         sync: { upsertConcurrency: 32, backlogHighWater: 5000, backoffMs: 50 },
         connections: [
@@ -117,7 +149,12 @@ describe(`end to end on real Redis and the emulators: Zoho Books (${INVOICES} in
   it('given a backfill of the whole history, then billing equals the expected mapping of the source, record for record', async () => {
     const report = await runBackfill(
       rt,
-      { connectionId: 'zoho-e2e', entities: ['customers', 'invoices', 'credit-notes'], from: '2025-01-01', to: '2025-12-31' },
+      {
+        connectionId: 'zoho-e2e',
+        entities: ['customers', 'invoices', 'credit-notes'],
+        from: '2025-01-01',
+        to: '2025-12-31',
+      },
       { quiet: true },
     );
     expect(report.pulled).toBeGreaterThanOrEqual(INVOICES);
@@ -181,7 +218,8 @@ describe(`end to end on real Redis and the emulators: Zoho Books (${INVOICES} in
           );
         },
       }));
-      for (const [k, v] of byErp) if (new Set(v.map((x) => x.hash)).size > 1) console.log('CHANGED', k, diff(v[0]!.body, v[1]!.body));
+      for (const [k, v] of byErp)
+        if (new Set(v.map((x) => x.hash)).size > 1) console.log('CHANGED', k, diff(v[0]!.body, v[1]!.body));
     }
     expect(report.enqueued).toBe(0);
     expect(report.unchanged).toBeGreaterThanOrEqual(INVOICES - 50);
@@ -190,7 +228,9 @@ describe(`end to end on real Redis and the emulators: Zoho Books (${INVOICES} in
 
   it('given a batch of source changes (edits, payments, voids, new invoices, several in one second), when the incremental sync runs, then exactly the changed invoices are written', async () => {
     const store = zoho.store;
-    const open = store.invoices().filter((i) => i.status !== 'void' && i.status !== 'draft' && i.payments.length === 0 && i.writeOffMinor === 0);
+    const open = store
+      .invoices()
+      .filter((i) => i.status !== 'void' && i.status !== 'draft' && i.payments.length === 0 && i.writeOffMinor === 0);
     const credited = new Set(store.creditNotes().flatMap((c) => c.applications.map((a) => a.invoice_id)));
     const candidates = open.filter((i) => !credited.has(i.invoice_id)).map((i) => i.invoice_id);
     const edited = candidates.slice(0, 5);
@@ -209,7 +249,8 @@ describe(`end to end on real Redis and the emulators: Zoho Books (${INVOICES} in
     await rt.queues.pull.add('pull', { connectionId: 'zoho-e2e', entity: 'invoices' }, { priority: 1 });
     await waitForDrain(rt);
     const written = new Set<string>();
-    for await (const batch of rt.ledger.scan('zoho-e2e', 'invoices')) for (const [id, e] of batch) if (e.writtenAt >= t0) written.add(id);
+    for await (const batch of rt.ledger.scan('zoho-e2e', 'invoices'))
+      for (const [id, e] of batch) if (e.writtenAt >= t0) written.add(id);
     expect([...written].sort()).toEqual([...changed].sort());
     expect((await upsertPosts()) - before).toBe(changed.size);
 
@@ -218,7 +259,10 @@ describe(`end to end on real Redis and the emulators: Zoho Books (${INVOICES} in
     for (const id of voided) expect((await rt.ledger.get('zoho-e2e', 'invoices', id))?.sourceStatus).toBe('void');
     // The ERP's share link is attached once as INVOICE_FOR_BUYER, however often the invoice is re-synced.
     for (const id of [...edited, ...created]) {
-      const list = await rt.billing.listInvoiceAttachments({ invoiceNumber: inBilling.get(id)!.invoiceNumber, attachmentPurpose: 'INVOICE_FOR_BUYER' });
+      const list = await rt.billing.listInvoiceAttachments({
+        invoiceNumber: inBilling.get(id)!.invoiceNumber,
+        attachmentPurpose: 'INVOICE_FOR_BUYER',
+      });
       expect(list.attachments.map((a) => a.filename)).toEqual([`${id}.pdf`]);
     }
   }, 240_000);

@@ -33,6 +33,10 @@ describe('error hierarchy', () => {
   it('a data-contract error lists zod paths, not values', () => {
     const e = new E.DataContractError('bad response', { issues: ['docs.0.invoiceTotal: expected number'] });
     expect(e.message).toBe('bad response: docs.0.invoiceTotal: expected number');
-    expect(e.toJSON()).toMatchObject({ code: 'SYNC_ERR_DATA_CONTRACT', retryable: false, issues: ['docs.0.invoiceTotal: expected number'] });
+    expect(e.toJSON()).toMatchObject({
+      code: 'SYNC_ERR_DATA_CONTRACT',
+      retryable: false,
+      issues: ['docs.0.invoiceTotal: expected number'],
+    });
   });
 });

@@ -7,8 +7,23 @@ describe('connectionHooks', () => {
     const onResponse = () => undefined;
     const onQuota = () => undefined;
     const park = async () => undefined;
-    const options = { connectionId: 'c1', settings: { clientSecret: 's' }, tokens: {}, acquire, onResponse, onQuota, park };
-    expect(connectionHooks(options)).toEqual({ acquire, onResponse, onQuota, park, connectionId: 'c1', logger: undefined });
+    const options = {
+      connectionId: 'c1',
+      settings: { clientSecret: 's' },
+      tokens: {},
+      acquire,
+      onResponse,
+      onQuota,
+      park,
+    };
+    expect(connectionHooks(options)).toEqual({
+      acquire,
+      onResponse,
+      onQuota,
+      park,
+      connectionId: 'c1',
+      logger: undefined,
+    });
     expect(Object.keys(connectionHooks(options))).not.toContain('settings');
   });
 });

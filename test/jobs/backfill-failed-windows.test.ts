@@ -15,7 +15,9 @@ describe('given a backfill whose every invoice window fails permanently', () => 
     p.startWorkers(['pull', 'upsert', 'backfill']);
     // The access token is fetched before the faults, so they hit the list reads only (a token refresh
     // refused would park the connection instead: test/reliability/reauthorise-connection.test.ts).
-    await p.rt.vendorClient(CONNECTION).request({ path: 'organizations', endpoint: 'GET /organizations', schema: z.any() });
+    await p.rt
+      .vendorClient(CONNECTION)
+      .request({ path: 'organizations', endpoint: 'GET /organizations', schema: z.any() });
   });
   afterAll(() => p?.close());
 

@@ -26,7 +26,11 @@ describe('backfill', () => {
     billing = await startBillingEmulator({ port: 0, keys: [{ key: 'k', companyId: 'c' }] });
     qbo = await startQuickBooksDemo(30, 3);
     const config = parseConfig(
-      { billing: { url: billing.url, apiKey: 'k', rateLimit: { max: 5000 } }, redis: { url: TEST_REDIS_URL, prefix }, connections: [qbo.connection()] },
+      {
+        billing: { url: billing.url, apiKey: 'k', rateLimit: { max: 5000 } },
+        redis: { url: TEST_REDIS_URL, prefix },
+        connections: [qbo.connection()],
+      },
       {},
       validateSettings,
     );
@@ -58,7 +62,14 @@ describe('backfill', () => {
   const delayedUpsert = (connectionId: string, jobId: string) =>
     rt.queues.upsert.add(
       'upsert',
-      { connectionId, entity: 'invoices', erpId: jobId, version: '2026-01-01T00:00:00.000Z', hash: '0'.repeat(64), body: { kind: 'invoice', invoice: {} } },
+      {
+        connectionId,
+        entity: 'invoices',
+        erpId: jobId,
+        version: '2026-01-01T00:00:00.000Z',
+        hash: '0'.repeat(64),
+        body: { kind: 'invoice', invoice: {} },
+      },
       { delay: 10 * 60_000, jobId },
     );
 
@@ -67,7 +78,11 @@ describe('backfill', () => {
     const tomorrow = addDays(utcDate(Date.now()), 2);
     const id = await createQboInvoice(tomorrow, new Date(Date.now() - 3_600_000)); // modified an hour before the backfill
 
-    await runBackfill(rt, { connectionId: 'qbo-in', entities: ['invoices'], from: '2020-01-01', to: utcDate(Date.now()) }, { quiet: true });
+    await runBackfill(
+      rt,
+      { connectionId: 'qbo-in', entities: ['invoices'], from: '2020-01-01', to: utcDate(Date.now()) },
+      { quiet: true },
+    );
     expect(await rt.ledger.get('qbo-in', 'invoices', id)).toBeUndefined(); // outside the window
 
     await rt.queues.pull.add('pull', { connectionId: 'qbo-in', entity: 'invoices' }, { priority: 1 });
@@ -76,13 +91,23 @@ describe('backfill', () => {
   }, 120_000);
 
   it('given a copy of the backfill parent fetched before it completed, when its state then reads completed, then only a fresh read carries the summary — and the CLI report always has its counts', async () => {
-    const req = { connectionId: 'qbo-in', entities: ['invoices' as const], from: '2020-01-01', to: utcDate(Date.now()) };
+    const req = {
+      connectionId: 'qbo-in',
+      entities: ['invoices' as const],
+      from: '2020-01-01',
+      to: utcDate(Date.now()),
+    };
     const { runId } = await addBackfill(rt, req, { restart: true });
     const stale = (await rt.queues.backfill.getJob(runId))!;
     await until('the backfill parent to complete', async () => (await stale.getState()) === 'completed', 60_000);
     expect(stale.returnvalue).toBeFalsy(); // the race that once printed "enqueued undefined"
     const summary = await readBackfillSummary(rt, runId);
-    expect(summary).toMatchObject({ windows: expect.any(Number), pulled: expect.any(Number), enqueued: expect.any(Number), unchanged: expect.any(Number) });
+    expect(summary).toMatchObject({
+      windows: expect.any(Number),
+      pulled: expect.any(Number),
+      enqueued: expect.any(Number),
+      unchanged: expect.any(Number),
+    });
     expect(summary.pulled).toBeGreaterThan(0);
 
     for (let i = 0; i < 5; i++) {
@@ -96,13 +121,23 @@ describe('backfill', () => {
   it("given another connection's upserts waiting in the same queue, when this connection's backfill runs, then it returns once its own upserts are written", async () => {
     const other = await delayedUpsert('someone-else', 'someone-elses-delayed-upsert');
     try {
-      const req = { connectionId: 'qbo-in', entities: ['invoices' as const, 'customers' as const], from: '2020-01-01', to: utcDate(Date.now()) };
+      const req = {
+        connectionId: 'qbo-in',
+        entities: ['invoices' as const, 'customers' as const],
+        from: '2020-01-01',
+        to: utcDate(Date.now()),
+      };
       // New invoices in the window, so the run has upserts of its own to wait for.
       const created: string[] = [];
-      for (let i = 0; i < 3; i++) created.push(await createQboInvoice(utcDate(Date.now()), new Date(Date.now() - 60_000)));
+      for (let i = 0; i < 3; i++)
+        created.push(await createQboInvoice(utcDate(Date.now()), new Date(Date.now() - 60_000)));
       const report = await runBackfill(rt, req, { restart: true, quiet: true });
       expect(report.enqueued).toBeGreaterThanOrEqual(3);
-      for (const id of created) expect(await rt.ledger.get('qbo-in', 'invoices', id), `invoice ${id} written when the backfill returned`).toBeDefined();
+      for (const id of created)
+        expect(
+          await rt.ledger.get('qbo-in', 'invoices', id),
+          `invoice ${id} written when the backfill returned`,
+        ).toBeDefined();
       expect(await other.getState()).toBe('delayed'); // still waiting: the backfill did not wait for it
       expect(await rt.redis.scard(rt.keys.runUpserts(report.runId))).toBe(0);
     } finally {

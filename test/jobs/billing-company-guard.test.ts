@@ -63,7 +63,11 @@ describe('billing company guard: a connection writes to the company its state be
 
     await checkpoints.save('legacy-moved', 'invoices', { cursor: '2025-06-01T00:00:00.000Z' });
     configured.set('legacy-moved', { company: 'globex', keyId: '1111bbbb' });
-    expect(await guard().status('legacy-moved')).toEqual({ configured: 'globex', boundTo: DEFAULT.company, refused: true });
+    expect(await guard().status('legacy-moved')).toEqual({
+      configured: 'globex',
+      boundTo: DEFAULT.company,
+      refused: true,
+    });
     await expect(guard().check('legacy-moved')).rejects.toBeInstanceOf(BillingCompanyChangedError);
     expect(await companies.get('legacy-moved')).toMatchObject({ company: DEFAULT.company });
   });
@@ -79,7 +83,9 @@ describe('billing company guard: a connection writes to the company its state be
     const other = guard(60_000);
     const err = await other.check('moved').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BillingCompanyChangedError);
-    expect((err as Error).message).toContain('its sync state was written for billing company "acme", but its billing key is now company "globex"\'s');
+    expect((err as Error).message).toContain(
+      'its sync state was written for billing company "acme", but its billing key is now company "globex"\'s',
+    );
     await expect(other.check('moved')).rejects.toBeInstanceOf(BillingCompanyChangedError);
     // A person's decision (erp-sync state rebind) is seen at once: refusals are not remembered.
     await companies.set('moved', { company: 'globex', keyId: '1111bbbb', since: Date.now() });

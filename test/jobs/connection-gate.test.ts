@@ -24,18 +24,27 @@ describe('the connection gate: jobs of a paused connection are held until it is 
   let p: Pipeline;
   let workers: WorkerService;
   const ran: Array<{ queue: string; connectionId: string; entity?: string; jobId: string }> = [];
-  const ranOf = (connection: string, queue?: string) => ran.filter((r) => r.connectionId === connection && (!queue || r.queue === queue));
+  const ranOf = (connection: string, queue?: string) =>
+    ran.filter((r) => r.connectionId === connection && (!queue || r.queue === queue));
 
   beforeAll(async () => {
     // The safety-net re-check far away: what releases a held job here is the resume.
-    p = await startPipeline({ name: 'connection-gate', invoices: 5, secondConnection: true, sync: { pausedRecheckSeconds: 600 } });
+    p = await startPipeline({
+      name: 'connection-gate',
+      invoices: 5,
+      secondConnection: true,
+      sync: { pausedRecheckSeconds: 600 },
+    });
     const helpers = makeJobHelpers(p.rt);
     const recording = (queue: QueueName, deps: typeof helpers.pull | typeof helpers.upsert) =>
       defineJob(queue, Payload, deps, async ({ job, data }) => {
         ran.push({ queue, connectionId: data.connectionId, entity: data.entity, jobId: job.id! });
         return { recorded: true };
       });
-    workers = startWorkers(p.rt, ['pull', 'upsert'], { pull: recording('pull', helpers.pull), upsert: recording('upsert', helpers.upsert) });
+    workers = startWorkers(p.rt, ['pull', 'upsert'], {
+      pull: recording('pull', helpers.pull),
+      upsert: recording('upsert', helpers.upsert),
+    });
   });
   afterAll(async () => {
     await workers?.stop(2_000);
@@ -47,14 +56,26 @@ describe('the connection gate: jobs of a paused connection are held until it is 
   it('given one connection paused, when a pull and an upsert of each connection start, then the other runs, and the paused one is held: delayed, no attempt used, not failed, recorded as held', async () => {
     const { rt } = p;
     await rt.connectionControl.pause(CONNECTION, { reason: 'test' });
-    const pull = await rt.queues.pull.add('pull', { connectionId: CONNECTION, entity: 'invoices' }, { jobId: 'held-pull', attempts: 1 });
-    const upsert = await rt.queues.upsert.add('upsert', upsertData(CONNECTION, 'e1'), { jobId: 'held-upsert', attempts: 1 });
+    const pull = await rt.queues.pull.add(
+      'pull',
+      { connectionId: CONNECTION, entity: 'invoices' },
+      { jobId: 'held-pull', attempts: 1 },
+    );
+    const upsert = await rt.queues.upsert.add('upsert', upsertData(CONNECTION, 'e1'), {
+      jobId: 'held-upsert',
+      attempts: 1,
+    });
     await rt.queues.pull.add('pull', { connectionId: SECOND_CONNECTION, entity: 'invoices' }, { jobId: 'other-pull' });
     await rt.queues.upsert.add('upsert', upsertData(SECOND_CONNECTION, 'e2'), { jobId: 'other-upsert' });
 
     await until('the other connection to run and the paused one to be held', async () => {
       const held = await rt.connectionControl.heldCount(CONNECTION);
-      return ranOf(SECOND_CONNECTION).length === 2 && held === 2 && (await pull.getState()) === 'delayed' && (await upsert.getState()) === 'delayed';
+      return (
+        ranOf(SECOND_CONNECTION).length === 2 &&
+        held === 2 &&
+        (await pull.getState()) === 'delayed' &&
+        (await upsert.getState()) === 'delayed'
+      );
     });
     expect(ranOf(CONNECTION)).toEqual([]);
     for (const job of [(await rt.queues.pull.getJob(pull.id!))!, (await rt.queues.upsert.getJob(upsert.id!))!]) {
@@ -75,7 +96,9 @@ describe('the connection gate: jobs of a paused connection are held until it is 
     expect(report.pulls.map((x) => x.entity)).toEqual(['customers']);
     await until('the held jobs and the resume pull to run', () => ranOf(CONNECTION).length === 3, 10_000);
     expect(Date.now() - resumedAt).toBeLessThan(10_000);
-    expect(ranOf(CONNECTION).map((r) => r.jobId)).toEqual(expect.arrayContaining(['held-pull', 'held-upsert', report.pulls[0]!.jobId]));
+    expect(ranOf(CONNECTION).map((r) => r.jobId)).toEqual(
+      expect.arrayContaining(['held-pull', 'held-upsert', report.pulls[0]!.jobId]),
+    );
     expect(await rt.connectionControl.heldCount(CONNECTION)).toBe(0);
     expect(await rt.connectionControl.state(CONNECTION)).toEqual({ state: 'running' });
   });
@@ -88,19 +111,26 @@ describe('the connection gate: jobs of a paused connection are held until it is 
     const mine = [`pull-${CONNECTION}-customers`, `pull-${CONNECTION}-invoices`];
     expect((await rt.queues.pull.getJobSchedulers()).map((s) => s.key)).toEqual(expect.arrayContaining(mine));
     const pendingOf = async (key: string) =>
-      (await rt.queues.pull.getJobs(['wait', 'prioritized', 'active', 'delayed'])).filter((j) => j.repeatJobKey === key || j.id?.startsWith(`repeat:${key}:`));
-    await until('the other connection to run its scheduled pulls, and the paused one to have dropped its first runs', async () => {
-      if (ranOf(SECOND_CONNECTION, 'pull').length < 2) return false;
-      for (const key of mine) {
-        const pending = await pendingOf(key);
-        // Only the scheduler's next run, an hour away: the first one started, and was dropped.
-        if (pending.length !== 1 || pending[0]!.delay < 30 * 60_000) return false;
-      }
-      return true;
-    });
+      (await rt.queues.pull.getJobs(['wait', 'prioritized', 'active', 'delayed'])).filter(
+        (j) => j.repeatJobKey === key || j.id?.startsWith(`repeat:${key}:`),
+      );
+    await until(
+      'the other connection to run its scheduled pulls, and the paused one to have dropped its first runs',
+      async () => {
+        if (ranOf(SECOND_CONNECTION, 'pull').length < 2) return false;
+        for (const key of mine) {
+          const pending = await pendingOf(key);
+          // Only the scheduler's next run, an hour away: the first one started, and was dropped.
+          if (pending.length !== 1 || pending[0]!.delay < 30 * 60_000) return false;
+        }
+        return true;
+      },
+    );
     expect(ranOf(CONNECTION)).toEqual([]);
     expect(await rt.connectionControl.heldCount(CONNECTION)).toBe(0);
-    const finished = (await rt.queues.pull.getJobs(['completed', 'failed'])).filter((j) => mine.includes(j.repeatJobKey ?? ''));
+    const finished = (await rt.queues.pull.getJobs(['completed', 'failed'])).filter((j) =>
+      mine.includes(j.repeatJobKey ?? ''),
+    );
     expect(finished).toEqual([]);
 
     const report = await resumeConnection(rt, CONNECTION);
@@ -134,10 +164,15 @@ describe('the connection gate, in its own worker', () => {
 
   const worker = (control: Pick<ConnectionControl, 'holdIfPaused' | 'released'>, recheckSeconds: number) => {
     const gate = connectionGate(control, { recheckSeconds });
-    const processor = defineJob('gated', PullPayload, { logger, metrics: createMetrics(), connectionGate: gate }, async ({ job }) => {
-      ran.push(job.id!);
-      return { ran: true };
-    });
+    const processor = defineJob(
+      'gated',
+      PullPayload,
+      { logger, metrics: createMetrics(), connectionGate: gate },
+      async ({ job }) => {
+        ran.push(job.id!);
+        return { ran: true };
+      },
+    );
     const w = new Worker('gated', processor, { ...p.rt.workerOptions(), concurrency: 1 });
     workers.push(w);
     return w;
@@ -151,7 +186,11 @@ describe('the connection gate, in its own worker', () => {
       released: async () => {},
     };
     const w = worker(control, 600);
-    const job = await queue.add('pull', { connectionId: CONNECTION, entity: 'invoices' }, { jobId: 'race', attempts: 1 });
+    const job = await queue.add(
+      'pull',
+      { connectionId: CONNECTION, entity: 'invoices' },
+      { jobId: 'race', attempts: 1 },
+    );
     await until('the job to run', () => ran.includes('race'), 10_000);
     expect(looks).toBe(3); // held once (two looks), then admitted
     expect((await queue.getJob(job.id!))?.attemptsMade).toBe(1);
@@ -163,7 +202,11 @@ describe('the connection gate, in its own worker', () => {
     await rt.connectionControl.pause(CONNECTION, {}, Date.now() - 3_600_000);
     const w = worker(rt.connectionControl, 1);
     const job = await queue.add('pull', { connectionId: CONNECTION, entity: 'invoices' }, { jobId: 'long-pause' });
-    await until('the job to be held', async () => (await job.getState()) === 'delayed' && (await rt.connectionControl.heldCount(CONNECTION)) === 1, 10_000);
+    await until(
+      'the job to be held',
+      async () => (await job.getState()) === 'delayed' && (await rt.connectionControl.heldCount(CONNECTION)) === 1,
+      10_000,
+    );
     const delay = (await queue.getJob(job.id!))!.delay;
     expect(delay).toBeGreaterThan(0.85 * 3_600_000);
     expect(delay).toBeLessThan(1.15 * 3_600_000);

@@ -94,10 +94,19 @@ describe('given a Zoho connection with syncDrafts: false and a history holding d
 
     // A repair of it (reconcile --repair reads it by id) reports it as quarantined, not re-enqueued.
     const today = utcDate(Date.now());
-    const rec = await runReconcile(p.rt, { connectionId: CONNECTION, from: today, to: today, deep: true, repair: true });
+    const rec = await runReconcile(p.rt, {
+      connectionId: CONNECTION,
+      from: today,
+      to: today,
+      deep: true,
+      repair: true,
+    });
     // Deep mode compares the source: no other draft is reported missing from billing.
     expect(rec.items.filter((i) => i.kind === 'missing_in_billing')).toEqual([]);
-    expect(rec.repaired?.records?.find((o) => o.erpId === inv.invoice_id)).toMatchObject({ action: 'quarantined', reason: RETURNED_TO_DRAFT });
+    expect(rec.repaired?.records?.find((o) => o.erpId === inv.invoice_id)).toMatchObject({
+      action: 'quarantined',
+      reason: RETURNED_TO_DRAFT,
+    });
 
     await nextSecond();
     p.zoho.store.editInvoice(inv.invoice_id, { mark_as_sent: true });

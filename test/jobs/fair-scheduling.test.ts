@@ -10,18 +10,41 @@ import { CONNECTION, type Pipeline, SECOND_CONNECTION, startPipeline, until } fr
 describe('given one pull slot and two connections whose quota allows 3 calls a minute', () => {
   let p: Pipeline;
   beforeAll(async () => {
-    p = await startPipeline({ name: 'fair', invoices: 30, customers: 5, secondConnection: true, sync: { pullConcurrency: 1 }, rateBudget: { perMinute: 3 } });
+    p = await startPipeline({
+      name: 'fair',
+      invoices: 30,
+      customers: 5,
+      secondConnection: true,
+      sync: { pullConcurrency: 1 },
+      rateBudget: { perMinute: 3 },
+    });
     p.startWorkers(['pull']);
   });
   afterAll(() => p?.close());
 
   it('when the first connection spends its minute mid-read, then its pull waits in the queue (no attempt used) and the second connection is served at once, long before the first one’s minute is over', async () => {
     const { rt } = p;
-    const first = await rt.queues.pull.add('pull', { connectionId: CONNECTION, entity: 'invoices' }, { jobId: 'fair-first' });
-    await until('the first pull to spend its quota and give its slot back', async () => (await first.getState()) === 'delayed', 15_000);
+    const first = await rt.queues.pull.add(
+      'pull',
+      { connectionId: CONNECTION, entity: 'invoices' },
+      { jobId: 'fair-first' },
+    );
+    await until(
+      'the first pull to spend its quota and give its slot back',
+      async () => (await first.getState()) === 'delayed',
+      15_000,
+    );
     const deferredAt = Date.now();
-    const second = await rt.queues.pull.add('pull', { connectionId: SECOND_CONNECTION, entity: 'invoices' }, { jobId: 'fair-second' });
-    await until('the second connection’s pull to start', async () => (await rt.queues.pull.getJob(second.id!))?.processedOn !== undefined, 15_000);
+    const second = await rt.queues.pull.add(
+      'pull',
+      { connectionId: SECOND_CONNECTION, entity: 'invoices' },
+      { jobId: 'fair-second' },
+    );
+    await until(
+      'the second connection’s pull to start',
+      async () => (await rt.queues.pull.getJob(second.id!))?.processedOn !== undefined,
+      15_000,
+    );
     const startedAfter = (await rt.queues.pull.getJob(second.id!))!.processedOn! - deferredAt;
 
     const held = (await rt.queues.pull.getJob(first.id!))!;

@@ -19,7 +19,11 @@ describe('given a synced connection, one of whose live invoices a billing user v
   beforeAll(async () => {
     p = await startPipeline({ name: 'billing-void', invoices: 30, customers: 5 });
     p.startWorkers(['pull', 'upsert', 'backfill']);
-    await runBackfill(p.rt, { connectionId: CONNECTION, entities: ['customers', 'invoices'], ...HISTORY }, { quiet: true });
+    await runBackfill(
+      p.rt,
+      { connectionId: CONNECTION, entities: ['customers', 'invoices'], ...HISTORY },
+      { quiet: true },
+    );
     // The source's own voids are mirrored in billing (a person's standing task), so they are not drift.
     for (const inv of p.zoho.store.invoices().filter((i) => i.status === 'void')) {
       const e = await p.rt.ledger.get(CONNECTION, 'invoices', inv.invoice_id);

@@ -41,7 +41,8 @@ describe('given a clean synced connection, when one drift of each kind is inject
     await p.rt.queues.pull.add('pull', { connectionId: CONNECTION, entity: 'invoices' }, { priority: 1 });
     await waitForDrain(p.rt);
   };
-  const reconcile = (day: string, deep: boolean, repair = false) => runReconcile(p.rt, { connectionId: CONNECTION, from: day, to: day, deep, repair });
+  const reconcile = (day: string, deep: boolean, repair = false) =>
+    runReconcile(p.rt, { connectionId: CONNECTION, from: day, to: day, deep, repair });
 
   /** A synced, posted invoice without payments or credits that no other case has used. */
   const fresh = (): string => {
@@ -79,7 +80,10 @@ describe('given a clean synced connection, when one drift of each kind is inject
         const want = expected[mode]?.[day] ?? {};
         const r = await reconcile(days[day], mode === 'deep');
         const label = `${mode} ${days[day]} (${day})`;
-        expect({ label, drift: drift(r) }).toEqual({ label, drift: Object.fromEntries(Object.entries(want).map(([k, v]) => [k, [...v].sort()])) });
+        expect({ label, drift: drift(r) }).toEqual({
+          label,
+          drift: Object.fromEntries(Object.entries(want).map(([k, v]) => [k, [...v].sort()])),
+        });
         expect({ label, counts: r.counts }).toEqual({ label, counts: countsOf(want) });
         expect(r.truncated).toBe(0);
       }
@@ -96,7 +100,11 @@ describe('given a clean synced connection, when one drift of each kind is inject
   beforeAll(async () => {
     p = await startPipeline({ name: 'drift-injection', invoices: 40 });
     workers = p.startWorkers(['pull', 'upsert', 'backfill']);
-    await runBackfill(p.rt, { connectionId: CONNECTION, entities: ['customers', 'invoices'], ...HISTORY }, { quiet: true });
+    await runBackfill(
+      p.rt,
+      { connectionId: CONNECTION, entities: ['customers', 'invoices'], ...HISTORY },
+      { quiet: true },
+    );
     // The source's own voids are mirrored in billing by a person (no sync can void), so they are not drift.
     for (const inv of p.zoho.store.invoices().filter((i) => i.status === 'void')) {
       const e = await p.rt.ledger.get(CONNECTION, 'invoices', inv.invoice_id);
@@ -118,11 +126,17 @@ describe('given a clean synced connection, when one drift of each kind is inject
   it('missing_in_billing → deleted_in_billing_only: deleted in billing while live in the source; the repair write billing refuses makes it a person’s', async () => {
     const id = fresh();
     await admin(`/invoices/${encodeURIComponent(await billingId(id))}/delete`);
-    await expectWindows({ normal: { today: { missing_in_billing: [id] } }, deep: { today: { missing_in_billing: [id] } } });
+    await expectWindows({
+      normal: { today: { missing_in_billing: [id] } },
+      deep: { today: { missing_in_billing: [id] } },
+    });
 
     await repair('today', false);
     expect((await p.rt.quarantine.get(CONNECTION, 'invoices', id))?.reason).toBe('BILLING_CONFLICT');
-    await expectWindows({ normal: { today: { deleted_in_billing_only: [id] } }, deep: { today: { deleted_in_billing_only: [id] } } });
+    await expectWindows({
+      normal: { today: { deleted_in_billing_only: [id] } },
+      deep: { today: { deleted_in_billing_only: [id] } },
+    });
     const r = await reconcile(today, false);
     expect(r.needsPerson).toBe(1);
     expect((await reconcile(today, false, true)).repaired).toBeUndefined();
@@ -143,7 +157,10 @@ describe('given a clean synced connection, when one drift of each kind is inject
     await admin(`/invoices/${encodeURIComponent(bid)}/patch`, { lineItems });
     await clock(null);
 
-    await expectWindows({ normal: { yesterday: { field_mismatch: [id] } }, deep: { yesterday: { field_mismatch: [id] } } });
+    await expectWindows({
+      normal: { yesterday: { field_mismatch: [id] } },
+      deep: { yesterday: { field_mismatch: [id] } },
+    });
     const item = (await reconcile(days.yesterday, false)).items.find((i) => i.erpId === id)!;
     expect(item.detail).toBe('lineItems: differs from what was sent');
     expect(item.needsPerson).toBe(false);
@@ -156,11 +173,15 @@ describe('given a clean synced connection, when one drift of each kind is inject
     const id = fresh();
     const bid = await billingId(id);
     const record = await admin(`/invoices/${encodeURIComponent(bid)}`, undefined, 'GET');
-    await admin(`/invoices/${encodeURIComponent(bid)}/patch`, { metaData: { ...(record.metaData as object), sourceVersion: '2000-01-01T00:00:00.000Z' } });
+    await admin(`/invoices/${encodeURIComponent(bid)}/patch`, {
+      metaData: { ...(record.metaData as object), sourceVersion: '2000-01-01T00:00:00.000Z' },
+    });
 
     await expectWindows({ normal: { today: { stale_version: [id] } }, deep: { today: { stale_version: [id] } } });
     const item = (await reconcile(today, false)).items.find((i) => i.erpId === id)!;
-    expect(item.detail).toMatch(/^billing holds version 2000-01-01T00:00:00.000Z, ledger .*: metaData: differs from what was sent$/);
+    expect(item.detail).toMatch(
+      /^billing holds version 2000-01-01T00:00:00.000Z, ledger .*: metaData: differs from what was sent$/,
+    );
 
     await repair('today', false);
     await clean();
@@ -190,7 +211,10 @@ describe('given a clean synced connection, when one drift of each kind is inject
     p.zoho.store.voidInvoice(id);
     await pullInvoices();
 
-    await expectWindows({ normal: { today: { void_not_reflected: [id] } }, deep: { today: { void_not_reflected: [id] } } });
+    await expectWindows({
+      normal: { today: { void_not_reflected: [id] } },
+      deep: { today: { void_not_reflected: [id] } },
+    });
     expect((await reconcile(today, true, true)).repaired).toBeUndefined();
 
     await admin(`/invoices/${encodeURIComponent(await billingId(id))}/void`);
@@ -201,7 +225,10 @@ describe('given a clean synced connection, when one drift of each kind is inject
     const id = fresh();
     await admin(`/invoices/${encodeURIComponent(await billingId(id))}/void`);
 
-    await expectWindows({ normal: { today: { void_in_billing_only: [id] } }, deep: { today: { void_in_billing_only: [id] } } });
+    await expectWindows({
+      normal: { today: { void_in_billing_only: [id] } },
+      deep: { today: { void_in_billing_only: [id] } },
+    });
     expect((await reconcile(today, false, true)).repaired).toBeUndefined();
 
     p.zoho.store.voidInvoice(id);
@@ -216,7 +243,10 @@ describe('given a clean synced connection, when one drift of each kind is inject
     const first = await reconcile(days.yesterday, true);
     expect(first.total).toBe(0);
 
-    await expectWindows({ normal: { today: { delete_not_reflected: [id] } }, deep: { today: { delete_not_reflected: [id] } } });
+    await expectWindows({
+      normal: { today: { delete_not_reflected: [id] } },
+      deep: { today: { delete_not_reflected: [id] } },
+    });
     expect((await reconcile(today, false, true)).repaired).toBeUndefined();
 
     await admin(`/invoices/${encodeURIComponent(await billingId(id))}/delete`);
@@ -226,7 +256,9 @@ describe('given a clean synced connection, when one drift of each kind is inject
   it('orphan_in_billing and duplicate: invoices of this origin the connection never wrote; a person removes them', async () => {
     const dupOf = fresh();
     const base = { invoiceSubtotal: 10, invoiceTotal: 10, invoiceOriginSource: ORIGIN };
-    await admin('/invoices', { invoice: { ...base, invoiceId: 'someone-else-1', invoiceNumber: 'X-1', erpId: 'not-in-the-ledger' } });
+    await admin('/invoices', {
+      invoice: { ...base, invoiceId: 'someone-else-1', invoiceNumber: 'X-1', erpId: 'not-in-the-ledger' },
+    });
     await admin('/invoices', { invoice: { ...base, invoiceId: 'someone-else-2', invoiceNumber: 'X-2' } });
     await admin('/invoices', { invoice: { ...base, invoiceId: 'someone-else-3', invoiceNumber: 'X-3', erpId: dupOf } });
 

@@ -25,12 +25,22 @@ describe('reconciliation: billing ⟷ ledger ⟷ source, by UPDATED_AT days', ()
     await waitForDrain(p.rt);
   };
   const reconcile = (opts: { deep?: boolean; repair?: boolean; from?: string; to?: string } = {}) =>
-    runReconcile(p.rt, { connectionId: CONNECTION, from: opts.from ?? today, to: opts.to ?? today, deep: opts.deep, repair: opts.repair });
+    runReconcile(p.rt, {
+      connectionId: CONNECTION,
+      from: opts.from ?? today,
+      to: opts.to ?? today,
+      deep: opts.deep,
+      repair: opts.repair,
+    });
 
   beforeAll(async () => {
     p = await startPipeline({ name: 'reconcile', invoices: 60 });
     workers = p.startWorkers(['pull', 'upsert', 'backfill']);
-    await runBackfill(p.rt, { connectionId: CONNECTION, entities: ['customers', 'invoices'], from: HISTORY.from, to: HISTORY.to }, { quiet: true });
+    await runBackfill(
+      p.rt,
+      { connectionId: CONNECTION, entities: ['customers', 'invoices'], from: HISTORY.from, to: HISTORY.to },
+      { quiet: true },
+    );
     // The generated source has voided invoices; no sync can void in billing, so a person mirrors them
     // (the standing action reconciliation asks for). That makes the baseline clean.
     for (const inv of p.zoho.store.invoices().filter((i) => i.status === 'void')) {
@@ -70,7 +80,9 @@ describe('reconciliation: billing ⟷ ledger ⟷ source, by UPDATED_AT days', ()
         .map((i) => i.invoice_id),
     );
     const credited = new Set(p.zoho.store.creditNotes().flatMap((c) => c.applications.map((a) => a.invoice_id)));
-    const pick = ledger.filter(([id]) => voidable.has(id) && !credited.has(id)).map(([id, e]) => ({ erpId: id, billingId: e.billingId }));
+    const pick = ledger
+      .filter(([id]) => voidable.has(id) && !credited.has(id))
+      .map(([id, e]) => ({ erpId: id, billingId: e.billingId }));
     expect(pick.length).toBeGreaterThanOrEqual(5);
     const [deleted, patched, voided, stale, duplicated] = pick;
 
@@ -90,7 +102,9 @@ describe('reconciliation: billing ⟷ ledger ⟷ source, by UPDATED_AT days', ()
       erpId: 'not-in-the-ledger',
     };
     await admin('/invoices', { invoice: orphan });
-    await admin('/invoices', { invoice: { ...orphan, invoiceId: 'someone-else-2', invoiceNumber: 'X-2', erpId: duplicated!.erpId } });
+    await admin('/invoices', {
+      invoice: { ...orphan, invoiceId: 'someone-else-2', invoiceNumber: 'X-2', erpId: duplicated!.erpId },
+    });
 
     const r = await reconcile({ deep: true });
     expect(r.counts).toEqual({
@@ -164,7 +178,11 @@ describe('reconciliation: billing ⟷ ledger ⟷ source, by UPDATED_AT days', ()
         : [];
     expect(ids).toHaveLength(2);
     const clock = (now: string | null) =>
-      fetch(`${p.billing.url}/__admin/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ now }) });
+      fetch(`${p.billing.url}/__admin/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ now }),
+      });
     await clock('2026-02-10T23:59:59Z');
     p.zoho.store.editInvoice(ids[0]!);
     await pullInvoices();

@@ -24,7 +24,9 @@ import { COMPANY, CONNECTION, type Pipeline, startPipeline, until } from '../sup
 const SECOND = 'zoho-b';
 const SECOND_ORIGIN = 'EXTERNAL_SYSTEM_B';
 
-type RawConfig = Omit<Pipeline['rawConfig'], 'reconcile'> & { reconcile: { windowDays: number; everySeconds?: number } };
+type RawConfig = Omit<Pipeline['rawConfig'], 'reconcile'> & {
+  reconcile: { windowDays: number; everySeconds?: number };
+};
 type RawConnection = RawConfig['connections'][number];
 
 /** The second connection: another Zoho organisation (its own emulator), the same secrets' variables. */
@@ -79,14 +81,19 @@ describe('config reload of a running worker service', () => {
   let file: string;
   let pullEvents: QueueEvents;
   const lines: string[] = [];
-  const logged = (msg: string) => lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === msg);
+  const logged = (msg: string) =>
+    lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === msg);
   const load = () => loadConfig(file, p.secretEnv, validateSettings);
   const write = (raw: unknown) => writeFile(file, toYaml(raw));
   const metrics = async () => (await fetch(`${service.httpUrl}/metrics`)).text();
 
   /** The first file: the pipeline's connection, pulled every 5 s, and the daily reconcile on. */
   let base: RawConfig;
-  const withConnections = (connections: RawConnection[], changes: Partial<RawConfig> = {}) => ({ ...base, ...changes, connections });
+  const withConnections = (connections: RawConnection[], changes: Partial<RawConfig> = {}) => ({
+    ...base,
+    ...changes,
+    connections,
+  });
 
   beforeAll(async () => {
     p = await startPipeline({ name: 'reload-config', invoices: 20 });
@@ -94,10 +101,18 @@ describe('config reload of a running worker service', () => {
     dir = await mkdtemp(join(tmpdir(), 'reload-config-'));
     file = join(dir, 'erp-sync.yaml');
     const first = p.rawConfig.connections[0]!;
-    base = { ...p.rawConfig, reconcile: { windowDays: 2, everySeconds: 86_400 }, connections: [{ ...first, schedule: { everySeconds: 5 } }] };
+    base = {
+      ...p.rawConfig,
+      reconcile: { windowDays: 2, everySeconds: 86_400 },
+      connections: [{ ...first, schedule: { everySeconds: 5 } }],
+    };
     await write(base);
     pullEvents = await p.queueEvents('pull');
-    const logger = createLogger({ level: 'info', format: 'json', destination: { write: (s: string) => void lines.push(s) } });
+    const logger = createLogger({
+      level: 'info',
+      format: 'json',
+      destination: { write: (s: string) => void lines.push(s) },
+    });
     service = await startService(await load(), logger, { roles: ALL_ROLES, httpPort: 0 });
   }, 60_000);
   afterAll(async () => {
@@ -117,10 +132,22 @@ describe('config reload of a running worker service', () => {
 
     const outcome = await service.reload(load);
 
-    expect(outcome).toMatchObject({ result: 'ok', added: [SECOND], removed: [], changed: {}, restartNeeded: [], errors: [] });
+    expect(outcome).toMatchObject({
+      result: 'ok',
+      added: [SECOND],
+      removed: [],
+      changed: {},
+      restartNeeded: [],
+      errors: [],
+    });
     expect(service.rt.config.connections.map((c) => c.id)).toEqual([CONNECTION, SECOND]);
     expect(await schedulerIds(p, 'pull')).toEqual(
-      sorted(`pull-${CONNECTION}-customers`, `pull-${CONNECTION}-invoices`, `pull-${SECOND}-customers`, `pull-${SECOND}-invoices`),
+      sorted(
+        `pull-${CONNECTION}-customers`,
+        `pull-${CONNECTION}-invoices`,
+        `pull-${SECOND}-customers`,
+        `pull-${SECOND}-invoices`,
+      ),
     );
     expect(await schedulerIds(p, 'reconcile')).toEqual(sorted(`reconcile-${CONNECTION}`, `reconcile-${SECOND}`));
     expect(logged('config reloaded')).toEqual([expect.objectContaining({ added: [SECOND], removed: [] })]);
@@ -155,11 +182,21 @@ describe('config reload of a running worker service', () => {
     const clientA = rt.vendorClient(CONNECTION);
     const clientB = rt.vendorClient(SECOND);
     const b = secondConnection(p, zohoB);
-    await write(withConnections([...base.connections, { ...b, schedule: { everySeconds: 1800 }, rateBudget: { ...b.rateBudget, perMinute: 999_999 } }]));
+    await write(
+      withConnections([
+        ...base.connections,
+        { ...b, schedule: { everySeconds: 1800 }, rateBudget: { ...b.rateBudget, perMinute: 999_999 } },
+      ]),
+    );
 
     const outcome = await service.reload(load);
 
-    expect(outcome).toMatchObject({ result: 'ok', added: [], removed: [], changed: { [SECOND]: ['schedule.everySeconds', 'rateBudget.perMinute'] } });
+    expect(outcome).toMatchObject({
+      result: 'ok',
+      added: [],
+      removed: [],
+      changed: { [SECOND]: ['schedule.everySeconds', 'rateBudget.perMinute'] },
+    });
     expect(rt.connection(SECOND).config.rateBudget?.perMinute).toBe(999_999);
     expect(rt.vendorClient(CONNECTION)).toBe(clientA);
     expect(rt.vendorClient(SECOND)).not.toBe(clientB);
@@ -179,12 +216,18 @@ describe('config reload of a running worker service', () => {
 
     const outcome = await service.reload(load);
 
-    expect(outcome).toMatchObject({ result: 'ok', changed: { [SECOND]: ['entities'] }, restartNeeded: ['billing.timeoutMs', 'sync.upsertConcurrency'] });
+    expect(outcome).toMatchObject({
+      result: 'ok',
+      changed: { [SECOND]: ['entities'] },
+      restartNeeded: ['billing.timeoutMs', 'sync.upsertConcurrency'],
+    });
     expect(rt.config.sync.upsertConcurrency).toBe(8);
     expect(rt.config.billing.timeoutMs).toBe(10_000);
     expect(rt.config.reconcile.everySeconds).toBe(43_200);
     expect(Object.isFrozen(rt.config) && Object.isFrozen(rt.config.reconcile)).toBe(true);
-    expect(await schedulerIds(p, 'pull')).toEqual(sorted(`pull-${CONNECTION}-customers`, `pull-${CONNECTION}-invoices`, `pull-${SECOND}-invoices`));
+    expect(await schedulerIds(p, 'pull')).toEqual(
+      sorted(`pull-${CONNECTION}-customers`, `pull-${CONNECTION}-invoices`, `pull-${SECOND}-invoices`),
+    );
     expect((await p.rt.queues.reconcile.getJobScheduler(`reconcile-${SECOND}`))?.every).toBe(43_200_000);
     const warning = logged('changed config keys take effect only after a restart; they keep their running values');
     expect(warning).toEqual([expect.objectContaining({ keys: ['billing.timeoutMs', 'sync.upsertConcurrency'] })]);
@@ -210,7 +253,9 @@ describe('config reload of a running worker service', () => {
     const rt = p.rt;
     const written: string[] = [];
     for await (const batch of rt.ledger.scan(SECOND, 'invoices')) for (const [id] of batch) written.push(id);
-    const edited = zohoB.store.invoices().find((i) => i.status !== 'void' && written.includes(i.invoice_id))!.invoice_id;
+    const edited = zohoB.store
+      .invoices()
+      .find((i) => i.status !== 'void' && written.includes(i.invoice_id))!.invoice_id;
     const versionBefore = (await rt.ledger.get(SECOND, 'invoices', edited))!.version;
 
     // B's pull has enqueued the edit's upsert when B is removed; the upsert queue holds it meanwhile.
@@ -230,7 +275,9 @@ describe('config reload of a running worker service', () => {
 
       expect(outcome).toMatchObject({ result: 'ok', added: [], removed: [SECOND] });
       expect(() => service.rt.connection(SECOND)).toThrow(`unknown connection "${SECOND}"`);
-      expect(await schedulerIds(p, 'pull')).toEqual(sorted(`pull-${CONNECTION}-customers`, `pull-${CONNECTION}-invoices`));
+      expect(await schedulerIds(p, 'pull')).toEqual(
+        sorted(`pull-${CONNECTION}-customers`, `pull-${CONNECTION}-invoices`),
+      );
       expect(await schedulerIds(p, 'reconcile')).toEqual(sorted(`reconcile-${CONNECTION}`));
       expect(await rt.checkpoints.read(SECOND, 'invoices')).toEqual(checkpoint);
       expect(await rt.ledger.count(SECOND, 'invoices')).toBe(ledgerCount);
@@ -254,10 +301,17 @@ describe('config reload of a running worker service', () => {
     } finally {
       await rt.queues.pull.removeJobScheduler(`pull-${SECOND}-invoices`);
     }
-    expect(logged('scheduled pull job skipped: its connection is no longer in the config')).toEqual([expect.objectContaining({ connection: SECOND })]);
+    expect(logged('scheduled pull job skipped: its connection is no longer in the config')).toEqual([
+      expect.objectContaining({ connection: SECOND }),
+    ]);
     const window = await rt.queues.pull.add(
       'pull',
-      { connectionId: SECOND, entity: 'invoices', window: { from: '2025-01-01', to: '2025-01-31' }, runId: 'reload-test' },
+      {
+        connectionId: SECOND,
+        entity: 'invoices',
+        window: { from: '2025-01-01', to: '2025-01-31' },
+        runId: 'reload-test',
+      },
       { priority: 10, attempts: 1 },
     );
     await expect(window.waitUntilFinished(pullEvents, 20_000)).rejects.toThrow(`unknown connection "${SECOND}"`);
@@ -267,7 +321,11 @@ describe('config reload of a running worker service', () => {
     const text = await metrics();
     const gauges = text
       .split('\n')
-      .filter((l) => /^erpsync_(vendor_up|quarantine_records|in_flight_records|last_success_timestamp_seconds|pull_interval_seconds)\{/.test(l));
+      .filter((l) =>
+        /^erpsync_(vendor_up|quarantine_records|in_flight_records|last_success_timestamp_seconds|pull_interval_seconds)\{/.test(
+          l,
+        ),
+      );
     expect(gauges.filter((l) => l.includes(`connection="${SECOND}"`))).toEqual([]);
     expect(gauges.filter((l) => l.includes(`connection="${CONNECTION}"`)).length).toBeGreaterThan(0);
   });
@@ -288,7 +346,10 @@ describe('config reload of a running worker service', () => {
       withConnections(
         [
           { ...first, settings: { ...first.settings, organizationId: 'not-a-number' } },
-          secondConnection(p, zohoB, { id: 'zoho-c', settings: { ...first.settings, clientSecret: '${RELOAD_TEST_UNSET_SECRET}' } }),
+          secondConnection(p, zohoB, {
+            id: 'zoho-c',
+            settings: { ...first.settings, clientSecret: '${RELOAD_TEST_UNSET_SECRET}' },
+          }),
         ],
         { sync: { ...base.sync, upsertConcurrency: 0 } },
       ),
@@ -309,7 +370,8 @@ describe('config reload of a running worker service', () => {
     const refusals = logged('config reload refused; the running config is kept');
     expect(refusals.map((l) => l.errors)).toEqual([notYaml.errors, invalid.errors]);
     const log = lines.join('\n');
-    for (const secret of [canary, p.secrets.zohoClientSecret, p.secrets.zohoRefreshToken, p.secrets.billingApiKey]) expect(log).not.toContain(secret);
+    for (const secret of [canary, p.secrets.zohoClientSecret, p.secrets.zohoRefreshToken, p.secrets.billingApiKey])
+      expect(log).not.toContain(secret);
     const text = await metrics();
     expect(sample(text, 'erpsync_config_reload_total{result="refused"}')).toBe(2);
     expect(sample(text, 'erpsync_config_last_reload_successful')).toBe(0);
@@ -318,7 +380,10 @@ describe('config reload of a running worker service', () => {
     const edited = p.zoho.store.invoices().find((i) => i.status !== 'void')!.invoice_id;
     const before = (await p.rt.ledger.get(CONNECTION, 'invoices', edited))?.version;
     p.zoho.store.editInvoice(edited);
-    await until("A's edited invoice to reach billing", async () => (await p.rt.ledger.get(CONNECTION, 'invoices', edited))?.version !== before);
+    await until(
+      "A's edited invoice to reach billing",
+      async () => (await p.rt.ledger.get(CONNECTION, 'invoices', edited))?.version !== before,
+    );
 
     // Fixed, the next reload succeeds.
     await write(withConnections(base.connections));
@@ -330,7 +395,11 @@ describe('config reload of a running worker service', () => {
 describe('planReload', () => {
   const parse = (raw: Record<string, unknown>): AppConfig =>
     parseConfig(
-      { billing: { url: 'http://127.0.0.1:4010', apiKey: 'k' }, connections: [{ id: 'a', system: 'zoho-books', originSource: 'EXTERNAL_SYSTEM_A' }], ...raw },
+      {
+        billing: { url: 'http://127.0.0.1:4010', apiKey: 'k' },
+        connections: [{ id: 'a', system: 'zoho-books', originSource: 'EXTERNAL_SYSTEM_A' }],
+        ...raw,
+      },
       {},
     );
 
@@ -343,7 +412,10 @@ describe('planReload', () => {
 
   it('given new redis, http and sync keys, then they are owed a restart and keep their running values, while the sweep schedule applies', () => {
     const current = parse({});
-    const plan = planReload(current, parse({ redis: { prefix: 'other' }, http: { port: 9999 }, sync: { pullConcurrency: 2, sweepEverySeconds: 30 } }));
+    const plan = planReload(
+      current,
+      parse({ redis: { prefix: 'other' }, http: { port: 9999 }, sync: { pullConcurrency: 2, sweepEverySeconds: 30 } }),
+    );
     expect(plan.restartNeeded).toEqual(['redis.prefix', 'http.port', 'sync.pullConcurrency']);
     expect(plan.config.redis.prefix).toBe('erp-sync');
     expect(plan.config.http.port).toBe(9464);
@@ -368,14 +440,22 @@ describe('erp-sync worker, on SIGHUP', () => {
   it('given the file gained a connection, when the process gets SIGHUP, then it logs the reload, schedules and syncs the new connection, and still stops on SIGTERM with exit 0', async () => {
     const worker = await p.spawnWorker(['pull', 'upsert']);
     const file = await p.configFile();
-    await writeFile(file, toYaml({ ...p.rawConfig, connections: [...p.rawConfig.connections, secondConnection(p, zohoB)] }));
+    await writeFile(
+      file,
+      toYaml({ ...p.rawConfig, connections: [...p.rawConfig.connections, secondConnection(p, zohoB)] }),
+    );
 
     worker.kill('SIGHUP');
     await worker.waitForOutput('"config reloaded"');
 
     expect(worker.output()).toContain('"reloading the config"');
     expect(await schedulerIds(p, 'pull')).toEqual(
-      sorted(`pull-${CONNECTION}-customers`, `pull-${CONNECTION}-invoices`, `pull-${SECOND}-customers`, `pull-${SECOND}-invoices`),
+      sorted(
+        `pull-${CONNECTION}-customers`,
+        `pull-${CONNECTION}-invoices`,
+        `pull-${SECOND}-customers`,
+        `pull-${SECOND}-invoices`,
+      ),
     );
     await until("B's invoices to reach billing", async () => billingInvoicesOf(p, SECOND_ORIGIN).length > 0);
 

@@ -18,7 +18,18 @@ describe('the worker start: connection checks', () => {
       .output()
       .split('\n')
       .filter((l) => l.includes('"connection check'))
-      .map((l) => JSON.parse(l) as { level: number; msg: string; connection: string; check: string; status: string; detail: string; fix?: string });
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            level: number;
+            msg: string;
+            connection: string;
+            check: string;
+            status: string;
+            detail: string;
+            fix?: string;
+          },
+      );
     expect(lines.map((l) => [l.check, l.status])).toEqual([
       ['token', 'ok'],
       ['read customers', 'ok'],
@@ -57,7 +68,10 @@ describe('the worker start: connection checks', () => {
       expect(token).toMatchObject({ level: 40, status: 'failed' });
       expect(token.detail).toMatch(/^the vendor refused the refresh token at \S+ \(/);
       expect(token.fix).toMatch(/^re-consent: /);
-      expect(lines.find((l) => l.check === 'read invoices')).toMatchObject({ status: 'skipped', detail: 'needs a token that refreshes' });
+      expect(lines.find((l) => l.check === 'read invoices')).toMatchObject({
+        status: 'skipped',
+        detail: 'needs a token that refreshes',
+      });
       expect(tokenCalls()).toBe(before);
       expect(worker.proc.exitCode).toBeNull();
     } finally {

@@ -19,7 +19,11 @@ import { pullThenUpsertSlowly } from '../support/slow-upserts.js';
 describe('given a synced connection of 30 invoices and upserts in batches of 10', () => {
   let p: Pipeline;
   beforeAll(async () => {
-    p = await startPipeline({ name: 'batch', invoices: 30, sync: { upsertBatchSize: 10, upsertConcurrency: 1, backfillWindowDays: 366 } });
+    p = await startPipeline({
+      name: 'batch',
+      invoices: 30,
+      sync: { upsertBatchSize: 10, upsertConcurrency: 1, backfillWindowDays: 366 },
+    });
     p.startWorkers(['pull', 'upsert', 'backfill']);
     const { runId } = await p.backfill();
     await p.waitForBackfill(runId, 60_000);
@@ -47,11 +51,16 @@ describe('given a synced connection of 30 invoices and upserts in batches of 10'
 
   it('when one edited invoice was deleted in billing and another meets three 503s (its call and both retries), then the first is quarantined after one call, the second is written by a job of its own, and the others are written once each', async () => {
     const { rt } = p;
-    const open = p.zoho.store.invoices().filter((i) => i.status !== 'void' && i.payments.length === 0 && i.writeOffMinor === 0);
+    const open = p.zoho.store
+      .invoices()
+      .filter((i) => i.status !== 'void' && i.payments.length === 0 && i.writeOffMinor === 0);
     const edited = open.slice(0, 10).map((i) => i.invoice_id);
     const deletedInBilling = edited[5]!;
     const billingId = (await rt.ledger.get(CONNECTION, 'invoices', deletedInBilling))!.billingId;
-    const del = await fetch(`${p.billing.url}/__admin/invoices/${encodeURIComponent(billingId)}/delete?company=${COMPANY}`, { method: 'POST' });
+    const del = await fetch(
+      `${p.billing.url}/__admin/invoices/${encodeURIComponent(billingId)}/delete?company=${COMPANY}`,
+      { method: 'POST' },
+    );
     expect(del.status).toBe(200);
     for (const id of edited) p.zoho.store.editInvoice(id);
     const since = p.journal().at(-1)?.seq ?? 0;
@@ -69,7 +78,9 @@ describe('given a synced connection of 30 invoices and upserts in batches of 10'
     expect(quarantine.map((q) => [q.erpId, q.reason, q.attempts])).toEqual([[deletedInBilling, 'BILLING_CONFLICT', 1]]);
     // The pull's batch: the edited invoices whose mapped content changed.
     const completed = await rt.queues.upsert.getJobs(['completed'], 0, -1);
-    const batch = completed.find((j) => j.name === UPSERT_BATCH && j.data.records.some((r: { erpId: string }) => r.erpId === deletedInBilling))!;
+    const batch = completed.find(
+      (j) => j.name === UPSERT_BATCH && j.data.records.some((r: { erpId: string }) => r.erpId === deletedInBilling),
+    )!;
     const inBatch: string[] = batch.data.records.map((r: { erpId: string }) => r.erpId);
     expect(inBatch.length).toBeGreaterThanOrEqual(5);
     const { outcomes, left } = batch.returnvalue as UpsertBatchResult;
@@ -80,12 +91,15 @@ describe('given a synced connection of 30 invoices and upserts in batches of 10'
     expect(leaver!.erpId).toBe(inBatch[0]);
     expect(leaver!.why).toMatch(/503/);
     expect(outcomes).toEqual(
-      inBatch[0] === deletedInBilling ? { written: inBatch.length - 1, left: 1 } : { written: inBatch.length - 2, quarantined: 1, left: 1 },
+      inBatch[0] === deletedInBilling
+        ? { written: inBatch.length - 1, left: 1 }
+        : { written: inBatch.length - 2, quarantined: 1, left: 1 },
     );
     // Each written once: the record that met the 503s by its own job, the others by the batch, none retried.
     expect(upserts.filter((r) => r.status === 200)).toHaveLength(inBatch.length - 1);
     const written = await rt.ledger.getMany(CONNECTION, 'invoices', inBatch);
-    for (const [i, id] of inBatch.entries()) if (id !== deletedInBilling) expect(written[i]!.jobId, id).toBe(id === leaver!.erpId ? leaver!.jobId : batch.id);
+    for (const [i, id] of inBatch.entries())
+      if (id !== deletedInBilling) expect(written[i]!.jobId, id).toBe(id === leaver!.erpId ? leaver!.jobId : batch.id);
     expect(await rt.inFlight.count(CONNECTION)).toBe(0);
     expect(await rt.queues.upsert.getJobs(['failed'])).toEqual([]);
     expect((await p.compareWithSource({ except: new Set([deletedInBilling]) })).problems).toEqual([]);
@@ -95,7 +109,11 @@ describe('given a synced connection of 30 invoices and upserts in batches of 10'
 describe('given a batch that fails as a whole after writing three of its ten records', () => {
   let p: Pipeline;
   beforeAll(async () => {
-    p = await startPipeline({ name: 'batch-failed', invoices: 10, sync: { upsertBatchSize: 10, upsertConcurrency: 1, attempts: 1, backfillWindowDays: 366 } });
+    p = await startPipeline({
+      name: 'batch-failed',
+      invoices: 10,
+      sync: { upsertBatchSize: 10, upsertConcurrency: 1, attempts: 1, backfillWindowDays: 366 },
+    });
   }, 60_000);
   afterAll(() => p?.close());
 
@@ -107,7 +125,9 @@ describe('given a batch that fails as a whole after writing three of its ten rec
     const failingBatch = async (job: Job, token?: string, signal?: AbortSignal) => {
       if (job.name !== UPSERT_BATCH || job.data.entity !== 'invoices') return real(job, token, signal);
       broken++;
-      const firstThree = Object.create(job, { data: { value: { ...job.data, records: job.data.records.slice(0, 3) } } }) as Job;
+      const firstThree = Object.create(job, {
+        data: { value: { ...job.data, records: job.data.records.slice(0, 3) } },
+      }) as Job;
       await real(firstThree, token, signal);
       throw new Error('connection to Redis lost mid-batch');
     };
@@ -139,7 +159,8 @@ function invoiceBatchesFailingWorker(p: Pipeline): Worker {
   return new Worker(
     QUEUES.upsert,
     async (job: Job, token?: string, signal?: AbortSignal) => {
-      if (job.name === UPSERT_BATCH && job.data.entity === 'invoices') throw new Error('connection to Redis lost mid-batch');
+      if (job.name === UPSERT_BATCH && job.data.entity === 'invoices')
+        throw new Error('connection to Redis lost mid-batch');
       return real(job, token, signal);
     },
     p.rt.workerOptions(QUEUES.upsert),
@@ -167,7 +188,8 @@ describe('given a backfill whose batch of ten invoices BullMQ has just failed, b
     const parent = (await rt.queues.backfill.getJob(runId))!;
     await until(
       'the windows to finish and the batch to fail',
-      async () => (await parent.getState()) === 'completed' && (await rt.queues.upsert.getJobCounts('failed')).failed === 1,
+      async () =>
+        (await parent.getState()) === 'completed' && (await rt.queues.upsert.getJobCounts('failed')).failed === 1,
       30_000,
       50,
     );
@@ -184,7 +206,12 @@ describe('given a backfill whose batch of ten invoices BullMQ has just failed, b
     expect(own.every((j) => j.name === 'upsert' && /-x[0-9a-f]{8}$/.test(j.id!))).toBe(true);
 
     p.startWorkers(['upsert']);
-    await until('the run to have no upsert left', async () => (await runBacklog(rt, runId, failedUpsertHelpers(rt))) === 0, 60_000, 50);
+    await until(
+      'the run to have no upsert left',
+      async () => (await runBacklog(rt, runId, failedUpsertHelpers(rt))) === 0,
+      60_000,
+      50,
+    );
     expect(p.billingInvoices().size).toBe(10);
     expect(p.upsertPosts()).toBe(10);
     expect((await p.compareWithSource()).problems).toEqual([]);
@@ -195,7 +222,11 @@ describe('given a backfill whose batch of ten invoices BullMQ has just failed, b
 describe('given a batch of ten invoices that BullMQ has failed, and two callers handing its records over at once', () => {
   let p: Pipeline;
   beforeAll(async () => {
-    p = await startPipeline({ name: 'batch-failed-twice', invoices: 10, sync: { upsertBatchSize: 10, upsertConcurrency: 1, attempts: 1 } });
+    p = await startPipeline({
+      name: 'batch-failed-twice',
+      invoices: 10,
+      sync: { upsertBatchSize: 10, upsertConcurrency: 1, attempts: 1 },
+    });
   }, 60_000);
   afterAll(() => p?.close());
 
@@ -204,7 +235,12 @@ describe('given a batch of ten invoices that BullMQ has failed, and two callers 
     const bare = invoiceBatchesFailingWorker(p);
     const pulls = p.startWorkers(['pull']);
     await rt.queues.pull.add('pull', { connectionId: CONNECTION, entity: 'invoices' }, { priority: 1 });
-    await until('the batch to fail', async () => (await rt.queues.upsert.getJobCounts('failed')).failed === 1, 30_000, 50);
+    await until(
+      'the batch to fail',
+      async () => (await rt.queues.upsert.getJobCounts('failed')).failed === 1,
+      30_000,
+      50,
+    );
     await bare.close();
     await pulls.stop(2_000);
     const [failed] = await rt.queues.upsert.getJobs(['failed']);
@@ -246,7 +282,11 @@ describe('given a batch of ten invoices that BullMQ has failed, and two callers 
 describe('given ten invoices pulled into one batch job that is then deleted from Redis', () => {
   let p: Pipeline;
   beforeAll(async () => {
-    p = await startPipeline({ name: 'batch-lost', invoices: 10, sync: { upsertBatchSize: 10, upsertConcurrency: 1, sweepGraceSeconds: 0 } });
+    p = await startPipeline({
+      name: 'batch-lost',
+      invoices: 10,
+      sync: { upsertBatchSize: 10, upsertConcurrency: 1, sweepGraceSeconds: 0 },
+    });
   }, 60_000);
   afterAll(() => p?.close());
 
@@ -256,13 +296,17 @@ describe('given ten invoices pulled into one batch job that is then deleted from
     const pull = await rt.queues.pull.add('pull', { connectionId: CONNECTION, entity: 'invoices' }, { priority: 1 });
     await until('the pull to finish', async () => (await pull.getState()) === 'completed', 30_000, 50);
     await pulls.stop(2_000);
-    const waiting = (await rt.queues.upsert.getJobs(['wait', 'prioritized'])).filter((j) => j.data.entity === 'invoices');
+    const waiting = (await rt.queues.upsert.getJobs(['wait', 'prioritized'])).filter(
+      (j) => j.data.entity === 'invoices',
+    );
     expect(waiting.map((j) => j.name)).toEqual([UPSERT_BATCH]);
     const records: string[] = waiting[0]!.data.records.map((r: { erpId: string }) => r.erpId);
     await waiting[0]!.remove();
 
     const swept = await sweepInFlight(makeJobHelpers(rt).sweep, CONNECTION);
-    expect(swept.recovered.map((r) => [r.erpId, r.action]).sort()).toEqual(records.map((id) => [id, 're-enqueued']).sort());
+    expect(swept.recovered.map((r) => [r.erpId, r.action]).sort()).toEqual(
+      records.map((id) => [id, 're-enqueued']).sort(),
+    );
     const again = await rt.queues.upsert.getJobs(['wait', 'prioritized']);
     expect(again.filter((j) => j.data.entity === 'invoices').map((j) => j.name)).toEqual(records.map(() => 'upsert'));
 
@@ -277,7 +321,11 @@ describe('given ten invoices pulled into one batch job that is then deleted from
 describe('given one invoice twice in one batch: its newer version, then an older one', () => {
   let p: Pipeline;
   beforeAll(async () => {
-    p = await startPipeline({ name: 'batch-twice', invoices: 6, sync: { upsertBatchSize: 10, upsertConcurrency: 1, sweepGraceSeconds: 0 } });
+    p = await startPipeline({
+      name: 'batch-twice',
+      invoices: 6,
+      sync: { upsertBatchSize: 10, upsertConcurrency: 1, sweepGraceSeconds: 0 },
+    });
   }, 60_000);
   afterAll(() => p?.close());
 
@@ -287,16 +335,27 @@ describe('given one invoice twice in one batch: its newer version, then an older
     const pull = await rt.queues.pull.add('pull', { connectionId: CONNECTION, entity: 'invoices' }, { priority: 1 });
     await until('the pull to finish', async () => (await pull.getState()) === 'completed', 30_000, 50);
     await pulls.stop(2_000);
-    const [pulled] = (await rt.queues.upsert.getJobs(['wait', 'prioritized'])).filter((j) => j.name === UPSERT_BATCH && j.data.entity === 'invoices');
+    const [pulled] = (await rt.queues.upsert.getJobs(['wait', 'prioritized'])).filter(
+      (j) => j.name === UPSERT_BATCH && j.data.entity === 'invoices',
+    );
     await pulled!.remove();
     const newer: UpsertPayload = pulled!.data.records[0];
     // The same invoice as the source had it a day earlier, with other content (a note billing would show).
     const body = structuredClone(newer.body) as Extract<UpsertPayload['body'], { kind: 'invoice' }>;
     body.invoice.referenceText = 'an older version';
-    const older: UpsertPayload = { ...newer, version: new Date(Date.parse(newer.version) - 86_400_000).toISOString(), hash: contentHash(body), body };
+    const older: UpsertPayload = {
+      ...newer,
+      version: new Date(Date.parse(newer.version) - 86_400_000).toISOString(),
+      hash: contentHash(body),
+      body,
+    };
     expect(older.version < newer.version).toBe(true);
     const [batch] = batchUpserts(
-      [newer, older].map((data) => ({ name: 'upsert' as const, data, opts: { jobId: upsertJobId(CONNECTION, 'invoices', data.erpId, data.hash) } })),
+      [newer, older].map((data) => ({
+        name: 'upsert' as const,
+        data,
+        opts: { jobId: upsertJobId(CONNECTION, 'invoices', data.erpId, data.hash) },
+      })),
       10,
     );
     await enqueueUpserts(makeJobHelpers(rt).upsert, [batch!]);
@@ -306,7 +365,9 @@ describe('given one invoice twice in one batch: its newer version, then an older
     await until('the batch to be done', () => completed(batch!.opts.jobId), 30_000, 50);
     const result = (await rt.queues.upsert.getJob(batch!.opts.jobId))!.returnvalue as UpsertBatchResult;
     expect(result.outcomes).toEqual({ written: 1, left: 1 });
-    expect(result.left).toEqual([{ erpId: newer.erpId, jobId: expect.stringMatching(/-x[0-9a-f]{8}$/), why: 'its record is earlier in the batch' }]);
+    expect(result.left).toEqual([
+      { erpId: newer.erpId, jobId: expect.stringMatching(/-x[0-9a-f]{8}$/), why: 'its record is earlier in the batch' },
+    ]);
     await until('the older copy to be done', () => completed(result.left[0]!.jobId), 30_000, 50);
     const own = (await rt.queues.upsert.getJob(result.left[0]!.jobId))!;
     expect(own.returnvalue).toEqual({ outcome: 'stale' });
@@ -337,8 +398,16 @@ describe('given a batch of invoices whose billing requests take 1.5 s each, and 
       // Three requests answered: at least 4.5 s into the batch, half as long again as the locks' 3 s.
       await until('billing to have answered three upserts', async () => p.upsertPosts() >= 3, 30_000, 20);
       expect(await rt.redis.get(lockOfLast)).toBe(`job-${batch!.id}`);
-      await until('the batch to be done', async () => (await rt.queues.upsert.getJob(batch!.id!))?.finishedOn !== undefined, 30_000, 50);
-      expect((await rt.queues.upsert.getJob(batch!.id!))!.returnvalue).toEqual({ outcomes: { written: records.length }, left: [] });
+      await until(
+        'the batch to be done',
+        async () => (await rt.queues.upsert.getJob(batch!.id!))?.finishedOn !== undefined,
+        30_000,
+        50,
+      );
+      expect((await rt.queues.upsert.getJob(batch!.id!))!.returnvalue).toEqual({
+        outcomes: { written: records.length },
+        left: [],
+      });
       expect(p.upsertPosts()).toBe(records.length);
       expect(await rt.redis.exists(lockOfLast)).toBe(0);
     });

@@ -32,15 +32,30 @@ describe('given single-record upsert jobs whose billing requests take 2 s each, 
   it('when a job has waited on billing for longer than its lock lasts, then the record is still locked by it, and the lock is released when it is done', async () => {
     const { rt } = p;
     await pullThenUpsertSlowly(p, { latencyMs: 2_000, recordLockTtlMs: 900 }, async () => {
-      const job = await until('an upsert job to run', async () => (await rt.queues.upsert.getJobs(['active']))[0], 30_000, 20);
+      const job = await until(
+        'an upsert job to run',
+        async () => (await rt.queues.upsert.getJobs(['active']))[0],
+        30_000,
+        20,
+      );
       expect(job.name).not.toBe(UPSERT_BATCH);
       const lock = rt.keys.recordLock(CONNECTION, job.data.entity, job.data.erpId);
       // Its first billing request (ensuring the buyer) answered: more than twice the lock's 0.9 s since the job took
       // it, and the invoice itself is still to be written.
       const answered = p.journal().filter((e) => e.status).length;
-      await until('billing to answer the job a request', () => p.journal().filter((e) => e.status).length > answered, 30_000, 20);
+      await until(
+        'billing to answer the job a request',
+        () => p.journal().filter((e) => e.status).length > answered,
+        30_000,
+        20,
+      );
       expect(await rt.redis.get(lock)).toBe(`job-${job.id}`);
-      await until('the job to be done', async () => (await rt.queues.upsert.getJob(job.id!))?.finishedOn !== undefined, 30_000, 50);
+      await until(
+        'the job to be done',
+        async () => (await rt.queues.upsert.getJob(job.id!))?.finishedOn !== undefined,
+        30_000,
+        50,
+      );
       expect((await rt.queues.upsert.getJob(job.id!))!.returnvalue).toEqual({ outcome: 'written' });
       expect(await rt.redis.exists(lock)).toBe(0);
     });

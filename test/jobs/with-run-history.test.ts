@@ -17,18 +17,29 @@ describe('run history of the pull and reconcile workers', () => {
   let p: Pipeline;
   beforeAll(async () => {
     // Pages of five invoices: a pull reads several pages, so one can fail after it finished some.
-    p = await startPipeline({ name: 'run-history-jobs', invoices: 20, sync: { vendorOutageRetrySeconds: 1 }, settings: { pageSize: 5 } });
+    p = await startPipeline({
+      name: 'run-history-jobs',
+      invoices: 20,
+      sync: { vendorOutageRetrySeconds: 1 },
+      settings: { pageSize: 5 },
+    });
     p.startWorkers(['pull', 'upsert', 'backfill', 'reconcile']);
   }, 60_000);
   afterAll(() => p?.close());
 
   const finished = async (job: Job, timeoutMs = 60_000): Promise<Job> => {
-    await until(`job ${job.id} to finish`, async () => ['completed', 'failed'].includes(await job.getState()), timeoutMs, 50);
+    await until(
+      `job ${job.id} to finish`,
+      async () => ['completed', 'failed'].includes(await job.getState()),
+      timeoutMs,
+      50,
+    );
     return (await p.rt.queues[job.queueName as 'pull' | 'reconcile'].getJob(job.id!))!;
   };
   const pull = (entity: EntityName, data: Record<string, unknown> = {}) =>
     p.rt.queues.pull.add('pull', { connectionId: CONNECTION, entity, ...data }, { priority: 1 }) as Promise<Job>;
-  const runsOf = async (jobId: string | undefined): Promise<PrintedRun[]> => (await listRuns(p.rt, CONNECTION, {}, 50)).filter((r) => r.jobId === jobId);
+  const runsOf = async (jobId: string | undefined): Promise<PrintedRun[]> =>
+    (await listRuns(p.rt, CONNECTION, {}, 50)).filter((r) => r.jobId === jobId);
   const countsOf = (r: PullResult) => ({
     pulled: r.pulled,
     enqueued: r.enqueued,
@@ -45,7 +56,11 @@ describe('run history of the pull and reconcile workers', () => {
     await p.waitForDrain();
     // The second sync reads the streams again from their beginning (as after `erp-sync state clear`).
     for (const entity of ['customers', 'invoices'] as const)
-      await p.rt.checkpoints.save(CONNECTION, entity, p.rt.connection(CONNECTION).connector.streams[entity].initialState(undefined));
+      await p.rt.checkpoints.save(
+        CONNECTION,
+        entity,
+        p.rt.connection(CONNECTION).connector.streams[entity].initialState(undefined),
+      );
     for (const entity of ['customers', 'invoices'] as const) jobs.push(await finished(await pull(entity)));
 
     for (const entity of ['customers', 'invoices'] as const) {
@@ -58,10 +73,21 @@ describe('run history of the pull and reconcile workers', () => {
       );
       const [second, first] = runs as [PrintedRun, PrintedRun];
       const [firstJob, secondJob] = jobs.filter((j) => j.data.entity === entity) as [Job, Job];
-      expect(first).toMatchObject({ kind: 'pull', connection: CONNECTION, entity, outcome: 'ok', attempt: 1, counts: countsOf(firstJob.returnvalue) });
+      expect(first).toMatchObject({
+        kind: 'pull',
+        connection: CONNECTION,
+        entity,
+        outcome: 'ok',
+        attempt: 1,
+        counts: countsOf(firstJob.returnvalue),
+      });
       expect(second).toMatchObject({ kind: 'pull', outcome: 'ok', counts: countsOf(secondJob.returnvalue) });
       expect(first.counts.enqueued).toBeGreaterThan(0);
-      expect(second.counts).toMatchObject({ pulled: first.counts.pulled, enqueued: 0, unchanged: first.counts.enqueued });
+      expect(second.counts).toMatchObject({
+        pulled: first.counts.pulled,
+        enqueued: 0,
+        unchanged: first.counts.enqueued,
+      });
       expect(Date.parse(first.endedAt)).toBeLessThanOrEqual(Date.parse(second.startedAt));
       expect(first.durationMs).toBeGreaterThanOrEqual(0);
       expect(first).not.toHaveProperty('error');
@@ -75,7 +101,14 @@ describe('run history of the pull and reconcile workers', () => {
       expect(await job.getState()).toBe('failed');
       const runs = await runsOf(job.id);
       expect(runs).toHaveLength(1);
-      expect(runs[0]).toMatchObject({ kind: 'pull', entity: 'invoices', outcome: 'failed', attempt: 1, retrying: false, error: job.failedReason });
+      expect(runs[0]).toMatchObject({
+        kind: 'pull',
+        entity: 'invoices',
+        outcome: 'failed',
+        attempt: 1,
+        retrying: false,
+        error: job.failedReason,
+      });
       expect(runs[0]!.error).toMatch(/\S/);
     } finally {
       p.zoho.faults.set({});
@@ -83,7 +116,11 @@ describe('run history of the pull and reconcile workers', () => {
   }, 60_000);
 
   it('given a pull that fails after some pages, when its run is listed, then it counts the pages it had finished (its last progress report)', async () => {
-    await p.rt.checkpoints.save(CONNECTION, 'invoices', p.rt.connection(CONNECTION).connector.streams.invoices.initialState(undefined));
+    await p.rt.checkpoints.save(
+      CONNECTION,
+      'invoices',
+      p.rt.connection(CONNECTION).connector.streams.invoices.initialState(undefined),
+    );
     // Slow answers, so the vendor can be made to refuse while the pull is between its pages.
     p.zoho.faults.set({ latencyMs: 50 });
     try {
@@ -118,11 +155,21 @@ describe('run history of the pull and reconcile workers', () => {
       const r = await runsOf(job.id);
       return r.length ? r : undefined;
     });
-    expect(failed).toMatchObject({ outcome: 'failed', attempt: 1, retrying: true, error: expect.stringContaining('503') });
+    expect(failed).toMatchObject({
+      outcome: 'failed',
+      attempt: 1,
+      retrying: true,
+      error: expect.stringContaining('503'),
+    });
     // The second attempt fails too: the vendor is marked down and the pull waits, delayed and tried every second without an attempt.
     await until('the vendor to be marked down', () => p.rt.outages.get(CONNECTION), 60_000, 50);
     const refused = p.zoho.journal.list().filter((e) => e.status === 503).length;
-    await until('two more tries while parked', () => p.zoho.journal.list().filter((e) => e.status === 503).length >= refused + 2, 60_000, 50);
+    await until(
+      'two more tries while parked',
+      () => p.zoho.journal.list().filter((e) => e.status === 503).length >= refused + 2,
+      60_000,
+      50,
+    );
     expect(await runsOf(job.id)).toHaveLength(1);
 
     p.zoho.faults.set({});
@@ -139,7 +186,9 @@ describe('run history of the pull and reconcile workers', () => {
     expect(release).toBeDefined();
     try {
       const job = await finished(await pull('customers'));
-      expect(await runsOf(job.id)).toEqual([expect.objectContaining({ kind: 'pull', outcome: 'skipped', reason: ALREADY_RUNNING, counts: {} })]);
+      expect(await runsOf(job.id)).toEqual([
+        expect.objectContaining({ kind: 'pull', outcome: 'skipped', reason: ALREADY_RUNNING, counts: {} }),
+      ]);
     } finally {
       await release!();
     }
@@ -171,11 +220,20 @@ describe('run history of the pull and reconcile workers', () => {
     const { runId, children } = await p.backfill();
     await p.waitForBackfill(runId, 90_000);
     const summary = await readBackfillSummary(p.rt, runId);
-    const windows = (await listRuns(p.rt, CONNECTION, { kind: 'backfill-window' }, 50)).filter((r) => r.runId === runId);
+    const windows = (await listRuns(p.rt, CONNECTION, { kind: 'backfill-window' }, 50)).filter(
+      (r) => r.runId === runId,
+    );
     expect(windows).toHaveLength(children);
-    expect(windows.every((r) => r.outcome === 'ok' && r.window && r.jobId === `${runId}-${r.entity}-${r.window.from}`)).toBe(true);
+    expect(
+      windows.every((r) => r.outcome === 'ok' && r.window && r.jobId === `${runId}-${r.entity}-${r.window.from}`),
+    ).toBe(true);
     const sum = (k: string) => windows.reduce((a, r) => a + r.counts[k]!, 0);
-    expect({ pulled: sum('pulled'), enqueued: sum('enqueued'), unchanged: sum('unchanged'), quarantined: sum('quarantined') }).toEqual({
+    expect({
+      pulled: sum('pulled'),
+      enqueued: sum('enqueued'),
+      unchanged: sum('unchanged'),
+      quarantined: sum('quarantined'),
+    }).toEqual({
       pulled: summary.pulled,
       enqueued: summary.enqueued,
       unchanged: summary.unchanged,
@@ -185,9 +243,20 @@ describe('run history of the pull and reconcile workers', () => {
 
   it('given a reconcile job, when it has run, then a reconcile run holds its window and the summary counts it returned', async () => {
     const today = utcDate(Date.now());
-    const job = await finished(await (p.rt.queues.reconcile.add('reconcile', { connectionId: CONNECTION, from: today, to: today }) as Promise<Job>));
+    const job = await finished(
+      await (p.rt.queues.reconcile.add('reconcile', {
+        connectionId: CONNECTION,
+        from: today,
+        to: today,
+      }) as Promise<Job>),
+    );
     expect(await job.getState()).toBe('completed');
-    const r = job.returnvalue as { counts: Record<string, number>; total: number; needsPerson: number; checked: Record<string, number> };
+    const r = job.returnvalue as {
+      counts: Record<string, number>;
+      total: number;
+      needsPerson: number;
+      checked: Record<string, number>;
+    };
     const runs = await listRuns(p.rt, CONNECTION, { kind: 'reconcile' }, 5);
     expect(runs[0]).toMatchObject({
       kind: 'reconcile',

@@ -16,12 +16,18 @@ const D = (xs: string[]) => xs.map((x) => dec(x));
 
 describe('checkLinesSum', () => {
   it('given the Zoho sample lines 50000 + 25000 and subtotal 75000, then consistent', () => {
-    expect(checkLinesSum({ lineSubtotals: D(['50000', '25000']), subtotal: dec(75000), currency: 'INR' })).toBeUndefined();
+    expect(
+      checkLinesSum({ lineSubtotals: D(['50000', '25000']), subtotal: dec(75000), currency: 'INR' }),
+    ).toBeUndefined();
   });
 
   it('given lines one paisa off the subtotal, then tolerated; two paise off, then AMOUNTS_INCONSISTENT with the figures', () => {
-    expect(checkLinesSum({ lineSubtotals: D(['33.33', '33.33', '33.33']), subtotal: dec(100), currency: 'INR' })).toBeUndefined();
-    expect(checkLinesSum({ lineSubtotals: D(['33.33', '33.33', '33.32']), subtotal: dec(100), currency: 'INR' })).toMatchObject({
+    expect(
+      checkLinesSum({ lineSubtotals: D(['33.33', '33.33', '33.33']), subtotal: dec(100), currency: 'INR' }),
+    ).toBeUndefined();
+    expect(
+      checkLinesSum({ lineSubtotals: D(['33.33', '33.33', '33.32']), subtotal: dec(100), currency: 'INR' }),
+    ).toMatchObject({
       ok: false,
       reason: 'AMOUNTS_INCONSISTENT',
     });
@@ -36,7 +42,9 @@ describe('checkLinesSum', () => {
   });
 
   it('given a stricter tolerance of 0, then even one minor unit fails', () => {
-    expect(checkLinesSum({ lineSubtotals: D(['1.001']), subtotal: dec('1.000'), currency: 'KWD', toleranceMinorUnits: 0 })).toMatchObject({
+    expect(
+      checkLinesSum({ lineSubtotals: D(['1.001']), subtotal: dec('1.000'), currency: 'KWD', toleranceMinorUnits: 0 }),
+    ).toMatchObject({
       reason: 'AMOUNTS_INCONSISTENT',
     });
   });
@@ -70,7 +78,8 @@ describe('checkInvoiceTotal', () => {
     const bad = checkInvoiceTotal({ subtotal: dec(75000), tax: dec(13500), total: dec(88400), currency: 'INR' });
     expect(bad).toMatchObject({ ok: false, reason: 'AMOUNTS_INCONSISTENT', field: 'total' });
     expect(bad?.message).toBe(
-      'subtotal 75000.00 − discount 0.00 + tax 13500.00 + adjustments 0.00 + rounding 0.00 = 88500.00, ' + 'but the total is 88400.00 INR (difference 100.00)',
+      'subtotal 75000.00 − discount 0.00 + tax 13500.00 + adjustments 0.00 + rounding 0.00 = 88500.00, ' +
+        'but the total is 88400.00 INR (difference 100.00)',
     );
   });
 });
@@ -89,7 +98,16 @@ describe('payments, balance, tax sum, sign', () => {
 
   it('given the Zoho sample (88500 − 40000 = 48500), then the balance is consistent; a wrong balance is not', () => {
     expect(checkBalance({ total: dec(88500), paid: dec(40000), balance: dec(48500), currency: 'INR' })).toBeUndefined();
-    expect(checkBalance({ total: dec(2400), paid: dec(1000), credited: dec(200), writtenOff: dec(0), balance: dec(1200), currency: 'USD' })).toBeUndefined();
+    expect(
+      checkBalance({
+        total: dec(2400),
+        paid: dec(1000),
+        credited: dec(200),
+        writtenOff: dec(0),
+        balance: dec(1200),
+        currency: 'USD',
+      }),
+    ).toBeUndefined();
     const bad = checkBalance({ total: dec(88500), paid: dec(40000), balance: dec(40000), currency: 'INR' });
     expect(bad).toMatchObject({ reason: 'AMOUNTS_INCONSISTENT', field: 'balance' });
     expect(bad?.message).toMatch(/= 48500\.00, but the balance is 40000\.00 INR/);
@@ -150,7 +168,12 @@ describe('finalizeInvoice / finalizeCreditNote / finalizeCustomer', () => {
       'customer.countryCode not set from the source: billing\'s default "IN" applies',
       'customer.currency not set from the source: billing\'s default "INR" applies',
     ]);
-    const complete = finalizeCustomer({ buyerId: 'cust.qbo-us.2', isManuallyCreated: false, countryCode: 'US', currency: 'USD' });
+    const complete = finalizeCustomer({
+      buyerId: 'cust.qbo-us.2',
+      isManuallyCreated: false,
+      countryCode: 'US',
+      currency: 'USD',
+    });
     expect(complete.ok && complete.warnings).toBeUndefined();
   });
 
@@ -161,7 +184,9 @@ describe('finalizeInvoice / finalizeCreditNote / finalizeCustomer', () => {
       invoiceAdjustedAmount: 0,
       customerDetails: { buyerId: 'b', isManuallyCreated: false, currency: 'INR' },
     });
-    expect(r.ok && r.warnings).toEqual(['invoice.customerDetails.countryCode not set from the source: billing\'s default "IN" applies']);
+    expect(r.ok && r.warnings).toEqual([
+      'invoice.customerDetails.countryCode not set from the source: billing\'s default "IN" applies',
+    ]);
     const bare = finalizeInvoice({ ...invoice, invoiceOriginSource: 'EXTERNAL_SYSTEM_A', invoiceAdjustedAmount: 0 });
     expect(bare.ok && bare.warnings).toBeUndefined();
   });
@@ -175,13 +200,20 @@ describe('finalizeInvoice / finalizeCreditNote / finalizeCustomer', () => {
     });
     expect(r).toMatchObject({ ok: false, reason: 'SCHEMA_INVALID', field: 'invoice.invoiceNumber' });
     if (r.ok) return;
-    expect(r.issues?.map((i) => i.split(':')[0])).toEqual(['invoice.invoiceNumber', 'invoice.invoiceCurrency', 'invoice.lineItems.0.subTotal']);
+    expect(r.issues?.map((i) => i.split(':')[0])).toEqual([
+      'invoice.invoiceNumber',
+      'invoice.invoiceCurrency',
+      'invoice.lineItems.0.subTotal',
+    ]);
     expect(r.message).toMatch(/^invoice failed the billing schema: invoice\.invoiceNumber: /);
     expect(r.message).not.toContain('rupees-secret-value');
   });
 
   it('given an unknown key (strict schema), then SCHEMA_INVALID', () => {
-    expect(finalizeInvoice({ ...invoice, invoiceStatus: 'PAID' } as never)).toMatchObject({ ok: false, reason: 'SCHEMA_INVALID' });
+    expect(finalizeInvoice({ ...invoice, invoiceStatus: 'PAID' } as never)).toMatchObject({
+      ok: false,
+      reason: 'SCHEMA_INVALID',
+    });
   });
 
   it('given credit notes, then the CreditNoteInput schema decides', () => {
@@ -193,13 +225,22 @@ describe('finalizeInvoice / finalizeCreditNote / finalizeCustomer', () => {
       appliedToInvoices: [{ invoiceId: 'inv.zoho-in.1', amount: 118 }],
     });
     expect(ok.ok && ok.value.creditNoteCurrency).toBe('INR');
-    const bad = finalizeCreditNote({ creditNoteId: 'cn.zoho-in.1', creditNoteNumber: 'CN-1', creditNoteSubtotal: 100, exchangeRate: 0 });
+    const bad = finalizeCreditNote({
+      creditNoteId: 'cn.zoho-in.1',
+      creditNoteNumber: 'CN-1',
+      creditNoteSubtotal: 100,
+      exchangeRate: 0,
+    });
     expect(bad).toMatchObject({ ok: false, reason: 'SCHEMA_INVALID', field: 'creditNote.exchangeRate' });
   });
 
   it('given customers, then the CustomerDetails schema decides', () => {
     const ok = finalizeCustomer({ buyerId: 'cust.zoho-in.1890000000021005', name: 'Bharat Tooling Pvt Ltd' });
     expect(ok.ok && ok.value.countryCode).toBe('IN');
-    expect(finalizeCustomer({ buyerId: '' })).toMatchObject({ ok: false, reason: 'SCHEMA_INVALID', field: 'customer.buyerId' });
+    expect(finalizeCustomer({ buyerId: '' })).toMatchObject({
+      ok: false,
+      reason: 'SCHEMA_INVALID',
+      field: 'customer.buyerId',
+    });
   });
 });

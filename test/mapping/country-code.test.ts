@@ -16,9 +16,12 @@ describe('countryCodeOf', () => {
     expect(countryCodeOf(name)).toBe(code);
   });
 
-  it.each([undefined, null, '  ', 'Atlantis'])('given %j, when mapped, then it is undefined rather than a guess', (value) => {
-    expect(countryCodeOf(value)).toBeUndefined();
-  });
+  it.each([undefined, null, '  ', 'Atlantis'])(
+    'given %j, when mapped, then it is undefined rather than a guess',
+    (value) => {
+      expect(countryCodeOf(value)).toBeUndefined();
+    },
+  );
 
   it('given two letters, when any code is taken, then they are the code as written, upper-cased', () => {
     expect(countryCodeOf('in')).toBe('IN');
@@ -31,7 +34,10 @@ describe('countryCodeOf', () => {
     ['uk', 'GB'],
     ['us', 'US'],
     ['XX', undefined],
-  ])('given %j, when only known codes are taken, then it is %s (a known code passes, a listed name maps, a stray pair is undefined)', (value, code) => {
-    expect(countryCodeOf(value, 'known')).toBe(code);
-  });
+  ])(
+    'given %j, when only known codes are taken, then it is %s (a known code passes, a listed name maps, a stray pair is undefined)',
+    (value, code) => {
+      expect(countryCodeOf(value, 'known')).toBe(code);
+    },
+  );
 });

@@ -1,17 +1,39 @@
 import { describe, expect, it } from 'vitest';
-import { crossCheckExchangeRate, deriveExchangeRate, resolveExchangeRate, type RateDirection } from '../../src/mapping/currency.js';
+import {
+  crossCheckExchangeRate,
+  deriveExchangeRate,
+  resolveExchangeRate,
+  type RateDirection,
+} from '../../src/mapping/currency.js';
 import { dec } from '../../src/mapping/money.js';
 
 describe('resolveExchangeRate', () => {
   it.each<[string, string, string, unknown, RateDirection, number]>([
     ['Zoho: EUR invoice, USD base, exchange_rate passes through', 'EUR', 'USD', 1.18, 'base-per-foreign', 1.18],
-    ['QuickBooks: USD invoice, INR base, ExchangeRate passes through', 'USD', 'INR', 83.1234, 'base-per-foreign', 83.1234],
+    [
+      'QuickBooks: USD invoice, INR base, ExchangeRate passes through',
+      'USD',
+      'INR',
+      83.1234,
+      'base-per-foreign',
+      83.1234,
+    ],
     ['a numeric string rate', 'USD', 'INR', '83.5', 'base-per-foreign', 83.5],
     ['Xero: USD invoice, AUD base, CurrencyRate 0.65 is inverted', 'USD', 'AUD', 0.65, 'foreign-per-base', 1.538461538],
     ['Xero: rate 0.5 inverts exactly', 'USD', 'AUD', 0.5, 'foreign-per-base', 2],
-    ['Xero: rate 82.9 (INR per AUD) inverts to 10 significant digits', 'INR', 'AUD', 82.9, 'foreign-per-base', 0.01206272618],
+    [
+      'Xero: rate 82.9 (INR per AUD) inverts to 10 significant digits',
+      'INR',
+      'AUD',
+      82.9,
+      'foreign-per-base',
+      0.01206272618,
+    ],
   ])('given %s, then exchangeRate is %d', (_, invoiceCurrency, baseCurrency, rate, direction, expected) => {
-    expect(resolveExchangeRate({ invoiceCurrency, baseCurrency, rate, direction })).toEqual({ ok: true, exchangeRate: expected });
+    expect(resolveExchangeRate({ invoiceCurrency, baseCurrency, rate, direction })).toEqual({
+      ok: true,
+      exchangeRate: expected,
+    });
   });
 
   it.each<[string, string, unknown]>([
@@ -26,7 +48,12 @@ describe('resolveExchangeRate', () => {
   });
 
   it('given a base-currency invoice with an odd rate, then a warning says it was ignored', () => {
-    const r = resolveExchangeRate({ invoiceCurrency: 'INR', baseCurrency: 'INR', rate: 83.2, direction: 'base-per-foreign' });
+    const r = resolveExchangeRate({
+      invoiceCurrency: 'INR',
+      baseCurrency: 'INR',
+      rate: 83.2,
+      direction: 'base-per-foreign',
+    });
     expect(r.ok && r.warnings?.[0]).toMatch(/ignored/);
   });
 
@@ -42,7 +69,13 @@ describe('resolveExchangeRate', () => {
     ['garbage rate', 'n/a', 'base-per-foreign', 'FX_UNDERIVABLE'],
     ['NaN rate', Number.NaN, 'base-per-foreign', 'FX_UNDERIVABLE'],
   ])('given a USD invoice in an INR company with %s, then %s, never 1:1', (_, rate, direction, reason) => {
-    const r = resolveExchangeRate({ invoiceCurrency: 'USD', baseCurrency: 'INR', rate, direction, field: 'exchange_rate' });
+    const r = resolveExchangeRate({
+      invoiceCurrency: 'USD',
+      baseCurrency: 'INR',
+      rate,
+      direction,
+      field: 'exchange_rate',
+    });
     expect(r).toMatchObject({ ok: false, reason, field: 'exchange_rate' });
     expect(!r.ok && r.message).toMatch(/USD invoice in a INR company/);
   });
@@ -71,11 +104,15 @@ describe('resolveExchangeRate', () => {
   });
 
   it('given a malformed currency code, then INVALID_FIELD', () => {
-    expect(resolveExchangeRate({ invoiceCurrency: 'US', baseCurrency: 'INR', rate: 2, direction: 'base-per-foreign' })).toMatchObject({
+    expect(
+      resolveExchangeRate({ invoiceCurrency: 'US', baseCurrency: 'INR', rate: 2, direction: 'base-per-foreign' }),
+    ).toMatchObject({
       ok: false,
       reason: 'INVALID_FIELD',
     });
-    expect(resolveExchangeRate({ invoiceCurrency: 'USD', baseCurrency: '', rate: 2, direction: 'base-per-foreign' })).toMatchObject({
+    expect(
+      resolveExchangeRate({ invoiceCurrency: 'USD', baseCurrency: '', rate: 2, direction: 'base-per-foreign' }),
+    ).toMatchObject({
       ok: false,
       reason: 'INVALID_FIELD',
     });
@@ -101,12 +138,22 @@ describe('deriveExchangeRate and crossCheckExchangeRate', () => {
   });
 
   it('given the Xero sample (2400 USD, base 3692.31 AUD) and the inverted rate, then the cross-check agrees', () => {
-    const r = crossCheckExchangeRate({ exchangeRate: 1.538461538, total: dec(2400), baseTotal: dec('3692.31'), baseCurrency: 'AUD' });
+    const r = crossCheckExchangeRate({
+      exchangeRate: 1.538461538,
+      total: dec(2400),
+      baseTotal: dec('3692.31'),
+      baseCurrency: 'AUD',
+    });
     expect(r.ok && r.value.expectedBaseTotal.toFixed()).toBe('3692.31');
   });
 
   it('given the Xero rate used without inversion, then FX_SUSPECT says the direction is wrong', () => {
-    const r = crossCheckExchangeRate({ exchangeRate: 0.65, total: dec(2400), baseTotal: dec('3692.31'), baseCurrency: 'AUD' });
+    const r = crossCheckExchangeRate({
+      exchangeRate: 0.65,
+      total: dec(2400),
+      baseTotal: dec('3692.31'),
+      baseCurrency: 'AUD',
+    });
     expect(r).toMatchObject({ ok: false, reason: 'FX_SUSPECT' });
     expect(!r.ok && r.message).toMatch(/1560\.00 AUD.*3692\.31.*direction is wrong/);
   });
@@ -114,7 +161,12 @@ describe('deriveExchangeRate and crossCheckExchangeRate', () => {
   it('given base totals off by per-line rounding, then the cross-check tolerates it; off by 0.5 %, then not', () => {
     const base = { exchangeRate: 1.18, total: dec(1000), baseCurrency: 'USD' };
     expect(crossCheckExchangeRate({ ...base, baseTotal: dec('1180.03') }).ok).toBe(true);
-    expect(crossCheckExchangeRate({ ...base, baseTotal: dec('1185.90') })).toMatchObject({ ok: false, reason: 'FX_SUSPECT' });
-    expect(crossCheckExchangeRate({ ...base, baseTotal: dec('1180.03'), relativeTolerance: 0 })).toMatchObject({ ok: false });
+    expect(crossCheckExchangeRate({ ...base, baseTotal: dec('1185.90') })).toMatchObject({
+      ok: false,
+      reason: 'FX_SUSPECT',
+    });
+    expect(crossCheckExchangeRate({ ...base, baseTotal: dec('1180.03'), relativeTolerance: 0 })).toMatchObject({
+      ok: false,
+    });
   });
 });

@@ -31,8 +31,13 @@ describe('entityDiscount (invoice-level)', () => {
   );
 
   it('given no discount or zero, then there is none to send', () => {
-    expect(entityDiscount({ subtotal: dec(100), isPostTax: false, currency: 'INR' })).toEqual({ ok: true, value: undefined });
-    expect(entityDiscount({ amount: dec(0), percentage: dec(0), subtotal: dec(100), isPostTax: false, currency: 'INR' })).toEqual({
+    expect(entityDiscount({ subtotal: dec(100), isPostTax: false, currency: 'INR' })).toEqual({
+      ok: true,
+      value: undefined,
+    });
+    expect(
+      entityDiscount({ amount: dec(0), percentage: dec(0), subtotal: dec(100), isPostTax: false, currency: 'INR' }),
+    ).toEqual({
       ok: true,
       value: undefined,
     });
@@ -48,7 +53,13 @@ describe('itemDiscount (line-level)', () => {
   });
 
   it('given an amount only, then the percentage is derived from quantity × unit price', () => {
-    const r = itemDiscount({ amount: dec(30), quantity: dec(8), unitPrice: dec(150), currency: 'USD', field: 'LineItems.1' });
+    const r = itemDiscount({
+      amount: dec(30),
+      quantity: dec(8),
+      unitPrice: dec(150),
+      currency: 'USD',
+      field: 'LineItems.1',
+    });
     expect(r).toEqual({ ok: true, value: { amount: 30, percentage: 2.5, isPostTax: false } });
   });
 });
@@ -65,13 +76,25 @@ describe('buildDiscount failures and warnings', () => {
   });
 
   it('given an amount and a percentage that disagree, then the amount wins and a warning names both', () => {
-    const r = buildDiscount({ amount: dec(150), percentage: dec(10), base: dec(1000), isPostTax: false, currency: 'INR' });
+    const r = buildDiscount({
+      amount: dec(150),
+      percentage: dec(10),
+      base: dec(1000),
+      isPostTax: false,
+      currency: 'INR',
+    });
     expect(r.ok && r.value).toEqual({ amount: 150, percentage: 10, isPostTax: false });
     expect(r.ok && r.warnings?.[0]).toMatch(/10 % of 1000\.00 is not the amount 150\.00/);
   });
 
   it('given an amount and a percentage that agree within a paisa, then no warning', () => {
-    const r = buildDiscount({ amount: dec('33.33'), percentage: dec('33.333'), base: dec(100), isPostTax: false, currency: 'INR' });
+    const r = buildDiscount({
+      amount: dec('33.33'),
+      percentage: dec('33.333'),
+      base: dec(100),
+      isPostTax: false,
+      currency: 'INR',
+    });
     expect(r).toEqual({ ok: true, value: { amount: 33.33, percentage: 33.333, isPostTax: false } });
   });
 });

@@ -27,11 +27,18 @@ describe('documentExchangeRate', () => {
   });
 
   it('given a document in the billing base, when the rate is read, then there is none whatever the organisation base', () => {
-    expect(run({ ...usdInvoice, documentCurrency: 'INR', organisationBase: 'SGD' })).toMatchObject({ ok: true, value: { exchangeRate: undefined } });
+    expect(run({ ...usdInvoice, documentCurrency: 'INR', organisationBase: 'SGD' })).toMatchObject({
+      ok: true,
+      value: { exchangeRate: undefined },
+    });
   });
 
   it('given an organisation on another base and a malformed base total, when the rate is read, then the organisation-base rule answers first', () => {
-    const r = run({ ...usdInvoice, organisationBase: 'SGD', baseTotal: { raw: 'abc', field: 'bcy_total', total: Money('100') } });
+    const r = run({
+      ...usdInvoice,
+      organisationBase: 'SGD',
+      baseTotal: { raw: 'abc', field: 'bcy_total', total: Money('100') },
+    });
     expect(r).toMatchObject({ ok: false, reason: 'FX_UNDERIVABLE', field: 'exchange_rate' });
   });
 
@@ -41,12 +48,22 @@ describe('documentExchangeRate', () => {
   });
 
   it('given a missing rate and a base total, when the rate is read, then it is derived from the totals and the base total comes back', () => {
-    const r = run({ ...usdInvoice, rate: undefined, baseTotal: { raw: '8325.00', field: 'bcy_total', total: Money('100') } });
+    const r = run({
+      ...usdInvoice,
+      rate: undefined,
+      baseTotal: { raw: '8325.00', field: 'bcy_total', total: Money('100') },
+    });
     expect(r).toMatchObject({ ok: true, value: { exchangeRate: 83.25, baseTotal: '8325' } });
   });
 
   it('given a foreign-per-base vendor rate and no base total, when the rate is read, then it is inverted', () => {
-    const r = run({ ...usdInvoice, rate: 0.0125, direction: 'foreign-per-base', rateField: 'CurrencyRate', source: 'Xero' });
+    const r = run({
+      ...usdInvoice,
+      rate: 0.0125,
+      direction: 'foreign-per-base',
+      rateField: 'CurrencyRate',
+      source: 'Xero',
+    });
     expect(r).toMatchObject({ ok: true, value: { exchangeRate: 80 } });
   });
 });

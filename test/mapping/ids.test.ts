@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buyerIdFor, creditNoteIdFor, escapeIdPart, invoiceIdFor, jobIdSafe, MAX_ID_LENGTH, MAX_JOB_ID_LENGTH, unescapeIdPart } from '../../src/mapping/ids.js';
+import {
+  buyerIdFor,
+  creditNoteIdFor,
+  escapeIdPart,
+  invoiceIdFor,
+  jobIdSafe,
+  MAX_ID_LENGTH,
+  MAX_JOB_ID_LENGTH,
+  unescapeIdPart,
+} from '../../src/mapping/ids.js';
 
 const SAFE_ID = /^[A-Za-z0-9._~-]+$/;
 
@@ -17,7 +26,12 @@ describe('entity ids', () => {
     [creditNoteIdFor, 'zoho-in', '1890000000043300', 'cn.zoho-in.1890000000043300'],
     [buyerIdFor, 'zoho-in', '1890000000021005', 'cust.zoho-in.1890000000021005'],
     [invoiceIdFor, 'qbo-main', '1042', 'inv.qbo-main.1042'],
-    [invoiceIdFor, 'xero-au', '0f6a2a8e-3b1d-4f0c-9c55-7e2b1d4c8a10', 'inv.xero-au.0f6a2a8e-3b1d-4f0c-9c55-7e2b1d4c8a10'],
+    [
+      invoiceIdFor,
+      'xero-au',
+      '0f6a2a8e-3b1d-4f0c-9c55-7e2b1d4c8a10',
+      'inv.xero-au.0f6a2a8e-3b1d-4f0c-9c55-7e2b1d4c8a10',
+    ],
     [invoiceIdFor, 'c', 'a:b', 'inv.c.a_3Ab'],
     [invoiceIdFor, 'c', 'a/b', 'inv.c.a_2Fb'],
     [invoiceIdFor, 'c', 'a.b', 'inv.c.a_2Eb'],
@@ -58,15 +72,19 @@ describe('entity ids', () => {
 
   it('property: random ERP ids never collide after mapping, and the ids are safe and bounded', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(anyString, { minLength: 2, maxLength: 30 }), fc.constantFrom('zoho-in', 'x:y/z', 'q.b_o'), (erpIds, conn) => {
-        const ids = erpIds.map((e) => invoiceIdFor(conn, e));
-        expect(new Set(ids).size).toBe(erpIds.length);
-        for (const id of ids) {
-          expect(id).not.toMatch(/[:/]/);
-          expect(id).toMatch(SAFE_ID);
-          expect(id.length).toBeLessThanOrEqual(MAX_ID_LENGTH);
-        }
-      }),
+      fc.property(
+        fc.uniqueArray(anyString, { minLength: 2, maxLength: 30 }),
+        fc.constantFrom('zoho-in', 'x:y/z', 'q.b_o'),
+        (erpIds, conn) => {
+          const ids = erpIds.map((e) => invoiceIdFor(conn, e));
+          expect(new Set(ids).size).toBe(erpIds.length);
+          for (const id of ids) {
+            expect(id).not.toMatch(/[:/]/);
+            expect(id).toMatch(SAFE_ID);
+            expect(id.length).toBeLessThanOrEqual(MAX_ID_LENGTH);
+          }
+        },
+      ),
       { numRuns: 1000 },
     );
   });

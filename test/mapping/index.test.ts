@@ -91,7 +91,11 @@ describe('the mapping barrel', () => {
     const lines = raw.line_items.map((l) => ({
       l,
       amount: must(parseAmount(l.item_total, 'item_total')),
-      tax: splitIntraState(must(parseAmount(l.item_total)).times(l.tax_percentage).div(100), dec(l.tax_percentage), currency),
+      tax: splitIntraState(
+        must(parseAmount(l.item_total)).times(l.tax_percentage).div(100),
+        dec(l.tax_percentage),
+        currency,
+      ),
     }));
     const subtotal = must(parseAmount(raw.sub_total));
     const taxTotal = must(parseAmount(raw.tax_total));
@@ -104,7 +108,12 @@ describe('the mapping barrel', () => {
       checkPaidWithinTotal({ paid, total, currency });
     expect(bad).toBeUndefined();
 
-    const fx = resolveExchangeRate({ invoiceCurrency: currency, baseCurrency: 'INR', rate: raw.exchange_rate, direction: 'base-per-foreign' });
+    const fx = resolveExchangeRate({
+      invoiceCurrency: currency,
+      baseCurrency: 'INR',
+      rate: raw.exchange_rate,
+      direction: 'base-per-foreign',
+    });
     expect(fx).toEqual({ ok: true });
     const wire = (d: Decimal) => toWireNumber(d, currency);
     const invoiceTax = must(
@@ -141,7 +150,13 @@ describe('the mapping barrel', () => {
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.value.invoiceId).toBe('inv.zoho-in.1890000000043211');
-    expect(result.value.invoiceTax?.gstTax).toMatchObject({ cgst: 6750, sgst: 6750, totalGst: 13500, cgstRate: 9, totalGstRate: 18 });
+    expect(result.value.invoiceTax?.gstTax).toMatchObject({
+      cgst: 6750,
+      sgst: 6750,
+      totalGst: 13500,
+      cgstRate: 9,
+      totalGstRate: 18,
+    });
     expect(result.value.lineItems?.map((l) => l.total)).toEqual([59000, 29500]);
     expect(result.value.metaData?.sourceUpdatedAt).toBe('2025-02-20T11:11:09.000Z');
     expect(result.value).not.toHaveProperty('exchangeRate');

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { findIndianState, gstCodeOf, INDIAN_STATES, resolveIndianState, stateCodeOf, stateOfGstin } from '../../src/mapping/indian-state.js';
+import {
+  findIndianState,
+  gstCodeOf,
+  INDIAN_STATES,
+  resolveIndianState,
+  stateCodeOf,
+  stateOfGstin,
+} from '../../src/mapping/indian-state.js';
 
 describe('Indian state codes', () => {
   it('given the table, then GST codes and letter codes are each unique and map both ways for every state and UT', () => {
@@ -42,7 +49,11 @@ describe('Indian state codes', () => {
   });
 
   it('given an unknown state, when resolved for a mapper, then INVALID_FIELD; given none, MISSING_FIELD', () => {
-    expect(resolveIndianState('XX', 'place_of_supply')).toMatchObject({ ok: false, reason: 'INVALID_FIELD', field: 'place_of_supply' });
+    expect(resolveIndianState('XX', 'place_of_supply')).toMatchObject({
+      ok: false,
+      reason: 'INVALID_FIELD',
+      field: 'place_of_supply',
+    });
     expect(resolveIndianState(null, 'place_of_supply')).toMatchObject({ ok: false, reason: 'MISSING_FIELD' });
     expect(resolveIndianState({}, 'x')).toMatchObject({ ok: false, reason: 'INVALID_FIELD' });
   });

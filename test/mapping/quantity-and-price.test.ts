@@ -12,11 +12,17 @@ describe('quantityAndPrice: the missing figures of a priced line, as the vendors
   });
 
   it('given a quantity but no unit price, then the price is amount ÷ quantity, exact', () => {
-    expect(text(quantityAndPrice({ amount: dec('47.97'), quantity: dec(3) }))).toEqual({ quantity: '3', unitPrice: '15.99' });
+    expect(text(quantityAndPrice({ amount: dec('47.97'), quantity: dec(3) }))).toEqual({
+      quantity: '3',
+      unitPrice: '15.99',
+    });
   });
 
   it('given a unit price but no quantity, then the quantity is amount ÷ price', () => {
-    expect(text(quantityAndPrice({ amount: dec('50'), unitPrice: dec('12.5') }))).toEqual({ quantity: '4', unitPrice: '12.5' });
+    expect(text(quantityAndPrice({ amount: dec('50'), unitPrice: dec('12.5') }))).toEqual({
+      quantity: '4',
+      unitPrice: '12.5',
+    });
   });
 
   it('given a zero price and no quantity, or a zero quantity and no price, then 1 and 0 (no division by zero)', () => {
@@ -25,6 +31,9 @@ describe('quantityAndPrice: the missing figures of a priced line, as the vendors
   });
 
   it('given both stated, then both as stated (the caller checks them against the amount)', () => {
-    expect(text(quantityAndPrice({ amount: dec('100'), quantity: dec(2), unitPrice: dec('49.99') }))).toEqual({ quantity: '2', unitPrice: '49.99' });
+    expect(text(quantityAndPrice({ amount: dec('100'), quantity: dec(2), unitPrice: dec('49.99') }))).toEqual({
+      quantity: '2',
+      unitPrice: '49.99',
+    });
   });
 });

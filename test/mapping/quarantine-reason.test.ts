@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { collectWarnings, isQuarantineReasonCode, mapFail, mapOk, QUARANTINE_REASON_CODES } from '../../src/mapping/quarantine-reason.js';
+import {
+  collectWarnings,
+  isQuarantineReasonCode,
+  mapFail,
+  mapOk,
+  QUARANTINE_REASON_CODES,
+} from '../../src/mapping/quarantine-reason.js';
 
 describe('quarantine reasons and MapResult', () => {
   it('given the reason list, then it holds exactly the seven codes the pipeline knows', () => {
@@ -31,7 +37,11 @@ describe('quarantine reasons and MapResult', () => {
   });
 
   it('given details, when mapFail builds a failure, then only the given details are set', () => {
-    expect(mapFail('MISSING_FIELD', 'total is missing')).toEqual({ ok: false, reason: 'MISSING_FIELD', message: 'total is missing' });
+    expect(mapFail('MISSING_FIELD', 'total is missing')).toEqual({
+      ok: false,
+      reason: 'MISSING_FIELD',
+      message: 'total is missing',
+    });
     expect(mapFail('SCHEMA_INVALID', 'bad', { field: 'invoice.total', issues: ['invoice.total: x'] })).toEqual({
       ok: false,
       reason: 'SCHEMA_INVALID',

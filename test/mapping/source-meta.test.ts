@@ -9,7 +9,15 @@ describe('sourceMeta: the metaData envelope of every mapped body', () => {
   });
 
   it('given vendor fields, then they follow in the order given, an undefined one is left out and a null one is sent', () => {
-    const meta = sourceMeta({ system: 'quickbooks', status: 'open', version: 'v', syncToken: '3', erpNumber: undefined, lineAmountTypes: null, paid: 0 });
+    const meta = sourceMeta({
+      system: 'quickbooks',
+      status: 'open',
+      version: 'v',
+      syncToken: '3',
+      erpNumber: undefined,
+      lineAmountTypes: null,
+      paid: 0,
+    });
     expect(JSON.stringify(meta)).toBe(
       '{"sourceSystem":"quickbooks","sourceStatus":"open","sourceVersion":"v","syncToken":"3","lineAmountTypes":null,"paid":0}',
     );

@@ -2,7 +2,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Tax } from '../../src/billing/schemas/tax.js';
 import { dec, Money, minorUnit, sumMoney } from '../../src/mapping/money.js';
-import { buildTax, interStateTax, isIntraState, splitByComponentRates, splitGst, splitIntraState, type TaxComponent } from '../../src/mapping/tax.js';
+import {
+  buildTax,
+  interStateTax,
+  isIntraState,
+  splitByComponentRates,
+  splitGst,
+  splitIntraState,
+  type TaxComponent,
+} from '../../src/mapping/tax.js';
 
 const c = (kind: TaxComponent['kind'], amount: string, rate: string, name?: string): TaxComponent => ({
   kind,
@@ -19,7 +27,16 @@ describe('buildTax', () => {
       value: {
         total: 13500,
         tds: 0,
-        gstTax: { totalGst: 13500, totalGstRate: 18, cgst: 6750, cgstRate: 9, sgst: 6750, sgstRate: 9, igst: 0, igstRate: 0 },
+        gstTax: {
+          totalGst: 13500,
+          totalGstRate: 18,
+          cgst: 6750,
+          cgstRate: 9,
+          sgst: 6750,
+          sgstRate: 9,
+          igst: 0,
+          igstRate: 0,
+        },
         cgst: 6750,
         sgst: 6750,
         igst: 0,
@@ -45,7 +62,10 @@ describe('buildTax', () => {
   });
 
   it('given GST, cess and a named other tax, when built, then the total includes all of them', () => {
-    const r = buildTax([c('cgst', '140', '14'), c('sgst', '140', '14'), c('cess', '120', '12'), c('other', '5.5', '0.5', 'Green levy')], 'INR');
+    const r = buildTax(
+      [c('cgst', '140', '14'), c('sgst', '140', '14'), c('cess', '120', '12'), c('other', '5.5', '0.5', 'Green levy')],
+      'INR',
+    );
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.value.total).toBe(405.5);
@@ -56,7 +76,11 @@ describe('buildTax', () => {
 
   it('given a non-Indian tax only (Xero AUD GST as "other"), when built, then there is no gstTax and no flat GST fields', () => {
     const r = buildTax([c('other', '240', '10', 'GST on Income')], 'AUD');
-    expect(r.ok && r.value).toEqual({ total: 240, tds: 0, otherTaxes: [{ name: 'GST on Income', genericTax: 240, genericTaxRate: 10 }] });
+    expect(r.ok && r.value).toEqual({
+      total: 240,
+      tds: 0,
+      otherTaxes: [{ name: 'GST on Income', genericTax: 240, genericTaxRate: 10 }],
+    });
   });
 
   it('given no components, when built, then the tax is zero', () => {
@@ -70,7 +94,10 @@ describe('buildTax', () => {
   });
 
   it('given lines at 9 % and 14 % CGST, when built, then the rate is the effective one and a warning says so', () => {
-    const r = buildTax([c('cgst', '90', '9'), c('cgst', '140', '14'), c('sgst', '90', '9'), c('sgst', '140', '14')], 'INR');
+    const r = buildTax(
+      [c('cgst', '90', '9'), c('cgst', '140', '14'), c('sgst', '90', '9'), c('sgst', '140', '14')],
+      'INR',
+    );
     expect(r.ok && r.value.gstTax?.cgstRate).toBe(11.5);
     expect(r.ok && r.value.gstTax?.cgst).toBe(230);
     expect(r.ok && r.warnings?.[0]).toMatch(/CGST has mixed rates 9, 14; sending the effective rate 11\.5/);
@@ -78,7 +105,9 @@ describe('buildTax', () => {
 
   it('given components with sub-paisa amounts, when built, then each is rounded half-up and the totals are sums of what is sent', () => {
     const r = buildTax([c('cgst', '9.005', '9'), c('sgst', '9.004', '9')], 'INR');
-    expect(r.ok && [r.value.cgst, r.value.sgst, r.value.gstTax?.totalGst, r.value.total]).toEqual([9.01, 9, 18.01, 18.01]);
+    expect(r.ok && [r.value.cgst, r.value.sgst, r.value.gstTax?.totalGst, r.value.total]).toEqual([
+      9.01, 9, 18.01, 18.01,
+    ]);
   });
 
   it.each([
@@ -101,7 +130,10 @@ describe('buildTax', () => {
   });
 
   it('given an amount a JSON number cannot carry, then INVALID_FIELD instead of a throw', () => {
-    expect(buildTax([c('igst', '123456789012345678.91', '18')], 'INR')).toMatchObject({ ok: false, reason: 'INVALID_FIELD' });
+    expect(buildTax([c('igst', '123456789012345678.91', '18')], 'INR')).toMatchObject({
+      ok: false,
+      reason: 'INVALID_FIELD',
+    });
   });
 });
 
@@ -123,13 +155,17 @@ describe('splitIntraState (CGST gets the odd paisa)', () => {
 
   it('given any amount in minor units, when split, then the halves sum exactly and differ by at most one minor unit, CGST never smaller', () => {
     fc.assert(
-      fc.property(fc.integer({ min: -100_000_000, max: 100_000_000 }), fc.constantFrom('INR', 'JPY', 'KWD'), (units, currency) => {
-        const amount = new Money(units).times(minorUnit(currency));
-        const [cgst, sgst] = splitIntraState(amount, dec(5), currency);
-        expect(cgst.amount.plus(sgst.amount).eq(amount)).toBe(true);
-        const gap = cgst.amount.abs().minus(sgst.amount.abs());
-        expect(gap.gte(0) && gap.lte(minorUnit(currency))).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: -100_000_000, max: 100_000_000 }),
+        fc.constantFrom('INR', 'JPY', 'KWD'),
+        (units, currency) => {
+          const amount = new Money(units).times(minorUnit(currency));
+          const [cgst, sgst] = splitIntraState(amount, dec(5), currency);
+          expect(cgst.amount.plus(sgst.amount).eq(amount)).toBe(true);
+          const gap = cgst.amount.abs().minus(sgst.amount.abs());
+          expect(gap.gte(0) && gap.lte(minorUnit(currency))).toBe(true);
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -188,14 +224,28 @@ describe('isIntraState and splitGst', () => {
   });
 
   it('given a combined line tax, when split by geography, then intra gives CGST+SGST and inter gives IGST', () => {
-    const intra = splitGst({ amount: dec('18.01'), rate: dec(18), currency: 'INR', supplierState: '29', placeOfSupply: 'KA' });
+    const intra = splitGst({
+      amount: dec('18.01'),
+      rate: dec(18),
+      currency: 'INR',
+      supplierState: '29',
+      placeOfSupply: 'KA',
+    });
     expect(intra.ok && intra.value.map((t) => [t.kind, t.amount.toFixed()])).toEqual([
       ['cgst', '9.01'],
       ['sgst', '9'],
     ]);
-    const inter = splitGst({ amount: dec('18.01'), rate: dec(18), currency: 'INR', supplierState: 'KA', placeOfSupply: 'MH' });
+    const inter = splitGst({
+      amount: dec('18.01'),
+      rate: dec(18),
+      currency: 'INR',
+      supplierState: 'KA',
+      placeOfSupply: 'MH',
+    });
     expect(inter.ok && inter.value.map((t) => [t.kind, t.amount.toFixed()])).toEqual([['igst', '18.01']]);
-    expect(splitGst({ amount: dec(1), rate: dec(18), currency: 'INR', supplierState: 'KA', placeOfSupply: '' })).toMatchObject({
+    expect(
+      splitGst({ amount: dec(1), rate: dec(18), currency: 'INR', supplierState: 'KA', placeOfSupply: '' }),
+    ).toMatchObject({
       ok: false,
       reason: 'MISSING_FIELD',
     });

@@ -31,14 +31,23 @@ describe('textLineItem: how a text line is carried', () => {
     const r = textLineItem('  Goods returned damaged  ', 'LineItems.0', 'abc-1');
     expect(r).toEqual({
       ok: true,
-      value: { lineItemDetails: { name: 'Goods returned damaged', taxRate: 0, pricePerItem: 0, lineItemId: 'abc-1' }, quantity: 0, subTotal: 0, total: 0 },
+      value: {
+        lineItemDetails: { name: 'Goods returned damaged', taxRate: 0, pricePerItem: 0, lineItemId: 'abc-1' },
+        quantity: 0,
+        subTotal: 0,
+        total: 0,
+      },
     });
     expect(r.ok && LineItem.parse(r.value)).toEqual(r.ok && r.value);
   });
 
   it('given blank or missing text, then nothing to carry and a warning naming the line (never the text)', () => {
     for (const text of ['   ', undefined, null]) {
-      expect(textLineItem(text, 'Line.3')).toEqual({ ok: true, value: undefined, warnings: ['Line.3: a line with neither money nor text; left out'] });
+      expect(textLineItem(text, 'Line.3')).toEqual({
+        ok: true,
+        value: undefined,
+        warnings: ['Line.3: a line with neither money nor text; left out'],
+      });
     }
   });
 
@@ -46,6 +55,8 @@ describe('textLineItem: how a text line is carried', () => {
     const priced = [dec('100.00'), dec('39.97')];
     const withText = [ZERO, ...priced, ZERO];
     expect(checkLinesSum({ lineSubtotals: withText, subtotal: dec('139.97'), currency: 'GBP' })).toBeUndefined();
-    expect(checkInvoiceTotal({ subtotal: dec('139.97'), tax: dec('28.00'), total: dec('167.97'), currency: 'GBP' })).toBeUndefined();
+    expect(
+      checkInvoiceTotal({ subtotal: dec('139.97'), tax: dec('28.00'), total: dec('167.97'), currency: 'GBP' }),
+    ).toBeUndefined();
   });
 });

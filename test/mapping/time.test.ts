@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatWithOffset, formatZohoTimestamp, offsetMinutesOf, parseCalendarDate, parseOffset, parseTimestamp, utcDateOf } from '../../src/mapping/time.js';
+import {
+  formatWithOffset,
+  formatZohoTimestamp,
+  offsetMinutesOf,
+  parseCalendarDate,
+  parseOffset,
+  parseTimestamp,
+  utcDateOf,
+} from '../../src/mapping/time.js';
 
 describe('parseTimestamp', () => {
   it.each([
@@ -12,7 +20,11 @@ describe('parseTimestamp', () => {
     ['Xero UpdatedDateUTCString with Z', '2018-11-02T16:31:30Z', '2018-11-02T16:31:30.000Z'],
     ['Xero /Date(ms+0000)/', '/Date(1739334670123+0000)/', '2025-02-12T04:31:10.123Z'],
     ['Xero /Date(ms)/ without offset', '/Date(1552326816230)/', '2019-03-11T17:53:36.230Z'],
-    ['Xero /Date(ms+0530)/: the offset does not move the instant', '/Date(1739334670123+0530)/', '2025-02-12T04:31:10.123Z'],
+    [
+      'Xero /Date(ms+0530)/: the offset does not move the instant',
+      '/Date(1739334670123+0530)/',
+      '2025-02-12T04:31:10.123Z',
+    ],
     ['a date before 1970', '/Date(-86400000)/', '1969-12-31T00:00:00.000Z'],
     ['UTC-day boundary: 01:30 IST is the previous UTC day', '2025-02-20T01:30:00+0530', '2025-02-19T20:00:00.000Z'],
     ['sub-millisecond digits are truncated', '2025-02-20T16:41:09.1239+0530', '2025-02-20T11:11:09.123Z'],
@@ -28,7 +40,10 @@ describe('parseTimestamp', () => {
   });
 
   it('given a zone-less Xero DateString, when the caller says the vendor means UTC, then it is read as UTC; otherwise rejected', () => {
-    expect(parseTimestamp('2025-02-10T00:00:00', { zoneless: 'utc' })).toEqual({ ok: true, value: '2025-02-10T00:00:00.000Z' });
+    expect(parseTimestamp('2025-02-10T00:00:00', { zoneless: 'utc' })).toEqual({
+      ok: true,
+      value: '2025-02-10T00:00:00.000Z',
+    });
     expect(parseTimestamp('2025-02-10T00:00:00', { field: 'last_modified_time' })).toMatchObject({
       ok: false,
       reason: 'INVALID_FIELD',
@@ -79,9 +94,16 @@ describe('parseCalendarDate (never shifted by time zone)', () => {
     expect(parseCalendarDate(raw)).toEqual({ ok: true, value: expected });
   });
 
-  it.each([['2025-02-30'], ['2025-2-1'], ['2023-02-29'], ['10/02/2025'], ['2025-02-10T25:00:00'], ['x'], [20250210]])('given %j, then INVALID_FIELD', (raw) => {
-    expect(parseCalendarDate(raw, 'due_date')).toMatchObject({ ok: false, reason: 'INVALID_FIELD', field: 'due_date' });
-  });
+  it.each([['2025-02-30'], ['2025-2-1'], ['2023-02-29'], ['10/02/2025'], ['2025-02-10T25:00:00'], ['x'], [20250210]])(
+    'given %j, then INVALID_FIELD',
+    (raw) => {
+      expect(parseCalendarDate(raw, 'due_date')).toMatchObject({
+        ok: false,
+        reason: 'INVALID_FIELD',
+        field: 'due_date',
+      });
+    },
+  );
 
   it('given nothing, then MISSING_FIELD', () => {
     expect(parseCalendarDate(undefined)).toMatchObject({ ok: false, reason: 'MISSING_FIELD' });

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { dec, mapOk, wireAmount, type MapResult } from '../../src/mapping/index.js';
 import { mapping } from '../../src/mapping/steps.js';
 
-const wired = (amount: string, currency: string): MapResult<number> => mapping((s) => mapOk(wireAmount(s, dec(amount), currency, 'lineItems.0.total')));
+const wired = (amount: string, currency: string): MapResult<number> =>
+  mapping((s) => mapOk(wireAmount(s, dec(amount), currency, 'lineItems.0.total')));
 
 describe('wireAmount: an amount as the JSON number billing receives', () => {
   it('given an amount with more decimals than the currency, then it is rounded half away from zero to the minor units', () => {

@@ -24,7 +24,9 @@ describe('rssMarkMb', () => {
 
   it('given a mark that is not a whole number of MiB, then it is refused naming the variable and the value', () => {
     expect(() => rssMarkMb({ ERP_SYNC_RSS_MARK_MB: '180m' })).toThrow(RssMarkError);
-    expect(() => rssMarkMb({ ERP_SYNC_RSS_MARK_MB: '-1' })).toThrow('ERP_SYNC_RSS_MARK_MB must be a whole number of MiB (0 = no forced collections), got "-1"');
+    expect(() => rssMarkMb({ ERP_SYNC_RSS_MARK_MB: '-1' })).toThrow(
+      'ERP_SYNC_RSS_MARK_MB must be a whole number of MiB (0 = no forced collections), got "-1"',
+    );
   });
 });
 
@@ -84,7 +86,8 @@ describe('memoryGuard', () => {
 
   it('given collections run, when /metrics is scraped, then erpsync_memory_forced_collections_total counts them', async () => {
     const metrics = createMetrics();
-    const at = async () => Number(/^erpsync_memory_forced_collections_total (\d+)$/m.exec(await metrics.registry.metrics())![1]);
+    const at = async () =>
+      Number(/^erpsync_memory_forced_collections_total (\d+)$/m.exec(await metrics.registry.metrics())![1]);
     const first = await at();
     expect(first).toBe(forcedCollections());
     memoryGuard({ markMb: 1, collect: () => {}, rss: () => 2 * MiB }).check();
@@ -96,7 +99,9 @@ describe('memoryGuard', () => {
 describe('lastResortCollect', () => {
   it('given 60 MiB of garbage in the heap, when it runs, then the heap V8 holds shrinks by most of it', () => {
     const collect = lastResortCollect();
-    let garbage: unknown[] | undefined = Array.from({ length: 60 }, () => Array.from({ length: 32 * 1024 }, (_, i) => ({ i })));
+    let garbage: unknown[] | undefined = Array.from({ length: 60 }, () =>
+      Array.from({ length: 32 * 1024 }, (_, i) => ({ i })),
+    );
     const before = process.memoryUsage().heapTotal;
     expect(garbage.length).toBe(60);
     garbage = undefined;
@@ -108,7 +113,9 @@ describe('lastResortCollect', () => {
 describe('erp-sync with ERP_SYNC_RSS_MARK_MB', () => {
   it('given a malformed mark, then it exits 2 with one line naming the variable', async () => {
     const r = await runCli(['status'], { env: { ERP_SYNC_RSS_MARK_MB: 'lots' } });
-    expect(expectOneLineError(r)).toBe('erp-sync: ERP_SYNC_RSS_MARK_MB must be a whole number of MiB (0 = no forced collections), got "lots"');
+    expect(expectOneLineError(r)).toBe(
+      'erp-sync: ERP_SYNC_RSS_MARK_MB must be a whole number of MiB (0 = no forced collections), got "lots"',
+    );
   });
 });
 
@@ -122,7 +129,8 @@ describe('a worker started by the CLI', () => {
     await worker.waitForOutput('/metrics, roles');
     const url = /erp-sync worker: (\S+\/metrics)/.exec(worker.output())?.[1];
     expect(url, worker.output()).toBeDefined();
-    const count = async () => Number(/^erpsync_memory_forced_collections_total (\d+)$/m.exec(await (await fetch(url!)).text())?.[1] ?? 0);
+    const count = async () =>
+      Number(/^erpsync_memory_forced_collections_total (\d+)$/m.exec(await (await fetch(url!)).text())?.[1] ?? 0);
     // The guard checks every second; a collection leaving the RSS over 64 MiB doubles the wait (10 s, 20 s, …).
     expect(await until('a forced collection counted', async () => (await count()) >= 1, 20_000, 200)).toBe(true);
     worker.kill('SIGTERM');

@@ -14,14 +14,25 @@ describe('given a synced connection', () => {
   let rt: HistoryReconcileHelpers;
   let gone: [string, LedgerEntry];
   const deleteInBilling = async (e: LedgerEntry) => {
-    const res = await fetch(`${p.billing.url}/__admin/invoices/${encodeURIComponent(e.billingId)}/delete?company=${COMPANY}`, { method: 'POST' });
+    const res = await fetch(
+      `${p.billing.url}/__admin/invoices/${encodeURIComponent(e.billingId)}/delete?company=${COMPANY}`,
+      { method: 'POST' },
+    );
     if (!res.ok) throw new Error(`delete: ${res.status} ${await res.text()}`);
   };
 
   beforeAll(async () => {
-    p = await startPipeline({ name: 'reconcile-history', invoices: 30, reconcile: { countInvariant: { leafRecords: 2 } } });
+    p = await startPipeline({
+      name: 'reconcile-history',
+      invoices: 30,
+      reconcile: { countInvariant: { leafRecords: 2 } },
+    });
     p.startWorkers(['pull', 'upsert', 'backfill']);
-    await runBackfill(p.rt, { connectionId: CONNECTION, entities: ['customers', 'invoices'], ...HISTORY }, { quiet: true });
+    await runBackfill(
+      p.rt,
+      { connectionId: CONNECTION, entities: ['customers', 'invoices'], ...HISTORY },
+      { quiet: true },
+    );
     rt = makeJobHelpers(p.rt).reconcile;
     for await (const batch of p.rt.ledger.scan(CONNECTION, 'invoices')) {
       const live = batch.find(([, e]) => e.fields?.invoiceDate && !/void|draft/i.test(e.sourceStatus ?? ''));
@@ -33,7 +44,13 @@ describe('given a synced connection', () => {
   it('when billing and the ledger agree, then no drift, and neither a deep run reads the vendor', async () => {
     const before = p.zoho.journal.list().length;
     const r = await reconcileHistory(rt, { connectionId: CONNECTION, deep: true });
-    expect(r).toMatchObject({ history: true, total: 0, vendorCalls: 0, windows: { compared: 1, disagreeing: [] }, checked: { source: 0 } });
+    expect(r).toMatchObject({
+      history: true,
+      total: 0,
+      vendorCalls: 0,
+      windows: { compared: 1, disagreeing: [] },
+      checked: { source: 0 },
+    });
     expect(p.zoho.journal.list().length).toBe(before);
   }, 30_000);
 

@@ -60,7 +60,10 @@ describe('syncNow, pauseConnection', () => {
 
   it('given a paused connection, when synced now, then nothing is enqueued and the result carries the pause (by, reason)', async () => {
     await pull.obliterate({ force: true });
-    expect(await pauseConnection(rt, C, { by: 'ops@host', reason: 'vendor migration' })).toMatchObject({ connection: C, changed: true });
+    expect(await pauseConnection(rt, C, { by: 'ops@host', reason: 'vendor migration' })).toMatchObject({
+      connection: C,
+      changed: true,
+    });
     const r = await syncNow(rt, C, ['invoices']);
     expect(r).toMatchObject({ connection: C, state: 'paused', pause: { by: 'ops@host', reason: 'vendor migration' } });
     expect(await pull.getJobCounts('wait', 'prioritized', 'delayed')).toEqual({ wait: 0, prioritized: 0, delayed: 0 });

@@ -54,7 +54,9 @@ describe('docker-compose.yml', () => {
 
   it('is valid: `docker-compose config -q` passes, with and without the sandbox profile', () => {
     for (const args of [[], ['--profile', 'sandbox']]) {
-      const r = run(bin, [...args, 'config', '-q'], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' } });
+      const r = run(bin, [...args, 'config', '-q'], {
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' },
+      });
       expect(r.status, `${args.join(' ')}: ${r.output}`).toBe(0);
     }
   });
@@ -115,7 +117,9 @@ describe('docker-compose.yml', () => {
     const job = prom.scrape_configs.find((j) => j.job_name === 'erp-sync')!; // the rules select job="erp-sync"
     expect(job.dns_sd_configs![0]).toMatchObject({ names: ['worker'], port: 9464 });
     expect(prom.rule_files).toEqual(['rules/*.rules.yml']); // relative to /etc/prometheus, where rules/ is mounted
-    const provider = parseYaml(readFileSync(join(REPO_ROOT, 'ops/grafana/provisioning/dashboards/erp-sync.yml'), 'utf8')) as {
+    const provider = parseYaml(
+      readFileSync(join(REPO_ROOT, 'ops/grafana/provisioning/dashboards/erp-sync.yml'), 'utf8'),
+    ) as {
       providers: Array<{ options: { path: string } }>;
     };
     const dashMount = binds(resolved).find((m) => m.source.endsWith('ops/grafana/dashboards'))!;
@@ -168,7 +172,8 @@ describe('Dockerfile', () => {
   });
 
   it('copies every source directory the build compiles (tsconfig.build.json include)', () => {
-    const include = (JSON.parse(readFileSync(join(REPO_ROOT, 'tsconfig.build.json'), 'utf8')) as { include: string[] }).include;
+    const include = (JSON.parse(readFileSync(join(REPO_ROOT, 'tsconfig.build.json'), 'utf8')) as { include: string[] })
+      .include;
     for (const dir of include) expect(text(), dir).toMatch(new RegExp(`^COPY ${dir} \\./${dir}$`, 'm'));
   });
 

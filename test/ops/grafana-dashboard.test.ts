@@ -25,13 +25,19 @@ interface Dashboard {
   annotations: { list: Array<{ expr?: string }> };
 }
 
-const dashboard = () => JSON.parse(readFileSync(join(REPO_ROOT, 'ops/grafana/dashboards/erp-sync.json'), 'utf8')) as Dashboard;
-const queries = (d: Dashboard) => d.panels.flatMap((p) => (p.targets ?? []).map((t) => ({ where: `panel "${p.title}"`, expr: t.expr })));
+const dashboard = () =>
+  JSON.parse(readFileSync(join(REPO_ROOT, 'ops/grafana/dashboards/erp-sync.json'), 'utf8')) as Dashboard;
+const queries = (d: Dashboard) =>
+  d.panels.flatMap((p) => (p.targets ?? []).map((t) => ({ where: `panel "${p.title}"`, expr: t.expr })));
 const variableQueries = (d: Dashboard) =>
   d.templating.list
     .filter((v) => v.type === 'query')
-    .map((v) => ({ where: `variable $${v.name}`, expr: typeof v.query === 'string' ? v.query : (v.query as { query: string }).query }));
-const annotationQueries = (d: Dashboard) => d.annotations.list.flatMap((a) => (a.expr ? [{ where: 'annotation', expr: a.expr }] : []));
+    .map((v) => ({
+      where: `variable $${v.name}`,
+      expr: typeof v.query === 'string' ? v.query : (v.query as { query: string }).query,
+    }));
+const annotationQueries = (d: Dashboard) =>
+  d.annotations.list.flatMap((a) => (a.expr ? [{ where: 'annotation', expr: a.expr }] : []));
 
 describe('the Grafana dashboard ops/grafana/dashboards/erp-sync.json', () => {
   it('names, in every panel query, variable and annotation, only metrics the worker exports (or Prometheus writes: up, ALERTS)', async () => {
@@ -92,12 +98,17 @@ describe('the Grafana dashboard ops/grafana/dashboards/erp-sync.json', () => {
     expect(ds).toMatchObject({ type: 'datasource', query: 'prometheus' });
     for (const p of d.panels.filter((x) => x.type !== 'row')) {
       expect(p.datasource, p.title).toEqual({ type: 'prometheus', uid: '${datasource}' });
-      for (const t of p.targets ?? []) expect(t.datasource, p.title).toEqual({ type: 'prometheus', uid: '${datasource}' });
+      for (const t of p.targets ?? [])
+        expect(t.datasource, p.title).toEqual({ type: 'prometheus', uid: '${datasource}' });
     }
-    const provisioned = parseYaml(readFileSync(join(REPO_ROOT, 'ops/grafana/provisioning/datasources/prometheus.yml'), 'utf8')) as {
+    const provisioned = parseYaml(
+      readFileSync(join(REPO_ROOT, 'ops/grafana/provisioning/datasources/prometheus.yml'), 'utf8'),
+    ) as {
       datasources: Array<{ type: string; url: string; isDefault: boolean }>;
     };
-    expect(provisioned.datasources).toEqual([expect.objectContaining({ type: 'prometheus', url: 'http://prometheus:9090', isDefault: true })]);
+    expect(provisioned.datasources).toEqual([
+      expect.objectContaining({ type: 'prometheus', url: 'http://prometheus:9090', isDefault: true }),
+    ]);
   });
 
   it('is a well-formed dashboard: unique panel ids, a stable uid, every panel inside the 24-column grid', () => {
@@ -115,12 +126,20 @@ describe('the Grafana dashboard ops/grafana/dashboards/erp-sync.json', () => {
 
 describe('the metric-name parser the dashboard and rule tests rely on', () => {
   it('finds selectors and ignores functions, aggregations, label names, strings, ranges and variables', () => {
-    expect(metricNamesIn('histogram_quantile(0.95, sum by (le, queue) (rate(erpsync_job_duration_seconds_bucket{result="ok"}[5m])))')).toEqual([
-      'erpsync_job_duration_seconds_bucket',
+    expect(
+      metricNamesIn(
+        'histogram_quantile(0.95, sum by (le, queue) (rate(erpsync_job_duration_seconds_bucket{result="ok"}[5m])))',
+      ),
+    ).toEqual(['erpsync_job_duration_seconds_bucket']);
+    expect(
+      metricNamesIn('a_total / on (x) group_left b_total > 0.1 and c offset 1h unless d{k=~"e|f"}').sort(),
+    ).toEqual(['a_total', 'b_total', 'c', 'd']);
+    expect(metricNamesIn('label_values(erpsync_pull_interval_seconds, connection)')).toEqual([
+      'erpsync_pull_interval_seconds',
     ]);
-    expect(metricNamesIn('a_total / on (x) group_left b_total > 0.1 and c offset 1h unless d{k=~"e|f"}').sort()).toEqual(['a_total', 'b_total', 'c', 'd']);
-    expect(metricNamesIn('label_values(erpsync_pull_interval_seconds, connection)')).toEqual(['erpsync_pull_interval_seconds']);
     expect(metricNamesIn('sum(rate(x{connection=~"$connection"}[$__rate_interval]))')).toEqual(['x']);
-    expect(metricNamesIn('queue:erpsync_backlog_jobs:sum{queue="upsert"} > 1000')).toEqual(['queue:erpsync_backlog_jobs:sum']);
+    expect(metricNamesIn('queue:erpsync_backlog_jobs:sum{queue="upsert"} > 1000')).toEqual([
+      'queue:erpsync_backlog_jobs:sum',
+    ]);
   });
 });

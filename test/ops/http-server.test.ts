@@ -54,7 +54,10 @@ describe('the worker HTTP server: /metrics, /healthz, /readyz, /runbook and noth
     ready = async () => ({ ok: false, checks: { redis: { ok: true }, workers: { ok: false, detail: 'starting' } } });
     r = await fetch(`${server.url}/readyz`);
     expect(r.status).toBe(503);
-    expect(await r.json()).toEqual({ ok: false, checks: { redis: { ok: true }, workers: { ok: false, detail: 'starting' } } });
+    expect(await r.json()).toEqual({
+      ok: false,
+      checks: { redis: { ok: true }, workers: { ok: false, detail: 'starting' } },
+    });
 
     ready = async () => {
       throw new Error('redis gone');
@@ -70,7 +73,10 @@ describe('the worker HTTP server: /metrics, /healthz, /readyz, /runbook and noth
     const r = await fetch(`${server.url}/readyz`, { signal: AbortSignal.timeout(5_000) });
     const ms = Date.now() - started;
     expect(r.status).toBe(503);
-    expect(await r.json()).toEqual({ ok: false, checks: { ready: { ok: false, detail: `readiness checks: no answer within ${READY_TIMEOUT_MS} ms` } } });
+    expect(await r.json()).toEqual({
+      ok: false,
+      checks: { ready: { ok: false, detail: `readiness checks: no answer within ${READY_TIMEOUT_MS} ms` } },
+    });
     expect(ms).toBeGreaterThanOrEqual(READY_TIMEOUT_MS);
     expect(ms).toBeLessThan(1_000);
   });

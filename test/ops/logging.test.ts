@@ -34,12 +34,20 @@ describe('log format: JSON lines by default, pretty on a TTY', () => {
   });
 
   it('writes one JSON object per line, with level, time, service and the bound fields, when stdout is a pipe', () => {
-    const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'info' } });
+    const r = spawnSync(process.execPath, ['-e', script], {
+      encoding: 'utf8',
+      env: { ...process.env, LOG_LEVEL: 'info' },
+    });
     expect(r.status, r.stderr).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
     const entry = JSON.parse(lines[0]!) as Record<string, unknown>;
-    expect(entry).toMatchObject({ level: 30, service: 'erp-sync', connection: 'zoho-in', msg: 'hello from the logger' });
+    expect(entry).toMatchObject({
+      level: 30,
+      service: 'erp-sync',
+      connection: 'zoho-in',
+      msg: 'hello from the logger',
+    });
     expect(typeof entry.time).toBe('number');
   });
 
@@ -64,16 +72,31 @@ describe('log format: JSON lines by default, pretty on a TTY', () => {
 describe('one child logger per job', () => {
   it('binds queue, job id, connection, entity and attempt to every line a processor logs, and to its failure', async () => {
     const { logger, lines } = capture('info');
-    const processor = defineJob('pull', z.object({ connectionId: z.string(), entity: z.string() }), { logger, metrics: createMetrics() }, async ({ log }) => {
-      log.info('reading a page');
-      throw new Error('vendor timed out');
-    });
-    const job = { id: 'pull-zoho-in-invoices-42', data: { connectionId: 'zoho-in', entity: 'invoices' }, attemptsMade: 1 } as unknown as Job;
+    const processor = defineJob(
+      'pull',
+      z.object({ connectionId: z.string(), entity: z.string() }),
+      { logger, metrics: createMetrics() },
+      async ({ log }) => {
+        log.info('reading a page');
+        throw new Error('vendor timed out');
+      },
+    );
+    const job = {
+      id: 'pull-zoho-in-invoices-42',
+      data: { connectionId: 'zoho-in', entity: 'invoices' },
+      attemptsMade: 1,
+    } as unknown as Job;
     await expect(processor(job)).rejects.toThrow('vendor timed out');
     const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(entries.map((e) => e.msg)).toEqual(['reading a page', 'job attempt failed']);
     for (const e of entries)
-      expect(e).toMatchObject({ queue: 'pull', jobId: 'pull-zoho-in-invoices-42', connection: 'zoho-in', entity: 'invoices', attempt: 2 });
+      expect(e).toMatchObject({
+        queue: 'pull',
+        jobId: 'pull-zoho-in-invoices-42',
+        connection: 'zoho-in',
+        entity: 'invoices',
+        attempt: 2,
+      });
     expect(entries[1]!.err).toMatchObject({ type: 'Error', message: 'vendor timed out' });
   });
 });
@@ -121,7 +144,12 @@ describe('redaction: a canary in every secret field never reaches the log', () =
             id: 'xero-uk',
             system: 'xero',
             originSource: 'EXTERNAL_SYSTEM_C',
-            settings: { tenantId: '00000000-0000-0000-0000-000000000000', clientId: 'id', clientSecret: c.xeroSecret, refreshToken: c.xeroRefresh },
+            settings: {
+              tenantId: '00000000-0000-0000-0000-000000000000',
+              clientId: 'id',
+              clientSecret: c.xeroSecret,
+              refreshToken: c.xeroRefresh,
+            },
           },
         ],
       },
@@ -155,13 +183,28 @@ describe('redaction: a canary in every secret field never reaches the log', () =
     };
     logger.info({ headers }, 'headers');
     logger.info({ req: { method: 'POST', url: '/x', headers } }, 'request');
-    logger.info({ request: { options: { headers: { Authorization: `Zoho-oauthtoken ${c.accessToken}` } } } }, 'upper-case header');
     logger.info(
-      { response: { body: { access_token: c.accessToken, refresh_token: c.zohoRefresh, id_token: c.accessToken, expires_in: 3600 } } },
+      { request: { options: { headers: { Authorization: `Zoho-oauthtoken ${c.accessToken}` } } } },
+      'upper-case header',
+    );
+    logger.info(
+      {
+        response: {
+          body: {
+            access_token: c.accessToken,
+            refresh_token: c.zohoRefresh,
+            id_token: c.accessToken,
+            expires_in: 3600,
+          },
+        },
+      },
       'token response',
     );
     logger.info({ tokens: [{ accessToken: c.accessToken, refreshToken: c.xeroRefresh }] }, 'token store');
-    logger.info({ form: { client_secret: c.zohoSecret, refresh_token: c.zohoRefresh, grant_type: 'refresh_token' } }, 'token request');
+    logger.info(
+      { form: { client_secret: c.zohoSecret, refresh_token: c.zohoRefresh, grant_type: 'refresh_token' } },
+      'token request',
+    );
     expect(leaks(text())).toEqual([]);
     expect(text()).toContain('"expires_in":3600');
     expect(text()).toContain('"grant_type":"refresh_token"');
@@ -219,13 +262,17 @@ describe('redaction: a canary in every secret field never reaches the log', () =
       stack.billing.faults.set({});
       await until(
         'the upserts to recover from the 503s',
-        async () => (await stack.metrics()).match(new RegExp(`erpsync_records_upserted_total\\{connection="${CONNECTION}",entity="invoices"\\} [1-9]`)),
+        async () =>
+          (await stack.metrics()).match(
+            new RegExp(`erpsync_records_upserted_total\\{connection="${CONNECTION}",entity="invoices"\\} [1-9]`),
+          ),
         30_000,
       );
       await fetch(`${stack.url}/admin/queues?token=${c.adminToken}`, { redirect: 'manual' });
       await fetch(`${stack.url}/admin/queues/api/queues`, { headers: { authorization: `Bearer ${c.adminToken}` } });
       const text = stack.lines.join('');
-      for (const msg of ['worker started', 'zoho-books access token refreshed', 'pull finished']) expect(text).toContain(`"msg":"${msg}"`);
+      for (const msg of ['worker started', 'zoho-books access token refreshed', 'pull finished'])
+        expect(text).toContain(`"msg":"${msg}"`);
       expect(text).toMatch(failed);
       expect(leaks(text)).toEqual([]);
       expect(leaks(await stack.metrics())).toEqual([]);

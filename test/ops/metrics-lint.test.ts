@@ -25,7 +25,9 @@ describe("a running worker's /metrics", () => {
     expect(text).toMatch(/^process_resident_memory_bytes \d/m);
     expect(text).toMatch(/^nodejs_eventloop_lag_p99_seconds \d/m);
     expect(text).not.toMatch(/^erpsync_(process|nodejs)_/m);
-    expect(text).toMatch(new RegExp(`^erpsync_build_info\\{version="[^"]+",commit="[^"]+",node="${process.version}"\\} 1$`, 'm'));
+    expect(text).toMatch(
+      new RegExp(`^erpsync_build_info\\{version="[^"]+",commit="[^"]+",node="${process.version}"\\} 1$`, 'm'),
+    );
   });
 
   it('starts known series at 0 (stalls per queue, 429s per target) instead of leaving them absent', () => {

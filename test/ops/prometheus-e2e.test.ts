@@ -30,13 +30,23 @@ describe('Prometheus scraping a running worker, with the shipped alert rules', (
           originSource: 'EXTERNAL_SYSTEM_B',
           entities: ['invoices'],
           schedule: { everySeconds: 3600 },
-          settings: { organizationId: '1', clientId: 'x', clientSecret: 'x', refreshToken: 'x', baseUrl: `http://127.0.0.1:${closed}/books/v3` },
+          settings: {
+            organizationId: '1',
+            clientId: 'x',
+            clientSecret: 'x',
+            refreshToken: 'x',
+            baseUrl: `http://127.0.0.1:${closed}/books/v3`,
+          },
         },
       ],
     });
     const target = new URL(stack.url).host;
     // As an operator would set it: the runbook page of a worker they can open.
-    prom = await startPrometheus({ targets: [target], ruleFiles: [RULES], externalLabels: { erpsync_runbook_url: `${stack.url}/runbook` } });
+    prom = await startPrometheus({
+      targets: [target],
+      ruleFiles: [RULES],
+      externalLabels: { erpsync_runbook_url: `${stack.url}/runbook` },
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -67,14 +77,19 @@ describe('Prometheus scraping a running worker, with the shipped alert rules', (
       30_000,
     );
     expect(Number(upserted.result[0]!.value[1])).toBeGreaterThan(0);
-    const last = await prom.query(`erpsync_last_success_timestamp_seconds{connection="${CONNECTION}",entity="invoices"}`);
+    const last = await prom.query(
+      `erpsync_last_success_timestamp_seconds{connection="${CONNECTION}",entity="invoices"}`,
+    );
     expect(Math.abs(Number(last.result[0]!.value[1]) - Date.now() / 1000)).toBeLessThan(120);
     const interval = await prom.query(`erpsync_pull_interval_seconds{connection="${CONNECTION}"}`);
     expect(interval.result.map((r) => [r.metric.entity, r.value[1]]).sort()).toEqual([
       ['customers', '5'],
       ['invoices', '5'],
     ]);
-    const backlog = await until('the backlog recording rule', async () => (await prom.query('queue:erpsync_backlog_jobs:sum{queue="upsert"}')).result[0]);
+    const backlog = await until(
+      'the backlog recording rule',
+      async () => (await prom.query('queue:erpsync_backlog_jobs:sum{queue="upsert"}')).result[0],
+    );
     expect(Number(backlog.value[1])).toBeGreaterThanOrEqual(0);
   }, 90_000);
 
@@ -94,9 +109,9 @@ describe('Prometheus scraping a running worker, with the shipped alert rules', (
       },
       20_000,
     );
-    expect(rule.alerts!.map((a) => ({ connection: a.labels.connection, entity: a.labels.entity, state: a.state }))).toEqual([
-      { connection: DOWN, entity: 'invoices', state: 'pending' },
-    ]);
+    expect(
+      rule.alerts!.map((a) => ({ connection: a.labels.connection, entity: a.labels.entity, state: a.state })),
+    ).toEqual([{ connection: DOWN, entity: 'invoices', state: 'pending' }]);
   });
 
   it('fires ErpSyncDriftFound after a reconcile finds an invoice in billing that the source does not have', async () => {
@@ -127,7 +142,9 @@ describe('Prometheus scraping a running worker, with the shipped alert rules', (
       severity: 'warning',
       value: 1,
     });
-    const alerts = await prom.query('ALERTS{alertname="ErpSyncDriftFound", alertstate="firing", kind="orphan_in_billing"}');
+    const alerts = await prom.query(
+      'ALERTS{alertname="ErpSyncDriftFound", alertstate="firing", kind="orphan_in_billing"}',
+    );
     expect(alerts.result).toHaveLength(1);
     // The alert links to its runbook entry, served by the worker: absolute, and the entry is there.
     const runbookUrl = rule.alerts!.find((a) => a.labels.kind === 'orphan_in_billing')!.annotations.runbook_url!;
@@ -138,7 +155,9 @@ describe('Prometheus scraping a running worker, with the shipped alert rules', (
   }, 60_000);
 
   it('evaluates every query of the Grafana dashboard without error, and every panel shows data', async () => {
-    const dash = JSON.parse(readFileSync(DASHBOARD, 'utf8')) as { panels: Array<{ title: string; targets?: Array<{ expr: string }> }> };
+    const dash = JSON.parse(readFileSync(DASHBOARD, 'utf8')) as {
+      panels: Array<{ title: string; targets?: Array<{ expr: string }> }>;
+    };
     const panels = dash.panels.filter((p) => p.targets?.length);
     expect(panels.flatMap((p) => p.targets!).length).toBeGreaterThan(20);
     const failures: string[] = [];
@@ -146,7 +165,9 @@ describe('Prometheus scraping a running worker, with the shipped alert rules', (
       let series = 0;
       for (const t of panel.targets!) {
         const expr = t.expr.replaceAll('$connection', '.*');
-        const r = await prom.query(expr).catch((e: Error) => (failures.push(`${panel.title}: ${expr}: ${e.message}`), undefined));
+        const r = await prom
+          .query(expr)
+          .catch((e: Error) => (failures.push(`${panel.title}: ${expr}: ${e.message}`), undefined));
         series += r?.result.length ?? 0;
       }
       // A panel whose every query is empty reads "No data": its series must exist (at 0) from the start.
@@ -173,6 +194,10 @@ describe('Prometheus scraping a running worker, with the shipped alert rules', (
       },
       20_000,
     );
-    expect(rule.alerts![0]!.labels).toMatchObject({ job: 'erp-sync', instance: new URL(stack.url).host, severity: 'critical' });
+    expect(rule.alerts![0]!.labels).toMatchObject({
+      job: 'erp-sync',
+      instance: new URL(stack.url).host,
+      severity: 'critical',
+    });
   }, 30_000);
 });

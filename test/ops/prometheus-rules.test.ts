@@ -24,7 +24,8 @@ interface RuleTest {
   alert_rule_test?: Array<{ eval_time: string; alertname: string; exp_alerts: unknown[] }>;
 }
 
-const rulesDoc = () => parseYaml(readFileSync(join(REPO_ROOT, RULES), 'utf8')) as { groups: Array<{ name: string; rules: Rule[] }> };
+const rulesDoc = () =>
+  parseYaml(readFileSync(join(REPO_ROOT, RULES), 'utf8')) as { groups: Array<{ name: string; rules: Rule[] }> };
 const allRules = () => rulesDoc().groups.flatMap((g) => g.rules);
 const alerts = () => allRules().filter((r) => r.alert);
 
@@ -105,7 +106,8 @@ describe('the alert rules in ops/prometheus', () => {
     const unknown: string[] = [];
     for (const r of allRules()) {
       for (const name of metricNamesIn(r.expr))
-        if (!all.has(name) && !PROMETHEUS_SERIES.has(name) && !records.has(name)) unknown.push(`${r.alert ?? r.record}: ${name}`);
+        if (!all.has(name) && !PROMETHEUS_SERIES.has(name) && !records.has(name))
+          unknown.push(`${r.alert ?? r.record}: ${name}`);
     }
     expect(unknown).toEqual([]);
     // the parser really finds names (guards against it silently returning nothing)

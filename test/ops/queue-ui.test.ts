@@ -47,7 +47,12 @@ describe('the queue UI at /admin/queues: routing and the admin token', () => {
   });
 
   it('answers 404 on /admin/queues and below when no admin token is configured (the UI is off)', async () => {
-    for (const path of ['/admin/queues', '/admin/queues/', '/admin/queues/api/queues', `/admin/queues?token=${TOKEN}`]) {
+    for (const path of [
+      '/admin/queues',
+      '/admin/queues/',
+      '/admin/queues/api/queues',
+      `/admin/queues?token=${TOKEN}`,
+    ]) {
       const r = await fetch(`${off}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } });
       expect(r.status, path).toBe(404);
     }
@@ -81,7 +86,9 @@ describe('the queue UI at /admin/queues: routing and the admin token', () => {
     expect(html).toContain('<title>erp-sync queues</title>');
     const api = await fetch(`${on}/admin/queues/api/queues`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(api.status).toBe(200);
-    const body = (await api.json()) as { queues: Array<{ name: string; readOnlyMode: boolean; counts: Record<string, number> }> };
+    const body = (await api.json()) as {
+      queues: Array<{ name: string; readOnlyMode: boolean; counts: Record<string, number> }>;
+    };
     expect(body.queues.map((q) => q.name).sort()).toEqual([...NAMES].sort());
     expect(body.queues.every((q) => q.readOnlyMode)).toBe(true);
     expect(body.queues.find((q) => q.name === 'upsert')!.counts.waiting).toBe(2);
@@ -98,18 +105,26 @@ describe('the queue UI at /admin/queues: routing and the admin token', () => {
     expect(cookie).toMatch(/; HttpOnly(;|$)/);
     expect(cookie).toMatch(/; SameSite=Strict(;|$)/);
     expect(cookie).not.toMatch(/Secure/);
-    const withCookie = await fetch(`${on}/admin/queues/api/queues`, { headers: { cookie: `other=1; ${QUEUE_UI_COOKIE}=${sessionValue(TOKEN)}` } });
+    const withCookie = await fetch(`${on}/admin/queues/api/queues`, {
+      headers: { cookie: `other=1; ${QUEUE_UI_COOKIE}=${sessionValue(TOKEN)}` },
+    });
     expect(withCookie.status).toBe(200);
   });
 
   it('marks the cookie Secure behind an HTTPS proxy (X-Forwarded-Proto: https)', async () => {
-    const r = await fetch(`${on}/admin/queues?token=${TOKEN}`, { redirect: 'manual', headers: { 'x-forwarded-proto': 'https' } });
+    const r = await fetch(`${on}/admin/queues?token=${TOKEN}`, {
+      redirect: 'manual',
+      headers: { 'x-forwarded-proto': 'https' },
+    });
     expect(r.status).toBe(303);
     expect(r.headers.get('set-cookie')).toMatch(/; Secure(;|$)/);
   });
 
   it('is read-only: an authorised request to empty the upsert queue is refused and the jobs stay', async () => {
-    const r = await fetch(`${on}/admin/queues/api/queues/upsert/empty`, { method: 'PUT', headers: { authorization: `Bearer ${TOKEN}` } });
+    const r = await fetch(`${on}/admin/queues/api/queues/upsert/empty`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     expect(r.status).toBe(405);
     expect(await queues[1]!.getWaitingCount()).toBe(2);
   });
@@ -117,14 +132,19 @@ describe('the queue UI at /admin/queues: routing and the admin token', () => {
   it('leaves every other route alone: /metrics needs no token, /admin/queuesX is not the UI', async () => {
     expect((await fetch(`${on}/metrics`)).status).toBe(200);
     expect((await fetch(`${on}/admin/queuesX`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(404);
-    expect((await fetch(`${on}/admin/queues/no-such-page/x.js`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(404);
+    expect(
+      (await fetch(`${on}/admin/queues/no-such-page/x.js`, { headers: { authorization: `Bearer ${TOKEN}` } })).status,
+    ).toBe(404);
   });
 });
 
 describe('the queue UI in headless Chromium, on a running worker', () => {
   // The screenshot goes to a scratch folder, so a test run leaves the tree clean; UPDATE_SCREENSHOTS=1 writes
   // the one docs/ shows.
-  const SCREENSHOT = process.env.UPDATE_SCREENSHOTS === '1' ? join(REPO_ROOT, 'docs/queue-ui.png') : join(tmpdir(), `erp-sync-queue-ui-${process.pid}.png`);
+  const SCREENSHOT =
+    process.env.UPDATE_SCREENSHOTS === '1'
+      ? join(REPO_ROOT, 'docs/queue-ui.png')
+      : join(tmpdir(), `erp-sync-queue-ui-${process.pid}.png`);
   let stack: Stack;
 
   beforeAll(async () => {
@@ -156,7 +176,8 @@ describe('the queue UI in headless Chromium, on a running worker', () => {
       const res = await page.goto(`${stack.url}/admin/queues?token=${TOKEN}`, { waitUntil: 'networkidle' });
       expect(res!.status()).toBe(200);
       expect(new URL(page.url()).search).toBe(''); // the token left the address bar
-      for (const name of NAMES) await page.getByRole('link', { name, exact: true }).first().waitFor({ timeout: 15_000 });
+      for (const name of NAMES)
+        await page.getByRole('link', { name, exact: true }).first().waitFor({ timeout: 15_000 });
       const text = await page.locator('body').innerText();
       for (const name of NAMES) expect(text).toContain(name);
       expect(errors).toEqual([]);

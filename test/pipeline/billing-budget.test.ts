@@ -29,7 +29,8 @@ describe('BillingBudget', () => {
     // The slot times as Redis recorded them (its own clock): every window of 200 ms, wherever it starts.
     const times = (await a.zrange(key, 0, -1, 'WITHSCORES')).filter((_, i) => i % 2 === 1).map(Number);
     expect(times).toHaveLength(45);
-    for (const t of times) expect(times.filter((u) => u >= t && u < t + 200).length, `window from ${t}`).toBeLessThanOrEqual(10);
+    for (const t of times)
+      expect(times.filter((u) => u >= t && u < t + 200).length, `window from ${t}`).toBeLessThanOrEqual(10);
     // Slots are handed out in successive windows (the guard makes each 210 ms): 45 = 4 full windows and a bit.
     expect(Math.max(...times) - Math.min(...times)).toBeGreaterThanOrEqual(4 * 200);
     expect(elapsed).toBeGreaterThanOrEqual(4 * 200);
@@ -61,7 +62,8 @@ describe('BillingBudget', () => {
     expect(times).toHaveLength(11);
     const after = times.slice(1);
     for (const t of after) expect(t).toBeGreaterThanOrEqual(pausedAt + 400);
-    for (const t of times) expect(times.filter((u) => u >= t && u < t + 200).length, `window from ${t}`).toBeLessThanOrEqual(4);
+    for (const t of times)
+      expect(times.filter((u) => u >= t && u < t + 200).length, `window from ${t}`).toBeLessThanOrEqual(4);
   });
 });
 
@@ -96,7 +98,8 @@ describe('BillingBudget, many callers of one process at once', () => {
     const members = entries.filter((_, i) => i % 2 === 0);
     const times = entries.filter((_, i) => i % 2 === 1).map(Number);
     expect(new Set(members).size).toBe(40);
-    for (const t of times) expect(times.filter((u) => u >= t && u < t + 200).length, `window from ${t}`).toBeLessThanOrEqual(10);
+    for (const t of times)
+      expect(times.filter((u) => u >= t && u < t + 200).length, `window from ${t}`).toBeLessThanOrEqual(10);
     expect(Math.max(...times) - Math.min(...times)).toBeGreaterThanOrEqual(3 * 200);
   });
 

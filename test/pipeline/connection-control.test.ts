@@ -26,7 +26,12 @@ describe('ConnectionControl', () => {
   it('given a pause by one process, then every process sees it paused with since, by and reason', async () => {
     const r = await one.pause('c1', { by: 'ops@host', reason: 'vendor migration' }, 1_000);
     expect(r).toEqual({ pause: { since: 1_000, by: 'ops@host', reason: 'vendor migration' }, changed: true });
-    expect(await other.state('c1')).toEqual({ state: 'paused', since: 1_000, by: 'ops@host', reason: 'vendor migration' });
+    expect(await other.state('c1')).toEqual({
+      state: 'paused',
+      since: 1_000,
+      by: 'ops@host',
+      reason: 'vendor migration',
+    });
     expect(await other.state('c2')).toEqual({ state: 'running' });
   });
 
@@ -38,8 +43,12 @@ describe('ConnectionControl', () => {
 
   it('given a paused connection, when its jobs start, then each is recorded as held (once each) and the pause returned; a job passed without an id records nothing', async () => {
     expect(await one.holdIfPaused('c1', { queue: 'pull', jobId: 'now-c1-invoices-x' })).toMatchObject({ since: 1_000 });
-    expect(await other.holdIfPaused('c1', { queue: 'upsert', jobId: 'up-c1-inv-7-abc' })).toMatchObject({ since: 1_000 });
-    expect(await other.holdIfPaused('c1', { queue: 'upsert', jobId: 'up-c1-inv-7-abc' })).toMatchObject({ since: 1_000 });
+    expect(await other.holdIfPaused('c1', { queue: 'upsert', jobId: 'up-c1-inv-7-abc' })).toMatchObject({
+      since: 1_000,
+    });
+    expect(await other.holdIfPaused('c1', { queue: 'upsert', jobId: 'up-c1-inv-7-abc' })).toMatchObject({
+      since: 1_000,
+    });
     expect(await one.holdIfPaused('c1')).toMatchObject({ since: 1_000 });
     expect(await one.heldCount('c1')).toBe(2);
   });

@@ -53,7 +53,13 @@ async function resetAsBefore(redis: Redis, k: StateKeys, connection: string): Pr
     tx.del(k.windowCheckpoint(connection, e));
     tx.hincrby(k.checkpointRewinds(connection), e, 1);
   }
-  tx.del(k.checkpoint(connection), k.customersEnsured(connection), k.quarantine(connection), k.inFlight(connection), k.verdicts(connection));
+  tx.del(
+    k.checkpoint(connection),
+    k.customersEnsured(connection),
+    k.quarantine(connection),
+    k.inFlight(connection),
+    k.verdicts(connection),
+  );
   tx.del(k.reconcile(connection), k.lastError(connection));
   tx.set(k.billingCompany(connection), JSON.stringify(BINDING));
   await tx.exec();
@@ -82,10 +88,18 @@ describe('ConnectionState', () => {
   it('given a reset connection, then its state is gone, its binding is the new company, and the ledger, the pause and another connection are untouched', async () => {
     const k = stateKeys(after);
     const state = await dump(redis, after);
-    for (const key of [k.checkpoint('c1'), k.windowCheckpoint('c1', 'invoices'), k.quarantine('c1'), k.inFlight('c1'), k.lastError('c1')])
+    for (const key of [
+      k.checkpoint('c1'),
+      k.windowCheckpoint('c1', 'invoices'),
+      k.quarantine('c1'),
+      k.inFlight('c1'),
+      k.lastError('c1'),
+    ])
       expect(state[key.slice(after.length)]).toBeUndefined();
     expect(await redis.get(k.billingCompany('c1'))).toBe(JSON.stringify(BINDING));
-    expect(await redis.hgetall(k.checkpointRewinds('c1'))).toEqual(Object.fromEntries(ENTITY_NAMES.map((e) => [e, e === 'invoices' ? '3' : '1'])));
+    expect(await redis.hgetall(k.checkpointRewinds('c1'))).toEqual(
+      Object.fromEntries(ENTITY_NAMES.map((e) => [e, e === 'invoices' ? '3' : '1'])),
+    );
     expect(await redis.hget(k.ledger('c1', 'invoices'), '7')).toBe('{"version":"v1","hash":"h"}');
     expect(await redis.get(k.paused('c1'))).toBe('{"since":1}');
     expect(await redis.hget(k.checkpointRewinds('c2'), 'invoices')).toBe('2');
@@ -100,7 +114,9 @@ describe('ConnectionState', () => {
       await checkpoints.save('c1', 'invoices', { cursor: '2026-11-01T00:00:00Z' });
       const read = await checkpoints.read('c1', 'invoices');
       await new ConnectionState(redis, k).resetForCompany('c1', ENTITY_NAMES, BINDING);
-      expect(await checkpoints.save('c1', 'invoices', { cursor: '2026-11-02T00:00:00Z' }, { rewindsSeen: read.rewinds })).toBe(false);
+      expect(
+        await checkpoints.save('c1', 'invoices', { cursor: '2026-11-02T00:00:00Z' }, { rewindsSeen: read.rewinds }),
+      ).toBe(false);
       expect(await checkpoints.get('c1', 'invoices')).toBeUndefined();
     } finally {
       await dropPrefix(redis, prefix);

@@ -39,7 +39,8 @@ describe('content hash', () => {
     expect(canonicalJson({})).toBe('{}');
     expect(canonicalJson({ a: undefined })).toBe('{}');
     expect(canonicalJson([undefined, { b: 1, a: [2] }])).toBe('[null,{"a":[2],"b":1}]');
-    for (const n of [0, -0, 1e21, 1e-7, 0.1 + 0.2, -1.5, Number.MAX_SAFE_INTEGER, NaN, Infinity, -Infinity]) expect(canonicalJson(n)).toBe(JSON.stringify(n));
+    for (const n of [0, -0, 1e21, 1e-7, 0.1 + 0.2, -1.5, Number.MAX_SAFE_INTEGER, NaN, Infinity, -Infinity])
+      expect(canonicalJson(n)).toBe(JSON.stringify(n));
     expect(canonicalJson({ 'a"b': 1, 'ü\n': 2 })).toBe(JSON.stringify({ 'a"b': 1, 'ü\n': 2 }));
     const sparse = [1, 2, 3];
     delete sparse[1];

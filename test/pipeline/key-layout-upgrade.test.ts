@@ -13,7 +13,12 @@ describe('given state written on one Redis by an earlier release (checkpoints, l
   let p: Pipeline;
   let rt: Runtime;
   const erpId = '9001';
-  const entry = { hash: 'h1', version: '2025-03-01T10:00:00Z', billingId: `inv.${CONNECTION}.${erpId}`, writtenAt: 1_740_000_000_000 };
+  const entry = {
+    hash: 'h1',
+    version: '2025-03-01T10:00:00Z',
+    billingId: `inv.${CONNECTION}.${erpId}`,
+    writtenAt: 1_740_000_000_000,
+  };
   const checkpoint = { state: { cursor: '2025-03-01T10:00:00Z' }, savedAt: 1_740_000_000_000 };
 
   beforeAll(async () => {
@@ -33,7 +38,13 @@ describe('given state written on one Redis by an earlier release (checkpoints, l
     };
     await p.redis.hset(old(`quarantine:${CONNECTION}`), 'invoices|9002', JSON.stringify(quarantined));
     // A refresh token the vendor rotated since the config's was seeded (a store from before fingerprints).
-    await p.redis.hset(old(`token:${CONNECTION}`), 'refreshToken', 'rotated-refresh-token', 'grantedAt', '1740000000000');
+    await p.redis.hset(
+      old(`token:${CONNECTION}`),
+      'refreshToken',
+      'rotated-refresh-token',
+      'grantedAt',
+      '1740000000000',
+    );
     const upserts = new Queue('upsert', { connection: p.redis, prefix: p.prefix });
     await upserts.add('upsert', { queuedBy: 'the earlier release' }, { jobId: 'queued-before-upgrade' });
     await upserts.close();
@@ -46,7 +57,10 @@ describe('given state written on one Redis by an earlier release (checkpoints, l
     expect(await rt.ledger.get(CONNECTION, 'invoices', erpId)).toEqual(entry);
     expect(await rt.ledger.count(CONNECTION, 'invoices')).toBe(1);
     expect(await rt.checkpoints.read(CONNECTION, 'invoices')).toEqual({ checkpoint, rewinds: 2 });
-    expect(await rt.quarantine.get(CONNECTION, 'invoices', '9002')).toMatchObject({ reason: 'MAPPING', version: '2025-03-02T00:00:00Z' });
+    expect(await rt.quarantine.get(CONNECTION, 'invoices', '9002')).toMatchObject({
+      reason: 'MAPPING',
+      version: '2025-03-02T00:00:00Z',
+    });
     expect((await rt.queues.upsert.getJob('queued-before-upgrade'))?.data).toEqual({ queuedBy: 'the earlier release' });
   });
 

@@ -36,7 +36,9 @@ describe('the Redis key layout', () => {
   });
 
   it('given a Redis Cluster, then each queue has its own tag except backfill, which shares pull’s (a backfill is a flow over both)', () => {
-    const tags = Object.fromEntries(Object.values(QUEUES).map((q) => [q, hashTag(`${queuePrefix('erp-sync', q, { cluster: true })}:${q}:wait`)]));
+    const tags = Object.fromEntries(
+      Object.values(QUEUES).map((q) => [q, hashTag(`${queuePrefix('erp-sync', q, { cluster: true })}:${q}:wait`)]),
+    );
     expect(tags).toEqual({
       pull: 'erp-sync:pull',
       backfill: 'erp-sync:pull',
@@ -48,7 +50,10 @@ describe('the Redis key layout', () => {
 
   it('given the Lua scripts, then every key they touch comes from KEYS (or a function parameter holding one), never a name built in the script', () => {
     const dir = new URL('../../src/pipeline/lua/', import.meta.url);
-    const files = [...readdirSync(dir).filter((f) => f.endsWith('.lua')), ...readdirSync(new URL('includes/', dir)).map((f) => `includes/${f}`)];
+    const files = [
+      ...readdirSync(dir).filter((f) => f.endsWith('.lua')),
+      ...readdirSync(new URL('includes/', dir)).map((f) => `includes/${f}`),
+    ];
     expect(files.length).toBeGreaterThan(20);
     const KEYLESS = new Set(['time']);
     for (const file of files) {

@@ -29,7 +29,8 @@ describe('the lease keeper', () => {
     ttlMs,
     renew: async () => (await store.extendLocks('c', 'invoices', erpIds, ttlMs, owner)) === erpIds.length,
   });
-  const failures = async (kind: string) => (await metrics.leaseRenewalsFailed.get()).values.find((v) => v.labels.kind === kind)?.value ?? 0;
+  const failures = async (kind: string) =>
+    (await metrics.leaseRenewalsFailed.get()).values.find((v) => v.labels.kind === kind)?.value ?? 0;
   const warnings = () => lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.level === 40);
 
   beforeAll(async () => {
@@ -49,7 +50,14 @@ describe('the lease keeper', () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     lines = [];
     metrics = createMetrics();
-    keeper = new LeaseKeeper({ logger: createLogger({ level: 'info', format: 'json', destination: { write: (s: string) => void lines.push(s) } }), metrics });
+    keeper = new LeaseKeeper({
+      logger: createLogger({
+        level: 'info',
+        format: 'json',
+        destination: { write: (s: string) => void lines.push(s) },
+      }),
+      metrics,
+    });
   };
 
   it("given a job's record locks and its connection slot tracked, when their TTLs would run out, then both are taken again for their whole TTL", async () => {
@@ -57,7 +65,12 @@ describe('the lease keeper', () => {
     await state.beginMany('c', 'invoices', [{ erpId: 'inv-1' }, { erpId: 'inv-2' }], 60_000, 'job-1');
     expect(await slots.take('c', 'job-1', 2, 30_000)).toBe(true);
     keeper.track(recordLocks(['inv-1', 'inv-2'], 'job-1'));
-    keeper.track({ kind: 'job-slot', owner: 'job-1', ttlMs: 30_000, renew: () => slots.take('c', 'job-1', Number.MAX_SAFE_INTEGER, 30_000) });
+    keeper.track({
+      kind: 'job-slot',
+      owner: 'job-1',
+      ttlMs: 30_000,
+      renew: () => slots.take('c', 'job-1', Number.MAX_SAFE_INTEGER, 30_000),
+    });
     // Nearly the whole TTL has passed: 50 ms of each lock are left.
     for (const id of ['inv-1', 'inv-2']) await redis.pexpire(keys.recordLock('c', 'invoices', id), 50);
     // One tick: a third of the shortest TTL (the slot's 30 s).
@@ -83,7 +96,11 @@ describe('the lease keeper', () => {
     await keeper.renewAll(); // the tick's renewal has answered
     expect(await failures('record-locks')).toBeGreaterThanOrEqual(1);
     const [warning] = warnings();
-    expect(warning).toMatchObject({ lease: 'record-locks', owner: 'job-7', msg: 'lease renewal failed; tried again at the next tick' });
+    expect(warning).toMatchObject({
+      lease: 'record-locks',
+      owner: 'job-7',
+      msg: 'lease renewal failed; tried again at the next tick',
+    });
     const before = await failures('record-locks');
     await vi.advanceTimersByTimeAsync(20_000);
     await keeper.renewAll();

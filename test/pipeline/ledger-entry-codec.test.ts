@@ -6,7 +6,8 @@ import { ledgerEntries } from './ledger-entries.js';
 const { invoiceId, invoice, creditNoteId, creditNote, customerId, customer } = ledgerEntries;
 
 /** What reading the entry back gives, as JSON (key order included: it is what a reader sees). */
-const roundTrip = (erpId: string, entry: LedgerEntry) => JSON.stringify(decodeLedgerEntry(erpId, encodeLedgerEntry(erpId, entry)));
+const roundTrip = (erpId: string, entry: LedgerEntry) =>
+  JSON.stringify(decodeLedgerEntry(erpId, encodeLedgerEntry(erpId, entry)));
 const isCompact = (json: string) => 'w' in (JSON.parse(json) as object);
 
 describe('ledger entry codec', () => {
@@ -33,11 +34,14 @@ describe('ledger entry codec', () => {
 
     it('when encoded, then the content hash, every digest and the version are stored without loss and the Lua-read keys keep their names', () => {
       const stored = JSON.parse(encodeLedgerEntry(invoiceId, invoice)) as Record<string, unknown>;
-      expect(Object.keys(stored)).toEqual(expect.arrayContaining(['hash', 'version', 'jobId', 'fields', 'attachmentUrl']));
+      expect(Object.keys(stored)).toEqual(
+        expect.arrayContaining(['hash', 'version', 'jobId', 'fields', 'attachmentUrl']),
+      );
       expect(stored.version).toBe(invoice.version);
       const decoded = decodeLedgerEntry(invoiceId, JSON.stringify(stored));
       expect(decoded.hash).toBe(invoice.hash);
-      for (const [name, value] of Object.entries(invoice.fields!)) if (name.startsWith('digest:')) expect(decoded.fields![name]).toBe(value);
+      for (const [name, value] of Object.entries(invoice.fields!))
+        if (name.startsWith('digest:')) expect(decoded.fields![name]).toBe(value);
     });
   });
 
@@ -60,58 +64,128 @@ describe('ledger entry codec', () => {
 
   describe('given values the compact form cannot shorten or leave out', () => {
     const cases: Array<[string, string, LedgerEntry]> = [
-      ['a compared number that differs from the entry number', invoiceId, { ...invoice, fields: { ...invoice.fields, invoiceNumber: 'INV-3750' } }],
+      [
+        'a compared number that differs from the entry number',
+        invoiceId,
+        { ...invoice, fields: { ...invoice.fields, invoiceNumber: 'INV-3750' } },
+      ],
       [
         'no compared number while the entry has one',
         invoiceId,
-        { ...invoice, fields: Object.fromEntries(Object.entries(invoice.fields!).filter(([k]) => k !== 'invoiceNumber')) },
+        {
+          ...invoice,
+          fields: Object.fromEntries(Object.entries(invoice.fields!).filter(([k]) => k !== 'invoiceNumber')),
+        },
       ],
-      ['a compared ERP id that is not the ledger field', invoiceId, { ...invoice, fields: { ...invoice.fields, erpId: '11149000000118273' } }],
+      [
+        'a compared ERP id that is not the ledger field',
+        invoiceId,
+        { ...invoice, fields: { ...invoice.fields, erpId: '11149000000118273' } },
+      ],
       ['a compared number but no entry number', invoiceId, { ...invoice, number: undefined }],
       ['a null compared number', invoiceId, { ...invoice, fields: { ...invoice.fields, invoiceNumber: null } }],
       ['a repair hash', invoiceId, { ...invoice, hash: 'repair' }],
-      ['a hash that looks like base64url', invoiceId, { ...invoice, hash: 'yY4aKzxNXm_JjhorPE1eb8mOGis8TV5vyY4aKzxNXm8' }],
+      [
+        'a hash that looks like base64url',
+        invoiceId,
+        { ...invoice, hash: 'yY4aKzxNXm_JjhorPE1eb8mOGis8TV5vyY4aKzxNXm8' },
+      ],
       ['an upper-case hex hash', invoiceId, { ...invoice, hash: invoice.hash.toUpperCase() }],
-      ['a digest that looks like base64url', invoiceId, { ...invoice, fields: { ...invoice.fields, 'digest:tags': 'ORgS3TkYEt05GBLdORgS3Q' } }],
+      [
+        'a digest that looks like base64url',
+        invoiceId,
+        { ...invoice, fields: { ...invoice.fields, 'digest:tags': 'ORgS3TkYEt05GBLdORgS3Q' } },
+      ],
       ['a short digest', invoiceId, { ...invoice, fields: { ...invoice.fields, 'digest:tags': 'abc' } }],
-      ['a date that is not a calendar day', invoiceId, { ...invoice, fields: { ...invoice.fields, invoiceDate: '2025-02-30' } }],
-      ['a date in another format', invoiceId, { ...invoice, fields: { ...invoice.fields, invoiceDueDate: '29/01/2025' } }],
+      [
+        'a date that is not a calendar day',
+        invoiceId,
+        { ...invoice, fields: { ...invoice.fields, invoiceDate: '2025-02-30' } },
+      ],
+      [
+        'a date in another format',
+        invoiceId,
+        { ...invoice, fields: { ...invoice.fields, invoiceDueDate: '29/01/2025' } },
+      ],
       ['a null date', invoiceId, { ...invoice, fields: { ...invoice.fields, invoiceDueDate: null } }],
       ['a date before 1970', invoiceId, { ...invoice, fields: { ...invoice.fields, invoiceDate: '1969-12-31' } }],
-      ["another connection's buyer", invoiceId, { ...invoice, fields: { ...invoice.fields, buyerId: 'cust.xero-au.5b3e7c1a' } }],
-      ['a buyer id that is only the prefix', invoiceId, { ...invoice, fields: { ...invoice.fields, buyerId: 'cust.zoho-in.' } }],
-      ['a billing id that does not hold the ERP id', invoiceId, { ...invoice, billingId: 'inv.zoho-in.11149000000~0123456789abcdef0123' }],
+      [
+        "another connection's buyer",
+        invoiceId,
+        { ...invoice, fields: { ...invoice.fields, buyerId: 'cust.xero-au.5b3e7c1a' } },
+      ],
+      [
+        'a buyer id that is only the prefix',
+        invoiceId,
+        { ...invoice, fields: { ...invoice.fields, buyerId: 'cust.zoho-in.' } },
+      ],
+      [
+        'a billing id that does not hold the ERP id',
+        invoiceId,
+        { ...invoice, billingId: 'inv.zoho-in.11149000000~0123456789abcdef0123' },
+      ],
       ['a billing id without a connection part', invoiceId, { ...invoice, billingId: `inv-${invoiceId}` }],
-      ['the ERP id twice in the document link', invoiceId, { ...invoice, attachmentUrl: `https://x.test/${invoiceId}/${invoiceId}.pdf` }],
-      ['a document link without the ERP id', invoiceId, { ...invoice, attachmentUrl: 'https://books.zoho.in/SecurePayment?CInvoiceID=2-3e5a' }],
+      [
+        'the ERP id twice in the document link',
+        invoiceId,
+        { ...invoice, attachmentUrl: `https://x.test/${invoiceId}/${invoiceId}.pdf` },
+      ],
+      [
+        'a document link without the ERP id',
+        invoiceId,
+        { ...invoice, attachmentUrl: 'https://books.zoho.in/SecurePayment?CInvoiceID=2-3e5a' },
+      ],
       ['a source delete', invoiceId, { ...invoice, sourceDeletedAt: '2025-03-01T00:00:00.000Z' }],
-      ['a compared field no code names yet', invoiceId, { ...invoice, fields: { ...invoice.fields, 'digest:notes': 'x', dueTerms: 'net 15' } }],
-      ['compared field names that look like codes or escapes', invoiceId, { ...invoice, fields: { a: '1', '~b': '2', '~': '3', '': '4', ...invoice.fields } }],
+      [
+        'a compared field no code names yet',
+        invoiceId,
+        { ...invoice, fields: { ...invoice.fields, 'digest:notes': 'x', dueTerms: 'net 15' } },
+      ],
+      [
+        'compared field names that look like codes or escapes',
+        invoiceId,
+        { ...invoice, fields: { a: '1', '~b': '2', '~': '3', '': '4', ...invoice.fields } },
+      ],
       [
         'compared field names of object properties',
         invoiceId,
-        { ...invoice, fields: JSON.parse('{"__proto__":"1","constructor":"2","toString":null}') as Record<string, string | null> },
+        {
+          ...invoice,
+          fields: JSON.parse('{"__proto__":"1","constructor":"2","toString":null}') as Record<string, string | null>,
+        },
       ],
-      ['compared fields in another order', invoiceId, { ...invoice, fields: Object.fromEntries(Object.entries(invoice.fields!).reverse()) }],
+      [
+        'compared fields in another order',
+        invoiceId,
+        { ...invoice, fields: Object.fromEntries(Object.entries(invoice.fields!).reverse()) },
+      ],
       ['empty compared fields', invoiceId, { ...invoice, fields: {} }],
-      ['only fields the compact form leaves out', invoiceId, { ...invoice, fields: { invoiceNumber: invoice.number!, erpId: invoiceId } }],
+      [
+        'only fields the compact form leaves out',
+        invoiceId,
+        { ...invoice, fields: { invoiceNumber: invoice.number!, erpId: invoiceId } },
+      ],
       ['an ERP id that is not digits', 'a:b/ç', { ...customer, billingId: 'cust.zoho-in.a_3Ab_2F_C3_A7' }],
       ['an empty ERP id', '', { ...customer, billingId: 'cust.zoho-in.' }],
       ['an ERP id of one character', '7', { ...customer, billingId: 'cust.zoho-in.7' }],
       [
         'an entry number that is a number, and the same compared number',
         invoiceId,
-        { ...invoice, number: 12 as unknown as string, fields: { ...invoice.fields, invoiceNumber: 12 as unknown as string } },
+        {
+          ...invoice,
+          number: 12 as unknown as string,
+          fields: { ...invoice.fields, invoiceNumber: 12 as unknown as string },
+        },
       ],
       [
         'compared fields whose JSON is their own toJSON',
         invoiceId,
         {
           ...invoice,
-          fields: Object.assign({ ...invoice.fields }, { toJSON: () => ({ note: 'longer than the fields themselves '.repeat(40) }) }) as unknown as Record<
-            string,
-            string
-          >,
+          fields: Object.assign(
+            { ...invoice.fields },
+            { toJSON: () => ({ note: 'longer than the fields themselves '.repeat(40) }) },
+          ) as unknown as Record<string, string>,
         },
       ],
     ];
@@ -128,9 +202,16 @@ describe('ledger entry codec', () => {
       for (let n = 0; n < 2_000; n++) {
         const [, erpId, base] = pick(cases);
         const [, , other] = pick(cases);
-        const entry: LedgerEntry = { ...base, hash: pick([base.hash, other.hash]), number: pick([base.number, other.number, undefined]) };
+        const entry: LedgerEntry = {
+          ...base,
+          hash: pick([base.hash, other.hash]),
+          number: pick([base.number, other.number, undefined]),
+        };
         if (base.fields && other.fields)
-          entry.fields = { ...other.fields, ...Object.fromEntries(Object.entries(base.fields).filter(() => pick([true, false]))) };
+          entry.fields = {
+            ...other.fields,
+            ...Object.fromEntries(Object.entries(base.fields).filter(() => pick([true, false]))),
+          };
         expect(roundTrip(erpId, entry)).toBe(JSON.stringify(entry));
       }
     });
@@ -205,9 +286,15 @@ describe('ledger entry codec', () => {
           undefined,
         ]);
       const entry: Record<string, unknown> = {};
-      if (rnd(6)) entry.hash = odd(pick([hex(64), hex(64), hex(64).toUpperCase(), 'repair', 'yY4aKzxNXm_JjhorPE1eb8mOGis8TV5vyY4aKzxNXm8']));
+      if (rnd(6))
+        entry.hash = odd(
+          pick([hex(64), hex(64), hex(64).toUpperCase(), 'repair', 'yY4aKzxNXm_JjhorPE1eb8mOGis8TV5vyY4aKzxNXm8']),
+        );
       if (rnd(6)) entry.version = '2025-02-07T11:54:10.000Z';
-      if (rnd(6)) entry.billingId = odd(pick([`inv.${conn}.${erpId}`, `inv.${conn}.${erpId}`, `inv-${erpId}`, 'inv.zoho-in.11149000000~0123']));
+      if (rnd(6))
+        entry.billingId = odd(
+          pick([`inv.${conn}.${erpId}`, `inv.${conn}.${erpId}`, `inv-${erpId}`, 'inv.zoho-in.11149000000~0123']),
+        );
       if (rnd(6) && number !== undefined) entry.number = number;
       if (rnd(6)) entry.sourceStatus = 'partially_paid';
       if (rnd(6)) entry.writtenAt = odd(pick([1_795_592_093_207, -0]));
@@ -225,7 +312,10 @@ describe('ledger entry codec', () => {
         }
         entry.fields = fields;
       }
-      if (rnd(6)) entry.attachmentUrl = odd(pick([`https://x/${erpId}.pdf`, `https://x/${erpId}/${erpId}.pdf`, 'https://nothing']));
+      if (rnd(6))
+        entry.attachmentUrl = odd(
+          pick([`https://x/${erpId}.pdf`, `https://x/${erpId}/${erpId}.pdf`, 'https://nothing']),
+        );
       if (!rnd(40)) own(entry, pick(['b', 'toJSON', '1']), pick(['odd', () => ({ x: 1 })]));
       const stored = encodeLedgerEntry(erpId, entry as unknown as LedgerEntry);
       if (isCompact(stored)) compact++;

@@ -14,9 +14,11 @@ describe('given a synced history whose ledger entries an earlier release wrote a
   let p: Pipeline;
   const entities = ['customers', 'invoices'] as const;
   const ledgerKey = (entity: string) => p.rt.keys.ledger(CONNECTION, entity);
-  const raws = async () => Object.fromEntries(await Promise.all(entities.map(async (e) => [e, await p.redis.hgetall(ledgerKey(e))] as const)));
+  const raws = async () =>
+    Object.fromEntries(await Promise.all(entities.map(async (e) => [e, await p.redis.hgetall(ledgerKey(e))] as const)));
   const isCompact = (raw: string) => 'w' in (JSON.parse(raw) as object);
-  const reconcileToday = () => runReconcile(p.rt, { connectionId: CONNECTION, from: utcDate(Date.now()), to: utcDate(Date.now()), deep: true });
+  const reconcileToday = () =>
+    runReconcile(p.rt, { connectionId: CONNECTION, from: utcDate(Date.now()), to: utcDate(Date.now()), deep: true });
 
   beforeAll(async () => {
     p = await startPipeline({ name: 'ledger-upgrade', invoices: 40 });
@@ -26,7 +28,10 @@ describe('given a synced history whose ledger entries an earlier release wrote a
     // Source voids mirrored in billing by a person (no sync can void there), so reconciliation starts clean.
     for (const inv of p.zoho.store.invoices().filter((i) => i.status === 'void')) {
       const e = await p.rt.ledger.get(CONNECTION, 'invoices', inv.invoice_id);
-      if (e) await fetch(`${p.billing.url}/__admin/invoices/${encodeURIComponent(e.billingId)}/void?company=${COMPANY}`, { method: 'POST' });
+      if (e)
+        await fetch(`${p.billing.url}/__admin/invoices/${encodeURIComponent(e.billingId)}/void?company=${COMPANY}`, {
+          method: 'POST',
+        });
     }
     // What this release wrote, rewritten as the earlier release stored it: the plain JSON of the same entry.
     for (const [entity, entries] of Object.entries(await raws())) {

@@ -26,7 +26,8 @@ describe('ledger entries in Redis', () => {
     await dropPrefix(redis, prefix);
     await redis.quit();
   });
-  const stored = async (entity: string, erpId: string) => JSON.parse((await redis.hget(keys.ledger(CONNECTION, entity), erpId))!) as Record<string, unknown>;
+  const stored = async (entity: string, erpId: string) =>
+    JSON.parse((await redis.hget(keys.ledger(CONNECTION, entity), erpId))!) as Record<string, unknown>;
   /** The entry as written before the compact form: plain JSON, as an earlier release left it in Redis. */
   const writeLegacy = (connection: string, entity: string, erpId: string, entry: LedgerEntry) =>
     redis.hset(keys.ledger(connection, entity), erpId, JSON.stringify(entry));
@@ -37,17 +38,22 @@ describe('ledger entries in Redis', () => {
       for (const [entity, erpId, entry] of kinds) await writeLegacy(connection, entity, erpId, entry);
     });
 
-    it.each(kinds)('when the %s entry is read with get, getMany and scan, then each gives back the entry as it was written', async (entity, erpId, entry) => {
-      expect(await ledger.get(connection, entity, erpId)).toEqual(entry);
-      expect(await ledger.getMany(connection, entity, ['absent', erpId])).toEqual([undefined, entry]);
-      const scanned: Array<[string, LedgerEntry]> = [];
-      for await (const batch of ledger.scan(connection, entity)) scanned.push(...batch);
-      expect(scanned).toEqual([[erpId, entry]]);
-    });
+    it.each(kinds)(
+      'when the %s entry is read with get, getMany and scan, then each gives back the entry as it was written',
+      async (entity, erpId, entry) => {
+        expect(await ledger.get(connection, entity, erpId)).toEqual(entry);
+        expect(await ledger.getMany(connection, entity, ['absent', erpId])).toEqual([undefined, entry]);
+        const scanned: Array<[string, LedgerEntry]> = [];
+        for await (const batch of ledger.scan(connection, entity)) scanned.push(...batch);
+        expect(scanned).toEqual([[erpId, entry]]);
+      },
+    );
 
     it('when a newer version is put over one, then it is stored in the compact form and read back as given; an older one is refused', async () => {
       const newer = { ...invoice, version: '2025-03-01T00:00:00.000Z', hash: ledgerEntries.creditNote.hash };
-      expect(await ledger.put(connection, 'invoices', invoiceId, { ...invoice, version: '2025-01-01T00:00:00.000Z' })).toBe(false);
+      expect(
+        await ledger.put(connection, 'invoices', invoiceId, { ...invoice, version: '2025-01-01T00:00:00.000Z' }),
+      ).toBe(false);
       expect(await ledger.put(connection, 'invoices', invoiceId, newer)).toBe(true);
       expect(await ledger.get(connection, 'invoices', invoiceId)).toEqual(newer);
       const raw = await redis.hget(keys.ledger(connection, 'invoices'), invoiceId);
@@ -63,22 +69,32 @@ describe('ledger entries in Redis', () => {
       expect(await stored(entity, erpId)).toHaveProperty('w');
     };
 
-    it.each(kinds)('mark-source-deleted, on the %s entry (with and without moving its version)', async (entity, erpId, entry) => {
-      await put(entity, erpId, entry);
-      expect(await ledger.markSourceDeleted(CONNECTION, entity, erpId, '2025-01-01T00:00:00.000Z', { bumpVersion: true })).toBe(true);
-      // The delete is older than the entry: the version stays.
-      expect(await ledger.get(CONNECTION, entity, erpId)).toEqual({ ...entry, sourceDeletedAt: '2025-01-01T00:00:00.000Z' });
-      await put(entity, erpId, entry);
-      expect(await ledger.markSourceDeleted(CONNECTION, entity, erpId, '2026-05-01T00:00:00.000Z', { bumpVersion: true })).toBe(true);
-      expect(await ledger.get(CONNECTION, entity, erpId)).toEqual({
-        ...entry,
-        version: '2026-05-01T00:00:00.000Z',
-        sourceDeletedAt: '2026-05-01T00:00:00.000Z',
-      });
-      // Marked already: nothing changes.
-      expect(await ledger.markSourceDeleted(CONNECTION, entity, erpId, '2026-06-01T00:00:00.000Z')).toBe(false);
-      expect(await stored(entity, erpId)).toHaveProperty('w');
-    });
+    it.each(kinds)(
+      'mark-source-deleted, on the %s entry (with and without moving its version)',
+      async (entity, erpId, entry) => {
+        await put(entity, erpId, entry);
+        expect(
+          await ledger.markSourceDeleted(CONNECTION, entity, erpId, '2025-01-01T00:00:00.000Z', { bumpVersion: true }),
+        ).toBe(true);
+        // The delete is older than the entry: the version stays.
+        expect(await ledger.get(CONNECTION, entity, erpId)).toEqual({
+          ...entry,
+          sourceDeletedAt: '2025-01-01T00:00:00.000Z',
+        });
+        await put(entity, erpId, entry);
+        expect(
+          await ledger.markSourceDeleted(CONNECTION, entity, erpId, '2026-05-01T00:00:00.000Z', { bumpVersion: true }),
+        ).toBe(true);
+        expect(await ledger.get(CONNECTION, entity, erpId)).toEqual({
+          ...entry,
+          version: '2026-05-01T00:00:00.000Z',
+          sourceDeletedAt: '2026-05-01T00:00:00.000Z',
+        });
+        // Marked already: nothing changes.
+        expect(await ledger.markSourceDeleted(CONNECTION, entity, erpId, '2026-06-01T00:00:00.000Z')).toBe(false);
+        expect(await stored(entity, erpId)).toHaveProperty('w');
+      },
+    );
 
     it.each(kinds)('request-repair, on the %s entry', async (entity, erpId, entry) => {
       await put(entity, erpId, entry);
@@ -97,7 +113,9 @@ describe('ledger entries in Redis', () => {
 
     it('every script in turn, on the invoice entry, and then a late older version is still refused (the stored version is read by the script)', async () => {
       await put('invoices', invoiceId, invoice);
-      await ledger.markSourceDeleted(CONNECTION, 'invoices', invoiceId, '2025-02-08T00:00:00.000Z', { bumpVersion: true });
+      await ledger.markSourceDeleted(CONNECTION, 'invoices', invoiceId, '2025-02-08T00:00:00.000Z', {
+        bumpVersion: true,
+      });
       await ledger.requestRepair(CONNECTION, 'invoices', [invoiceId]);
       expect(await ledger.get(CONNECTION, 'invoices', invoiceId)).toEqual({
         ...invoice,

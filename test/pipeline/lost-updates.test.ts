@@ -55,7 +55,10 @@ describe('lost updates between concurrent jobs', () => {
     await upsertCommits('7', entry(V2, 'h2', '250')); // an upsert commits in between
     expect(await ledger.markSourceDeleted('c', 'invoices', '7', '2026-03-03T00:00:00.000Z')).toBe(true);
 
-    expect(await ledger.get('c', 'invoices', '7')).toEqual({ ...entry(V2, 'h2', '250'), sourceDeletedAt: '2026-03-03T00:00:00.000Z' });
+    expect(await ledger.get('c', 'invoices', '7')).toEqual({
+      ...entry(V2, 'h2', '250'),
+      sourceDeletedAt: '2026-03-03T00:00:00.000Z',
+    });
   });
 
   it('given a pull read version 1 of a record whose delete it then reads, when an upsert commits version 2 first, then version 2 survives and the delete is the newest version', async () => {
@@ -67,7 +70,11 @@ describe('lost updates between concurrent jobs', () => {
     const deletedAt = '2026-03-04T00:00:00.000Z';
     expect(await ledger.markSourceDeleted('c', 'invoices', '8', deletedAt, { bumpVersion: true })).toBe(true);
 
-    expect(await ledger.get('c', 'invoices', '8')).toEqual({ ...entry(V2, 'h2', '250'), version: deletedAt, sourceDeletedAt: deletedAt });
+    expect(await ledger.get('c', 'invoices', '8')).toEqual({
+      ...entry(V2, 'h2', '250'),
+      version: deletedAt,
+      sourceDeletedAt: deletedAt,
+    });
     // An upsert of version 2 still queued can no longer write over the delete.
     expect(await ledger.put('c', 'invoices', '8', entry(V2, 'h2', '250'))).toBe(false);
   });
@@ -93,20 +100,43 @@ describe('lost updates between concurrent jobs', () => {
     // The repair rewinds the stream to just before the oldest drifted version…
     expect(await checkpoints.rewindCheckpoint('c', 'invoices', '2026-03-01T09:59:59.000Z')).toBe(true);
     // … and the pull, reading on, saves a page and then its final cursor: both refused.
-    expect(await checkpoints.save('c', 'invoices', { cursor: '2026-03-11T00:00:00.000Z', page: 2 }, { rewindsSeen: pull.rewinds })).toBe(false);
-    expect(await checkpoints.save('c', 'invoices', { cursor: '2026-03-12T00:00:00.000Z', page: 0 }, { rewindsSeen: pull.rewinds })).toBe(false);
+    expect(
+      await checkpoints.save(
+        'c',
+        'invoices',
+        { cursor: '2026-03-11T00:00:00.000Z', page: 2 },
+        { rewindsSeen: pull.rewinds },
+      ),
+    ).toBe(false);
+    expect(
+      await checkpoints.save(
+        'c',
+        'invoices',
+        { cursor: '2026-03-12T00:00:00.000Z', page: 0 },
+        { rewindsSeen: pull.rewinds },
+      ),
+    ).toBe(false);
 
     const next = await checkpoints.read<{ cursor: string | null; page: number }>('c', 'invoices');
     expect(next.checkpoint?.state).toEqual({ cursor: '2026-03-01T09:59:59.000Z', page: 1 });
     // The next pull started after the rewind: its saves go through.
-    expect(await checkpoints.save('c', 'invoices', { cursor: '2026-03-12T00:00:00.000Z', page: 0 }, { rewindsSeen: next.rewinds })).toBe(true);
+    expect(
+      await checkpoints.save(
+        'c',
+        'invoices',
+        { cursor: '2026-03-12T00:00:00.000Z', page: 0 },
+        { rewindsSeen: next.rewinds },
+      ),
+    ).toBe(true);
     expect((await checkpoints.get<{ cursor: string }>('c', 'invoices'))?.state.cursor).toBe('2026-03-12T00:00:00.000Z');
   });
 
   it('given a checkpoint already before the repair point, or none, then a rewind never moves a stream forward', async () => {
     await checkpoints.save('c', 'customers', { cursor: '2026-02-01T00:00:00.000Z' });
     expect(await checkpoints.rewindCheckpoint('c', 'customers', '2026-03-01T00:00:00.000Z')).toBe(false);
-    expect((await checkpoints.get<{ cursor: string }>('c', 'customers'))?.state.cursor).toBe('2026-02-01T00:00:00.000Z');
+    expect((await checkpoints.get<{ cursor: string }>('c', 'customers'))?.state.cursor).toBe(
+      '2026-02-01T00:00:00.000Z',
+    );
     expect(await checkpoints.rewindCheckpoint('c', 'no-checkpoint-yet', '2026-03-01T00:00:00.000Z')).toBe(false);
     expect(await checkpoints.get('c', 'no-checkpoint-yet')).toBeUndefined();
   });

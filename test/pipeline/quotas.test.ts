@@ -126,7 +126,9 @@ describe('Quotas', () => {
       now += 20_000;
       (await q.acquire('fair', limits))();
       now += 5_000;
-      const deferred = await withQuotaWaitPolicy(policy(true), () => q.acquire('fair', limits)).catch((e: unknown) => e);
+      const deferred = await withQuotaWaitPolicy(policy(true), () => q.acquire('fair', limits)).catch(
+        (e: unknown) => e,
+      );
       expect(deferred).toBeInstanceOf(ParkedError);
       expect((deferred as ParkedError).untilMs).toBe(at('2026-11-21T12:01:00Z'));
     });
@@ -148,9 +150,9 @@ describe('Quotas', () => {
       const q = new Quotas(a, keys, Date.now, () => new Promise((resolve) => setImmediate(resolve)));
       const limits = { perMinute: 1000, concurrency: 2 };
       const others = [await q.acquire('busy-others', limits), await q.acquire('busy-others', limits)];
-      const deferred = await withQuotaWaitPolicy({ maxInPlaceWaitMs: 100, deferrable: () => true }, () => q.acquire('busy-others', limits)).catch(
-        (e: unknown) => e,
-      );
+      const deferred = await withQuotaWaitPolicy({ maxInPlaceWaitMs: 100, deferrable: () => true }, () =>
+        q.acquire('busy-others', limits),
+      ).catch((e: unknown) => e);
       expect(deferred).toBeInstanceOf(ParkedError);
       for (const release of others) release();
     });

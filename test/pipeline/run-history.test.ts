@@ -33,7 +33,14 @@ function reconcile(n: number): RunRecord {
     startedAt: T0 + n * 1000 - 5000,
     endedAt: T0 + n * 1000,
     outcome: 'ok',
-    counts: { ...Object.fromEntries(DRIFT_KINDS.map((k) => [k, 0])), total: 0, needsPerson: 0, checkedBilling: 1234, checkedLedger: 1234, checkedSource: 0 },
+    counts: {
+      ...Object.fromEntries(DRIFT_KINDS.map((k) => [k, 0])),
+      total: 0,
+      needsPerson: 0,
+      checkedBilling: 1234,
+      checkedLedger: 1234,
+      checkedSource: 0,
+    },
   };
 }
 
@@ -61,7 +68,14 @@ describe('run history (RunHistory in Redis)', () => {
     const c = 'merged';
     await h.record(pull(1, { connection: c }));
     await h.record(pull(2, { connection: c, entity: 'customers' }));
-    await h.record(pull(3, { connection: c, kind: 'backfill-window', window: { from: '2025-01-01', to: '2025-01-30' }, runId: 'bf-1' }));
+    await h.record(
+      pull(3, {
+        connection: c,
+        kind: 'backfill-window',
+        window: { from: '2025-01-01', to: '2025-01-30' },
+        runId: 'bf-1',
+      }),
+    );
     await h.record({ ...reconcile(4), connection: c });
     await h.record(pull(5, { connection: c, outcome: 'failed', error: 'boom', retrying: true, counts: {} }));
     const all = await h.list(c);
@@ -73,7 +87,9 @@ describe('run history (RunHistory in Redis)', () => {
       ['pull', 'invoices', 'ok'],
     ]);
     expect(all[0]).toEqual(pull(5, { connection: c, outcome: 'failed', error: 'boom', retrying: true, counts: {} }));
-    expect((await h.list(c, { entity: 'invoices' })).map((r) => r.endedAt)).toEqual([5, 3, 1].map((n) => T0 + n * 1000));
+    expect((await h.list(c, { entity: 'invoices' })).map((r) => r.endedAt)).toEqual(
+      [5, 3, 1].map((n) => T0 + n * 1000),
+    );
     expect((await h.list(c, { kind: 'reconcile' })).map((r) => r.kind)).toEqual(['reconcile']);
     expect(await h.list(c, { kind: 'reconcile', entity: 'invoices' })).toEqual([]);
     expect((await h.list(c, {}, 2)).map((r) => r.endedAt)).toEqual([5, 4].map((n) => T0 + n * 1000));
@@ -83,7 +99,10 @@ describe('run history (RunHistory in Redis)', () => {
     const h = new RunHistory(redis, keys, 3);
     const c = 'apart';
     for (let n = 1; n <= 3; n++) await h.record(pull(n, { connection: c }));
-    for (let n = 10; n < 30; n++) await h.record(pull(n, { connection: c, kind: 'backfill-window', window: { from: '2025-01-01', to: '2025-01-30' } }));
+    for (let n = 10; n < 30; n++)
+      await h.record(
+        pull(n, { connection: c, kind: 'backfill-window', window: { from: '2025-01-01', to: '2025-01-30' } }),
+      );
     expect((await h.list(c, { kind: 'pull' })).map((r) => r.endedAt)).toEqual([3, 2, 1].map((n) => T0 + n * 1000));
     expect(await h.list(c, { kind: 'backfill-window' })).toHaveLength(3);
   });

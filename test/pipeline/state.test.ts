@@ -36,12 +36,16 @@ describe('pipeline state in Redis', () => {
     it('given 2,500 entries, then scan yields each exactly once in bounded batches', async () => {
       const ledger = new Ledger(a, keys);
       const pipe = a.pipeline();
-      for (let i = 0; i < 2500; i++) pipe.hset(keys.ledger('scan', 'invoices'), `id-${i}`, JSON.stringify(entry('2026-01-01T00:00:00.000Z')));
+      for (let i = 0; i < 2500; i++)
+        pipe.hset(keys.ledger('scan', 'invoices'), `id-${i}`, JSON.stringify(entry('2026-01-01T00:00:00.000Z')));
       await pipe.exec();
       const seen = new Set<string>();
       for await (const batch of ledger.scan('scan', 'invoices', 500)) for (const [id] of batch) seen.add(id);
       expect(seen.size).toBe(2500);
-      expect(await ledger.getMany('scan', 'invoices', ['id-1', 'nope'])).toEqual([expect.objectContaining({ billingId: 'c-inv-1' }), undefined]);
+      expect(await ledger.getMany('scan', 'invoices', ['id-1', 'nope'])).toEqual([
+        expect.objectContaining({ billingId: 'c-inv-1' }),
+        undefined,
+      ]);
     });
   });
 

@@ -41,7 +41,12 @@ describe('an upsert job over a ledger entry an earlier release wrote as plain JS
   });
 
   it('when a job commits a newer version, then the entry is stored in the compact form, reads back as committed and is indexed by its invoice date', async () => {
-    const newer = { ...invoice, version: '2025-03-01T00:00:00.000Z', hash: ledgerEntries.customer.hash, writtenAt: 1_795_600_000_000 };
+    const newer = {
+      ...invoice,
+      version: '2025-03-01T00:00:00.000Z',
+      hash: ledgerEntries.customer.hash,
+      writtenAt: 1_795_600_000_000,
+    };
     newer.fields = { ...invoice.fields, invoiceDate: '2025-02-20', invoicePaidAmount: '203072.6' };
     const begun = await upserts.begin(CONNECTION, 'invoices', invoiceId, undefined, 60_000, 'job-2');
     expect(await upserts.commit(CONNECTION, 'invoices', invoiceId, newer, begun.lock!.owner, 'job-2')).toBe(true);
@@ -83,7 +88,12 @@ describe('a job of several records: one BEGIN, one SETTLE', () => {
     const begun = await upserts.beginMany(
       C,
       'invoices',
-      [{ erpId: 'a', buyerId: 'buyer-1' }, { erpId: 'b' }, { erpId: 'c', buyerId: 'buyer-2' }, { erpId: 'd', buyerId: 'buyer-1' }],
+      [
+        { erpId: 'a', buyerId: 'buyer-1' },
+        { erpId: 'b' },
+        { erpId: 'c', buyerId: 'buyer-2' },
+        { erpId: 'd', buyerId: 'buyer-1' },
+      ],
       60_000,
       'job-1',
     );
@@ -101,7 +111,8 @@ describe('a job of several records: one BEGIN, one SETTLE', () => {
     const v = '2025-03-01T00:00:00.000Z';
     const written = { ...invoice, version: v, writtenAt: 1_795_600_000_000, jobId: 'job-1' };
     for (const id of ['a', 'b', 'c', 'd']) await redis.hset(keys.inFlight(C), field(id), `job-1|1|{}`);
-    for (const id of ['a', 'b', 'c']) await redis.hset(keys.quarantine(C), field(id), JSON.stringify({ version: '2025-01-01T00:00:00.000Z' }));
+    for (const id of ['a', 'b', 'c'])
+      await redis.hset(keys.quarantine(C), field(id), JSON.stringify({ version: '2025-01-01T00:00:00.000Z' }));
     const result = await upserts.settleMany(
       C,
       'invoices',
@@ -129,7 +140,15 @@ describe('a job of several records: one BEGIN, one SETTLE', () => {
   it('given a written entry older than the ledger’s, when it is settled, then the ledger keeps the newer one and says so', async () => {
     await upserts.beginMany(C, 'invoices', [{ erpId: 'a' }], 60_000, 'job-2');
     const older = { ...invoice, version: '2025-02-01T00:00:00.000Z', jobId: 'job-2' };
-    expect(await upserts.settleMany(C, 'invoices', [{ erpId: 'a', settlement: { outcome: 'written', entry: older } }], 'job-2', 'job-2')).toEqual([false]);
+    expect(
+      await upserts.settleMany(
+        C,
+        'invoices',
+        [{ erpId: 'a', settlement: { outcome: 'written', entry: older } }],
+        'job-2',
+        'job-2',
+      ),
+    ).toEqual([false]);
     expect((await ledger.get(C, 'invoices', 'a'))!.version).toBe('2025-03-01T00:00:00.000Z');
   });
 

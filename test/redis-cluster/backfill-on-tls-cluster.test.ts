@@ -42,11 +42,18 @@ describe(`given a Redis Cluster of three TLS-only masters (private CA, password)
   });
 
   it('when `erp-sync backfill` runs with REDIS_URL=rediss+cluster://:<password>@… and NODE_EXTRA_CA_CERTS, then every invoice is in billing and `reconcile --deep` is clean', async () => {
-    const { backfill, reconcile, seconds, inBilling, report } = await cliBackfillAndReconcile(p, configFile, { ...env, NODE_EXTRA_CA_CERTS: ca });
+    const { backfill, reconcile, seconds, inBilling, report } = await cliBackfillAndReconcile(p, configFile, {
+      ...env,
+      NODE_EXTRA_CA_CERTS: ca,
+    });
     for (const r of [backfill, reconcile]) expect(r.out + r.err).not.toContain(password);
     // Where the queues' and the connection's keys landed (hash tags of a random prefix: one to three masters).
     const masters = new Set(
-      await Promise.all([`{${p.prefix}:pull}`, `{${p.prefix}:upsert}`, `{${CONNECTION}}`].map(async (tag) => cluster.portOfSlot(await cluster.keySlot(tag)))),
+      await Promise.all(
+        [`{${p.prefix}:pull}`, `{${p.prefix}:upsert}`, `{${CONNECTION}}`].map(async (tag) =>
+          cluster.portOfSlot(await cluster.keySlot(tag)),
+        ),
+      ),
     );
     console.info(
       `[tls cluster] backfill over rediss+cluster:// of ${INVOICES} invoices: ${inBilling} in billing in ${seconds.toFixed(1)} s; ` +
@@ -61,8 +68,12 @@ describe(`given a Redis Cluster of three TLS-only masters (private CA, password)
     expect(r.signal, `killed after ${took} ms: it hung\n${r.err}`).toBeNull();
     const message = expectOneLineError(r);
     console.info(`[tls cluster] without the CA: exit ${r.code} after ${took} ms: ${message}`);
-    expect(message).toMatch(/^erp-sync: cannot connect to Redis at rediss\+cluster:\/\/\[Redacted\]@127\.0\.0\.1:\d+,.*: .*certificate/);
-    expect(message).toMatch(/the server's TLS certificate is not trusted: if a private CA signed it, set NODE_EXTRA_CA_CERTS=/);
+    expect(message).toMatch(
+      /^erp-sync: cannot connect to Redis at rediss\+cluster:\/\/\[Redacted\]@127\.0\.0\.1:\d+,.*: .*certificate/,
+    );
+    expect(message).toMatch(
+      /the server's TLS certificate is not trusted: if a private CA signed it, set NODE_EXTRA_CA_CERTS=/,
+    );
     expect(r.out + r.err).not.toContain(password);
   }, 30_000);
 

@@ -12,7 +12,14 @@ import { RunHistory, type RunRecord } from '../../src/pipeline/run-history.js';
 import { SyncStatus } from '../../src/pipeline/sync-status.js';
 import { UpsertState } from '../../src/pipeline/upsert-state.js';
 import { RedisHealth } from '../../src/pipeline/redis-health.js';
-import { assertNoEviction, checkRedisReachable, dataNodes, deleteKeysWithPrefix, scanKeys, stateConnection } from '../../src/redis.js';
+import {
+  assertNoEviction,
+  checkRedisReachable,
+  dataNodes,
+  deleteKeysWithPrefix,
+  scanKeys,
+  stateConnection,
+} from '../../src/redis.js';
 import { startRedisCluster, type LocalRedisCluster } from '../support/redis-cluster.js';
 
 /**
@@ -39,14 +46,22 @@ describe('given a Redis Cluster of three masters and two connections whose tags 
       const port = await cluster.portOfSlot(await cluster.keySlot(`{${id}}`));
       if (!placed.some((p) => p.port === port)) placed.push({ id, port });
     }
-    [{ id: a, port: portA }, { id: b, port: portB }] = placed as [{ id: string; port: number }, { id: string; port: number }];
+    [{ id: a, port: portA }, { id: b, port: portB }] = placed as [
+      { id: string; port: number },
+      { id: string; port: number },
+    ];
   }, 60_000);
   afterAll(async () => {
     await redis?.quit();
     await cluster?.stop();
   });
 
-  const entry = (version: string): LedgerEntry => ({ version, hash: `h-${version}`, billingId: `inv-${version}`, writtenAt: 1 });
+  const entry = (version: string): LedgerEntry => ({
+    version,
+    hash: `h-${version}`,
+    billingId: `inv-${version}`,
+    writtenAt: 1,
+  });
 
   it("when each connection's state is written through the stores (scripts, transactions, pipelines), then every key of a connection is in its slot, on its master, and nowhere else", async () => {
     const tokens = new TokenStore(redis, { prefix, cluster: true });
@@ -71,7 +86,14 @@ describe('given a Redis Cluster of three masters and two connections whose tags 
       expect(await control.holdIfPaused(c, { queue: 'pull', jobId: 'j' })).toBeDefined();
       expect((await control.resume(c)).held).toHaveLength(1);
       const runs = new RunHistory(redis, keys, 5);
-      await runs.record({ connection: c, kind: 'pull', entity: 'invoices', startedAt: 1, endedAt: 2, outcome: 'ok' } as unknown as RunRecord);
+      await runs.record({
+        connection: c,
+        kind: 'pull',
+        entity: 'invoices',
+        startedAt: 1,
+        endedAt: 2,
+        outcome: 'ok',
+      } as unknown as RunRecord);
       expect(await runs.list(c)).toHaveLength(1);
       await new SyncStatus(redis, keys).recordSuccess(c, 'invoices');
       // Tokens: the seed script touches the token hash and its refresh lock.
@@ -104,7 +126,9 @@ describe('given a Redis Cluster of three masters and two connections whose tags 
     const slotA = await cluster.keySlot(`{${a}}`);
     for (const k of ofA) expect(await cluster.keySlot(k)).toBe(slotA);
     expect(await cluster.keySlot(`{${b}}`)).not.toBe(slotA);
-    console.info(`[cluster] ${a} → slot ${slotA} on :${portA}, ${b} → slot ${await cluster.keySlot(`{${b}}`)} on :${portB}; ${ofA.length} keys each`);
+    console.info(
+      `[cluster] ${a} → slot ${slotA} on :${portA}, ${b} → slot ${await cluster.keySlot(`{${b}}`)} on :${portB}; ${ofA.length} keys each`,
+    );
   });
 
   it('when every key of the prefix is scanned and deleted, then all masters are covered and none is left', async () => {

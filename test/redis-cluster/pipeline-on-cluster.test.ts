@@ -47,19 +47,31 @@ describe(`given a Redis Cluster of three masters and a Zoho organisation of ${IN
     for (const inv of p.zoho.store.invoices().filter((i) => i.status === 'void')) {
       const e = await rt.ledger.get(CONNECTION, 'invoices', inv.invoice_id);
       if (!e) continue;
-      const res = await fetch(`${p.billing.url}/__admin/invoices/${encodeURIComponent(e.billingId)}/void?company=${COMPANY}`, { method: 'POST' });
+      const res = await fetch(
+        `${p.billing.url}/__admin/invoices/${encodeURIComponent(e.billingId)}/void?company=${COMPANY}`,
+        { method: 'POST' },
+      );
       expect(res.ok).toBe(true);
       mirrored++;
     }
     const today = utcDate(Date.now());
-    const report = await runReconcile(makeJobHelpers(rt).reconcile, { connectionId: CONNECTION, from: today, to: today, deep: true });
+    const report = await runReconcile(makeJobHelpers(rt).reconcile, {
+      connectionId: CONNECTION,
+      from: today,
+      to: today,
+      deep: true,
+    });
     expect(report.items).toEqual([]);
     expect(report.total).toBe(0);
     expect(report.checked.ledger).toBeGreaterThan(0);
 
     // The queues' keys and the connection's keys are spread over the masters, not all on one.
     const slots = new Set(
-      await Promise.all([`{${p.prefix}:pull}`, `{${p.prefix}:upsert}`, `{${CONNECTION}}`].map(async (tag) => cluster.portOfSlot(await cluster.keySlot(tag)))),
+      await Promise.all(
+        [`{${p.prefix}:pull}`, `{${p.prefix}:upsert}`, `{${CONNECTION}}`].map(async (tag) =>
+          cluster.portOfSlot(await cluster.keySlot(tag)),
+        ),
+      ),
     );
     console.info(
       `[cluster e2e] backfill of ${INVOICES} invoices (${children} windows) on a 3-master cluster: ${result.inBilling} in billing in ${(took / 1000).toFixed(1)} s; ` +

@@ -25,10 +25,14 @@ describe('given a backfill running against a billing service that goes down for 
       sync: { attempts: ATTEMPTS, backoffMs: 100, upsertConcurrency: 4 },
       billing: { outage: { failuresToPause: 3, probeEverySeconds: 1 } },
     });
-    svc = await startService(p.config, createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', format: 'json' }), {
-      roles: ['pull', 'upsert', 'backfill'],
-      httpPort: 0,
-    });
+    svc = await startService(
+      p.config,
+      createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', format: 'json' }),
+      {
+        roles: ['pull', 'upsert', 'backfill'],
+        httpPort: 0,
+      },
+    );
   });
   afterAll(async () => {
     await svc?.stop();
@@ -37,7 +41,10 @@ describe('given a backfill running against a billing service that goes down for 
 
   const readyz = async () => {
     const res = await fetch(`${svc.httpUrl}/readyz`);
-    return { status: res.status, body: (await res.json()) as { checks: Record<string, { ok: boolean; detail?: string }> } };
+    return {
+      status: res.status,
+      body: (await res.json()) as { checks: Record<string, { ok: boolean; detail?: string }> },
+    };
   };
 
   it('when billing answers 503 to everything for 25 s, then /readyz says 503 while it is down, nothing is quarantined and every record reaches billing once it returns', async () => {

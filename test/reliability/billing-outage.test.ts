@@ -18,7 +18,11 @@ const OUTAGE_MS = 4000;
 describe('given a sync of 80 invoices in progress', () => {
   let p: Pipeline;
   beforeAll(async () => {
-    p = await startPipeline({ name: 'outage', invoices: INVOICES, sync: { attempts: ATTEMPTS, backoffMs: 200, upsertConcurrency: 4, upsertBatchSize: 1 } });
+    p = await startPipeline({
+      name: 'outage',
+      invoices: INVOICES,
+      sync: { attempts: ATTEMPTS, backoffMs: 200, upsertConcurrency: 4, upsertBatchSize: 1 },
+    });
   });
   afterAll(() => p?.close());
 

@@ -50,7 +50,8 @@ async function dumpRedis(redis: Redis, prefix: string): Promise<{ text: string; 
       else if (type === 'set') value = await redis.smembers(key);
       else if (type === 'zset') value = await redis.zrange(key, 0, -1, 'WITHSCORES');
       else if (type === 'stream') value = await redis.xrange(key, '-', '+');
-      if (type === 'hash' && /:(upsert|pull|backfill):[^:]+$/.test(key) && 'data' in (value as Record<string, string>)) jobHashes++;
+      if (type === 'hash' && /:(upsert|pull|backfill):[^:]+$/.test(key) && 'data' in (value as Record<string, string>))
+        jobHashes++;
       parts.push(key, JSON.stringify(value));
     }
   } while (cursor !== '0');
@@ -81,16 +82,29 @@ describe('given secrets set to canary strings', () => {
     const billingFaults = (f: FaultConfigInput) => p.billing.faults.set({ latencyMs: 30, ...f });
     const count = (status: number) => p.journal().filter((e) => e.status === status).length;
     billingFaults({ errorNext: 2, errorStatus: 401 });
-    const worker = await p.spawnWorker(['pull', 'upsert', 'backfill'], { LOG_LEVEL: 'debug', ERP_SYNC_TOKEN_KEY: TOKEN_KEY });
+    const worker = await p.spawnWorker(['pull', 'upsert', 'backfill'], {
+      LOG_LEVEL: 'debug',
+      ERP_SYNC_TOKEN_KEY: TOKEN_KEY,
+    });
     const { runId } = await p.backfill();
 
     // Zoho refuses the current access token once, early in the read: the client refreshes it (client
     // secret and refresh token sent to the token endpoint) and goes on.
     const tokenCalls = () => p.zoho.journal.list({ path: '/oauth/v2/token' }).length;
-    await until('the first Zoho reads', () => p.zoho.journal.list().filter((e) => e.path.startsWith('/books/') && e.status === 200).length >= 2, 30_000, 5);
+    await until(
+      'the first Zoho reads',
+      () => p.zoho.journal.list().filter((e) => e.path.startsWith('/books/') && e.status === 200).length >= 2,
+      30_000,
+      5,
+    );
     const before = tokenCalls();
     p.zoho.faults.set({ errorNext: 1, errorStatus: 401 });
-    await until('a forced Zoho token refresh', () => p.zoho.journal.list().some((e) => e.status === 401) && tokenCalls() > before, 60_000, 5);
+    await until(
+      'a forced Zoho token refresh',
+      () => p.zoho.journal.list().some((e) => e.status === 401) && tokenCalls() > before,
+      60_000,
+      5,
+    );
 
     await until('two billing 401s', () => count(401) >= 2, 60_000, 20);
     // Resets and 503s long enough to outlast the client's in-process retries (1 + 2 per call), so job
@@ -139,7 +153,9 @@ describe('given secrets set to canary strings', () => {
     expect(logs).toContain('503');
     expect(logs).toContain('access token refreshed');
     const quarantined = await rt.quarantine.list(CONNECTION);
-    expect(quarantined.filter((q) => q.reason === 'BILLING_AUTH' && q.message.includes('/invoice/attachment/upload')).length).toBeGreaterThan(0);
+    expect(
+      quarantined.filter((q) => q.reason === 'BILLING_AUTH' && q.message.includes('/invoice/attachment/upload')).length,
+    ).toBeGreaterThan(0);
 
     const canaries = { ...p.secrets, ...(accessToken ? { zohoAccessToken: accessToken } : {}) };
     expect(Object.keys(canaries)).toContain('zohoAccessToken');

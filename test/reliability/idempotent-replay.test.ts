@@ -48,7 +48,11 @@ describe('given a completed backfill of 100 invoices and their customers', () =>
     expect(p.zoho.journal.list().length).toBeGreaterThan(zohoBefore);
     expect(second.pulled).toBe(first.pulled);
     // … and nothing was enqueued or sent.
-    expect(second).toMatchObject({ enqueued: 0, unchanged: first.pulled - first.quarantined, quarantined: first.quarantined });
+    expect(second).toMatchObject({
+      enqueued: 0,
+      unchanged: first.pulled - first.quarantined,
+      quarantined: first.quarantined,
+    });
     const writes = p.billing.journal.list({ since: seq }).filter((e) => e.method === 'POST');
     expect(writes).toEqual([]);
     expect(p.billing.journal.list({ since: seq })).toEqual([]);

@@ -18,7 +18,12 @@ import { CONNECTION, type Pipeline, startPipeline, until } from '../support/pipe
 describe('given 20 invoices pulled and waiting for upsert, one of whose jobs is deleted from Redis', () => {
   let p: Pipeline;
   beforeAll(async () => {
-    p = await startPipeline({ name: 'lost-job', invoices: 20, customers: 5, sync: { sweepEverySeconds: 5, sweepGraceSeconds: 0, upsertBatchSize: 1 } });
+    p = await startPipeline({
+      name: 'lost-job',
+      invoices: 20,
+      customers: 5,
+      sync: { sweepEverySeconds: 5, sweepGraceSeconds: 0, upsertBatchSize: 1 },
+    });
   });
   afterAll(() => p?.close());
 
@@ -29,7 +34,9 @@ describe('given 20 invoices pulled and waiting for upsert, one of whose jobs is 
     await pulls.stop(2_000);
   };
   const deleteOneJob = async () => {
-    const waiting = (await p.rt.queues.upsert.getJobs(['wait', 'prioritized'])).filter((j) => j.data.entity === 'invoices');
+    const waiting = (await p.rt.queues.upsert.getJobs(['wait', 'prioritized'])).filter(
+      (j) => j.data.entity === 'invoices',
+    );
     const victim = waiting[0]!;
     await victim.remove();
     return victim.data.erpId as string;
@@ -47,7 +54,9 @@ describe('given 20 invoices pulled and waiting for upsert, one of whose jobs is 
     const helpers = makeJobHelpers(rt).reconcile;
     const report = await runReconcile(helpers, { connectionId: CONNECTION, from: today, to: today });
     expect(report.counts.lost_in_flight).toBe(1);
-    expect(report.items.filter((i) => i.kind === 'lost_in_flight')).toEqual([expect.objectContaining({ erpId: lost, needsPerson: false })]);
+    expect(report.items.filter((i) => i.kind === 'lost_in_flight')).toEqual([
+      expect.objectContaining({ erpId: lost, needsPerson: false }),
+    ]);
     expect(report.inFlight).toBe(mapped.size);
     expect(await rt.queues.upsert.getJobs(['wait', 'prioritized'])).toHaveLength(mapped.size);
 
@@ -59,7 +68,9 @@ describe('given 20 invoices pulled and waiting for upsert, one of whose jobs is 
     expect(await rt.inFlight.count(CONNECTION)).toBe(0);
     expect((await rt.syncStatus.readSweep(CONNECTION)).recovered).toBe(1);
     const metrics = await rt.metrics.registry.getSingleMetricAsString('erpsync_records_recovered_total');
-    expect(metrics).toContain(`erpsync_records_recovered_total{connection="${CONNECTION}",entity="invoices",action="re-enqueued"} 1`);
+    expect(metrics).toContain(
+      `erpsync_records_recovered_total{connection="${CONNECTION}",entity="invoices",action="re-enqueued"} 1`,
+    );
     await upserts.stop(2_000);
   }, 90_000);
 
@@ -73,7 +84,12 @@ describe('given 20 invoices pulled and waiting for upsert, one of whose jobs is 
 
     await upsertSweepScheduler(rt);
     p.startWorkers(['upsert']);
-    await until('the sweep to recover the record', async () => (await rt.syncStatus.readSweep(CONNECTION)).recovered === recoveredBefore + 1, 30_000, 100);
+    await until(
+      'the sweep to recover the record',
+      async () => (await rt.syncStatus.readSweep(CONNECTION)).recovered === recoveredBefore + 1,
+      30_000,
+      100,
+    );
     await until('every invoice written', async () => (await rt.inFlight.count(CONNECTION)) === 0, 30_000, 100);
     const result = await p.compareWithSource();
     expect(result.problems).toEqual([]);

@@ -17,8 +17,10 @@ describe('given two worker processes syncing two connections', () => {
   });
   afterAll(() => p?.close());
 
-  const connections = async (args: string[]) => runCli(['connections', ...args, '--config', await p.configFile()], { env: p.secretEnv });
-  const heldLines = (out: string) => out.split('\n').filter((l) => l.includes('"connection paused: job held until it is resumed"')).length;
+  const connections = async (args: string[]) =>
+    runCli(['connections', ...args, '--config', await p.configFile()], { env: p.secretEnv });
+  const heldLines = (out: string) =>
+    out.split('\n').filter((l) => l.includes('"connection paused: job held until it is resumed"')).length;
 
   it('when one connection is paused, then neither process calls its ERP while the other connection syncs on; when it is resumed, its records reach billing within seconds', async () => {
     const { rt } = p;
@@ -27,7 +29,10 @@ describe('given two worker processes syncing two connections', () => {
     // Their schedulers' first runs sync both connections.
     await until(
       'both connections to be synced',
-      async () => (await p.drained()) && (await rt.ledger.count(SECOND_CONNECTION, 'invoices')) > 0 && (await p.compareWithSource()).problems.length === 0,
+      async () =>
+        (await p.drained()) &&
+        (await rt.ledger.count(SECOND_CONNECTION, 'invoices')) > 0 &&
+        (await p.compareWithSource()).problems.length === 0,
       60_000,
       250,
     );
@@ -54,10 +59,15 @@ describe('given two worker processes syncing two connections', () => {
     const heldIds: string[] = [];
     for (const round of [1, 2, 3])
       for (const entity of ['customers', 'invoices'] as const) {
-        const job = await rt.queues.pull.add('pull', { connectionId: CONNECTION, entity }, { priority: 1, jobId: `paused-${round}-${entity}` });
+        const job = await rt.queues.pull.add(
+          'pull',
+          { connectionId: CONNECTION, entity },
+          { priority: 1, jobId: `paused-${round}-${entity}` },
+        );
         heldIds.push(job.id!);
       }
-    for (const entity of ['customers', 'invoices'] as const) await rt.queues.pull.add('pull', { connectionId: SECOND_CONNECTION, entity }, { priority: 1 });
+    for (const entity of ['customers', 'invoices'] as const)
+      await rt.queues.pull.add('pull', { connectionId: SECOND_CONNECTION, entity }, { priority: 1 });
 
     await until(
       "the paused connection's pulls to be held and the other connection's edits to reach billing",
@@ -89,7 +99,12 @@ describe('given two worker processes syncing two connections', () => {
     // The held pulls cover both streams: the resume enqueues no other pull.
     expect(resumed.out).toContain(`released ${heldIds.length} held job(s)`);
     expect(resumed.out).not.toContain('pulling');
-    await until('the paused connection to be in step with its source again', async () => (await p.compareWithSource()).problems.length === 0, 30_000, 100);
+    await until(
+      'the paused connection to be in step with its source again',
+      async () => (await p.compareWithSource()).problems.length === 0,
+      30_000,
+      100,
+    );
     const caughtUpMs = Date.now() - resumedAt;
     expect(caughtUpMs).toBeLessThan(15_000);
     expect(await rt.connectionControl.heldCount(CONNECTION)).toBe(0);

@@ -30,11 +30,18 @@ describe('per billing key rate limits (rateLimit.scope: key)', () => {
     };
     const synced = async (c: typeof ACME | typeof GLOBEX) => {
       const ledger = await tc.rt.ledger.count(c.connection, 'invoices');
-      return ledger > 0 && (await tc.rt.inFlight.count(c.connection)) === 0 && tc.invoicesOf(c.company).length === ledger;
+      return (
+        ledger > 0 && (await tc.rt.inFlight.count(c.connection)) === 0 && tc.invoicesOf(c.company).length === ledger
+      );
     };
 
     beforeAll(async () => {
-      tc = await startTwoCompanies({ name: 'per-key-429', invoices: 40, rateLimit: { scope: 'key', max: 5000 }, sync: { upsertConcurrency: CONCURRENCY } });
+      tc = await startTwoCompanies({
+        name: 'per-key-429',
+        invoices: 40,
+        rateLimit: { scope: 'key', max: 5000 },
+        sync: { upsertConcurrency: CONCURRENCY },
+      });
       await setFaults({ keys: [tc.keys.acme], rateLimitRate: 1, retryAfterSeconds: 60 });
       workers = tc.startWorkers(['pull', 'upsert', 'backfill']);
     }, 60_000);
@@ -44,7 +51,8 @@ describe('per billing key rate limits (rateLimit.scope: key)', () => {
     });
 
     it("when both connections are backfilled, then globex's upserts flow to the end while acme's wait, without the upsert queue being paused, and acme's key is asked at most once per job in flight", async () => {
-      for (const c of [ACME, GLOBEX]) await addBackfill(tc.rt, { connectionId: c.connection, entities: ['customers', 'invoices'], ...HISTORY });
+      for (const c of [ACME, GLOBEX])
+        await addBackfill(tc.rt, { connectionId: c.connection, entities: ['customers', 'invoices'], ...HISTORY });
       // Under `scope: deployment` a 429 pauses the whole upsert queue for its Retry-After (60 s): globex
       // would wait with acme, and this would time out.
       await until('globex synced in full while acme is throttled', () => synced(GLOBEX), 30_000, 200);
@@ -70,9 +78,9 @@ describe('per billing key rate limits (rateLimit.scope: key)', () => {
       await tc.rt.queues.upsert.promoteJobs();
       await until('acme synced in full', () => synced(ACME), 30_000, 200);
       expect(await tc.rt.quarantine.list(ACME.connection)).toEqual([]);
-      expect(tc.billing.journal.list({ path: UPSERT }).filter((e) => e.key === tc.keys.acme && e.status === 200).length).toBe(
-        await tc.rt.ledger.count(ACME.connection, 'invoices'),
-      );
+      expect(
+        tc.billing.journal.list({ path: UPSERT }).filter((e) => e.key === tc.keys.acme && e.status === 200).length,
+      ).toBe(await tc.rt.ledger.count(ACME.connection, 'invoices'));
     }, 60_000);
   });
 
@@ -80,7 +88,11 @@ describe('per billing key rate limits (rateLimit.scope: key)', () => {
     let tc: TwoCompanies;
     let workers: WorkerService;
     beforeAll(async () => {
-      tc = await startTwoCompanies({ name: 'per-key-budget', invoices: 40, rateLimit: { scope: 'key', max: 10, durationMs: 1000 } });
+      tc = await startTwoCompanies({
+        name: 'per-key-budget',
+        invoices: 40,
+        rateLimit: { scope: 'key', max: 10, durationMs: 1000 },
+      });
       workers = tc.startWorkers(['pull', 'upsert', 'backfill']);
     }, 60_000);
     afterAll(async () => {
@@ -90,7 +102,13 @@ describe('per billing key rate limits (rateLimit.scope: key)', () => {
 
     it("when both connections are backfilled together, then each key's jobs are spread over windows of 10 (set aside for their slot, no attempt used) and everything is written, none quarantined", async () => {
       await Promise.all(
-        [ACME, GLOBEX].map((c) => runBackfill(tc.rt, { connectionId: c.connection, entities: ['customers', 'invoices'], ...HISTORY }, { quiet: true })),
+        [ACME, GLOBEX].map((c) =>
+          runBackfill(
+            tc.rt,
+            { connectionId: c.connection, entities: ['customers', 'invoices'], ...HISTORY },
+            { quiet: true },
+          ),
+        ),
       );
       const jobs = await tc.rt.queues.upsert.getJobs(['completed'], 0, -1);
       for (const c of [ACME, GLOBEX]) {
@@ -104,7 +122,9 @@ describe('per billing key rate limits (rateLimit.scope: key)', () => {
           .list({ path: UPSERT })
           .filter((e) => e.key === tc.keys[c === ACME ? 'acme' : 'globex'])
           .map((e) => Date.parse(e.at));
-        expect(Math.max(...posts) - Math.min(...posts), c.connection).toBeGreaterThanOrEqual((Math.ceil(invoiceJobs / 10) - 2) * 1000);
+        expect(Math.max(...posts) - Math.min(...posts), c.connection).toBeGreaterThanOrEqual(
+          (Math.ceil(invoiceJobs / 10) - 2) * 1000,
+        );
         // Jobs set aside for a later slot were started again without using an attempt.
         expect(own.some((j) => j.attemptsStarted > j.attemptsMade)).toBe(true);
         expect(own.every((j) => j.attemptsMade <= 1)).toBe(true);

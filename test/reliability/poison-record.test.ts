@@ -24,7 +24,9 @@ describe('given a synced connection of 40 invoices', () => {
 
   it('when one invoice was deleted in billing and another becomes unmappable at the source, then both are quarantined with their reasons and every other change completes', async () => {
     const { rt } = p;
-    const open = p.zoho.store.invoices().filter((i) => i.status !== 'void' && i.payments.length === 0 && i.writeOffMinor === 0);
+    const open = p.zoho.store
+      .invoices()
+      .filter((i) => i.status !== 'void' && i.payments.length === 0 && i.writeOffMinor === 0);
     const [deletedInBilling, unmappable, ...rest] = open.map((i) => i.invoice_id);
     const ordinary = rest.slice(0, 10);
     const ledgerBefore = {
@@ -35,7 +37,10 @@ describe('given a synced connection of 40 invoices', () => {
 
     // A finance person deletes one invoice in billing (admin endpoint, as the emulator's UI would).
     const billingId = ledgerBefore.deleted!.billingId;
-    const del = await fetch(`${p.billing.url}/__admin/invoices/${encodeURIComponent(billingId)}/delete?company=${COMPANY}`, { method: 'POST' });
+    const del = await fetch(
+      `${p.billing.url}/__admin/invoices/${encodeURIComponent(billingId)}/delete?company=${COMPANY}`,
+      { method: 'POST' },
+    );
     expect(del.status).toBe(200);
     // The source moves on: that invoice is edited, another gets absurd amounts, ten get ordinary edits.
     p.zoho.store.editInvoice(deletedInBilling!);

@@ -46,7 +46,11 @@ describe('given two upsert workers on separate runtimes (own Redis connections a
   let p: Pipeline;
   let runtimes: Runtime[];
   beforeAll(async () => {
-    p = await startPipeline({ name: 'storm', invoices: 40, sync: { upsertConcurrency: CONCURRENCY, attempts: 8, upsertBatchSize: 1 } });
+    p = await startPipeline({
+      name: 'storm',
+      invoices: 40,
+      sync: { upsertConcurrency: CONCURRENCY, attempts: 8, upsertBatchSize: 1 },
+    });
     runtimes = [await p.newRuntime(), await p.newRuntime()];
     p.startWorkers(['pull', 'upsert', 'backfill'], runtimes[0]);
     p.startWorkers(['upsert'], runtimes[1]);
@@ -77,7 +81,9 @@ describe('given two upsert workers on separate runtimes (own Redis connections a
     expect(limited).toHaveLength(STORM);
 
     // Jobs of this phase by request body, and their activations / moves back to wait.
-    const jobs = (await p.upsertJobs(['completed', 'failed'])).filter((j) => j.data.entity === 'invoices' && j.timestamp >= startedAt);
+    const jobs = (await p.upsertJobs(['completed', 'failed'])).filter(
+      (j) => j.data.entity === 'invoices' && j.timestamp >= startedAt,
+    );
     expect(jobs).toHaveLength(changed.length);
     const byHash = new Map(jobs.map((j) => [bodyHash(j), j]));
     for (const r of requests) expect(byHash.has(r.bodyHash), `request ${r.seq} matches a job`).toBe(true);
@@ -85,7 +91,8 @@ describe('given two upsert workers on separate runtimes (own Redis connections a
     const backToWait = new Map<string, number[]>();
     for (const [id, fields] of await rt.redis.xrange(eventsKey, `(${lastEvent}`, '+')) {
       const f = Object.fromEntries(fields.flatMap((v, i) => (i % 2 === 0 ? [[v, fields[i + 1]]] : [])));
-      const list = f.event === 'active' ? activations : f.event === 'waiting' && f.prev === 'active' ? backToWait : undefined;
+      const list =
+        f.event === 'active' ? activations : f.event === 'waiting' && f.prev === 'active' ? backToWait : undefined;
       if (list && f.jobId) list.set(f.jobId, [...(list.get(f.jobId) ?? []), ms(id)]);
     }
 
@@ -96,7 +103,12 @@ describe('given two upsert workers on separate runtimes (own Redis connections a
       const job429 = byHash.get(r429.bodyHash)!;
       const tBack = (backToWait.get(job429.id!) ?? []).find((t) => t >= e - 1);
       expect(tBack, `job ${job429.id} moved back to wait after its 429`).toBeDefined();
-      const inside = requests.filter((r) => r.seq !== r429.seq && Date.parse(r.at) - r.durationMs > e && Date.parse(r.at) - r.durationMs < e + RETRY_AFTER_MS);
+      const inside = requests.filter(
+        (r) =>
+          r.seq !== r429.seq &&
+          Date.parse(r.at) - r.durationMs > e &&
+          Date.parse(r.at) - r.durationMs < e + RETRY_AFTER_MS,
+      );
       expect(inside.length).toBeLessThanOrEqual(WORKERS * CONCURRENCY - 1);
       for (const r of inside) {
         const start = Date.parse(r.at) - r.durationMs;
@@ -170,12 +182,18 @@ describe('given one worker upserting with concurrency 1', () => {
     }
     const quarantined = (await rt.quarantine.list(CONNECTION)).filter((q) => changed.includes(q.erpId));
     expect(quarantined.map((q) => q.erpId).sort()).toEqual([...changed].sort());
-    for (const q of quarantined) expect(q).toMatchObject({ reason: 'RETRIES_EXHAUSTED', stage: 'upsert', message: 'job started more than allowable limit' });
+    for (const q of quarantined)
+      expect(q).toMatchObject({
+        reason: 'RETRIES_EXHAUSTED',
+        stage: 'upsert',
+        message: 'job started more than allowable limit',
+      });
     // The failed job is removed once its record is quarantined (so the record's next enqueue is not
     // deduplicated away); its entry says it was started maxStartedAttempts + 1 times and that the only
     // attempt counted is BullMQ's final failure.
     expect(await rt.queues.upsert.getJobs(['failed'])).toEqual([]);
-    for (const q of quarantined) expect({ started: q.started, made: q.attempts }).toEqual({ started: maxStarted + 1, made: 1 });
+    for (const q of quarantined)
+      expect({ started: q.started, made: q.attempts }).toEqual({ started: maxStarted + 1, made: 1 });
     const refused = p.journal().filter((r) => r.status === 429).length;
     expect(refused).toBe(changed.length * maxStarted);
     console.info(

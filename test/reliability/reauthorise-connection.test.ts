@@ -50,7 +50,9 @@ describe('given a connection whose grant the vendor revokes', () => {
     const raw = await tokenHash();
     expect(raw.refreshToken).toBeDefined();
     expect(raw.refreshToken).not.toContain(p.secrets.zohoRefreshToken);
-    expect(TokenSealer.withKeys(KEY).open(raw.refreshToken!, `${CONNECTION}:refreshToken`)).toBe(p.secrets.zohoRefreshToken);
+    expect(TokenSealer.withKeys(KEY).open(raw.refreshToken!, `${CONNECTION}:refreshToken`)).toBe(
+      p.secrets.zohoRefreshToken,
+    );
     expect(await gauge(p.rt)).toBe(1);
     expect((await tokenStatus(p.rt, CONNECTION)).sealedUnder).toBe(TokenSealer.withKeys(KEY).currentKeyId);
   });
@@ -61,7 +63,11 @@ describe('given a connection whose grant the vendor revokes', () => {
     const worker = p.startWorkers(['pull']);
     const attemptsBefore = p.zoho.tokens.refreshAttempts;
     // The access token in Redis is still unexpired as far as we know: the vendor's 401 forces the refresh.
-    const job = (await p.rt.queues.pull.add('pull', { connectionId: CONNECTION, entity: 'invoices' }, { attempts: 3 })) as Job;
+    const job = (await p.rt.queues.pull.add(
+      'pull',
+      { connectionId: CONNECTION, entity: 'invoices' },
+      { attempts: 3 },
+    )) as Job;
     await until('the pull to fail', async () => (await job.getState()) === 'failed', 30_000, 50);
     const failed = await p.rt.queues.pull.getJob(job.id!);
     expect(failed?.failedReason).toMatch(/invalid_code|invalid_grant|refresh|token/i);
@@ -111,14 +117,21 @@ describe('given a connection whose grant the vendor revokes', () => {
     const before = p.zoho.tokens.refused.invalid_grant;
 
     // A restart (or reload) with the new token in the config: a new runtime on the same Redis.
-    const config = parseConfig(p.rawConfig, { ...p.secretEnv, REL_ZOHO_REFRESH_TOKEN: renewed }, validateSettings, 'reconsent config');
+    const config = parseConfig(
+      p.rawConfig,
+      { ...p.secretEnv, REL_ZOHO_REFRESH_TOKEN: renewed },
+      validateSettings,
+      'reconsent config',
+    );
     const rt = await createRuntime(config, TEST_REDIS_URL, createLogger({ level: 'silent', format: 'json' }));
     try {
       const res = await rt.vendorClient(CONNECTION).request(organizations);
       expect(res).toBeDefined();
       expect(await rt.quotas.parkedUntil(CONNECTION)).toBeUndefined();
       expect(await gauge(rt)).toBe(1);
-      expect(TokenSealer.withKeys(KEY).open((await tokenHash()).refreshToken!, `${CONNECTION}:refreshToken`)).toBe(renewed);
+      expect(TokenSealer.withKeys(KEY).open((await tokenHash()).refreshToken!, `${CONNECTION}:refreshToken`)).toBe(
+        renewed,
+      );
       expect(p.zoho.tokens.refused.invalid_grant).toBe(before);
 
       // A replica still on the old config does not put the old token back.
@@ -131,7 +144,9 @@ describe('given a connection whose grant the vendor revokes', () => {
           (e: unknown) => e,
         );
       expect(err).toBeUndefined();
-      expect(TokenSealer.withKeys(KEY).open((await tokenHash()).refreshToken!, `${CONNECTION}:refreshToken`)).toBe(renewed);
+      expect(TokenSealer.withKeys(KEY).open((await tokenHash()).refreshToken!, `${CONNECTION}:refreshToken`)).toBe(
+        renewed,
+      );
       expect((await collectStatus(rt)).connections.find((c) => c.id === CONNECTION)!.credentials.ok).toBe(true);
     } finally {
       await rt.close();

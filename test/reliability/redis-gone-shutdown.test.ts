@@ -42,7 +42,12 @@ describe("given a Redis of the test's own that stops two seconds before SIGTERM"
   const pipelineOnRedis = (name: string) => {
     const holder: { p?: Pipeline } = {};
     beforeAll(async () => {
-      holder.p = await startPipeline({ name, invoices: INVOICES, redisUrl: redis.url, sync: { graceSeconds: GRACE_SECONDS } });
+      holder.p = await startPipeline({
+        name,
+        invoices: INVOICES,
+        redisUrl: redis.url,
+        sync: { graceSeconds: GRACE_SECONDS },
+      });
       // The test's inspection connection reconnects by itself once Redis is back; its errors meanwhile are expected.
       holder.p.redis.on('error', () => {});
     });
@@ -73,7 +78,9 @@ describe("given a Redis of the test's own that stops two seconds before SIGTERM"
       if (!exit) {
         worker.kill('SIGKILL');
         await worker.exited;
-        throw new Error(`the worker was still running ${EXIT_BOUND_MS * 3} ms after SIGTERM:\n${worker.output().slice(-3000)}`);
+        throw new Error(
+          `the worker was still running ${EXIT_BOUND_MS * 3} ms after SIGTERM:\n${worker.output().slice(-3000)}`,
+        );
       }
       return { ...exit, ms: Date.now() - signalled };
     };
@@ -178,7 +185,11 @@ describe("given a Redis of the test's own that stops two seconds before SIGTERM"
       // Right after the stop the client may not have seen its connection close yet: then the PING times out.
       const noAnswer = `Redis: no answer within ${READY_REDIS_TIMEOUT_MS} ms`;
       for (const r of stopped)
-        expect([noAnswer, 'Redis: not connected (client reconnecting)', 'Redis: not connected (client connecting)']).toContain(r.redis?.detail);
+        expect([
+          noAnswer,
+          'Redis: not connected (client reconnecting)',
+          'Redis: not connected (client connecting)',
+        ]).toContain(r.redis?.detail);
       for (const r of frozen) expect(r.redis?.detail).toBe(noAnswer);
       console.info(
         `[readyz] up ${up.ms} ms; Redis stopped: ${stopped.map((r) => `${r.status} ${r.ms} ms`).join(', ')}; ` +

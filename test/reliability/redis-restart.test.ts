@@ -54,7 +54,12 @@ describe('given `erp-sync backfill` running on a Redis that keeps its data on di
     dir = await mkdtemp(join(tmpdir(), 'redis-restart-'));
     port = await freePort();
     await startRedis();
-    p = await startPipeline({ name: 'redis-restart', invoices: 400, customers: 20, redisUrl: `redis://127.0.0.1:${port}` });
+    p = await startPipeline({
+      name: 'redis-restart',
+      invoices: 400,
+      customers: 20,
+      redisUrl: `redis://127.0.0.1:${port}`,
+    });
   });
   afterAll(async () => {
     await p?.close().catch(() => {});
@@ -81,18 +86,29 @@ describe('given `erp-sync backfill` running on a Redis that keeps its data on di
         '--config',
         await p.configFile(),
       ],
-      { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? '', ...p.secretEnv, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] },
+      {
+        cwd: REPO_ROOT,
+        env: { PATH: process.env.PATH ?? '', ...p.secretEnv, LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
     );
     let out = '';
     let err = '';
     child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
     child.stderr!.on('data', (b: Buffer) => (err += b.toString()));
-    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('exit', (c, s) => resolve([c, s])));
+    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      child.on('exit', (c, s) => resolve([c, s])),
+    );
     let downMs = 0;
     let code: number | null;
     let signal: NodeJS.Signals | null;
     try {
-      await until('a first part of the invoices in the ledger', async () => (await rt.ledger.count(CONNECTION, 'invoices')) >= 40, 90_000, 20);
+      await until(
+        'a first part of the invoices in the ledger',
+        async () => (await rt.ledger.count(CONNECTION, 'invoices')) >= 40,
+        90_000,
+        20,
+      );
       // Redis goes away, and stays away until the command has noticed (it says so on stderr).
       const stoppedAt = Date.now();
       await stopRedis();
@@ -109,7 +125,12 @@ describe('given `erp-sync backfill` running on a Redis that keeps its data on di
     expect(r.code, r.err).toBe(0);
     const summary = JSON.parse(r.out) as { enqueued: number; quarantinedTotal: number };
     expect(summary.quarantinedTotal).toBe(0);
-    await until('the test runtime back on Redis', async () => (await rt.ledger.count(CONNECTION, 'invoices')) > 0, 30_000, 100);
+    await until(
+      'the test runtime back on Redis',
+      async () => (await rt.ledger.count(CONNECTION, 'invoices')) > 0,
+      30_000,
+      100,
+    );
     const result = await p.compareWithSource();
     expect(result.problems).toEqual([]);
     expect(result.inBilling).toBe(result.expected);

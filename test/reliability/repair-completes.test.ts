@@ -30,12 +30,26 @@ describe('given a synced connection whose worker runs its job schedulers, and tw
     }
 
     const altered = [...p.billingInvoices().values()].filter((i) => i.lifecycleStatus === 'FINALIZED').slice(0, 2);
-    for (const inv of altered) await admin(p, `/invoices/${encodeURIComponent(inv.input.invoiceId)}/patch`, { invoiceTotal: 1 });
+    for (const inv of altered)
+      await admin(p, `/invoices/${encodeURIComponent(inv.input.invoiceId)}/patch`, { invoiceTotal: 1 });
 
     const today = utcDate(Date.now());
-    const args = ['reconcile', '--connection', CONNECTION, '--from', today, '--to', today, '--config', await p.configFile()];
+    const args = [
+      'reconcile',
+      '--connection',
+      CONNECTION,
+      '--from',
+      today,
+      '--to',
+      today,
+      '--config',
+      await p.configFile(),
+    ];
     const t0 = Date.now();
-    const repaired = await runCli([...args, '--repair', '--json'], { env: { ...p.secretEnv, LOG_LEVEL: 'info' }, timeoutMs: 120_000 });
+    const repaired = await runCli([...args, '--repair', '--json'], {
+      env: { ...p.secretEnv, LOG_LEVEL: 'info' },
+      timeoutMs: 120_000,
+    });
     const seconds = (Date.now() - t0) / 1000;
     expect(repaired.signal).toBeNull();
     expect(repaired.code, repaired.err).toBe(1); // drift was found (and repaired)
@@ -47,7 +61,9 @@ describe('given a synced connection whose worker runs its job schedulers, and tw
     expect(first.repaired.requeued).toBe(2);
     // Read again by id: one entry per record, each re-enqueued under a repair job id.
     expect(first.repaired.by).toBe('id');
-    expect(first.repaired.records.map((r) => [r.erpId, r.action]).sort()).toEqual(altered.map((i) => [i.input.erpId, 're-enqueued']).sort());
+    expect(first.repaired.records.map((r) => [r.erpId, r.action]).sort()).toEqual(
+      altered.map((i) => [i.input.erpId, 're-enqueued']).sort(),
+    );
     for (const r of first.repaired.records) expect(r.jobId).toMatch(/-r[0-9a-f]+$/);
 
     const after = await runCli([...args, '--json'], { env: p.secretEnv, timeoutMs: 60_000 });
@@ -57,7 +73,9 @@ describe('given a synced connection whose worker runs its job schedulers, and tw
     for (const inv of altered) expect(p.billingInvoices().get(inv.input.erpId!)?.input.invoiceTotal).not.toBe(1);
     worker.kill('SIGTERM');
     await worker.exited;
-    console.info(`[repair] 2 altered invoices found and repaired in ${seconds.toFixed(1)} s with the schedulers running; the next reconcile is clean`);
+    console.info(
+      `[repair] 2 altered invoices found and repaired in ${seconds.toFixed(1)} s with the schedulers running; the next reconcile is clean`,
+    );
   }, 180_000);
 });
 

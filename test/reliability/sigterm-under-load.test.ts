@@ -18,7 +18,11 @@ const GRACE_SECONDS = 10;
 describe('given a worker process upserting under load (billing latency 300 ms, 8 jobs in flight)', () => {
   let p: Pipeline;
   beforeAll(async () => {
-    p = await startPipeline({ name: 'sigterm', invoices: INVOICES, sync: { upsertConcurrency: 8, graceSeconds: GRACE_SECONDS } });
+    p = await startPipeline({
+      name: 'sigterm',
+      invoices: INVOICES,
+      sync: { upsertConcurrency: 8, graceSeconds: GRACE_SECONDS },
+    });
   });
   afterAll(() => p?.close());
 

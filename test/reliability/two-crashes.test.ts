@@ -56,7 +56,9 @@ for (const variant of [
       // (With batches: invoice batches, so the pull, which only this worker runs, has enqueued the invoices.)
       const active = async () =>
         variant.batch > 1
-          ? (await rt.queues.upsert.getJobs(['active'])).filter((j) => j.name === 'upsert-batch' && j.data.entity === 'invoices').length >= 3
+          ? (await rt.queues.upsert.getJobs(['active'])).filter(
+              (j) => j.name === 'upsert-batch' && j.data.entity === 'invoices',
+            ).length >= 3
           : (await rt.queues.upsert.getJobCounts('active')).active! >= 10;
       await until('upsert jobs in flight', active, 60_000, 50);
       first.kill('SIGKILL');
@@ -64,12 +66,17 @@ for (const variant of [
       // What was in flight at the kill: the jobs left active with no worker.
       const inFlight = await rt.queues.upsert.getJobs(['active']);
       const inFlightIds = inFlight.map((j) => j.id!);
-      const recordsOf = (j: (typeof inFlight)[number]): Array<{ entity: string; erpId: string }> => j.data.records ?? [j.data];
+      const recordsOf = (j: (typeof inFlight)[number]): Array<{ entity: string; erpId: string }> =>
+        j.data.records ?? [j.data];
       // Jobs that carry an invoice call billing in worker 2 whatever happened before; a customer's job whose
       // buyer an invoice of worker 1 had already ensured in billing has nothing left to call, and worker 2
       // finishes it at once (its record is written: nothing to lose).
       const mustHold = inFlight.filter((j) => recordsOf(j).some((r) => r.entity === 'invoices')).map((j) => j.id!);
-      const inFlightKeys = inFlight.flatMap((j) => (j.data.records ?? [j.data]).map((r: { entity: string; erpId: string }) => `${r.entity}:${r.erpId}`)).sort();
+      const inFlightKeys = inFlight
+        .flatMap((j) =>
+          (j.data.records ?? [j.data]).map((r: { entity: string; erpId: string }) => `${r.entity}:${r.erpId}`),
+        )
+        .sort();
 
       // Worker 2 takes them back (stalled → wait → active) and is killed while it holds them. Its jobs are
       // taken back over a few seconds (each lock expires on its own; the stalled check runs every second),
@@ -82,10 +89,18 @@ for (const variant of [
         async () => {
           const states = await Promise.all(inFlightIds.map((id) => rt.queues.upsert.getJobState(id)));
           const held = (id: string) => states[inFlightIds.indexOf(id)] === 'active';
-          if (inFlightIds.every((id) => stalledEvents.includes(id)) && states.every((s) => s === 'active' || s === 'completed') && mustHold.every(held))
+          if (
+            inFlightIds.every((id) => stalledEvents.includes(id)) &&
+            states.every((s) => s === 'active' || s === 'completed') &&
+            mustHold.every(held)
+          )
             return true;
           // What a timeout reports: each job's state and whether its stall was seen.
-          throw new Error(inFlightIds.map((id, i) => `${id}: ${states[i]}${stalledEvents.includes(id) ? ', stalled' : ''}`).join('; '));
+          throw new Error(
+            inFlightIds
+              .map((id, i) => `${id}: ${states[i]}${stalledEvents.includes(id) ? ', stalled' : ''}`)
+              .join('; '),
+          );
         },
         60_000,
         50,
@@ -127,10 +142,18 @@ for (const variant of [
       if (stalledKeys.length) {
         // Exactly the single-record jobs in flight at both kills failed as stalled; each is quarantined with its reason.
         expect(stalledOut.map((q) => `${q.entity}:${q.erpId}`).sort()).toEqual(stalledKeys);
-        for (const q of stalledOut) expect(q).toMatchObject({ reason: 'STALLED', stage: 'upsert', message: 'job stalled more than allowable limit' });
+        for (const q of stalledOut)
+          expect(q).toMatchObject({
+            reason: 'STALLED',
+            stage: 'upsert',
+            message: 'job stalled more than allowable limit',
+          });
         expect(settled.billing.size + stalledOut.filter((q) => q.entity === 'invoices').length).toBe(mapped.size);
 
-        const replay = await runCli(['dlq', 'replay', '--connection', CONNECTION, '--config', await p.configFile()], { env: p.secretEnv, timeoutMs: 60_000 });
+        const replay = await runCli(['dlq', 'replay', '--connection', CONNECTION, '--config', await p.configFile()], {
+          env: p.secretEnv,
+          timeoutMs: 60_000,
+        });
         expect(replay.code, replay.err).toBe(0);
         await until(
           'the replayed records in billing',

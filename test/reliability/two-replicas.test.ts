@@ -17,7 +17,8 @@ import { CONNECTION, intervals, maxInFlight, type Pipeline, startPipeline, until
  *   a count of 3 here would be a real breach.
  */
 const ENTITIES = ['customers', 'invoices'] as const;
-const pending = (jobs: Job[], scheduler: string) => jobs.filter((j) => j.repeatJobKey === scheduler || j.id?.startsWith(`repeat:${scheduler}:`));
+const pending = (jobs: Job[], scheduler: string) =>
+  jobs.filter((j) => j.repeatJobKey === scheduler || j.id?.startsWith(`repeat:${scheduler}:`));
 
 describe('given five replicas booting at once', () => {
   let p: Pipeline;
@@ -54,7 +55,10 @@ describe('given two worker processes started at the same time on one Zoho connec
 
   it('when both boot (each upserting the schedulers) and run a backfill together, then one scheduler per entity with one delayed run each, and Zoho never has more than 2 requests in flight', async () => {
     const { rt } = p;
-    const workers = await Promise.all([p.spawnWorker(['pull', 'upsert', 'backfill']), p.spawnWorker(['pull', 'upsert', 'backfill'])]);
+    const workers = await Promise.all([
+      p.spawnWorker(['pull', 'upsert', 'backfill']),
+      p.spawnWorker(['pull', 'upsert', 'backfill']),
+    ]);
     const { runId, children } = await p.backfill();
     await p.waitForBackfill(runId, 120_000);
 
@@ -65,9 +69,12 @@ describe('given two worker processes started at the same time on one Zoho connec
       'each scheduler to have its next run delayed',
       async () => {
         const jobs = await rt.queues.pull.getJobs(['delayed', 'prioritized', 'wait', 'active']);
-        if (schedulers.every((s) => pending(jobs, s.key).length === 1) && jobs.length === schedulers.length) return true;
+        if (schedulers.every((s) => pending(jobs, s.key).length === 1) && jobs.length === schedulers.length)
+          return true;
         // What is pending instead, for the failure message.
-        const states = await Promise.all(jobs.map(async (j) => `${j.id} ${await j.getState()} (delay ${j.delay}, started ${j.attemptsStarted})`));
+        const states = await Promise.all(
+          jobs.map(async (j) => `${j.id} ${await j.getState()} (delay ${j.delay}, started ${j.attemptsStarted})`),
+        );
         throw new Error(`pending: ${states.join('; ')}`);
       },
       // A scheduled run still active (its next run already delayed) finishes first: seconds on a loaded machine.
@@ -83,7 +90,10 @@ describe('given two worker processes started at the same time on one Zoho connec
       workers.map(async (w) => {
         const url = /erp-sync worker: (\S+\/metrics)/.exec(w.output())?.[1];
         const text = await (await fetch(url!)).text();
-        return [...text.matchAll(/^erpsync_vendor_requests_total\{connection="zoho-rel",.*\} (\d+)$/gm)].reduce((a, m) => a + Number(m[1]), 0);
+        return [...text.matchAll(/^erpsync_vendor_requests_total\{connection="zoho-rel",.*\} (\d+)$/gm)].reduce(
+          (a, m) => a + Number(m[1]),
+          0,
+        );
       }),
     );
     for (const n of perProcess) expect(n).toBeGreaterThan(0);

@@ -11,7 +11,12 @@ import { CONNECTION, type Pipeline, startPipeline, until } from '../support/pipe
 describe('given a pull of a Zoho connection whose ERP is down', () => {
   let p: Pipeline;
   beforeAll(async () => {
-    p = await startPipeline({ name: 'vendor-outage', invoices: 20, customers: 5, sync: { vendorOutageRetrySeconds: 1 } });
+    p = await startPipeline({
+      name: 'vendor-outage',
+      invoices: 20,
+      customers: 5,
+      sync: { vendorOutageRetrySeconds: 1 },
+    });
   });
   afterAll(() => p?.close());
 
@@ -26,7 +31,12 @@ describe('given a pull of a Zoho connection whose ERP is down', () => {
     expect(status.connections[0]!.vendor).toMatchObject({ up: false });
     // The pull keeps waiting: delayed, not failed, however long the outage lasts (five more tries here).
     const refusedAtMark = p.zoho.journal.list().filter((e) => e.status === 503).length;
-    await until('five more tries', () => p.zoho.journal.list().filter((e) => e.status === 503).length >= refusedAtMark + 5, 60_000, 50);
+    await until(
+      'five more tries',
+      () => p.zoho.journal.list().filter((e) => e.status === 503).length >= refusedAtMark + 5,
+      60_000,
+      50,
+    );
     expect(['delayed', 'active', 'waiting', 'prioritized']).toContain(await job.getState());
     const made = (await rt.queues.pull.getJob(job.id!))!.attemptsMade;
     expect(made).toBeLessThanOrEqual(1);

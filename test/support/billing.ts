@@ -20,7 +20,12 @@ export async function startBilling() {
     seed: 7,
   });
   const fast = { minTimeoutMs: 1, maxTimeoutMs: 5 };
-  const acme = new BillingClient({ baseUrl: emulator.url, apiKey: KEYS.acme, attachmentKey: KEYS.acmeAttach, retry: fast });
+  const acme = new BillingClient({
+    baseUrl: emulator.url,
+    apiKey: KEYS.acme,
+    attachmentKey: KEYS.acmeAttach,
+    retry: fast,
+  });
   const globex = new BillingClient({ baseUrl: emulator.url, apiKey: KEYS.globex, retry: fast });
   const admin = async (path: string, body: unknown = {}, company = 'acme') => {
     const res = await fetch(`${emulator.url}/__admin${path}${path.includes('?') ? '&' : '?'}company=${company}`, {

@@ -18,7 +18,18 @@ export async function configWithoutRedisUrl(p: Pipeline): Promise<string> {
 }
 
 export function backfillArgs(configFile: string): string[] {
-  return ['backfill', '--connection', CONNECTION, '--from', HISTORY.from, '--to', HISTORY.to, '--json', '--config', configFile];
+  return [
+    'backfill',
+    '--connection',
+    CONNECTION,
+    '--from',
+    HISTORY.from,
+    '--to',
+    HISTORY.to,
+    '--json',
+    '--config',
+    configFile,
+  ];
 }
 
 /**
@@ -45,19 +56,38 @@ export async function cliBackfillAndReconcile(p: Pipeline, configFile: string, e
   for (const inv of p.zoho.store.invoices().filter((i) => i.status === 'void')) {
     const e = await p.rt.ledger.get(CONNECTION, 'invoices', inv.invoice_id);
     if (!e) continue;
-    const res = await fetch(`${p.billing.url}/__admin/invoices/${encodeURIComponent(e.billingId)}/void?company=${COMPANY}`, { method: 'POST' });
+    const res = await fetch(
+      `${p.billing.url}/__admin/invoices/${encodeURIComponent(e.billingId)}/void?company=${COMPANY}`,
+      { method: 'POST' },
+    );
     expect(res.ok).toBe(true);
   }
   const today = utcDate(Date.now());
   const reconcile: CliRun = await runCli(
-    ['reconcile', '--connection', CONNECTION, '--from', today, '--to', today, '--deep', '--json', '--config', configFile],
+    [
+      'reconcile',
+      '--connection',
+      CONNECTION,
+      '--from',
+      today,
+      '--to',
+      today,
+      '--deep',
+      '--json',
+      '--config',
+      configFile,
+    ],
     {
       env,
       timeoutMs: 60_000,
     },
   );
   expect(reconcile.code, reconcile.err).toBe(0);
-  const report = JSON.parse(reconcile.out) as { total: number; items: unknown[]; checked: { ledger: number; source: number } };
+  const report = JSON.parse(reconcile.out) as {
+    total: number;
+    items: unknown[];
+    checked: { ledger: number; source: number };
+  };
   expect(report.items).toEqual([]);
   expect(report.total).toBe(0);
   expect(report.checked.ledger).toBe(result.expected);

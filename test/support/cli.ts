@@ -14,7 +14,10 @@ export interface CliRun {
  * LOG_LEVEL=silent, then `env`). A command still running after `timeoutMs` is killed (SIGKILL): a
  * test that expects a quick exit then fails on `signal` instead of hanging.
  */
-export async function runCli(args: string[], options: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<CliRun> {
+export async function runCli(
+  args: string[],
+  options: { env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<CliRun> {
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...options.env },
@@ -25,7 +28,9 @@ export async function runCli(args: string[], options: { env?: Record<string, str
   child.stdout.on('data', (b: Buffer) => (out += b.toString()));
   child.stderr.on('data', (b: Buffer) => (err += b.toString()));
   const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
-  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('exit', (c, s) => resolve([c, s])));
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.on('exit', (c, s) => resolve([c, s])),
+  );
   clearTimeout(timer);
   return { code, signal, out, err };
 }
@@ -34,7 +39,9 @@ export async function runCli(args: string[], options: { env?: Record<string, str
 export function expectOneLineError(r: CliRun): string {
   const text = r.err.trim();
   if (r.code !== 2 || text.includes('\n') || /\bat .+:\d+:\d+/.test(text))
-    throw new Error(`expected exit 2 with a one-line error, got exit ${r.code ?? r.signal}:\n--- stderr\n${r.err}--- stdout\n${r.out}`);
+    throw new Error(
+      `expected exit 2 with a one-line error, got exit ${r.code ?? r.signal}:\n--- stderr\n${r.err}--- stdout\n${r.out}`,
+    );
   return text;
 }
 
@@ -68,7 +75,10 @@ export interface RunningCli {
  * The built CLI started like `runCli`, for a command a test talks to while it runs (`connect` prints a URL
  * and waits for the browser). Killed (SIGKILL) after `timeoutMs`.
  */
-export function spawnCli(args: string[], options: { env?: Record<string, string>; timeoutMs?: number } = {}): RunningCli {
+export function spawnCli(
+  args: string[],
+  options: { env?: Record<string, string>; timeoutMs?: number } = {},
+): RunningCli {
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...options.env },
@@ -106,7 +116,11 @@ export function spawnCli(args: string[], options: { env?: Record<string, string>
         child.stdout.on('data', check);
         void exit.then((r) => {
           if (!check())
-            reject(new Error(`the command ended (exit ${r.code ?? r.signal}) before printing ${pattern}:\n--- stdout\n${r.out}--- stderr\n${r.err}`));
+            reject(
+              new Error(
+                `the command ended (exit ${r.code ?? r.signal}) before printing ${pattern}:\n--- stdout\n${r.out}--- stderr\n${r.err}`,
+              ),
+            );
         });
       }),
   };

@@ -13,7 +13,8 @@ export async function killWorkerMidBackfill(p: Pipeline, invoices: number, label
   const { rt } = p;
   const ledger = () => rt.ledger.count(CONNECTION, 'invoices');
   const stalled: Array<{ job: string; at: number }> = [];
-  for (const q of ['upsert', 'pull'] as const) (await p.queueEvents(q)).on('stalled', ({ jobId }) => stalled.push({ job: `${q}:${jobId}`, at: Date.now() }));
+  for (const q of ['upsert', 'pull'] as const)
+    (await p.queueEvents(q)).on('stalled', ({ jobId }) => stalled.push({ job: `${q}:${jobId}`, at: Date.now() }));
 
   const first = await p.spawnWorker(['pull', 'upsert', 'backfill']);
   const { runId } = await p.backfill();
@@ -24,7 +25,9 @@ export async function killWorkerMidBackfill(p: Pipeline, invoices: number, label
   const killedAt = Date.now();
   expect(killed.signal).toBe('SIGKILL');
   const doneAtKill = await ledger();
-  const activeAtKill = ((await rt.queues.upsert.getJobCounts('active')).active ?? 0) + ((await rt.queues.pull.getJobCounts('active')).active ?? 0);
+  const activeAtKill =
+    ((await rt.queues.upsert.getJobCounts('active')).active ?? 0) +
+    ((await rt.queues.pull.getJobCounts('active')).active ?? 0);
   expect(doneAtKill).toBeLessThan(INVOICES);
   // The kill left work in flight: jobs that are "active" with nobody working on them.
   expect(activeAtKill).toBeGreaterThan(0);
@@ -34,9 +37,10 @@ export async function killWorkerMidBackfill(p: Pipeline, invoices: number, label
   const written = new Set<string>();
   for await (const batch of rt.ledger.scan(CONNECTION, 'invoices')) for (const [id] of batch) written.add(id);
   const editable = p.zoho.store.invoices().filter((i) => i.status !== 'void');
-  const edited = [...editable.filter((i) => written.has(i.invoice_id)).slice(0, 10), ...editable.filter((i) => !written.has(i.invoice_id)).slice(0, 10)].map(
-    (i) => i.invoice_id,
-  );
+  const edited = [
+    ...editable.filter((i) => written.has(i.invoice_id)).slice(0, 10),
+    ...editable.filter((i) => !written.has(i.invoice_id)).slice(0, 10),
+  ].map((i) => i.invoice_id);
   for (const id of edited) p.zoho.store.editInvoice(id);
   expect(edited).toHaveLength(20);
 

@@ -11,7 +11,12 @@ import type { Logger } from 'pino';
 import { stringify as toYaml } from 'yaml';
 import { validateSettings } from '../../connectors/registry.js';
 import type { BillingBody, MapContext } from '../../src/connector/types.js';
-import { startZohoEmulator, ZOHO_SANDBOX_DEFAULTS, type ZohoEmulator, type ZohoEmulatorOptions } from '../../sandbox/zoho-books/index.js';
+import {
+  startZohoEmulator,
+  ZOHO_SANDBOX_DEFAULTS,
+  type ZohoEmulator,
+  type ZohoEmulatorOptions,
+} from '../../sandbox/zoho-books/index.js';
 import { addBackfill, runBacklog } from '../../jobs/backfill.js';
 import { failedUpsertHelpers } from '../../jobs/job-helpers.js';
 import { QUEUES, queuePrefix, type QueueName } from '../../jobs/catalog.js';
@@ -137,7 +142,9 @@ export async function startPipeline(options: PipelineOptions) {
     billing = await startBillingEmulator({
       port: 0,
       keys: [{ key: secrets.billingApiKey, companyId: COMPANY }],
-      attachmentKeys: [{ key: options.billingAcceptsAttachmentKey ?? secrets.billingAttachmentKey, companyId: COMPANY }],
+      attachmentKeys: [
+        { key: options.billingAcceptsAttachmentKey ?? secrets.billingAttachmentKey, companyId: COMPANY },
+      ],
     });
     zoho = await startZohoEmulator({
       port: 0,
@@ -303,20 +310,29 @@ export async function startPipeline(options: PipelineOptions) {
     /** The real CLI worker in a child process; resolves once it logged "worker started". */
     async spawnWorker(roles: readonly Role[], env: Record<string, string> = {}): Promise<ChildWorker> {
       const file = await configFile();
-      const proc = spawn(process.execPath, [CLI, 'worker', '--config', file, '--roles', roles.join(','), '--http-port', '0'], {
-        cwd: REPO_ROOT,
-        env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...secretEnv, ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const proc = spawn(
+        process.execPath,
+        [CLI, 'worker', '--config', file, '--roles', roles.join(','), '--http-port', '0'],
+        {
+          cwd: REPO_ROOT,
+          env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...secretEnv, ...env },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       let out = '';
       proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
       proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => proc.once('exit', (code, signal) => done({ code, signal })));
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+        proc.once('exit', (code, signal) => done({ code, signal })),
+      );
       let ended = false;
       void exited.then(() => (ended = true));
       const waitForOutput = (text: string, timeoutMs = 20_000) =>
         new Promise<void>((found, failed) => {
-          const timer = setTimeout(() => done(new Error(`the child worker did not write ${text} within ${timeoutMs} ms:\n${out}`)), timeoutMs);
+          const timer = setTimeout(
+            () => done(new Error(`the child worker did not write ${text} within ${timeoutMs} ms:\n${out}`)),
+            timeoutMs,
+          );
           const onOutput = () => {
             if (out.includes(text)) done();
           };
@@ -357,7 +373,10 @@ export async function startPipeline(options: PipelineOptions) {
     async queueEvents(queue: string): Promise<QueueEvents> {
       const url = options.redisUrl ?? TEST_REDIS_URL;
       const connection = workerConnection(url);
-      const qe = new QueueEvents(queue, { connection, prefix: queuePrefix(prefix, queue as QueueName, { cluster: isClusterUrl(url) }) });
+      const qe = new QueueEvents(queue, {
+        connection,
+        prefix: queuePrefix(prefix, queue as QueueName, { cluster: isClusterUrl(url) }),
+      });
       cleanups.push(async () => {
         await qe.close();
         connection.disconnect();
@@ -368,7 +387,11 @@ export async function startPipeline(options: PipelineOptions) {
 
     /** Adds a backfill of the whole generated history (the test's runtime enqueues it; workers run it). */
     backfill(opts: { restart?: boolean } = {}) {
-      return addBackfill(rt, { connectionId: CONNECTION, entities: config.connections[0]!.entities, ...HISTORY }, { restart: opts.restart });
+      return addBackfill(
+        rt,
+        { connectionId: CONNECTION, entities: config.connections[0]!.entities, ...HISTORY },
+        { restart: opts.restart },
+      );
     },
 
     /**
@@ -386,15 +409,25 @@ export async function startPipeline(options: PipelineOptions) {
         await parent.waitUntilFinished(await (backfillEvents ??= pipeline.queueEvents(QUEUES.backfill)), timeoutMs);
       } catch (e) {
         const state = await parent.getState();
-        if (state === 'failed') throw new Error(`backfill failed: ${(await rt.queues.backfill.getJob(runId))?.failedReason ?? (e as Error).message}`);
-        throw new Error(`backfill ${runId} did not complete within ${timeoutMs} ms: parent ${state}; ${await pipeline.describeQueues()}`);
+        if (state === 'failed')
+          throw new Error(
+            `backfill failed: ${(await rt.queues.backfill.getJob(runId))?.failedReason ?? (e as Error).message}`,
+          );
+        throw new Error(
+          `backfill ${runId} did not complete within ${timeoutMs} ms: parent ${state}; ${await pipeline.describeQueues()}`,
+        );
       }
       // Drained first, so the run's backlog is counted once its jobs are (nearly) all done: each count asks
       // BullMQ the state of every job of the run still pending.
       const left = () => Math.max(0, deadline - Date.now());
       await pipeline.waitForDrain(left());
       const failedUpsert = failedUpsertHelpers(rt);
-      await until(`backfill ${runId} to have no upsert left`, async () => (await runBacklog(rt, runId, failedUpsert)) === 0, left(), 100);
+      await until(
+        `backfill ${runId} to have no upsert left`,
+        async () => (await runBacklog(rt, runId, failedUpsert)) === 0,
+        left(),
+        100,
+      );
       await pipeline.waitForDrain(left());
     },
 
@@ -402,7 +435,15 @@ export async function startPipeline(options: PipelineOptions) {
     async describeQueues(): Promise<string> {
       const out: string[] = [];
       for (const q of Object.values(rt.queues)) {
-        const c = await q.getJobCounts('wait', 'prioritized', 'active', 'delayed', 'waiting-children', 'completed', 'failed');
+        const c = await q.getJobCounts(
+          'wait',
+          'prioritized',
+          'active',
+          'delayed',
+          'waiting-children',
+          'completed',
+          'failed',
+        );
         out.push(
           `${q.name} ${
             Object.entries(c)
@@ -463,7 +504,10 @@ export async function startPipeline(options: PipelineOptions) {
     },
 
     /** The expected mapping of the source as it is now: every Zoho invoice read and mapped afresh. */
-    async expectedInvoices(): Promise<{ mapped: Map<string, { body: BillingBody; version: string }>; quarantined: Map<string, string> }> {
+    async expectedInvoices(): Promise<{
+      mapped: Map<string, { body: BillingBody; version: string }>;
+      quarantined: Map<string, string>;
+    }> {
       const handle = rt.connection(CONNECTION);
       const { connector, config: c } = handle;
       const stream = connector.streams.invoices;
@@ -508,22 +552,30 @@ export async function startPipeline(options: PipelineOptions) {
         const want = InvoiceUpsertBody.parse({ invoice: JSON.parse(JSON.stringify(body.invoice)) }).invoice;
         if (!isDeepStrictEqual(stored.input, want)) {
           const keys = [...new Set([...Object.keys(want), ...Object.keys(stored.input)])];
-          const diff = keys.filter((k) => !isDeepStrictEqual((stored.input as Record<string, unknown>)[k], (want as Record<string, unknown>)[k]));
+          const diff = keys.filter(
+            (k) =>
+              !isDeepStrictEqual((stored.input as Record<string, unknown>)[k], (want as Record<string, unknown>)[k]),
+          );
           problems.push(`${erpId}: billing content differs from the source's current version in ${diff.join(', ')}`);
         }
         const entry = await rt.ledger.get(CONNECTION, 'invoices', erpId);
-        if (entry?.version !== version) problems.push(`${erpId}: ledger version ${entry?.version} ≠ source version ${version}`);
+        if (entry?.version !== version)
+          problems.push(`${erpId}: ledger version ${entry?.version} ≠ source version ${version}`);
         // Where the connector sends it (its contract asks it to), billing must not hold an older version.
         const held = (stored.input.metaData as Record<string, unknown> | undefined)?.sourceVersion;
-        if (typeof held === 'string' && entry && held < entry.version) problems.push(`${erpId}: billing holds version ${held}, ledger ${entry.version}`);
+        if (typeof held === 'string' && entry && held < entry.version)
+          problems.push(`${erpId}: billing holds version ${held}, ledger ${entry.version}`);
       }
       for (const erpId of inBilling.keys())
-        if (!mapped.has(erpId) && !options.except?.has(erpId)) problems.push(`${erpId}: in billing but not a mapped source invoice`);
+        if (!mapped.has(erpId) && !options.except?.has(erpId))
+          problems.push(`${erpId}: in billing but not a mapped source invoice`);
       return { expected: mapped.size, quarantinedByMapping: quarantined, inBilling: inBilling.size, problems };
     },
 
     /** Every upsert job still in Redis (the last 1,000 completed ones, and the failed ones). */
-    async upsertJobs(states: Array<'completed' | 'failed' | 'wait' | 'active' | 'delayed' | 'prioritized'> = ['completed', 'failed']) {
+    async upsertJobs(
+      states: Array<'completed' | 'failed' | 'wait' | 'active' | 'delayed' | 'prioritized'> = ['completed', 'failed'],
+    ) {
       return rt.queues.upsert.getJobs(states, 0, -1);
     },
   };

@@ -62,11 +62,39 @@ export async function startRedisCluster(options: { tls?: { password: string } } 
     for (let i = 0; i < 3; i++) {
       // Each port is taken before the next is asked for, so freePort does not hand the same one twice.
       const port = await freePort();
-      const args = ['--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', join(dir, `nodes-${port}.conf`)];
-      args.push('--dir', dir, '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction', '--cluster-node-timeout', '5000');
+      const args = [
+        '--bind',
+        '127.0.0.1',
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        join(dir, `nodes-${port}.conf`),
+      ];
+      args.push(
+        '--dir',
+        dir,
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--maxmemory-policy',
+        'noeviction',
+        '--cluster-node-timeout',
+        '5000',
+      );
       ports.push(port);
       if (certificates && tls) {
-        args.push('--port', '0', '--tls-port', String(port), '--tls-cluster', 'yes', '--tls-replication', 'yes', ...tlsServerArgs(certificates));
+        args.push(
+          '--port',
+          '0',
+          '--tls-port',
+          String(port),
+          '--tls-cluster',
+          'yes',
+          '--tls-replication',
+          'yes',
+          ...tlsServerArgs(certificates),
+        );
         args.push('--requirepass', tls.password, '--masterauth', tls.password);
         const child = spawnTlsRedisServer(args, port, certificates);
         children.push(child);
@@ -80,16 +108,33 @@ export async function startRedisCluster(options: { tls?: { password: string } } 
     }
     const cli = certificates ? ['--tls', '--cacert', certificates.ca] : [];
     // REDISCLI_AUTH rather than -a, which redis-cli warns about on stderr.
-    await run('redis-cli', [...cli, '--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'], {
-      env: { ...process.env, ...(tls ? { REDISCLI_AUTH: tls.password } : {}) },
-      timeout: 60_000,
-    });
+    await run(
+      'redis-cli',
+      [
+        ...cli,
+        '--cluster',
+        'create',
+        ...ports.map((p) => `127.0.0.1:${p}`),
+        '--cluster-replicas',
+        '0',
+        '--cluster-yes',
+      ],
+      {
+        env: { ...process.env, ...(tls ? { REDISCLI_AUTH: tls.password } : {}) },
+        timeout: 60_000,
+      },
+    );
     // `--cluster create` returns once the slots are assigned; each node reports ok once it has heard of the others.
     for (const port of ports) {
       const r = new Redis(nodeOptions(port));
       try {
         await r.connect();
-        await until(`cluster_state:ok on ${port}`, async () => /cluster_state:ok/.test(await r.cluster('INFO')), 20_000, 20);
+        await until(
+          `cluster_state:ok on ${port}`,
+          async () => /cluster_state:ok/.test(await r.cluster('INFO')),
+          20_000,
+          20,
+        );
       } finally {
         r.disconnect();
       }

@@ -10,9 +10,13 @@ import { checkRedisReachable, pings, startEmbeddedRedis } from '../../src/redis.
  */
 export default async function redisForTheRun(): Promise<(() => Promise<void>) | undefined> {
   if (spawnSync('sh', ['-c', 'command -v redis-server']).status !== 0)
-    stop('erp-sync tests need redis-server on PATH (apt-get install redis-server, or brew install redis); none was found');
+    stop(
+      'erp-sync tests need redis-server on PATH (apt-get install redis-server, or brew install redis); none was found',
+    );
   if (process.env.REDIS_URL) {
-    await checkRedisReachable(process.env.REDIS_URL).catch((e: unknown) => stop(`erp-sync tests: REDIS_URL: ${(e as Error).message}`));
+    await checkRedisReachable(process.env.REDIS_URL).catch((e: unknown) =>
+      stop(`erp-sync tests: REDIS_URL: ${(e as Error).message}`),
+    );
     return undefined;
   }
   if (await pings('127.0.0.1', 6379)) {

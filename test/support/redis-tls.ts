@@ -25,7 +25,11 @@ export interface LocalTlsRedis {
  * `authClients` (`--tls-auth-clients yes`). Ready once it answers a PING over TLS (within `readyTimeoutMs`,
  * 10 s unless given); stop() kills it and removes the temp dir.
  */
-export async function startTlsRedis(options: { password: string; authClients?: boolean; readyTimeoutMs?: number }): Promise<LocalTlsRedis> {
+export async function startTlsRedis(options: {
+  password: string;
+  authClients?: boolean;
+  readyTimeoutMs?: number;
+}): Promise<LocalTlsRedis> {
   const dir = await mkdtemp(join(tmpdir(), 'erp-sync-tls-'));
   let child: ChildProcess | undefined;
   const stop = async () => {
@@ -39,7 +43,18 @@ export async function startTlsRedis(options: { password: string; authClients?: b
       [
         ...['--port', '0', '--tls-port', String(port), '--bind', '127.0.0.1'],
         ...tlsServerArgs(certificates, options.authClients),
-        ...['--requirepass', options.password, '--dir', dir, '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'],
+        ...[
+          '--requirepass',
+          options.password,
+          '--dir',
+          dir,
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--maxmemory-policy',
+          'noeviction',
+        ],
       ],
       port,
       certificates,
@@ -47,7 +62,13 @@ export async function startTlsRedis(options: { password: string; authClients?: b
     );
     child = server;
     await server.ready;
-    return { url: `rediss://:${encodeURIComponent(options.password)}@127.0.0.1:${port}`, port, password: options.password, certificates, stop };
+    return {
+      url: `rediss://:${encodeURIComponent(options.password)}@127.0.0.1:${port}`,
+      port,
+      password: options.password,
+      certificates,
+      stop,
+    };
   } catch (e) {
     await stop();
     throw e;
@@ -57,7 +78,14 @@ export async function startTlsRedis(options: { password: string; authClients?: b
 /** The redis-server options of a TLS listener with these certificates (https://redis.io/docs/latest/operate/oss_and_stack/management/security/encryption/). */
 export function tlsServerArgs(certificates: TlsCertificates, authClients = false): string[] {
   return [
-    ...['--tls-cert-file', certificates.cert, '--tls-key-file', certificates.key, '--tls-ca-cert-file', certificates.ca],
+    ...[
+      '--tls-cert-file',
+      certificates.cert,
+      '--tls-key-file',
+      certificates.key,
+      '--tls-ca-cert-file',
+      certificates.ca,
+    ],
     ...['--tls-auth-clients', authClients ? 'yes' : 'no'],
   ];
 }
@@ -69,15 +97,27 @@ type RedisServerChild = ChildProcess & { ready: Promise<void> };
  * `readyTimeoutMs`), and rejects with what it printed if it exits first (a bad option, a port already
  * taken), rather than waiting out the poll.
  */
-export function spawnTlsRedisServer(args: string[], port: number, certificates: TlsCertificates, readyTimeoutMs = 10_000): RedisServerChild {
+export function spawnTlsRedisServer(
+  args: string[],
+  port: number,
+  certificates: TlsCertificates,
+  readyTimeoutMs = 10_000,
+): RedisServerChild {
   const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (b: Buffer) => (output += b.toString()));
   child.stderr.on('data', (b: Buffer) => (output += b.toString()));
   const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code, signal) => reject(new Error(`redis-server on ${port} exited (${code ?? signal}) before it was ready:\n${output}`))),
+    child.once('exit', (code, signal) =>
+      reject(new Error(`redis-server on ${port} exited (${code ?? signal}) before it was ready:\n${output}`)),
+    ),
   );
-  const answers = until(`redis-server on 127.0.0.1:${port} over TLS`, () => tlsPings(port, certificates), readyTimeoutMs, 20);
+  const answers = until(
+    `redis-server on 127.0.0.1:${port} over TLS`,
+    () => tlsPings(port, certificates),
+    readyTimeoutMs,
+    20,
+  );
   // The race handles both: a later exit (stop()) or a poll still running after an early exit rejects nothing unhandled.
   const ready = Promise.race([answers, exited]).then(() => {});
   return Object.assign(child, { ready });

@@ -43,7 +43,18 @@ export async function restartableRedis(name: string): Promise<RestartableRedis> 
     port,
     start: async () => {
       if (running()) return;
-      const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always'];
+      const args = [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'always',
+      ];
       child = spawn('redis-server', [...args, '--save', '', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
       await until('redis-server to answer', () => pings('127.0.0.1', port, 200), 10_000, 20);
     },

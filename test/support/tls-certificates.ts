@@ -30,14 +30,30 @@ export async function createTlsCertificates(dir: string): Promise<TlsCertificate
     key: join(dir, 'server.key'),
   };
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  await run('openssl', ['req', '-x509', ...ec, '-keyout', files.caKey, '-out', files.ca, '-days', '2', '-subj', '/CN=erp-sync test CA']);
+  await run('openssl', [
+    'req',
+    '-x509',
+    ...ec,
+    '-keyout',
+    files.caKey,
+    '-out',
+    files.ca,
+    '-days',
+    '2',
+    '-subj',
+    '/CN=erp-sync test CA',
+  ]);
   await run('openssl', ['req', ...ec, '-keyout', files.key, '-out', files.csr, '-subj', '/CN=127.0.0.1']);
   const ext = join(dir, 'server.ext');
   await writeFile(
     ext,
-    ['subjectAltName=IP:127.0.0.1,DNS:localhost', 'basicConstraints=CA:FALSE', 'keyUsage=digitalSignature', 'extendedKeyUsage=serverAuth,clientAuth', ''].join(
-      '\n',
-    ),
+    [
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+      'basicConstraints=CA:FALSE',
+      'keyUsage=digitalSignature',
+      'extendedKeyUsage=serverAuth,clientAuth',
+      '',
+    ].join('\n'),
   );
   await run('openssl', [
     'x509',

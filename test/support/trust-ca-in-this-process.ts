@@ -8,7 +8,10 @@ import * as tls from 'node:tls';
  * Returns a function that puts back the list as it was (connections opened after it no longer trust `caFile`).
  */
 export function trustCaInThisProcess(caFile: string): () => void {
-  const api = tls as unknown as { getCACertificates(type: 'default'): string[]; setDefaultCACertificates(certs: string[]): void };
+  const api = tls as unknown as {
+    getCACertificates(type: 'default'): string[];
+    setDefaultCACertificates(certs: string[]): void;
+  };
   const before = api.getCACertificates('default');
   api.setDefaultCACertificates([...before, readFileSync(caFile, 'utf8')]);
   return () => api.setDefaultCACertificates(before);

@@ -122,7 +122,9 @@ export async function startTwoCompanies(options: TwoCompaniesOptions) {
   });
 
   /** The config; `defaultApiKey` replaces `billing.apiKey`, `acme`/`globex` the connections' billing sections (globex's default: its own key, named). */
-  const configWith = (over: { defaultApiKey?: string; acme?: Record<string, unknown>; globex?: Record<string, unknown> } = {}): AppConfig =>
+  const configWith = (
+    over: { defaultApiKey?: string; acme?: Record<string, unknown>; globex?: Record<string, unknown> } = {},
+  ): AppConfig =>
     parseConfig(
       {
         billing: {
@@ -135,11 +137,28 @@ export async function startTwoCompanies(options: TwoCompaniesOptions) {
         },
         redis: { url: TEST_REDIS_URL, prefix },
         http: { host: '127.0.0.1' },
-        sync: { upsertConcurrency: 8, attempts: 8, backoffMs: 100, graceSeconds: 10, lockDurationMs: 5000, stalledIntervalMs: 1000, ...options.sync },
+        sync: {
+          upsertConcurrency: 8,
+          attempts: 8,
+          backoffMs: 100,
+          graceSeconds: 10,
+          lockDurationMs: 5000,
+          stalledIntervalMs: 1000,
+          ...options.sync,
+        },
         reconcile: { windowDays: 0 },
         connections: [
           connection(ACME, zohoAcme, over.acme),
-          connection(GLOBEX, zohoGlobex, over.globex ?? { apiKey: '${GLOBEX_KEY}', attachmentKey: '${GLOBEX_ATTACH}', baseCurrency: 'INR', company: 'globex' }),
+          connection(
+            GLOBEX,
+            zohoGlobex,
+            over.globex ?? {
+              apiKey: '${GLOBEX_KEY}',
+              attachmentKey: '${GLOBEX_ATTACH}',
+              baseCurrency: 'INR',
+              company: 'globex',
+            },
+          ),
         ],
       },
       env,
@@ -193,7 +212,10 @@ export async function startTwoCompanies(options: TwoCompaniesOptions) {
       for (const inv of source.store.invoices().filter((i) => i.status === 'void')) {
         const e = await rt.ledger.get(c.connection, 'invoices', inv.invoice_id);
         if (!e) continue;
-        const res = await fetch(`${billing.url}/__admin/invoices/${encodeURIComponent(e.billingId)}/void?company=${c.company}`, { method: 'POST' });
+        const res = await fetch(
+          `${billing.url}/__admin/invoices/${encodeURIComponent(e.billingId)}/void?company=${c.company}`,
+          { method: 'POST' },
+        );
         if (!res.ok) throw new Error(`void ${e.billingId} in ${c.company}: ${res.status} ${await res.text()}`);
         n++;
       }

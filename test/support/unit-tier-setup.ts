@@ -8,7 +8,9 @@ import { expect } from 'vitest';
  */
 function refuse(what: string): never {
   const file = expect.getState().testPath ?? 'a unit test file';
-  throw new Error(`${file} ${what}: the unit tier opens no sockets; take the file out of UNIT_TESTS in vitest.config.ts`);
+  throw new Error(
+    `${file} ${what}: the unit tier opens no sockets; take the file out of UNIT_TESTS in vitest.config.ts`,
+  );
 }
 
 net.Socket.prototype.connect = function (...args: unknown[]) {

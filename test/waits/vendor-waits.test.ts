@@ -13,12 +13,17 @@ import {
 
 const NOW = Date.UTC(2026, 10, 27, 18, 0, 0);
 const CAP = 2_000;
-const limited = (retryAfterMs: number | undefined, scope?: 'minute' | 'day') => new RateLimitedError('429', { retryAfterMs: retryAfterMs as number, scope });
+const limited = (retryAfterMs: number | undefined, scope?: 'minute' | 'day') =>
+  new RateLimitedError('429', { retryAfterMs: retryAfterMs as number, scope });
 
 describe('a vendor 429 (decideRateLimited, in-place cap 2 s)', () => {
   it.each([
     ['a day limit with Retry-After 1 h', limited(3_600_000, 'day'), { kind: 'park', untilMs: NOW + 3_600_000 }],
-    ['a day limit without Retry-After', limited(undefined, 'day'), { kind: 'park', untilMs: NOW + msToNextUtcMidnight(NOW) }],
+    [
+      'a day limit without Retry-After',
+      limited(undefined, 'day'),
+      { kind: 'park', untilMs: NOW + msToNextUtcMidnight(NOW) },
+    ],
     ['Retry-After 1 s (within the cap)', limited(1_000), { kind: 'wait-in-place' }],
     ['Retry-After 2 s (the cap itself)', limited(2_000), { kind: 'wait-in-place' }],
     ['no Retry-After', limited(undefined), { kind: 'wait-in-place' }],
@@ -34,7 +39,11 @@ describe('a vendor 429 (decideRateLimited, in-place cap 2 s)', () => {
 
 describe("a vendor's quota headers (decideQuotaSignal)", () => {
   it.each<[string, QuotaSignal, object | undefined]>([
-    ['day window, 0 left, reset in 2 h', { window: 'day', remaining: 0, resetMs: 7_200_000 }, { kind: 'park', untilMs: NOW + 7_200_000 }],
+    [
+      'day window, 0 left, reset in 2 h',
+      { window: 'day', remaining: 0, resetMs: 7_200_000 },
+      { kind: 'park', untilMs: NOW + 7_200_000 },
+    ],
     ['day window, 0 left, reset in 30 s', { window: 'day', remaining: 0, resetMs: 30_000 }, undefined],
     ['day window, 0 left, reset unknown', { window: 'day', remaining: 0 }, undefined],
     ['day window, 5 left', { window: 'day', remaining: 5, resetMs: 7_200_000 }, undefined],
@@ -47,18 +56,40 @@ describe("a vendor's quota headers (decideQuotaSignal)", () => {
 describe('a quota slot not free now (decideQuotaSlot; a job policy waits 1 s in place)', () => {
   const deferrable = { maxInPlaceWaitMs: 1_000, deferrable: () => true };
   const reading = { maxInPlaceWaitMs: 1_000, deferrable: () => false };
-  const base: QuotaSlotWait = { waitMs: 0, parked: false, concurrency: false, maxParkWaitMs: 0, waitingOnItself: false };
+  const base: QuotaSlotWait = {
+    waitMs: 0,
+    parked: false,
+    concurrency: false,
+    maxParkWaitMs: 0,
+    waitingOnItself: false,
+  };
   it.each<[string, QuotaSlotWait, object]>([
-    ['parked for 1 h, no park waited in place', { ...base, parked: true, waitMs: 3_600_000 }, { kind: 'park', waitMs: 3_600_000, why: 'vendor quota spent' }],
-    ['parked for 5 s, parks up to 10 s waited in place', { ...base, parked: true, waitMs: 5_000, maxParkWaitMs: 10_000 }, { kind: 'wait-in-place' }],
+    [
+      'parked for 1 h, no park waited in place',
+      { ...base, parked: true, waitMs: 3_600_000 },
+      { kind: 'park', waitMs: 3_600_000, why: 'vendor quota spent' },
+    ],
+    [
+      'parked for 5 s, parks up to 10 s waited in place',
+      { ...base, parked: true, waitMs: 5_000, maxParkWaitMs: 10_000 },
+      { kind: 'wait-in-place' },
+    ],
     [
       'the next minute slot in 20 s, a deferrable job',
       { ...base, waitMs: 20_000, policy: deferrable },
       { kind: 'park', waitMs: 20_000, why: 'vendor minute quota: next slot then' },
     ],
-    ['the next minute slot in 20 s, a job that would lose its read', { ...base, waitMs: 20_000, policy: reading }, { kind: 'wait-in-place' }],
+    [
+      'the next minute slot in 20 s, a job that would lose its read',
+      { ...base, waitMs: 20_000, policy: reading },
+      { kind: 'wait-in-place' },
+    ],
     ['the next minute slot in 20 s, outside a job', { ...base, waitMs: 20_000 }, { kind: 'wait-in-place' }],
-    ['the next minute slot in 500 ms, a deferrable job', { ...base, waitMs: 500, policy: deferrable }, { kind: 'wait-in-place' }],
+    [
+      'the next minute slot in 500 ms, a deferrable job',
+      { ...base, waitMs: 500, policy: deferrable },
+      { kind: 'wait-in-place' },
+    ],
     [
       'every concurrency slot busy for 2 s, a deferrable job',
       { ...base, concurrency: true, waitMs: 2_000, policy: deferrable },

@@ -29,7 +29,8 @@ import { amountsOf } from './totals.js';
  *   (creditMemoStatus).
  */
 export function toCreditNote(record: SourceRecord<unknown>, ctx: MapContext<unknown>): MapResult<BillingBody> {
-  if (record.deleted) return mapFail('UNSUPPORTED', `credit memo ${record.id} was deleted in QuickBooks; deletes are not mapped`);
+  if (record.deleted)
+    return mapFail('UNSUPPORTED', `credit memo ${record.id} was deleted in QuickBooks; deletes are not mapped`);
   return mapping((s) => {
     const memo = parseRecord(s, QboCreditMemo, record.raw, 'CreditMemo', 'QuickBooks');
     const a = amountsOf(s, memo, ctx, 'CreditMemo');
@@ -43,20 +44,37 @@ export function toCreditNote(record: SourceRecord<unknown>, ctx: MapContext<unkn
     const linked = linkedInvoiceIds(memo);
     let appliedToInvoices: CreditNoteApplication[] | undefined;
     if (linked.length === 1 && applied !== undefined) {
-      appliedToInvoices = [{ invoiceId: invoiceIdFor(ctx.connectionId, linked[0]!), amount: wireAmount(s, applied, currency, 'appliedToInvoices.0.amount') }];
+      appliedToInvoices = [
+        {
+          invoiceId: invoiceIdFor(ctx.connectionId, linked[0]!),
+          amount: wireAmount(s, applied, currency, 'appliedToInvoices.0.amount'),
+        },
+      ];
     } else if (linked.length > 0) {
-      s.warn(`credit memo ${memo.Id} names invoices ${linked.join(', ')} without a per-invoice amount; sent in metaData only`);
+      s.warn(
+        `credit memo ${memo.Id} names invoices ${linked.join(', ')} without a per-invoice amount; sent in metaData only`,
+      );
     }
 
     const lineItems: LineItem[] = [...a.lineItems];
     if (!a.discountTotal.isZero()) {
       const minus = wireAmount(s, a.discountTotal.negated(), currency, 'lineItems.discount');
-      lineItems.push({ lineItemDetails: { name: 'Discount', taxRate: 0, pricePerItem: minus }, quantity: 1, subTotal: minus, total: minus });
+      lineItems.push({
+        lineItemDetails: { name: 'Discount', taxRate: 0, pricePerItem: minus },
+        quantity: 1,
+        subTotal: minus,
+        total: minus,
+      });
     }
     // No adjustments on a credit note either (QBO's order: items, discount, then shipping): QBO's shipping line is a "Shipping" line, inside the subtotal.
     if (!a.shipping.isZero()) {
       const amount = wireAmount(s, a.shipping, currency, 'lineItems.shipping');
-      lineItems.push({ lineItemDetails: { name: 'Shipping', taxRate: 0, pricePerItem: amount }, quantity: 1, subTotal: amount, total: amount });
+      lineItems.push({
+        lineItemDetails: { name: 'Shipping', taxRate: 0, pricePerItem: amount },
+        quantity: 1,
+        subTotal: amount,
+        total: amount,
+      });
     }
 
     const number = memo.DocNumber?.trim();
@@ -67,10 +85,17 @@ export function toCreditNote(record: SourceRecord<unknown>, ctx: MapContext<unkn
       erpId: memo.Id,
       creditNoteNumber: number || memo.Id,
       ...(a.txnDate ? { creditNoteDate: { date: a.txnDate } } : {}),
-      creditNoteSubtotal: wireAmount(s, a.subtotal.minus(a.discountTotal).plus(a.shipping), currency, 'creditNoteSubtotal'),
+      creditNoteSubtotal: wireAmount(
+        s,
+        a.subtotal.minus(a.discountTotal).plus(a.shipping),
+        currency,
+        'creditNoteSubtotal',
+      ),
       ...(a.tax ? { creditNoteTax: a.tax } : {}),
       creditNoteTotal: wireAmount(s, a.total, currency, 'creditNoteTotal'),
-      ...(remaining === undefined ? {} : { creditNoteRemainingAmount: wireAmount(s, remaining, currency, 'creditNoteRemainingAmount') }),
+      ...(remaining === undefined
+        ? {}
+        : { creditNoteRemainingAmount: wireAmount(s, remaining, currency, 'creditNoteRemainingAmount') }),
       creditNoteCurrency: currency,
       ...(a.exchangeRate === undefined ? {} : { exchangeRate: a.exchangeRate }),
       lineItems,
@@ -96,7 +121,10 @@ export function toCreditNote(record: SourceRecord<unknown>, ctx: MapContext<unkn
 
 /** The invoices a credit memo names: InvoiceRef (IN region) and LinkedTxn entries of type Invoice. */
 export function linkedInvoiceIds(memo: Pick<QboCreditMemo, 'InvoiceRef' | 'LinkedTxn'>): string[] {
-  const ids = [memo.InvoiceRef?.value, ...(memo.LinkedTxn ?? []).filter((l) => l.TxnType === 'Invoice').map((l) => l.TxnId)];
+  const ids = [
+    memo.InvoiceRef?.value,
+    ...(memo.LinkedTxn ?? []).filter((l) => l.TxnType === 'Invoice').map((l) => l.TxnId),
+  ];
   return [...new Set(ids.filter((id): id is string => typeof id === 'string' && id !== ''))];
 }
 
@@ -114,7 +142,10 @@ export function creditMemoStatus(total: Decimal, remaining: Decimal | undefined)
 }
 
 /** The status of a raw credit memo for SourceRecord.status. */
-export function rawCreditMemoStatus(raw: { TotalAmt?: unknown; RemainingCredit?: unknown }): CreditMemoSourceStatus | undefined {
+export function rawCreditMemoStatus(raw: {
+  TotalAmt?: unknown;
+  RemainingCredit?: unknown;
+}): CreditMemoSourceStatus | undefined {
   const total = parseOptionalAmount(raw.TotalAmt);
   const remaining = parseOptionalAmount(raw.RemainingCredit);
   if (!total.ok || !remaining.ok || total.value === undefined) return undefined;

@@ -1,5 +1,11 @@
 import type { MapContext } from '../../../src/connector/types.js';
-import { crossCheckExchangeRate, type Decimal, documentExchangeRate, mapFail, parseOptionalAmount } from '../../../src/mapping/index.js';
+import {
+  crossCheckExchangeRate,
+  type Decimal,
+  documentExchangeRate,
+  mapFail,
+  parseOptionalAmount,
+} from '../../../src/mapping/index.js';
 import type { Steps } from '../../../src/mapping/steps.js';
 import type { QboRef } from '../schemas.js';
 import type { QboLookups } from '../streams/lookups.js';
@@ -17,7 +23,12 @@ import type { QboLookups } from '../streams/lookups.js';
 /** `CurrencyRef.value`, else the company's home currency (single-currency companies send no CurrencyRef). */
 export function currencyOf(s: Steps, currencyRef: QboRef | undefined, lookups: QboLookups): string {
   const currency = (currencyRef?.value ?? lookups.homeCurrency)?.trim().toUpperCase();
-  if (!currency) return s.fail(mapFail('MISSING_FIELD', 'CurrencyRef is missing and the company home currency is unknown', { field: 'CurrencyRef' }));
+  if (!currency)
+    return s.fail(
+      mapFail('MISSING_FIELD', 'CurrencyRef is missing and the company home currency is unknown', {
+        field: 'CurrencyRef',
+      }),
+    );
   return currency;
 }
 
@@ -49,7 +60,10 @@ export function exchangeRateOf(
  * amount checks, so that a document whose figures do not add up is reported as AMOUNTS_INCONSISTENT
  * rather than as a rate problem.
  */
-export function checkHomeTotal(s: Steps, input: { exchangeRate?: number; total: Decimal; homeTotal: unknown; baseCurrency: string }): void {
+export function checkHomeTotal(
+  s: Steps,
+  input: { exchangeRate?: number; total: Decimal; homeTotal: unknown; baseCurrency: string },
+): void {
   if (input.exchangeRate === undefined) return;
   const homeTotal = s.take(parseOptionalAmount(input.homeTotal, 'HomeTotalAmt'));
   if (homeTotal === undefined) return;

@@ -30,7 +30,8 @@ import { amountsOf } from './totals.js';
  * - metaData.sourceStatus: voided | paid | partially_paid | open (invoiceStatus); a void is a status.
  */
 export function toInvoice(record: SourceRecord<unknown>, ctx: MapContext<unknown>): MapResult<BillingBody> {
-  if (record.deleted) return mapFail('UNSUPPORTED', `invoice ${record.id} was deleted in QuickBooks; deletes are not mapped`);
+  if (record.deleted)
+    return mapFail('UNSUPPORTED', `invoice ${record.id} was deleted in QuickBooks; deletes are not mapped`);
   return mapping((s) => {
     const inv = parseRecord(s, QboInvoice, record.raw, 'Invoice', 'QuickBooks');
     const a = amountsOf(s, inv, ctx, 'Invoice');
@@ -43,7 +44,10 @@ export function toInvoice(record: SourceRecord<unknown>, ctx: MapContext<unknown
     credits.warnings.forEach((w) => s.warn(w));
     const settled = a.total.minus(balance);
     const paid = settled.minus(credits.amount);
-    s.check(checkPaidWithinTotal({ paid: settled, total: a.total, currency }) ?? checkPaidWithinTotal({ paid, total: a.total, currency }));
+    s.check(
+      checkPaidWithinTotal({ paid: settled, total: a.total, currency }) ??
+        checkPaidWithinTotal({ paid, total: a.total, currency }),
+    );
 
     const number = inv.DocNumber?.trim();
     if (!number) s.warn(`invoice ${inv.Id} has no DocNumber; its Id is used as the number`);
@@ -61,7 +65,11 @@ export function toInvoice(record: SourceRecord<unknown>, ctx: MapContext<unknown
       // subtotal − discount + tax + adjustments = TotalAmt in billing as in QBO.
       ...(a.shipping.isZero()
         ? {}
-        : { createInvoiceAdjustments: [{ name: 'Shipping', amount: wireAmount(s, a.shipping, currency, 'shipping'), isPostTax: true }] }),
+        : {
+            createInvoiceAdjustments: [
+              { name: 'Shipping', amount: wireAmount(s, a.shipping, currency, 'shipping'), isPostTax: true },
+            ],
+          }),
       invoicePaidAmount: wireAmount(s, paid, currency, 'invoicePaidAmount'),
       invoiceAdjustedAmount: wireAmount(s, credits.amount, currency, 'invoiceAdjustedAmount'),
       invoiceCurrency: currency,
@@ -137,9 +145,17 @@ export function invoiceStatus(total: Decimal, balance: Decimal, privateNote: str
 }
 
 /** The status of a raw invoice for SourceRecord.status, tolerant of odd data (undefined when unreadable). */
-export function rawInvoiceStatus(raw: { TotalAmt?: unknown; Balance?: unknown; PrivateNote?: unknown }): InvoiceSourceStatus | undefined {
+export function rawInvoiceStatus(raw: {
+  TotalAmt?: unknown;
+  Balance?: unknown;
+  PrivateNote?: unknown;
+}): InvoiceSourceStatus | undefined {
   const total = parseOptionalAmount(raw.TotalAmt);
   const balance = parseOptionalAmount(raw.Balance);
   if (!total.ok || !balance.ok || total.value === undefined) return undefined;
-  return invoiceStatus(total.value, balance.value ?? total.value, typeof raw.PrivateNote === 'string' ? raw.PrivateNote : undefined);
+  return invoiceStatus(
+    total.value,
+    balance.value ?? total.value,
+    typeof raw.PrivateNote === 'string' ? raw.PrivateNote : undefined,
+  );
 }

@@ -95,7 +95,14 @@ export function readLines(s: Steps, raw: readonly unknown[], currency: string): 
   return out;
 }
 
-function walk(s: Steps, lines: readonly unknown[], path: string, currency: string, out: ReadLines, subtotals: Decimal[]): void {
+function walk(
+  s: Steps,
+  lines: readonly unknown[],
+  path: string,
+  currency: string,
+  out: ReadLines,
+  subtotals: Decimal[],
+): void {
   for (const [i, rawLine] of lines.entries()) {
     const field = `${path}.${i}`;
     const parsed = QboLine.safeParse(rawLine);
@@ -103,7 +110,8 @@ function walk(s: Steps, lines: readonly unknown[], path: string, currency: strin
     const line = parsed.data;
     switch (line.DetailType) {
       case 'SalesItemLineDetail':
-        if (line.SalesItemLineDetail?.ItemRef?.value === SHIPPING_ITEM_ID) out.shipping.push(s.take(parseAmount(line.Amount, `${field}.Amount`)));
+        if (line.SalesItemLineDetail?.ItemRef?.value === SHIPPING_ITEM_ID)
+          out.shipping.push(s.take(parseAmount(line.Amount, `${field}.Amount`)));
         else if (isTextLine(figuresOf(s, line, field))) addText(s, out, line, field);
         else {
           out.layout.push(out.items.length);
@@ -113,7 +121,9 @@ function walk(s: Steps, lines: readonly unknown[], path: string, currency: strin
       case 'DiscountLineDetail': {
         const amount = s.take(parseAmount(line.Amount, `${field}.Amount`));
         const d = line.DiscountLineDetail;
-        const percent = d?.PercentBased ? s.take(parseOptionalAmount(d.DiscountPercent, `${field}.DiscountLineDetail.DiscountPercent`)) : undefined;
+        const percent = d?.PercentBased
+          ? s.take(parseOptionalAmount(d.DiscountPercent, `${field}.DiscountLineDetail.DiscountPercent`))
+          : undefined;
         out.discounts.push({ amount: amount.abs(), ...(percent === undefined ? {} : { percent }) });
         break;
       }
@@ -131,7 +141,9 @@ function walk(s: Steps, lines: readonly unknown[], path: string, currency: strin
       default: {
         const amount = parseOptionalAmount(line.Amount, `${field}.Amount`);
         if (amount.ok && amount.value && !amount.value.isZero()) {
-          s.fail(mapFail('UNSUPPORTED', `${field}: line type ${line.DetailType} with an amount is not mapped`, { field }));
+          s.fail(
+            mapFail('UNSUPPORTED', `${field}: line type ${line.DetailType} with an amount is not mapped`, { field }),
+          );
         }
       }
     }
@@ -239,7 +251,14 @@ function lineDiscountOf(
  * The billing line item of an item line with its share of the document tax (tax.ts): subTotal = QBO's
  * Amount, total = Amount + its tax, taxRate = the sum of its components' rates (else its TaxCode's).
  */
-export function lineItemOf(s: Steps, item: ItemLine, components: DocTaxComponent[], lookups: QboLookups, currency: string, field: string): LineItem {
+export function lineItemOf(
+  s: Steps,
+  item: ItemLine,
+  components: DocTaxComponent[],
+  lookups: QboLookups,
+  currency: string,
+  field: string,
+): LineItem {
   const lineTax = sumMoney(components.map((c) => c.amount));
   const rate = components.length > 0 ? sumMoney(components.map((c) => c.rate)) : taxCodeRate(item.taxCodeId, lookups);
   const out: LineItem = {
@@ -269,7 +288,11 @@ export function lineItemOf(s: Steps, item: ItemLine, components: DocTaxComponent
  * that figure, within one minor unit per tax component (QBO rounds each line's tax, the spread rounds the
  * document's): otherwise the net reading is wrong for this document and it is AMOUNTS_INCONSISTENT.
  */
-export function checkTaxInclusiveAmount(item: ItemLine, components: readonly DocTaxComponent[], currency: string): MapFailure | undefined {
+export function checkTaxInclusiveAmount(
+  item: ItemLine,
+  components: readonly DocTaxComponent[],
+  currency: string,
+): MapFailure | undefined {
   if (item.taxInclusiveAmount === undefined) return undefined;
   const tax = sumMoney(components.map((c) => c.amount));
   const derived = item.amount.plus(tax);

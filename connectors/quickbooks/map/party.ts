@@ -36,14 +36,27 @@ const PAN = /^[A-Z]{5}\d{4}[A-Z]$/;
  * - One contact (the primary) only when name, phone and email are all present: the billing Contact
  *   needs every field, and we do not invent empty ones.
  */
-export function customerOf(s: Steps, customer: QboCustomer, ctx: MapContext<unknown>, lookups: QboLookups): CustomerDetailsInput {
-  const version = s.take(parseTimestamp(customer.MetaData.LastUpdatedTime, { field: 'Customer.MetaData.LastUpdatedTime' }));
+export function customerOf(
+  s: Steps,
+  customer: QboCustomer,
+  ctx: MapContext<unknown>,
+  lookups: QboLookups,
+): CustomerDetailsInput {
+  const version = s.take(
+    parseTimestamp(customer.MetaData.LastUpdatedTime, { field: 'Customer.MetaData.LastUpdatedTime' }),
+  );
   const person = [customer.GivenName, customer.MiddleName, customer.FamilyName]
     .map((v) => v?.trim())
     .filter(Boolean)
     .join(' ');
-  const name = customer.DisplayName?.trim() || customer.CompanyName?.trim() || person || customer.FullyQualifiedName?.trim();
-  if (!name) s.fail(mapFail('MISSING_FIELD', `customer ${customer.Id} has no DisplayName, CompanyName or name`, { field: 'DisplayName' }));
+  const name =
+    customer.DisplayName?.trim() || customer.CompanyName?.trim() || person || customer.FullyQualifiedName?.trim();
+  if (!name)
+    s.fail(
+      mapFail('MISSING_FIELD', `customer ${customer.Id} has no DisplayName, CompanyName or name`, {
+        field: 'DisplayName',
+      }),
+    );
 
   const taxIdentifiers: TaxIdentifier[] = [];
   const gstin = customer.GSTIN?.trim().toUpperCase();
@@ -84,7 +97,13 @@ export function customerOf(s: Steps, customer: QboCustomer, ctx: MapContext<unkn
   if (phone) details.primaryPhone = phone;
   if (person) details.customerContactPerson = person;
   if (email && phone) {
-    const contact: Contact = { id: `${customer.Id}-primary`, name: person || name, primaryPhone: phone, primaryEmail: email, role: 'primary' };
+    const contact: Contact = {
+      id: `${customer.Id}-primary`,
+      name: person || name,
+      primaryPhone: phone,
+      primaryEmail: email,
+      role: 'primary',
+    };
     details.contactsData = [contact];
   }
   return withOrganisationDefaults(details, organisationDefaultsOf(lookups));
@@ -99,7 +118,11 @@ export function customerOf(s: Steps, customer: QboCustomer, ctx: MapContext<unkn
 export function organisationDefaultsOf(lookups: QboLookups): OrganisationDefaults {
   const countryCode = countryCodeOf(lookups.companyCountry, 'known');
   const state = lookups.companyState?.trim();
-  const stateCode = state ? (isIndia(lookups.companyCountry) ? (findIndianState(state)?.code ?? state) : state) : undefined;
+  const stateCode = state
+    ? isIndia(lookups.companyCountry)
+      ? (findIndianState(state)?.code ?? state)
+      : state
+    : undefined;
   return { countryCode, currency: lookups.homeCurrency, stateCode };
 }
 
@@ -132,12 +155,17 @@ export function customerOfDocument(
   return withOrganisationDefaults(details, organisationDefaultsOf(lookups));
 }
 
-function addressFields(bill: QboAddress | undefined, ship: QboAddress | undefined, hasGstin: boolean): Partial<CustomerDetailsInput> {
+function addressFields(
+  bill: QboAddress | undefined,
+  ship: QboAddress | undefined,
+  hasGstin: boolean,
+): Partial<CustomerDetailsInput> {
   const out: Partial<CustomerDetailsInput> = {};
   const billing = addressOf(bill);
   const shipping = addressOf(ship);
   const addresses: Address[] = [];
-  for (const a of [billing, shipping]) if (a && !addresses.some((x) => JSON.stringify(x) === JSON.stringify(a))) addresses.push(a);
+  for (const a of [billing, shipping])
+    if (a && !addresses.some((x) => JSON.stringify(x) === JSON.stringify(a))) addresses.push(a);
   if (billing) out.registeredAddress = billing;
   if (addresses.length) out.addresses = addresses;
   const main = bill ?? ship;

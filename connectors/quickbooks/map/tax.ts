@@ -62,7 +62,8 @@ export function classifyTaxLines(
     const rateId = d.TaxRateRef?.value;
     const known = rateId === undefined ? undefined : lookups.taxRates[rateId];
     const rate = rateOf(s, amount, d, known?.rate, field);
-    const name = known?.name ?? d.TaxRateRef?.name ?? (rateId === undefined ? `Tax line ${i + 1}` : `TaxRate ${rateId}`);
+    const name =
+      known?.name ?? d.TaxRateRef?.name ?? (rateId === undefined ? `Tax line ${i + 1}` : `TaxRate ${rateId}`);
     const kind = kindFromName(known?.name ?? d.TaxRateRef?.name) ?? kindFromName(known?.agency) ?? 'unknown';
     components.push({ kind, amount, rate, name, ...(rateId === undefined ? {} : { rateId }) });
   }
@@ -85,25 +86,37 @@ export function classifyTaxLines(
       }
     } else {
       for (const c of unknown) c.kind = 'other';
-      s.warn('place of supply unknown: tax lines whose rate names do not say CGST/SGST/IGST are sent under their own names');
+      s.warn(
+        'place of supply unknown: tax lines whose rate names do not say CGST/SGST/IGST are sent under their own names',
+      );
     }
   }
   if (input.intraState === true && components.some((c) => c.kind === 'igst' && !c.amount.isZero())) {
     s.warn('IGST charged on what the addresses say is an intra-state supply');
   }
-  if (input.intraState === false && components.some((c) => (c.kind === 'cgst' || c.kind === 'sgst') && !c.amount.isZero())) {
+  if (
+    input.intraState === false &&
+    components.some((c) => (c.kind === 'cgst' || c.kind === 'sgst') && !c.amount.isZero())
+  ) {
     s.warn('CGST/SGST charged on what the addresses say is an inter-state supply');
   }
   return components as DocTaxComponent[];
 }
 
-function rateOf(s: Steps, amount: Decimal, d: { TaxPercent?: unknown; NetAmountTaxable?: unknown }, lookupRate: string | undefined, field: string): Decimal {
+function rateOf(
+  s: Steps,
+  amount: Decimal,
+  d: { TaxPercent?: unknown; NetAmountTaxable?: unknown },
+  lookupRate: string | undefined,
+  field: string,
+): Decimal {
   const percent = s.take(parseOptionalAmount(d.TaxPercent, `${field}.TaxLineDetail.TaxPercent`));
   if (percent !== undefined) return percent;
   const fromLookup = parseOptionalAmount(lookupRate, `${field} TaxRate.RateValue`);
   if (fromLookup.ok && fromLookup.value !== undefined) return fromLookup.value;
   const net = parseOptionalAmount(d.NetAmountTaxable, `${field}.TaxLineDetail.NetAmountTaxable`);
-  if (net.ok && net.value !== undefined && !net.value.isZero()) return amount.times(100).div(net.value).toDecimalPlaces(4);
+  if (net.ok && net.value !== undefined && !net.value.isZero())
+    return amount.times(100).div(net.value).toDecimalPlaces(4);
   s.warn(`${field}: no TaxPercent, rate or taxable amount; rate sent as 0`);
   return dec(0);
 }
@@ -124,9 +137,14 @@ export function allocateTaxToLines(
   const warnings: string[] = [];
   for (const c of components) {
     let eligible = items.flatMap((item, i) =>
-      c.rateId !== undefined && item.taxCodeId !== undefined && lookups.taxCodes[item.taxCodeId]?.rateIds.includes(c.rateId) ? [i] : [],
+      c.rateId !== undefined &&
+      item.taxCodeId !== undefined &&
+      lookups.taxCodes[item.taxCodeId]?.rateIds.includes(c.rateId)
+        ? [i]
+        : [],
     );
-    if (eligible.length === 0) eligible = items.flatMap((item, i) => (item.taxCodeId !== 'NON' && !item.amount.isZero() ? [i] : []));
+    if (eligible.length === 0)
+      eligible = items.flatMap((item, i) => (item.taxCodeId !== 'NON' && !item.amount.isZero() ? [i] : []));
     if (eligible.length === 0) eligible = items.flatMap((item, i) => (!item.amount.isZero() ? [i] : []));
     if (eligible.length === 0) {
       if (!c.amount.isZero()) warnings.push(`tax ${c.name ?? c.kind} has no line to sit on; kept on the document only`);
@@ -159,7 +177,10 @@ export function taxCodeRate(taxCodeId: string | undefined, lookups: QboLookups):
  * GSTIN (its first two digits). Addresses outside India do not count. Undefined when nothing resolves to
  * an Indian state (exports, or no address at all).
  */
-export function placeOfSupplyOf(doc: { ShipAddr?: QboAddress; BillAddr?: QboAddress }, customer?: QboCustomer): IndianState | undefined {
+export function placeOfSupplyOf(
+  doc: { ShipAddr?: QboAddress; BillAddr?: QboAddress },
+  customer?: QboCustomer,
+): IndianState | undefined {
   const addresses = [doc.ShipAddr, doc.BillAddr, customer?.ShipAddr, customer?.BillAddr];
   for (const a of addresses) {
     if (!a?.CountrySubDivisionCode || !isIndia(a.Country)) continue;
@@ -179,7 +200,11 @@ export function isIndianCompany(lookups: QboLookups): boolean {
  * and not to an SEZ or overseas (GSTRegistrationType SEZ / OVERSEAS are inter-state whatever the states
  * say). Undefined when either side is unknown.
  */
-export function isIntraStateSupply(lookups: QboLookups, place: IndianState | undefined, customer?: QboCustomer): boolean | undefined {
+export function isIntraStateSupply(
+  lookups: QboLookups,
+  place: IndianState | undefined,
+  customer?: QboCustomer,
+): boolean | undefined {
   const type = customer?.GSTRegistrationType?.toUpperCase();
   if (type === 'SEZ' || type === 'OVERSEAS') return false;
   const supplier = findIndianState(lookups.companyState);

@@ -54,14 +54,24 @@ export interface DocumentAmounts {
   placeOfSupply?: string;
 }
 
-export function amountsOf(s: Steps, doc: QboInvoice | QboCreditMemo, ctx: MapContext<unknown>, label: string): DocumentAmounts {
+export function amountsOf(
+  s: Steps,
+  doc: QboInvoice | QboCreditMemo,
+  ctx: MapContext<unknown>,
+  label: string,
+): DocumentAmounts {
   const lookups = readLookups(ctx.lookups);
   const version = s.take(parseTimestamp(doc.MetaData.LastUpdatedTime, { field: `${label}.MetaData.LastUpdatedTime` }));
   const txnDate = doc.TxnDate === undefined ? undefined : s.take(parseCalendarDate(doc.TxnDate, 'TxnDate'));
   const dueDate = doc.DueDate === undefined ? undefined : s.take(parseCalendarDate(doc.DueDate, 'DueDate'));
   const total = s.take(parseAmount(doc.TotalAmt, 'TotalAmt'));
   const currency = currencyOf(s, doc.CurrencyRef, lookups);
-  const exchangeRate = exchangeRateOf(s, { currency, exchangeRate: doc.ExchangeRate, total, homeTotal: doc.HomeTotalAmt }, ctx, lookups);
+  const exchangeRate = exchangeRateOf(
+    s,
+    { currency, exchangeRate: doc.ExchangeRate, total, homeTotal: doc.HomeTotalAmt },
+    ctx,
+    lookups,
+  );
 
   const { items, layout, discounts, subtotalLine, shipping: shippingLines } = readLines(s, doc.Line, currency);
   const subtotal = sumMoney(items.map((i) => i.amount));
@@ -77,25 +87,39 @@ export function amountsOf(s: Steps, doc: QboInvoice | QboCreditMemo, ctx: MapCon
     indian,
     intraState: indian ? isIntraStateSupply(lookups, place, customer) : undefined,
   });
-  const taxTotal = s.take(parseOptionalAmount(doc.TxnTaxDetail?.TotalTax, 'TxnTaxDetail.TotalTax')) ?? sumMoney(components.map((c) => c.amount));
+  const taxTotal =
+    s.take(parseOptionalAmount(doc.TxnTaxDetail?.TotalTax, 'TxnTaxDetail.TotalTax')) ??
+    sumMoney(components.map((c) => c.amount));
 
   const inconsistent =
     (subtotalLine === undefined
       ? undefined
-      : checkLinesSum({ lineSubtotals: items.map((i) => i.amount), subtotal: subtotalLine, currency, field: 'Line.SubTotalLineDetail' })) ??
+      : checkLinesSum({
+          lineSubtotals: items.map((i) => i.amount),
+          subtotal: subtotalLine,
+          currency,
+          field: 'Line.SubTotalLineDetail',
+        })) ??
     checkTaxSum({ components: components.map((c) => c.amount), taxTotal, currency }) ??
     checkInvoiceTotal({ subtotal, discount: discountTotal, tax: taxTotal, adjustments: [shipping], total, currency });
   if (inconsistent && doc.GlobalTaxCalculation === 'TaxInclusive' && inconsistent.field === 'total') {
-    s.fail(mapFail('UNSUPPORTED', `tax-inclusive ${label} does not add up read as tax-exclusive: ${inconsistent.message}`, { field: 'GlobalTaxCalculation' }));
+    s.fail(
+      mapFail('UNSUPPORTED', `tax-inclusive ${label} does not add up read as tax-exclusive: ${inconsistent.message}`, {
+        field: 'GlobalTaxCalculation',
+      }),
+    );
   }
   s.check(inconsistent);
   checkHomeTotal(s, { exchangeRate, total, homeTotal: doc.HomeTotalAmt, baseCurrency: ctx.baseCurrency });
 
   const allocation = allocateTaxToLines(components, items, lookups, currency);
   allocation.warnings.forEach((w) => s.warn(w));
-  if (doc.GlobalTaxCalculation === 'TaxInclusive') items.forEach((item, i) => s.check(checkTaxInclusiveAmount(item, allocation.perLine[i] ?? [], currency)));
+  if (doc.GlobalTaxCalculation === 'TaxInclusive')
+    items.forEach((item, i) => s.check(checkTaxInclusiveAmount(item, allocation.perLine[i] ?? [], currency)));
   const lineItems = layout.map((entry, i) =>
-    typeof entry === 'number' ? lineItemOf(s, items[entry]!, allocation.perLine[entry] ?? [], lookups, currency, `lineItems.${i}`) : entry,
+    typeof entry === 'number'
+      ? lineItemOf(s, items[entry]!, allocation.perLine[entry] ?? [], lookups, currency, `lineItems.${i}`)
+      : entry,
   );
   const tax = components.length > 0 ? s.take(buildTax(components, currency, 'invoiceTax')) : undefined;
 
@@ -115,7 +139,9 @@ export function amountsOf(s: Steps, doc: QboInvoice | QboCreditMemo, ctx: MapCon
     );
   }
 
-  const customerDetails = customer ? customerOf(s, customer, ctx, lookups) : customerOfDocument(s, doc, ctx, lookups, currency);
+  const customerDetails = customer
+    ? customerOf(s, customer, ctx, lookups)
+    : customerOfDocument(s, doc, ctx, lookups, currency);
   return {
     currency,
     ...(exchangeRate === undefined ? {} : { exchangeRate }),

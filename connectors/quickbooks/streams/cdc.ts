@@ -32,7 +32,9 @@ const EDGE_MARGIN_MS = 60 * 60 * 1000;
 export function cdcSince(cursor: string | null, until: Date): { since: Date; clipped: boolean } {
   const oldest = until.getTime() - CDC_MAX_DAYS * 86_400_000 + EDGE_MARGIN_MS;
   const from = cursor === null ? Number.NEGATIVE_INFINITY : Date.parse(cursor);
-  return from >= oldest ? { since: new Date(from), clipped: false } : { since: new Date(oldest), clipped: cursor !== null };
+  return from >= oldest
+    ? { since: new Date(from), clipped: false }
+    : { since: new Date(oldest), clipped: cursor !== null };
 }
 
 export interface CdcDelete {

@@ -29,7 +29,10 @@ export const invoicesStream = defineStream({
 export async function attachCreditMemos(ctx: Pick<ReadContext, 'http' | 'signal'>, docs: QboDoc[]): Promise<void> {
   const linksOf = (d: QboDoc) =>
     (Array.isArray(d.LinkedTxn) ? d.LinkedTxn : [])
-      .filter((l): l is { TxnType: string; TxnId: unknown } => typeof l === 'object' && l !== null && (l as { TxnType?: unknown }).TxnType === 'CreditMemo')
+      .filter(
+        (l): l is { TxnType: string; TxnId: unknown } =>
+          typeof l === 'object' && l !== null && (l as { TxnType?: unknown }).TxnType === 'CreditMemo',
+      )
       .map((l) => String(l.TxnId));
   const ids = unique(docs.flatMap(linksOf));
   if (ids.length === 0) return;

@@ -21,7 +21,9 @@ export const QboLookups = z.object({
   multiCurrency: z.boolean().optional(),
   companyState: z.string().optional(),
   companyCountry: z.string().optional(),
-  taxRates: z.record(z.string(), z.object({ name: z.string(), rate: z.string().optional(), agency: z.string().optional() })).default({}),
+  taxRates: z
+    .record(z.string(), z.object({ name: z.string(), rate: z.string().optional(), agency: z.string().optional() }))
+    .default({}),
   taxCodes: z.record(z.string(), z.object({ name: z.string(), rateIds: z.array(z.string()) })).default({}),
 });
 export type QboLookups = z.infer<typeof QboLookups>;
@@ -53,7 +55,9 @@ export function buildLookups(input: {
   }
   const taxCodes: QboLookups['taxCodes'] = {};
   for (const c of input.taxCodes ?? []) {
-    const rateIds = (c.SalesTaxRateList?.TaxRateDetail ?? []).flatMap((d) => (d.TaxRateRef ? [d.TaxRateRef.value] : []));
+    const rateIds = (c.SalesTaxRateList?.TaxRateDetail ?? []).flatMap((d) =>
+      d.TaxRateRef ? [d.TaxRateRef.value] : [],
+    );
     taxCodes[c.Id] = { name: c.Name ?? `TaxCode ${c.Id}`, rateIds };
   }
   const addr = input.companyInfo?.CompanyAddr ?? input.companyInfo?.LegalAddr;
@@ -72,9 +76,13 @@ export function buildLookups(input: {
  *   SELECT * FROM TaxRate / TaxCode WHERE Active IN (true, false)   (old documents use retired rates)
  *   SELECT * FROM CompanyInfo, SELECT * FROM Preferences             (state, country, home currency)
  */
-export function fetchLookups(ctx: Pick<ReadContext<Settings>, 'http' | 'signal' | 'connectionId' | 'settings'>): Promise<QboLookups> {
+export function fetchLookups(
+  ctx: Pick<ReadContext<Settings>, 'http' | 'signal' | 'connectionId' | 'settings'>,
+): Promise<QboLookups> {
   // Cached per connection for settings.lookupsCacheSeconds (src/connector/lookups-cache.ts).
-  return cachedLookups(ctx, `qbo-lookups|${ctx.settings.realmId}`, ctx.settings.lookupsCacheSeconds, () => readFromQuickBooks(ctx));
+  return cachedLookups(ctx, `qbo-lookups|${ctx.settings.realmId}`, ctx.settings.lookupsCacheSeconds, () =>
+    readFromQuickBooks(ctx),
+  );
 }
 
 async function readFromQuickBooks(ctx: Pick<ReadContext, 'http' | 'signal'>): Promise<QboLookups> {
@@ -89,10 +97,19 @@ async function readFromQuickBooks(ctx: Pick<ReadContext, 'http' | 'signal'>): Pr
 }
 
 /** Small reference lists: plain STARTPOSITION paging (they do not change during a read). */
-async function readAll<T extends z.ZodTypeAny>(ctx: Pick<ReadContext, 'http' | 'signal'>, entity: string, item: T): Promise<z.output<T>[]> {
+async function readAll<T extends z.ZodTypeAny>(
+  ctx: Pick<ReadContext, 'http' | 'signal'>,
+  entity: string,
+  item: T,
+): Promise<z.output<T>[]> {
   const out: z.output<T>[] = [];
   for (let start = 1; ; start += MAX_RESULTS) {
-    const statement = selectStatement({ entity, where: ['Active IN (true, false)'], startPosition: start, maxResults: MAX_RESULTS });
+    const statement = selectStatement({
+      entity,
+      where: ['Active IN (true, false)'],
+      startPosition: start,
+      maxResults: MAX_RESULTS,
+    });
     // https://developer.intuit.com/app/developer/qbo/docs/learn/explore-the-quickbooks-online-api/data-queries
     const { rows } = await runQuery(ctx, entity, statement, item);
     out.push(...rows);

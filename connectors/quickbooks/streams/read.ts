@@ -1,4 +1,12 @@
-import type { BillingBody, EntityName, MapContext, ReadContext, SourceRecord, Stream, StreamPage } from '../../../src/connector/types.js';
+import type {
+  BillingBody,
+  EntityName,
+  MapContext,
+  ReadContext,
+  SourceRecord,
+  Stream,
+  StreamPage,
+} from '../../../src/connector/types.js';
 import { cursorMsOf } from '../../../src/connector/cursor-ms.js';
 import { keysetPages, type KeysetSource } from '../../../src/connector/keyset-pager.js';
 import { lifecycleOf, type LifecycleStatuses } from '../../../src/connector/lifecycle.js';
@@ -74,7 +82,11 @@ export function defineStream(spec: StreamSpec): Stream<QboRecord, State, Setting
  * enriched like a read's page. A deleted record is absent from query results (its delete is a CDC stub),
  * so it is simply not yielded. QuickBooks invoices have no draft state in the API: nothing is `draft`.
  */
-async function* readRecordsByIds(ctx: ReadContext<Settings>, spec: StreamSpec, ids: readonly string[]): AsyncGenerator<SourceRecord<QboRecord>[]> {
+async function* readRecordsByIds(
+  ctx: ReadContext<Settings>,
+  spec: StreamSpec,
+  ids: readonly string[],
+): AsyncGenerator<SourceRecord<QboRecord>[]> {
   for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
     const found = await readByIds(ctx, spec.entity, ids.slice(i, i + IDS_PER_QUERY), spec.filters);
     const docs = [...found.values()] as QboDoc[];
@@ -85,13 +97,26 @@ async function* readRecordsByIds(ctx: ReadContext<Settings>, spec: StreamSpec, i
         field: `${spec.entity}.MetaData.LastUpdatedTime`,
       });
       if (!at.ok)
-        throw new DataContractError(`quickbooks ${spec.entity} ${d.Id}: ${at.message}`, { source: 'quickbooks', operation: `GET /query ${spec.entity}` });
-      return { id: d.Id, version: at.value, ...(status === undefined ? {} : { status }), ...lifecycleOf(status, spec.lifecycle), raw: d };
+        throw new DataContractError(`quickbooks ${spec.entity} ${d.Id}: ${at.message}`, {
+          source: 'quickbooks',
+          operation: `GET /query ${spec.entity}`,
+        });
+      return {
+        id: d.Id,
+        version: at.value,
+        ...(status === undefined ? {} : { status }),
+        ...lifecycleOf(status, spec.lifecycle),
+        raw: d,
+      };
     });
   }
 }
 
-async function* read(ctx: ReadContext<Settings>, spec: StreamSpec, state: State): AsyncGenerator<StreamPage<QboRecord, State>> {
+async function* read(
+  ctx: ReadContext<Settings>,
+  spec: StreamSpec,
+  state: State,
+): AsyncGenerator<StreamPage<QboRecord, State>> {
   // Both the CDC read and the query bound their reads by the cursor: an unreadable one stops here.
   cursorMsOf(state.cursor, { source: 'quickbooks', operation: `GET /query ${spec.entity}` });
   if (spec.deletes && !ctx.window) {
@@ -107,14 +132,28 @@ async function* read(ctx: ReadContext<Settings>, spec: StreamSpec, state: State)
     }
   }
   const filters = [...(spec.filters ?? [])];
-  if (ctx.window && spec.supportsWindow) filters.push(`TxnDate >= ${quote(ctx.window.from)}`, `TxnDate <= ${quote(ctx.window.to)}`);
-  const paged = { entity: spec.entity, field: 'LastUpdatedTime' as const, filters, pageSize: ctx.settings.pageSize, from: state.cursor, until: ctx.until };
+  if (ctx.window && spec.supportsWindow)
+    filters.push(`TxnDate >= ${quote(ctx.window.from)}`, `TxnDate <= ${quote(ctx.window.to)}`);
+  const paged = {
+    entity: spec.entity,
+    field: 'LastUpdatedTime' as const,
+    filters,
+    pageSize: ctx.settings.pageSize,
+    from: state.cursor,
+    until: ctx.until,
+  };
   for await (const page of readByTimestamp(ctx, paged)) {
     const docs = page.rows.map((r) => r.row as QboDoc);
     if (docs.length && spec.enrich) await spec.enrich(ctx, docs);
     const records = page.rows.map((r, i): SourceRecord<QboRecord> => {
       const status = spec.status(docs[i]!);
-      return { id: r.row.Id, version: r.at, ...(status === undefined ? {} : { status }), ...lifecycleOf(status, spec.lifecycle), raw: docs[i]! };
+      return {
+        id: r.row.Id,
+        version: r.at,
+        ...(status === undefined ? {} : { status }),
+        ...lifecycleOf(status, spec.lifecycle),
+        raw: docs[i]!,
+      };
     });
     yield { records, state: { cursor: page.cursor } };
   }
@@ -130,7 +169,13 @@ async function* read(ctx: ReadContext<Settings>, spec: StreamSpec, state: State)
  * offsets would make an existing invoice look deleted.
  */
 async function* listIds(ctx: ReadContext<Settings>, entity: string): AsyncGenerator<string[]> {
-  const paged = { entity, select: 'Id, MetaData.CreateTime', field: 'CreateTime' as const, pageSize: ctx.settings.pageSize, from: null };
+  const paged = {
+    entity,
+    select: 'Id, MetaData.CreateTime',
+    field: 'CreateTime' as const,
+    pageSize: ctx.settings.pageSize,
+    from: null,
+  };
   for await (const page of readByTimestamp(ctx, paged)) {
     if (page.rows.length) yield page.rows.map((r) => r.row.Id);
   }
@@ -209,7 +254,8 @@ export async function* readByTimestamp(
   };
   const from = read.from === null ? undefined : Date.parse(read.from);
   for await (const page of keysetPages(source, from, read.until?.getTime())) {
-    const cursor = page.cursor === undefined ? null : page.cursor === from ? read.from : new Date(page.cursor).toISOString();
+    const cursor =
+      page.cursor === undefined ? null : page.cursor === from ? read.from : new Date(page.cursor).toISOString();
     yield { rows: page.records.map(({ row, at }) => ({ row, at })), cursor };
   }
 }
@@ -218,7 +264,10 @@ function timestampOf(row: QboPagedRow, field: PagedRead['field'], entity: string
   const parsed = parseTimestamp(row.MetaData[field], { field: `${entity}.MetaData.${field}` });
   if (!parsed.ok) {
     // Without its timestamp a row cannot be placed in the read: stop rather than risk skipping records.
-    throw new DataContractError(`quickbooks ${entity} ${row.Id}: ${parsed.message}`, { source: 'quickbooks', operation: `GET /query ${entity}` });
+    throw new DataContractError(`quickbooks ${entity} ${row.Id}: ${parsed.message}`, {
+      source: 'quickbooks',
+      operation: `GET /query ${entity}`,
+    });
   }
   return parsed.value;
 }

@@ -38,12 +38,22 @@ import { customerDetailsOf } from './party.js';
 type Application = { invoiceId: string; invoiceNumber?: string; amount: number };
 
 /** Live allocations → billing applications, and the amounts they allocate. */
-function applicationsOf(s: Steps, raw: XeroCreditNote, currency: string, connectionId: string): { applications: Application[]; allocated: Decimal[] } {
+function applicationsOf(
+  s: Steps,
+  raw: XeroCreditNote,
+  currency: string,
+  connectionId: string,
+): { applications: Application[]; allocated: Decimal[] } {
   const applications: Application[] = [];
   const allocated: Decimal[] = [];
   for (const [i, a] of (raw.Allocations ?? []).entries()) {
     if (a.IsDeleted === true) continue;
-    if (!a.Invoice?.InvoiceID) s.fail(mapFail('MISSING_FIELD', `Allocations.${i}.Invoice.InvoiceID is missing`, { field: `Allocations.${i}.Invoice` }));
+    if (!a.Invoice?.InvoiceID)
+      s.fail(
+        mapFail('MISSING_FIELD', `Allocations.${i}.Invoice.InvoiceID is missing`, {
+          field: `Allocations.${i}.Invoice`,
+        }),
+      );
     const amount = s.take(parseAmount(a.Amount, `Allocations.${i}.Amount`));
     if (amount.isZero()) continue;
     const wire = wireAmount(s, amount, currency, `Allocations.${i}.Amount`);
@@ -60,8 +70,11 @@ function applicationsOf(s: Steps, raw: XeroCreditNote, currency: string, connect
 export function toCreditNote(record: SourceRecord, ctx: MapContext): MapResult<BillingBody> {
   return mapping((s) => {
     const raw = parseRecord(s, XeroCreditNote, record.raw, 'creditNote', 'Xero');
-    if (raw.Type !== 'ACCRECCREDIT') s.fail(mapFail('UNSUPPORTED', `Xero ${raw.Type} credit note is not a sales credit note`, { field: 'Type' }));
-    const number = raw.CreditNoteNumber?.trim() || s.fail(mapFail('MISSING_FIELD', 'CreditNoteNumber is missing', { field: 'CreditNoteNumber' }));
+    if (raw.Type !== 'ACCRECCREDIT')
+      s.fail(mapFail('UNSUPPORTED', `Xero ${raw.Type} credit note is not a sales credit note`, { field: 'Type' }));
+    const number =
+      raw.CreditNoteNumber?.trim() ||
+      s.fail(mapFail('MISSING_FIELD', 'CreditNoteNumber is missing', { field: 'CreditNoteNumber' }));
     const currency = currencyOf(s, raw.CurrencyCode);
     const contact = raw.Contact ?? s.fail(mapFail('MISSING_FIELD', 'Contact is missing', { field: 'Contact' }));
     const date = s.take(parseCalendarDate(raw.Date ?? raw.DateString, 'Date'));
@@ -69,10 +82,18 @@ export function toCreditNote(record: SourceRecord, ctx: MapContext): MapResult<B
     const lookups = readLookups(ctx.lookups);
     const a = amountsOf(s, raw, currency, lookups, 'creditNoteTax');
     const { applications, allocated } = applicationsOf(s, raw, currency, ctx.connectionId);
-    const refunds = (raw.Payments ?? []).flatMap((p, i) => (p.Status === 'DELETED' ? [] : [s.take(parseAmountOrZero(p.Amount, `Payments.${i}.Amount`))]));
+    const refunds = (raw.Payments ?? []).flatMap((p, i) =>
+      p.Status === 'DELETED' ? [] : [s.take(parseAmountOrZero(p.Amount, `Payments.${i}.Amount`))],
+    );
     const remaining = s.take(parseOptionalAmount(raw.RemainingCredit, 'RemainingCredit'));
     if (!['VOIDED', 'DELETED', 'DRAFT', 'SUBMITTED'].includes(raw.Status) && remaining !== undefined) {
-      const bad = checkBalance({ total: a.total, paid: sumMoney(refunds), credited: sumMoney(allocated), balance: remaining, currency });
+      const bad = checkBalance({
+        total: a.total,
+        paid: sumMoney(refunds),
+        credited: sumMoney(allocated),
+        balance: remaining,
+        currency,
+      });
       if (bad) s.fail({ ...bad, field: 'RemainingCredit' });
     }
     const remainingWire = remaining !== undefined ? wireAmount(s, remaining, currency, 'RemainingCredit') : undefined;
@@ -95,7 +116,13 @@ export function toCreditNote(record: SourceRecord, ctx: MapContext): MapResult<B
       ...(raw.Reference?.trim() ? { reason: raw.Reference.trim() } : {}),
       erpId: raw.CreditNoteID,
       creditNoteOriginSource: ctx.originSource,
-      metaData: sourceMeta({ system: 'xero', status: raw.Status, version: record.version, erpNumber: number, lineAmountTypes: raw.LineAmountTypes ?? null }),
+      metaData: sourceMeta({
+        system: 'xero',
+        status: raw.Status,
+        version: record.version,
+        erpNumber: number,
+        lineAmountTypes: raw.LineAmountTypes ?? null,
+      }),
     };
     const result = finalizeCreditNote(draft, s.warnings);
     return result.ok ? mapOk<BillingBody>({ kind: 'credit-note', creditNote: result.value }, result.warnings) : result;

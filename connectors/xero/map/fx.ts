@@ -23,7 +23,13 @@ export function currencyOf(s: Steps, raw: string | null | undefined): string {
   return code || s.fail(mapFail('MISSING_FIELD', 'CurrencyCode is missing', { field: 'CurrencyCode' }));
 }
 
-export function exchangeRateOf(s: Steps, currency: string, currencyRate: unknown, ctx: MapContext, lookups: XeroLookups): number | undefined {
+export function exchangeRateOf(
+  s: Steps,
+  currency: string,
+  currencyRate: unknown,
+  ctx: MapContext,
+  lookups: XeroLookups,
+): number | undefined {
   return documentExchangeRate(s, {
     documentCurrency: currency,
     organisationBase: lookups.baseCurrency,

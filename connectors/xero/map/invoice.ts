@@ -40,12 +40,18 @@ import { customerDetailsOf } from './party.js';
 export function toInvoice(record: SourceRecord, ctx: MapContext): MapResult<BillingBody> {
   return mapping((s) => {
     const raw = parseRecord(s, XeroInvoice, record.raw, 'invoice', 'Xero');
-    if (raw.Type !== 'ACCREC') s.fail(mapFail('UNSUPPORTED', `Xero ${raw.Type} document is not a sales invoice`, { field: 'Type' }));
-    const number = raw.InvoiceNumber?.trim() || s.fail(mapFail('MISSING_FIELD', 'InvoiceNumber is missing', { field: 'InvoiceNumber' }));
+    if (raw.Type !== 'ACCREC')
+      s.fail(mapFail('UNSUPPORTED', `Xero ${raw.Type} document is not a sales invoice`, { field: 'Type' }));
+    const number =
+      raw.InvoiceNumber?.trim() ||
+      s.fail(mapFail('MISSING_FIELD', 'InvoiceNumber is missing', { field: 'InvoiceNumber' }));
     const currency = currencyOf(s, raw.CurrencyCode);
     const contact = raw.Contact ?? s.fail(mapFail('MISSING_FIELD', 'Contact is missing', { field: 'Contact' }));
     const date = s.take(parseCalendarDate(raw.Date ?? raw.DateString, 'Date'));
-    const due = raw.DueDate || raw.DueDateString ? s.take(parseCalendarDate(raw.DueDate ?? raw.DueDateString, 'DueDate')) : undefined;
+    const due =
+      raw.DueDate || raw.DueDateString
+        ? s.take(parseCalendarDate(raw.DueDate ?? raw.DueDateString, 'DueDate'))
+        : undefined;
 
     const lookups = readLookups(ctx.lookups);
     const a = amountsOf(s, raw, currency, lookups, 'invoiceTax');
@@ -55,7 +61,8 @@ export function toInvoice(record: SourceRecord, ctx: MapContext): MapResult<Bill
     const settled = raw.Status === 'VOIDED' || raw.Status === 'DELETED';
     s.check(checkPaidWithinTotal({ paid, total: a.total, currency }));
     s.check(checkPaidWithinTotal({ paid: paid.plus(credited), total: a.total, currency }));
-    if (!settled && amountDue !== undefined) s.check(checkBalance({ total: a.total, paid, credited, balance: amountDue, currency }));
+    if (!settled && amountDue !== undefined)
+      s.check(checkBalance({ total: a.total, paid, credited, balance: amountDue, currency }));
 
     const exchangeRate = exchangeRateOf(s, currency, raw.CurrencyRate, ctx, lookups);
     const draft: InvoiceInputDraft = {

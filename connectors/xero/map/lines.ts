@@ -72,7 +72,14 @@ function discountOf(
 /** A line that names an item (ItemCode, or the Item it refers to) is a product even at zero. */
 const namesItem = (l: XeroLineItem): boolean => Boolean(l.ItemCode?.trim() || l.Item?.ItemID || l.Item?.Code?.trim());
 
-export function lineOf(s: Steps, l: XeroLineItem, i: number, types: LineAmountTypes, currency: string, lookups: XeroLookups): MappedLine | undefined {
+export function lineOf(
+  s: Steps,
+  l: XeroLineItem,
+  i: number,
+  types: LineAmountTypes,
+  currency: string,
+  lookups: XeroLookups,
+): MappedLine | undefined {
   const field = `LineItems.${i}`;
   const stated = s.take(parseOptionalAmount(l.LineAmount, `${field}.LineAmount`));
   const tax = s.take(parseAmountOrZero(l.TaxAmount, `${field}.TaxAmount`));
@@ -84,10 +91,15 @@ export function lineOf(s: Steps, l: XeroLineItem, i: number, types: LineAmountTy
     const text = s.take(textLineItem(l.Description, field, l.LineItemID ?? undefined));
     return text ? { item: text, net: ZERO, tax: ZERO, components: [] } : undefined;
   }
-  const amount = stated ?? s.fail(mapFail('MISSING_FIELD', `${field}.LineAmount is missing`, { field: `${field}.LineAmount` }));
+  const amount =
+    stated ?? s.fail(mapFail('MISSING_FIELD', `${field}.LineAmount is missing`, { field: `${field}.LineAmount` }));
   const { quantity, unitPrice } = quantityAndPrice({ amount, quantity: statedQuantity, unitPrice: unit });
   if (types === 'NoTax' && !tax.isZero()) {
-    s.fail(mapFail('AMOUNTS_INCONSISTENT', `${field} has TaxAmount ${tax.toFixed()} on a NoTax document`, { field: `${field}.TaxAmount` }));
+    s.fail(
+      mapFail('AMOUNTS_INCONSISTENT', `${field} has TaxAmount ${tax.toFixed()} on a NoTax document`, {
+        field: `${field}.TaxAmount`,
+      }),
+    );
   }
   const net = types === 'Inclusive' ? amount.minus(tax) : amount;
   const classified = lineTaxComponents({
@@ -101,7 +113,13 @@ export function lineOf(s: Steps, l: XeroLineItem, i: number, types: LineAmountTy
   const lineTax = s.take(buildTax(classified.components, currency, `lineItems.${i}.tax`));
   const taxSum = sumMoney(classified.components.map((c) => c.amount));
   if (!roundMoney(taxSum, currency).eq(roundMoney(tax, currency))) {
-    s.fail(mapFail('AMOUNTS_INCONSISTENT', `${field}: tax components add up to ${taxSum.toFixed()} but TaxAmount is ${tax.toFixed()}`, { field }));
+    s.fail(
+      mapFail(
+        'AMOUNTS_INCONSISTENT',
+        `${field}: tax components add up to ${taxSum.toFixed()} but TaxAmount is ${tax.toFixed()}`,
+        { field },
+      ),
+    );
   }
   const subTotal = wireAmount(s, net, currency, `${field}.subTotal`);
   const total = wireAmount(s, net.plus(tax), currency, `${field}.total`);

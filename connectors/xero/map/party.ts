@@ -1,5 +1,11 @@
 import type { Address, Contact, CustomerDetailsInput, TaxIdentifier } from '../../../src/billing/schemas/customer.js';
-import { buyerIdFor, countryCodeOf, stateOfGstin, withOrganisationDefaults, nonBlank } from '../../../src/mapping/index.js';
+import {
+  buyerIdFor,
+  countryCodeOf,
+  stateOfGstin,
+  withOrganisationDefaults,
+  nonBlank,
+} from '../../../src/mapping/index.js';
 import type { XeroLookups } from '../streams/lookups.js';
 import type { XeroAddress, XeroContact, XeroPhone } from '../schemas.js';
 
@@ -86,7 +92,11 @@ export function customerDetailsOf(
   connectionId: string,
   lookups: Pick<XeroLookups, 'baseCurrency' | 'countryCode'>,
 ): CustomerDetailsInput {
-  const details: CustomerDetailsInput = { buyerId: buyerIdFor(connectionId, contact.ContactID), erpId: contact.ContactID, isManuallyCreated: false };
+  const details: CustomerDetailsInput = {
+    buyerId: buyerIdFor(connectionId, contact.ContactID),
+    erpId: contact.ContactID,
+    isManuallyCreated: false,
+  };
   const name = nonBlank(contact.Name);
   if (name) details.name = name;
   const ids = taxIdentifiersOf(contact.TaxNumber);
@@ -120,7 +130,13 @@ export function customerDetailsOf(
   const person = [nonBlank(contact.FirstName), nonBlank(contact.LastName)].filter(Boolean).join(' ');
   if (person) details.customerContactPerson = person;
   if (person && email && primaryPhone) {
-    const primary: Contact = { id: contact.ContactID, name: person, primaryPhone, primaryEmail: email, role: 'Primary contact' };
+    const primary: Contact = {
+      id: contact.ContactID,
+      name: person,
+      primaryPhone,
+      primaryEmail: email,
+      role: 'Primary contact',
+    };
     details.contactsData = [primary];
   }
   const currency = nonBlank(contact.DefaultCurrency)?.toUpperCase();

@@ -1,4 +1,11 @@
-import { Money, roundMoney, splitByComponentRates, type Decimal, type TaxComponent, type TaxKind } from '../../../src/mapping/index.js';
+import {
+  Money,
+  roundMoney,
+  splitByComponentRates,
+  type Decimal,
+  type TaxComponent,
+  type TaxKind,
+} from '../../../src/mapping/index.js';
 import type { XeroTaxRateInfo } from '../streams/lookups.js';
 
 /**
@@ -45,11 +52,19 @@ export function lineTaxComponents(input: {
     };
   }
   const ratePercent = new Money(rate.rate);
-  const parts = rate.components.map((c) => ({ kind: kindOf(c.name), rate: new Money(c.rate), name: c.name, compound: c.compound }));
+  const parts = rate.components.map((c) => ({
+    kind: kindOf(c.name),
+    rate: new Money(c.rate),
+    name: c.name,
+    compound: c.compound,
+  }));
   const kinds = new Set(parts.map((p) => p.kind));
   const gstOnly = parts.length > 0 && parts.every((p) => p.kind !== 'other' && !p.compound);
   const intra = kinds.has('cgst') && (kinds.has('sgst') || kinds.has('utgst'));
-  if (gstOnly && (intra || (kinds.size === 1 && kinds.has('igst')) || (kinds.has('igst') && kinds.has('cess') && kinds.size === 2))) {
+  if (
+    gstOnly &&
+    (intra || (kinds.size === 1 && kinds.has('igst')) || (kinds.has('igst') && kinds.has('cess') && kinds.size === 2))
+  ) {
     return {
       components: splitByComponentRates(
         taxAmount,
@@ -60,5 +75,8 @@ export function lineTaxComponents(input: {
     };
   }
   if (taxAmount.isZero() && ratePercent.isZero()) return { components: [], ratePercent };
-  return { components: [{ kind: 'other', name: rate.name, amount: roundMoney(taxAmount, currency), rate: ratePercent }], ratePercent };
+  return {
+    components: [{ kind: 'other', name: rate.name, amount: roundMoney(taxAmount, currency), rate: ratePercent }],
+    ratePercent,
+  };
 }

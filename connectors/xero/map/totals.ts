@@ -37,7 +37,13 @@ export interface DocumentAmounts {
 /** Lines, document tax, subtotal and total of an invoice or credit note; `taxField` names the document tax ("invoiceTax"). */
 export function amountsOf(
   s: Steps,
-  raw: { LineAmountTypes?: string | null; LineItems?: XeroLineItem[] | null; SubTotal?: unknown; TotalTax?: unknown; Total?: unknown },
+  raw: {
+    LineAmountTypes?: string | null;
+    LineItems?: XeroLineItem[] | null;
+    SubTotal?: unknown;
+    TotalTax?: unknown;
+    Total?: unknown;
+  },
   currency: string,
   lookups: XeroLookups,
   taxField: string,
@@ -46,10 +52,19 @@ export function amountsOf(
   if (types === undefined) s.fail(mapFail('MISSING_FIELD', 'LineAmountTypes is missing', { field: 'LineAmountTypes' }));
   if (!TYPES.includes(types)) {
     s.fail(
-      mapFail('INVALID_FIELD', `LineAmountTypes ${JSON.stringify(types).slice(0, 30)} is not Exclusive, Inclusive or NoTax`, { field: 'LineAmountTypes' }),
+      mapFail(
+        'INVALID_FIELD',
+        `LineAmountTypes ${JSON.stringify(types).slice(0, 30)} is not Exclusive, Inclusive or NoTax`,
+        { field: 'LineAmountTypes' },
+      ),
     );
   }
-  if (!raw.LineItems) s.fail(mapFail('MISSING_FIELD', 'LineItems are missing (a list read without `page` returns summaries)', { field: 'LineItems' }));
+  if (!raw.LineItems)
+    s.fail(
+      mapFail('MISSING_FIELD', 'LineItems are missing (a list read without `page` returns summaries)', {
+        field: 'LineItems',
+      }),
+    );
   const lines = raw.LineItems.flatMap((l, i) => lineOf(s, l, i, types as LineAmountTypes, currency, lookups) ?? []);
   const subtotal = s.take(parseAmount(raw.SubTotal, 'SubTotal'));
   const totalTax = s.take(parseAmountOrZero(raw.TotalTax, 'TotalTax'));

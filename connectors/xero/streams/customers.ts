@@ -21,7 +21,8 @@ export const customersStream = defineStream<XeroListedContact>({
   query: () => ({ includeArchived: 'true' }),
   statusOf: (raw) => raw.ContactStatus ?? 'ACTIVE',
   // Suppliers are not customers: skipped and counted, not quarantined (they are not an error to fix).
-  notForBilling: (raw) => (raw.IsSupplier === true && raw.IsCustomer !== true ? 'a supplier only, not a customer' : undefined),
+  notForBilling: (raw) =>
+    raw.IsSupplier === true && raw.IsCustomer !== true ? 'a supplier only, not a customer' : undefined,
   byIds: 'IDs',
   supportsWindow: false,
   lookups: fetchLookups,

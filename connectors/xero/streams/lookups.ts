@@ -48,25 +48,44 @@ export function readLookups(lookups: unknown): XeroLookups {
  * at 60 calls a rolling minute, two lookup calls in every job would cost as much as the data.
  */
 export function fetchLookups(ctx: ReadContext<Settings>): Promise<XeroLookups> {
-  return cachedLookups(ctx, `xero-lookups|${ctx.settings.tenantId}`, ctx.settings.lookupsCacheSeconds, () => readFromXero(ctx));
+  return cachedLookups(ctx, `xero-lookups|${ctx.settings.tenantId}`, ctx.settings.lookupsCacheSeconds, () =>
+    readFromXero(ctx),
+  );
 }
 
 async function readFromXero(ctx: ReadContext<Settings>): Promise<XeroLookups> {
   // GET /Organisation: BaseCurrency decides whether CurrencyRate is usable for our billing base.
   // https://developer.xero.com/documentation/api/accounting/organisation
-  const org = await ctx.http.request({ path: 'Organisation', endpoint: 'GET /Organisation', schema: XeroOrganisationResponse, signal: ctx.signal });
+  const org = await ctx.http.request({
+    path: 'Organisation',
+    endpoint: 'GET /Organisation',
+    schema: XeroOrganisationResponse,
+    signal: ctx.signal,
+  });
   // GET /TaxRates: resolves LineItem.TaxType to a name, a rate and its components.
   // https://developer.xero.com/documentation/api/accounting/taxrates
-  const rates = await ctx.http.request({ path: 'TaxRates', endpoint: 'GET /TaxRates', schema: XeroTaxRatesResponse, signal: ctx.signal });
+  const rates = await ctx.http.request({
+    path: 'TaxRates',
+    endpoint: 'GET /TaxRates',
+    schema: XeroTaxRatesResponse,
+    signal: ctx.signal,
+  });
   return lookupsFrom(org, rates);
 }
 
 /** The two responses → the mapper's lookups (pure; rates kept as decimal strings). */
-export function lookupsFrom(org: z.infer<typeof XeroOrganisationResponse>, rates: z.infer<typeof XeroTaxRatesResponse>): XeroLookups {
+export function lookupsFrom(
+  org: z.infer<typeof XeroOrganisationResponse>,
+  rates: z.infer<typeof XeroTaxRatesResponse>,
+): XeroLookups {
   const first = org.Organisations[0]!;
   const taxRates: XeroLookups['taxRates'] = {};
   for (const r of rates.TaxRates) {
-    const components = (r.TaxComponents ?? []).map((c) => ({ name: c.Name, rate: String(c.Rate), compound: c.IsCompound === true }));
+    const components = (r.TaxComponents ?? []).map((c) => ({
+      name: c.Name,
+      rate: String(c.Rate),
+      compound: c.IsCompound === true,
+    }));
     taxRates[r.TaxType] = { name: r.Name, rate: String(r.EffectiveRate ?? r.DisplayTaxRate ?? 0), components };
   }
   const countryCode = first.CountryCode?.trim().toUpperCase();

@@ -1,5 +1,13 @@
 import type { z } from 'zod';
-import type { BillingBody, EntityName, MapContext, ReadContext, SourceRecord, Stream, StreamPage } from '../../../src/connector/types.js';
+import type {
+  BillingBody,
+  EntityName,
+  MapContext,
+  ReadContext,
+  SourceRecord,
+  Stream,
+  StreamPage,
+} from '../../../src/connector/types.js';
 import { cursorMsOf } from '../../../src/connector/cursor-ms.js';
 import { keysetPages, pageCovering, type KeysetSource } from '../../../src/connector/keyset-pager.js';
 import { lifecycleOf, type LifecycleStatuses } from '../../../src/connector/lifecycle.js';
@@ -53,7 +61,11 @@ export function ifModifiedSinceHeader(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19);
 }
 
-export async function* readList<Raw>(ctx: ReadContext<Settings>, state: State, spec: ListSpec<Raw>): AsyncIterable<StreamPage<Raw, State>> {
+export async function* readList<Raw>(
+  ctx: ReadContext<Settings>,
+  state: State,
+  spec: ListSpec<Raw>,
+): AsyncIterable<StreamPage<Raw, State>> {
   const endpoint = `GET /${spec.path}`;
   const from = cursorMsOf(state.cursor, { source: 'xero', operation: endpoint });
   const source: KeysetSource<SourceRecord<Raw>> = {
@@ -86,7 +98,8 @@ export async function* readList<Raw>(ctx: ReadContext<Settings>, state: State, s
     },
   };
   for await (const page of keysetPages(source, from, ctx.until.getTime())) {
-    if (page.records.length > 0) yield { records: page.records, state: { cursor: new Date(page.cursor!).toISOString() } };
+    if (page.records.length > 0)
+      yield { records: page.records, state: { cursor: new Date(page.cursor!).toISOString() } };
   }
 }
 
@@ -105,7 +118,10 @@ export function toSourceRecord<Raw extends { UpdatedDateUTC: string }>(
 ): SourceRecord<Raw> {
   const version = parseTimestamp(raw.UpdatedDateUTC, { field: 'UpdatedDateUTC' });
   if (!version.ok)
-    throw new DataContractError(`xero ${endpoint}: record ${id} has no usable UpdatedDateUTC (${version.message})`, { source: 'xero', operation: endpoint });
+    throw new DataContractError(`xero ${endpoint}: record ${id} has no usable UpdatedDateUTC (${version.message})`, {
+      source: 'xero',
+      operation: endpoint,
+    });
   const record: SourceRecord<Raw> = { id, version: version.value, raw };
   if (status) record.status = status;
   if (status === 'DELETED') record.deleted = true;
@@ -140,7 +156,9 @@ export interface StreamSpec<Raw extends { UpdatedDateUTC: string }> {
 /** Ids per by-ids call: one page of the list (pageSize 100), and a URL of about 4 KB of GUIDs. */
 const IDS_PER_CALL = 100;
 
-export function defineStream<Raw extends { UpdatedDateUTC: string }>(spec: StreamSpec<Raw>): Stream<Raw, State, Settings> {
+export function defineStream<Raw extends { UpdatedDateUTC: string }>(
+  spec: StreamSpec<Raw>,
+): Stream<Raw, State, Settings> {
   const endpoint = `GET /${spec.path}`;
   const toRecord = (raw: Raw): SourceRecord<Raw> => {
     const record = toSourceRecord(raw, String(raw[spec.primaryKey as keyof Raw]), spec.statusOf(raw), endpoint);

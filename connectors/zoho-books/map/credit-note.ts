@@ -58,7 +58,12 @@ export function toCreditNote(record: SourceRecord, ctx: MapContext<ZohoLookups>)
         ),
       );
     }
-    if (balance && status !== 'void' && status !== 'draft' && (balance.minus(a.total.minus(applied)).gt(slack) || balance.isNegative())) {
+    if (
+      balance &&
+      status !== 'void' &&
+      status !== 'draft' &&
+      (balance.minus(a.total.minus(applied)).gt(slack) || balance.isNegative())
+    ) {
       s.fail(
         mapFail(
           'AMOUNTS_INCONSISTENT',
@@ -97,7 +102,9 @@ export function toCreditNote(record: SourceRecord, ctx: MapContext<ZohoLookups>)
       ...(exchangeRate !== undefined ? { exchangeRate } : {}),
       lineItems: a.lineItems,
       ...(customerName ? { customerName } : {}),
-      ...(cn.customer_id ? { customerDetails: customerOfDocument(s, { ...cn, contact_persons_associated: undefined }, ctx) } : {}),
+      ...(cn.customer_id
+        ? { customerDetails: customerOfDocument(s, { ...cn, contact_persons_associated: undefined }, ctx) }
+        : {}),
       ...(appliedToInvoices.length > 0 ? { appliedToInvoices } : {}),
       ...(placeOfSupply ? { placeOfSupply } : {}),
       ...(reason ? { reason } : {}),

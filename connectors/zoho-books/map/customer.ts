@@ -1,9 +1,24 @@
 import type { CustomerDetailsInput, TaxIdentifier } from '../../../src/billing/schemas/index.js';
-import { buyerIdFor, finalizeCustomer, mapOk, withOrganisationDefaults, type MapResult, sourceMeta } from '../../../src/mapping/index.js';
+import {
+  buyerIdFor,
+  finalizeCustomer,
+  mapOk,
+  withOrganisationDefaults,
+  type MapResult,
+  sourceMeta,
+} from '../../../src/mapping/index.js';
 import type { BillingBody, MapContext, SourceRecord } from '../../../src/connector/types.js';
 import { mapping, parseRecord } from '../../../src/mapping/steps.js';
 import { ZohoContact } from '../schemas.js';
-import { addressesOf, addressOf, contactsOf, countryFields, customerStateCode, gstinIdentifiersOf, organisationDefaultsOf } from './party.js';
+import {
+  addressesOf,
+  addressOf,
+  contactsOf,
+  countryFields,
+  customerStateCode,
+  gstinIdentifiersOf,
+  organisationDefaultsOf,
+} from './party.js';
 
 /**
  * Zoho `GET /contacts/{id}` (contact_type customer;
@@ -21,14 +36,19 @@ import { addressesOf, addressOf, contactsOf, countryFields, customerStateCode, g
 export function toCustomer(record: SourceRecord, ctx: MapContext): MapResult<BillingBody> {
   return mapping((s) => {
     const c = parseRecord(s, ZohoContact, record.raw, 'contact', 'Zoho');
-    const persons = [...(c.contact_persons ?? [])].sort((a, b) => Number(b.is_primary_contact === true) - Number(a.is_primary_contact === true));
+    const persons = [...(c.contact_persons ?? [])].sort(
+      (a, b) => Number(b.is_primary_contact === true) - Number(a.is_primary_contact === true),
+    );
     const contacts = contactsOf(persons);
     const primary = contacts?.[0];
     const country = countryFields(c.billing_address, (m) => s.warn(m));
     const registered = addressOf(c.billing_address);
     const addresses = addressesOf(c.billing_address, c.shipping_address);
     const pan = c.pan_no?.trim().toUpperCase();
-    const taxIdentifiers: TaxIdentifier[] = [...(gstinIdentifiersOf(c.gst_no) ?? []), ...(pan ? [{ type: 'PAN' as const, value: pan }] : [])];
+    const taxIdentifiers: TaxIdentifier[] = [
+      ...(gstinIdentifiersOf(c.gst_no) ?? []),
+      ...(pan ? [{ type: 'PAN' as const, value: pan }] : []),
+    ];
     const stateCode = customerStateCode(c.gst_no, c.billing_address, country.countryCode);
     const email = primary?.primaryEmail || c.email?.trim() || undefined;
     const phone = primary?.primaryPhone || c.phone?.trim() || c.mobile?.trim() || undefined;
@@ -53,7 +73,11 @@ export function toCustomer(record: SourceRecord, ctx: MapContext): MapResult<Bil
       ...(stateCode ? { stateCode } : {}),
       ...country,
       ...(currency ? { currency } : {}),
-      ...(status === 'active' ? { customerStatus: 'LIVE' as const } : status === 'inactive' ? { customerStatus: 'INACTIVE' as const } : {}),
+      ...(status === 'active'
+        ? { customerStatus: 'LIVE' as const }
+        : status === 'inactive'
+          ? { customerStatus: 'INACTIVE' as const }
+          : {}),
       erpId: c.contact_id,
       metaData: sourceMeta({
         system: 'zoho-books',
@@ -63,7 +87,9 @@ export function toCustomer(record: SourceRecord, ctx: MapContext): MapResult<Bil
         customerSubType: subType || undefined,
       }),
     };
-    const result = finalizeCustomer(withOrganisationDefaults(draft, organisationDefaultsOf(ctx.lookups)), [...new Set(s.warnings)]);
+    const result = finalizeCustomer(withOrganisationDefaults(draft, organisationDefaultsOf(ctx.lookups)), [
+      ...new Set(s.warnings),
+    ]);
     return result.ok ? mapOk<BillingBody>({ kind: 'customer', customer: result.value }, result.warnings) : result;
   });
 }

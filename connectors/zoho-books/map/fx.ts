@@ -17,7 +17,12 @@ import type { DocumentAmounts } from './totals.js';
 /** ISO code of the document currency, upper-case. */
 export function currencyOf(s: Steps, raw: string): string {
   const code = raw.trim().toUpperCase();
-  if (!/^[A-Z]{3}$/.test(code)) s.fail(mapFail('INVALID_FIELD', `currency_code ${JSON.stringify(raw)} is not an ISO 4217 code`, { field: 'currency_code' }));
+  if (!/^[A-Z]{3}$/.test(code))
+    s.fail(
+      mapFail('INVALID_FIELD', `currency_code ${JSON.stringify(raw)} is not an ISO 4217 code`, {
+        field: 'currency_code',
+      }),
+    );
   return code;
 }
 
@@ -28,7 +33,13 @@ export function currencyOf(s: Steps, raw: string): string {
  * missing or zero rate is derived from Zoho's `bcy_total` (base-currency total); a rate is cross-checked
  * against `bcy_total` when present (FX_SUSPECT when they disagree).
  */
-export function exchangeRateOf(s: Steps, doc: ZohoDocument, a: DocumentAmounts, ctx: MapContext<unknown>, lookups: ZohoLookups): number | undefined {
+export function exchangeRateOf(
+  s: Steps,
+  doc: ZohoDocument,
+  a: DocumentAmounts,
+  ctx: MapContext<unknown>,
+  lookups: ZohoLookups,
+): number | undefined {
   const { exchangeRate, baseTotal } = documentExchangeRate(s, {
     documentCurrency: a.currency,
     organisationBase: lookups.organization.baseCurrency,
@@ -40,7 +51,14 @@ export function exchangeRateOf(s: Steps, doc: ZohoDocument, a: DocumentAmounts, 
     baseTotal: { raw: doc.bcy_total, field: 'bcy_total', total: a.total },
   });
   if (exchangeRate !== undefined && baseTotal) {
-    s.take(crossCheckExchangeRate({ exchangeRate, total: a.total, baseTotal, baseCurrency: ctx.baseCurrency.trim().toUpperCase() }));
+    s.take(
+      crossCheckExchangeRate({
+        exchangeRate,
+        total: a.total,
+        baseTotal,
+        baseCurrency: ctx.baseCurrency.trim().toUpperCase(),
+      }),
+    );
   }
   return exchangeRate;
 }

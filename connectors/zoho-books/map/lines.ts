@@ -30,7 +30,11 @@ import type { ZohoLineItem } from '../schemas.js';
  * item_total but no quantity or rate is quantity 1 at that amount (src/mapping/quantity-and-price.ts); a
  * line with no item and no money is a text line (src/mapping/text-line.ts).
  */
-export type LineItemDraft = Omit<LineItem, 'subTotal' | 'total' | 'quantity'> & { subTotal: number; total: number; quantity: number };
+export type LineItemDraft = Omit<LineItem, 'subTotal' | 'total' | 'quantity'> & {
+  subTotal: number;
+  total: number;
+  quantity: number;
+};
 
 export interface ParsedLine {
   /** A text line: no money and no item; every figure below is zero and it has no tax. */
@@ -58,16 +62,30 @@ export function parseLine(s: Steps, line: ZohoLineItem, i: number, currency: str
   const money = s.take(parseOptionalAmount(line.discount_amount, `${at}.discount_amount`));
   const stated = money && !money.isZero() ? money : entered.amount;
   // A line without an item and without money (no rate, no item_total): text (src/mapping/text-line.ts).
-  if (isTextLine({ amount: statedTotal, unitPrice: statedRate, discount: stated, namesItem: nonBlank(line.item_id) !== undefined })) return TEXT;
-  const itemTotal = statedTotal ?? s.fail(mapFail('MISSING_FIELD', `${at}.item_total is missing`, { field: `${at}.item_total` }));
+  if (
+    isTextLine({
+      amount: statedTotal,
+      unitPrice: statedRate,
+      discount: stated,
+      namesItem: nonBlank(line.item_id) !== undefined,
+    })
+  )
+    return TEXT;
+  const itemTotal =
+    statedTotal ?? s.fail(mapFail('MISSING_FIELD', `${at}.item_total is missing`, { field: `${at}.item_total` }));
   // No quantity or no rate: derived from the amount before the line's discount (quantity 1 when both are missing).
-  const { quantity, unitPrice: rate } = quantityAndPrice({ amount: itemTotal.plus(stated ?? ZERO), quantity: statedQuantity, unitPrice: statedRate });
+  const { quantity, unitPrice: rate } = quantityAndPrice({
+    amount: itemTotal.plus(stated ?? ZERO),
+    quantity: statedQuantity,
+    unitPrice: statedRate,
+  });
   const gross = roundMoney(quantity.times(rate), currency);
   // With only a percentage, the discount is what Zoho took off to reach item_total: Zoho rounded the line,
   // not the discount, so the percentage rounded on its own can be a minor unit off (15 % of 9.90 is 1.485
   // → 1.49, while Zoho's item_total 8.42 leaves 1.48). It must still be that percentage within a minor unit.
   const fromPercent = entered.percentage ? roundMoney(percentOf(gross, entered.percentage), currency) : undefined;
-  const fromItemTotal = fromPercent === undefined ? undefined : roundMoney(quantity.times(rate).minus(itemTotal), currency);
+  const fromItemTotal =
+    fromPercent === undefined ? undefined : roundMoney(quantity.times(rate).minus(itemTotal), currency);
   const discountAmount =
     stated !== undefined
       ? roundMoney(stated, currency)
@@ -84,7 +102,14 @@ export function parseLine(s: Steps, line: ZohoLineItem, i: number, currency: str
       ),
     );
   }
-  return { quantity, rate, itemTotal, discountAmount, discountPercent: entered.percentage, taxId: nonBlank(line.tax_id) };
+  return {
+    quantity,
+    rate,
+    itemTotal,
+    discountAmount,
+    discountPercent: entered.percentage,
+    taxId: nonBlank(line.tax_id),
+  };
 }
 
 /**
@@ -99,7 +124,8 @@ export function lineItemOf(
   tax: { tax?: Tax; taxAmount: Decimal; taxRate: Decimal },
   currency: string,
 ): LineItemDraft | undefined {
-  if (l.text) return s.take(textLineItem(nonBlank(raw.description) ?? raw.name, `line_items.${i}`, nonBlank(raw.line_item_id)));
+  if (l.text)
+    return s.take(textLineItem(nonBlank(raw.description) ?? raw.name, `line_items.${i}`, nonBlank(raw.line_item_id)));
   const discount = l.discountAmount.isZero()
     ? undefined
     : s.take(

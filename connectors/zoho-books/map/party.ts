@@ -21,8 +21,17 @@ import type { Steps } from '../../../src/mapping/steps.js';
 /** Zoho address → billing Address; undefined when it has no content at all. */
 export function addressOf(a: ZohoAddress | null | undefined): Address | undefined {
   if (!a) return undefined;
-  const fields = { line1: a.address, line2: a.street2, city: a.city, state: a.state, zipCode: a.zip, country: a.country };
-  const out = Object.fromEntries(Object.entries(fields).flatMap(([key, value]) => (nonBlank(value) ? [[key, nonBlank(value)]] : []))) as Address;
+  const fields = {
+    line1: a.address,
+    line2: a.street2,
+    city: a.city,
+    state: a.state,
+    zipCode: a.zip,
+    country: a.country,
+  };
+  const out = Object.fromEntries(
+    Object.entries(fields).flatMap(([key, value]) => (nonBlank(value) ? [[key, nonBlank(value)]] : [])),
+  ) as Address;
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
@@ -40,7 +49,8 @@ export function contactsOf(persons: ZohoContactPersonRef[] | null | undefined): 
   if (!persons || persons.length === 0) return undefined;
   return persons.map((p, i) => {
     const email = nonBlank(p.email) ?? nonBlank(p.contact_person_email) ?? '';
-    const name = [p.salutation, p.first_name, p.last_name].map(nonBlank).filter(Boolean).join(' ') || email || `Contact ${i + 1}`;
+    const name =
+      [p.salutation, p.first_name, p.last_name].map(nonBlank).filter(Boolean).join(' ') || email || `Contact ${i + 1}`;
     return {
       id: nonBlank(p.contact_person_id) ?? String(i + 1),
       name,
@@ -61,7 +71,11 @@ export function gstinIdentifiersOf(gstNo: string | null | undefined): TaxIdentif
  * The customer's own state as a GST state code ("29"): from the GSTIN's first two digits, else from the
  * billing address's state (Indian addresses only). Undefined abroad.
  */
-export function customerStateCode(gstNo: string | null | undefined, address: ZohoAddress | null | undefined, countryCode?: string): string | undefined {
+export function customerStateCode(
+  gstNo: string | null | undefined,
+  address: ZohoAddress | null | undefined,
+  countryCode?: string,
+): string | undefined {
   const fromGstin = nonBlank(gstNo) ? stateOfGstin(gstNo!) : undefined;
   if (fromGstin) return fromGstin.gstCode;
   if (countryCode !== undefined && countryCode !== 'IN') return undefined;
@@ -69,7 +83,10 @@ export function customerStateCode(gstNo: string | null | undefined, address: Zoh
 }
 
 /** Country fields for CustomerDetails; an unrecognised name keeps `country` and warns (countryCode then takes billing's default). */
-export function countryFields(address: ZohoAddress | null | undefined, warn: (m: string) => void): Pick<CustomerDetailsInput, 'country' | 'countryCode'> {
+export function countryFields(
+  address: ZohoAddress | null | undefined,
+  warn: (m: string) => void,
+): Pick<CustomerDetailsInput, 'country' | 'countryCode'> {
   const country = nonBlank(address?.country);
   if (!country) return {};
   const code = countryCodeOf(country);
@@ -80,7 +97,16 @@ export function countryFields(address: ZohoAddress | null | undefined, warn: (m:
 /** CustomerDetails from what an invoice or credit note says about its customer. */
 export function customerOfDocument(
   s: Steps,
-  doc: Pick<ZohoInvoice, 'customer_id' | 'customer_name' | 'gst_no' | 'billing_address' | 'shipping_address' | 'currency_code' | 'contact_persons_associated'>,
+  doc: Pick<
+    ZohoInvoice,
+    | 'customer_id'
+    | 'customer_name'
+    | 'gst_no'
+    | 'billing_address'
+    | 'shipping_address'
+    | 'currency_code'
+    | 'contact_persons_associated'
+  >,
   ctx: MapContext,
 ): CustomerDetailsInput {
   const country = countryFields(doc.billing_address, (m) => s.warn(`customer: ${m}`));
@@ -118,5 +144,9 @@ export function customerOfDocument(
 export function organisationDefaultsOf(lookups: unknown): OrganisationDefaults {
   const org = readOrganization(lookups);
   if (!org) return {};
-  return { countryCode: org.countryCode, currency: org.baseCurrency, stateCode: findIndianState(org.stateCode)?.gstCode };
+  return {
+    countryCode: org.countryCode,
+    currency: org.baseCurrency,
+    stateCode: findIndianState(org.stateCode)?.gstCode,
+  };
 }

@@ -1,4 +1,13 @@
-import { allocateMoney, checkTaxSum, formatMoney, mapFail, parseAmountOrZero, sumMoney, ZERO, type Decimal } from '../../../src/mapping/index.js';
+import {
+  allocateMoney,
+  checkTaxSum,
+  formatMoney,
+  mapFail,
+  parseAmountOrZero,
+  sumMoney,
+  ZERO,
+  type Decimal,
+} from '../../../src/mapping/index.js';
 import type { Steps } from '../../../src/mapping/steps.js';
 import type { ZohoDocument, ZohoTaxLine } from '../schemas.js';
 import type { ZohoLookups, ZohoTaxDefinition } from '../streams/lookups.js';
@@ -35,13 +44,25 @@ interface Group {
 }
 
 /** The cells grouped with the figure each group must add up to. */
-function groupsOf(s: Steps, cells: TaxCell[], doc: ZohoDocument, taxTotal: Decimal, lookups: ZohoLookups, currency: string): Group[] {
-  const entries = (doc.taxes ?? []).map((entry, i) => ({ entry, amount: s.take(parseAmountOrZero(entry.tax_amount, `taxes.${i}.tax_amount`)) }));
-  if (entries.length > 0) s.check(checkTaxSum({ components: entries.map((e) => e.amount), taxTotal, currency, toleranceMinorUnits: 0 }));
+function groupsOf(
+  s: Steps,
+  cells: TaxCell[],
+  doc: ZohoDocument,
+  taxTotal: Decimal,
+  lookups: ZohoLookups,
+  currency: string,
+): Group[] {
+  const entries = (doc.taxes ?? []).map((entry, i) => ({
+    entry,
+    amount: s.take(parseAmountOrZero(entry.tax_amount, `taxes.${i}.tax_amount`)),
+  }));
+  if (entries.length > 0)
+    s.check(checkTaxSum({ components: entries.map((e) => e.amount), taxTotal, currency, toleranceMinorUnits: 0 }));
   const charged = entries.filter((e) => !e.amount.isZero());
   const resolved = charged.map((e) => ({ ...e, tax: resolveTaxLine(e.entry, lookups) }));
   if (charged.length === 0 || !resolved.every((r) => r.tax)) {
-    if (charged.length > 0) s.warn('taxes[] names do not match the tax settings; line taxes reconciled to tax_total as a whole');
+    if (charged.length > 0)
+      s.warn('taxes[] names do not match the tax settings; line taxes reconciled to tax_total as a whole');
     return [{ label: 'tax_total', target: taxTotal, cells }];
   }
   const groups = new Map<string, Group>();
@@ -58,7 +79,14 @@ function groupsOf(s: Steps, cells: TaxCell[], doc: ZohoDocument, taxTotal: Decim
   return [...groups.values()];
 }
 
-export function reconcileTaxes(s: Steps, cells: TaxCell[], doc: ZohoDocument, taxTotal: Decimal, lookups: ZohoLookups, currency: string): void {
+export function reconcileTaxes(
+  s: Steps,
+  cells: TaxCell[],
+  doc: ZohoDocument,
+  taxTotal: Decimal,
+  lookups: ZohoLookups,
+  currency: string,
+): void {
   for (const { label, target, cells: group } of groupsOf(s, cells, doc, taxTotal, lookups, currency)) {
     const sum = sumMoney(group.map((c) => c.amount));
     const diff = target.minus(sum);

@@ -49,23 +49,43 @@ export function taxKindOf(tax: ZohoTaxDefinition): TaxKind {
 export function componentsOf(taxId: string, lookups: ZohoLookups, field: string): MapResult<ZohoTaxDefinition[]> {
   const tax = lookups.taxes[taxId];
   if (!tax) {
-    return mapFail('INVALID_FIELD', `${field} ${JSON.stringify(taxId)} is not in the organisation's tax settings (GET /settings/taxes)`, { field });
+    return mapFail(
+      'INVALID_FIELD',
+      `${field} ${JSON.stringify(taxId)} is not in the organisation's tax settings (GET /settings/taxes)`,
+      { field },
+    );
   }
   if (!tax.isGroup) return mapOk([tax]);
   const parts = tax.components.map((id) => lookups.taxes[id]);
   if (parts.length === 0 || parts.some((p) => p === undefined)) {
-    return mapFail('INVALID_FIELD', `${field}: tax group ${JSON.stringify(tax.name)} has unknown components`, { field });
+    return mapFail('INVALID_FIELD', `${field}: tax group ${JSON.stringify(tax.name)} has unknown components`, {
+      field,
+    });
   }
   return mapOk(parts as ZohoTaxDefinition[]);
 }
 
 /** The cells of one taxed amount: a component per row, nil-rated and exempt components left out (they carry no amount). */
-export function cellsFor(s: Steps, taxId: string, taxable: Decimal, line: number, lookups: ZohoLookups, currency: string, field: string): TaxCell[] {
+export function cellsFor(
+  s: Steps,
+  taxId: string,
+  taxable: Decimal,
+  line: number,
+  lookups: ZohoLookups,
+  currency: string,
+  field: string,
+): TaxCell[] {
   return s
     .take(componentsOf(taxId, lookups, field))
     .map((tax) => ({ tax, rate: new Money(tax.percentage) }))
     .filter(({ rate }) => !rate.isZero())
-    .map(({ tax, rate }) => ({ line, tax, kind: taxKindOf(tax), rate, amount: roundMoney(percentOf(taxable, rate), currency) }));
+    .map(({ tax, rate }) => ({
+      line,
+      tax,
+      kind: taxKindOf(tax),
+      rate,
+      amount: roundMoney(percentOf(taxable, rate), currency),
+    }));
 }
 
 export function taxOf(s: Steps, cells: TaxCell[], currency: string, field: string, quiet = false): Tax {
@@ -75,10 +95,19 @@ export function taxOf(s: Steps, cells: TaxCell[], currency: string, field: strin
 }
 
 /** Line `i`'s own tax (its warnings are kept once, at the document level), its amount and its summed rate. */
-export function lineTaxOf(s: Steps, cells: TaxCell[], i: number, currency: string): { tax?: Tax; taxAmount: Decimal; taxRate: Decimal } {
+export function lineTaxOf(
+  s: Steps,
+  cells: TaxCell[],
+  i: number,
+  currency: string,
+): { tax?: Tax; taxAmount: Decimal; taxRate: Decimal } {
   const own = cells.filter((c) => c.line === i);
   const tax = own.length > 0 ? taxOf(s, own, currency, `lineItems.${i}.tax`, true) : undefined;
-  return { ...(tax ? { tax } : {}), taxAmount: sumMoney(own.map((c) => c.amount)), taxRate: sumMoney(own.map((c) => c.rate)) };
+  return {
+    ...(tax ? { tax } : {}),
+    taxAmount: sumMoney(own.map((c) => c.amount)),
+    taxRate: sumMoney(own.map((c) => c.rate)),
+  };
 }
 
 /**
@@ -87,16 +116,27 @@ export function lineTaxOf(s: Steps, cells: TaxCell[], i: number, currency: strin
  * organisation's state is known, a warning flags CGST/SGST on an inter-state supply or IGST on an
  * intra-state one (the tax kinds themselves come from Zoho's tax settings, never from geography).
  */
-export function supplyOf(s: Steps, doc: ZohoDocument, kinds: ReadonlySet<TaxKind>, lookups: ZohoLookups): { placeOfSupply?: string; supplyStateCode?: string } {
+export function supplyOf(
+  s: Steps,
+  doc: ZohoDocument,
+  kinds: ReadonlySet<TaxKind>,
+  lookups: ZohoLookups,
+): { placeOfSupply?: string; supplyStateCode?: string } {
   const raw = nonBlank(doc.place_of_supply);
   if (!raw) return {};
   const state = findIndianState(raw);
-  if (!state) s.fail(mapFail('INVALID_FIELD', `place_of_supply ${JSON.stringify(raw)} is not an Indian state or UT code`, { field: 'place_of_supply' }));
+  if (!state)
+    s.fail(
+      mapFail('INVALID_FIELD', `place_of_supply ${JSON.stringify(raw)} is not an Indian state or UT code`, {
+        field: 'place_of_supply',
+      }),
+    );
   const orgState = lookups.organization.stateCode;
   if (orgState && findIndianState(orgState)) {
     const intra = isIntraState(orgState, state.code);
     if (intra.ok && intra.value && kinds.has('igst')) s.warn(`IGST charged on an intra-state supply (${state.code})`);
-    if (intra.ok && !intra.value && (kinds.has('cgst') || kinds.has('sgst'))) s.warn(`CGST/SGST charged on an inter-state supply (${state.code})`);
+    if (intra.ok && !intra.value && (kinds.has('cgst') || kinds.has('sgst')))
+      s.warn(`CGST/SGST charged on an inter-state supply (${state.code})`);
   }
   return { placeOfSupply: state.code, supplyStateCode: state.gstCode };
 }

@@ -61,7 +61,13 @@ export interface DocumentAmounts {
  * total): Zoho rounded the total, so the percentage rounded on its own can be a minor unit off. It must
  * still be that percentage within a minor unit; otherwise the percentage is used and the total check decides.
  */
-function entityDiscountOf(s: Steps, doc: ZohoDocument, subtotal: Decimal, leftByTotal: Decimal, currency: string): { amount: Decimal; discount?: Discount } {
+function entityDiscountOf(
+  s: Steps,
+  doc: ZohoDocument,
+  subtotal: Decimal,
+  leftByTotal: Decimal,
+  currency: string,
+): { amount: Decimal; discount?: Discount } {
   if (doc.discount_type?.trim().toLowerCase() !== 'entity_level') return { amount: ZERO };
   const entered = s.take(parseDiscountValue(doc.discount, 'discount'));
   const percentField = s.take(parseOptionalAmount(doc.discount_percent, 'discount_percent'));
@@ -71,13 +77,23 @@ function entityDiscountOf(s: Steps, doc: ZohoDocument, subtotal: Decimal, leftBy
   const fromTotal = roundMoney(leftByTotal, currency);
   const fromRate = percentage && within(fromTotal, fromPercent, currency, 1) ? fromTotal : fromPercent;
   const amount = roundMoney(money && !money.isZero() ? money : (entered.amount ?? fromRate), currency);
-  const discount = s.take(buildDiscount({ amount, percentage, base: subtotal, isPostTax: doc.is_discount_before_tax === false, currency, field: 'discount' }));
+  const discount = s.take(
+    buildDiscount({
+      amount,
+      percentage,
+      base: subtotal,
+      isPostTax: doc.is_discount_before_tax === false,
+      currency,
+      field: 'discount',
+    }),
+  );
   return discount ? { amount, discount } : { amount: ZERO };
 }
 
 export function amountsOf(s: Steps, doc: ZohoDocument, lookups: ZohoLookups, currency: string): DocumentAmounts {
   if (doc.is_inclusive_tax === true) {
-    const message = 'tax-inclusive documents (is_inclusive_tax) are not mapped yet: their rates and item totals include tax';
+    const message =
+      'tax-inclusive documents (is_inclusive_tax) are not mapped yet: their rates and item totals include tax';
     s.fail(mapFail('UNSUPPORTED', message, { field: 'is_inclusive_tax' }));
   }
   const lines = doc.line_items.map((line, i) => parseLine(s, line, i, currency));
@@ -91,13 +107,27 @@ export function amountsOf(s: Steps, doc: ZohoDocument, lookups: ZohoLookups, cur
 
   const leftByTotal = subtotal.plus(taxTotal).plus(shipping).plus(adjustment).plus(roundoff).minus(total);
   const { amount: discountAmount, discount } = entityDiscountOf(s, doc, subtotal, leftByTotal, currency);
-  s.check(checkInvoiceTotal({ subtotal, discount: discountAmount, tax: taxTotal, adjustments: [shipping, adjustment], rounding: roundoff, total, currency }));
+  s.check(
+    checkInvoiceTotal({
+      subtotal,
+      discount: discountAmount,
+      tax: taxTotal,
+      adjustments: [shipping, adjustment],
+      rounding: roundoff,
+      total,
+      currency,
+    }),
+  );
 
   // Each line's share of a before-tax entity discount lowers its taxable amount.
   let shares = lines.map(() => ZERO);
   if (!discountAmount.isZero() && doc.is_discount_before_tax !== false) {
     if (lines.some((l) => l.itemTotal.isNegative())) {
-      s.fail(mapFail('UNSUPPORTED', 'a before-tax entity discount over negative lines cannot be apportioned', { field: 'discount' }));
+      s.fail(
+        mapFail('UNSUPPORTED', 'a before-tax entity discount over negative lines cannot be apportioned', {
+          field: 'discount',
+        }),
+      );
     }
     const weights = lines.map((l) => l.itemTotal);
     shares = allocateMoney(discountAmount, weights, currency);
@@ -106,13 +136,27 @@ export function amountsOf(s: Steps, doc: ZohoDocument, lookups: ZohoLookups, cur
     l.taxId ? cellsFor(s, l.taxId, l.itemTotal.minus(shares[i]!), i, lookups, currency, `line_items.${i}.tax_id`) : [],
   );
   const shippingTaxId = nonBlank(doc.shipping_charge_tax_id);
-  if (shippingTaxId && !shipping.isZero()) cells.push(...cellsFor(s, shippingTaxId, shipping, -1, lookups, currency, 'shipping_charge_tax_id'));
+  if (shippingTaxId && !shipping.isZero())
+    cells.push(...cellsFor(s, shippingTaxId, shipping, -1, lookups, currency, 'shipping_charge_tax_id'));
   reconcileTaxes(s, cells, doc, taxTotal, lookups, currency);
 
-  const lineItems = doc.line_items.flatMap((raw, i) => lineItemOf(s, raw, lines[i]!, i, lineTaxOf(s, cells, i, currency), currency) ?? []);
+  const lineItems = doc.line_items.flatMap(
+    (raw, i) => lineItemOf(s, raw, lines[i]!, i, lineTaxOf(s, cells, i, currency), currency) ?? [],
+  );
   const tax = taxOf(s, cells, currency, 'tax');
   const kinds = new Set(cells.map((c) => c.kind));
-  return { currency, subtotal, total, ...(discount ? { discount } : {}), shipping, adjustment, roundoff, tax, lineItems, kinds };
+  return {
+    currency,
+    subtotal,
+    total,
+    ...(discount ? { discount } : {}),
+    shipping,
+    adjustment,
+    roundoff,
+    tax,
+    lineItems,
+    kinds,
+  };
 }
 
 type AdjustmentDraft = Omit<Adjustment, 'isPostTax'> & { isPostTax: boolean };

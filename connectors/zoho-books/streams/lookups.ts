@@ -72,7 +72,12 @@ export function fetchOrganization(ctx: ReadContext<Settings>): Promise<ZohoOrgan
   return cached(ctx, 'org', async () => {
     const { organizationId } = ctx.settings;
     // https://www.zoho.com/books/api/v3/introduction/ (organisation ids come from GET /organizations)
-    const res = await ctx.http.request({ path: 'organizations', endpoint: 'GET /organizations', schema: ZohoOrganizationsResponse, signal: ctx.signal });
+    const res = await ctx.http.request({
+      path: 'organizations',
+      endpoint: 'GET /organizations',
+      schema: ZohoOrganizationsResponse,
+      signal: ctx.signal,
+    });
     const org = res.organizations.find((o) => o.organization_id === organizationId);
     if (!org) {
       throw new ConfigError(
@@ -143,7 +148,9 @@ export async function fetchLookups(ctx: ReadContext<Settings>): Promise<ZohoLook
  * The customers stream's lookups: the organisation only (the one `read` fetches anyway, cached), for a
  * contact that names no country. No tax settings: the customer mapper needs none.
  */
-export async function fetchOrganizationLookups(ctx: ReadContext<Settings>): Promise<{ organization: ZohoOrganizationInfo }> {
+export async function fetchOrganizationLookups(
+  ctx: ReadContext<Settings>,
+): Promise<{ organization: ZohoOrganizationInfo }> {
   return { organization: await fetchOrganization(ctx) };
 }
 

@@ -1,5 +1,13 @@
 import type { z } from 'zod';
-import type { BillingBody, EntityName, MapContext, ReadContext, SourceRecord, Stream, StreamPage } from '../../../src/connector/types.js';
+import type {
+  BillingBody,
+  EntityName,
+  MapContext,
+  ReadContext,
+  SourceRecord,
+  Stream,
+  StreamPage,
+} from '../../../src/connector/types.js';
 import { cursorMsOf } from '../../../src/connector/cursor-ms.js';
 import { IdSet } from '../../../src/connector/id-set.js';
 import { lifecycleOf, type LifecycleStatuses } from '../../../src/connector/lifecycle.js';
@@ -57,7 +65,11 @@ export interface StreamSpec<Lookups> {
 
 type Spec = StreamSpec<unknown>;
 
-async function* listPages(ctx: ReadContext<Settings>, spec: Spec, query: Record<string, string | number>): AsyncGenerator<ZohoRow[]> {
+async function* listPages(
+  ctx: ReadContext<Settings>,
+  spec: Spec,
+  query: Record<string, string | number>,
+): AsyncGenerator<ZohoRow[]> {
   for (let page = 1; ; page++) {
     // https://www.zoho.com/books/api/v3/invoices/ (and the credit notes and contacts lists alike)
     const res = (await ctx.http.request({
@@ -93,12 +105,21 @@ async function pool<T, R>(items: readonly T[], limit: number, fn: (item: T) => P
   return out;
 }
 
-async function fetchDetail(ctx: ReadContext<Settings>, spec: Spec, row: ZohoRow): Promise<SourceRecord<ZohoRecord> | undefined> {
+async function fetchDetail(
+  ctx: ReadContext<Settings>,
+  spec: Spec,
+  row: ZohoRow,
+): Promise<SourceRecord<ZohoRecord> | undefined> {
   return fetchById(ctx, spec, String(row[spec.primaryKey]), row);
 }
 
 /** `GET /<entity>/{id}`; `row` is the listed summary when there is one. Undefined when the source has no such record (404). */
-async function fetchById(ctx: ReadContext<Settings>, spec: Spec, id: string, row: ZohoRow = {}): Promise<SourceRecord<ZohoRecord> | undefined> {
+async function fetchById(
+  ctx: ReadContext<Settings>,
+  spec: Spec,
+  id: string,
+  row: ZohoRow = {},
+): Promise<SourceRecord<ZohoRecord> | undefined> {
   let detail: ZohoRecord;
   try {
     // https://www.zoho.com/books/api/v3/invoices/ (get an invoice; credit notes and contacts alike)
@@ -117,13 +138,18 @@ async function fetchById(ctx: ReadContext<Settings>, spec: Spec, id: string, row
     throw err;
   }
   // The version is the latest modification either response shows (credit-note details call it updated_time).
-  const candidates = [row.last_modified_time, detail.last_modified_time, detail.updated_time].map(instantOf).filter((v): v is number => v !== undefined);
+  const candidates = [row.last_modified_time, detail.last_modified_time, detail.updated_time]
+    .map(instantOf)
+    .filter((v): v is number => v !== undefined);
   let version: string;
   if (candidates.length > 0) {
     version = new Date(Math.max(...candidates)).toISOString();
   } else {
     version = ctx.until.toISOString();
-    ctx.logger.warn({ entity: spec.name, erpId: id }, 'record has no readable last_modified_time; versioned at the read bound');
+    ctx.logger.warn(
+      { entity: spec.name, erpId: id },
+      'record has no readable last_modified_time; versioned at the read bound',
+    );
   }
   const status = typeof detail.status === 'string' ? detail.status : (row.status ?? undefined);
   // A document Zoho holds as `draft` is not issued yet, one as `void` was voided
@@ -133,13 +159,22 @@ async function fetchById(ctx: ReadContext<Settings>, spec: Spec, id: string, row
   return { id, version, ...(status ? { status } : {}), ...lifecycle, raw: detail };
 }
 
-async function* read(ctx: ReadContext<Settings>, spec: Spec, state: State): AsyncIterable<StreamPage<ZohoRecord, State>> {
+async function* read(
+  ctx: ReadContext<Settings>,
+  spec: Spec,
+  state: State,
+): AsyncIterable<StreamPage<ZohoRecord, State>> {
   const cursorMs = cursorMsOf(state.cursor, { source: 'zoho-books', operation: `GET /${spec.path}` });
-  const query: Record<string, string | number> = { sort_column: 'created_time', sort_order: 'A', per_page: ctx.settings.pageSize };
+  const query: Record<string, string | number> = {
+    sort_column: 'created_time',
+    sort_order: 'A',
+    per_page: ctx.settings.pageSize,
+  };
   if (cursorMs !== undefined) {
     const org = await fetchOrganization(ctx);
     const offset = org.timeZone ? offsetMinutesAt(new Date(cursorMs), org.timeZone) : undefined;
-    if (offset === undefined) ctx.logger.warn({ timeZone: org.timeZone }, 'organisation time zone unknown; cursor sent in UTC (+0000)');
+    if (offset === undefined)
+      ctx.logger.warn({ timeZone: org.timeZone }, 'organisation time zone unknown; cursor sent in UTC (+0000)');
     query.last_modified_time = cursorParam(cursorMs, offset);
   }
   if (ctx.window && spec.supportsWindow) {
@@ -164,7 +199,10 @@ async function* read(ctx: ReadContext<Settings>, spec: Spec, state: State): Asyn
       return k === undefined || at === undefined || at !== Date.parse(k);
     });
     const records = await pool(fresh, ctx.settings.detailConcurrency, (r) => fetchDetail(ctx, spec, r));
-    return { records: records.filter((r): r is SourceRecord<ZohoRecord> => r !== undefined), knownSkipped: listed.length - fresh.length };
+    return {
+      records: records.filter((r): r is SourceRecord<ZohoRecord> => r !== undefined),
+      knownSkipped: listed.length - fresh.length,
+    };
   };
 
   let pages = 0;
@@ -174,9 +212,13 @@ async function* read(ctx: ReadContext<Settings>, spec: Spec, state: State): Asyn
   }
   if (pages > 1) {
     const missed: ZohoRow[] = [];
-    for await (const rows of listPages(ctx, spec, query)) missed.push(...rows.filter((r) => !seen.has(idOf(r)) && wanted(r.last_modified_time)));
+    for await (const rows of listPages(ctx, spec, query))
+      missed.push(...rows.filter((r) => !seen.has(idOf(r)) && wanted(r.last_modified_time)));
     if (missed.length > 0) {
-      ctx.logger.info({ entity: spec.name, count: missed.length }, 'second listing pass found rows the first pass did not see');
+      ctx.logger.info(
+        { entity: spec.name, count: missed.length },
+        'second listing pass found rows the first pass did not see',
+      );
       yield { ...(await take(missed)), state };
     }
   }
@@ -204,13 +246,19 @@ export function defineStream<Lookups>(spec: StreamSpec<Lookups>): Stream<ZohoRec
     async *readByIds(ctx, ids) {
       const chunk = Math.max(1, ctx.settings.pageSize);
       for (let i = 0; i < ids.length; i += chunk) {
-        const found = await pool(ids.slice(i, i + chunk), ctx.settings.detailConcurrency, (id) => fetchById(ctx, s, id));
+        const found = await pool(ids.slice(i, i + chunk), ctx.settings.detailConcurrency, (id) =>
+          fetchById(ctx, s, id),
+        );
         yield found.filter((r): r is SourceRecord<ZohoRecord> => r !== undefined);
       }
     },
     /** Every id that exists now, page by page: Zoho hard-deletes without a feed, so reconciliation diffs ids. */
     async *listIds(ctx) {
-      for await (const rows of listPages(ctx, s, { sort_column: 'created_time', sort_order: 'A', per_page: ctx.settings.pageSize })) {
+      for await (const rows of listPages(ctx, s, {
+        sort_column: 'created_time',
+        sort_order: 'A',
+        per_page: ctx.settings.pageSize,
+      })) {
         yield rows.map((r) => String(r[spec.primaryKey]));
       }
     },

@@ -48,7 +48,8 @@ export function registerAdminInvoiceRoutes(router: Router, deps: RouteDeps): voi
       const companyId = adminCompany(ctx, deps);
       const body = parseBody(InsertBody, ctx.body);
       const company = store.company(companyId);
-      if (company.invoiceById.has(body.invoice.invoiceId)) throw conflict(`invoice.invoiceId: invoice ${body.invoice.invoiceId} exists`);
+      if (company.invoiceById.has(body.invoice.invoiceId))
+        throw conflict(`invoice.invoiceId: invoice ${body.invoice.invoiceId} exists`);
       return view(company.insertInvoice(store.nextId('inv'), body.invoice, body.lifecycleStatus, clock.now()));
     }),
   );
@@ -64,7 +65,8 @@ export function registerAdminInvoiceRoutes(router: Router, deps: RouteDeps): voi
     '/__admin/invoices/:invoiceId/void',
     guarded((ctx) => {
       const { invoice, companyId } = target(ctx);
-      if (invoice.lifecycleStatus === 'DELETED') throw conflict(`invoiceId: invoice ${invoice.input.invoiceId} is deleted`);
+      if (invoice.lifecycleStatus === 'DELETED')
+        throw conflict(`invoiceId: invoice ${invoice.input.invoiceId} is deleted`);
       store.company(companyId).setLifecycle(invoice, 'VOIDED', clock.now());
       return view(invoice);
     }),
@@ -97,7 +99,8 @@ export function registerAdminInvoiceRoutes(router: Router, deps: RouteDeps): voi
     '/__admin/invoices/:invoiceId/patch',
     guarded((ctx) => {
       const { invoice, companyId } = target(ctx);
-      if (typeof ctx.body !== 'object' || ctx.body === null || Array.isArray(ctx.body)) throw badRequest('(root): expected an object of invoice fields');
+      if (typeof ctx.body !== 'object' || ctx.body === null || Array.isArray(ctx.body))
+        throw badRequest('(root): expected an object of invoice fields');
       const { lifecycleStatus, ...fields } = ctx.body as Record<string, unknown>;
       const unknown = Object.keys(fields).filter((k) => !PATCHABLE.has(k));
       if (unknown.length) throw badRequest(`${unknown[0]}: not a patchable invoice field`);
@@ -108,7 +111,9 @@ export function registerAdminInvoiceRoutes(router: Router, deps: RouteDeps): voi
       }
       const input = parseBody(InvoiceInput, merged);
       const status =
-        lifecycleStatus === undefined ? undefined : parseBody(z.strictObject({ lifecycleStatus: LifecycleStatus }), { lifecycleStatus }).lifecycleStatus;
+        lifecycleStatus === undefined
+          ? undefined
+          : parseBody(z.strictObject({ lifecycleStatus: LifecycleStatus }), { lifecycleStatus }).lifecycleStatus;
       const company = store.company(companyId);
       const now = clock.now();
       company.replaceInvoiceInput(invoice, input, now);

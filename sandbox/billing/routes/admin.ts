@@ -54,7 +54,12 @@ export function registerAdminRoutes(router: Router, deps: AdminDeps): void {
   const { store, clock, faults, journal, keys } = deps;
   const clockView = () => {
     const now = clock.now();
-    return { now: new Date(now).toISOString(), serviceTimestamp: formatServiceTimestamp(now), today: clock.today(), isSet: clock.isSet };
+    return {
+      now: new Date(now).toISOString(),
+      serviceTimestamp: formatServiceTimestamp(now),
+      today: clock.today(),
+      isSet: clock.isSet,
+    };
   };
 
   router.on(
@@ -114,7 +119,12 @@ export function registerAdminRoutes(router: Router, deps: AdminDeps): void {
     '/__admin/seed',
     guarded((ctx) => {
       const { setup } = store.company(adminCompany(ctx, deps));
-      return json({ feeComponents: setup.feeComponents, tags: setup.tags, ratecards: setup.ratecards, contracts: setup.contracts });
+      return json({
+        feeComponents: setup.feeComponents,
+        tags: setup.tags,
+        ratecards: setup.ratecards,
+        contracts: setup.contracts,
+      });
     }),
   );
 

@@ -1,4 +1,8 @@
-import { AttachmentListQuery, CreditNoteAttachmentBody, InvoiceAttachmentBody } from '../../../src/billing/schemas/index.js';
+import {
+  AttachmentListQuery,
+  CreditNoteAttachmentBody,
+  InvoiceAttachmentBody,
+} from '../../../src/billing/schemas/index.js';
 import type { Router } from '../../kit/router.js';
 import type { StoredAttachment, StoredInvoice } from '../billing-store.js';
 import { formatServiceTimestamp, utcDateOf } from '../service-timestamp.js';
@@ -34,7 +38,13 @@ export function filenameOf(url: string): string {
 }
 
 function attachmentView(a: StoredAttachment) {
-  return { id: a.id, filename: a.filename, purpose: a.purpose, createdAt: formatServiceTimestamp(a.createdAtMs), url: a.url };
+  return {
+    id: a.id,
+    filename: a.filename,
+    purpose: a.purpose,
+    createdAt: formatServiceTimestamp(a.createdAtMs),
+    url: a.url,
+  };
 }
 
 function attachmentList(inv: StoredInvoice, attachments: readonly StoredAttachment[]): Record<string, unknown> {

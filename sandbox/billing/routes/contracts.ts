@@ -37,7 +37,8 @@ function contractOf(setup: SetupData, contractId: string, field: string): SeedCo
 }
 
 function requireFeeComponent(setup: SetupData, feeComponentId: string): void {
-  if (!setup.feeComponents.some((f) => f.id === feeComponentId)) throw notFound(`feeComponentId: no fee component ${feeComponentId}`);
+  if (!setup.feeComponents.some((f) => f.id === feeComponentId))
+    throw notFound(`feeComponentId: no fee component ${feeComponentId}`);
 }
 
 export function registerContractRoutes(router: Router, { store, keys }: RouteDeps): void {
@@ -68,15 +69,19 @@ export function registerContractRoutes(router: Router, { store, keys }: RouteDep
       const body = parseBody(SelectRatecardsBody, ctx.body);
       requireFeeComponent(setup, body.feeComponentId);
       const onContract = contract.feeComponents.find((f) => f.feeComponentId === body.feeComponentId);
-      if (!onContract) throw badRequest(`feeComponentId: fee component ${body.feeComponentId} is not on contract ${contract.id}`);
+      if (!onContract)
+        throw badRequest(`feeComponentId: fee component ${body.feeComponentId} is not on contract ${contract.id}`);
       const ratecards = body.ratecardRelations.map(({ ratecardId }, i) => {
         const rc = setup.ratecards.find((r) => r.id === ratecardId);
         const field = `ratecardRelations.${i}.ratecardId`;
         if (!rc) throw notFound(`${field}: no rate card ${ratecardId}`);
         if (rc.feeComponentId !== body.feeComponentId) {
-          throw badRequest(`${field}: rate card ${ratecardId} belongs to fee component ${rc.feeComponentId}, not ${body.feeComponentId}`);
+          throw badRequest(
+            `${field}: rate card ${ratecardId} belongs to fee component ${rc.feeComponentId}, not ${body.feeComponentId}`,
+          );
         }
-        if (rc.contractId && rc.contractId !== contract.id) throw badRequest(`${field}: rate card ${ratecardId} belongs to another contract`);
+        if (rc.contractId && rc.contractId !== contract.id)
+          throw badRequest(`${field}: rate card ${ratecardId} belongs to another contract`);
         return rc;
       });
       for (const rc of ratecards) {
@@ -113,8 +118,10 @@ export function registerContractRoutes(router: Router, { store, keys }: RouteDep
             (q.contractDurationUnit === undefined || c.contractPeriod?.unit === q.contractDurationUnit) &&
             (q.billingFrequencyValue === undefined || c.billingFrequency?.value === q.billingFrequencyValue) &&
             (q.billingFrequencyUnit === undefined || c.billingFrequency?.unit === q.billingFrequencyUnit) &&
-            (q.nextBillingDateStart === undefined || (c.nextBillingDate != null && c.nextBillingDate >= q.nextBillingDateStart)) &&
-            (q.nextBillingDateEnd === undefined || (c.nextBillingDate != null && c.nextBillingDate <= q.nextBillingDateEnd)) &&
+            (q.nextBillingDateStart === undefined ||
+              (c.nextBillingDate != null && c.nextBillingDate >= q.nextBillingDateStart)) &&
+            (q.nextBillingDateEnd === undefined ||
+              (c.nextBillingDate != null && c.nextBillingDate <= q.nextBillingDateEnd)) &&
             (q.status === undefined || c.status === q.status),
         );
       return envelopeOk(paginate(matches, q.pageNumber, q.pageSize, fieldsMaskOf(ctx.headers)));
@@ -130,7 +137,9 @@ export function registerContractRoutes(router: Router, { store, keys }: RouteDep
       const data = store
         .company(companyId)
         .setup.associations.filter(
-          (a) => (q.contractId === undefined || a.contractId === q.contractId) && (q.feeComponentId === undefined || a.feeComponentId === q.feeComponentId),
+          (a) =>
+            (q.contractId === undefined || a.contractId === q.contractId) &&
+            (q.feeComponentId === undefined || a.feeComponentId === q.feeComponentId),
         );
       return envelopeOk(data);
     }),

@@ -22,7 +22,12 @@ function resolveApplications(company: CompanyState, input: CreditNoteInput): Map
   const totals = new Map<StoredInvoice, ReturnType<typeof dec>>();
   (input.appliedToInvoices ?? []).forEach((a, i) => {
     const byId = a.invoiceId !== undefined ? company.invoiceById.get(a.invoiceId) : undefined;
-    const inv = a.invoiceId !== undefined ? (byId && byId.lifecycleStatus !== 'DELETED' ? byId : undefined) : company.invoiceByNumberLive(a.invoiceNumber!);
+    const inv =
+      a.invoiceId !== undefined
+        ? byId && byId.lifecycleStatus !== 'DELETED'
+          ? byId
+          : undefined
+        : company.invoiceByNumberLive(a.invoiceNumber!);
     if (!inv) {
       const which = a.invoiceId !== undefined ? `invoiceId ${a.invoiceId}` : `invoiceNumber ${a.invoiceNumber}`;
       throw badRequest(`creditNote.appliedToInvoices.${i}: unknown invoice (${which})`);
@@ -41,12 +46,14 @@ export function applyCreditNoteUpsert(store: BillingStore, companyId: string, in
     note = { id: store.nextId('cn'), input, createdAtMs: now, updatedAtMs: now, applied: new Map(), attachments: [] };
     company.creditNotes.set(input.creditNoteId, note);
   } else if (!sameContent(note.input, input)) {
-    if (company.creditNoteByNumber.get(note.input.creditNoteNumber) === note) company.creditNoteByNumber.delete(note.input.creditNoteNumber);
+    if (company.creditNoteByNumber.get(note.input.creditNoteNumber) === note)
+      company.creditNoteByNumber.delete(note.input.creditNoteNumber);
     note.input = input;
     note.updatedAtMs = now;
   }
   company.creditNoteByNumber.set(input.creditNoteNumber, note);
-  for (const inv of note.applied.keys()) if (!applied.has(inv)) company.applyCreditNote(inv, input.creditNoteId, undefined, now);
+  for (const inv of note.applied.keys())
+    if (!applied.has(inv)) company.applyCreditNote(inv, input.creditNoteId, undefined, now);
   for (const [inv, amount] of applied) company.applyCreditNote(inv, input.creditNoteId, amount, now);
   note.applied = applied;
 }

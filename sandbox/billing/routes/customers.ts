@@ -35,7 +35,8 @@ type Predicate = (c: StoredCustomer) => boolean;
 
 function buildPredicates(company: CompanyState, q: CustomerSearchQuery, today: string): Predicate[] {
   const ps: Predicate[] = [];
-  const invoicesOf = (c: StoredCustomer): StoredInvoice[] => [...company.invoicesOfBuyer(c.details.buyerId)].filter(countsForCustomer);
+  const invoicesOf = (c: StoredCustomer): StoredInvoice[] =>
+    [...company.invoicesOfBuyer(c.details.buyerId)].filter(countsForCustomer);
 
   if (q.searchType && q.searchText !== undefined) {
     const text = q.searchText;
@@ -44,7 +45,9 @@ function buildPredicates(company: CompanyState, q: CustomerSearchQuery, today: s
       case 'GSTIN':
       case 'PAN': {
         const type = q.searchType;
-        ps.push((c) => c.details.taxIdentifiers?.some((t) => t.type === type && t.value.toLowerCase() === lower) ?? false);
+        ps.push(
+          (c) => c.details.taxIdentifiers?.some((t) => t.type === type && t.value.toLowerCase() === lower) ?? false,
+        );
         break;
       }
       case 'BUYER_ID':
@@ -68,7 +71,11 @@ function buildPredicates(company: CompanyState, q: CustomerSearchQuery, today: s
     const to = q.invoiceEndDate ?? '9999-99-99';
     const type = q.invoiceDateType;
     const dateOf = (i: StoredInvoice) =>
-      type === 'INVOICE_DATE' ? i.input.invoiceDate?.date : type === 'DUE_DATE' ? i.input.invoiceDueDate?.date : i.input.promiseToPayDate?.date;
+      type === 'INVOICE_DATE'
+        ? i.input.invoiceDate?.date
+        : type === 'DUE_DATE'
+          ? i.input.invoiceDueDate?.date
+          : i.input.promiseToPayDate?.date;
     ps.push((c) =>
       invoicesOf(c).some((i) => {
         const d = dateOf(i);
@@ -99,9 +106,11 @@ function buildPredicates(company: CompanyState, q: CustomerSearchQuery, today: s
   const { ownerId, ownerRole, excludedOwnerRole, contactRole, excludedContactRole } = q;
   if (ownerId !== undefined) ps.push((c) => c.details.ownersData?.some((o) => o.id === ownerId) ?? false);
   if (ownerRole !== undefined) ps.push((c) => c.details.ownersData?.some((o) => o.role === ownerRole) ?? false);
-  if (excludedOwnerRole !== undefined) ps.push((c) => !(c.details.ownersData?.some((o) => o.role === excludedOwnerRole) ?? false));
+  if (excludedOwnerRole !== undefined)
+    ps.push((c) => !(c.details.ownersData?.some((o) => o.role === excludedOwnerRole) ?? false));
   if (contactRole !== undefined) ps.push((c) => c.details.contactsData?.some((o) => o.role === contactRole) ?? false);
-  if (excludedContactRole !== undefined) ps.push((c) => !(c.details.contactsData?.some((o) => o.role === excludedContactRole) ?? false));
+  if (excludedContactRole !== undefined)
+    ps.push((c) => !(c.details.contactsData?.some((o) => o.role === excludedContactRole) ?? false));
 
   if (q.createdAtStart !== undefined || q.createdAtEnd !== undefined) {
     const from = q.createdAtStart ?? '0000-00-00';
@@ -152,7 +161,9 @@ export function registerCustomerRoutes(router: Router, { store, clock, keys }: R
       const ps = buildPredicates(company, q, today);
       const matches = company.customers.filter((c) => ps.every((p) => p(c)));
       const counts = creditNoteCounts(company);
-      return envelopeOk(paginate(matches, q.pageNumber, q.pageSize, (c) => toCustomerRecord(company, c, today, counts)));
+      return envelopeOk(
+        paginate(matches, q.pageNumber, q.pageSize, (c) => toCustomerRecord(company, c, today, counts)),
+      );
     }),
   );
 }

@@ -33,12 +33,16 @@ export function registerFeeComponentRoutes(router: Router, { store, keys }: Rout
       if (q.contractId !== undefined && !setup.contracts.some((c) => c.id === q.contractId)) {
         throw notFound(`contractId: no contract ${q.contractId}`);
       }
-      const ratecards = setup.ratecards.filter((r) => r.feeComponentId === fcId && (r.contractId == null || r.contractId === q.contractId));
+      const ratecards = setup.ratecards.filter(
+        (r) => r.feeComponentId === fcId && (r.contractId == null || r.contractId === q.contractId),
+      );
       const tags: Record<string, string[]> = {};
       for (const t of setup.tags.filter((x) => x.feeComponentId === fcId)) {
         const name = t.name ?? t.id;
         const values = t.values ?? [];
-        tags[name] = q.includeEmptyTagCombinations ? [...values] : values.filter((v) => ratecards.some((r) => r.tags?.[name] === v));
+        tags[name] = q.includeEmptyTagCombinations
+          ? [...values]
+          : values.filter((v) => ratecards.some((r) => r.tags?.[name] === v));
       }
       return envelopeOk({ tags, ratecards: ratecards.map(fieldsMaskOf(ctx.headers)) });
     }),

@@ -1,4 +1,9 @@
-import { InvoiceListQuery, InvoiceUpsertBody, type InvoiceInput, type LifecycleStatus } from '../../../src/billing/schemas/index.js';
+import {
+  InvoiceListQuery,
+  InvoiceUpsertBody,
+  type InvoiceInput,
+  type LifecycleStatus,
+} from '../../../src/billing/schemas/index.js';
 import type { Router } from '../../kit/router.js';
 import type { BillingStore, StoredInvoice } from '../billing-store.js';
 import { conflict, guarded } from '../errors.js';

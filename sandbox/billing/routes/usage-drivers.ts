@@ -34,7 +34,8 @@ export function registerUsageDriverRoutes(router: Router, { store, clock, keys }
       const companyId = keys.authenticate(ctx.headers, 'service');
       const input = parseBody(UsageDriverInput, ctx.body);
       const company = store.company(companyId);
-      if (company.usageDriverNames.has(input.name)) throw conflict(`name: a usage driver named ${input.name} already exists`);
+      if (company.usageDriverNames.has(input.name))
+        throw conflict(`name: a usage driver named ${input.name} already exists`);
       const driver: StoredUsageDriver = { id: store.nextId('ud'), input, createdAtMs: clock.now() };
       company.usageDrivers.push(driver);
       company.usageDriverNames.add(input.name);
@@ -48,10 +49,13 @@ export function registerUsageDriverRoutes(router: Router, { store, clock, keys }
     guarded((ctx) => {
       const companyId = keys.authenticate(ctx.headers, 'service');
       const q = parseQuery(UsageDriverFilterQuery, ctx.query);
-      const has = (value: string, needle: string | undefined) => needle === undefined || value.toLowerCase().includes(needle.toLowerCase());
+      const has = (value: string, needle: string | undefined) =>
+        needle === undefined || value.toLowerCase().includes(needle.toLowerCase());
       const matches = store
         .company(companyId)
-        .usageDrivers.filter((d) => has(d.input.name, q.name) && has(d.input.description, q.description) && has(d.input.unit, q.unit));
+        .usageDrivers.filter(
+          (d) => has(d.input.name, q.name) && has(d.input.description, q.description) && has(d.input.unit, q.unit),
+        );
       return envelopeOk(paginate(matches, q.pageNumber, q.pageSize, (d) => toRecord(companyId, d)));
     }),
   );

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 
 /** invoiceOriginSource, in the interface's order. */
-export const ORIGIN_SOURCES = ['EXTERNAL_SYSTEM_A', 'EXTERNAL_SYSTEM_B', 'EXTERNAL_SYSTEM_C', 'SERVICE', 'OTHER'] as const;
+export const ORIGIN_SOURCES = [
+  'EXTERNAL_SYSTEM_A',
+  'EXTERNAL_SYSTEM_B',
+  'EXTERNAL_SYSTEM_C',
+  'SERVICE',
+  'OTHER',
+] as const;
 export const OriginSource = z.enum(ORIGIN_SOURCES);
 export type OriginSource = z.infer<typeof OriginSource>;
 

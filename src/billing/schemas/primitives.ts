@@ -13,7 +13,9 @@ export const IsoDate = z
   }, 'expected a real calendar date');
 
 /** Timestamp as the listing prints it: YYYY-MM-DD HH:MM:SS (UTC). */
-export const ServiceTimestamp = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, 'expected YYYY-MM-DD HH:MM:SS');
+export const ServiceTimestamp = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, 'expected YYYY-MM-DD HH:MM:SS');
 
 /**
  * Our decision (interface silent): the generic date objects of the invoice input

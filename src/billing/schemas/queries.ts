@@ -35,7 +35,9 @@ const TagPair = z.string().regex(/^[^:]+:.*$/, 'expected key:value');
 
 export const Paging = {
   pageNumber: Int.min(1, 'must be 1 or more').default(1),
-  pageSize: Int.min(1, 'must be 1 or more').max(PAGE_SIZE_MAX, `must be at most ${PAGE_SIZE_MAX}`).default(PAGE_SIZE_DEFAULT),
+  pageSize: Int.min(1, 'must be 1 or more')
+    .max(PAGE_SIZE_MAX, `must be at most ${PAGE_SIZE_MAX}`)
+    .default(PAGE_SIZE_DEFAULT),
 };
 
 export const InvoiceListQuery = z
@@ -72,7 +74,11 @@ export const InvoiceListQuery = z
       ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'must not be before startDate' });
     }
     if ((q.minAmount !== undefined || q.maxAmount !== undefined || q.nonZeroAmountOnly) && !q.amountType) {
-      ctx.addIssue({ code: 'custom', path: ['amountType'], message: 'required with minAmount, maxAmount or nonZeroAmountOnly' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['amountType'],
+        message: 'required with minAmount, maxAmount or nonZeroAmountOnly',
+      });
     }
   });
 export type InvoiceListQuery = z.infer<typeof InvoiceListQuery>;
@@ -108,7 +114,11 @@ export const CustomerSearchQuery = z
       ctx.addIssue({ code: 'custom', path: ['searchText'], message: 'searchType and searchText go together' });
     }
     if ((q.invoiceStartDate || q.invoiceEndDate) && !q.invoiceDateType) {
-      ctx.addIssue({ code: 'custom', path: ['invoiceDateType'], message: 'required with invoiceStartDate or invoiceEndDate' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['invoiceDateType'],
+        message: 'required with invoiceStartDate or invoiceEndDate',
+      });
     }
   });
 export type CustomerSearchQuery = z.infer<typeof CustomerSearchQuery>;

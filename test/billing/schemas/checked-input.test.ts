@@ -9,7 +9,10 @@ const invoice = {
   invoiceNumber: 'INV-000042',
   invoiceDate: { date: '2026-11-01' },
   invoiceSubtotal: 1000,
-  invoiceTax: { total: 180, gstTax: { totalGst: 180, totalGstRate: 18, cgst: 90, cgstRate: 9, sgst: 90, sgstRate: 9, igst: 0, igstRate: 0 } },
+  invoiceTax: {
+    total: 180,
+    gstTax: { totalGst: 180, totalGstRate: 18, cgst: 90, cgstRate: 9, sgst: 90, sgstRate: 9, igst: 0, igstRate: 0 },
+  },
   invoiceTotal: 1180,
   customerDetails: { buyerId: 'cust.zoho.460000000012001', name: 'Acme Traders' },
 };
@@ -28,7 +31,8 @@ describe('a body the upsert job parsed', () => {
   it('given its invoice or credit note, when the billing schema parses it again, then it comes back unchanged (why the client may send it as it is)', () => {
     const inv = parseBillingBody({ kind: 'invoice', invoice }).data!;
     expect(inv.kind).toBe('invoice');
-    if (inv.kind === 'invoice') expect(InvoiceUpsertBody.parse({ invoice: inv.invoice })).toEqual({ invoice: inv.invoice });
+    if (inv.kind === 'invoice')
+      expect(InvoiceUpsertBody.parse({ invoice: inv.invoice })).toEqual({ invoice: inv.invoice });
     const cn = parseBillingBody({
       kind: 'credit-note',
       creditNote: {
@@ -42,7 +46,9 @@ describe('a body the upsert job parsed', () => {
     expect(cn.success, JSON.stringify(cn.error?.issues)).toBe(true);
     if (cn.data?.kind === 'credit-note') {
       expect(isChecked(cn.data.creditNote)).toBe(true);
-      expect(CreditNoteUpsertBody.parse({ creditNote: cn.data.creditNote })).toEqual({ creditNote: cn.data.creditNote });
+      expect(CreditNoteUpsertBody.parse({ creditNote: cn.data.creditNote })).toEqual({
+        creditNote: cn.data.creditNote,
+      });
     }
   });
 

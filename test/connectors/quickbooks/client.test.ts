@@ -9,7 +9,12 @@ import { Quotas } from '../../../src/pipeline/quotas.js';
 import { connect } from '../../support/redis.js';
 import { type Harness, harness, readAll } from './harness.js';
 
-const count = { path: 'query', endpoint: 'GET /query Invoice', query: { query: 'SELECT count(*) FROM Invoice' }, schema: z.any() };
+const count = {
+  path: 'query',
+  endpoint: 'GET /query Invoice',
+  query: { query: 'SELECT count(*) FROM Invoice' },
+  schema: z.any(),
+};
 
 describe('QuickBooks client against the sandbox', () => {
   let h: Harness | undefined;
@@ -56,7 +61,9 @@ describe('QuickBooks client against the sandbox', () => {
     const redis = connect();
     redisClients.push(redis);
     const quotas = new Quotas(redis, stateKeys(h.prefix));
-    const http = h.client({ options: { acquire: (signal) => quotas.acquire(h!.connectionId, connector.rateBudget, { signal }) } });
+    const http = h.client({
+      options: { acquire: (signal) => quotas.acquire(h!.connectionId, connector.rateBudget, { signal }) },
+    });
     await http.request(count); // token first
     await Promise.all(Array.from({ length: 30 }, () => http.request(count)));
     expect(h.emu.stats().throttled).toEqual({ minute: 0, inFlight: 0 });
@@ -69,7 +76,10 @@ describe('QuickBooks client against the sandbox', () => {
     redisClients.push(ra, rb, rc);
     const a = h.client({ tokens: new TokenStore(ra, { prefix: h.prefix }) });
     const b = h.client({ tokens: new TokenStore(rb, { prefix: h.prefix }) });
-    await Promise.all([...Array.from({ length: 5 }, () => a.request(count)), ...Array.from({ length: 5 }, () => b.request(count))]);
+    await Promise.all([
+      ...Array.from({ length: 5 }, () => a.request(count)),
+      ...Array.from({ length: 5 }, () => b.request(count)),
+    ]);
     expect(h.emu.tokens.refreshCount).toBe(1);
     const key = `${h.prefix}:token:${h.connectionId}`;
     expect(await ra.hget(key, 'refreshToken')).toBe(h.emu.tokens.currentRefreshToken);
@@ -89,10 +99,14 @@ describe('QuickBooks client against the sandbox', () => {
 
   it('given vendor errors, then each is classified: unsupported query field → Rejected, 610 → Rejected, lowercase 401 after the forced refresh → Auth, 5xx → Transient, spent refresh token → Auth', async () => {
     h = await harness({ records: 5 });
-    const bad = await h.http.request({ ...count, query: { query: "SELECT * FROM Invoice WHERE Colour = 'red'" } }).catch((e: unknown) => e);
+    const bad = await h.http
+      .request({ ...count, query: { query: "SELECT * FROM Invoice WHERE Colour = 'red'" } })
+      .catch((e: unknown) => e);
     expect(bad).toBeInstanceOf(RejectedError);
     expect((bad as Error).message).toMatch(/code 4001.*not queryable.*intuit_tid/);
-    const missing = await h.http.request({ path: 'invoice/999999', endpoint: 'GET /invoice/{id}', schema: z.any() }).catch((e: unknown) => e);
+    const missing = await h.http
+      .request({ path: 'invoice/999999', endpoint: 'GET /invoice/{id}', schema: z.any() })
+      .catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(RejectedError);
     expect((missing as Error).message).toMatch(/code 610/);
 
@@ -116,7 +130,12 @@ describe('QuickBooks client against the sandbox', () => {
     const atOne = h.emu.store.createInvoice({ customerId: overseas.id, exchangeRate: '1' });
     const ctx = h.ctx();
     const lookups = await invoicesStream.lookups!(ctx);
-    const mapCtx = { connectionId: h.connectionId, originSource: 'EXTERNAL_SYSTEM_B' as const, baseCurrency: 'INR', lookups };
+    const mapCtx = {
+      connectionId: h.connectionId,
+      originSource: 'EXTERNAL_SYSTEM_B' as const,
+      baseCurrency: 'INR',
+      lookups,
+    };
     const { records } = await readAll(invoicesStream, ctx, invoicesStream.initialState());
     const reasons = new Map<string, string>();
     let foreignMapped = 0;

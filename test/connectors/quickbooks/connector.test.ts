@@ -15,16 +15,18 @@ describe('the connector definition (connector.ts)', () => {
       expect(s.initialState()).toEqual({ cursor: null });
       expect(typeof s.lookups).toBe('function');
     }
-    expect([connector.streams.invoices.listIds, connector.streams['credit-notes'].listIds, connector.streams.customers.listIds].map((f) => typeof f)).toEqual([
-      'function',
-      'function',
-      'undefined',
-    ]);
-    expect([connector.streams.invoices.supportsWindow, connector.streams['credit-notes'].supportsWindow, connector.streams.customers.supportsWindow]).toEqual([
-      true,
-      true,
-      false,
-    ]);
+    expect(
+      [
+        connector.streams.invoices.listIds,
+        connector.streams['credit-notes'].listIds,
+        connector.streams.customers.listIds,
+      ].map((f) => typeof f),
+    ).toEqual(['function', 'function', 'undefined']);
+    expect([
+      connector.streams.invoices.supportsWindow,
+      connector.streams['credit-notes'].supportsWindow,
+      connector.streams.customers.supportsWindow,
+    ]).toEqual([true, true, false]);
     expect(connector.rateBudget).toEqual({ perMinute: 450, concurrency: 10 });
   });
 
@@ -37,7 +39,11 @@ describe('the connector definition (connector.ts)', () => {
       pageSize: 1000,
       throttleWaitMs: 60_000,
     });
-    expect(Settings.safeParse({ realmId: '93/41', clientId: 'c', clientSecret: 's', refreshToken: 'r' }).success).toBe(false);
-    expect(Settings.safeParse({ realmId: '1', clientId: 'c', clientSecret: 's', refreshToken: 'r', pageSize: 1001 }).success).toBe(false);
+    expect(Settings.safeParse({ realmId: '93/41', clientId: 'c', clientSecret: 's', refreshToken: 'r' }).success).toBe(
+      false,
+    );
+    expect(
+      Settings.safeParse({ realmId: '1', clientId: 'c', clientSecret: 's', refreshToken: 'r', pageSize: 1001 }).success,
+    ).toBe(false);
   });
 });

@@ -21,7 +21,9 @@ describe('QuickBooks error table', () => {
       type: 'ValidationFault',
       errors: [{ message: 'Object Not Found', detail: 'detail', code: '610', element: '' }],
     });
-    expect(readFault({ fault: { error: [{ message: 'm', detail: 'd', code: '3200' }], type: 'AUTHENTICATION' } })).toEqual({
+    expect(
+      readFault({ fault: { error: [{ message: 'm', detail: 'd', code: '3200' }], type: 'AUTHENTICATION' } }),
+    ).toEqual({
       type: 'AUTHENTICATION',
       errors: [{ message: 'm', detail: 'd', code: '3200', element: undefined }],
     });
@@ -32,9 +34,16 @@ describe('QuickBooks error table', () => {
     const a = table(ctx(429, fault('3001', 'SERVICE', 'message=ThrottleExceeded; errorCode=003001; statusCode=429')));
     expect(a).toBeInstanceOf(RateLimitedError);
     expect(a).toMatchObject({ retryAfterMs: 60_000, scope: 'minute' });
-    expect(table(ctx(400, { Fault: { Error: [{ Message: 'message=ThrottleExceeded; errorCode=003001; statusCode=429' }], type: 'SERVICE' } }))).toBeInstanceOf(
-      RateLimitedError,
-    );
+    expect(
+      table(
+        ctx(400, {
+          Fault: {
+            Error: [{ Message: 'message=ThrottleExceeded; errorCode=003001; statusCode=429' }],
+            type: 'SERVICE',
+          },
+        }),
+      ),
+    ).toBeInstanceOf(RateLimitedError);
     expect(errorTableFor({ throttleWaitMs: 500 })(ctx(429, {}))).toMatchObject({ retryAfterMs: 500 });
   });
 
@@ -42,7 +51,13 @@ describe('QuickBooks error table', () => {
     const e = table(
       ctx(401, {
         fault: {
-          error: [{ message: 'message=AuthenticationFailed; errorCode=003200; statusCode=401', detail: 'Token expired: ', code: '3200' }],
+          error: [
+            {
+              message: 'message=AuthenticationFailed; errorCode=003200; statusCode=401',
+              detail: 'Token expired: ',
+              code: '3200',
+            },
+          ],
           type: 'AUTHENTICATION',
         },
       }),
@@ -54,9 +69,14 @@ describe('QuickBooks error table', () => {
 
   it('given 610 Object Not Found, an invalid query (4000/4001) or a 200 that carries a Fault, then RejectedError', () => {
     expect(table(ctx(400, fault('610', 'ValidationFault', 'Object Not Found')))).toBeInstanceOf(RejectedError);
-    expect(table(ctx(400, fault('4001', 'ValidationFault', 'Invalid query', "QueryValidationError: property 'Colour' is not queryable")))).toBeInstanceOf(
-      RejectedError,
-    );
+    expect(
+      table(
+        ctx(
+          400,
+          fault('4001', 'ValidationFault', 'Invalid query', "QueryValidationError: property 'Colour' is not queryable"),
+        ),
+      ),
+    ).toBeInstanceOf(RejectedError);
     expect(table(ctx(200, fault('6000', 'ValidationFault')))).toBeInstanceOf(RejectedError);
   });
 
@@ -70,7 +90,9 @@ describe('QuickBooks error table', () => {
   it('given the token endpoint refuses (invalid_grant, invalid_client), then AuthError; 5xx Transient; 429 RateLimited', () => {
     const t = tokenErrorTable;
     expect(t(ctx(400, { error: 'invalid_grant' }))).toBeInstanceOf(AuthError);
-    expect(t(ctx(400, { error: 'invalid_grant' }))?.message).toBe('quickbooks token refresh refused (invalid_grant); re-authorise the connection');
+    expect(t(ctx(400, { error: 'invalid_grant' }))?.message).toBe(
+      'quickbooks token refresh refused (invalid_grant); re-authorise the connection',
+    );
     expect(t(ctx(401, { error: 'invalid_client' }))).toBeInstanceOf(AuthError);
     expect(t(ctx(502, {}))).toBeInstanceOf(TransientError);
     expect(t(ctx(429, {}))).toBeInstanceOf(RateLimitedError);

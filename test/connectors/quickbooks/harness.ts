@@ -7,7 +7,14 @@ import {
   type RunningQuickBooksEmulator,
   startQuickBooksEmulator,
 } from '../../../sandbox/quickbooks/index.js';
-import type { CreateClientOptions, ReadContext, SourceRecord, Stream, StreamPage, StreamState } from '../../../src/connector/types.js';
+import type {
+  CreateClientOptions,
+  ReadContext,
+  SourceRecord,
+  Stream,
+  StreamPage,
+  StreamState,
+} from '../../../src/connector/types.js';
 import { TokenStore } from '../../../src/auth/token-store.js';
 import type { VendorClient } from '../../../src/http/vendor-client.js';
 import { connect, dropPrefix, testPrefix } from '../../support/redis.js';
@@ -37,7 +44,10 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function harness(emuOptions: QuickBooksEmulatorOptions = {}, settingsInput: Partial<SettingsInput> = {}): Promise<Harness> {
+export async function harness(
+  emuOptions: QuickBooksEmulatorOptions = {},
+  settingsInput: Partial<SettingsInput> = {},
+): Promise<Harness> {
   const emu = await startQuickBooksEmulator({ now: T0, frozen: true, ...emuOptions });
   const redis = connect();
   const prefix = testPrefix('qbo');
@@ -54,7 +64,12 @@ export async function harness(emuOptions: QuickBooksEmulatorOptions = {}, settin
     });
   const settings = settingsFor();
   const client = (o: ClientOverrides = {}) =>
-    connector.createClient({ connectionId, settings: settingsFor(o.settings), tokens: o.tokens ?? tokens, ...o.options });
+    connector.createClient({
+      connectionId,
+      settings: settingsFor(o.settings),
+      tokens: o.tokens ?? tokens,
+      ...o.options,
+    });
   const http = client();
   return {
     emu,

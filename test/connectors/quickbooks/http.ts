@@ -9,7 +9,9 @@ export async function qboGet(
 ) {
   const url = new URL(`${emu.url}/v3/company/${emu.realmId}/${path}`);
   for (const [k, v] of Object.entries({ minorversion: '75', ...params })) url.searchParams.set(k, v);
-  const res = await fetch(url, { headers: { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+  const res = await fetch(url, {
+    headers: { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  });
   return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> };
 }
 
@@ -26,7 +28,11 @@ export async function admin(emu: RunningQuickBooksEmulator, path: string, body?:
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 }
 
-export async function refresh(emu: RunningQuickBooksEmulator, refreshToken: string, client = 'qbo-sandbox-client:qbo-sandbox-secret') {
+export async function refresh(
+  emu: RunningQuickBooksEmulator,
+  refreshToken: string,
+  client = 'qbo-sandbox-client:qbo-sandbox-secret',
+) {
   const res = await fetch(`${emu.url}/oauth2/v1/tokens/bearer`, {
     method: 'POST',
     headers: {

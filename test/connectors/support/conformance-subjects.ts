@@ -8,7 +8,15 @@ import { startXeroEmulator, XERO_SANDBOX_DEFAULTS } from '../../../sandbox/xero/
 import { startZohoEmulator, ZOHO_SANDBOX_DEFAULTS } from '../../../sandbox/zoho-books/index.js';
 import type { OriginSource } from '../../../src/billing/schemas/index.js';
 import { TokenStore } from '../../../src/auth/token-store.js';
-import type { Connector, EntityName, MapContext, ReadContext, SourceRecord, Stream, SystemName } from '../../../src/connector/types.js';
+import type {
+  Connector,
+  EntityName,
+  MapContext,
+  ReadContext,
+  SourceRecord,
+  Stream,
+  SystemName,
+} from '../../../src/connector/types.js';
 import type { VendorClient } from '../../../src/http/vendor-client.js';
 import { connect, dropPrefix, testPrefix } from '../../support/redis.js';
 
@@ -44,7 +52,8 @@ export interface Size {
  * - `id-diff`: the vendor hard-deletes without a feed; the read cannot return it and `listIds` stops listing it;
  * - `status`: the vendor's "delete" is a status (inactive, archived): a live record, never `deleted`.
  */
-export type DeleteSignal = { kind: 'deleted-record'; status: string } | { kind: 'id-diff' } | { kind: 'status'; status: string };
+export type DeleteSignal =
+  { kind: 'deleted-record'; status: string } | { kind: 'id-diff' } | { kind: 'status'; status: string };
 
 /** One change the emulator can make: picks (or prepares, before `T0`) a record, then applies it at `atMs`. */
 export interface Change {
@@ -76,7 +85,13 @@ const linesOf = (raw: Record<string, unknown>, key: string): RawLine[] => raw[ke
 const isZero = (v: unknown) => v === undefined || v === null || Number(v) === 0;
 
 /** The first line `pick` accepts, stripped of `fields`; its id under `idKey`. */
-function stripFirst(lines: RawLine[], pick: (l: RawLine) => boolean, fields: readonly string[], idKey: string, detail?: string): string | undefined {
+function stripFirst(
+  lines: RawLine[],
+  pick: (l: RawLine) => boolean,
+  fields: readonly string[],
+  idKey: string,
+  detail?: string,
+): string | undefined {
   const line = lines.find(pick);
   if (!line) return undefined;
   const target = detail ? (line[detail] as RawLine) : line;
@@ -112,7 +127,9 @@ export interface Subject {
   raw: RawFields;
   /** The fewest settings the connector's schema accepts (no emulator needed). */
   minimalSettings: Record<string, unknown>;
-  start(size: Size): Promise<Running & { voids: Partial<Record<EntityName, Change>>; removals: Record<EntityName, Change> }>;
+  start(
+    size: Size,
+  ): Promise<Running & { voids: Partial<Record<EntityName, Change>>; removals: Record<EntityName, Change> }>;
 }
 
 /** A TokenStore on the test Redis under a fresh prefix, and its cleanup. */
@@ -132,8 +149,18 @@ function readContext(connectionId: string, http: VendorClient, settings: unknown
   return { connectionId, http, logger: silent, until: new Date(until), settings };
 }
 
-async function mapContextFor(stream: Stream, ctx: ReadContext, connectionId: string, originSource: OriginSource): Promise<MapContext> {
-  return { connectionId, originSource, baseCurrency: BILLING_BASE, lookups: stream.lookups ? await stream.lookups(ctx) : {} };
+async function mapContextFor(
+  stream: Stream,
+  ctx: ReadContext,
+  connectionId: string,
+  originSource: OriginSource,
+): Promise<MapContext> {
+  return {
+    connectionId,
+    originSource,
+    baseCurrency: BILLING_BASE,
+    lookups: stream.lookups ? await stream.lookups(ctx) : {},
+  };
 }
 
 function first<T>(items: readonly T[], what: string): T {
@@ -209,7 +236,8 @@ const zoho: Subject = {
     const at = (atMs: number) => ({ at: atMs });
     return {
       ctx: ({ until, pageSize }) => readContext(connectionId, http, settingsFor(pageSize), until),
-      mapContext: (stream) => mapContextFor(stream, readContext(connectionId, http, settingsFor(), T0), connectionId, 'EXTERNAL_SYSTEM_A'),
+      mapContext: (stream) =>
+        mapContextFor(stream, readContext(connectionId, http, settingsFor(), T0), connectionId, 'EXTERNAL_SYSTEM_A'),
       setClock: (ms) => void emu.clock.set({ now: ms, frozen: true }),
       held: (entity) => ({ live: ids(entity), deleted: [] }),
       editable: (entity) =>
@@ -250,7 +278,8 @@ const zoho: Subject = {
               store.creditNotes().filter((c) => c.status !== 'void' && c.status !== 'draft'),
               'open credit note',
             ).creditnote_id,
-          apply: (id, atMs) => void store.mutate([{ op: 'void_credit_note', creditnote_id: id, force: true }], at(atMs)),
+          apply: (id, atMs) =>
+            void store.mutate([{ op: 'void_credit_note', creditnote_id: id, force: true }], at(atMs)),
         },
       },
       removals: {
@@ -260,12 +289,16 @@ const zoho: Subject = {
         },
         'credit-notes': {
           prepare: () => first(store.creditNotes(), 'credit note').creditnote_id,
-          apply: (id, atMs) => void store.mutate([{ op: 'delete_credit_note', creditnote_id: id, force: true }], at(atMs)),
+          apply: (id, atMs) =>
+            void store.mutate([{ op: 'delete_credit_note', creditnote_id: id, force: true }], at(atMs)),
         },
         customers: {
           // Zoho refuses to delete a contact with transactions: pick one without any.
           prepare: () => {
-            const used = new Set([...store.invoices().map((i) => i.customer_id), ...store.creditNotes().map((c) => c.customer_id)]);
+            const used = new Set([
+              ...store.invoices().map((i) => i.customer_id),
+              ...store.creditNotes().map((c) => c.customer_id),
+            ]);
             return first(
               customers().filter((c) => !used.has(c.contact_id)),
               'customer without transactions',
@@ -304,13 +337,24 @@ const quickbooks: Subject = {
     rate: 'ExchangeRate',
     rateSources: ['ExchangeRate', 'HomeTotalAmt'],
     // A DescriptionOnly line (https://developer.intuit.com/app/developer/qbo/docs/api/accounting/all-entities/invoice).
-    addTextLine: (raw, text) => void linesOf(raw, 'Line').unshift({ Id: '9001', Description: text, DetailType: 'DescriptionOnly', DescriptionLineDetail: {} }),
+    addTextLine: (raw, text) =>
+      void linesOf(raw, 'Line').unshift({
+        Id: '9001',
+        Description: text,
+        DetailType: 'DescriptionOnly',
+        DescriptionLineDetail: {},
+      }),
     amountOnly: (raw) =>
       stripFirst(
         linesOf(raw, 'Line'),
         (l) => {
           const d = l.SalesItemLineDetail as RawLine | undefined;
-          return l.DetailType === 'SalesItemLineDetail' && !isZero(l.Amount) && isZero(d?.DiscountAmt) && isZero(d?.DiscountRate);
+          return (
+            l.DetailType === 'SalesItemLineDetail' &&
+            !isZero(l.Amount) &&
+            isZero(d?.DiscountAmt) &&
+            isZero(d?.DiscountRate)
+          );
         },
         ['Qty', 'UnitPrice'],
         'Id',
@@ -340,20 +384,27 @@ const quickbooks: Subject = {
       });
     const http = quickbooksConnector.createClient({ connectionId, settings: settingsFor(), tokens, logger: silent });
     const kindOf = (entity: EntityName) => (entity === 'invoices' ? 'Invoice' : 'CreditMemo');
-    const ids = (entity: EntityName) => (entity === 'customers' ? [...store.customers.keys()] : [...store.docs[kindOf(entity)].keys()]);
+    const ids = (entity: EntityName) =>
+      entity === 'customers' ? [...store.customers.keys()] : [...store.docs[kindOf(entity)].keys()];
     const iso = (ms: number) => new Date(ms).toISOString();
     return {
       ctx: ({ until, pageSize }) => readContext(connectionId, http, settingsFor(pageSize), until),
-      mapContext: (stream) => mapContextFor(stream, readContext(connectionId, http, settingsFor(), T0), connectionId, 'EXTERNAL_SYSTEM_B'),
+      mapContext: (stream) =>
+        mapContextFor(stream, readContext(connectionId, http, settingsFor(), T0), connectionId, 'EXTERNAL_SYSTEM_B'),
       setClock: (ms) => void emu.clock.set({ now: ms, frozen: true }),
       held: (entity) => ({
         live: ids(entity),
-        deleted: entity === 'customers' ? [] : store.deleted.filter((s) => s.entity === kindOf(entity)).map((s) => s.id),
+        deleted:
+          entity === 'customers' ? [] : store.deleted.filter((s) => s.entity === kindOf(entity)).map((s) => s.id),
       }),
-      editable: (entity) => (entity === 'customers' ? ids(entity) : [...store.docs[kindOf(entity)].values()].filter((d) => !d.voided).map((d) => d.id)),
+      editable: (entity) =>
+        entity === 'customers'
+          ? ids(entity)
+          : [...store.docs[kindOf(entity)].values()].filter((d) => !d.voided).map((d) => d.id),
       edit: (entity, targets, atMs) => {
         for (const id of targets) {
-          if (entity === 'customers') store.editCustomer(id, { email: `conformance-${atMs}@example.com`, at: iso(atMs) });
+          if (entity === 'customers')
+            store.editCustomer(id, { email: `conformance-${atMs}@example.com`, at: iso(atMs) });
           else store.editInvoice(id, { privateNote: `conformance edit at ${atMs}`, at: iso(atMs) }, kindOf(entity));
         }
       },
@@ -412,7 +463,8 @@ const xero: Subject = {
     rate: 'CurrencyRate',
     rateSources: ['CurrencyRate'],
     // "A line item with just a description" (https://developer.xero.com/documentation/api/accounting/invoices).
-    addTextLine: (raw, text) => void linesOf(raw, 'LineItems').unshift({ LineItemID: '0badc0de-0000-4000-8000-00000000e001', Description: text }),
+    addTextLine: (raw, text) =>
+      void linesOf(raw, 'LineItems').unshift({ LineItemID: '0badc0de-0000-4000-8000-00000000e001', Description: text }),
     amountOnly: (raw) =>
       stripFirst(
         linesOf(raw, 'LineItems'),
@@ -448,8 +500,11 @@ const xero: Subject = {
       });
     const http = xeroConnector.createClient({ connectionId, settings: settingsFor(), tokens, logger: silent });
     const documents = (entity: EntityName) =>
-      entity === 'invoices' ? store.invoices(tenant).filter((i) => i.Type === 'ACCREC') : store.creditNotes(tenant).filter((c) => c.Type === 'ACCRECCREDIT');
-    const idOf = (d: { InvoiceID: string } | { CreditNoteID: string }) => ('InvoiceID' in d ? d.InvoiceID : d.CreditNoteID);
+      entity === 'invoices'
+        ? store.invoices(tenant).filter((i) => i.Type === 'ACCREC')
+        : store.creditNotes(tenant).filter((c) => c.Type === 'ACCRECCREDIT');
+    const idOf = (d: { InvoiceID: string } | { CreditNoteID: string }) =>
+      'InvoiceID' in d ? d.InvoiceID : d.CreditNoteID;
     /** A new sales document for a void or a delete, created before T0 (Xero voids only unpaid AUTHORISED ones, deletes only drafts). */
     const fresh = (entity: EntityName, status: 'DRAFT' | 'AUTHORISED') =>
       store.batch(
@@ -461,12 +516,16 @@ const xero: Subject = {
       );
     return {
       ctx: ({ until, pageSize }) => readContext(connectionId, http, settingsFor(pageSize), until),
-      mapContext: (stream) => mapContextFor(stream, readContext(connectionId, http, settingsFor(), T0), connectionId, 'EXTERNAL_SYSTEM_C'),
+      mapContext: (stream) =>
+        mapContextFor(stream, readContext(connectionId, http, settingsFor(), T0), connectionId, 'EXTERNAL_SYSTEM_C'),
       setClock: (ms) => void emu.clock.set({ now: ms, frozen: true }),
       held: (entity) => {
         if (entity === 'customers') return { live: store.contacts(tenant).map((c) => c.ContactID), deleted: [] };
         const docs = documents(entity);
-        return { live: docs.filter((d) => d.Status !== 'DELETED').map(idOf), deleted: docs.filter((d) => d.Status === 'DELETED').map(idOf) };
+        return {
+          live: docs.filter((d) => d.Status !== 'DELETED').map(idOf),
+          deleted: docs.filter((d) => d.Status === 'DELETED').map(idOf),
+        };
       },
       editable: (entity) =>
         entity === 'customers'
@@ -483,14 +542,20 @@ const xero: Subject = {
           }
         }, atMs),
       voids: {
-        invoices: { prepare: () => fresh('invoices', 'AUTHORISED'), apply: (id, atMs) => void store.batch(() => store.voidInvoice(tenant, id), atMs) },
+        invoices: {
+          prepare: () => fresh('invoices', 'AUTHORISED'),
+          apply: (id, atMs) => void store.batch(() => store.voidInvoice(tenant, id), atMs),
+        },
         'credit-notes': {
           prepare: () => fresh('credit-notes', 'AUTHORISED'),
           apply: (id, atMs) => void store.batch(() => store.voidCreditNote(tenant, id), atMs),
         },
       },
       removals: {
-        invoices: { prepare: () => fresh('invoices', 'DRAFT'), apply: (id, atMs) => void store.batch(() => store.deleteInvoice(tenant, id), atMs) },
+        invoices: {
+          prepare: () => fresh('invoices', 'DRAFT'),
+          apply: (id, atMs) => void store.batch(() => store.deleteInvoice(tenant, id), atMs),
+        },
         'credit-notes': {
           prepare: () => fresh('credit-notes', 'DRAFT'),
           apply: (id, atMs) => void store.batch(() => store.deleteCreditNote(tenant, id), atMs),
@@ -521,5 +586,10 @@ export async function readAll(stream: Stream, ctx: ReadContext, state: Record<st
   const pages: Array<{ records: SourceRecord<Record<string, unknown>>[]; state: { cursor: string | null } }> = [];
   for await (const page of stream.read(ctx, state as never)) pages.push(page as (typeof pages)[number]);
   const records = pages.flatMap((p) => p.records);
-  return { pages, records, live: records.filter((r) => !r.deleted), deleted: records.filter((r) => r.deleted === true) };
+  return {
+    pages,
+    records,
+    live: records.filter((r) => !r.deleted),
+    deleted: records.filter((r) => r.deleted === true),
+  };
 }

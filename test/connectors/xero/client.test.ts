@@ -18,9 +18,18 @@ beforeEach(async () => {
 const conn = (tenant: string) => `xero-${tenant.slice(0, 8)}`;
 const accrec = (tenant: string) => h.emu.store.invoices(tenant).filter((i) => i.Type === 'ACCREC').length;
 const admin = (path: string, body: unknown) =>
-  fetch(`${h.emu.url}/__admin/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+  fetch(`${h.emu.url}/__admin/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  }).then((r) => r.json());
 const ping = (http: ReturnType<XeroHarness['client']>) =>
-  http.request({ path: 'Invoices', endpoint: 'GET /Invoices', query: { page: 1, pageSize: 1 }, schema: XeroInvoicesResponse });
+  http.request({
+    path: 'Invoices',
+    endpoint: 'GET /Invoices',
+    query: { page: 1, pageSize: 1 },
+    schema: XeroInvoicesResponse,
+  });
 
 describe('Xero client', () => {
   it('given two 429 minute answers with Retry-After 1, then the client waits them out in-process and the read completes', async () => {
@@ -28,7 +37,11 @@ describe('Xero client', () => {
     await ping(http); // token first: injected faults hit every route, the token endpoint too
     h.emu.faults.set({ rateLimitNext: 2, retryAfterSeconds: 1 });
     const started = Date.now();
-    const { records } = await readAll(invoicesStream, h.readCtx(http, h.settings(h.india)), invoicesStream.initialState());
+    const { records } = await readAll(
+      invoicesStream,
+      h.readCtx(http, h.settings(h.india)),
+      invoicesStream.initialState(),
+    );
     expect(records.length).toBe(accrec(h.india));
     expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
     expect(
@@ -66,7 +79,11 @@ describe('Xero client', () => {
     await admin('day-limit', { tenantId: h.india, used: 5000, resetInSeconds: 3 });
 
     const started = Date.now();
-    const err = await readAll(invoicesStream, h.readCtx(inHttp, h.settings(h.india)), invoicesStream.initialState()).catch((e: unknown) => e);
+    const err = await readAll(
+      invoicesStream,
+      h.readCtx(inHttp, h.settings(h.india)),
+      invoicesStream.initialState(),
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ParkedError);
     expect((err as ParkedError).cause).toBeInstanceOf(RateLimitedError);
     expect((err as ParkedError).cause).toMatchObject({ scope: 'day', retryAfterMs: 3000 });
@@ -81,7 +98,11 @@ describe('Xero client', () => {
     expect(Date.now()).toBeLessThan(parkedUntil!);
 
     // The job's next attempt: its quota slot waits out the park, then the read goes through.
-    const resumed = await readAll(invoicesStream, h.readCtx(inHttp, h.settings(h.india)), invoicesStream.initialState());
+    const resumed = await readAll(
+      invoicesStream,
+      h.readCtx(inHttp, h.settings(h.india)),
+      invoicesStream.initialState(),
+    );
     expect(resumed.records.length).toBe(accrec(h.india));
     expect(Date.now()).toBeGreaterThanOrEqual(parkedUntil!);
     const india = h.emu.journal.list().filter((e) => e.key === h.india);
@@ -112,8 +133,18 @@ describe('Xero client', () => {
   it('given only baseUrl (the sandbox), then the token endpoint defaults to its origin and XeroSettings validates the config', async () => {
     const http = h.client(h.india, { settings: { tokenUrl: undefined } });
     await expect(ping(http)).resolves.toMatchObject({ Invoices: expect.any(Array) });
-    expect(connector.settings.safeParse({ clientId: 'a', clientSecret: 'b', refreshToken: 'c', tenantId: h.india, pageSize: 5000 }).success).toBe(false);
-    expect(connector.settings.safeParse({ clientId: 'a', clientSecret: 'b', refreshToken: 'c', tenantId: h.india }).success).toBe(true);
+    expect(
+      connector.settings.safeParse({
+        clientId: 'a',
+        clientSecret: 'b',
+        refreshToken: 'c',
+        tenantId: h.india,
+        pageSize: 5000,
+      }).success,
+    ).toBe(false);
+    expect(
+      connector.settings.safeParse({ clientId: 'a', clientSecret: 'b', refreshToken: 'c', tenantId: h.india }).success,
+    ).toBe(true);
   });
 
   it('given the config refresh token after Xero rotated it, then the single-use token is refused (invalid_grant) as an AuthError', async () => {
@@ -139,15 +170,25 @@ describe('Xero client', () => {
     await expect(ping(wrong)).rejects.toThrow(AuthError);
     await expect(ping(wrong)).rejects.toThrow(/tenantId/);
 
-    await expect(http.request({ path: 'Invoices/no-such-invoice', endpoint: 'GET /Invoices/{id}', schema: XeroInvoicesResponse })).rejects.toThrow(
-      RejectedError,
-    );
     await expect(
-      http.request({ path: 'Invoices', endpoint: 'GET /Invoices', query: { page: 1, pageSize: 5000 }, schema: XeroInvoicesResponse }),
+      http.request({ path: 'Invoices/no-such-invoice', endpoint: 'GET /Invoices/{id}', schema: XeroInvoicesResponse }),
+    ).rejects.toThrow(RejectedError);
+    await expect(
+      http.request({
+        path: 'Invoices',
+        endpoint: 'GET /Invoices',
+        query: { page: 1, pageSize: 5000 },
+        schema: XeroInvoicesResponse,
+      }),
     ).rejects.toThrow(/ValidationException: pageSize/);
-    await expect(http.request({ path: 'Invoices', endpoint: 'GET /Invoices', query: { where: 'Type==' }, schema: XeroInvoicesResponse })).rejects.toThrow(
-      /QueryParseException/,
-    );
+    await expect(
+      http.request({
+        path: 'Invoices',
+        endpoint: 'GET /Invoices',
+        query: { where: 'Type==' },
+        schema: XeroInvoicesResponse,
+      }),
+    ).rejects.toThrow(/QueryParseException/);
 
     h.emu.faults.set({ errorNext: 3, errorStatus: 503 });
     const offline = await ping(http).catch((e: unknown) => e);
@@ -157,7 +198,11 @@ describe('Xero client', () => {
   });
 
   it('given an access token Xero does not know and a spent refresh token, then 401 forces one refresh, which is refused: AuthError', async () => {
-    await h.redis.hset(`${h.prefix}:token:stale-login`, { accessToken: 'not-a-token', expiresAt: String(Date.now() + 3_600_000), refreshToken: 'spent' });
+    await h.redis.hset(`${h.prefix}:token:stale-login`, {
+      accessToken: 'not-a-token',
+      expiresAt: String(Date.now() + 3_600_000),
+      refreshToken: 'spent',
+    });
     const http = h.client(h.india, { settings: { tokenGroup: 'stale-login' } });
     await expect(ping(http)).rejects.toThrow(/invalid_grant/);
     expect(h.emu.journal.list({ path: '/api.xro/2.0/Invoices' }).map((e) => e.status)).toEqual([401]);

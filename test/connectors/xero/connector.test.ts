@@ -17,27 +17,37 @@ describe('the connector definition (connector.ts)', () => {
       expect(s.state.parse(s.initialState('2025-01-01T00:00:00Z'))).toEqual({ cursor: '2025-01-01T00:00:00.000Z' });
       expect(s.initialState()).toEqual({ cursor: null });
     }
-    expect([connector.streams.invoices.map, connector.streams['credit-notes'].map, connector.streams.customers.map]).toEqual([
-      toInvoice,
-      toCreditNote,
-      toCustomer,
-    ]);
-    expect([connector.streams.invoices.supportsWindow, connector.streams['credit-notes'].supportsWindow, connector.streams.customers.supportsWindow]).toEqual([
-      true,
-      true,
-      false,
-    ]);
+    expect([
+      connector.streams.invoices.map,
+      connector.streams['credit-notes'].map,
+      connector.streams.customers.map,
+    ]).toEqual([toInvoice, toCreditNote, toCustomer]);
+    expect([
+      connector.streams.invoices.supportsWindow,
+      connector.streams['credit-notes'].supportsWindow,
+      connector.streams.customers.supportsWindow,
+    ]).toEqual([true, true, false]);
     // Customers read the organisation too (its country and base currency are a contact's defaults), from the same cache.
     expect(connector.streams.customers.lookups).toBe(connector.streams.invoices.lookups);
     expect(connector.rateBudget).toEqual({ perMinute: 55, perDay: 5000, concurrency: 5 });
   });
 
   it('given settings with and without overrides, then the API root and the token endpoint follow them', () => {
-    const base = Settings.parse({ clientId: 'a', clientSecret: 'b', refreshToken: 'c', tenantId: '6f1d2a4e-8c3b-4e5a-9b7c-1a2b3c4d5e01' });
+    const base = Settings.parse({
+      clientId: 'a',
+      clientSecret: 'b',
+      refreshToken: 'c',
+      tenantId: '6f1d2a4e-8c3b-4e5a-9b7c-1a2b3c4d5e01',
+    });
     expect([apiBaseUrl(base), tokenUrl(base)]).toEqual([XERO_API_URL, XERO_TOKEN_URL]);
     const sandbox = { ...base, baseUrl: 'http://127.0.0.1:4010/api.xro/2.0' };
-    expect([apiBaseUrl(sandbox), tokenUrl(sandbox)]).toEqual(['http://127.0.0.1:4010/api.xro/2.0', 'http://127.0.0.1:4010/connect/token']);
-    expect(tokenUrl({ ...sandbox, tokenUrl: 'http://127.0.0.1:4011/connect/token' })).toBe('http://127.0.0.1:4011/connect/token');
+    expect([apiBaseUrl(sandbox), tokenUrl(sandbox)]).toEqual([
+      'http://127.0.0.1:4010/api.xro/2.0',
+      'http://127.0.0.1:4010/connect/token',
+    ]);
+    expect(tokenUrl({ ...sandbox, tokenUrl: 'http://127.0.0.1:4011/connect/token' })).toBe(
+      'http://127.0.0.1:4011/connect/token',
+    );
     expect(Settings.safeParse({ ...base, tenantId: 'first' }).success).toBe(false);
   });
 });

@@ -33,11 +33,21 @@ describe('Xero error table', () => {
   });
 
   it('given problem bodies and token errors, then AuthError with Xero’s words; 2xx is no error', () => {
-    expect(errorTable(ctx(401, {}, { Title: 'Unauthorized', Status: 401, Detail: 'TokenExpired' }))?.message).toContain('TokenExpired');
+    expect(errorTable(ctx(401, {}, { Title: 'Unauthorized', Status: 401, Detail: 'TokenExpired' }))?.message).toContain(
+      'TokenExpired',
+    );
     expect(errorTable(ctx(400, {}, { error: 'invalid_client' }))).toBeInstanceOf(AuthError);
     expect(
       errorTable(
-        ctx(400, {}, { ErrorNumber: 10, Type: 'ValidationException', Elements: [{ ValidationErrors: [{ Message: 'Account code 9999 is not valid' }] }] }),
+        ctx(
+          400,
+          {},
+          {
+            ErrorNumber: 10,
+            Type: 'ValidationException',
+            Elements: [{ ValidationErrors: [{ Message: 'Account code 9999 is not valid' }] }],
+          },
+        ),
       )?.message,
     ).toBe('Xero ValidationException: Account code 9999 is not valid');
     expect(errorTable(ctx(200, {}, { Status: 'OK' }))).toBeUndefined();

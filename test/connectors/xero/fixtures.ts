@@ -30,7 +30,9 @@ export function creditNoteRecord(name: string): SourceRecord<XeroCreditNote> {
 }
 
 export function contactRecords(name = 'contacts.json'): Array<SourceRecord<XeroListedContact>> {
-  return XeroContactsResponse.parse(fixture(name)).Contacts.map((c) => toSourceRecord(c, c.ContactID, c.ContactStatus ?? 'ACTIVE', 'GET /Contacts'));
+  return XeroContactsResponse.parse(fixture(name)).Contacts.map((c) =>
+    toSourceRecord(c, c.ContactID, c.ContactStatus ?? 'ACTIVE', 'GET /Contacts'),
+  );
 }
 
 export const indiaLookups: XeroLookups = lookupsFrom(
@@ -53,7 +55,16 @@ export function gst(total: number, cgst: number, sgst: number, halfRate: number)
   return {
     total,
     tds: 0,
-    gstTax: { totalGst: total, totalGstRate: halfRate * 2, cgst, cgstRate: halfRate, sgst, sgstRate: halfRate, igst: 0, igstRate: 0 },
+    gstTax: {
+      totalGst: total,
+      totalGstRate: halfRate * 2,
+      cgst,
+      cgstRate: halfRate,
+      sgst,
+      sgstRate: halfRate,
+      igst: 0,
+      igstRate: 0,
+    },
     cgst,
     sgst,
     igst: 0,

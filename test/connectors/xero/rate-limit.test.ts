@@ -3,7 +3,9 @@ import { rateLimitScope, readQuota } from '../../../connectors/xero/rate-limit.j
 
 describe('Xero rate-limit headers (rate-limit.ts)', () => {
   it('given the X-*Limit-Remaining headers, then the day quota and the smaller of the organisation and app minute quotas are reported', () => {
-    expect(readQuota({ 'x-daylimit-remaining': '4990', 'x-minlimit-remaining': '57', 'x-appminlimit-remaining': '9000' })).toEqual([
+    expect(
+      readQuota({ 'x-daylimit-remaining': '4990', 'x-minlimit-remaining': '57', 'x-appminlimit-remaining': '9000' }),
+    ).toEqual([
       { window: 'day', remaining: 4990 },
       { window: 'minute', remaining: 57 },
     ]);
@@ -13,11 +15,11 @@ describe('Xero rate-limit headers (rate-limit.ts)', () => {
   });
 
   it('given X-Rate-Limit-Problem in its spellings, then day limits are day and everything else is minute', () => {
-    expect([rateLimitScope('DayLimit'), rateLimitScope(['Daily']), rateLimitScope('concurrent'), rateLimitScope(undefined)]).toEqual([
-      'day',
-      'day',
-      'minute',
-      'minute',
-    ]);
+    expect([
+      rateLimitScope('DayLimit'),
+      rateLimitScope(['Daily']),
+      rateLimitScope('concurrent'),
+      rateLimitScope(undefined),
+    ]).toEqual(['day', 'day', 'minute', 'minute']);
   });
 });

@@ -1,6 +1,13 @@
 import pino from 'pino';
 import type { Redis } from 'ioredis';
-import type { CreateClientOptions, MapContext, ReadContext, SourceRecord, Stream, StreamState } from '../../../src/connector/types.js';
+import type {
+  CreateClientOptions,
+  MapContext,
+  ReadContext,
+  SourceRecord,
+  Stream,
+  StreamState,
+} from '../../../src/connector/types.js';
 import { connector } from '../../../connectors/xero/connector.js';
 import { startXeroEmulator, type XeroEmulator, type XeroEmulatorOptions } from '../../../sandbox/xero/index.js';
 import { Settings } from '../../../connectors/xero/settings.js';
@@ -24,7 +31,10 @@ export interface XeroHarness {
   india: string;
   australia: string;
   settings(tenantId: string, extra?: Partial<Settings>): Settings;
-  client(tenantId: string, extra?: Omit<Partial<CreateClientOptions<Settings>>, 'settings'> & { settings?: Partial<Settings> }): VendorClient;
+  client(
+    tenantId: string,
+    extra?: Omit<Partial<CreateClientOptions<Settings>>, 'settings'> & { settings?: Partial<Settings> },
+  ): VendorClient;
   readCtx(http: VendorClient, settings: Settings, overrides?: Partial<ReadContext>): ReadContext;
   /** Emulator reset (data, tokens, limits) plus the token store and quotas it would contradict. */
   reset(): Promise<void>;
@@ -64,7 +74,13 @@ export async function startHarness(options: XeroEmulatorOptions = {}): Promise<X
     settings,
     client: (tenantId, extra = {}) => {
       const { settings: s, ...rest } = extra;
-      return connector.createClient({ connectionId: `xero-${tenantId.slice(0, 8)}`, settings: settings(tenantId, s), tokens, logger: silent, ...rest });
+      return connector.createClient({
+        connectionId: `xero-${tenantId.slice(0, 8)}`,
+        settings: settings(tenantId, s),
+        tokens,
+        logger: silent,
+        ...rest,
+      });
     },
     readCtx: (http, s, overrides = {}) => ({
       connectionId: `xero-${s.tenantId.slice(0, 8)}`,

@@ -63,8 +63,13 @@ describe('the client against the emulator: quotas and tokens', () => {
     h = await startHarness({ records: 10, dailyLimit: 4, clock: { now: '2026-02-01T04:30:00Z', frozen: true } });
     const parks: number[] = [];
     const quotas: Array<[string, number]> = [];
-    const client = h.client({ park: async (until) => void parks.push(until), onQuota: (w, n) => void quotas.push([w, n]) });
-    const error = await readAll(invoicesStream, h.context(client), invoicesStream.initialState()).catch((e: unknown) => e);
+    const client = h.client({
+      park: async (until) => void parks.push(until),
+      onQuota: (w, n) => void quotas.push([w, n]),
+    });
+    const error = await readAll(invoicesStream, h.context(client), invoicesStream.initialState()).catch(
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ name: 'ParkedError' });
     expect((error as Error).cause).toMatchObject({ name: 'RateLimitedError', scope: 'day', retryAfterMs: 50_400_000 });
     // The list call sees 3 left; the concurrent detail calls' answers may arrive in any order.

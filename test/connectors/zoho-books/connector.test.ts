@@ -18,8 +18,16 @@ describe('the connector definition (connector.ts)', () => {
       expect(s.initialState()).toEqual({ cursor: null });
       expect(typeof s.listIds).toBe('function');
     }
-    expect([c.streams.invoices.supportsWindow, c.streams['credit-notes'].supportsWindow, c.streams.customers.supportsWindow]).toEqual([true, true, false]);
+    expect([
+      c.streams.invoices.supportsWindow,
+      c.streams['credit-notes'].supportsWindow,
+      c.streams.customers.supportsWindow,
+    ]).toEqual([true, true, false]);
     expect(c.rateBudget).toEqual({ perMinute: 90, perDay: 1000, concurrency: 5 });
-    expect(c.rateBudgetFor!(Settings.parse({ ...base, dailyCallLimit: 5000 }))).toEqual({ perMinute: 90, perDay: 5000, concurrency: 5 });
+    expect(c.rateBudgetFor!(Settings.parse({ ...base, dailyCallLimit: 5000 }))).toEqual({
+      perMinute: 90,
+      perDay: 5000,
+      concurrency: 5,
+    });
   });
 });

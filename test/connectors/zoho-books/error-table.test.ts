@@ -20,7 +20,13 @@ describe('errorTable', () => {
     ['403', 403, { code: 1, message: 'scope' }, {}, AuthError],
     ['404 code 1002', 404, { code: 1002, message: 'Invoice does not exist.' }, {}, RejectedError],
     ['400 code 2', 400, { code: 2, message: 'Invalid value passed for sort_column' }, {}, RejectedError],
-    ['400 code 6041', 400, { code: 6041, message: 'This user is not associated with the CompanyID/CompanyName:1.' }, {}, ConfigError],
+    [
+      '400 code 6041',
+      400,
+      { code: 6041, message: 'This user is not associated with the CompanyID/CompanyName:1.' },
+      {},
+      ConfigError,
+    ],
     ['500 code 1000', 500, { code: 1000, message: 'Internal error' }, {}, TransientError],
     ['503 without body', 503, undefined, {}, TransientError],
     ['200 with an unknown non-zero code', 200, { code: 9999, message: 'odd' }, {}, RejectedError],
@@ -32,14 +38,21 @@ describe('errorTable', () => {
 
   it('given a per-minute 429 with X-Rate-Limit-Reset, then RateLimitedError scope minute waits exactly the reset', () => {
     const e = errorTable(
-      ctx(429, { code: 44, message: 'exceeded the maximum number of requests per minute' }, { 'x-rate-limit-reset': '17', 'x-rate-limit-remaining': '0' }),
+      ctx(
+        429,
+        { code: 44, message: 'exceeded the maximum number of requests per minute' },
+        { 'x-rate-limit-reset': '17', 'x-rate-limit-remaining': '0' },
+      ),
     );
     expect(e).toBeInstanceOf(RateLimitedError);
     expect(e).toMatchObject({ scope: 'minute', retryAfterMs: 17_000, status: 429 });
   });
 
   it('given a 429 without any reset header, then it backs off for the per-minute window (60 s)', () => {
-    expect(errorTable(ctx(429, { code: 44, message: 'too many' }))).toMatchObject({ scope: 'minute', retryAfterMs: 60_000 });
+    expect(errorTable(ctx(429, { code: 44, message: 'too many' }))).toMatchObject({
+      scope: 'minute',
+      retryAfterMs: 60_000,
+    });
   });
 
   it('given the daily limit 429 (code 45), then RateLimitedError scope day until the reset, so the pipeline parks rather than retries', () => {

@@ -17,7 +17,13 @@ export const lookups = () => fixture<ZohoLookups>('lookups');
 
 /** The map context the fixtures are written for: connection "zoho-in", an INR billing company. */
 export function mapContext(over: Partial<MapContext<ZohoLookups>> = {}): MapContext<ZohoLookups> {
-  return { connectionId: 'zoho-in', originSource: 'EXTERNAL_SYSTEM_A', baseCurrency: 'INR', lookups: lookups(), ...over };
+  return {
+    connectionId: 'zoho-in',
+    originSource: 'EXTERNAL_SYSTEM_A',
+    baseCurrency: 'INR',
+    lookups: lookups(),
+    ...over,
+  };
 }
 
 /** A detail response fixture as the stream hands it to the mapper. */
@@ -30,7 +36,11 @@ export function record(name: string, key: 'invoice' | 'creditnote' | 'contact'):
 type Raw = Record<string, any>;
 
 /** A fixture's record, changed by `edit`, as a SourceRecord. */
-export function variant(name: string, key: 'invoice' | 'creditnote' | 'contact', edit: (raw: Raw) => void = () => {}): SourceRecord<Raw> {
+export function variant(
+  name: string,
+  key: 'invoice' | 'creditnote' | 'contact',
+  edit: (raw: Raw) => void = () => {},
+): SourceRecord<Raw> {
   const raw = structuredClone(fixture<Record<string, Raw>>(name)[key]!);
   edit(raw);
   return { id: 'x', version: '2025-01-01T00:00:00.000Z', raw };

@@ -4,7 +4,12 @@ import type { MapContext, ReadContext, SourceRecord, Stream } from '../../../src
 import { createClient, type ClientOptions } from '../../../connectors/zoho-books/client.js';
 import { Settings, type SettingsInput } from '../../../connectors/zoho-books/settings.js';
 import type { State } from '../../../connectors/zoho-books/streams/state.js';
-import { startZohoEmulator, ZOHO_SANDBOX_DEFAULTS, type ZohoEmulator, type ZohoEmulatorOptions } from '../../../sandbox/zoho-books/index.js';
+import {
+  startZohoEmulator,
+  ZOHO_SANDBOX_DEFAULTS,
+  type ZohoEmulator,
+  type ZohoEmulatorOptions,
+} from '../../../sandbox/zoho-books/index.js';
 import { TokenStore } from '../../../src/auth/token-store.js';
 import type { VendorClient } from '../../../src/http/vendor-client.js';
 import { connect, dropPrefix, testPrefix } from '../../support/redis.js';
@@ -20,7 +25,13 @@ export const FAST_RETRY = { minTimeoutMs: 5, maxTimeoutMs: 20 };
 /** The emulator, Redis-backed token stores and a way to build clients and read contexts. */
 export async function startHarness(options: ZohoEmulatorOptions = {}) {
   // Per-minute limit off unless a test asks for it: a real minute of waiting would outlast the test.
-  const emulator: ZohoEmulator = await startZohoEmulator({ records: 30, customers: 12, creditNotes: 8, ratePerMinute: 0, ...options });
+  const emulator: ZohoEmulator = await startZohoEmulator({
+    records: 30,
+    customers: 12,
+    creditNotes: 8,
+    ratePerMinute: 0,
+    ...options,
+  });
   const prefix = testPrefix('zoho');
   const redises: Redis[] = [];
   const tokens = () => {
@@ -41,8 +52,19 @@ export async function startHarness(options: ZohoEmulatorOptions = {}) {
       ...over,
     });
   const client = (over: Partial<ClientOptions> = {}, settingsOver: Partial<SettingsInput> = {}): VendorClient =>
-    createClient({ connectionId: 'zoho-test', settings: settings(settingsOver), tokens: tokens(), logger: silent, retry: FAST_RETRY, ...over });
-  const context = (http: VendorClient, over: Partial<ReadContext<Settings>> = {}, settingsOver: Partial<SettingsInput> = {}): ReadContext<Settings> => ({
+    createClient({
+      connectionId: 'zoho-test',
+      settings: settings(settingsOver),
+      tokens: tokens(),
+      logger: silent,
+      retry: FAST_RETRY,
+      ...over,
+    });
+  const context = (
+    http: VendorClient,
+    over: Partial<ReadContext<Settings>> = {},
+    settingsOver: Partial<SettingsInput> = {},
+  ): ReadContext<Settings> => ({
     connectionId: 'zoho-test',
     http,
     logger: silent,

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { SourceRecord } from '../../../src/connector/types.js';
 import { REPAIR_HASH } from '../../../src/pipeline/ledger.js';
-import { classifyMapped, classifyRecord, type MappedDecision, type RecordDecision } from '../../../jobs/pull/classify-record.js';
+import {
+  classifyMapped,
+  classifyRecord,
+  type MappedDecision,
+  type RecordDecision,
+} from '../../../jobs/pull/classify-record.js';
 
 type Flags = Pick<SourceRecord, 'notForBilling' | 'draft' | 'deleted'>;
 const written = { hash: 'h1', version: '2026-03-01T10:00:00.000Z' };
@@ -9,10 +14,22 @@ const written = { hash: 'h1', version: '2026-03-01T10:00:00.000Z' };
 describe('a record a pull read, before mapping (classifyRecord)', () => {
   it.each<[string, Flags, { sourceDeletedAt?: string } | undefined, boolean, RecordDecision]>([
     ['a supplier-only contact', { notForBilling: 'supplier only' }, undefined, false, { kind: 'not-for-billing' }],
-    ['a supplier-only contact that is also a draft', { notForBilling: 'supplier only', draft: true }, undefined, false, { kind: 'not-for-billing' }],
+    [
+      'a supplier-only contact that is also a draft',
+      { notForBilling: 'supplier only', draft: true },
+      undefined,
+      false,
+      { kind: 'not-for-billing' },
+    ],
     ['a draft on a connection that does not sync drafts', { draft: true }, undefined, false, { kind: 'draft' }],
     ['a draft on a connection that syncs drafts', { draft: true }, undefined, true, { kind: 'map' }],
-    ['a deleted draft on a connection that does not sync drafts', { draft: true, deleted: true }, undefined, false, { kind: 'draft' }],
+    [
+      'a deleted draft on a connection that does not sync drafts',
+      { draft: true, deleted: true },
+      undefined,
+      false,
+      { kind: 'draft' },
+    ],
     ['a delete of a record billing holds', { deleted: true }, {}, false, { kind: 'deleted', markSourceDeleted: true }],
     [
       'a delete already marked in the ledger',
@@ -21,7 +38,13 @@ describe('a record a pull read, before mapping (classifyRecord)', () => {
       false,
       { kind: 'deleted', markSourceDeleted: false },
     ],
-    ['a delete of a record billing never held', { deleted: true }, undefined, false, { kind: 'deleted', markSourceDeleted: false }],
+    [
+      'a delete of a record billing never held',
+      { deleted: true },
+      undefined,
+      false,
+      { kind: 'deleted', markSourceDeleted: false },
+    ],
     ['an issued, live record', {}, undefined, false, { kind: 'map' }],
   ])('given %s, then %j', (_, record, known, syncDrafts, decision) => {
     expect(classifyRecord(record, known, { syncDrafts })).toEqual(decision);
@@ -29,13 +52,51 @@ describe('a record a pull read, before mapping (classifyRecord)', () => {
 });
 
 describe('a record a pull mapped (classifyMapped)', () => {
-  it.each<[string, string, { hash: string; version: string } | undefined, { ok: false } | { ok: true; hash: string }, MappedDecision]>([
+  it.each<
+    [
+      string,
+      string,
+      { hash: string; version: string } | undefined,
+      { ok: false } | { ok: true; hash: string },
+      MappedDecision,
+    ]
+  >([
     ['a record that did not map', '2026-03-02T10:00:00.000Z', written, { ok: false }, { kind: 'unmappable' }],
-    ['a record billing never held', '2026-03-02T10:00:00.000Z', undefined, { ok: true, hash: 'h2' }, { kind: 'enqueue', repair: false }],
-    ['a newer version with new content', '2026-03-02T10:00:00.000Z', written, { ok: true, hash: 'h2' }, { kind: 'enqueue', repair: false }],
-    ['a newer version with the content billing holds', '2026-03-02T10:00:00.000Z', written, { ok: true, hash: 'h1' }, { kind: 'unchanged' }],
-    ['an older version with the content billing holds', '2026-02-01T10:00:00.000Z', written, { ok: true, hash: 'h1' }, { kind: 'unchanged' }],
-    ['an older version with other content', '2026-02-01T10:00:00.000Z', written, { ok: true, hash: 'h0' }, { kind: 'stale' }],
+    [
+      'a record billing never held',
+      '2026-03-02T10:00:00.000Z',
+      undefined,
+      { ok: true, hash: 'h2' },
+      { kind: 'enqueue', repair: false },
+    ],
+    [
+      'a newer version with new content',
+      '2026-03-02T10:00:00.000Z',
+      written,
+      { ok: true, hash: 'h2' },
+      { kind: 'enqueue', repair: false },
+    ],
+    [
+      'a newer version with the content billing holds',
+      '2026-03-02T10:00:00.000Z',
+      written,
+      { ok: true, hash: 'h1' },
+      { kind: 'unchanged' },
+    ],
+    [
+      'an older version with the content billing holds',
+      '2026-02-01T10:00:00.000Z',
+      written,
+      { ok: true, hash: 'h1' },
+      { kind: 'unchanged' },
+    ],
+    [
+      'an older version with other content',
+      '2026-02-01T10:00:00.000Z',
+      written,
+      { ok: true, hash: 'h0' },
+      { kind: 'stale' },
+    ],
     [
       'a record whose repair was asked',
       '2026-03-01T10:00:00.000Z',

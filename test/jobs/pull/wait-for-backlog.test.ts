@@ -15,7 +15,12 @@ describe('waitForBacklog: the pull waits on records, not on jobs', () => {
   const queue = new Queue('upsert', { connection: { url: TEST_REDIS_URL, maxRetriesPerRequest: null }, prefix });
   const inFlight = new InFlight(redis, stateKeys(prefix));
   const config = { sync: { backlogHighWater: 100, upsertBatchSize: 20 } } as const;
-  const helpers = (connections: string[]) => ({ queues: { upsert: queue }, config, inFlight, connectionIds: () => connections });
+  const helpers = (connections: string[]) => ({
+    queues: { upsert: queue },
+    config,
+    inFlight,
+    connectionIds: () => connections,
+  });
   /** `records` records of `connection` in flight, each in a delayed job of its own (a credit note waiting for its invoice). */
   const ownJobs = async (connection: string, records: number) => {
     const entries = Array.from({ length: records }, (_, i) => ({
@@ -61,7 +66,13 @@ describe('waitForBacklog: the pull waits on records, not on jobs', () => {
   it('given in-flight entries whose jobs are gone (bookkeeping the sweep has not settled yet), when a pull checks the backlog, then the jobs bound the count and it goes on', async () => {
     await queue.obliterate({ force: true });
     expect(await inFlight.total(['acme', 'globex'])).toBe(120);
-    await queue.addBulk(Array.from({ length: 5 }, (_, i) => ({ name: 'upsert', data: {}, opts: { jobId: `left-${i}`, delay: 3_600_000 } })));
+    await queue.addBulk(
+      Array.from({ length: 5 }, (_, i) => ({
+        name: 'upsert',
+        data: {},
+        opts: { jobId: `left-${i}`, delay: 3_600_000 },
+      })),
+    );
     expect(await returnsAtOnce(['acme', 'globex'])).toBe(true);
   });
 });

@@ -3,9 +3,16 @@ import { compareRecord, isSourceVoid } from '../../../jobs/reconcile/compare-rec
 import type { InvoiceRecord } from '../../../src/billing/schemas/index.js';
 import type { LedgerEntry } from '../../../src/pipeline/ledger.js';
 
-const entry = (over: Partial<LedgerEntry>): LedgerEntry => ({ hash: 'h', version: '2025-03-01T00:00:00.000Z', billingId: 'inv-1', writtenAt: 1, ...over });
+const entry = (over: Partial<LedgerEntry>): LedgerEntry => ({
+  hash: 'h',
+  version: '2025-03-01T00:00:00.000Z',
+  billingId: 'inv-1',
+  writtenAt: 1,
+  ...over,
+});
 const billing = (lifecycleStatus: string) => ({ invoiceId: 'inv-1', lifecycleStatus }) as unknown as InvoiceRecord;
-const kinds = (e: LedgerEntry, lifecycleStatus: string) => compareRecord(billing(lifecycleStatus), e, false).map((d) => d.kind);
+const kinds = (e: LedgerEntry, lifecycleStatus: string) =>
+  compareRecord(billing(lifecycleStatus), e, false).map((d) => d.kind);
 
 describe('a void is recognised by the lifecycle the connector set, not by status words', () => {
   it("given a source lifecycle 'void' under a status no connector writes today (CANCELLED), when billing still holds it FINALIZED, then void_not_reflected; when VOIDED, then no drift", () => {
@@ -23,6 +30,7 @@ describe('a void is recognised by the lifecycle the connector set, not by status
 
   it('given entries written before the lifecycle was kept, then the void statuses the three connectors wrote then (void, VOIDED, voided) still read as void, and others do not', () => {
     for (const s of ['void', 'VOIDED', 'voided']) expect(isSourceVoid(entry({ sourceStatus: s })), s).toBe(true);
-    for (const s of ['paid', 'AUTHORISED', 'open', undefined]) expect(isSourceVoid(entry({ sourceStatus: s })), String(s)).toBe(false);
+    for (const s of ['paid', 'AUTHORISED', 'open', undefined])
+      expect(isSourceVoid(entry({ sourceStatus: s })), String(s)).toBe(false);
   });
 });

@@ -18,9 +18,18 @@ describe('given a synced connection, one of whose invoices a billing user delete
     if (!res.ok) throw new Error(`admin ${path}: ${res.status} ${await res.text()}`);
   };
   beforeAll(async () => {
-    p = await startPipeline({ name: 'count-invariant', invoices: 60, customers: 6, reconcile: { countInvariant: { leafRecords: 2 } } });
+    p = await startPipeline({
+      name: 'count-invariant',
+      invoices: 60,
+      customers: 6,
+      reconcile: { countInvariant: { leafRecords: 2 } },
+    });
     p.startWorkers(['pull', 'upsert', 'backfill']);
-    await runBackfill(p.rt, { connectionId: CONNECTION, entities: ['customers', 'invoices'], ...HISTORY }, { quiet: true });
+    await runBackfill(
+      p.rt,
+      { connectionId: CONNECTION, entities: ['customers', 'invoices'], ...HISTORY },
+      { quiet: true },
+    );
     history = makeJobHelpers(p.rt).reconcile.history;
   }, 90_000);
   afterAll(() => p?.close());

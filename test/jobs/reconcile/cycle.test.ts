@@ -55,7 +55,11 @@ describe('given a connection synced 60 days ago, one of whose invoices a billing
     p.startWorkers(['pull', 'upsert', 'backfill', 'reconcile']);
     // The sync ran 60 days ago: billing's clock says so, and so does the ledger's writtenAt.
     await admin('/clock', { now: new Date(Date.now() - 60 * DAY_MS).toISOString() }, '');
-    await runBackfill(p.rt, { connectionId: CONNECTION, entities: ['customers', 'invoices'], ...HISTORY }, { quiet: true });
+    await runBackfill(
+      p.rt,
+      { connectionId: CONNECTION, entities: ['customers', 'invoices'], ...HISTORY },
+      { quiet: true },
+    );
     await admin('/clock', { now: null }, '');
     const key = p.rt.keys.ledger(CONNECTION, 'invoices');
     for (const [erpId, raw] of Object.entries(await p.redis.hgetall(key))) {
@@ -68,8 +72,12 @@ describe('given a connection synced 60 days ago, one of whose invoices a billing
       if (e) await admin(`/invoices/${encodeURIComponent(e.billingId)}/void`);
     }
     // An invoice from late in the history, so the cycle reaches it only after a few slices.
-    const entries = Object.entries(await p.redis.hgetall(key)).map(([id, raw]) => [id, decodeLedgerEntry(id, raw)] as const);
-    const [erpId, e] = entries.filter(([, x]) => x.fields?.invoiceDate).sort(([, a], [, b]) => (a.fields!.invoiceDate! < b.fields!.invoiceDate! ? 1 : -1))[0]!;
+    const entries = Object.entries(await p.redis.hgetall(key)).map(
+      ([id, raw]) => [id, decodeLedgerEntry(id, raw)] as const,
+    );
+    const [erpId, e] = entries
+      .filter(([, x]) => x.fields?.invoiceDate)
+      .sort(([, a], [, b]) => (a.fields!.invoiceDate! < b.fields!.invoiceDate! ? 1 : -1))[0]!;
     deleted = { erpId, billingId: e.billingId, invoiceDate: e.fields!.invoiceDate! };
     await admin(`/invoices/${encodeURIComponent(e.billingId)}/delete`);
   }, 120_000);
@@ -91,8 +99,15 @@ describe('given a connection synced 60 days ago, one of whose invoices a billing
     }
     expect(runs.at(-1)!.history.cycle!.completed).toBe(true);
     expect(runs.length).toBeLessThanOrEqual(CYCLE_DAYS);
-    const found = runs.flatMap((r, i) => r.history.items.filter((it) => it.kind === 'missing_in_billing').map((it) => ({ run: i + 1, ...it })));
-    expect(found).toEqual([expect.objectContaining({ erpId: deleted.erpId, detail: expect.stringContaining(`invoice date ${deleted.invoiceDate}`) })]);
+    const found = runs.flatMap((r, i) =>
+      r.history.items.filter((it) => it.kind === 'missing_in_billing').map((it) => ({ run: i + 1, ...it })),
+    );
+    expect(found).toEqual([
+      expect.objectContaining({
+        erpId: deleted.erpId,
+        detail: expect.stringContaining(`invoice date ${deleted.invoiceDate}`),
+      }),
+    ]);
     // The slices are consecutive and together span the ledger's invoice dates.
     const slices = runs.map((r) => r.history.cycle!.slice!.split('..'));
     for (let i = 1; i < slices.length; i++) expect(slices[i]![0]).toBe(addDays(slices[i - 1]![1]!, 1));

@@ -44,7 +44,11 @@ describe.each(PROFILES.map((p) => [p.name, p] as const))('repair by id against t
     try {
       const connection = { ...emu.demo.connection(), settleDelaySeconds: 300 };
       const config = parseConfig(
-        { billing: { url: 'http://127.0.0.1:1', apiKey: 'k' }, redis: { url: TEST_REDIS_URL, prefix }, connections: [connection] },
+        {
+          billing: { url: 'http://127.0.0.1:1', apiKey: 'k' },
+          redis: { url: TEST_REDIS_URL, prefix },
+          connections: [connection],
+        },
         {},
         validateSettings,
         'repair-by-id test config',
@@ -101,7 +105,12 @@ describe.each(PROFILES.map((p) => [p.name, p] as const))('repair by id against t
         expect(outcome?.action, `${id}: ${outcome?.detail ?? ''}`).toBe('re-enqueued');
         expect(outcome!.jobId).toMatch(/-r[0-9a-z]+$/);
         const job = await rt.queues.upsert.getJob(outcome!.jobId!);
-        expect(job?.data).toMatchObject({ connectionId: conn, entity: 'invoices', erpId: id, version: outcome!.version });
+        expect(job?.data).toMatchObject({
+          connectionId: conn,
+          entity: 'invoices',
+          erpId: id,
+          version: outcome!.version,
+        });
       }
       // Tracked in flight, as every upsert the pipeline hands over.
       const flying = await rt.inFlight.versions(conn, 'invoices', live);

@@ -13,13 +13,29 @@ export async function exportedSeries(): Promise<{ all: Set<string>; domain: stri
   const domain: string[] = [];
   for (const m of await registry.getMetricsAsJSON()) {
     all.add(m.name);
-    if (['histogram', 'summary'].includes(String(m.type))) for (const s of ['_bucket', '_sum', '_count']) all.add(`${m.name}${s}`);
+    if (['histogram', 'summary'].includes(String(m.type)))
+      for (const s of ['_bucket', '_sum', '_count']) all.add(`${m.name}${s}`);
     if (!/^(process|nodejs)_/.test(m.name)) domain.push(m.name);
   }
   return { all, domain };
 }
 
-const KEYWORDS = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'and', 'or', 'unless', 'offset', 'bool', 'inf', 'nan', 'atan2']);
+const KEYWORDS = new Set([
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'and',
+  'or',
+  'unless',
+  'offset',
+  'bool',
+  'inf',
+  'nan',
+  'atan2',
+]);
 
 /**
  * The metric names a PromQL expression selects: identifiers outside label matchers, strings, ranges

@@ -18,7 +18,12 @@ export interface RuleState {
  * A real Prometheus server (the Debian `prometheus` binary) on a free loopback port, with a temporary
  * config: job `erp-sync` scraping `targets` every second, and `ruleFiles` evaluated every second.
  */
-export async function startPrometheus(options: { targets: string[]; ruleFiles: string[]; interval?: string; externalLabels?: Record<string, string> }) {
+export async function startPrometheus(options: {
+  targets: string[];
+  ruleFiles: string[];
+  interval?: string;
+  externalLabels?: Record<string, string>;
+}) {
   const bin = requireBinary('prometheus', 'prometheus');
   const dir = await mkdtemp(join(tmpdir(), 'erp-sync-prom-'));
   const port = await freePort();
@@ -26,15 +31,27 @@ export async function startPrometheus(options: { targets: string[]; ruleFiles: s
   await writeFile(
     join(dir, 'prometheus.yml'),
     toYaml({
-      global: { scrape_interval: interval, evaluation_interval: interval, scrape_timeout: interval, external_labels: options.externalLabels ?? {} },
+      global: {
+        scrape_interval: interval,
+        evaluation_interval: interval,
+        scrape_timeout: interval,
+        external_labels: options.externalLabels ?? {},
+      },
       rule_files: options.ruleFiles,
-      scrape_configs: [{ job_name: 'erp-sync', metrics_path: '/metrics', static_configs: [{ targets: options.targets }] }],
+      scrape_configs: [
+        { job_name: 'erp-sync', metrics_path: '/metrics', static_configs: [{ targets: options.targets }] },
+      ],
     }),
   );
   let log = '';
   const proc: ChildProcess = spawn(
     bin,
-    [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'],
+    [
+      `--config.file=${join(dir, 'prometheus.yml')}`,
+      `--storage.tsdb.path=${join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--log.level=warn',
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   proc.stdout!.on('data', (d: Buffer) => (log += d.toString()));
@@ -86,6 +103,9 @@ export async function startPrometheus(options: { targets: string[]; ruleFiles: s
       if (!r) throw new Error(`no rule ${name} loaded`);
       return r;
     },
-    targets: () => api<{ activeTargets: Array<{ labels: Record<string, string>; health: string; lastError: string; scrapeUrl: string }> }>('/api/v1/targets'),
+    targets: () =>
+      api<{
+        activeTargets: Array<{ labels: Record<string, string>; health: string; lastError: string; scrapeUrl: string }>;
+      }>('/api/v1/targets'),
   };
 }

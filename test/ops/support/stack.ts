@@ -33,12 +33,27 @@ export function requireBinary(name: string, debianPackage: string): string {
 
 /** Runs a command; returns its status and output (never throws for a non-zero exit). */
 export function run(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
-  const r = spawnSync(cmd, args, { cwd: opts.cwd ?? REPO_ROOT, env: opts.env ?? process.env, encoding: 'utf8', timeout: 60_000 });
-  return { status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '', output: `${r.stdout ?? ''}${r.stderr ?? ''}`, error: r.error };
+  const r = spawnSync(cmd, args, {
+    cwd: opts.cwd ?? REPO_ROOT,
+    env: opts.env ?? process.env,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return {
+    status: r.status,
+    stdout: r.stdout ?? '',
+    stderr: r.stderr ?? '',
+    output: `${r.stdout ?? ''}${r.stderr ?? ''}`,
+    error: r.error,
+  };
 }
 
 /** `run`, without blocking the event loop (for running several at once). */
-export function runAsync(cmd: string, args: string[], opts: { cwd?: string } = {}): Promise<{ status: number | null; output: string }> {
+export function runAsync(
+  cmd: string,
+  args: string[],
+  opts: { cwd?: string } = {},
+): Promise<{ status: number | null; output: string }> {
   return new Promise((done) => {
     execFile(cmd, args, { cwd: opts.cwd ?? REPO_ROOT, timeout: 60_000 }, (err, stdout, stderr) => {
       const code = (err as { code?: unknown } | null)?.code;
@@ -136,7 +151,11 @@ export async function startStack(options: StackOptions) {
         timeoutMs: 5000,
       },
       redis: { url: TEST_REDIS_URL, prefix },
-      http: { host: '127.0.0.1', port: 0, adminToken: options.queueUi === false ? '${OPS_NO_TOKEN:-}' : '${OPS_ADMIN_TOKEN}' },
+      http: {
+        host: '127.0.0.1',
+        port: 0,
+        adminToken: options.queueUi === false ? '${OPS_NO_TOKEN:-}' : '${OPS_ADMIN_TOKEN}',
+      },
       sync: { backoffMs: 100, attempts: 3, graceSeconds: 5 },
       reconcile: { windowDays: 0 },
       connections: [
@@ -170,7 +189,11 @@ export async function startStack(options: StackOptions) {
       OPS_ADMIN_TOKEN: secrets.adminToken,
     };
     const config: AppConfig = parseConfig(raw, env, validateSettings, `${options.name} config`);
-    const logger = createLogger({ level: options.logLevel ?? 'info', format: 'json', destination: { write: (s: string) => void lines.push(s) } });
+    const logger = createLogger({
+      level: options.logLevel ?? 'info',
+      format: 'json',
+      destination: { write: (s: string) => void lines.push(s) },
+    });
     service = await startService(config, logger, { roles: options.roles ?? ALL_ROLES, httpPort: 0 });
     const s = service;
     const b = billing;
@@ -193,7 +216,10 @@ export async function startStack(options: StackOptions) {
       async waitForPull(entity = 'invoices', timeoutMs = 30_000) {
         await until(
           `a completed pull of ${entity}`,
-          async () => (await this.metrics()).includes(`erpsync_last_success_timestamp_seconds{connection="${CONNECTION}",entity="${entity}"}`),
+          async () =>
+            (await this.metrics()).includes(
+              `erpsync_last_success_timestamp_seconds{connection="${CONNECTION}",entity="${entity}"}`,
+            ),
           timeoutMs,
         );
       },

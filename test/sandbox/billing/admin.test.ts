@@ -27,7 +27,10 @@ describe('billing emulator admin endpoints', () => {
       const contract = contracts.body.data.docs[1];
       const fc = contract.feeComponents[0].feeComponentId;
       const rcs = (await api.get(`/billing/ratecard/feeComponent/fetch/${fc}`)).body.data.ratecards;
-      await api.post(`/billing/contract/feeComponent/ratecard/${contract.id}`, { feeComponentId: fc, ratecardRelations: [{ ratecardId: rcs[0].id }] });
+      await api.post(`/billing/contract/feeComponent/ratecard/${contract.id}`, {
+        feeComponentId: fc,
+        ratecardRelations: [{ ratecardId: rcs[0].id }],
+      });
       expect((await api.get('/billing/contract/feeComponent/ratecard')).body.data.length).toBe(before + 1);
 
       expect((await api.admin('POST', '/reset')).body).toEqual({ ok: true });
@@ -79,7 +82,10 @@ describe('billing emulator admin endpoints', () => {
       await api.upsert(inv);
       await api.admin('POST', '/clock', { advanceMs: 3_600_000 });
       const voided = await api.admin('POST', `/invoices/${inv.invoiceId}/void`);
-      expect(voided.body).toMatchObject({ lifecycleStatus: 'VOIDED', updatedAt: expect.stringMatching(/^2025-02-01 09:00/) });
+      expect(voided.body).toMatchObject({
+        lifecycleStatus: 'VOIDED',
+        updatedAt: expect.stringMatching(/^2025-02-01 09:00/),
+      });
       expect((await api.upsert({ ...inv, invoiceTotal: 200 })).status).toBe(200);
       expect(await listed(inv.invoiceId)).toMatchObject({ lifecycleStatus: 'VOIDED', invoiceTotal: 200 });
     });
@@ -88,7 +94,10 @@ describe('billing emulator admin endpoints', () => {
       const inv = invoice();
       await api.upsert(inv);
       expect((await api.admin('POST', `/invoices/${inv.invoiceId}/delete`)).body.lifecycleStatus).toBe('DELETED');
-      expect((await api.list({ invoiceIds: [inv.invoiceId], lifecycleStatuses: ['DELETED', 'FINALIZED'] })).body.data.totalDocs).toBe(0);
+      expect(
+        (await api.list({ invoiceIds: [inv.invoiceId], lifecycleStatuses: ['DELETED', 'FINALIZED'] })).body.data
+          .totalDocs,
+      ).toBe(0);
       expect((await record(inv.invoiceId)).lifecycleStatus).toBe('DELETED');
       const again = await api.upsert(inv);
       expect(again.status).toBe(409);
@@ -100,9 +109,18 @@ describe('billing emulator admin endpoints', () => {
       const inv = invoice({ invoiceSubtotal: 0.3, invoiceTotal: 0.3, invoiceTax: undefined });
       await api.upsert(inv);
       const first = await api.admin('POST', `/invoices/${inv.invoiceId}/payment`, { amount: 0.1 });
-      expect(first.body).toMatchObject({ invoicePaidAmount: 0.1, invoiceOutstandingAmount: 0.2, paymentStatus: 'PARTIALLY_PAID' });
+      expect(first.body).toMatchObject({
+        invoicePaidAmount: 0.1,
+        invoiceOutstandingAmount: 0.2,
+        paymentStatus: 'PARTIALLY_PAID',
+      });
       const second = await api.admin('POST', `/invoices/${inv.invoiceId}/payment`, { amount: 0.2 });
-      expect(second.body).toMatchObject({ invoicePaidAmount: 0.3, invoiceOutstandingAmount: 0, paymentStatus: 'PAID', invoiceStatus: 'CLOSED' });
+      expect(second.body).toMatchObject({
+        invoicePaidAmount: 0.3,
+        invoiceOutstandingAmount: 0,
+        paymentStatus: 'PAID',
+        invoiceStatus: 'CLOSED',
+      });
       expect((await api.admin('POST', `/invoices/${inv.invoiceId}/payment`, { amount: -1 })).status).toBe(400);
     });
 
@@ -113,7 +131,11 @@ describe('billing emulator admin endpoints', () => {
       await api.admin('POST', '/clock', { advanceMs: 60_000 });
       const patched = await api.admin('POST', `/invoices/${inv.invoiceId}/patch`, { invoiceTotal: 1, erpId: null });
       expect(patched.status).toBe(200);
-      expect(patched.body).toMatchObject({ invoiceTotal: 1, erpId: null, updatedAt: expect.stringMatching(/^2025-02-01 08:01/) });
+      expect(patched.body).toMatchObject({
+        invoiceTotal: 1,
+        erpId: null,
+        updatedAt: expect.stringMatching(/^2025-02-01 08:01/),
+      });
       expect(patched.body.createdAt).toMatch(/^2025-02-01 08:00/);
       expect(InvoiceRecord.safeParse(patched.body).success).toBe(true);
     });

@@ -30,7 +30,10 @@ describe('billing emulator authentication', () => {
   });
 
   it('given the service key on the attachment endpoints (6 and 7), when they are called, then 401 asks for the attachment header', async () => {
-    const upload = await api.post('/invoice/attachment/upload', { invoiceNumber: 'X', attachmentUrl: 'https://files.example/a.pdf' });
+    const upload = await api.post('/invoice/attachment/upload', {
+      invoiceNumber: 'X',
+      attachmentUrl: 'https://files.example/a.pdf',
+    });
     const list = await api.get('/invoice/attachments', { query: { invoiceNumber: 'X' } });
     for (const r of [upload, list]) {
       expect(r.status).toBe(401);

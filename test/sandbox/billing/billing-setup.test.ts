@@ -47,15 +47,29 @@ describe('billing emulator: contracts, fee components, rate cards', () => {
     expect(all.data.totalDocs).toBe(8);
     const first = all.data.docs[0];
     expect((await contracts({ status: 'ACTIVE' })).data.docs.every((c: any) => c.status === 'ACTIVE')).toBe(true);
-    expect((await contracts({ buyerId: first.buyerId })).data.docs.every((c: any) => c.buyerId === first.buyerId)).toBe(true);
+    expect((await contracts({ buyerId: first.buyerId })).data.docs.every((c: any) => c.buyerId === first.buyerId)).toBe(
+      true,
+    );
     expect((await contracts({ customerId: first.customerId })).data.totalDocs).toBeGreaterThan(0);
-    const byPeriod = await contracts({ contractDurationValue: first.contractPeriod.value, contractDurationUnit: 'YEAR' });
+    const byPeriod = await contracts({
+      contractDurationValue: first.contractPeriod.value,
+      contractDurationUnit: 'YEAR',
+    });
     expect(byPeriod.data.docs.map((c: any) => c.id)).toContain(first.id);
-    const byFrequency = await contracts({ billingFrequencyValue: first.billingFrequency.value, billingFrequencyUnit: first.billingFrequency.unit });
+    const byFrequency = await contracts({
+      billingFrequencyValue: first.billingFrequency.value,
+      billingFrequencyUnit: first.billingFrequency.unit,
+    });
     expect(byFrequency.data.docs.every((c: any) => c.billingFrequency.unit === first.billingFrequency.unit)).toBe(true);
     const day = first.nextBillingDate;
-    expect((await contracts({ nextBillingDateStart: day, nextBillingDateEnd: day })).data.docs.map((c: any) => c.id)).toContain(first.id);
-    expect((await contracts({ pageSize: 3, pageNumber: 3 })).data).toMatchObject({ totalPages: 3, hasNext: false, docs: [{}, {}] });
+    expect(
+      (await contracts({ nextBillingDateStart: day, nextBillingDateEnd: day })).data.docs.map((c: any) => c.id),
+    ).toContain(first.id);
+    expect((await contracts({ pageSize: 3, pageNumber: 3 })).data).toMatchObject({
+      totalPages: 3,
+      hasNext: false,
+      docs: [{}, {}],
+    });
     expect((await contracts({ status: 'OPEN' })).error).toBe('BAD_REQUEST');
   });
 
@@ -68,7 +82,11 @@ describe('billing emulator: contracts, fee components, rate cards', () => {
     const globex = (await api.get('/billing/contract/filter', { key: GLOBEX_KEY })).body.data.docs;
     expect(globex.every((c: any) => c.id.startsWith('ctr_globex_') && c.currency === 'USD')).toBe(true);
     const acmeId = (await contracts()).data.docs[0].id;
-    const cross = await api.post('/billing/contract/feeComponent', { contractId: acmeId, feeComponentId: 'fc_globex_01' }, { key: GLOBEX_KEY });
+    const cross = await api.post(
+      '/billing/contract/feeComponent',
+      { contractId: acmeId, feeComponentId: 'fc_globex_01' },
+      { key: GLOBEX_KEY },
+    );
     expect(cross.status).toBe(404);
   });
 
@@ -79,9 +97,15 @@ describe('billing emulator: contracts, fee components, rate cards', () => {
     expect(added.status).toBe(200);
     expect(added.body.data).toMatchObject({ totalDocs: 1, docs: [{ id: c.id }] });
     expect(added.body.data.docs[0].feeComponents.map((f: any) => f.feeComponentId)).toContain(fc);
-    expect((await api.post('/billing/contract/feeComponent', { contractId: c.id, feeComponentId: fc })).status).toBe(409);
-    expect((await api.post('/billing/contract/feeComponent', { contractId: 'ctr_x', feeComponentId: fc })).body.message).toContain('contractId');
-    expect((await api.post('/billing/contract/feeComponent', { contractId: c.id, feeComponentId: 'fc_x' })).status).toBe(404);
+    expect((await api.post('/billing/contract/feeComponent', { contractId: c.id, feeComponentId: fc })).status).toBe(
+      409,
+    );
+    expect(
+      (await api.post('/billing/contract/feeComponent', { contractId: 'ctr_x', feeComponentId: fc })).body.message,
+    ).toContain('contractId');
+    expect(
+      (await api.post('/billing/contract/feeComponent', { contractId: c.id, feeComponentId: 'fc_x' })).status,
+    ).toBe(404);
   });
 
   it('given a fee component on a contract, when rate cards are selected, then associations appear (endpoint 16) and wrong choices are rejected', async () => {
@@ -97,10 +121,19 @@ describe('billing emulator: contracts, fee components, rate cards', () => {
       { headers: { 'X-Fields-Mask': 'feeComponents' } },
     );
     expect(selected.status).toBe(200);
-    expect(selected.body.data.docs[0]).toEqual({ id: c.id, feeComponents: expect.arrayContaining([{ feeComponentId: fcId, ratecardIds: [rc.id] }]) });
+    expect(selected.body.data.docs[0]).toEqual({
+      id: c.id,
+      feeComponents: expect.arrayContaining([{ feeComponentId: fcId, ratecardIds: [rc.id] }]),
+    });
     const assoc = await api.get('/billing/contract/feeComponent/ratecard', { query: { contractId: c.id } });
     expect(z.array(ContractFeeComponentRatecardRecord).parse(assoc.body.data)).toEqual([
-      expect.objectContaining({ contractId: c.id, feeComponentId: fcId, ratecardId: rc.id, status: 'ACTIVE', companyId: 'acme' }),
+      expect.objectContaining({
+        contractId: c.id,
+        feeComponentId: fcId,
+        ratecardId: rc.id,
+        status: 'ACTIVE',
+        companyId: 'acme',
+      }),
     ]);
 
     const otherFc = (await api.get('/billing/ratecard/feeComponent/fetch/fc_acme_02')).body.data.ratecards[0];
@@ -113,11 +146,20 @@ describe('billing emulator: contracts, fee components, rate cards', () => {
     });
     expect(notOnContract.status).toBe(400);
     expect(notOnContract.body.message).toContain('feeComponentId');
-    expect((await api.post(path, { feeComponentId: fcId, ratecardRelations: [{ ratecardId: 'rc_none' }] })).status).toBe(404);
     expect(
-      (await api.post('/billing/contract/feeComponent/ratecard/ctr_none', { feeComponentId: fcId, ratecardRelations: [{ ratecardId: rc.id }] })).status,
+      (await api.post(path, { feeComponentId: fcId, ratecardRelations: [{ ratecardId: 'rc_none' }] })).status,
     ).toBe(404);
-    expect((await api.post(path, { feeComponentId: fcId, ratecardRelations: [] })).body.message).toContain('ratecardRelations: ');
+    expect(
+      (
+        await api.post('/billing/contract/feeComponent/ratecard/ctr_none', {
+          feeComponentId: fcId,
+          ratecardRelations: [{ ratecardId: rc.id }],
+        })
+      ).status,
+    ).toBe(404);
+    expect((await api.post(path, { feeComponentId: fcId, ratecardRelations: [] })).body.message).toContain(
+      'ratecardRelations: ',
+    );
   });
 
   it("given a fee component, when its rate cards are fetched, then defaults come back, contractId adds the contract's own, and empty tag values can be dropped", async () => {
@@ -126,16 +168,24 @@ describe('billing emulator: contracts, fee components, rate cards', () => {
     const defaults = (await api.get(`/billing/ratecard/feeComponent/fetch/${fcId}`)).body.data;
     expect(defaults.ratecards.every((r: any) => r.contractId === null && r.feeComponentId === fcId)).toBe(true);
     expect(defaults.tags).toEqual({ region: ['IN', 'US', 'EU'], tier: ['standard', 'premium'] });
-    const withContract = (await api.get(`/billing/ratecard/feeComponent/fetch/${fcId}`, { query: { contractId: c.id } })).body.data;
+    const withContract = (
+      await api.get(`/billing/ratecard/feeComponent/fetch/${fcId}`, { query: { contractId: c.id } })
+    ).body.data;
     expect(withContract.ratecards.length).toBe(defaults.ratecards.length + 1);
-    const used = (await api.get(`/billing/ratecard/feeComponent/fetch/${fcId}`, { query: { includeEmptyTagCombinations: false } })).body.data;
+    const used = (
+      await api.get(`/billing/ratecard/feeComponent/fetch/${fcId}`, { query: { includeEmptyTagCombinations: false } })
+    ).body.data;
     for (const [name, values] of Object.entries(used.tags as Record<string, string[]>)) {
       for (const v of values) expect(defaults.ratecards.some((r: any) => r.tags[name] === v)).toBe(true);
     }
-    const masked = (await api.get(`/billing/ratecard/feeComponent/fetch/${fcId}`, { headers: { 'X-Fields-Mask': 'name' } })).body.data;
+    const masked = (
+      await api.get(`/billing/ratecard/feeComponent/fetch/${fcId}`, { headers: { 'X-Fields-Mask': 'name' } })
+    ).body.data;
     expect(Object.keys(masked.ratecards[0]).sort()).toEqual(['id', 'name']);
     expect((await api.get('/billing/ratecard/feeComponent/fetch/fc_none')).status).toBe(404);
-    expect((await api.get(`/billing/ratecard/feeComponent/fetch/${fcId}`, { query: { contractId: 'ctr_none' } })).status).toBe(404);
+    expect(
+      (await api.get(`/billing/ratecard/feeComponent/fetch/${fcId}`, { query: { contractId: 'ctr_none' } })).status,
+    ).toBe(404);
   });
 
   it('given a fee component, when its tags are fetched, then the tag records come back; unknown is 404', async () => {
@@ -152,7 +202,12 @@ describe('billing emulator: contracts, fee components, rate cards', () => {
   it('given the seeded association, when endpoint 16 is filtered by fee component, then it comes back; unknown filters match nothing', async () => {
     const all = (await api.get('/billing/contract/feeComponent/ratecard')).body.data;
     expect(all).toHaveLength(1);
-    expect((await api.get('/billing/contract/feeComponent/ratecard', { query: { feeComponentId: all[0].feeComponentId } })).body.data).toHaveLength(1);
-    expect((await api.get('/billing/contract/feeComponent/ratecard', { query: { contractId: 'ctr_none' } })).body.data).toEqual([]);
+    expect(
+      (await api.get('/billing/contract/feeComponent/ratecard', { query: { feeComponentId: all[0].feeComponentId } }))
+        .body.data,
+    ).toHaveLength(1);
+    expect(
+      (await api.get('/billing/contract/feeComponent/ratecard', { query: { contractId: 'ctr_none' } })).body.data,
+    ).toEqual([]);
   });
 });

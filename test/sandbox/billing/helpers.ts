@@ -1,5 +1,9 @@
 import type { InvoiceInputDraft } from '../../../src/billing/schemas/index.js';
-import { startBillingEmulator, type BillingEmulator, type BillingEmulatorOptions } from '../../../sandbox/billing/billing-emulator.js';
+import {
+  startBillingEmulator,
+  type BillingEmulator,
+  type BillingEmulatorOptions,
+} from '../../../sandbox/billing/billing-emulator.js';
 
 /** Keys of DEFAULT_KEYS (sandbox values, not secrets). */
 export const ACME_KEY = 'sandbox-key-acme';
@@ -85,7 +89,11 @@ export function invoice(overrides: Partial<InvoiceInputDraft> = {}): InvoiceInpu
     invoiceSubtotal: 100,
     invoiceTotal: 118,
     invoiceTax: { total: 18 },
-    customerDetails: { buyerId: 'BUYER-1', name: 'Buyer One', taxIdentifiers: [{ type: 'GSTIN', value: '29ABCDE1234F1Z5' }] },
+    customerDetails: {
+      buyerId: 'BUYER-1',
+      name: 'Buyer One',
+      taxIdentifiers: [{ type: 'GSTIN', value: '29ABCDE1234F1Z5' }],
+    },
     invoiceOriginSource: 'EXTERNAL_SYSTEM_A',
     ...overrides,
   };

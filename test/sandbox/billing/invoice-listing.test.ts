@@ -14,7 +14,8 @@ describe('billing emulator: invoice upsert and listing semantics', () => {
   });
   afterAll(() => api.emu.close());
 
-  const ids = async (query: Record<string, any> = {}) => (await api.list({ pageSize: 500, ...query })).body.data.docs.map((d: any) => d.invoiceId);
+  const ids = async (query: Record<string, any> = {}) =>
+    (await api.list({ pageSize: 500, ...query })).body.data.docs.map((d: any) => d.invoiceId);
   const one = async (invoiceId: string) => (await api.list({ invoiceIds: [invoiceId] })).body.data.docs[0];
 
   describe('upsert (A6, A7)', () => {
@@ -24,7 +25,11 @@ describe('billing emulator: invoice upsert and listing semantics', () => {
       expect(r.status).toBe(200);
       expect(r.body).toEqual({});
       const rec = await one(inv.invoiceId);
-      expect(rec).toMatchObject({ id: 'inv_1', lifecycleStatus: 'FINALIZED', invoiceOriginSource: 'EXTERNAL_SYSTEM_A' });
+      expect(rec).toMatchObject({
+        id: 'inv_1',
+        lifecycleStatus: 'FINALIZED',
+        invoiceOriginSource: 'EXTERNAL_SYSTEM_A',
+      });
       expect(rec.updatedAt).toBe(rec.createdAt);
     });
 
@@ -99,7 +104,9 @@ describe('billing emulator: invoice upsert and listing semantics', () => {
     });
 
     it('given invoice and due dates, when listed by INVOICE_DATE / DUE_DATE, then the date column is compared inclusively', async () => {
-      await api.upsert(invoice({ invoiceId: 'a', invoiceDate: { date: '2025-01-31' }, invoiceDueDate: { date: '2025-02-28' } }));
+      await api.upsert(
+        invoice({ invoiceId: 'a', invoiceDate: { date: '2025-01-31' }, invoiceDueDate: { date: '2025-02-28' } }),
+      );
       await api.upsert(invoice({ invoiceId: 'b', invoiceDate: { date: '2025-02-01' }, invoiceDueDate: undefined }));
       expect(await ids({ dateType: 'INVOICE_DATE', startDate: '2025-01-01', endDate: '2025-01-31' })).toEqual(['a']);
       expect(await ids({ dateType: 'INVOICE_DATE', startDate: '2025-02-01' })).toEqual(['b']);
@@ -126,7 +133,14 @@ describe('billing emulator: invoice upsert and listing semantics', () => {
     it('given amounts and statuses, when filtered by amount type, payment status and invoice status, then the computed values decide', async () => {
       await api.setClock('2025-04-15T00:00:00Z');
       await api.upsert(invoice({ invoiceId: 'paid', invoiceTotal: 100, invoicePaidAmount: 100 }));
-      await api.upsert(invoice({ invoiceId: 'part', invoiceTotal: 100, invoicePaidAmount: 40, invoiceDueDate: { date: '2025-04-30' } }));
+      await api.upsert(
+        invoice({
+          invoiceId: 'part',
+          invoiceTotal: 100,
+          invoicePaidAmount: 40,
+          invoiceDueDate: { date: '2025-04-30' },
+        }),
+      );
       await api.upsert(invoice({ invoiceId: 'late', invoiceTotal: 100, invoiceDueDate: { date: '2025-04-14' } }));
       expect(await ids({ paymentStatuses: 'PAID' })).toEqual(['paid']);
       expect(await ids({ paymentStatuses: ['PARTIALLY_PAID', 'UNPAID'] })).toEqual(['part', 'late']);
@@ -138,8 +152,23 @@ describe('billing emulator: invoice upsert and listing semantics', () => {
     });
 
     it('given tags, buyers, currencies and numbers, when filtered, then each narrows the listing', async () => {
-      await api.upsert(invoice({ invoiceId: 'x', invoiceNumber: 'N-X', tags: { region: 'south', vip: true }, invoiceCurrency: 'USD', exchangeRate: 83.1 }));
-      await api.upsert(invoice({ invoiceId: 'y', invoiceNumber: 'N-Y', tags: { region: 'north' }, customerDetails: { buyerId: 'B-2' } }));
+      await api.upsert(
+        invoice({
+          invoiceId: 'x',
+          invoiceNumber: 'N-X',
+          tags: { region: 'south', vip: true },
+          invoiceCurrency: 'USD',
+          exchangeRate: 83.1,
+        }),
+      );
+      await api.upsert(
+        invoice({
+          invoiceId: 'y',
+          invoiceNumber: 'N-Y',
+          tags: { region: 'north' },
+          customerDetails: { buyerId: 'B-2' },
+        }),
+      );
       expect(await ids({ tags: 'region:south' })).toEqual(['x']);
       expect(await ids({ tags: ['region:south', 'region:north'] })).toEqual(['x', 'y']);
       expect(await ids({ tags: ['region:south', 'vip:true'] })).toEqual(['x']);
@@ -173,9 +202,34 @@ describe('billing emulator: invoice upsert and listing semantics', () => {
       for (let p = 1; p <= 3; p++) pages.push((await api.list({ pageSize: 2, pageNumber: p })).body);
       for (const page of pages) expect(PagedInvoices.safeParse(page).success).toBe(true);
       expect(pages.map((p) => p.data)).toMatchObject([
-        { totalDocs: 5, totalPages: 3, pageNumber: 1, pageSize: 2, hasPrev: false, hasNext: true, prevPageNumber: null, nextPageNumber: 2 },
-        { totalDocs: 5, totalPages: 3, pageNumber: 2, hasPrev: true, hasNext: true, prevPageNumber: 1, nextPageNumber: 3 },
-        { totalDocs: 5, totalPages: 3, pageNumber: 3, hasPrev: true, hasNext: false, prevPageNumber: 2, nextPageNumber: null },
+        {
+          totalDocs: 5,
+          totalPages: 3,
+          pageNumber: 1,
+          pageSize: 2,
+          hasPrev: false,
+          hasNext: true,
+          prevPageNumber: null,
+          nextPageNumber: 2,
+        },
+        {
+          totalDocs: 5,
+          totalPages: 3,
+          pageNumber: 2,
+          hasPrev: true,
+          hasNext: true,
+          prevPageNumber: 1,
+          nextPageNumber: 3,
+        },
+        {
+          totalDocs: 5,
+          totalPages: 3,
+          pageNumber: 3,
+          hasPrev: true,
+          hasNext: false,
+          prevPageNumber: 2,
+          nextPageNumber: null,
+        },
       ]);
       expect(pages.flatMap((p) => p.data.docs.map((d: any) => d.invoiceId))).toEqual(['d1', 'd2a', 'd2b', 'd3', 'd4']);
     });
@@ -245,11 +299,23 @@ describe('billing emulator: invoice upsert and listing semantics', () => {
     it('given credit notes applied by invoiceId and by invoiceNumber, when listed, then creditNoteAdjustedAmount is their decimal sum and outstanding is unchanged', async () => {
       await api.upsert(invoice({ invoiceId: 'cn-target', invoiceNumber: 'CN-T-1', invoiceTotal: 100 }));
       const note = (id: string, applied: object[]) => ({
-        creditNote: { creditNoteId: id, creditNoteNumber: `NUM-${id}`, creditNoteSubtotal: 1, creditNoteTotal: 1, appliedToInvoices: applied },
+        creditNote: {
+          creditNoteId: id,
+          creditNoteNumber: `NUM-${id}`,
+          creditNoteSubtotal: 1,
+          creditNoteTotal: 1,
+          appliedToInvoices: applied,
+        },
       });
-      expect((await api.post('/external/creditNotes/upsert', note('c1', [{ invoiceId: 'cn-target', amount: 0.1 }]))).body).toEqual({});
+      expect(
+        (await api.post('/external/creditNotes/upsert', note('c1', [{ invoiceId: 'cn-target', amount: 0.1 }]))).body,
+      ).toEqual({});
       await api.post('/external/creditNotes/upsert', note('c2', [{ invoiceNumber: 'CN-T-1', amount: 0.2 }]));
-      expect(await one('cn-target')).toMatchObject({ creditNoteAdjustedAmount: 0.3, invoiceOutstandingAmount: 100, invoiceAdjustedAmount: 0 });
+      expect(await one('cn-target')).toMatchObject({
+        creditNoteAdjustedAmount: 0.3,
+        invoiceOutstandingAmount: 100,
+        invoiceAdjustedAmount: 0,
+      });
       await api.post('/external/creditNotes/upsert', note('c1', []));
       expect((await one('cn-target')).creditNoteAdjustedAmount).toBe(0.2);
     });

@@ -14,7 +14,8 @@ describe('billing emulator request journal', () => {
   });
   afterAll(() => api.emu.close());
 
-  const journal = async (query = '') => (await api.admin('GET', `/journal${query}`, undefined, '')).body.entries as any[];
+  const journal = async (query = '') =>
+    (await api.admin('GET', `/journal${query}`, undefined, '')).body.entries as any[];
 
   it('given an upsert and a listing, when the journal is read, then each has method, path, key, status and the sha256 of its body', async () => {
     const inv = invoice();
@@ -30,7 +31,13 @@ describe('billing emulator request journal', () => {
       status: 200,
       bodyHash: sha256(JSON.stringify({ invoice: inv })),
     });
-    expect(entries[1]).toMatchObject({ method: 'GET', path: '/external/invoices', key: ACME_KEY, status: 200, bodyHash: sha256('') });
+    expect(entries[1]).toMatchObject({
+      method: 'GET',
+      path: '/external/invoices',
+      key: ACME_KEY,
+      status: 200,
+      bodyHash: sha256(''),
+    });
     expect(entries[1].durationMs).toBeGreaterThanOrEqual(0);
   });
 

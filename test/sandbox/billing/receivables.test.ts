@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AttachmentList, CustomerRecord, envelopeOf, paginatedOf, UsageDriverRecord } from '../../../src/billing/schemas/index.js';
+import {
+  AttachmentList,
+  CustomerRecord,
+  envelopeOf,
+  paginatedOf,
+  UsageDriverRecord,
+} from '../../../src/billing/schemas/index.js';
 import { ACME_ATTACH_KEY, type Api, invoice, startApi } from './helpers.js';
 
 describe('billing emulator: customers, attachments, usage drivers', () => {
@@ -12,7 +18,8 @@ describe('billing emulator: customers, attachments, usage drivers', () => {
   });
   afterAll(() => api.emu.close());
 
-  const search = async (query: Record<string, any> = {}) => (await api.get('/external/customer/search', { query })).body.data;
+  const search = async (query: Record<string, any> = {}) =>
+    (await api.get('/external/customer/search', { query })).body.data;
   const buyers = async (query: Record<string, any> = {}) => (await search(query)).docs.map((c: any) => c.buyerId);
 
   describe('customers (A15–A17)', () => {
@@ -24,8 +31,16 @@ describe('billing emulator: customers, attachments, usage drivers', () => {
     });
 
     it('given customers, when searched by BUYER_ID, GSTIN, PAN and CUSTOMER_NAME, then the matching ones come back', async () => {
-      await api.post('/external/customer', { buyerId: 'B-1', name: 'Acme Traders', taxIdentifiers: [{ type: 'GSTIN', value: '29AAAAA0000A1Z5' }] });
-      await api.post('/external/customer', { buyerId: 'B-2', name: 'Globex Retail', taxIdentifiers: [{ type: 'PAN', value: 'ABCDE1234F' }] });
+      await api.post('/external/customer', {
+        buyerId: 'B-1',
+        name: 'Acme Traders',
+        taxIdentifiers: [{ type: 'GSTIN', value: '29AAAAA0000A1Z5' }],
+      });
+      await api.post('/external/customer', {
+        buyerId: 'B-2',
+        name: 'Globex Retail',
+        taxIdentifiers: [{ type: 'PAN', value: 'ABCDE1234F' }],
+      });
       expect(await buyers({ searchType: 'BUYER_ID', searchText: 'B-2' })).toEqual(['B-2']);
       expect(await buyers({ searchType: 'GSTIN', searchText: '29aaaaa0000a1z5' })).toEqual(['B-1']);
       expect(await buyers({ searchType: 'PAN', searchText: 'ABCDE1234F' })).toEqual(['B-2']);
@@ -46,13 +61,23 @@ describe('billing emulator: customers, attachments, usage drivers', () => {
       await api.setClock('2025-04-15T00:00:00Z');
       await api.post('/external/customer', { buyerId: 'B-1', name: 'Acme', currency: 'INR', tags: { segment: 'smb' } });
       await api.upsert(
-        invoice({ invoiceId: 'i1', invoiceTotal: 0.1, invoicePaidAmount: 0, customerDetails: { buyerId: 'B-1' }, invoiceDueDate: { date: '2025-04-01' } }),
+        invoice({
+          invoiceId: 'i1',
+          invoiceTotal: 0.1,
+          invoicePaidAmount: 0,
+          customerDetails: { buyerId: 'B-1' },
+          invoiceDueDate: { date: '2025-04-01' },
+        }),
       );
-      await api.upsert(invoice({ invoiceId: 'i2', invoiceTotal: 0.2, invoicePaidAmount: 0.2, customerDetails: { buyerId: 'B-1' } }));
+      await api.upsert(
+        invoice({ invoiceId: 'i2', invoiceTotal: 0.2, invoicePaidAmount: 0.2, customerDetails: { buyerId: 'B-1' } }),
+      );
       await api.upsert(invoice({ invoiceId: 'i3', invoiceTotal: 50, customerDetails: { buyerId: 'B-1' } }));
       await api.admin('POST', '/invoices/i3/void');
       const page = await search({ searchType: 'BUYER_ID', searchText: 'B-1' });
-      expect(envelopeOf(paginatedOf(CustomerRecord)).safeParse({ error: null, message: 'OK', data: page }).success).toBe(true);
+      expect(
+        envelopeOf(paginatedOf(CustomerRecord)).safeParse({ error: null, message: 'OK', data: page }).success,
+      ).toBe(true);
       expect(page.docs[0]).toMatchObject({
         id: 'cus_1',
         companyId: 'acme',
@@ -69,8 +94,18 @@ describe('billing emulator: customers, attachments, usage drivers', () => {
     });
 
     it('given owners and contacts, when searched by owner and contact roles, then include and exclude filters apply', async () => {
-      const person = (id: string, role: string) => ({ id, name: id, primaryPhone: '1', primaryEmail: `${id}@x.test`, role });
-      await api.post('/external/customer', { buyerId: 'B-1', ownersData: [person('o1', 'AM')], contactsData: [person('c1', 'BILLING')] });
+      const person = (id: string, role: string) => ({
+        id,
+        name: id,
+        primaryPhone: '1',
+        primaryEmail: `${id}@x.test`,
+        role,
+      });
+      await api.post('/external/customer', {
+        buyerId: 'B-1',
+        ownersData: [person('o1', 'AM')],
+        contactsData: [person('c1', 'BILLING')],
+      });
       await api.post('/external/customer', { buyerId: 'B-2', ownersData: [person('o2', 'CSM')] });
       expect(await buyers({ ownerId: 'o2' })).toEqual(['B-2']);
       expect(await buyers({ ownerRole: 'AM' })).toEqual(['B-1']);
@@ -91,8 +126,17 @@ describe('billing emulator: customers, attachments, usage drivers', () => {
       );
       expect(up.status).toBe(200);
       expect(envelopeOf(AttachmentList).safeParse(up.body).success).toBe(true);
-      expect(up.body.data).toMatchObject({ invoiceId: 'att-1', invoiceNumber: 'A-1', buyerId: 'BUYER-1', customerName: 'Buyer One' });
-      expect(up.body.data.attachments[0]).toMatchObject({ filename: 'po 123.pdf', purpose: 'GENERAL', createdAt: '2025-06-01 10:00:00' });
+      expect(up.body.data).toMatchObject({
+        invoiceId: 'att-1',
+        invoiceNumber: 'A-1',
+        buyerId: 'BUYER-1',
+        customerName: 'Buyer One',
+      });
+      expect(up.body.data.attachments[0]).toMatchObject({
+        filename: 'po 123.pdf',
+        purpose: 'GENERAL',
+        createdAt: '2025-06-01 10:00:00',
+      });
       await api.setClock('2025-06-03T10:00:00Z');
       await api.post(
         '/invoice/attachment/upload',
@@ -103,7 +147,9 @@ describe('billing emulator: customers, attachments, usage drivers', () => {
       const list = (query: Record<string, string>) =>
         api.get('/invoice/attachments', { attachmentKey: ACME_ATTACH_KEY, query: { invoiceNumber: 'A-1', ...query } });
       expect((await list({})).body.data.attachments).toHaveLength(2);
-      expect((await list({ attachmentPurpose: 'PAYMENT_PROOF' })).body.data.attachments.map((a: any) => a.filename)).toEqual(['proof.png']);
+      expect(
+        (await list({ attachmentPurpose: 'PAYMENT_PROOF' })).body.data.attachments.map((a: any) => a.filename),
+      ).toEqual(['proof.png']);
       expect((await list({ uploadedFrom: '2025-06-02' })).body.data.attachments).toHaveLength(1);
       expect((await list({ uploadedTo: '2025-06-01' })).body.data.attachments).toHaveLength(1);
       expect((await api.list({ hasAttachment: true, attachmentPurpose: 'PAYMENT_PROOF' })).body.data.totalDocs).toBe(1);
@@ -125,13 +171,18 @@ describe('billing emulator: customers, attachments, usage drivers', () => {
       );
       expect(inv.status).toBe(404);
       expect(inv.body.message).toContain('invoiceNumber');
-      const cn = await api.post('/creditNote/attachment/upload', { creditNoteNumber: 'nope', attachmentUrl: 'https://x.test/a.pdf' });
+      const cn = await api.post('/creditNote/attachment/upload', {
+        creditNoteNumber: 'nope',
+        attachmentUrl: 'https://x.test/a.pdf',
+      });
       expect(cn.status).toBe(404);
       expect(cn.body.message).toContain('creditNoteNumber');
     });
 
     it('given a credit note, when a document is attached to it, then data.id is returned', async () => {
-      await api.post('/external/creditNotes/upsert', { creditNote: { creditNoteId: 'c1', creditNoteNumber: 'CN-1', creditNoteSubtotal: 5 } });
+      await api.post('/external/creditNotes/upsert', {
+        creditNote: { creditNoteId: 'c1', creditNoteNumber: 'CN-1', creditNoteSubtotal: 5 },
+      });
       const r = await api.post('/creditNote/attachment/upload', {
         creditNoteNumber: 'CN-1',
         attachmentUrl: 'https://x.test/cn.pdf',
@@ -144,15 +195,26 @@ describe('billing emulator: customers, attachments, usage drivers', () => {
 
   describe('usage drivers (A23)', () => {
     it('given drivers, when one is created twice or filtered, then 409 for the duplicate name and case-insensitive substring filters', async () => {
-      const created = await api.post('/billing/usageDriver', { name: 'API calls', description: 'Requests to the API', unit: 'count', productId: 'p1' });
+      const created = await api.post('/billing/usageDriver', {
+        name: 'API calls',
+        description: 'Requests to the API',
+        unit: 'count',
+        productId: 'p1',
+      });
       expect(created.body.data).toEqual({ id: 'ud_1' });
       await api.post('/billing/usageDriver', { name: 'Storage', description: 'Stored data', unit: 'GB' });
-      expect((await api.post('/billing/usageDriver', { name: 'Storage', description: 'x', unit: 'y' })).status).toBe(409);
-      expect((await api.post('/billing/usageDriver', { name: 'x', unit: 'y' })).body.message).toContain('description: ');
+      expect((await api.post('/billing/usageDriver', { name: 'Storage', description: 'x', unit: 'y' })).status).toBe(
+        409,
+      );
+      expect((await api.post('/billing/usageDriver', { name: 'x', unit: 'y' })).body.message).toContain(
+        'description: ',
+      );
       const page = (await api.get('/billing/usageDriver/filter', { query: { name: 'api' } })).body.data;
       expect(page.docs.map((d: any) => d.name)).toEqual(['API calls']);
       expect(UsageDriverRecord.safeParse(page.docs[0]).success).toBe(true);
-      expect((await api.get('/billing/usageDriver/filter', { query: { unit: 'GB', pageSize: 1 } })).body.data).toMatchObject({ totalDocs: 1, totalPages: 1 });
+      expect(
+        (await api.get('/billing/usageDriver/filter', { query: { unit: 'GB', pageSize: 1 } })).body.data,
+      ).toMatchObject({ totalDocs: 1, totalPages: 1 });
     });
   });
 });

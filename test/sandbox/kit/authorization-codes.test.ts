@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QBO_SANDBOX_DEFAULTS, type RunningQuickBooksEmulator, startQuickBooksEmulator } from '../../../sandbox/quickbooks/index.js';
-import { AUSTRALIA_TENANT_ID, INDIA_TENANT_ID, startXeroEmulator, XERO_SANDBOX_DEFAULTS, type XeroEmulator } from '../../../sandbox/xero/index.js';
+import {
+  QBO_SANDBOX_DEFAULTS,
+  type RunningQuickBooksEmulator,
+  startQuickBooksEmulator,
+} from '../../../sandbox/quickbooks/index.js';
+import {
+  AUSTRALIA_TENANT_ID,
+  INDIA_TENANT_ID,
+  startXeroEmulator,
+  XERO_SANDBOX_DEFAULTS,
+  type XeroEmulator,
+} from '../../../sandbox/xero/index.js';
 import { startZohoEmulator, ZOHO_SANDBOX_DEFAULTS, type ZohoEmulator } from '../../../sandbox/zoho-books/index.js';
 import { pkceChallenge } from '../../../src/auth/pkce.js';
 
@@ -19,7 +29,12 @@ async function authorizePage(url: string): Promise<{ status: number; html: strin
 }
 
 /** Submits the consent form of `html` as a browser would; returns where it redirects. */
-async function decide(origin: string, html: string, decision: 'allow' | 'deny', organisations?: string[]): Promise<URL> {
+async function decide(
+  origin: string,
+  html: string,
+  decision: 'allow' | 'deny',
+  organisations?: string[],
+): Promise<URL> {
   const action = /<form method="post" action="([^"]+)"/.exec(html)![1]!;
   const form = new URLSearchParams({ request: /name="request" value="([^"]+)"/.exec(html)![1]! });
   const ticked = organisations ?? [...html.matchAll(/name="organisation" value="([^"]+)" checked/g)].map((m) => m[1]!);
@@ -35,7 +50,11 @@ async function decide(origin: string, html: string, decision: 'allow' | 'deny', 
   return new URL(res.headers.get('location')!);
 }
 
-async function post(url: string, form: Record<string, string>, authorization?: string): Promise<{ status: number; body: Record<string, unknown> }> {
+async function post(
+  url: string,
+  form: Record<string, string>,
+  authorization?: string,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...(authorization ? { authorization } : {}) },
@@ -72,7 +91,14 @@ describe('Xero sandbox: authorization code with PKCE', () => {
   };
 
   beforeAll(async () => {
-    xero = await startXeroEmulator({ port: 0, seed: 3, records: 3, contacts: 3, creditNotes: 0, redirectUris: ['https://app.example.com/xero/callback'] });
+    xero = await startXeroEmulator({
+      port: 0,
+      seed: 3,
+      records: 3,
+      contacts: 3,
+      creditNotes: 0,
+      redirectUris: ['https://app.example.com/xero/callback'],
+    });
   });
   afterAll(async () => {
     await xero?.close();
@@ -97,7 +123,9 @@ describe('Xero sandbox: authorization code with PKCE', () => {
   });
 
   it('given a wrong code_verifier, or none, then the exchange answers invalid_grant', async () => {
-    expect(await exchange(await codeFor(), { code_verifier: 'another-verifier-of-enough-length-0123456789-xyz' })).toEqual({
+    expect(
+      await exchange(await codeFor(), { code_verifier: 'another-verifier-of-enough-length-0123456789-xyz' }),
+    ).toEqual({
       status: 400,
       body: { error: 'invalid_grant' },
     });
@@ -110,7 +138,10 @@ describe('Xero sandbox: authorization code with PKCE', () => {
   });
 
   it('given a redirect_uri other than the authorize request’s, or an expired code, then the exchange answers invalid_grant', async () => {
-    expect(await exchange(await codeFor(), { redirect_uri: 'http://127.0.0.1:45679/callback' })).toEqual({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await exchange(await codeFor(), { redirect_uri: 'http://127.0.0.1:45679/callback' })).toEqual({
+      status: 400,
+      body: { error: 'invalid_grant' },
+    });
     const code = await codeFor();
     // "The code is only valid for 5 minutes."
     xero.clock.set({ advanceMs: 5 * 60_000 + 1 });
@@ -140,10 +171,18 @@ describe('Xero sandbox: authorization code with PKCE', () => {
     const res = await fetch(`${xero.url}/connections`, { headers: { authorization: `Bearer ${token}` } });
     expect(((await res.json()) as Array<{ tenantId: string }>).map((t) => t.tenantId)).toEqual([AUSTRALIA_TENANT_ID]);
     const api = (tenant: string) =>
-      fetch(`${xero.url}/api.xro/2.0/Organisation`, { headers: { authorization: `Bearer ${token}`, 'xero-tenant-id': tenant, accept: 'application/json' } });
+      fetch(`${xero.url}/api.xro/2.0/Organisation`, {
+        headers: { authorization: `Bearer ${token}`, 'xero-tenant-id': tenant, accept: 'application/json' },
+      });
     expect((await api(AUSTRALIA_TENANT_ID)).status).toBe(200);
     expect((await api(INDIA_TENANT_ID)).status).toBe(403);
-    expect(await post(`${xero.url}/connect/token`, { grant_type: 'refresh_token', refresh_token: before }, basic(d.clientId, d.clientSecret))).toEqual({
+    expect(
+      await post(
+        `${xero.url}/connect/token`,
+        { grant_type: 'refresh_token', refresh_token: before },
+        basic(d.clientId, d.clientSecret),
+      ),
+    ).toEqual({
       status: 400,
       body: { error: 'invalid_grant' },
     });
@@ -174,7 +213,11 @@ describe('QuickBooks sandbox: authorization code', () => {
       ...extra,
     })}`;
   const exchange = (code: string, over: Record<string, string> = {}) =>
-    post(`${qbo.url}/oauth2/v1/tokens/bearer`, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, ...over }, basic(d.clientId, d.clientSecret));
+    post(
+      `${qbo.url}/oauth2/v1/tokens/bearer`,
+      { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, ...over },
+      basic(d.clientId, d.clientSecret),
+    );
 
   beforeAll(async () => {
     qbo = await startQuickBooksEmulator({ port: 0, seed: 3, records: 3, customers: 3, creditMemos: 0 });
@@ -204,7 +247,9 @@ describe('QuickBooks sandbox: authorization code', () => {
       basic(d.clientId, 'nope'),
     );
     expect(wrong).toEqual({ status: 401, body: { error: 'invalid_client' } });
-    const pkce = await authorizePage(authorizeUrl({ code_challenge: pkceChallenge('v'.repeat(43)), code_challenge_method: 'S256' }));
+    const pkce = await authorizePage(
+      authorizeUrl({ code_challenge: pkceChallenge('v'.repeat(43)), code_challenge_method: 'S256' }),
+    );
     expect(pkce.status).toBe(302);
     expect(new URL(pkce.location!).searchParams.get('error')).toBe('invalid_request');
   });

@@ -5,7 +5,12 @@ import { admin, qboGet, qboQuery, refresh } from '../../connectors/quickbooks/ht
 describe('QBO sandbox OAuth and auth faults', () => {
   let emu: RunningQuickBooksEmulator;
   beforeAll(async () => {
-    emu = await startQuickBooksEmulator({ now: '2025-03-01T00:00:00Z', frozen: true, records: 5, accessTokenTtlSeconds: 600 });
+    emu = await startQuickBooksEmulator({
+      now: '2025-03-01T00:00:00Z',
+      frozen: true,
+      records: 5,
+      accessTokenTtlSeconds: 600,
+    });
   });
   afterAll(() => emu.close());
 
@@ -33,7 +38,13 @@ describe('QBO sandbox OAuth and auth faults', () => {
     expect(none.headers.get('intuit_tid')).toMatch(/[0-9a-f-]{36}/);
     expect(none.body).toEqual({
       fault: {
-        error: [{ message: 'message=AuthenticationFailed; errorCode=003200; statusCode=401', detail: 'Token invalid: no valid bearer token', code: '3200' }],
+        error: [
+          {
+            message: 'message=AuthenticationFailed; errorCode=003200; statusCode=401',
+            detail: 'Token invalid: no valid bearer token',
+            code: '3200',
+          },
+        ],
         type: 'AUTHENTICATION',
       },
     });
@@ -60,6 +71,9 @@ describe('QBO sandbox OAuth and auth faults', () => {
     expect(one.body.time).toMatch(/\+05:30$/);
     const missing = await qboGet(emu, 'invoice/999999');
     expect(missing.status).toBe(400);
-    expect(missing.body.Fault).toMatchObject({ type: 'ValidationFault', Error: [{ code: '610', Message: 'Object Not Found' }] });
+    expect(missing.body.Fault).toMatchObject({
+      type: 'ValidationFault',
+      Error: [{ code: '610', Message: 'Object Not Found' }],
+    });
   });
 });

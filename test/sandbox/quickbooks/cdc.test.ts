@@ -23,18 +23,31 @@ describe('QBO sandbox change data capture', () => {
     expect(r.status).toBe(200);
     const blocks = r.body.CDCResponse[0].QueryResponse as Array<Record<string, any>>;
     const invoices = blocks.find((b) => b.Invoice)!.Invoice as Array<Record<string, any>>;
-    expect(invoices.find((x) => x.Id === id)).toEqual({ domain: 'QBO', status: 'Deleted', Id: id, MetaData: { LastUpdatedTime: '2025-02-28T15:30:00+05:30' } });
+    expect(invoices.find((x) => x.Id === id)).toEqual({
+      domain: 'QBO',
+      status: 'Deleted',
+      Id: id,
+      MetaData: { LastUpdatedTime: '2025-02-28T15:30:00+05:30' },
+    });
     expect((await qboGet(emu, `invoice/${id}`)).body.Fault.Error[0].code).toBe('610');
   });
 
   it('given more than 1,000 changes, then 1,000 objects, oldest first, and totalCount says how many there were', async () => {
-    const big = await startQuickBooksEmulator({ now: '2025-03-01T00:00:00Z', frozen: true, records: 1200, spanDays: 20, creditMemos: 0 });
+    const big = await startQuickBooksEmulator({
+      now: '2025-03-01T00:00:00Z',
+      frozen: true,
+      records: 1200,
+      spanDays: 20,
+      creditMemos: 0,
+    });
     try {
       const r = await qboGet(big, 'cdc', { entities: 'Invoice', changedSince: '2025-02-01T00:00:00Z' });
       const block = r.body.CDCResponse[0].QueryResponse[0];
       expect(block.Invoice).toHaveLength(1000);
       expect(block.totalCount).toBeGreaterThan(1000);
-      const times = (block.Invoice as Array<{ MetaData: { LastUpdatedTime: string } }>).map((x) => Date.parse(x.MetaData.LastUpdatedTime));
+      const times = (block.Invoice as Array<{ MetaData: { LastUpdatedTime: string } }>).map((x) =>
+        Date.parse(x.MetaData.LastUpdatedTime),
+      );
       expect([...times].sort((a, b) => a - b)).toEqual(times);
     } finally {
       await big.close();

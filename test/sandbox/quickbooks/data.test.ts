@@ -8,7 +8,13 @@ describe('QBO sandbox generated company', () => {
   let emu: RunningQuickBooksEmulator;
   let invoices: Json[];
   beforeAll(async () => {
-    emu = await startQuickBooksEmulator({ now: '2025-03-01T00:00:00Z', frozen: true, records: 150, customers: 20, creditMemos: 12 });
+    emu = await startQuickBooksEmulator({
+      now: '2025-03-01T00:00:00Z',
+      frozen: true,
+      records: 150,
+      customers: 20,
+      creditMemos: 12,
+    });
     invoices = (await qboQuery(emu, 'SELECT * FROM Invoice MAXRESULTS 1000')).body.QueryResponse.Invoice;
   });
   afterAll(() => emu.close());
@@ -27,29 +33,45 @@ describe('QBO sandbox generated company', () => {
     expect(emu.store.deleted.length).toBeGreaterThan(0);
     const memos = (await qboQuery(emu, 'SELECT * FROM CreditMemo')).body.QueryResponse.CreditMemo as Json[];
     expect(memos.every((m) => m.InvoiceRef && m.LinkedTxn[0].TxnType === 'Invoice')).toBe(true);
-    const all = (await qboQuery(emu, 'SELECT * FROM Customer WHERE Active IN (true, false)')).body.QueryResponse.Customer as Json[];
+    const all = (await qboQuery(emu, 'SELECT * FROM Customer WHERE Active IN (true, false)')).body.QueryResponse
+      .Customer as Json[];
     const active = (await qboQuery(emu, 'SELECT * FROM Customer')).body.QueryResponse.Customer as Json[];
     expect(all.length).toBeGreaterThan(active.length);
-    expect(all.some((c) => /^\d{2}[A-Z]{5}\d{4}[A-Z]1Z[0-9A-Z]$/.test(c.GSTIN ?? '') && c.BusinessNumber === c.GSTIN.slice(2, 12))).toBe(true);
+    expect(
+      all.some(
+        (c) => /^\d{2}[A-Z]{5}\d{4}[A-Z]1Z[0-9A-Z]$/.test(c.GSTIN ?? '') && c.BusinessNumber === c.GSTIN.slice(2, 12),
+      ),
+    ).toBe(true);
   });
 
   it('given amounts, then they are exact to the paisa: lines, tax and total add up in integer paise', () => {
     const paise = (n: number) => Math.round(n * 100);
     for (const i of invoices) {
       const items = (i.Line as Json[]).filter((l) => l.DetailType === 'SalesItemLineDetail');
-      const discount = (i.Line as Json[]).filter((l) => l.DetailType === 'DiscountLineDetail').reduce((a, l) => a + paise(l.Amount), 0);
+      const discount = (i.Line as Json[])
+        .filter((l) => l.DetailType === 'DiscountLineDetail')
+        .reduce((a, l) => a + paise(l.Amount), 0);
       const sub = items.reduce((a, l) => a + paise(l.Amount), 0);
       const tax = ((i.TxnTaxDetail.TaxLine ?? []) as Json[]).reduce((a, t) => a + paise(t.Amount), 0);
       expect(sub - discount + tax).toBe(paise(i.TotalAmt));
       expect(tax).toBe(paise(i.TxnTaxDetail.TotalTax));
-      for (const l of items) expect(paise(l.SalesItemLineDetail.Qty * l.SalesItemLineDetail.UnitPrice)).toBe(paise(l.Amount));
+      for (const l of items)
+        expect(paise(l.SalesItemLineDetail.Qty * l.SalesItemLineDetail.UnitPrice)).toBe(paise(l.Amount));
     }
   });
 
   it('given the same seed and clock, then the same company', async () => {
-    const twin = await startQuickBooksEmulator({ now: '2025-03-01T00:00:00Z', frozen: true, records: 150, customers: 20, creditMemos: 12 });
+    const twin = await startQuickBooksEmulator({
+      now: '2025-03-01T00:00:00Z',
+      frozen: true,
+      records: 150,
+      customers: 20,
+      creditMemos: 12,
+    });
     try {
-      expect((await qboQuery(twin, 'SELECT * FROM Invoice MAXRESULTS 1000')).body.QueryResponse.Invoice).toEqual(invoices);
+      expect((await qboQuery(twin, 'SELECT * FROM Invoice MAXRESULTS 1000')).body.QueryResponse.Invoice).toEqual(
+        invoices,
+      );
     } finally {
       await twin.close();
     }
@@ -61,14 +83,19 @@ describe('QBO sandbox generated company', () => {
     expect(paid.body.Balance).toBeCloseTo(open.TotalAmt - 100, 2);
     expect(paid.body.SyncToken).toBe(String(Number(open.SyncToken) + 1));
     const memo = await admin(emu, 'credit-memos', { invoiceId: open.Id, amount: 50 });
-    expect(memo.body).toMatchObject({ InvoiceRef: { value: open.Id }, LinkedTxn: [{ TxnId: open.Id, TxnType: 'Invoice' }], RemainingCredit: 0 });
+    expect(memo.body).toMatchObject({
+      InvoiceRef: { value: open.Id },
+      LinkedTxn: [{ TxnId: open.Id, TxnType: 'Invoice' }],
+      RemainingCredit: 0,
+    });
     const voided = await admin(emu, `invoices/${open.Id}/void`, {});
     expect(voided.body).toMatchObject({ TotalAmt: 0, Balance: 0, PrivateNote: 'Voided' });
     expect(voided.body.Line[0].SalesItemLineDetail.Qty).toBe(0);
     const ids = invoices.slice(0, 5).map((i) => i.Id as string);
     const touched = await admin(emu, 'touch', { entity: 'Invoice', ids });
     expect(touched.body).toEqual({ touched: 5, at: '2025-03-01T00:00:00.000Z' });
-    const same = (await qboQuery(emu, `SELECT * FROM Invoice WHERE Id IN (${ids.map((id) => `'${id}'`).join(', ')})`)).body.QueryResponse.Invoice as Json[];
+    const same = (await qboQuery(emu, `SELECT * FROM Invoice WHERE Id IN (${ids.map((id) => `'${id}'`).join(', ')})`))
+      .body.QueryResponse.Invoice as Json[];
     expect(new Set(same.map((i) => i.MetaData.LastUpdatedTime))).toEqual(new Set(['2025-03-01T05:30:00+05:30']));
     expect((await admin(emu, 'invoices/999999/void', {})).status).toBe(404);
   });

@@ -29,11 +29,22 @@ const rows = [
   },
 ];
 const customers = [
-  { Id: '1', DisplayName: "Amy's Bird Sanctuary", Active: true, MetaData: { LastUpdatedTime: '2025-01-01T00:00:00+05:30' } },
-  { Id: '2', DisplayName: 'Dormant Traders', Active: false, MetaData: { LastUpdatedTime: '2025-01-02T00:00:00+05:30' } },
+  {
+    Id: '1',
+    DisplayName: "Amy's Bird Sanctuary",
+    Active: true,
+    MetaData: { LastUpdatedTime: '2025-01-01T00:00:00+05:30' },
+  },
+  {
+    Id: '2',
+    DisplayName: 'Dormant Traders',
+    Active: false,
+    MetaData: { LastUpdatedTime: '2025-01-02T00:00:00+05:30' },
+  },
 ];
 
-const run = (statement: string, data: ReadonlyArray<Record<string, unknown>> = rows) => executeQuery(parseQuery(statement), data, 330);
+const run = (statement: string, data: ReadonlyArray<Record<string, unknown>> = rows) =>
+  executeQuery(parseQuery(statement), data, 330);
 const ids = (statement: string, data?: ReadonlyArray<Record<string, unknown>>) => {
   const r = run(statement, data).QueryResponse;
   const entity = Object.keys(r).find((k) => Array.isArray(r[k]));
@@ -57,12 +68,20 @@ describe('QBO sandbox query language', () => {
         "SELECT * FROM Invoice WHERE MetaData.LastUpdatedTime >= '2025-02-01T08:00:00+00:00' ORDERBY MetaData.LastUpdatedTime STARTPOSITION 1 MAXRESULTS 1000",
       ),
     ).toEqual(['3', '2', '10']);
-    expect(ids("SELECT * FROM Invoice WHERE Metadata.LastUpdatedTime > '2025-02-01T08:00:00Z' ORDER BY Metadata.LastUpdatedTime DESC")).toEqual(['2', '10']);
+    expect(
+      ids(
+        "SELECT * FROM Invoice WHERE Metadata.LastUpdatedTime > '2025-02-01T08:00:00Z' ORDER BY Metadata.LastUpdatedTime DESC",
+      ),
+    ).toEqual(['2', '10']);
   });
 
   it('given STARTPOSITION and MAXRESULTS, then 1-based pages; past the end, the empty QueryResponse {}', () => {
     expect(ids('SELECT * FROM Invoice ORDERBY Id STARTPOSITION 2 MAXRESULTS 1')).toEqual(['3']);
-    expect(run('SELECT * FROM Invoice ORDERBY Id STARTPOSITION 2 MAXRESULTS 1').QueryResponse).toEqual({ Invoice: [rows[2]], startPosition: 2, maxResults: 1 });
+    expect(run('SELECT * FROM Invoice ORDERBY Id STARTPOSITION 2 MAXRESULTS 1').QueryResponse).toEqual({
+      Invoice: [rows[2]],
+      startPosition: 2,
+      maxResults: 1,
+    });
     expect(run('SELECT * FROM Invoice STARTPOSITION 4 MAXRESULTS 10').QueryResponse).toEqual({});
   });
 
@@ -70,7 +89,9 @@ describe('QBO sandbox query language', () => {
     expect(ids("SELECT * FROM Invoice WHERE DocNumber = 'O\\'Brien-3'")).toEqual(['3']);
     expect(ids("SELECT * FROM Customer WHERE DisplayName = 'Amy\\'s Bird Sanctuary'", customers)).toEqual(['1']);
     expect(ids("SELECT * FROM Invoice WHERE Id IN ('2', '10') ORDERBY Id")).toEqual(['2', '10']);
-    expect(ids("SELECT * FROM Invoice WHERE DocNumber LIKE 'INV%' AND TxnDate >= '2025-02-05' AND TxnDate <= '2025-02-28'")).toEqual(['10']);
+    expect(
+      ids("SELECT * FROM Invoice WHERE DocNumber LIKE 'INV%' AND TxnDate >= '2025-02-05' AND TxnDate <= '2025-02-28'"),
+    ).toEqual(['10']);
     expect(ids("SELECT * FROM Invoice WHERE CustomerRef = '7' AND TotalAmt > 250")).toEqual(['3']);
   });
 
@@ -82,7 +103,9 @@ describe('QBO sandbox query language', () => {
 
   it('given count(*) or a field list, then the count, or only those fields', () => {
     expect(run("SELECT count(*) FROM Invoice WHERE TxnDate >= '2025-02-03'").QueryResponse).toEqual({ totalCount: 2 });
-    expect(run('SELECT Id, MetaData.CreateTime FROM Invoice ORDERBY MetaData.CreateTime MAXRESULTS 1').QueryResponse).toEqual({
+    expect(
+      run('SELECT Id, MetaData.CreateTime FROM Invoice ORDERBY MetaData.CreateTime MAXRESULTS 1').QueryResponse,
+    ).toEqual({
       Invoice: [{ Id: '2', MetaData: { CreateTime: '2025-02-02T10:00:00+05:30' } }],
       startPosition: 1,
       maxResults: 1,

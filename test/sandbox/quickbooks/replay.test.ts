@@ -4,7 +4,8 @@ import { type RunningQuickBooksEmulator, startQuickBooksEmulator } from '../../.
 import { admin, qboGet, qboQuery } from '../../connectors/quickbooks/http.js';
 
 type Json = Record<string, any>;
-const published = (name: string): Json => JSON.parse(readFileSync(new URL(`../../fixtures/golden/quickbooks/${name}.json`, import.meta.url), 'utf8')) as Json;
+const published = (name: string): Json =>
+  JSON.parse(readFileSync(new URL(`../../fixtures/golden/quickbooks/${name}.json`, import.meta.url), 'utf8')) as Json;
 
 describe('QBO sandbox: records replayed in QuickBooks Online’s own JSON', () => {
   let emu: RunningQuickBooksEmulator;
@@ -25,9 +26,15 @@ describe('QBO sandbox: records replayed in QuickBooks Online’s own JSON', () =
   it('given replayed records, when queried by Metadata.LastUpdatedTime and read by CDC, then their own timestamps decide (any offset)', async () => {
     const memo = published('credit-memo').CreditMemo; // LastUpdatedTime 2015-07-01T09:16:28-07:00
     await admin(emu, 'records', { entity: 'CreditMemo', records: [memo] });
-    const after = await qboQuery(emu, "SELECT * FROM CreditMemo WHERE Metadata.LastUpdatedTime >= '2015-07-01T16:16:28Z'");
+    const after = await qboQuery(
+      emu,
+      "SELECT * FROM CreditMemo WHERE Metadata.LastUpdatedTime >= '2015-07-01T16:16:28Z'",
+    );
     expect(after.body.QueryResponse.CreditMemo.map((m: Json) => m.Id)).toEqual(['73']);
-    const later = await qboQuery(emu, "SELECT * FROM CreditMemo WHERE Metadata.LastUpdatedTime > '2015-07-01T16:16:28Z'");
+    const later = await qboQuery(
+      emu,
+      "SELECT * FROM CreditMemo WHERE Metadata.LastUpdatedTime > '2015-07-01T16:16:28Z'",
+    );
     expect(later.body.QueryResponse.CreditMemo).toBeUndefined();
 
     await emu.clock.set({ now: '2015-07-10T00:00:00Z', frozen: true });

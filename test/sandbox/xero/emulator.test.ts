@@ -31,7 +31,10 @@ async function refresh(refreshToken: string, auth = basic) {
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-async function api(path: string, init: { tenant?: string | null; accept?: string | null; ims?: string; bearer?: string } = {}) {
+async function api(
+  path: string,
+  init: { tenant?: string | null; accept?: string | null; ims?: string; bearer?: string } = {},
+) {
   const headers: Record<string, string> = { authorization: `Bearer ${init.bearer ?? token}` };
   if (init.tenant !== null) headers['xero-tenant-id'] = init.tenant ?? emu.tenantIds[0]!;
   if (init.accept !== null) headers.accept = init.accept ?? 'application/json';
@@ -68,13 +71,20 @@ describe('Xero emulator', () => {
     const json = await api('Organisation');
     expect(json.json).toMatchObject({ Status: 'OK', Organisations: [{ BaseCurrency: 'INR' }] });
     expect(json.json?.DateTimeUTC).toMatch(/^\/Date\(\d+\)\/$/);
-    expect((await api('Organisation', { tenant: emu.tenantIds[1] })).json).toMatchObject({ Organisations: [{ BaseCurrency: 'AUD' }] });
+    expect((await api('Organisation', { tenant: emu.tenantIds[1] })).json).toMatchObject({
+      Organisations: [{ BaseCurrency: 'AUD' }],
+    });
   });
 
   it('given page, then a pagination block and line items; without page, summaries without line items; dates as /Date(ms+0000)/', async () => {
     const paged = await api('Invoices?page=2&pageSize=10');
     const all = emu.store.invoices(emu.tenantIds[0]!).filter((i) => i.Status !== 'DELETED');
-    expect(paged.json?.pagination).toEqual({ page: 2, pageSize: 10, pageCount: Math.ceil(all.length / 10), itemCount: all.length });
+    expect(paged.json?.pagination).toEqual({
+      page: 2,
+      pageSize: 10,
+      pageCount: Math.ceil(all.length / 10),
+      itemCount: all.length,
+    });
     expect(invoicesOf(paged).every((i) => Array.isArray(i.LineItems))).toBe(true);
     const summary = await api('Invoices');
     expect(summary.json?.pagination).toBeUndefined();
@@ -91,12 +101,16 @@ describe('Xero emulator', () => {
     const store = emu.store.invoices(t);
     const accrec = invoicesOf(await api(`Invoices?where=${q('Type=="ACCREC"')}`));
     expect(accrec.length).toBe(store.filter((i) => i.Type === 'ACCREC' && i.Status !== 'DELETED').length);
-    const withDeleted = invoicesOf(await api(`Invoices?where=${q('Type=="ACCREC"')}&Statuses=DRAFT,SUBMITTED,AUTHORISED,PAID,VOIDED,DELETED`));
+    const withDeleted = invoicesOf(
+      await api(`Invoices?where=${q('Type=="ACCREC"')}&Statuses=DRAFT,SUBMITTED,AUTHORISED,PAID,VOIDED,DELETED`),
+    );
     expect(withDeleted.length).toBe(store.filter((i) => i.Type === 'ACCREC').length);
     const voided = invoicesOf(await api(`Invoices?where=${q('Status=="VOIDED"')}`));
     expect(voided.length).toBeGreaterThan(0);
     expect(voided.every((i) => i.Status === 'VOIDED')).toBe(true);
-    const jan = invoicesOf(await api(`Invoices?where=${q('Date>=DateTime(2025,01,01) AND Date<=DateTime(2025,01,31)')}`));
+    const jan = invoicesOf(
+      await api(`Invoices?where=${q('Date>=DateTime(2025,01,01) AND Date<=DateTime(2025,01,31)')}`),
+    );
     expect(jan.every((i) => i.DateString >= '2025-01-01' && i.DateString <= '2025-01-31T00:00:00')).toBe(true);
     const desc = invoicesOf(await api('Invoices?order=UpdatedDateUTC%20DESC'));
     const stamps = desc.map((i) => parseMsDate(i.UpdatedDateUTC)!);
@@ -106,7 +120,9 @@ describe('Xero emulator', () => {
     const header = new Date(median).toISOString().slice(0, 19);
     const since = invoicesOf(await api('Invoices', { ims: header }));
     // Default mode 'after': modified after the header's whole second.
-    expect(since.every((i) => Math.floor(parseMsDate(i.UpdatedDateUTC)! / 1000) > Math.floor(median / 1000))).toBe(true);
+    expect(since.every((i) => Math.floor(parseMsDate(i.UpdatedDateUTC)! / 1000) > Math.floor(median / 1000))).toBe(
+      true,
+    );
     emu.configure({ ifModifiedSince: 'at-or-after' });
     const inclusive = invoicesOf(await api('Invoices', { ims: header }));
     expect(inclusive.every((i) => parseMsDate(i.UpdatedDateUTC)! >= Math.floor(median / 1000) * 1000)).toBe(true);
@@ -166,9 +182,14 @@ describe('Xero emulator', () => {
       Type: 'ValidationException',
       Elements: [{ ValidationErrors: [{ Message: expect.stringContaining('pageSize') }] }],
     });
-    expect((await api('Invoices?page=1&pageSize=5000', { accept: null })).text).toMatch(/^<ApiException .*<Type>ValidationException<\/Type>/);
+    expect((await api('Invoices?page=1&pageSize=5000', { accept: null })).text).toMatch(
+      /^<ApiException .*<Type>ValidationException<\/Type>/,
+    );
     expect((await api(`Invoices?where=${q('Type==')}`)).json).toMatchObject({ Type: 'QueryParseException' });
-    expect((await api('Invoices', { bearer: 'nope' })).json).toMatchObject({ Status: 401, Detail: 'AuthenticationUnsuccessful' });
+    expect((await api('Invoices', { bearer: 'nope' })).json).toMatchObject({
+      Status: 401,
+      Detail: 'AuthenticationUnsuccessful',
+    });
     emu.tokens.expireAll();
     expect((await api('Invoices')).json).toMatchObject({ Status: 401, Detail: 'TokenExpired' });
     token = ((await refresh(emu.tokens.liveRefreshTokens[0]!)).body as { access_token: string }).access_token;
@@ -222,12 +243,15 @@ describe('Xero emulator', () => {
     const kinds = new Set<string>();
     for (const d of a) {
       for (const doc of [...d.invoices, ...d.creditNotes]) {
-        const nets = doc.LineItems.map((l) => (doc.LineAmountTypes === 'Inclusive' ? new Money(l.LineAmount).minus(l.TaxAmount) : new Money(l.LineAmount)));
+        const nets = doc.LineItems.map((l) =>
+          doc.LineAmountTypes === 'Inclusive' ? new Money(l.LineAmount).minus(l.TaxAmount) : new Money(l.LineAmount),
+        );
         expect(nets.reduce((s, x) => s.plus(x), new Money(0)).eq(doc.SubTotal)).toBe(true);
         expect(doc.LineItems.reduce((s, l) => s.plus(l.TaxAmount), new Money(0)).eq(doc.TotalTax)).toBe(true);
         expect(new Money(doc.SubTotal).plus(doc.TotalTax).eq(doc.Total)).toBe(true);
         kinds.add(`${doc.Status}:${doc.LineAmountTypes}`);
-        if (doc.LineItems.some((l) => l.DiscountRate !== undefined || l.DiscountAmount !== undefined)) kinds.add('discount');
+        if (doc.LineItems.some((l) => l.DiscountRate !== undefined || l.DiscountAmount !== undefined))
+          kinds.add('discount');
       }
       for (const inv of d.invoices) {
         if (inv.Status !== 'VOIDED' && inv.Status !== 'DELETED')
@@ -237,11 +261,13 @@ describe('Xero emulator', () => {
       }
       for (const cn of d.creditNotes) {
         const allocated = cn.Allocations.reduce((s, x) => s.plus(x.Amount), new Money(0));
-        if (cn.Status === 'AUTHORISED' || cn.Status === 'PAID') expect(allocated.plus(cn.RemainingCredit).eq(cn.Total)).toBe(true);
+        if (cn.Status === 'AUTHORISED' || cn.Status === 'PAID')
+          expect(allocated.plus(cn.RemainingCredit).eq(cn.Total)).toBe(true);
       }
       expect(d.contacts.some((c) => c.ContactStatus === 'ARCHIVED')).toBe(true);
     }
-    for (const k of ['VOIDED:Exclusive', 'PAID:Inclusive', 'AUTHORISED:NoTax', 'discount', 'partial', 'credited']) expect(kinds.has(k), k).toBe(true);
+    for (const k of ['VOIDED:Exclusive', 'PAID:Inclusive', 'AUTHORISED:NoTax', 'discount', 'partial', 'credited'])
+      expect(kinds.has(k), k).toBe(true);
     expect([...kinds].some((k) => k.startsWith('DELETED:'))).toBe(true);
   });
 
@@ -252,7 +278,9 @@ describe('Xero emulator', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ now: '2026-05-01T12:00:00.000Z', frozen: true }),
     });
-    const open = emu.store.invoices(t).filter((i) => i.Type === 'ACCREC' && i.Status === 'AUTHORISED' && i.AmountPaid === 0 && i.AmountCredited === 0);
+    const open = emu.store
+      .invoices(t)
+      .filter((i) => i.Type === 'ACCREC' && i.Status === 'AUTHORISED' && i.AmountPaid === 0 && i.AmountCredited === 0);
     const draft = emu.store.invoices(t).find((i) => i.Type === 'ACCREC' && i.Status === 'DRAFT')!;
     const res = await fetch(`${emu.url}/__admin/tenants/${t}/ops`, {
       method: 'POST',
@@ -278,7 +306,9 @@ describe('Xero emulator', () => {
       body: JSON.stringify({ op: 'void-invoice', id: draft.InvoiceID }),
     });
     expect(refused.status).toBe(400);
-    const stats = (await (await fetch(`${emu.url}/__admin/stats`)).json()) as { records: Record<string, { invoices: number }> };
+    const stats = (await (await fetch(`${emu.url}/__admin/stats`)).json()) as {
+      records: Record<string, { invoices: number }>;
+    };
     expect(stats.records[t]!.invoices).toBe(41);
   });
 });

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startXeroEmulator, XERO_SANDBOX_DEFAULTS as D, type XeroEmulator } from '../../../sandbox/xero/index.js';
 
 type Json = Record<string, any>;
-const published = (name: string): Json => JSON.parse(readFileSync(new URL(`../../fixtures/golden/xero/${name}.json`, import.meta.url), 'utf8')) as Json;
+const published = (name: string): Json =>
+  JSON.parse(readFileSync(new URL(`../../fixtures/golden/xero/${name}.json`, import.meta.url), 'utf8')) as Json;
 
 let emu: XeroEmulator;
 let token: string;
@@ -22,23 +23,37 @@ beforeAll(async () => {
 afterAll(async () => emu.close());
 
 async function api(path: string, ims?: string): Promise<{ status: number; json: Json }> {
-  const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'xero-tenant-id': emu.tenantIds[0]!, accept: 'application/json' };
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${token}`,
+    'xero-tenant-id': emu.tenantIds[0]!,
+    accept: 'application/json',
+  };
   if (ims) headers['if-modified-since'] = ims;
   const res = await fetch(`${emu.apiBase}/${path}`, { headers });
   const text = await res.text();
   // Xero answers an unknown id with a plain-text 404.
-  return { status: res.status, json: (res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : { text }) as Json };
+  return {
+    status: res.status,
+    json: (res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : { text }) as Json,
+  };
 }
 
 async function admin(path: string, body: unknown): Promise<{ status: number; json: Json }> {
-  const res = await fetch(`${emu.url}/__admin/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${emu.url}/__admin/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, json: (await res.json()) as Json };
 }
 
 describe('Xero emulator: records replayed in Xero’s own JSON', () => {
   it('given Xero’s published invoice posted to /__admin/records, when read by id and listed with page, then it is the record exactly; listed without page, it has no LineItems', async () => {
     const invoice = published('invoice-paid').Invoices[0];
-    expect(await admin('records', { entity: 'Invoices', records: [invoice] })).toEqual({ status: 200, json: { entity: 'Invoices', ids: [invoice.InvoiceID] } });
+    expect(await admin('records', { entity: 'Invoices', records: [invoice] })).toEqual({
+      status: 200,
+      json: { entity: 'Invoices', ids: [invoice.InvoiceID] },
+    });
     expect((await api(`Invoices/${invoice.InvoiceID}`)).json.Invoices).toEqual([invoice]);
     expect((await api(`Invoices?page=1&IDs=${invoice.InvoiceID}`)).json.Invoices).toEqual([invoice]);
     const summary = (await api(`Invoices?IDs=${invoice.InvoiceID}`)).json.Invoices as Json[];
@@ -55,7 +70,11 @@ describe('Xero emulator: records replayed in Xero’s own JSON', () => {
   });
 
   it('given a record with a field of the wrong shape, when posted, then 400 names the field’s path and nothing is stored', async () => {
-    const invoice = { ...published('invoice-paid').Invoices[0], InvoiceID: '11111111-2222-4333-8444-555555555555', UpdatedDateUTC: '2019-03-07' };
+    const invoice = {
+      ...published('invoice-paid').Invoices[0],
+      InvoiceID: '11111111-2222-4333-8444-555555555555',
+      UpdatedDateUTC: '2019-03-07',
+    };
     const r = await admin('records', { entity: 'Invoices', records: [invoice] });
     expect(r.status).toBe(400);
     expect(r.json.error).toContain('records.0.UpdatedDateUTC');

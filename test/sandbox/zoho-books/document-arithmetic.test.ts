@@ -30,7 +30,10 @@ describe('Zoho sandbox arithmetic', () => {
       const credited = new Map<string, bigint>();
       for (const cn of creditNotes)
         for (const app of cn.invoices as Json[])
-          credited.set(String(app.invoice_id), (credited.get(String(app.invoice_id)) ?? 0n) + paise(app.amount, 'app', []));
+          credited.set(
+            String(app.invoice_id),
+            (credited.get(String(app.invoice_id)) ?? 0n) + paise(app.amount, 'app', []),
+          );
       const problems: string[] = [];
       for (const inv of invoices) {
         const label = String(inv.invoice_number);
@@ -40,11 +43,14 @@ describe('Zoho sandbox arithmetic', () => {
         const credits = paise(inv.credits_applied, `${label}.credits_applied`, problems);
         const writeOff = paise(inv.write_off_amount, `${label}.write_off_amount`, problems);
         const balance = paise(inv.balance, `${label}.balance`, problems);
-        if (balance !== total - paid - credits - writeOff) problems.push(`${label}: balance ${balance} ≠ ${total} − ${paid} − ${credits} − ${writeOff}`);
+        if (balance !== total - paid - credits - writeOff)
+          problems.push(`${label}: balance ${balance} ≠ ${total} − ${paid} − ${credits} − ${writeOff}`);
         if (balance < 0n) problems.push(`${label}: negative balance`);
-        if (credits !== (credited.get(String(inv.invoice_id)) ?? 0n)) problems.push(`${label}: credits_applied ≠ Σ credit-note applications`);
+        if (credits !== (credited.get(String(inv.invoice_id)) ?? 0n))
+          problems.push(`${label}: credits_applied ≠ Σ credit-note applications`);
         if (inv.status === 'paid' && balance !== 0n) problems.push(`${label}: paid with a balance`);
-        if (inv.status === 'partially_paid' && !(balance > 0n && balance < total)) problems.push(`${label}: partially_paid but balance ${balance} of ${total}`);
+        if (inv.status === 'partially_paid' && !(balance > 0n && balance < total))
+          problems.push(`${label}: partially_paid but balance ${balance} of ${total}`);
         if ((inv.status === 'draft' || inv.status === 'void') && paid + credits + writeOff !== 0n)
           problems.push(`${label}: ${String(inv.status)} with money applied`);
       }
@@ -60,12 +66,16 @@ describe('Zoho sandbox arithmetic', () => {
       const label = String(cn.creditnote_number);
       const { problems: p, total } = checkDocument(cn, taxes, label);
       problems.push(...p);
-      const applied = (cn.invoices as Json[]).reduce((s, a) => s + paise(a.amount, `${label}.invoices.amount`, problems), 0n);
+      const applied = (cn.invoices as Json[]).reduce(
+        (s, a) => s + paise(a.amount, `${label}.invoices.amount`, problems),
+        0n,
+      );
       const balance = paise(cn.balance, `${label}.balance`, problems);
       if (balance !== total - applied) problems.push(`${label}: balance ${balance} ≠ ${total} − ${applied}`);
       if (cn.status === 'closed' && balance !== 0n) problems.push(`${label}: closed with balance`);
       if (cn.status === 'open' && balance === 0n) problems.push(`${label}: open without balance`);
-      if ((cn.status === 'void' || cn.status === 'draft') && applied !== 0n) problems.push(`${label}: ${String(cn.status)} but applied`);
+      if ((cn.status === 'void' || cn.status === 'draft') && applied !== 0n)
+        problems.push(`${label}: ${String(cn.status)} but applied`);
     }
     expect(problems).toEqual([]);
     expect(creditNotes.length).toBeGreaterThan(50);
@@ -79,7 +89,12 @@ describe('Zoho sandbox arithmetic', () => {
         renderContactDetail(
           contact,
           store.render,
-          receivables.get(contact.contact_id) ?? { outstandingMinor: 0, outstandingBcyMinor: 0, unusedCreditsMinor: 0, unusedCreditsBcyMinor: 0 },
+          receivables.get(contact.contact_id) ?? {
+            outstandingMinor: 0,
+            outstandingBcyMinor: 0,
+            unusedCreditsMinor: 0,
+            unusedCreditsBcyMinor: 0,
+          },
         ),
       );
       const outstanding = invoices
@@ -107,7 +122,9 @@ describe('Zoho sandbox arithmetic', () => {
       if (inv.place_of_supply === 'KA') expect(['cgst+sgst', '']).toContain(key);
       else if (inv.gst_treatment === 'overseas') expect(['igst', '']).toContain(key);
       else expect(key).toBe('igst');
-      kinds.add(`${inv.place_of_supply === 'KA' ? 'intra' : inv.gst_treatment === 'overseas' ? 'export' : 'inter'}:${key}`);
+      kinds.add(
+        `${inv.place_of_supply === 'KA' ? 'intra' : inv.gst_treatment === 'overseas' ? 'export' : 'inter'}:${key}`,
+      );
     }
     expect([...kinds].sort()).toEqual(['export:', 'export:igst', 'inter:igst', 'intra:cgst+sgst']);
   });

@@ -20,15 +20,18 @@ function observable(dataset: ZohoDataset): Json {
     JSON.stringify({
       organization: dataset.organization,
       taxes: dataset.taxes.all,
-      contacts: store
-        .contacts()
-        .map((c) =>
-          renderContactDetail(
-            c,
-            store.render,
-            receivables.get(c.contact_id) ?? { outstandingMinor: 0, outstandingBcyMinor: 0, unusedCreditsMinor: 0, unusedCreditsBcyMinor: 0 },
-          ),
+      contacts: store.contacts().map((c) =>
+        renderContactDetail(
+          c,
+          store.render,
+          receivables.get(c.contact_id) ?? {
+            outstandingMinor: 0,
+            outstandingBcyMinor: 0,
+            unusedCreditsMinor: 0,
+            unusedCreditsBcyMinor: 0,
+          },
         ),
+      ),
       invoices: store.invoices().map((i) => renderInvoiceDetail(i, store.render)),
       creditNotes: store.creditNotes().map((c) => renderCreditNoteDetail(c, store.render)),
     }),
@@ -44,7 +47,9 @@ const contacts = wire.contacts as Json[];
 describe('generateData', () => {
   it('given the same seed twice, when data is generated, then every observable field is identical', () => {
     expect(observable(generateData({ seed: 1 }))).toEqual(wire);
-    expect(observable(generateData({ seed: 'acme', records: 50 }))).toEqual(observable(generateData({ seed: 'acme', records: 50 })));
+    expect(observable(generateData({ seed: 'acme', records: 50 }))).toEqual(
+      observable(generateData({ seed: 'acme', records: 50 })),
+    );
   });
 
   it('given different seeds, when data is generated, then the data differs', () => {
@@ -112,8 +117,18 @@ describe('generateData', () => {
     const has = (pred: (i: Json) => boolean) => invoices.some(pred);
     expect(has((i) => i.currency_code === 'USD' && Number(i.exchange_rate) > 80)).toBe(true);
     expect(has((i) => i.currency_code === 'EUR' && Number(i.exchange_rate) > 80)).toBe(true);
-    expect(has((i) => i.discount_type === 'item_level' && (i.line_items as Json[]).some((l) => typeof l.discount === 'string'))).toBe(true);
-    expect(has((i) => i.discount_type === 'item_level' && (i.line_items as Json[]).some((l) => typeof l.discount === 'number' && l.discount > 0))).toBe(true);
+    expect(
+      has(
+        (i) => i.discount_type === 'item_level' && (i.line_items as Json[]).some((l) => typeof l.discount === 'string'),
+      ),
+    ).toBe(true);
+    expect(
+      has(
+        (i) =>
+          i.discount_type === 'item_level' &&
+          (i.line_items as Json[]).some((l) => typeof l.discount === 'number' && l.discount > 0),
+      ),
+    ).toBe(true);
     expect(has((i) => i.discount_type === 'entity_level' && i.is_discount_before_tax === true)).toBe(true);
     expect(has((i) => i.discount_type === 'entity_level' && i.is_discount_before_tax === false)).toBe(true);
     expect(has((i) => Number(i.shipping_charge) > 0)).toBe(true);
@@ -127,7 +142,19 @@ describe('generateData', () => {
   });
 
   it('given customers, when inspected, then GSTINs are 15 characters with the state code prefix and a valid check character, and overseas customers bill in USD or EUR', () => {
-    const stateGst: Record<string, string> = { KA: '29', TN: '33', MH: '27', DL: '07', TS: '36', GJ: '24', KL: '32', UP: '09', WB: '19', HR: '06', RJ: '08' };
+    const stateGst: Record<string, string> = {
+      KA: '29',
+      TN: '33',
+      MH: '27',
+      DL: '07',
+      TS: '36',
+      GJ: '24',
+      KL: '32',
+      UP: '09',
+      WB: '19',
+      HR: '06',
+      RJ: '08',
+    };
     for (const c of contacts) {
       if (c.gst_treatment === 'business_gst') {
         const gstin = String(c.gst_no);
@@ -152,9 +179,11 @@ describe('generateData', () => {
     const free = new Set(['exchange_rate', 'tax_percentage', 'quantity', 'discount_percent', 'tax_group_percentage']);
     const bad: string[] = [];
     const walk = (value: unknown, path: string, key: string): void => {
-      if (typeof value === 'number' && !free.has(key) && !/^-?\d+(\.\d{1,2})?$/.test(String(value))) bad.push(`${path}=${value}`);
+      if (typeof value === 'number' && !free.has(key) && !/^-?\d+(\.\d{1,2})?$/.test(String(value)))
+        bad.push(`${path}=${value}`);
       else if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${path}[${i}]`, key));
-      else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, `${path}.${k}`, k);
+      else if (value && typeof value === 'object')
+        for (const [k, v] of Object.entries(value)) walk(v, `${path}.${k}`, k);
     };
     walk({ invoices, creditNotes, contacts }, '', '');
     expect(bad).toEqual([]);
@@ -166,7 +195,8 @@ describe('generateData', () => {
     expect(gst18).toMatchObject({ tax_type: 'tax_group', tax_percentage: 18, tax_specific_type: '' });
     expect(gst18?.components.map((id) => data.taxes.byId(id)?.tax_specific_type).sort()).toEqual(['cgst', 'sgst']);
     for (const name of ['GST5', 'GST12', 'GST28']) expect(byName.get(name)?.tax_type).toBe('tax_group');
-    for (const name of ['IGST5', 'IGST12', 'IGST18', 'IGST28']) expect(byName.get(name)).toMatchObject({ tax_type: 'tax', tax_specific_type: 'igst' });
+    for (const name of ['IGST5', 'IGST12', 'IGST18', 'IGST28'])
+      expect(byName.get(name)).toMatchObject({ tax_type: 'tax', tax_specific_type: 'igst' });
     expect(byName.get('Cess12')).toMatchObject({ tax_type: 'tax', tax_specific_type: 'cess', tax_percentage: 12 });
     expect(byName.get('GST28+Cess12')?.tax_percentage).toBe(40);
   });

@@ -48,7 +48,9 @@ function allocate(total: bigint, weights: bigint[]): bigint[] {
   if (sum <= 0n) return weights.map((_, i) => (i === 0 ? total : 0n));
   const parts = weights.map((w) => (total * w) / sum);
   let rest = total - parts.reduce((s, p) => s + p, 0n);
-  const order = weights.map((w, i) => ({ i, r: (total * w) % sum })).sort((a, b) => (a.r === b.r ? a.i - b.i : a.r > b.r ? -1 : 1));
+  const order = weights
+    .map((w, i) => ({ i, r: (total * w) % sum }))
+    .sort((a, b) => (a.r === b.r ? a.i - b.i : a.r > b.r ? -1 : 1));
   for (const { i } of order) {
     if (rest <= 0n) break;
     parts[i] = (parts[i] ?? 0n) + 1n;
@@ -58,7 +60,11 @@ function allocate(total: bigint, weights: bigint[]): bigint[] {
 }
 
 /** Checks lines, discounts, taxes, totals and bcy amounts; returns problems and the computed total. */
-export function checkDocument(doc: Json, taxes: Map<string, TaxInfo>, label: string): { problems: string[]; total: bigint } {
+export function checkDocument(
+  doc: Json,
+  taxes: Map<string, TaxInfo>,
+  label: string,
+): { problems: string[]; total: bigint } {
   const problems: string[] = [];
   const p = (v: unknown, w: string) => paise(v, `${label}.${w}`, problems);
   const lines = (doc.line_items as Json[] | undefined) ?? [];
@@ -79,9 +85,11 @@ export function checkDocument(doc: Json, taxes: Map<string, TaxInfo>, label: str
           : p(d, `line${i}.discount`) < gross
             ? p(d, `line${i}.discount`)
             : gross;
-    if (discount !== expectedDiscount) problems.push(`${label}.line${i}: discount_amount ${discount} ≠ ${expectedDiscount}`);
+    if (discount !== expectedDiscount)
+      problems.push(`${label}.line${i}: discount_amount ${discount} ≠ ${expectedDiscount}`);
     const itemTotal = p(line.item_total, `line${i}.item_total`);
-    if (itemTotal !== gross - discount) problems.push(`${label}.line${i}: item_total ${itemTotal} ≠ ${gross} − ${discount}`);
+    if (itemTotal !== gross - discount)
+      problems.push(`${label}.line${i}: item_total ${itemTotal} ≠ ${gross} − ${discount}`);
     itemTotals.push(itemTotal);
   });
   const subTotal = p(doc.sub_total, 'sub_total');
@@ -96,7 +104,8 @@ export function checkDocument(doc: Json, taxes: Map<string, TaxInfo>, label: str
   }
   if (doc.discount_amount !== undefined && p(doc.discount_amount, 'discount_amount') !== entityDiscount)
     problems.push(`${label}: discount_amount ≠ ${entityDiscount}`);
-  const shares = !itemLevel && doc.is_discount_before_tax === true ? allocate(entityDiscount, itemTotals) : itemTotals.map(() => 0n);
+  const shares =
+    !itemLevel && doc.is_discount_before_tax === true ? allocate(entityDiscount, itemTotals) : itemTotals.map(() => 0n);
 
   const expectedTaxes = new Map<string, bigint>();
   lines.forEach((line, i) => {
@@ -107,12 +116,16 @@ export function checkDocument(doc: Json, taxes: Map<string, TaxInfo>, label: str
     }
     const tax = taxes.get(taxId);
     if (!tax) return void problems.push(`${label}.line${i}: unknown tax_id ${taxId}`);
-    if (tax.tax_name !== line.tax_name || tax.tax_type !== line.tax_type) problems.push(`${label}.line${i}: tax name/type mismatch`);
+    if (tax.tax_name !== line.tax_name || tax.tax_type !== line.tax_type)
+      problems.push(`${label}.line${i}: tax name/type mismatch`);
     const taxable = (itemTotals[i] ?? 0n) - (shares[i] ?? 0n);
     for (const componentId of tax.components) {
       const c = taxes.get(componentId);
       if (!c) return void problems.push(`${label}: unknown component ${componentId}`);
-      expectedTaxes.set(c.tax_name, (expectedTaxes.get(c.tax_name) ?? 0n) + roundDiv(taxable * BigInt(c.basisPoints), 10_000n));
+      expectedTaxes.set(
+        c.tax_name,
+        (expectedTaxes.get(c.tax_name) ?? 0n) + roundDiv(taxable * BigInt(c.basisPoints), 10_000n),
+      );
     }
   });
   const wireTaxes = (doc.taxes as Json[] | undefined) ?? [];
@@ -123,7 +136,8 @@ export function checkDocument(doc: Json, taxes: Map<string, TaxInfo>, label: str
     if (expectedTaxes.get(String(t.tax_name)) !== amount)
       problems.push(`${label}: tax ${String(t.tax_name)} ${amount} ≠ ${expectedTaxes.get(String(t.tax_name))}`);
   }
-  if (wireTaxes.length !== expectedTaxes.size) problems.push(`${label}: ${wireTaxes.length} tax components, expected ${expectedTaxes.size}`);
+  if (wireTaxes.length !== expectedTaxes.size)
+    problems.push(`${label}: ${wireTaxes.length} tax components, expected ${expectedTaxes.size}`);
   const taxTotal = p(doc.tax_total, 'tax_total');
   if (taxTotal !== taxSum) problems.push(`${label}: tax_total ${taxTotal} ≠ Σ taxes ${taxSum}`);
 
@@ -131,19 +145,24 @@ export function checkDocument(doc: Json, taxes: Map<string, TaxInfo>, label: str
   const adjustment = doc.adjustment === undefined ? 0n : p(doc.adjustment, 'adjustment');
   const total = p(doc.total, 'total');
   const expectedTotal = subTotal - entityDiscount + taxTotal + shipping + adjustment;
-  if (total !== expectedTotal) problems.push(`${label}: total ${total} ≠ ${subTotal} − ${entityDiscount} + ${taxTotal} + ${shipping} + ${adjustment}`);
+  if (total !== expectedTotal)
+    problems.push(
+      `${label}: total ${total} ≠ ${subTotal} − ${entityDiscount} + ${taxTotal} + ${shipping} + ${adjustment}`,
+    );
   if (total <= 0n) problems.push(`${label}: total not positive`);
 
   const rateMicro = BigInt(Math.round(Number(doc.exchange_rate) * 1_000_000));
   const bcy = (field: string, value: bigint) => {
     if (doc[field] === undefined) return;
     const expected = roundDiv(value * rateMicro, 1_000_000n);
-    if (p(doc[field], field) !== expected) problems.push(`${label}: ${field} ≠ round(${value} × ${doc.exchange_rate as number})`);
+    if (p(doc[field], field) !== expected)
+      problems.push(`${label}: ${field} ≠ round(${value} × ${doc.exchange_rate as number})`);
   };
   bcy('bcy_sub_total', subTotal);
   bcy('bcy_tax_total', taxTotal);
   bcy('bcy_total', total);
-  if (doc.currency_code === 'INR' && doc.exchange_rate !== 1) problems.push(`${label}: INR document with exchange_rate ${String(doc.exchange_rate)}`);
+  if (doc.currency_code === 'INR' && doc.exchange_rate !== 1)
+    problems.push(`${label}: INR document with exchange_rate ${String(doc.exchange_rate)}`);
   if (doc.currency_code !== 'INR' && doc.exchange_rate === 1) problems.push(`${label}: foreign document at 1:1`);
   return { problems, total };
 }

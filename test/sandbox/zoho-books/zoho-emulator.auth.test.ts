@@ -1,10 +1,21 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startZohoEmulator, ZOHO_SANDBOX_DEFAULTS, type ZohoEmulator, type ZohoEmulatorOptions } from '../../../sandbox/zoho-books/index.js';
+import {
+  startZohoEmulator,
+  ZOHO_SANDBOX_DEFAULTS,
+  type ZohoEmulator,
+  type ZohoEmulatorOptions,
+} from '../../../sandbox/zoho-books/index.js';
 import { accessToken, admin, booksGet, requestToken } from './zoho-test-client.js';
 
 let emu: ZohoEmulator | undefined;
 async function start(options: ZohoEmulatorOptions = {}): Promise<ZohoEmulator> {
-  emu = await startZohoEmulator({ records: 30, customers: 10, creditNotes: 5, clock: { now: '2026-02-01T04:30:00Z', frozen: true }, ...options });
+  emu = await startZohoEmulator({
+    records: 30,
+    customers: 10,
+    creditNotes: 5,
+    clock: { now: '2026-02-01T04:30:00Z', frozen: true },
+    ...options,
+  });
   return emu;
 }
 afterEach(async () => {
@@ -26,12 +37,21 @@ describe('Zoho emulator organization_id', () => {
     const e = await start();
     const r = await booksGet(e, await accessToken(e), '/invoices', { organization_id: '60099999999' });
     expect(r.status).toBe(400);
-    expect(r.body).toEqual({ code: 6041, message: 'This user is not associated with the CompanyID/CompanyName:60099999999.' });
+    expect(r.body).toEqual({
+      code: 6041,
+      message: 'This user is not associated with the CompanyID/CompanyName:60099999999.',
+    });
   });
 
   it('given the organization id in the X-com-zoho-books-organizationid header instead, when invoices are listed, then 200', async () => {
     const e = await start();
-    const r = await booksGet(e, await accessToken(e), '/invoices', { organization_id: null }, { 'X-com-zoho-books-organizationid': e.organizationId });
+    const r = await booksGet(
+      e,
+      await accessToken(e),
+      '/invoices',
+      { organization_id: null },
+      { 'X-com-zoho-books-organizationid': e.organizationId },
+    );
     expect(r.status).toBe(200);
   });
 
@@ -126,6 +146,11 @@ describe('Zoho emulator auth', () => {
     expect((await booksGet(e, String(r.body.access_token), '/invoices')).status).toBe(200);
     expect(e.stats().refreshCount).toBe(0);
     const creds = await admin(e, 'GET', 'credentials');
-    expect(creds.body).toMatchObject({ client_id: ZOHO_SANDBOX_DEFAULTS.clientId, organization_id: '60012345678', token_url: e.tokenUrl, api_base: e.apiBase });
+    expect(creds.body).toMatchObject({
+      client_id: ZOHO_SANDBOX_DEFAULTS.clientId,
+      organization_id: '60012345678',
+      token_url: e.tokenUrl,
+      api_base: e.apiBase,
+    });
   });
 });

@@ -9,7 +9,12 @@ let emu: ZohoEmulator;
 let token: string;
 
 beforeAll(async () => {
-  emu = await startZohoEmulator({ seed: 11, records: 450, ratePerMinute: 0, clock: { now: '2026-01-10T06:30:00Z', frozen: true } });
+  emu = await startZohoEmulator({
+    seed: 11,
+    records: 450,
+    ratePerMinute: 0,
+    clock: { now: '2026-01-10T06:30:00Z', frozen: true },
+  });
   token = await accessToken(emu);
 });
 afterAll(() => emu.close());
@@ -106,13 +111,19 @@ describe('Zoho emulator lists and details', () => {
   });
 
   it('given malformed paging or sorting, when the list is read, then 400 with code 2 naming the parameter', async () => {
-    expect((await booksGet(emu, token, '/invoices', { per_page: 'abc' })).body).toEqual({ code: 2, message: 'Invalid value passed for per_page' });
+    expect((await booksGet(emu, token, '/invoices', { per_page: 'abc' })).body).toEqual({
+      code: 2,
+      message: 'Invalid value passed for per_page',
+    });
     expect((await booksGet(emu, token, '/invoices', { page: 0 })).status).toBe(400);
     const bySort = await booksGet(emu, token, '/invoices', { sort_column: 'last_modified_time' });
     expect(bySort.status).toBe(400);
     expect(bySort.body).toEqual({ code: 2, message: 'Invalid value passed for sort_column' });
     expect((await booksGet(emu, token, '/creditnotes', { sort_column: 'last_modified_time' })).status).toBe(400);
-    expect((await booksGet(emu, token, '/invoices', { filter_by: 'Status.Nope' })).body).toEqual({ code: 2, message: 'Invalid value passed for filter_by' });
+    expect((await booksGet(emu, token, '/invoices', { filter_by: 'Status.Nope' })).body).toEqual({
+      code: 2,
+      message: 'Invalid value passed for filter_by',
+    });
   });
 
   it('given last_modified_time with a +0530 offset sent as %2B, when invoices are listed, then exactly those modified at or after it come back (inclusive)', async () => {
@@ -142,9 +153,12 @@ describe('Zoho emulator lists and details', () => {
   });
 
   it('given an unencoded "+" in last_modified_time (decoded as a space), when the list is read, then 400 code 2 instead of a silently wrong result', async () => {
-    const r = await fetch(`${emu.apiBase}/invoices?organization_id=${emu.organizationId}&last_modified_time=2025-10-01T09:00:00+0530`, {
-      headers: { authorization: `Zoho-oauthtoken ${token}` },
-    });
+    const r = await fetch(
+      `${emu.apiBase}/invoices?organization_id=${emu.organizationId}&last_modified_time=2025-10-01T09:00:00+0530`,
+      {
+        headers: { authorization: `Zoho-oauthtoken ${token}` },
+      },
+    );
     expect(r.status).toBe(400);
     expect(await r.json()).toEqual({ code: 2, message: 'Invalid value passed for last_modified_time' });
   });
@@ -160,7 +174,10 @@ describe('Zoho emulator lists and details', () => {
     const mine = await listAll(emu, token, '/invoices', 'invoices', { customer_id: customer });
     expect(mine.length).toBeGreaterThan(0);
     expect(mine.every((r) => r.customer_id === customer)).toBe(true);
-    const march = await listAll(emu, token, '/invoices', 'invoices', { date_start: '2025-03-01', date_end: '2025-03-31' });
+    const march = await listAll(emu, token, '/invoices', 'invoices', {
+      date_start: '2025-03-01',
+      date_end: '2025-03-31',
+    });
     expect(march.length).toBeGreaterThan(0);
     expect(march.every((r) => String(r.date) >= '2025-03-01' && String(r.date) <= '2025-03-31')).toBe(true);
     const unpaid = await listAll(emu, token, '/invoices', 'invoices', { status: 'unpaid' });
@@ -174,7 +191,12 @@ describe('Zoho emulator lists and details', () => {
   });
 
   it('given lists already read (and so sorted and kept), when invoices are edited, voided, created and a contact renamed, then the next list calls show every change', async () => {
-    const own = await startZohoEmulator({ seed: 12, records: 60, ratePerMinute: 0, clock: { now: '2026-01-10T06:30:00Z', frozen: true } });
+    const own = await startZohoEmulator({
+      seed: 12,
+      records: 60,
+      ratePerMinute: 0,
+      clock: { now: '2026-01-10T06:30:00Z', frozen: true },
+    });
     try {
       const t = await accessToken(own);
       const ids = async (params: Record<string, string | number>) =>
@@ -191,13 +213,17 @@ describe('Zoho emulator lists and details', () => {
       expect(await ids({ sort_column: 'total', sort_order: 'A' })).toContain(created.id);
       expect(byTotal).not.toContain(created.id);
       const since = await booksGet(own, t, '/invoices', { last_modified_time: created.last_modified_time! });
-      expect((since.body.invoices as Json[]).map((r) => String(r.invoice_id))).toEqual(expect.arrayContaining([open.invoice_id, created.id]));
+      expect((since.body.invoices as Json[]).map((r) => String(r.invoice_id))).toEqual(
+        expect.arrayContaining([open.invoice_id, created.id]),
+      );
 
       const contact = own.store.contacts().find((c) => c.contact_type === 'customer')!;
       await listAll(own, t, '/contacts', 'contacts', { per_page: 200 });
       own.store.editContact(contact.contact_id, { contact_name: 'Renamed After Listing Pvt Ltd' });
       const contacts = await listAll(own, t, '/contacts', 'contacts', { per_page: 200 });
-      expect(contacts.find((c) => String(c.contact_id) === contact.contact_id)?.contact_name).toBe('Renamed After Listing Pvt Ltd');
+      expect(contacts.find((c) => String(c.contact_id) === contact.contact_id)?.contact_name).toBe(
+        'Renamed After Listing Pvt Ltd',
+      );
     } finally {
       await own.close();
     }
@@ -214,9 +240,14 @@ describe('Zoho emulator lists and details', () => {
     expect((cn.invoices as Json[]).length).toBeGreaterThan(0);
     expect(cn.updated_time).toBe(applied?.last_modified_time);
     expect(cn.balance).toBe(0);
-    const since = await listAll(emu, token, '/creditnotes', 'creditnotes', { last_modified_time: '2025-07-01T00:00:00+0530' });
+    const since = await listAll(emu, token, '/creditnotes', 'creditnotes', {
+      last_modified_time: '2025-07-01T00:00:00+0530',
+    });
     expect(since.every((c) => String(c.last_modified_time) >= '2025-07-01T00:00:00+0530')).toBe(true);
-    expect((await booksGet(emu, token, '/creditnotes/1')).body).toEqual({ code: 1002, message: 'Credit Note does not exist.' });
+    expect((await booksGet(emu, token, '/creditnotes/1')).body).toEqual({
+      code: 1002,
+      message: 'Credit Note does not exist.',
+    });
   });
 
   it('given contacts, when listed with and without contact_type=customer, then vendors appear only without it, and sort_column=last_modified_time is allowed', async () => {
@@ -225,7 +256,11 @@ describe('Zoho emulator lists and details', () => {
     expect(everyone.some((c) => c.contact_type === 'vendor')).toBe(true);
     expect(customers.every((c) => c.contact_type === 'customer')).toBe(true);
     expect(customers).toHaveLength(80);
-    const sorted = await booksGet(emu, token, '/contacts', { contact_type: 'customer', sort_column: 'last_modified_time', sort_order: 'D' });
+    const sorted = await booksGet(emu, token, '/contacts', {
+      contact_type: 'customer',
+      sort_column: 'last_modified_time',
+      sort_order: 'D',
+    });
     const stamps = (sorted.body.contacts as Json[]).map((c) => String(c.last_modified_time));
     expect(stamps).toEqual([...stamps].sort().reverse());
     const id = String(customers[0]?.contact_id);
@@ -246,7 +281,9 @@ describe('Zoho emulator lists and details', () => {
       state_code: 'KA',
     });
     const taxes = (await booksGet(emu, token, '/settings/taxes')).body.taxes as Json[];
-    expect(new Set(taxes.filter((t) => t.tax_type === 'tax').map((t) => t.tax_specific_type))).toEqual(new Set(['cgst', 'sgst', 'igst', 'cess']));
+    expect(new Set(taxes.filter((t) => t.tax_type === 'tax').map((t) => t.tax_specific_type))).toEqual(
+      new Set(['cgst', 'sgst', 'igst', 'cess']),
+    );
     const group = taxes.find((t) => t.tax_name === 'GST18');
     const g = await booksGet(emu, token, `/settings/taxgroups/${String(group?.tax_id)}`);
     expect(((g.body.tax_group as Json).taxes as Json[]).map((t) => t.tax_name)).toEqual(['CGST9', 'SGST9']);

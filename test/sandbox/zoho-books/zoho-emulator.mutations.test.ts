@@ -9,7 +9,13 @@ let emu: ZohoEmulator;
 let token: string;
 beforeEach(async () => {
   // 2026-03-02T09:15:30Z = 14:45:30 IST.
-  emu = await startZohoEmulator({ records: 120, customers: 20, creditNotes: 20, ratePerMinute: 0, clock: { now: '2026-03-02T09:15:30Z', frozen: true } });
+  emu = await startZohoEmulator({
+    records: 120,
+    customers: 20,
+    creditNotes: 20,
+    ratePerMinute: 0,
+    clock: { now: '2026-03-02T09:15:30Z', frozen: true },
+  });
   token = await accessToken(emu);
 });
 afterEach(() => emu.close());
@@ -39,11 +45,16 @@ describe('Zoho emulator mutations', () => {
   it('given an invoice, when it is hard-deleted, then its detail answers 404 code 1002 and no list shows it (no tombstone)', async () => {
     const id = pick('sent');
     await admin(emu, 'POST', 'mutate', [{ op: 'delete_invoice', invoice_id: id }]);
-    expect(await booksGet(emu, token, `/invoices/${id}`)).toMatchObject({ status: 404, body: { code: 1002, message: 'Invoice does not exist.' } });
+    expect(await booksGet(emu, token, `/invoices/${id}`)).toMatchObject({
+      status: 404,
+      body: { code: 1002, message: 'Invoice does not exist.' },
+    });
     const all = await listAll(emu, token, '/invoices', 'invoices');
     expect(all).toHaveLength(119);
     expect(all.some((x) => x.invoice_id === id)).toBe(false);
-    expect((await listAll(emu, token, '/invoices', 'invoices', { status: 'void' })).some((x) => x.invoice_id === id)).toBe(false);
+    expect(
+      (await listAll(emu, token, '/invoices', 'invoices', { status: 'void' })).some((x) => x.invoice_id === id),
+    ).toBe(false);
   });
 
   it('given a paid invoice, when voided or deleted without force, then 400 and nothing changes; with force the payments are removed first', async () => {
@@ -97,7 +108,9 @@ describe('Zoho emulator mutations', () => {
     expect(paise(partial.balance, 'b', [])).toBe(total - 10000n);
     await emu.store.recordPayment(id);
     expect(await detail(id)).toMatchObject({ status: 'paid', balance: 0 });
-    expect((await admin(emu, 'POST', 'mutate', [{ op: 'record_payment', invoice_id: id, amount: 1 }])).status).toBe(400);
+    expect((await admin(emu, 'POST', 'mutate', [{ op: 'record_payment', invoice_id: id, amount: 1 }])).status).toBe(
+      400,
+    );
   });
 
   it('given three invoices edited in one batch, when read back, then they share one last_modified_time second and a last_modified_time filter at that second returns all three', async () => {
@@ -110,7 +123,9 @@ describe('Zoho emulator mutations', () => {
     expect(new Set(results.map((r) => r.last_modified_time))).toEqual(new Set([NOW]));
     const since = await listAll(emu, token, '/invoices', 'invoices', { last_modified_time: NOW });
     expect(since.map((r) => r.invoice_id).sort()).toEqual([...ids].sort());
-    expect(await listAll(emu, token, '/invoices', 'invoices', { last_modified_time: '2026-03-02T14:45:31+0530' })).toEqual([]);
+    expect(
+      await listAll(emu, token, '/invoices', 'invoices', { last_modified_time: '2026-03-02T14:45:31+0530' }),
+    ).toEqual([]);
   });
 
   it('given a batch stamped with `at`, when applied, then every op gets that second', async () => {
@@ -122,7 +137,10 @@ describe('Zoho emulator mutations', () => {
         { op: 'edit_invoice', invoice_id: b?.invoice_id, changes: { notes: 'x' } },
       ],
     });
-    expect((r.body.results as Json[]).map((x) => x.last_modified_time)).toEqual(['2026-03-01T05:30:00+0530', '2026-03-01T05:30:00+0530']);
+    expect((r.body.results as Json[]).map((x) => x.last_modified_time)).toEqual([
+      '2026-03-01T05:30:00+0530',
+      '2026-03-01T05:30:00+0530',
+    ]);
   });
 
   it('given a batch whose second op fails, when applied, then nothing from the batch is kept', async () => {
@@ -135,7 +153,10 @@ describe('Zoho emulator mutations', () => {
     expect(r.status).toBe(404);
     expect(r.body).toMatchObject({ code: 1002 });
     expect(await detail(id)).toEqual(before);
-    const created = await admin(emu, 'POST', 'mutate', [{ op: 'create_invoice' }, { op: 'edit_contact', contact_id: '1' }]);
+    const created = await admin(emu, 'POST', 'mutate', [
+      { op: 'create_invoice' },
+      { op: 'edit_contact', contact_id: '1' },
+    ]);
     expect(created.status).toBe(404);
     expect(emu.store.invoices()).toHaveLength(120);
   });
@@ -169,10 +190,16 @@ describe('Zoho emulator mutations', () => {
 
   it('given a contact edit, when contacts are listed with last_modified_time, then the contact shows up with the new name', async () => {
     const contact = emu.store.contacts().find((c) => c.contact_type === 'customer');
-    await admin(emu, 'POST', 'mutate', [{ op: 'edit_contact', contact_id: contact?.contact_id, changes: { contact_name: 'Renamed Traders LLP' } }]);
+    await admin(emu, 'POST', 'mutate', [
+      { op: 'edit_contact', contact_id: contact?.contact_id, changes: { contact_name: 'Renamed Traders LLP' } },
+    ]);
     const rows = await listAll(emu, token, '/contacts', 'contacts', { last_modified_time: NOW });
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ contact_id: contact?.contact_id, contact_name: 'Renamed Traders LLP', last_modified_time: NOW });
+    expect(rows[0]).toMatchObject({
+      contact_id: contact?.contact_id,
+      contact_name: 'Renamed Traders LLP',
+      last_modified_time: NOW,
+    });
   });
 
   it('given an invalid mutation body, when posted, then 400 names the problem', async () => {
@@ -187,7 +214,11 @@ describe('Zoho emulator mutations', () => {
     await admin(emu, 'POST', 'clock', { now: '2030-01-01T00:00:00Z' });
     const r = await admin(emu, 'POST', 'reset');
     expect(r.body).toMatchObject({ ok: true, refreshCount: 0, records: { invoices: 120 } });
-    expect((await admin(emu, 'GET', 'clock')).body).toMatchObject({ now: '2026-03-02T09:15:30.000Z', frozen: true, today: '2026-03-02' });
+    expect((await admin(emu, 'GET', 'clock')).body).toMatchObject({
+      now: '2026-03-02T09:15:30.000Z',
+      frozen: true,
+      today: '2026-03-02',
+    });
     expect(emu.store.invoice(id)).toBeDefined();
     expect((await booksGet(emu, token, '/invoices')).status).toBe(401);
     const bigger = await admin(emu, 'POST', 'reset', { records: 10, seed: 99 });

@@ -5,7 +5,13 @@ import { accessToken, admin, booksGet } from './zoho-test-client.js';
 let emu: ZohoEmulator | undefined;
 async function start(options: ZohoEmulatorOptions = {}): Promise<ZohoEmulator> {
   // 04:30Z on 1 Feb = 10:00 IST, so the organisation's day ends 14 h (50,400 s) later.
-  emu = await startZohoEmulator({ records: 20, customers: 8, creditNotes: 3, clock: { now: '2026-02-01T04:30:00Z', frozen: true }, ...options });
+  emu = await startZohoEmulator({
+    records: 20,
+    customers: 8,
+    creditNotes: 3,
+    clock: { now: '2026-02-01T04:30:00Z', frozen: true },
+    ...options,
+  });
   return emu;
 }
 afterEach(async () => {
@@ -13,7 +19,11 @@ afterEach(async () => {
   emu = undefined;
 });
 
-const rateHeaders = (h: Headers) => ({ limit: h.get('x-rate-limit-limit'), remaining: h.get('x-rate-limit-remaining'), reset: h.get('x-rate-limit-reset') });
+const rateHeaders = (h: Headers) => ({
+  limit: h.get('x-rate-limit-limit'),
+  remaining: h.get('x-rate-limit-remaining'),
+  reset: h.get('x-rate-limit-reset'),
+});
 
 describe('Zoho emulator rate limits', () => {
   it('given ratePerMinute 5, when a 6th call is made within the minute, then 429 code 44 with per-minute X-Rate-Limit-* headers and no Retry-After; a minute later calls pass again', async () => {
@@ -45,7 +55,10 @@ describe('Zoho emulator rate limits', () => {
     for (let i = 0; i < 3; i++) expect((await booksGet(e, token, '/contacts')).status).toBe(200);
     const capped = await booksGet(e, token, '/contacts');
     expect(capped.status).toBe(429);
-    expect(capped.body).toEqual({ code: 45, message: 'The API call for this organization has exceeded the maximum call rate limit of 3.' });
+    expect(capped.body).toEqual({
+      code: 45,
+      message: 'The API call for this organization has exceeded the maximum call rate limit of 3.',
+    });
     expect(rateHeaders(capped.headers)).toEqual({ limit: '3', remaining: '0', reset: '50400' });
     await admin(e, 'POST', 'clock', { advanceSeconds: 50400 });
     expect((await booksGet(e, await accessToken(e), '/contacts')).status).toBe(200);
@@ -54,7 +67,8 @@ describe('Zoho emulator rate limits', () => {
   it('given a 401 or a wrong organization, when answered, then the call still carries X-Rate-Limit-* headers but is not counted', async () => {
     const e = await start({ ratePerMinute: 2 });
     const token = await accessToken(e);
-    for (let i = 0; i < 3; i++) expect((await booksGet(e, 'bad', '/invoices')).headers.get('x-rate-limit-remaining')).toBe('10000');
+    for (let i = 0; i < 3; i++)
+      expect((await booksGet(e, 'bad', '/invoices')).headers.get('x-rate-limit-remaining')).toBe('10000');
     expect((await booksGet(e, token, '/invoices', { organization_id: null })).status).toBe(400);
     expect((await booksGet(e, token, '/invoices')).status).toBe(200);
     expect((await booksGet(e, token, '/invoices')).status).toBe(200);
@@ -83,7 +97,10 @@ describe('Zoho emulator rate limits', () => {
     expect(r.headers.get('x-rate-limit-reset')).toBe('7');
     expect(r.headers.get('retry-after')).toBeNull();
     await admin(e, 'POST', 'faults', { errorNext: 1, errorStatus: 500 });
-    expect(await booksGet(e, token, '/invoices')).toMatchObject({ status: 500, body: { code: 1000, message: 'Internal error' } });
+    expect(await booksGet(e, token, '/invoices')).toMatchObject({
+      status: 500,
+      body: { code: 1000, message: 'Internal error' },
+    });
     expect((await booksGet(e, token, '/invoices')).status).toBe(200);
     const journal = await admin<{ entries: { path: string; status: number }[] }>(e, 'GET', 'journal');
     expect(journal.body.entries.map((x) => x.status)).toEqual([200, 429, 500, 200]);

@@ -8,7 +8,12 @@ let emu: ZohoEmulator;
 let token: string;
 
 beforeAll(async () => {
-  emu = await startZohoEmulator({ seed: 3, records: 20, ratePerMinute: 0, clock: { now: '2026-01-10T06:30:00Z', frozen: true } });
+  emu = await startZohoEmulator({
+    seed: 3,
+    records: 20,
+    ratePerMinute: 0,
+    clock: { now: '2026-01-10T06:30:00Z', frozen: true },
+  });
   token = await accessToken(emu);
 });
 afterAll(() => emu.close());
@@ -29,7 +34,13 @@ const invoice = (id: number, modified: string, extra: Json = {}): Json => ({
   tax_total: 0,
   total: 120,
   balance: 120,
-  billing_address: { address: '4900 Hopyard Rd, Suite 310', city: 'Pleasanton', state: 'CA', zip: 94588, country: 'U.S.A' },
+  billing_address: {
+    address: '4900 Hopyard Rd, Suite 310',
+    city: 'Pleasanton',
+    state: 'CA',
+    zip: 94588,
+    country: 'U.S.A',
+  },
   created_time: '2013-11-18T02:17:40-0800',
   last_modified_time: modified,
   ...extra,
@@ -37,7 +48,9 @@ const invoice = (id: number, modified: string, extra: Json = {}): Json => ({
 
 describe('Zoho emulator: records replayed in Zoho’s own JSON', () => {
   it('given an invoice posted to /__admin/records, when it is read, then the detail is the record exactly and the list row is its summary without line items', async () => {
-    const record = invoice(982000000567114, '2013-11-18T02:02:51-0800', { custom_fields: [{ customfield_id: '46000000012845', value: 'Normal' }] });
+    const record = invoice(982000000567114, '2013-11-18T02:02:51-0800', {
+      custom_fields: [{ customfield_id: '46000000012845', value: 'Normal' }],
+    });
     const posted = await admin(emu, 'POST', 'records', { entity: 'invoices', records: [record] });
     expect(posted.status).toBe(200);
     expect(posted.body).toMatchObject({ entity: 'invoices', ids: ['982000000567114'] });
@@ -48,7 +61,12 @@ describe('Zoho emulator: records replayed in Zoho’s own JSON', () => {
 
     const list = await booksGet<{ invoices: Json[] }>(emu, token, '/invoices', { customer_id: '982000000567001' });
     const row = list.body.invoices.find((r) => String(r.invoice_id) === '982000000567114')!;
-    expect(row).toMatchObject({ invoice_number: 'INV-R982000000567114', total: 120, balance: 120, last_modified_time: '2013-11-18T02:02:51-0800' });
+    expect(row).toMatchObject({
+      invoice_number: 'INV-R982000000567114',
+      total: 120,
+      balance: 120,
+      last_modified_time: '2013-11-18T02:02:51-0800',
+    });
     expect(row).not.toHaveProperty('line_items');
     expect(row).not.toHaveProperty('billing_address');
   });
@@ -56,12 +74,22 @@ describe('Zoho emulator: records replayed in Zoho’s own JSON', () => {
   it('given replayed invoices modified at different instants, when listed with last_modified_time, then only those modified at or after it come back (their own timestamps, their own offsets)', async () => {
     await admin(emu, 'POST', 'records', {
       entity: 'invoices',
-      records: [invoice(700001, '2014-03-01T10:00:00+0530'), invoice(700002, '2014-03-01T10:00:01+0530'), invoice(700003, '2014-02-28T20:30:00-0800')],
+      records: [
+        invoice(700001, '2014-03-01T10:00:00+0530'),
+        invoice(700002, '2014-03-01T10:00:01+0530'),
+        invoice(700003, '2014-02-28T20:30:00-0800'),
+      ],
     });
-    const since = await booksGet<{ invoices: Json[] }>(emu, token, '/invoices', { last_modified_time: '2014-03-01T10:00:01+0530', search_text: 'INV-R7000' });
+    const since = await booksGet<{ invoices: Json[] }>(emu, token, '/invoices', {
+      last_modified_time: '2014-03-01T10:00:01+0530',
+      search_text: 'INV-R7000',
+    });
     // 700001 and 700003 are the same instant (04:30:00Z) printed in two offsets; 700002 is one second later.
     expect(since.body.invoices.map((r) => String(r.invoice_id)).sort()).toEqual(['700002']);
-    const earlier = await booksGet<{ invoices: Json[] }>(emu, token, '/invoices', { last_modified_time: '2014-03-01T04:30:00+0000', search_text: 'INV-R7000' });
+    const earlier = await booksGet<{ invoices: Json[] }>(emu, token, '/invoices', {
+      last_modified_time: '2014-03-01T04:30:00+0000',
+      search_text: 'INV-R7000',
+    });
     expect(earlier.body.invoices.map((r) => String(r.invoice_id)).sort()).toEqual(['700001', '700002', '700003']);
   });
 
@@ -81,7 +109,9 @@ describe('Zoho emulator: records replayed in Zoho’s own JSON', () => {
       updated_time: '2016-06-05T02:30:08-0700',
     };
     expect((await admin(emu, 'POST', 'records', { entity: 'creditnotes', records: [note] })).status).toBe(200);
-    const list = await booksGet<{ creditnotes: Json[] }>(emu, token, '/creditnotes', { customer_id: '903000000000099' });
+    const list = await booksGet<{ creditnotes: Json[] }>(emu, token, '/creditnotes', {
+      customer_id: '903000000000099',
+    });
     expect(list.body.creditnotes).toEqual([
       {
         creditnote_id: '90300000072369',
@@ -114,7 +144,13 @@ describe('Zoho emulator: records replayed in Zoho’s own JSON', () => {
   });
 
   it('given an organisation with its taxes posted to /__admin/organisation, when the settings are read, then they are the replayed ones and the API answers for its organization_id', async () => {
-    const organization = { organization_id: '10229182', name: 'Zillium Inc', currency_code: 'USD', time_zone: 'PST', country: 'U.S.A' };
+    const organization = {
+      organization_id: '10229182',
+      name: 'Zillium Inc',
+      currency_code: 'USD',
+      time_zone: 'PST',
+      country: 'U.S.A',
+    };
     const taxes = [{ tax_id: '982000000566009', tax_name: 'Sales Group', tax_percentage: 10.5, tax_type: 'tax' }];
     const r = await admin<Json>(emu, 'POST', 'organisation', { organization, taxes });
     expect(r.body).toEqual({ organization_id: '10229182' });

@@ -49,7 +49,12 @@ export async function booksGet<T = Record<string, unknown>>(
   return reply<T>(await fetch(url, { headers: { ...auth, ...headers } }));
 }
 
-export async function admin<T = Record<string, unknown>>(emu: ZohoEmulator, method: string, path: string, body?: unknown): Promise<Reply<T>> {
+export async function admin<T = Record<string, unknown>>(
+  emu: ZohoEmulator,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Reply<T>> {
   const init: RequestInit = { method, headers: { 'content-type': 'application/json' } };
   if (body !== undefined) init.body = JSON.stringify(body);
   return reply<T>(await fetch(`${emu.url}/__admin/${path}`, init));

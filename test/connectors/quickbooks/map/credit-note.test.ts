@@ -43,13 +43,23 @@ describe('QuickBooks credit memo → billing credit note', () => {
       currency: 'INR',
       stateCode: 'KA',
     });
-    expect(warnings).toEqual(['credit memo 7 names invoices 1051, 1052 without a per-invoice amount; sent in metaData only']);
+    expect(warnings).toEqual([
+      'credit memo 7 names invoices 1051, 1052 without a per-invoice amount; sent in metaData only',
+    ]);
   });
 
   it('given a discount line on a credit memo, then it becomes a negative line and the subtotal is net of it', () => {
     const raw = fixture('credit-memo-applied');
     const lines = raw.Line as unknown[];
-    raw.Line = [...lines, { Id: '2', Amount: 100, DetailType: 'DiscountLineDetail', DiscountLineDetail: { PercentBased: true, DiscountPercent: 10 } }];
+    raw.Line = [
+      ...lines,
+      {
+        Id: '2',
+        Amount: 100,
+        DetailType: 'DiscountLineDetail',
+        DiscountLineDetail: { PercentBased: true, DiscountPercent: 10 },
+      },
+    ];
     raw.TxnTaxDetail = {
       TotalTax: 162,
       TaxLine: [
@@ -77,8 +87,20 @@ describe('QuickBooks credit memo → billing credit note', () => {
 
 describe('QuickBooks credit memo with a shipping line', () => {
   it('given a credit memo with the lines of Intuit’s published Sample_Inv#2 (item 50.00, SubTotal 50.00, 10 % discount 5.00, shipping 2.00 after the subtotal, tax 5.00, total 52.00), when mapped, then the shipping is a "Shipping" line inside the subtotal and subtotal + tax = total', () => {
-    const golden = JSON.parse(readFileSync(new URL('../../../fixtures/golden/quickbooks/invoice-discount-deposit.json', import.meta.url), 'utf8')).Invoice;
-    const memo = { ...golden, Id: '960', DocNumber: 'CM-960', RemainingCredit: 52, Deposit: undefined, Balance: undefined };
+    const golden = JSON.parse(
+      readFileSync(
+        new URL('../../../fixtures/golden/quickbooks/invoice-discount-deposit.json', import.meta.url),
+        'utf8',
+      ),
+    ).Invoice;
+    const memo = {
+      ...golden,
+      Id: '960',
+      DocNumber: 'CM-960',
+      RemainingCredit: 52,
+      Deposit: undefined,
+      Balance: undefined,
+    };
     const ctx = mapContext(
       { baseCurrency: 'USD' },
       buildLookups({
@@ -87,7 +109,8 @@ describe('QuickBooks credit memo with a shipping line', () => {
       }),
     );
     const r = toCreditNote(sourceRecord(memo), ctx);
-    if (!r.ok || r.value.kind !== 'credit-note') throw new Error(r.ok ? 'not a credit note' : `${r.reason}: ${r.message}`);
+    if (!r.ok || r.value.kind !== 'credit-note')
+      throw new Error(r.ok ? 'not a credit note' : `${r.reason}: ${r.message}`);
     const cn = r.value.creditNote;
     expect(CreditNoteUpsertBody.safeParse({ creditNote: cn }).success).toBe(true);
     expect(cn.lineItems?.map((l) => [l.lineItemDetails?.name, l.subTotal])).toEqual([
@@ -104,7 +127,13 @@ describe('QuickBooks credit memo with a shipping line', () => {
 describe('QuickBooks credit memo text lines', () => {
   it('given a credit memo with a DescriptionOnly line before its item, when mapped, then the text is a zero line in its place and the amounts are unchanged', () => {
     const raw = fixture('credit-memo-applied') as { Line: unknown[] };
-    raw.Line.unshift({ Id: '5', LineNum: 1, Description: 'Credit for the 12 February outage', DetailType: 'DescriptionOnly', DescriptionLineDetail: {} });
+    raw.Line.unshift({
+      Id: '5',
+      LineNum: 1,
+      Description: 'Credit for the 12 February outage',
+      DetailType: 'DescriptionOnly',
+      DescriptionLineDetail: {},
+    });
     const { creditNote, warnings } = mapped({ ...raw, _customer: fixture('customer-registered') });
     expect(warnings).toEqual([]);
     expect(creditNote).toMatchObject({ creditNoteSubtotal: 1000, creditNoteTotal: 1180 });

@@ -20,16 +20,32 @@ const CASES = [
     customer: 'customer-registered',
     shows: 'intra-state GST: CGST + SGST TaxLines split per line to the paisa',
   },
-  { fixture: 'invoice-inter-state', map: toInvoice, shows: 'inter-state: one IGST TaxLine, the customer from the document (no customer record)' },
-  { fixture: 'invoice-usd', map: toInvoice, shows: 'USD, partly paid: ExchangeRate (INR per USD) sent as is, paid = TotalAmt − Balance' },
-  { fixture: 'invoice-partially-paid', map: toInvoice, shows: 'paise amounts: paid exact (3358.32 − 1358.32), place of supply from ShipAddr' },
+  {
+    fixture: 'invoice-inter-state',
+    map: toInvoice,
+    shows: 'inter-state: one IGST TaxLine, the customer from the document (no customer record)',
+  },
+  {
+    fixture: 'invoice-usd',
+    map: toInvoice,
+    shows: 'USD, partly paid: ExchangeRate (INR per USD) sent as is, paid = TotalAmt − Balance',
+  },
+  {
+    fixture: 'invoice-partially-paid',
+    map: toInvoice,
+    shows: 'paise amounts: paid exact (3358.32 − 1358.32), place of supply from ShipAddr',
+  },
   { fixture: 'invoice-voided', map: toInvoice, shows: 'voided: a status with zero amounts, never a delete' },
   {
     fixture: 'invoice-discounted',
     map: toInvoice,
     shows: 'a 10 % DiscountLineDetail before tax: discount {4000, 10 %, pre-tax}, tax on the discounted amount',
   },
-  { fixture: 'invoice-credit-applied', map: toInvoice, shows: 'a linked credit memo goes to invoiceAdjustedAmount, only cash to invoicePaidAmount' },
+  {
+    fixture: 'invoice-credit-applied',
+    map: toInvoice,
+    shows: 'a linked credit memo goes to invoiceAdjustedAmount, only cash to invoicePaidAmount',
+  },
   {
     fixture: 'invoice-au-tax-inclusive',
     map: toInvoice,
@@ -43,7 +59,11 @@ const CASES = [
     customer: 'customer-registered',
     shows: 'fully applied to the invoice it names: TotalAmt − RemainingCredit',
   },
-  { fixture: 'customer-registered', map: toCustomer, shows: 'a registered Indian business: GSTIN and PAN, GSTRegistrationType in metaData' },
+  {
+    fixture: 'customer-registered',
+    map: toCustomer,
+    shows: 'a registered Indian business: GSTIN and PAN, GSTRegistrationType in metaData',
+  },
   {
     fixture: 'customer-inactive',
     map: toCustomer,
@@ -61,10 +81,17 @@ const CASES = [
 }>;
 
 describe('QuickBooks fixtures → the expected billing bodies (test/fixtures/quickbooks/*.expected.json)', () => {
-  it.each(CASES.map((c) => [c.fixture, c.shows, c] as const))('given %s (%s), then the body is exactly the expected one', (_name, _shows, c) => {
-    const raw = { ...fixture(c.fixture), ...('customer' in c ? { _customer: fixture(c.customer) } : {}) };
-    const lookups = 'lookups' in c ? buildLookups(fixture(c.lookups) as Parameters<typeof buildLookups>[0]) : undefined;
-    const result = c.map(sourceRecord(raw), mapContext('baseCurrency' in c ? { baseCurrency: c.baseCurrency } : {}, lookups));
-    expect(expectExpectedBody(result, 'quickbooks', c.fixture)).toEqual('warnings' in c ? c.warnings : []);
-  });
+  it.each(CASES.map((c) => [c.fixture, c.shows, c] as const))(
+    'given %s (%s), then the body is exactly the expected one',
+    (_name, _shows, c) => {
+      const raw = { ...fixture(c.fixture), ...('customer' in c ? { _customer: fixture(c.customer) } : {}) };
+      const lookups =
+        'lookups' in c ? buildLookups(fixture(c.lookups) as Parameters<typeof buildLookups>[0]) : undefined;
+      const result = c.map(
+        sourceRecord(raw),
+        mapContext('baseCurrency' in c ? { baseCurrency: c.baseCurrency } : {}, lookups),
+      );
+      expect(expectExpectedBody(result, 'quickbooks', c.fixture)).toEqual('warnings' in c ? c.warnings : []);
+    },
+  );
 });

@@ -26,8 +26,12 @@ describe('QuickBooks invoice → billing invoice', () => {
 
   it('given TaxRate names that do not say CGST/SGST/IGST, then the supply geography decides: KA→KA pairs become CGST+SGST, KA→MH becomes IGST', () => {
     const lookups = fixtureLookups();
-    for (const id of ['7', '8', '27']) lookups.taxRates[id] = { name: `Output tax ${id === '27' ? 18 : 9}%`, rate: id === '27' ? '18' : '9' };
-    const intra = mapped({ ...fixture('invoice-intra-state'), _customer: fixture('customer-registered') }, mapContext({}, lookups));
+    for (const id of ['7', '8', '27'])
+      lookups.taxRates[id] = { name: `Output tax ${id === '27' ? 18 : 9}%`, rate: id === '27' ? '18' : '9' };
+    const intra = mapped(
+      { ...fixture('invoice-intra-state'), _customer: fixture('customer-registered') },
+      mapContext({}, lookups),
+    );
     expect(intra.invoice.invoiceTax).toEqual(gst({ cgst: 6750, sgst: 6750, rate: 18 }));
     const inter = mapped(fixture('invoice-inter-state'), mapContext({}, lookups));
     expect(inter.invoice.invoiceTax).toEqual(gst({ igst: 10800, rate: 18 }));
@@ -47,7 +51,9 @@ describe('QuickBooks invoice → billing invoice', () => {
       ],
       tds: 0,
     });
-    expect(warnings).toContain('place of supply unknown: tax lines whose rate names do not say CGST/SGST/IGST are sent under their own names');
+    expect(warnings).toContain(
+      'place of supply unknown: tax lines whose rate names do not say CGST/SGST/IGST are sent under their own names',
+    );
   });
 });
 
@@ -64,7 +70,9 @@ describe('QuickBooks invoice → quarantine reasons', () => {
 
   it('given TaxLines that do not add up to TotalTax, or a line whose Qty × UnitPrice is not its Amount, or a Balance above the total, then AMOUNTS_INCONSISTENT', () => {
     const raw = fixture('invoice-intra-state');
-    expect(reasonOf({ ...raw, TxnTaxDetail: { ...(raw.TxnTaxDetail as object), TotalTax: 13600 } })).toBe('AMOUNTS_INCONSISTENT');
+    expect(reasonOf({ ...raw, TxnTaxDetail: { ...(raw.TxnTaxDetail as object), TotalTax: 13600 } })).toBe(
+      'AMOUNTS_INCONSISTENT',
+    );
     const lines = structuredClone(raw.Line) as Array<Record<string, unknown>>;
     lines[0]!.Amount = 50001;
     expect(reasonOf({ ...raw, Line: lines })).toBe('AMOUNTS_INCONSISTENT');
@@ -98,7 +106,9 @@ describe('QuickBooks invoice → quarantine reasons', () => {
   });
 
   it('given a deleted record or a malformed one, then a typed reason, not a throw', () => {
-    expect(toInvoice({ id: '9', version: '2025-01-01T00:00:00.000Z', deleted: true, raw: { Id: '9' } }, mapContext())).toMatchObject({
+    expect(
+      toInvoice({ id: '9', version: '2025-01-01T00:00:00.000Z', deleted: true, raw: { Id: '9' } }, mapContext()),
+    ).toMatchObject({
       ok: false,
       reason: 'UNSUPPORTED',
     });
@@ -134,7 +144,12 @@ describe('QuickBooks line discounts: QuickBooks’ arithmetic wins', () => {
 
   it('given 3 × 3.30 at DiscountRate 15 whose Amount QuickBooks computed as 8.42, then the line discount is 1.48 (9.90 − 8.42), not 15 % of 9.90 rounded alone (1.49)', () => {
     const { invoice } = mapped(discounted({ Amount: 8.42, detail: { DiscountRate: 15 } }, 8.42, 9.94));
-    expect(invoice.lineItems![0]).toMatchObject({ subTotal: 8.42, total: 9.94, quantity: 3, discount: { amount: 1.48, percentage: 15, isPostTax: false } });
+    expect(invoice.lineItems![0]).toMatchObject({
+      subTotal: 8.42,
+      total: 9.94,
+      quantity: 3,
+      discount: { amount: 1.48, percentage: 15, isPostTax: false },
+    });
     expect(invoice.invoiceSubtotal).toBe(8.42);
     expect(invoice.invoiceTotal).toBe(9.94);
   });
@@ -149,12 +164,19 @@ describe('QuickBooks line discounts: QuickBooks’ arithmetic wins', () => {
       const r = toInvoice(sourceRecord(raw), mapContext());
       return r.ok ? 'ok' : `${r.reason} ${r.field}`;
     };
-    expect(reasonOf(discounted({ Amount: 8.44, detail: { DiscountRate: 15 } }, 8.44, 9.96))).toBe('AMOUNTS_INCONSISTENT Line.0.Amount');
-    expect(reasonOf(discounted({ Amount: 8.42, detail: { DiscountAmt: 1.6 } }, 8.42, 9.94))).toBe('AMOUNTS_INCONSISTENT Line.0.Amount');
+    expect(reasonOf(discounted({ Amount: 8.44, detail: { DiscountRate: 15 } }, 8.44, 9.96))).toBe(
+      'AMOUNTS_INCONSISTENT Line.0.Amount',
+    );
+    expect(reasonOf(discounted({ Amount: 8.42, detail: { DiscountAmt: 1.6 } }, 8.42, 9.94))).toBe(
+      'AMOUNTS_INCONSISTENT Line.0.Amount',
+    );
   });
 
   it('given the discounted line whose Amount does not add up to the SubTotal line, then AMOUNTS_INCONSISTENT', () => {
-    const r = toInvoice(sourceRecord(discounted({ Amount: 8.42, detail: { DiscountRate: 15 } }, 8.4, 9.92)), mapContext());
+    const r = toInvoice(
+      sourceRecord(discounted({ Amount: 8.42, detail: { DiscountRate: 15 } }, 8.4, 9.92)),
+      mapContext(),
+    );
     expect(r).toMatchObject({ ok: false, reason: 'AMOUNTS_INCONSISTENT' });
   });
 });
@@ -165,7 +187,9 @@ describe('QuickBooks shipping line: QuickBooks’ arithmetic wins', () => {
   // test/fixtures/golden/quickbooks/: an item of 50.00, the SubTotal line 50.00, a 10 % discount of 5.00,
   // then the shipping line (ItemRef SHIPPING_ITEM_ID) of 2.00 after the subtotal, tax 10 % of 50.00 = 5.00,
   // TotalAmt 52.00 = 50 − 5 + 2 + 5, Deposit 12.00, Balance 40.00.
-  const golden = JSON.parse(readFileSync(new URL('../../../fixtures/golden/quickbooks/invoice-discount-deposit.json', import.meta.url), 'utf8')).Invoice;
+  const golden = JSON.parse(
+    readFileSync(new URL('../../../fixtures/golden/quickbooks/invoice-discount-deposit.json', import.meta.url), 'utf8'),
+  ).Invoice;
   const usCompany = () =>
     mapContext(
       { baseCurrency: 'USD' },
@@ -194,8 +218,13 @@ describe('QuickBooks shipping line: QuickBooks’ arithmetic wins', () => {
 });
 
 describe('QuickBooks text lines, amount-only lines and tax-inclusive documents', () => {
-  const au = () => mapContext({ baseCurrency: 'AUD' }, buildLookups(fixture('lookups-au') as Parameters<typeof buildLookups>[0]));
-  const gstAu = (amount: number) => ({ total: amount, otherTaxes: [{ name: 'GST (sales)', genericTax: amount, genericTaxRate: 10 }], tds: 0 });
+  const au = () =>
+    mapContext({ baseCurrency: 'AUD' }, buildLookups(fixture('lookups-au') as Parameters<typeof buildLookups>[0]));
+  const gstAu = (amount: number) => ({
+    total: amount,
+    otherTaxes: [{ name: 'GST (sales)', genericTax: amount, genericTaxRate: 10 }],
+    tds: 0,
+  });
 
   it('given an Australian TaxInclusive invoice (Amount net, TaxInclusiveAmt gross on each line) with a DescriptionOnly line, when mapped, then the money is exact, each line total is its TaxInclusiveAmt within a cent, and the text is a zero line in its place', () => {
     const raw = fixture('invoice-au-tax-inclusive');
@@ -210,9 +239,16 @@ describe('QuickBooks text lines, amount-only lines and tax-inclusive documents',
     });
     const lines = invoice.lineItems!;
     expect(lines).toHaveLength(8);
-    const gross = (raw.Line as Array<{ SalesItemLineDetail?: { TaxInclusiveAmt?: number } }>).slice(0, 7).map((l) => l.SalesItemLineDetail!.TaxInclusiveAmt!);
+    const gross = (raw.Line as Array<{ SalesItemLineDetail?: { TaxInclusiveAmt?: number } }>)
+      .slice(0, 7)
+      .map((l) => l.SalesItemLineDetail!.TaxInclusiveAmt!);
     lines.slice(0, 7).forEach((line, i) => expect(Math.abs(line.total - gross[i]!)).toBeLessThanOrEqual(0.01 + 1e-9));
-    expect(lines[0]).toMatchObject({ quantity: 3, subTotal: 277.69, total: 305.46, lineItemDetails: { name: 'MIG wire 0.9 mm', taxRate: 10 } });
+    expect(lines[0]).toMatchObject({
+      quantity: 3,
+      subTotal: 277.69,
+      total: 305.46,
+      lineItemDetails: { name: 'MIG wire 0.9 mm', taxRate: 10 },
+    });
     expect(lines[7]).toEqual({
       lineItemDetails: { name: 'Delivered to site, Coolgardie', taxRate: 0, pricePerItem: 0, lineItemId: '8' },
       quantity: 0,
@@ -222,22 +258,40 @@ describe('QuickBooks text lines, amount-only lines and tax-inclusive documents',
   });
 
   it('given the same invoice whose first TaxInclusiveAmt is a dollar more than Amount + its GST, when mapped, then AMOUNTS_INCONSISTENT naming the line and both figures', () => {
-    const raw = fixture('invoice-au-tax-inclusive') as { Line: Array<{ SalesItemLineDetail?: { TaxInclusiveAmt?: number } }> };
+    const raw = fixture('invoice-au-tax-inclusive') as {
+      Line: Array<{ SalesItemLineDetail?: { TaxInclusiveAmt?: number } }>;
+    };
     raw.Line[0]!.SalesItemLineDetail!.TaxInclusiveAmt = 306.46;
     const r = toInvoice(sourceRecord(raw as unknown as Record<string, unknown>), au());
-    expect(r).toMatchObject({ ok: false, reason: 'AMOUNTS_INCONSISTENT', field: 'Line.0.SalesItemLineDetail.TaxInclusiveAmt' });
-    expect(!r.ok && r.message).toBe('Line.0.SalesItemLineDetail.TaxInclusiveAmt: Amount 277.69 + its tax 27.77 = 305.46, but TaxInclusiveAmt is 306.46 AUD');
+    expect(r).toMatchObject({
+      ok: false,
+      reason: 'AMOUNTS_INCONSISTENT',
+      field: 'Line.0.SalesItemLineDetail.TaxInclusiveAmt',
+    });
+    expect(!r.ok && r.message).toBe(
+      'Line.0.SalesItemLineDetail.TaxInclusiveAmt: Amount 277.69 + its tax 27.77 = 305.46, but TaxInclusiveAmt is 306.46 AUD',
+    );
   });
 
   it('given a TaxExcluded invoice whose lines carry TaxInclusiveAmt 0 (as QBO prints it there), when mapped, then nothing is checked against it', () => {
     const raw = fixture('invoice-intra-state') as { Line: Array<{ SalesItemLineDetail?: Record<string, unknown> }> };
     raw.Line[0]!.SalesItemLineDetail!.TaxInclusiveAmt = 0;
-    expect(mapped({ ...raw, GlobalTaxCalculation: 'TaxExcluded', _customer: fixture('customer-registered') }).invoice.invoiceTotal).toBe(88500);
+    expect(
+      mapped({ ...raw, GlobalTaxCalculation: 'TaxExcluded', _customer: fixture('customer-registered') }).invoice
+        .invoiceTotal,
+    ).toBe(88500);
   });
 
   it('given a DescriptionOnly inline subtotal ("Subtotal: 75000.00" with Amount 75000), when mapped, then it is text: carried as a zero line, its Amount never added', () => {
     const raw = fixture('invoice-intra-state') as { Line: unknown[] };
-    raw.Line.splice(2, 0, { Id: '9', LineNum: 3, Description: 'Subtotal: 75000.00', Amount: 75000, DetailType: 'DescriptionOnly', DescriptionLineDetail: {} });
+    raw.Line.splice(2, 0, {
+      Id: '9',
+      LineNum: 3,
+      Description: 'Subtotal: 75000.00',
+      Amount: 75000,
+      DetailType: 'DescriptionOnly',
+      DescriptionLineDetail: {},
+    });
     const { invoice, warnings } = mapped({ ...raw, _customer: fixture('customer-registered') });
     expect(warnings).toEqual([]);
     expect(invoice).toMatchObject({ invoiceSubtotal: 75000, invoiceTotal: 88500 });
@@ -254,13 +308,23 @@ describe('QuickBooks text lines, amount-only lines and tax-inclusive documents',
     delete raw.Line[1]!.SalesItemLineDetail!.Qty;
     delete raw.Line[1]!.SalesItemLineDetail!.UnitPrice;
     const { invoice } = mapped({ ...raw, _customer: fixture('customer-registered') });
-    expect(invoice.lineItems![1]).toMatchObject({ quantity: 1, subTotal: 25000, lineItemDetails: { pricePerItem: 25000 } });
+    expect(invoice.lineItems![1]).toMatchObject({
+      quantity: 1,
+      subTotal: 25000,
+      lineItemDetails: { pricePerItem: 25000 },
+    });
     expect(invoice.invoiceTotal).toBe(88500);
   });
 
   it('given a SalesItemLineDetail with no ItemRef and no money, when mapped, then it is a text line', () => {
     const raw = fixture('invoice-intra-state') as { Line: unknown[] };
-    raw.Line.splice(0, 0, { Id: '10', Description: 'Phase 2 of the rollout', Amount: 0, DetailType: 'SalesItemLineDetail', SalesItemLineDetail: {} });
+    raw.Line.splice(0, 0, {
+      Id: '10',
+      Description: 'Phase 2 of the rollout',
+      Amount: 0,
+      DetailType: 'SalesItemLineDetail',
+      SalesItemLineDetail: {},
+    });
     const { invoice } = mapped({ ...raw, _customer: fixture('customer-registered') });
     expect(invoice.lineItems![0]).toEqual({
       lineItemDetails: { name: 'Phase 2 of the rollout', taxRate: 0, pricePerItem: 0, lineItemId: '10' },

@@ -17,8 +17,18 @@ import { dec, isQuarantineReasonCode, sumMoney } from '../../../../src/mapping/i
  * integer-paise figures.
  */
 function company(seed: number) {
-  const store = new QboStore(new EmulatorClock({ now: '2025-03-01T00:00:00Z', frozen: true }), { offsetMinutes: 330, homeCurrency: 'INR' });
-  generateData(store, { seed, records: 30, customers: 12, creditMemos: 8, spanDays: 40, now: Date.parse('2025-03-01T00:00:00Z') });
+  const store = new QboStore(new EmulatorClock({ now: '2025-03-01T00:00:00Z', frozen: true }), {
+    offsetMinutes: 330,
+    homeCurrency: 'INR',
+  });
+  generateData(store, {
+    seed,
+    records: 30,
+    customers: 12,
+    creditMemos: 8,
+    spanDays: 40,
+    now: Date.parse('2025-03-01T00:00:00Z'),
+  });
   const customers = new Map(store.rows('Customer').map((c) => [String(c.Id), c]));
   const memos = new Map(store.rows('CreditMemo').map((m) => [String(m.Id), m]));
   // What the stream attaches before mapping (streams/enrich.ts).
@@ -26,7 +36,9 @@ function company(seed: number) {
     const out = structuredClone(doc);
     const customer = customers.get(String((doc.CustomerRef as { value: string }).value));
     if (customer) out._customer = structuredClone(customer);
-    const linked = ((doc.LinkedTxn ?? []) as Array<{ TxnId: string; TxnType: string }>).filter((l) => l.TxnType === 'CreditMemo');
+    const linked = ((doc.LinkedTxn ?? []) as Array<{ TxnId: string; TxnType: string }>).filter(
+      (l) => l.TxnType === 'CreditMemo',
+    );
     if (linked.length) out._creditMemos = linked.map((l) => structuredClone(memos.get(l.TxnId)));
     return out;
   };
@@ -50,7 +62,8 @@ const record = (raw: Record<string, unknown>) => ({ id: String(raw.Id), version:
 function stringifyAmounts(value: unknown): unknown {
   if (typeof value === 'number') return String(value);
   if (Array.isArray(value)) return value.map(stringifyAmounts);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'LineNum' ? v : stringifyAmounts(v)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'LineNum' ? v : stringifyAmounts(v)]));
   return value;
 }
 
@@ -117,7 +130,11 @@ describe('QuickBooks mapping properties', () => {
   it('given random damage to a record, then mapping never throws: a valid body or a typed quarantine reason; a changed total is never sent', () => {
     const { invoices, ctx } = company(11);
     const damage = fc.oneof(
-      fc.record({ kind: fc.constant('total' as const), cents: fc.integer({ min: 2, max: 1_000_000 }), up: fc.boolean() }),
+      fc.record({
+        kind: fc.constant('total' as const),
+        cents: fc.integer({ min: 2, max: 1_000_000 }),
+        up: fc.boolean(),
+      }),
       fc.record({
         kind: fc.constant('field' as const),
         field: fc.constantFrom(
@@ -150,18 +167,25 @@ describe('QuickBooks mapping properties', () => {
           '_customer',
         ),
       }),
-      fc.record({ kind: fc.constant('line' as const), field: fc.constantFrom('Amount', 'DetailType', 'SalesItemLineDetail'), value: fc.jsonValue() }),
+      fc.record({
+        kind: fc.constant('line' as const),
+        field: fc.constantFrom('Amount', 'DetailType', 'SalesItemLineDetail'),
+        value: fc.jsonValue(),
+      }),
     );
     fc.assert(
       fc.property(fc.nat({ max: invoices.length - 1 }), damage, (index, d) => {
         const raw = structuredClone(invoices[index]!);
-        if (d.kind === 'total') raw.TotalAmt = Math.round((raw.TotalAmt as number) * 100 + (d.up ? d.cents : -d.cents)) / 100;
+        if (d.kind === 'total')
+          raw.TotalAmt = Math.round((raw.TotalAmt as number) * 100 + (d.up ? d.cents : -d.cents)) / 100;
         if (d.kind === 'field') raw[d.field] = d.value;
         if (d.kind === 'drop') delete raw[d.field];
         if (d.kind === 'line') (raw.Line as Array<Record<string, unknown>>)[0]![d.field] = d.value;
         const r = toInvoice(record(raw), ctx);
         if (r.ok) {
-          expect(r.value.kind === 'invoice' && InvoiceUpsertBody.safeParse({ invoice: r.value.invoice }).success).toBe(true);
+          expect(r.value.kind === 'invoice' && InvoiceUpsertBody.safeParse({ invoice: r.value.invoice }).success).toBe(
+            true,
+          );
           if (d.kind === 'total') throw new Error(`a total changed by ${d.cents} paise was accepted`);
         } else {
           expect(isQuarantineReasonCode(r.reason)).toBe(true);

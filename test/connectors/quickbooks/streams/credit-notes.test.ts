@@ -12,10 +12,17 @@ describe('QuickBooks credit-notes stream against the sandbox', () => {
   it('given credit memos applied to invoices, then a full read maps each to a credit note naming its invoice; a deleted one comes back through CDC', async () => {
     h = await harness({ records: 80, creditMemos: 15 });
     const { records } = await readAll(creditNotesStream, h.ctx(), creditNotesStream.initialState());
-    const expected = new Map([...h.emu.store.docs.CreditMemo.values()].map((d) => [d.id, new Date(d.lastUpdated).toISOString()]));
+    const expected = new Map(
+      [...h.emu.store.docs.CreditMemo.values()].map((d) => [d.id, new Date(d.lastUpdated).toISOString()]),
+    );
     expect(latestById(records)).toEqual(expected);
     const lookups = await creditNotesStream.lookups!(h.ctx());
-    const ctx = { connectionId: h.connectionId, originSource: 'EXTERNAL_SYSTEM_B' as const, baseCurrency: 'INR', lookups };
+    const ctx = {
+      connectionId: h.connectionId,
+      originSource: 'EXTERNAL_SYSTEM_B' as const,
+      baseCurrency: 'INR',
+      lookups,
+    };
     for (const r of records) {
       const m = creditNotesStream.map(r, ctx);
       if (!m.ok) throw new Error(`${m.reason}: ${m.message}`);

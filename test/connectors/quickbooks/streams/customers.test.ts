@@ -12,7 +12,9 @@ describe('QuickBooks customers stream against the sandbox', () => {
   it('given active and inactive customers, then a full read returns both (Active IN (true, false)) and inactive is a status', async () => {
     h = await harness({ records: 20, customers: 40 });
     const { records, pages } = await readAll(customersStream, h.ctx(), customersStream.initialState());
-    const expected = new Map([...h.emu.store.customers.values()].map((c) => [c.id, new Date(c.lastUpdated).toISOString()]));
+    const expected = new Map(
+      [...h.emu.store.customers.values()].map((c) => [c.id, new Date(c.lastUpdated).toISOString()]),
+    );
     expect(latestById(records)).toEqual(expected);
     const inactive = records.filter((r) => r.status === 'inactive');
     expect(inactive.length).toBe([...h.emu.store.customers.values()].filter((c) => !c.active).length);
@@ -20,7 +22,12 @@ describe('QuickBooks customers stream against the sandbox', () => {
     expect(pages.every((p) => p.state.cursor !== null)).toBe(true);
 
     const lookups = await customersStream.lookups!(h.ctx());
-    const mapped = customersStream.map(inactive[0]!, { connectionId: h.connectionId, originSource: 'EXTERNAL_SYSTEM_B', baseCurrency: 'INR', lookups });
+    const mapped = customersStream.map(inactive[0]!, {
+      connectionId: h.connectionId,
+      originSource: 'EXTERNAL_SYSTEM_B',
+      baseCurrency: 'INR',
+      lookups,
+    });
     expect(mapped.ok && mapped.value.kind === 'customer' && mapped.value.customer.customerStatus).toBe('INACTIVE');
   });
 

@@ -12,7 +12,9 @@ function storeVersions(emu: RunningQuickBooksEmulator): Map<string, string> {
 }
 
 function byTime(emu: RunningQuickBooksEmulator) {
-  return [...emu.store.docs.Invoice.values()].sort((a, b) => a.lastUpdated - b.lastUpdated || Number(a.id) - Number(b.id));
+  return [...emu.store.docs.Invoice.values()].sort(
+    (a, b) => a.lastUpdated - b.lastUpdated || Number(a.id) - Number(b.id),
+  );
 }
 
 /** Checkpoint safety: after any page, every record still to come is at or after that page's cursor. */
@@ -20,7 +22,8 @@ function expectCheckpointSafe(pages: Array<{ records: Array<{ version: string; d
   pages.forEach((page, i) => {
     const cursor = page.state.cursor;
     if (cursor === null) return;
-    for (const later of pages.slice(i + 1)) for (const r of later.records) if (!r.deleted) expect(r.version >= cursor).toBe(true);
+    for (const later of pages.slice(i + 1))
+      for (const r of later.records) if (!r.deleted) expect(r.version >= cursor).toBe(true);
     for (const r of page.records) if (!r.deleted) expect(r.version <= cursor).toBe(true);
   });
 }
@@ -41,7 +44,9 @@ describe('QuickBooks invoices stream against the sandbox', () => {
       sorted.slice(1500, 1549).map((d) => d.id),
       edge,
     );
-    expect([...h.emu.store.docs.Invoice.values()].filter((d) => d.lastUpdated === edge).length).toBeGreaterThanOrEqual(50);
+    expect([...h.emu.store.docs.Invoice.values()].filter((d) => d.lastUpdated === edge).length).toBeGreaterThanOrEqual(
+      50,
+    );
     expect(h.emu.store.docs.Invoice.size).toBeGreaterThanOrEqual(2500);
 
     const { records, pages } = await readAll(invoicesStream, h.ctx(), invoicesStream.initialState());
@@ -73,13 +78,18 @@ describe('QuickBooks invoices stream against the sandbox', () => {
     const until = new Date(Date.parse(T0) + 3_600_000); // the edits fall inside this read's window
     const seen = new Set<string>();
     let edited = false;
-    const { records, pages } = await readAll(invoicesStream, h.ctx({ until }), invoicesStream.initialState(), async (page) => {
-      for (const r of page.records) seen.add(r.id);
-      const read = crowded.filter((id) => seen.has(id));
-      if (edited || read.length < 100) return;
-      edited = true;
-      h!.emu.store.touch('Invoice', read.slice(0, 20));
-    });
+    const { records, pages } = await readAll(
+      invoicesStream,
+      h.ctx({ until }),
+      invoicesStream.initialState(),
+      async (page) => {
+        for (const r of page.records) seen.add(r.id);
+        const read = crowded.filter((id) => seen.has(id));
+        if (edited || read.length < 100) return;
+        edited = true;
+        h!.emu.store.touch('Invoice', read.slice(0, 20));
+      },
+    );
     expect(edited).toBe(true);
     expect(latestById(records)).toEqual(storeVersions(h.emu));
     expectCheckpointSafe(pages);
@@ -101,10 +111,15 @@ describe('QuickBooks invoices stream against the sandbox', () => {
     h = await harness({ records: 1000 }, { pageSize: 100 });
     const until = new Date(Date.parse(T0) + 3_600_000); // edits fall inside this read's window
     const seen = new Set<string>();
-    const { records, pages } = await readAll(invoicesStream, h.ctx({ until }), invoicesStream.initialState(), async (page, i) => {
-      for (const r of page.records) seen.add(r.id);
-      await edits(h!.emu, i, seen);
-    });
+    const { records, pages } = await readAll(
+      invoicesStream,
+      h.ctx({ until }),
+      invoicesStream.initialState(),
+      async (page, i) => {
+        for (const r of page.records) seen.add(r.id);
+        await edits(h!.emu, i, seen);
+      },
+    );
     expect(latestById(records)).toEqual(storeVersions(h.emu));
     expectCheckpointSafe(pages);
 
@@ -114,7 +129,12 @@ describe('QuickBooks invoices stream against the sandbox', () => {
       const naiveSeen = new Set<string>();
       for (let start = 1, page = 0; ; start += 100, page++) {
         const statement = `SELECT * FROM Invoice ORDERBY MetaData.LastUpdatedTime STARTPOSITION ${start} MAXRESULTS 100`;
-        const res = await naive.http.request({ path: 'query', endpoint: 'naive', query: { query: statement }, schema: (await import('zod')).z.any() });
+        const res = await naive.http.request({
+          path: 'query',
+          endpoint: 'naive',
+          query: { query: statement },
+          schema: (await import('zod')).z.any(),
+        });
         const rows = (res.QueryResponse.Invoice ?? []) as Array<{ Id: string }>;
         for (const r of rows) naiveSeen.add(r.Id);
         if (rows.length < 100) break;
@@ -151,7 +171,8 @@ describe('QuickBooks invoices stream against the sandbox', () => {
     expect(next.pages[0]!.records.every((r) => r.deleted)).toBe(true);
     expect(next.pages[0]!.state).toEqual({ cursor });
     const live = latestById(next.records);
-    for (const doc of [a, b, c, d, created]) expect(live.get(doc!.id)).toBe(iso(h.emu.store.docs.Invoice.get(doc!.id)!.lastUpdated));
+    for (const doc of [a, b, c, d, created])
+      expect(live.get(doc!.id)).toBe(iso(h.emu.store.docs.Invoice.get(doc!.id)!.lastUpdated));
     expect(next.records.find((r) => r.id === c!.id && !r.deleted)?.status).toBe('voided');
     expect(next.records.find((r) => r.id === d!.id && !r.deleted)?.status).toBe('partially_paid');
     expect(live.has(e!.id) || live.has(f!.id)).toBe(false);
@@ -197,7 +218,9 @@ describe('QuickBooks invoices stream against the sandbox', () => {
     const window = { from: '2025-01-20', to: '2025-02-05' };
     const before = h.emu.stats().cdcCalls;
     const { records } = await readAll(invoicesStream, h.ctx({ window }), invoicesStream.initialState());
-    const expected = [...h.emu.store.docs.Invoice.values()].filter((d) => d.txnDate >= window.from && d.txnDate <= window.to).map((d) => d.id);
+    const expected = [...h.emu.store.docs.Invoice.values()]
+      .filter((d) => d.txnDate >= window.from && d.txnDate <= window.to)
+      .map((d) => d.id);
     expect(expected.length).toBeGreaterThan(0);
     expect([...latestById(records).keys()].sort()).toEqual(expected.sort());
     expect(h.emu.stats().cdcCalls).toBe(before);
@@ -207,7 +230,9 @@ describe('QuickBooks invoices stream against the sandbox', () => {
     h = await harness({ records: 50 });
     const lines: string[] = [];
     const logger = (await import('pino')).default({ level: 'warn' }, { write: (s: string) => void lines.push(s) });
-    const { records } = await readAll(invoicesStream, h.ctx({ logger }), { cursor: iso(Date.parse(T0) - 45 * 86_400_000) });
+    const { records } = await readAll(invoicesStream, h.ctx({ logger }), {
+      cursor: iso(Date.parse(T0) - 45 * 86_400_000),
+    });
     expect(records.length).toBeGreaterThan(0);
     expect(lines.join('\n')).toMatch(/older than the 30-day CDC window/);
   });

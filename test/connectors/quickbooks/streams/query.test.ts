@@ -23,7 +23,9 @@ describe('QuickBooks query statements', () => {
         startPosition: 1,
         maxResults: 1000,
       }),
-    ).toBe("SELECT * FROM Invoice WHERE Id IN ('1', '2') AND TxnDate >= '2025-01-01' ORDERBY MetaData.LastUpdatedTime ASC STARTPOSITION 1 MAXRESULTS 1000");
+    ).toBe(
+      "SELECT * FROM Invoice WHERE Id IN ('1', '2') AND TxnDate >= '2025-01-01' ORDERBY MetaData.LastUpdatedTime ASC STARTPOSITION 1 MAXRESULTS 1000",
+    );
     expect(() => selectStatement({ entity: 'Invoice', maxResults: 1001 })).toThrow(RangeError);
   });
 });

@@ -5,7 +5,12 @@ import { CreditNoteUpsertBody } from '../../../../src/billing/schemas/credit-not
 import type { XeroCreditNote } from '../../../../connectors/xero/schemas.js';
 import { creditNoteRecord, indiaLookups, ukLookups } from '../fixtures.js';
 
-const ctx: MapContext = { connectionId: 'xero-in', originSource: 'EXTERNAL_SYSTEM_C', baseCurrency: 'INR', lookups: indiaLookups };
+const ctx: MapContext = {
+  connectionId: 'xero-in',
+  originSource: 'EXTERNAL_SYSTEM_C',
+  baseCurrency: 'INR',
+  lookups: indiaLookups,
+};
 
 describe('Xero credit note mapping', () => {
   it('given allocations and remaining credit that do not add up to the total, then AMOUNTS_INCONSISTENT', () => {
@@ -19,23 +24,40 @@ describe('Xero credit note mapping', () => {
 
   it('given a VOIDED credit note, then the balance check is skipped and the status travels in metaData', () => {
     const record = creditNoteRecord('credit-note-allocations.json');
-    const voided = { ...record, status: 'VOIDED', raw: { ...record.raw, Status: 'VOIDED', Allocations: [], RemainingCredit: 0 } };
+    const voided = {
+      ...record,
+      status: 'VOIDED',
+      raw: { ...record.raw, Status: 'VOIDED', Allocations: [], RemainingCredit: 0 },
+    };
     const r = toCreditNote(voided, ctx);
     expect(r.ok && r.value.kind === 'credit-note' && r.value.creditNote.metaData?.sourceStatus).toBe('VOIDED');
   });
 
   it('given a supplier credit (ACCPAYCREDIT), then UNSUPPORTED', () => {
     const record = creditNoteRecord('credit-note-allocations.json');
-    expect(toCreditNote({ ...record, raw: { ...record.raw, Type: 'ACCPAYCREDIT' } }, ctx)).toMatchObject({ ok: false, reason: 'UNSUPPORTED' });
+    expect(toCreditNote({ ...record, raw: { ...record.raw, Type: 'ACCPAYCREDIT' } }, ctx)).toMatchObject({
+      ok: false,
+      reason: 'UNSUPPORTED',
+    });
   });
 });
 
 describe('Xero text lines and amount-only lines (src/mapping/text-line.ts, quantity-and-price.ts)', () => {
-  const uk: MapContext = { connectionId: 'xero-uk', originSource: 'EXTERNAL_SYSTEM_C', baseCurrency: 'GBP', lookups: ukLookups };
-  const vat = (amount: number) => ({ total: amount, otherTaxes: [{ name: '20% (VAT on Income)', genericTax: amount, genericTaxRate: 20 }], tds: 0 });
+  const uk: MapContext = {
+    connectionId: 'xero-uk',
+    originSource: 'EXTERNAL_SYSTEM_C',
+    baseCurrency: 'GBP',
+    lookups: ukLookups,
+  };
+  const vat = (amount: number) => ({
+    total: amount,
+    otherTaxes: [{ name: '20% (VAT on Income)', genericTax: amount, genericTaxRate: 20 }],
+    tds: 0,
+  });
   const mapped = (raw: XeroCreditNote) => {
     const r = toCreditNote({ ...creditNoteRecord('credit-note-uk-inclusive-text-line.json'), raw }, uk);
-    if (!r.ok || r.value.kind !== 'credit-note') throw new Error(r.ok ? 'not a credit note' : `${r.reason}: ${r.message}`);
+    if (!r.ok || r.value.kind !== 'credit-note')
+      throw new Error(r.ok ? 'not a credit note' : `${r.reason}: ${r.message}`);
     return r.value.creditNote;
   };
   const ukRaw = () => structuredClone(creditNoteRecord('credit-note-uk-inclusive-text-line.json').raw);
@@ -65,14 +87,24 @@ describe('Xero text lines and amount-only lines (src/mapping/text-line.ts, quant
         total: 0,
       },
       {
-        lineItemDetails: { name: 'Digital level DL-20, returned', taxRate: 20, pricePerItem: 120, lineItemId: '0c9b8a7d-6e5f-4a3b-8c2d-1e0f9a8b7c62' },
+        lineItemDetails: {
+          name: 'Digital level DL-20, returned',
+          taxRate: 20,
+          pricePerItem: 120,
+          lineItemId: '0c9b8a7d-6e5f-4a3b-8c2d-1e0f9a8b7c62',
+        },
         quantity: 1,
         subTotal: 100,
         total: 120,
         tax: vat(20),
       },
       {
-        lineItemDetails: { name: 'Calibration targets (pack of 10)', taxRate: 20, pricePerItem: 15.99, lineItemId: '0c9b8a7d-6e5f-4a3b-8c2d-1e0f9a8b7c63' },
+        lineItemDetails: {
+          name: 'Calibration targets (pack of 10)',
+          taxRate: 20,
+          pricePerItem: 15.99,
+          lineItemId: '0c9b8a7d-6e5f-4a3b-8c2d-1e0f9a8b7c63',
+        },
         quantity: 3,
         subTotal: 39.97,
         total: 47.97,
@@ -110,12 +142,24 @@ describe('Xero text lines and amount-only lines (src/mapping/text-line.ts, quant
   it('given a line with a Quantity and a LineAmount but no UnitAmount, when mapped, then the unit price is LineAmount ÷ Quantity, as Xero derives it', () => {
     const raw = ukRaw();
     delete raw.LineItems![2]!.UnitAmount;
-    expect(mapped(raw).lineItems![2]).toMatchObject({ quantity: 3, lineItemDetails: { pricePerItem: 15.99 }, subTotal: 39.97, total: 47.97 });
+    expect(mapped(raw).lineItems![2]).toMatchObject({
+      quantity: 3,
+      lineItemDetails: { pricePerItem: 15.99 },
+      subTotal: 39.97,
+      total: 47.97,
+    });
   });
 
   it('given a line that names an item at zero (ItemCode, Quantity 2, UnitAmount 0, LineAmount 0), when mapped, then it stays a priced line with its quantity, not text', () => {
     const raw = ukRaw();
-    raw.LineItems![0] = { ...raw.LineItems![0]!, ItemCode: 'SAMPLE-PACK', Quantity: 2, UnitAmount: 0, LineAmount: 0, TaxType: 'OUTPUT2' };
+    raw.LineItems![0] = {
+      ...raw.LineItems![0]!,
+      ItemCode: 'SAMPLE-PACK',
+      Quantity: 2,
+      UnitAmount: 0,
+      LineAmount: 0,
+      TaxType: 'OUTPUT2',
+    };
     expect(mapped(raw).lineItems![0]).toMatchObject({
       quantity: 2,
       subTotal: 0,

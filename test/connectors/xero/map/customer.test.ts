@@ -4,11 +4,18 @@ import { toCustomer } from '../../../../connectors/xero/map/customer.js';
 import { CustomerCreateBody } from '../../../../src/billing/schemas/customer.js';
 import { contactRecords } from '../fixtures.js';
 
-const ctx: MapContext = { connectionId: 'xero-in', originSource: 'EXTERNAL_SYSTEM_C', baseCurrency: 'INR', lookups: {} };
+const ctx: MapContext = {
+  connectionId: 'xero-in',
+  originSource: 'EXTERNAL_SYSTEM_C',
+  baseCurrency: 'INR',
+  lookups: {},
+};
 
 function customerOf(result: ReturnType<typeof toCustomer>) {
   if (!result.ok || result.value.kind !== 'customer') throw new Error(result.ok ? 'not a customer' : result.message);
-  expect(() => CustomerCreateBody.parse(result.value.kind === 'customer' ? result.value.customer : undefined)).not.toThrow();
+  expect(() =>
+    CustomerCreateBody.parse(result.value.kind === 'customer' ? result.value.customer : undefined),
+  ).not.toThrow();
   return result.value.customer;
 }
 

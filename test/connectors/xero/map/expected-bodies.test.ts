@@ -4,7 +4,14 @@ import { toCreditNote } from '../../../../connectors/xero/map/credit-note.js';
 import { toCustomer } from '../../../../connectors/xero/map/customer.js';
 import { toInvoice } from '../../../../connectors/xero/map/invoice.js';
 import { expectExpectedBody } from '../../support/expected-body.js';
-import { australiaLookups, contactRecords, creditNoteRecord, indiaLookups, invoiceRecord, ukLookups } from '../fixtures.js';
+import {
+  australiaLookups,
+  contactRecords,
+  creditNoteRecord,
+  indiaLookups,
+  invoiceRecord,
+  ukLookups,
+} from '../fixtures.js';
 
 /**
  * Every fixture with a full expected body: test/fixtures/xero/<fixture>.json, read through the
@@ -38,7 +45,10 @@ const CASES = [
     map: toInvoice,
     ctx: INDIA,
     shows: 'Inclusive with CGST/SGST, a discounted line, a payment and a credit',
-    warnings: ['CGST has mixed rates 9, 2.5; sending the effective rate 7.8609', 'SGST has mixed rates 9, 2.5; sending the effective rate 7.8609'],
+    warnings: [
+      'CGST has mixed rates 9, 2.5; sending the effective rate 7.8609',
+      'SGST has mixed rates 9, 2.5; sending the effective rate 7.8609',
+    ],
   },
   {
     expected: 'invoice-notax',
@@ -75,13 +85,20 @@ const CASES = [
     ctx: CONTACTS,
     shows: 'Indian customer: GSTIN, PAN, state, two addresses, a complete primary contact',
   },
-  { expected: 'contacts.harbour', record: contact(1), map: toCustomer, ctx: CONTACTS, shows: 'UK customer: a spaced VAT number, an empty PO box, GB' },
+  {
+    expected: 'contacts.harbour',
+    record: contact(1),
+    map: toCustomer,
+    ctx: CONTACTS,
+    shows: 'UK customer: a spaced VAT number, an empty PO box, GB',
+  },
   {
     expected: 'contacts.coral',
     record: contact(2),
     map: toCustomer,
     ctx: CONTACTS,
-    shows: "ARCHIVED with an ABN: INACTIVE (not deleted), an OTHER tax id; no country or currency, so billing's defaults, with a warning",
+    shows:
+      "ARCHIVED with an ABN: INACTIVE (not deleted), an OTHER tax id; no country or currency, so billing's defaults, with a warning",
     warnings: [
       'customer.countryCode not set from the source: billing\'s default "IN" applies',
       'customer.currency not set from the source: billing\'s default "INR" applies',
@@ -90,7 +107,12 @@ const CASES = [
 ] as const;
 
 describe('Xero fixtures → the expected billing bodies (test/fixtures/xero/*.expected.json)', () => {
-  it.each(CASES.map((c) => [c.expected, c.shows, c] as const))('given %s (%s), then the body is exactly the expected one', (_name, _shows, c) => {
-    expect(expectExpectedBody(c.map(c.record(), c.ctx), 'xero', c.expected)).toEqual('warnings' in c ? c.warnings : []);
-  });
+  it.each(CASES.map((c) => [c.expected, c.shows, c] as const))(
+    'given %s (%s), then the body is exactly the expected one',
+    (_name, _shows, c) => {
+      expect(expectExpectedBody(c.map(c.record(), c.ctx), 'xero', c.expected)).toEqual(
+        'warnings' in c ? c.warnings : [],
+      );
+    },
+  );
 });

@@ -4,7 +4,12 @@ import { toInvoice } from '../../../../connectors/xero/map/invoice.js';
 import { InvoiceUpsertBody } from '../../../../src/billing/schemas/invoice.js';
 import { australiaLookups, indiaLookups, invoiceRecord } from '../fixtures.js';
 
-const inIndia = (baseCurrency = 'INR'): MapContext => ({ connectionId: 'xero-in', originSource: 'EXTERNAL_SYSTEM_C', baseCurrency, lookups: indiaLookups });
+const inIndia = (baseCurrency = 'INR'): MapContext => ({
+  connectionId: 'xero-in',
+  originSource: 'EXTERNAL_SYSTEM_C',
+  baseCurrency,
+  lookups: indiaLookups,
+});
 const inAustralia = (baseCurrency: string): MapContext => ({
   connectionId: 'xero-au',
   originSource: 'EXTERNAL_SYSTEM_C',
@@ -52,13 +57,23 @@ describe('Xero invoice mapping', () => {
     expect(record.status).toBe('VOIDED');
     expect(record.deleted).toBeUndefined();
     const invoice = invoiceOf(toInvoice(record, inIndia()));
-    expect(invoice).toMatchObject({ invoiceSubtotal: 5000, invoiceTotal: 5900, invoicePaidAmount: 0, invoiceAdjustedAmount: 0 });
+    expect(invoice).toMatchObject({
+      invoiceSubtotal: 5000,
+      invoiceTotal: 5900,
+      invoicePaidAmount: 0,
+      invoiceAdjustedAmount: 0,
+    });
     expect(invoice.metaData?.sourceStatus).toBe('VOIDED');
   });
 
   it('given a DELETED draft, then its record is a delete with status DELETED, and if mapped its status says DELETED (IGST single component)', () => {
     const record = invoiceRecord('invoice-deleted-draft.json');
-    expect(record).toMatchObject({ id: '11111111-aaaa-4bbb-8ccc-000000000105', status: 'DELETED', deleted: true, version: '2025-03-06T09:15:30.250Z' });
+    expect(record).toMatchObject({
+      id: '11111111-aaaa-4bbb-8ccc-000000000105',
+      status: 'DELETED',
+      deleted: true,
+      version: '2025-03-06T09:15:30.250Z',
+    });
     const invoice = invoiceOf(toInvoice(record, inIndia()));
     expect(invoice.metaData).toEqual({
       sourceSystem: 'xero',
@@ -87,35 +102,60 @@ describe('Xero invoice mapping', () => {
 
   it('given a bill (ACCPAY), a foreign invoice without a rate, or one at exactly 1, then it is quarantined, never sent at 1:1', () => {
     const record = invoiceRecord('invoice-usd-in-inr-org.json');
-    expect(toInvoice({ ...record, raw: { ...record.raw, Type: 'ACCPAY' } }, inIndia())).toMatchObject({ ok: false, reason: 'UNSUPPORTED' });
-    expect(toInvoice({ ...record, raw: { ...record.raw, CurrencyRate: undefined } }, inIndia())).toMatchObject({ ok: false, reason: 'FX_UNDERIVABLE' });
-    expect(toInvoice({ ...record, raw: { ...record.raw, CurrencyRate: 1 } }, inIndia())).toMatchObject({ ok: false, reason: 'FX_SUSPECT' });
+    expect(toInvoice({ ...record, raw: { ...record.raw, Type: 'ACCPAY' } }, inIndia())).toMatchObject({
+      ok: false,
+      reason: 'UNSUPPORTED',
+    });
+    expect(toInvoice({ ...record, raw: { ...record.raw, CurrencyRate: undefined } }, inIndia())).toMatchObject({
+      ok: false,
+      reason: 'FX_UNDERIVABLE',
+    });
+    expect(toInvoice({ ...record, raw: { ...record.raw, CurrencyRate: 1 } }, inIndia())).toMatchObject({
+      ok: false,
+      reason: 'FX_SUSPECT',
+    });
     expect(toInvoice(record, { ...inIndia(), lookups: {} })).toMatchObject({ ok: false, reason: 'FX_UNDERIVABLE' });
   });
 
   it('given a summary record without LineItems (a list read without page), then MISSING_FIELD', () => {
     const record = invoiceRecord('invoice-voided.json');
     const { LineItems: _omit, ...summary } = record.raw;
-    expect(toInvoice({ ...record, raw: summary }, inIndia())).toMatchObject({ ok: false, reason: 'MISSING_FIELD', field: 'LineItems' });
+    expect(toInvoice({ ...record, raw: summary }, inIndia())).toMatchObject({
+      ok: false,
+      reason: 'MISSING_FIELD',
+      field: 'LineItems',
+    });
   });
 });
 
 describe('Xero line discounts: Xero’s arithmetic wins', () => {
   it('given a line of 1 × 13.30 at DiscountRate 15 whose LineAmount Xero computed as 11.31, then the line discount is 1.99 (13.30 − 11.31), not 15 % of 13.30 rounded alone (2.00)', () => {
     const record = invoiceRecord('invoice-notax.json');
-    const raw = structuredClone(record.raw) as unknown as Record<string, unknown> & { LineItems: Array<Record<string, unknown>> };
+    const raw = structuredClone(record.raw) as unknown as Record<string, unknown> & {
+      LineItems: Array<Record<string, unknown>>;
+    };
     // https://developer.xero.com/documentation/api/accounting/invoices (LineItems: DiscountRate, LineAmount)
-    raw.LineItems = [{ ...raw.LineItems[0], Quantity: 1, UnitAmount: 13.3, DiscountRate: 15, LineAmount: 11.31, TaxAmount: 0 }];
+    raw.LineItems = [
+      { ...raw.LineItems[0], Quantity: 1, UnitAmount: 13.3, DiscountRate: 15, LineAmount: 11.31, TaxAmount: 0 },
+    ];
     Object.assign(raw, { SubTotal: 11.31, TotalTax: 0, Total: 11.31, AmountDue: 11.31, AmountPaid: 0 });
     const invoice = invoiceOf(toInvoice({ ...record, raw: raw as unknown as typeof record.raw }, inIndia()));
-    expect(invoice.lineItems![0]).toMatchObject({ subTotal: 11.31, total: 11.31, discount: { amount: 1.99, percentage: 15, isPostTax: false } });
+    expect(invoice.lineItems![0]).toMatchObject({
+      subTotal: 11.31,
+      total: 11.31,
+      discount: { amount: 1.99, percentage: 15, isPostTax: false },
+    });
     expect(invoice.invoiceTotal).toBe(11.31);
   });
 
   it('given the same line whose LineAmount does not add up to the invoice SubTotal, then the record is quarantined as AMOUNTS_INCONSISTENT', () => {
     const record = invoiceRecord('invoice-notax.json');
-    const raw = structuredClone(record.raw) as unknown as Record<string, unknown> & { LineItems: Array<Record<string, unknown>> };
-    raw.LineItems = [{ ...raw.LineItems[0], Quantity: 1, UnitAmount: 13.3, DiscountRate: 15, LineAmount: 11.31, TaxAmount: 0 }];
+    const raw = structuredClone(record.raw) as unknown as Record<string, unknown> & {
+      LineItems: Array<Record<string, unknown>>;
+    };
+    raw.LineItems = [
+      { ...raw.LineItems[0], Quantity: 1, UnitAmount: 13.3, DiscountRate: 15, LineAmount: 11.31, TaxAmount: 0 },
+    ];
     Object.assign(raw, { SubTotal: 11.25, TotalTax: 0, Total: 11.25, AmountDue: 11.25, AmountPaid: 0 });
     const result = toInvoice({ ...record, raw: raw as unknown as typeof record.raw }, inIndia());
     expect(result.ok).toBe(false);

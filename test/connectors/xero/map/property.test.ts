@@ -4,7 +4,12 @@ import type { MapContext, SourceRecord } from '../../../../src/connector/types.j
 import { toCreditNote } from '../../../../connectors/xero/map/credit-note.js';
 import { toInvoice } from '../../../../connectors/xero/map/invoice.js';
 import { DEFAULT_TENANTS, generateData, type TenantDataset } from '../../../../sandbox/xero/index.js';
-import { XeroCreditNote, XeroInvoice, XeroOrganisationResponse, XeroTaxRatesResponse } from '../../../../connectors/xero/schemas.js';
+import {
+  XeroCreditNote,
+  XeroInvoice,
+  XeroOrganisationResponse,
+  XeroTaxRatesResponse,
+} from '../../../../connectors/xero/schemas.js';
 import { lookupsFrom } from '../../../../connectors/xero/streams/lookups.js';
 import { toSourceRecord } from '../../../../connectors/xero/streams/read.js';
 import { CreditNoteUpsertBody } from '../../../../src/billing/schemas/credit-note.js';
@@ -62,7 +67,16 @@ const ctxFor = (d: TenantDataset, baseCurrency = 'INR'): MapContext => ({
 /** A random change to a raw record: garbage, missing fields, off-by-a-paisa amounts, odd rates. */
 const perturbation = fc.oneof(
   fc.record({
-    path: fc.constantFrom('SubTotal', 'Total', 'TotalTax', 'AmountPaid', 'AmountDue', 'AmountCredited', 'RemainingCredit', 'CurrencyRate'),
+    path: fc.constantFrom(
+      'SubTotal',
+      'Total',
+      'TotalTax',
+      'AmountPaid',
+      'AmountDue',
+      'AmountCredited',
+      'RemainingCredit',
+      'CurrencyRate',
+    ),
     value: fc.oneof(
       fc.constant(null),
       fc.constant('abc'),
@@ -75,14 +89,27 @@ const perturbation = fc.oneof(
   }),
   fc.record({
     path: fc.constantFrom('Date', 'DueDate', 'DateString', 'UpdatedDateUTC'),
-    value: fc.oneof(fc.constant('/Date(abc)/'), fc.constant('2025-02-30T00:00:00'), fc.constant(null), fc.constant('/Date(1739145600000-0530)/')),
+    value: fc.oneof(
+      fc.constant('/Date(abc)/'),
+      fc.constant('2025-02-30T00:00:00'),
+      fc.constant(null),
+      fc.constant('/Date(1739145600000-0530)/'),
+    ),
   }),
   fc.record({
     path: fc.constantFrom('LineAmountTypes', 'CurrencyCode', 'Status', 'Type', 'InvoiceNumber', 'CreditNoteNumber'),
     value: fc.oneof(fc.constant(null), fc.constant(''), fc.string({ maxLength: 6 })),
   }),
   fc.record({
-    path: fc.constantFrom('line.LineAmount', 'line.TaxAmount', 'line.Quantity', 'line.UnitAmount', 'line.DiscountRate', 'line.DiscountAmount', 'line.TaxType'),
+    path: fc.constantFrom(
+      'line.LineAmount',
+      'line.TaxAmount',
+      'line.Quantity',
+      'line.UnitAmount',
+      'line.DiscountRate',
+      'line.DiscountAmount',
+      'line.TaxType',
+    ),
     value: fc.oneof(
       fc.constant(null),
       fc.constant('x'),
@@ -122,7 +149,8 @@ describe('Xero mapping properties', () => {
           expect(new Money(inv.invoiceSubtotal).plus(inv.invoiceTax?.total ?? 0).eq(inv.invoiceTotal)).toBe(true);
           const gstTax = inv.invoiceTax?.gstTax;
           if (gstTax) expect(new Money(gstTax.cgst).plus(gstTax.sgst).plus(gstTax.igst).eq(gstTax.totalGst)).toBe(true);
-          if (inv.invoiceCurrency !== 'INR') expect(inv.exchangeRate !== undefined && inv.exchangeRate !== 1).toBe(true);
+          if (inv.invoiceCurrency !== 'INR')
+            expect(inv.exchangeRate !== undefined && inv.exchangeRate !== 1).toBe(true);
           else expect(inv.exchangeRate).toBeUndefined();
         }
         for (const r of creditNotes(india).filter((x) => x.raw.Type === 'ACCRECCREDIT')) {
@@ -163,27 +191,37 @@ describe('Xero mapping properties', () => {
     ]);
     let reached = 0;
     fc.assert(
-      fc.property(fc.nat({ max: docs.length - 1 }), fc.array(perturbation, { minLength: 1, maxLength: 3 }), (index, changes) => {
-        const doc = docs[index]!;
-        let raw = doc.r.raw as Record<string, unknown>;
-        for (const c of changes) raw = perturb(raw, c);
-        // As on the wire: the stream's schema reads the page first (a shape it refuses fails the page with a
-        // DataContractError, before any mapper runs); what it accepts reaches the mapper.
-        const parsed = (doc.kind === 'invoice' ? XeroInvoice : XeroCreditNote).safeParse(wire(raw));
-        if (!parsed.success) return;
-        const record = { ...doc.r, raw: parsed.data } as SourceRecord<never>;
-        reached++;
-        const m = doc.kind === 'invoice' ? toInvoice(record, doc.ctx) : toCreditNote(record, doc.ctx);
-        if (m.ok) {
-          if (m.value.kind === 'invoice')
-            expect(() => InvoiceUpsertBody.parse({ invoice: m.value.kind === 'invoice' ? m.value.invoice : undefined })).not.toThrow();
-          if (m.value.kind === 'credit-note')
-            expect(() => CreditNoteUpsertBody.parse({ creditNote: m.value.kind === 'credit-note' ? m.value.creditNote : undefined })).not.toThrow();
-        } else {
-          expect(QUARANTINE_REASON_CODES).toContain(m.reason);
-          expect(m.message.length).toBeGreaterThan(0);
-        }
-      }),
+      fc.property(
+        fc.nat({ max: docs.length - 1 }),
+        fc.array(perturbation, { minLength: 1, maxLength: 3 }),
+        (index, changes) => {
+          const doc = docs[index]!;
+          let raw = doc.r.raw as Record<string, unknown>;
+          for (const c of changes) raw = perturb(raw, c);
+          // As on the wire: the stream's schema reads the page first (a shape it refuses fails the page with a
+          // DataContractError, before any mapper runs); what it accepts reaches the mapper.
+          const parsed = (doc.kind === 'invoice' ? XeroInvoice : XeroCreditNote).safeParse(wire(raw));
+          if (!parsed.success) return;
+          const record = { ...doc.r, raw: parsed.data } as SourceRecord<never>;
+          reached++;
+          const m = doc.kind === 'invoice' ? toInvoice(record, doc.ctx) : toCreditNote(record, doc.ctx);
+          if (m.ok) {
+            if (m.value.kind === 'invoice')
+              expect(() =>
+                InvoiceUpsertBody.parse({ invoice: m.value.kind === 'invoice' ? m.value.invoice : undefined }),
+              ).not.toThrow();
+            if (m.value.kind === 'credit-note')
+              expect(() =>
+                CreditNoteUpsertBody.parse({
+                  creditNote: m.value.kind === 'credit-note' ? m.value.creditNote : undefined,
+                }),
+              ).not.toThrow();
+          } else {
+            expect(QUARANTINE_REASON_CODES).toContain(m.reason);
+            expect(m.message.length).toBeGreaterThan(0);
+          }
+        },
+      ),
       { numRuns: 500 },
     );
     expect(reached).toBeGreaterThan(250);

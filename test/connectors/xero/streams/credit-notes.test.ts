@@ -33,7 +33,9 @@ describe('Xero credit notes stream', () => {
     expect(records.every((r) => r.raw.Type === 'ACCRECCREDIT')).toBe(true);
     const mapped = records.map((r) => creditNotesStream.map(r, mapCtx(c.connectionId, lookups)));
     expect(mapped.filter((m) => !m.ok)).toEqual([]);
-    const applied = mapped.flatMap((m) => (m.ok && m.value.kind === 'credit-note' ? (m.value.creditNote.appliedToInvoices ?? []) : []));
+    const applied = mapped.flatMap((m) =>
+      m.ok && m.value.kind === 'credit-note' ? (m.value.creditNote.appliedToInvoices ?? []) : [],
+    );
     expect(applied.length).toBeGreaterThan(0);
   });
 
@@ -41,12 +43,20 @@ describe('Xero credit notes stream', () => {
     const first = await readAll(creditNotesStream, ctx(), creditNotesStream.initialState());
     const cursor = first.states.at(-1)!.cursor!;
     const t = h.india;
-    const target = h.emu.store.invoices(t).find((i) => i.Type === 'ACCREC' && i.Status === 'AUTHORISED' && i.AmountDue > 10)!;
+    const target = h.emu.store
+      .invoices(t)
+      .find((i) => i.Type === 'ACCREC' && i.Status === 'AUTHORISED' && i.AmountDue > 10)!;
     h.emu.clock.set({ now: '2026-03-01T08:00:00.000Z', frozen: true });
     const cn = h.emu.store.createCreditNote(t, { allocateTo: { invoiceId: target.InvoiceID, amount: 10 } });
     const open = h.emu.store
       .creditNotes(t)
-      .find((c) => c.Type === 'ACCRECCREDIT' && c.Status === 'AUTHORISED' && c.Allocations.length === 0 && c.CreditNoteID !== cn.CreditNoteID)!;
+      .find(
+        (c) =>
+          c.Type === 'ACCRECCREDIT' &&
+          c.Status === 'AUTHORISED' &&
+          c.Allocations.length === 0 &&
+          c.CreditNoteID !== cn.CreditNoteID,
+      )!;
     h.emu.store.voidCreditNote(t, open.CreditNoteID);
     const second = await readAll(creditNotesStream, ctx(), { cursor });
     const got = latest(second.records);

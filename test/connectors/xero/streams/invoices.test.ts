@@ -37,7 +37,9 @@ describe('Xero invoices stream', () => {
     const { records, states } = await readAll(invoicesStream, ctxWith(7), invoicesStream.initialState());
     expect(new Set(records.map((r) => r.id)).size).toBe(records.length);
     expect(latest(records)).toEqual(sourceNow(h.india));
-    expect(records.every((r) => r.raw.Type === 'ACCREC' && Array.isArray(r.raw.LineItems) && r.raw.LineItems.length > 0)).toBe(true);
+    expect(
+      records.every((r) => r.raw.Type === 'ACCREC' && Array.isArray(r.raw.LineItems) && r.raw.LineItems.length > 0),
+    ).toBe(true);
     const voided = records.filter((r) => r.status === 'VOIDED');
     const deleted = records.filter((r) => r.status === 'DELETED');
     expect(voided.length).toBeGreaterThan(0);
@@ -58,7 +60,11 @@ describe('Xero invoices stream', () => {
       const cursor = first.states.at(-1)!.cursor!;
       const t = h.india;
       const store = h.emu.store;
-      const open = store.invoices(t).filter((i) => i.Type === 'ACCREC' && i.Status === 'AUTHORISED' && i.AmountPaid === 0 && i.AmountCredited === 0);
+      const open = store
+        .invoices(t)
+        .filter(
+          (i) => i.Type === 'ACCREC' && i.Status === 'AUTHORISED' && i.AmountPaid === 0 && i.AmountCredited === 0,
+        );
       const drafts = store.invoices(t).filter((i) => i.Type === 'ACCREC' && i.Status === 'DRAFT');
       // An exact second, so "same second" is the whole second and also the If-Modified-Since boundary.
       h.emu.clock.set({ now: '2026-01-15T10:00:00.000Z', frozen: true });
@@ -87,9 +93,13 @@ describe('Xero invoices stream', () => {
     const t = h.india;
     const ids = [...sourceNow(t).keys()];
     const edited: string[] = [];
-    const editDuringRead = async (read: (afterPage: (n: number) => void) => Promise<Array<SourceRecord<XeroInvoice>>>) => {
+    const editDuringRead = async (
+      read: (afterPage: (n: number) => void) => Promise<Array<SourceRecord<XeroInvoice>>>,
+    ) => {
       await h.reset();
-      const movable = h.emu.store.invoices(t).filter((i) => i.Type === 'ACCREC' && i.Status !== 'VOIDED' && i.Status !== 'DELETED');
+      const movable = h.emu.store
+        .invoices(t)
+        .filter((i) => i.Type === 'ACCREC' && i.Status !== 'VOIDED' && i.Status !== 'DELETED');
       let k = 0;
       edited.length = 0;
       // After each page, an invoice from the front of the order (already read) is edited: it moves to the end.
@@ -124,7 +134,13 @@ describe('Xero invoices stream', () => {
         const body = (await http.request({
           path: 'Invoices',
           endpoint: 'GET /Invoices',
-          query: { where: 'Type=="ACCREC"', Statuses: 'DRAFT,SUBMITTED,AUTHORISED,PAID,VOIDED,DELETED', order: 'UpdatedDateUTC ASC', page, pageSize: 5 },
+          query: {
+            where: 'Type=="ACCREC"',
+            Statuses: 'DRAFT,SUBMITTED,AUTHORISED,PAID,VOIDED,DELETED',
+            order: 'UpdatedDateUTC ASC',
+            page,
+            pageSize: 5,
+          },
           schema: (await import('../../../../connectors/xero/schemas.js')).XeroInvoicesResponse,
         })) as { Invoices: XeroInvoice[] };
         out.push(...body.Invoices.map((i) => ({ id: i.InvoiceID, version: iso(i.UpdatedDateUTC), raw: i })));
@@ -140,7 +156,9 @@ describe('Xero invoices stream', () => {
     const t = h.india;
     const before = await readAll(invoicesStream, ctxWith(100), invoicesStream.initialState());
     h.emu.clock.set({ now: '2026-02-01T00:00:00.000Z', frozen: true });
-    const created = h.emu.store.batch(() => Array.from({ length: 1005 }, () => h.emu.store.createInvoice(t, { lineAmountTypes: 'NoTax' }).InvoiceID));
+    const created = h.emu.store.batch(() =>
+      Array.from({ length: 1005 }, () => h.emu.store.createInvoice(t, { lineAmountTypes: 'NoTax' }).InvoiceID),
+    );
     const ctx = ctxWith(100);
     const queries: unknown[] = [];
     const request = ctx.http.request.bind(ctx.http);
@@ -169,7 +187,9 @@ describe('Xero invoices stream', () => {
       const before = await readAll(invoicesStream, ctxWith(100), invoicesStream.initialState());
       // Each case in an instant of its own, later than every record before it.
       h.emu.clock.set({ now: new Date(Date.UTC(2026, 1, 2) + edits * 86_400_000).toISOString(), frozen: true });
-      const created = h.emu.store.batch(() => Array.from({ length: 1200 }, () => h.emu.store.createInvoice(t, { lineAmountTypes: 'NoTax' }).InvoiceID));
+      const created = h.emu.store.batch(() =>
+        Array.from({ length: 1200 }, () => h.emu.store.createInvoice(t, { lineAmountTypes: 'NoTax' }).InvoiceID),
+      );
       const out: Array<SourceRecord<XeroInvoice>> = [];
       let edited: string[] = [];
       for await (const page of invoicesStream.read(ctxWith(100), before.states.at(-1)!)) {
@@ -204,7 +224,11 @@ describe('Xero invoices stream', () => {
   it('given `until` before the latest changes, then newer records are left for the next run and the cursor stays at or before until', async () => {
     const all = [...sourceNow(h.india).values()].sort();
     const until = all[Math.floor(all.length / 2)]!;
-    const { records, states } = await readAll(invoicesStream, ctxWith(7, { until: new Date(until) }), invoicesStream.initialState());
+    const { records, states } = await readAll(
+      invoicesStream,
+      ctxWith(7, { until: new Date(until) }),
+      invoicesStream.initialState(),
+    );
     expect(records.every((r) => r.version <= until)).toBe(true);
     expect(records.length).toBe(all.filter((v) => v <= until).length);
     expect(states.every((s) => s.cursor! <= until)).toBe(true);
@@ -213,7 +237,9 @@ describe('Xero invoices stream', () => {
   it('given a backfill window, then only invoices dated inside it are read (Date>=DateTime AND Date<=DateTime)', async () => {
     const window = { from: '2025-01-01', to: '2025-01-31' };
     const { records } = await readAll(invoicesStream, ctxWith(7, { window }), invoicesStream.initialState());
-    const expected = h.emu.store.invoices(h.india).filter((i) => i.Type === 'ACCREC' && i.DateString >= '2025-01-01' && i.DateString <= '2025-01-31T23:59:59');
+    const expected = h.emu.store
+      .invoices(h.india)
+      .filter((i) => i.Type === 'ACCREC' && i.DateString >= '2025-01-01' && i.DateString <= '2025-01-31T23:59:59');
     expect(records.length).toBe(expected.length);
     expect(records.length).toBeGreaterThan(0);
     expect(records.every((r) => r.raw.DateString! >= '2025-01-01' && r.raw.DateString! < '2025-02-01')).toBe(true);

@@ -19,9 +19,15 @@ const KINDS = {
 } as const;
 
 const CASES: ReadonlyArray<readonly [fixture: string, shows: string]> = [
-  ['invoice-intra-state', 'India intra-state (a Zoho sample invoice): CGST 9 + SGST 9 from the GST18 group, partially paid'],
+  [
+    'invoice-intra-state',
+    'India intra-state (a Zoho sample invoice): CGST 9 + SGST 9 from the GST18 group, partially paid',
+  ],
   ['invoice-inter-state-igst', 'inter-state: IGST 18 on each line, paise rounded per line'],
-  ['invoice-usd-in-inr-org', 'USD in an INR organisation: exchange_rate 83.125 checked against bcy_total, item discount'],
+  [
+    'invoice-usd-in-inr-org',
+    'USD in an INR organisation: exchange_rate 83.125 checked against bcy_total, item discount',
+  ],
   ['invoice-partially-paid', 'partially paid with payment, credits and a write-off'],
   ['invoice-void', 'void: mapped, with metaData.sourceStatus "void"'],
   ['invoice-entity-discount-before-tax', 'entity-level 10 % discount before tax, shipping, adjustment and round-off'],

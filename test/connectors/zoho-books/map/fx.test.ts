@@ -53,7 +53,10 @@ describe('exchange rates (map/fx.ts)', () => {
   });
 
   it('given a USD billing company, then a USD invoice needs no rate and an INR one is FX_UNDERIVABLE from an INR organisation', () => {
-    expect(invoiceOf(toInvoice(variant('invoice-usd-in-inr-org', 'invoice'), mapContext({ baseCurrency: 'USD' }))).exchangeRate).toBeUndefined();
+    expect(
+      invoiceOf(toInvoice(variant('invoice-usd-in-inr-org', 'invoice'), mapContext({ baseCurrency: 'USD' })))
+        .exchangeRate,
+    ).toBeUndefined();
     expect(toInvoice(variant('invoice-intra-state', 'invoice'), mapContext({ baseCurrency: 'USD' }))).toMatchObject({
       ok: false,
       reason: 'FX_UNDERIVABLE',

@@ -5,9 +5,15 @@ import { fixture, invoiceOf, mapContext, record, variant } from '../fixtures.js'
 
 describe('toInvoice (map/invoice.ts): fixtures → the exact billing body; paid, balance, status, malformed records', () => {
   it.each([
-    ['invoice-intra-state', 'India intra-state (a Zoho sample invoice): CGST 9 + SGST 9 from the GST18 group, partially paid'],
+    [
+      'invoice-intra-state',
+      'India intra-state (a Zoho sample invoice): CGST 9 + SGST 9 from the GST18 group, partially paid',
+    ],
     ['invoice-inter-state-igst', 'inter-state: IGST 18 on each line, paise rounded per line'],
-    ['invoice-usd-in-inr-org', 'USD invoice in an INR organisation: exchange_rate 83.125 checked against bcy_total, item discount'],
+    [
+      'invoice-usd-in-inr-org',
+      'USD invoice in an INR organisation: exchange_rate 83.125 checked against bcy_total, item discount',
+    ],
     ['invoice-partially-paid', 'partially paid with payment, credits and a write-off'],
     ['invoice-void', 'void: mapped, with metaData.sourceStatus "void"'],
     ['invoice-entity-discount-before-tax', 'entity-level 10 % discount before tax, shipping, adjustment and round-off'],
@@ -42,16 +48,24 @@ describe('toInvoice (map/invoice.ts): fixtures → the exact billing body; paid,
 
   it('given a malformed record, then INVALID_FIELD lists the paths and never the values', () => {
     const r = toInvoice(
-      variant('invoice-intra-state', 'invoice', (i) => ((i.line_items = 'nope'), (i.customer_name = { secret: 'Bharat' }))),
+      variant(
+        'invoice-intra-state',
+        'invoice',
+        (i) => ((i.line_items = 'nope'), (i.customer_name = { secret: 'Bharat' })),
+      ),
       mapContext(),
     );
     expect(r).toMatchObject({ ok: false, reason: 'INVALID_FIELD' });
-    expect(!r.ok && r.issues?.join('\n')).toMatch(/invoice\.customer_name.*\n.*invoice\.line_items|invoice\.line_items.*\n.*invoice\.customer_name/s);
+    expect(!r.ok && r.issues?.join('\n')).toMatch(
+      /invoice\.customer_name.*\n.*invoice\.line_items|invoice\.line_items.*\n.*invoice\.customer_name/s,
+    );
     expect(JSON.stringify(r)).not.toContain('Bharat');
   });
 
   it('given no lookups in the map context, then MISSING_FIELD instead of a guess', () => {
-    expect(toInvoice(variant('invoice-intra-state', 'invoice'), mapContext({ lookups: {} as ZohoLookups }))).toMatchObject({
+    expect(
+      toInvoice(variant('invoice-intra-state', 'invoice'), mapContext({ lookups: {} as ZohoLookups })),
+    ).toMatchObject({
       ok: false,
       reason: 'MISSING_FIELD',
       field: 'lookups',

@@ -31,12 +31,20 @@ describe('line discounts: Zoho’s arithmetic wins (map/lines.ts)', () => {
 
   it('given 3 × 3.30 at a 15 % discount whose item_total Zoho computed as 8.42, then the line discount is 1.48 (9.90 − 8.42), not 15 % of 9.90 rounded alone (1.49)', () => {
     const invoice = invoiceOf(toInvoice(discounted(8.42, 8.42, 9.94), mapContext()));
-    expect(invoice.lineItems![0]).toMatchObject({ subTotal: 8.42, total: 9.94, quantity: 3, discount: { amount: 1.48, percentage: 15, isPostTax: false } });
+    expect(invoice.lineItems![0]).toMatchObject({
+      subTotal: 8.42,
+      total: 9.94,
+      quantity: 3,
+      discount: { amount: 1.48, percentage: 15, isPostTax: false },
+    });
     expect(invoice.invoiceTotal).toBe(9.94);
   });
 
   it('given the same line whose item_total does not add up to the invoice sub_total, then the record is quarantined as AMOUNTS_INCONSISTENT', () => {
-    expect(toInvoice(discounted(8.42, 8.4, 9.92), mapContext())).toMatchObject({ ok: false, reason: 'AMOUNTS_INCONSISTENT' });
+    expect(toInvoice(discounted(8.42, 8.4, 9.92), mapContext())).toMatchObject({
+      ok: false,
+      reason: 'AMOUNTS_INCONSISTENT',
+    });
   });
 
   it('given an item_total two minor units away from 15 % off 9.90, then the line is quarantined as AMOUNTS_INCONSISTENT', () => {
@@ -51,14 +59,28 @@ describe('line discounts: Zoho’s arithmetic wins (map/lines.ts)', () => {
 describe('text lines and amount-only lines (src/mapping/text-line.ts, quantity-and-price.ts)', () => {
   const expected = () => fixture<CreditNoteInput>('credit-note-two-invoices.expected');
   const creditNoteOf = (result: ReturnType<typeof toCreditNote>) => {
-    if (!result.ok || result.value.kind !== 'credit-note') throw new Error(result.ok ? 'not a credit note' : `${result.reason}: ${result.message}`);
+    if (!result.ok || result.value.kind !== 'credit-note')
+      throw new Error(result.ok ? 'not a credit note' : `${result.reason}: ${result.message}`);
     return result.value.creditNote;
   };
 
   it('given a credit note whose first line has no item and no money (quantity 1, rate 0, item_total 0), when mapped, then it syncs: the text is a zero line in its place and every amount is the same as without it', () => {
     const creditNote = creditNoteOf(toCreditNote(record('credit-note-text-line', 'creditnote'), mapContext()));
-    const { creditNoteSubtotal, creditNoteTax, creditNoteTotal, creditNoteRemainingAmount, appliedToInvoices, lineItems } = expected();
-    expect(creditNote).toMatchObject({ creditNoteSubtotal, creditNoteTax, creditNoteTotal, creditNoteRemainingAmount, appliedToInvoices });
+    const {
+      creditNoteSubtotal,
+      creditNoteTax,
+      creditNoteTotal,
+      creditNoteRemainingAmount,
+      appliedToInvoices,
+      lineItems,
+    } = expected();
+    expect(creditNote).toMatchObject({
+      creditNoteSubtotal,
+      creditNoteTax,
+      creditNoteTotal,
+      creditNoteRemainingAmount,
+      appliedToInvoices,
+    });
     expect(creditNote.lineItems).toEqual([
       {
         lineItemDetails: {
@@ -96,13 +118,19 @@ describe('text lines and amount-only lines (src/mapping/text-line.ts, quantity-a
     const original = invoiceOf(toInvoice(record('invoice-intra-state', 'invoice'), mapContext()));
     const amount = original.lineItems![1]!.subTotal;
     expect(original.lineItems![1]!.quantity).not.toBe(1);
-    expect(invoiceOf(r).lineItems![1]).toMatchObject({ quantity: 1, subTotal: amount, lineItemDetails: { pricePerItem: amount } });
+    expect(invoiceOf(r).lineItems![1]).toMatchObject({
+      quantity: 1,
+      subTotal: amount,
+      lineItemDetails: { pricePerItem: amount },
+    });
     expect(invoiceOf(r).invoiceTotal).toBe(original.invoiceTotal);
   });
 
   it('given a line that names an item at zero (item_id, quantity 2, rate 0, item_total 0), when mapped, then it stays a priced line with its quantity', () => {
     const r = toCreditNote(
-      variant('credit-note-text-line', 'creditnote', (c) => Object.assign(c.line_items[0], { item_id: '1890000000011099', name: 'Sample pack', quantity: 2 })),
+      variant('credit-note-text-line', 'creditnote', (c) =>
+        Object.assign(c.line_items[0], { item_id: '1890000000011099', name: 'Sample pack', quantity: 2 }),
+      ),
       mapContext(),
     );
     expect(creditNoteOf(r).lineItems![0]).toMatchObject({

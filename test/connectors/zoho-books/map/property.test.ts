@@ -25,7 +25,15 @@ describe('Zoho mapping over generated and perturbed records (property)', () => {
 
   beforeAll(async () => {
     redis = connect();
-    emu = await startZohoEmulator({ port: 0, seed: 17, records: 60, customers: 15, creditNotes: 15, ratePerMinute: 0, dailyLimit: 0 });
+    emu = await startZohoEmulator({
+      port: 0,
+      seed: 17,
+      records: 60,
+      customers: 15,
+      creditNotes: 15,
+      ratePerMinute: 0,
+      dailyLimit: 0,
+    });
     const tokens = new TokenStore(redis, { prefix });
     const d = ZOHO_SANDBOX_DEFAULTS;
     const settings = zohoBooks.settings.parse({
@@ -47,7 +55,12 @@ describe('Zoho mapping over generated and perturbed records (property)', () => {
       settings,
     };
     const inv = zohoBooks.streams.invoices;
-    ctx = { connectionId: 'zoho-prop', originSource: 'EXTERNAL_SYSTEM_A', baseCurrency: 'INR', lookups: await inv.lookups!(read) };
+    ctx = {
+      connectionId: 'zoho-prop',
+      originSource: 'EXTERNAL_SYSTEM_A',
+      baseCurrency: 'INR',
+      lookups: await inv.lookups!(read),
+    };
     for await (const p of inv.read(read, inv.initialState(undefined))) invoices.push(...p.records);
     const cn = zohoBooks.streams['credit-notes'];
     for await (const p of cn.read(read, cn.initialState(undefined))) creditNotes.push(...p.records);
@@ -74,7 +87,9 @@ describe('Zoho mapping over generated and perturbed records (property)', () => {
       expect(valid(m.value)).toBe(true);
       const i = m.value.invoice;
       const lines = sumMoney((i.lineItems ?? []).map((l) => dec(l.subTotal)));
-      expect(lines.equals(dec(i.invoiceSubtotal)), `${r.id}: lines ${lines} ≠ subtotal ${i.invoiceSubtotal}`).toBe(true);
+      expect(lines.equals(dec(i.invoiceSubtotal)), `${r.id}: lines ${lines} ≠ subtotal ${i.invoiceSubtotal}`).toBe(
+        true,
+      );
     }
     for (const r of creditNotes) {
       const m = zohoBooks.streams['credit-notes'].map(r, ctx);
@@ -120,7 +135,10 @@ describe('Zoho mapping over generated and perturbed records (property)', () => {
       fc.property(
         fc.nat(),
         fc.boolean(),
-        fc.oneof(fc.record({ field: fc.constantFrom(...fields), value: values }), fc.record({ line: fc.constantFrom(...lineFields), value: values })),
+        fc.oneof(
+          fc.record({ field: fc.constantFrom(...fields), value: values }),
+          fc.record({ line: fc.constantFrom(...lineFields), value: values }),
+        ),
         (n, credit, change) => {
           const list = credit ? creditNotes : invoices;
           const source = list[n % list.length]!;

@@ -72,7 +72,9 @@ describe("line taxes reconciled to Zoho's taxes[] and tax_total (map/reconcile-t
       mapContext(),
     );
     expect(invoiceOf(unknown).invoiceTax).toMatchObject({ total: 13500, cgst: 6750, sgst: 6750 });
-    expect(unknown.ok && unknown.warnings).toEqual(['taxes[] names do not match the tax settings; line taxes reconciled to tax_total as a whole']);
+    expect(unknown.ok && unknown.warnings).toEqual([
+      'taxes[] names do not match the tax settings; line taxes reconciled to tax_total as a whole',
+    ]);
   });
 
   it('given a paisa of tax_total on a document whose lines carry no tax, then AMOUNTS_INCONSISTENT (no line can carry it), never a crash', () => {

@@ -13,10 +13,38 @@ describe('Zoho taxes → billing tax; place of supply (map/tax.ts)', () => {
 
   it('given a 28 % + cess 12 % group, then the tax has GST and cess parts', () => {
     const l = lookups();
-    l.taxes['401'] = { id: '401', name: 'CGST14', percentage: '14', isGroup: false, specificType: 'cgst', components: ['401'] };
-    l.taxes['402'] = { id: '402', name: 'SGST14', percentage: '14', isGroup: false, specificType: 'sgst', components: ['402'] };
-    l.taxes['403'] = { id: '403', name: 'Cess12', percentage: '12', isGroup: false, specificType: 'cess', components: ['403'] };
-    l.taxes['404'] = { id: '404', name: 'GST28+Cess12', percentage: '40', isGroup: true, specificType: '', components: ['401', '402', '403'] };
+    l.taxes['401'] = {
+      id: '401',
+      name: 'CGST14',
+      percentage: '14',
+      isGroup: false,
+      specificType: 'cgst',
+      components: ['401'],
+    };
+    l.taxes['402'] = {
+      id: '402',
+      name: 'SGST14',
+      percentage: '14',
+      isGroup: false,
+      specificType: 'sgst',
+      components: ['402'],
+    };
+    l.taxes['403'] = {
+      id: '403',
+      name: 'Cess12',
+      percentage: '12',
+      isGroup: false,
+      specificType: 'cess',
+      components: ['403'],
+    };
+    l.taxes['404'] = {
+      id: '404',
+      name: 'GST28+Cess12',
+      percentage: '40',
+      isGroup: true,
+      specificType: '',
+      components: ['401', '402', '403'],
+    };
     const r = toInvoice(
       variant('invoice-void', 'invoice', (i) => {
         i.status = 'sent';

@@ -48,8 +48,21 @@ describe('entity discount given only as a percentage: Zoho’s arithmetic wins (
       ];
       delete i.discount_amount;
       delete i.discount_total;
-      Object.assign(i, { discount: '15%', discount_percent: 15, is_discount_before_tax: false, sub_total: 9.9, tax_total: 1.78 });
-      Object.assign(i, { shipping_charge: 0, adjustment: 0, roundoff_value: 0, total, balance: total, bcy_total: total });
+      Object.assign(i, {
+        discount: '15%',
+        discount_percent: 15,
+        is_discount_before_tax: false,
+        sub_total: 9.9,
+        tax_total: 1.78,
+      });
+      Object.assign(i, {
+        shipping_charge: 0,
+        adjustment: 0,
+        roundoff_value: 0,
+        total,
+        balance: total,
+        bcy_total: total,
+      });
     });
 
   it('given a 15 % discount with no discount_amount and Zoho’s total 10.20, then the discount is 1.48 (what the total leaves), not 15 % of 9.90 rounded alone (1.49)', () => {
@@ -60,6 +73,10 @@ describe('entity discount given only as a percentage: Zoho’s arithmetic wins (
   });
 
   it('given a total two minor units away from 15 % off, then the record is quarantined as AMOUNTS_INCONSISTENT', () => {
-    expect(toInvoice(percentOnly(10.22), mapContext())).toMatchObject({ ok: false, reason: 'AMOUNTS_INCONSISTENT', field: 'total' });
+    expect(toInvoice(percentOnly(10.22), mapContext())).toMatchObject({
+      ok: false,
+      reason: 'AMOUNTS_INCONSISTENT',
+      field: 'total',
+    });
   });
 });

@@ -17,7 +17,8 @@ describe('the invoices stream against the emulator: read and mapped', () => {
       const inv = result.value.invoice;
       expect(inv.invoiceTotal).toBe(raw.total);
       if (raw.status !== 'void' && raw.status !== 'draft') {
-        const outstanding = Math.round((inv.invoiceTotal - inv.invoicePaidAmount - inv.invoiceAdjustedAmount) * 100) || 0;
+        const outstanding =
+          Math.round((inv.invoiceTotal - inv.invoicePaidAmount - inv.invoiceAdjustedAmount) * 100) || 0;
         expect(outstanding).toBe(Math.round(raw.balance * 100) || 0);
       }
       expect(inv.metaData?.sourceStatus).toBe(raw.status);
@@ -39,10 +40,17 @@ describe('the invoices stream against the emulator: FX', () => {
     const { records } = await readAll(invoicesStream, h.context(h.client()), invoicesStream.initialState());
     const mapped = await mapAll(invoicesStream, h, records);
     const bad = mapped.filter((m) => !m.result.ok);
-    expect(bad).toEqual([{ id: foreign!.invoice_id, result: expect.objectContaining({ ok: false, reason: 'FX_UNDERIVABLE' }) }]);
-    const sent = mapped.flatMap((m) => (m.result.ok && m.result.value.kind === 'invoice' ? [m.result.value.invoice.erpId] : []));
+    expect(bad).toEqual([
+      { id: foreign!.invoice_id, result: expect.objectContaining({ ok: false, reason: 'FX_UNDERIVABLE' }) },
+    ]);
+    const sent = mapped.flatMap((m) =>
+      m.result.ok && m.result.value.kind === 'invoice' ? [m.result.value.invoice.erpId] : [],
+    );
     expect(sent).not.toContain(foreign!.invoice_id);
-    const usd = mapped.find((m) => m.result.ok && m.result.value.kind === 'invoice' && m.result.value.invoice.invoiceCurrency !== 'INR');
-    if (usd?.result.ok && usd.result.value.kind === 'invoice') expect(usd.result.value.invoice.exchangeRate).toBeGreaterThan(80);
+    const usd = mapped.find(
+      (m) => m.result.ok && m.result.value.kind === 'invoice' && m.result.value.invoice.invoiceCurrency !== 'INR',
+    );
+    if (usd?.result.ok && usd.result.value.kind === 'invoice')
+      expect(usd.result.value.invoice.exchangeRate).toBeGreaterThan(80);
   });
 });

@@ -30,13 +30,20 @@ describe('the read loop (streams/read.ts) against the emulator: full reads', () 
   ] as const)(
     'given a fresh connection, when %s are read in full over several pages, then every record is read exactly once with its detail, and every one maps',
     async (_name, stream, ids) => {
-      const { records, pages } = await readAll(stream, h.context(h.client(), {}, { pageSize: 7 }), stream.initialState());
+      const { records, pages } = await readAll(
+        stream,
+        h.context(h.client(), {}, { pageSize: 7 }),
+        stream.initialState(),
+      );
       expect(pages).toBeGreaterThan(1);
       expect(records.map((r) => r.id).sort()).toEqual([...ids()].sort());
       expect(new Set(records.map((r) => r.id)).size).toBe(records.length);
       const mapped = await mapAll(stream, h, records);
       expect(mapped.filter((m) => !m.result.ok)).toEqual([]);
-      if (stream === invoicesStream) expect(records.every((r) => Array.isArray(r.raw.line_items) && (r.raw.line_items as unknown[]).length > 0)).toBe(true);
+      if (stream === invoicesStream)
+        expect(
+          records.every((r) => Array.isArray(r.raw.line_items) && (r.raw.line_items as unknown[]).length > 0),
+        ).toBe(true);
     },
   );
 
@@ -50,7 +57,9 @@ describe('the read loop (streams/read.ts) against the emulator: full reads', () 
     expect(expected.length).toBeGreaterThan(0);
     expect(records.map((r) => r.id).sort()).toEqual(expected.sort());
     const customers = await readAll(customersStream, h.context(h.client(), { window }), customersStream.initialState());
-    expect(customers.records.length).toBe(h.emulator.store.contacts().filter((c) => c.contact_type === 'customer').length);
+    expect(customers.records.length).toBe(
+      h.emulator.store.contacts().filter((c) => c.contact_type === 'customer').length,
+    );
   });
 
   it('given invoices hard-deleted in Zoho, when listIds runs, then it yields exactly the ids that still exist, page by page', async () => {
@@ -86,13 +95,20 @@ describe('the read loop (streams/read.ts) against the emulator: deletes during a
 
   it('given an invoice on an already-read page is hard-deleted mid-read, when the rows shift up a place, then the second listing pass still reads the row that crossed the page boundary', async () => {
     const store = h.emulator.store;
-    const { records, pages } = await readAll(invoicesStream, h.context(h.client(), {}, { pageSize: 5 }), invoicesStream.initialState(), (page) => {
-      // Page 1 (oldest first) has been read; delete its first invoice so page 2 starts one row later.
-      if (page === 1) {
-        const oldest = [...store.invoices()].sort((a, b) => a.createdMs - b.createdMs || (a.invoice_id < b.invoice_id ? -1 : 1))[0]!;
-        store.deleteInvoice(oldest.invoice_id, { force: true });
-      }
-    });
+    const { records, pages } = await readAll(
+      invoicesStream,
+      h.context(h.client(), {}, { pageSize: 5 }),
+      invoicesStream.initialState(),
+      (page) => {
+        // Page 1 (oldest first) has been read; delete its first invoice so page 2 starts one row later.
+        if (page === 1) {
+          const oldest = [...store.invoices()].sort(
+            (a, b) => a.createdMs - b.createdMs || (a.invoice_id < b.invoice_id ? -1 : 1),
+          )[0]!;
+          store.deleteInvoice(oldest.invoice_id, { force: true });
+        }
+      },
+    );
     expect(pages).toBe(4 + 1); // 4 list pages, then the second pass's page of rows missed the first time
     const read = new Set(records.map((r) => r.id));
     expect(store.invoices().filter((i) => !read.has(i.invoice_id))).toEqual([]);
@@ -114,9 +130,14 @@ describe('the read loop (streams/read.ts) against the emulator: incremental read
     const run = async (duringRead?: (until: Date) => void) => {
       const until = new Date();
       const state: State = invoicesStream.initialState(cursor ?? undefined);
-      const { records } = await readAll(invoicesStream, h.context(client, { until }, { pageSize: 4 }), state, (page) => {
-        if (page === 1) duringRead?.(until);
-      });
+      const { records } = await readAll(
+        invoicesStream,
+        h.context(client, { until }, { pageSize: 4 }),
+        state,
+        (page) => {
+          if (page === 1) duringRead?.(until);
+        },
+      );
       for (const r of records) if (!seen.has(r.id) || seen.get(r.id)!.version <= r.version) seen.set(r.id, r);
       cursor = until.toISOString();
       return records;
@@ -130,7 +151,9 @@ describe('the read loop (streams/read.ts) against the emulator: incremental read
     const open = store.invoices().filter((i) => !['void', 'draft', 'paid'].includes(i.status));
     const payable = open.filter((i) => i.status !== 'draft')[0]!;
     const toVoid = store.invoices().find((i) => i.status !== 'void' && i.invoice_id !== payable.invoice_id)!;
-    const edited = open.filter((i) => i.invoice_id !== payable.invoice_id && i.invoice_id !== toVoid.invoice_id).slice(0, 3);
+    const edited = open
+      .filter((i) => i.invoice_id !== payable.invoice_id && i.invoice_id !== toVoid.invoice_id)
+      .slice(0, 3);
     const batchA = store.mutate(
       [
         ...edited.map((i) => ({ op: 'edit_invoice' as const, invoice_id: i.invoice_id })),
@@ -194,7 +217,11 @@ describe('the read loop (streams/read.ts): rows the pipeline already holds', () 
   afterAll(() => h.close());
 
   it('given the pipeline holds every invoice at its listed modification time, when read again, then only the list pages are called and every row is counted as skipped; one edited a second later is fetched', async () => {
-    const first = await readAll(invoicesStream, h.context(h.client(), {}, { pageSize: 10 }), invoicesStream.initialState());
+    const first = await readAll(
+      invoicesStream,
+      h.context(h.client(), {}, { pageSize: 10 }),
+      invoicesStream.initialState(),
+    );
     const held = new Map(first.records.map((r) => [r.id, r.version]));
     const knownVersions = async (_entity: string, ids: readonly string[]) => ids.map((id) => held.get(id));
     const read = async () => {
