@@ -35,6 +35,7 @@ import type { RedisHealth } from '../src/pipeline/redis-health.js';
 import type { RunHistory } from '../src/pipeline/run-history.js';
 import type { SyncStatus } from '../src/pipeline/sync-status.js';
 import type { UpsertState } from '../src/pipeline/upsert-state.js';
+import type { ConnectionState } from '../src/pipeline/connection-state.js';
 import {
   assertNoEviction,
   checkRedisReachable,
@@ -71,6 +72,8 @@ export interface StateStores {
   leases: LeaseKeeper;
   tokens: TokenStore;
   upsertState: UpsertState;
+  /** A connection's state as a whole: starting over for another billing company (a rebind). */
+  connectionState: ConnectionState;
   customersEnsured: CustomersEnsured;
   syncStatus: SyncStatus;
   reconcileState: ReconcileState;

@@ -2,7 +2,6 @@ import { billingCompanyGuardOf } from '../jobs/billing-company-guard.js';
 import type { Runtime } from '../jobs/runtime.js';
 import { ENTITY_NAMES } from '../src/connector/entities.js';
 import { ConfigError } from '../src/errors/index.js';
-import { ConnectionState } from '../src/pipeline/connection-state.js';
 import { replayQuarantined } from './replay-quarantined.js';
 
 export type RebindMode = 'same-company' | 'new-company';
@@ -31,8 +30,7 @@ type RebindRuntime = Pick<
   | 'quarantine'
   | 'inFlight'
   | 'queues'
-  | 'redis'
-  | 'keys'
+  | 'connectionState'
 >;
 
 /**
@@ -73,7 +71,7 @@ export async function rebindConnection(rt: RebindRuntime, connection: string, mo
   }
   for (const e of ENTITY_NAMES) await rt.ledger.forgetWritten(connection, e);
   // The store is built on the runtime's state connection, as every store is.
-  await new ConnectionState(rt.redis, rt.keys).resetForCompany(connection, ENTITY_NAMES, {
+  await rt.connectionState.resetForCompany(connection, ENTITY_NAMES, {
     company,
     keyId,
     since: Date.now(),

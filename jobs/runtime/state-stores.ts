@@ -8,6 +8,7 @@ import { BillingKeyBudgets } from '../../src/pipeline/billing-key-budgets.js';
 import { Checkpoints } from '../../src/pipeline/checkpoints.js';
 import { ConnectionControl } from '../../src/pipeline/connection-control.js';
 import { ConnectionSlots } from '../../src/pipeline/connection-slots.js';
+import { ConnectionState } from '../../src/pipeline/connection-state.js';
 import { CustomersEnsured } from '../../src/pipeline/customers-ensured.js';
 import { InFlight } from '../../src/pipeline/in-flight.js';
 import type { StateKeys } from '../../src/pipeline/keys.js';
@@ -65,5 +66,6 @@ export function createStateStores(
     billingCompanies: new BillingCompanies(redis, keys),
     health: new RedisHealth(redis),
     connectionControl: new ConnectionControl(redis, keys),
+    connectionState: new ConnectionState(redis, keys),
   };
 }

@@ -9,7 +9,7 @@ export interface Pause {
   reason?: string;
 }
 
-export type ConnectionState = { state: 'running' } | ({ state: 'paused' } & Pause);
+export type RunState = { state: 'running' } | ({ state: 'paused' } & Pause);
 
 /** What a held job is recorded as: its queue and id. Queue names hold no ':' (jobs/catalog.ts). */
 export interface HeldJob {
@@ -74,7 +74,7 @@ export class ConnectionControl {
     return { ...(raw ? { pause: JSON.parse(raw) as Pause } : {}), held: members.map(heldJob) };
   }
 
-  async state(connection: string): Promise<ConnectionState> {
+  async state(connection: string): Promise<RunState> {
     const raw = await this.redis.get(this.keys.paused(connection));
     return raw ? { state: 'paused', ...(JSON.parse(raw) as Pause) } : { state: 'running' };
   }
