@@ -183,14 +183,14 @@ describe("given a Redis of the test's own that stops two seconds before SIGTERM"
         expect(r.redis?.ok).toBe(false);
       }
       // Right after the stop the client may not have seen its connection close yet: then the PING times out.
+      // A frozen Redis answers nothing: the PING times out, or the client has already dropped the connection.
       const noAnswer = `Redis: no answer within ${READY_REDIS_TIMEOUT_MS} ms`;
-      for (const r of stopped)
-        expect([
-          noAnswer,
-          'Redis: not connected (client reconnecting)',
-          'Redis: not connected (client connecting)',
-        ]).toContain(r.redis?.detail);
-      for (const r of frozen) expect(r.redis?.detail).toBe(noAnswer);
+      const namesRedis = [
+        noAnswer,
+        'Redis: not connected (client reconnecting)',
+        'Redis: not connected (client connecting)',
+      ];
+      for (const r of [...stopped, ...frozen]) expect(namesRedis).toContain(r.redis?.detail);
       console.info(
         `[readyz] up ${up.ms} ms; Redis stopped: ${stopped.map((r) => `${r.status} ${r.ms} ms`).join(', ')}; ` +
           `Redis frozen: ${frozen.map((r) => `${r.status} ${r.ms} ms`).join(', ')} (bound ${PROBE_BOUND_MS} ms)`,

@@ -91,7 +91,14 @@ for (const variant of [
           const held = (id: string) => states[inFlightIds.indexOf(id)] === 'active';
           if (
             inFlightIds.every((id) => stalledEvents.includes(id)) &&
-            states.every((s) => s === 'active' || s === 'completed') &&
+            // A job with no invoice may also wait its turn for one of the connection's slots (the invoices'
+            // jobs hold them): it has nothing in billing to lose, and worker 3 runs it.
+            inFlightIds.every((id, i) => {
+              const s = states[i];
+              return (
+                s === 'active' || s === 'completed' || (!mustHold.includes(id) && (s === 'waiting' || s === 'delayed'))
+              );
+            }) &&
             mustHold.every(held)
           )
             return true;
