@@ -22,6 +22,7 @@ COPY src ./src
 COPY connectors ./connectors
 COPY jobs ./jobs
 COPY operations ./operations
+COPY app ./app
 COPY cli ./cli
 COPY sandbox ./sandbox
 # bench/ and the tests stay out of the image: tsconfig.build.json compiles only what is copied here.

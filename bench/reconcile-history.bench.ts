@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { validateSettings } from '../connectors/registry.js';
 import type { DriftItem } from '../jobs/reconcile/drift.js';
-import { makeJobHelpers } from '../jobs/job-helpers.js';
+import { makeJobHelpers } from '../app/job-helpers.js';
 import { runCountInvariant } from '../jobs/reconcile/count-invariant.js';
 import { DriftReport } from '../jobs/reconcile/drift.js';
-import { createRuntime } from '../jobs/runtime.js';
+import { createRuntime } from '../app/create-runtime.js';
 import { reconcileFields } from '../jobs/reconcile-fields.js';
 import { InvoiceInput } from '../src/billing/schemas/index.js';
 import { utcDate } from '../src/billing/dates.js';

@@ -1,7 +1,8 @@
 import { constants } from 'node:os';
 import type { Logger } from 'pino';
 import { validateSettings } from '../connectors/registry.js';
-import { openRuntime, type Runtime } from '../jobs/runtime.js';
+import { openRuntime } from '../app/create-runtime.js';
+import type { Runtime } from '../jobs/runtime.js';
 import { type AppConfig, loadConfig } from '../src/config.js';
 import { createLogger } from '../src/observability/logger.js';
 

@@ -2,15 +2,11 @@ import { FlowProducer, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Connector, ReadContext } from '../src/connector/types.js';
-import { TokenSealer } from '../src/auth/token-sealer.js';
 import { TokenStore } from '../src/auth/token-store.js';
 import type { BillingClient } from '../src/billing/client.js';
-import { billingTargetOf, defaultBillingTarget } from '../src/billing/billing-target.js';
 import type { AppConfig, ConnectionConfig } from '../src/config.js';
-import { ConfigError } from '../src/errors/index.js';
 import type { VendorClient } from '../src/http/vendor-client.js';
-import { buildInfo } from '../src/build-info.js';
-import { createMetrics, initialiseSeries, type Metrics } from '../src/observability/metrics.js';
+import { type Metrics } from '../src/observability/metrics.js';
 import type { BackfillRuns } from '../src/pipeline/backfill-runs.js';
 import { BillingBudget } from '../src/pipeline/billing-budget.js';
 import type { BillingCompanies } from '../src/pipeline/billing-companies.js';
@@ -20,7 +16,7 @@ import type { ConnectionSlots } from '../src/pipeline/connection-slots.js';
 import type { WakeLine } from '../src/pipeline/wake-line.js';
 import type { ConnectionControl } from '../src/pipeline/connection-control.js';
 import type { CustomersEnsured } from '../src/pipeline/customers-ensured.js';
-import { type StateKeys, stateKeys } from '../src/pipeline/keys.js';
+import { type StateKeys } from '../src/pipeline/keys.js';
 import type { InFlight } from '../src/pipeline/in-flight.js';
 import type { Ledger } from '../src/pipeline/ledger.js';
 import type { LedgerDateIndex } from '../src/pipeline/ledger-date-index.js';
@@ -36,19 +32,7 @@ import type { RunHistory } from '../src/pipeline/run-history.js';
 import type { SyncStatus } from '../src/pipeline/sync-status.js';
 import type { UpsertState } from '../src/pipeline/upsert-state.js';
 import type { ConnectionState } from '../src/pipeline/connection-state.js';
-import {
-  assertNoEviction,
-  checkRedisReachable,
-  isClusterUrl,
-  producerConnection,
-  resolveRedis,
-  stateConnection,
-  workerConnection,
-} from '../src/redis.js';
-import { jobOptions, QUEUES, queuePrefix, type QueueName } from './catalog.js';
-import { billingClients } from './runtime/billing-clients.js';
-import { type ConnectionDirectory, connectionHandles } from './runtime/connection-handles.js';
-import { createStateStores } from './runtime/state-stores.js';
+import { jobOptions } from './catalog.js';
 
 /** Our state in Redis, one store per concern; every write a store offers is atomic where jobs can race. */
 export interface StateStores {
@@ -152,192 +136,11 @@ export interface Runtime extends StateStores {
    */
   workerOptions(queue?: string): { connection: Redis; prefix: string };
   /**
-   * Swaps in a reloaded config (jobs/reload-config.ts decides what of it may change while running):
+   * Swaps in a reloaded config (app/reload-config.ts decides what of it may change while running):
    * `config` and connection lookups answer with `next` at once; the vendor client of a connection whose
    * config changed or went away is dropped, so its next use builds one from the new config (a job that
    * holds the old client keeps it until it ends).
    */
   reconfigure(next: AppConfig): void;
   close(): Promise<void>;
-}
-
-/**
- * Redis as the config says (or REDIS_URL, a local one, or an embedded redis-server unless
- * `allowEmbedded` is false), then the runtime on it; close() also stops an embedded Redis.
- */
-export async function openRuntime(
-  config: AppConfig,
-  logger: Logger,
-  options: { allowEmbedded?: boolean; patient?: boolean } = {},
-): Promise<Runtime> {
-  const redis = await resolveRedis(config.redis.url, options);
-  logger.info({ redis: redis.source }, 'redis resolved');
-  let rt: Runtime;
-  try {
-    rt = await createRuntime(config, redis.url, logger, undefined, { patient: options.patient });
-  } catch (e) {
-    await redis.stop();
-    throw e;
-  }
-  const close = rt.close;
-  rt.close = async () => {
-    await close();
-    await redis.stop();
-  };
-  return rt;
-}
-
-/**
- * Everything a process needs, built once from the config: Redis connections (producer vs worker), the
- * queues, our state stores, the billing client, and per-connection vendor clients whose quotas and
- * tokens live in Redis (so N processes behave like one).
- */
-export async function createRuntime(
-  config: AppConfig,
-  redisUrl: string,
-  logger: Logger,
-  metrics = createMetrics(),
-  options: { patient?: boolean } = {},
-): Promise<Runtime> {
-  await checkRedisReachable(redisUrl);
-  // A one-shot command (patient) queues its commands while Redis reconnects and waits for it, however
-  // long: its work goes on in Redis meanwhile. A worker's producer fails fast instead (its jobs retry).
-  const patience = options.patient ? { enableOfflineQueue: true, maxRetriesPerRequest: null } : {};
-  const logErrors = redisErrorLogger(logger);
-  const redis = logErrors(stateConnection(redisUrl, patience), 'state');
-  await assertNoEviction(redis);
-  metrics.redisEvictionPolicyOk.set(1);
-  const defaultTarget = defaultBillingTarget(config);
-  const directory: ConnectionDirectory = {
-    targets: new Map(config.connections.map((c) => [c.id, billingTargetOf(config, c)])),
-    byId: new Map(config.connections.map((c) => [c.id, c])),
-  };
-  initialiseSeries(metrics, {
-    queues: Object.values(QUEUES),
-    connections: config.connections.map((c) => ({ ...c, billingCompany: directory.targets.get(c.id)!.company })),
-    build: buildInfo(),
-  });
-  const producer = await ready(
-    logErrors(producerConnection(redisUrl, { lazyConnect: false, ...patience }), 'producer'),
-  );
-  const extra: Redis[] = [];
-  const prefix = config.redis.prefix;
-  const layout = keyLayout(prefix, redisUrl);
-  const keys = stateKeys(prefix, layout);
-  const opts = jobOptions(config);
-  const { queues, flow } = createQueues(producer, prefix, layout, opts, logger);
-  const quotas = new Quotas(redis, keys);
-  // Tokens sealed at rest under ERP_SYNC_TOKEN_KEY when set (a malformed key stops the start here).
-  const tokens = new TokenStore(redis, { prefix, cluster: layout.cluster, sealer: TokenSealer.fromEnv(process.env) });
-  const billingBudget = new BillingBudget(
-    redis,
-    keys.billingRate(),
-    config.billing.rateLimit.max,
-    config.billing.rateLimit.durationMs,
-  );
-  const billingClient = billingClients(config, metrics, billingBudget);
-  const billing = billingClient(defaultTarget);
-  const leases = new LeaseKeeper({ logger, metrics });
-  const stores = createStateStores(redis, keys, config, { leases, quotas, tokens, billingBudget });
-  const handles = connectionHandles(config, directory, {
-    tokens,
-    quotas,
-    logger,
-    metrics,
-    billingClient,
-    billingKeyBudgets: stores.billingKeyBudgets,
-  });
-
-  const rt: Runtime = {
-    ...stores,
-    config,
-    logger,
-    metrics,
-    redis,
-    keys,
-    queues,
-    flow,
-    billing,
-    billingOf: handles.billingOf,
-    billingFor: (id) => handles.connection(id).billing.client,
-    options: opts,
-    connection: handles.connection,
-    vendorClient: handles.vendorClient,
-    workerOptions: (queue) => {
-      const r = logErrors(workerConnection(redisUrl), 'worker');
-      extra.push(r);
-      return { connection: r, prefix: queue && isQueueName(queue) ? queuePrefix(prefix, queue, layout) : prefix };
-    },
-    reconfigure: (next) => {
-      handles.reconfigure(next);
-      rt.config = next;
-    },
-    close: async () => {
-      await Promise.allSettled([...Object.values(queues).map((q) => q.close()), flow.close()]);
-      await Promise.allSettled([redis.quit(), producer.quit(), ...extra.map((r) => r.quit())]);
-    },
-  };
-  return rt;
-}
-
-/**
- * Connection errors while running (Redis restarting, a failover) are logged at most every 10 s per
- * connection, message only: the commands that failed reject and are retried by their owners.
- */
-function redisErrorLogger(logger: Logger) {
-  return (r: Redis, role: string): Redis => {
-    let last = 0;
-    r.on('error', (err: Error) => {
-      if (Date.now() - last < 10_000) return;
-      last = Date.now();
-      logger.warn({ redis: role, error: err.message }, 'Redis connection error');
-    });
-    return r;
-  };
-}
-
-async function ready(producer: Redis): Promise<Redis> {
-  await new Promise<void>((resolve, reject) => {
-    if (producer.status === 'ready') return resolve();
-    producer.once('ready', () => resolve());
-    producer.once('error', reject);
-  });
-  return producer;
-}
-
-/** A Redis Cluster: keys carry hash tags (per connection, per queue); on one Redis the names stay as they were. */
-function keyLayout(prefix: string, redisUrl: string): { cluster: boolean } {
-  const cluster = isClusterUrl(redisUrl);
-  if (cluster && /[{}]/.test(prefix)) {
-    throw new ConfigError(
-      `redis.prefix "${prefix}" holds a hash tag: on a Redis Cluster erp-sync tags each connection's and each queue's keys itself (docs/operations.md, "Redis Cluster"); use a prefix without braces`,
-    );
-  }
-  return { cluster };
-}
-
-function createQueues(
-  producer: Redis,
-  prefix: string,
-  layout: { cluster: boolean },
-  opts: ReturnType<typeof jobOptions>,
-  logger: Logger,
-) {
-  const queue = (name: QueueName, defaultJobOptions: object) =>
-    new Queue(name, { connection: producer, prefix: queuePrefix(prefix, name, layout), defaultJobOptions });
-  const queues: Runtime['queues'] = {
-    pull: queue(QUEUES.pull, opts.pull),
-    upsert: queue(QUEUES.upsert, opts.upsert),
-    backfill: queue(QUEUES.backfill, opts.backfill),
-    reconcile: queue(QUEUES.reconcile, opts.reconcile),
-    sweep: queue(QUEUES.sweep, opts.sweep),
-  };
-  for (const q of Object.values(queues)) q.on('error', (err) => logger.error({ err, queue: q.name }, 'queue error'));
-  // A backfill flow's parent (backfill) and children (pull) share a prefix, hence a slot on a Cluster.
-  const flow = new FlowProducer({ connection: producer, prefix: queuePrefix(prefix, QUEUES.backfill, layout) });
-  return { queues, flow };
-}
-
-function isQueueName(name: string): name is QueueName {
-  return (Object.values(QUEUES) as string[]).includes(name);
 }

@@ -17,7 +17,7 @@ export interface PullNow {
 
 /**
  * An incremental pull of each entity now, at the incremental priority, with the scheduler's retry
- * policy (jobs/worker-service.ts). Each job id is new (`<why>-<connection>-<entity>-<time>-<random>`),
+ * policy (app/worker-service.ts). Each job id is new (`<why>-<connection>-<entity>-<time>-<random>`),
  * so it is never deduplicated against an earlier one, and each pull waits for a pull of its stream
  * that is running instead of returning at once: it reads what changed up to the moment it runs.
  */

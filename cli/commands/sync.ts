@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { startWorkers } from '../../jobs/worker-service.js';
+import { startWorkers } from '../../app/worker-service.js';
 import { type SyncNowPull, syncNow, syncNowEntities } from '../../operations/sync-now.js';
 import { ENTITY_NAMES } from '../../src/connector/entities.js';
 import { loadAppConfig, withRuntime } from '../context.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { startService } from '../../jobs/service.js';
-import { ALL_ROLES, type Role } from '../../jobs/worker-service.js';
+import { startService } from '../../app/service.js';
+import { ALL_ROLES, type Role } from '../../app/worker-service.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { ListenError } from '../../src/http/listen.js';
 import { createLogger } from '../../src/observability/logger.js';
@@ -28,7 +28,7 @@ export function registerWorkerCommand(program: Command): void {
         throw new ConfigError(`--roles needs at least one of ${ALL_ROLES.join(', ')}, got "${opts.roles}"`);
       const config = await loadAppConfig(opts.config);
       const logger = createLogger();
-      // SIGHUP reloads the config (jobs/reload-config.ts). Listened to from here until the process ends:
+      // SIGHUP reloads the config (app/reload-config.ts). Listened to from here until the process ends:
       // Node's default for SIGHUP ends the process. One that comes while the service starts is a reload
       // owed once it runs; one that comes while it shuts down is ignored.
       let reload: (() => void) | undefined;

@@ -26,7 +26,7 @@ export interface HttpServerOptions {
 /**
  * /readyz answers within this, whatever its checks wait for: inside Kubernetes' default probe timeout
  * (1 s), so a probe gets a 503 it can act on instead of a timeout. The checks bound their own Redis
- * calls tighter (jobs/service.ts) and name what failed; this is the backstop.
+ * calls tighter (app/service.ts) and name what failed; this is the backstop.
  */
 export const READY_TIMEOUT_MS = 800;
 

@@ -19,7 +19,7 @@ export function statusClass(status: number): string {
 }
 export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx', 'none'] as const;
 
-/** The results of a config reload (jobs/reload-config.ts), the `result` label of erpsync_config_reload_total. */
+/** The results of a config reload (app/reload-config.ts), the `result` label of erpsync_config_reload_total. */
 export const CONFIG_RELOAD_RESULTS = ['ok', 'refused', 'failed'] as const;
 export type ConfigReloadResult = (typeof CONFIG_RELOAD_RESULTS)[number];
 

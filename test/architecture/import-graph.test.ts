@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
  * included.
  */
 const ROOT = normalize(join(dirname(fileURLToPath(import.meta.url)), '..', '..'));
-const FOLDERS = ['src', 'jobs', 'connectors', 'operations', 'cli', 'sandbox'];
+const FOLDERS = ['src', 'jobs', 'connectors', 'operations', 'app', 'cli', 'sandbox'];
 
 interface Edge {
   from: string;
@@ -43,13 +43,8 @@ function importsOf(file: string): Edge[] {
 }
 
 const edges = FOLDERS.flatMap(tsFiles).flatMap(importsOf);
-/**
- * The worker's composition root, which runs the connection check at start (readiness): the one jobs/
- * file that may use operations/.
- */
-const COMPOSITION = new Set(['jobs/service.ts']);
 const under = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
-const product = (path: string) => ['src', 'jobs', 'connectors', 'operations', 'cli'].some((f) => under(path, f));
+const product = (path: string) => ['src', 'jobs', 'connectors', 'operations', 'app', 'cli'].some((f) => under(path, f));
 const show = (list: Edge[]) => list.map((e) => `${e.from} → ${e.to}`);
 
 describe('the import graph', () => {
@@ -59,9 +54,9 @@ describe('the import graph', () => {
     expect(edges.some((e) => e.from === 'cli/commands/sandbox.ts' && under(e.to, 'sandbox'))).toBe(true);
   });
 
-  it('given src/, jobs/, connectors/ and operations/, then none imports sandbox/ (the worker never loads an emulator)', () => {
+  it('given src/, jobs/, connectors/, operations/ and app/, then none imports sandbox/ (the worker never loads an emulator)', () => {
     const bad = edges.filter(
-      (e) => ['src', 'jobs', 'connectors', 'operations'].some((f) => under(e.from, f)) && under(e.to, 'sandbox'),
+      (e) => ['src', 'jobs', 'connectors', 'operations', 'app'].some((f) => under(e.from, f)) && under(e.to, 'sandbox'),
     );
     expect(show(bad)).toEqual([]);
   });
@@ -80,7 +75,7 @@ describe('the import graph', () => {
     expect(show(bad)).toEqual([]);
   });
 
-  it('given operations/, then it imports only src/, jobs/, connectors/ and its own folder (not cli/ or sandbox/)', () => {
+  it('given operations/, then it imports only src/, jobs/, connectors/ and its own folder (not app/, cli/ or sandbox/)', () => {
     const bad = edges.filter(
       (e) => under(e.from, 'operations') && !['src', 'jobs', 'connectors', 'operations'].some((f) => under(e.to, f)),
     );
@@ -88,13 +83,20 @@ describe('the import graph', () => {
     expect(edges.some((e) => under(e.from, 'cli') && under(e.to, 'operations'))).toBe(true);
   });
 
-  it('given src/, jobs/ and connectors/, then none imports operations/ or cli/ (the worker does not depend on what a person triggers)', () => {
+  it('given src/, jobs/ and connectors/, then none imports app/, operations/ or cli/ (processors depend neither on the wiring nor on what a person triggers)', () => {
     const bad = edges.filter(
       (e) =>
         ['src', 'jobs', 'connectors'].some((f) => under(e.from, f)) &&
-        ['operations', 'cli'].some((f) => under(e.to, f)) &&
-        !COMPOSITION.has(e.from),
+        ['app', 'operations', 'cli'].some((f) => under(e.to, f)),
     );
     expect(show(bad)).toEqual([]);
+  });
+
+  it('given app/, then it imports only src/, jobs/, connectors/, operations/ and its own folder (the composition root is not the CLI)', () => {
+    const bad = edges.filter(
+      (e) => under(e.from, 'app') && !['src', 'jobs', 'connectors', 'operations', 'app'].some((f) => under(e.to, f)),
+    );
+    expect(show(bad)).toEqual([]);
+    expect(edges.some((e) => under(e.from, 'cli') && under(e.to, 'app'))).toBe(true);
   });
 });

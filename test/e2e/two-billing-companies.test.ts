@@ -6,7 +6,7 @@ import { waitForDrain } from '../../cli/drain.js';
 import { billingCompanyGuardOf } from '../../jobs/billing-company-guard.js';
 import { runReconcile } from '../../jobs/reconcile/run-reconcile.js';
 import type { Runtime } from '../../jobs/runtime.js';
-import type { WorkerService } from '../../jobs/worker-service.js';
+import type { WorkerService } from '../../app/worker-service.js';
 import { billingKeyId } from '../../src/billing/billing-target.js';
 import { utcDate } from '../../src/billing/dates.js';
 import { HISTORY } from '../support/pipeline.js';

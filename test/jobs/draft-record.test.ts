@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RETURNED_TO_DRAFT } from '../../jobs/draft-record.js';
 import type { PullResult } from '../../jobs/pull.js';
-import type { WorkerService } from '../../jobs/worker-service.js';
+import type { WorkerService } from '../../app/worker-service.js';
 import { runReconcile } from '../../jobs/reconcile/run-reconcile.js';
 import { utcDate } from '../../src/billing/dates.js';
 import { CONNECTION, type Pipeline, startPipeline } from '../support/pipeline.js';

@@ -3,7 +3,7 @@ import { runBackfill } from '../../cli/commands/backfill.js';
 import { waitForDrain } from '../../cli/drain.js';
 import { DRIFT_KINDS, type DriftKind } from '../../jobs/reconcile/drift.js';
 import { type ReconcileResult, runReconcile } from '../../jobs/reconcile/run-reconcile.js';
-import type { WorkerService } from '../../jobs/worker-service.js';
+import type { WorkerService } from '../../app/worker-service.js';
 import { addDays, utcDate } from '../../src/billing/dates.js';
 import { COMPANY, CONNECTION, HISTORY, ORIGIN, type Pipeline, startPipeline } from '../support/pipeline.js';
 

@@ -4,7 +4,7 @@ import { runBacklog } from '../../jobs/backfill.js';
 import { QUEUES, UPSERT_BATCH, type UpsertPayload } from '../../jobs/catalog.js';
 import { batchUpserts, enqueueUpserts, upsertJobId } from '../../jobs/enqueue-upserts.js';
 import { accountForFailedUpsert } from '../../jobs/failed-upsert.js';
-import { failedUpsertHelpers, makeJobHelpers } from '../../jobs/job-helpers.js';
+import { failedUpsertHelpers, makeJobHelpers } from '../../app/job-helpers.js';
 import { upsertQueueProcessor, type UpsertBatchResult } from '../../jobs/upsert-batch.js';
 import { sweepInFlight } from '../../jobs/sweep.js';
 import { contentHash } from '../../src/pipeline/content-hash.js';
@@ -131,7 +131,7 @@ describe('given a batch that fails as a whole after writing three of its ten rec
       await real(firstThree, token, signal);
       throw new Error('connection to Redis lost mid-batch');
     };
-    const { startWorkers } = await import('../../jobs/worker-service.js');
+    const { startWorkers } = await import('../../app/worker-service.js');
     const workers = startWorkers(p.rt, ['pull', 'upsert', 'backfill'], { upsert: failingBatch });
     try {
       const { runId } = await p.backfill();

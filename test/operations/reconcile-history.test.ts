@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBackfill } from '../../cli/commands/backfill.js';
-import { makeJobHelpers } from '../../jobs/job-helpers.js';
+import { makeJobHelpers } from '../../app/job-helpers.js';
 import { reconcileHistory, type HistoryReconcileHelpers } from '../../operations/reconcile-history.js';
 import type { LedgerEntry } from '../../src/pipeline/ledger.js';
 import { COMPANY, CONNECTION, HISTORY, type Pipeline, startPipeline } from '../support/pipeline.js';

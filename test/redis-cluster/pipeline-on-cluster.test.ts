@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeJobHelpers } from '../../jobs/job-helpers.js';
+import { makeJobHelpers } from '../../app/job-helpers.js';
 import { runReconcile } from '../../jobs/reconcile/run-reconcile.js';
 import { utcDate } from '../../src/billing/dates.js';
 import { COMPANY, CONNECTION, type Pipeline, startPipeline } from '../support/pipeline.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService, type Service } from '../../jobs/service.js';
+import { startService, type Service } from '../../app/service.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { CONNECTION, type Pipeline, startPipeline, until, UPSERT_PATH } from '../support/pipeline.js';
 

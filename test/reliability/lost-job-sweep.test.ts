@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeJobHelpers } from '../../jobs/job-helpers.js';
+import { makeJobHelpers } from '../../app/job-helpers.js';
 import { runReconcile } from '../../jobs/reconcile/run-reconcile.js';
 import { sweepInFlight } from '../../jobs/sweep.js';
-import { upsertSweepScheduler } from '../../jobs/worker-service.js';
+import { upsertSweepScheduler } from '../../app/worker-service.js';
 import { utcDate } from '../../src/billing/dates.js';
 import { CONNECTION, type Pipeline, startPipeline, until } from '../support/pipeline.js';
 

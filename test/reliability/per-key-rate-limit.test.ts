@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBackfill } from '../../cli/commands/backfill.js';
 import { addBackfill } from '../../jobs/backfill.js';
 import { maxStartedAttempts } from '../../jobs/catalog.js';
-import type { WorkerService } from '../../jobs/worker-service.js';
+import type { WorkerService } from '../../app/worker-service.js';
 import { billingKeyId } from '../../src/billing/billing-target.js';
 import { CONNECTION, HISTORY, type Pipeline, startPipeline } from '../support/pipeline.js';
 import { until } from '../support/until.js';

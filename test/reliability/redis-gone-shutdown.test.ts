@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EXIT_UNSETTLED, SHUTDOWN_MARGIN_MS } from '../../cli/wait-for-shutdown.js';
-import { READY_REDIS_TIMEOUT_MS } from '../../jobs/service.js';
+import { READY_REDIS_TIMEOUT_MS } from '../../app/service.js';
 import { backfillArgs } from '../support/cli-backfill-and-reconcile.js';
 import { runCli, spawnCli } from '../support/cli.js';
 import { type ChildWorker, CONNECTION, type Pipeline, startPipeline, until } from '../support/pipeline.js';

@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upsertSchedulers } from '../../jobs/worker-service.js';
+import { upsertSchedulers } from '../../app/worker-service.js';
 import type { JournalEntry } from '../../sandbox/kit/journal.js';
 import { CONNECTION, intervals, maxInFlight, type Pipeline, startPipeline, until } from '../support/pipeline.js';
 

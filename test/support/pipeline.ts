@@ -18,10 +18,11 @@ import {
   type ZohoEmulatorOptions,
 } from '../../sandbox/zoho-books/index.js';
 import { addBackfill, runBacklog } from '../../jobs/backfill.js';
-import { failedUpsertHelpers } from '../../jobs/job-helpers.js';
+import { failedUpsertHelpers } from '../../app/job-helpers.js';
 import { QUEUES, queuePrefix, type QueueName } from '../../jobs/catalog.js';
-import { createRuntime, type Runtime } from '../../jobs/runtime.js';
-import { type Role, startWorkers, type WorkerService } from '../../jobs/worker-service.js';
+import { createRuntime } from '../../app/create-runtime.js';
+import type { Runtime } from '../../jobs/runtime.js';
+import { type Role, startWorkers, type WorkerService } from '../../app/worker-service.js';
 import { InvoiceUpsertBody } from '../../src/billing/schemas/index.js';
 import { type AppConfig, parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/observability/logger.js';

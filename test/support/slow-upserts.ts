@@ -1,4 +1,4 @@
-import { makeJobHelpers } from '../../jobs/job-helpers.js';
+import { makeJobHelpers } from '../../app/job-helpers.js';
 import { upsertQueueProcessor } from '../../jobs/upsert-batch.js';
 import { CONNECTION, type Pipeline, until } from './pipeline.js';
 
@@ -19,7 +19,7 @@ export async function pullThenUpsertSlowly(
   await pulls.stop(2_000);
   p.billing.faults.set({ latencyMs: options.latencyMs });
   const upserts = upsertQueueProcessor({ ...makeJobHelpers(rt).upsert, recordLockTtlMs: options.recordLockTtlMs });
-  const { startWorkers } = await import('../../jobs/worker-service.js');
+  const { startWorkers } = await import('../../app/worker-service.js');
   const workers = startWorkers(rt, ['upsert'], { upsert: upserts });
   try {
     await during(p);

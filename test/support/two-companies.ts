@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { validateSettings } from '../../connectors/registry.js';
-import { createRuntime, type Runtime } from '../../jobs/runtime.js';
-import { type Role, startWorkers, type WorkerService } from '../../jobs/worker-service.js';
+import { createRuntime } from '../../app/create-runtime.js';
+import type { Runtime } from '../../jobs/runtime.js';
+import { type Role, startWorkers, type WorkerService } from '../../app/worker-service.js';
 import { type AppConfig, parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { startBillingEmulator, type BillingEmulator } from '../../sandbox/billing/billing-emulator.js';

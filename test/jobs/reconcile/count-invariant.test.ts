@@ -3,7 +3,7 @@ import { runBackfill } from '../../../cli/commands/backfill.js';
 import { runCountInvariant } from '../../../jobs/reconcile/count-invariant.js';
 import { DriftReport } from '../../../jobs/reconcile/drift.js';
 import type { HistoryHelpers } from '../../../jobs/reconcile/invoice-date-window.js';
-import { makeJobHelpers } from '../../../jobs/job-helpers.js';
+import { makeJobHelpers } from '../../../app/job-helpers.js';
 import { COMPANY, CONNECTION, HISTORY, type Pipeline, startPipeline } from '../../support/pipeline.js';
 
 /**

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { validateSettings } from '../../../connectors/registry.js';
 import { repairById } from '../../../jobs/reconcile/repair-by-id.js';
-import { createRuntime, type Runtime } from '../../../jobs/runtime.js';
+import { createRuntime } from '../../../app/create-runtime.js';
+import type { Runtime } from '../../../jobs/runtime.js';
 import { PROFILES } from '../../../sandbox/profiles.js';
 import { clearLookupsCache } from '../../../src/connector/lookups-cache.js';
 import { parseConfig } from '../../../src/config.js';

@@ -7,12 +7,13 @@ import { dropUnconfiguredSeries } from '../src/observability/drop-unconfigured-s
 import { startHttpServer } from '../src/observability/http-server.js';
 import { queueUi } from '../src/observability/queue-ui.js';
 import { within } from '../src/observability/within.js';
-import { BILLING } from './billing-outage.js';
+import { BILLING } from '../jobs/billing-outage.js';
 import { checkConnection } from '../operations/check-connection.js';
-import { QUEUES } from './catalog.js';
-import { upsertReconcileSchedulers } from './reconcile.js';
+import { QUEUES } from '../jobs/catalog.js';
+import { upsertReconcileSchedulers } from '../jobs/reconcile.js';
 import { type ReloadOutcome, reloadConfig } from './reload-config.js';
-import { openRuntime, type Runtime } from './runtime.js';
+import { openRuntime } from './create-runtime.js';
+import type { Runtime } from '../jobs/runtime.js';
 import {
   type Role,
   startWorkers,
@@ -26,7 +27,7 @@ export interface Service {
   workers: WorkerService;
   httpUrl: string;
   /**
-   * Re-reads the config with `load` and applies what can change while running (jobs/reload-config.ts):
+   * Re-reads the config with `load` and applies what can change while running (app/reload-config.ts):
    * the `erp-sync worker` command calls it on SIGHUP. One reload at a time; never rejects.
    */
   reload(load: () => Promise<AppConfig>): Promise<ReloadOutcome>;

@@ -5,17 +5,17 @@ import type { QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify as toYaml } from 'yaml';
 import { validateSettings } from '../../connectors/registry.js';
-import { makeJobHelpers } from '../../jobs/job-helpers.js';
-import { planReload } from '../../jobs/reload-config.js';
-import { type Service, startService } from '../../jobs/service.js';
-import { ALL_ROLES } from '../../jobs/worker-service.js';
+import { makeJobHelpers } from '../../app/job-helpers.js';
+import { planReload } from '../../app/reload-config.js';
+import { type Service, startService } from '../../app/service.js';
+import { ALL_ROLES } from '../../app/worker-service.js';
 import { type AppConfig, loadConfig, parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { startZohoEmulator, type ZohoEmulator } from '../../sandbox/zoho-books/index.js';
 import { COMPANY, CONNECTION, type Pipeline, startPipeline, until } from '../support/pipeline.js';
 
 /**
- * `erp-sync worker` reloads its config on SIGHUP (jobs/reload-config.ts): a running service, on real
+ * `erp-sync worker` reloads its config on SIGHUP (app/reload-config.ts): a running service, on real
  * Redis, the billing emulator and two Zoho Books emulators (one per connection), is given a config file
  * that gains, changes and loses a connection, and files it must refuse. One test sends a real SIGHUP to
  * a child `erp-sync worker` process.

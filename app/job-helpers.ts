@@ -1,15 +1,15 @@
-import type { BackfillHelpers } from './backfill.js';
-import { type BillingCompanyGuard, billingCompanyGuardOf } from './billing-company-guard.js';
-import { billingBreaker, type BillingOutageHelpers } from './billing-outage.js';
-import { type ConnectionGate, connectionGate } from './connection-gate.js';
-import type { ConnectionSlotsPolicy } from './define-job.js';
-import type { PullHelpers } from './pull.js';
-import type { FailedUpsertHelpers } from './failed-upsert.js';
-import type { ReconcileHelpers } from './reconcile/run-reconcile.js';
-import type { HistoryHelpers } from './reconcile/invoice-date-window.js';
-import { sweepInFlight, type SweepHelpers } from './sweep.js';
-import type { Runtime } from './runtime.js';
-import type { UpsertBatchHelpers } from './upsert-batch.js';
+import type { BackfillHelpers } from '../jobs/backfill.js';
+import { type BillingCompanyGuard, billingCompanyGuardOf } from '../jobs/billing-company-guard.js';
+import { billingBreaker, type BillingOutageHelpers } from '../jobs/billing-outage.js';
+import { type ConnectionGate, connectionGate } from '../jobs/connection-gate.js';
+import type { ConnectionSlotsPolicy } from '../jobs/define-job.js';
+import type { PullHelpers } from '../jobs/pull.js';
+import type { FailedUpsertHelpers } from '../jobs/failed-upsert.js';
+import type { ReconcileHelpers } from '../jobs/reconcile/run-reconcile.js';
+import type { HistoryHelpers } from '../jobs/reconcile/invoice-date-window.js';
+import { sweepInFlight, type SweepHelpers } from '../jobs/sweep.js';
+import type { Runtime } from '../jobs/runtime.js';
+import type { UpsertBatchHelpers } from '../jobs/upsert-batch.js';
 
 export interface JobHelpers {
   pull: PullHelpers;
@@ -50,7 +50,7 @@ interface SharedHelpers {
   connectionSlots: ConnectionSlotsPolicy;
   /** Pulls, upserts and reconciles of a paused connection are held as they start. */
   gate: ConnectionGate;
-  /** Read at each use: a config reload (jobs/reload-config.ts) changes the connections. */
+  /** Read at each use: a config reload (app/reload-config.ts) changes the connections. */
   connectionIds(): string[];
 }
 

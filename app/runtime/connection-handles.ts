@@ -6,7 +6,7 @@ import type { AppConfig, ConnectionConfig } from '../../src/config.js';
 import { ConfigError } from '../../src/errors/index.js';
 import type { VendorClient } from '../../src/http/vendor-client.js';
 import type { BillingKeyBudgets } from '../../src/pipeline/billing-key-budgets.js';
-import type { ConnectionBilling, ConnectionHandle } from '../runtime.js';
+import type { ConnectionBilling, ConnectionHandle } from '../../jobs/runtime.js';
 import { createVendorClient, type VendorClientParts } from './vendor-clients.js';
 
 /** The configured connections and the billing target of each (a removed connection keeps its target). */

@@ -26,7 +26,7 @@ import { RunHistory } from '../../src/pipeline/run-history.js';
 import { SyncStatus } from '../../src/pipeline/sync-status.js';
 import { UpsertState } from '../../src/pipeline/upsert-state.js';
 import { WakeLine } from '../../src/pipeline/wake-line.js';
-import type { StateStores } from '../runtime.js';
+import type { StateStores } from '../../jobs/runtime.js';
 
 /** Every state store on the state connection; the ones other parts of the runtime use too are built before and passed in. */
 export function createStateStores(

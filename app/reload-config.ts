@@ -3,8 +3,8 @@ import type { Queue } from 'bullmq';
 import type { AppConfig } from '../src/config.js';
 import { buildInfo } from '../src/build-info.js';
 import { type ConfigReloadResult, initialiseSeries } from '../src/observability/metrics.js';
-import { reconcileSchedulerId, upsertReconcileSchedulers } from './reconcile.js';
-import type { Runtime } from './runtime.js';
+import { reconcileSchedulerId, upsertReconcileSchedulers } from '../jobs/reconcile.js';
+import type { Runtime } from '../jobs/runtime.js';
 import { pullSchedulerId, type Role, upsertSchedulers, upsertSweepScheduler } from './worker-service.js';
 
 /**
