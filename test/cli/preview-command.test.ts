@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBackfill } from '../../cli/commands/backfill.js';
-import type { PreviewResult } from '../../cli/commands/preview.js';
+import type { PreviewResult } from '../../operations/preview-stream.js';
 import { type CliRun, expectOneLineError, runCli } from '../support/cli.js';
 import { CONNECTION, HISTORY, type Pipeline, startPipeline } from '../support/pipeline.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { collectStatus } from '../../cli/commands/status.js';
+import { collectStatus } from '../../operations/collect-status.js';
 import { CONNECTION, startPipeline, until, type Pipeline } from '../support/pipeline.js';
 
 describe('erp-sync status: why a stream is not syncing', () => {
