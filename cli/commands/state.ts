@@ -1,27 +1,16 @@
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
-import type { ConnectionHandle, Runtime } from '../../jobs/runtime.js';
+import type { ConnectionHandle } from '../../jobs/runtime.js';
+import { clearCheckpoint } from '../../operations/clear-checkpoint.js';
+import { readCheckpoint, type StreamCheckpoint } from '../../operations/read-checkpoint.js';
+import { setCursor, type SetOutcome } from '../../operations/set-cursor.js';
 import { ENTITY_NAMES, type EntityName, isEntityName } from '../../src/connector/entities.js';
-import type { StreamState } from '../../src/connector/types.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { withRuntime } from '../context.js';
 import { requiredOption } from '../required-option.js';
 import { registerStateRebindCommand } from './state-rebind.js';
 
 type Opts = { connection: string; entity?: string; cursor?: string; yes?: boolean; json?: boolean; config?: string };
-type StateRuntime = Pick<Runtime, 'connection' | 'checkpoints' | 'locks'>;
-
-/** One stream's incremental checkpoint as `state show` prints it. */
-export interface StreamCheckpoint {
-  connection: string;
-  entity: EntityName;
-  /** null: no checkpoint, or one at the beginning; the next pull reads from the stream's initial state. */
-  cursor: string | null;
-  state: StreamState | null;
-  savedAt: string | null;
-  /** How often the stream was rewound (a repair, a replay, `state set` backwards). */
-  rewinds: number;
-}
 
 function entityOf(value: string | undefined, connection: ConnectionHandle): EntityName {
   if (value === undefined) throw new ConfigError('--entity is required here');
@@ -40,85 +29,6 @@ function cursorOf(value: string | undefined): string {
   if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(ms))
     throw new ConfigError(`--cursor expects an ISO instant such as 2025-06-01T00:00:00Z, got "${value}"`);
   return new Date(ms).toISOString();
-}
-
-export async function readCheckpoint(
-  rt: StateRuntime,
-  connection: string,
-  entity: EntityName,
-): Promise<StreamCheckpoint> {
-  const { checkpoint, rewinds } = await rt.checkpoints.read<StreamState>(connection, entity);
-  return {
-    connection,
-    entity,
-    cursor: checkpoint?.state.cursor ?? null,
-    state: checkpoint?.state ?? null,
-    savedAt: checkpoint ? new Date(checkpoint.savedAt).toISOString() : null,
-    rewinds,
-  };
-}
-
-/**
- * Writes a stream's checkpoint while holding the lock of its incremental pull: no pull of the stream
- * runs meanwhile, and none can save over the write (a pull that started before would have held the
- * lock). A stream whose pull is running is refused, to be tried again once it finishes.
- */
-async function withStreamLocked<T>(
-  rt: StateRuntime,
-  connection: string,
-  entity: EntityName,
-  fn: () => Promise<T>,
-): Promise<T> {
-  const release = await rt.locks.tryAcquireIncrementalPull(connection, entity, `erp-sync-state-${process.pid}`, 60_000);
-  if (!release)
-    throw new ConfigError(`a pull of ${connection} ${entity} is running now; try again when it has finished`);
-  try {
-    return await fn();
-  } finally {
-    await release();
-  }
-}
-
-export type SetOutcome = 'rewound' | 'moved-forward' | 'unchanged';
-
-/**
- * Sets the cursor. Backwards: the Checkpoints store's rewind (keeps the rest of the stream's state and
- * makes a running pull's later save be refused, so the rewind stands). Forwards, or where there is no
- * checkpoint: the stream's own initial state at that cursor, saved while no pull of it runs (the
- * store has no forward operation: only pulls move a cursor forward, after their page's jobs are
- * durable). Records modified before a forward cursor are not read again by incremental pulls.
- */
-export async function setCursor(
-  rt: StateRuntime,
-  connection: string,
-  entity: EntityName,
-  cursor: string,
-): Promise<SetOutcome> {
-  const stream = rt.connection(connection).connector.streams[entity];
-  const current = (await rt.checkpoints.get<StreamState>(connection, entity))?.state.cursor;
-  if (current === cursor) return 'unchanged';
-  if (
-    typeof current === 'string' &&
-    cursor < current &&
-    (await rt.checkpoints.rewindCheckpoint(connection, entity, cursor))
-  )
-    return 'rewound';
-  return withStreamLocked(rt, connection, entity, async (): Promise<SetOutcome> => {
-    await rt.checkpoints.save(connection, entity, stream.initialState(cursor));
-    return 'moved-forward';
-  });
-}
-
-/**
- * Clears the checkpoint: the stream's initial state (cursor null), so the next pull reads the stream
- * from its beginning, as if it had never run. The store keeps no "absent" form a pull treats
- * differently: a null cursor is what a pull starts from without a checkpoint.
- */
-export async function clearCheckpoint(rt: StateRuntime, connection: string, entity: EntityName): Promise<void> {
-  const stream = rt.connection(connection).connector.streams[entity];
-  await withStreamLocked(rt, connection, entity, () =>
-    rt.checkpoints.save(connection, entity, stream.initialState(undefined)),
-  );
 }
 
 /** A yes from the person at the terminal, or --yes; anything else stops with exit 2 before any write. */
@@ -151,12 +61,20 @@ export function registerStateCommand(program: Command): void {
     .description(
       'incremental checkpoints (where the next pull of a stream starts): show, set, clear; rebind after a billing company change',
     );
-  const common = (c: Command) =>
-    c
-      .addOption(requiredOption('--connection <id>', 'connection id from the config'))
-      .option('--json', 'print JSON')
-      .option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)');
+  registerShow(state);
+  registerSet(state);
+  registerClear(state);
+  registerStateRebindCommand(state, confirm);
+}
 
+/** The options every `state` subcommand takes. */
+const common = (c: Command) =>
+  c
+    .addOption(requiredOption('--connection <id>', 'connection id from the config'))
+    .option('--json', 'print JSON')
+    .option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)');
+
+function registerShow(state: Command): void {
   common(
     state.command('show').description("show a stream's checkpoint (every stream of the connection without --entity)"),
   )
@@ -171,7 +89,15 @@ export function registerStateCommand(program: Command): void {
         for (const c of out) console.log(describe(c));
       }),
     );
+}
 
+const SET_OUTCOME: Record<SetOutcome, string> = {
+  rewound: 'rewound',
+  'moved-forward': 'moved forwards',
+  unchanged: 'already at that cursor; nothing changed',
+};
+
+function registerSet(state: Command): void {
   common(
     state
       .command('set')
@@ -199,17 +125,14 @@ export function registerStateCommand(program: Command): void {
         const outcome = await setCursor(rt, o.connection, entity, cursor);
         const after = await readCheckpoint(rt, o.connection, entity);
         if (o.json) return void console.log(JSON.stringify({ outcome, before, after }, null, 2));
-        const what = {
-          rewound: 'rewound',
-          'moved-forward': 'moved forwards',
-          unchanged: 'already at that cursor; nothing changed',
-        }[outcome];
         console.log(
-          `${o.connection} ${entity}: ${what} (${before.cursor ?? 'no cursor'} → ${after.cursor}); the next pull reads from there`,
+          `${o.connection} ${entity}: ${SET_OUTCOME[outcome]} (${before.cursor ?? 'no cursor'} → ${after.cursor}); the next pull reads from there`,
         );
       });
     });
+}
 
+function registerClear(state: Command): void {
   common(state.command('clear').description('clear the checkpoint: the next pull reads the stream from its beginning'))
     .addOption(requiredOption('--entity <name>', 'invoices | credit-notes | customers'))
     .option('--yes', 'confirm without a prompt (needed when not on a terminal)')
@@ -236,6 +159,4 @@ export function registerStateCommand(program: Command): void {
         );
       }),
     );
-
-  registerStateRebindCommand(state, confirm);
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { StreamCheckpoint } from '../../cli/commands/state.js';
+import type { StreamCheckpoint } from '../../operations/read-checkpoint.js';
 import { type CliRun, expectOneLineError, runCli } from '../support/cli.js';
 import { CONNECTION, type Pipeline, startPipeline } from '../support/pipeline.js';
 
