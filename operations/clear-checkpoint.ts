@@ -7,10 +7,13 @@ import { withStreamLocked } from './with-stream-locked.js';
  * from its beginning, as if it had never run. The store keeps no "absent" form a pull treats
  * differently: a null cursor is what a pull starts from without a checkpoint.
  */
-export async function clearCheckpoint(rt: Pick<Runtime, 'connection' | 'checkpoints' | 'locks'>, connection: string, entity: EntityName): Promise<void> {
+export async function clearCheckpoint(
+  rt: Pick<Runtime, 'connection' | 'checkpoints' | 'locks'>,
+  connection: string,
+  entity: EntityName,
+): Promise<void> {
   const stream = rt.connection(connection).connector.streams[entity];
   await withStreamLocked(rt, connection, entity, () =>
     rt.checkpoints.save(connection, entity, stream.initialState(undefined)),
   );
 }
-

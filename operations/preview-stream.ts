@@ -92,14 +92,24 @@ export async function previewStream(rt: PreviewRuntime, request: PreviewRequest)
     limited = records.length >= request.limit;
     if (limited) break;
   }
-  return { connection: c.id, entity: request.entity, start, until: until.toISOString(), records, counts: countOf(records), limited };
+  return {
+    connection: c.id,
+    entity: request.entity,
+    start,
+    until: until.toISOString(),
+    records,
+    counts: countOf(records),
+    limited,
+  };
 }
 
 /** The connection's stream of `entity`, refused when the connection does not sync it. */
 function syncedStream(handle: ReturnType<PreviewRuntime['connection']>, entity: EntityName): Stream {
   const c = handle.config;
   if (!c.entities.includes(entity))
-    throw new ConfigError(`--entity ${entity} is not synced for connection "${c.id}" (its entities: ${c.entities.join(', ')})`);
+    throw new ConfigError(
+      `--entity ${entity} is not synced for connection "${c.id}" (its entities: ${c.entities.join(', ')})`,
+    );
   return handle.connector.streams[entity];
 }
 

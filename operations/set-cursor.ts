@@ -32,4 +32,3 @@ export async function setCursor(
     return 'moved-forward';
   });
 }
-

@@ -22,4 +22,3 @@ export async function withStreamLocked<T>(
     await release();
   }
 }
-

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { ENTITY_NAMES, isEntityName } from '../../src/connector/entities.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { addBackfill, readBackfillSummary, runBacklog, type BackfillSummary } from '../../jobs/backfill.js';
-import { billingCompanyGuardOf } from '../../jobs/billing-company-guard.js';
+import { readBackfillSummary, runBacklog, type BackfillSummary } from '../../jobs/backfill.js';
+import { startBackfill } from '../../operations/start-backfill.js';
 import { failedUpsertHelpers } from '../../app/job-helpers.js';
 import { BILLING } from '../../jobs/billing-outage.js';
 import { startWorkers } from '../../app/worker-service.js';
@@ -73,30 +73,59 @@ export interface BackfillReport extends BackfillSummary {
   seconds: number;
 }
 
+type BackfillRuntime = import('../../jobs/runtime.js').Runtime;
+type Progress = ReturnType<typeof progressReporter>;
+
 /** Adds the flow, runs in-process workers if none are running, waits for the windows and the upserts. */
 export async function runBackfill(
-  rt: import('../../jobs/runtime.js').Runtime,
+  rt: BackfillRuntime,
   req: import('../../jobs/backfill.js').BackfillRequest,
   options: { restart?: boolean; quiet?: boolean } = {},
 ): Promise<BackfillReport> {
   const started = Date.now();
-  rt.connection(req.connectionId); // a clear error for an unknown connection, before anything is queued
-  // …and for a connection whose state belongs to another billing company than its key's.
-  await billingCompanyGuardOf(rt).check(req.connectionId);
-  const { runId, children, alreadyDone } = await addBackfill(rt, req, { restart: options.restart });
-  const ownWorkers =
-    (await rt.queues.pull.getWorkersCount()) === 0 || (await rt.queues.upsert.getWorkersCount()) === 0
-      ? startWorkers(rt, ['pull', 'upsert', 'backfill'])
-      : undefined;
-  if (ownWorkers && !options.quiet)
-    console.error('no running workers found on this Redis: running them in this process');
+  const { runId, children, alreadyDone } = await startBackfill(rt, req, { restart: options.restart });
+  const ownWorkers = await workersUnlessRunning(rt, options.quiet);
   const progress = options.quiet ? undefined : progressReporter(`backfill ${req.connectionId}`);
-  let result: BackfillSummary | undefined;
-  let backlog: number | undefined;
-  let billingDown = '';
-  let prunedAt = 0;
-  const failedUpsert = failedUpsertHelpers(rt);
+  let result: BackfillSummary;
+  try {
+    result = await waitForBackfill(rt, runId, children, progress);
+  } finally {
+    await ownWorkers?.stop(5_000);
+  }
+  const quarantinedTotal = await rt.quarantine.count(req.connectionId);
+  return {
+    ...result,
+    runId,
+    connection: req.connectionId,
+    from: req.from,
+    to: req.to,
+    alreadyDone,
+    quarantinedTotal,
+    seconds: (Date.now() - started) / 1000,
+  };
+}
+
+/** Workers of the backfill's queues in this process when this Redis has none running (stopped once it is done). */
+async function workersUnlessRunning(rt: BackfillRuntime, quiet: boolean | undefined) {
+  if ((await rt.queues.pull.getWorkersCount()) > 0 && (await rt.queues.upsert.getWorkersCount()) > 0) return undefined;
+  const workers = startWorkers(rt, ['pull', 'upsert', 'backfill']);
+  if (!quiet) console.error('no running workers found on this Redis: running them in this process');
+  return workers;
+}
+
+/**
+ * Polls the run until its windows are done and every upsert it enqueued is written, drawing the bar;
+ * returns its summary, or throws when the run failed.
+ */
+async function waitForBackfill(
+  rt: BackfillRuntime,
+  runId: string,
+  children: number,
+  progress: Progress | undefined,
+): Promise<BackfillSummary> {
+  const backlog = backlogCounter(rt, runId);
   let total = children;
+  let result: BackfillSummary | undefined;
   try {
     for (;;) {
       const parent = await rt.queues.backfill.getJob(runId);
@@ -104,30 +133,14 @@ export async function runBackfill(
       const deps = parent ? await parent.getDependenciesCount() : { processed: 0, unprocessed: 0 };
       total = children || (deps.processed ?? 0) + (deps.unprocessed ?? 0);
       const records = progress && parent ? await recordsRead(rt, runId, await parent.getChildrenValues()) : 0;
-      // Only this run's upserts: other connections' traffic on the same queue does not hold it up.
-      // Counted every 5 s while windows run, every second once they are all done.
-      const due = Date.now() - prunedAt >= (state === 'completed' ? 1_000 : 5_000);
-      if (due) {
-        backlog = await runBacklog(rt, runId, failedUpsert);
-        // A billing outage pauses the upserts: say so, rather than a count that stops moving.
-        const outage = await rt.outages.get(BILLING);
-        billingDown = outage
-          ? ` · billing DOWN since ${new Date(outage.since).toISOString()}, upserts paused until it answers`
-          : '';
-        prunedAt = Date.now();
-      }
-      progress?.update({
-        done: deps.processed ?? 0,
-        total,
-        records,
-        detail: `· upserts of this run not yet written ${backlog ?? '…'}${billingDown}`,
-      });
+      const counted = await backlog.countIfDue(state === 'completed');
+      progress?.update({ done: deps.processed ?? 0, total, records, detail: backlog.detail() });
       if (state === 'failed') throw new Error(`backfill ${runId} failed: ${parent?.failedReason}`);
-      if (state === 'completed' && due && backlog === 0) {
+      if (state === 'completed' && counted && backlog.remaining() === 0) {
         // Read the job again: the copy fetched above may predate its completion (state is read after
         // it), and then carries no return value.
         result = await readBackfillSummary(rt, runId);
-        break;
+        return result;
       }
       await sleep(300);
     }
@@ -140,18 +153,33 @@ export async function runBackfill(
         detail: '· every upsert written',
       });
     progress?.end(result !== undefined);
-    await ownWorkers?.stop(5_000);
   }
-  const quarantinedTotal = await rt.quarantine.count(req.connectionId);
+}
+
+/**
+ * Only this run's upserts not yet written: other connections' traffic on the same queue does not hold
+ * it up. Counted every 5 s while windows run, every second once they are all done.
+ */
+function backlogCounter(rt: BackfillRuntime, runId: string) {
+  const failedUpsert = failedUpsertHelpers(rt);
+  let backlog: number | undefined;
+  let billingDown = '';
+  let countedAt = 0;
   return {
-    ...result!,
-    runId,
-    connection: req.connectionId,
-    from: req.from,
-    to: req.to,
-    alreadyDone,
-    quarantinedTotal,
-    seconds: (Date.now() - started) / 1000,
+    /** Counts when due; true when it counted. */
+    async countIfDue(windowsDone: boolean): Promise<boolean> {
+      if (Date.now() - countedAt < (windowsDone ? 1_000 : 5_000)) return false;
+      backlog = await runBacklog(rt, runId, failedUpsert);
+      // A billing outage pauses the upserts: say so, rather than a count that stops moving.
+      const outage = await rt.outages.get(BILLING);
+      billingDown = outage
+        ? ` · billing DOWN since ${new Date(outage.since).toISOString()}, upserts paused until it answers`
+        : '';
+      countedAt = Date.now();
+      return true;
+    },
+    remaining: () => backlog,
+    detail: () => `· upserts of this run not yet written ${backlog ?? '…'}${billingDown}`,
   };
 }
 
@@ -163,11 +191,7 @@ const pulledOf = (v: unknown): number =>
  * windows running now (the progress a pull reports after each page; as many as the pull concurrency).
  * A window finishing between the two reads may be missed or counted twice for one redraw.
  */
-async function recordsRead(
-  rt: import('../../jobs/runtime.js').Runtime,
-  runId: string,
-  finished: Record<string, unknown>,
-): Promise<number> {
+async function recordsRead(rt: BackfillRuntime, runId: string, finished: Record<string, unknown>): Promise<number> {
   let n = 0;
   for (const v of Object.values(finished)) n += pulledOf(v);
   for (const job of await rt.queues.pull.getActive())
