@@ -1,10 +1,9 @@
-import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../src/config.js';
 import { credentialsStatus } from '../src/auth/credentials-status.js';
 import { TOKEN_KEY_ENV } from '../src/auth/token-sealer.js';
 import { dropUnconfiguredSeries } from '../src/observability/drop-unconfigured-series.js';
-import { startHttpServer } from '../src/observability/http-server.js';
+import { type HttpServerOptions, startHttpServer } from '../src/observability/http-server.js';
 import { queueUi } from '../src/observability/queue-ui.js';
 import { within } from '../src/observability/within.js';
 import { BILLING } from '../jobs/billing-outage.js';
@@ -148,71 +147,127 @@ export async function startService(
   // The HTTP server listens first: a port in use (a ListenError) stops the process before it
   // schedules or takes any job, with nothing to wind down but its Redis connections.
   let workers: WorkerService | undefined;
-  let http: Awaited<ReturnType<typeof startHttpServer>>;
+  const listeners = await startListeners(rt, config, options.httpPort ?? config.http.port, () => workers);
+  workers = await startRoles(rt, options.roles);
+  announceStart(rt, listeners.url, options.roles);
+  // The connections' checks (`erp-sync check`), logged once at start: a failure is a warning, never a failed start.
+  const checking = new AbortController();
+  const checked = logConnectionChecks(rt, logger, checking.signal);
+  return runningService(rt, { roles: options.roles, workers, listeners, checking, checked });
+}
+
+/** What listens for requests: the url the HTTP server answers on, and how it is closed (gently, or at once). */
+interface Listeners {
+  url: string;
+  close(): Promise<void>;
+  abandon(): void;
+}
+
+/**
+ * The HTTP server: /metrics, /healthz, /readyz and /runbook, and the routes of httpRoutes. Where more
+ * listeners start, they start here, after it, and close and abandon with it. On a failure the
+ * runtime's Redis connections are closed before the error is thrown on.
+ */
+async function startListeners(
+  rt: Runtime,
+  config: AppConfig,
+  port: number,
+  workers: () => WorkerService | undefined,
+): Promise<Listeners> {
   try {
-    http = await startHttpServer({
-      port: options.httpPort ?? config.http.port,
+    const http = await startHttpServer({
+      port,
       host: config.http.host,
       registry: rt.metrics.registry,
       collect: collector(rt),
-      extra: queueUi({ queues: Object.values(rt.queues), adminToken: config.http.adminToken }),
-      ready: async () => {
-        const checks: Record<string, Check> = await redisChecks(rt);
-        checks.workers = workers
-          ? { ok: workers.workers.every((w) => w.isRunning()), detail: `${workers.workers.length} running` }
-          : { ok: false, detail: 'starting' };
-        return { ok: Object.values(checks).every((c) => c.ok), checks };
-      },
+      extra: httpRoutes(rt, config),
+      ready: () => readiness(rt, workers()),
     });
+    return {
+      url: http.url,
+      close: () => http.close(),
+      abandon: () => {
+        http.server.closeAllConnections();
+        http.server.close();
+      },
+    };
   } catch (e) {
     await rt.close();
     throw e;
   }
-  if (options.roles.includes('pull')) {
+}
+
+/**
+ * The routes the HTTP server serves after its own, each authenticating its requests itself: the queue
+ * UI (/admin/queues, behind the admin token). Routes served on the same port are added here.
+ */
+function httpRoutes(rt: Runtime, config: AppConfig): NonNullable<HttpServerOptions['extra']> {
+  return queueUi({ queues: Object.values(rt.queues), adminToken: config.http.adminToken });
+}
+
+/** /readyz: Redis (answers, will not evict, billing not marked down) and the workers running. */
+async function readiness(rt: Runtime, workers: WorkerService | undefined) {
+  const checks: Record<string, Check> = await redisChecks(rt);
+  checks.workers = workers
+    ? { ok: workers.workers.every((w) => w.isRunning()), detail: `${workers.workers.length} running` }
+    : { ok: false, detail: 'starting' };
+  return { ok: Object.values(checks).every((c) => c.ok), checks };
+}
+
+/** The job schedulers of the roles, then their workers. */
+async function startRoles(rt: Runtime, roles: readonly Role[]): Promise<WorkerService> {
+  if (roles.includes('pull')) {
     const n = await upsertSchedulers(rt);
-    logger.info({ schedulers: n }, 'job schedulers upserted');
+    rt.logger.info({ schedulers: n }, 'job schedulers upserted');
   }
-  if (options.roles.includes('reconcile')) await upsertReconcileSchedulers(rt);
-  if (options.roles.includes('upsert')) await upsertSweepScheduler(rt);
-  const started = startWorkers(rt, options.roles);
-  workers = started;
+  if (roles.includes('reconcile')) await upsertReconcileSchedulers(rt);
+  if (roles.includes('upsert')) await upsertSweepScheduler(rt);
+  return startWorkers(rt, roles);
+}
+
+/** The config counts as loaded; the start is logged, with a warning when tokens are stored unsealed. */
+function announceStart(rt: Runtime, url: string, roles: readonly Role[]): void {
   rt.metrics.configLastReloadSuccess.set(Date.now() / 1000);
   rt.metrics.configLastReloadSuccessful.set(1);
-  logger.info({ url: http.url, roles: options.roles, queues: Object.values(QUEUES) }, 'worker started');
+  rt.logger.info({ url, roles, queues: Object.values(QUEUES) }, 'worker started');
   if (!rt.tokens.sealer.encrypted) {
-    logger.warn(
+    rt.logger.warn(
       `OAuth tokens are stored unencrypted in Redis: set ${TOKEN_KEY_ENV} (32 random bytes, base64) to seal them (docs/configuration.md)`,
     );
   }
-  // The connections' checks (`erp-sync check`), logged once at start: a failure is a warning, never a failed start.
-  const checking = new AbortController();
-  const checked = logConnectionChecks(rt, logger, checking.signal);
+}
+
+/** The running service: reloads one at a time, and the order it winds down in. */
+function runningService(
+  rt: Runtime,
+  parts: {
+    roles: readonly Role[];
+    workers: WorkerService;
+    listeners: Listeners;
+    checking: AbortController;
+    checked: Promise<void>;
+  },
+): Service {
+  const { roles, workers, listeners, checking, checked } = parts;
   // Reloads run one after another; stopping waits for the one under way (it uses the Redis connections).
   let reloading: Promise<unknown> = Promise.resolve();
   const stopping = inOrder([
     { name: 'the connection checks', run: () => checked },
     { name: 'a config reload', run: () => reloading },
-    { name: 'the workers', run: () => started.stop(), waitingFor: () => started.unsettled() },
-    { name: 'the HTTP server', run: () => http.close() },
+    { name: 'the workers', run: () => workers.stop(), waitingFor: () => workers.unsettled() },
+    { name: 'the HTTP server', run: () => listeners.close() },
     { name: 'the Redis connections', run: () => rt.close() },
   ]);
   return {
     rt,
-    workers: started,
-    httpUrl: http.url,
+    workers,
+    httpUrl: listeners.url,
     reload: (load) => {
       if (stopping.started()) {
-        logger.warn('config reload ignored: the worker is stopping');
-        return Promise.resolve({
-          result: 'refused',
-          errors: ['the worker is stopping'],
-          added: [],
-          removed: [],
-          changed: {},
-          restartNeeded: [],
-        });
+        rt.logger.warn('config reload ignored: the worker is stopping');
+        return Promise.resolve(refusedWhileStopping());
       }
-      const outcome = reloading.then(() => reloadConfig(rt, options.roles, load));
+      const outcome = reloading.then(() => reloadConfig(rt, roles, load));
       reloading = outcome.catch(() => {});
       return outcome;
     },
@@ -223,16 +278,28 @@ export async function startService(
     unsettled: () => stopping.unsettled(),
     abandon: () => {
       checking.abort();
-      abandonAll(rt, started, http.server);
+      abandonAll(rt, workers, listeners);
     },
   };
 }
 
+const refusedWhileStopping = (): ReloadOutcome => ({
+  result: 'refused',
+  errors: ['the worker is stopping'],
+  added: [],
+  removed: [],
+  changed: {},
+  restartNeeded: [],
+});
+
 /** Forces the workers closed, closes the HTTP server and drops the Redis connections, without waiting for any. */
-function abandonAll(rt: Pick<Runtime, 'queues' | 'flow' | 'redis'>, workers: WorkerService, server: Server): void {
+function abandonAll(
+  rt: Pick<Runtime, 'queues' | 'flow' | 'redis'>,
+  workers: WorkerService,
+  listeners: Listeners,
+): void {
   workers.abandon();
-  server.closeAllConnections();
-  server.close();
+  listeners.abandon();
   // Dropped, not quit: QUIT waits behind the commands queued for a reconnect.
   for (const q of Object.values(rt.queues)) q.disconnect().catch(() => {});
   rt.flow.disconnect().catch(() => {});
