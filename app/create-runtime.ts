@@ -7,9 +7,9 @@ import { billingTargetOf, defaultBillingTarget } from '../src/billing/billing-ta
 import type { AppConfig } from '../src/config.js';
 import { ConfigError } from '../src/errors/index.js';
 import { buildInfo } from '../src/build-info.js';
-import { createMetrics, initialiseSeries } from '../src/observability/metrics.js';
+import { createMetrics, initialiseSeries, type Metrics } from '../src/observability/metrics.js';
 import { BillingBudget } from '../src/pipeline/billing-budget.js';
-import { stateKeys } from '../src/pipeline/keys.js';
+import { type StateKeys, stateKeys } from '../src/pipeline/keys.js';
 import { Quotas } from '../src/pipeline/quotas.js';
 import { LeaseKeeper } from '../src/pipeline/lease-keeper.js';
 import {
@@ -74,11 +74,7 @@ export async function createRuntime(
   const redis = logErrors(stateConnection(redisUrl, patience), 'state');
   await assertNoEviction(redis);
   metrics.redisEvictionPolicyOk.set(1);
-  const defaultTarget = defaultBillingTarget(config);
-  const directory: ConnectionDirectory = {
-    targets: new Map(config.connections.map((c) => [c.id, billingTargetOf(config, c)])),
-    byId: new Map(config.connections.map((c) => [c.id, c])),
-  };
+  const directory = connectionDirectory(config);
   initialiseSeries(metrics, {
     queues: Object.values(QUEUES),
     connections: config.connections.map((c) => ({ ...c, billingCompany: directory.targets.get(c.id)!.company })),
@@ -87,34 +83,13 @@ export async function createRuntime(
   const producer = await ready(
     logErrors(producerConnection(redisUrl, { lazyConnect: false, ...patience }), 'producer'),
   );
-  const extra: Redis[] = [];
   const prefix = config.redis.prefix;
   const layout = keyLayout(prefix, redisUrl);
   const keys = stateKeys(prefix, layout);
   const opts = jobOptions(config);
   const { queues, flow } = createQueues(producer, prefix, layout, opts, logger);
-  const quotas = new Quotas(redis, keys);
-  // Tokens sealed at rest under ERP_SYNC_TOKEN_KEY when set (a malformed key stops the start here).
-  const tokens = new TokenStore(redis, { prefix, cluster: layout.cluster, sealer: TokenSealer.fromEnv(process.env) });
-  const billingBudget = new BillingBudget(
-    redis,
-    keys.billingRate(),
-    config.billing.rateLimit.max,
-    config.billing.rateLimit.durationMs,
-  );
-  const billingClient = billingClients(config, metrics, billingBudget);
-  const billing = billingClient(defaultTarget);
-  const leases = new LeaseKeeper({ logger, metrics });
-  const stores = createStateStores(redis, keys, config, { leases, quotas, tokens, billingBudget });
-  const handles = connectionHandles(config, directory, {
-    tokens,
-    quotas,
-    logger,
-    metrics,
-    billingClient,
-    billingKeyBudgets: stores.billingKeyBudgets,
-  });
-
+  const { stores, billing, handles } = pipelineParts(redis, keys, config, directory, { layout, logger, metrics });
+  const workers = workerConnections(redisUrl, prefix, layout, logErrors);
   const rt: Runtime = {
     ...stores,
     config,
@@ -130,21 +105,78 @@ export async function createRuntime(
     options: opts,
     connection: handles.connection,
     vendorClient: handles.vendorClient,
-    workerOptions: (queue) => {
-      const r = logErrors(workerConnection(redisUrl), 'worker');
-      extra.push(r);
-      return { connection: r, prefix: queue && isQueueName(queue) ? queuePrefix(prefix, queue, layout) : prefix };
-    },
+    workerOptions: workers.options,
     reconfigure: (next) => {
       handles.reconfigure(next);
       rt.config = next;
     },
     close: async () => {
       await Promise.allSettled([...Object.values(queues).map((q) => q.close()), flow.close()]);
-      await Promise.allSettled([redis.quit(), producer.quit(), ...extra.map((r) => r.quit())]);
+      await Promise.allSettled([redis.quit(), producer.quit(), ...workers.quitAll()]);
     },
   };
   return rt;
+}
+
+/** Each connection's billing target and config, by id. */
+function connectionDirectory(config: AppConfig): ConnectionDirectory {
+  return {
+    targets: new Map(config.connections.map((c) => [c.id, billingTargetOf(config, c)])),
+    byId: new Map(config.connections.map((c) => [c.id, c])),
+  };
+}
+
+/** The state stores on the state connection, the default billing client, and the connections' handles. */
+function pipelineParts(
+  redis: Redis,
+  keys: StateKeys,
+  config: AppConfig,
+  directory: ConnectionDirectory,
+  env: { layout: { cluster: boolean }; logger: Logger; metrics: Metrics },
+) {
+  const { logger, metrics } = env;
+  const quotas = new Quotas(redis, keys);
+  // Tokens sealed at rest under ERP_SYNC_TOKEN_KEY when set (a malformed key stops the start here).
+  const tokens = new TokenStore(redis, {
+    prefix: config.redis.prefix,
+    cluster: env.layout.cluster,
+    sealer: TokenSealer.fromEnv(process.env),
+  });
+  const billingBudget = new BillingBudget(
+    redis,
+    keys.billingRate(),
+    config.billing.rateLimit.max,
+    config.billing.rateLimit.durationMs,
+  );
+  const billingClient = billingClients(config, metrics, billingBudget);
+  const billing = billingClient(defaultBillingTarget(config));
+  const leases = new LeaseKeeper({ logger, metrics });
+  const stores = createStateStores(redis, keys, config, { leases, quotas, tokens, billingBudget });
+  const handles = connectionHandles(config, directory, {
+    tokens,
+    quotas,
+    logger,
+    metrics,
+    billingClient,
+    billingKeyBudgets: stores.billingKeyBudgets,
+  });
+  return { stores, billing, handles };
+}
+
+/** A Redis connection per worker (BullMQ blocks on it), each quit when the runtime closes. */
+function workerConnections(
+  redisUrl: string,
+  prefix: string,
+  layout: { cluster: boolean },
+  logErrors: (r: Redis, role: string) => Redis,
+) {
+  const opened: Redis[] = [];
+  const options: Runtime['workerOptions'] = (queue) => {
+    const r = logErrors(workerConnection(redisUrl), 'worker');
+    opened.push(r);
+    return { connection: r, prefix: queue && isQueueName(queue) ? queuePrefix(prefix, queue, layout) : prefix };
+  };
+  return { options, quitAll: () => opened.map((r) => r.quit()) };
 }
 
 /**
