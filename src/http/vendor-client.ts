@@ -1,4 +1,4 @@
-import type { Got } from 'got';
+import type { Got, Response } from 'got';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import {
@@ -198,53 +198,11 @@ export class VendorClient {
     }
   }
 
+  /** One attempt: the exchange, then the vendor's error table, one forced refresh on 401, and the schema. */
   private async once<T extends z.ZodTypeAny>(req: VendorRequest<T>, stale?: string): Promise<z.infer<T>> {
     const { vendor } = this.options;
-    const release = this.options.acquire ? await this.options.acquire(req.signal) : () => {};
-    let token: string | undefined;
-    let res;
-    const started = performance.now();
-    try {
-      const headers: Record<string, string> = { accept: 'application/json', ...(req.headers ?? {}) };
-      if (this.options.auth && !req.anonymous) {
-        token = await this.options.auth.token(stale);
-        headers.authorization = this.options.auth.header(token);
-      }
-      const searchParams = new URLSearchParams();
-      for (const [k, v] of Object.entries({ ...(this.options.query ?? {}), ...(req.query ?? {}) })) {
-        if (v !== undefined) searchParams.set(k, String(v));
-      }
-      res = await this.http(req.path, {
-        method: req.method ?? 'GET',
-        headers,
-        searchParams,
-        json: req.body,
-        form: req.form,
-        signal: req.signal,
-      });
-    } catch (err) {
-      this.options.onResponse?.({ vendor, endpoint: req.endpoint, status: 0, durationMs: performance.now() - started });
-      if (req.signal?.aborted) throw req.signal.reason ?? err;
-      // Classified errors (e.g. from the auth provider's token refresh: 429, a malformed token response)
-      // keep their class; only raw transport errors become network errors.
-      if (err instanceof SyncError) throw err;
-      throw networkError(err, vendor, req.endpoint);
-    } finally {
-      release();
-    }
-    this.options.onResponse?.({
-      vendor,
-      endpoint: req.endpoint,
-      status: res.statusCode,
-      durationMs: performance.now() - started,
-    });
-    this.observeQuota(res.headers);
-    let body: unknown;
-    try {
-      body = res.body === '' ? undefined : JSON.parse(res.body);
-    } catch {
-      body = undefined;
-    }
+    const { res, token } = await this.exchange(req, stale);
+    const body = jsonBody(res.body);
     const error = this.options.errorTable({
       status: res.statusCode,
       body,
@@ -274,6 +232,69 @@ export class VendorClient {
         operation: req.endpoint,
       });
     }
+    return this.parsed(req, body);
+  }
+
+  /**
+   * One HTTP exchange under a quota slot, with the access token (`stale`: the one just refused, which
+   * forces a refresh); reports its status and duration, and reads the rate-limit headers. Transport
+   * errors become network errors; errors already classified keep their class.
+   */
+  private async exchange(
+    req: VendorRequest<z.ZodTypeAny>,
+    stale?: string,
+  ): Promise<{ res: Response<string>; token?: string }> {
+    const { vendor } = this.options;
+    const release = this.options.acquire ? await this.options.acquire(req.signal) : () => {};
+    let token: string | undefined;
+    let res: Response<string>;
+    const started = performance.now();
+    try {
+      const headers: Record<string, string> = { accept: 'application/json', ...(req.headers ?? {}) };
+      if (this.options.auth && !req.anonymous) {
+        token = await this.options.auth.token(stale);
+        headers.authorization = this.options.auth.header(token);
+      }
+      res = await this.http(req.path, {
+        method: req.method ?? 'GET',
+        headers,
+        searchParams: this.searchParams(req),
+        json: req.body,
+        form: req.form,
+        signal: req.signal,
+      });
+    } catch (err) {
+      this.options.onResponse?.({ vendor, endpoint: req.endpoint, status: 0, durationMs: performance.now() - started });
+      if (req.signal?.aborted) throw req.signal.reason ?? err;
+      // Classified errors (e.g. from the auth provider's token refresh: 429, a malformed token response)
+      // keep their class; only raw transport errors become network errors.
+      if (err instanceof SyncError) throw err;
+      throw networkError(err, vendor, req.endpoint);
+    } finally {
+      release();
+    }
+    this.options.onResponse?.({
+      vendor,
+      endpoint: req.endpoint,
+      status: res.statusCode,
+      durationMs: performance.now() - started,
+    });
+    this.observeQuota(res.headers);
+    return { res, token };
+  }
+
+  /** The client's query parameters and the request's; undefined values left out. */
+  private searchParams(req: VendorRequest<z.ZodTypeAny>): URLSearchParams {
+    const searchParams = new URLSearchParams();
+    for (const [k, v] of Object.entries({ ...(this.options.query ?? {}), ...(req.query ?? {}) })) {
+      if (v !== undefined) searchParams.set(k, String(v));
+    }
+    return searchParams;
+  }
+
+  /** The body as the request's schema reads it; a body that does not match is a DataContractError. */
+  private parsed<T extends z.ZodTypeAny>(req: VendorRequest<T>, body: unknown): z.infer<T> {
+    const { vendor } = this.options;
     const parsed = req.schema.safeParse(body);
     if (!parsed.success) {
       throw new DataContractError(`${vendor} ${req.endpoint}: unexpected response`, {
@@ -283,5 +304,14 @@ export class VendorClient {
       });
     }
     return parsed.data;
+  }
+}
+
+/** A response body as JSON; undefined when empty or not JSON (the error table reads the text then). */
+function jsonBody(text: string): unknown {
+  try {
+    return text === '' ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }
