@@ -1,20 +1,15 @@
 import { hostname, userInfo } from 'node:os';
 import type { Command } from 'commander';
-import { connectionBudget } from '../../jobs/connection-budget.js';
-import type { Runtime } from '../../jobs/runtime.js';
+import {
+  collectConnections,
+  type ConnectionSummary as ConnectionView,
+  type ConnectionsView,
+} from '../../operations/list-connections.js';
 import { pauseConnection } from '../../operations/pause-connection.js';
 import { resumeConnection } from '../../operations/resume-connection.js';
-import { credentialsStatus } from '../../src/auth/credentials-status.js';
 import type { AppConfig } from '../../src/config.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { loadAppConfig, withRuntime } from '../context.js';
-
-type ListRuntime = Pick<
-  Runtime,
-  'config' | 'connection' | 'connectionControl' | 'syncStatus' | 'quotas' | 'outages' | 'tokens'
->;
-
-const iso = (ms: number | undefined): string | null => (ms ? new Date(ms).toISOString() : null);
 
 /** A connection id from the config, or a ConfigError (exit 2) naming the configured ones. */
 export function configuredConnection(config: Pick<AppConfig, 'connections'>, id: string): string {
@@ -32,64 +27,8 @@ function operator(): string | undefined {
   }
 }
 
-/**
- * Each configured connection as `erp-sync connections` shows it: whether it runs (paused by an operator,
- * its credentials refused by the vendor, parked on its vendor quota, its vendor down), its schedule, each stream's last run, last success and
- * lag (now − the last successful pull), and its vendor quota used against its limits.
- */
-export async function collectConnections(rt: ListRuntime, now = Date.now()) {
-  const out = [];
-  for (const c of rt.config.connections) {
-    const control = await rt.connectionControl.state(c.id);
-    const parked = await rt.quotas.parkedUntil(c.id);
-    const outage = await rt.outages.get(c.id);
-    const { lastSuccess, lastError } = await rt.syncStatus.read(c.id);
-    const credentials = await credentialsStatus(rt.tokens, rt.connection(c.id));
-    const state =
-      control.state === 'paused'
-        ? 'paused'
-        : !credentials.ok
-          ? 'reauthorise'
-          : parked
-            ? 'parked'
-            : outage
-              ? 'vendor-down'
-              : 'running';
-    out.push({
-      id: c.id,
-      system: c.system,
-      state,
-      paused:
-        control.state === 'paused'
-          ? { since: iso(control.since), by: control.by ?? null, reason: control.reason ?? null }
-          : null,
-      /** Jobs held while paused and not yet released (after a resume: run it again). */
-      heldJobs: await rt.connectionControl.heldCount(c.id),
-      parkedUntil: iso(parked),
-      /** Whether the vendor accepts the connection's refresh token (not: re-authorise it; the connection is parked meanwhile). */
-      credentials,
-      vendor: outage ? { up: false, downSince: iso(outage.since), lastError: outage.message } : { up: true },
-      schedule: { everySeconds: c.schedule.everySeconds, entities: [...c.entities] },
-      entities: c.entities.map((entity) => {
-        const ok = lastSuccess[entity];
-        const failed = lastError[entity];
-        return {
-          entity,
-          /** When the last incremental pull ended, successfully or not (an error is kept until the next success). */
-          lastRun: iso(failed ? Math.max(failed.at, ok ?? 0) : ok),
-          lastSuccess: iso(ok),
-          lagSeconds: ok ? Math.max(0, Math.round((now - ok) / 1000)) : null,
-          lastError: failed ? { at: iso(failed.at), message: failed.message } : null,
-        };
-      }),
-      // `used` as the quota store reports it (its fields may grow); `limits` the connection's budget.
-      quota: { used: await rt.quotas.usage(c.id), limits: connectionBudget(rt.connection(c.id)) },
-    });
-  }
-  return { connections: out };
-}
-
-type ConnectionView = Awaited<ReturnType<typeof collectConnections>>['connections'][number];
+/** The connections are listed by operations/list-connections.ts; re-exported for the callers that import it from here. */
+export { collectConnections };
 
 function stateLine(c: ConnectionView): string {
   const parts: string[] = [];
@@ -118,7 +57,7 @@ function quotaLine(q: ConnectionView['quota']): string {
   return `minute ${of(used.minute, q.limits.perMinute)}, day ${of(used.day, q.limits.perDay)}, in flight ${of(used.inflight, q.limits.concurrency)}`;
 }
 
-function print(view: Awaited<ReturnType<typeof collectConnections>>): void {
+function print(view: ConnectionsView): void {
   for (const c of view.connections) {
     console.log(`${c.id} (${c.system}): ${stateLine(c)}`);
     console.log(`  ${'schedule'.padEnd(13)}every ${c.schedule.everySeconds} s: ${c.schedule.entities.join(', ')}`);

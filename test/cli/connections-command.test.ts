@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { collectConnections } from '../../cli/commands/connections.js';
+import type { collectConnections } from '../../operations/list-connections.js';
 import { type CliRun, expectOneLineError, runCli } from '../support/cli.js';
 import { CONNECTION, type Pipeline, SECOND_CONNECTION, startPipeline } from '../support/pipeline.js';
 

@@ -1,0 +1,107 @@
+import { connectionBudget } from '../jobs/connection-budget.js';
+import type { Runtime } from '../jobs/runtime.js';
+import { credentialsStatus, type CredentialsStatus } from '../src/auth/credentials-status.js';
+import type { ConnectionConfig } from '../src/config.js';
+import type { SystemName } from '../src/connector/types.js';
+
+export type ListRuntime = Pick<
+  Runtime,
+  'config' | 'connection' | 'connectionControl' | 'syncStatus' | 'quotas' | 'outages' | 'tokens'
+>;
+
+/** Whether a connection runs, and if not the first reason why (an operator's pause comes first). */
+export type ConnectionRunState = 'paused' | 'reauthorise' | 'parked' | 'vendor-down' | 'running';
+
+/** One stream's incremental pulls: the last one, the last successful one, and how far behind that is. */
+export interface StreamRuns {
+  entity: string;
+  /** When the last incremental pull ended, successfully or not (an error is kept until the next success). */
+  lastRun: string | null;
+  lastSuccess: string | null;
+  lagSeconds: number | null;
+  lastError: { at: string | null; message: string } | null;
+}
+
+export interface ConnectionSummary {
+  id: string;
+  system: SystemName;
+  state: ConnectionRunState;
+  paused: { since: string | null; by: string | null; reason: string | null } | null;
+  /** Jobs held while paused and not yet released (after a resume: run it again). */
+  heldJobs: number;
+  parkedUntil: string | null;
+  /** Whether the vendor accepts the connection's refresh token (not: re-authorise it; the connection is parked meanwhile). */
+  credentials: CredentialsStatus;
+  vendor: { up: true } | { up: false; downSince: string | null; lastError: string };
+  schedule: { everySeconds: number; entities: string[] };
+  entities: StreamRuns[];
+  /** `used` as the quota store reports it (its fields may grow); `limits` the connection's budget. */
+  quota: { used: Awaited<ReturnType<ListRuntime['quotas']['usage']>>; limits: ReturnType<typeof connectionBudget> };
+}
+
+export interface ConnectionsView {
+  connections: ConnectionSummary[];
+}
+
+const iso = (ms: number | undefined): string | null => (ms ? new Date(ms).toISOString() : null);
+
+/**
+ * Each configured connection as `erp-sync connections` shows it: whether it runs (paused by an operator,
+ * its credentials refused by the vendor, parked on its vendor quota, its vendor down), its schedule, each
+ * stream's last run, last success and lag (now − the last successful pull), and its vendor quota used
+ * against its limits.
+ */
+export async function collectConnections(rt: ListRuntime, now = Date.now()): Promise<ConnectionsView> {
+  const connections: ConnectionSummary[] = [];
+  for (const c of rt.config.connections) connections.push(await connectionSummary(rt, c, now));
+  return { connections };
+}
+
+async function connectionSummary(rt: ListRuntime, c: ConnectionConfig, now: number): Promise<ConnectionSummary> {
+  const control = await rt.connectionControl.state(c.id);
+  const parked = await rt.quotas.parkedUntil(c.id);
+  const outage = await rt.outages.get(c.id);
+  const { lastSuccess, lastError } = await rt.syncStatus.read(c.id);
+  const credentials = await credentialsStatus(rt.tokens, rt.connection(c.id));
+  const state: ConnectionRunState =
+    control.state === 'paused'
+      ? 'paused'
+      : !credentials.ok
+        ? 'reauthorise'
+        : parked
+          ? 'parked'
+          : outage
+            ? 'vendor-down'
+            : 'running';
+  return {
+    id: c.id,
+    system: c.system,
+    state,
+    paused:
+      control.state === 'paused'
+        ? { since: iso(control.since), by: control.by ?? null, reason: control.reason ?? null }
+        : null,
+    heldJobs: await rt.connectionControl.heldCount(c.id),
+    parkedUntil: iso(parked),
+    credentials,
+    vendor: outage ? { up: false, downSince: iso(outage.since), lastError: outage.message } : { up: true },
+    schedule: { everySeconds: c.schedule.everySeconds, entities: [...c.entities] },
+    entities: c.entities.map((entity) => streamRuns(entity, lastSuccess[entity], lastError[entity], now)),
+    quota: { used: await rt.quotas.usage(c.id), limits: connectionBudget(rt.connection(c.id)) },
+  };
+}
+
+function streamRuns(
+  entity: string,
+  ok: number | undefined,
+  failed: { at: number; message: string } | undefined,
+  now: number,
+): StreamRuns {
+  return {
+    entity,
+    lastRun: iso(failed ? Math.max(failed.at, ok ?? 0) : ok),
+    lastSuccess: iso(ok),
+    lagSeconds: ok ? Math.max(0, Math.round((now - ok) / 1000)) : null,
+    lastError: failed ? { at: iso(failed.at), message: failed.message } : null,
+  };
+}
