@@ -44,6 +44,8 @@ const UNIT_TESTS = [
   'test/http/connection-hooks.test.ts',
   'test/http/retry-after.test.ts',
   'test/http/with-retry.test.ts',
+  'test/jobs/admission.test.ts',
+  'test/jobs/reconcile/classifiers.test.ts',
   'test/jobs/reconcile/field-digest.test.ts',
   'test/ops/grafana-dashboard.test.ts',
   'test/pipeline/content-hash.test.ts',

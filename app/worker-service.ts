@@ -1,18 +1,16 @@
-import { MetricsTime, type Job, Worker } from 'bullmq';
+import { MetricsTime, Worker } from 'bullmq';
 import { distinctBillingKeys } from '../src/billing/billing-target.js';
 import { maxStartedAttempts, QUEUES, type QueueName } from '../jobs/catalog.js';
 import { backfillProcessor } from '../jobs/backfill.js';
-import { guardedByBillingCompany } from '../jobs/billing-company-guard.js';
+import { admit, type JobProcessor, wrappingSteps } from '../jobs/admission.js';
 import { startBillingProbe } from '../jobs/billing-outage.js';
 import { accountForFailedUpsert } from '../jobs/failed-upsert.js';
 import { type JobHelpers, makeJobHelpers } from './job-helpers.js';
 import { pullProcessor } from '../jobs/pull.js';
 import { reconcileProcessor } from '../jobs/reconcile.js';
-import { skipUnconfiguredSchedule } from '../jobs/skip-unconfigured-schedule.js';
 import { sweepProcessor } from '../jobs/sweep.js';
 import type { Runtime } from '../jobs/runtime.js';
 import { upsertQueueProcessor } from '../jobs/upsert-batch.js';
-import { withRunHistory } from '../jobs/with-run-history.js';
 
 export type Role = 'pull' | 'upsert' | 'backfill' | 'reconcile';
 export const ALL_ROLES: readonly Role[] = ['pull', 'upsert', 'backfill', 'reconcile'];
@@ -61,13 +59,13 @@ export async function upsertSweepScheduler(rt: Pick<Runtime, 'config' | 'queues'
   );
 }
 
-type JobProcessor = (job: Job, token?: string, signal?: AbortSignal) => Promise<unknown>;
-type Guarded = ReturnType<typeof guardedByBillingCompany>;
-
 /**
  * Starts the workers of the requested roles (the upsert role also runs the in-flight sweep). Timings: locks of `sync.lockDurationMs` (default 30 s)
  * renewed every half of it (HTTP-bound jobs never block the loop for long); every
  * `sync.stalledIntervalMs` a worker takes back jobs whose lock expired (a dead worker's), counted.
+ * Each worker's processor is its job behind the admission jobs/catalog.ts lists for it (ADMISSION:
+ * scheduled jobs of a connection a reload removed skipped, run records, the billing-company guard, the
+ * connection gate and slots); a processor given in `processors` takes the job's place behind the same steps.
  */
 export function startWorkers(
   rt: Runtime,
@@ -79,41 +77,31 @@ export function startWorkers(
   // Writes made after a job failed (BullMQ's 'failed' event), still under way.
   const followUps = new Set<Promise<void>>();
   let probe: BillingProbe | undefined;
-  // Every pull (incremental or a backfill window) and every reconciliation leaves a run record (`erp-sync runs`).
-  // Scheduled pulls and reconciles of a connection a config reload removed are skipped, not failed
-  // (jobs/skip-unconfigured-schedule.ts), and leave no run; upserts of a removed connection still go through.
-  const history = { runHistory: rt.runHistory, logger: rt.logger };
-  // A connection whose state belongs to another billing company than its key's runs none of its jobs.
-  const guarded = guardedByBillingCompany(helpers.billingCompany, rt.logger, helpers.pull.syncStatus);
+  // Every worker's processor behind its admission, as jobs/catalog.ts lists it (jobs/admission.ts).
+  const steps = wrappingSteps(rt, helpers.billingCompany);
+  const admitted = (queue: QueueName, own: JobProcessor | undefined, job: () => JobProcessor) =>
+    admit(queue, steps, own ?? job());
   if (roles.includes('pull'))
     pool.make(
       QUEUES.pull,
-      skipUnconfiguredSchedule(
-        rt,
-        QUEUES.pull,
-        withRunHistory(QUEUES.pull, history, processors.pull ?? guarded.pull(pullProcessor(helpers.pull))),
-      ),
-      {
-        concurrency: rt.config.sync.pullConcurrency,
-      },
+      admitted(QUEUES.pull, processors.pull, () => pullProcessor(helpers.pull)),
+      { concurrency: rt.config.sync.pullConcurrency },
     );
-  if (roles.includes('upsert')) probe = startUpsertWorkers(rt, pool, helpers, processors, guarded, followUps);
+  if (roles.includes('upsert')) {
+    const upsert = admitted(QUEUES.upsert, processors.upsert, () => upsertQueueProcessor(helpers.upsert));
+    const sweep = admitted(QUEUES.sweep, processors.sweep, () => sweepProcessor(helpers.sweep));
+    probe = startUpsertWorkers(rt, pool, helpers, { upsert, sweep }, followUps);
+  }
   if (roles.includes('backfill'))
-    pool.make(QUEUES.backfill, processors.backfill ?? guarded.any(backfillProcessor(helpers.backfill)), {
-      concurrency: 2,
-    });
+    pool.make(
+      QUEUES.backfill,
+      admitted(QUEUES.backfill, processors.backfill, () => backfillProcessor(helpers.backfill)),
+      { concurrency: 2 },
+    );
   if (roles.includes('reconcile'))
     pool.make(
       QUEUES.reconcile,
-      skipUnconfiguredSchedule(
-        rt,
-        QUEUES.reconcile,
-        withRunHistory(
-          QUEUES.reconcile,
-          history,
-          processors.reconcile ?? guarded.any(reconcileProcessor(helpers.reconcile)),
-        ),
-      ),
+      admitted(QUEUES.reconcile, processors.reconcile, () => reconcileProcessor(helpers.reconcile)),
       { concurrency: 1 },
     );
   return workerService(rt, pool.workers, followUps, probe);
@@ -146,8 +134,7 @@ function startUpsertWorkers(
   rt: Runtime,
   pool: ReturnType<typeof workerPool>,
   helpers: JobHelpers,
-  processors: Partial<Record<Role | 'sweep', JobProcessor>>,
-  guarded: Guarded,
+  processors: { upsert: JobProcessor; sweep: JobProcessor },
   followUps: Set<Promise<void>>,
 ): BillingProbe {
   const attempts = rt.config.sync.attempts;
@@ -155,7 +142,7 @@ function startUpsertWorkers(
   // Every start counts: attempts, 429 round trips (RateLimitError), short waits for a record's lock, a
   // credit note's waits for its invoices and, per key, waits for the key's slot (DelayedError).
   const maxStarted = maxStartedAttempts(attempts, rateLimit.scope);
-  const w = pool.make(QUEUES.upsert, processors.upsert ?? guarded.any(upsertQueueProcessor(helpers.upsert)), {
+  const w = pool.make(QUEUES.upsert, processors.upsert, {
     concurrency: rt.config.sync.upsertConcurrency,
     // The billing rate limit, shared by every worker on this queue; also enables queue.rateLimit() for 429s.
     // Per key, each key's budget is kept by the job itself and this bounds the keys together.
@@ -186,7 +173,7 @@ function startUpsertWorkers(
     followUps.add(written);
     void written.finally(() => followUps.delete(written));
   });
-  pool.make(QUEUES.sweep, processors.sweep ?? sweepProcessor(helpers.sweep), { concurrency: 1 });
+  pool.make(QUEUES.sweep, processors.sweep, { concurrency: 1 });
   return startBillingProbe(helpers.billingOutage);
 }
 

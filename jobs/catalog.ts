@@ -34,6 +34,25 @@ export const QUEUES = {
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 /**
+ * The steps a job passes before its processor runs (jobs/admission.ts says what each does and builds
+ * the chain): `schedule-skip`, `run-history` and `company-guard` wrap the job before its payload is
+ * parsed; `gate` and `slots` run in the job's wrapper (jobs/define-job.ts) once it is, so they come last.
+ */
+export type AdmissionStep = 'schedule-skip' | 'run-history' | 'company-guard' | 'gate' | 'slots';
+
+/**
+ * Each job's admission, in order: the first step listed is the first a job meets. A new job type lists
+ * its own (an empty list: its processor runs as it starts).
+ */
+export const ADMISSION = {
+  pull: ['schedule-skip', 'run-history', 'company-guard', 'gate', 'slots'],
+  upsert: ['company-guard', 'gate'],
+  backfill: ['company-guard'],
+  reconcile: ['schedule-skip', 'run-history', 'company-guard', 'gate', 'slots'],
+  sweep: [],
+} as const satisfies Record<QueueName, readonly AdmissionStep[]>;
+
+/**
  * The BullMQ prefix of a queue. On one Redis: the config's redis.prefix, as in earlier releases. On a Redis
  * Cluster BullMQ's scripts touch many keys of a queue at once, so its keys need a hash tag
  * (https://docs.bullmq.io/patterns/redis-cluster): each queue gets its own (`{<prefix>:<queue>}`) so the

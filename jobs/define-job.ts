@@ -8,6 +8,7 @@ import type { ConnectionSlots } from '../src/pipeline/connection-slots.js';
 import { LeaseKeeper } from '../src/pipeline/lease-keeper.js';
 import type { WakeLine } from '../src/pipeline/wake-line.js';
 import { deferralOfPark } from '../src/waits/vendor-waits.js';
+import { inJobAdmission } from './admission.js';
 import { PRIORITY } from './catalog.js';
 import { type DeferralCount, defer } from './defer.js';
 
@@ -49,7 +50,9 @@ export type Processor<P, R> = (ctx: {
  * - a parked connection (ParkedError: vendor quota spent or a long vendor wait, decided in
  *   src/waits/vendor-waits.ts) delays the job until the park ends, without using an attempt, so the
  *   worker slot serves other connections meanwhile. This is the only place a park becomes a delay.
- * - the connection slot is a lease renewed by the process's lease keeper while the job runs.
+ * - the in-job steps of the queue's admission (jobs/admission.ts), in the catalog's order, once the payload
+ *   is parsed: the connection gate, then the connection slot, a lease renewed by the process's lease
+ *   keeper while the job runs.
  */
 export function defineJob<S extends z.ZodTypeAny, R>(
   queue: string,
@@ -60,6 +63,8 @@ export function defineJob<S extends z.ZodTypeAny, R>(
   // The process's keeper (job helpers pass it); a processor built alone gets one of its own.
   const leases = deps.leases ?? new LeaseKeeper(deps);
   const count = { metrics: deps.metrics, queue };
+  // The steps of the queue's admission that need its payload (jobs/catalog.ts), as far as `deps` provide them.
+  const inJob = inJobAdmission(queue);
   return async (job: Job, token?: string, signal?: AbortSignal): Promise<R> => {
     const started = performance.now();
     const parsed = schema.safeParse(job.data);
@@ -83,9 +88,13 @@ export function defineJob<S extends z.ZodTypeAny, R>(
         : undefined;
     let untrackSlot: (() => void) | undefined;
     try {
-      // A paused connection's job is held back (DelayedError, no attempt used): jobs/connection-gate.ts.
-      await deps.connectionGate?.admit({ queue, job, token, connectionId: data.connectionId, log });
-      if (slot && slotsPolicy) untrackSlot = await takeConnectionSlot(run, slotsPolicy, slot, leases);
+      for (const step of inJob) {
+        // A paused connection's job is held back (DelayedError, no attempt used): jobs/connection-gate.ts.
+        if (step === 'gate')
+          await deps.connectionGate?.admit({ queue, job, token, connectionId: data.connectionId, log });
+        if (step === 'slots' && slot && slotsPolicy)
+          untrackSlot = await takeConnectionSlot(run, slotsPolicy, slot, leases);
+      }
       return await processor({ job, data: parsed.data, token, signal, log, leases });
     } catch (err) {
       return await failedJob(run, deps, err);

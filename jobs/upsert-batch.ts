@@ -1,16 +1,19 @@
 import type { Job, Queue } from 'bullmq';
+import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { AppConfig } from '../src/config.js';
 import { SyncError } from '../src/errors/index.js';
 import { serializeError } from '../src/observability/logger.js';
 import type { BackfillRuns } from '../src/pipeline/backfill-runs.js';
 import type { InFlight } from '../src/pipeline/in-flight.js';
+import type { RecordBegun } from '../src/pipeline/upsert-state.js';
 import { QUEUES, UPSERT_BATCH, UpsertBatchJobData, type UpsertJobData, type UpsertPayload } from './catalog.js';
 import { defineJob } from './define-job.js';
 import { enqueueUpserts, handOverJobId } from './enqueue-upserts.js';
 import { JobSettlements } from './job-settlements.js';
 import { deferredUntil } from './defer.js';
 import {
+  type PreparedRecord,
   prepareRecord,
   RECORD_LOCK_TTL_MS,
   recordLocksLease,
@@ -74,81 +77,142 @@ export function upsertBatchProcessor(rt: UpsertBatchHelpers) {
     rt,
     async ({ job, data, signal, log, leases }): Promise<UpsertBatchResult> => {
       const result: UpsertBatchResult = { outcomes: {}, left: [] };
-      const count = (k: keyof UpsertBatchResult['outcomes']) => (result.outcomes[k] = (result.outcomes[k] ?? 0) + 1);
-      const leaving: LeaveBatch[] = [];
       const { connectionId: conn, entity } = data;
       const settlements = new JobSettlements(rt.upsertState, conn, entity, `job-${job.id}`, job.id!, log);
-      const records = data.records.map(prepareRecord);
-      // A record id twice in one batch: the later copy leaves as a job of its own, so it begins from the
-      // ledger as the first copy leaves it (BEGIN reads every record's entry before any is written).
-      const seen = new Set<string>();
-      const twice = records.map((r) => seen.has(r.data.erpId) || !seen.add(r.data.erpId));
-      const first = records.filter((_, i) => !twice[i]);
-      // One round trip for the batch: every record's lock, ledger entry and whether its buyer is ensured.
-      const lockTtlMs = rt.recordLockTtlMs ?? RECORD_LOCK_TTL_MS;
-      const begun = await rt.upsertState.beginMany(
-        conn,
-        entity,
-        first.map((r) => ({ erpId: r.data.erpId, buyerId: r.buyer?.buyerId })),
-        lockTtlMs,
-        settlements.owner,
-      );
+      const batch = await beginBatch(rt, data, settlements);
       // The locks not settled yet are kept while the batch runs, however long its records take.
-      for (const [i, r] of first.entries()) if (begun[i]!.locked) settlements.locked(r.data.erpId);
-      const untrack = leases.track(recordLocksLease(rt, conn, entity, settlements, lockTtlMs));
+      const untrack = leases.track(recordLocksLease(rt, conn, entity, settlements, batch.lockTtlMs));
+      let leaving: LeaveBatch[];
       try {
-        let stopped = false;
-        let b = 0;
-        for (const [i, record] of records.entries()) {
-          const own = record.data;
-          if (twice[i]) {
-            leaving.push(new LeaveBatch(0, own, 'its record is earlier in the batch'));
-            continue;
-          }
-          const recordBegun = begun[b++]!;
-          if (stopped) {
-            if (recordBegun.locked) settlements.add(own.erpId, { outcome: 'released' });
-            leaving.push(new LeaveBatch(0, own, 'billing paused'));
-            continue;
-          }
-          const control: RecordControl = {
-            jobId: job.id!,
-            attemptsMade: job.attemptsMade,
-            setAside: async (d, updated) =>
-              Promise.reject(new LeaveBatch(await deferredUntil(d), updated ?? own, 'set aside')),
-            keep: async () => {},
-            paused: () => Promise.reject(new LeaveBatch(0, own, 'billing paused', true)),
-          };
-          try {
-            const { outcome } = await upsertRecord(rt, control, record, recordBegun, settlements, { signal, log });
-            count(outcome);
-          } catch (err) {
-            if (err instanceof LeaveBatch) {
-              leaving.push(err);
-              stopped = err.stopBatch;
-            } else if (err instanceof SyncError && !err.retryable) {
-              count('quarantined');
-            } else {
-              // What a retry may mend: the record's next attempt, in its own job, after the backoff.
-              log.warn(
-                { erpId: own.erpId, err: serializeError(err) },
-                'record failed in its batch; it is retried as a job of its own',
-              );
-              leaving.push(new LeaveBatch(Date.now() + rt.config.sync.backoffMs, own, (err as Error).message));
-            }
-          }
-          if (settlements.urgent) await settlements.flush();
-        }
+        leaving = await runRecords(rt, job, batch, settlements, { result, signal, log });
       } finally {
         untrack();
         // One round trip: every record's outcome, and the locks released, before any record leaves.
         await settlements.flush();
       }
       if (leaving.length) await leave(rt, job, data, leaving, result);
-      for (let i = 0; i < result.left.length; i++) count('left');
+      for (let i = 0; i < result.left.length; i++) count(result, 'left');
       return result;
     },
   );
+}
+
+type Outcome = keyof UpsertBatchResult['outcomes'];
+const count = (result: UpsertBatchResult, k: Outcome) => (result.outcomes[k] = (result.outcomes[k] ?? 0) + 1);
+
+/** A batch begun: its records, which are a second copy of an earlier one, and what BEGIN answered for the others. */
+interface BegunBatch {
+  records: PreparedRecord[];
+  twice: boolean[];
+  begun: RecordBegun[];
+  lockTtlMs: number;
+}
+
+/** One round trip for the batch: every record's lock, ledger entry and whether its buyer is ensured. */
+async function beginBatch(
+  rt: UpsertBatchHelpers,
+  data: z.infer<typeof UpsertBatchJobData>,
+  settlements: JobSettlements,
+): Promise<BegunBatch> {
+  const records = data.records.map(prepareRecord);
+  // A record id twice in one batch: the later copy leaves as a job of its own, so it begins from the
+  // ledger as the first copy leaves it (BEGIN reads every record's entry before any is written).
+  const seen = new Set<string>();
+  const twice = records.map((r) => seen.has(r.data.erpId) || !seen.add(r.data.erpId));
+  const first = records.filter((_, i) => !twice[i]);
+  const lockTtlMs = rt.recordLockTtlMs ?? RECORD_LOCK_TTL_MS;
+  const begun = await rt.upsertState.beginMany(
+    data.connectionId,
+    data.entity,
+    first.map((r) => ({ erpId: r.data.erpId, buyerId: r.buyer?.buyerId })),
+    lockTtlMs,
+    settlements.owner,
+  );
+  for (const [i, r] of first.entries()) if (begun[i]!.locked) settlements.locked(r.data.erpId);
+  return { records, twice, begun, lockTtlMs };
+}
+
+interface BatchRun {
+  result: UpsertBatchResult;
+  signal?: AbortSignal;
+  log: Logger;
+}
+
+/** The batch's records one after the other; returns those that leave it. */
+async function runRecords(
+  rt: UpsertBatchHelpers,
+  job: Job,
+  batch: BegunBatch,
+  settlements: JobSettlements,
+  run: BatchRun,
+): Promise<LeaveBatch[]> {
+  const leaving: LeaveBatch[] = [];
+  let stopped = false;
+  let b = 0;
+  for (const [i, record] of batch.records.entries()) {
+    const own = record.data;
+    if (batch.twice[i]) {
+      leaving.push(new LeaveBatch(0, own, 'its record is earlier in the batch'));
+      continue;
+    }
+    const recordBegun = batch.begun[b++]!;
+    if (stopped) {
+      if (recordBegun.locked) settlements.add(own.erpId, { outcome: 'released' });
+      leaving.push(new LeaveBatch(0, own, 'billing paused'));
+      continue;
+    }
+    const left = await runRecord(rt, job, record, recordBegun, settlements, run);
+    if (left) {
+      leaving.push(left);
+      stopped = left.stopBatch;
+    }
+    if (settlements.urgent) await settlements.flush();
+  }
+  return leaving;
+}
+
+/**
+ * What a record's failure in its batch makes of it: `leave` (it was set aside, or billing paused),
+ * `quarantined` (refused: `upsertRecord` quarantined it) or `retry-alone` (a retry may mend it: its next
+ * attempt, in its own job, after the backoff).
+ */
+export function classifyBatchRecordFailure(err: unknown): 'leave' | 'quarantined' | 'retry-alone' {
+  if (err instanceof LeaveBatch) return 'leave';
+  if (err instanceof SyncError && !err.retryable) return 'quarantined';
+  return 'retry-alone';
+}
+
+/** One record through the same `upsertRecord` as a single-record job: counted, or leaving the batch. */
+async function runRecord(
+  rt: UpsertBatchHelpers,
+  job: Job,
+  record: PreparedRecord,
+  begun: RecordBegun,
+  settlements: JobSettlements,
+  { result, signal, log }: BatchRun,
+): Promise<LeaveBatch | undefined> {
+  const own = record.data;
+  const control: RecordControl = {
+    jobId: job.id!,
+    attemptsMade: job.attemptsMade,
+    setAside: async (d, updated) => Promise.reject(new LeaveBatch(await deferredUntil(d), updated ?? own, 'set aside')),
+    keep: async () => {},
+    paused: () => Promise.reject(new LeaveBatch(0, own, 'billing paused', true)),
+  };
+  try {
+    const { outcome } = await upsertRecord(rt, control, record, begun, settlements, { signal, log });
+    count(result, outcome);
+    return undefined;
+  } catch (err) {
+    const failure = classifyBatchRecordFailure(err);
+    if (failure === 'leave') return err as LeaveBatch;
+    if (failure === 'quarantined') return void count(result, 'quarantined');
+    log.warn(
+      { erpId: own.erpId, err: serializeError(err) },
+      'record failed in its batch; it is retried as a job of its own',
+    );
+    return new LeaveBatch(Date.now() + rt.config.sync.backoffMs, own, (err as Error).message);
+  }
 }
 
 async function leave(

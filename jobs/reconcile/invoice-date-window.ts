@@ -5,14 +5,14 @@ import type { AppConfig } from '../../src/config.js';
 import type { Metrics } from '../../src/observability/metrics.js';
 import { dateOfDay } from '../../src/pipeline/ledger-date-index.js';
 import type { LedgerDateIndex } from '../../src/pipeline/ledger-date-index.js';
-import type { Ledger, LedgerEntry } from '../../src/pipeline/ledger.js';
+import type { Ledger } from '../../src/pipeline/ledger.js';
 import type { Quarantine } from '../../src/pipeline/quarantine.js';
 import type { ReconcileCycleState } from '../../src/pipeline/reconcile-cycle-state.js';
 import type { ReconcileState } from '../../src/pipeline/reconcile-state.js';
 import type { ConnectionHandle } from '../runtime.js';
-import { compareFields } from './compare-fields.js';
-import { deletedInBillingOnly } from './deleted-in-billing.js';
+import { billingOnlyItems } from './billing-only.js';
 import type { DriftReport } from './drift.js';
+import { diffWindowLedger, type WindowScope } from './window-ledger-side.js';
 
 const PAGE = 500;
 const ENTITY = 'invoices';
@@ -123,8 +123,38 @@ export async function diffInvoiceDateWindow(
   const where = `invoice dates ${windowText(w)}`;
   const at = new Date().toISOString();
   // 1. Billing's side of the window: every page.
-  const billingByErp = new Map<string, InvoiceRecord>();
-  let billingTotal = 0;
+  const billing = await billingWindow(group, w, report, where, signal);
+  // 2. The ledgers' side: each id of the window, against billing's.
+  const scope: WindowScope = {
+    ...w,
+    report,
+    where,
+    at,
+    compare: options.compare,
+    inBillingById: async (invoiceIds) => {
+      const found = await listGroup(group, { invoiceIds, pageSize: 100 }, signal);
+      return new Set(found.docs.map((d) => d.invoiceId));
+    },
+  };
+  let ledgerTotal = 0;
+  const matched = new Set<string>();
+  for (const conn of walked) ledgerTotal += await diffWindowLedger(rt, scope, conn, billing.byErp, matched);
+  // 3. Billing's records of the window no ledger of the group dates there.
+  const extra = [...billing.byErp.entries()].filter(([erpId]) => !matched.has(erpId));
+  for (const item of await billingOnlyItems(rt, group.connections, walked, extra, where)) report.add(item);
+  return { billing: billing.total, ledger: ledgerTotal };
+}
+
+/** Billing's invoices dated in the window, by ERP id (those without one reported as orphans), and how many it holds. */
+async function billingWindow(
+  group: BillingGroup,
+  w: DayWindow,
+  report: DriftReport,
+  where: string,
+  signal?: AbortSignal,
+): Promise<{ byErp: Map<string, InvoiceRecord>; total: number }> {
+  const byErp = new Map<string, InvoiceRecord>();
+  let total = 0;
   for (let pageNumber = 1; ;) {
     const page = await listGroup(
       group,
@@ -132,7 +162,7 @@ export async function diffInvoiceDateWindow(
       signal,
     );
     for (const d of page.docs) {
-      billingTotal++;
+      total++;
       if (!d.erpId)
         report.add({
           kind: 'orphan_in_billing',
@@ -140,116 +170,10 @@ export async function diffInvoiceDateWindow(
           invoiceNumber: d.invoiceNumber,
           detail: `no erpId (${where})`,
         });
-      else billingByErp.set(d.erpId, d);
+      else byErp.set(d.erpId, d);
     }
     if (!page.hasNext || page.nextPageNumber === null) break;
     pageNumber = page.nextPageNumber;
   }
-  // 2. The ledgers' side: each id of the window, against billing's.
-  let ledgerTotal = 0;
-  const matched = new Set<string>();
-  for (const conn of walked) {
-    const verdicts: Array<[string, { at: string; window: string; verdict: string; detail?: string }]> = [];
-    for await (const ids of rt.ledgerDates.ids(conn, ENTITY, w.from, w.to)) {
-      ledgerTotal += ids.length;
-      const entries = await rt.ledger.getMany(conn, ENTITY, ids);
-      const absent: Array<[string, LedgerEntry]> = [];
-      for (const [i, erpId] of ids.entries()) {
-        const e = entries[i];
-        if (!e) continue; // removed since the index was read
-        const d = billingByErp.get(erpId);
-        if (d && d.invoiceId === e.billingId) {
-          matched.add(erpId);
-          const diffs = options.compare && e.fields ? compareFields(e.fields, d) : [];
-          if (diffs.length)
-            report.add({
-              kind: 'field_mismatch',
-              erpId,
-              invoiceId: d.invoiceId,
-              invoiceNumber: d.invoiceNumber,
-              detail: `${diffs.join('; ')} (${where})`,
-            });
-          if (options.compare)
-            verdicts.push([
-              erpId,
-              {
-                at,
-                window: where,
-                verdict: diffs.length ? 'field_mismatch' : 'ok',
-                detail: diffs.join('; ') || undefined,
-              },
-            ]);
-        } else absent.push([erpId, e]);
-      }
-      // Absent from the window: in billing under another date, or missing.
-      for (let i = 0; i < absent.length; i += 100) {
-        const chunk = absent.slice(i, i + 100);
-        const found = await listGroup(group, { invoiceIds: chunk.map(([, e]) => e.billingId), pageSize: 100 }, signal);
-        const present = new Set(found.docs.map((d) => d.invoiceId));
-        for (const [erpId, e] of chunk) {
-          if (present.has(e.billingId)) continue; // dated elsewhere in billing: reported in that window
-          if (e.sourceDeletedAt) continue; // deleted in the source and absent from billing: as it should be
-          // As in a reconcile of UPDATED_AT days: a record billing refused to take back (409) was deleted there.
-          const refused = await rt.quarantine.get(conn, ENTITY, erpId);
-          if (refused?.reason === 'BILLING_CONFLICT') {
-            const deleted = deletedInBillingOnly(erpId, e, refused.message);
-            if (deleted) report.add({ ...deleted, detail: `${deleted.detail} (${where})` });
-            verdicts.push([
-              erpId,
-              { at, window: where, verdict: deleted ? deleted.kind : 'ok', detail: deleted?.detail },
-            ]);
-            continue;
-          }
-          const detail = `invoice date ${e.fields?.invoiceDate ?? '∅'}, written ${new Date(e.writtenAt).toISOString()}, not in billing (${where})`;
-          report.add({ kind: 'missing_in_billing', erpId, invoiceId: e.billingId, invoiceNumber: e.number, detail });
-          verdicts.push([erpId, { at, window: where, verdict: 'missing_in_billing', detail }]);
-        }
-      }
-    }
-    await rt.reconcileState.recordVerdicts(conn, ENTITY, verdicts);
-  }
-  // 3. Billing's records of the window no ledger of the group dates there.
-  const extra = [...billingByErp.entries()].filter(([erpId]) => !matched.has(erpId));
-  for (let i = 0; i < extra.length; i += 1000) {
-    const chunk = extra.slice(i, i + 1000);
-    const entries = await Promise.all(
-      group.connections.map((c) =>
-        rt.ledger.getMany(
-          c,
-          ENTITY,
-          chunk.map(([id]) => id),
-        ),
-      ),
-    );
-    for (const [j, [erpId, d]] of chunk.entries()) {
-      const owner = entries.findIndex((es) => es[j] !== undefined);
-      const e = owner < 0 ? undefined : entries[owner]![j];
-      if (e && !walked.includes(group.connections[owner]!)) continue;
-      if (!e)
-        report.add({
-          kind: 'orphan_in_billing',
-          erpId,
-          invoiceId: d.invoiceId,
-          invoiceNumber: d.invoiceNumber,
-          detail: `unknown to the ledger (${where})`,
-        });
-      else if (e.billingId !== d.invoiceId)
-        report.add({
-          kind: 'duplicate',
-          erpId,
-          invoiceId: d.invoiceId,
-          invoiceNumber: d.invoiceNumber,
-          detail: `a second billing invoice for ERP record ${erpId} (ours is ${e.billingId})`,
-        });
-      else
-        report.add({
-          kind: 'field_mismatch',
-          erpId,
-          invoiceId: d.invoiceId,
-          invoiceNumber: d.invoiceNumber,
-          detail: `invoiceDate: ledger ${e.fields?.invoiceDate ?? '∅'} ≠ billing ${d.invoiceDate ?? '∅'}`,
-        });
-    }
-  }
-  return { billing: billingTotal, ledger: ledgerTotal };
+  return { byErp, total };
 }

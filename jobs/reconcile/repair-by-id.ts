@@ -81,121 +81,173 @@ export async function repairById(
   signal?: AbortSignal,
 ): Promise<RepairByIdResult | undefined> {
   const handle = rt.connection(conn);
-  const { config: c, connector } = handle;
-  const stream = connector.streams[entity];
+  const stream = handle.connector.streams[entity];
   if (!stream.readByIds) return undefined;
   const ids = [...new Set(erpIds)];
   const log = rt.logger.child({ connection: conn, entity, repair: 'by-id' });
   const counted = countingVendorCalls(handle.readContext({ logger: log, signal, until: new Date() }));
   const { ctx } = counted;
-
   const runId = `repair-${randomUUID()}`;
   const records: RepairOutcome[] = [];
   if (!ids.length) return { runId, records, vendorCalls: counted.calls() };
-  const lookups = stream.lookups ? await stream.lookups(ctx) : {};
-  const mapCtx: MapContext = {
-    connectionId: conn,
-    originSource: c.originSource,
-    baseCurrency: handle.billing.baseCurrency,
-    lookups,
-  };
+  const run = await startRepair(rt, handle, { conn, entity, runId }, ctx);
   await rt.ledger.requestRepair(conn, entity, ids);
-  const stamp = runId.slice(7, 15);
-  const priority = PRIORITY.incremental + (entity === 'credit-notes' ? CREDIT_NOTE_PRIORITY_OFFSET : 0);
   const found = new Set<string>();
-
   for await (const page of stream.readByIds(ctx, ids)) {
     const mine = page.filter((r) => ids.includes(r.id) && !found.has(r.id));
     for (const r of mine) found.add(r.id);
-    const ledger = await rt.ledger.getMany(
-      conn,
-      entity,
-      mine.map((r) => r.id),
-    );
-    const jobs: UpsertJob[] = [];
-    for (const [i, record] of mine.entries()) {
-      const outcome = await repairOne(record, ledger[i]);
-      if (outcome.action === 're-enqueued') jobs.push(outcome.job);
-      records.push(outcome.report);
-    }
-    if (jobs.length) {
-      await enqueueUpserts(rt, jobs);
-      // Tracked after the jobs exist (an id whose job does not exist counts as finished).
-      await rt.backfillRuns.trackUpserts(
-        runId,
-        jobs.map((j) => j.opts.jobId),
-      );
-      rt.metrics.recordsEnqueued.inc({ connection: conn, entity }, jobs.length);
-    }
+    records.push(...(await repairPage(run, mine)));
   }
-  for (const id of ids) {
-    if (found.has(id)) continue;
-    // Absent by id (a 404, or not in the by-ids answer): the source no longer has it. Recorded on the
-    // ledger entry like a delete found by reconciliation's id diff, so billing's copy is reported.
-    await rt.ledger.markSourceDeleted(conn, entity, id, new Date().toISOString());
-    records.push({ erpId: id, action: 'source-gone', detail: 'the source no longer has it (not found by id)' });
-  }
+  records.push(...(await markNotFound(rt, conn, entity, ids, found)));
   const vendorCalls = counted.calls();
   log.info({ records: records.length, vendorCalls }, 'repair by id done');
   return { runId, records, vendorCalls };
+}
 
-  async function repairOne(
-    record: SourceRecord,
-    known: LedgerEntry | undefined,
-  ): Promise<
-    { action: 're-enqueued'; job: UpsertJob; report: RepairOutcome } | { action: 'other'; report: RepairOutcome }
-  > {
-    const base = { erpId: record.id, version: record.version };
-    if (record.deleted) {
-      await rt.ledger.markSourceDeleted(conn, entity, record.id, record.version, { bumpVersion: true });
-      return {
-        action: 'other',
-        report: {
-          ...base,
-          action: 'source-gone',
-          detail: `deleted in the source (status ${record.status ?? 'deleted'})`,
-        },
-      };
-    }
-    if (record.notForBilling)
-      return {
-        action: 'other',
-        report: { ...base, action: 'skipped', reason: 'not-for-billing', detail: record.notForBilling },
-      };
-    if (record.draft && !c.syncDrafts) {
-      const set = await setDraftAside(rt, conn, entity, record, known);
-      return set === 'quarantined'
-        ? {
-            action: 'other',
-            report: {
-              ...base,
-              action: 'quarantined',
-              reason: 'RETURNED_TO_DRAFT',
-              detail: 'back to draft in the ERP after it was written',
-            },
-          }
-        : {
-            action: 'other',
-            report: {
-              ...base,
-              action: 'skipped',
-              reason: 'draft',
-              detail: `a draft in the ERP (status ${record.status ?? 'draft'})`,
-            },
-          };
-    }
-    const mapped = await mapForUpsert(rt, conn, entity, stream, record, mapCtx);
-    if (!mapped.ok)
-      return {
-        action: 'other',
-        report: { ...base, action: 'quarantined', reason: mapped.reason, detail: mapped.message },
-      };
-    const jobId = `${upsertJobId(conn, entity, record.id, mapped.hash)}-r${stamp}`;
-    const job: UpsertJob = {
-      name: 'upsert',
-      data: mapped.data,
-      opts: { jobId, priority },
-    };
-    return { action: 're-enqueued', job, report: { ...base, action: 're-enqueued', jobId } };
+/** One repair by id under way: what mapping and enqueueing its records needs. */
+interface RepairRun {
+  rt: RepairByIdHelpers;
+  conn: string;
+  entity: EntityName;
+  stream: ConnectionHandle['connector']['streams'][EntityName];
+  syncDrafts: boolean;
+  mapCtx: MapContext;
+  runId: string;
+  priority: number;
+}
+
+async function startRepair(
+  rt: RepairByIdHelpers,
+  handle: ConnectionHandle,
+  { conn, entity, runId }: { conn: string; entity: EntityName; runId: string },
+  ctx: ReadContext,
+): Promise<RepairRun> {
+  const { config: c, connector } = handle;
+  const stream = connector.streams[entity];
+  const lookups = stream.lookups ? await stream.lookups(ctx) : {};
+  return {
+    rt,
+    conn,
+    entity,
+    stream,
+    syncDrafts: c.syncDrafts,
+    mapCtx: { connectionId: conn, originSource: c.originSource, baseCurrency: handle.billing.baseCurrency, lookups },
+    runId,
+    priority: PRIORITY.incremental + (entity === 'credit-notes' ? CREDIT_NOTE_PRIORITY_OFFSET : 0),
+  };
+}
+
+/** The records of one page read by id: each repaired, those to write enqueued and tracked under the run. */
+async function repairPage(run: RepairRun, mine: SourceRecord[]): Promise<RepairOutcome[]> {
+  const { rt, conn, entity } = run;
+  const ledger = await rt.ledger.getMany(
+    conn,
+    entity,
+    mine.map((r) => r.id),
+  );
+  const jobs: UpsertJob[] = [];
+  const outcomes: RepairOutcome[] = [];
+  for (const [i, record] of mine.entries()) {
+    const outcome = await repairOne(run, record, ledger[i]);
+    if (outcome.action === 're-enqueued') jobs.push(outcome.job);
+    outcomes.push(outcome.report);
   }
+  if (jobs.length) {
+    await enqueueUpserts(rt, jobs);
+    // Tracked after the jobs exist (an id whose job does not exist counts as finished).
+    await rt.backfillRuns.trackUpserts(
+      run.runId,
+      jobs.map((j) => j.opts.jobId),
+    );
+    rt.metrics.recordsEnqueued.inc({ connection: conn, entity }, jobs.length);
+  }
+  return outcomes;
+}
+
+/**
+ * Ids absent by id (a 404, or not in the by-ids answer): the source no longer has them. Recorded on the
+ * ledger entry like a delete found by reconciliation's id diff, so billing's copy is reported.
+ */
+async function markNotFound(
+  rt: RepairByIdHelpers,
+  conn: string,
+  entity: EntityName,
+  ids: string[],
+  found: Set<string>,
+): Promise<RepairOutcome[]> {
+  const outcomes: RepairOutcome[] = [];
+  for (const id of ids) {
+    if (found.has(id)) continue;
+    await rt.ledger.markSourceDeleted(conn, entity, id, new Date().toISOString());
+    outcomes.push({ erpId: id, action: 'source-gone', detail: 'the source no longer has it (not found by id)' });
+  }
+  return outcomes;
+}
+
+/**
+ * What a record read again by id is to its repair: deleted in the source; not one for billing; a draft
+ * billing does not take (syncDrafts: false); or one to map and write.
+ */
+export type RepairKind = 'deleted' | 'not-for-billing' | 'draft' | 'write';
+
+export function classifyRepairRecord(
+  record: Pick<SourceRecord, 'deleted' | 'notForBilling' | 'draft'>,
+  syncDrafts: boolean,
+): RepairKind {
+  if (record.deleted) return 'deleted';
+  if (record.notForBilling) return 'not-for-billing';
+  if (record.draft && !syncDrafts) return 'draft';
+  return 'write';
+}
+
+type RepairedRecord =
+  { action: 're-enqueued'; job: UpsertJob; report: RepairOutcome } | { action: 'other'; report: RepairOutcome };
+
+async function repairOne(
+  run: RepairRun,
+  record: SourceRecord,
+  known: LedgerEntry | undefined,
+): Promise<RepairedRecord> {
+  const { rt, conn, entity } = run;
+  const base = { erpId: record.id, version: record.version };
+  const other = (report: Omit<RepairOutcome, 'erpId' | 'version'>): RepairedRecord => ({
+    action: 'other',
+    report: { ...base, ...report },
+  });
+  switch (classifyRepairRecord(record, run.syncDrafts)) {
+    case 'deleted':
+      await rt.ledger.markSourceDeleted(conn, entity, record.id, record.version, { bumpVersion: true });
+      return other({ action: 'source-gone', detail: `deleted in the source (status ${record.status ?? 'deleted'})` });
+    case 'not-for-billing':
+      return other({ action: 'skipped', reason: 'not-for-billing', detail: record.notForBilling });
+    case 'draft':
+      return (await setDraftAside(rt, conn, entity, record, known)) === 'quarantined'
+        ? other({
+            action: 'quarantined',
+            reason: 'RETURNED_TO_DRAFT',
+            detail: 'back to draft in the ERP after it was written',
+          })
+        : other({
+            action: 'skipped',
+            reason: 'draft',
+            detail: `a draft in the ERP (status ${record.status ?? 'draft'})`,
+          });
+    case 'write':
+      return await mappedForRepair(run, record);
+  }
+}
+
+/** A record to write: mapped, its job id the pull's content id with the run's repair suffix. */
+async function mappedForRepair(run: RepairRun, record: SourceRecord): Promise<RepairedRecord> {
+  const { rt, conn, entity } = run;
+  const base = { erpId: record.id, version: record.version };
+  const mapped = await mapForUpsert(rt, conn, entity, run.stream, record, run.mapCtx);
+  if (!mapped.ok)
+    return {
+      action: 'other',
+      report: { ...base, action: 'quarantined', reason: mapped.reason, detail: mapped.message },
+    };
+  const jobId = `${upsertJobId(conn, entity, record.id, mapped.hash)}-r${run.runId.slice(7, 15)}`;
+  const job: UpsertJob = { name: 'upsert', data: mapped.data, opts: { jobId, priority: run.priority } };
+  return { action: 're-enqueued', job, report: { ...base, action: 're-enqueued', jobId } };
 }

@@ -2,21 +2,19 @@ import { randomUUID } from 'node:crypto';
 import type { ConnectionSlotsPolicy } from '../define-job.js';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import type { InvoiceRecord } from '../../src/billing/schemas/index.js';
-import { updatedBetween } from '../../src/billing/dates.js';
 import type { AppConfig } from '../../src/config.js';
-import { invoiceIdFor } from '../../src/mapping/index.js';
 import type { Metrics } from '../../src/observability/metrics.js';
 import type { Checkpoints } from '../../src/pipeline/checkpoints.js';
 import type { LeaseKeeper } from '../../src/pipeline/lease-keeper.js';
-import type { Ledger, LedgerEntry } from '../../src/pipeline/ledger.js';
+import type { Ledger } from '../../src/pipeline/ledger.js';
 import type { Quarantine } from '../../src/pipeline/quarantine.js';
-import type { ReconcileState, ReconcileVerdict } from '../../src/pipeline/reconcile-state.js';
+import type { ReconcileState } from '../../src/pipeline/reconcile-state.js';
 import type { ConnectionHandle } from '../runtime.js';
 import type { SweepResult } from '../sweep.js';
-import { compareRecord } from './compare-record.js';
-import { deletedInBillingOnly } from './deleted-in-billing.js';
-import { DRIFT_KINDS, DriftReport, type DriftKind } from './drift.js';
+import { billingPass } from './billing-pass.js';
+import { DRIFT_KINDS, type DriftReport, type DriftKind } from './drift.js';
+import { ledgerPass } from './ledger-pass.js';
+import { type ReconcilePass, startReconcilePass } from './reconcile-pass.js';
 import { readSourceSide } from './source-side.js';
 import type { ConnectionGate } from '../connection-gate.js';
 import { repairById, type RepairByIdHelpers, type RepairOutcome } from './repair-by-id.js';
@@ -87,24 +85,6 @@ export interface ReconcileResult {
   seconds: number;
 }
 
-const PAGE = 500;
-
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
-
-/**
- * YYYY-MM-DD of an instant in a time zone. One formatter per zone, kept: each Intl.DateTimeFormat holds
- * native ICU memory that V8 does not count, so building one per ledger entry let RSS follow the window
- * (3 GiB at 200,000 invoices) while the JS heap stayed small and was rarely collected.
- */
-export function dateInZone(ms: number, timeZone: string): string {
-  let format = dayFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    dayFormats.set(timeZone, format);
-  }
-  return format.format(ms);
-}
-
 /**
  * Billing ⟷ ledger (⟷ source in deep mode) for one connection and a window of UPDATED_AT days.
  * Memory is bounded by the page size: the billing side is walked page by page and the set of ERP ids
@@ -120,175 +100,23 @@ export async function runReconcile(
   signal?: AbortSignal,
 ): Promise<ReconcileResult> {
   const started = Date.now();
-  // Billing's side is the connection's own billing company: listed with its key, paced by its budget.
-  const { config: c, billing: target } = rt.connection(req.connectionId);
-  const billing = target.client;
-  const budget = target.budget;
-  const conn = c.id;
-  const tz = rt.config.reconcile.timeZone;
-  const report = new DriftReport();
-  // The billing ids this run saw, in Redis (a window may hold hundreds of thousands).
-  const seen = rt.reconcileState.scratchSet(conn, `${randomUUID()}:seen`);
-  const verdicts: Array<[string, ReconcileVerdict]> = [];
-  const at = new Date().toISOString();
-  const verdict = (erpId: string, v: string, detail?: string) =>
-    verdicts.push([erpId, { at, window: `${req.from}..${req.to}`, verdict: v, detail }]);
-  const flushVerdicts = () => rt.reconcileState.recordVerdicts(conn, 'invoices', verdicts.splice(0));
-  const toRepair: Array<{ erpId: string; version: string }> = [];
-  const inWindow = (ms: number) => {
-    const day = dateInZone(ms, tz);
-    return day >= req.from && day <= req.to;
-  };
-
+  const pass = startReconcilePass(rt, req, signal);
+  const { conn, report } = pass;
   try {
     // 1. Source side (deep), first: it records source deletes in the ledger, which the next passes judge.
-    if (req.deep) {
-      const source = await readSourceSide(rt, conn, { from: req.from, to: req.to }, signal);
-      report.checked.source = source.checked;
-      for (const s of source.items) {
-        report.add(s);
-        if (s.erpId) verdict(s.erpId, s.kind, s.detail);
-        if (s.kind === 'stale_version' || s.kind === 'missing_in_billing')
-          toRepair.push({ erpId: s.erpId!, version: s.version });
-      }
-      await flushVerdicts();
-    }
-    // 2. Billing side: every page of the UPDATED_AT window for this connection's origin source.
-    let pageNumber = 1;
-    for (;;) {
-      await budget.take(signal);
-      const page = await billing.listInvoices(
-        { ...updatedBetween(req.from, req.to), originSource: [c.originSource], pageSize: PAGE, pageNumber },
-        { signal },
-      );
-      const withErp = page.docs.filter((d) => d.erpId);
-      const ledger = await rt.ledger.getMany(
-        conn,
-        'invoices',
-        withErp.map((d) => d.erpId!),
-      );
-      const entryOf = new Map(withErp.map((d, i) => [d, ledger[i]]));
-      const mine: string[] = [];
-      for (const d of page.docs) {
-        report.checked.billing++;
-        if (!d.erpId) {
-          report.add({
-            kind: 'orphan_in_billing',
-            invoiceId: d.invoiceId,
-            invoiceNumber: d.invoiceNumber,
-            detail: 'no erpId: not written by this connection',
-          });
-          continue;
-        }
-        const entry = entryOf.get(d);
-        const kind = classifyBilling(d, entry, conn);
-        const items =
-          kind === 'ours'
-            ? compareRecord(
-                d,
-                entry!,
-                entry!.sourceDeletedAt !== undefined && inWindow(Date.parse(entry!.sourceDeletedAt)),
-              )
-            : [kind];
-        for (const item of items) {
-          report.add({ ...item, erpId: d.erpId, invoiceId: d.invoiceId, invoiceNumber: d.invoiceNumber });
-          if (item.kind === 'field_mismatch' || item.kind === 'stale_version')
-            toRepair.push({ erpId: d.erpId, version: entry!.version });
-        }
-        if (kind === 'ours') {
-          mine.push(d.erpId);
-          verdict(
-            d.erpId,
-            items.length ? items.map((i) => i.kind).join(',') : 'ok',
-            items.map((i) => i.detail).join('; ') || undefined,
-          );
-        }
-      }
-      await seen.add(mine);
-      await flushVerdicts();
-      if (!page.hasNext || page.nextPageNumber === null) break;
-      pageNumber = page.nextPageNumber;
-    }
-    await seen.expireIn(3_600_000);
-
-    // 3. Ledger side: what we wrote (or saw deleted) on these days but billing's window did not show.
-    for await (const batch of rt.ledger.scan(conn, 'invoices', 1000)) {
-      const candidates = batch.filter(
-        ([, e]) =>
-          inWindow(e.writtenAt) || (e.sourceDeletedAt !== undefined && inWindow(Date.parse(e.sourceDeletedAt))),
-      );
-      report.checked.ledger += candidates.length;
-      if (!candidates.length) continue;
-      const seenInBilling = await seen.has(candidates.map(([id]) => id));
-      const unseen = candidates.filter((_, i) => !seenInBilling[i]);
-      for (let i = 0; i < unseen.length; i += 100) {
-        const chunk = unseen.slice(i, i + 100);
-        await budget.take(signal);
-        const found = await billing.listInvoices(
-          {
-            invoiceIds: chunk.map(([, e]) => e.billingId),
-            lifecycleStatuses: ['DRAFT', 'FINALIZED', 'VOIDED'],
-            pageSize: 100,
-          },
-          { signal },
-        );
-        const present = new Set(found.docs.map((d) => d.invoiceId));
-        for (const [erpId, e] of chunk) {
-          if (present.has(e.billingId)) {
-            // Billing still holds an invoice the source deleted (its billing updatedAt is outside the window):
-            // counted in the window of the delete.
-            if (e.sourceDeletedAt && inWindow(Date.parse(e.sourceDeletedAt))) {
-              report.add({
-                kind: 'delete_not_reflected',
-                erpId,
-                invoiceId: e.billingId,
-                invoiceNumber: e.number,
-                detail: `deleted in the source at ${e.sourceDeletedAt}; billing still lists it`,
-              });
-              verdict(erpId, 'delete_not_reflected');
-            }
-            continue; // otherwise updated since, outside this window: counted there
-          }
-          if (e.sourceDeletedAt) {
-            verdict(erpId, 'ok', 'deleted in source and absent from billing');
-            continue;
-          }
-          // A record billing refused to take back (409: deleted in billing) needs a person, not a repair.
-          const refused = await rt.quarantine.get(conn, 'invoices', erpId);
-          if (refused?.reason === 'BILLING_CONFLICT') {
-            const deleted = deletedInBillingOnly(erpId, e, refused.message);
-            if (deleted) report.add(deleted);
-            verdict(
-              erpId,
-              deleted ? deleted.kind : 'ok',
-              deleted ? deleted.detail : 'deleted in billing; void in the source',
-            );
-            continue;
-          }
-          report.add({
-            kind: 'missing_in_billing',
-            erpId,
-            invoiceId: e.billingId,
-            invoiceNumber: e.number,
-            detail: `written ${new Date(e.writtenAt).toISOString()}, not in billing`,
-          });
-          verdict(erpId, 'missing_in_billing');
-          toRepair.push({ erpId, version: e.version });
-        }
-      }
-      await flushVerdicts();
-    }
+    if (req.deep) await sourcePass(pass);
+    // 2. Billing side: every page of the window, the ids seen kept for …
+    await billingPass(pass);
+    // 3. … the ledger side: what we wrote (or saw deleted) on these days but billing's window did not show.
+    await ledgerPass(pass);
   } finally {
-    await seen.drop();
+    await pass.seen.drop();
   }
-
   // 4. Records on their way: any whose job is gone, or failed unaccounted, is acted on and reported.
   const inFlight = await sweepInto(rt, conn, report);
-
   let repaired: ReconcileResult['repaired'];
-  if (req.repair && toRepair.length) repaired = await repairDrift(rt, conn, toRepair, signal);
-  await recordReconcileRun(rt, conn, { at, from: req.from, to: req.to, counts: report.counts });
-
+  if (req.repair && pass.toRepair.length) repaired = await repairDrift(rt, conn, pass.toRepair, signal);
+  await recordReconcileRun(rt, conn, { at: pass.at, from: req.from, to: req.to, counts: report.counts });
   return {
     connection: conn,
     from: req.from,
@@ -299,6 +127,19 @@ export async function runReconcile(
     repaired,
     seconds: (Date.now() - started) / 1000,
   };
+}
+
+/** Deep mode: the source's changes of the window against the ledger (source-side.ts), the fixable ones kept for a repair. */
+async function sourcePass(pass: ReconcilePass): Promise<void> {
+  const source = await readSourceSide(pass.rt, pass.conn, { from: pass.req.from, to: pass.req.to }, pass.signal);
+  pass.report.checked.source = source.checked;
+  for (const s of source.items) {
+    pass.report.add(s);
+    if (s.erpId) pass.verdict(s.erpId, s.kind, s.detail);
+    if (s.kind === 'stale_version' || s.kind === 'missing_in_billing')
+      pass.toRepair.push({ erpId: s.erpId!, version: s.version });
+  }
+  await pass.flushVerdicts();
 }
 
 /**
@@ -332,25 +173,6 @@ export async function recordReconcileRun(
   for (const k of DRIFT_KINDS) rt.metrics.reconcileDrift.set({ connection: conn, kind: k }, run.counts[k]);
   rt.metrics.reconcileLastRun.set({ connection: conn }, Date.now() / 1000);
   await rt.reconcileState.recordRun(conn, run);
-}
-
-type Classified = 'ours' | { kind: DriftKind; detail: string };
-
-function classifyBilling(d: InvoiceRecord, entry: LedgerEntry | undefined, conn: string): Classified {
-  if (!entry) {
-    const ours = d.invoiceId === invoiceIdFor(conn, d.erpId!);
-    return {
-      kind: 'orphan_in_billing',
-      detail: ours ? 'id of this connection, but never written by it (ledger has no entry)' : 'unknown to the ledger',
-    };
-  }
-  if (d.invoiceId !== entry.billingId) {
-    return {
-      kind: 'duplicate',
-      detail: `a second billing invoice for ERP record ${d.erpId} (ours is ${entry.billingId})`,
-    };
-  }
-  return 'ours';
 }
 
 /** What `--repair` does with the fixable records a reconcile found: a repair by id, or a rewind where the stream cannot read by id. */

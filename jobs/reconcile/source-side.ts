@@ -1,5 +1,8 @@
+import type { SourceRecord } from '../../src/connector/types.js';
+import type { LedgerEntry } from '../../src/pipeline/ledger.js';
 import type { DriftItem } from './drift.js';
-import { dateInZone, type ReconcileHelpers } from './run-reconcile.js';
+import { dateInZone } from './date-in-zone.js';
+import type { ReconcileHelpers } from './run-reconcile.js';
 
 export interface SourceSide {
   checked: number;
@@ -29,73 +32,114 @@ export async function readSourceSide(
   const stream = handle.connector.streams.invoices;
   const log = rt.logger.child({ connection: conn, reconcile: 'deep' });
   const tz = rt.config.reconcile.timeZone;
-  const since = new Date(Date.parse(`${window.from}T00:00:00Z`) - SOURCE_READ_MARGIN_MS).toISOString();
-  const until = new Date(
-    Math.min(Date.now(), Date.parse(`${window.to}T00:00:00Z`) + 86_400_000 + SOURCE_READ_MARGIN_MS),
-  );
-  const inWindow = (version: string) => {
-    const day = dateInZone(Date.parse(version), tz);
-    return day >= window.from && day <= window.to;
+  const { since, until } = sourceReadSpan(window, Date.now());
+  const read: SourceRead = {
+    rt,
+    conn,
+    syncDrafts: handle.config.syncDrafts,
+    inWindow: (version) => {
+      const day = dateInZone(Date.parse(version), tz);
+      return day >= window.from && day <= window.to;
+    },
+    out: { checked: 0, items: [] },
   };
   const ctx = handle.readContext({ logger: log, signal, until });
-  // A delete found in the source is a fact: it is recorded on the ledger entry as it is now (an upsert
-  // committing meanwhile keeps its content); the billing and ledger passes decide whether billing reflects it.
-  const markDeleted = (erpId: string, at: string) => rt.ledger.markSourceDeleted(conn, 'invoices', erpId, at);
-  const out: SourceSide = { checked: 0, items: [] };
   // A window that has not begun yet has no source changes to read.
   const pages =
     Date.parse(since) < until.getTime() ? stream.read(ctx, { ...stream.initialState(undefined), cursor: since }) : [];
-  for await (const page of pages) {
-    const ledger = await rt.ledger.getMany(
-      conn,
-      'invoices',
-      page.records.map((r) => r.id),
-    );
-    for (const [i, r] of page.records.entries()) {
-      const e = ledger[i];
-      if (r.deleted) {
-        if (e && !e.sourceDeletedAt) await markDeleted(r.id, r.version);
-        continue;
-      }
-      if (!inWindow(r.version)) continue; // read for the margin; judged in the window of its own date
-      // A draft is not a receivable (syncDrafts: false): billing is not expected to hold it.
-      if (r.draft && !handle.config.syncDrafts && !e) continue;
-      out.checked++;
-      if (!e) {
-        const q = await rt.quarantine.get(conn, 'invoices', r.id);
-        if (q) continue; // reported by the quarantine (dlq list), with its reason
-        out.items.push({
-          kind: 'missing_in_billing',
-          erpId: r.id,
-          detail: `source version ${r.version} never synced`,
-          version: r.version,
-        });
-      } else if (e.version < r.version) {
-        out.items.push({
-          kind: 'stale_version',
-          erpId: r.id,
-          invoiceId: e.billingId,
-          invoiceNumber: e.number,
-          detail: `source at ${r.version}, billing/ledger at ${e.version}`,
-          version: r.version,
-        });
-      }
-    }
+  for await (const page of pages) await judgeSourcePage(read, page.records);
+  if (stream.listIds) await markIdsGone(rt, conn, stream.listIds(ctx));
+  return read.out;
+}
+
+/** What the read reaches: a day past either end of the window, never past now. */
+export function sourceReadSpan(window: { from: string; to: string }, now: number): { since: string; until: Date } {
+  const since = new Date(Date.parse(`${window.from}T00:00:00Z`) - SOURCE_READ_MARGIN_MS).toISOString();
+  const until = new Date(Math.min(now, Date.parse(`${window.to}T00:00:00Z`) + 86_400_000 + SOURCE_READ_MARGIN_MS));
+  return { since, until };
+}
+
+/** One deep read under way: where it records, and how it judges a record. */
+interface SourceRead {
+  rt: ReconcileHelpers;
+  conn: string;
+  syncDrafts: boolean;
+  inWindow(version: string): boolean;
+  out: SourceSide;
+}
+
+/**
+ * A source record against its ledger entry:
+ * - `mark-deleted`: deleted in the source, the ledger not told yet; `known-deleted`: deleted, and told;
+ * - `outside`: read for the margin, judged in the window of its own date;
+ * - `draft`: a draft never written (syncDrafts: false): not a receivable, billing is not expected to hold it;
+ * - `missing`: never synced (unless quarantined); `stale`: the ledger holds an older version; `in-step`.
+ */
+export type SourceVerdict = 'mark-deleted' | 'known-deleted' | 'outside' | 'draft' | 'missing' | 'stale' | 'in-step';
+
+export function classifySourceRecord(
+  r: Pick<SourceRecord, 'deleted' | 'draft' | 'version'>,
+  e: Pick<LedgerEntry, 'sourceDeletedAt' | 'version'> | undefined,
+  read: Pick<SourceRead, 'syncDrafts' | 'inWindow'>,
+): SourceVerdict {
+  if (r.deleted) return e && !e.sourceDeletedAt ? 'mark-deleted' : 'known-deleted';
+  if (!read.inWindow(r.version)) return 'outside';
+  if (r.draft && !read.syncDrafts && !e) return 'draft';
+  if (!e) return 'missing';
+  return e.version < r.version ? 'stale' : 'in-step';
+}
+
+async function judgeSourcePage(read: SourceRead, records: SourceRecord[]): Promise<void> {
+  const { rt, conn, out } = read;
+  const ledger = await rt.ledger.getMany(
+    conn,
+    'invoices',
+    records.map((r) => r.id),
+  );
+  for (const [i, r] of records.entries()) {
+    const e = ledger[i];
+    const verdict = classifySourceRecord(r, e, read);
+    // A delete found in the source is a fact: it is recorded on the ledger entry as it is now (an upsert
+    // committing meanwhile keeps its content); the billing and ledger passes decide whether billing reflects it.
+    if (verdict === 'mark-deleted') await rt.ledger.markSourceDeleted(conn, 'invoices', r.id, r.version);
+    if (verdict === 'missing' || verdict === 'stale' || verdict === 'in-step') out.checked++;
+    if (verdict === 'missing' && !(await rt.quarantine.get(conn, 'invoices', r.id)))
+      // A quarantined one is reported by the quarantine (dlq list), with its reason.
+      out.items.push({
+        kind: 'missing_in_billing',
+        erpId: r.id,
+        detail: `source version ${r.version} never synced`,
+        version: r.version,
+      });
+    if (verdict === 'stale')
+      out.items.push({
+        kind: 'stale_version',
+        erpId: r.id,
+        invoiceId: e!.billingId,
+        invoiceNumber: e!.number,
+        detail: `source at ${r.version}, billing/ledger at ${e!.version}`,
+        version: r.version,
+      });
   }
-  if (stream.listIds) {
-    const sourceIds = rt.reconcileState.scratchSet(conn, `source-ids:${Date.now()}`);
-    try {
-      for await (const ids of stream.listIds(ctx)) await sourceIds.add(ids);
-      await sourceIds.expireIn(3_600_000);
-      for await (const batch of rt.ledger.scan(conn, 'invoices', 1000)) {
-        const live = batch.filter(([, e]) => !e.sourceDeletedAt);
-        if (!live.length) continue;
-        const present = await sourceIds.has(live.map(([id]) => id));
-        for (const [i, [id]] of live.entries()) if (!present[i]) await markDeleted(id, new Date().toISOString());
-      }
-    } finally {
-      await sourceIds.drop();
+}
+
+/**
+ * Where the connector lists every id: ids the ledger holds (not yet deleted) that the source no longer
+ * has are deletes, recorded on the ledger. The source's ids are kept in Redis, not in memory.
+ */
+async function markIdsGone(rt: ReconcileHelpers, conn: string, ids: AsyncIterable<string[]>): Promise<void> {
+  const sourceIds = rt.reconcileState.scratchSet(conn, `source-ids:${Date.now()}`);
+  try {
+    for await (const page of ids) await sourceIds.add(page);
+    await sourceIds.expireIn(3_600_000);
+    for await (const batch of rt.ledger.scan(conn, 'invoices', 1000)) {
+      const live = batch.filter(([, e]) => !e.sourceDeletedAt);
+      if (!live.length) continue;
+      const present = await sourceIds.has(live.map(([id]) => id));
+      for (const [i, [id]] of live.entries())
+        if (!present[i]) await rt.ledger.markSourceDeleted(conn, 'invoices', id, new Date().toISOString());
     }
+  } finally {
+    await sourceIds.drop();
   }
-  return out;
 }
