@@ -6,6 +6,7 @@ import { TOKEN_KEY_ENV } from '../src/auth/token-sealer.js';
 import { dropUnconfiguredSeries } from '../src/observability/drop-unconfigured-series.js';
 import { startHttpServer } from '../src/observability/http-server.js';
 import { queueUi } from '../src/observability/queue-ui.js';
+import { withApi } from '../api/index.js';
 import { within } from '../src/observability/within.js';
 import { BILLING } from '../jobs/billing-outage.js';
 import { checkConnection } from '../operations/check-connection.js';
@@ -155,7 +156,7 @@ export async function startService(
       host: config.http.host,
       registry: rt.metrics.registry,
       collect: collector(rt),
-      extra: queueUi({ queues: Object.values(rt.queues), adminToken: config.http.adminToken }),
+      extra: withApi(rt, queueUi({ queues: Object.values(rt.queues), adminToken: config.http.adminToken })),
       ready: async () => {
         const checks: Record<string, Check> = await redisChecks(rt);
         checks.workers = workers
