@@ -52,7 +52,8 @@ declare module 'express-serve-static-core' {
 
 /**
  * The API's first handler: a request without a known bearer token answers 401 before its body is read
- * or its path matched. The config is read at each request, so a reload's tokens apply at once.
+ * or its path matched. The tokens are read from the running config at each request (a change of
+ * `http.tokens` takes a restart today: app/reload-config.ts).
  */
 export function authenticate(http: () => AppConfig['http']): RequestHandler {
   return (req, res, next) => {
