@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { quarantineFixHint } from '../operations/quarantine-fix-hint.js';
+import { readSourceRecord } from '../operations/read-source-record.js';
 import { replayQuarantined } from '../operations/replay-quarantined.js';
 import { selectQuarantined } from '../operations/select-quarantined.js';
 import type { QuarantineEntry } from '../src/pipeline/quarantine.js';
@@ -105,22 +106,42 @@ export const quarantineRoutes = [
     method: 'get',
     path: '/quarantine/{connection}/{entity}/{erpId}',
     summary: 'One quarantined record: why, the field at fault, the mapped body where there is one, the fix hint',
+    description:
+      'With `source=true` the record is also read from the source now by its id (a vendor call or two) and mapped as a pull would: `source.record` is the record as read, `source.mapped` the billing body or why it still cannot be mapped.',
     role: 'viewer',
     params: RecordParams,
+    query: z.object({
+      source: z.enum(['true', 'false']).optional().describe('also read the record from the source now'),
+    }),
     response: EntrySummary.extend({
       fixHint: z.string(),
       started: z.number().int().optional().describe('how often its job was started (a job that stopped its worker)'),
       mapped: z.unknown().optional().describe('the billing body the record was mapped to (upsert failures)'),
+      source: z
+        .object({
+          state: z.enum(['found', 'not-found', 'unsupported']),
+          record: z.record(z.string(), z.unknown()).optional().describe('id, version, status, lifecycle, raw'),
+          mapped: z
+            .record(z.string(), z.unknown())
+            .optional()
+            .describe('{ok, value} or {ok: false, reason, message, field}'),
+        })
+        .optional(),
     }),
-    handle: async (ctx, { params }) => {
+    handle: async (ctx, { params, query }) => {
       const e = await quarantinedRecord(ctx, params);
       const mapped = e.stage === 'upsert' ? (e.payload as { body?: unknown } | undefined)?.body : undefined;
+      const source =
+        query.source === 'true'
+          ? await readSourceRecord(ctx.rt, params.connection, params.entity, params.erpId)
+          : undefined;
       return {
         body: {
           ...summary(e),
           fixHint: quarantineFixHint(e.reason),
           ...(e.started !== undefined ? { started: e.started } : {}),
           ...(mapped !== undefined ? { mapped } : {}),
+          ...(source ? { source: source as { state: 'found' | 'not-found' | 'unsupported' } } : {}),
         },
       };
     },

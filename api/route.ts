@@ -127,14 +127,16 @@ export function mountRoute(router: Router, route: AnyRoute, context: (req: Reque
       answer = () => sendError(res, e);
     }
     if (route.audit) {
-      await ctx.audit.append({
+      const entry = {
         who: ctx.caller.name,
         action: route.audit,
         ...subject(req),
         outcome: outcomeOf(status),
         status,
         ...(detail ? { detail: detail.slice(0, 500) } : {}),
-      });
+      };
+      await ctx.audit.append(entry);
+      ctx.rt.logger.info(entry, `api: ${route.audit} ${entry.outcome}`);
     }
     answer();
   };

@@ -208,6 +208,19 @@ describe('the API routes', () => {
       fixHint: expect.any(String),
     });
     expect((await api.get(`/quarantine/${ACME.connection}/invoices/nope`, viewer)).status).toBe(404);
+
+    // The record as the source holds it now, and what the mapper makes of it: here it maps (the entry was seeded).
+    const read = await api.get(
+      `/quarantine/${ACME.connection}/invoices/${invoices[1]!.invoice_id}?source=true`,
+      viewer,
+    );
+    expect(read.status).toBe(200);
+    expect(read.body.source).toMatchObject({
+      state: 'found',
+      record: { id: invoices[1]!.invoice_id, raw: { invoice_number: invoices[1]!.invoice_number } },
+      mapped: { ok: true },
+    });
+    expect(read.body.source.mapped.value).toBeDefined();
   });
 
   it('given a selection, when it is replayed, then a dry run counts first, a stale count is refused 409, and the replay brings the records out of quarantine', async () => {
