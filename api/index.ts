@@ -48,8 +48,27 @@ export function httpApi(rt: Runtime, options: HttpApiOptions = {}): Express {
     authenticate(() => rt.config.http),
     router,
   );
+  app.locals.mounted = mountedOn(router);
   return app;
 }
+
+interface RouterLayer {
+  route?: { path: string; methods: Record<string, boolean> };
+}
+
+/** What the router serves, read back from it (`GET /connections/:id`): the OpenAPI test holds the document to it. */
+function mountedOn(router: express.Router): string[] {
+  return (router.stack as RouterLayer[]).flatMap((layer) =>
+    layer.route
+      ? Object.keys(layer.route.methods)
+          .filter((m) => m !== '_all')
+          .map((m) => `${m.toUpperCase()} ${layer.route!.path}`)
+      : [],
+  );
+}
+
+/** The routes an app made by httpApi serves, as `METHOD /express/:path` under /api/v1. */
+export const mountedRoutes = (app: Express): string[] => app.locals.mounted as string[];
 
 /** The worker's extra routes: the API, then `others` (the queue UI) for what it does not answer. */
 export function withApi(rt: Runtime, others: Express): Express {
