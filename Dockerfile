@@ -22,6 +22,7 @@ COPY src ./src
 COPY connectors ./connectors
 COPY jobs ./jobs
 COPY operations ./operations
+COPY api ./api
 COPY app ./app
 COPY cli ./cli
 COPY sandbox ./sandbox

@@ -5,6 +5,7 @@ import { TOKEN_KEY_ENV } from '../src/auth/token-sealer.js';
 import { dropUnconfiguredSeries } from '../src/observability/drop-unconfigured-series.js';
 import { type HttpServerOptions, startHttpServer } from '../src/observability/http-server.js';
 import { queueUi } from '../src/observability/queue-ui.js';
+import { withApi } from '../api/index.js';
 import { within } from '../src/observability/within.js';
 import { BILLING } from '../jobs/billing-outage.js';
 import { checkConnection } from '../operations/check-connection.js';
@@ -202,7 +203,7 @@ async function startListeners(
  * UI (/admin/queues, behind the admin token). Routes served on the same port are added here.
  */
 function httpRoutes(rt: Runtime, config: AppConfig): NonNullable<HttpServerOptions['extra']> {
-  return queueUi({ queues: Object.values(rt.queues), adminToken: config.http.adminToken });
+  return withApi(rt, queueUi({ queues: Object.values(rt.queues), adminToken: config.http.adminToken }));
 }
 
 /** /readyz: Redis (answers, will not evict, billing not marked down) and the workers running. */

@@ -25,6 +25,8 @@ export interface StreamRuns {
 export interface ConnectionSummary {
   id: string;
   system: SystemName;
+  /** The billing company it writes to (a name, or `key-<fingerprint>`: never a key). */
+  company: string;
   state: ConnectionRunState;
   paused: { since: string | null; by: string | null; reason: string | null } | null;
   /** Jobs held while paused and not yet released (after a resume: run it again). */
@@ -46,14 +48,19 @@ export interface ConnectionsView {
 const iso = (ms: number | undefined): string | null => (ms ? new Date(ms).toISOString() : null);
 
 /**
- * Each configured connection as `erp-sync connections` shows it: whether it runs (paused by an operator,
- * its credentials refused by the vendor, parked on its vendor quota, its vendor down), its schedule, each
- * stream's last run, last success and lag (now − the last successful pull), and its vendor quota used
- * against its limits.
+ * Each configured connection (or those of `ids`, in config order) as `erp-sync connections` and the API
+ * show it: whether it runs (paused by an operator, its credentials refused by the vendor, parked on its
+ * vendor quota, its vendor down), its billing company, its schedule, each stream's last run, last success
+ * and lag (now − the last successful pull), and its vendor quota used against its limits.
  */
-export async function collectConnections(rt: ListRuntime, now = Date.now()): Promise<ConnectionsView> {
+export async function collectConnections(
+  rt: ListRuntime,
+  now = Date.now(),
+  ids?: readonly string[],
+): Promise<ConnectionsView> {
   const connections: ConnectionSummary[] = [];
-  for (const c of rt.config.connections) connections.push(await connectionSummary(rt, c, now));
+  for (const c of rt.config.connections)
+    if (!ids || ids.includes(c.id)) connections.push(await connectionSummary(rt, c, now));
   return { connections };
 }
 
@@ -76,6 +83,7 @@ async function connectionSummary(rt: ListRuntime, c: ConnectionConfig, now: numb
   return {
     id: c.id,
     system: c.system,
+    company: rt.connection(c.id).billing.company,
     state,
     paused:
       control.state === 'paused'

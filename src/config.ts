@@ -51,6 +51,27 @@ export const ConnectionBillingConfig = z.strictObject({
   url: z.never({ error: 'one billing service has one url: set billing.url' }).optional(),
 });
 
+/** What an API token may do: `viewer` reads, `operator` also acts (pause, resume, sync, replay), `admin` everything. */
+export const ApiRole = z.enum(['viewer', 'operator', 'admin']);
+export type ApiRole = z.infer<typeof ApiRole>;
+
+/**
+ * One named token of the HTTP API. The name is what logs and the audit log show (never the token, which
+ * comes from the environment: `token: ${VAR}`). `companies` limits it to the connections writing to those
+ * billing companies (`billing.company`, `connections[].billing.company`).
+ */
+export const ApiToken = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/, 'use 1–64 letters, digits, dots, dashes or @'),
+  token: z.string().min(16, 'use at least 16 characters'),
+  role: ApiRole,
+  /** Company names as `status` shows them: the configured name, or `key-<fingerprint>` for an unnamed key. */
+  companies: z
+    .array(z.string().regex(/^[a-z0-9][a-z0-9-]{0,59}$/, 'a billing company name: lowercase letters, digits or dashes'))
+    .min(1)
+    .optional(),
+});
+export type ApiToken = z.infer<typeof ApiToken>;
+
 export const ConnectionConfig = z.strictObject({
   /** Stable id, used in ids, keys and metrics labels: lowercase letters, digits and dashes. */
   id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'use 1–40 lowercase letters, digits or dashes'),
@@ -141,8 +162,24 @@ export const AppConfig = z.strictObject({
     .strictObject({
       port: z.number().int().min(0).max(65535).default(9464),
       host: z.string().default('0.0.0.0'),
-      /** Bearer token for /admin/queues; without it the queue UI is off. */
+      /** Bearer token for /admin/queues; without it the queue UI is off. Also an admin token of the API (`admin`). */
       adminToken: optional(z.string().min(16, 'use at least 16 characters')),
+      /** Named tokens of the HTTP API (/api/v1, docs/api.md): who may read, act, or administer. */
+      tokens: z
+        .array(ApiToken)
+        .default([])
+        .superRefine((tokens, ctx) => {
+          const seen = { names: new Set<string>(), tokens: new Set<string>() };
+          for (const [i, t] of tokens.entries()) {
+            if (seen.names.has(t.name))
+              ctx.addIssue({ code: 'custom', message: 'names must be unique', path: [i, 'name'] });
+            // The message never repeats the token: it is a secret.
+            if (seen.tokens.has(t.token))
+              ctx.addIssue({ code: 'custom', message: 'each token must be different', path: [i, 'token'] });
+            seen.names.add(t.name);
+            seen.tokens.add(t.token);
+          }
+        }),
     })
     .prefault({}),
   sync: z

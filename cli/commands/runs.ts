@@ -1,8 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import type { Runtime } from '../../jobs/runtime.js';
 import { ENTITY_NAMES, isEntityName } from '../../src/connector/entities.js';
-import { ConfigError } from '../../src/errors/index.js';
-import { RUN_KINDS, type RunFilter, type RunKind, type RunRecord } from '../../src/pipeline/run-history.js';
+import { RUN_KINDS, type RunFilter, type RunKind } from '../../src/pipeline/run-history.js';
 import { withRuntime } from '../context.js';
 import { intOption } from '../parse-args.js';
 import { requiredOption } from '../required-option.js';
@@ -10,11 +8,9 @@ import { requiredOption } from '../required-option.js';
 type Opts = { connection: string; entity?: string; kind?: RunKind; limit: number; json?: boolean; config?: string };
 
 /** A run as `runs --json` prints it: instants as ISO, and how long it took. */
-export type PrintedRun = Omit<RunRecord, 'startedAt' | 'endedAt'> & {
-  startedAt: string;
-  endedAt: string;
-  durationMs: number;
-};
+import { listRuns, type PrintedRun } from '../../operations/list-runs.js';
+
+export type { PrintedRun };
 
 const DEFAULT_LIMIT = 20;
 
@@ -30,23 +26,7 @@ function kindOption(value: string): RunKind {
   return value as RunKind;
 }
 
-/** The connection's last runs, newest first (an unknown connection throws a ConfigError: exit 2). */
-export async function listRuns(
-  rt: Pick<Runtime, 'connection' | 'runHistory'>,
-  connection: string,
-  filter: RunFilter,
-  limit: number,
-): Promise<PrintedRun[]> {
-  rt.connection(connection);
-  if (filter.kind === 'reconcile' && filter.entity)
-    throw new ConfigError('--entity selects pulls and backfill windows; reconcile runs have no entity');
-  return (await rt.runHistory.list(connection, filter, limit)).map((r) => ({
-    ...r,
-    startedAt: new Date(r.startedAt).toISOString(),
-    endedAt: new Date(r.endedAt).toISOString(),
-    durationMs: r.endedAt - r.startedAt,
-  }));
-}
+export { listRuns };
 
 function what(r: PrintedRun): string {
   const days = r.window ? `${r.window.from}..${r.window.to}` : r.lastDays ? `last ${r.lastDays} days` : '';

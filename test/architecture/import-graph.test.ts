@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
  * included.
  */
 const ROOT = normalize(join(dirname(fileURLToPath(import.meta.url)), '..', '..'));
-const FOLDERS = ['src', 'jobs', 'connectors', 'operations', 'app', 'cli', 'sandbox'];
+const FOLDERS = ['src', 'jobs', 'connectors', 'operations', 'api', 'app', 'cli', 'sandbox'];
 
 interface Edge {
   from: string;
@@ -44,7 +44,8 @@ function importsOf(file: string): Edge[] {
 
 const edges = FOLDERS.flatMap(tsFiles).flatMap(importsOf);
 const under = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
-const product = (path: string) => ['src', 'jobs', 'connectors', 'operations', 'app', 'cli'].some((f) => under(path, f));
+const product = (path: string) =>
+  ['src', 'jobs', 'connectors', 'operations', 'api', 'app', 'cli'].some((f) => under(path, f));
 const show = (list: Edge[]) => list.map((e) => `${e.from} → ${e.to}`);
 
 describe('the import graph', () => {
@@ -54,9 +55,11 @@ describe('the import graph', () => {
     expect(edges.some((e) => e.from === 'cli/commands/sandbox.ts' && under(e.to, 'sandbox'))).toBe(true);
   });
 
-  it('given src/, jobs/, connectors/, operations/ and app/, then none imports sandbox/ (the worker never loads an emulator)', () => {
+  it('given src/, jobs/, connectors/, operations/, api/ and app/, then none imports sandbox/ (the worker never loads an emulator)', () => {
     const bad = edges.filter(
-      (e) => ['src', 'jobs', 'connectors', 'operations', 'app'].some((f) => under(e.from, f)) && under(e.to, 'sandbox'),
+      (e) =>
+        ['src', 'jobs', 'connectors', 'operations', 'api', 'app'].some((f) => under(e.from, f)) &&
+        under(e.to, 'sandbox'),
     );
     expect(show(bad)).toEqual([]);
   });
@@ -92,11 +95,28 @@ describe('the import graph', () => {
     expect(show(bad)).toEqual([]);
   });
 
-  it('given app/, then it imports only src/, jobs/, connectors/, operations/ and its own folder (the composition root is not the CLI)', () => {
+  it('given app/, then it imports only src/, jobs/, connectors/, operations/, api/ and its own folder (the composition root is not the CLI)', () => {
     const bad = edges.filter(
-      (e) => under(e.from, 'app') && !['src', 'jobs', 'connectors', 'operations', 'app'].some((f) => under(e.to, f)),
+      (e) =>
+        under(e.from, 'app') && !['src', 'jobs', 'connectors', 'operations', 'api', 'app'].some((f) => under(e.to, f)),
     );
     expect(show(bad)).toEqual([]);
     expect(edges.some((e) => under(e.from, 'cli') && under(e.to, 'app'))).toBe(true);
+  });
+
+  it('given api/ (the HTTP front end), then it imports only src/, jobs/, connectors/, operations/ and its own folder', () => {
+    const bad = edges.filter(
+      (e) => under(e.from, 'api') && !['src', 'jobs', 'connectors', 'operations', 'api'].some((f) => under(e.to, f)),
+    );
+    expect(show(bad)).toEqual([]);
+    expect(edges.some((e) => under(e.from, 'api') && under(e.to, 'operations'))).toBe(true);
+  });
+
+  it('given api/, then only app/ and cli/ import it (the worker mounts it; no processor, store or operation depends on it)', () => {
+    const bad = edges.filter(
+      (e) => under(e.to, 'api') && !under(e.from, 'api') && !['app', 'cli'].some((f) => under(e.from, f)),
+    );
+    expect(show(bad)).toEqual([]);
+    expect(edges.some((e) => under(e.from, 'app') && under(e.to, 'api'))).toBe(true);
   });
 });

@@ -1,0 +1,178 @@
+import { z } from 'zod';
+import { checkConnection } from '../operations/check-connection.js';
+import { collectConnections } from '../operations/list-connections.js';
+import { pauseConnection } from '../operations/pause-connection.js';
+import { resumeConnection } from '../operations/resume-connection.js';
+import { syncNow, syncNowEntities } from '../operations/sync-now.js';
+import { ApiError } from './errors.js';
+import { defineRoute } from './route.js';
+import { ConnectionId, EntityParam, IsoInstant } from './schemas.js';
+
+const Params = z.object({ id: ConnectionId });
+
+const PauseView = z.object({ since: IsoInstant.nullable(), by: z.string().nullable(), reason: z.string().nullable() });
+
+export const ConnectionView = z
+  .object({
+    id: z.string(),
+    system: z.string(),
+    company: z.string().describe('the billing company it writes to (a name, or key-<fingerprint>)'),
+    state: z.enum(['running', 'paused', 'reauthorise', 'parked', 'vendor-down']),
+    paused: PauseView.nullable(),
+    heldJobs: z.number().int(),
+    parkedUntil: IsoInstant.nullable(),
+    credentials: z.object({ ok: z.boolean(), refusedAt: IsoInstant.nullable(), failure: z.string().nullable() }),
+    vendor: z.object({
+      up: z.boolean(),
+      downSince: IsoInstant.nullable().optional(),
+      lastError: z.string().optional(),
+    }),
+    schedule: z.object({ everySeconds: z.number().int(), entities: z.array(z.string()) }),
+    entities: z.array(
+      z.object({
+        entity: z.string(),
+        lastRun: IsoInstant.nullable(),
+        lastSuccess: IsoInstant.nullable(),
+        lagSeconds: z.number().int().nullable(),
+        lastError: z.object({ at: IsoInstant.nullable(), message: z.string() }).nullable(),
+      }),
+    ),
+    quota: z.object({
+      used: z.record(z.string(), z.number()).describe('vendor calls: last minute, last 24 h, in flight now'),
+      limits: z.object({ perMinute: z.number(), perDay: z.number().optional(), concurrency: z.number() }),
+      projectedDay: z.number().describe("calls in 24 h at the last minute's rate"),
+    }),
+  })
+  .meta({ id: 'Connection' });
+
+type Collected = Awaited<ReturnType<typeof collectConnections>>['connections'][number];
+const withProjection = (c: Collected) => ({
+  ...c,
+  quota: { ...c.quota, projectedDay: (c.quota.used.minute ?? 0) * 1440 },
+});
+
+const Pause = z.object({ since: IsoInstant, by: z.string().optional(), reason: z.string().optional() });
+const iso = (p: { since: number; by?: string; reason?: string }) => ({ ...p, since: new Date(p.since).toISOString() });
+const PullNow = z.object({ entity: z.string(), jobId: z.string() });
+
+export const connectionRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/connections',
+    summary: 'Each connection the token may see: state, schedule, per-entity last run and lag, vendor quota',
+    role: 'viewer',
+    response: z.object({ connections: z.array(ConnectionView) }),
+    handle: async (ctx) => {
+      const ids = ctx.visibleConnections().map((c) => c.id);
+      const { connections } = await collectConnections(ctx.rt, Date.now(), ids);
+      return { body: { connections: connections.map(withProjection) } };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/connections/{id}',
+    summary: 'One connection',
+    role: 'viewer',
+    params: Params,
+    response: ConnectionView,
+    handle: async (ctx, { params }) => {
+      ctx.connection(params.id);
+      const { connections } = await collectConnections(ctx.rt, Date.now(), [params.id]);
+      return { body: withProjection(connections[0]!) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/connections/{id}/pause',
+    summary: 'Pause a connection in every worker: its jobs are held from their next start until it is resumed',
+    role: 'operator',
+    audit: 'connections.pause',
+    params: Params,
+    body: z.object({ reason: z.string().trim().min(1).max(500).optional().describe('why: shown with the pause') }),
+    response: z.object({ connection: z.string(), changed: z.boolean(), pause: Pause }),
+    handle: async (ctx, { params, body }) => {
+      ctx.connection(params.id);
+      const r = await pauseConnection(ctx.rt, params.id, { by: ctx.caller.name, reason: body.reason });
+      return {
+        body: { connection: r.connection, changed: r.changed, pause: iso(r.pause) },
+        detail: r.changed ? `paused${body.reason ? `: ${body.reason}` : ''}` : 'already paused',
+      };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/connections/{id}/resume',
+    summary: 'Resume a connection: its held jobs are released and each entity is pulled once',
+    role: 'operator',
+    audit: 'connections.resume',
+    params: Params,
+    response: z.object({
+      connection: z.string(),
+      pause: Pause.optional(),
+      released: z.number().int(),
+      settled: z.number().int(),
+      pulls: z.array(PullNow),
+    }),
+    handle: async (ctx, { params }) => {
+      ctx.connection(params.id);
+      const { pause, ...r } = await resumeConnection(ctx.rt, params.id);
+      return {
+        body: { ...r, ...(pause ? { pause: iso(pause) } : {}) },
+        detail: pause ? `resumed; released ${r.released} held job(s)` : 'was not paused',
+      };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/connections/{id}/sync',
+    summary: 'An incremental pull of each entity (or one) now; refused (409) while the connection is paused',
+    role: 'operator',
+    audit: 'connections.sync',
+    params: Params,
+    body: z.object({ entity: EntityParam.optional() }),
+    status: 202,
+    response: z.object({ connection: z.string(), pulls: z.array(PullNow), workers: z.enum(['running', 'none']) }),
+    handle: async (ctx, { params, body }) => {
+      const c = ctx.connection(params.id);
+      const r = await syncNow(ctx.rt, params.id, syncNowEntities(c, body.entity));
+      if (r.state === 'paused')
+        throw new ApiError(409, 'PAUSED', `connection "${params.id}" is paused: resume it first`);
+      const pulls = r.pulls.map(({ entity, jobId }) => ({ entity, jobId }));
+      return {
+        body: {
+          connection: r.connection,
+          pulls,
+          workers: r.workers === 'none' ? ('none' as const) : ('running' as const),
+        },
+        detail: `pulling ${pulls.map((p) => p.entity).join(', ')}`,
+      };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/connections/{id}/check',
+    summary: 'Whether the connection can run: token, reads, base currency, quota, billing keys (as `erp-sync check`)',
+    role: 'operator',
+    audit: 'connections.check',
+    params: Params,
+    response: z.object({
+      id: z.string(),
+      system: z.string(),
+      ok: z.boolean(),
+      checks: z.array(
+        z.object({
+          check: z.string(),
+          status: z.enum(['ok', 'failed', 'skipped']),
+          detail: z.string(),
+          fix: z.string().optional(),
+        }),
+      ),
+    }),
+    handle: async (ctx, { params }) => {
+      ctx.connection(params.id);
+      const r = await checkConnection(ctx.rt, params.id);
+      const failed = r.checks.filter((c) => c.status === 'failed').map((c) => c.check);
+      return { body: r, detail: r.ok ? 'all checks passed' : `failed: ${failed.join(', ')}` };
+    },
+  }),
+];

@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import { startService, type Service } from '../../app/service.js';
+import { AppConfig } from '../../src/config.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { ACME, GLOBEX, startTwoCompanies, type TwoCompanies } from '../support/two-companies.js';
+
+export { ACME, GLOBEX };
+
+/** The tokens of the API under test, by what they may do. Random per run, like secrets from the environment. */
+export function apiTokens() {
+  const t = (name: string) => `${name}-${randomBytes(12).toString('hex')}`;
+  return {
+    admin: { name: 'ops-admin', token: t('adm'), role: 'admin' as const },
+    operator: { name: 'ops-operator', token: t('opr'), role: 'operator' as const },
+    viewer: { name: 'finance-viewer', token: t('vwr'), role: 'viewer' as const },
+    /** An operator limited to globex's connections. */
+    globex: { name: 'globex-operator', token: t('glx'), role: 'operator' as const, companies: [GLOBEX.company] },
+    /** `http.adminToken`: still an admin token of the API. */
+    legacyAdmin: t('legacy-admin'),
+  };
+}
+export type ApiTokens = ReturnType<typeof apiTokens>;
+
+export interface ApiAnswer<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/**
+ * A real worker (`startService`: runtime, pull and upsert workers, the HTTP server with the API) on the
+ * two-companies setup (one billing emulator, two Zoho emulators on loopback, the test Redis), its config
+ * carrying `http.tokens`; and a fetch helper for the API.
+ */
+export async function startApi(name: string) {
+  const tc: TwoCompanies = await startTwoCompanies({ name, invoices: 12 });
+  const tokens = apiTokens();
+  const base = tc.configWith();
+  // The http section parsed by the config schema itself (the rest as the two-companies config has it).
+  const http = AppConfig.shape.http.parse({
+    host: '127.0.0.1',
+    adminToken: tokens.legacyAdmin,
+    tokens: [tokens.admin, tokens.operator, tokens.viewer, tokens.globex],
+  });
+  const config = { ...base, http } as AppConfig;
+  const logger: Logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', format: 'json' });
+  let service: Service;
+  try {
+    service = await startService(config, logger, { roles: ['pull', 'upsert'], httpPort: 0 });
+  } catch (e) {
+    await tc.close();
+    throw e;
+  }
+  const call = async <T = any>(
+    method: 'GET' | 'POST',
+    path: string,
+    token?: string,
+    body?: unknown,
+    raw?: string,
+  ): Promise<ApiAnswer<T>> => {
+    const headers: Record<string, string> = {};
+    if (token !== undefined) headers.authorization = `Bearer ${token}`;
+    if (body !== undefined || raw !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(`${service.httpUrl}/api/v1${path}`, {
+      method,
+      headers,
+      ...(raw !== undefined ? { body: raw } : body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T, headers: res.headers };
+  };
+  return {
+    tc,
+    tokens,
+    service,
+    config,
+    url: service.httpUrl,
+    get: <T = any>(path: string, token?: string) => call<T>('GET', path, token),
+    post: <T = any>(path: string, token?: string, body?: unknown) => call<T>('POST', path, token, body),
+    postRaw: (path: string, token: string, raw: string) => call('POST', path, token, undefined, raw),
+    async close() {
+      await service.stop().catch(() => {});
+      await tc.close();
+    },
+  };
+}
+export type ApiUnderTest = Awaited<ReturnType<typeof startApi>>;
