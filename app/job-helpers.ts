@@ -141,6 +141,7 @@ function upsertHelpers(rt: Runtime, { gate }: SharedHelpers, billingOutage: Bill
     keyBudgets: perKey ? rt.billingKeyBudgets : undefined,
     billingBudget: perKey ? undefined : rt.billingBudget,
     upsertState: rt.upsertState,
+    recordHistory: rt.recordHistory,
     customersEnsured: rt.customersEnsured,
     ledger: rt.ledger,
     quarantine: rt.quarantine,

@@ -9,6 +9,7 @@ import { QUEUES, UPSERT_BATCH, UpsertBatchJobData, type UpsertJobData, type Upse
 import { defineJob } from './define-job.js';
 import { enqueueUpserts, handOverJobId } from './enqueue-upserts.js';
 import { JobSettlements } from './job-settlements.js';
+import { settlingWithHistory } from './upsert-history.js';
 import { deferredUntil } from './defer.js';
 import {
   prepareRecord,
@@ -77,7 +78,14 @@ export function upsertBatchProcessor(rt: UpsertBatchHelpers) {
       const count = (k: keyof UpsertBatchResult['outcomes']) => (result.outcomes[k] = (result.outcomes[k] ?? 0) + 1);
       const leaving: LeaveBatch[] = [];
       const { connectionId: conn, entity } = data;
-      const settlements = new JobSettlements(rt.upsertState, conn, entity, `job-${job.id}`, job.id!, log);
+      const settlements = new JobSettlements(
+        settlingWithHistory(rt, job, data.records, log),
+        conn,
+        entity,
+        `job-${job.id}`,
+        job.id!,
+        log,
+      );
       const records = data.records.map(prepareRecord);
       // A record id twice in one batch: the later copy leaves as a job of its own, so it begins from the
       // ledger as the first copy leaves it (BEGIN reads every record's entry before any is written).
