@@ -176,6 +176,7 @@ function reconcileHelpers(
     queues: { pull: rt.queues.pull, upsert: rt.queues.upsert },
     inFlight: rt.inFlight,
     backfillRuns: rt.backfillRuns,
+    recordHistory: rt.recordHistory,
     sweep: (connection) => sweepInFlight(sweep, connection),
     history: {
       logger,

@@ -100,3 +100,21 @@ export function settledEntry(
   if (s.outcome === 'stale') return { ...base, outcome: 'stale', ...(payload ? { version: payload.version } : {}) };
   return undefined;
 }
+
+/** A record handed to the upsert queue again by a person's replay or a repair, as its history entry. */
+export function requeuedEntry(outcome: 'replayed' | 'repaired') {
+  return (job: {
+    data: Pick<UpsertJobData, 'erpId' | 'version' | 'hash' | 'path'>;
+    opts: { jobId: string };
+  }): { erpId: string; entry: HistoryEntry } => ({
+    erpId: job.data.erpId,
+    entry: {
+      outcome,
+      at: Date.now(),
+      version: job.data.version,
+      hash: job.data.hash.slice(0, HISTORY_HASH_CHARS),
+      path: job.data.path ?? (outcome === 'replayed' ? 'replay' : 'repair'),
+      by: job.opts.jobId,
+    },
+  });
+}
