@@ -2,11 +2,13 @@ import type { Command } from 'commander';
 import type { Runtime } from '../../jobs/runtime.js';
 import { ENTITY_NAMES } from '../../src/connector/entities.js';
 import { withRuntime } from '../context.js';
+import { printedHistoryEntry } from '../../operations/list-history.js';
+import { historyLine } from './history.js';
 import { requiredOption } from '../required-option.js';
 
-/** Source version → job → billing ids → last reconciliation verdict, for one ERP record. */
+/** Source version → job → billing ids → last reconciliation verdict → the record's history, for one ERP record. */
 export async function explainRecord(
-  rt: Pick<Runtime, 'connection' | 'ledger' | 'quarantine' | 'reconcileState' | 'queues'>,
+  rt: Pick<Runtime, 'connection' | 'ledger' | 'quarantine' | 'reconcileState' | 'queues' | 'recordHistory'>,
   connection: string,
   erpId: string,
 ) {
@@ -16,7 +18,8 @@ export async function explainRecord(
     const ledger = await rt.ledger.get(connection, entity, erpId);
     const quarantine = await rt.quarantine.get(connection, entity, erpId);
     const verdict = await rt.reconcileState.verdict(connection, entity, erpId);
-    if (!ledger && !quarantine && !verdict) continue;
+    const history = await rt.recordHistory.list(connection, entity, erpId);
+    if (!ledger && !quarantine && !verdict && !history.length) continue;
     let job: { id: string; state: string; attemptsMade: number; failedReason?: string } | undefined;
     if (ledger?.jobId) {
       const j = await rt.queues.upsert.getJob(ledger.jobId);
@@ -59,6 +62,7 @@ export async function explainRecord(
           }
         : null,
       reconciliation: verdict ?? null,
+      history: history.map(printedHistoryEntry),
     });
   }
   return out;
@@ -67,7 +71,9 @@ export async function explainRecord(
 export function registerExplainCommand(program: Command): void {
   program
     .command('explain')
-    .description('trace one ERP record: source version → job → billing ids → last reconciliation verdict')
+    .description(
+      "trace one ERP record: source version → job → billing ids → last reconciliation verdict → the record's history",
+    )
     .addOption(requiredOption('--connection <id>', 'connection id'))
     .addOption(requiredOption('--erp-id <id>', "the ERP's record id"))
     .option('--json', 'print JSON')
@@ -95,6 +101,8 @@ export function registerExplainCommand(program: Command): void {
             `  quarantine:     ${e.quarantine ? `${e.quarantine.reason} (${e.quarantine.stage}) v${e.quarantine.version}: ${e.quarantine.message}` : '-'}`,
           );
           console.log(`  reconciliation: ${e.reconciliation ? JSON.stringify(e.reconciliation) : 'never reconciled'}`);
+          console.log(`  history:        ${e.history.length ? `${e.history.length}, oldest first` : '-'}`);
+          for (const h of e.history) console.log(`    ${historyLine(h)}`);
         }
       }),
     );

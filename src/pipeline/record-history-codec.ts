@@ -89,6 +89,7 @@ const PATH_CODES: Readonly<Record<HistoryPath, string>> = {
 const OUTCOMES = invert(OUTCOME_CODES);
 const PATHS = invert(PATH_CODES);
 const FIELD_NAMES = invert(FIELD_CODES);
+const CODE_OF = new Map(Object.entries(FIELD_CODES));
 const ESCAPE_NAME = '~';
 const NONE_CHANGED = '-';
 
@@ -182,7 +183,7 @@ function versionOf(s: string): string {
 function changedForm(names: readonly string[]): string {
   if (!names.length) return NONE_CHANGED;
   return names
-    .map((n) => FIELD_CODES[n] ?? escape(n.length <= 1 || n.startsWith(ESCAPE_NAME) ? ESCAPE_NAME + n : n))
+    .map((n) => CODE_OF.get(n) ?? escape(n.length <= 1 || n.startsWith(ESCAPE_NAME) ? ESCAPE_NAME + n : n))
     .join(',');
 }
 function changedOf(s: string): string[] {
