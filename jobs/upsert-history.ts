@@ -29,7 +29,8 @@ export interface SettlingJob {
  * The job's SETTLE (UpsertState.settleMany), followed by one history entry per record with an outcome
  * (written, unchanged, stale; a record only released has none). A write's entry names the compared fields
  * that changed since the previous write, read from the ledger just before SETTLE replaces it (the job
- * holds the records' locks, so no other write comes between). The history is told after SETTLE, once
+ * holds the records' locks, so no other write comes between): one more round trip per job, the append.
+ * The history is told after SETTLE, once
  * the outcome is durable; a failure to tell it is logged, never turned into a failed job (the ledger,
  * not the history, is what keeps a record from being lost or doubled).
  */
@@ -46,9 +47,13 @@ export function settlingWithHistory(
   return {
     async settleMany(connection, entity, settled, owner, jobId) {
       const writes = settled.filter((r) => r.settlement.outcome === 'written').map((r) => r.erpId);
-      const before = writes.length ? await rt.ledger.getMany(connection, entity, writes) : [];
+      // Sent together: on the one state connection the read reaches Redis before SETTLE, so it costs no
+      // round trip of its own (and on a Cluster both go to the connection's node).
+      const [before, result] = await Promise.all([
+        writes.length ? rt.ledger.getMany(connection, entity, writes) : [],
+        rt.upsertState.settleMany(connection, entity, settled, owner, jobId),
+      ]);
       const previous = new Map(writes.map((id, i) => [id, before[i]]));
-      const result = await rt.upsertState.settleMany(connection, entity, settled, owner, jobId);
       const at = Date.now();
       const entries = settled.flatMap(({ erpId, settlement }) => {
         const entry = settledEntry(settlement, payloads.get(erpId), previous.get(erpId), {
