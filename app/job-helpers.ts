@@ -141,6 +141,7 @@ function upsertHelpers(rt: Runtime, { gate }: SharedHelpers, billingOutage: Bill
     keyBudgets: perKey ? rt.billingKeyBudgets : undefined,
     billingBudget: perKey ? undefined : rt.billingBudget,
     upsertState: rt.upsertState,
+    recordHistory: rt.recordHistory,
     customersEnsured: rt.customersEnsured,
     ledger: rt.ledger,
     quarantine: rt.quarantine,
@@ -175,6 +176,7 @@ function reconcileHelpers(
     queues: { pull: rt.queues.pull, upsert: rt.queues.upsert },
     inFlight: rt.inFlight,
     backfillRuns: rt.backfillRuns,
+    recordHistory: rt.recordHistory,
     sweep: (connection) => sweepInFlight(sweep, connection),
     history: {
       logger,

@@ -4,6 +4,7 @@ import type { AppConfig } from '../src/config.js';
 import { BillingBody } from '../src/connector/billing-body.js';
 import { Entity } from '../src/connector/entities.js';
 import { LIFECYCLES } from '../src/connector/lifecycle.js';
+import { HISTORY_PATHS } from '../src/pipeline/record-history-codec.js';
 
 /**
  * Every job: its queue, payload schema and retry policy. One queue per job type, so concurrency, rate
@@ -106,6 +107,8 @@ export const UpsertPayload = z.strictObject({
   dependencySince: z.number().int().optional(),
   /** The slot of its billing key's budget this job was set aside for (`rateLimit.scope: key`; Redis time, ms). */
   billingSlotAt: z.number().int().optional(),
+  /** How the record came (the record's history tells it): absent = a pull's, poll or backfill by the job's priority. */
+  path: z.enum(HISTORY_PATHS).optional(),
 });
 /** As producers write it: the body as the mapper made it (billing's defaults not yet applied). */
 export type UpsertPayload = z.input<typeof UpsertPayload>;

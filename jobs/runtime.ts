@@ -28,6 +28,7 @@ import type { ReconcileState } from '../src/pipeline/reconcile-state.js';
 import { LeaseKeeper } from '../src/pipeline/lease-keeper.js';
 import type { RecordLock } from '../src/pipeline/record-lock.js';
 import type { RedisHealth } from '../src/pipeline/redis-health.js';
+import type { RecordHistory } from '../src/pipeline/record-history.js';
 import type { RunHistory } from '../src/pipeline/run-history.js';
 import type { SyncStatus } from '../src/pipeline/sync-status.js';
 import type { UpsertState } from '../src/pipeline/upsert-state.js';
@@ -64,6 +65,8 @@ export interface StateStores {
   backfillRuns: BackfillRuns;
   /** The last runs of each pull stream and of reconciliation, per connection (`erp-sync runs`). */
   runHistory: RunHistory;
+  /** Each record's outcomes, bounded (`erp-sync explain`, `erp-sync history`). */
+  recordHistory: RecordHistory;
   /** The deployment's billing budget (`rateLimit.scope: deployment`): every billing request takes a slot. */
   billingBudget: BillingBudget;
   /** Per billing key budgets (`billing.rateLimit.scope: key`). */

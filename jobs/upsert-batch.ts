@@ -11,6 +11,7 @@ import { QUEUES, UPSERT_BATCH, UpsertBatchJobData, type UpsertJobData, type Upse
 import { defineJob } from './define-job.js';
 import { enqueueUpserts, handOverJobId } from './enqueue-upserts.js';
 import { JobSettlements } from './job-settlements.js';
+import { settlingWithHistory } from './upsert-history.js';
 import { deferredUntil } from './defer.js';
 import {
   type PreparedRecord,
@@ -78,7 +79,14 @@ export function upsertBatchProcessor(rt: UpsertBatchHelpers) {
     async ({ job, data, signal, log, leases }): Promise<UpsertBatchResult> => {
       const result: UpsertBatchResult = { outcomes: {}, left: [] };
       const { connectionId: conn, entity } = data;
-      const settlements = new JobSettlements(rt.upsertState, conn, entity, `job-${job.id}`, job.id!, log);
+      const settlements = new JobSettlements(
+        settlingWithHistory(rt, job, data.records, log),
+        conn,
+        entity,
+        `job-${job.id}`,
+        job.id!,
+        log,
+      );
       const batch = await beginBatch(rt, data, settlements);
       // The locks not settled yet are kept while the batch runs, however long its records take.
       const untrack = leases.track(recordLocksLease(rt, conn, entity, settlements, batch.lockTtlMs));

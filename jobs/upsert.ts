@@ -20,6 +20,7 @@ import type { InFlight } from '../src/pipeline/in-flight.js';
 import type { Ledger, LedgerEntry } from '../src/pipeline/ledger.js';
 import type { Lease, LeaseKeeper } from '../src/pipeline/lease-keeper.js';
 import type { Quarantine } from '../src/pipeline/quarantine.js';
+import type { RecordHistory } from '../src/pipeline/record-history.js';
 import type { RecordBegun, UpsertState } from '../src/pipeline/upsert-state.js';
 import { decideBillingWait } from '../src/waits/billing-waits.js';
 import { DEPENDENCY_WAITS_MAX, dependencyWaitMs, QUEUES, UpsertJobData } from './catalog.js';
@@ -27,6 +28,7 @@ import type { BillingBreaker } from './billing-outage.js';
 import { type Deferral, defer } from './defer.js';
 import { defineJob } from './define-job.js';
 import { JobSettlements } from './job-settlements.js';
+import { settlingWithHistory } from './upsert-history.js';
 import { classifyUpsertFailure, type UpsertQuarantineReason } from './upsert/classify-upsert-failure.js';
 import { DependencyMissingError } from './upsert/dependency-missing-error.js';
 import { invoicesNotInBilling, invoicesThatWillNotCome } from './upsert/missing-invoices.js';
@@ -56,6 +58,8 @@ export interface UpsertHelpers {
   /** Per billing key budgets, under `billing.rateLimit.scope: key` only (else the queue's limiter is the budget). */
   keyBudgets?: Pick<BillingKeyBudgets, 'slot' | 'pause'>;
   upsertState: Pick<UpsertState, 'beginMany' | 'settleMany' | 'extendLocks'>;
+  /** Each record's outcomes (jobs/upsert-history.ts); absent: none kept. */
+  recordHistory?: Pick<RecordHistory, 'appendMany'>;
   customersEnsured: Pick<CustomersEnsured, 'has' | 'add'>;
   ledger: Pick<Ledger, 'get' | 'getMany'>;
   quarantine: Pick<Quarantine, 'put' | 'get'>;
@@ -146,7 +150,7 @@ export function upsertProcessor(rt: UpsertHelpers) {
       };
       const record = prepareRecord(data);
       const settlements = new JobSettlements(
-        rt.upsertState,
+        settlingWithHistory(rt, job, [data], log),
         data.connectionId,
         data.entity,
         `job-${job.id}`,

@@ -1,12 +1,13 @@
 import type { Runtime } from '../jobs/runtime.js';
 import { ENTITY_NAMES, type EntityName } from '../src/connector/entities.js';
+import { printedHistoryEntry } from './list-history.js';
 
 /**
  * One ERP record's path, per entity it is known as: source version → job → billing ids → quarantine →
- * last reconciliation verdict (`erp-sync explain`, `GET /api/v1/records/…`). Empty: never seen.
+ * last reconciliation verdict → every outcome on record (`erp-sync explain`, `GET /api/v1/records/…`). Empty: never seen.
  */
 export async function explainRecord(
-  rt: Pick<Runtime, 'connection' | 'ledger' | 'quarantine' | 'reconcileState' | 'queues'>,
+  rt: Pick<Runtime, 'connection' | 'ledger' | 'quarantine' | 'reconcileState' | 'queues' | 'recordHistory'>,
   connection: string,
   erpId: string,
   entities: readonly EntityName[] = ENTITY_NAMES,
@@ -17,7 +18,8 @@ export async function explainRecord(
     const ledger = await rt.ledger.get(connection, entity, erpId);
     const quarantine = await rt.quarantine.get(connection, entity, erpId);
     const verdict = await rt.reconcileState.verdict(connection, entity, erpId);
-    if (!ledger && !quarantine && !verdict) continue;
+    const history = await rt.recordHistory.list(connection, entity, erpId);
+    if (!ledger && !quarantine && !verdict && !history.length) continue;
     let job: { id: string; state: string; attemptsMade: number; failedReason?: string } | undefined;
     if (ledger?.jobId) {
       const j = await rt.queues.upsert.getJob(ledger.jobId);
@@ -60,6 +62,7 @@ export async function explainRecord(
           }
         : null,
       reconciliation: verdict ?? null,
+      history: history.map(printedHistoryEntry),
     });
   }
   return out;

@@ -4,6 +4,8 @@ import { enqueueUpserts, upsertJobId, type UpsertJob } from '../jobs/enqueue-ups
 import type { Checkpoints } from '../src/pipeline/checkpoints.js';
 import type { InFlight } from '../src/pipeline/in-flight.js';
 import type { QuarantineEntry } from '../src/pipeline/quarantine.js';
+import type { HistoryEntry, RecordHistory } from '../src/pipeline/record-history.js';
+import { requeuedEntry } from '../jobs/upsert-history.js';
 
 export interface ReplayReport {
   /** Records replayed: they leave quarantine when they succeed. */
@@ -25,6 +27,8 @@ export async function replayQuarantined(
     inFlight: Pick<InFlight, 'track'>;
     checkpoints: Pick<Checkpoints, 'rewindCheckpoint'>;
     queues: { upsert: Pick<Queue, 'addBulk'>; pull: Pick<Queue, 'add'> };
+    /** Each replayed record's history gets a `replayed` entry (absent: none kept). */
+    recordHistory?: Pick<RecordHistory, 'appendMany'>;
   },
   entries: QuarantineEntry[],
 ): Promise<ReplayReport> {
@@ -35,7 +39,7 @@ export async function replayQuarantined(
       const p = e.payload as UpsertPayload;
       jobs.push({
         name: 'upsert',
-        data: p,
+        data: { ...p, path: 'replay' },
         opts: { jobId: `${upsertJobId(p.connectionId, p.entity, p.erpId, p.hash)}-r${Date.now().toString(36)}` },
       });
     } else {
@@ -46,10 +50,33 @@ export async function replayQuarantined(
   }
   // Tracked in flight like a pull's records: a replayed record is accounted for until its outcome.
   await enqueueUpserts(rt, jobs);
+  await tellReplayed(rt, entries, jobs);
   for (const [entity, cursor] of rewind) {
     // Never forward, and safe against a pull saving at the same moment (Checkpoints.rewindCheckpoint).
     await rt.checkpoints.rewindCheckpoint(entries[0]!.connection, entity, cursor);
     await rt.queues.pull.add('pull', { connectionId: entries[0]!.connection, entity }, { priority: 1 });
   }
   return { replayed: entries.length, reenqueued: jobs.length, repulled: [...rewind.keys()] };
+}
+
+/** A `replayed` entry in each record's history: with its new job for an upsert failure, without for a map failure (pulled again). */
+async function tellReplayed(
+  rt: { recordHistory?: Pick<RecordHistory, 'appendMany'> },
+  entries: readonly QuarantineEntry[],
+  jobs: readonly UpsertJob[],
+): Promise<void> {
+  if (!rt.recordHistory) return;
+  const jobOf = new Map(jobs.map((j) => [`${j.data.entity}|${j.data.erpId}`, j]));
+  const byEntity = new Map<string, Array<{ erpId: string; entry: HistoryEntry }>>();
+  for (const e of entries) {
+    const job = jobOf.get(`${e.entity}|${e.erpId}`);
+    const item = job
+      ? requeuedEntry('replayed')(job)
+      : {
+          erpId: e.erpId,
+          entry: { outcome: 'replayed' as const, at: Date.now(), version: e.version, path: 'replay' as const },
+        };
+    byEntity.set(e.entity, [...(byEntity.get(e.entity) ?? []), item]);
+  }
+  for (const [entity, items] of byEntity) await rt.recordHistory.appendMany(entries[0]!.connection, entity, items);
 }

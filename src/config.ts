@@ -278,6 +278,15 @@ export const AppConfig = z.strictObject({
         .prefault({}),
     })
     .prefault({}),
+  /** Each record's history of outcomes (`erp-sync explain`, `erp-sync history`): how much is kept. */
+  history: z
+    .strictObject({
+      /** The last N outcomes per record (entry N + 1 drops the oldest). @defaultValue 10 */
+      perRecord: z.number().int().min(1).max(1000).default(10),
+      /** None older than this many days; a record's history expires this long after its last outcome. @defaultValue 90 */
+      days: z.number().int().min(1).max(3650).default(90),
+    })
+    .prefault({}),
   connections: z.array(ConnectionConfig).min(1, 'at least one connection'),
 });
 export type AppConfig = z.infer<typeof AppConfig>;

@@ -16,7 +16,8 @@ import type { LeaseKeeper } from '../../src/pipeline/lease-keeper.js';
 import { Ledger } from '../../src/pipeline/ledger.js';
 import { LedgerDateIndex } from '../../src/pipeline/ledger-date-index.js';
 import { Outages } from '../../src/pipeline/outages.js';
-import { Quarantine } from '../../src/pipeline/quarantine.js';
+import { RecordHistory } from '../../src/pipeline/record-history.js';
+import { QuarantineWithHistory } from '../../src/pipeline/record-history-quarantine.js';
 import type { Quotas } from '../../src/pipeline/quotas.js';
 import { ReconcileCycleState } from '../../src/pipeline/reconcile-cycle-state.js';
 import { ReconcileState } from '../../src/pipeline/reconcile-state.js';
@@ -36,12 +37,13 @@ export function createStateStores(
   shared: { leases: LeaseKeeper; quotas: Quotas; tokens: TokenStore; billingBudget: BillingBudget },
 ): StateStores {
   const { leases, quotas, tokens, billingBudget } = shared;
+  const recordHistory = new RecordHistory(redis, keys, config.history);
   return {
     ledger: new Ledger(redis, keys),
     ledgerDates: new LedgerDateIndex(redis, keys),
     reconcileCycle: new ReconcileCycleState(redis, keys),
     checkpoints: new Checkpoints(redis, keys),
-    quarantine: new Quarantine(redis, keys),
+    quarantine: new QuarantineWithHistory(redis, keys, recordHistory),
     inFlight: new InFlight(redis, keys),
     outages: new Outages(redis, keys),
     quotas,
@@ -56,6 +58,7 @@ export function createStateStores(
     reconcileState: new ReconcileState(redis, keys),
     backfillRuns: new BackfillRuns(redis, keys),
     runHistory: new RunHistory(redis, keys, config.sync.runHistory),
+    recordHistory,
     billingBudget,
     billingKeyBudgets: new BillingKeyBudgets(
       redis,

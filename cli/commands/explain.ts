@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { withRuntime } from '../context.js';
+import { historyLine } from './history.js';
 import { requiredOption } from '../required-option.js';
 import { explainRecord } from '../../operations/explain-record.js';
 
@@ -9,7 +10,9 @@ export { explainRecord } from '../../operations/explain-record.js';
 export function registerExplainCommand(program: Command): void {
   program
     .command('explain')
-    .description('trace one ERP record: source version → job → billing ids → last reconciliation verdict')
+    .description(
+      "trace one ERP record: source version → job → billing ids → last reconciliation verdict → the record's history",
+    )
     .addOption(requiredOption('--connection <id>', 'connection id'))
     .addOption(requiredOption('--erp-id <id>', "the ERP's record id"))
     .option('--json', 'print JSON')
@@ -37,6 +40,8 @@ export function registerExplainCommand(program: Command): void {
             `  quarantine:     ${e.quarantine ? `${e.quarantine.reason} (${e.quarantine.stage}) v${e.quarantine.version}: ${e.quarantine.message}` : '-'}`,
           );
           console.log(`  reconciliation: ${e.reconciliation ? JSON.stringify(e.reconciliation) : 'never reconciled'}`);
+          console.log(`  history:        ${e.history.length ? `${e.history.length}, oldest first` : '-'}`);
+          for (const h of e.history) console.log(`    ${historyLine(h)}`);
         }
       }),
     );

@@ -8,9 +8,11 @@ import type { BackfillRuns } from '../../src/pipeline/backfill-runs.js';
 import type { InFlight } from '../../src/pipeline/in-flight.js';
 import type { Ledger, LedgerEntry } from '../../src/pipeline/ledger.js';
 import type { Quarantine } from '../../src/pipeline/quarantine.js';
+import type { RecordHistory } from '../../src/pipeline/record-history.js';
 import { CREDIT_NOTE_PRIORITY_OFFSET, PRIORITY } from '../catalog.js';
 import { setDraftAside } from '../draft-record.js';
 import { enqueueUpserts, upsertJobId, type UpsertJob } from '../enqueue-upserts.js';
+import { requeuedEntry } from '../upsert-history.js';
 import { mapForUpsert } from '../map-for-upsert.js';
 import type { ConnectionHandle } from '../runtime.js';
 
@@ -59,6 +61,8 @@ export interface RepairByIdHelpers {
   inFlight: Pick<InFlight, 'track'>;
   backfillRuns: Pick<BackfillRuns, 'trackUpserts'>;
   queues: { upsert: Pick<Queue, 'addBulk'> };
+  /** Each re-enqueued record's history gets a `repaired` entry (absent: none kept). */
+  recordHistory?: Pick<RecordHistory, 'appendMany'>;
 }
 
 /**
@@ -160,6 +164,7 @@ async function repairPage(run: RepairRun, mine: SourceRecord[]): Promise<RepairO
       jobs.map((j) => j.opts.jobId),
     );
     rt.metrics.recordsEnqueued.inc({ connection: conn, entity }, jobs.length);
+    await rt.recordHistory?.appendMany(conn, entity, jobs.map(requeuedEntry('repaired')));
   }
   return outcomes;
 }
@@ -248,6 +253,10 @@ async function mappedForRepair(run: RepairRun, record: SourceRecord): Promise<Re
       report: { ...base, action: 'quarantined', reason: mapped.reason, detail: mapped.message },
     };
   const jobId = `${upsertJobId(conn, entity, record.id, mapped.hash)}-r${run.runId.slice(7, 15)}`;
-  const job: UpsertJob = { name: 'upsert', data: mapped.data, opts: { jobId, priority: run.priority } };
+  const job: UpsertJob = {
+    name: 'upsert',
+    data: { ...mapped.data, path: 'repair' },
+    opts: { jobId, priority: run.priority },
+  };
   return { action: 're-enqueued', job, report: { ...base, action: 're-enqueued', jobId } };
 }

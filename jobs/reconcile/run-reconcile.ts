@@ -40,6 +40,7 @@ export interface ReconcileHelpers {
   /** What a repair by id enqueues through (repair-by-id.ts). */
   inFlight: RepairByIdHelpers['inFlight'];
   backfillRuns: RepairByIdHelpers['backfillRuns'];
+  recordHistory?: RepairByIdHelpers['recordHistory'];
   /**
    * The in-flight sweep of the connection (jobs/sweep.ts): a reconcile checks the records still on their
    * way to billing, not only billing's window. The worker's reconcile job and the CLI pass it.

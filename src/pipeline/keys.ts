@@ -74,6 +74,9 @@ export function stateKeys(prefix: string, layout: KeyLayout = {}) {
     heldJobs: (connection: string) => `${prefix}:held-jobs:${c(connection)}`,
     /** The last runs of one stream of a connection, newest first, trimmed to `sync.runHistory` at each write (RunHistory). */
     runs: (connection: string, stream: string) => `${prefix}:runs:${c(connection)}:${stream}`,
+    /** One record's history: its last outcomes, oldest first, bounded by count and age (record-history.ts). */
+    recordHistory: (connection: string, entity: string, erpId: string) =>
+      `${prefix}:history:${c(connection)}:${entity}:${erpId}`,
   };
 }
 export type StateKeys = ReturnType<typeof stateKeys>;

@@ -79,7 +79,7 @@ describe('replayQuarantined, purgeQuarantined, selectQuarantined', () => {
     expect(r).toEqual({ replayed: 3, reenqueued: 1, repulled: ['credit-notes'] });
     const [upsert] = await queues.upsert.getJobs(['wait', 'prioritized']);
     expect(upsert!.id).toMatch(/-r[0-9a-z]+$/);
-    expect(upsert!.data).toEqual(upsertFailure.payload);
+    expect(upsert!.data).toEqual({ ...(upsertFailure.payload as object), path: 'replay' });
     expect((await rt.inFlight.get(C, 'invoices', 'inv-1'))?.jobId).toBe(upsert!.id);
     expect((await rt.checkpoints.get<{ cursor: string }>(C, 'credit-notes'))?.state.cursor).toBe(
       '2026-11-01T00:00:09.000Z',
