@@ -48,6 +48,8 @@ export interface Pager<Raw, State, Settings> {
 /** What a pager is told about the stream it reads for. */
 export interface PagedStream<Raw> {
   name: EntityName;
+  /** The stream filters a window read by document date (ReadContext.window). */
+  supportsWindow: boolean;
   /** The record's id (its primary key, as a string). */
   idOf(raw: Raw): string;
 }
@@ -105,7 +107,7 @@ export function defineStream<Raw, State extends StreamState, Settings, Lookups>(
   const voidDeleted = spec.lifecycle?.void?.filter((s) => spec.deleted?.includes(s)) ?? [];
   if (voidDeleted.length > 0)
     throw new TypeError(`${spec.name}: ${voidDeleted.join(', ')} cannot be both a void and a delete`);
-  const pager = spec.pager({ name: spec.name, idOf: (raw) => idOf(spec, raw) });
+  const pager = spec.pager({ name: spec.name, supportsWindow: spec.supportsWindow, idOf: (raw) => idOf(spec, raw) });
   const toRecord = (row: RawRow<Raw>) => sourceRecordOf(spec, row);
   return {
     name: spec.name,
@@ -121,7 +123,11 @@ export function defineStream<Raw, State extends StreamState, Settings, Lookups>(
     async *read(ctx, state) {
       for await (const page of pager.read(ctx, state)) {
         const records = page.rows.map(toRecord);
-        yield { records, state: page.state, ...(page.knownSkipped === undefined ? {} : { knownSkipped: page.knownSkipped }) };
+        yield {
+          records,
+          state: page.state,
+          ...(page.knownSkipped === undefined ? {} : { knownSkipped: page.knownSkipped }),
+        };
       }
     },
     async *readByIds(ctx, ids) {

@@ -1,6 +1,11 @@
 import type { ReadContext } from '../../../src/connector/types.js';
 import { rawInvoiceStatus, toInvoice } from '../map/invoice.js';
-import { attachCustomers, defineStream, type QboDoc, readByIds, unique } from './read.js';
+import { defineStream } from '../../../src/connector/define-stream.js';
+import type { Settings } from '../settings.js';
+import { orDeleted } from './cdc.js';
+import { fetchLookups, type QboLookups } from './lookups.js';
+import { attachCustomers, pager, type QboDoc, type QboRecord, readByIds, unique } from './read.js';
+import { initialState, State } from './state.js';
 
 /**
  * Invoices: `SELECT * FROM Invoice …` (read.ts: cursor, paging, CDC deletes, listIds for older ones,
@@ -8,18 +13,26 @@ import { attachCustomers, defineStream, type QboDoc, readByIds, unique } from '.
  * Voids stay invoices with status 'voided' (TotalAmt 0 and PrivateNote "Void…"), never deletes. Each page
  * gets its customers and the credit memos its invoices link to attached before mapping.
  */
-export const invoicesStream = defineStream({
+export const invoicesStream = defineStream<QboRecord, State, Settings, QboLookups>({
   name: 'invoices',
-  entity: 'Invoice',
+  primaryKey: 'Id',
+  cursorField: 'MetaData.LastUpdatedTime',
+  state: State,
+  initialState,
+  lookups: fetchLookups,
   supportsWindow: true,
-  deletes: true,
-  status: rawInvoiceStatus,
+  statusOf: orDeleted(rawInvoiceStatus),
   lifecycle: { void: ['voided'] },
-  enrich: async (ctx, docs) => {
-    await attachCustomers(ctx, docs);
-    await attachCreditMemos(ctx, docs);
-  },
+  deleted: ['Deleted'],
   map: toInvoice,
+  pager: pager({
+    entity: 'Invoice',
+    deletes: true,
+    enrich: async (ctx, docs) => {
+      await attachCustomers(ctx, docs);
+      await attachCreditMemos(ctx, docs);
+    },
+  }),
 });
 
 /**

@@ -29,5 +29,10 @@ export const customersStream = defineStream<XeroListedContact, State, Settings, 
     raw.IsSupplier === true && raw.IsCustomer !== true ? 'a supplier only, not a customer' : undefined,
   lookups: fetchLookups,
   map: toCustomer,
-  pager: pager({ path: 'Contacts', schema: XeroContactsResponse, query: () => ({ includeArchived: 'true' }), byIds: 'IDs' }),
+  pager: pager({
+    path: 'Contacts',
+    schema: XeroContactsResponse,
+    query: () => ({ includeArchived: 'true' }),
+    byIds: 'IDs',
+  }),
 });
