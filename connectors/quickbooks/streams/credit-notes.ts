@@ -3,7 +3,8 @@ import { defineStream } from '../../../src/connector/define-stream.js';
 import type { Settings } from '../settings.js';
 import { orDeleted } from './cdc.js';
 import { fetchLookups, type QboLookups } from './lookups.js';
-import { attachCustomers, pager, type QboRecord } from './read.js';
+import { pager, type QboRecord } from './read.js';
+import { attachCustomers } from './related.js';
 import { initialState, State } from './state.js';
 
 /**

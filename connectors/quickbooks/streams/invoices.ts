@@ -1,10 +1,10 @@
-import type { ReadContext } from '../../../src/connector/types.js';
 import { rawInvoiceStatus, toInvoice } from '../map/invoice.js';
 import { defineStream } from '../../../src/connector/define-stream.js';
 import type { Settings } from '../settings.js';
 import { orDeleted } from './cdc.js';
 import { fetchLookups, type QboLookups } from './lookups.js';
-import { attachCustomers, pager, type QboDoc, type QboRecord, readByIds, unique } from './read.js';
+import { pager, type QboRecord } from './read.js';
+import { attachCreditMemos, attachCustomers } from './related.js';
 import { initialState, State } from './state.js';
 
 /**
@@ -34,27 +34,3 @@ export const invoicesStream = defineStream<QboRecord, State, Settings, QboLookup
     },
   }),
 });
-
-/**
- * Attaches the credit memos an invoice's LinkedTxn names as `_creditMemos`: the invoice says which memos
- * settled part of it but not how much, and the memos say it (map/invoice.ts, creditsApplied).
- */
-export async function attachCreditMemos(ctx: Pick<ReadContext, 'http' | 'signal'>, docs: QboDoc[]): Promise<void> {
-  const linksOf = (d: QboDoc) =>
-    (Array.isArray(d.LinkedTxn) ? d.LinkedTxn : [])
-      .filter(
-        (l): l is { TxnType: string; TxnId: unknown } =>
-          typeof l === 'object' && l !== null && (l as { TxnType?: unknown }).TxnType === 'CreditMemo',
-      )
-      .map((l) => String(l.TxnId));
-  const ids = unique(docs.flatMap(linksOf));
-  if (ids.length === 0) return;
-  const found = await readByIds(ctx, 'CreditMemo', ids);
-  for (const d of docs) {
-    const memos = linksOf(d).flatMap((id) => {
-      const m = found.get(id);
-      return m ? [m] : [];
-    });
-    if (memos.length) d._creditMemos = memos;
-  }
-}

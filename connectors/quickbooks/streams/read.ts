@@ -257,27 +257,3 @@ export async function readByIds(
   }
   return found;
 }
-
-/**
- * Attaches each document's customer (CustomerRef) as `_customer`: GSTIN, PAN, registration type,
- * addresses and contacts live on the Customer, not on the document. `Active IN (true, false)` so
- * inactive customers are found too. `_`-prefixed keys are ours (QBO never uses them); a customer not
- * found stays unattached and the mapper uses what the document says.
- */
-export async function attachCustomers(ctx: Pick<ReadContext, 'http' | 'signal'>, docs: QboDoc[]): Promise<void> {
-  const ids = unique(docs.map((d) => refValue(d.CustomerRef)));
-  const found = await readByIds(ctx, 'Customer', ids, ['Active IN (true, false)']);
-  for (const d of docs) {
-    const customer = found.get(refValue(d.CustomerRef) ?? '');
-    if (customer) d._customer = customer;
-  }
-}
-
-function refValue(ref: unknown): string | undefined {
-  const v = (ref as { value?: unknown } | undefined)?.value;
-  return v === undefined || v === null ? undefined : String(v);
-}
-
-export function unique(values: Array<string | undefined>): string[] {
-  return [...new Set(values.filter((v): v is string => v !== undefined && v !== ''))];
-}
