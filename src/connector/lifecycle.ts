@@ -11,6 +11,8 @@ export type Lifecycle = (typeof LIFECYCLES)[number];
 export interface LifecycleStatuses {
   draft?: readonly string[];
   void?: readonly string[];
+  /** The words above are lower case and the vendor's status is compared lower-cased (Zoho's words). */
+  ignoreCase?: boolean;
 }
 
 /**
@@ -21,6 +23,7 @@ export function lifecycleOf(
   status: string | null | undefined,
   statuses: LifecycleStatuses,
 ): { lifecycle: Lifecycle; draft?: true } {
+  if (statuses.ignoreCase) status = status?.toLowerCase();
   if (status != null && statuses.draft?.includes(status)) return { lifecycle: 'draft', draft: true };
   if (status != null && statuses.void?.includes(status)) return { lifecycle: 'void' };
   return { lifecycle: 'issued' };

@@ -94,7 +94,7 @@ describe('1. Shape: the same files and exports in every connector', () => {
     'error-table.ts': ['errorTable', 'tokenErrorTable'],
     'rate-limit.ts': ['readQuota'],
     'settings.ts': ['Settings'],
-    'streams/read.ts': ['defineStream'],
+    'streams/read.ts': ['pager'],
     'streams/state.ts': ['State', 'initialState'],
     'streams/lookups.ts': ['fetchLookups', 'readLookups'],
     'streams/invoices.ts': ['invoicesStream'],
@@ -703,6 +703,83 @@ describe('8. Text lines: a line that carries no money is text, carried; a line w
           if (++checked === 3) break;
         }
         expect(checked, `${entity} with an undiscounted line`).toBeGreaterThan(0);
+      });
+    },
+  );
+});
+
+describe('9. One engine: every stream makes its records the same way (src/connector/define-stream.ts)', () => {
+  /** What a SourceRecord says besides its raw payload. */
+  const fieldsOf = (r: SourceRecord) => ({
+    id: r.id,
+    version: r.version,
+    status: r.status,
+    deleted: r.deleted,
+    draft: r.draft,
+    lifecycle: r.lifecycle,
+    notForBilling: r.notForBilling,
+  });
+
+  /** The engine's record rules, on any record a stream yields. */
+  function expectEngineRules(subject: Subject, entity: EntityName, records: readonly SourceRecord[]) {
+    for (const r of records) {
+      const what = `${r.id} (${r.status})`;
+      if (r.deleted === true) {
+        // A delete is only a delete: it is in no lifecycle, and it is never a void.
+        expect({ lifecycle: r.lifecycle, draft: r.draft }, what).toEqual({ lifecycle: undefined, draft: undefined });
+        if (subject.voidStatus[entity] !== undefined) expect(r.status, what).not.toBe(subject.voidStatus[entity]);
+      } else {
+        expect(LIFECYCLES, what).toContain(r.lifecycle);
+        expect(r.draft === true, what).toBe(r.lifecycle === 'draft');
+      }
+      if (r.lifecycle === 'void') expect(r.deleted, what).toBeUndefined();
+    }
+  }
+
+  it.each(perStream)(
+    'given a %s %s stream, when records are voided and deleted in the vendor and read in full, incrementally and by id, then every record not deleted carries a lifecycle (draft exactly when draft), no delete carries one, and a void is never deleted, by whichever read',
+    async (_system, entity, subject) => {
+      await withEmulator(subject, SMALL, async (run) => {
+        const stream = streamOf(subject, entity);
+        const full = await readAll(stream, run.ctx({ until: T0 }), stream.initialState());
+        expectEngineRules(subject, entity, full.records);
+        const voided = run.voids[entity]?.prepare();
+        const removed = run.removals[entity].prepare();
+        if (voided !== undefined) run.voids[entity]!.apply(voided, T0 + 1_000);
+        if (removed !== voided) run.removals[entity].apply(removed, T0 + 2_000);
+        run.setClock(T0 + 60_000);
+        const ctx = run.ctx({ until: T0 + 60_000 });
+        const next = await readAll(stream, ctx, stream.initialState(iso(T0)));
+        expectEngineRules(subject, entity, next.records);
+        const byId: SourceRecord[] = [];
+        for await (const page of stream.readByIds!(ctx, [...new Set(next.records.map((r) => r.id))]))
+          byId.push(...page);
+        expectEngineRules(subject, entity, byId);
+        if (voided !== undefined) {
+          for (const records of [next.records, byId])
+            expect(records.filter((r) => r.id === voided).map((r) => [r.lifecycle, r.deleted])).toEqual([
+              ['void', undefined],
+            ]);
+        }
+      });
+    },
+  );
+
+  it.each(perStream)(
+    'given a full %s %s read, when readByIds reads every record it returned, then each comes back as the read made it: the same id, version, status, delete, draft, lifecycle and notForBilling',
+    async (_system, entity, subject) => {
+      await withEmulator(subject, SMALL, async (run) => {
+        const stream = streamOf(subject, entity);
+        const full = await readAll(stream, run.ctx({ until: T0 }), stream.initialState());
+        const got: SourceRecord[] = [];
+        for await (const page of stream.readByIds!(
+          run.ctx({ until: T0 }),
+          full.live.map((r) => r.id),
+        ))
+          got.push(...page);
+        const byIdOf = new Map(got.map((r) => [r.id, fieldsOf(r)]));
+        expect(sorted(byIdOf.keys())).toEqual(sorted(full.live.map((r) => r.id)));
+        for (const r of full.live) expect(byIdOf.get(r.id), r.id).toEqual(fieldsOf(r));
       });
     },
   );

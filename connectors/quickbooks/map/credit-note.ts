@@ -13,9 +13,9 @@ import {
   wireAmount,
   sourceMeta,
 } from '../../../src/mapping/index.js';
-import { mapping, parseRecord } from '../../../src/mapping/steps.js';
+import { mapping, parseRecord, type Steps } from '../../../src/mapping/steps.js';
 import { QboCreditMemo } from '../schemas.js';
-import { amountsOf } from './totals.js';
+import { amountsOf, type DocumentAmounts } from './totals.js';
 
 /**
  * QBO CreditMemo → billing credit note body (pure). Amounts, tax, rate and customer: totals.ts.
@@ -34,52 +34,12 @@ export function toCreditNote(record: SourceRecord<unknown>, ctx: MapContext<unkn
   return mapping((s) => {
     const memo = parseRecord(s, QboCreditMemo, record.raw, 'CreditMemo', 'QuickBooks');
     const a = amountsOf(s, memo, ctx, 'CreditMemo');
-    const { currency } = a;
-
-    const remaining = s.take(parseOptionalAmount(memo.RemainingCredit, 'RemainingCredit'));
-    const applied = remaining === undefined ? undefined : a.total.minus(remaining);
-    const bad = applied === undefined ? undefined : checkPaidWithinTotal({ paid: applied, total: a.total, currency });
-    if (bad) s.fail({ ...bad, message: `credit applied: ${bad.message}`, field: 'RemainingCredit' });
-
-    const linked = linkedInvoiceIds(memo);
-    let appliedToInvoices: CreditNoteApplication[] | undefined;
-    if (linked.length === 1 && applied !== undefined) {
-      appliedToInvoices = [
-        {
-          invoiceId: invoiceIdFor(ctx.connectionId, linked[0]!),
-          amount: wireAmount(s, applied, currency, 'appliedToInvoices.0.amount'),
-        },
-      ];
-    } else if (linked.length > 0) {
-      s.warn(
-        `credit memo ${memo.Id} names invoices ${linked.join(', ')} without a per-invoice amount; sent in metaData only`,
-      );
-    }
-
-    const lineItems: LineItem[] = [...a.lineItems];
-    if (!a.discountTotal.isZero()) {
-      const minus = wireAmount(s, a.discountTotal.negated(), currency, 'lineItems.discount');
-      lineItems.push({
-        lineItemDetails: { name: 'Discount', taxRate: 0, pricePerItem: minus },
-        quantity: 1,
-        subTotal: minus,
-        total: minus,
-      });
-    }
-    // No adjustments on a credit note either (QBO's order: items, discount, then shipping): QBO's shipping line is a "Shipping" line, inside the subtotal.
-    if (!a.shipping.isZero()) {
-      const amount = wireAmount(s, a.shipping, currency, 'lineItems.shipping');
-      lineItems.push({
-        lineItemDetails: { name: 'Shipping', taxRate: 0, pricePerItem: amount },
-        quantity: 1,
-        subTotal: amount,
-        total: amount,
-      });
-    }
-
+    const { remaining, linked, appliedToInvoices } = applicationOf(s, memo, a, ctx);
+    const lineItems = creditLinesOf(s, a);
     const number = memo.DocNumber?.trim();
     if (!number) s.warn(`credit memo ${memo.Id} has no DocNumber; its Id is used as the number`);
     const reason = memo.CustomerMemo?.value?.trim();
+    const { currency } = a;
     const draft: CreditNoteInputDraft = {
       creditNoteId: creditNoteIdFor(ctx.connectionId, memo.Id),
       erpId: memo.Id,
@@ -117,6 +77,54 @@ export function toCreditNote(record: SourceRecord<unknown>, ctx: MapContext<unkn
     const result = finalizeCreditNote(draft, s.warnings);
     return result.ok ? mapOk<BillingBody>({ kind: 'credit-note', creditNote: result.value }, result.warnings) : result;
   });
+}
+
+/**
+ * How much of the memo was applied (TotalAmt − RemainingCredit, within the total), and to which invoice:
+ * only when it names exactly one, since QBO does not say how a memo is split over several.
+ */
+function applicationOf(s: Steps, memo: QboCreditMemo, a: DocumentAmounts, ctx: MapContext<unknown>) {
+  const { currency } = a;
+  const remaining = s.take(parseOptionalAmount(memo.RemainingCredit, 'RemainingCredit'));
+  const applied = remaining === undefined ? undefined : a.total.minus(remaining);
+  const bad = applied === undefined ? undefined : checkPaidWithinTotal({ paid: applied, total: a.total, currency });
+  if (bad) s.fail({ ...bad, message: `credit applied: ${bad.message}`, field: 'RemainingCredit' });
+
+  const linked = linkedInvoiceIds(memo);
+  let appliedToInvoices: CreditNoteApplication[] | undefined;
+  if (linked.length === 1 && applied !== undefined) {
+    appliedToInvoices = [
+      {
+        invoiceId: invoiceIdFor(ctx.connectionId, linked[0]!),
+        amount: wireAmount(s, applied, currency, 'appliedToInvoices.0.amount'),
+      },
+    ];
+  } else if (linked.length > 0) {
+    s.warn(
+      `credit memo ${memo.Id} names invoices ${linked.join(', ')} without a per-invoice amount; sent in metaData only`,
+    );
+  }
+  return { remaining, linked, appliedToInvoices };
+}
+
+/**
+ * The memo's lines, then its discount as a negative "Discount" line and its shipping as a "Shipping" line
+ * (QBO's order: items, discount, then shipping): a credit note has neither a discount nor adjustments.
+ */
+function creditLinesOf(s: Steps, a: DocumentAmounts): LineItem[] {
+  const lineItems: LineItem[] = [...a.lineItems];
+  const extra = (name: string, amount: Decimal, field: string) => {
+    const wire = wireAmount(s, amount, a.currency, field);
+    lineItems.push({
+      lineItemDetails: { name, taxRate: 0, pricePerItem: wire },
+      quantity: 1,
+      subTotal: wire,
+      total: wire,
+    });
+  };
+  if (!a.discountTotal.isZero()) extra('Discount', a.discountTotal.negated(), 'lineItems.discount');
+  if (!a.shipping.isZero()) extra('Shipping', a.shipping, 'lineItems.shipping');
+  return lineItems;
 }
 
 /** The invoices a credit memo names: InvoiceRef (IN region) and LinkedTxn entries of type Invoice. */

@@ -54,13 +54,48 @@ export interface DocumentAmounts {
   placeOfSupply?: string;
 }
 
-export function amountsOf(
-  s: Steps,
-  doc: QboInvoice | QboCreditMemo,
-  ctx: MapContext<unknown>,
-  label: string,
-): DocumentAmounts {
+type QboDocument = QboInvoice | QboCreditMemo;
+type Lookups = ReturnType<typeof readLookups>;
+type Lines = ReturnType<typeof readLines>;
+type TaxComponents = ReturnType<typeof classifyTaxLines>;
+
+export function amountsOf(s: Steps, doc: QboDocument, ctx: MapContext<unknown>, label: string): DocumentAmounts {
   const lookups = readLookups(ctx.lookups);
+  const { total, ...head } = headerOf(s, doc, ctx, lookups, label);
+  const { currency, exchangeRate } = head;
+  const lines = readLines(s, doc.Line, currency);
+  const { items, discounts } = lines;
+  const subtotal = sumMoney(items.map((i) => i.amount));
+  const shipping = sumMoney(lines.shipping);
+  const discountTotal = sumMoney(discounts.map((d) => d.amount));
+  const customer = doc._customer;
+  const place = placeOfSupplyOf(doc, customer);
+  const { components, taxTotal } = taxOf(s, doc, lookups, place);
+  checkAmounts(s, doc, label, { lines, components, subtotal, discountTotal, taxTotal, shipping, total, currency });
+  checkHomeTotal(s, { exchangeRate, total, homeTotal: doc.HomeTotalAmt, baseCurrency: ctx.baseCurrency });
+  const lineItems = lineItemsOf(s, doc, lines, components, lookups, currency);
+  const tax = components.length > 0 ? s.take(buildTax(components, currency, 'invoiceTax')) : undefined;
+  const discount = discountOf(s, doc, discounts, { discountTotal, subtotal, currency });
+  const customerDetails = customer
+    ? customerOf(s, customer, ctx, lookups)
+    : customerOfDocument(s, doc, ctx, lookups, currency);
+  return {
+    ...head,
+    subtotal,
+    discountTotal,
+    shipping,
+    ...(discount ? { discount } : {}),
+    taxTotal,
+    ...(tax ? { tax } : {}),
+    total,
+    lineItems,
+    customerDetails,
+    ...(place ? { placeOfSupply: place.code } : {}),
+  };
+}
+
+/** Version, dates, total, currency and rate: what the document says of itself before its lines. */
+function headerOf(s: Steps, doc: QboDocument, ctx: MapContext<unknown>, lookups: Lookups, label: string) {
   const version = s.take(parseTimestamp(doc.MetaData.LastUpdatedTime, { field: `${label}.MetaData.LastUpdatedTime` }));
   const txnDate = doc.TxnDate === undefined ? undefined : s.take(parseCalendarDate(doc.TxnDate, 'TxnDate'));
   const dueDate = doc.DueDate === undefined ? undefined : s.take(parseCalendarDate(doc.DueDate, 'DueDate'));
@@ -72,31 +107,54 @@ export function amountsOf(
     ctx,
     lookups,
   );
+  return {
+    currency,
+    ...(exchangeRate === undefined ? {} : { exchangeRate }),
+    version,
+    ...(txnDate ? { txnDate } : {}),
+    ...(dueDate ? { dueDate } : {}),
+    total,
+  };
+}
 
-  const { items, layout, discounts, subtotalLine, shipping: shippingLines } = readLines(s, doc.Line, currency);
-  const subtotal = sumMoney(items.map((i) => i.amount));
-  const shipping = sumMoney(shippingLines);
-  const discountTotal = sumMoney(discounts.map((d) => d.amount));
-
-  const customer = doc._customer;
-  const place = placeOfSupplyOf(doc, customer);
+/** The document's tax lines as billing tax components, and its tax total (QBO's TotalTax, else their sum). */
+function taxOf(s: Steps, doc: QboDocument, lookups: Lookups, place: ReturnType<typeof placeOfSupplyOf>) {
   const indian = isIndianCompany(lookups);
   const components = classifyTaxLines(s, {
     taxLines: doc.TxnTaxDetail?.TaxLine ?? [],
     lookups,
     indian,
-    intraState: indian ? isIntraStateSupply(lookups, place, customer) : undefined,
+    intraState: indian ? isIntraStateSupply(lookups, place, doc._customer) : undefined,
   });
   const taxTotal =
     s.take(parseOptionalAmount(doc.TxnTaxDetail?.TotalTax, 'TxnTaxDetail.TotalTax')) ??
     sumMoney(components.map((c) => c.amount));
+  return { components, taxTotal };
+}
 
+interface Sums {
+  lines: Lines;
+  components: TaxComponents;
+  subtotal: Decimal;
+  discountTotal: Decimal;
+  taxTotal: Decimal;
+  shipping: Decimal;
+  total: Decimal;
+  currency: string;
+}
+
+/**
+ * Σ item amounts = SubTotal line; Σ TaxLine = TotalTax; subtotal − discount + tax + shipping = TotalAmt.
+ * A tax-inclusive document whose total does not add up read that way is UNSUPPORTED, not inconsistent.
+ */
+function checkAmounts(s: Steps, doc: QboDocument, label: string, sums: Sums): void {
+  const { lines, components, subtotal, discountTotal, taxTotal, shipping, total, currency } = sums;
   const inconsistent =
-    (subtotalLine === undefined
+    (lines.subtotalLine === undefined
       ? undefined
       : checkLinesSum({
-          lineSubtotals: items.map((i) => i.amount),
-          subtotal: subtotalLine,
+          lineSubtotals: lines.items.map((i) => i.amount),
+          subtotal: lines.subtotalLine,
           currency,
           field: 'Line.SubTotalLineDetail',
         })) ??
@@ -110,53 +168,47 @@ export function amountsOf(
     );
   }
   s.check(inconsistent);
-  checkHomeTotal(s, { exchangeRate, total, homeTotal: doc.HomeTotalAmt, baseCurrency: ctx.baseCurrency });
+}
 
+/** The billing line items in the document's order, each item line with its share of the document tax. */
+function lineItemsOf(
+  s: Steps,
+  doc: QboDocument,
+  lines: Lines,
+  components: TaxComponents,
+  lookups: Lookups,
+  currency: string,
+): LineItem[] {
+  const { items, layout } = lines;
   const allocation = allocateTaxToLines(components, items, lookups, currency);
   allocation.warnings.forEach((w) => s.warn(w));
   if (doc.GlobalTaxCalculation === 'TaxInclusive')
     items.forEach((item, i) => s.check(checkTaxInclusiveAmount(item, allocation.perLine[i] ?? [], currency)));
-  const lineItems = layout.map((entry, i) =>
+  return layout.map((entry, i) =>
     typeof entry === 'number'
       ? lineItemOf(s, items[entry]!, allocation.perLine[entry] ?? [], lookups, currency, `lineItems.${i}`)
       : entry,
   );
-  const tax = components.length > 0 ? s.take(buildTax(components, currency, 'invoiceTax')) : undefined;
+}
 
-  let discount: Discount | undefined;
-  if (!discountTotal.isZero()) {
-    const percent = discounts.length === 1 ? discounts[0]!.percent : undefined;
-    // ApplyTaxAfterDiscount true = the discount comes off before tax (isPostTax false); QBO's default is false.
-    discount = s.take(
-      buildDiscount({
-        amount: discountTotal,
-        ...(percent === undefined ? {} : { percentage: percent }),
-        base: subtotal,
-        isPostTax: doc.ApplyTaxAfterDiscount !== true,
-        currency,
-        field: 'discount',
-      }),
-    );
-  }
-
-  const customerDetails = customer
-    ? customerOf(s, customer, ctx, lookups)
-    : customerOfDocument(s, doc, ctx, lookups, currency);
-  return {
-    currency,
-    ...(exchangeRate === undefined ? {} : { exchangeRate }),
-    version,
-    ...(txnDate ? { txnDate } : {}),
-    ...(dueDate ? { dueDate } : {}),
-    subtotal,
-    discountTotal,
-    shipping,
-    ...(discount ? { discount } : {}),
-    taxTotal,
-    ...(tax ? { tax } : {}),
-    total,
-    lineItems,
-    customerDetails,
-    ...(place ? { placeOfSupply: place.code } : {}),
-  };
+/** The document discount (its DiscountLineDetail lines), undefined when there is none. */
+function discountOf(
+  s: Steps,
+  doc: QboDocument,
+  discounts: Lines['discounts'],
+  sums: { discountTotal: Decimal; subtotal: Decimal; currency: string },
+): Discount | undefined {
+  if (sums.discountTotal.isZero()) return undefined;
+  const percent = discounts.length === 1 ? discounts[0]!.percent : undefined;
+  // ApplyTaxAfterDiscount true = the discount comes off before tax (isPostTax false); QBO's default is false.
+  return s.take(
+    buildDiscount({
+      amount: sums.discountTotal,
+      ...(percent === undefined ? {} : { percentage: percent }),
+      base: sums.subtotal,
+      isPostTax: doc.ApplyTaxAfterDiscount !== true,
+      currency: sums.currency,
+      field: 'discount',
+    }),
+  );
 }

@@ -1,4 +1,5 @@
-import type { ReadContext, SourceRecord } from '../../../src/connector/types.js';
+import type { RawRow } from '../../../src/connector/define-stream.js';
+import type { ReadContext } from '../../../src/connector/types.js';
 import { parseTimestamp } from '../../../src/mapping/index.js';
 import { QboCdcRecord, QboCdcResponse, type QboDeletedStub } from '../schemas.js';
 import { timestampLiteral } from './query.js';
@@ -101,7 +102,15 @@ export async function* readCdcDeletes(
   }
 }
 
-/** A delete stub as the SourceRecord the pipeline marks in the ledger (never deleted in billing). */
-export function deletedRecord(d: CdcDelete): SourceRecord<QboDeletedStub> {
-  return { id: d.stub.Id, version: d.at, status: 'Deleted', deleted: true, raw: d.stub };
+/** A delete stub as a row of the read: its status `Deleted` makes it a delete (deleted in the ledger, never in billing). */
+export function deletedRow(d: CdcDelete): RawRow<QboDeletedStub> {
+  return { raw: d.stub, version: d.at };
+}
+
+/**
+ * A stream's status rule with CDC stubs: a stub says `"status": "Deleted"` (QuickBooks entities have no
+ * lower-case `status` field of their own), anything else is read by the stream's rule.
+ */
+export function orDeleted<Raw>(statusOf: (raw: Raw) => string | undefined): (raw: Raw) => string | undefined {
+  return (raw) => ((raw as { status?: unknown }).status === 'Deleted' ? 'Deleted' : statusOf(raw));
 }

@@ -1,19 +1,29 @@
 import { rawCreditMemoStatus, toCreditNote } from '../map/credit-note.js';
-import { attachCustomers, defineStream } from './read.js';
+import { defineStream } from '../../../src/connector/define-stream.js';
+import type { Settings } from '../settings.js';
+import { orDeleted } from './cdc.js';
+import { fetchLookups, type QboLookups } from './lookups.js';
+import { pager, type QboRecord } from './read.js';
+import { attachCustomers } from './related.js';
+import { initialState, State } from './state.js';
 
 /**
  * Credit notes: QBO credit memos, `SELECT * FROM CreditMemo …`, read as invoices are (read.ts: cursor,
  * paging, CDC deletes, listIds, TxnDate window). QBO cannot void a credit memo (README.md, "Voids and
  * deletes"), so its status says how much credit is left. Each page gets its customers attached.
  */
-export const creditNotesStream = defineStream({
+export const creditNotesStream = defineStream<QboRecord, State, Settings, QboLookups>({
   name: 'credit-notes',
-  entity: 'CreditMemo',
+  primaryKey: 'Id',
+  cursorField: 'MetaData.LastUpdatedTime',
+  state: State,
+  initialState,
+  lookups: fetchLookups,
   supportsWindow: true,
-  deletes: true,
-  status: rawCreditMemoStatus,
+  statusOf: orDeleted(rawCreditMemoStatus),
   // QuickBooks cannot void a credit memo (README.md, "Voids and deletes"): every one is issued.
   lifecycle: {},
-  enrich: attachCustomers,
+  deleted: ['Deleted'],
   map: toCreditNote,
+  pager: pager({ entity: 'CreditMemo', deletes: true, enrich: attachCustomers }),
 });

@@ -1,5 +1,9 @@
 import { toCustomer } from '../map/customer.js';
-import { defineStream } from './read.js';
+import { defineStream } from '../../../src/connector/define-stream.js';
+import type { Settings } from '../settings.js';
+import { fetchLookups, type QboLookups } from './lookups.js';
+import { pager, type QboRecord } from './read.js';
+import { initialState, State } from './state.js';
 
 /**
  * Customers: `SELECT * FROM Customer WHERE Active IN (true, false) AND …` (read.ts). The default query
@@ -8,13 +12,15 @@ import { defineStream } from './read.js';
  * Inactive is a status (customerStatus INACTIVE), never a delete, so there is no CDC read and no
  * listIds. Customers have no document date: a backfill window reads them all.
  */
-export const customersStream = defineStream({
+export const customersStream = defineStream<QboRecord, State, Settings, QboLookups>({
   name: 'customers',
-  entity: 'Customer',
-  filters: ['Active IN (true, false)'],
+  primaryKey: 'Id',
+  cursorField: 'MetaData.LastUpdatedTime',
+  state: State,
+  initialState,
+  lookups: fetchLookups,
   supportsWindow: false,
-  deletes: false,
-  status: (raw) => (raw.Active === false ? 'inactive' : 'active'),
-  lifecycle: {},
+  statusOf: (raw) => (raw.Active === false ? 'inactive' : 'active'),
   map: toCustomer,
+  pager: pager({ entity: 'Customer', filters: ['Active IN (true, false)'], deletes: false }),
 });

@@ -1,31 +1,22 @@
-import type {
-  BillingBody,
-  EntityName,
-  MapContext,
-  ReadContext,
-  SourceRecord,
-  Stream,
-  StreamPage,
-} from '../../../src/connector/types.js';
+import type { PagedStream, PagerFor, RawPage, RawRow } from '../../../src/connector/define-stream.js';
+import type { ReadContext } from '../../../src/connector/types.js';
 import { cursorMsOf } from '../../../src/connector/cursor-ms.js';
 import { keysetPages, type KeysetSource } from '../../../src/connector/keyset-pager.js';
-import { lifecycleOf, type LifecycleStatuses } from '../../../src/connector/lifecycle.js';
 import { DataContractError } from '../../../src/errors/index.js';
-import { type MapResult, parseTimestamp } from '../../../src/mapping/index.js';
+import { parseTimestamp } from '../../../src/mapping/index.js';
 import { QboIdRow, QboPagedRow } from '../schemas.js';
 import type { Settings } from '../settings.js';
-import { cdcSince, deletedRecord, readCdcDeletes } from './cdc.js';
-import { fetchLookups, type QboLookups } from './lookups.js';
+import { cdcSince, deletedRow, readCdcDeletes } from './cdc.js';
 import { inList, MAX_RESULTS, quote, runQuery, selectStatement, timestampLiteral } from './query.js';
-import { initialState, State } from './state.js';
+import type { State } from './state.js';
 
 /**
  * The one QuickBooks read, used by every stream (queries:
  * https://developer.intuit.com/app/developer/qbo/docs/learn/explore-the-quickbooks-online-api/data-queries):
  *
  * 1. Deletes first, for documents on an incremental read (no backfill window), from CDC (cdc.ts):
- *    changedSince = max(cursor, until − 30 days + 1 h). Each stub is yielded as a SourceRecord with
- *    `deleted: true` (the pipeline marks it in the ledger; billing is never asked to delete), on pages
+ *    changedSince = max(cursor, until − 30 days + 1 h). Each stub is yielded as a row whose status
+ *    `Deleted` the stream declares a delete, so its SourceRecord has `deleted: true` (the pipeline marks it in the ledger; billing is never asked to delete), on pages
  *    that carry the state unchanged. First, because once the query pages below move the checkpoint, a
  *    retried read would ask CDC from the newer cursor and could miss a delete older than it. A cursor
  *    older than 30 days cannot be served by CDC: those deletes are left to reconciliation (listIds).
@@ -37,43 +28,29 @@ import { initialState, State } from './state.js';
  *    the pipeline may checkpoint after every page. Queries return whole records (no detail calls); what
  *    a page refers to (its customers, an invoice's credit memos) is fetched by id per page (readByIds).
  * Voids stay in the query results (TotalAmt 0, PrivateNote "Voided") and map to a status, not a delete.
+ * Records (status, lifecycle, deletes) are made from these rows by the shared engine (src/connector/define-stream.ts).
  */
 export type QboRecord = Record<string, unknown>;
 export type QboDoc = QboRecord & { Id: string };
 
-export interface StreamSpec {
-  name: EntityName;
+export interface QboRead {
   entity: 'Invoice' | 'CreditMemo' | 'Customer';
   /** Conditions every read adds (customers: `Active IN (true, false)`). */
   filters?: readonly string[];
-  /** Documents filter a window read by TxnDate; customers have no document date and read everything. */
-  supportsWindow: boolean;
   /** Documents are deleted (CDC stubs, listIds); customers only become inactive, a status. */
   deletes: boolean;
-  /** The status as the record shows it (QBO has no status field: derived by the mapper's rules). */
-  status(raw: QboRecord): string | undefined;
-  /** Which of those statuses are not `issued` (SourceRecord.lifecycle): QuickBooks has no drafts in the API. */
-  lifecycle: LifecycleStatuses;
   /** Attaches what the page's records refer to, before mapping. */
   enrich?(ctx: ReadContext<Settings>, docs: QboDoc[]): Promise<void>;
-  map(record: SourceRecord<unknown>, ctx: MapContext<unknown>): MapResult<BillingBody>;
 }
 
-export function defineStream(spec: StreamSpec): Stream<QboRecord, State, Settings, QboLookups> {
-  return {
-    name: spec.name,
-    primaryKey: 'Id',
-    cursorField: 'MetaData.LastUpdatedTime',
+/** The pager of one QuickBooks stream (src/connector/define-stream.ts). */
+export function pager(spec: QboRead): PagerFor<QboRecord, State, Settings> {
+  return (stream) => ({
     isSorted: true,
-    state: State,
-    initialState,
-    supportsWindow: spec.supportsWindow,
-    lookups: (ctx) => fetchLookups(ctx),
-    map: spec.map,
-    ...(spec.deletes ? { listIds: (ctx: ReadContext<Settings>) => listIds(ctx, spec.entity) } : {}),
-    read: (ctx, state) => read(ctx, spec, state),
+    read: (ctx, state) => read(ctx, spec, stream, state),
     readByIds: (ctx, ids) => readRecordsByIds(ctx, spec, ids),
-  };
+    ...(spec.deletes ? { listIds: (ctx: ReadContext<Settings>) => listIds(ctx, spec.entity) } : {}),
+  });
 }
 
 /**
@@ -84,15 +61,14 @@ export function defineStream(spec: StreamSpec): Stream<QboRecord, State, Setting
  */
 async function* readRecordsByIds(
   ctx: ReadContext<Settings>,
-  spec: StreamSpec,
+  spec: QboRead,
   ids: readonly string[],
-): AsyncGenerator<SourceRecord<QboRecord>[]> {
+): AsyncGenerator<RawRow<QboRecord>[]> {
   for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
     const found = await readByIds(ctx, spec.entity, ids.slice(i, i + IDS_PER_QUERY), spec.filters);
     const docs = [...found.values()] as QboDoc[];
     if (docs.length && spec.enrich) await spec.enrich(ctx, docs);
-    yield docs.map((d): SourceRecord<QboRecord> => {
-      const status = spec.status(d);
+    yield docs.map((d) => {
       const at = parseTimestamp((d.MetaData as { LastUpdatedTime?: unknown } | undefined)?.LastUpdatedTime, {
         field: `${spec.entity}.MetaData.LastUpdatedTime`,
       });
@@ -101,22 +77,17 @@ async function* readRecordsByIds(
           source: 'quickbooks',
           operation: `GET /query ${spec.entity}`,
         });
-      return {
-        id: d.Id,
-        version: at.value,
-        ...(status === undefined ? {} : { status }),
-        ...lifecycleOf(status, spec.lifecycle),
-        raw: d,
-      };
+      return { raw: d, version: at.value };
     });
   }
 }
 
 async function* read(
   ctx: ReadContext<Settings>,
-  spec: StreamSpec,
+  spec: QboRead,
+  stream: PagedStream<QboRecord>,
   state: State,
-): AsyncGenerator<StreamPage<QboRecord, State>> {
+): AsyncGenerator<RawPage<QboRecord, State>> {
   // Both the CDC read and the query bound their reads by the cursor: an unreadable one stops here.
   cursorMsOf(state.cursor, { source: 'quickbooks', operation: `GET /query ${spec.entity}` });
   if (spec.deletes && !ctx.window) {
@@ -128,11 +99,11 @@ async function* read(
       );
     }
     for await (const deletes of readCdcDeletes(ctx, [spec.entity], since)) {
-      yield { records: deletes.map(deletedRecord) as SourceRecord<QboRecord>[], state: { ...state } };
+      yield { rows: deletes.map(deletedRow), state: { ...state } };
     }
   }
   const filters = [...(spec.filters ?? [])];
-  if (ctx.window && spec.supportsWindow)
+  if (ctx.window && stream.supportsWindow)
     filters.push(`TxnDate >= ${quote(ctx.window.from)}`, `TxnDate <= ${quote(ctx.window.to)}`);
   const paged = {
     entity: spec.entity,
@@ -145,17 +116,7 @@ async function* read(
   for await (const page of readByTimestamp(ctx, paged)) {
     const docs = page.rows.map((r) => r.row as QboDoc);
     if (docs.length && spec.enrich) await spec.enrich(ctx, docs);
-    const records = page.rows.map((r, i): SourceRecord<QboRecord> => {
-      const status = spec.status(docs[i]!);
-      return {
-        id: r.row.Id,
-        version: r.at,
-        ...(status === undefined ? {} : { status }),
-        ...lifecycleOf(status, spec.lifecycle),
-        raw: docs[i]!,
-      };
-    });
-    yield { records, state: { cursor: page.cursor } };
+    yield { rows: page.rows.map((r, i) => ({ raw: docs[i]!, version: r.at })), state: { cursor: page.cursor } };
   }
 }
 
@@ -295,28 +256,4 @@ export async function readByIds(
     for (const row of rows) found.set(row.Id, row);
   }
   return found;
-}
-
-/**
- * Attaches each document's customer (CustomerRef) as `_customer`: GSTIN, PAN, registration type,
- * addresses and contacts live on the Customer, not on the document. `Active IN (true, false)` so
- * inactive customers are found too. `_`-prefixed keys are ours (QBO never uses them); a customer not
- * found stays unattached and the mapper uses what the document says.
- */
-export async function attachCustomers(ctx: Pick<ReadContext, 'http' | 'signal'>, docs: QboDoc[]): Promise<void> {
-  const ids = unique(docs.map((d) => refValue(d.CustomerRef)));
-  const found = await readByIds(ctx, 'Customer', ids, ['Active IN (true, false)']);
-  for (const d of docs) {
-    const customer = found.get(refValue(d.CustomerRef) ?? '');
-    if (customer) d._customer = customer;
-  }
-}
-
-function refValue(ref: unknown): string | undefined {
-  const v = (ref as { value?: unknown } | undefined)?.value;
-  return v === undefined || v === null ? undefined : String(v);
-}
-
-export function unique(values: Array<string | undefined>): string[] {
-  return [...new Set(values.filter((v): v is string => v !== undefined && v !== ''))];
 }

@@ -1,7 +1,10 @@
 import { toCreditNote } from '../map/credit-note.js';
 import { XeroCreditNotesResponse, type XeroCreditNote } from '../schemas.js';
+import type { Settings } from '../settings.js';
 import { fetchLookups } from './lookups.js';
-import { defineStream } from './read.js';
+import { defineStream } from '../../../src/connector/define-stream.js';
+import { pager } from './read.js';
+import { initialState, State } from './state.js';
 import { ALL_STATUSES, whereFor } from './where-clause.js';
 
 /**
@@ -12,17 +15,23 @@ import { ALL_STATUSES, whereFor } from './where-clause.js';
  */
 const statusFilter = `(${ALL_STATUSES.map((s) => `Status=="${s}"`).join(' OR ')})`;
 
-export const creditNotesStream = defineStream<XeroCreditNote>({
+export const creditNotesStream = defineStream<XeroCreditNote, State, Settings, any>({
   name: 'credit-notes',
-  path: 'CreditNotes',
   primaryKey: 'CreditNoteID',
-  schema: XeroCreditNotesResponse,
-  query: (c) => ({ where: whereFor('ACCRECCREDIT', c, statusFilter) }),
+  cursorField: 'UpdatedDateUTC',
+  state: State,
+  initialState,
+  supportsWindow: true,
   statusOf: (raw) => raw.Status,
   // Not issued yet: DRAFT, and SUBMITTED (awaiting approval); VOIDED stays a document, never a delete.
   lifecycle: { draft: ['DRAFT', 'SUBMITTED'], void: ['VOIDED'] },
-  byIds: 'single',
-  supportsWindow: true,
+  deleted: ['DELETED'],
   lookups: fetchLookups,
   map: toCreditNote,
+  pager: pager({
+    path: 'CreditNotes',
+    schema: XeroCreditNotesResponse,
+    query: (c) => ({ where: whereFor('ACCRECCREDIT', c, statusFilter) }),
+    byIds: 'single',
+  }),
 });

@@ -1,7 +1,10 @@
 import { toCustomer } from '../map/customer.js';
 import { XeroContactsResponse, type XeroListedContact } from '../schemas.js';
+import type { Settings } from '../settings.js';
 import { fetchLookups } from './lookups.js';
-import { defineStream } from './read.js';
+import { defineStream } from '../../../src/connector/define-stream.js';
+import { pager } from './read.js';
+import { initialState, State } from './state.js';
 
 /**
  * Customer contacts. https://developer.xero.com/documentation/api/accounting/contacts#get-contacts
@@ -13,18 +16,23 @@ import { defineStream } from './read.js';
  * country and base currency for contacts that name none (they are the documents' lookups, cached: no
  * extra call).
  */
-export const customersStream = defineStream<XeroListedContact>({
+export const customersStream = defineStream<XeroListedContact, State, Settings, any>({
   name: 'customers',
-  path: 'Contacts',
   primaryKey: 'ContactID',
-  schema: XeroContactsResponse,
-  query: () => ({ includeArchived: 'true' }),
+  cursorField: 'UpdatedDateUTC',
+  state: State,
+  initialState,
+  supportsWindow: false,
   statusOf: (raw) => raw.ContactStatus ?? 'ACTIVE',
   // Suppliers are not customers: skipped and counted, not quarantined (they are not an error to fix).
   notForBilling: (raw) =>
     raw.IsSupplier === true && raw.IsCustomer !== true ? 'a supplier only, not a customer' : undefined,
-  byIds: 'IDs',
-  supportsWindow: false,
   lookups: fetchLookups,
   map: toCustomer,
+  pager: pager({
+    path: 'Contacts',
+    schema: XeroContactsResponse,
+    query: () => ({ includeArchived: 'true' }),
+    byIds: 'IDs',
+  }),
 });

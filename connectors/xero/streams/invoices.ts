@@ -1,7 +1,10 @@
 import { toInvoice } from '../map/invoice.js';
 import { XeroInvoicesResponse, type XeroInvoice } from '../schemas.js';
+import type { Settings } from '../settings.js';
 import { fetchLookups } from './lookups.js';
-import { defineStream } from './read.js';
+import { defineStream } from '../../../src/connector/define-stream.js';
+import { pager } from './read.js';
+import { initialState, State } from './state.js';
 import { ALL_STATUSES, whereFor } from './where-clause.js';
 
 /**
@@ -12,17 +15,23 @@ import { ALL_STATUSES, whereFor } from './where-clause.js';
  * Deletes: Status DELETED → SourceRecord.deleted; VOIDED is a status. Window: `Date>=DateTime(..) AND
  * Date<=DateTime(..)`.
  */
-export const invoicesStream = defineStream<XeroInvoice>({
+export const invoicesStream = defineStream<XeroInvoice, State, Settings, any>({
   name: 'invoices',
-  path: 'Invoices',
   primaryKey: 'InvoiceID',
-  schema: XeroInvoicesResponse,
-  query: (c) => ({ where: whereFor('ACCREC', c), Statuses: ALL_STATUSES.join(',') }),
+  cursorField: 'UpdatedDateUTC',
+  state: State,
+  initialState,
+  supportsWindow: true,
   statusOf: (raw) => raw.Status,
   // Not issued yet: DRAFT, and SUBMITTED (awaiting approval); VOIDED stays a document, never a delete.
   lifecycle: { draft: ['DRAFT', 'SUBMITTED'], void: ['VOIDED'] },
-  byIds: 'IDs',
-  supportsWindow: true,
+  deleted: ['DELETED'],
   lookups: fetchLookups,
   map: toInvoice,
+  pager: pager({
+    path: 'Invoices',
+    schema: XeroInvoicesResponse,
+    query: (c) => ({ where: whereFor('ACCREC', c), Statuses: ALL_STATUSES.join(',') }),
+    byIds: 'IDs',
+  }),
 });

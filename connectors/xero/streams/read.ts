@@ -1,21 +1,12 @@
 import type { z } from 'zod';
-import type {
-  BillingBody,
-  EntityName,
-  MapContext,
-  ReadContext,
-  SourceRecord,
-  Stream,
-  StreamPage,
-} from '../../../src/connector/types.js';
+import type { PagedStream, Pager, PagerFor, RawRow } from '../../../src/connector/define-stream.js';
+import type { ReadContext } from '../../../src/connector/types.js';
 import { cursorMsOf } from '../../../src/connector/cursor-ms.js';
 import { keysetPages, pageCovering, type KeysetSource } from '../../../src/connector/keyset-pager.js';
-import { lifecycleOf, type LifecycleStatuses } from '../../../src/connector/lifecycle.js';
 import { DataContractError, RejectedError } from '../../../src/errors/index.js';
-import { parseTimestamp, type MapResult } from '../../../src/mapping/index.js';
+import { parseTimestamp } from '../../../src/mapping/index.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Settings } from '../settings.js';
-import type { XeroLookups } from './lookups.js';
-import { initialState, State } from './state.js';
+import type { State } from './state.js';
 
 /**
  * The one read loop of every Xero stream. https://developer.xero.com/documentation/api/accounting/invoices
@@ -40,15 +31,22 @@ import { initialState, State } from './state.js';
  *
  * Page state: `cursor` = the newest UpdatedDateUTC handed out (≤ until), an inclusive lower bound — every
  * record changed at or after it is still ahead, so saving it after each page is safe (isSorted: true).
+ * Records (status, DELETED as a delete, lifecycle) are made by the shared engine (src/connector/define-stream.ts).
  */
-export interface ListSpec<Raw> {
+export interface XeroList {
   /** Path under the API root, and the response's collection key: "Invoices", "CreditNotes", "Contacts". */
   path: 'Invoices' | 'CreditNotes' | 'Contacts';
   schema: z.ZodType<Record<string, unknown>>;
   /** Stream filters (where, Statuses, includeArchived). */
   query(ctx: ReadContext): Record<string, string>;
-  toRecord(raw: Raw): SourceRecord<Raw>;
+  /**
+   * How a repair reads records by id: `IDs` = one list call per 100 ids (`IDs=a,b,c`, documented for
+   * invoices and contacts); `single` = `GET /<Path>/{id}` per id (credit notes document no `IDs`).
+   */
+  byIds: 'IDs' | 'single';
 }
+
+type XeroRaw = { UpdatedDateUTC: string };
 
 interface Pagination {
   page: number;
@@ -61,14 +59,38 @@ export function ifModifiedSinceHeader(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19);
 }
 
-export async function* readList<Raw>(
+/**
+ * A listed Xero record with its version: UpdatedDateUTC (`/Date(ms+0000)/`) as UTC ISO with ms. A record
+ * without a readable UpdatedDateUTC cannot be placed on the cursor, so the page fails loudly.
+ */
+export function rowOf<Raw extends XeroRaw>(raw: Raw, id: string, endpoint: string): RawRow<Raw> {
+  const version = parseTimestamp(raw.UpdatedDateUTC, { field: 'UpdatedDateUTC' });
+  if (!version.ok)
+    throw new DataContractError(`xero ${endpoint}: record ${id} has no usable UpdatedDateUTC (${version.message})`, {
+      source: 'xero',
+      operation: endpoint,
+    });
+  return { raw, version: version.value };
+}
+
+/** The pager of one Xero stream (src/connector/define-stream.ts). */
+export function pager<Raw extends XeroRaw>(list: XeroList): PagerFor<Raw, State, Settings> {
+  return (stream): Pager<Raw, State, Settings> => ({
+    isSorted: true,
+    read: (ctx, state) => readList(ctx, state, list, stream),
+    readByIds: (ctx, ids) => readByIds(ctx, list, stream, ids),
+  });
+}
+
+async function* readList<Raw extends XeroRaw>(
   ctx: ReadContext<Settings>,
   state: State,
-  spec: ListSpec<Raw>,
-): AsyncIterable<StreamPage<Raw, State>> {
-  const endpoint = `GET /${spec.path}`;
+  list: XeroList,
+  stream: PagedStream<Raw>,
+) {
+  const endpoint = `GET /${list.path}`;
   const from = cursorMsOf(state.cursor, { source: 'xero', operation: endpoint });
-  const source: KeysetSource<SourceRecord<Raw>> = {
+  const source: KeysetSource<RawRow<Raw> & { id: string }> = {
     pageSize: typeof ctx.settings.pageSize === 'number' ? ctx.settings.pageSize : DEFAULT_PAGE_SIZE,
     maxPageSize: MAX_PAGE_SIZE,
     where: { source: 'xero', operation: endpoint },
@@ -80,18 +102,18 @@ export async function* readList<Raw>(
     fetch: async ({ since, offset, limit }) => {
       const { page, pageSize } = pageCovering(offset, limit);
       const body = await ctx.http.request({
-        path: spec.path,
+        path: list.path,
         endpoint,
-        query: { ...spec.query(ctx), order: 'UpdatedDateUTC ASC', page, pageSize },
+        query: { ...list.query(ctx), order: 'UpdatedDateUTC ASC', page, pageSize },
         headers: since === undefined ? {} : { 'If-Modified-Since': ifModifiedSinceHeader(since) },
-        schema: spec.schema,
+        schema: list.schema,
         signal: ctx.signal,
       });
-      const items = (body[spec.path] ?? []) as Raw[];
+      const items = (body[list.path] ?? []) as Raw[];
       const pagination = body.pagination as Pagination | null | undefined;
       // Trust Xero's own pagination block when it sends one (it also holds if Xero caps pageSize below ours).
       return {
-        records: items.map((raw) => spec.toRecord(raw)),
+        records: items.map((raw) => ({ ...rowOf(raw, stream.idOf(raw), endpoint), id: stream.idOf(raw) })),
         offset: (page - 1) * (pagination?.pageSize ?? pageSize),
         more: pagination ? pagination.page < pagination.pageCount : items.length >= pageSize,
       };
@@ -99,93 +121,15 @@ export async function* readList<Raw>(
   };
   for await (const page of keysetPages(source, from, ctx.until.getTime())) {
     if (page.records.length > 0)
-      yield { records: page.records, state: { cursor: new Date(page.cursor!).toISOString() } };
+      yield {
+        rows: page.records.map(({ raw, version }) => ({ raw, version })),
+        state: { cursor: new Date(page.cursor!).toISOString() },
+      };
   }
-}
-
-/**
- * A listed Xero record → SourceRecord. `version` = UpdatedDateUTC (`/Date(ms+0000)/`) as UTC ISO with ms.
- * Xero keeps deleted documents, with Status DELETED
- * (https://developer.xero.com/documentation/api/accounting/invoices): such a record is a SourceRecord
- * with `deleted: true` and status 'DELETED'; VOIDED keeps `deleted` unset — a void is a status, never a
- * delete. A record without a readable UpdatedDateUTC cannot be placed on the cursor, so the page fails loudly.
- */
-export function toSourceRecord<Raw extends { UpdatedDateUTC: string }>(
-  raw: Raw,
-  id: string,
-  status: string | null | undefined,
-  endpoint: string,
-): SourceRecord<Raw> {
-  const version = parseTimestamp(raw.UpdatedDateUTC, { field: 'UpdatedDateUTC' });
-  if (!version.ok)
-    throw new DataContractError(`xero ${endpoint}: record ${id} has no usable UpdatedDateUTC (${version.message})`, {
-      source: 'xero',
-      operation: endpoint,
-    });
-  const record: SourceRecord<Raw> = { id, version: version.value, raw };
-  if (status) record.status = status;
-  if (status === 'DELETED') record.deleted = true;
-  return record;
-}
-
-/** One Xero stream: what differs between invoices, credit notes and contacts. */
-export interface StreamSpec<Raw extends { UpdatedDateUTC: string }> {
-  name: EntityName;
-  path: ListSpec<Raw>['path'];
-  primaryKey: 'InvoiceID' | 'CreditNoteID' | 'ContactID';
-  schema: z.ZodType<Record<string, unknown>>;
-  /** Stream filters (where, Statuses, includeArchived). */
-  query: ListSpec<Raw>['query'];
-  /** Xero's status of a record, as it says it. */
-  statusOf(raw: Raw): string | null | undefined;
-  /** Why a record is not one billing takes (SourceRecord.notForBilling), if it is not. */
-  notForBilling?(raw: Raw): string | undefined;
-  /** Statuses that are not `issued` (SourceRecord.lifecycle); contacts have none. */
-  lifecycle?: LifecycleStatuses;
-  /**
-   * How a repair reads records by id: `IDs` = one list call per 100 ids (`IDs=a,b,c`, documented for
-   * invoices and contacts); `single` = `GET /<Path>/{id}` per id (credit notes document no `IDs`).
-   */
-  byIds: 'IDs' | 'single';
-  supportsWindow: boolean;
-  /** What the mapper needs besides the record (documents: organisation and tax rates; contacts: nothing). */
-  lookups?(ctx: ReadContext<Settings>): Promise<XeroLookups>;
-  map(record: SourceRecord, ctx: MapContext): MapResult<BillingBody>;
 }
 
 /** Ids per by-ids call: one page of the list (pageSize 100), and a URL of about 4 KB of GUIDs. */
 const IDS_PER_CALL = 100;
-
-export function defineStream<Raw extends { UpdatedDateUTC: string }>(
-  spec: StreamSpec<Raw>,
-): Stream<Raw, State, Settings> {
-  const endpoint = `GET /${spec.path}`;
-  const toRecord = (raw: Raw): SourceRecord<Raw> => {
-    const record = toSourceRecord(raw, String(raw[spec.primaryKey as keyof Raw]), spec.statusOf(raw), endpoint);
-    const why = spec.notForBilling?.(raw);
-    if (why) record.notForBilling = why;
-    return record.deleted ? record : { ...record, ...lifecycleOf(record.status, spec.lifecycle ?? {}) };
-  };
-  return {
-    name: spec.name,
-    primaryKey: spec.primaryKey,
-    cursorField: 'UpdatedDateUTC',
-    isSorted: true,
-    state: State,
-    initialState,
-    supportsWindow: spec.supportsWindow,
-    read: (ctx, state) =>
-      readList<Raw>(ctx, state, {
-        path: spec.path,
-        schema: spec.schema,
-        query: spec.query,
-        toRecord,
-      }),
-    readByIds: (ctx, ids) => readByIds(ctx, spec, ids, toRecord),
-    ...(spec.lookups ? { lookups: spec.lookups } : {}),
-    map: spec.map,
-  };
-}
 
 /**
  * A repair's read of records by id. `IDs`: `GET /Invoices?IDs=a,b,c` (and `/Contacts`), with the stream's
@@ -195,37 +139,42 @@ export function defineStream<Raw extends { UpdatedDateUTC: string }>(
  * `GET /CreditNotes/{CreditNoteID}` per id (https://developer.xero.com/documentation/api/accounting/creditnotes#get-creditnotes).
  * An id the source does not have is absent from the answer (or a 404): not yielded.
  */
-async function* readByIds<Raw extends { UpdatedDateUTC: string }>(
+async function* readByIds<Raw extends XeroRaw>(
   ctx: ReadContext<Settings>,
-  spec: StreamSpec<Raw>,
+  list: XeroList,
+  stream: PagedStream<Raw>,
   ids: readonly string[],
-  toRecord: (raw: Raw) => SourceRecord<Raw>,
-): AsyncGenerator<SourceRecord<Raw>[]> {
-  const endpoint = `GET /${spec.path}`;
-  if (spec.byIds === 'IDs') {
+): AsyncGenerator<RawRow<Raw>[]> {
+  const endpoint = `GET /${list.path}`;
+  const rowsOf = (body: Record<string, unknown>, wanted: (id: string) => boolean) =>
+    ((body[list.path] ?? []) as Raw[])
+      .map((raw) => ({ id: stream.idOf(raw), row: rowOf(raw, stream.idOf(raw), endpoint) }))
+      .filter((r) => wanted(r.id))
+      .map((r) => r.row);
+  if (list.byIds === 'IDs') {
     for (let i = 0; i < ids.length; i += IDS_PER_CALL) {
       const chunk = ids.slice(i, i + IDS_PER_CALL);
       const body = await ctx.http.request({
-        path: spec.path,
+        path: list.path,
         endpoint,
-        query: { ...spec.query(ctx), IDs: chunk.join(','), page: 1, pageSize: IDS_PER_CALL },
-        schema: spec.schema,
+        query: { ...list.query(ctx), IDs: chunk.join(','), page: 1, pageSize: IDS_PER_CALL },
+        schema: list.schema,
         signal: ctx.signal,
       });
       const wanted = new Set(chunk);
-      yield ((body[spec.path] ?? []) as Raw[]).map(toRecord).filter((r) => wanted.has(r.id));
+      yield rowsOf(body, (id) => wanted.has(id));
     }
     return;
   }
   for (const id of ids) {
     try {
       const body = await ctx.http.request({
-        path: `${spec.path}/${encodeURIComponent(id)}`,
+        path: `${list.path}/${encodeURIComponent(id)}`,
         endpoint: `${endpoint}/{id}`,
-        schema: spec.schema,
+        schema: list.schema,
         signal: ctx.signal,
       });
-      yield ((body[spec.path] ?? []) as Raw[]).map(toRecord).filter((r) => r.id === id);
+      yield rowsOf(body, (found) => found === id);
     } catch (err) {
       if (err instanceof RejectedError && err.status === 404) {
         yield [];

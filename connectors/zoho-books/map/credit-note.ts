@@ -1,6 +1,7 @@
 import type { CreditNoteInputDraft } from '../../../src/billing/schemas/index.js';
 import {
   creditNoteIdFor,
+  type Decimal,
   finalizeCreditNote,
   formatMoney,
   invoiceIdFor,
@@ -16,7 +17,7 @@ import {
   sourceMeta,
 } from '../../../src/mapping/index.js';
 import type { BillingBody, MapContext, SourceRecord } from '../../../src/connector/types.js';
-import { mapping, parseRecord } from '../../../src/mapping/steps.js';
+import { mapping, parseRecord, type Steps } from '../../../src/mapping/steps.js';
 import { ZohoCreditNote } from '../schemas.js';
 import { readLookups, type ZohoLookups } from '../streams/lookups.js';
 import { currencyOf, exchangeRateOf } from './fx.js';
@@ -42,47 +43,10 @@ export function toCreditNote(record: SourceRecord, ctx: MapContext<ZohoLookups>)
     const currency = currencyOf(s, cn.currency_code);
     const a = amountsOf(s, cn, lookups, currency);
     const status = cn.status?.trim().toLowerCase() || 'unknown';
-    const applications = (cn.invoices ?? []).map((app, i) => ({
-      app,
-      amount: s.take(parseAmountOrZero(app.amount, `invoices.${i}.amount`)),
-    }));
-    const applied = sumMoney(applications.map((x) => x.amount));
-    const balance = s.take(parseOptionalAmount(cn.balance, 'balance'));
-    const slack = minorUnit(currency);
-    if (applied.minus(a.total).gt(slack)) {
-      s.fail(
-        mapFail(
-          'AMOUNTS_INCONSISTENT',
-          `credit applied to invoices ${formatMoney(applied, currency)} exceeds the credit note total ${formatMoney(a.total, currency)} ${currency}`,
-          { field: 'invoices' },
-        ),
-      );
-    }
-    if (
-      balance &&
-      status !== 'void' &&
-      status !== 'draft' &&
-      (balance.minus(a.total.minus(applied)).gt(slack) || balance.isNegative())
-    ) {
-      s.fail(
-        mapFail(
-          'AMOUNTS_INCONSISTENT',
-          `balance ${formatMoney(balance, currency)} is not within total ${formatMoney(a.total, currency)} − applied ${formatMoney(applied, currency)} ${currency}`,
-          {
-            field: 'balance',
-          },
-        ),
-      );
-    }
+    const { applications, balance } = creditUsedOf(s, cn, a.total, currency, status);
     const exchangeRate = exchangeRateOf(s, cn, a, ctx, lookups);
     const date = cn.date ? s.take(parseCalendarDate(cn.date, 'date')) : undefined;
-    const appliedToInvoices = applications
-      .filter(({ app, amount }) => !amount.isZero() && (app.invoice_id || app.invoice_number))
-      .map(({ app, amount }, i) => ({
-        ...(app.invoice_id ? { invoiceId: invoiceIdFor(ctx.connectionId, app.invoice_id) } : {}),
-        ...(app.invoice_number?.trim() ? { invoiceNumber: app.invoice_number.trim() } : {}),
-        amount: wireAmount(s, amount, currency, `invoices.${i}.amount`),
-      }));
+    const appliedToInvoices = appliedToInvoicesOf(s, applications, ctx, currency);
     const extras = (['shipping', 'adjustment', 'roundoff'] as const).filter((k) => !a[k].isZero());
     const customerName = cn.customer_name?.trim() || undefined;
     const reason = cn.reason?.trim() || undefined;
@@ -123,4 +87,55 @@ export function toCreditNote(record: SourceRecord, ctx: MapContext<ZohoLookups>)
     const result = finalizeCreditNote(draft, [...new Set(s.warnings)]);
     return result.ok ? mapOk<BillingBody>({ kind: 'credit-note', creditNote: result.value }, result.warnings) : result;
   });
+}
+
+type Application = { app: NonNullable<ZohoCreditNote['invoices']>[number]; amount: Decimal };
+
+/**
+ * The credit applied to invoices (`invoices[]`) and the credit left (`balance`), checked against the
+ * total: Σ applied ≤ total, and (except for void and draft notes) 0 ≤ balance ≤ total − Σ applied.
+ */
+function creditUsedOf(s: Steps, cn: ZohoCreditNote, total: Decimal, currency: string, status: string) {
+  const applications: Application[] = (cn.invoices ?? []).map((app, i) => ({
+    app,
+    amount: s.take(parseAmountOrZero(app.amount, `invoices.${i}.amount`)),
+  }));
+  const applied = sumMoney(applications.map((x) => x.amount));
+  const balance = s.take(parseOptionalAmount(cn.balance, 'balance'));
+  const slack = minorUnit(currency);
+  if (applied.minus(total).gt(slack)) {
+    s.fail(
+      mapFail(
+        'AMOUNTS_INCONSISTENT',
+        `credit applied to invoices ${formatMoney(applied, currency)} exceeds the credit note total ${formatMoney(total, currency)} ${currency}`,
+        { field: 'invoices' },
+      ),
+    );
+  }
+  if (
+    balance &&
+    status !== 'void' &&
+    status !== 'draft' &&
+    (balance.minus(total.minus(applied)).gt(slack) || balance.isNegative())
+  ) {
+    s.fail(
+      mapFail(
+        'AMOUNTS_INCONSISTENT',
+        `balance ${formatMoney(balance, currency)} is not within total ${formatMoney(total, currency)} − applied ${formatMoney(applied, currency)} ${currency}`,
+        { field: 'balance' },
+      ),
+    );
+  }
+  return { applications, balance };
+}
+
+/** Each invoice the credit was applied to (by its billing id on this connection and its number), with the amount. */
+function appliedToInvoicesOf(s: Steps, applications: Application[], ctx: MapContext, currency: string) {
+  return applications
+    .filter(({ app, amount }) => !amount.isZero() && (app.invoice_id || app.invoice_number))
+    .map(({ app, amount }, i) => ({
+      ...(app.invoice_id ? { invoiceId: invoiceIdFor(ctx.connectionId, app.invoice_id) } : {}),
+      ...(app.invoice_number?.trim() ? { invoiceNumber: app.invoice_number.trim() } : {}),
+      amount: wireAmount(s, amount, currency, `invoices.${i}.amount`),
+    }));
 }

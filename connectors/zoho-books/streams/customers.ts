@@ -1,7 +1,10 @@
 import { toCustomer } from '../map/customer.js';
 import { ZohoContactDetailResponse, ZohoContactList } from '../schemas.js';
-import { fetchOrganizationLookups } from './lookups.js';
-import { defineStream } from './read.js';
+import { fetchOrganizationLookups, type ZohoOrganizationInfo } from './lookups.js';
+import { defineStream } from '../../../src/connector/define-stream.js';
+import type { Settings } from '../settings.js';
+import { pager, statusOf, type ZohoRecord } from './read.js';
+import { initialState, State } from './state.js';
 
 /**
  * Customers: `GET /contacts?contact_type=customer` + `GET /contacts/{id}` (contact persons, addresses, GST)
@@ -10,15 +13,22 @@ import { defineStream } from './read.js';
  * mapper needs no tax settings, so its lookups are the organisation only (country, base currency, state
  * for a contact that names none), which `read` fetches anyway: no tax-settings calls.
  */
-export const customersStream = defineStream({
+export const customersStream = defineStream<ZohoRecord, State, Settings, { organization: ZohoOrganizationInfo }>({
   name: 'customers',
-  path: 'contacts',
   primaryKey: 'contact_id',
-  detailKey: 'contact',
-  listSchema: ZohoContactList,
-  detailSchema: ZohoContactDetailResponse,
-  listQuery: { contact_type: 'customer' },
+  cursorField: 'last_modified_time',
+  state: State,
+  initialState,
   supportsWindow: false,
+  statusOf,
+  // Contacts have neither drafts nor voids: every one is issued.
   lookups: fetchOrganizationLookups,
   map: toCustomer,
+  pager: pager({
+    path: 'contacts',
+    detailKey: 'contact',
+    listSchema: ZohoContactList,
+    detailSchema: ZohoContactDetailResponse,
+    listQuery: { contact_type: 'customer' },
+  }),
 });

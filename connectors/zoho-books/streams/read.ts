@@ -1,25 +1,13 @@
 import type { z } from 'zod';
-import type {
-  BillingBody,
-  EntityName,
-  MapContext,
-  ReadContext,
-  SourceRecord,
-  Stream,
-  StreamPage,
-} from '../../../src/connector/types.js';
+import type { PagedStream, PagerFor, RawPage, RawRow } from '../../../src/connector/define-stream.js';
+import type { ReadContext } from '../../../src/connector/types.js';
 import { cursorMsOf } from '../../../src/connector/cursor-ms.js';
 import { IdSet } from '../../../src/connector/id-set.js';
-import { lifecycleOf, type LifecycleStatuses } from '../../../src/connector/lifecycle.js';
 import { RejectedError } from '../../../src/errors/index.js';
-import type { MapResult } from '../../../src/mapping/index.js';
 import type { ZohoRow } from '../schemas.js';
 import type { Settings } from '../settings.js';
 import { fetchOrganization } from './lookups.js';
-import { cursorParam, inRange, initialState, instantOf, offsetMinutesAt, State } from './state.js';
-
-/** Zoho's document statuses (lower case) that are not `issued`. */
-const DOCUMENT_STATUSES: LifecycleStatuses = { draft: ['draft'], void: ['void'] };
+import { cursorParam, inRange, instantOf, offsetMinutesAt, type State } from './state.js';
 
 /**
  * One incremental Zoho stream (invoices, credit notes, customers), all read the same way:
@@ -46,24 +34,39 @@ const DOCUMENT_STATUSES: LifecycleStatuses = { draft: ['draft'], void: ['void'] 
  */
 export type ZohoRecord = Record<string, unknown>;
 
-export interface StreamSpec<Lookups> {
-  name: EntityName;
+export interface ZohoList {
   /** List path and the list's array key: "invoices", "creditnotes", "contacts". */
   path: 'invoices' | 'creditnotes' | 'contacts';
-  primaryKey: 'invoice_id' | 'creditnote_id' | 'contact_id';
   /** Detail response key: "invoice", "creditnote", "contact". */
   detailKey: 'invoice' | 'creditnote' | 'contact';
   listSchema: z.ZodType<Record<string, unknown>>;
   detailSchema: z.ZodType<Record<string, unknown>>;
   /** Extra list parameters (contacts: contact_type=customer). */
   listQuery?: Record<string, string>;
-  supportsWindow: boolean;
-  /** What the mapper needs besides the record (documents: organisation and tax settings; contacts: nothing). */
-  lookups?(ctx: ReadContext<Settings>): Promise<Lookups>;
-  map(record: SourceRecord<ZohoRecord>, ctx: MapContext<Lookups>): MapResult<BillingBody>;
 }
 
-type Spec = StreamSpec<unknown>;
+/** What a Zoho read needs: the list, and what the stream is (its name, its ids, whether it windows). */
+type Spec = ZohoList & PagedStream<ZohoRecord>;
+
+/** The status Zoho gives a record: the detail's, or the listed row's when the detail has none. */
+export function statusOf(detail: ZohoRecord, listed?: Record<string, unknown>): string | undefined {
+  if (typeof detail.status === 'string') return detail.status;
+  return typeof listed?.status === 'string' ? listed.status : undefined;
+}
+
+/** The pager of one Zoho stream (src/connector/define-stream.ts): a list, then a detail GET per row. */
+export function pager(list: ZohoList): PagerFor<ZohoRecord, State, Settings> {
+  return (stream) => {
+    const spec: Spec = { ...list, ...stream };
+    return {
+      isSorted: false,
+      resumable: true,
+      read: (ctx, state) => read(ctx, spec, state),
+      readByIds: (ctx, ids) => readByIds(ctx, spec, ids),
+      listIds: (ctx) => listIds(ctx, spec),
+    };
+  };
+}
 
 async function* listPages(
   ctx: ReadContext<Settings>,
@@ -109,8 +112,8 @@ async function fetchDetail(
   ctx: ReadContext<Settings>,
   spec: Spec,
   row: ZohoRow,
-): Promise<SourceRecord<ZohoRecord> | undefined> {
-  return fetchById(ctx, spec, String(row[spec.primaryKey]), row);
+): Promise<RawRow<ZohoRecord> | undefined> {
+  return fetchById(ctx, spec, spec.idOf(row), row);
 }
 
 /** `GET /<entity>/{id}`; `row` is the listed summary when there is one. Undefined when the source has no such record (404). */
@@ -119,7 +122,7 @@ async function fetchById(
   spec: Spec,
   id: string,
   row: ZohoRow = {},
-): Promise<SourceRecord<ZohoRecord> | undefined> {
+): Promise<RawRow<ZohoRecord> | undefined> {
   let detail: ZohoRecord;
   try {
     // https://www.zoho.com/books/api/v3/invoices/ (get an invoice; credit notes and contacts alike)
@@ -151,19 +154,10 @@ async function fetchById(
       'record has no readable last_modified_time; versioned at the read bound',
     );
   }
-  const status = typeof detail.status === 'string' ? detail.status : (row.status ?? undefined);
-  // A document Zoho holds as `draft` is not issued yet, one as `void` was voided
-  // (https://www.zoho.com/books/api/v3/invoices/, https://www.zoho.com/books/api/v3/credit-notes/);
-  // contacts have neither.
-  const lifecycle = lifecycleOf(status?.toLowerCase(), spec.detailKey === 'contact' ? {} : DOCUMENT_STATUSES);
-  return { id, version, ...(status ? { status } : {}), ...lifecycle, raw: detail };
+  return { raw: detail, version, listed: row };
 }
 
-async function* read(
-  ctx: ReadContext<Settings>,
-  spec: Spec,
-  state: State,
-): AsyncIterable<StreamPage<ZohoRecord, State>> {
+async function* read(ctx: ReadContext<Settings>, spec: Spec, state: State): AsyncIterable<RawPage<ZohoRecord, State>> {
   const cursorMs = cursorMsOf(state.cursor, { source: 'zoho-books', operation: `GET /${spec.path}` });
   const query: Record<string, string | number> = {
     sort_column: 'created_time',
@@ -182,7 +176,7 @@ async function* read(
     query.date_end = ctx.window.to;
   }
   const wanted = inRange(cursorMs, ctx.until.getTime());
-  const idOf = (row: ZohoRow) => String(row[spec.primaryKey]);
+  const idOf = (row: ZohoRow) => spec.idOf(row);
   // Every id this read handed out (for the pages after and the second pass): a whole first sync's worth.
   const seen = new IdSet();
   const take = async (rows: ZohoRow[]) => {
@@ -200,7 +194,7 @@ async function* read(
     });
     const records = await pool(fresh, ctx.settings.detailConcurrency, (r) => fetchDetail(ctx, spec, r));
     return {
-      records: records.filter((r): r is SourceRecord<ZohoRecord> => r !== undefined),
+      rows: records.filter((r): r is RawRow<ZohoRecord> => r !== undefined),
       knownSkipped: listed.length - fresh.length,
     };
   };
@@ -224,43 +218,25 @@ async function* read(
   }
 }
 
-export function defineStream<Lookups>(spec: StreamSpec<Lookups>): Stream<ZohoRecord, State, Settings, Lookups> {
-  const s = spec as Spec;
-  return {
-    name: spec.name,
-    primaryKey: spec.primaryKey,
-    cursorField: 'last_modified_time',
-    isSorted: false,
-    resumable: true,
-    state: State,
-    supportsWindow: spec.supportsWindow,
-    initialState,
-    ...(spec.lookups ? { lookups: spec.lookups } : {}),
-    map: spec.map,
-    read: (ctx, state) => read(ctx, s, state),
-    /**
-     * A repair: `GET /<entity>/{id}` per id (https://www.zoho.com/books/api/v3/invoices/,
-     * and alike for credit notes and contacts) — Zoho has no by-ids list with line items. One call per id,
-     * `detailConcurrency` at once; a 404 leaves the id out (the source no longer has it).
-     */
-    async *readByIds(ctx, ids) {
-      const chunk = Math.max(1, ctx.settings.pageSize);
-      for (let i = 0; i < ids.length; i += chunk) {
-        const found = await pool(ids.slice(i, i + chunk), ctx.settings.detailConcurrency, (id) =>
-          fetchById(ctx, s, id),
-        );
-        yield found.filter((r): r is SourceRecord<ZohoRecord> => r !== undefined);
-      }
-    },
-    /** Every id that exists now, page by page: Zoho hard-deletes without a feed, so reconciliation diffs ids. */
-    async *listIds(ctx) {
-      for await (const rows of listPages(ctx, s, {
-        sort_column: 'created_time',
-        sort_order: 'A',
-        per_page: ctx.settings.pageSize,
-      })) {
-        yield rows.map((r) => String(r[spec.primaryKey]));
-      }
-    },
-  };
+/**
+ * A repair: `GET /<entity>/{id}` per id (https://www.zoho.com/books/api/v3/invoices/, and alike for credit
+ * notes and contacts) — Zoho has no by-ids list with line items. One call per id, `detailConcurrency` at
+ * once; a 404 leaves the id out (the source no longer has it).
+ */
+async function* readByIds(
+  ctx: ReadContext<Settings>,
+  spec: Spec,
+  ids: readonly string[],
+): AsyncGenerator<RawRow<ZohoRecord>[]> {
+  const chunk = Math.max(1, ctx.settings.pageSize);
+  for (let i = 0; i < ids.length; i += chunk) {
+    const found = await pool(ids.slice(i, i + chunk), ctx.settings.detailConcurrency, (id) => fetchById(ctx, spec, id));
+    yield found.filter((r): r is RawRow<ZohoRecord> => r !== undefined);
+  }
+}
+
+/** Every id that exists now, page by page: Zoho hard-deletes without a feed, so reconciliation diffs ids. */
+async function* listIds(ctx: ReadContext<Settings>, spec: Spec): AsyncGenerator<string[]> {
+  const query = { sort_column: 'created_time', sort_order: 'A', per_page: ctx.settings.pageSize };
+  for await (const rows of listPages(ctx, spec, query)) yield rows.map(spec.idOf);
 }

@@ -12,11 +12,28 @@ import {
   type XeroListedContact,
 } from '../../../connectors/xero/schemas.js';
 import { lookupsFrom, type XeroLookups } from '../../../connectors/xero/streams/lookups.js';
-import { toSourceRecord } from '../../../connectors/xero/streams/read.js';
+import { rowOf } from '../../../connectors/xero/streams/read.js';
+import { sourceRecordOf } from '../../../src/connector/define-stream.js';
 
 /** Fixtures in test/fixtures/xero, read through the connector's own schemas and record builder. */
 export function fixture(name: string): unknown {
   return JSON.parse(readFileSync(fileURLToPath(new URL(`../../fixtures/xero/${name}`, import.meta.url)), 'utf8'));
+}
+
+/** A raw Xero record as its stream makes it (the shared engine's rules with Xero's status words). */
+export function toSourceRecord<Raw extends { UpdatedDateUTC: string }>(
+  raw: Raw,
+  id: string,
+  status: string | null | undefined,
+  endpoint: string,
+): SourceRecord<Raw> {
+  const rules = {
+    primaryKey: '',
+    statusOf: () => status,
+    lifecycle: endpoint === 'GET /Contacts' ? {} : { draft: ['DRAFT', 'SUBMITTED'], void: ['VOIDED'] },
+    deleted: ['DELETED'],
+  };
+  return { ...sourceRecordOf(rules, rowOf(raw, id, endpoint)), id };
 }
 
 export function invoiceRecord(name: string): SourceRecord<XeroInvoice> {

@@ -11,7 +11,7 @@ import {
   XeroTaxRatesResponse,
 } from '../../../../connectors/xero/schemas.js';
 import { lookupsFrom } from '../../../../connectors/xero/streams/lookups.js';
-import { toSourceRecord } from '../../../../connectors/xero/streams/read.js';
+import { toSourceRecord } from '../fixtures.js';
 import { CreditNoteUpsertBody } from '../../../../src/billing/schemas/credit-note.js';
 import { InvoiceUpsertBody } from '../../../../src/billing/schemas/invoice.js';
 import { Money, QUARANTINE_REASON_CODES, sumMoney } from '../../../../src/mapping/index.js';
