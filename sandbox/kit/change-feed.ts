@@ -18,6 +18,8 @@ export interface RecordedChange {
   modifiedAt: number;
   /** The record as the vendor's webhook carries it at that instant (Zoho posts the record's fields). */
   record?: Record<string, unknown>;
+  /** Renders `record` now; called only by a sender that will deliver the change (rendering costs). */
+  render?: () => Record<string, unknown>;
 }
 
 type Listener = (change: RecordedChange) => void;

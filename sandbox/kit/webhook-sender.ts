@@ -99,7 +99,7 @@ export class WebhookSender {
       this.stats.notSent += 1;
       return;
     }
-    this.pending.push(change);
+    this.pending.push(change.render ? { ...change, record: change.record ?? change.render() } : change);
     this.flushTimer ??= this.later(this.settings.delayMs, () => {
       this.flushTimer = undefined;
       this.flush();
