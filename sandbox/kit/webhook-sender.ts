@@ -49,6 +49,7 @@ export class WebhookSender {
   private queueBusy = false;
   private generation = 0;
   private closed = false;
+  /** Since the subscription was last set up (a new url or secret starts them over). */
   readonly stats: WebhookStats = emptyStats();
   readonly log: AttemptLog[] = [];
 
@@ -120,6 +121,8 @@ export class WebhookSender {
     this.pending = [];
     this.queue.length = 0;
     this.queueBusy = false;
+    Object.assign(this.stats, emptyStats());
+    this.log.length = 0;
     if (!this.settings.url || !this.settings.secret) {
       this.state = 'off';
       return;
@@ -163,11 +166,21 @@ export class WebhookSender {
       }
     }
     if (this.settings.reorder) shuffle(out, this.faults);
+    if (this.vendor.ordered) {
+      this.queue.push(...out);
+      void this.pump(this.generation);
+    } else void this.sendInTurn(out, this.generation);
+  }
+
+  /**
+   * First attempts one after another, so a seed gives the same arrival order on every run (a failed one's
+   * retries run on their own timers and do not hold the others).
+   */
+  private async sendInTurn(out: readonly WebhookDelivery[], generation: number): Promise<void> {
     for (const d of out) {
-      if (this.vendor.ordered) this.queue.push(d);
-      else void this.attempt(d, 0, this.generation);
+      if (generation !== this.generation || this.closed) return;
+      await this.attempt(d, 0, generation);
     }
-    if (this.vendor.ordered) void this.pump(this.generation);
   }
 
   /** Intuit: one delivery at a time; the next waits until the head is acknowledged. */
@@ -186,7 +199,11 @@ export class WebhookSender {
   }
 
   /** One attempt; on failure schedules the next per the retry schedule. */
-  private async attempt(d: WebhookDelivery, n: number, generation: number): Promise<'delivered' | 'retrying' | 'abandoned'> {
+  private async attempt(
+    d: WebhookDelivery,
+    n: number,
+    generation: number,
+  ): Promise<'delivered' | 'retrying' | 'abandoned'> {
     const status = await this.post(d, n);
     if (generation !== this.generation || this.closed) return 'abandoned';
     if (status >= 200 && status < 300) {

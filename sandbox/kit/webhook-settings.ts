@@ -6,7 +6,10 @@ import { z } from 'zod';
  */
 export const WebhookSettingsBody = z.strictObject({
   /** The receiver's base URL (`http://127.0.0.1:4020`); null turns deliveries off. */
-  url: z.url({ protocol: /^https?$/ }).nullable().optional(),
+  url: z
+    .url({ protocol: /^https?$/ })
+    .nullable()
+    .optional(),
   /** Xero: the webhook key; QuickBooks: the verifier token; Zoho Books: the custom header's value. */
   secret: z.string().min(1).optional(),
   /** Time from a change to its delivery; changes inside it are batched where the vendor batches. */

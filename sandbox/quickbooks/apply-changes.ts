@@ -90,7 +90,9 @@ function customers(store: QboStore, body: ChangesBody): void {
     case 'edit':
       for (const x of targetIds(all, id, body, active, 'active customers')) {
         const c = store.customer(x);
-        store.editCustomer(x, { displayName: `${c.displayName.replace(/ \(rev \d+\)$/, '')} (rev ${c.syncToken + 1})` });
+        store.editCustomer(x, {
+          displayName: `${c.displayName.replace(/ \(rev \d+\)$/, '')} (rev ${c.syncToken + 1})`,
+        });
       }
       return;
     case 'void':

@@ -152,13 +152,13 @@ export async function startQuickBooksEmulator(
     const num = (v: unknown, d: number) => (typeof v === 'number' ? v : d);
     store.silently(() =>
       generateData(store, {
-      seed: typeof b.seed === 'number' || typeof b.seed === 'string' ? b.seed : gen.seed,
-      records: num(b.records, gen.records),
-      customers: num(b.customers, gen.customers),
-      creditMemos: num(b.creditMemos, gen.creditMemos),
-      spanDays: num(b.spanDays, gen.spanDays),
-      now: clock.nowSecond(),
-    }),
+        seed: typeof b.seed === 'number' || typeof b.seed === 'string' ? b.seed : gen.seed,
+        records: num(b.records, gen.records),
+        customers: num(b.customers, gen.customers),
+        creditMemos: num(b.creditMemos, gen.creditMemos),
+        spanDays: num(b.spanDays, gen.spanDays),
+        now: clock.nowSecond(),
+      }),
     );
     state.limiter.reset();
   };

@@ -202,7 +202,10 @@ export async function startXeroEmulator(options: XeroEmulatorOptions = {}): Prom
   const admin = new Router();
   registerAdminRoutes(admin, control);
   let apiBase = '';
-  const webhooks = new WebhookSender(xeroWebhooks(() => apiBase), () => clock.now());
+  const webhooks = new WebhookSender(
+    xeroWebhooks(() => apiBase),
+    () => clock.now(),
+  );
   store.feed.subscribe((c) => webhooks.record(c));
   registerWebhookAdminRoutes(admin, webhooks, (body) => applyXeroChanges(store, body));
 

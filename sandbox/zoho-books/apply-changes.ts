@@ -13,11 +13,12 @@ import { MutationError, type ZohoMutation } from './zoho-mutation.js';
 /**
  * `POST /__admin/changes` on the Zoho Books sandbox (one organisation: `organisation` must be it if given),
  * as one mutation batch (one second for all, as `/__admin/mutate`):
- * - invoices: create; edit = the first line's quantity up by one unit (amounts change); void or delete one
- *   with nothing paid, credited or written off;
- * - credit-notes: create one unit's credit against an open invoice, applied; edit = a save that changes no
- *   field (Zoho's Edited trigger fires; the sandbox has no credit-note field edit); void or delete an
- *   unapplied open one;
+ * - invoices: create; edit = the first line's quantity up by one unit (amounts change); void or delete,
+ *   preferring ones with nothing paid, credited or written off, else with `force` (payments and credits
+ *   removed first, as a Zoho user must);
+ * - credit-notes: create one unit's credit against a posted invoice (applied up to its balance); edit = a
+ *   save that changes no field (Zoho's Edited trigger fires; the sandbox has no credit-note field edit);
+ *   void or delete, preferring unapplied ones, else with `force`;
  * - customers: edit = a new contact name; delete one with no transactions (as Zoho refuses otherwise);
  *   the sandbox creates no contacts and Zoho voids none.
  */
@@ -43,6 +44,11 @@ function clean(store: ZohoDataStore, inv: InvoiceRecord): boolean {
   );
 }
 
+/** The records that need no `force` first, then the others, each in store order. */
+function cleanFirst<T>(all: readonly T[], isClean: (r: T) => boolean): T[] {
+  return [...all.filter(isClean), ...all.filter((r) => !isClean(r))];
+}
+
 function invoices(store: ZohoDataStore, body: ChangesBody): ZohoMutation[] {
   const all = store.invoices();
   const id = (i: InvoiceRecord) => i.invoice_id;
@@ -57,7 +63,9 @@ function invoices(store: ZohoDataStore, body: ChangesBody): ZohoMutation[] {
     case 'void':
     case 'delete': {
       const op = body.op === 'void' ? ('void_invoice' as const) : ('delete_invoice' as const);
-      return targetIds(all, id, body, (i) => clean(store, i), 'unpaid invoices').map((x) => ({ op, invoice_id: x }));
+      const ordered = cleanFirst(all, (i) => clean(store, i));
+      const can = (i: InvoiceRecord) => body.op === 'delete' || i.status !== 'void';
+      return targetIds(ordered, id, body, can, 'invoices').map((x) => ({ op, invoice_id: x, force: true }));
     }
   }
 }
@@ -68,8 +76,9 @@ function creditNotes(store: ZohoDataStore, body: ChangesBody): ZohoMutation[] {
   switch (body.op) {
     case 'create': {
       const n = createCount(body);
-      const open = store.invoices().filter((i) => clean(store, i));
-      if (open.length < n) throw new ChangeRefused(`only ${open.length} open invoices to credit; asked for ${n}`);
+      const posted = (i: InvoiceRecord) => i.status !== 'draft' && i.status !== 'void' && i.lines.length > 0;
+      const open = cleanFirst(store.invoices(), (i) => clean(store, i)).filter(posted);
+      if (open.length < n) throw new ChangeRefused(`only ${open.length} posted invoices to credit; asked for ${n}`);
       return open.slice(0, n).map((i) => ({ op: 'create_credit_note' as const, invoice_id: i.invoice_id }));
     }
     case 'edit':
@@ -81,8 +90,9 @@ function creditNotes(store: ZohoDataStore, body: ChangesBody): ZohoMutation[] {
     case 'void':
     case 'delete': {
       const op = body.op === 'void' ? ('void_credit_note' as const) : ('delete_credit_note' as const);
-      const free = (c: CreditNoteRecord) => c.status === 'open' && c.applications.length === 0;
-      return targetIds(all, id, body, free, 'unapplied credit notes').map((x) => ({ op, creditnote_id: x }));
+      const ordered = cleanFirst(all, (c) => c.status === 'open' && c.applications.length === 0);
+      const can = (c: CreditNoteRecord) => body.op === 'delete' || c.status !== 'void';
+      return targetIds(ordered, id, body, can, 'credit notes').map((x) => ({ op, creditnote_id: x, force: true }));
     }
   }
 }
@@ -99,13 +109,16 @@ function customers(store: ZohoDataStore, body: ChangesBody): ZohoMutation[] {
       return targetIds(all, id, body, (c) => c.status === 'active', 'active customers').map((x) => ({
         op: 'edit_contact' as const,
         contact_id: x,
-        changes: { contact_name: `${store.contact(x)?.contact_name.replace(/ \(rev \d+\)$/, '') ?? x} (rev ${store.data.random.int(2, 999)})` },
+        changes: {
+          contact_name: `${store.contact(x)?.contact_name.replace(/ \(rev \d+\)$/, '') ?? x} (rev ${store.data.random.int(2, 999)})`,
+        },
       }));
     case 'delete': {
       const used = new Set([...store.invoices(), ...store.creditNotes()].map((d) => d.customer_id));
-      return targetIds(all, id, body, (c) => !used.has(c.contact_id), 'customers with no transactions').map(
-        (x) => ({ op: 'delete_contact' as const, contact_id: x }),
-      );
+      return targetIds(all, id, body, (c) => !used.has(c.contact_id), 'customers with no transactions').map((x) => ({
+        op: 'delete_contact' as const,
+        contact_id: x,
+      }));
     }
   }
 }
