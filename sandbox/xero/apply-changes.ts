@@ -14,8 +14,10 @@ import type { XeroContact, XeroCreditNote, XeroInvoice } from './xero-records.js
 /**
  * `POST /__admin/changes` on the Xero sandbox, as a Xero user would make each change:
  * - invoices (sales): create AUTHORISED; edit = new lines (the amounts billing receives change); void an
- *   AUTHORISED one with nothing paid or credited; delete a DRAFT or SUBMITTED one (Xero deletes only those);
- * - credit-notes: create AUTHORISED; edit = a new reference; void an AUTHORISED unallocated one; delete a draft;
+ *   AUTHORISED one with nothing paid or credited; delete a DRAFT or SUBMITTED one (Xero deletes only those;
+ *   with a count and too few drafts, the missing drafts are created first, and announced as creates);
+ * - credit-notes: create AUTHORISED; edit = a new reference; void an AUTHORISED unallocated one; delete a
+ *   draft (created first, likewise, when a count asks for more than there are);
  * - customers: create; edit = a new name (shown on every document); delete = archive (Xero deletes no
  *   contact); void does not exist for contacts.
  * `organisation` defaults to the INR organisation (the printed config's).
@@ -52,6 +54,8 @@ function invoices(store: XeroDataStore, t: string, body: ChangesBody): void {
       return;
     case 'delete': {
       const draft = (i: XeroInvoice) => i.Status === 'DRAFT' || i.Status === 'SUBMITTED';
+      const missing = body.count === undefined ? 0 : body.count - sales.filter(draft).length;
+      for (let i = 0; i < missing; i++) sales.push(store.createInvoice(t, { status: 'DRAFT' }));
       for (const x of targets(sales, id, body, draft, 'draft invoices')) store.deleteInvoice(t, x);
     }
   }
@@ -74,6 +78,8 @@ function creditNotes(store: XeroDataStore, t: string, body: ChangesBody): void {
       return;
     case 'delete': {
       const draft = (c: XeroCreditNote) => c.Status === 'DRAFT' || c.Status === 'SUBMITTED';
+      const missing = body.count === undefined ? 0 : body.count - all.filter(draft).length;
+      for (let i = 0; i < missing; i++) all.push(store.createCreditNote(t, { status: 'DRAFT' }));
       for (const x of targets(all, id, body, draft, 'draft credit notes')) store.deleteCreditNote(t, x);
     }
   }
