@@ -13,7 +13,8 @@ import type { XeroContact, XeroCreditNote, XeroInvoice } from './xero-records.js
 
 /**
  * `POST /__admin/changes` on the Xero sandbox, as a Xero user would make each change:
- * - invoices (sales): create AUTHORISED; edit = new lines (the amounts billing receives change); void an
+ * - invoices (sales): create AUTHORISED; edit = new lines (the amounts billing receives change), or a new
+ *   reference where Xero allows no line change (something paid or credited); void an
  *   AUTHORISED one with nothing paid or credited; delete a DRAFT or SUBMITTED one (Xero deletes only those;
  *   with a count and too few drafts, the missing drafts are created first, and announced as creates);
  * - credit-notes: create AUTHORISED; edit = a new reference; void an AUTHORISED unallocated one; delete a
@@ -46,9 +47,15 @@ function invoices(store: XeroDataStore, t: string, body: ChangesBody): void {
     case 'create':
       for (let i = 0; i < countOf(body); i++) store.createInvoice(t, { status: 'AUTHORISED' });
       return;
-    case 'edit':
-      for (const x of targets(sales, id, body, open, 'open invoices')) store.editInvoice(t, x, { lines: true });
+    case 'edit': {
+      // New lines where Xero allows them (nothing paid or credited), else a new reference, as Xero permits.
+      const editable = (i: XeroInvoice) => ['DRAFT', 'SUBMITTED', 'AUTHORISED'].includes(i.Status) && untouched(i);
+      const live = (i: XeroInvoice) => i.Status !== 'VOIDED' && i.Status !== 'DELETED';
+      const ordered = [...sales.filter(editable), ...sales.filter((i) => !editable(i))];
+      for (const x of targets(ordered, id, body, live, 'invoices not voided or deleted'))
+        store.editInvoice(t, x, editable(store.invoice(t, x)) ? { lines: true } : {});
       return;
+    }
     case 'void':
       for (const x of targets(sales, id, body, open, 'open invoices')) store.voidInvoice(t, x);
       return;

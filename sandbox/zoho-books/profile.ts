@@ -24,8 +24,9 @@ export const profile: SandboxProfile = {
         `  organizationId ${emu.organizationId}, clientId ${d.clientId}, clientSecret ${d.clientSecret}, refreshToken ${d.refreshToken}`,
         `  authorize URL ${emu.url}/oauth/v2/auth, token URL ${emu.tokenUrl}; admin: ${emu.url}/__admin/{mutate,clock,faults,limits,journal,stats}`,
       ],
-      configEntry: () =>
+      configEntry: (webhooks) =>
         configEntry({
+          webhooks,
           id: ZOHO_SANDBOX_CONNECTION,
           system: 'zoho-books',
           originSource: 'EXTERNAL_SYSTEM_A',
