@@ -7,6 +7,7 @@ import { startBillingSandbox, type RunningBilling } from './billing-sandbox.js';
 import { sandboxConfig } from './sandbox-config.js';
 import { startEmulator, type Running } from './start-emulator.js';
 import {
+  webhookUrl,
   pickWebhooksPort,
   sandboxWebhookWiring,
   wireWebhooks,
@@ -21,6 +22,7 @@ interface AllOptions {
   records: number;
   webhooks: boolean;
   webhooksPort?: number;
+  webhooksHost?: string;
 }
 
 type RunningErp = Running & { system: string };
@@ -71,7 +73,7 @@ async function wire(o: AllOptions, erps: RunningErp[]): Promise<WebhookWiring | 
   if (!o.webhooks) return undefined;
   const after = o.port === 0 || o.port + PROFILES.length + 1 > MAX_PORT ? undefined : o.port + PROFILES.length + 1;
   const port = await pickWebhooksPort(o.webhooksPort, after, o.host);
-  const wiring = sandboxWebhookWiring(o.host, port, o.seed);
+  const wiring = sandboxWebhookWiring(o.host, port, o.seed, o.webhooksHost);
   await wireWebhooks(erps, wiring);
   return wiring;
 }
@@ -80,7 +82,7 @@ function print(billing: RunningBilling, erps: RunningErp[], wiring: WebhookWirin
   for (const r of [billing, ...erps]) for (const line of r.describe()) console.log(line);
   if (wiring)
     console.log(
-      `webhooks              every ERP emulator posts its changes to http://${wiring.host}:${wiring.port} (the worker's webhooks listener); Xero checks intent to receive every ${INTENT_RETRY_MS / 1000} s until the worker answers`,
+      `webhooks              every ERP emulator posts its changes to ${webhookUrl(wiring)} (the worker's webhooks listener); Xero checks intent to receive every ${INTENT_RETRY_MS / 1000} s until the worker answers`,
     );
   console.log(`\n${sandboxConfig(billing, erps, wiring)}\n`);
 }
@@ -99,6 +101,7 @@ export function registerAllCommand(sandbox: Command): void {
       "the worker's webhooks port (default: the port after the ERPs')",
       intOption('--webhooks-port', 1, MAX_PORT),
     )
+    .option('--webhooks-host <host>', 'the host the emulators post to (default: the loopback the worker listens on)')
     .option('--no-webhooks', 'no webhook deliveries, and no webhooks sections in the config')
     // `sandbox frob` reaches this default command as an argument: named below instead of commander's
     // "too many arguments for 'all'".

@@ -4,8 +4,11 @@ import type { Running } from './start-emulator.js';
 
 /** Where the worker's webhook listener will be, and the secret each sandbox signs with. */
 export interface WebhookWiring {
+  /** Where the worker's listener binds (the printed config's `webhooks.host`). */
   host: string;
   port: number;
+  /** The host the emulators post to: the listener's, or another name for it (a compose service). */
+  target: string;
   /** The safety-net schedule the printed config gives connections whose webhooks are healthy. */
   withWebhooksEverySeconds: number;
   secretOf(system: string): string;
@@ -39,13 +42,19 @@ export function webhookHost(host: string): string {
 }
 
 /** Sandbox values, printed with the config: never real secrets. */
-export function sandboxWebhookWiring(host: string, port: number, seed: number): WebhookWiring {
+export function sandboxWebhookWiring(host: string, port: number, seed: number, target?: string): WebhookWiring {
   return {
     host: webhookHost(host),
     port,
+    target: target ?? webhookHost(host),
     withWebhooksEverySeconds: 3600,
     secretOf: (system) => `sandbox-${system}-webhooks-${seed}`,
   };
+}
+
+/** The worker's listener as the emulators reach it. */
+export function webhookUrl(w: WebhookWiring): string {
+  return `http://${w.target.includes(':') ? `[${w.target}]` : w.target}:${w.port}`;
 }
 
 /** A connection's `webhooks` entries for the printed config. */
@@ -63,7 +72,7 @@ export async function wireWebhooks(erps: ReadonlyArray<Running & { system: strin
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
-        url: `http://${w.host.includes(':') ? `[${w.host}]` : w.host}:${w.port}`,
+        url: webhookUrl(w),
         secret: w.secretOf(erp.system),
         intentRetryMs: INTENT_RETRY_MS,
       }),
