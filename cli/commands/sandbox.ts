@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { PROFILES } from '../../sandbox/profiles.js';
 import { registerAllCommand } from '../sandbox/all-command.js';
 import { registerBillingCommand, registerErpCommands } from '../sandbox/single-commands.js';
 
@@ -7,7 +8,7 @@ export function registerSandboxCommand(program: Command): void {
   const sandbox = program
     .command('sandbox')
     .description('run the built-in emulators (billing service and ERPs) on loopback');
-  registerAllCommand(sandbox);
+  registerAllCommand(sandbox, PROFILES);
   registerBillingCommand(sandbox);
-  registerErpCommands(sandbox);
+  registerErpCommands(sandbox, PROFILES);
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { PROFILES } from '../../sandbox/profiles.js';
+import type { SandboxProfile } from '../../sandbox/profiles.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { intOption, MAX_PORT } from '../parse-args.js';
 import { waitForShutdown } from '../wait-for-shutdown.js';
@@ -27,13 +27,11 @@ interface AllOptions {
 
 type RunningErp = Running & { system: string };
 
-/** The emulators `sandbox` runs, and `all` of them (the default). */
-export const SANDBOXES = ['all', 'billing', ...PROFILES.map((p) => p.name)];
-
 /** `sandbox frob` reaches the default command as an argument; a first port must leave room for the ERPs. */
-function checkArguments(o: AllOptions, args: readonly string[]): void {
-  if (args.length) throw new ConfigError(`unknown sandbox "${args[0]}"; choose one of ${SANDBOXES.join(', ')}`);
-  const last = PROFILES.length; // billing at --port, then one port per ERP
+function checkArguments(o: AllOptions, args: readonly string[], profiles: readonly SandboxProfile[]): void {
+  const sandboxes = ['all', 'billing', ...profiles.map((p) => p.name)];
+  if (args.length) throw new ConfigError(`unknown sandbox "${args[0]}"; choose one of ${sandboxes.join(', ')}`);
+  const last = profiles.length; // billing at --port, then one port per ERP
   if (o.port !== 0 && o.port + last > MAX_PORT)
     throw new ConfigError(
       `--port ${o.port}: the sandbox uses ports ${o.port} to ${o.port + last}, past ${MAX_PORT}; use at most ${MAX_PORT - last}`,
@@ -41,7 +39,10 @@ function checkArguments(o: AllOptions, args: readonly string[]): void {
 }
 
 /** Billing at --port, each ERP on the next port (any free ports with --port 0); all closed if one fails. */
-async function startAll(o: AllOptions): Promise<{ billing: RunningBilling; erps: RunningErp[] }> {
+async function startAll(
+  o: AllOptions,
+  profiles: readonly SandboxProfile[],
+): Promise<{ billing: RunningBilling; erps: RunningErp[] }> {
   const next = (n: number) => (o.port === 0 ? 0 : o.port + n);
   const hint = 'choose another first port with --port';
   const running: Running[] = [];
@@ -55,7 +56,7 @@ async function startAll(o: AllOptions): Promise<{ billing: RunningBilling; erps:
     );
     running.push(billing);
     const erps: RunningErp[] = [];
-    for (const [i, p] of PROFILES.entries()) {
+    for (const [i, p] of profiles.entries()) {
       const start = () => p.start({ port: next(i + 1), host: o.host, seed: o.seed, records: o.records });
       const erp = await startEmulator(`${p.name} emulator at --port + ${i + 1}`, hint, start, next(i + 1), o.host);
       running.push(erp);
@@ -70,8 +71,9 @@ async function startAll(o: AllOptions): Promise<{ billing: RunningBilling; erps:
 
 /** The worker's webhook listener (after the ERPs' ports by default), and every ERP emulator posting to it. */
 async function wire(o: AllOptions, erps: RunningErp[]): Promise<WebhookWiring | undefined> {
+  const count = erps.length;
   if (!o.webhooks) return undefined;
-  const after = o.port === 0 || o.port + PROFILES.length + 1 > MAX_PORT ? undefined : o.port + PROFILES.length + 1;
+  const after = o.port === 0 || o.port + count + 1 > MAX_PORT ? undefined : o.port + count + 1;
   const port = await pickWebhooksPort(o.webhooksPort, after, o.host);
   const wiring = sandboxWebhookWiring(o.host, port, o.seed, o.webhooksHost);
   await wireWebhooks(erps, wiring);
@@ -88,7 +90,7 @@ function print(billing: RunningBilling, erps: RunningErp[], wiring: WebhookWirin
 }
 
 /** `erp-sync sandbox [all]`: every emulator, wired to a worker's webhook listener, and the config that uses them. */
-export function registerAllCommand(sandbox: Command): void {
+export function registerAllCommand(sandbox: Command, profiles: readonly SandboxProfile[]): void {
   sandbox
     .command('all', { isDefault: true })
     .description('every emulator on consecutive ports, and a config that uses them')
@@ -107,8 +109,8 @@ export function registerAllCommand(sandbox: Command): void {
     // "too many arguments for 'all'".
     .allowExcessArguments()
     .action(async (o: AllOptions, cmd: Command) => {
-      checkArguments(o, cmd.args);
-      const { billing, erps } = await startAll(o);
+      checkArguments(o, cmd.args, profiles);
+      const { billing, erps } = await startAll(o, profiles);
       const closeAll = () => Promise.all([billing, ...erps].map((r) => r.close())).then(() => undefined);
       const wiring = await wire(o, erps).catch(async (e: unknown) => {
         await closeAll();

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { PROFILES } from '../../sandbox/profiles.js';
+import type { SandboxProfile } from '../../sandbox/profiles.js';
 import { collect, intOption, MAX_PORT, parseKeyPair } from '../parse-args.js';
 import { waitForShutdown } from '../wait-for-shutdown.js';
 import { startBillingSandbox } from './billing-sandbox.js';
@@ -35,8 +35,8 @@ export function registerBillingCommand(sandbox: Command): void {
 }
 
 /** `erp-sync sandbox <erp>`: one ERP emulator per profile (its webhooks are set through `/__admin/webhooks`). */
-export function registerErpCommands(sandbox: Command): void {
-  for (const p of PROFILES) {
+export function registerErpCommands(sandbox: Command, profiles: readonly SandboxProfile[]): void {
+  for (const p of profiles) {
     sandbox
       .command(p.name)
       .description(p.command.description)
