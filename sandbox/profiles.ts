@@ -6,4 +6,10 @@ import { profile as zohoBooks } from './zoho-books/profile.js';
 /** Every ERP emulator, in the order `erp-sync sandbox` gives them ports and the demo runs them. */
 export const PROFILES: readonly SandboxProfile[] = [zohoBooks, quickbooks, xero];
 
-export type { DemoHooks, RunningSandbox, SandboxProfile, SandboxStartOptions } from './kit/profile.js';
+export type {
+  ConnectionWebhooks,
+  DemoHooks,
+  RunningSandbox,
+  SandboxProfile,
+  SandboxStartOptions,
+} from './kit/profile.js';

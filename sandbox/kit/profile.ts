@@ -31,8 +31,11 @@ export interface RunningSandbox {
   close(): Promise<void>;
   /** The lines `erp-sync sandbox` prints about it: where it listens, the credentials, the admin endpoints. */
   describe(): string[];
-  /** Its entry under `connections:` in the config `erp-sync sandbox` prints (YAML lines). */
-  configEntry(): string[];
+  /**
+   * Its entry under `connections:` in the config `erp-sync sandbox` prints (YAML lines); with `webhooks`,
+   * the connection's webhook secret and its schedule while webhooks are healthy.
+   */
+  configEntry(webhooks?: ConnectionWebhooks): string[];
   /** What the demo does with it. */
   demo: DemoHooks;
 }
@@ -75,6 +78,14 @@ export function demoConnection(c: {
   };
 }
 
+/** A connection's webhook entries in the printed config (the worker's `webhooks` keys). */
+export interface ConnectionWebhooks {
+  /** Xero: the webhook key; QuickBooks: the verifier token; Zoho Books: the custom header's value. */
+  secret: string;
+  /** The safety-net schedule while the connection's webhooks are healthy. */
+  withWebhooksEverySeconds: number;
+}
+
 /** A connection under `connections:` in a YAML config, as lines; digit-only strings are quoted so YAML keeps them strings. */
 export function configEntry(c: {
   id: string;
@@ -82,13 +93,18 @@ export function configEntry(c: {
   originSource: OriginSource;
   everySeconds: number;
   settings: Record<string, string | number>;
+  webhooks?: ConnectionWebhooks;
 }): string[] {
   const value = (v: string | number) => (typeof v === 'string' && /^\d+$/.test(v) ? `"${v}"` : String(v));
+  const schedule = c.webhooks
+    ? `{ everySeconds: ${c.everySeconds}, withWebhooksEverySeconds: ${c.webhooks.withWebhooksEverySeconds} }`
+    : `{ everySeconds: ${c.everySeconds} }`;
   return [
     `  - id: ${c.id}`,
     `    system: ${c.system}`,
     `    originSource: ${c.originSource}`,
-    `    schedule: { everySeconds: ${c.everySeconds} }`,
+    `    schedule: ${schedule}`,
+    ...(c.webhooks ? ['    webhooks:', `      secret: ${value(c.webhooks.secret)}`] : []),
     '    settings:',
     ...Object.entries(c.settings).map(([k, v]) => `      ${k}: ${value(v)}`),
   ];

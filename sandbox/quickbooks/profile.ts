@@ -39,8 +39,9 @@ export const profile: SandboxProfile = {
         `  realmId ${emu.realmId}, clientId ${d.clientId}, clientSecret ${d.clientSecret}, refreshToken ${d.refreshToken} (rotates)`,
         `  authorize URL ${emu.url}/connect/oauth2, token URL ${emu.url}/oauth2/v1/tokens/bearer; admin: ${emu.url}/__admin/{invoices,credit-memos,customers,touch,clock,faults,limits,journal,stats}`,
       ],
-      configEntry: () =>
+      configEntry: (webhooks) =>
         configEntry({
+          webhooks,
           id: 'qbo-in',
           system: 'quickbooks',
           originSource: 'EXTERNAL_SYSTEM_B',

@@ -7,6 +7,7 @@ import { toMinor } from '../kit/minor-units.js';
 import { localDate, renderTimestamp } from './qbo-time.js';
 import { type RenderContext, renderCustomer, renderDoc, renderReference } from './render.js';
 import { SeededRandom } from '../kit/seeded-random.js';
+import { ChangeFeed, type ChangeOp } from '../kit/change-feed.js';
 import { isReplayEntity, QboReplayedRecords, replayedUpdatedMs } from './replayed-records.js';
 
 /** What POST /__admin/invoices (and store.createInvoice) accept. Amounts in rupees (decimal numbers). */
@@ -57,6 +58,11 @@ export class QboStore {
   private rng = new SeededRandom('admin');
   /** Records and company settings replayed in QBO's own JSON (POST /__admin/records, /__admin/organisation). */
   readonly replayed = new QboReplayedRecords();
+  /** Every create, update, void and delete a person makes, after it is made (the webhook sender listens). */
+  readonly feed = new ChangeFeed();
+  /** The realm the feed names (set by the emulator). */
+  organisation = '';
+  private quiet = 0;
 
   constructor(
     readonly clock: EmulatorClock,
@@ -113,6 +119,22 @@ export class QboStore {
     this.cache.clear();
     this.replayed.clear();
     for (const k of Object.keys(this.counters) as Array<keyof QboStore['counters']>) this.counters[k] = 0;
+  }
+
+  /** Runs `fn` without recording changes: generating the company is not a person editing it. */
+  silently<T>(fn: () => T): T {
+    this.quiet += 1;
+    try {
+      return fn();
+    } finally {
+      this.quiet -= 1;
+    }
+  }
+
+  private emit<T>(kind: DocKind | 'Customer', op: ChangeOp, id: string, at: number, value: T): T {
+    const entity = kind === 'Invoice' ? 'invoices' : kind === 'CreditMemo' ? 'credit-notes' : 'customers';
+    if (!this.quiet) this.feed.emit({ entity, op, id, organisation: this.organisation, modifiedAt: at });
+    return value;
   }
 
   doc(kind: DocKind, id: string): StoredDoc {
@@ -202,7 +224,7 @@ export class QboStore {
       at,
     });
     this.addDoc(doc);
-    return doc;
+    return this.emit('Invoice', 'create', doc.id, at, doc);
   }
 
   editInvoice(id: string, patch: EditInput, kind: DocKind = 'Invoice'): StoredDoc {
@@ -216,7 +238,7 @@ export class QboStore {
     if (patch.privateNote !== undefined) d.privateNote = patch.privateNote;
     if (patch.customerMemo !== undefined) d.customerMemo = patch.customerMemo;
     this.touchRecord(d, this.stamp(patch.at));
-    return d;
+    return this.emit(kind, 'edit', d.id, d.lastUpdated, d);
   }
 
   /** QBO void: totals, balance and line quantities go to 0, PrivateNote "Voided"; the invoice stays. */
@@ -225,7 +247,7 @@ export class QboStore {
     d.voided = true;
     d.privateNote = d.privateNote ? `Voided - ${d.privateNote}` : 'Voided';
     this.touchRecord(d, this.stamp(at));
-    return d;
+    return this.emit('Invoice', 'void', d.id, d.lastUpdated, d);
   }
 
   /** QBO delete: gone from queries and reads; CDC shows a stub for 30 days. */
@@ -235,7 +257,7 @@ export class QboStore {
     this.cache.delete(`${kind}${id}`);
     const stub: DeletedStub = { entity: kind, id, deletedAt: this.stamp(at) };
     this.deleted.push(stub);
-    return stub;
+    return this.emit(kind, 'delete', id, stub.deletedAt, stub);
   }
 
   /** A customer payment against an invoice (default: the whole balance). */
@@ -247,7 +269,7 @@ export class QboStore {
     d.paidPaise += paise;
     d.linked.push({ TxnId: this.nextId('Payment'), TxnType: 'Payment' });
     this.touchRecord(d, this.stamp(at));
-    return d;
+    return this.emit('Invoice', 'edit', d.id, d.lastUpdated, d);
   }
 
   /**
@@ -300,10 +322,11 @@ export class QboStore {
         inv.creditPaise += applied;
         inv.linked.push({ TxnId: id, TxnType: 'CreditMemo' });
         this.touchRecord(inv, Math.max(at, inv.lastUpdated));
+        this.emit('Invoice', 'edit', inv.id, inv.lastUpdated, inv);
       }
     }
     this.addDoc(memo);
-    return memo;
+    return this.emit('CreditMemo', 'create', memo.id, at, memo);
   }
 
   /** A customer as a person would add one: name, optional currency (default the home one) and address. */
@@ -327,7 +350,7 @@ export class QboStore {
       lastUpdated: at,
     };
     this.addCustomer(c);
-    return c;
+    return this.emit('Customer', 'create', c.id, at, c);
   }
 
   editCustomer(
@@ -339,7 +362,8 @@ export class QboStore {
     if (patch.displayName !== undefined) c.displayName = patch.displayName;
     if (patch.email !== undefined) c.email = patch.email;
     this.touchRecord(c, this.stamp(patch.at));
-    return c;
+    // Deleting a customer in QuickBooks makes it inactive; Intuit's event says Delete.
+    return this.emit('Customer', patch.active === false ? 'delete' : 'edit', c.id, c.lastUpdated, c);
   }
 
   /** Same-second edits: every listed record (or the first `count`) gets one LastUpdatedTime. */
@@ -348,6 +372,7 @@ export class QboStore {
     for (const id of ids) {
       const r = entity === 'Customer' ? this.customer(id) : this.doc(entity, id);
       this.touchRecord(r, stamp);
+      this.emit(entity, 'edit', id, stamp, r);
     }
     return stamp;
   }

@@ -13,6 +13,10 @@ import type { QboCompanyProfile } from './catalog.js';
 import { RequestLimiter } from './request-limiter.js';
 import { QboTokenRegistry } from './token-registry.js';
 import { QBO_DECISION_PATH, vendorRouter } from './vendor-routes.js';
+import { WebhookSender } from '../kit/webhook-sender.js';
+import { registerWebhookAdminRoutes } from '../kit/webhook-admin-routes.js';
+import { applyQuickBooksChanges } from './apply-changes.js';
+import { quickBooksWebhooks } from './webhooks.js';
 
 /** QuickBooks' options; the shared ones default to seed 42, 60 invoices (≈5 % then deleted), 500 requests/minute, 1-hour tokens and QBO_SANDBOX_DEFAULTS' credentials. */
 export interface QuickBooksEmulatorOptions extends EmulatorOptions {
@@ -53,6 +57,8 @@ export interface RunningQuickBooksEmulator {
   codes: AuthorizationCodes;
   faults: FaultInjector;
   journal: Journal;
+  /** The webhook sender (`/__admin/webhooks`): every change the store records, as Intuit delivers it. */
+  webhooks: WebhookSender;
   stats(): EmulatorStats;
   close(): Promise<void>;
 }
@@ -138,24 +144,31 @@ export async function startQuickBooksEmulator(
     journal: new Journal(),
     counters: { requests: 0, byEndpoint: {}, queries: 0, cdcCalls: 0, minorVersions: {} },
   };
+  store.organisation = realmId;
+  const webhooks = new WebhookSender(quickBooksWebhooks(), () => clock.now());
+  store.feed.subscribe((c) => webhooks.record(c));
   const reset = (b: Record<string, unknown>) => {
     store.clear();
     const num = (v: unknown, d: number) => (typeof v === 'number' ? v : d);
-    generateData(store, {
-      seed: typeof b.seed === 'number' || typeof b.seed === 'string' ? b.seed : gen.seed,
-      records: num(b.records, gen.records),
-      customers: num(b.customers, gen.customers),
-      creditMemos: num(b.creditMemos, gen.creditMemos),
-      spanDays: num(b.spanDays, gen.spanDays),
-      now: clock.nowSecond(),
-    });
+    store.silently(() =>
+      generateData(store, {
+        seed: typeof b.seed === 'number' || typeof b.seed === 'string' ? b.seed : gen.seed,
+        records: num(b.records, gen.records),
+        customers: num(b.customers, gen.customers),
+        creditMemos: num(b.creditMemos, gen.creditMemos),
+        spanDays: num(b.spanDays, gen.spanDays),
+        now: clock.nowSecond(),
+      }),
+    );
     state.limiter.reset();
   };
+  const admin = adminRouter(state, reset);
+  registerWebhookAdminRoutes(admin, webhooks, (body) => applyQuickBooksChanges(store, body));
   const running = await startEmulatorServer(
     {
       name: 'quickbooks',
       router: vendorRouter(state),
-      admin: adminRouter(state, reset),
+      admin: admin,
       faults: state.faults,
       journal: state.journal,
       keyOf: (req) =>
@@ -199,7 +212,11 @@ export async function startQuickBooksEmulator(
     codes: state.codes,
     faults: state.faults,
     journal: state.journal,
+    webhooks,
     stats: () => statsOf(state),
-    close: running.close,
+    close: () => {
+      webhooks.close();
+      return running.close();
+    },
   };
 }

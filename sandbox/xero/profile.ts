@@ -36,8 +36,9 @@ export const profile: SandboxProfile = {
         `  tenants ${emu.tenantIds.join(', ')} (INR, AUD); clientId ${d.clientId}, clientSecret ${d.clientSecret}, refreshToken ${d.refreshToken} (single-use)`,
         `  authorize URL ${emu.url}/identity/connect/authorize, token URL ${emu.tokenUrl}; admin: ${emu.url}/__admin/{tenants,day-limit,clock,faults,limits,journal,stats}`,
       ],
-      configEntry: () =>
+      configEntry: (webhooks) =>
         configEntry({
+          webhooks,
           id: 'xero-in',
           system: 'xero',
           originSource: 'EXTERNAL_SYSTEM_C',

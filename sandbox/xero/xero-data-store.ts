@@ -12,6 +12,7 @@ import {
   voidDocument,
 } from './document-ops.js';
 import type { EmulatorClock } from '../kit/emulator-clock.js';
+import { ChangeFeed, type ChangeEntity, type ChangeOp } from '../kit/change-feed.js';
 import { generateContact, type ContactSpec } from './generate-contacts.js';
 import type { TenantDataset } from './generate-data.js';
 import { generateLineSpecs, pickLineAmountTypes } from './generate-lines.js';
@@ -80,6 +81,8 @@ export interface ContactEdit {
 export class XeroDataStore {
   private tenants = new Map<string, TenantState>();
   private fixedAt: number | undefined;
+  /** Every create, edit, void, delete and archive, after it is made (the webhook sender listens). */
+  readonly feed = new ChangeFeed();
 
   constructor(
     datasets: readonly TenantDataset[],
@@ -194,6 +197,11 @@ export class XeroDataStore {
     return this.fixedAt ?? this.clock.now();
   }
 
+  private emit<T>(tenantId: string, entity: ChangeEntity, op: ChangeOp, id: string, value: T): T {
+    this.feed.emit({ entity, op, id, organisation: tenantId, modifiedAt: this.at() });
+    return value;
+  }
+
   /** Runs several changes stamped with ONE instant (same-second, even same-millisecond edits). */
   batch<T>(fn: () => T, atMs = this.clock.now()): T {
     const previous = this.fixedAt;
@@ -238,7 +246,7 @@ export class XeroDataStore {
       atMs: this.at(),
     });
     t.invoices.set(inv.InvoiceID, inv);
-    return inv;
+    return this.emit(tenantId, 'invoices', 'create', inv.InvoiceID, inv);
   }
 
   private lineSpecs(t: TenantState, lines: InvoiceCreate['lines'], foreign: boolean): LineSpec[] {
@@ -276,26 +284,26 @@ export class XeroDataStore {
         ? `${inv.Reference.replace(/ \(rev \d+\)$/, '')} (rev ${t.rng.int(2, 99)})`.trim()
         : inv.Reference);
     inv.UpdatedDateUTC = msDate(this.at());
-    return inv;
+    return this.emit(tenantId, 'invoices', 'edit', inv.InvoiceID, inv);
   }
 
   voidInvoice(tenantId: string, id: string): XeroInvoice {
     const inv = this.invoice(tenantId, id);
     voidDocument(inv, this.at());
-    return inv;
+    return this.emit(tenantId, 'invoices', 'void', inv.InvoiceID, inv);
   }
 
   deleteInvoice(tenantId: string, id: string): XeroInvoice {
     const inv = this.invoice(tenantId, id);
     deleteDocument(inv, this.at());
-    return inv;
+    return this.emit(tenantId, 'invoices', 'delete', inv.InvoiceID, inv);
   }
 
   payInvoice(tenantId: string, id: string, amount?: number): XeroInvoice {
     const t = this.tenant(tenantId);
     const inv = this.invoice(tenantId, id);
     applyPayment(inv, amount ?? inv.AmountDue, t.rng.uuid(), this.at());
-    return inv;
+    return this.emit(tenantId, 'invoices', 'edit', inv.InvoiceID, inv);
   }
 
   createCreditNote(tenantId: string, spec: CreditNoteCreate = {}): XeroCreditNote {
@@ -328,6 +336,7 @@ export class XeroDataStore {
       atMs: this.at(),
     });
     t.creditNotes.set(cn.CreditNoteID, cn);
+    this.emit(tenantId, 'credit-notes', 'create', cn.CreditNoteID, cn);
     if (target && spec.allocateTo)
       this.allocateCreditNote(tenantId, cn.CreditNoteID, target.InvoiceID, spec.allocateTo.amount);
     return cn;
@@ -339,33 +348,34 @@ export class XeroDataStore {
     const inv = this.invoice(tenantId, invoiceId);
     const value = amount ?? Money.min(cn.RemainingCredit, inv.AmountDue).toNumber();
     allocateCredit(cn, inv, value, t.rng.uuid(), this.at());
-    return cn;
+    this.emit(tenantId, 'invoices', 'edit', inv.InvoiceID, inv);
+    return this.emit(tenantId, 'credit-notes', 'edit', cn.CreditNoteID, cn);
   }
 
   voidCreditNote(tenantId: string, id: string): XeroCreditNote {
     const cn = this.creditNote(tenantId, id);
     voidDocument(cn, this.at());
-    return cn;
+    return this.emit(tenantId, 'credit-notes', 'void', cn.CreditNoteID, cn);
   }
 
   deleteCreditNote(tenantId: string, id: string): XeroCreditNote {
     const cn = this.creditNote(tenantId, id);
     deleteDocument(cn, this.at());
-    return cn;
+    return this.emit(tenantId, 'credit-notes', 'delete', cn.CreditNoteID, cn);
   }
 
   editCreditNote(tenantId: string, id: string, reference?: string): XeroCreditNote {
     const cn = this.creditNote(tenantId, id);
     cn.Reference = reference ?? `${cn.Reference} (amended)`.trim();
     cn.UpdatedDateUTC = msDate(this.at());
-    return cn;
+    return this.emit(tenantId, 'credit-notes', 'edit', cn.CreditNoteID, cn);
   }
 
   createContact(tenantId: string, spec: ContactSpec = {}): XeroContact {
     const t = this.tenant(tenantId);
     const c = generateContact(t.rng, t.profile, t.rng.uuid(), t.contacts.size + 1, this.at(), spec);
     t.contacts.set(c.ContactID, c);
-    return c;
+    return this.emit(tenantId, 'customers', 'create', c.ContactID, c);
   }
 
   editContact(tenantId: string, id: string, changes: ContactEdit): XeroContact {
@@ -379,7 +389,7 @@ export class XeroDataStore {
     }
     c.UpdatedDateUTC = msDate(this.at());
     if (changes.name !== undefined) this.renameEverywhere(tenantId, c);
-    return c;
+    return this.emit(tenantId, 'customers', 'edit', c.ContactID, c);
   }
 
   /** Xero shows the contact's current name on its documents; the documents' UpdatedDateUTC does not move. */
@@ -393,6 +403,7 @@ export class XeroDataStore {
     const c = this.contact(tenantId, id);
     c.ContactStatus = 'ARCHIVED';
     c.UpdatedDateUTC = msDate(this.at());
-    return c;
+    // Xero contacts are archived, never deleted; its webhook says UPDATE.
+    return this.emit(tenantId, 'customers', 'delete', c.ContactID, c);
   }
 }

@@ -32,6 +32,10 @@ import { XeroTokenRegistry } from './token-registry.js';
 import { createGuard } from './vendor-guard.js';
 import { XeroDataStore } from './xero-data-store.js';
 import { xeroErrors } from './xero-errors.js';
+import { WebhookSender } from '../kit/webhook-sender.js';
+import { registerWebhookAdminRoutes } from '../kit/webhook-admin-routes.js';
+import { applyXeroChanges } from './apply-changes.js';
+import { xeroWebhooks } from './webhooks.js';
 
 /** Xero's options; the shared ones default to XERO_SANDBOX_DEFAULTS (seed 1, 120 invoices per organisation, 60 requests/minute, 30-minute tokens). */
 export interface XeroEmulatorOptions extends EmulatorOptions {
@@ -72,6 +76,8 @@ export interface XeroEmulator extends XeroEmulatorControl {
   tokenUrl: string;
   /** The organisations' tenant ids, in order (INR first). */
   tenantIds: string[];
+  /** The webhook sender (`/__admin/webhooks`): every change the store records, as Xero delivers it. */
+  webhooks: WebhookSender;
   close(): Promise<void>;
 }
 
@@ -195,6 +201,13 @@ export async function startXeroEmulator(options: XeroEmulatorOptions = {}): Prom
   registerApiRoutes(router, guard, { store, clock, ifModifiedSince: () => settings.ifModifiedSince });
   const admin = new Router();
   registerAdminRoutes(admin, control);
+  let apiBase = '';
+  const webhooks = new WebhookSender(
+    xeroWebhooks(() => apiBase),
+    () => clock.now(),
+  );
+  store.feed.subscribe((c) => webhooks.record(c));
+  registerWebhookAdminRoutes(admin, webhooks, (body) => applyXeroChanges(store, body));
 
   const server = await startEmulatorServer(
     {
@@ -233,13 +246,18 @@ export async function startXeroEmulator(options: XeroEmulatorOptions = {}): Prom
     options.port ?? 0,
     options.host ?? '127.0.0.1',
   );
+  apiBase = `${server.url}/api.xro/2.0`;
   return {
     ...control,
+    webhooks,
     url: server.url,
     port: server.port,
     apiBase: `${server.url}/api.xro/2.0`,
     tokenUrl: `${server.url}/connect/token`,
     tenantIds: store.tenantIds,
-    close: () => server.close(),
+    close: () => {
+      webhooks.close();
+      return server.close();
+    },
   };
 }

@@ -1,5 +1,5 @@
 import { clientSettings, configEntry, demoConnection, type SandboxProfile } from '../kit/profile.js';
-import { ZOHO_SANDBOX_DEFAULTS } from './sandbox-defaults.js';
+import { ZOHO_SANDBOX_CONNECTION, ZOHO_SANDBOX_DEFAULTS } from './sandbox-defaults.js';
 
 /** The Zoho Books emulator as `erp-sync sandbox` and the demo run it. */
 export const profile: SandboxProfile = {
@@ -24,9 +24,10 @@ export const profile: SandboxProfile = {
         `  organizationId ${emu.organizationId}, clientId ${d.clientId}, clientSecret ${d.clientSecret}, refreshToken ${d.refreshToken}`,
         `  authorize URL ${emu.url}/oauth/v2/auth, token URL ${emu.tokenUrl}; admin: ${emu.url}/__admin/{mutate,clock,faults,limits,journal,stats}`,
       ],
-      configEntry: () =>
+      configEntry: (webhooks) =>
         configEntry({
-          id: 'zoho-in',
+          webhooks,
+          id: ZOHO_SANDBOX_CONNECTION,
           system: 'zoho-books',
           originSource: 'EXTERNAL_SYSTEM_A',
           everySeconds: 30,
@@ -38,13 +39,13 @@ export const profile: SandboxProfile = {
           },
         }),
       demo: {
-        connectionId: 'zoho-in',
+        connectionId: ZOHO_SANDBOX_CONNECTION,
         originSource: 'EXTERNAL_SYSTEM_A',
         from: '2025-01-01',
         to: '2025-12-31',
         connection: () =>
           demoConnection({
-            id: 'zoho-in',
+            id: ZOHO_SANDBOX_CONNECTION,
             system: 'zoho-books',
             originSource: 'EXTERNAL_SYSTEM_A',
             // The sandbox has no per-minute limit; real Zoho allows 100/min per organisation.

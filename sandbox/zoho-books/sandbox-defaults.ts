@@ -16,3 +16,6 @@ export const ZOHO_SANDBOX_DEFAULTS = Object.freeze({
   accessTokenTtlSeconds: 3600,
   maxRefreshesPerTenMinutes: 10,
 });
+
+/** The connection id of the Zoho Books sandbox in the config `erp-sync sandbox` prints (and its webhook URL). */
+export const ZOHO_SANDBOX_CONNECTION = 'zoho-in';

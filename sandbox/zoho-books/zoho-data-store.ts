@@ -9,6 +9,8 @@ import type { RenderContext } from './render-context.js';
 import type { ContactRecord, CreditNoteRecord, CurrencyCode, CurrencyRecord, InvoiceRecord } from './store-records.js';
 import { formatZohoDate } from './zoho-timestamp.js';
 import { ZohoReplayedRecords } from './replayed-records.js';
+import { ChangeFeed } from '../kit/change-feed.js';
+import { batchChanges } from './batch-changes.js';
 import {
   parseMutationBatch,
   type ContactChanges,
@@ -33,6 +35,8 @@ export class ZohoDataStore implements MutationTarget {
   readonly contactMap = new Map<string, ContactRecord>();
   /** Records and organisation settings replayed in Zoho's own JSON (POST /__admin/records, /__admin/organisation). */
   readonly replayed = new ZohoReplayedRecords();
+  /** Every record a mutation batch created, edited, voided or deleted, after the batch (the webhook sender listens). */
+  readonly feed = new ChangeFeed();
   private credits = new Map<string, number>();
   /** Counts loads and mutation batches (applied or rolled back). */
   private changes = 0;
@@ -183,6 +187,9 @@ export class ZohoDataStore implements MutationTarget {
     try {
       const results = ops.map((op) => applyMutation(this, op, now));
       this.refreshCredits();
+      const changes = batchChanges(this, this.undo.values(), now);
+      this.undo = undefined;
+      for (const change of changes) this.feed.emit(change);
       return results;
     } catch (e) {
       this.rollback();

@@ -21,6 +21,10 @@ import { Journal } from '../kit/journal.js';
 import { Router, type RouteResult } from '../kit/router.js';
 import { startEmulatorServer } from '../kit/emulator-server.js';
 import { registerAdminRoutes } from './admin-routes.js';
+import { WebhookSender } from '../kit/webhook-sender.js';
+import { registerWebhookAdminRoutes } from '../kit/webhook-admin-routes.js';
+import { applyZohoChanges } from './apply-changes.js';
+import { zohoBooksWebhooks } from './webhooks.js';
 import { registerContactRoutes } from './contact-routes.js';
 import { registerCreditNoteRoutes } from './credit-note-routes.js';
 import { EmulatorClock, type ClockSettings } from '../kit/emulator-clock.js';
@@ -29,7 +33,7 @@ import { registerInvoiceRoutes } from './invoice-routes.js';
 import { registerOAuthRoutes, ZOHO_DECISION_PATH } from './oauth-routes.js';
 import { AuthorizationCodes } from '../kit/authorization-codes.js';
 import { ZohoRateLimiter } from './rate-limiter.js';
-import { ZOHO_SANDBOX_DEFAULTS } from './sandbox-defaults.js';
+import { ZOHO_SANDBOX_CONNECTION, ZOHO_SANDBOX_DEFAULTS } from './sandbox-defaults.js';
 import { SeededRandom } from '../kit/seeded-random.js';
 import { registerSettingsRoutes } from './settings-routes.js';
 import { ZohoTokenRegistry } from './token-registry.js';
@@ -88,6 +92,8 @@ export interface ZohoEmulator {
   /** The authorization-code grant: consent page, codes, exchange checks. */
   codes: AuthorizationCodes;
   limiter: ZohoRateLimiter;
+  /** The webhook sender (`/__admin/webhooks`): every change the store records, as a workflow webhook posts it. */
+  webhooks: WebhookSender;
   stats(): ZohoEmulatorStats;
   close(): Promise<void>;
 }
@@ -179,6 +185,9 @@ export async function startZohoEmulator(options: ZohoEmulatorOptions = {}): Prom
   const urls = () => ({ url: baseUrl, apiBase: `${baseUrl}/books/v3`, tokenUrl: `${baseUrl}/oauth/v2/token` });
 
   const admin = new Router();
+  const webhooks = new WebhookSender(zohoBooksWebhooks(ZOHO_SANDBOX_CONNECTION), () => clock.now());
+  store.feed.subscribe((c) => webhooks.record(c));
+  registerWebhookAdminRoutes(admin, webhooks, (body) => applyZohoChanges(store, body));
   registerAdminRoutes(admin, {
     store,
     clock,
@@ -249,6 +258,10 @@ export async function startZohoEmulator(options: ZohoEmulatorOptions = {}): Prom
     codes,
     limiter,
     stats,
-    close: server.close,
+    webhooks,
+    close: () => {
+      webhooks.close();
+      return server.close();
+    },
   };
 }
