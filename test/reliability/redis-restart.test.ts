@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/http/free-port.js';
 import { pings } from '../../src/redis.js';
-import { CLI, CONNECTION, HISTORY, type Pipeline, REPO_ROOT, startPipeline, until } from '../support/pipeline.js';
+import { CLI, CONNECTION, HISTORY, type Harness, REPO_ROOT, startHarness, until } from '../support/harness.js';
 
 /**
  * Commands survive Redis restarts. A Redis of the test's own (another port, append-only file on disk so
@@ -16,7 +16,7 @@ describe('given `erp-sync backfill` running on a Redis that keeps its data on di
   let dir: string;
   let port: number;
   let redis: ChildProcess | undefined;
-  let p: Pipeline;
+  let p: Harness;
 
   const startRedis = async () => {
     const child = spawn(
@@ -54,7 +54,7 @@ describe('given `erp-sync backfill` running on a Redis that keeps its data on di
     dir = await mkdtemp(join(tmpdir(), 'redis-restart-'));
     port = await freePort();
     await startRedis();
-    p = await startPipeline({
+    p = await startHarness({
       name: 'redis-restart',
       invoices: 400,
       customers: 20,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
-import { CONNECTION, type Pipeline, startPipeline, until } from '../support/pipeline.js';
+import { CONNECTION, type Harness, startHarness, until } from '../support/harness.js';
 
 /**
  * Nothing lost when a worker dies twice in a row (a crash loop, an OOM kill, a lost node) while upsert
@@ -25,9 +25,9 @@ for (const variant of [
   { maxStalledCount: 1, expectStalled: true, batch: 4 },
 ]) {
   describe(`given upsert jobs of ${variant.batch} record(s) in flight while two workers in a row are killed (maxStalledCount ${variant.maxStalledCount})`, () => {
-    let p: Pipeline;
+    let p: Harness;
     beforeAll(async () => {
-      p = await startPipeline({
+      p = await startHarness({
         name: `two-crashes-${variant.maxStalledCount}`,
         invoices: INVOICES,
         customers: 5,

@@ -4,13 +4,13 @@ import { expect } from 'vitest';
 import { stringify as toYaml } from 'yaml';
 import { utcDate } from '../../src/billing/dates.js';
 import { type CliRun, runCli } from './cli.js';
-import { COMPANY, CONNECTION, HISTORY, type Pipeline } from './pipeline.js';
+import { COMPANY, CONNECTION, HISTORY, type Harness } from './harness.js';
 
 /**
  * The pipeline's config as an operator keeps it for a Redis with a password: no `redis.url` in the file
  * (the URL, password included, goes in REDIS_URL), written beside the pipeline's own config file.
  */
-export async function configWithoutRedisUrl(p: Pipeline): Promise<string> {
+export async function configWithoutRedisUrl(p: Harness): Promise<string> {
   const { redis, ...rest } = p.rawConfig;
   const file = join(dirname(await p.configFile()), 'erp-sync-redis-from-env.yaml');
   await writeFile(file, toYaml({ ...rest, redis: { prefix: redis.prefix } }));
@@ -39,7 +39,7 @@ export function backfillArgs(configFile: string): string[] {
  * void_not_reflected is for a person). Asserts the backfill exits 0 with nothing quarantined, billing
  * matches the source record for record, and the reconcile exits 0 with no drift.
  */
-export async function cliBackfillAndReconcile(p: Pipeline, configFile: string, env: Record<string, string>) {
+export async function cliBackfillAndReconcile(p: Harness, configFile: string, env: Record<string, string>) {
   const t0 = Date.now();
   const backfill = await runCli(backfillArgs(configFile), { env, timeoutMs: 120_000 });
   const seconds = (Date.now() - t0) / 1000;

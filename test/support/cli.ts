@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
-import { CLI, REPO_ROOT } from './pipeline.js';
+import { CLI, REPO_ROOT } from './repo-paths.js';
 
 export interface CliRun {
   code: number | null;
