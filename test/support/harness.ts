@@ -50,7 +50,7 @@ import { type AppConfig, parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { isClusterUrl, workerConnection } from '../../src/redis.js';
 import { type ChildWorker, spawnChildWorker } from './child-worker.js';
-import { ACME, connectionSpecs, GLOBEX, HISTORY, rawHarnessConfig, UPSERT_PATH } from './harness-config.js';
+import { connectionSpecs, HISTORY, rawHarnessConfig, UPSERT_PATH } from './harness-config.js';
 import { randomSecrets, type Secrets, startEmulators } from './harness-emulators.js';
 import { describeQueues, drained, waitForBackfill, waitForDrain } from './queue-waits.js';
 import { connect, dropPrefix, TEST_REDIS_URL } from './redis.js';
@@ -364,8 +364,13 @@ export async function startHarness(options: HarnessOptions) {
     buyersOf(company: string): string[] {
       return b.store.company(company).customers.map((c) => c.details.buyerId);
     },
-    /** Voids in the company's billing the invoices the connection's source holds as void (what a person does; no sync can). */
-    async mirrorSourceVoids(c: typeof ACME | typeof GLOBEX): Promise<number> {
+    /**
+     * Voids in the company's billing the invoices the connection's source holds as void (what a person
+     * does; no sync can); default: the first connection. Returns how many; a refused void throws.
+     */
+    async mirrorSourceVoids(
+      c: { connection: string; company: string } = { connection: specs[0]!.id, company: specs[0]!.company },
+    ): Promise<number> {
       let n = 0;
       for (const inv of harness
         .zohoOf(c.connection)
