@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { validateSettings } from '../connectors/registry.js';
-import { ZOHO_SANDBOX_DEFAULTS } from '../sandbox/zoho-books/index.js';
 import type { UpsertPayload } from '../jobs/catalog.js';
 import { batchUpserts, enqueueUpserts, upsertJobId, type UpsertJob } from '../jobs/enqueue-upserts.js';
 import { createRuntime } from '../app/create-runtime.js';
@@ -15,6 +14,7 @@ import { deleteKeysWithPrefix, resolveRedis, stateConnection } from '../src/redi
 import { arg, machine, median, runPool } from './bench-utils.js';
 import { bareHttpPost } from './bare-http-post.js';
 import { forkBillingEmulator, journalStatuses } from './fork-emulator.js';
+import { reconcileBenchConfig } from './reconcile-cli.js';
 
 /**
  * (a) Upsert-pipeline throughput (BullMQ job → record lock → ledger check → billing upsert → ledger
@@ -75,27 +75,11 @@ function payload(i: number, tag: string): UpsertJob {
 }
 
 async function runtimeFor(billingUrl: string, redisUrl: string, prefix: string, rateMax: number): Promise<Runtime> {
-  const d = ZOHO_SANDBOX_DEFAULTS;
   const config = parseConfig(
-    {
-      billing: { url: billingUrl, apiKey: KEY, rateLimit: { max: rateMax, durationMs: 1000 } },
-      redis: { url: redisUrl, prefix },
+    reconcileBenchConfig(billingUrl, KEY, redisUrl, prefix, {
+      billing: { rateLimit: { max: rateMax, durationMs: 1000 } },
       sync: { upsertConcurrency: C, backlogHighWater: 1_000_000 },
-      connections: [
-        {
-          id: 'bench',
-          system: 'zoho-books',
-          originSource: 'EXTERNAL_SYSTEM_A',
-          settings: {
-            organizationId: d.organizationId,
-            clientId: d.clientId,
-            clientSecret: d.clientSecret,
-            refreshToken: d.refreshToken,
-            baseUrl: 'http://127.0.0.1:1/books/v3',
-          },
-        },
-      ],
-    },
+    }),
     {},
     validateSettings,
   );

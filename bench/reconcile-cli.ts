@@ -9,14 +9,30 @@ import { watchPeakRss } from './proc-rss.js';
 
 const cli = fileURLToPath(new URL('../cli/main.js', import.meta.url));
 
-/** The reconcile benchmarks' config: one Zoho connection `bench` (never read: its vendor URL is closed) writing to billing at `billingUrl`. */
-export function reconcileBenchConfig(billingUrl: string, key: string, redisUrl: string, prefix: string) {
+/**
+ * The benchmarks' config: one Zoho connection `bench` (never read: its vendor URL is closed) writing to
+ * billing at `billingUrl`; `overrides` are merged into the `billing` section and make the `sync` one.
+ */
+export function reconcileBenchConfig(
+  billingUrl: string,
+  key: string,
+  redisUrl: string,
+  prefix: string,
+  overrides: { billing?: Record<string, unknown>; sync?: Record<string, unknown> } = {},
+) {
   const d = ZOHO_SANDBOX_DEFAULTS;
   return {
-    // A listing by invoice date scans every invoice the emulator holds (about 1.4 s at 1,000,000 on an idle
-    // core, many times that on a shared machine): past the default 15 s timeout, the bench would measure retries.
-    billing: { url: billingUrl, apiKey: key, rateLimit: { max: 1000, durationMs: 1000 }, timeoutMs: 120_000 },
+    billing: {
+      url: billingUrl,
+      apiKey: key,
+      rateLimit: { max: 1000, durationMs: 1000 },
+      // A listing by invoice date scans every invoice the emulator holds (about 1.4 s at 1,000,000 on an idle
+      // core, many times that on a shared machine): past the default 15 s timeout, the bench would measure retries.
+      timeoutMs: 120_000,
+      ...overrides.billing,
+    },
     redis: { url: redisUrl, prefix },
+    ...(overrides.sync ? { sync: overrides.sync } : {}),
     connections: [
       {
         id: 'bench',

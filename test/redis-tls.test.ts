@@ -4,7 +4,7 @@ import { ConfigError } from '../src/errors/index.js';
 import { checkRedisReachable } from '../src/redis.js';
 import { expectOneLineError, runCli } from './support/cli.js';
 import { backfillArgs, cliBackfillAndReconcile, configWithoutRedisUrl } from './support/cli-backfill-and-reconcile.js';
-import { type Pipeline, startPipeline } from './support/pipeline.js';
+import { type Harness, startHarness } from './support/harness.js';
 import { TEST_REDIS_URL } from './support/redis.js';
 import { startTlsRedis, type LocalTlsRedis } from './support/redis-tls.js';
 import { trustCaInThisProcess } from './support/trust-ca-in-this-process.js';
@@ -21,7 +21,7 @@ const INVOICES = 80;
 describe(`given a Redis reached only over TLS (private CA, password) and a Zoho organisation of ${INVOICES} invoices`, () => {
   const password = `tls-secret-${randomBytes(8).toString('hex')}`;
   let redis: LocalTlsRedis;
-  let p: Pipeline;
+  let p: Harness;
   let configFile: string;
   let env: Record<string, string>;
 
@@ -29,7 +29,7 @@ describe(`given a Redis reached only over TLS (private CA, password) and a Zoho 
     redis = await startTlsRedis({ password });
     // The test's own runtime reads and checks Redis too; the CLI children get NODE_EXTRA_CA_CERTS.
     trustCaInThisProcess(redis.certificates.ca);
-    p = await startPipeline({ name: 'redis-tls', redisUrl: redis.url, invoices: INVOICES });
+    p = await startHarness({ name: 'redis-tls', redisUrl: redis.url, invoices: INVOICES });
     configFile = await configWithoutRedisUrl(p);
     env = { ...p.secretEnv, REDIS_URL: redis.url };
   }, 60_000);

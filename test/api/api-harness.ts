@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { startService, type Service } from '../../app/service.js';
 import { AppConfig } from '../../src/config.js';
 import { createLogger } from '../../src/observability/logger.js';
-import { ACME, GLOBEX, startTwoCompanies, type TwoCompanies } from '../support/two-companies.js';
+import { ACME, GLOBEX, type Harness, startHarness } from '../support/harness.js';
 
 export { ACME, GLOBEX };
 
@@ -34,7 +34,7 @@ export interface ApiAnswer<T = any> {
  * carrying `http.tokens`; and a fetch helper for the API.
  */
 export async function startApi(name: string) {
-  const tc: TwoCompanies = await startTwoCompanies({ name, invoices: 12 });
+  const tc: Harness = await startHarness({ name, companies: 'two', invoices: 12 });
   const tokens = apiTokens();
   const base = tc.configWith();
   // The http section parsed by the config schema itself (the rest as the two-companies config has it).

@@ -65,7 +65,7 @@ describe('the API routes', () => {
   });
 
   it('given a synced invoice, when its record is asked for, then its lineage (what `explain` prints): source version, job, billing id and number', async () => {
-    const inv = api.tc.zoho[ACME.connection]!.store.invoices()[0]!;
+    const inv = api.tc.zohoOf(ACME.connection).store.invoices()[0]!;
     const ledger = (await api.tc.rt.ledger.get(ACME.connection, 'invoices', inv.invoice_id))!;
     const r = await api.get(`/records/${ACME.connection}/invoices/${inv.invoice_id}`, viewer);
     expect(r.status).toBe(200);
@@ -147,7 +147,7 @@ describe('the API routes', () => {
   });
 
   it('given quarantined records, when the quarantine is listed, then with filters, paging, counts by reason and their fix hints; one record in full', async () => {
-    const invoices = api.tc.zoho[ACME.connection]!.store.invoices();
+    const invoices = api.tc.zohoOf(ACME.connection).store.invoices();
     await api.tc.rt.quarantine.put(mapFailure(ACME.connection, invoices[1]!.invoice_id, { at: Date.now() - 3000 }));
     await api.tc.rt.quarantine.put(mapFailure(ACME.connection, invoices[2]!.invoice_id, { at: Date.now() - 2000 }));
     await api.tc.rt.quarantine.put({
@@ -255,7 +255,7 @@ describe('the API routes', () => {
   });
 
   it('given one quarantined record, when it is replayed, then 202 and it leaves quarantine once it synced; the audit entry names the record', async () => {
-    const inv = api.tc.zoho[GLOBEX.connection]!.store.invoices()[3]!;
+    const inv = api.tc.zohoOf(GLOBEX.connection).store.invoices()[3]!;
     await api.tc.rt.quarantine.put(mapFailure(GLOBEX.connection, inv.invoice_id));
     const r = await api.post(
       `/quarantine/${GLOBEX.connection}/invoices/${inv.invoice_id}/replay`,

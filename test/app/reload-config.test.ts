@@ -12,7 +12,7 @@ import { ALL_ROLES } from '../../app/worker-service.js';
 import { type AppConfig, loadConfig, parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { startZohoEmulator, type ZohoEmulator } from '../../sandbox/zoho-books/index.js';
-import { COMPANY, CONNECTION, type Pipeline, startPipeline, until } from '../support/pipeline.js';
+import { COMPANY, CONNECTION, type Harness, startHarness, until } from '../support/harness.js';
 
 /**
  * `erp-sync worker` reloads its config on SIGHUP (app/reload-config.ts): a running service, on real
@@ -24,13 +24,13 @@ import { COMPANY, CONNECTION, type Pipeline, startPipeline, until } from '../sup
 const SECOND = 'zoho-b';
 const SECOND_ORIGIN = 'EXTERNAL_SYSTEM_B';
 
-type RawConfig = Omit<Pipeline['rawConfig'], 'reconcile'> & {
+type RawConfig = Omit<Harness['rawConfig'], 'reconcile'> & {
   reconcile: { windowDays: number; everySeconds?: number };
 };
 type RawConnection = RawConfig['connections'][number];
 
 /** The second connection: another Zoho organisation (its own emulator), the same secrets' variables. */
-function secondConnection(p: Pipeline, zoho: ZohoEmulator, changes: Partial<RawConnection> = {}): RawConnection {
+function secondConnection(p: Harness, zoho: ZohoEmulator, changes: Partial<RawConnection> = {}): RawConnection {
   const first = p.rawConfig.connections[0]!;
   return {
     ...first,
@@ -41,7 +41,7 @@ function secondConnection(p: Pipeline, zoho: ZohoEmulator, changes: Partial<RawC
   };
 }
 
-function startSecondZoho(p: Pipeline): Promise<ZohoEmulator> {
+function startSecondZoho(p: Harness): Promise<ZohoEmulator> {
   return startZohoEmulator({
     port: 0,
     seed: 11,
@@ -57,12 +57,12 @@ function startSecondZoho(p: Pipeline): Promise<ZohoEmulator> {
 }
 
 /** Billing's invoices of an origin (straight from the emulator's store). */
-function billingInvoicesOf(p: Pipeline, origin: string) {
+function billingInvoicesOf(p: Harness, origin: string) {
   return p.billing.store.company(COMPANY).invoices.filter((i) => i.originSource === origin);
 }
 
 /** The scheduler ids of a queue, sorted. */
-async function schedulerIds(p: Pipeline, queue: 'pull' | 'reconcile'): Promise<string[]> {
+async function schedulerIds(p: Harness, queue: 'pull' | 'reconcile'): Promise<string[]> {
   return (await p.rt.queues[queue].getJobSchedulers(0, -1)).map((s) => s.key).sort();
 }
 const sorted = (...ids: string[]) => ids.sort();
@@ -74,7 +74,7 @@ function sample(text: string, series: string): number | undefined {
 }
 
 describe('config reload of a running worker service', () => {
-  let p: Pipeline;
+  let p: Harness;
   let zohoB: ZohoEmulator;
   let service: Service;
   let dir: string;
@@ -96,7 +96,7 @@ describe('config reload of a running worker service', () => {
   });
 
   beforeAll(async () => {
-    p = await startPipeline({ name: 'reload-config', invoices: 20 });
+    p = await startHarness({ name: 'reload-config', invoices: 20 });
     zohoB = await startSecondZoho(p);
     dir = await mkdtemp(join(tmpdir(), 'reload-config-'));
     file = join(dir, 'erp-sync.yaml');
@@ -426,10 +426,10 @@ describe('planReload', () => {
 });
 
 describe('erp-sync worker, on SIGHUP', () => {
-  let p: Pipeline;
+  let p: Harness;
   let zohoB: ZohoEmulator;
   beforeAll(async () => {
-    p = await startPipeline({ name: 'reload-sighup', invoices: 5 });
+    p = await startHarness({ name: 'reload-sighup', invoices: 5 });
     zohoB = await startSecondZoho(p);
   });
   afterAll(async () => {

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CredentialsRefusedError } from '../../src/errors/index.js';
-import { CONNECTION, type Pipeline, startPipeline } from '../support/pipeline.js';
+import { CONNECTION, type Harness, startHarness } from '../support/harness.js';
 
 /** `erp-sync worker` runs the connections' checks (`erp-sync check`) once at start and logs them. */
 describe('the worker start: connection checks', () => {
-  let p: Pipeline;
+  let p: Harness;
 
   beforeAll(async () => {
-    p = await startPipeline({ name: 'service-checks', invoices: 5 });
+    p = await startHarness({ name: 'service-checks', invoices: 5 });
   });
   afterAll(() => p?.close());
 

@@ -5,13 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify as toYaml } from 'yaml';
 import type { ConnectionCheck } from '../../operations/check-connection.js';
 import { type CliRun, expectOneLineError, runCli } from '../support/cli.js';
-import { CONNECTION, type Pipeline, startPipeline } from '../support/pipeline.js';
+import { CONNECTION, type Harness, startHarness } from '../support/harness.js';
 
 type Report = { ok: boolean; connections: ConnectionCheck[] };
 
 /** `erp-sync check [--connection ID | --all] [--json]` against the Zoho and billing sandboxes over loopback. */
 describe('erp-sync check (the command)', () => {
-  let p: Pipeline;
+  let p: Harness;
   let dir: string;
   const cli = async (args: string[], env: Record<string, string> = {}, config?: string): Promise<CliRun> =>
     runCli(['check', ...args, '--config', config ?? (await p.configFile())], { env: { ...p.secretEnv, ...env } });
@@ -27,7 +27,7 @@ describe('erp-sync check (the command)', () => {
     r.out.split('\n').find((l) => l.trimStart().includes(` ${check.padEnd(20)}`)) ?? '';
 
   beforeAll(async () => {
-    p = await startPipeline({ name: 'check-cli', invoices: 5 });
+    p = await startHarness({ name: 'check-cli', invoices: 5 });
     dir = await mkdtemp(join(tmpdir(), 'check-cli-'));
   });
   afterAll(async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { runCli } from '../support/cli.js';
-import { REPO_ROOT } from '../support/pipeline.js';
+import { REPO_ROOT } from '../support/repo-paths.js';
 
 describe('erp-sync config check', () => {
   it('given a billing URL with credentials in it, when the config is checked, then the summary shows the URL without them', async () => {

@@ -16,7 +16,7 @@ import {
 } from '../../sandbox/xero/index.js';
 import { startZohoEmulator, ZOHO_SANDBOX_DEFAULTS } from '../../sandbox/zoho-books/index.js';
 import { TokenSealer } from '../../src/auth/token-sealer.js';
-import { requireBinary } from '../ops/support/stack.js';
+import { requireBinary } from '../ops/support/require-binary.js';
 import { type CliRun, expectOneLineError, occupyPort, runCli, spawnCli } from '../support/cli.js';
 import { connect as connectRedis, dropPrefix, TEST_REDIS_URL } from '../support/redis.js';
 

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { collectConnections } from '../../operations/list-connections.js';
 import { type CliRun, expectOneLineError, runCli } from '../support/cli.js';
-import { CONNECTION, type Pipeline, SECOND_CONNECTION, startPipeline } from '../support/pipeline.js';
+import { CONNECTION, type Harness, SECOND_CONNECTION, startHarness } from '../support/harness.js';
 
 type View = Awaited<ReturnType<typeof collectConnections>>;
 
 /** `erp-sync connections [--json]`, `connections pause ID [--reason TEXT]`, `connections resume ID`. */
 describe('erp-sync connections (the command)', () => {
-  let p: Pipeline;
+  let p: Harness;
   const cli = async (args: string[]): Promise<CliRun> =>
     runCli(['connections', ...args, '--config', await p.configFile()], { env: p.secretEnv });
   const view = async (): Promise<View> => {
@@ -18,7 +18,7 @@ describe('erp-sync connections (the command)', () => {
   const one = (v: View, id: string) => v.connections.find((c) => c.id === id)!;
 
   beforeAll(async () => {
-    p = await startPipeline({ name: 'connections-cli', invoices: 5, secondConnection: true });
+    p = await startHarness({ name: 'connections-cli', invoices: 5, secondConnection: true });
   });
   afterAll(() => p?.close());
 

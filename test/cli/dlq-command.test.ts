@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { QuarantineEntry } from '../../src/pipeline/quarantine.js';
 import { type CliRun, expectOneLineError, runCli } from '../support/cli.js';
-import { CONNECTION, type Pipeline, startPipeline } from '../support/pipeline.js';
+import { CONNECTION, type Harness, startHarness } from '../support/harness.js';
 
 /** `erp-sync dlq`: an unknown connection or entity is one line and exit 2 on every subcommand. */
 describe('erp-sync dlq (the command)', () => {
-  let p: Pipeline;
+  let p: Harness;
   const dlq = async (args: string[]): Promise<CliRun> =>
     runCli(['dlq', ...args, '--config', await p.configFile()], { env: p.secretEnv });
   const entry = (erpId: string): QuarantineEntry => ({
@@ -20,7 +20,7 @@ describe('erp-sync dlq (the command)', () => {
   });
 
   beforeAll(async () => {
-    p = await startPipeline({ name: 'dlq-cli', invoices: 5 });
+    p = await startHarness({ name: 'dlq-cli', invoices: 5 });
   });
   afterAll(() => p?.close());
   beforeEach(async () => {

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliRun, runCli } from '../support/cli.js';
-import { CONNECTION, type Pipeline, startPipeline } from '../support/pipeline.js';
+import { CONNECTION, type Harness, startHarness } from '../support/harness.js';
 
 /** `erp-sync explain`: exit 1 when the record was never seen, in the text and the JSON form alike. */
 describe('erp-sync explain (the command)', () => {
-  let p: Pipeline;
+  let p: Harness;
   const explain = async (args: string[]): Promise<CliRun> =>
     runCli(['explain', '--connection', CONNECTION, ...args, '--config', await p.configFile()], { env: p.secretEnv });
 
   beforeAll(async () => {
-    p = await startPipeline({ name: 'explain-cli', invoices: 5 });
+    p = await startHarness({ name: 'explain-cli', invoices: 5 });
     await p.rt.quarantine.put({
       connection: CONNECTION,
       entity: 'invoices',

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_OLD_SPACE_MB, DEFAULT_SEMI_SPACE_MB, heapSizing, HeapSizeError } from '../../cli/heap-sizing.js';
 import { expectOneLineError, runCli } from '../support/cli.js';
-import { CLI, REPO_ROOT } from '../support/pipeline.js';
+import { CLI, REPO_ROOT } from '../support/repo-paths.js';
 
 const DEFAULT_FLAGS = [
   `--max-old-space-size=${DEFAULT_OLD_SPACE_MB}`,

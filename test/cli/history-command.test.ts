@@ -5,14 +5,14 @@ import type { WorkerService } from '../../app/worker-service.js';
 import type { ListHistoryResult, PrintedHistoryEntry } from '../../operations/list-history.js';
 import { replayQuarantined } from '../../operations/replay-quarantined.js';
 import { runCli } from '../support/cli.js';
-import { CONNECTION, HISTORY, type Pipeline, startPipeline } from '../support/pipeline.js';
+import { CONNECTION, HISTORY, type Harness, startHarness } from '../support/harness.js';
 
 /**
  * A record's history end to end: the real pipeline (Zoho emulator → pull → upsert → billing emulator,
  * real Redis), then the built CLI's `explain --json` and `history --json`.
  */
 describe('given an invoice written, edited three times, voided (billing refuses that write) and replayed', () => {
-  let p: Pipeline;
+  let p: Harness;
   let workers: WorkerService;
   let id: string;
   const start = new Date();
@@ -26,7 +26,7 @@ describe('given an invoice written, edited three times, voided (billing refuses 
   };
 
   beforeAll(async () => {
-    p = await startPipeline({ name: 'history-cli', invoices: 6 });
+    p = await startHarness({ name: 'history-cli', invoices: 6 });
     workers = p.startWorkers(['pull', 'upsert', 'backfill']);
     await runBackfill(
       p.rt,

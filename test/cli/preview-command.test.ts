@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBackfill } from '../../cli/commands/backfill.js';
 import type { PreviewResult } from '../../operations/preview-stream.js';
 import { type CliRun, expectOneLineError, runCli } from '../support/cli.js';
-import { CONNECTION, HISTORY, type Pipeline, startPipeline } from '../support/pipeline.js';
+import { CONNECTION, HISTORY, type Harness, startHarness } from '../support/harness.js';
 
 /** `erp-sync preview`: what a pull would send or quarantine, read from the source, and nothing written. */
 describe('erp-sync preview (the command)', () => {
-  let p: Pipeline;
+  let p: Harness;
   const preview = async (args: string[]): Promise<CliRun> =>
     runCli(['preview', '--connection', CONNECTION, ...args, '--config', await p.configFile()], { env: p.secretEnv });
   const previewJson = async (args: string[]): Promise<PreviewResult> => {
@@ -25,7 +25,7 @@ describe('erp-sync preview (the command)', () => {
   });
 
   beforeAll(async () => {
-    p = await startPipeline({ name: 'preview-cli', invoices: 40 });
+    p = await startHarness({ name: 'preview-cli', invoices: 40 });
     // One invoice whose total does not add up (the emulator renders its cached amounts): the mapping refuses it.
     const broken = p.zoho.store.invoices().find((i) => i.status !== 'void')!;
     broken.amounts = { ...broken.amounts, totalMinor: broken.amounts.totalMinor + 100 };
@@ -97,9 +97,9 @@ describe('erp-sync preview (the command)', () => {
 });
 
 describe('erp-sync preview on a connection that does not sync drafts', () => {
-  let p: Pipeline;
+  let p: Harness;
   beforeAll(async () => {
-    p = await startPipeline({ name: 'preview-drafts', invoices: 60, syncDrafts: false });
+    p = await startHarness({ name: 'preview-drafts', invoices: 60, syncDrafts: false });
     p.startWorkers(['pull', 'upsert', 'backfill']);
     await runBackfill(
       p.rt,

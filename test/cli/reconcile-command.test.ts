@@ -7,10 +7,10 @@ import { runBackfill } from '../../cli/commands/backfill.js';
 import { utcDate } from '../../src/billing/dates.js';
 import type { LedgerEntry } from '../../src/pipeline/ledger.js';
 import { expectOneLineError } from '../support/cli.js';
-import { CLI, COMPANY, CONNECTION, HISTORY, type Pipeline, REPO_ROOT, startPipeline } from '../support/pipeline.js';
+import { CLI, COMPANY, CONNECTION, HISTORY, type Harness, REPO_ROOT, startHarness } from '../support/harness.js';
 
 /** `erp-sync reconcile --config <the pipeline's> --connection <its connection> …args`, as a user runs it. */
-async function reconcileCli(p: Pipeline, args: string[]) {
+async function reconcileCli(p: Harness, args: string[]) {
   const file = await p.configFile();
   const child = spawn(process.execPath, [CLI, 'reconcile', '--config', file, '--connection', CONNECTION, ...args], {
     cwd: REPO_ROOT,
@@ -27,12 +27,12 @@ async function reconcileCli(p: Pipeline, args: string[]) {
 
 /** `erp-sync reconcile` as a user runs it: exit 0 clean, 1 drift found, 2 could not reconcile. */
 describe('erp-sync reconcile (the command)', () => {
-  let p: Pipeline;
+  let p: Harness;
   const today = utcDate(Date.now());
   const run = (args: string[]) => reconcileCli(p, ['--from', today, '--to', today, ...args]);
 
   beforeAll(async () => {
-    p = await startPipeline({ name: 'reconcile-cli', invoices: 20 });
+    p = await startHarness({ name: 'reconcile-cli', invoices: 20 });
     p.startWorkers(['pull', 'upsert', 'backfill']);
     await runBackfill(
       p.rt,
@@ -183,7 +183,7 @@ interface HistoryJson {
  * billing days after it was synced is found although no window of UPDATED_AT days holds it.
  */
 describe('erp-sync reconcile --history (the command)', () => {
-  let p: Pipeline;
+  let p: Harness;
   const run = (args: string[]) => reconcileCli(p, args);
   const json = async (args: string[]) => {
     const r = await run([...args, '--json']);
@@ -209,7 +209,7 @@ describe('erp-sync reconcile --history (the command)', () => {
 
   beforeAll(async () => {
     // Small windows (two records) so the narrowing, and a deep read, stop well short of the whole history.
-    p = await startPipeline({
+    p = await startHarness({
       name: 'reconcile-history-cli',
       invoices: 20,
       reconcile: { countInvariant: { leafRecords: 2 } },

@@ -7,11 +7,11 @@ import { ALREADY_RUNNING } from '../../jobs/run-record.js';
 import { utcDate } from '../../src/billing/dates.js';
 import type { RunRecord } from '../../src/pipeline/run-history.js';
 import { type CliRun, expectOneLineError, runCli } from '../support/cli.js';
-import { CONNECTION, type Pipeline, startPipeline } from '../support/pipeline.js';
+import { CONNECTION, type Harness, startHarness } from '../support/harness.js';
 
 /** `erp-sync runs`: a connection's last pulls, backfill windows and reconciliations, a table for people and JSON for scripts. */
 describe('erp-sync runs (the command)', () => {
-  let p: Pipeline;
+  let p: Harness;
   const T = Date.parse('2026-03-01T10:00:00Z');
   const runs = async (args: string[]): Promise<CliRun> =>
     runCli(['runs', '--config', await p.configFile(), ...args], { env: p.secretEnv });
@@ -89,7 +89,7 @@ describe('erp-sync runs (the command)', () => {
   ];
 
   beforeAll(async () => {
-    p = await startPipeline({ name: 'runs-cli', invoices: 5 });
+    p = await startHarness({ name: 'runs-cli', invoices: 5 });
     for (const r of recorded) await p.rt.runHistory.record(r);
   });
   afterAll(() => p?.close());

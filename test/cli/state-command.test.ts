@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { StreamCheckpoint } from '../../operations/read-checkpoint.js';
 import { type CliRun, expectOneLineError, runCli } from '../support/cli.js';
-import { CONNECTION, type Pipeline, startPipeline } from '../support/pipeline.js';
+import { CONNECTION, type Harness, startHarness } from '../support/harness.js';
 
 /** `erp-sync state show|set|clear`: the incremental checkpoints, with --yes required off a terminal for what skips or re-reads. */
 describe('erp-sync state (the command)', () => {
-  let p: Pipeline;
+  let p: Harness;
   const JUNE = '2025-06-01T00:00:00.000Z';
   const state = async (args: string[]): Promise<CliRun> =>
     runCli(['state', ...args, '--connection', CONNECTION, '--config', await p.configFile()], { env: p.secretEnv });
@@ -13,7 +13,7 @@ describe('erp-sync state (the command)', () => {
     (await p.rt.checkpoints.get<{ cursor: string | null }>(CONNECTION, 'invoices'))?.state.cursor;
 
   beforeAll(async () => {
-    p = await startPipeline({ name: 'state-cli', invoices: 5 });
+    p = await startHarness({ name: 'state-cli', invoices: 5 });
   });
   afterAll(() => p?.close());
   beforeEach(async () => {

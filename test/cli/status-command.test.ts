@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { collectStatus } from '../../operations/collect-status.js';
-import { CONNECTION, startPipeline, until, type Pipeline } from '../support/pipeline.js';
+import { CONNECTION, startHarness, until, type Harness } from '../support/harness.js';
 
 describe('erp-sync status: why a stream is not syncing', () => {
-  let p: Pipeline;
+  let p: Harness;
   beforeAll(async () => {
-    p = await startPipeline({ name: 'status', invoices: 5 });
+    p = await startHarness({ name: 'status', invoices: 5 });
     p.startWorkers(['pull', 'upsert']);
   }, 60_000);
   afterAll(() => p?.close());

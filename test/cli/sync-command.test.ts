@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncNowPull } from '../../cli/commands/sync.js';
 import { type CliRun, expectOneLineError, runCli } from '../support/cli.js';
-import { CONNECTION, type Pipeline, startPipeline, until } from '../support/pipeline.js';
+import { CONNECTION, type Harness, startHarness, until } from '../support/harness.js';
 
 /** `erp-sync sync --connection ID [--entity E] --now [--wait] [--json]`: an incremental pull now. */
 describe('erp-sync sync --now (the command)', () => {
-  let p: Pipeline;
+  let p: Harness;
   const sync = async (args: string[]): Promise<CliRun> =>
     runCli(['sync', ...args, '--config', await p.configFile()], { env: p.secretEnv });
   const pending = async () => p.rt.queues.pull.getJobs(['wait', 'prioritized', 'delayed', 'active']);
 
   beforeAll(async () => {
-    p = await startPipeline({ name: 'sync-cli', invoices: 5 });
+    p = await startHarness({ name: 'sync-cli', invoices: 5 });
   });
   afterAll(() => p?.close());
 
@@ -95,9 +95,9 @@ describe('erp-sync sync --now (the command)', () => {
 });
 
 describe('erp-sync sync --now --wait without workers', () => {
-  let p: Pipeline;
+  let p: Harness;
   beforeAll(async () => {
-    p = await startPipeline({ name: 'sync-cli-alone', invoices: 3 });
+    p = await startHarness({ name: 'sync-cli-alone', invoices: 3 });
   });
   afterAll(() => p?.close());
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { tokenStatus } from '../../cli/commands/token.js';
 import { TokenSealer } from '../../src/auth/token-sealer.js';
 import { type CliRun, expectOneLineError, runCli } from '../support/cli.js';
-import { CONNECTION, type Pipeline, startPipeline } from '../support/pipeline.js';
+import { CONNECTION, type Harness, startHarness } from '../support/harness.js';
 
 type Status = Awaited<ReturnType<typeof tokenStatus>>;
 
@@ -13,7 +13,7 @@ const NEW_KEY = randomBytes(32).toString('base64');
 
 /** `erp-sync token status|reset --connection ID`, `erp-sync token rekey`, and the worker's word on unencrypted tokens. */
 describe('erp-sync token (the command)', () => {
-  let p: Pipeline;
+  let p: Harness;
   const cli = async (args: string[], env: Record<string, string> = {}): Promise<CliRun> =>
     runCli(['token', ...args, '--config', await p.configFile()], { env: { ...p.secretEnv, ...env } });
   const status = async (env: Record<string, string> = {}): Promise<Status> => {
@@ -24,7 +24,7 @@ describe('erp-sync token (the command)', () => {
   const hash = () => p.redis.hgetall(`${p.prefix}:token:${CONNECTION}`);
 
   beforeAll(async () => {
-    p = await startPipeline({ name: 'token-cli', invoices: 5 });
+    p = await startHarness({ name: 'token-cli', invoices: 5 });
   });
   afterAll(() => p?.close());
 

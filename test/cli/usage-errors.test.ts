@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectOneLineError, runCli } from '../support/cli.js';
-import { REPO_ROOT } from '../support/pipeline.js';
+import { REPO_ROOT } from '../support/repo-paths.js';
 
 /** Usage errors: one line naming the command's help, exit 2; help marks required options and lists every option. */
 describe('erp-sync usage', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectOneLineError, occupyPort, runCli } from '../support/cli.js';
-import { type Pipeline, startPipeline } from '../support/pipeline.js';
+import { type Harness, startHarness } from '../support/harness.js';
 
 /** `erp-sync worker`: arguments it cannot run with are one line and exit 2, before any job is scheduled. */
 describe('erp-sync worker (the command)', () => {
@@ -17,9 +17,9 @@ describe('erp-sync worker (the command)', () => {
   });
 
   describe('with a config and Redis', () => {
-    let p: Pipeline;
+    let p: Harness;
     beforeAll(async () => {
-      p = await startPipeline({ name: 'worker-cli', invoices: 5 });
+      p = await startHarness({ name: 'worker-cli', invoices: 5 });
     });
     afterAll(() => p?.close());
 

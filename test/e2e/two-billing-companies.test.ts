@@ -9,9 +9,8 @@ import type { Runtime } from '../../jobs/runtime.js';
 import type { WorkerService } from '../../app/worker-service.js';
 import { billingKeyId } from '../../src/billing/billing-target.js';
 import { utcDate } from '../../src/billing/dates.js';
-import { HISTORY } from '../support/pipeline.js';
 import { until } from '../support/until.js';
-import { ACME, GLOBEX, startTwoCompanies, type TwoCompanies } from '../support/two-companies.js';
+import { ACME, GLOBEX, type Harness, HISTORY, startHarness } from '../support/harness.js';
 
 const today = utcDate(Date.now());
 const UPSERT = '/external/invoice/upsert';
@@ -23,7 +22,7 @@ const UPSERT = '/external/invoice/upsert';
  * Zoho emulators.
  */
 describe('billing per connection: two companies, one worker', () => {
-  let tc: TwoCompanies;
+  let tc: Harness;
   let workers: WorkerService;
   const ledgerIds = async (rt: Runtime, connection: string) => {
     const ids = new Map<string, string>();
@@ -33,7 +32,7 @@ describe('billing per connection: two companies, one worker', () => {
   };
 
   beforeAll(async () => {
-    tc = await startTwoCompanies({ name: 'two-companies', invoices: 30 });
+    tc = await startHarness({ name: 'two-companies', companies: 'two', invoices: 30 });
     workers = tc.startWorkers(['pull', 'upsert', 'backfill']);
     await Promise.all(
       [ACME, GLOBEX].map((c) =>
@@ -102,11 +101,13 @@ describe('billing per connection: two companies, one worker', () => {
   it("given a named company's key rotated (the same name, another key of it), then the connection goes on: the state stays and the new key is recorded", async () => {
     const rotated = await tc.newRuntime(
       tc.configWith({
-        globex: {
-          apiKey: '${GLOBEX_KEY_ROTATED}',
-          attachmentKey: '${GLOBEX_ATTACH}',
-          baseCurrency: 'INR',
-          company: 'globex',
+        connectionBilling: {
+          [GLOBEX.connection]: {
+            apiKey: '${GLOBEX_KEY_ROTATED}',
+            attachmentKey: '${GLOBEX_ATTACH}',
+            baseCurrency: 'INR',
+            company: 'globex',
+          },
         },
       }),
     );
@@ -119,7 +120,9 @@ describe('billing per connection: two companies, one worker', () => {
 
   it("given globex's connection with state, when its key is changed to acme's, then it is refused (its pulls fail saying why, status shows it, a queued upsert is quarantined) and acme receives nothing; rebind --new-company clears its state and the next pulls sync its history into acme", async () => {
     await workers.stop(5_000);
-    const rt2 = await tc.newRuntime(tc.configWith({ globex: { apiKey: '${ACME_KEY}' } }));
+    const rt2 = await tc.newRuntime(
+      tc.configWith({ connectionBilling: { [GLOBEX.connection]: { apiKey: '${ACME_KEY}' } } }),
+    );
     const w2 = tc.startWorkers(['pull', 'upsert'], rt2);
     try {
       await refusedThenNewCompany(rt2);
@@ -198,10 +201,11 @@ describe('billing per connection: two companies, one worker', () => {
 
   it("given an unnamed company's key rotated (its fingerprint changes), then the connection is refused and its queued upserts quarantined; rebind --same-company keeps the state and writes them with the new key", async () => {
     // A source edit pulled under the old key, its upsert not yet run.
-    const [edited] = tc.zoho[ACME.connection]!.store.invoices().filter(
-      (i) => i.status !== 'void' && i.status !== 'draft',
-    );
-    tc.zoho[ACME.connection]!.store.editInvoice(edited!.invoice_id);
+    const [edited] = tc
+      .zohoOf(ACME.connection)
+      .store.invoices()
+      .filter((i) => i.status !== 'void' && i.status !== 'draft');
+    tc.zohoOf(ACME.connection).store.editInvoice(edited!.invoice_id);
     const puller = tc.startWorkers(['pull']);
     const pull = await tc.rt.queues.pull.add(
       'pull',
@@ -212,7 +216,7 @@ describe('billing per connection: two companies, one worker', () => {
     await puller.stop(5_000);
     const ledgerBefore = await tc.rt.ledger.count(ACME.connection, 'invoices');
 
-    const rt3 = await tc.newRuntime(tc.configWith({ defaultApiKey: '${ACME_KEY_ROTATED}' }));
+    const rt3 = await tc.newRuntime(tc.configWith({ billing: { apiKey: '${ACME_KEY_ROTATED}' } }));
     const w3 = tc.startWorkers(['upsert'], rt3);
     try {
       await refusedThenSameCompany(rt3, edited!.invoice_id, ledgerBefore);

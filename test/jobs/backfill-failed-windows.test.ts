@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runBackfill } from '../../cli/commands/backfill.js';
-import { CONNECTION, HISTORY, type Pipeline, startPipeline } from '../support/pipeline.js';
+import { CONNECTION, HISTORY, type Harness, startHarness } from '../support/harness.js';
 
 /**
  * A backfill whose windows fail for good (here Zoho answers every list read with a 404, which no retry
@@ -9,9 +9,9 @@ import { CONNECTION, HISTORY, type Pipeline, startPipeline } from '../support/pi
  * its reason, and the command exits 1. Run again once the cause is gone, it resumes only those windows.
  */
 describe('given a backfill whose every invoice window fails permanently', () => {
-  let p: Pipeline;
+  let p: Harness;
   beforeAll(async () => {
-    p = await startPipeline({ name: 'bf-failed', invoices: 40, customers: 5 });
+    p = await startHarness({ name: 'bf-failed', invoices: 40, customers: 5 });
     p.startWorkers(['pull', 'upsert', 'backfill']);
     // The access token is fetched before the faults, so they hit the list reads only (a token refresh
     // refused would park the connection instead: test/reliability/reauthorise-connection.test.ts).

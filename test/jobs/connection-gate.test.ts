@@ -10,7 +10,7 @@ import { startWorkers, upsertSchedulers, type WorkerService } from '../../app/wo
 import { createLogger } from '../../src/observability/logger.js';
 import { createMetrics } from '../../src/observability/metrics.js';
 import type { ConnectionControl } from '../../src/pipeline/connection-control.js';
-import { CONNECTION, type Pipeline, SECOND_CONNECTION, startPipeline, until } from '../support/pipeline.js';
+import { CONNECTION, type Harness, SECOND_CONNECTION, startHarness, until } from '../support/harness.js';
 
 /**
  * The connection gate (jobs/connection-gate.ts) on real BullMQ queues and Redis: the workers run
@@ -21,7 +21,7 @@ const Payload = z.object({ connectionId: z.string(), entity: z.string().optional
 const logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', format: 'json' });
 
 describe('the connection gate: jobs of a paused connection are held until it is resumed', () => {
-  let p: Pipeline;
+  let p: Harness;
   let workers: WorkerService;
   const ran: Array<{ queue: string; connectionId: string; entity?: string; jobId: string }> = [];
   const ranOf = (connection: string, queue?: string) =>
@@ -29,7 +29,7 @@ describe('the connection gate: jobs of a paused connection are held until it is 
 
   beforeAll(async () => {
     // The safety-net re-check far away: what releases a held job here is the resume.
-    p = await startPipeline({
+    p = await startHarness({
       name: 'connection-gate',
       invoices: 5,
       secondConnection: true,
@@ -147,13 +147,13 @@ describe('the connection gate: jobs of a paused connection are held until it is 
 });
 
 describe('the connection gate, in its own worker', () => {
-  let p: Pipeline;
+  let p: Harness;
   let queue: Queue;
   const workers: Worker[] = [];
   const ran: string[] = [];
 
   beforeAll(async () => {
-    p = await startPipeline({ name: 'connection-gate-own', invoices: 1 });
+    p = await startHarness({ name: 'connection-gate-own', invoices: 1 });
     queue = new Queue('gated', { connection: p.rt.workerOptions().connection, prefix: p.prefix });
   });
   afterAll(async () => {

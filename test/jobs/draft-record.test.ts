@@ -4,7 +4,7 @@ import type { PullResult } from '../../jobs/pull.js';
 import type { WorkerService } from '../../app/worker-service.js';
 import { runReconcile } from '../../jobs/reconcile/run-reconcile.js';
 import { utcDate } from '../../src/billing/dates.js';
-import { CONNECTION, type Pipeline, startPipeline } from '../support/pipeline.js';
+import { CONNECTION, type Harness, startHarness } from '../support/harness.js';
 
 /**
  * Drafts are not receivables (`syncDrafts: false`, the default): a Zoho draft is skipped and counted,
@@ -12,7 +12,7 @@ import { CONNECTION, type Pipeline, startPipeline } from '../support/pipeline.js
  * quarantined for a person as RETURNED_TO_DRAFT, and syncs again (clearing that entry) once re-issued.
  */
 describe('given a Zoho connection with syncDrafts: false and a history holding drafts', () => {
-  let p: Pipeline;
+  let p: Harness;
   let workers: WorkerService;
   const pull = async (entity: 'customers' | 'invoices' = 'invoices'): Promise<PullResult> => {
     const job = await p.rt.queues.pull.add('pull', { connectionId: CONNECTION, entity }, { priority: 1 });
@@ -37,7 +37,7 @@ describe('given a Zoho connection with syncDrafts: false and a history holding d
   let first: PullResult;
 
   beforeAll(async () => {
-    p = await startPipeline({ name: 'drafts', invoices: 60, syncDrafts: false });
+    p = await startHarness({ name: 'drafts', invoices: 60, syncDrafts: false });
     workers = p.startWorkers(['pull', 'upsert']);
     await pull('customers');
     first = await pull();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONNECTION, type Pipeline, SECOND_CONNECTION, startPipeline, until } from '../support/pipeline.js';
+import { CONNECTION, type Harness, SECOND_CONNECTION, startHarness, until } from '../support/harness.js';
 
 /**
  * Fair scheduling on one worker slot: a connection whose vendor quota is spent gives its slot back (its
@@ -8,9 +8,9 @@ import { CONNECTION, type Pipeline, SECOND_CONNECTION, startPipeline, until } fr
  * minute; a read of 30 invoices needs more than 30 (a detail GET per invoice).
  */
 describe('given one pull slot and two connections whose quota allows 3 calls a minute', () => {
-  let p: Pipeline;
+  let p: Harness;
   beforeAll(async () => {
-    p = await startPipeline({
+    p = await startHarness({
       name: 'fair',
       invoices: 30,
       customers: 5,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBackfill } from '../../cli/commands/backfill.js';
 import { runReconcile } from '../../jobs/reconcile/run-reconcile.js';
 import { utcDate } from '../../src/billing/dates.js';
-import { COMPANY, CONNECTION, HISTORY, type Pipeline, startPipeline } from '../support/pipeline.js';
+import { COMPANY, CONNECTION, HISTORY, type Harness, startHarness } from '../support/harness.js';
 
 /**
  * A void made in billing of an invoice the source still holds as live: no upsert changes a lifecycle,
@@ -10,14 +10,14 @@ import { COMPANY, CONNECTION, HISTORY, type Pipeline, startPipeline } from '../s
  * reports it as its own kind, for a person, in normal and deep mode, and a repair leaves it alone.
  */
 describe('given a synced connection, one of whose live invoices a billing user voids', () => {
-  let p: Pipeline;
+  let p: Harness;
   const today = utcDate(Date.now());
   const admin = async (path: string) => {
     const res = await fetch(`${p.billing.url}/__admin${path}?company=${COMPANY}`, { method: 'POST' });
     if (!res.ok) throw new Error(`admin ${path}: ${res.status} ${await res.text()}`);
   };
   beforeAll(async () => {
-    p = await startPipeline({ name: 'billing-void', invoices: 30, customers: 5 });
+    p = await startHarness({ name: 'billing-void', invoices: 30, customers: 5 });
     p.startWorkers(['pull', 'upsert', 'backfill']);
     await runBackfill(
       p.rt,

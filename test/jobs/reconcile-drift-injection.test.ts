@@ -5,7 +5,7 @@ import { DRIFT_KINDS, type DriftKind } from '../../jobs/reconcile/drift.js';
 import { type ReconcileResult, runReconcile } from '../../jobs/reconcile/run-reconcile.js';
 import type { WorkerService } from '../../app/worker-service.js';
 import { addDays, utcDate } from '../../src/billing/dates.js';
-import { COMPANY, CONNECTION, HISTORY, ORIGIN, type Pipeline, startPipeline } from '../support/pipeline.js';
+import { COMPANY, CONNECTION, HISTORY, ORIGIN, type Harness, startHarness } from '../support/harness.js';
 
 /** The drift a reconcile must report: for each kind, exactly these ERP ids (every other kind: none). */
 type Expected = Partial<Record<DriftKind, string[]>>;
@@ -20,7 +20,7 @@ type ByWindow = { normal?: Partial<Record<Day, Expected>>; deep?: Partial<Record
  * repaired (by `--repair`, or by the person's action the kind asks for) and reconciled again: clean.
  */
 describe('given a clean synced connection, when one drift of each kind is injected', () => {
-  let p: Pipeline;
+  let p: Harness;
   let workers: WorkerService;
   const today = utcDate(Date.now());
   const days: Record<Day, string> = { yesterday: addDays(today, -1), today, tomorrow: addDays(today, 1) };
@@ -98,7 +98,7 @@ describe('given a clean synced connection, when one drift of each kind is inject
   };
 
   beforeAll(async () => {
-    p = await startPipeline({ name: 'drift-injection', invoices: 40 });
+    p = await startHarness({ name: 'drift-injection', invoices: 40 });
     workers = p.startWorkers(['pull', 'upsert', 'backfill']);
     await runBackfill(
       p.rt,

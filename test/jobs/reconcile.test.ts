@@ -5,10 +5,10 @@ import { dateInZone } from '../../jobs/reconcile/date-in-zone.js';
 import { runReconcile } from '../../jobs/reconcile/run-reconcile.js';
 import type { WorkerService } from '../../app/worker-service.js';
 import { utcDate } from '../../src/billing/dates.js';
-import { COMPANY, CONNECTION, HISTORY, type Pipeline, startPipeline } from '../support/pipeline.js';
+import { COMPANY, CONNECTION, HISTORY, type Harness, startHarness } from '../support/harness.js';
 
 describe('reconciliation: billing ⟷ ledger ⟷ source, by UPDATED_AT days', () => {
-  let p: Pipeline;
+  let p: Harness;
   let workers: WorkerService;
   const today = utcDate(Date.now());
   const admin = async (path: string, body?: unknown) => {
@@ -35,7 +35,7 @@ describe('reconciliation: billing ⟷ ledger ⟷ source, by UPDATED_AT days', ()
     });
 
   beforeAll(async () => {
-    p = await startPipeline({ name: 'reconcile', invoices: 60 });
+    p = await startHarness({ name: 'reconcile', invoices: 60 });
     workers = p.startWorkers(['pull', 'upsert', 'backfill']);
     await runBackfill(
       p.rt,

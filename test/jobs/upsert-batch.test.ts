@@ -8,7 +8,7 @@ import { failedUpsertHelpers, makeJobHelpers } from '../../app/job-helpers.js';
 import { upsertQueueProcessor, type UpsertBatchResult } from '../../jobs/upsert-batch.js';
 import { sweepInFlight } from '../../jobs/sweep.js';
 import { contentHash } from '../../src/pipeline/content-hash.js';
-import { COMPANY, CONNECTION, type Pipeline, startPipeline, until, UPSERT_PATH } from '../support/pipeline.js';
+import { COMPANY, CONNECTION, type Harness, startHarness, until, UPSERT_PATH } from '../support/harness.js';
 import { pullThenUpsertSlowly } from '../support/slow-upserts.js';
 
 /**
@@ -17,9 +17,9 @@ import { pullThenUpsertSlowly } from '../support/slow-upserts.js';
  * leaves the batch as a job of its own; the batch's other records are written once, never retried.
  */
 describe('given a synced connection of 30 invoices and upserts in batches of 10', () => {
-  let p: Pipeline;
+  let p: Harness;
   beforeAll(async () => {
-    p = await startPipeline({
+    p = await startHarness({
       name: 'batch',
       invoices: 30,
       sync: { upsertBatchSize: 10, upsertConcurrency: 1, backfillWindowDays: 366 },
@@ -107,9 +107,9 @@ describe('given a synced connection of 30 invoices and upserts in batches of 10'
 });
 
 describe('given a batch that fails as a whole after writing three of its ten records', () => {
-  let p: Pipeline;
+  let p: Harness;
   beforeAll(async () => {
-    p = await startPipeline({
+    p = await startHarness({
       name: 'batch-failed',
       invoices: 10,
       sync: { upsertBatchSize: 10, upsertConcurrency: 1, attempts: 1, backfillWindowDays: 366 },
@@ -154,7 +154,7 @@ describe('given a batch that fails as a whole after writing three of its ten rec
 });
 
 /** A worker whose invoice batches fail and which does nothing after (no 'failed' hand-over of its own). */
-function invoiceBatchesFailingWorker(p: Pipeline): Worker {
+function invoiceBatchesFailingWorker(p: Harness): Worker {
   const real = upsertQueueProcessor(makeJobHelpers(p.rt).upsert);
   return new Worker(
     QUEUES.upsert,
@@ -168,9 +168,9 @@ function invoiceBatchesFailingWorker(p: Pipeline): Worker {
 }
 
 describe('given a backfill whose batch of ten invoices BullMQ has just failed, before any worker handed its records over', () => {
-  let p: Pipeline;
+  let p: Harness;
   beforeAll(async () => {
-    p = await startPipeline({
+    p = await startHarness({
       name: 'batch-failed-run',
       invoices: 10,
       sync: { upsertBatchSize: 10, upsertConcurrency: 1, attempts: 1, backfillWindowDays: 366 },
@@ -220,9 +220,9 @@ describe('given a backfill whose batch of ten invoices BullMQ has just failed, b
 });
 
 describe('given a batch of ten invoices that BullMQ has failed, and two callers handing its records over at once', () => {
-  let p: Pipeline;
+  let p: Harness;
   beforeAll(async () => {
-    p = await startPipeline({
+    p = await startHarness({
       name: 'batch-failed-twice',
       invoices: 10,
       sync: { upsertBatchSize: 10, upsertConcurrency: 1, attempts: 1 },
@@ -280,9 +280,9 @@ describe('given a batch of ten invoices that BullMQ has failed, and two callers 
 });
 
 describe('given ten invoices pulled into one batch job that is then deleted from Redis', () => {
-  let p: Pipeline;
+  let p: Harness;
   beforeAll(async () => {
-    p = await startPipeline({
+    p = await startHarness({
       name: 'batch-lost',
       invoices: 10,
       sync: { upsertBatchSize: 10, upsertConcurrency: 1, sweepGraceSeconds: 0 },
@@ -319,9 +319,9 @@ describe('given ten invoices pulled into one batch job that is then deleted from
 });
 
 describe('given one invoice twice in one batch: its newer version, then an older one', () => {
-  let p: Pipeline;
+  let p: Harness;
   beforeAll(async () => {
-    p = await startPipeline({
+    p = await startHarness({
       name: 'batch-twice',
       invoices: 6,
       sync: { upsertBatchSize: 10, upsertConcurrency: 1, sweepGraceSeconds: 0 },
@@ -379,9 +379,9 @@ describe('given one invoice twice in one batch: its newer version, then an older
 });
 
 describe('given a batch of invoices whose billing requests take 1.5 s each, and record locks of 3 s', () => {
-  let p: Pipeline;
+  let p: Harness;
   beforeAll(async () => {
-    p = await startPipeline({ name: 'batch-long', invoices: 6, sync: { upsertBatchSize: 10, upsertConcurrency: 1 } });
+    p = await startHarness({ name: 'batch-long', invoices: 6, sync: { upsertBatchSize: 10, upsertConcurrency: 1 } });
   }, 60_000);
   afterAll(() => p?.close());
 

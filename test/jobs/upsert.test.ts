@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPSERT_BATCH } from '../../jobs/catalog.js';
-import { CONNECTION, startPipeline, type Pipeline, until } from '../support/pipeline.js';
+import { CONNECTION, startHarness, type Harness, until } from '../support/harness.js';
 import { pullThenUpsertSlowly } from '../support/slow-upserts.js';
 
 describe('upsert without an attachment key', () => {
-  let p: Pipeline;
+  let p: Harness;
   beforeAll(async () => {
-    p = await startPipeline({ name: 'no-attach', invoices: 20, withoutAttachmentKey: true });
+    p = await startHarness({ name: 'no-attach', invoices: 20, withoutAttachmentKey: true });
     p.startWorkers(['pull', 'upsert', 'backfill']);
   }, 60_000);
   afterAll(() => p?.close());
@@ -23,9 +23,9 @@ describe('upsert without an attachment key', () => {
 });
 
 describe('given single-record upsert jobs whose billing requests take 2 s each, and record locks of 0.9 s', () => {
-  let p: Pipeline;
+  let p: Harness;
   beforeAll(async () => {
-    p = await startPipeline({ name: 'single-long', invoices: 3, sync: { upsertBatchSize: 1, upsertConcurrency: 1 } });
+    p = await startHarness({ name: 'single-long', invoices: 3, sync: { upsertBatchSize: 1, upsertConcurrency: 1 } });
   }, 60_000);
   afterAll(() => p?.close());
 

@@ -6,7 +6,7 @@ import type { PullResult } from '../../jobs/pull.js';
 import { ALREADY_RUNNING } from '../../jobs/run-record.js';
 import { utcDate } from '../../src/billing/dates.js';
 import type { EntityName } from '../../src/connector/entities.js';
-import { CONNECTION, type Pipeline, startPipeline, until } from '../support/pipeline.js';
+import { CONNECTION, type Harness, startHarness, until } from '../support/harness.js';
 
 /**
  * The run history on the real pipeline: the workers' pull and reconcile jobs against the Zoho Books and
@@ -14,10 +14,10 @@ import { CONNECTION, type Pipeline, startPipeline, until } from '../support/pipe
  * before its job is seen finished; a job put back to run later (a deferral) leaves none.
  */
 describe('run history of the pull and reconcile workers', () => {
-  let p: Pipeline;
+  let p: Harness;
   beforeAll(async () => {
     // Pages of five invoices: a pull reads several pages, so one can fail after it finished some.
-    p = await startPipeline({
+    p = await startHarness({
       name: 'run-history-jobs',
       invoices: 20,
       sync: { vendorOutageRetrySeconds: 1 },

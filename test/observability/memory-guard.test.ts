@@ -11,7 +11,7 @@ import {
 } from '../../src/observability/memory-guard.js';
 import { createMetrics } from '../../src/observability/metrics.js';
 import { expectOneLineError, runCli } from '../support/cli.js';
-import { type Pipeline, startPipeline, until } from '../support/pipeline.js';
+import { type Harness, startHarness, until } from '../support/harness.js';
 
 const MiB = 2 ** 20;
 
@@ -120,11 +120,11 @@ describe('erp-sync with ERP_SYNC_RSS_MARK_MB', () => {
 });
 
 describe('a worker started by the CLI', () => {
-  let p: Pipeline | undefined;
+  let p: Harness | undefined;
   afterAll(() => p?.close());
 
   it('given a mark below any Node process RSS (64 MiB), when it runs, then its guard collects and /metrics counts it', async () => {
-    p = await startPipeline({ name: 'memory-guard', invoices: 10 });
+    p = await startHarness({ name: 'memory-guard', invoices: 10 });
     const worker = await p.spawnWorker(['upsert'], { ERP_SYNC_RSS_MARK_MB: '64' });
     await worker.waitForOutput('/metrics, roles');
     const url = /erp-sync worker: (\S+\/metrics)/.exec(worker.output())?.[1];

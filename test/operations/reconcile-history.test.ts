@@ -3,14 +3,14 @@ import { runBackfill } from '../../cli/commands/backfill.js';
 import { makeJobHelpers } from '../../app/job-helpers.js';
 import { reconcileHistory, type HistoryReconcileHelpers } from '../../operations/reconcile-history.js';
 import type { LedgerEntry } from '../../src/pipeline/ledger.js';
-import { COMPANY, CONNECTION, HISTORY, type Pipeline, startPipeline } from '../support/pipeline.js';
+import { COMPANY, CONNECTION, HISTORY, type Harness, startHarness } from '../support/harness.js';
 
 /**
  * A reconciliation of the whole history as the CLI and an HTTP API call it: the vendor is read with
  * `deep` only, and only for the windows where billing's and the ledger's counts disagree.
  */
 describe('given a synced connection', () => {
-  let p: Pipeline;
+  let p: Harness;
   let rt: HistoryReconcileHelpers;
   let gone: [string, LedgerEntry];
   const deleteInBilling = async (e: LedgerEntry) => {
@@ -22,7 +22,7 @@ describe('given a synced connection', () => {
   };
 
   beforeAll(async () => {
-    p = await startPipeline({
+    p = await startHarness({
       name: 'reconcile-history',
       invoices: 30,
       reconcile: { countInvariant: { leafRecords: 2 } },

@@ -4,7 +4,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { validateSettings } from '../../connectors/registry.js';
 import { loadConfig } from '../../src/config.js';
-import { REPO_ROOT, requireBinary, run } from './support/stack.js';
+import { REPO_ROOT } from '../support/repo-paths.js';
+import { requireBinary } from './support/require-binary.js';
+import { run } from './support/run-command.js';
 
 interface Service {
   image?: string;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { exportedSeries, metricNamesIn, PROMETHEUS_SERIES } from './support/metric-names.js';
-import { REPO_ROOT } from './support/stack.js';
+import { REPO_ROOT } from '../support/repo-paths.js';
 
 interface Target {
   expr: string;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ListenError } from '../../src/http/listen.js';
 import { READY_TIMEOUT_MS, type ReadyCheck, startHttpServer } from '../../src/observability/http-server.js';
 import { occupyPort } from '../support/cli.js';
-import { REPO_ROOT } from './support/stack.js';
+import { REPO_ROOT } from '../support/repo-paths.js';
 
 describe('the worker HTTP server: /metrics, /healthz, /readyz, /runbook and nothing else', () => {
   const registry = new Registry();

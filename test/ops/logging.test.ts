@@ -10,7 +10,10 @@ import { defineJob } from '../../jobs/define-job.js';
 import { parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { createMetrics } from '../../src/observability/metrics.js';
-import { CONNECTION, freePort, REPO_ROOT, requireBinary, type Stack, startStack, until } from './support/stack.js';
+import { freePort } from '../../src/http/free-port.js';
+import { CONNECTION, type Harness, REPO_ROOT, startHarness, until } from '../support/harness.js';
+import { opsService } from './support/ops-service.js';
+import { requireBinary } from './support/require-binary.js';
 
 /** A logger writing JSON lines into an array. */
 function capture(level = 'trace') {
@@ -231,24 +234,25 @@ describe('redaction: a canary in every secret field never reaches the log', () =
   });
 
   describe('in a running worker that syncs, fails and recovers', () => {
-    let stack: Stack;
+    let stack: Harness;
     beforeAll(async () => {
-      stack = await startStack({
-        name: 'canary',
-        logLevel: 'trace',
-        // Billing answers 503 from the start: upsert attempts fail (and are logged) until the test brings it
-        // back. Down until then, not for a count of requests: how many requests a count lasts depends on
-        // how many upserts run at once, and once billing is marked down only the outage probe (one request
-        // every 5 s) would use up the rest.
-        billingFaults: { errorRate: 1, errorStatus: 503 },
-        secrets: {
-          billingApiKey: c.billingApiKey,
-          billingAttachmentKey: c.attachmentKey,
-          zohoClientSecret: c.zohoSecret,
-          zohoRefreshToken: c.zohoRefresh,
-          adminToken: c.adminToken,
-        },
-      });
+      stack = await startHarness(
+        opsService('canary', {
+          service: { logLevel: 'trace' },
+          // Billing answers 503 from the start: upsert attempts fail (and are logged) until the test brings it
+          // back. Down until then, not for a count of requests: how many requests a count lasts depends on
+          // how many upserts run at once, and once billing is marked down only the outage probe (one request
+          // every 5 s) would use up the rest.
+          billingFaults: { errorRate: 1, errorStatus: 503 },
+          secrets: {
+            billingApiKey: c.billingApiKey,
+            billingAttachmentKey: c.attachmentKey,
+            zohoClientSecret: c.zohoSecret,
+            zohoRefreshToken: c.zohoRefresh,
+            adminToken: c.adminToken,
+          },
+        }),
+      );
     }, 60_000);
     afterAll(async () => {
       await stack?.close();

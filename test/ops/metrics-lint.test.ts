@@ -1,14 +1,16 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUES } from '../../jobs/catalog.js';
-import { requireBinary, type Stack, startStack } from './support/stack.js';
+import { type Harness, startHarness } from '../support/harness.js';
+import { opsService } from './support/ops-service.js';
+import { requireBinary } from './support/require-binary.js';
 
 /** What a live worker's /metrics looks like to Prometheus' own linter and to stock Node dashboards. */
 describe("a running worker's /metrics", () => {
-  let stack: Stack;
+  let stack: Harness;
   let text: string;
   beforeAll(async () => {
-    stack = await startStack({ name: 'metrics-lint' });
+    stack = await startHarness(opsService('metrics-lint'));
     await stack.waitForPull('invoices', 40_000);
     text = await stack.metrics();
   }, 60_000);

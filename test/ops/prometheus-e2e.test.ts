@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoice } from '../support/billing.js';
 import { startPrometheus } from './support/prometheus.js';
-import { COMPANY, CONNECTION, freePort, REPO_ROOT, type Stack, startStack, until } from './support/stack.js';
+import { freePort } from '../../src/http/free-port.js';
+import { COMPANY, CONNECTION, type Harness, REPO_ROOT, startHarness, until } from '../support/harness.js';
+import { opsService } from './support/ops-service.js';
 
 /**
  * A real Prometheus (the Debian binary) scrapes a real worker (startService, in this process) that syncs
@@ -16,30 +18,31 @@ const DASHBOARD = join(REPO_ROOT, 'ops/grafana/dashboards/erp-sync.json');
 const DOWN = 'zoho-down';
 
 describe('Prometheus scraping a running worker, with the shipped alert rules', () => {
-  let stack: Stack;
+  let stack: Harness;
   let prom: Awaited<ReturnType<typeof startPrometheus>>;
 
   beforeAll(async () => {
     const closed = await freePort(); // nothing listens here: a connection whose ERP is unreachable
-    stack = await startStack({
-      name: 'prom-e2e',
-      extraConnections: [
-        {
-          id: DOWN,
-          system: 'zoho-books',
-          originSource: 'EXTERNAL_SYSTEM_B',
-          entities: ['invoices'],
-          schedule: { everySeconds: 3600 },
-          settings: {
-            organizationId: '1',
-            clientId: 'x',
-            clientSecret: 'x',
-            refreshToken: 'x',
-            baseUrl: `http://127.0.0.1:${closed}/books/v3`,
+    stack = await startHarness(
+      opsService('prom-e2e', {
+        extraConnections: [
+          {
+            id: DOWN,
+            system: 'zoho-books',
+            originSource: 'EXTERNAL_SYSTEM_B',
+            entities: ['invoices'],
+            schedule: { everySeconds: 3600 },
+            settings: {
+              organizationId: '1',
+              clientId: 'x',
+              clientSecret: 'x',
+              refreshToken: 'x',
+              baseUrl: `http://127.0.0.1:${closed}/books/v3`,
+            },
           },
-        },
-      ],
-    });
+        ],
+      }),
+    );
     const target = new URL(stack.url).host;
     // As an operator would set it: the runbook page of a worker they can open.
     prom = await startPrometheus({

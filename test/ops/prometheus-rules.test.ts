@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { headingAnchor } from '../../src/observability/runbook-page.js';
 import { exportedSeries, metricNamesIn, PROMETHEUS_SERIES } from './support/metric-names.js';
-import { REPO_ROOT, requireBinary, run, runAsync } from './support/stack.js';
+import { REPO_ROOT } from '../support/repo-paths.js';
+import { requireBinary } from './support/require-binary.js';
+import { run, runAsync } from './support/run-command.js';
 
 const RULES = 'ops/prometheus/rules/erp-sync.rules.yml';
 const TESTS = 'ops/prometheus/tests/erp-sync.rules.test.yml';

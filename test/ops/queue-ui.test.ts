@@ -9,7 +9,9 @@ import { QUEUES } from '../../jobs/catalog.js';
 import { startHttpServer } from '../../src/observability/http-server.js';
 import { QUEUE_UI_COOKIE, queueUi, sessionValue } from '../../src/observability/queue-ui.js';
 import { connect, dropPrefix, TEST_REDIS_URL, testPrefix } from '../support/redis.js';
-import { REPO_ROOT, requireBinary, type Stack, startStack, until } from './support/stack.js';
+import { type Harness, REPO_ROOT, startHarness, until } from '../support/harness.js';
+import { opsService } from './support/ops-service.js';
+import { requireBinary } from './support/require-binary.js';
 
 const TOKEN = 'queue-ui-test-token-0123456789';
 const NAMES = ['pull', 'upsert', 'backfill', 'reconcile'];
@@ -145,10 +147,10 @@ describe('the queue UI in headless Chromium, on a running worker', () => {
     process.env.UPDATE_SCREENSHOTS === '1'
       ? join(REPO_ROOT, 'docs/queue-ui.png')
       : join(tmpdir(), `erp-sync-queue-ui-${process.pid}.png`);
-  let stack: Stack;
+  let stack: Harness;
 
   beforeAll(async () => {
-    stack = await startStack({ name: 'queue-ui', secrets: { adminToken: TOKEN } });
+    stack = await startHarness(opsService('queue-ui', { secrets: { adminToken: TOKEN } }));
     await stack.waitForPull('invoices', 40_000);
   }, 60_000);
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../jobs/runtime.js';
-import { CONNECTION, type Pipeline, startPipeline } from '../support/pipeline.js';
+import { CONNECTION, type Harness, startHarness } from '../support/harness.js';
 
 /**
  * Upgrading a deployment on one Redis loses nothing: there the key names are those earlier releases
@@ -10,7 +10,7 @@ import { CONNECTION, type Pipeline, startPipeline } from '../support/pipeline.js
  * stateKeys, so a rename slipping into the single-Redis layout fails here.
  */
 describe('given state written on one Redis by an earlier release (checkpoints, ledger, quarantine, tokens, a queued upsert)', () => {
-  let p: Pipeline;
+  let p: Harness;
   let rt: Runtime;
   const erpId = '9001';
   const entry = {
@@ -22,7 +22,7 @@ describe('given state written on one Redis by an earlier release (checkpoints, l
   const checkpoint = { state: { cursor: '2025-03-01T10:00:00Z' }, savedAt: 1_740_000_000_000 };
 
   beforeAll(async () => {
-    p = await startPipeline({ name: 'layout-upgrade' });
+    p = await startHarness({ name: 'layout-upgrade' });
     const old = (rest: string) => `${p.prefix}:${rest}`;
     await p.redis.hset(old(`ledger:${CONNECTION}:invoices`), erpId, JSON.stringify(entry));
     await p.redis.hset(old(`checkpoint:${CONNECTION}`), 'invoices', JSON.stringify(checkpoint));

@@ -3,7 +3,7 @@ import { readBackfillSummary } from '../../jobs/backfill.js';
 import { runReconcile } from '../../jobs/reconcile/run-reconcile.js';
 import { utcDate } from '../../src/billing/dates.js';
 import { decodeLedgerEntry } from '../../src/pipeline/ledger-entry-codec.js';
-import { COMPANY, CONNECTION, type Pipeline, startPipeline } from '../support/pipeline.js';
+import { COMPANY, CONNECTION, type Harness, startHarness } from '../support/harness.js';
 
 /**
  * Upgrading to the compact ledger entry re-writes nothing: entries an earlier release wrote as plain JSON
@@ -11,7 +11,7 @@ import { COMPANY, CONNECTION, type Pipeline, startPipeline } from '../support/pi
  * same fields, and only a record written again is stored in the compact form.
  */
 describe('given a synced history whose ledger entries an earlier release wrote as plain JSON', () => {
-  let p: Pipeline;
+  let p: Harness;
   const entities = ['customers', 'invoices'] as const;
   const ledgerKey = (entity: string) => p.rt.keys.ledger(CONNECTION, entity);
   const raws = async () =>
@@ -21,7 +21,7 @@ describe('given a synced history whose ledger entries an earlier release wrote a
     runReconcile(p.rt, { connectionId: CONNECTION, from: utcDate(Date.now()), to: utcDate(Date.now()), deep: true });
 
   beforeAll(async () => {
-    p = await startPipeline({ name: 'ledger-upgrade', invoices: 40 });
+    p = await startHarness({ name: 'ledger-upgrade', invoices: 40 });
     p.startWorkers(['pull', 'upsert', 'backfill']);
     const { runId } = await p.backfill();
     await p.waitForBackfill(runId, 60_000);

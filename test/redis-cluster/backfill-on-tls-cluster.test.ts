@@ -4,7 +4,7 @@ import { ConfigError } from '../../src/errors/index.js';
 import { checkRedisReachable } from '../../src/redis.js';
 import { backfillArgs, cliBackfillAndReconcile, configWithoutRedisUrl } from '../support/cli-backfill-and-reconcile.js';
 import { expectOneLineError, runCli } from '../support/cli.js';
-import { CONNECTION, type Pipeline, startPipeline } from '../support/pipeline.js';
+import { CONNECTION, type Harness, startHarness } from '../support/harness.js';
 import { startRedisCluster, type LocalRedisCluster } from '../support/redis-cluster.js';
 import { trustCaInThisProcess } from '../support/trust-ca-in-this-process.js';
 
@@ -20,7 +20,7 @@ const INVOICES = 60;
 describe(`given a Redis Cluster of three TLS-only masters (private CA, password) and a Zoho organisation of ${INVOICES} invoices`, () => {
   const password = `tls-cluster-secret-${randomBytes(8).toString('hex')}`;
   let cluster: LocalRedisCluster;
-  let p: Pipeline;
+  let p: Harness;
   let configFile: string;
   let env: Record<string, string>;
   let ca: string;
@@ -32,7 +32,7 @@ describe(`given a Redis Cluster of three TLS-only masters (private CA, password)
     ca = cluster.certificates!.ca;
     // The test's own runtime reads and checks Redis too; the CLI children get NODE_EXTRA_CA_CERTS.
     trustCaInThisProcess(ca);
-    p = await startPipeline({ name: 'tls-cluster', redisUrl: cluster.url, invoices: INVOICES });
+    p = await startHarness({ name: 'tls-cluster', redisUrl: cluster.url, invoices: INVOICES });
     configFile = await configWithoutRedisUrl(p);
     env = { ...p.secretEnv, REDIS_URL: cluster.url };
   }, 90_000);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { killWorkerMidBackfill } from '../support/kill-worker-mid-backfill.js';
-import { type Pipeline, startPipeline } from '../support/pipeline.js';
+import { type Harness, startHarness } from '../support/harness.js';
 import { startRedisCluster, type LocalRedisCluster } from '../support/redis-cluster.js';
 
 /**
@@ -14,10 +14,10 @@ const INVOICES = 1500;
 
 describe('given a Redis Cluster of three masters and a backfill of 1,500 Zoho invoices run by a worker process', () => {
   let cluster: LocalRedisCluster;
-  let p: Pipeline;
+  let p: Harness;
   beforeAll(async () => {
     cluster = await startRedisCluster();
-    p = await startPipeline({
+    p = await startHarness({
       name: 'cluster-kill9',
       redisUrl: cluster.url,
       invoices: INVOICES,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeJobHelpers } from '../../app/job-helpers.js';
 import { runReconcile } from '../../jobs/reconcile/run-reconcile.js';
 import { utcDate } from '../../src/billing/dates.js';
-import { COMPANY, CONNECTION, type Pipeline, startPipeline } from '../support/pipeline.js';
+import { COMPANY, CONNECTION, type Harness, startHarness } from '../support/harness.js';
 import { startRedisCluster, type LocalRedisCluster } from '../support/redis-cluster.js';
 
 /**
@@ -15,10 +15,10 @@ const INVOICES = 600;
 
 describe(`given a Redis Cluster of three masters and a Zoho organisation of ${INVOICES} invoices`, () => {
   let cluster: LocalRedisCluster;
-  let p: Pipeline;
+  let p: Harness;
   beforeAll(async () => {
     cluster = await startRedisCluster();
-    p = await startPipeline({ name: 'cluster-e2e', redisUrl: cluster.url, invoices: INVOICES, customers: 40 });
+    p = await startHarness({ name: 'cluster-e2e', redisUrl: cluster.url, invoices: INVOICES, customers: 40 });
   }, 60_000);
   afterAll(async () => {
     await p?.close();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type Service } from '../../app/service.js';
 import { createLogger } from '../../src/observability/logger.js';
-import { CONNECTION, type Pipeline, startPipeline, until, UPSERT_PATH } from '../support/pipeline.js';
+import { CONNECTION, type Harness, startHarness, until, UPSERT_PATH } from '../support/harness.js';
 
 /**
  * Outages wait instead of failing. The whole attempt budget of an upsert here is 3 attempts, 100 ms
@@ -16,10 +16,10 @@ const ATTEMPTS = 3;
 const OUTAGE_MS = 25_000;
 
 describe('given a backfill running against a billing service that goes down for longer than the whole attempt budget', () => {
-  let p: Pipeline;
+  let p: Harness;
   let svc: Service;
   beforeAll(async () => {
-    p = await startPipeline({
+    p = await startHarness({
       name: 'long-outage',
       invoices: INVOICES,
       sync: { attempts: ATTEMPTS, backoffMs: 100, upsertConcurrency: 4 },

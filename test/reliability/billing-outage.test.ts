@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONNECTION, type Pipeline, startPipeline, until, UPSERT_PATH } from '../support/pipeline.js';
+import { CONNECTION, type Harness, startHarness, until, UPSERT_PATH } from '../support/harness.js';
 
 /**
  * P6 (docs/reliability.md): transient 5xx converge, within the written retry budget
@@ -16,9 +16,9 @@ const IN_PROCESS_TRIES = 3;
 const OUTAGE_MS = 4000;
 
 describe('given a sync of 80 invoices in progress', () => {
-  let p: Pipeline;
+  let p: Harness;
   beforeAll(async () => {
-    p = await startPipeline({
+    p = await startHarness({
       name: 'outage',
       invoices: INVOICES,
       sync: { attempts: ATTEMPTS, backoffMs: 200, upsertConcurrency: 4, upsertBatchSize: 1 },

@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import type { FaultConfigInput } from '../../sandbox/kit/faults.js';
 import { TokenSealer } from '../../src/auth/token-sealer.js';
 import { runCli } from '../support/cli.js';
-import { CONNECTION, type Pipeline, startPipeline, until } from '../support/pipeline.js';
+import { CONNECTION, type Harness, startHarness, until } from '../support/harness.js';
 
 /**
  * P15 (docs/reliability.md): no secret in logs or in Redis job data. The billing API key, the billing
@@ -59,9 +59,9 @@ async function dumpRedis(redis: Redis, prefix: string): Promise<{ text: string; 
 }
 
 describe('given secrets set to canary strings', () => {
-  let p: Pipeline;
+  let p: Harness;
   beforeAll(async () => {
-    p = await startPipeline({
+    p = await startHarness({
       name: 'canary',
       invoices: 100,
       secrets: {

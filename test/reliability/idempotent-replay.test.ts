@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBackfillSummary, type BackfillSummary } from '../../jobs/backfill.js';
-import { CONNECTION, type Pipeline, startPipeline } from '../support/pipeline.js';
+import { CONNECTION, type Harness, startHarness } from '../support/harness.js';
 
 /**
  * P9 (docs/reliability.md): running the full sync again changes nothing. A second backfill of the
@@ -11,10 +11,10 @@ import { CONNECTION, type Pipeline, startPipeline } from '../support/pipeline.js
 const INVOICES = 100;
 
 describe('given a completed backfill of 100 invoices and their customers', () => {
-  let p: Pipeline;
+  let p: Harness;
   let first: BackfillSummary;
   beforeAll(async () => {
-    p = await startPipeline({ name: 'replay', invoices: INVOICES });
+    p = await startHarness({ name: 'replay', invoices: INVOICES });
     p.startWorkers(['pull', 'upsert', 'backfill']);
     const { runId } = await p.backfill();
     await p.waitForBackfill(runId, 60_000);

@@ -4,7 +4,7 @@ import { stateKeys } from '../../src/pipeline/keys.js';
 import { UpsertState } from '../../src/pipeline/upsert-state.js';
 import { connect, dropPrefix, testPrefix } from '../support/redis.js';
 import { killWorkerMidBackfill } from '../support/kill-worker-mid-backfill.js';
-import { type Pipeline, startPipeline } from '../support/pipeline.js';
+import { type Harness, startHarness } from '../support/harness.js';
 
 /**
  * P1 and P3 (docs/reliability.md): at-least-once delivery plus an idempotent sink survive a crash.
@@ -18,9 +18,9 @@ import { type Pipeline, startPipeline } from '../support/pipeline.js';
 const INVOICES = 1500;
 
 describe('given a backfill of 1,500 Zoho invoices run by a worker process', () => {
-  let p: Pipeline;
+  let p: Harness;
   beforeAll(async () => {
-    p = await startPipeline({
+    p = await startHarness({
       name: 'kill9',
       invoices: INVOICES,
       customers: 60,

@@ -4,7 +4,7 @@ import { runReconcile } from '../../jobs/reconcile/run-reconcile.js';
 import { sweepInFlight } from '../../jobs/sweep.js';
 import { upsertSweepScheduler } from '../../app/worker-service.js';
 import { utcDate } from '../../src/billing/dates.js';
-import { CONNECTION, type Pipeline, startPipeline, until } from '../support/pipeline.js';
+import { CONNECTION, type Harness, startHarness, until } from '../support/harness.js';
 
 /**
  * Accounted for, always: every record a pull enqueues is tracked in the in-flight index until it is
@@ -16,9 +16,9 @@ import { CONNECTION, type Pipeline, startPipeline, until } from '../support/pipe
  * found the same way, record by record (upsert-batch.test.ts).
  */
 describe('given 20 invoices pulled and waiting for upsert, one of whose jobs is deleted from Redis', () => {
-  let p: Pipeline;
+  let p: Harness;
   beforeAll(async () => {
-    p = await startPipeline({
+    p = await startHarness({
       name: 'lost-job',
       invoices: 20,
       customers: 5,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
-import { CONNECTION, type Pipeline, SECOND_CONNECTION, startPipeline, until } from '../support/pipeline.js';
+import { CONNECTION, type Harness, SECOND_CONNECTION, startHarness, until } from '../support/harness.js';
 
 /**
  * Pausing a connection is honoured by every worker process, and resuming it brings its records to
@@ -11,9 +11,9 @@ import { CONNECTION, type Pipeline, SECOND_CONNECTION, startPipeline, until } fr
  * other connection goes on syncing. `erp-sync connections resume` releases the held pulls at once.
  */
 describe('given two worker processes syncing two connections', () => {
-  let p: Pipeline;
+  let p: Harness;
   beforeAll(async () => {
-    p = await startPipeline({ name: 'pause-two-workers', invoices: 20, secondConnection: true });
+    p = await startHarness({ name: 'pause-two-workers', invoices: 20, secondConnection: true });
   });
   afterAll(() => p?.close());
 

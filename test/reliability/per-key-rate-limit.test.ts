@@ -4,9 +4,8 @@ import { addBackfill } from '../../jobs/backfill.js';
 import { maxStartedAttempts } from '../../jobs/catalog.js';
 import type { WorkerService } from '../../app/worker-service.js';
 import { billingKeyId } from '../../src/billing/billing-target.js';
-import { CONNECTION, HISTORY, type Pipeline, startPipeline } from '../support/pipeline.js';
+import { ACME, CONNECTION, GLOBEX, HISTORY, type Harness, startHarness } from '../support/harness.js';
 import { until } from '../support/until.js';
-import { ACME, GLOBEX, startTwoCompanies, type TwoCompanies } from '../support/two-companies.js';
 
 const UPSERT = '/external/invoice/upsert';
 const CONCURRENCY = 8;
@@ -18,7 +17,7 @@ const CONCURRENCY = 8;
  */
 describe('per billing key rate limits (rateLimit.scope: key)', () => {
   describe("given acme's key answered 429 (Retry-After 60 s) on every request", () => {
-    let tc: TwoCompanies;
+    let tc: Harness;
     let workers: WorkerService;
     const setFaults = async (faults: object) => {
       const res = await fetch(`${tc.billing.url}/__admin/faults`, {
@@ -36,10 +35,11 @@ describe('per billing key rate limits (rateLimit.scope: key)', () => {
     };
 
     beforeAll(async () => {
-      tc = await startTwoCompanies({
+      tc = await startHarness({
         name: 'per-key-429',
+        companies: 'two',
         invoices: 40,
-        rateLimit: { scope: 'key', max: 5000 },
+        billing: { rateLimit: { scope: 'key', max: 5000 } },
         sync: { upsertConcurrency: CONCURRENCY },
       });
       await setFaults({ keys: [tc.keys.acme], rateLimitRate: 1, retryAfterSeconds: 60 });
@@ -85,13 +85,14 @@ describe('per billing key rate limits (rateLimit.scope: key)', () => {
   });
 
   describe('given each key allowed 10 calls a second', () => {
-    let tc: TwoCompanies;
+    let tc: Harness;
     let workers: WorkerService;
     beforeAll(async () => {
-      tc = await startTwoCompanies({
+      tc = await startHarness({
         name: 'per-key-budget',
+        companies: 'two',
         invoices: 40,
-        rateLimit: { scope: 'key', max: 10, durationMs: 1000 },
+        billing: { rateLimit: { scope: 'key', max: 10, durationMs: 1000 } },
       });
       workers = tc.startWorkers(['pull', 'upsert', 'backfill']);
     }, 60_000);
@@ -138,9 +139,9 @@ describe('per billing key rate limits (rateLimit.scope: key)', () => {
    * One worker of concurrency 1, Retry-After 0 (a 100 ms pause) to keep it short.
    */
   describe('given one worker upserting with concurrency 1', () => {
-    let p: Pipeline;
+    let p: Harness;
     beforeAll(async () => {
-      p = await startPipeline({
+      p = await startHarness({
         name: 'per-key-forever',
         invoices: 10,
         sync: { upsertConcurrency: 1, attempts: 8 },

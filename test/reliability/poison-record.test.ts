@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPANY, CONNECTION, type Pipeline, startPipeline, UPSERT_PATH } from '../support/pipeline.js';
+import { COMPANY, CONNECTION, type Harness, startHarness, UPSERT_PATH } from '../support/harness.js';
 
 /**
  * P8 (docs/reliability.md): a record that cannot be synced is quarantined with
@@ -13,9 +13,9 @@ import { COMPANY, CONNECTION, type Pipeline, startPipeline, UPSERT_PATH } from '
  * Meanwhile ten ordinary edits and everything else sync normally.
  */
 describe('given a synced connection of 40 invoices', () => {
-  let p: Pipeline;
+  let p: Harness;
   beforeAll(async () => {
-    p = await startPipeline({ name: 'poison', invoices: 40 });
+    p = await startHarness({ name: 'poison', invoices: 40 });
     p.startWorkers(['pull', 'upsert', 'backfill']);
     const { runId } = await p.backfill();
     await p.waitForBackfill(runId, 60_000);

@@ -4,7 +4,7 @@ import { maxStartedAttempts } from '../../jobs/catalog.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../jobs/runtime.js';
 import { InvoiceUpsertBody } from '../../src/billing/schemas/index.js';
-import { CONNECTION, type Pipeline, startPipeline, UPSERT_PATH } from '../support/pipeline.js';
+import { CONNECTION, type Harness, startHarness, UPSERT_PATH } from '../support/harness.js';
 
 /**
  * P7 (docs/reliability.md): a billing 429 pauses the whole upsert queue — every worker of every
@@ -43,10 +43,10 @@ const bodyHash = (job: Job) =>
     .digest('hex');
 
 describe('given two upsert workers on separate runtimes (own Redis connections and billing clients), concurrency 4 each', () => {
-  let p: Pipeline;
+  let p: Harness;
   let runtimes: Runtime[];
   beforeAll(async () => {
-    p = await startPipeline({
+    p = await startHarness({
       name: 'storm',
       invoices: 40,
       sync: { upsertConcurrency: CONCURRENCY, attempts: 8, upsertBatchSize: 1 },
@@ -153,9 +153,9 @@ describe('given two upsert workers on separate runtimes (own Redis connections a
  * only notice a rate-limited job pushed back to the prioritized set after its drainDelay of 5 s).
  */
 describe('given one worker upserting with concurrency 1', () => {
-  let p: Pipeline;
+  let p: Harness;
   beforeAll(async () => {
-    p = await startPipeline({ name: 'storm-forever', invoices: 10, sync: { upsertConcurrency: 1, attempts: 8 } });
+    p = await startHarness({ name: 'storm-forever', invoices: 10, sync: { upsertConcurrency: 1, attempts: 8 } });
     p.startWorkers(['pull', 'upsert', 'backfill']);
     const { runId } = await p.backfill();
     await p.waitForBackfill(runId, 60_000);

@@ -15,7 +15,7 @@ import { ZOHO_SANDBOX_DEFAULTS } from '../../sandbox/zoho-books/index.js';
 import { createRuntime } from '../../app/create-runtime.js';
 import type { Runtime } from '../../jobs/runtime.js';
 import { createLogger } from '../../src/observability/logger.js';
-import { CONNECTION, type Pipeline, startPipeline, until } from '../support/pipeline.js';
+import { CONNECTION, type Harness, startHarness, until } from '../support/harness.js';
 import { TEST_REDIS_URL } from '../support/redis.js';
 
 /**
@@ -27,11 +27,11 @@ const KEY = randomBytes(32).toString('base64');
 const organizations = { path: 'organizations', endpoint: 'GET /organizations', schema: z.any() };
 
 describe('given a connection whose grant the vendor revokes', () => {
-  let p: Pipeline;
+  let p: Harness;
   const saved = process.env.ERP_SYNC_TOKEN_KEY;
   beforeAll(async () => {
     process.env.ERP_SYNC_TOKEN_KEY = KEY;
-    p = await startPipeline({ name: 'reauth', invoices: 10 });
+    p = await startHarness({ name: 'reauth', invoices: 10 });
   });
   afterAll(async () => {
     await p?.close();

@@ -4,7 +4,7 @@ import { EXIT_UNSETTLED, SHUTDOWN_MARGIN_MS } from '../../cli/wait-for-shutdown.
 import { READY_REDIS_TIMEOUT_MS } from '../../app/service.js';
 import { backfillArgs } from '../support/cli-backfill-and-reconcile.js';
 import { runCli, spawnCli } from '../support/cli.js';
-import { type ChildWorker, CONNECTION, type Pipeline, startPipeline, until } from '../support/pipeline.js';
+import { type ChildWorker, CONNECTION, type Harness, startHarness, until } from '../support/harness.js';
 import { type RestartableRedis, restartableRedis } from '../support/restartable-redis.js';
 
 /**
@@ -40,9 +40,9 @@ describe("given a Redis of the test's own that stops two seconds before SIGTERM"
 
   /** A pipeline on that Redis, closed (Redis up) after the tests of the describe that calls it. */
   const pipelineOnRedis = (name: string) => {
-    const holder: { p?: Pipeline } = {};
+    const holder: { p?: Harness } = {};
     beforeAll(async () => {
-      holder.p = await startPipeline({
+      holder.p = await startHarness({
         name,
         invoices: INVOICES,
         redisUrl: redis.url,
@@ -61,7 +61,7 @@ describe("given a Redis of the test's own that stops two seconds before SIGTERM"
 
   describe('given a worker process', () => {
     const pipeline = pipelineOnRedis('redis-gone');
-    let p: Pipeline;
+    let p: Harness;
     beforeEach(() => {
       p = pipeline();
       p.billing.faults.set({});

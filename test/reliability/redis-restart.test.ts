@@ -1,11 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/http/free-port.js';
-import { pings } from '../../src/redis.js';
-import { CLI, CONNECTION, HISTORY, type Pipeline, REPO_ROOT, startPipeline, until } from '../support/pipeline.js';
+import { spawnCli } from '../support/cli.js';
+import { CONNECTION, HISTORY, type Harness, startHarness, until } from '../support/harness.js';
+import { type RestartableRedis, restartableRedis } from '../support/restartable-redis.js';
 
 /**
  * Commands survive Redis restarts. A Redis of the test's own (another port, append-only file on disk so
@@ -13,66 +9,28 @@ import { CLI, CONNECTION, HISTORY, type Pipeline, REPO_ROOT, startPipeline, unti
  * the command waits for it and carries on, exits 0, and every invoice is in billing.
  */
 describe('given `erp-sync backfill` running on a Redis that keeps its data on disk', () => {
-  let dir: string;
-  let port: number;
-  let redis: ChildProcess | undefined;
-  let p: Pipeline;
-
-  const startRedis = async () => {
-    const child = spawn(
-      'redis-server',
-      [
-        '--port',
-        String(port),
-        '--bind',
-        '127.0.0.1',
-        '--dir',
-        dir,
-        '--appendonly',
-        'yes',
-        '--appendfsync',
-        'always',
-        '--save',
-        '',
-        '--maxmemory-policy',
-        'noeviction',
-      ],
-      { stdio: 'ignore' },
-    );
-    await until('redis-server to answer', () => pings('127.0.0.1', port, 200), 10_000, 20);
-    redis = child;
-  };
-  const stopRedis = async () => {
-    const child = redis;
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
-  };
+  let redis: RestartableRedis;
+  let p: Harness;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'redis-restart-'));
-    port = await freePort();
-    await startRedis();
-    p = await startPipeline({
+    redis = await restartableRedis('redis-restart');
+    await redis.start();
+    p = await startHarness({
       name: 'redis-restart',
       invoices: 400,
       customers: 20,
-      redisUrl: `redis://127.0.0.1:${port}`,
+      redisUrl: redis.url,
     });
   });
   afterAll(async () => {
     await p?.close().catch(() => {});
-    await stopRedis();
-    await rm(dir, { recursive: true, force: true });
+    await redis?.close();
   });
 
   it('when Redis restarts mid-backfill, then the command waits for it, exits 0, and nothing is lost', async () => {
     const { rt } = p;
-    const child = spawn(
-      process.execPath,
+    const child = spawnCli(
       [
-        CLI,
         'backfill',
         '--connection',
         CONNECTION,
@@ -86,22 +44,9 @@ describe('given `erp-sync backfill` running on a Redis that keeps its data on di
         '--config',
         await p.configFile(),
       ],
-      {
-        cwd: REPO_ROOT,
-        env: { PATH: process.env.PATH ?? '', ...p.secretEnv, LOG_LEVEL: 'warn' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
-    child.stderr!.on('data', (b: Buffer) => (err += b.toString()));
-    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
-      child.on('exit', (c, s) => resolve([c, s])),
+      { env: { ...p.secretEnv, LOG_LEVEL: 'warn' }, timeoutMs: 300_000 },
     );
     let downMs = 0;
-    let code: number | null;
-    let signal: NodeJS.Signals | null;
     try {
       await until(
         'a first part of the invoices in the ledger',
@@ -111,15 +56,20 @@ describe('given `erp-sync backfill` running on a Redis that keeps its data on di
       );
       // Redis goes away, and stays away until the command has noticed (it says so on stderr).
       const stoppedAt = Date.now();
-      await stopRedis();
-      await until('the command to notice Redis is gone', () => err.includes('Redis connection error'), 30_000, 20);
-      await startRedis();
+      await redis.stop();
+      await until(
+        'the command to notice Redis is gone',
+        () => child.err().includes('Redis connection error'),
+        30_000,
+        20,
+      );
+      await redis.start();
       downMs = Date.now() - stoppedAt;
-      [code, signal] = await exited;
+      await child.exit;
     } finally {
       child.kill('SIGKILL');
     }
-    const r = { code, signal, out, err };
+    const r = await child.exit;
 
     expect(r.signal).toBeNull();
     expect(r.code, r.err).toBe(0);

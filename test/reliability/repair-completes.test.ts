@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { utcDate } from '../../src/billing/dates.js';
 import { runCli } from '../support/cli.js';
-import { COMPANY, CONNECTION, type Pipeline, startPipeline } from '../support/pipeline.js';
+import { COMPANY, CONNECTION, type Harness, startHarness } from '../support/harness.js';
 
 /**
  * `reconcile --repair` with a worker running its schedulers (a pull scheduler always keeps a delayed
@@ -10,9 +10,9 @@ import { COMPANY, CONNECTION, type Pipeline, startPipeline } from '../support/pi
  * `--json` output is the only thing on stdout, with the command logging at info level.
  */
 describe('given a synced connection whose worker runs its job schedulers, and two invoices altered in billing', () => {
-  let p: Pipeline;
+  let p: Harness;
   beforeAll(async () => {
-    p = await startPipeline({ name: 'repair', invoices: 30, customers: 5 });
+    p = await startHarness({ name: 'repair', invoices: 30, customers: 5 });
   });
   afterAll(() => p?.close());
 
@@ -79,7 +79,7 @@ describe('given a synced connection whose worker runs its job schedulers, and tw
   }, 180_000);
 });
 
-async function admin(p: Pipeline, path: string, body?: unknown): Promise<unknown> {
+async function admin(p: Harness, path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${p.billing.url}/__admin${path}?company=${COMPANY}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONNECTION, type Pipeline, startPipeline, until } from '../support/pipeline.js';
+import { CONNECTION, type Harness, startHarness, until } from '../support/harness.js';
 
 /**
  * P10 (docs/reliability.md): SIGTERM is a graceful stop. The CLI worker stops taking jobs,
@@ -16,9 +16,9 @@ const INVOICES = 100;
 const GRACE_SECONDS = 10;
 
 describe('given a worker process upserting under load (billing latency 300 ms, 8 jobs in flight)', () => {
-  let p: Pipeline;
+  let p: Harness;
   beforeAll(async () => {
-    p = await startPipeline({
+    p = await startHarness({
       name: 'sigterm',
       invoices: INVOICES,
       sync: { upsertConcurrency: 8, graceSeconds: GRACE_SECONDS },

@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
-import { CONNECTION, type Pipeline, startPipeline, until } from '../support/pipeline.js';
+import { CONNECTION, type Harness, startHarness, until, UPSERT_PATH } from '../support/harness.js';
+import { type HttpGate, startHttpGate } from '../support/http-gate.js';
 
 /**
  * Nothing lost when a worker dies twice in a row (a crash loop, an OOM kill, a lost node) while upsert
- * jobs are in flight. Billing answers slowly (4 s a request) so the jobs are mid-request at each kill.
- * The first worker is killed with SIGKILL; a second one takes the stalled jobs back and is killed the
- * same way while it holds them; a third one finishes.
+ * jobs are in flight. The workers reach billing through a gate that holds every invoice write until the test
+ * lets it go, so the jobs are mid-request at each kill for as long as the test needs (no latency a loaded
+ * machine could outlast), and what a killed worker was sending never reaches billing. The first worker
+ * is killed with SIGKILL; a second one takes the stalled jobs back and is killed the same way while it
+ * holds them; the gate opens and a third one finishes.
  *
  * - With BullMQ's own limit (maxStalledCount 1) the second stall fails the jobs inside BullMQ's
  *   stalled-job check, where no worker's 'failed' event fires: the in-flight sweep (every 5 s here)
@@ -25,9 +28,11 @@ for (const variant of [
   { maxStalledCount: 1, expectStalled: true, batch: 4 },
 ]) {
   describe(`given upsert jobs of ${variant.batch} record(s) in flight while two workers in a row are killed (maxStalledCount ${variant.maxStalledCount})`, () => {
-    let p: Pipeline;
+    let p: Harness;
+    let gate: HttpGate;
     beforeAll(async () => {
-      p = await startPipeline({
+      gate = await startHttpGate(() => p.billing.url);
+      p = await startHarness({
         name: `two-crashes-${variant.maxStalledCount}`,
         invoices: INVOICES,
         customers: 5,
@@ -38,28 +43,31 @@ for (const variant of [
           sweepEverySeconds: 5,
           sweepGraceSeconds: 1,
         },
-        // Above the 30 s billing holds worker 2's requests for: a request timed out would be retried later.
-        billing: { timeoutMs: 60_000 },
+        // Past the time the gate holds writes for: a request timed out would be retried.
+        billing: { url: gate.url, timeoutMs: 60_000 },
       });
     });
-    afterAll(() => p?.close());
+    afterAll(async () => {
+      await p?.close();
+      await gate?.close();
+    });
 
     it(`when the third worker runs, then every record is in billing${variant.expectStalled ? ` or${variant.batch > 1 ? ' (a record of a single-record job)' : ''} quarantined as STALLED, and in billing after dlq replay` : ''}: lost 0`, async () => {
       const { rt } = p;
       const stalledEvents: string[] = [];
       (await p.queueEvents('upsert')).on('stalled', ({ jobId }) => stalledEvents.push(jobId));
-      p.billing.faults.set({ latencyMs: 4_000 });
+      // Invoice writes wait at the gate; customers' go through (a batch of customers would hold a slot for good).
+      gate.hold((req) => req.method === 'POST' && req.url?.split('?')[0] === UPSERT_PATH);
 
       // Worker 1 pulls the invoices and starts their upserts; killed while they wait on billing.
       const first = await p.spawnWorker(['pull', 'upsert']);
       await rt.queues.pull.add('pull', { connectionId: CONNECTION, entity: 'invoices' }, { priority: 1 });
-      // (With batches: invoice batches, so the pull, which only this worker runs, has enqueued the invoices.)
+      // Invoice jobs (customers' go through the gate and finish): with batches, invoice batches, so the
+      // pull, which only this worker runs, has enqueued the invoices.
       const active = async () =>
-        variant.batch > 1
-          ? (await rt.queues.upsert.getJobs(['active'])).filter(
-              (j) => j.name === 'upsert-batch' && j.data.entity === 'invoices',
-            ).length >= 3
-          : (await rt.queues.upsert.getJobCounts('active')).active! >= 10;
+        (await rt.queues.upsert.getJobs(['active'])).filter(
+          (j) => j.name === (variant.batch > 1 ? 'upsert-batch' : 'upsert') && j.data.entity === 'invoices',
+        ).length >= (variant.batch > 1 ? 3 : 10);
       await until('upsert jobs in flight', active, 60_000, 50);
       first.kill('SIGKILL');
       await first.exited;
@@ -79,10 +87,8 @@ for (const variant of [
         .sort();
 
       // Worker 2 takes them back (stalled → wait → active) and is killed while it holds them. Its jobs are
-      // taken back over a few seconds (each lock expires on its own; the stalled check runs every second),
-      // so billing now holds each request for 30 s: a job worker 2 took first cannot finish before it took
-      // the last (at 4 s, on a loaded machine, one did, and never stalled a second time).
-      p.billing.faults.set({ latencyMs: 30_000 });
+      // taken back over a few seconds (each lock expires on its own; the stalled check runs every second);
+      // the gate still holds their writes, so none finishes before worker 2 took the last.
       const second = await p.spawnWorker(['upsert']);
       await until(
         'worker 2 to hold the stalled jobs',
@@ -122,9 +128,12 @@ for (const variant of [
         .map((j) => `${j.data.entity}:${j.data.erpId}`)
         .sort();
       const stalledKeys = variant.expectStalled ? singleKeys : [];
+      // Single-record invoice jobs were held at both kills (the gate let none finish).
+      if (variant.batch === 1)
+        expect(singleKeys.filter((k) => k.startsWith('invoices:')).length).toBeGreaterThanOrEqual(10);
 
-      // Worker 3, with billing fast again.
-      p.billing.faults.set({});
+      // Worker 3, with the gate open (the killed workers' held writes were dropped with their connections).
+      gate.release();
       await p.spawnWorker(['upsert']);
       const { mapped } = await p.expectedInvoices();
       const accounted = async () => {

@@ -2,7 +2,7 @@ import type { Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertSchedulers } from '../../app/worker-service.js';
 import type { JournalEntry } from '../../sandbox/kit/journal.js';
-import { CONNECTION, intervals, maxInFlight, type Pipeline, startPipeline, until } from '../support/pipeline.js';
+import { CONNECTION, intervals, maxInFlight, type Harness, startHarness, until } from '../support/harness.js';
 
 /**
  * P13 (docs/reliability.md): N replicas behave like one.
@@ -21,9 +21,9 @@ const pending = (jobs: Job[], scheduler: string) =>
   jobs.filter((j) => j.repeatJobKey === scheduler || j.id?.startsWith(`repeat:${scheduler}:`));
 
 describe('given five replicas booting at once', () => {
-  let p: Pipeline;
+  let p: Harness;
   beforeAll(async () => {
-    p = await startPipeline({ name: 'replicas-boot', invoices: 10 });
+    p = await startHarness({ name: 'replicas-boot', invoices: 10 });
   });
   afterAll(() => p?.close());
 
@@ -40,9 +40,9 @@ describe('given five replicas booting at once', () => {
 });
 
 describe('given two worker processes started at the same time on one Zoho connection with a budget of 2 requests at once', () => {
-  let p: Pipeline;
+  let p: Harness;
   beforeAll(async () => {
-    p = await startPipeline({
+    p = await startHarness({
       name: 'replicas-quota',
       invoices: 40,
       rateBudget: { concurrency: 2 },

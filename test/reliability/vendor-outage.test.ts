@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectStatus } from '../../cli/commands/status.js';
-import { CONNECTION, type Pipeline, startPipeline, until } from '../support/pipeline.js';
+import { CONNECTION, type Harness, startHarness, until } from '../support/harness.js';
 
 /**
  * A vendor outage on the pull side waits instead of failing: the ERP answers 503 to everything; the pull
@@ -9,9 +9,9 @@ import { CONNECTION, type Pipeline, startPipeline, until } from '../support/pipe
  * attempts. When the vendor answers again the pull completes and the outage is cleared.
  */
 describe('given a pull of a Zoho connection whose ERP is down', () => {
-  let p: Pipeline;
+  let p: Harness;
   beforeAll(async () => {
-    p = await startPipeline({
+    p = await startHarness({
       name: 'vendor-outage',
       invoices: 20,
       customers: 5,

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
-import { CLI, REPO_ROOT } from './pipeline.js';
+import { CLI, REPO_ROOT } from './repo-paths.js';
 
 export interface CliRun {
   code: number | null;
@@ -14,25 +14,11 @@ export interface CliRun {
  * LOG_LEVEL=silent, then `env`). A command still running after `timeoutMs` is killed (SIGKILL): a
  * test that expects a quick exit then fails on `signal` instead of hanging.
  */
-export async function runCli(
+export function runCli(
   args: string[],
   options: { env?: Record<string, string>; timeoutMs?: number } = {},
 ): Promise<CliRun> {
-  const child = spawn(process.execPath, [CLI, ...args], {
-    cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (b: Buffer) => (out += b.toString()));
-  child.stderr.on('data', (b: Buffer) => (err += b.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
-  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
-    child.on('exit', (c, s) => resolve([c, s])),
-  );
-  clearTimeout(timer);
-  return { code, signal, out, err };
+  return spawnCli(args, { env: options.env, timeoutMs: options.timeoutMs ?? 20_000 }).exit;
 }
 
 /** What a bad-input error looks like: exit 2 and one line on stderr, no stack trace. */

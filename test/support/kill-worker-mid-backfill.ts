@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { CONNECTION, type Pipeline, until } from './pipeline.js';
+import { CONNECTION, type Harness, until } from './harness.js';
 
 /**
  * The kill -9 scenario both kill tests run (one Redis, and a Redis Cluster): a real CLI worker process
@@ -8,7 +8,7 @@ import { CONNECTION, type Pipeline, until } from './pipeline.js';
  * jobs back and finishes. Billing must end at each record's newest version, with nothing lost.
  * Returns the line the test prints.
  */
-export async function killWorkerMidBackfill(p: Pipeline, invoices: number, label: string): Promise<string> {
+export async function killWorkerMidBackfill(p: Harness, invoices: number, label: string): Promise<string> {
   const INVOICES = invoices;
   const { rt } = p;
   const ledger = () => rt.ledger.count(CONNECTION, 'invoices');

@@ -10,6 +10,7 @@ import { pings } from '../../src/redis.js';
 import { killChild, spawnTlsRedisServer, tlsServerArgs } from './redis-tls.js';
 import { createTlsCertificates, type TlsCertificates } from './tls-certificates.js';
 import { until } from './until.js';
+import { redisDataArgs } from './redis-server-args.js';
 
 const run = promisify(execFile);
 
@@ -70,18 +71,7 @@ export async function startRedisCluster(options: { tls?: { password: string } } 
         '--cluster-config-file',
         join(dir, `nodes-${port}.conf`),
       ];
-      args.push(
-        '--dir',
-        dir,
-        '--save',
-        '',
-        '--appendonly',
-        'no',
-        '--maxmemory-policy',
-        'noeviction',
-        '--cluster-node-timeout',
-        '5000',
-      );
+      args.push(...redisDataArgs(dir), '--cluster-node-timeout', '5000');
       ports.push(port);
       if (certificates && tls) {
         args.push(

@@ -7,6 +7,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { freePort } from '../../src/http/free-port.js';
 import { createTlsCertificates, type TlsCertificates } from './tls-certificates.js';
 import { until } from './until.js';
+import { redisDataArgs } from './redis-server-args.js';
 
 export interface LocalTlsRedis {
   /** `rediss://:<password>@127.0.0.1:<port>`: what config `redis.url` / REDIS_URL take. */
@@ -43,18 +44,8 @@ export async function startTlsRedis(options: {
       [
         ...['--port', '0', '--tls-port', String(port), '--bind', '127.0.0.1'],
         ...tlsServerArgs(certificates, options.authClients),
-        ...[
-          '--requirepass',
-          options.password,
-          '--dir',
-          dir,
-          '--save',
-          '',
-          '--appendonly',
-          'no',
-          '--maxmemory-policy',
-          'noeviction',
-        ],
+        ...['--requirepass', options.password],
+        ...redisDataArgs(dir),
       ],
       port,
       certificates,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { freePort } from '../../src/http/free-port.js';
 import { pings } from '../../src/redis.js';
 import { until } from './until.js';
+import { redisDataArgs } from './redis-server-args.js';
 
 export interface RestartableRedis {
   url: string;
@@ -43,19 +44,8 @@ export async function restartableRedis(name: string): Promise<RestartableRedis> 
     port,
     start: async () => {
       if (running()) return;
-      const args = [
-        '--port',
-        String(port),
-        '--bind',
-        '127.0.0.1',
-        '--dir',
-        dir,
-        '--appendonly',
-        'yes',
-        '--appendfsync',
-        'always',
-      ];
-      child = spawn('redis-server', [...args, '--save', '', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
+      const args = ['--port', String(port), '--bind', '127.0.0.1', ...redisDataArgs(dir, { appendOnly: true })];
+      child = spawn('redis-server', args, { stdio: 'ignore' });
       await until('redis-server to answer', () => pings('127.0.0.1', port, 200), 10_000, 20);
     },
     stop,

@@ -1,6 +1,6 @@
 import { makeJobHelpers } from '../../app/job-helpers.js';
 import { upsertQueueProcessor } from '../../jobs/upsert-batch.js';
-import { CONNECTION, type Pipeline, until } from './pipeline.js';
+import { CONNECTION, type Harness, until } from './harness.js';
 
 /**
  * Pulls the connection's invoices once (their upserts enqueued, none run yet), then runs upsert workers
@@ -8,9 +8,9 @@ import { CONNECTION, type Pipeline, until } from './pipeline.js';
  * as long as `during` takes. Billing's latency is lifted and the workers stopped afterwards.
  */
 export async function pullThenUpsertSlowly(
-  p: Pipeline,
+  p: Harness,
   options: { latencyMs: number; recordLockTtlMs: number },
-  during: (pulled: Pipeline) => Promise<void>,
+  during: (pulled: Harness) => Promise<void>,
 ): Promise<void> {
   const { rt } = p;
   const pulls = p.startWorkers(['pull']);

@@ -4,21 +4,21 @@ import { runCountInvariant } from '../../../jobs/reconcile/count-invariant.js';
 import { DriftReport } from '../../../jobs/reconcile/drift.js';
 import type { HistoryHelpers } from '../../../jobs/reconcile/invoice-date-window.js';
 import { makeJobHelpers } from '../../../app/job-helpers.js';
-import { COMPANY, CONNECTION, HISTORY, type Pipeline, startPipeline } from '../../support/pipeline.js';
+import { COMPANY, CONNECTION, HISTORY, type Harness, startHarness } from '../../support/harness.js';
 
 /**
  * The count invariant: billing's counts by origin source and invoice-date window against the ledger's,
  * halved where they differ, so the one window holding a missing record is listed, not the history.
  */
 describe('given a synced connection, one of whose invoices a billing user deletes', () => {
-  let p: Pipeline;
+  let p: Harness;
   let history: HistoryHelpers;
   const admin = async (path: string) => {
     const res = await fetch(`${p.billing.url}/__admin${path}?company=${COMPANY}`, { method: 'POST' });
     if (!res.ok) throw new Error(`admin ${path}: ${res.status} ${await res.text()}`);
   };
   beforeAll(async () => {
-    p = await startPipeline({
+    p = await startHarness({
       name: 'count-invariant',
       invoices: 60,
       customers: 6,

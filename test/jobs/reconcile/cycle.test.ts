@@ -5,7 +5,7 @@ import { QUEUES } from '../../../jobs/catalog.js';
 import { runReconcile } from '../../../jobs/reconcile/run-reconcile.js';
 import { addDays, utcDate } from '../../../src/billing/dates.js';
 import { decodeLedgerEntry, encodeLedgerEntry } from '../../../src/pipeline/ledger-entry-codec.js';
-import { COMPANY, CONNECTION, HISTORY, type Pipeline, startPipeline } from '../../support/pipeline.js';
+import { COMPANY, CONNECTION, HISTORY, type Harness, startHarness } from '../../support/harness.js';
 
 const DAY_MS = 86_400_000;
 const CYCLE_DAYS = 7;
@@ -26,7 +26,7 @@ interface ScheduledResult {
  * walks every invoice date of the connection a slice per run and finds it within its cycle.
  */
 describe('given a connection synced 60 days ago, one of whose invoices a billing user deletes today', () => {
-  let p: Pipeline;
+  let p: Harness;
   let events: QueueEvents;
   let deleted: { erpId: string; billingId: string; invoiceDate: string };
   const today = utcDate(Date.now());
@@ -45,7 +45,7 @@ describe('given a connection synced 60 days ago, one of whose invoices a billing
   };
 
   beforeAll(async () => {
-    p = await startPipeline({
+    p = await startHarness({
       name: 'reconcile-cycle',
       invoices: 40,
       customers: 5,

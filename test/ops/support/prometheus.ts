@@ -3,7 +3,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify as toYaml } from 'yaml';
-import { freePort, requireBinary, until } from './stack.js';
+import { freePort } from '../../../src/http/free-port.js';
+import { until } from '../../support/until.js';
+import { requireBinary } from './require-binary.js';
 
 export interface RuleState {
   name: string;
