@@ -13,6 +13,7 @@ import { QUEUES } from '../jobs/catalog.js';
 import { upsertReconcileSchedulers } from '../jobs/reconcile.js';
 import { type ReloadOutcome, reloadConfig } from './reload-config.js';
 import { openRuntime } from './create-runtime.js';
+import { startWebhookIngress } from './webhook-ingress.js';
 import type { Runtime } from '../jobs/runtime.js';
 import {
   type Role,
@@ -61,6 +62,7 @@ export function collector(
     | 'tokens'
     | 'connection'
     | 'quotas'
+    | 'webhookHealth'
   >,
 ) {
   return async () => {
@@ -81,8 +83,12 @@ export function collector(
         { connection: c.id },
         (await credentialsStatus(rt.tokens, rt.connection(c.id))).ok ? 1 : 0,
       );
-      for (const entity of c.entities)
-        rt.metrics.pullInterval.set({ connection: c.id, entity }, c.schedule.everySeconds);
+      // While webhooks carry the changes, the pull is a safety net on its long schedule (staleness alerts count in it).
+      const every =
+        c.webhooks && (await rt.webhookHealth.read(c.id)).healthy
+          ? c.schedule.withWebhooksEverySeconds
+          : c.schedule.everySeconds;
+      for (const entity of c.entities) rt.metrics.pullInterval.set({ connection: c.id, entity }, every);
       const used = await rt.quotas.usage(c.id);
       rt.metrics.vendorQuotaUsed.set({ connection: c.id, window: 'minute' }, used.minute);
       rt.metrics.vendorQuotaUsed.set({ connection: c.id, window: 'day' }, used.day);
@@ -168,6 +174,12 @@ export async function startService(
     await rt.close();
     throw e;
   }
+  // Vendor webhooks on their own port (a `webhooks` block only); like the HTTP server, a port in use stops the start.
+  const webhooks = await startWebhookIngress(rt).catch(async (e: unknown) => {
+    await http.close();
+    await rt.close();
+    throw e;
+  });
   if (options.roles.includes('pull')) {
     const n = await upsertSchedulers(rt);
     logger.info({ schedulers: n }, 'job schedulers upserted');
@@ -190,6 +202,7 @@ export async function startService(
   // Reloads run one after another; stopping waits for the one under way (it uses the Redis connections).
   let reloading: Promise<unknown> = Promise.resolve();
   const stopping = inOrder([
+    { name: 'the webhook listener', run: async () => webhooks?.close() },
     { name: 'the connection checks', run: () => checked },
     { name: 'a config reload', run: () => reloading },
     { name: 'the workers', run: () => started.stop(), waitingFor: () => started.unsettled() },
@@ -223,6 +236,7 @@ export async function startService(
     unsettled: () => stopping.unsettled(),
     abandon: () => {
       checking.abort();
+      void webhooks?.close();
       abandonAll(rt, started, http.server);
     },
   };

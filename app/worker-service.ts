@@ -10,6 +10,7 @@ import { pullProcessor } from '../jobs/pull.js';
 import { reconcileProcessor } from '../jobs/reconcile.js';
 import { skipUnconfiguredSchedule } from '../jobs/skip-unconfigured-schedule.js';
 import { sweepProcessor } from '../jobs/sweep.js';
+import { skipWhileWebhooksCover } from '../jobs/pull/safety-net-schedule.js';
 import type { Runtime } from '../jobs/runtime.js';
 import { upsertQueueProcessor } from '../jobs/upsert-batch.js';
 import { withRunHistory } from '../jobs/with-run-history.js';
@@ -91,7 +92,10 @@ export function startWorkers(
       skipUnconfiguredSchedule(
         rt,
         QUEUES.pull,
-        withRunHistory(QUEUES.pull, history, processors.pull ?? guarded.pull(pullProcessor(helpers.pull))),
+        skipWhileWebhooksCover(
+          rt,
+          withRunHistory(QUEUES.pull, history, processors.pull ?? guarded.pull(pullProcessor(helpers.pull))),
+        ),
       ),
       {
         concurrency: rt.config.sync.pullConcurrency,

@@ -60,6 +60,11 @@ export const PullPayload = z.strictObject({
   runId: z.string().optional(),
   /** An incremental pull that must run (a repair's): it waits for a pull of the stream in progress instead of returning. */
   waitForRunning: z.boolean().optional(),
+  /**
+   * A targeted read of what webhook deliveries announced (jobs/pull/read-announced.ts): the stream's
+   * batch of recorded events (src/pipeline/webhook-events.ts), read by id instead of from the checkpoint.
+   */
+  webhook: z.strictObject({ batch: z.number().int().min(0) }).optional(),
 });
 export type PullPayload = z.infer<typeof PullPayload>;
 

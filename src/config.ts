@@ -266,7 +266,12 @@ export const AppConfig = z.strictObject({
       port: z.number().int().min(0).max(65535).default(9465),
       host: z.string().default('0.0.0.0'),
       /** A delivery larger than this is refused (413) before it is read further. @defaultValue 1048576 */
-      maxBodyBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+      maxBodyBytes: z
+        .number()
+        .int()
+        .min(1024)
+        .max(64 * 1024 * 1024)
+        .default(1024 * 1024),
       /** Events of one connection and entity arriving within this window become one read by id. @defaultValue 1000 */
       coalesceMs: z.number().int().min(0).max(60_000).default(1000),
     })
@@ -279,7 +284,12 @@ export type AppConfig = z.infer<typeof AppConfig>;
 function webhookIssues(config: AppConfig): ConfigIssue[] {
   const w = config.webhooks;
   if (!w || w.port === 0 || w.port !== config.http.port) return [];
-  return [{ path: ['webhooks', 'port'], message: `must differ from http.port (${config.http.port}): the listener has its own port` }];
+  return [
+    {
+      path: ['webhooks', 'port'],
+      message: `must differ from http.port (${config.http.port}): the listener has its own port`,
+    },
+  ];
 }
 
 /** Problems found in the config: where (path segments) and what, never the value. */

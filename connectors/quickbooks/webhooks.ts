@@ -79,7 +79,8 @@ export const webhooks: ConnectorWebhooks<Settings> = {
         if (!e.success) throw new MalformedDeliveryError('a CloudEvent lacks type, intuitentityid or intuitaccountid');
         // qbo.<entity>.<verb>.v<N>
         const [, name, verb] = e.data.type.split('.');
-        const ev = name && verb ? event(e.data.intuitaccountid, name, e.data.intuitentityid, verb, e.data.time) : undefined;
+        const ev =
+          name && verb ? event(e.data.intuitaccountid, name, e.data.intuitentityid, verb, e.data.time) : undefined;
         if (ev) events.push(ev);
       }
       return { kind: 'events', events };

@@ -1,10 +1,6 @@
 import { z } from 'zod';
 import type { EntityName } from '../../src/connector/entities.js';
-import {
-  type ConnectorWebhooks,
-  MalformedDeliveryError,
-  type WebhookEvent,
-} from '../../src/webhooks/webhook-event.js';
+import { type ConnectorWebhooks, MalformedDeliveryError, type WebhookEvent } from '../../src/webhooks/webhook-event.js';
 import { headerValue, hmacSha256Base64Matches, isoInstant } from '../../src/webhooks/verify-signature.js';
 import type { Settings } from './settings.js';
 

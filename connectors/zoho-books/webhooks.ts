@@ -1,9 +1,5 @@
 import type { EntityName } from '../../src/connector/entities.js';
-import {
-  type ConnectorWebhooks,
-  MalformedDeliveryError,
-  type WebhookOp,
-} from '../../src/webhooks/webhook-event.js';
+import { type ConnectorWebhooks, MalformedDeliveryError, type WebhookOp } from '../../src/webhooks/webhook-event.js';
 import { headerValue, isoInstant, sharedSecretMatches } from '../../src/webhooks/verify-signature.js';
 import type { Settings } from './settings.js';
 
