@@ -8,10 +8,11 @@ import { credentialsStatus } from '../../src/auth/credentials-status.js';
 import type { AppConfig } from '../../src/config.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { loadAppConfig, withRuntime } from '../context.js';
+import { webhooksView } from '../../src/webhooks/webhook-status.js';
 
 type ListRuntime = Pick<
   Runtime,
-  'config' | 'connection' | 'connectionControl' | 'syncStatus' | 'quotas' | 'outages' | 'tokens'
+  'config' | 'connection' | 'connectionControl' | 'syncStatus' | 'quotas' | 'outages' | 'tokens' | 'webhookHealth'
 >;
 
 const iso = (ms: number | undefined): string | null => (ms ? new Date(ms).toISOString() : null);
@@ -70,6 +71,8 @@ export async function collectConnections(rt: ListRuntime, now = Date.now()) {
       credentials,
       vendor: outage ? { up: false, downSince: iso(outage.since), lastError: outage.message } : { up: true },
       schedule: { everySeconds: c.schedule.everySeconds, entities: [...c.entities] },
+      /** Its webhooks (null: none configured): whether deliveries carry its changes, or it polls on the short schedule and why. */
+      webhooks: await webhooksView(rt.webhookHealth, c),
       entities: c.entities.map((entity) => {
         const ok = lastSuccess[entity];
         const failed = lastError[entity];
@@ -122,6 +125,10 @@ function print(view: Awaited<ReturnType<typeof collectConnections>>): void {
   for (const c of view.connections) {
     console.log(`${c.id} (${c.system}): ${stateLine(c)}`);
     console.log(`  ${'schedule'.padEnd(13)}every ${c.schedule.everySeconds} s: ${c.schedule.entities.join(', ')}`);
+    if (c.webhooks)
+      console.log(
+        `  ${'webhooks'.padEnd(13)}${c.webhooks.mode === 'webhooks' ? `healthy: pulls every ${c.webhooks.pullEverySeconds} s as a safety net` : `polling: ${c.webhooks.reason}`}`,
+      );
     for (const e of c.entities) {
       const lag = e.lagSeconds === null ? '' : ` (lag ${e.lagSeconds} s)`;
       console.log(

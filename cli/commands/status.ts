@@ -4,6 +4,7 @@ import { billingCompanyGuardOf } from '../../jobs/billing-company-guard.js';
 import { BILLING } from '../../jobs/billing-outage.js';
 import { credentialsStatus } from '../../src/auth/credentials-status.js';
 import { withRuntime } from '../context.js';
+import { webhooksView } from '../../src/webhooks/webhook-status.js';
 
 const iso = (ms: number | undefined) => (ms ? new Date(ms).toISOString() : null);
 
@@ -12,6 +13,7 @@ export async function collectStatus(
     Runtime,
     | 'queues'
     | 'config'
+    | 'webhookHealth'
     | 'checkpoints'
     | 'syncStatus'
     | 'ledger'
@@ -91,6 +93,8 @@ export async function collectStatus(
       sweep: { lastRun: iso(sweep.lastRun), recovered: sweep.recovered, lastRecovered: iso(sweep.lastRecovered) },
       /** The billing company it writes to, the one its state belongs to, and whether it is refused for the difference. */
       billingCompany: await companies.status(c.id),
+      /** Its webhooks (null: none configured): deliveries carrying its changes, or back on the short schedule and why. */
+      webhooks: await webhooksView(rt.webhookHealth, c),
     });
   }
   return { billing, queues, connections };
