@@ -1,4 +1,6 @@
+import type { AppConfig } from '../src/config.js';
 import type { EntityName } from '../src/connector/entities.js';
+import type { Connector } from '../src/connector/types.js';
 import { startWebhookListener, type WebhookListener } from '../src/webhooks/webhook-listener.js';
 import type { WebhookTarget } from '../src/webhooks/webhook-target.js';
 import { enqueueAnnounced } from '../jobs/pull/enqueue-announced.js';
@@ -16,21 +18,24 @@ export async function startWebhookIngress(rt: Runtime): Promise<WebhookListener 
     port: w.port,
     host: w.host,
     maxBodyBytes: w.maxBodyBytes,
-    targets: () => webhookTargets(rt),
+    targets: () => webhookTargets(rt.config, (id) => rt.connection(id).connector),
     accept: (connectionId, events) => enqueueAnnounced(rt, connectionId, events),
     metrics: rt.metrics,
     logger: rt.logger.child({ component: 'webhooks' }),
   });
-  rt.logger.info({ url: listener.url, connections: webhookTargets(rt).length }, 'webhook listener started');
+  rt.logger.info({ url: listener.url, connections: webhookTargets(rt.config, (id) => rt.connection(id).connector).length }, 'webhook listener started');
   return listener;
 }
 
-function webhookTargets(rt: Runtime): WebhookTarget[] {
+/** The connections with a `webhooks.secret` whose connector takes webhooks, as the listener routes to them. */
+export function webhookTargets(
+  config: Pick<AppConfig, 'connections'>,
+  connectorOf: (connectionId: string) => Connector<any>,
+): WebhookTarget[] {
   const targets: WebhookTarget[] = [];
-  for (const c of rt.config.connections) {
+  for (const c of config.connections) {
     if (!c.webhooks) continue;
-    const { connector } = rt.connection(c.id);
-    const hooks = connector.webhooks;
+    const hooks = connectorOf(c.id).webhooks;
     if (!hooks) continue;
     targets.push({
       connectionId: c.id,
