@@ -101,7 +101,8 @@ export interface ListenerHarness {
   close(): Promise<void>;
 }
 
-export const sign = (body: string, key: string): string => createHmac('sha256', key).update(body).digest('base64');
+export const sign = (body: string | Buffer, key: string): string =>
+  createHmac('sha256', key).update(body).digest('base64');
 
 /** The webhook listener on loopback, its events made durable in a real Redis, its reads enqueued on a real pull queue. */
 export async function listenerHarness(redisUrl: string, maxBodyBytes?: number): Promise<ListenerHarness> {
