@@ -348,6 +348,8 @@ export function initialiseSeries(
       m.connectionInfo.set({ connection: c.id, system: c.system, billing_company: c.billingCompany }, 1);
     m.rateLimited.inc({ target: c.id }, 0);
     m.connectionCredentialsOk.set({ connection: c.id }, 1);
+    // From 0, so the first miss a safety-net pull finds shows in increase() (the webhook alert reads it).
+    m.webhookMissed.inc({ connection: c.id }, 0);
     for (const entity of c.entities) {
       const labels = { connection: c.id, entity };
       for (const counter of [m.recordsPulled, m.recordsMapped, m.recordsEnqueued, m.recordsUpserted])
