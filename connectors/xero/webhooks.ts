@@ -7,7 +7,7 @@ import type { Settings } from './settings.js';
 /**
  * Xero webhooks (connectors/xero/README.md, "Webhooks"): one delivery carries events of every organisation
  * connected to the app, signed with the app's webhook key as base64 HMAC-SHA256 of the raw body in
- * `x-xero-signature` (https://developer.xero.com/documentation/guides/webhooks/configuring-your-server/).
+ * `x-xero-signature` (https://developer.xero.com/documentation/webhooks/configuring-your-server).
  * A correctly signed delivery with no events is the intent-to-receive check: 200, empty body.
  * Events say CREATE or UPDATE only: a void is an UPDATE, read like any other.
  */
