@@ -23,7 +23,10 @@ export async function startWebhookIngress(rt: Runtime): Promise<WebhookListener 
     metrics: rt.metrics,
     logger: rt.logger.child({ component: 'webhooks' }),
   });
-  rt.logger.info({ url: listener.url, connections: webhookTargets(rt.config, (id) => rt.connection(id).connector).length }, 'webhook listener started');
+  rt.logger.info(
+    { url: listener.url, connections: webhookTargets(rt.config, (id) => rt.connection(id).connector).length },
+    'webhook listener started',
+  );
   return listener;
 }
 
