@@ -11,6 +11,7 @@ import { reconcileProcessor } from '../jobs/reconcile.js';
 import { skipUnconfiguredSchedule } from '../jobs/skip-unconfigured-schedule.js';
 import { sweepProcessor } from '../jobs/sweep.js';
 import { skipWhileWebhooksCover } from '../jobs/pull/safety-net-schedule.js';
+import { targetedReadsApart } from '../jobs/pull/read-announced.js';
 import type { Runtime } from '../jobs/runtime.js';
 import { upsertQueueProcessor } from '../jobs/upsert-batch.js';
 import { withRunHistory } from '../jobs/with-run-history.js';
@@ -86,21 +87,20 @@ export function startWorkers(
   const history = { runHistory: rt.runHistory, logger: rt.logger };
   // A connection whose state belongs to another billing company than its key's runs none of its jobs.
   const guarded = guardedByBillingCompany(helpers.billingCompany, rt.logger, helpers.pull.syncStatus);
-  if (roles.includes('pull'))
+  if (roles.includes('pull')) {
+    const pull = processors.pull ?? guarded.pull(pullProcessor(helpers.pull));
     pool.make(
       QUEUES.pull,
       skipUnconfiguredSchedule(
         rt,
         QUEUES.pull,
-        skipWhileWebhooksCover(
-          rt,
-          withRunHistory(QUEUES.pull, history, processors.pull ?? guarded.pull(pullProcessor(helpers.pull))),
-        ),
+        skipWhileWebhooksCover(rt, targetedReadsApart(pull, withRunHistory(QUEUES.pull, history, pull))),
       ),
       {
         concurrency: rt.config.sync.pullConcurrency,
       },
     );
+  }
   if (roles.includes('upsert')) probe = startUpsertWorkers(rt, pool, helpers, processors, guarded, followUps);
   if (roles.includes('backfill'))
     pool.make(QUEUES.backfill, processors.backfill ?? guarded.any(backfillProcessor(helpers.backfill)), {
