@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateSettings } from '../../connectors/registry.js';
 import { createRuntime } from '../../app/create-runtime.js';
+import { startWorkers } from '../../app/worker-service.js';
+import { until } from '../support/until.js';
 import { makeJobHelpers } from '../../app/job-helpers.js';
 import type { PullPayload } from '../../jobs/catalog.js';
 import { enqueueAnnounced } from '../../jobs/pull/enqueue-announced.js';
@@ -171,4 +173,30 @@ describe('a targeted read of announced invoices', () => {
     await rt.webhookEvents.finish(conn, 'invoices', 1);
     expect(await rt.webhookEvents.claim(conn, 'invoices', 1)).toEqual([]);
   });
+
+  it('given a pull worker, when a delivery is made durable, then the worker runs its targeted read after the coalescing window and enqueues the upsert, leaving no run record', async () => {
+    const workers = startWorkers(rt, ['pull']);
+    try {
+      const id = ids[1]!;
+      await fetch(`${emu.url}/__admin/invoices/${id}/edit`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ docNumber: 'WH-0001' }),
+      });
+      const runsBefore = await rt.runHistory.list(conn, { entity: 'invoices' });
+      await enqueueAnnounced(rt, conn, [{ entity: 'invoices', id, op: 'change', at: new Date().toISOString() }]);
+      await until(
+        'the targeted read to enqueue the edited invoice',
+        async () =>
+          (await rt.queues.upsert.getJobs(['wait', 'prioritized'])).some(
+            (j) => j.data.erpId === id && JSON.stringify(j.data.body).includes('WH-0001'),
+          ),
+        30_000,
+        100,
+      );
+      expect(await rt.runHistory.list(conn, { entity: 'invoices' })).toEqual(runsBefore);
+    } finally {
+      await workers.stop(1000);
+    }
+  }, 60_000);
 });
