@@ -18,7 +18,8 @@ export async function countUnannounced(run: PullRun, jobs: readonly UpsertJob[],
   if (!jobs.length || !isSafetyNet(run) || !rt.webhookHealth) return;
   const { firstDelivery } = await rt.webhookHealth.read(conn);
   if (firstDelivery === undefined) return;
-  const since = new Date(firstDelivery).toISOString();
+  // Vendors version to the second (QuickBooks, Xero): a change in the second of the first delivery counts.
+  const since = new Date(Math.floor(firstDelivery / 1000) * 1000).toISOString();
   const changed = jobs.filter((j) => j.data.version >= since).map((j) => j.data.erpId);
   const missed = await rt.webhookEvents!.unannounced(conn, entity, changed);
   if (missed.length) result.unannounced = (result.unannounced ?? 0) + missed.length;

@@ -8,6 +8,7 @@ import type { PullPayload } from '../../jobs/catalog.js';
 import { enqueueAnnounced } from '../../jobs/pull/enqueue-announced.js';
 import type { PullRun } from '../../jobs/pull/pull-stream.js';
 import { readAnnounced } from '../../jobs/pull/read-announced.js';
+import { pullStream } from '../../jobs/pull/pull-stream.js';
 import type { Runtime } from '../../jobs/runtime.js';
 import { PROFILES } from '../../sandbox/profiles.js';
 import type { RunningSandbox } from '../../sandbox/kit/profile.js';
@@ -198,5 +199,27 @@ describe('a targeted read of announced invoices', () => {
     } finally {
       await workers.stop(1000);
     }
+  }, 60_000);
+
+  it("given deliveries had been accepted, when a safety-net pull finds a change no delivery announced, then it counts it (erpsync_webhook_missed_total) on the connection's webhook health", async () => {
+    // Deliveries are arriving (this one announces another record); then an invoice is created with none.
+    await enqueueAnnounced(rt, conn, [{ entity: 'invoices', id: ids[0]!, op: 'change', at: new Date().toISOString() }]);
+    const res = await fetch(`${emu.url}/__admin/invoices`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ docNumber: 'NOT-ANNOUNCED-1' }),
+    });
+    expect(res.ok).toBe(true);
+    const id = ((await res.json()) as { Id: string }).Id;
+    const missedBefore = (await rt.webhookHealth.read(conn)).missed;
+    const result = await pullStream(runOf({ connectionId: conn, entity: 'invoices' }));
+    expect(result.unannounced).toBeGreaterThanOrEqual(1);
+    const counted = (await rt.metrics.webhookMissed.get()).values.find((v) => v.labels.connection === conn)?.value;
+    expect(counted).toBe(result.unannounced);
+    expect((await rt.webhookHealth.read(conn)).missed).toBe(missedBefore + result.unannounced!);
+    const upserts = await rt.queues.upsert.getJobs(['wait', 'prioritized']);
+    expect(upserts.some((j) => j.data.erpId === id && JSON.stringify(j.data.body).includes('NOT-ANNOUNCED-1'))).toBe(
+      true,
+    );
   }, 60_000);
 });
