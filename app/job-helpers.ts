@@ -125,6 +125,8 @@ function pullHelpers(rt: Runtime, { connectionSlots, gate, connectionIds }: Shar
     inFlight: rt.inFlight,
     connectionIds,
     queues: { upsert: rt.queues.upsert },
+    webhookEvents: rt.webhookEvents,
+    webhookHealth: rt.webhookHealth,
   };
 }
 

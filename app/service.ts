@@ -13,6 +13,7 @@ import { QUEUES } from '../jobs/catalog.js';
 import { upsertReconcileSchedulers } from '../jobs/reconcile.js';
 import { type ReloadOutcome, reloadConfig } from './reload-config.js';
 import { openRuntime } from './create-runtime.js';
+import { startWebhookIngress } from './webhook-ingress.js';
 import type { Runtime } from '../jobs/runtime.js';
 import {
   type Role,
@@ -61,6 +62,7 @@ export function collector(
     | 'tokens'
     | 'connection'
     | 'quotas'
+    | 'webhookHealth'
   >,
 ) {
   return async () => {
@@ -81,8 +83,12 @@ export function collector(
         { connection: c.id },
         (await credentialsStatus(rt.tokens, rt.connection(c.id))).ok ? 1 : 0,
       );
-      for (const entity of c.entities)
-        rt.metrics.pullInterval.set({ connection: c.id, entity }, c.schedule.everySeconds);
+      // While webhooks carry the changes, the pull is a safety net on its long schedule (staleness alerts count in it).
+      const every =
+        c.webhooks && (await rt.webhookHealth.read(c.id)).healthy
+          ? c.schedule.withWebhooksEverySeconds
+          : c.schedule.everySeconds;
+      for (const entity of c.entities) rt.metrics.pullInterval.set({ connection: c.id, entity }, every);
       const used = await rt.quotas.usage(c.id);
       rt.metrics.vendorQuotaUsed.set({ connection: c.id, window: 'minute' }, used.minute);
       rt.metrics.vendorQuotaUsed.set({ connection: c.id, window: 'day' }, used.day);
@@ -184,10 +190,19 @@ async function startListeners(
       extra: httpRoutes(rt, config),
       ready: () => readiness(rt, workers()),
     });
+    // Vendor webhooks on their own port (a `webhooks` block only); like the HTTP server, a port in use stops the start.
+    const webhooks = await startWebhookIngress(rt).catch(async (e: unknown) => {
+      await http.close();
+      throw e;
+    });
     return {
       url: http.url,
-      close: () => http.close(),
+      close: async () => {
+        await webhooks?.close();
+        await http.close();
+      },
       abandon: () => {
+        void webhooks?.close();
         http.server.closeAllConnections();
         http.server.close();
       },

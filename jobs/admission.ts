@@ -3,8 +3,11 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '../src/config.js';
 import type { RunHistory } from '../src/pipeline/run-history.js';
 import type { SyncStatus } from '../src/pipeline/sync-status.js';
+import type { WebhookHealth } from '../src/pipeline/webhook-health.js';
 import { type BillingCompanyGuard, guardedByBillingCompany } from './billing-company-guard.js';
 import { ADMISSION, type AdmissionStep, QUEUES, type QueueName } from './catalog.js';
+import { targetedReadsApart } from './pull/read-announced.js';
+import { skipWhileWebhooksCover } from './pull/safety-net-schedule.js';
 import { skipUnconfiguredSchedule } from './skip-unconfigured-schedule.js';
 import { type RunQueue, withRunHistory } from './with-run-history.js';
 
@@ -14,7 +17,10 @@ export type JobProcessor = (job: Job, token?: string, signal?: AbortSignal) => P
  * The steps a job may pass before its processor runs, as jobs/catalog.ts (ADMISSION) lists them per job:
  * - `schedule-skip`: a job scheduler's job for a connection (or entity) the config no longer has
  *   completes as skipped (jobs/skip-unconfigured-schedule.ts);
+ * - `safety-net`: a scheduled pull of a connection whose webhooks carry its changes completes at once until
+ *   its stretched schedule is due (jobs/pull/safety-net-schedule.ts);
  * - `run-history`: every run that starts leaves a run record, whatever its end (jobs/with-run-history.ts);
+ *   a targeted read of webhook events leaves none (jobs/pull/read-announced.ts);
  * - `company-guard`: the jobs of a connection whose state belongs to another billing company are refused
  *   (jobs/billing-company-guard.ts);
  * - `gate`: a paused connection's job is held (jobs/connection-gate.ts);
@@ -23,7 +29,7 @@ export type JobProcessor = (job: Job, token?: string, signal?: AbortSignal) => P
  * job's wrapper once its payload is parsed, so that their deferrals are the job's (its duration
  * histogram, its log line): a list names them after the others.
  */
-export const WRAPPING_STEPS = ['schedule-skip', 'run-history', 'company-guard'] as const;
+export const WRAPPING_STEPS = ['schedule-skip', 'safety-net', 'run-history', 'company-guard'] as const;
 export type WrappingStep = (typeof WRAPPING_STEPS)[number];
 export const IN_JOB_STEPS = ['gate', 'slots'] as const;
 export type InJobStep = (typeof IN_JOB_STEPS)[number];
@@ -76,7 +82,8 @@ export interface AdmissionRuntime {
   config: Pick<AppConfig, 'connections'>;
   logger: Logger;
   runHistory: Pick<RunHistory, 'record'>;
-  syncStatus: Pick<SyncStatus, 'recordLastError'>;
+  syncStatus: Pick<SyncStatus, 'recordLastError' | 'read'>;
+  webhookHealth: Pick<WebhookHealth, 'read'>;
 }
 
 /** The wrapping steps of a process: one billing-company guard for every queue. */
@@ -84,7 +91,8 @@ export function wrappingSteps(rt: AdmissionRuntime, billingCompany: Pick<Billing
   const guarded = guardedByBillingCompany(billingCompany, rt.logger, rt.syncStatus);
   return {
     'schedule-skip': (queue, p) => skipUnconfiguredSchedule(rt, queue, p),
-    'run-history': (queue, p) => withRunHistory(runQueue(queue), rt, p),
+    'safety-net': (_queue, p) => skipWhileWebhooksCover(rt, p),
+    'run-history': (queue, p) => targetedReadsApart(p, withRunHistory(runQueue(queue), rt, p)),
     // A refused pull also records its stream's last error (what `erp-sync status` shows).
     'company-guard': (queue, p) => (queue === QUEUES.pull ? guarded.pull(p) : guarded.any(p)),
   };

@@ -36,17 +36,17 @@ export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 /**
  * The steps a job passes before its processor runs (jobs/admission.ts says what each does and builds
- * the chain): `schedule-skip`, `run-history` and `company-guard` wrap the job before its payload is
+ * the chain): `schedule-skip`, `safety-net`, `run-history` and `company-guard` wrap the job before its payload is
  * parsed; `gate` and `slots` run in the job's wrapper (jobs/define-job.ts) once it is, so they come last.
  */
-export type AdmissionStep = 'schedule-skip' | 'run-history' | 'company-guard' | 'gate' | 'slots';
+export type AdmissionStep = 'schedule-skip' | 'safety-net' | 'run-history' | 'company-guard' | 'gate' | 'slots';
 
 /**
  * Each job's admission, in order: the first step listed is the first a job meets. A new job type lists
  * its own (an empty list: its processor runs as it starts).
  */
 export const ADMISSION = {
-  pull: ['schedule-skip', 'run-history', 'company-guard', 'gate', 'slots'],
+  pull: ['schedule-skip', 'safety-net', 'run-history', 'company-guard', 'gate', 'slots'],
   upsert: ['company-guard', 'gate'],
   backfill: ['company-guard'],
   reconcile: ['schedule-skip', 'run-history', 'company-guard', 'gate', 'slots'],
@@ -80,6 +80,11 @@ export const PullPayload = z.strictObject({
   runId: z.string().optional(),
   /** An incremental pull that must run (a repair's): it waits for a pull of the stream in progress instead of returning. */
   waitForRunning: z.boolean().optional(),
+  /**
+   * A targeted read of what webhook deliveries announced (jobs/pull/read-announced.ts): the stream's
+   * batch of recorded events (src/pipeline/webhook-events.ts), read by id instead of from the checkpoint.
+   */
+  webhook: z.strictObject({ batch: z.number().int().min(0) }).optional(),
 });
 export type PullPayload = z.infer<typeof PullPayload>;
 

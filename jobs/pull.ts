@@ -16,6 +16,9 @@ import { withQuotaWaitPolicy } from '../src/pipeline/quota-wait-policy.js';
 import { decideVendorFailure } from '../src/waits/vendor-waits.js';
 import { PullPayload, QUEUES } from './catalog.js';
 import { type PullRun, pullStream } from './pull/pull-stream.js';
+import { readAnnounced } from './pull/read-announced.js';
+import type { WebhookEvents } from '../src/pipeline/webhook-events.js';
+import type { WebhookHealth } from '../src/pipeline/webhook-health.js';
 import { defer } from './defer.js';
 import { type ConnectionSlotsPolicy, defineJob } from './define-job.js';
 import type { ConnectionHandle } from './runtime.js';
@@ -48,6 +51,9 @@ export interface PullHelpers {
   /** Every configured connection (read at each use: a config reload changes them). */
   connectionIds(): string[];
   queues: { upsert: Pick<Queue, 'addBulk' | 'getJobCounts'> };
+  /** What webhook deliveries announced: a targeted read's batch, and what the safety-net pull checks against. */
+  webhookEvents?: Pick<WebhookEvents, 'claim' | 'finish' | 'unannounced'>;
+  webhookHealth?: Pick<WebhookHealth, 'noteSafetyNetPull' | 'read'>;
 }
 
 export interface PullResult {
@@ -62,6 +68,8 @@ export interface PullResult {
   deleted: number;
   pages: number;
   cursor: string | null;
+  /** A safety-net pull of a connection with webhooks: changes it found that no delivery announced. */
+  unannounced?: number;
 }
 
 /**
@@ -77,9 +85,11 @@ export function pullProcessor(rt: PullHelpers) {
     const run = pullRun(rt, job, data, signal, log);
     // Two incremental pulls of one stream at once would only duplicate work (and could roll the
     // checkpoint back): the second one returns at once.
-    const releasePull = run.windowKey
-      ? async () => {}
-      : await rt.locks.tryAcquireIncrementalPull(run.conn, run.entity, `job-${job.id}`);
+    // A targeted read (webhooks) reads by id and moves no checkpoint: it runs beside the stream's pull.
+    const releasePull =
+      run.windowKey || data.webhook
+        ? async () => {}
+        : await rt.locks.tryAcquireIncrementalPull(run.conn, run.entity, `job-${job.id}`);
     if (!releasePull && data.waitForRunning && token !== undefined) {
       // A repair's pull must read after the rewind: come back once the running pull is done, without using an attempt.
       return await defer(job, token, { reason: 'pull-running', at: Date.now() + 1_000 });
@@ -131,10 +141,11 @@ async function pullUnderQuotaPolicy(run: PullRun): Promise<PullResult> {
   return await withQuotaWaitPolicy(
     {
       maxInPlaceWaitMs: run.rt.config.sync.quotaWaitInPlaceMs,
-      deferrable: () => slots === 0 || run.stream.isSorted || run.stream.resumable === true,
+      deferrable: () =>
+        slots === 0 || run.stream.isSorted || run.stream.resumable === true || run.data.webhook !== undefined,
       onSlot: () => void slots++,
     },
-    () => pullStream(run),
+    () => (run.data.webhook ? readAnnounced(run, run.data.webhook.batch) : pullStream(run)),
   );
 }
 

@@ -33,6 +33,8 @@ import type { RunHistory } from '../src/pipeline/run-history.js';
 import type { SyncStatus } from '../src/pipeline/sync-status.js';
 import type { UpsertState } from '../src/pipeline/upsert-state.js';
 import type { ConnectionState } from '../src/pipeline/connection-state.js';
+import type { WebhookEvents } from '../src/pipeline/webhook-events.js';
+import type { WebhookHealth } from '../src/pipeline/webhook-health.js';
 import { jobOptions } from './catalog.js';
 
 /** Our state in Redis, one store per concern; every write a store offers is atomic where jobs can race. */
@@ -76,6 +78,10 @@ export interface StateStores {
   health: RedisHealth;
   /** Connections an operator paused, and the jobs held meanwhile. */
   connectionControl: ConnectionControl;
+  /** Webhook events between a delivery and their targeted read; what deliveries announced. */
+  webhookEvents: WebhookEvents;
+  /** Whether each connection's webhook deliveries can be relied on (its safety-net schedule). */
+  webhookHealth: WebhookHealth;
 }
 
 /**

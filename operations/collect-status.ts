@@ -1,3 +1,4 @@
+import { webhooksView, type WebhooksView } from '../src/webhooks/webhook-status.js';
 import {
   billingCompanyGuardOf,
   type BillingCompanyGuard,
@@ -42,6 +43,8 @@ export interface ConnectionStatus {
   sweep: { lastRun: string | null; recovered: number; lastRecovered: string | null };
   /** The billing company it writes to, the one its state belongs to, and whether it is refused for the difference. */
   billingCompany: BillingCompanyStatus;
+  /** Its webhooks (null: none configured): deliveries carrying its changes, or back on the short schedule and why. */
+  webhooks: WebhooksView | null;
 }
 
 export interface ServiceStatus {
@@ -68,6 +71,7 @@ export type StatusRuntime = Pick<
   | 'billingOf'
   | 'connectionControl'
   | 'tokens'
+  | 'webhookHealth'
 >;
 
 const JOB_STATES = ['wait', 'prioritized', 'active', 'delayed', 'failed', 'completed', 'waiting-children'] as const;
@@ -116,6 +120,7 @@ async function connectionStatus(
     inFlight: await rt.inFlight.count(c.id),
     sweep: { lastRun: iso(sweep.lastRun), recovered: sweep.recovered, lastRecovered: iso(sweep.lastRecovered) },
     billingCompany: await companies.status(c.id),
+    webhooks: await webhooksView(rt.webhookHealth, c),
   };
 }
 

@@ -1,3 +1,4 @@
+import { webhooksView, type WebhooksView } from '../src/webhooks/webhook-status.js';
 import { connectionBudget } from '../jobs/connection-budget.js';
 import type { Runtime } from '../jobs/runtime.js';
 import { credentialsStatus, type CredentialsStatus } from '../src/auth/credentials-status.js';
@@ -6,7 +7,7 @@ import type { SystemName } from '../src/connector/types.js';
 
 export type ListRuntime = Pick<
   Runtime,
-  'config' | 'connection' | 'connectionControl' | 'syncStatus' | 'quotas' | 'outages' | 'tokens'
+  'config' | 'connection' | 'connectionControl' | 'syncStatus' | 'quotas' | 'outages' | 'tokens' | 'webhookHealth'
 >;
 
 /** Whether a connection runs, and if not the first reason why (an operator's pause comes first). */
@@ -36,6 +37,8 @@ export interface ConnectionSummary {
   credentials: CredentialsStatus;
   vendor: { up: true } | { up: false; downSince: string | null; lastError: string };
   schedule: { everySeconds: number; entities: string[] };
+  /** Its webhooks (null: none configured): whether deliveries carry its changes, or it polls on the short schedule and why. */
+  webhooks: WebhooksView | null;
   entities: StreamRuns[];
   /** `used` as the quota store reports it (its fields may grow); `limits` the connection's budget. */
   quota: { used: Awaited<ReturnType<ListRuntime['quotas']['usage']>>; limits: ReturnType<typeof connectionBudget> };
@@ -94,6 +97,7 @@ async function connectionSummary(rt: ListRuntime, c: ConnectionConfig, now: numb
     credentials,
     vendor: outage ? { up: false, downSince: iso(outage.since), lastError: outage.message } : { up: true },
     schedule: { everySeconds: c.schedule.everySeconds, entities: [...c.entities] },
+    webhooks: await webhooksView(rt.webhookHealth, c),
     entities: c.entities.map((entity) => streamRuns(entity, lastSuccess[entity], lastError[entity], now)),
     quota: { used: await rt.quotas.usage(c.id), limits: connectionBudget(rt.connection(c.id)) },
   };

@@ -79,7 +79,17 @@ export const ConnectionConfig = z.strictObject({
   /** invoiceOriginSource written on every invoice of this connection. */
   originSource: OriginSource.refine((s) => s.startsWith('EXTERNAL_SYSTEM_'), 'must be EXTERNAL_SYSTEM_A, B or C'),
   entities: z.array(Entity).min(1).default(['customers', 'invoices', 'credit-notes']),
-  schedule: z.strictObject({ everySeconds: z.number().int().min(5).default(300) }).prefault({}),
+  schedule: z
+    .strictObject({
+      everySeconds: z.number().int().min(5).default(300),
+      /**
+       * The incremental pull's interval while the connection's webhooks are healthy (deliveries accepted,
+       * and safety-net pulls not finding changes no delivery announced): the pull is then a safety net.
+       * @defaultValue 21600
+       */
+      withWebhooksEverySeconds: z.number().int().min(5).default(21_600),
+    })
+    .prefault({}),
   /** Overrides the vendor's API base URL (the sandbox, a proxy). */
   baseUrl: z.url().optional(),
   /** Re-read this far behind the checkpoint (cursor edges, clock skew, same-second edits). @defaultValue 600 */
@@ -105,6 +115,12 @@ export const ConnectionConfig = z.strictObject({
   /** Connector-specific settings and credentials, validated by the connector. */
   settings: z.record(z.string(), z.unknown()).default({}),
   billing: ConnectionBillingConfig.optional(),
+  /**
+   * This connection's vendor webhooks (src/webhooks/): the secret deliveries are verified with. Xero: the
+   * app's webhook key; QuickBooks: the app's verifier token; Zoho Books: the value of the custom header
+   * `X-Erp-Sync-Secret` set on the workflow webhook. Through `${VAR}`, never in the file.
+   */
+  webhooks: z.strictObject({ secret: z.string().min(8, 'use at least 8 characters') }).optional(),
 });
 export type ConnectionConfig = z.infer<typeof ConnectionConfig>;
 
@@ -287,9 +303,40 @@ export const AppConfig = z.strictObject({
       days: z.number().int().min(1).max(3650).default(90),
     })
     .prefault({}),
+  /**
+   * The webhook listener (src/webhooks/): its own port, never the metrics port. Without this block no
+   * listener starts and every connection is polled on `schedule.everySeconds`.
+   */
+  webhooks: z
+    .strictObject({
+      port: z.number().int().min(0).max(65535).default(9465),
+      host: z.string().default('0.0.0.0'),
+      /** A delivery larger than this is refused (413) before it is read further. @defaultValue 1048576 */
+      maxBodyBytes: z
+        .number()
+        .int()
+        .min(1024)
+        .max(64 * 1024 * 1024)
+        .default(1024 * 1024),
+      /** Events of one connection and entity arriving within this window become one read by id. @defaultValue 1000 */
+      coalesceMs: z.number().int().min(0).max(60_000).default(1000),
+    })
+    .optional(),
   connections: z.array(ConnectionConfig).min(1, 'at least one connection'),
 });
 export type AppConfig = z.infer<typeof AppConfig>;
+
+/** The webhook listener is its own server: never on the metrics port (a scrape would reach the vendors' door). */
+function webhookIssues(config: AppConfig): ConfigIssue[] {
+  const w = config.webhooks;
+  if (!w || w.port === 0 || w.port !== config.http.port) return [];
+  return [
+    {
+      path: ['webhooks', 'port'],
+      message: `must differ from http.port (${config.http.port}): the listener has its own port`,
+    },
+  ];
+}
 
 /** Problems found in the config: where (path segments) and what, never the value. */
 export interface ConfigIssue {
@@ -524,7 +571,7 @@ export function parseConfig(
     else if (base.ok) (base.value.connections[i] as { settings: unknown }).settings = s.value;
   });
 
-  if (base.ok) issues.push(...billingTargetIssues(base.value));
+  if (base.ok) issues.push(...billingTargetIssues(base.value), ...webhookIssues(base.value));
 
   if (issues.length) {
     const failed = new Set(found.issues.map((x) => pathKey(x.path)));

@@ -27,6 +27,8 @@ import { RunHistory } from '../../src/pipeline/run-history.js';
 import { SyncStatus } from '../../src/pipeline/sync-status.js';
 import { UpsertState } from '../../src/pipeline/upsert-state.js';
 import { WakeLine } from '../../src/pipeline/wake-line.js';
+import { WebhookEvents } from '../../src/pipeline/webhook-events.js';
+import { WebhookHealth } from '../../src/pipeline/webhook-health.js';
 import type { StateStores } from '../../jobs/runtime.js';
 
 /** Every state store on the state connection; the ones other parts of the runtime use too are built before and passed in. */
@@ -70,5 +72,7 @@ export function createStateStores(
     health: new RedisHealth(redis),
     connectionControl: new ConnectionControl(redis, keys),
     connectionState: new ConnectionState(redis, keys),
+    webhookEvents: new WebhookEvents(redis, keys),
+    webhookHealth: new WebhookHealth(redis, keys),
   };
 }

@@ -10,6 +10,7 @@ import { resumeConnection } from '../../operations/resume-connection.js';
 import type { AppConfig } from '../../src/config.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { loadAppConfig, withRuntime } from '../context.js';
+import { webhooksView } from '../../src/webhooks/webhook-status.js';
 
 /** A connection id from the config, or a ConfigError (exit 2) naming the configured ones. */
 export function configuredConnection(config: Pick<AppConfig, 'connections'>, id: string): string {
@@ -61,6 +62,10 @@ function print(view: ConnectionsView): void {
   for (const c of view.connections) {
     console.log(`${c.id} (${c.system}): ${stateLine(c)}`);
     console.log(`  ${'schedule'.padEnd(13)}every ${c.schedule.everySeconds} s: ${c.schedule.entities.join(', ')}`);
+    if (c.webhooks)
+      console.log(
+        `  ${'webhooks'.padEnd(13)}${c.webhooks.mode === 'webhooks' ? `healthy: pulls every ${c.webhooks.pullEverySeconds} s as a safety net` : `polling: ${c.webhooks.reason}`}`,
+      );
     for (const e of c.entities) {
       const lag = e.lagSeconds === null ? '' : ` (lag ${e.lagSeconds} s)`;
       console.log(

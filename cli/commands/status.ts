@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { collectStatus, type ConnectionStatus, type ServiceStatus } from '../../operations/collect-status.js';
 import { withRuntime } from '../context.js';
+import { webhooksView } from '../../src/webhooks/webhook-status.js';
 
 /** The status itself is collected by operations/collect-status.ts; re-exported for the callers that import it from here. */
 export { collectStatus };

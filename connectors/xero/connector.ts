@@ -3,6 +3,7 @@ import { tokenKeyFor } from './auth.js';
 import { authorization } from './authorize.js';
 import { createClient } from './client.js';
 import { Settings } from './settings.js';
+import { webhooks } from './webhooks.js';
 import { creditNotesStream } from './streams/credit-notes.js';
 import { customersStream } from './streams/customers.js';
 import { invoicesStream } from './streams/invoices.js';
@@ -27,4 +28,5 @@ export const connector: Connector<Settings> = {
   createClient,
   tokenKeyFor,
   authorization,
+  webhooks,
 };

@@ -2,6 +2,7 @@ import type { Connector, RateBudget } from '../../src/connector/types.js';
 import { authorization } from './authorize.js';
 import { createClient } from './client.js';
 import { Settings } from './settings.js';
+import { webhooks } from './webhooks.js';
 import { creditNotesStream } from './streams/credit-notes.js';
 import { customersStream } from './streams/customers.js';
 import { invoicesStream } from './streams/invoices.js';
@@ -28,4 +29,5 @@ export const connector: Connector<Settings> = {
   rateBudgetFor: (settings) => ({ ...RATE_BUDGET, perDay: settings.dailyCallLimit }),
   createClient,
   authorization,
+  webhooks,
 };

@@ -10,6 +10,7 @@ import { mapForUpsert } from '../map-for-upsert.js';
 import type { PullHelpers, PullResult } from '../pull.js';
 import type { ConnectionHandle } from '../runtime.js';
 import { classifyMapped, classifyRecord } from './classify-record.js';
+import { countUnannounced, noteSafetyNet } from './safety-net.js';
 import { waitForBacklog } from './wait-for-backlog.js';
 
 /** One pull job's read of its stream: what each of its steps uses. */
@@ -116,7 +117,7 @@ function readContext({ rt, conn, handle, log, signal, until, data }: PullRun) {
 }
 
 /** One page: counted, each record decided against its ledger entry, the upserts enqueued in one go. */
-async function pullPage(
+export async function pullPage(
   run: PullRun,
   page: StreamPage<any, StreamState>,
   mapCtx: MapContext,
@@ -141,6 +142,7 @@ async function pullPage(
     if (job) jobs.push(job);
   }
   if (jobs.length) await enqueuePage(run, jobs, result);
+  await countUnannounced(run, jobs, result);
 }
 
 /** One record, as classifyRecord and classifyMapped decide: counted, and its upsert job when it needs one. */
@@ -216,17 +218,15 @@ async function enqueuePage({ rt, conn, entity, data }: PullRun, jobs: UpsertJob[
 }
 
 /** Whole read done: the next incremental read starts at `until` (minus the lookback then). */
-async function finishRead(
-  { rt, conn, entity, until, windowKey, log }: PullRun,
-  start: StartingPoint,
-  result: PullResult,
-): Promise<PullResult> {
+async function finishRead(run: PullRun, start: StartingPoint, result: PullResult): Promise<PullResult> {
+  const { rt, conn, entity, until, windowKey, log } = run;
   const cursor = windowKey ? 'done' : until.toISOString();
   await start.save({ ...start.state, cursor });
   if (!windowKey) {
     rt.metrics.lastSuccess.set({ connection: conn, entity }, Date.now() / 1000);
     rt.metrics.checkpointLag.set({ connection: conn, entity }, (Date.now() - until.getTime()) / 1000);
     await rt.syncStatus.recordSuccess(conn, entity);
+    await noteSafetyNet(run, result);
   }
   log.info(result, 'pull finished');
   return { ...result, cursor };

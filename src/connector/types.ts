@@ -152,6 +152,8 @@ export interface Connector<Settings = unknown> {
   tokenKeyFor?(connectionId: string, settings: Settings): string;
   /** The vendor's OAuth authorization-code flow, for `erp-sync connect`. */
   authorization?: import('../auth/authorization-flow.js').AuthorizationFlow<any>;
+  /** The vendor's webhooks: how a delivery is verified and what it announces (src/webhooks/). */
+  webhooks?: import('../webhooks/webhook-event.js').ConnectorWebhooks<Settings>;
 }
 
 export interface CreateClientOptions<Settings> {

@@ -45,6 +45,31 @@ export function createMetrics(registry = new Registry()) {
     ...processMetrics(makers),
     ...configMetrics(makers),
     ...deploymentMetrics(makers),
+    ...webhookMetrics(makers),
+  };
+}
+
+/** What a webhook result is (src/webhooks/webhook-listener.ts). */
+export const WEBHOOK_RESULTS = ['accepted', 'bad_signature', 'unrouted', 'malformed', 'duplicate'] as const;
+
+/** Vendor webhooks: deliveries by outcome, and changes the safety-net pull found that no delivery announced. */
+function webhookMetrics({ c, g }: MetricMakers) {
+  return {
+    webhookDeliveries: c(
+      'erpsync_webhook_deliveries_total',
+      'Webhook deliveries received, by vendor and result (accepted, bad_signature, unrouted, malformed, duplicate)',
+      ['system', 'result'] as const,
+    ),
+    webhookMissed: c(
+      'erpsync_webhook_missed_total',
+      'Changes a safety-net pull found that no webhook delivery had announced',
+      ['connection'] as const,
+    ),
+    webhookLastDelivery: g(
+      'erpsync_webhook_last_delivery_timestamp_seconds',
+      'When this process last accepted a webhook delivery for the connection',
+      ['connection'] as const,
+    ),
   };
 }
 
@@ -323,6 +348,8 @@ export function initialiseSeries(
       m.connectionInfo.set({ connection: c.id, system: c.system, billing_company: c.billingCompany }, 1);
     m.rateLimited.inc({ target: c.id }, 0);
     m.connectionCredentialsOk.set({ connection: c.id }, 1);
+    // From 0, so the first miss a safety-net pull finds shows in increase() (the webhook alert reads it).
+    m.webhookMissed.inc({ connection: c.id }, 0);
     for (const entity of c.entities) {
       const labels = { connection: c.id, entity };
       for (const counter of [m.recordsPulled, m.recordsMapped, m.recordsEnqueued, m.recordsUpserted])

@@ -77,6 +77,19 @@ export function stateKeys(prefix: string, layout: KeyLayout = {}) {
     /** One record's history: its last outcomes, oldest first, bounded by count and age (record-history.ts). */
     recordHistory: (connection: string, entity: string, erpId: string) =>
       `${prefix}:history:${c(connection)}:${entity}:${erpId}`,
+    /** Webhook events of one stream not yet read: ERP id → {op, at} (webhook-events.ts). */
+    webhookPending: (connection: string, entity: string) => `${prefix}:webhook-pending:${c(connection)}:${entity}`,
+    /** The stream's current batch number: the targeted read that takes the pending events bumps it. */
+    webhookBatch: (connection: string, entity: string) => `${prefix}:webhook-batch:${c(connection)}:${entity}`,
+    /** The events a targeted read took, kept until it ends (a retry reads them again). */
+    webhookClaimed: (connection: string, entity: string, batch: number) =>
+      `${prefix}:webhook-claimed:${c(connection)}:${entity}:${batch}`,
+    /** Records a delivery announced ("entity|id"), scored by when: what the safety-net pull checks against. */
+    webhookAnnounced: (connection: string) => `${prefix}:webhook-announced:${c(connection)}`,
+    /** Events already received ("entity|id|op|at"), scored by when: a replayed delivery is a duplicate. */
+    webhookSeen: (connection: string) => `${prefix}:webhook-seen:${c(connection)}`,
+    /** The connection's webhook health: first and last delivery, changes missed, degraded since (webhook-health.ts). */
+    webhookHealth: (connection: string) => `${prefix}:webhook-health:${c(connection)}`,
   };
 }
 export type StateKeys = ReturnType<typeof stateKeys>;

@@ -15,7 +15,7 @@ import type { LeaseKeeper } from '../../src/pipeline/lease-keeper.js';
  * what is specified here, each step's own decisions are specified in its own test.
  */
 const CHAIN: Record<QueueName, AdmissionStep[]> = {
-  pull: ['schedule-skip', 'run-history', 'company-guard', 'gate', 'slots'],
+  pull: ['schedule-skip', 'safety-net', 'run-history', 'company-guard', 'gate', 'slots'],
   upsert: ['company-guard', 'gate'],
   backfill: ['company-guard'],
   reconcile: ['schedule-skip', 'run-history', 'company-guard', 'gate', 'slots'],
@@ -35,6 +35,7 @@ async function passedSteps(queue: QueueName): Promise<string[]> {
   };
   const steps: WrappingSteps = {
     'schedule-skip': recording('schedule-skip'),
+    'safety-net': recording('safety-net'),
     'run-history': recording('run-history'),
     'company-guard': recording('company-guard'),
   };

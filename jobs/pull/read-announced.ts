@@ -1,0 +1,107 @@
+import type { Job } from 'bullmq';
+import type { MapContext, SourceRecord, StreamState } from '../../src/connector/types.js';
+import { Ledger } from '../../src/pipeline/ledger.js';
+import type { PendingEvent } from '../../src/pipeline/webhook-events.js';
+import type { PullResult } from '../pull.js';
+import { pullPage, type PullRun } from './pull-stream.js';
+
+/** The ids one read by id asks for at most (the stream pages them further where its vendor needs). */
+const IDS_PER_READ = 100;
+
+/**
+ * A targeted read: the records webhook deliveries announced for one stream (a batch of events,
+ * src/pipeline/webhook-events.ts), read by id (`Stream.readByIds`) and handed to the upsert queue by the
+ * pull's own page step, so quotas, fairness, pause and each record's classification are the pull's.
+ *
+ * - An event no newer than the version the ledger holds is dropped before any vendor call.
+ * - A delete (QuickBooks Delete, Zoho Books `deleted`) is applied as the pull applies a source delete,
+ *   without a read: the record is gone at the vendor.
+ * - A void is read like a change: the read says it is void and the mapper writes the void, never a delete.
+ *
+ * No checkpoint moves and the stream's last success is not touched: the incremental pull stays the
+ * safety net. The batch is kept until this read ends, so a retry acts on the same events.
+ */
+export async function readAnnounced(run: PullRun, batch: number): Promise<PullResult> {
+  const { rt, conn, entity, stream, handle, log } = run;
+  const result: PullResult = {
+    pulled: 0,
+    enqueued: 0,
+    unchanged: 0,
+    quarantined: 0,
+    deleted: 0,
+    pages: 0,
+    cursor: null,
+  };
+  const events = await rt.webhookEvents!.claim(conn, entity, batch);
+  if (!events.length) return result;
+  const toRead = await newerThanLedger(
+    run,
+    events.filter((e) => e.op !== 'delete'),
+    result,
+  );
+  const deletes = events.filter((e) => e.op === 'delete');
+  const ctx = handle.readContext({ logger: log, signal: run.signal, until: new Date() });
+  const mapCtx: MapContext = {
+    connectionId: conn,
+    originSource: handle.config.originSource,
+    baseCurrency: handle.billing.baseCurrency,
+    lookups: toRead.length && stream.lookups ? await stream.lookups(ctx) : {},
+  };
+  const state: StreamState = { cursor: null };
+  if (deletes.length) await pullPage(run, { records: deletes.map(deletedRecord), state }, mapCtx, result);
+  if (toRead.length && !stream.readByIds) throw new Error(`the ${entity} stream cannot read by id`);
+  const found = new Set<string>();
+  for (let i = 0; i < toRead.length; i += IDS_PER_READ) {
+    const ids = toRead.slice(i, i + IDS_PER_READ).map((e) => e.id);
+    for await (const page of stream.readByIds!(ctx, ids)) {
+      const mine = page.filter((r) => ids.includes(r.id) && !found.has(r.id));
+      for (const r of mine) found.add(r.id);
+      if (mine.length) await pullPage(run, { records: mine, state }, mapCtx, result);
+    }
+  }
+  const gone = toRead.filter((e) => !found.has(e.id)).length;
+  if (gone) log.info({ gone }, 'announced records not found by id (deleted since); left to the safety net');
+  await rt.webhookEvents!.finish(conn, entity, batch);
+  log.info({ ...result, events: events.length }, 'announced records read');
+  return result;
+}
+
+/** Drops the events the ledger already holds a version as new as (counted unchanged); the rest are read. */
+async function newerThanLedger(
+  { rt, conn, entity }: PullRun,
+  events: PendingEvent[],
+  result: PullResult,
+): Promise<PendingEvent[]> {
+  if (!events.length) return events;
+  const known = await rt.ledger.getMany(
+    conn,
+    entity,
+    events.map((e) => e.id),
+  );
+  const keep = events.filter((e, i) => {
+    const k = known[i];
+    return !(e.at && k && !Ledger.repairRequested(k) && k.version >= e.at);
+  });
+  const dropped = events.length - keep.length;
+  if (dropped) {
+    result.unchanged += dropped;
+    rt.metrics.recordsSkipped.inc({ connection: conn, entity, reason: 'unchanged' }, dropped);
+  }
+  return keep;
+}
+
+/** A delete as the stream reports one (QuickBooks CDC's stub): deleted, at the event's time. */
+function deletedRecord(e: PendingEvent): SourceRecord {
+  return { id: e.id, version: e.at ?? new Date().toISOString(), status: 'Deleted', deleted: true, raw: { Id: e.id } };
+}
+
+type Processor = (job: Job, token?: string, signal?: AbortSignal) => Promise<unknown>;
+
+/**
+ * Targeted reads leave no run record (`erp-sync runs`): one runs after every coalesced batch, and they
+ * would push the pulls out of the bounded history. They are logged and counted like pulls instead.
+ */
+export function targetedReadsApart(plain: Processor, recorded: Processor): Processor {
+  return (job, token, signal) =>
+    ((job.data as { webhook?: unknown } | undefined)?.webhook ? plain : recorded)(job, token, signal);
+}
