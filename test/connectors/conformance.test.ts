@@ -83,6 +83,7 @@ describe('1. Shape: the same files and exports in every connector', () => {
     'streams/lookups.ts',
     'streams/read.ts',
     'streams/state.ts',
+    'webhooks.ts',
   ];
 
   /** What each file of the shape exports in every connector (connectors/README.md, "The shape"). */
@@ -93,6 +94,7 @@ describe('1. Shape: the same files and exports in every connector', () => {
     'connector.ts': ['connector'],
     'error-table.ts': ['errorTable', 'tokenErrorTable'],
     'rate-limit.ts': ['readQuota'],
+    'webhooks.ts': ['webhooks'],
     'settings.ts': ['Settings'],
     'streams/read.ts': ['pager'],
     'streams/state.ts': ['State', 'initialState'],
