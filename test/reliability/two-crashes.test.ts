@@ -59,16 +59,16 @@ for (const variant of [
       // Invoice writes wait at the gate; customers' go through (a batch of customers would hold a slot for good).
       gate.hold((req) => req.method === 'POST' && req.url?.split('?')[0] === UPSERT_PATH);
 
-      // Worker 1 pulls the invoices and starts their upserts; killed while they wait on billing.
+      // The invoice records whose writes wait at the gate now: each is a job blocked on its write (it cannot
+      // finish, fail or be put back while it waits), so it is active for as long as the gate holds it.
+      const heldAtGate = () =>
+        new Set(gate.heldBodies().map((b) => (b as { invoice?: { erpId?: string } }).invoice?.erpId ?? ''));
+
+      // Worker 1 pulls the invoices and starts their upserts; killed while their writes wait at the gate.
       const first = await p.spawnWorker(['pull', 'upsert']);
       await rt.queues.pull.add('pull', { connectionId: CONNECTION, entity: 'invoices' }, { priority: 1 });
-      // Invoice jobs (customers' go through the gate and finish): with batches, invoice batches, so the
-      // pull, which only this worker runs, has enqueued the invoices.
-      const active = async () =>
-        (await rt.queues.upsert.getJobs(['active'])).filter(
-          (j) => j.name === (variant.batch > 1 ? 'upsert-batch' : 'upsert') && j.data.entity === 'invoices',
-        ).length >= (variant.batch > 1 ? 3 : 10);
-      await until('upsert jobs in flight', active, 60_000, 50);
+      const minHeld = variant.batch > 1 ? 3 : 10;
+      await until('invoice writes held at the gate', async () => heldAtGate().size >= minHeld, 60_000, 50);
       first.kill('SIGKILL');
       await first.exited;
       // What was in flight at the kill: the jobs left active with no worker.
@@ -79,39 +79,30 @@ for (const variant of [
       // Jobs that carry an invoice call billing in worker 2 whatever happened before; a customer's job whose
       // buyer an invoice of worker 1 had already ensured in billing has nothing left to call, and worker 2
       // finishes it at once (its record is written: nothing to lose).
-      const mustHold = inFlight.filter((j) => recordsOf(j).some((r) => r.entity === 'invoices')).map((j) => j.id!);
-      const inFlightKeys = inFlight
-        .flatMap((j) =>
-          (j.data.records ?? [j.data]).map((r: { entity: string; erpId: string }) => `${r.entity}:${r.erpId}`),
-        )
-        .sort();
+      const mustHold = inFlight.filter((j) => recordsOf(j).some((r) => r.entity === 'invoices'));
+      const inFlightKeys = inFlight.flatMap((j) => recordsOf(j).map((r) => `${r.entity}:${r.erpId}`)).sort();
+      // The dead worker's held writes leave the gate as their connections close: what it holds from now on is worker 2's.
+      await until('worker 1 writes dropped at the gate', async () => gate.held() === 0, 60_000, 50);
 
-      // Worker 2 takes them back (stalled → wait → active) and is killed while it holds them. Its jobs are
-      // taken back over a few seconds (each lock expires on its own; the stalled check runs every second);
-      // the gate still holds their writes, so none finishes before worker 2 took the last.
+      // Worker 2 takes them back (stalled → wait → active) and is killed while it holds every one of them at
+      // the gate. BullMQ's 'active' alone is not enough: a job taken back may still go back to the queue for a
+      // while (a lease of worker 1's not yet expired), and would then be waiting, not held, at the kill.
       const second = await p.spawnWorker(['upsert']);
       await until(
-        'worker 2 to hold the stalled jobs',
+        'worker 2 to hold the stalled invoice jobs at the gate',
         async () => {
-          const states = await Promise.all(inFlightIds.map((id) => rt.queues.upsert.getJobState(id)));
-          const held = (id: string) => states[inFlightIds.indexOf(id)] === 'active';
-          if (
-            inFlightIds.every((id) => stalledEvents.includes(id)) &&
-            // A job with no invoice may also wait its turn for one of the connection's slots (the invoices'
-            // jobs hold them): it has nothing in billing to lose, and worker 3 runs it.
-            inFlightIds.every((id, i) => {
-              const s = states[i];
-              return (
-                s === 'active' || s === 'completed' || (!mustHold.includes(id) && (s === 'waiting' || s === 'delayed'))
-              );
-            }) &&
-            mustHold.every(held)
-          )
-            return true;
-          // What a timeout reports: each job's state and whether its stall was seen.
+          const held = heldAtGate();
+          const isHeld = (j: (typeof inFlight)[number]) =>
+            recordsOf(j).some((r) => r.entity === 'invoices' && held.has(r.erpId));
+          // Single-record jobs: worker 2 runs them all at once, so every one is held. Batches: worker 2's few
+          // slots may go to batches that were waiting at worker 1's kill; one held batch of worker 1's is what
+          // the hand-over needs.
+          const enough = variant.batch > 1 ? mustHold.some(isHeld) : mustHold.every(isHeld);
+          if (inFlightIds.every((id) => stalledEvents.includes(id)) && enough) return true;
+          // What a timeout reports: each job's stall and whether worker 2 holds its write.
           throw new Error(
-            inFlightIds
-              .map((id, i) => `${id}: ${states[i]}${stalledEvents.includes(id) ? ', stalled' : ''}`)
+            inFlight
+              .map((j) => `${j.id}${stalledEvents.includes(j.id!) ? ' stalled' : ''}${isHeld(j) ? ' held' : ''}`)
               .join('; '),
           );
         },
@@ -120,19 +111,30 @@ for (const variant of [
       );
       second.kill('SIGKILL');
       await second.exited;
-      // What worker 2 held at its kill (still active: no worker runs until worker 3). A single-record job
-      // stalled out is its record's failure (STALLED); a batch's is no one record's.
-      const heldAtKill = await rt.queues.upsert.getJobs(['active']);
+      // What worker 2 held at its kill (still active: no worker runs until worker 3): the jobs of worker 1's
+      // kill stall a second time. A single-record job stalled out is its record's failure (STALLED); a
+      // batch's is no one record's, and its records go on as jobs of their own.
+      const heldAtKill = (await rt.queues.upsert.getJobs(['active'])).filter((j) => inFlightIds.includes(j.id!));
       const singleKeys = heldAtKill
-        .filter((j) => j.name === 'upsert' && inFlightIds.includes(j.id!))
+        .filter((j) => j.name === 'upsert')
         .map((j) => `${j.data.entity}:${j.data.erpId}`)
         .sort();
       const stalledKeys = variant.expectStalled ? singleKeys : [];
-      // Single-record invoice jobs were held at both kills (the gate let none finish).
-      if (variant.batch === 1)
-        expect(singleKeys.filter((k) => k.startsWith('invoices:')).length).toBeGreaterThanOrEqual(10);
+      const handedOver = heldAtKill
+        .filter((j) => j.name === 'upsert-batch')
+        .flatMap((j) =>
+          recordsOf(j)
+            .filter((r) => r.entity === 'invoices')
+            .map((r) => r.erpId),
+        );
+      // Held at both kills (the gate let none finish): every single-record invoice job; at least one invoice batch.
+      if (variant.batch === 1) {
+        expect(heldAtKill.map((j) => j.id)).toEqual(expect.arrayContaining(mustHold.map((j) => j.id)));
+        expect(singleKeys.filter((k) => k.startsWith('invoices:')).length).toBeGreaterThanOrEqual(minHeld);
+      } else expect(handedOver.length).toBeGreaterThan(0);
 
-      // Worker 3, with the gate open (the killed workers' held writes were dropped with their connections).
+      // Worker 3, with the gate open once worker 2's held writes have left it with their connections.
+      await until('worker 2 writes dropped at the gate', async () => gate.held() === 0, 60_000, 50);
       gate.release();
       await p.spawnWorker(['upsert']);
       const { mapped } = await p.expectedInvoices();
@@ -143,17 +145,19 @@ for (const variant of [
         return { billing, quarantined, lost };
       };
       const settled = await until(
-        'every record in billing or in quarantine, nothing in flight',
+        'every record in billing or in quarantine, nothing in flight, no failed job left',
         async () => {
+          // Read as one moment's state only once each part holds: a failed job is accounted for (quarantined,
+          // settled) a moment before it is removed, so "nothing in flight" alone says nothing of the failed set.
           const a = await accounted();
-          return a.lost.length === 0 && (await rt.inFlight.count(CONNECTION)) === 0 ? a : undefined;
+          if (a.lost.length || (await rt.inFlight.count(CONNECTION)) !== 0) return undefined;
+          return (await rt.queues.upsert.getJobCounts('failed')).failed === 0 ? a : undefined;
         },
         90_000,
         200,
       );
 
       expect(settled.lost).toEqual([]);
-      expect(await rt.queues.upsert.getJobCounts('failed')).toEqual({ failed: 0 });
       const stalledOut = [...settled.quarantined.values()];
       if (stalledKeys.length) {
         // Exactly the single-record jobs in flight at both kills failed as stalled; each is quarantined with its reason.
@@ -181,20 +185,20 @@ for (const variant of [
         expect(stalledOut).toEqual([]);
       }
       if (variant.batch > 1) {
-        // The batches failed in BullMQ's stalled check; their unwritten records went on as jobs of their own.
-        const entries = await rt.ledger.getMany(
-          CONNECTION,
-          'invoices',
-          inFlightKeys.filter((k) => k.startsWith('invoices:')).map((k) => k.slice('invoices:'.length)),
+        // The batches held at both kills failed in BullMQ's stalled check; every one of their invoices (none
+        // written: the gate held them) went on as a job of its own (`<id>-x<batch hash>`), which wrote it.
+        const entries = await rt.ledger.getMany(CONNECTION, 'invoices', handedOver);
+        expect(entries.filter((e) => !/-x[0-9a-f]{8}$/.test(e?.jobId ?? '')).map((e) => e?.jobId ?? 'none')).toEqual(
+          [],
         );
-        expect(entries.filter((e) => /-x[0-9a-f]{8}$/.test(e?.jobId ?? '')).length).toBeGreaterThan(0);
       }
       const result = await p.compareWithSource();
       expect(result.problems).toEqual([]);
       expect(result.inBilling).toBe(result.expected);
       console.info(
         `[two kill -9] ${inFlight.length} upsert jobs (${inFlightKeys.length} records) in flight at both kills (maxStalledCount ${variant.maxStalledCount}): ` +
-          `${stalledOut.length} quarantined as STALLED by the sweep${variant.expectStalled ? ', then in billing after dlq replay' : ''}; ` +
+          `${stalledOut.length} quarantined as STALLED by the sweep${stalledKeys.length ? ', then in billing after dlq replay' : ''}; ` +
+          `${handedOver.length} records of failed batches handed over to jobs of their own; ` +
           `${result.inBilling}/${result.expected} in billing; lost 0`,
       );
     }, 240_000);

@@ -8,8 +8,10 @@ export interface HttpGate {
   hold(match?: (req: IncomingMessage) => boolean): void;
   /** Lets every waiting request through (whose client is still there) and passes all later ones straight on. */
   release(): void;
-  /** How many requests wait at the gate now. */
+  /** How many requests wait at the gate now (a dead client's request leaves as its connection closes). */
   held(): number;
+  /** The bodies (parsed JSON) of the requests waiting at the gate now whose body has arrived in full. */
+  heldBodies(): unknown[];
   close(): Promise<void>;
 }
 
@@ -17,12 +19,13 @@ export interface HttpGate {
  * A loopback HTTP proxy in front of `target()` that can hold requests for as long as a test wants: a
  * request is in flight for exactly as long as the test says, not for a latency that a loaded machine
  * may outlast. A held request whose client goes away (a killed worker) is dropped, never forwarded: what
- * a dead process was sending never reaches the target.
+ * a dead process was sending never reaches the target. A held request's body is read at the gate, so a
+ * test can see which records are held (a request held at the gate is one its client is blocked on).
  */
 export async function startHttpGate(target: () => string): Promise<HttpGate> {
   let match: ((req: IncomingMessage) => boolean) | undefined;
-  const waiting = new Set<() => void>();
-  const forward = (req: IncomingMessage, res: ServerResponse) => {
+  const waiting = new Map<() => void, { body?: Buffer }>();
+  const forward = (req: IncomingMessage, res: ServerResponse, body?: Buffer) => {
     const upstream = request(
       new URL(req.url ?? '/', target()),
       { method: req.method, headers: { ...req.headers, host: new URL(target()).host } },
@@ -33,15 +36,21 @@ export async function startHttpGate(target: () => string): Promise<HttpGate> {
     );
     upstream.on('error', () => res.destroy());
     res.on('close', () => upstream.destroy());
-    req.pipe(upstream);
+    if (body) upstream.end(body);
+    else req.pipe(upstream);
   };
   const server = createServer((req, res) => {
     if (!match?.(req)) return forward(req, res);
+    const entry: { body?: Buffer } = {};
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => (entry.body = Buffer.concat(chunks)));
     const go = () => {
       waiting.delete(go);
-      forward(req, res);
+      if (entry.body) forward(req, res, entry.body);
+      else req.once('end', () => forward(req, res, entry.body));
     };
-    waiting.add(go);
+    waiting.set(go, entry);
     res.on('close', () => waiting.delete(go));
   });
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
@@ -53,9 +62,11 @@ export async function startHttpGate(target: () => string): Promise<HttpGate> {
     },
     release: () => {
       match = undefined;
-      for (const go of [...waiting]) go();
+      for (const go of [...waiting.keys()]) go();
     },
     held: () => waiting.size,
+    heldBodies: () =>
+      [...waiting.values()].flatMap((e) => (e.body ? [JSON.parse(e.body.toString('utf8')) as unknown] : [])),
     close: () =>
       new Promise<void>((closed) => {
         server.closeAllConnections();
