@@ -23,6 +23,7 @@ COPY connectors ./connectors
 COPY jobs ./jobs
 COPY operations ./operations
 COPY api ./api
+COPY console ./console
 COPY app ./app
 COPY cli ./cli
 COPY sandbox ./sandbox
