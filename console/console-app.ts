@@ -40,19 +40,84 @@ function sameOrigin(req: Request): boolean {
   );
 }
 
+interface Stores {
+  rt: Runtime;
+  sessions: ConsoleSessions;
+  limiter: SignInLimiter;
+  audit: AuditLog;
+}
+
+type Handler = (req: Request, res: Response) => Promise<unknown>;
+const handled =
+  (h: Handler): express.RequestHandler =>
+  (req, res, next) =>
+    void h(req, res).catch(next);
+
+/** `GET /console/session`: who is signed in and the session's CSRF token, or 401. */
+const whoIsSignedIn =
+  ({ rt, sessions }: Stores): Handler =>
+  async (req, res) => {
+    const id = cookieOf(req, CONSOLE_COOKIE);
+    const session = id ? await sessions.get(id) : undefined;
+    const caller = session && callerNamed(rt.config.http, session.name);
+    secured(res);
+    if (!session || !caller) return refuse(res, 401, 'UNAUTHORIZED', 'not signed in');
+    res.json({ name: caller.name, role: caller.role, csrf: session.csrf });
+  };
+
+/** `POST /console/session` `{"token"}`: rate-limited per address, audited, then the session and its cookie. */
+const signIn =
+  ({ rt, sessions, limiter, audit }: Stores): Handler =>
+  async (req, res) => {
+    secured(res);
+    if (!sameOrigin(req)) return refuse(res, 403, 'FORBIDDEN', 'sign in from the console page of this origin');
+    const address = req.socket.remoteAddress ?? 'unknown';
+    const limited = await limiter.attempt(address);
+    if (!limited.allowed) {
+      res.set('retry-after', String(limited.retryAfterSeconds));
+      const wait = `too many sign-in attempts: try again in ${limited.retryAfterSeconds} s`;
+      return refuse(res, 429, 'TOO_MANY_REQUESTS', wait);
+    }
+    const token = typeof req.body?.token === 'string' ? req.body.token.trim() : '';
+    const caller = token ? callerOf(rt.config.http, token) : undefined;
+    const entry = { action: 'console.sign-in', detail: `from ${address}` };
+    if (!caller) {
+      await audit.append({ ...entry, who: '-', outcome: 'refused', status: 401 });
+      return refuse(res, 401, 'UNAUTHORIZED', 'that token is not one of http.tokens');
+    }
+    const { id, session } = await sessions.open(caller.name);
+    await audit.append({ ...entry, who: caller.name, outcome: 'ok', status: 200 });
+    res.set('set-cookie', sessionCookie(req, id, sessions.ttlSeconds));
+    res.json({ name: caller.name, role: caller.role, csrf: session.csrf });
+  };
+
+/** `POST /console/session/end`: with the session's CSRF header, ends it and clears the cookie. */
+const signOut =
+  ({ sessions }: Stores): Handler =>
+  async (req, res) => {
+    secured(res);
+    const id = cookieOf(req, CONSOLE_COOKIE);
+    const session = id ? await sessions.get(id) : undefined;
+    if (!session || req.get(CSRF_HEADER) !== session.csrf)
+      return refuse(res, 403, 'FORBIDDEN', `signing out needs the session and its ${CSRF_HEADER} header`);
+    await sessions.close(id!);
+    res.set('set-cookie', sessionCookie(req, '', 0));
+    res.status(204).end();
+  };
+
 /**
  * The console at /console: its static pages and the session routes (docs/console.md). Everything it
  * shows and does goes through the API at /api/v1 with the session cookie (api/auth.ts).
- * - `GET /console/session`: who is signed in, and the CSRF token the pages send back (401 when nobody).
- * - `POST /console/session` `{"token"}`: signs in (rate-limited per client address), sets the cookie.
- * - `POST /console/session/end`: signs out (with the CSRF header).
  */
 export function consoleApp(rt: Runtime): express.Router {
-  const sessions = new ConsoleSessions(rt.redis, rt.config.redis.prefix);
-  const limiter = new SignInLimiter(rt.redis, rt.config.redis.prefix);
-  const audit = new AuditLog(rt.redis, rt.config.redis.prefix);
+  const prefix = rt.config.redis.prefix;
+  const stores: Stores = {
+    rt,
+    sessions: new ConsoleSessions(rt.redis, prefix),
+    limiter: new SignInLimiter(rt.redis, prefix),
+    audit: new AuditLog(rt.redis, prefix),
+  };
   const router = express.Router({ caseSensitive: true, strict: true });
-
   // /console and /console/ reach here alike: the page's relative links need the slash.
   router.get('/', (req, res) =>
     req.originalUrl.split('?')[0] === '/console'
@@ -60,76 +125,9 @@ export function consoleApp(rt: Runtime): express.Router {
       : secured(res).sendFile('index.html', { root: CONSOLE_ASSETS }),
   );
   router.use('/assets', express.static(CONSOLE_ASSETS, { index: false, maxAge: 0 }));
-
-  router.get('/session', async (req, res, next) => {
-    try {
-      const id = cookieOf(req, CONSOLE_COOKIE);
-      const session = id ? await sessions.get(id) : undefined;
-      const caller = session && callerNamed(rt.config.http, session.name);
-      secured(res);
-      if (!session || !caller) return refuse(res, 401, 'UNAUTHORIZED', 'not signed in');
-      res.json({ name: caller.name, role: caller.role, csrf: session.csrf });
-    } catch (e) {
-      next(e);
-    }
-  });
-
-  router.post('/session', express.json({ limit: '4kb' }), async (req, res, next) => {
-    try {
-      secured(res);
-      if (!sameOrigin(req)) return refuse(res, 403, 'FORBIDDEN', 'sign in from the console page of this origin');
-      const address = req.socket.remoteAddress ?? 'unknown';
-      const limited = await limiter.attempt(address);
-      if (!limited.allowed) {
-        res.set('retry-after', String(limited.retryAfterSeconds));
-        return refuse(
-          res,
-          429,
-          'TOO_MANY_REQUESTS',
-          `too many sign-in attempts: try again in ${limited.retryAfterSeconds} s`,
-        );
-      }
-      const token = typeof req.body?.token === 'string' ? req.body.token.trim() : '';
-      const caller = token ? callerOf(rt.config.http, token) : undefined;
-      if (!caller) {
-        await audit.append({
-          who: '-',
-          action: 'console.sign-in',
-          outcome: 'refused',
-          status: 401,
-          detail: `from ${address}`,
-        });
-        return refuse(res, 401, 'UNAUTHORIZED', 'that token is not one of http.tokens');
-      }
-      const { id, session } = await sessions.open(caller.name);
-      await audit.append({
-        who: caller.name,
-        action: 'console.sign-in',
-        outcome: 'ok',
-        status: 200,
-        detail: `from ${address}`,
-      });
-      res.set('set-cookie', sessionCookie(req, id, sessions.ttlSeconds));
-      res.json({ name: caller.name, role: caller.role, csrf: session.csrf });
-    } catch (e) {
-      next(e);
-    }
-  });
-
-  router.post('/session/end', async (req, res, next) => {
-    try {
-      secured(res);
-      const id = cookieOf(req, CONSOLE_COOKIE);
-      const session = id ? await sessions.get(id) : undefined;
-      if (!session || req.get(CSRF_HEADER) !== session.csrf)
-        return refuse(res, 403, 'FORBIDDEN', `signing out needs the session and its ${CSRF_HEADER} header`);
-      await sessions.close(id!);
-      res.set('set-cookie', sessionCookie(req, '', 0));
-      res.status(204).end();
-    } catch (e) {
-      next(e);
-    }
-  });
+  router.get('/session', handled(whoIsSignedIn(stores)));
+  router.post('/session', express.json({ limit: '4kb' }), handled(signIn(stores)));
+  router.post('/session/end', handled(signOut(stores)));
   router.use((req, res) => refuse(secured(res), 404, 'NOT_FOUND', `no console page ${req.originalUrl.split('?')[0]}`));
   return router;
 }
