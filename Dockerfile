@@ -23,6 +23,7 @@ COPY connectors ./connectors
 COPY jobs ./jobs
 COPY operations ./operations
 COPY api ./api
+COPY console ./console
 COPY app ./app
 COPY cli ./cli
 COPY sandbox ./sandbox
@@ -45,7 +46,7 @@ COPY --from=build /app/dist ./dist
 # The runbook every worker serves at /runbook (the alerts' runbook_url).
 COPY docs/operations.md ./docs/operations.md
 USER node
-# /metrics, /healthz, /readyz, /runbook, /admin/queues (http.port in the config; HEALTH_PORT if you change it).
+# /metrics, /healthz, /readyz, /runbook, /api/v1, /console, /admin/queues (http.port in the config; HEALTH_PORT if you change it).
 EXPOSE 9464
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.HEALTH_PORT||9464)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]

@@ -63,6 +63,7 @@ const OPS_TESTS = [
   'test/ops/prometheus-e2e.test.ts',
   'test/ops/prometheus-rules.test.ts',
   'test/ops/queue-ui.test.ts',
+  'test/console/console.test.ts',
   'test/cli/connect-command.test.ts',
 ];
 

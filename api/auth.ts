@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import type { ApiRole, AppConfig } from '../src/config.js';
+import type { ConsoleSessions } from '../src/pipeline/console-sessions.js';
 import { ApiError, sendError } from './errors.js';
 
 /** Who sent a request: the token's name (what logs and the audit log show), its role, its companies. */
@@ -38,6 +39,52 @@ export function callerOf(http: AppConfig['http'], presented: string): Caller | u
   return found;
 }
 
+/**
+ * The caller of a console session: the configured token of that name, read from the running config (a
+ * token removed from it ends its sessions), or undefined.
+ */
+export function callerNamed(http: AppConfig['http'], name: string): Caller | undefined {
+  if (name === ADMIN_TOKEN_NAME) return http.adminToken ? { name: ADMIN_TOKEN_NAME, role: 'admin' } : undefined;
+  const t = http.tokens.find((x) => x.name === name);
+  return t && { name: t.name, role: t.role, ...(t.companies ? { companies: new Set(t.companies) } : {}) };
+}
+
+/** The console's session cookie (HttpOnly, SameSite=Strict; its value a random session id, never a token). */
+export const CONSOLE_COOKIE = 'erp_sync_console';
+/** The header a console page sends its session's CSRF token in, on every request that changes state. */
+export const CSRF_HEADER = 'x-csrf-token';
+
+/** The value of cookie `name` in the request's Cookie header, if any. */
+export function cookieOf(req: Request, name: string): string | undefined {
+  for (const part of (req.get('cookie') ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+const sameText = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
+
+/**
+ * The caller of a console session cookie; on a request that changes state (not GET or HEAD) only with
+ * the session's CSRF token in the X-CSRF-Token header (else 403): a page of another origin can neither
+ * read that token nor set the header without a CORS preflight, which the API never answers.
+ */
+async function sessionCaller(
+  req: Request,
+  http: AppConfig['http'],
+  sessions: ConsoleSessions,
+  sessionId: string,
+): Promise<Caller | ApiError> {
+  const session = await sessions.get(sessionId);
+  const caller = session && callerNamed(http, session.name);
+  if (!session || !caller) return new ApiError(401, 'UNAUTHORIZED', 'the console session ended: sign in again');
+  const safe = req.method === 'GET' || req.method === 'HEAD';
+  if (!safe && !sameText(req.get(CSRF_HEADER) ?? '', session.csrf))
+    return new ApiError(403, 'FORBIDDEN', `a console request that changes state needs its ${CSRF_HEADER} header`);
+  return caller;
+}
+
 /** The credentials of RFC 6750 section 2.1 (`Authorization: Bearer <token>`, scheme case-insensitive), if any. */
 function bearer(req: Request): string | undefined {
   return /^Bearer\s+(.+)$/i.exec(req.get('authorization')?.trim() ?? '')?.[1]?.trim();
@@ -51,13 +98,24 @@ declare module 'express-serve-static-core' {
 }
 
 /**
- * The API's first handler: a request without a known bearer token answers 401 before its body is read
- * or its path matched. The tokens are read from the running config at each request (a change of
- * `http.tokens` takes a restart today: app/reload-config.ts).
+ * The API's first handler: a request without a known bearer token (or, with `sessions`, a live console
+ * session cookie) answers 401 before its body is read or its path matched. The tokens are read from the
+ * running config at each request (a change of `http.tokens` takes a restart today: app/reload-config.ts).
+ * A bearer token wins over a cookie; a session's caller is its token's, so roles, companies and the
+ * audit log's names are the same whichever way the request came.
  */
-export function authenticate(http: () => AppConfig['http']): RequestHandler {
+export function authenticate(http: () => AppConfig['http'], sessions?: ConsoleSessions): RequestHandler {
   return (req, res, next) => {
     const presented = bearer(req);
+    const sessionId = sessions && presented === undefined ? cookieOf(req, CONSOLE_COOKIE) : undefined;
+    if (sessions && sessionId !== undefined) {
+      sessionCaller(req, http(), sessions, sessionId).then((c) => {
+        if (c instanceof ApiError) return sendError(res, c);
+        req.caller = c;
+        next();
+      }, next);
+      return;
+    }
     const caller = presented === undefined ? undefined : callerOf(http(), presented);
     if (!caller) {
       res.set('www-authenticate', 'Bearer realm="erp-sync api"');

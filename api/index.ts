@@ -1,6 +1,7 @@
 import express, { type Express, type Request } from 'express';
 import type { Runtime } from '../jobs/runtime.js';
 import { AuditLog } from '../src/pipeline/audit-log.js';
+import { ConsoleSessions } from '../src/pipeline/console-sessions.js';
 import { auditRoutes } from './audit.js';
 import { authenticate } from './auth.js';
 import { connectionRoutes } from './connections.js';
@@ -45,7 +46,7 @@ export function httpApi(rt: Runtime, options: HttpApiOptions = {}): Express {
   app.disable('x-powered-by');
   app.use(
     API_BASE,
-    authenticate(() => rt.config.http),
+    authenticate(() => rt.config.http, new ConsoleSessions(rt.redis, rt.config.redis.prefix)),
     router,
   );
   app.locals.mounted = mountedOn(router);

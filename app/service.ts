@@ -6,6 +6,7 @@ import { dropUnconfiguredSeries } from '../src/observability/drop-unconfigured-s
 import { type HttpServerOptions, startHttpServer } from '../src/observability/http-server.js';
 import { queueUi } from '../src/observability/queue-ui.js';
 import { withApi } from '../api/index.js';
+import { withConsole } from '../console/console-app.js';
 import { within } from '../src/observability/within.js';
 import { BILLING } from '../jobs/billing-outage.js';
 import { checkConnection } from '../operations/check-connection.js';
@@ -218,7 +219,10 @@ async function startListeners(
  * UI (/admin/queues, behind the admin token). Routes served on the same port are added here.
  */
 function httpRoutes(rt: Runtime, config: AppConfig): NonNullable<HttpServerOptions['extra']> {
-  return withApi(rt, queueUi({ queues: Object.values(rt.queues), adminToken: config.http.adminToken }));
+  return withApi(
+    rt,
+    withConsole(rt, queueUi({ queues: Object.values(rt.queues), adminToken: config.http.adminToken })),
+  );
 }
 
 /** /readyz: Redis (answers, will not evict, billing not marked down) and the workers running. */

@@ -10,7 +10,7 @@ import { functionLengths } from './function-lengths.js';
  * most four, each named here with its length, so a new one is a choice made in review, not an accident.
  */
 const ROOT = normalize(join(dirname(fileURLToPath(import.meta.url)), '..', '..'));
-const PRODUCT = ['src', 'jobs', 'connectors', 'operations', 'app', 'api', 'cli'].filter((f) =>
+const PRODUCT = ['src', 'jobs', 'connectors', 'operations', 'app', 'api', 'console', 'cli'].filter((f) =>
   existsSync(join(ROOT, f)),
 );
 const LONG = 80;

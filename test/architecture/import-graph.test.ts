@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
  * included.
  */
 const ROOT = normalize(join(dirname(fileURLToPath(import.meta.url)), '..', '..'));
-const FOLDERS = ['src', 'jobs', 'connectors', 'operations', 'api', 'app', 'cli', 'sandbox'];
+const FOLDERS = ['src', 'jobs', 'connectors', 'operations', 'api', 'console', 'app', 'cli', 'sandbox'];
 
 interface Edge {
   from: string;
@@ -45,7 +45,7 @@ function importsOf(file: string): Edge[] {
 const edges = FOLDERS.flatMap(tsFiles).flatMap(importsOf);
 const under = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
 const product = (path: string) =>
-  ['src', 'jobs', 'connectors', 'operations', 'api', 'app', 'cli'].some((f) => under(path, f));
+  ['src', 'jobs', 'connectors', 'operations', 'api', 'console', 'app', 'cli'].some((f) => under(path, f));
 const show = (list: Edge[]) => list.map((e) => `${e.from} → ${e.to}`);
 
 describe('the import graph', () => {
@@ -95,10 +95,11 @@ describe('the import graph', () => {
     expect(show(bad)).toEqual([]);
   });
 
-  it('given app/, then it imports only src/, jobs/, connectors/, operations/, api/ and its own folder (the composition root is not the CLI)', () => {
+  it('given app/, then it imports only src/, jobs/, connectors/, operations/, api/, console/ and its own folder (the composition root is not the CLI)', () => {
     const bad = edges.filter(
       (e) =>
-        under(e.from, 'app') && !['src', 'jobs', 'connectors', 'operations', 'api', 'app'].some((f) => under(e.to, f)),
+        under(e.from, 'app') &&
+        !['src', 'jobs', 'connectors', 'operations', 'api', 'console', 'app'].some((f) => under(e.to, f)),
     );
     expect(show(bad)).toEqual([]);
     expect(edges.some((e) => under(e.from, 'cli') && under(e.to, 'app'))).toBe(true);
@@ -112,11 +113,22 @@ describe('the import graph', () => {
     expect(edges.some((e) => under(e.from, 'api') && under(e.to, 'operations'))).toBe(true);
   });
 
-  it('given api/, then only app/ and cli/ import it (the worker mounts it; no processor, store or operation depends on it)', () => {
+  it('given api/, then only app/, console/ and cli/ import it (the worker mounts it; no processor, store or operation depends on it)', () => {
     const bad = edges.filter(
-      (e) => under(e.to, 'api') && !under(e.from, 'api') && !['app', 'cli'].some((f) => under(e.from, f)),
+      (e) => under(e.to, 'api') && !under(e.from, 'api') && !['app', 'console', 'cli'].some((f) => under(e.from, f)),
     );
     expect(show(bad)).toEqual([]);
     expect(edges.some((e) => under(e.from, 'app') && under(e.to, 'api'))).toBe(true);
+  });
+
+  it('given console/ (the web console), then it imports only src/, jobs/, api/ and its own folder, and only app/ and cli/ import it', () => {
+    const out = edges.filter(
+      (e) => under(e.from, 'console') && !['src', 'jobs', 'api', 'console'].some((f) => under(e.to, f)),
+    );
+    const into = edges.filter(
+      (e) => under(e.to, 'console') && !under(e.from, 'console') && !['app', 'cli'].some((f) => under(e.from, f)),
+    );
+    expect(show([...out, ...into])).toEqual([]);
+    expect(edges.some((e) => under(e.from, 'app') && under(e.to, 'console'))).toBe(true);
   });
 });

@@ -1,0 +1,313 @@
+// The console: a same-origin client of /api/v1 (docs/console.md). Every number on a page comes from the
+// API; every action says what it will do and waits for a confirm; every request that changes state
+// carries the session's CSRF token. Text from the API is set as text, never parsed as HTML.
+const API = '/api/v1';
+let session = null;
+
+const $ = (sel) => document.querySelector(sel);
+/** An element with attributes and children (strings become text nodes). */
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c instanceof Node ? c : String(c));
+  return e;
+}
+const when = (iso) => (iso ? new Date(iso).toLocaleString() : '—');
+const seconds = (s) => (s === null || s === undefined ? '—' : s < 120 ? `${s} s` : `${Math.round(s / 60)} min`);
+const enc = encodeURIComponent;
+
+async function call(method, path, body) {
+  const headers = {};
+  if (method !== 'GET') headers['x-csrf-token'] = session?.csrf ?? '';
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  const data = text ? JSON.parse(text) : undefined;
+  if (res.status === 401 && path.startsWith(API)) showSignIn('Your session ended: sign in again.');
+  if (!res.ok) throw new Error(data?.message ?? `${res.status}`);
+  return data;
+}
+const get = (path) => call('GET', `${API}${path}`);
+const post = (path, body) => call('POST', `${API}${path}`, body ?? {});
+
+/** Says what an action will do and resolves true only on "Do it". */
+function confirmAction(text, extra) {
+  const dialog = $('#confirm');
+  $('#confirm-text').textContent = text;
+  $('#confirm-extra').replaceChildren(...(extra ? [extra] : []));
+  dialog.returnValue = '';
+  dialog.showModal();
+  return new Promise((resolve) => dialog.addEventListener('close', () => resolve(dialog.returnValue === 'ok'), { once: true }));
+}
+
+function notice(text, cls = 'notice') {
+  $('#page').prepend(el('p', { class: cls, role: 'status' }, text));
+}
+
+/** Runs an action after its confirm, then shows what the API answered and redraws the page. */
+async function act(text, run, extra) {
+  if (!(await confirmAction(text, extra))) return;
+  try {
+    const said = await run();
+    await route();
+    notice(said);
+  } catch (e) {
+    notice(`Refused: ${e.message}`, 'error');
+  }
+}
+
+// --- pages -------------------------------------------------------------------------------------------
+
+async function connectionsPage() {
+  const { connections } = await get('/connections');
+  const rows = connections.map((c) =>
+    el(
+      'tr',
+      { 'data-connection': c.id },
+      el('td', {}, el('strong', {}, c.id), el('br'), `${c.system} → ${c.company}`),
+      el('td', {}, el('span', { class: `state state-${c.state}` }, c.state), c.paused ? el('div', { class: 'hint' }, `paused ${when(c.paused.since)} by ${c.paused.by ?? '—'}: ${c.paused.reason ?? 'no reason given'}`) : null),
+      el('td', {}, c.entities.map((e) => el('div', {}, `${e.entity}: lag ${seconds(e.lagSeconds)}, last success ${when(e.lastSuccess)}`, e.lastError ? el('div', { class: 'error' }, e.lastError.message) : null))),
+      el('td', { class: 'num' }, `${c.quota.used.minute ?? 0}/min of ${c.quota.limits.perMinute}`, el('br'), `${c.quota.projectedDay} projected/day`),
+      el('td', {}, connectionActions(c)),
+    ),
+  );
+  return [
+    el('h1', {}, 'Connections'),
+    el('table', {}, el('thead', {}, el('tr', {}, ['Connection', 'State', 'Entities (lag)', 'Vendor quota', 'Actions'].map((h) => el('th', {}, h)))), el('tbody', {}, rows)),
+  ];
+}
+
+function connectionActions(c) {
+  const paused = c.state === 'paused' || c.paused;
+  const reason = el('input', { name: 'reason', placeholder: 'why (shown with the pause)', maxlength: 500 });
+  return [
+    paused
+      ? el('button', { type: 'button', onclick: () => act(`Resume ${c.id}: its held jobs are released and each entity (${c.schedule.entities.join(', ')}) is pulled once now.`, async () => {
+          const r = await post(`/connections/${enc(c.id)}/resume`);
+          return `${c.id} resumed: ${r.released} held job(s) released.`;
+        }) }, 'Resume…')
+      : el('button', { type: 'button', onclick: () => act(`Pause ${c.id} in every worker: nothing is read from ${c.system} or written to billing for it until someone resumes it; its jobs are held from their next start.`, async () => {
+          await post(`/connections/${enc(c.id)}/pause`, reason.value.trim() ? { reason: reason.value.trim() } : {});
+          return `${c.id} paused.`;
+        }, el('label', {}, 'Reason ', reason)) }, 'Pause…'),
+    ' ',
+    el('button', { type: 'button', disabled: paused, onclick: () => act(`Sync ${c.id} now: an incremental pull of ${c.schedule.entities.join(', ')} from ${c.system}, whose changes are then written to billing.`, async () => {
+      const r = await post(`/connections/${enc(c.id)}/sync`);
+      return `Sync of ${c.id} queued: ${r.pulls.map((p) => p.entity).join(', ')}.`;
+    }) }, 'Sync now…'),
+  ];
+}
+
+async function quarantinePage(params) {
+  const q = new URLSearchParams();
+  for (const k of ['connection', 'entity', 'reason']) if (params.get(k)) q.set(k, params.get(k));
+  q.set('pageSize', '500');
+  const [{ connections }, list] = await Promise.all([get('/connections'), get(`/quarantine?${q}`)]);
+  const filters = el('form', { class: 'filters', onsubmit: (ev) => {
+    ev.preventDefault();
+    const f = new URLSearchParams([...new FormData(ev.target)].filter(([, v]) => v));
+    location.hash = `#/quarantine?${f}`;
+  } },
+    el('label', {}, 'Connection ', el('select', { name: 'connection' }, el('option', { value: '' }, 'all'), connections.map((c) => el('option', { value: c.id, selected: params.get('connection') === c.id }, c.id)))),
+    el('label', {}, 'Entity ', el('input', { name: 'entity', value: params.get('entity') ?? '', size: 12 })),
+    el('label', {}, 'Reason ', el('select', { name: 'reason' }, el('option', { value: '' }, 'all'), list.byReason.map((r) => el('option', { value: r.reason, selected: params.get('reason') === r.reason }, r.reason)))),
+    el('button', { type: 'submit' }, 'Filter'),
+  );
+  const groups = list.byReason.filter((r) => !params.get('reason') || r.reason === params.get('reason'));
+  const sections = groups.map((g) => {
+    const records = list.records.filter((r) => r.reason === g.reason);
+    const byConnection = [...new Set(records.map((r) => r.connection))];
+    return el('section', { class: 'reason', 'data-reason': g.reason },
+      el('h2', {}, `${g.reason} — ${g.count} record(s)`),
+      el('p', { class: 'hint' }, `How to fix: ${g.fixHint}`),
+      byConnection.map((c) => el('button', { type: 'button', onclick: () => replayAll(c, g.reason, params.get('entity')) }, `Replay all ${g.reason} of ${c}…`)),
+      el('table', {}, el('thead', {}, el('tr', {}, ['Record', 'Why', 'Since', 'Attempts', ''].map((h) => el('th', {}, h)))),
+        el('tbody', {}, records.map((r) => el('tr', { 'data-erp-id': r.erpId },
+          el('td', {}, el('a', { href: `#/record/${enc(r.connection)}/${enc(r.entity)}/${enc(r.erpId)}` }, `${r.connection} ${r.entity}/${r.erpId}`)),
+          el('td', {}, r.message, r.field ? el('div', { class: 'hint' }, `field: ${r.field}`) : null),
+          el('td', {}, when(r.since)),
+          el('td', { class: 'num' }, r.attempts ?? '—'),
+          el('td', {}, el('a', { href: `#/quarantined/${enc(r.connection)}/${enc(r.entity)}/${enc(r.erpId)}` }, 'Details, replay')),
+        )))),
+    );
+  });
+  return [el('h1', {}, `Quarantine — ${list.total} record(s)`), filters, sections.length ? sections : el('p', {}, 'Nothing in quarantine under these filters.')];
+}
+
+/** Counts first (a dry run), then replays exactly that many once confirmed. */
+async function replayAll(connection, reason, entity) {
+  const selection = { connection, reason, ...(entity ? { entity } : {}) };
+  try {
+    const dry = await post('/quarantine/replay', selection);
+    await act(`Replay ${dry.matched} record(s) of ${connection} quarantined for ${reason}: each is read again from the source (or sent to billing again, for billing refusals); those that now map and write leave quarantine.`, async () => {
+      const r = await post('/quarantine/replay', { ...selection, dryRun: false, expect: dry.matched });
+      return `${r.replay.replayed} record(s) of ${reason} replayed.`;
+    });
+  } catch (e) {
+    notice(`Refused: ${e.message}`, 'error');
+  }
+}
+
+async function quarantinedPage(connection, entity, erpId) {
+  const path = `/quarantine/${enc(connection)}/${enc(entity)}/${enc(erpId)}`;
+  const r = await get(`${path}?source=true`);
+  const now = r.source?.mapped;
+  return [
+    el('h1', {}, `Why ${entity}/${erpId} of ${connection} did not sync`),
+    el('dl', {},
+      el('dt', {}, 'Reason'), el('dd', { id: 'reason' }, r.reason),
+      el('dt', {}, 'What'), el('dd', { id: 'message' }, r.message),
+      el('dt', {}, 'Field at fault'), el('dd', {}, r.field ?? '—'),
+      el('dt', {}, 'Stage'), el('dd', {}, r.stage),
+      el('dt', {}, 'Since'), el('dd', {}, when(r.since)),
+      el('dt', {}, 'Attempts'), el('dd', {}, r.attempts ?? '—'),
+      el('dt', {}, 'How to fix'), el('dd', {}, r.fixHint),
+      el('dt', {}, 'In the source now'), el('dd', { id: 'source-now' }, !r.source ? '—' : r.source.state !== 'found' ? r.source.state : now?.ok ? 'maps cleanly now: a replay will sync it' : `still cannot be mapped: ${now?.message ?? now?.reason ?? '?'}`),
+    ),
+    el('p', {}, el('button', { type: 'button', class: 'primary', onclick: () => act(`Replay ${entity}/${erpId} of ${connection}: ${r.stage === 'upsert' ? 'its mapped body is sent to billing again' : 'it is read again from the source and mapped'}; it leaves quarantine once billing has it.`, async () => {
+      await post(`${path}/replay`);
+      location.hash = `#/record/${enc(connection)}/${enc(entity)}/${enc(erpId)}`;
+      return `${entity}/${erpId} replayed.`;
+    }) }, 'Replay…'), ' ', el('a', { href: `#/record/${enc(connection)}/${enc(entity)}/${enc(erpId)}` }, 'Lineage')),
+    r.mapped ? [el('h2', {}, 'Mapped billing body'), el('pre', {}, JSON.stringify(r.mapped, null, 2))] : null,
+    r.source?.record ? [el('h2', {}, 'The record in the source now'), el('pre', {}, JSON.stringify(r.source.record, null, 2))] : null,
+  ];
+}
+
+async function recordPage(connection, entity, erpId) {
+  const r = await get(`/records/${enc(connection)}/${enc(entity)}/${enc(erpId)}`);
+  return [
+    el('h1', {}, `Lineage of ${entity}/${erpId} (${connection})`),
+    el('dl', { id: 'lineage' },
+      el('dt', {}, 'Source version written'), el('dd', {}, r.source ? `${r.source.version} (${r.source.status ?? 'no status'})${r.source.deletedAt ? `, deleted ${when(r.source.deletedAt)}` : ''}` : 'never written'),
+      el('dt', {}, 'Upsert job'), el('dd', {}, r.job ? `${r.job.id}: ${r.job.state}${r.job.failedReason ? ` (${r.job.failedReason})` : ''}` : '—'),
+      el('dt', {}, 'In billing'), el('dd', { id: 'billing' }, r.billing ? `invoice ${r.billing.number ?? r.billing.id} (id ${r.billing.id}), written ${when(r.billing.writtenAt)}` : 'not in billing'),
+      el('dt', {}, 'Quarantine'), el('dd', { id: 'quarantine' }, r.quarantine ? `${r.quarantine.reason} at ${r.quarantine.stage}: ${r.quarantine.message}` : 'not quarantined'),
+      el('dt', {}, 'Last reconciliation'), el('dd', {}, r.reconciliation ? `${r.reconciliation.verdict} (${r.reconciliation.window}, ${when(r.reconciliation.at)})` : '—'),
+    ),
+    el('h2', {}, 'History'),
+    await historyOf(connection, entity, erpId),
+  ];
+}
+
+/** What was done to the record: its runs are per stream, so the audit log's entries naming it. */
+async function historyOf(connection, entity, erpId) {
+  const { entries } = await get(`/audit?connection=${enc(connection)}&limit=200`);
+  const mine = entries.filter((e) => e.record === `${entity}/${erpId}`);
+  return mine.length ? auditTable(mine) : el('p', {}, 'No action was taken on this record from the console or the API.');
+}
+
+function recordFinder() {
+  return el('form', { class: 'filters', onsubmit: (ev) => {
+    ev.preventDefault();
+    const f = new FormData(ev.target);
+    location.hash = `#/record/${enc(f.get('connection'))}/${enc(f.get('entity'))}/${enc(f.get('erpId'))}`;
+  } },
+    el('label', {}, 'Connection ', el('input', { name: 'connection', required: true, size: 12 })),
+    el('label', {}, 'Entity ', el('input', { name: 'entity', value: 'invoices', required: true, size: 10 })),
+    el('label', {}, 'ERP id ', el('input', { name: 'erpId', required: true })),
+    el('button', { type: 'submit' }, 'Show lineage'),
+  );
+}
+
+async function runsPage(params) {
+  const c = params.get('connection');
+  const { runs } = await get(`/runs?limit=100${c ? `&connection=${enc(c)}` : ''}`);
+  return [
+    el('h1', {}, 'Runs'),
+    el('table', {}, el('thead', {}, el('tr', {}, ['Started', 'Kind', 'Connection', 'Entity', 'Outcome', 'Counts', 'Took'].map((h) => el('th', {}, h)))),
+      el('tbody', {}, runs.map((r) => el('tr', {},
+        el('td', {}, when(r.startedAt ?? r.at)), el('td', {}, r.kind), el('td', {}, r.connection), el('td', {}, r.entity ?? '—'),
+        el('td', {}, r.outcome, r.error ? el('div', { class: 'error' }, r.error) : null),
+        el('td', {}, Object.entries(r.counts).map(([k, v]) => `${k} ${v}`).join(', ')),
+        el('td', { class: 'num' }, `${(r.durationMs / 1000).toFixed(1)} s`),
+      )))),
+    el('h2', {}, "A record's lineage"),
+    recordFinder(),
+  ];
+}
+
+function auditTable(entries) {
+  return el('table', { id: 'audit' }, el('thead', {}, el('tr', {}, ['When', 'Who', 'Action', 'Connection', 'Record', 'Outcome', 'Detail'].map((h) => el('th', {}, h)))),
+    el('tbody', {}, entries.map((e) => el('tr', {},
+      el('td', {}, when(e.at)), el('td', {}, e.who), el('td', {}, e.action), el('td', {}, e.connection ?? '—'), el('td', {}, e.record ?? '—'),
+      el('td', {}, `${e.outcome} (${e.status})`), el('td', {}, e.detail ?? ''),
+    ))));
+}
+
+async function auditPage() {
+  const { entries } = await get('/audit?limit=100');
+  return [el('h1', {}, 'Audit log'), el('p', { class: 'hint' }, 'Every action taken through the console or the API, newest first.'), auditTable(entries)];
+}
+
+// --- routing and session -------------------------------------------------------------------------------
+
+async function route() {
+  const [path, query = ''] = location.hash.replace(/^#/, '').split('?');
+  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  const params = new URLSearchParams(query);
+  for (const a of document.querySelectorAll('header nav a')) a.classList.toggle('current', a.getAttribute('href') === `#/${parts[0]}`);
+  const pages = {
+    connections: () => connectionsPage(),
+    quarantine: () => quarantinePage(params),
+    quarantined: () => quarantinedPage(parts[1], parts[2], parts[3]),
+    record: () => recordPage(parts[1], parts[2], parts[3]),
+    runs: () => runsPage(params),
+    audit: () => auditPage(),
+  };
+  const page = pages[parts[0]] ?? pages.connections;
+  let content;
+  try {
+    content = await page();
+  } catch (e) {
+    content = el('p', { class: 'error' }, e.message);
+  }
+  $('#page').replaceChildren(...[content].flat(2).filter(Boolean));
+}
+
+function showSignIn(message) {
+  session = null;
+  $('header nav').hidden = true;
+  $('#sign-out').hidden = true;
+  $('#who').textContent = '';
+  $('#page').replaceChildren();
+  $('#sign-in').hidden = false;
+  $('#sign-in .error').textContent = message ?? '';
+}
+
+function signedIn(s) {
+  session = s;
+  $('#sign-in').hidden = true;
+  $('header nav').hidden = false;
+  $('#sign-out').hidden = false;
+  $('#who').textContent = `${s.name} (${s.role})`;
+  return route();
+}
+
+async function start() {
+  $('#sign-in').addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    const input = ev.target.elements.token;
+    try {
+      const s = await call('POST', '/console/session', { token: input.value });
+      input.value = '';
+      await signedIn(s);
+    } catch (e) {
+      $('#sign-in .error').textContent = e.message;
+    }
+  });
+  $('#sign-out').addEventListener('click', async () => {
+    await call('POST', '/console/session/end').catch(() => {});
+    showSignIn('Signed out.');
+  });
+  window.addEventListener('hashchange', () => session && route());
+  const res = await fetch('/console/session');
+  if (res.ok) await signedIn(await res.json());
+  else showSignIn();
+}
+
+start();

@@ -1,0 +1,143 @@
+import { fileURLToPath } from 'node:url';
+import express, { type Express, type Request, type Response } from 'express';
+import type { Runtime } from '../jobs/runtime.js';
+import { CONSOLE_COOKIE, CSRF_HEADER, callerNamed, callerOf, cookieOf } from '../api/auth.js';
+import { AuditLog } from '../src/pipeline/audit-log.js';
+import { ConsoleSessions } from '../src/pipeline/console-sessions.js';
+import { SignInLimiter } from '../src/pipeline/sign-in-limiter.js';
+
+/** The console's own files (HTML, CSS, JavaScript modules), next to this module in the source and in dist/. */
+export const CONSOLE_ASSETS = fileURLToPath(new URL('./assets/', import.meta.url));
+
+/** What every console page may load: its own origin only (no CDN, no inline script), and never inside a frame. */
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+  "form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+const secured = (res: Response) =>
+  res.set({
+    'content-security-policy': CSP,
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-store',
+  });
+
+const refuse = (res: Response, status: number, error: string, message: string) =>
+  res.status(status).json({ error, message });
+
+/** The cookie: the session id only, for the whole origin (the API's paths too), HttpOnly, SameSite=Strict. */
+function sessionCookie(req: Request, value: string, maxAgeSeconds: number): string {
+  const secure = req.get('x-forwarded-proto') === 'https' || req.secure ? '; Secure' : '';
+  return `${CONSOLE_COOKIE}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure}`;
+}
+
+/** A sign-in must come from a page of this origin: JSON (no cross-site form can send it) and, when the browser names one, this Origin. */
+function sameOrigin(req: Request): boolean {
+  const origin = req.get('origin');
+  return (
+    req.is('application/json') === 'application/json' && (!origin || origin === `${req.protocol}://${req.get('host')}`)
+  );
+}
+
+interface Stores {
+  rt: Runtime;
+  sessions: ConsoleSessions;
+  limiter: SignInLimiter;
+  audit: AuditLog;
+}
+
+type Handler = (req: Request, res: Response) => Promise<unknown>;
+const handled =
+  (h: Handler): express.RequestHandler =>
+  (req, res, next) =>
+    void h(req, res).catch(next);
+
+/** `GET /console/session`: who is signed in and the session's CSRF token, or 401. */
+const whoIsSignedIn =
+  ({ rt, sessions }: Stores): Handler =>
+  async (req, res) => {
+    const id = cookieOf(req, CONSOLE_COOKIE);
+    const session = id ? await sessions.get(id) : undefined;
+    const caller = session && callerNamed(rt.config.http, session.name);
+    secured(res);
+    if (!session || !caller) return refuse(res, 401, 'UNAUTHORIZED', 'not signed in');
+    res.json({ name: caller.name, role: caller.role, csrf: session.csrf });
+  };
+
+/** `POST /console/session` `{"token"}`: rate-limited per address, audited, then the session and its cookie. */
+const signIn =
+  ({ rt, sessions, limiter, audit }: Stores): Handler =>
+  async (req, res) => {
+    secured(res);
+    if (!sameOrigin(req)) return refuse(res, 403, 'FORBIDDEN', 'sign in from the console page of this origin');
+    const address = req.socket.remoteAddress ?? 'unknown';
+    const limited = await limiter.attempt(address);
+    if (!limited.allowed) {
+      res.set('retry-after', String(limited.retryAfterSeconds));
+      const wait = `too many sign-in attempts: try again in ${limited.retryAfterSeconds} s`;
+      return refuse(res, 429, 'TOO_MANY_REQUESTS', wait);
+    }
+    const token = typeof req.body?.token === 'string' ? req.body.token.trim() : '';
+    const caller = token ? callerOf(rt.config.http, token) : undefined;
+    const entry = { action: 'console.sign-in', detail: `from ${address}` };
+    if (!caller) {
+      await audit.append({ ...entry, who: '-', outcome: 'refused', status: 401 });
+      return refuse(res, 401, 'UNAUTHORIZED', 'that token is not one of http.tokens');
+    }
+    const { id, session } = await sessions.open(caller.name);
+    await audit.append({ ...entry, who: caller.name, outcome: 'ok', status: 200 });
+    res.set('set-cookie', sessionCookie(req, id, sessions.ttlSeconds));
+    res.json({ name: caller.name, role: caller.role, csrf: session.csrf });
+  };
+
+/** `POST /console/session/end`: with the session's CSRF header, ends it and clears the cookie. */
+const signOut =
+  ({ sessions }: Stores): Handler =>
+  async (req, res) => {
+    secured(res);
+    const id = cookieOf(req, CONSOLE_COOKIE);
+    const session = id ? await sessions.get(id) : undefined;
+    if (!session || req.get(CSRF_HEADER) !== session.csrf)
+      return refuse(res, 403, 'FORBIDDEN', `signing out needs the session and its ${CSRF_HEADER} header`);
+    await sessions.close(id!);
+    res.set('set-cookie', sessionCookie(req, '', 0));
+    res.status(204).end();
+  };
+
+/**
+ * The console at /console: its static pages and the session routes (docs/console.md). Everything it
+ * shows and does goes through the API at /api/v1 with the session cookie (api/auth.ts).
+ */
+export function consoleApp(rt: Runtime): express.Router {
+  const prefix = rt.config.redis.prefix;
+  const stores: Stores = {
+    rt,
+    sessions: new ConsoleSessions(rt.redis, prefix),
+    limiter: new SignInLimiter(rt.redis, prefix),
+    audit: new AuditLog(rt.redis, prefix),
+  };
+  const router = express.Router({ caseSensitive: true, strict: true });
+  // /console and /console/ reach here alike: the page's relative links need the slash.
+  router.get('/', (req, res) =>
+    req.originalUrl.split('?')[0] === '/console'
+      ? res.redirect(303, '/console/')
+      : secured(res).sendFile('index.html', { root: CONSOLE_ASSETS }),
+  );
+  router.use('/assets', express.static(CONSOLE_ASSETS, { index: false, maxAge: 0 }));
+  router.get('/session', handled(whoIsSignedIn(stores)));
+  router.post('/session', express.json({ limit: '4kb' }), handled(signIn(stores)));
+  router.post('/session/end', handled(signOut(stores)));
+  router.use((req, res) => refuse(secured(res), 404, 'NOT_FOUND', `no console page ${req.originalUrl.split('?')[0]}`));
+  return router;
+}
+
+/** The worker's extra routes with the console at /console in front of `others`. */
+export function withConsole(rt: Runtime, others: Express): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('strict routing', true);
+  app.use('/console', consoleApp(rt));
+  app.use(others);
+  return app;
+}
