@@ -133,7 +133,7 @@ export class ReconcileState {
 
   /**
    * Resolutions live in the connection's reconcile hash (field `resolved|entity|erpId`, about 150 bytes
-   * each), beside its last run: a rebind to another company deletes both with the verdicts.
+   * each plus the note), beside its last run: a rebind to another company deletes both with the verdicts.
    */
   async resolve(connection: string, entity: string, erpId: string, resolution: DriftResolution): Promise<void> {
     await this.redis.hset(
