@@ -9,6 +9,7 @@ import { apiContext } from './context.js';
 import { ApiError, apiErrorHandler, sendError } from './errors.js';
 import { API_BASE, openApiRoute } from './openapi.js';
 import { quarantineRoutes } from './quarantine.js';
+import { reconciliationRoutes } from './reconciliations.js';
 import { recordRoutes } from './records.js';
 import { type AnyRoute, mountRoute } from './route.js';
 import { runRoutes } from './runs.js';
@@ -18,6 +19,7 @@ export { API_BASE } from './openapi.js';
 /** Every route of the API, the OpenAPI document's own included. */
 export function apiRoutes(): AnyRoute[] {
   const routes: AnyRoute[] = [...connectionRoutes, ...quarantineRoutes, ...recordRoutes, ...runRoutes, ...auditRoutes];
+  routes.push(...reconciliationRoutes);
   routes.push(openApiRoute(() => routes));
   return routes;
 }

@@ -1,10 +1,55 @@
 import { z } from 'zod';
 import { explainRecord } from '../operations/explain-record.js';
-import { notFound } from './errors.js';
+import { searchRecords } from '../operations/search-records.js';
+import { ApiError, notFound } from './errors.js';
+import { API_BASE } from './openapi.js';
 import { defineRoute } from './route.js';
 import { ConnectionId, EntityParam, ErpId, IsoInstant } from './schemas.js';
 
+const FoundRecord = z
+  .object({
+    connection: z.string(),
+    entity: z.string(),
+    erpId: z.string(),
+    number: z.string().nullable().describe('the document number as sent to billing'),
+    billingId: z.string(),
+    version: z.string().describe('the source version written'),
+    writtenAt: IsoInstant,
+    lineage: z.string().describe("the record's lineage: GET this path"),
+  })
+  .meta({ id: 'FoundRecord' });
+
+const SearchText = z.string().trim().min(1).max(200);
+
 export const recordRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/records',
+    summary:
+      'Find records by ERP document number or by billing id (invoice, credit note or buyer id), with their lineage link',
+    description:
+      "A walk of the ledger of each connection's entities, bounded (about 500,000 entries a request): `complete: false` says the bound was reached. At most 50 matches.",
+    role: 'viewer',
+    query: z.object({
+      connection: ConnectionId.optional(),
+      number: SearchText.optional().describe('the ERP document number, e.g. INV-000123'),
+      billingId: SearchText.optional().describe("billing's id of the invoice, credit note or buyer"),
+    }),
+    response: z.object({ matches: z.array(FoundRecord), scanned: z.number().int(), complete: z.boolean() }),
+    handle: async (ctx, { query }) => {
+      if ((query.number === undefined) === (query.billingId === undefined))
+        throw new ApiError(400, 'BAD_REQUEST', 'give number or billingId (one of them)', 'query.number');
+      const ids = query.connection ? [ctx.connection(query.connection).id] : ctx.visibleConnections().map((c) => c.id);
+      const q = query.number !== undefined ? { number: query.number } : { billingId: query.billingId! };
+      const r = await searchRecords(ctx.rt, ids, q);
+      const matches = r.matches.map((m) => ({
+        ...m,
+        writtenAt: new Date(m.writtenAt).toISOString(),
+        lineage: `${API_BASE}/records/${m.connection}/${m.entity}/${encodeURIComponent(m.erpId)}`,
+      }));
+      return { body: { ...r, matches } };
+    },
+  }),
   defineRoute({
     method: 'get',
     path: '/records/{connection}/{entity}/{erpId}',

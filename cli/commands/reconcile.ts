@@ -14,6 +14,7 @@ import { reconcileHistory, type HistoryReconcileResult } from '../../operations/
 import { startWorkers } from '../../app/worker-service.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { withRuntime } from '../context.js';
+import { registerReconcileResolveCommand } from './reconcile-resolve.js';
 import { isoDate } from '../parse-args.js';
 import { requiredOption } from '../required-option.js';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -53,7 +54,7 @@ interface ReconcileOptions {
  * Exit codes: 0 clean, 1 drift found, 2 could not reconcile.
  */
 export function registerReconcileCommand(program: Command): void {
-  program
+  const reconcile = program
     .command('reconcile')
     .description(
       'compare billing with what was synced (and, with --deep, with the source) for UPDATED_AT days, or over the whole history',
@@ -97,6 +98,7 @@ export function registerReconcileCommand(program: Command): void {
         process.exitCode = result.total > 0 ? 1 : 0;
       });
     });
+  registerReconcileResolveCommand(reconcile);
 }
 
 /** --from and --to, both required without --history: a missing or bad one is a usage error. */

@@ -20,6 +20,23 @@ export interface ReconcileRun {
   counts: Record<string, number>;
 }
 
+/** A person's word that a drifted record needs nothing more: who, when, why, and the version it was about. */
+export interface DriftResolution {
+  by: string;
+  /** ms since epoch */
+  at: number;
+  note: string;
+  /** The ledger's source version of the record when it was resolved (null: the ledger holds none). */
+  version: string | null;
+}
+
+/** A record whose last verdict is drift. */
+export interface DriftedRecord {
+  entity: string;
+  erpId: string;
+  verdict: ReconcileVerdict;
+}
+
 /**
  * A reconcile run's set of ids in Redis (not in memory: a window may hold hundreds of thousands), with a
  * safety expiry in case the run dies before it drops the set.
@@ -49,6 +66,12 @@ export class ScratchIdSet {
   }
 }
 
+/** `invoices|INV-1|x` → ['invoices', 'INV-1|x'] (an ERP id may hold '|', an entity name never does). */
+function splitField(field: string): [string, string] {
+  const at = field.indexOf('|');
+  return [field.slice(0, at), field.slice(at + 1)];
+}
+
 /** What reconciliation keeps between runs: verdicts per record, the last run, and its scratch sets. */
 export class ReconcileState {
   constructor(
@@ -76,6 +99,57 @@ export class ReconcileState {
   async verdict(connection: string, entity: string, erpId: string): Promise<ReconcileVerdict | undefined> {
     const raw = await this.redis.hget(this.keys.verdicts(connection), ReconcileState.field(entity, erpId));
     return raw ? (JSON.parse(raw) as ReconcileVerdict) : undefined;
+  }
+
+  /**
+   * The records whose last verdict is drift (not "ok"), walked in HSCAN batches: at most `maxScanned`
+   * verdicts are read (the hash holds one per invoice ever reconciled), `complete` says whether all were.
+   */
+  async drifted(
+    connection: string,
+    maxScanned = 200_000,
+  ): Promise<{ records: DriftedRecord[]; scanned: number; complete: boolean }> {
+    const records: DriftedRecord[] = [];
+    let cursor = '0';
+    let scanned = 0;
+    do {
+      const [next, flat] = await this.redis.hscan(this.keys.verdicts(connection), cursor, 'COUNT', 1000);
+      cursor = next;
+      for (let i = 0; i < flat.length; i += 2) {
+        scanned++;
+        const v = JSON.parse(flat[i + 1]!) as ReconcileVerdict;
+        if (v.verdict === 'ok') continue;
+        const [entity, erpId] = splitField(flat[i]!);
+        records.push({ entity, erpId, verdict: v });
+      }
+    } while (cursor !== '0' && scanned < maxScanned);
+    return { records, scanned, complete: cursor === '0' };
+  }
+
+  async lastRun(connection: string): Promise<ReconcileRun | undefined> {
+    const raw = await this.redis.hget(this.keys.reconcile(connection), 'last');
+    return raw ? (JSON.parse(raw) as ReconcileRun) : undefined;
+  }
+
+  /**
+   * Resolutions live in the connection's reconcile hash (field `resolved|entity|erpId`, about 150 bytes
+   * each plus the note), beside its last run: a rebind to another company deletes both with the verdicts.
+   */
+  async resolve(connection: string, entity: string, erpId: string, resolution: DriftResolution): Promise<void> {
+    await this.redis.hset(
+      this.keys.reconcile(connection),
+      `resolved|${ReconcileState.field(entity, erpId)}`,
+      JSON.stringify(resolution),
+    );
+  }
+
+  /** Every resolution of the connection, by `entity|erpId` (one read: a person writes them, one at a time). */
+  async resolutions(connection: string): Promise<Map<string, DriftResolution>> {
+    const all = await this.redis.hgetall(this.keys.reconcile(connection));
+    const out = new Map<string, DriftResolution>();
+    for (const [f, v] of Object.entries(all))
+      if (f.startsWith('resolved|')) out.set(f.slice('resolved|'.length), JSON.parse(v) as DriftResolution);
+    return out;
   }
 
   async recordRun(connection: string, run: ReconcileRun): Promise<void> {

@@ -1,0 +1,49 @@
+import { type Command, InvalidArgumentError } from 'commander';
+import { resolveDrift } from '../../operations/resolve-drift.js';
+import { ENTITY_NAMES, isEntityName } from '../../src/connector/entities.js';
+import { withRuntime } from '../context.js';
+import { requiredOption } from '../required-option.js';
+
+interface ResolveOptions {
+  entity: string;
+  erpId: string;
+  note: string;
+  by?: string;
+}
+
+function entityOption(value: string): string {
+  if (!isEntityName(value))
+    throw new InvalidArgumentError(`--entity must be one of ${ENTITY_NAMES.join(', ')}, got "${value}"`);
+  return value;
+}
+
+/**
+ * `erp-sync reconcile resolve --connection ID --erp-id ID --note TEXT [--entity invoices] [--by NAME]`:
+ * marks drift that needs a person resolved (operations/resolve-drift.ts, as the API's resolve).
+ * Exit codes: 0 resolved, 1 nothing to resolve (no drift on it, or drift a repair fixes).
+ */
+export function registerReconcileResolveCommand(reconcile: Command): void {
+  reconcile
+    .command('resolve')
+    .description('mark a drifted record that needs a person resolved, with a note: not reported until it changes')
+    .addOption(requiredOption('--erp-id <id>', 'the ERP record id'))
+    .addOption(requiredOption('--note <text>', 'what was done, or why nothing needs doing'))
+    .option('--entity <name>', 'entity', entityOption, 'invoices')
+    .option('--by <name>', 'who resolved it (default: $USER)')
+    .action(async (o: ResolveOptions, cmd: Command) => {
+      // --connection and --config are the reconcile command's own options.
+      const { connection, config } = cmd.parent!.opts<{ connection: string; config?: string }>();
+      await withRuntime(config, async (rt) => {
+        const by = o.by ?? process.env.USER ?? 'erp-sync';
+        const r = await resolveDrift(rt, connection, o.entity, o.erpId, { by, note: o.note });
+        const what = `${connection}/${o.entity}/${o.erpId}`;
+        if (r.state === 'resolved') return void console.log(`${what}: ${r.kinds.join(', ')} resolved by ${by}`);
+        process.exitCode = 1;
+        console.log(
+          r.state === 'fixable'
+            ? `${what}: its drift (${r.kinds.join(', ')}) is fixed by a sync: reconcile with --repair`
+            : `${what}: the last reconciliation found no drift on it`,
+        );
+      });
+    });
+}
