@@ -171,6 +171,16 @@ describe('webhooks end to end', () => {
       );
     }, 120_000);
 
+  it('given the changes above, then their freshness is observed on the webhook path of each connection', async () => {
+    for (const c of config.connections)
+      expect(
+        await metric(
+          'erpsync_change_to_billing_seconds_count',
+          `connection="${c.id}",entity="invoices",path="webhook"`,
+        ),
+      ).toBeGreaterThanOrEqual(3);
+  });
+
   // Expected to fail for now: once a connection's first pull has set its checkpoint, the requested
   // incremental pull below finds no record created since (Xero and Zoho Books alike; the "now" pull logs
   // pulled 0). It passes when that pull is the connection's first. The gap is between the pull and the
