@@ -1,3 +1,4 @@
+import { withChangeToBilling } from './upsert/change-to-billing.js';
 import type { Job, Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
@@ -80,7 +81,7 @@ export function upsertBatchProcessor(rt: UpsertBatchHelpers) {
       const result: UpsertBatchResult = { outcomes: {}, left: [] };
       const { connectionId: conn, entity } = data;
       const settlements = new JobSettlements(
-        settlingWithHistory(rt, job, data.records, log),
+        withChangeToBilling(rt.metrics, settlingWithHistory(rt, job, data.records, log), job, data.records),
         conn,
         entity,
         `job-${job.id}`,

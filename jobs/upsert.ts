@@ -13,6 +13,7 @@ import {
   type SyncError,
 } from '../src/errors/index.js';
 import type { Metrics } from '../src/observability/metrics.js';
+import { withChangeToBilling } from './upsert/change-to-billing.js';
 import type { BillingBudget } from '../src/pipeline/billing-budget.js';
 import type { BillingKeyBudgets } from '../src/pipeline/billing-key-budgets.js';
 import type { CustomersEnsured } from '../src/pipeline/customers-ensured.js';
@@ -150,7 +151,7 @@ export function upsertProcessor(rt: UpsertHelpers) {
       };
       const record = prepareRecord(data);
       const settlements = new JobSettlements(
-        settlingWithHistory(rt, job, [data], log),
+        withChangeToBilling(rt.metrics, settlingWithHistory(rt, job, [data], log), job, [data]),
         data.connectionId,
         data.entity,
         `job-${job.id}`,

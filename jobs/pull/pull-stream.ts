@@ -185,7 +185,8 @@ async function pullRecord(
   const jobId = upsertJobId(conn, entity, record.id, mapped.hash);
   return {
     name: 'upsert',
-    data: mapped.data,
+    // A read by id a webhook announced: the record's history and its freshness say so.
+    data: data.webhook ? { ...mapped.data, path: 'webhook' } : mapped.data,
     opts: {
       jobId: next.repair ? `${jobId}-r${Date.now().toString(36)}` : jobId,
       priority:

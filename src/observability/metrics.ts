@@ -157,6 +157,12 @@ function jobMetrics({ c, g, h }: MetricMakers) {
       ['queue', 'result'] as const,
       [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300],
     ),
+    changeToBilling: h(
+      'erpsync_change_to_billing_seconds',
+      "Freshness: from the source's modification of a version to billing's 2xx for it, by how it came (webhook, poll, repair)",
+      ['connection', 'entity', 'path'] as const,
+      [0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 21600],
+    ),
     recordsRecovered: c(
       'erpsync_records_recovered_total',
       'In-flight records whose upsert job was gone or failed unaccounted, found by the sweep',

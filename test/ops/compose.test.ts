@@ -100,7 +100,19 @@ describe('docker-compose.yml', () => {
     expect(s.worker!.depends_on).toMatchObject({ redis: { condition: 'service_healthy' } });
     expect(s.worker!.profiles).toBeUndefined();
     expect(s.sandbox!.profiles).toEqual(['sandbox']);
-    expect(s.sandbox!.command).toEqual(['sandbox', 'all', '--host', '0.0.0.0', '--port', '4010']);
+    // The ERP emulators post their webhooks to the worker's listener (ops/compose/erp-sync.sandbox.yaml).
+    expect(s.sandbox!.command).toEqual([
+      'sandbox',
+      'all',
+      '--host',
+      '0.0.0.0',
+      '--port',
+      '4010',
+      '--webhooks-host',
+      'worker',
+      '--webhooks-port',
+      '9465',
+    ]);
     // `docker compose up` without --profile starts every service that has no profile: all but the sandbox
     expect(
       Object.entries(s)
