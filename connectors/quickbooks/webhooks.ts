@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { EntityName } from '../../src/connector/entities.js';
 import {
   type ConnectorWebhooks,
+  deliveryJson,
   MalformedDeliveryError,
   type WebhookEvent,
   type WebhookOp,
@@ -71,7 +72,7 @@ export const webhooks: ConnectorWebhooks<Settings> = {
   routeKey: (settings) => settings.realmId,
   verify: (body, headers, token) => hmacSha256Base64Matches(body, headerValue(headers, 'intuit-signature'), token),
   parse(body) {
-    const json = parseJson(body);
+    const json = deliveryJson(body);
     const events: WebhookEvent[] = [];
     if (Array.isArray(json)) {
       for (const raw of json) {
@@ -95,11 +96,3 @@ export const webhooks: ConnectorWebhooks<Settings> = {
     return { kind: 'events', events };
   },
 };
-
-function parseJson(body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString('utf8'));
-  } catch {
-    throw new MalformedDeliveryError('the body is not JSON');
-  }
-}

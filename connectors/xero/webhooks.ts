@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import type { EntityName } from '../../src/connector/entities.js';
-import { type ConnectorWebhooks, MalformedDeliveryError, type WebhookEvent } from '../../src/webhooks/webhook-event.js';
+import {
+  type ConnectorWebhooks,
+  deliveryJson,
+  MalformedDeliveryError,
+  type WebhookEvent,
+} from '../../src/webhooks/webhook-event.js';
 import { headerValue, hmacSha256Base64Matches, isoInstant } from '../../src/webhooks/verify-signature.js';
 import type { Settings } from './settings.js';
 
@@ -32,7 +37,7 @@ export const webhooks: ConnectorWebhooks<Settings> = {
   routeKey: (settings) => settings.tenantId.toLowerCase(),
   verify: (body, headers, key) => hmacSha256Base64Matches(body, headerValue(headers, 'x-xero-signature'), key),
   parse(body) {
-    const delivery = Delivery.safeParse(parseJson(body));
+    const delivery = Delivery.safeParse(deliveryJson(body));
     if (!delivery.success) throw new MalformedDeliveryError('expected an object with an events array');
     if (delivery.data.events.length === 0) return { kind: 'intent' };
     const events: WebhookEvent[] = [];
@@ -54,11 +59,3 @@ export const webhooks: ConnectorWebhooks<Settings> = {
     return { kind: 'events', events };
   },
 };
-
-function parseJson(body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString('utf8'));
-  } catch {
-    throw new MalformedDeliveryError('the body is not JSON');
-  }
-}

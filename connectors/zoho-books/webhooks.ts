@@ -1,5 +1,10 @@
 import type { EntityName } from '../../src/connector/entities.js';
-import { type ConnectorWebhooks, MalformedDeliveryError, type WebhookOp } from '../../src/webhooks/webhook-event.js';
+import {
+  type ConnectorWebhooks,
+  deliveryJson,
+  MalformedDeliveryError,
+  type WebhookOp,
+} from '../../src/webhooks/webhook-event.js';
 import { headerValue, isoInstant, sharedSecretMatches } from '../../src/webhooks/verify-signature.js';
 import type { Settings } from './settings.js';
 
@@ -33,13 +38,7 @@ export const webhooks: ConnectorWebhooks<Settings> = {
       throw new MalformedDeliveryError(
         'the webhook URL needs the parameters module=invoices|creditnotes|contacts and event=created|edited|deleted',
       );
-    let json: unknown;
-    try {
-      json = JSON.parse(body.toString('utf8'));
-    } catch {
-      throw new MalformedDeliveryError('the body is not JSON');
-    }
-    const record = recordOf(json, module.key);
+    const record = recordOf(deliveryJson(body), module.key);
     const id = record?.[module.idField];
     if (typeof id !== 'string' && typeof id !== 'number')
       throw new MalformedDeliveryError(`the body has no ${module.idField}`);

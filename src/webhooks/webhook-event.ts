@@ -32,6 +32,15 @@ export class MalformedDeliveryError extends Error {
   override name = 'MalformedDeliveryError';
 }
 
+/** A delivery's body as JSON, or a MalformedDeliveryError (answered 400) that quotes nothing of it. */
+export function deliveryJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new MalformedDeliveryError('the body is not JSON');
+  }
+}
+
 /**
  * A connector's webhooks: how a delivery is authenticated and what it announces. The listener
  * (src/webhooks/webhook-listener.ts) verifies first, against each distinct configured secret, and parses

@@ -189,25 +189,21 @@ describe('webhooks end to end', () => {
   // incremental pull below finds no record created since (Xero and Zoho Books alike; the "now" pull logs
   // pulled 0). It passes when that pull is the connection's first. The gap is between the pull and the
   // sandboxes' created records, not in the webhook path.
-  it(
-    'given a delivery dropped by the sandbox, when a safety-net pull runs, then the change reaches billing and is counted as missed',
-    async () => {
-      const erp = erps.find((e) => e.system === 'xero')!;
-      const connection = config.connections.find((c) => c.system === 'xero')!.id;
-      const missedBefore = await metric('erpsync_webhook_missed_total', `connection="${connection}"`);
-      await webhookSettings(erp, { dropRate: 1 });
-      const [dropped] = await change(erp, { entity: 'invoices', op: 'create', count: 1 });
-      await webhookSettings(erp, { dropRate: 0 });
-      expect(billed('xero', dropped!.id)).toBeUndefined();
-      // The safety net: the connection's incremental pull, requested (as the long schedule would run it).
-      await enqueuePullsNow(service!.rt, connection, ['invoices'], 'now');
-      await until('the dropped invoice in billing', () => billed('xero', dropped!.id), 60_000);
-      await until(
-        'the miss counted',
-        async () => (await metric('erpsync_webhook_missed_total', `connection="${connection}"`)) > missedBefore,
-        30_000,
-      );
-    },
-    120_000,
-  );
+  it('given a delivery dropped by the sandbox, when a safety-net pull runs, then the change reaches billing and is counted as missed', async () => {
+    const erp = erps.find((e) => e.system === 'xero')!;
+    const connection = config.connections.find((c) => c.system === 'xero')!.id;
+    const missedBefore = await metric('erpsync_webhook_missed_total', `connection="${connection}"`);
+    await webhookSettings(erp, { dropRate: 1 });
+    const [dropped] = await change(erp, { entity: 'invoices', op: 'create', count: 1 });
+    await webhookSettings(erp, { dropRate: 0 });
+    expect(billed('xero', dropped!.id)).toBeUndefined();
+    // The safety net: the connection's incremental pull, requested (as the long schedule would run it).
+    await enqueuePullsNow(service!.rt, connection, ['invoices'], 'now');
+    await until('the dropped invoice in billing', () => billed('xero', dropped!.id), 60_000);
+    await until(
+      'the miss counted',
+      async () => (await metric('erpsync_webhook_missed_total', `connection="${connection}"`)) > missedBefore,
+      30_000,
+    );
+  }, 120_000);
 });
