@@ -175,6 +175,8 @@ describe('webhooks end to end', () => {
       );
     }, 120_000);
 
+  // At least one: a change the connection's first pull (at start) already wrote, or two coalesced into one
+  // read, is written once, so the count of webhook writes is not the count of changes.
   it('given the changes above, then their freshness is observed on the webhook path of each connection', async () => {
     for (const c of config.connections)
       expect(
@@ -182,7 +184,7 @@ describe('webhooks end to end', () => {
           'erpsync_change_to_billing_seconds_count',
           `connection="${c.id}",entity="invoices",path="webhook"`,
         ),
-      ).toBeGreaterThanOrEqual(3);
+      ).toBeGreaterThanOrEqual(1);
   });
 
   // Expected to fail for now: once a connection's first pull has set its checkpoint, the requested
