@@ -10,7 +10,6 @@ import { resumeConnection } from '../../operations/resume-connection.js';
 import type { AppConfig } from '../../src/config.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { loadAppConfig, withRuntime } from '../context.js';
-import { webhooksView } from '../../src/webhooks/webhook-status.js';
 
 /** A connection id from the config, or a ConfigError (exit 2) naming the configured ones. */
 export function configuredConnection(config: Pick<AppConfig, 'connections'>, id: string): string {
@@ -27,9 +26,6 @@ function operator(): string | undefined {
     return undefined;
   }
 }
-
-/** The connections are listed by operations/list-connections.ts; re-exported for the callers that import it from here. */
-export { collectConnections };
 
 function stateLine(c: ConnectionView): string {
   const parts: string[] = [];

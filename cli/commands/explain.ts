@@ -4,9 +4,6 @@ import { historyLine } from './history.js';
 import { requiredOption } from '../required-option.js';
 import { explainRecord } from '../../operations/explain-record.js';
 
-/** The lineage is read by operations/explain-record.ts (the API shows the same); re-exported for callers that import it from here. */
-export { explainRecord } from '../../operations/explain-record.js';
-
 export function registerExplainCommand(program: Command): void {
   program
     .command('explain')

@@ -10,8 +10,6 @@ type Opts = { connection: string; entity?: string; kind?: RunKind; limit: number
 /** A run as `runs --json` prints it: instants as ISO, and how long it took. */
 import { listRuns, type PrintedRun } from '../../operations/list-runs.js';
 
-export type { PrintedRun };
-
 const DEFAULT_LIMIT = 20;
 
 function entityOption(value: string): string {
@@ -25,8 +23,6 @@ function kindOption(value: string): RunKind {
     throw new InvalidArgumentError(`--kind must be one of ${RUN_KINDS.join(', ')}, got "${value}"`);
   return value as RunKind;
 }
-
-export { listRuns };
 
 function what(r: PrintedRun): string {
   const days = r.window ? `${r.window.from}..${r.window.to}` : r.lastDays ? `last ${r.lastDays} days` : '';

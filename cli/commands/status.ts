@@ -1,10 +1,6 @@
 import type { Command } from 'commander';
 import { collectStatus, type ConnectionStatus, type ServiceStatus } from '../../operations/collect-status.js';
 import { withRuntime } from '../context.js';
-import { webhooksView } from '../../src/webhooks/webhook-status.js';
-
-/** The status itself is collected by operations/collect-status.ts; re-exported for the callers that import it from here. */
-export { collectStatus };
 
 /** `erp-sync status [--json]`: queues, checkpoints and lag, quarantine counts, per connection. */
 export function registerStatusCommand(program: Command): void {

@@ -36,7 +36,8 @@ interface StartingPoint {
   save(next: StreamState): Promise<void>;
 }
 
-const EMPTY: Omit<PullResult, 'cursor'> = {
+/** A pull that has read nothing yet. */
+export const EMPTY: Omit<PullResult, 'cursor'> = {
   pulled: 0,
   enqueued: 0,
   unchanged: 0,

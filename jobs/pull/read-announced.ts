@@ -3,7 +3,7 @@ import type { MapContext, SourceRecord, StreamState } from '../../src/connector/
 import { Ledger } from '../../src/pipeline/ledger.js';
 import type { PendingEvent } from '../../src/pipeline/webhook-events.js';
 import type { PullResult } from '../pull.js';
-import { pullPage, type PullRun } from './pull-stream.js';
+import { EMPTY, pullPage, type PullRun } from './pull-stream.js';
 
 /** The ids one read by id asks for at most (the stream pages them further where its vendor needs). */
 const IDS_PER_READ = 100;
@@ -23,15 +23,7 @@ const IDS_PER_READ = 100;
  */
 export async function readAnnounced(run: PullRun, batch: number): Promise<PullResult> {
   const { rt, conn, entity, stream, handle, log } = run;
-  const result: PullResult = {
-    pulled: 0,
-    enqueued: 0,
-    unchanged: 0,
-    quarantined: 0,
-    deleted: 0,
-    pages: 0,
-    cursor: null,
-  };
+  const result: PullResult = { ...EMPTY, cursor: null };
   const events = await rt.webhookEvents!.claim(conn, entity, batch);
   if (!events.length) return result;
   const toRead = await newerThanLedger(

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PrintedRun } from '../../cli/commands/runs.js';
+import type { PrintedRun } from '../../operations/list-runs.js';
 import { DRIFT_KINDS } from '../../jobs/reconcile/drift.js';
 import { ALREADY_RUNNING } from '../../jobs/run-record.js';
 import { utcDate } from '../../src/billing/dates.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBackfill } from '../../cli/commands/backfill.js';
 import { rebindConnection } from '../../operations/rebind-connection.js';
-import { collectStatus } from '../../cli/commands/status.js';
+import { collectStatus } from '../../operations/collect-status.js';
 import { waitForDrain } from '../../cli/drain.js';
 import { billingCompanyGuardOf } from '../../jobs/billing-company-guard.js';
 import { runReconcile } from '../../jobs/reconcile/run-reconcile.js';

@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listRuns, type PrintedRun } from '../../cli/commands/runs.js';
+import { listRuns, type PrintedRun } from '../../operations/list-runs.js';
 import { readBackfillSummary } from '../../jobs/backfill.js';
 import type { PullResult } from '../../jobs/pull.js';
 import { ALREADY_RUNNING } from '../../jobs/run-record.js';

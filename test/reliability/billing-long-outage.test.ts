@@ -69,7 +69,7 @@ describe('given a backfill running against a billing service that goes down for 
     expect(down.body.checks.billing!.detail).toMatch(/^down since /);
     const pausedAt = Date.now();
     expect(await (await fetch(`${svc.httpUrl}/metrics`)).text()).toMatch(/^erpsync_billing_up 0$/m);
-    const status = await import('../../cli/commands/status.js').then((m) => m.collectStatus(rt));
+    const status = await import('../../operations/collect-status.js').then((m) => m.collectStatus(rt));
     expect(status.billing).toMatchObject({ up: false });
 
     await p.waitForBackfill(runId, 120_000);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectStatus } from '../../cli/commands/status.js';
+import { collectStatus } from '../../operations/collect-status.js';
 import { CONNECTION, type Harness, startHarness, until } from '../support/harness.js';
 
 /**
