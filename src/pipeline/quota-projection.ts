@@ -172,5 +172,6 @@ export function formatDays(days: number): string {
   if (days >= 1) return `${days.toFixed(1)} days`;
   const hours = days * 24;
   if (hours >= 1) return `${hours.toFixed(1)} hours`;
-  return `${Math.max(1, Math.ceil(hours * 60))} minutes`;
+  const minutes = Math.max(1, Math.ceil(hours * 60));
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
 }

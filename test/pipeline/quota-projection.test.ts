@@ -164,7 +164,7 @@ describe('quota projection: a first sync at the quota', () => {
       { records: 10_000, calls: qbo.firstSyncCalls('invoices', 10_000, qboSettings), perMinute: 450 },
       31,
       'minute',
-      '1 minutes',
+      '1 minute',
     ],
     [
       '10,000 QuickBooks invoices when the app month has 10 calls left',
@@ -188,7 +188,7 @@ describe('quota projection: a first sync at the quota', () => {
       },
       25,
       'minute',
-      '1 minutes',
+      '1 minute',
     ],
   ])('given %s, then it costs %i calls, paced by the %s', (_name, input, calls, limitedBy, duration) => {
     const e = estimateFirstSync(input);
