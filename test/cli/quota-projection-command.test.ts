@@ -18,6 +18,10 @@ import {
   XERO_SANDBOX_DEFAULTS,
   type XeroEmulator,
 } from '../../sandbox/xero/index.js';
+import { collector } from '../../app/service.js';
+import { createRuntime } from '../../app/create-runtime.js';
+import { loadAppConfig } from '../../cli/context.js';
+import { createLogger } from '../../src/observability/logger.js';
 import { monthOf } from '../../src/pipeline/quota-projection.js';
 import { calendarMonth } from '../../src/pipeline/quotas.js';
 import { type CliRun, runCli } from '../support/cli.js';
@@ -189,6 +193,20 @@ describe('quotas as the vendors bill them: QuickBooks and Xero', () => {
     expect(a.state).toBe('parked');
     expect(Math.abs(Date.parse(a.parkedUntil!) - endsAt)).toBeLessThan(1000);
     expect(a.quota.projection).toMatchObject({ month: { used: 3, budget: 3, verdict: 'exceeds' } });
+
+    // The worker's gauges: the app's month by its configured name, no connection, never the client id.
+    const rt = await createRuntime(
+      await loadAppConfig(file),
+      TEST_REDIS_URL,
+      createLogger({ level: 'silent', format: 'json' }),
+    );
+    try {
+      await collector(rt)();
+      const month = (await rt.metrics.vendorQuotaUsed.get()).values.filter((x) => x.labels.window === 'month');
+      expect(month.map((x) => [x.labels, x.value])).toEqual([[{ app: 'tiny-app', window: 'month' }, 3]]);
+    } finally {
+      await rt.close();
+    }
   }, 60_000);
 });
 
