@@ -51,6 +51,7 @@ const UNIT_TESTS = [
   'test/pipeline/content-hash.test.ts',
   'test/pipeline/keys-layout.test.ts',
   'test/pipeline/ledger-entry-codec.test.ts',
+  'test/pipeline/quota-projection.test.ts',
   'test/sandbox/kit/emulator-clock.test.ts',
   'test/sandbox/quickbooks/query-parser.test.ts',
   'test/sandbox/zoho-books/document-arithmetic.test.ts',

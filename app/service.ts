@@ -93,6 +93,9 @@ export function collector(
       const used = await rt.quotas.usage(c.id);
       rt.metrics.vendorQuotaUsed.set({ connection: c.id, window: 'minute' }, used.minute);
       rt.metrics.vendorQuotaUsed.set({ connection: c.id, window: 'day' }, used.day);
+      const month = rt.connection(c.id).connector.quotaProfile?.appMonthlyBudget?.(c.settings);
+      if (month)
+        rt.metrics.vendorQuotaUsed.set({ app: month.app, window: 'month' }, await rt.quotas.monthUsage(month.app));
       const { lastSuccess } = await rt.syncStatus.read(c.id);
       for (const [entity, ms] of Object.entries(lastSuccess))
         rt.metrics.lastSuccess.set({ connection: c.id, entity }, ms / 1000);

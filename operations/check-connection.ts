@@ -11,6 +11,8 @@ import {
   TransientError,
 } from '../src/errors/index.js';
 import { connectionBudget } from '../jobs/connection-budget.js';
+import { formatDays } from '../src/pipeline/quota-projection.js';
+import { estimateConnectionFirstSync, projectConnectionCalls } from './project-calls.js';
 import type { ConnectionHandle, Runtime } from '../jobs/runtime.js';
 
 /** One check of a connection: passed, failed (with its cause and what to do), or not run (and why). */
@@ -30,7 +32,16 @@ export interface ConnectionCheck {
   checks: CheckResult[];
 }
 
-type CheckRuntime = Pick<Runtime, 'connection' | 'vendorClient' | 'quotas' | 'metrics' | 'logger' | 'tokens'>;
+type CheckRuntime = Pick<
+  Runtime,
+  'connection' | 'vendorClient' | 'quotas' | 'metrics' | 'logger' | 'tokens' | 'config' | 'checkpoints'
+>;
+
+/** `firstSync`: estimate a first sync's duration always (`erp-sync check`), or only while the connection has no checkpoint (default). */
+export interface CheckOptions {
+  forceRefresh?: boolean;
+  firstSync?: boolean;
+}
 
 /** The setting naming the vendor's organisation, per system: what a wrong one is fixed in. */
 const ORGANISATION_SETTING: Record<SystemName, string> = {
@@ -103,7 +114,7 @@ function organisationBaseCurrency(system: SystemName, lookups: unknown): string 
 export async function checkConnections(
   rt: CheckRuntime,
   ids: readonly string[],
-  options: { forceRefresh?: boolean } = {},
+  options: CheckOptions = {},
 ): Promise<{ ok: boolean; connections: ConnectionCheck[] }> {
   const connections: ConnectionCheck[] = [];
   for (const id of ids) connections.push(await checkConnection(rt, id, options));
@@ -119,7 +130,7 @@ export async function checkConnections(
 export async function checkConnection(
   rt: CheckRuntime,
   id: string,
-  options: { signal?: AbortSignal; now?: () => number; forceRefresh?: boolean } = {},
+  options: CheckOptions & { signal?: AbortSignal; now?: () => number } = {},
 ): Promise<ConnectionCheck> {
   const run: CheckRun = { rt, id, handle: rt.connection(id), signal: options.signal, now: options.now ?? Date.now };
   const token = await checkToken(run, options.forceRefresh ?? false);
@@ -129,6 +140,8 @@ export async function checkConnection(
     ...reads.checks,
     checkBaseCurrency(run, reads, token.status !== 'failed'),
     await checkQuota(run),
+    await checkSchedule(run, reads.lookups),
+    ...(reads.readOk ? await checkFirstSync(run, options.firstSync) : []),
     ...(await checkBillingKeys(run)),
   ];
   return { id, system: run.handle.config.system, ok: checks.every((x) => x.status !== 'failed'), checks };
@@ -178,6 +191,8 @@ interface ReadChecks {
   checks: CheckResult[];
   orgCurrency?: string;
   currencyError?: unknown;
+  /** The first lookups read (the schedule's projection counts their calls from them). */
+  lookups?: unknown;
   readOk: boolean;
 }
 
@@ -215,7 +230,8 @@ async function checkReads({ rt, id, handle, signal, now }: CheckRun, tokenOk: bo
     }
     if (out.orgCurrency === undefined && stream.lookups) {
       try {
-        out.orgCurrency = organisationBaseCurrency(c.system, await stream.lookups(ctx));
+        out.lookups = await stream.lookups(ctx);
+        out.orgCurrency = organisationBaseCurrency(c.system, out.lookups);
       } catch (err) {
         out.currencyError = err;
       }
@@ -271,6 +287,38 @@ async function checkQuota({ rt, id, handle }: CheckRun): Promise<CheckResult> {
       ? { fix: 'pulls wait until the vendor window resets (or the park ends); see `erp-sync connections`' }
       : {}),
   };
+}
+
+/**
+ * The schedule against the vendor's budgets (src/pipeline/quota-projection.ts): failed when it cannot
+ * fit (the day cap, or the app's month), ok with a warning when it is tight.
+ */
+async function checkSchedule({ rt, id, now }: CheckRun, lookups: unknown): Promise<CheckResult> {
+  const p = await projectConnectionCalls(rt, id, { lookups, now: now() });
+  if (!p) return { check: 'schedule', status: 'skipped', detail: 'the connector declares no call costs' };
+  if (p.verdict === 'fits') return { check: 'schedule', status: 'ok', detail: `fits: ${p.message}` };
+  const fix =
+    p.month && p.month.verdict !== 'fits'
+      ? "raise the app's tier (settings.appMonthlyReadBudget), lengthen schedule.everySeconds or configure webhooks on the app's connections"
+      : 'lengthen schedule.everySeconds, configure webhooks (schedule.withWebhooksEverySeconds), or set the plan/tier the organisation has (settings.plan, settings.tier, rateBudget.perDay)';
+  if (p.verdict === 'tight') return { check: 'schedule', status: 'ok', detail: `warning, tight: ${p.message}`, fix };
+  return { check: 'schedule', status: 'failed', detail: `cannot fit: ${p.message}`, fix };
+}
+
+/** How long a first sync takes at the plan's quota, from the source's record count (by default only before the first sync). */
+async function checkFirstSync({ rt, id, handle, signal, now }: CheckRun, always?: boolean): Promise<CheckResult[]> {
+  if (!always) {
+    for (const entity of handle.config.entities) if (await rt.checkpoints.get(id, entity)) return [];
+  }
+  try {
+    const e = await estimateConnectionFirstSync(rt, id, { signal, now: now() });
+    if (!e) return [];
+    const counts = e.entities.map((x) => `${x.entity} ${x.records}`).join(', ');
+    const detail = `${e.records} record(s) (${counts}): ~${e.calls} calls, about ${formatDays(e.days)} at the ${e.limitedBy === 'day' ? 'daily cap' : e.limitedBy === 'month' ? "app's month budget" : 'minute limit'} (counting cost ${e.countCalls} call(s))`;
+    return [{ check: 'first sync', status: 'ok', detail: e.days > 1 ? `warning, slow: ${detail}` : detail }];
+  } catch (err) {
+    return [vendorFailure('first sync', err, handle.config.system, id)];
+  }
 }
 
 /** Billing: the service key on one page of one invoice; the attachment key on a read of attachments. */

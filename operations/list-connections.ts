@@ -4,6 +4,8 @@ import type { Runtime } from '../jobs/runtime.js';
 import { credentialsStatus, type CredentialsStatus } from '../src/auth/credentials-status.js';
 import type { ConnectionConfig } from '../src/config.js';
 import type { SystemName } from '../src/connector/types.js';
+import type { QuotaProjection } from '../src/pipeline/quota-projection.js';
+import { projectConnectionCalls } from './project-calls.js';
 
 export type ListRuntime = Pick<
   Runtime,
@@ -40,8 +42,16 @@ export interface ConnectionSummary {
   /** Its webhooks (null: none configured): whether deliveries carry its changes, or it polls on the short schedule and why. */
   webhooks: WebhooksView | null;
   entities: StreamRuns[];
-  /** `used` as the quota store reports it (its fields may grow); `limits` the connection's budget. */
-  quota: { used: Awaited<ReturnType<ListRuntime['quotas']['usage']>>; limits: ReturnType<typeof connectionBudget> };
+  /**
+   * `used` as the quota store reports it (its fields may grow); `limits` the connection's budget;
+   * `projection` the calls a day its schedule needs against its day cap and its app's month (null: the
+   * connector declares no call costs).
+   */
+  quota: {
+    used: Awaited<ReturnType<ListRuntime['quotas']['usage']>>;
+    limits: ReturnType<typeof connectionBudget>;
+    projection: QuotaProjection | null;
+  };
 }
 
 export interface ConnectionsView {
@@ -99,7 +109,11 @@ async function connectionSummary(rt: ListRuntime, c: ConnectionConfig, now: numb
     schedule: { everySeconds: c.schedule.everySeconds, entities: [...c.entities] },
     webhooks: await webhooksView(rt.webhookHealth, c),
     entities: c.entities.map((entity) => streamRuns(entity, lastSuccess[entity], lastError[entity], now)),
-    quota: { used: await rt.quotas.usage(c.id), limits: connectionBudget(rt.connection(c.id)) },
+    quota: {
+      used: await rt.quotas.usage(c.id),
+      limits: connectionBudget(rt.connection(c.id)),
+      projection: await projectConnectionCalls(rt, c.id, { now }),
+    },
   };
 }
 

@@ -7,6 +7,7 @@ import type { LedgerEntry } from '../src/pipeline/ledger.js';
 import type { MapContext, SourceRecord, Stream, StreamState } from '../src/connector/types.js';
 import { ConfigError } from '../src/errors/index.js';
 import { contentHash } from '../src/pipeline/content-hash.js';
+import { estimateConnectionFirstSync, type FirstSyncView } from './project-calls.js';
 
 /**
  * What a pull would do with one record: `new` (not in the ledger), `changed` (billing holds another
@@ -41,6 +42,12 @@ export interface PreviewResult {
   counts: Record<PreviewOutcome, number>;
   /** True when --limit stopped the read before the source was exhausted. */
   limited: boolean;
+  /**
+   * Read from the beginning (no checkpoint): how long the stream's first sync takes at the connection's
+   * quota, from the source's record count (operations/project-calls.ts); null otherwise, or when the
+   * connector declares no call costs.
+   */
+  firstSync: FirstSyncView | null;
 }
 
 export interface PreviewRequest {
@@ -52,7 +59,7 @@ export interface PreviewRequest {
   limit: number;
 }
 
-type PreviewRuntime = Pick<Runtime, 'connection' | 'checkpoints' | 'ledger' | 'config' | 'logger'>;
+type PreviewRuntime = Pick<Runtime, 'connection' | 'checkpoints' | 'ledger' | 'config' | 'logger' | 'quotas'>;
 
 /**
  * Reads one stream as the next incremental pull would (from the stored checkpoint, or from `from`, up
@@ -100,6 +107,8 @@ export async function previewStream(rt: PreviewRuntime, request: PreviewRequest)
     records,
     counts: countOf(records),
     limited,
+    firstSync:
+      start.from === 'beginning' ? await estimateConnectionFirstSync(rt, c.id, { entities: [request.entity] }) : null,
   };
 }
 

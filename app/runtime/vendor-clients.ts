@@ -24,7 +24,12 @@ export function createVendorClient(
   connector: Connector<any>,
   { tokens, quotas, logger, metrics }: VendorClientParts,
 ): VendorClient {
-  const budget = { ...(connector.rateBudgetFor?.(c.settings) ?? connector.rateBudget), ...(c.rateBudget ?? {}) };
+  const month = connector.quotaProfile?.appMonthlyBudget?.(c.settings);
+  const budget = {
+    ...(connector.rateBudgetFor?.(c.settings) ?? connector.rateBudget),
+    ...(c.rateBudget ?? {}),
+    ...(month ? { month } : {}),
+  };
   return connector.createClient({
     connectionId: c.id,
     settings: { ...c.settings, ...(c.baseUrl ? { baseUrl: c.baseUrl } : {}) },

@@ -43,7 +43,7 @@ export function registerCheckCommand(program: Command): void {
         ? [configuredConnection(config, opts.connection)]
         : config.connections.map((c) => c.id);
       await withRuntime(opts.config, async (rt) => {
-        const r = await checkConnections(rt, ids, { forceRefresh: true });
+        const r = await checkConnections(rt, ids, { forceRefresh: true, firstSync: true });
         if (opts.json) console.log(JSON.stringify(r, null, 2));
         else print(r.connections);
         process.exitCode = r.ok ? 0 : 1;

@@ -70,6 +70,11 @@ function print(view: ConnectionsView): void {
       if (e.lastError) console.log(`  ${''.padEnd(13)}last error ${e.lastError.at}: ${e.lastError.message}`);
     }
     console.log(`  ${'quota used'.padEnd(13)}${quotaLine(c.quota)}`);
+    const p = c.quota.projection;
+    if (p)
+      console.log(
+        `  ${'projected'.padEnd(13)}${p.verdict === 'fits' ? '' : `${p.verdict.toUpperCase()}: `}${p.message}`,
+      );
   }
 }
 

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { isEntityName } from '../../src/connector/entities.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { previewStream, type PreviewOutcome, type PreviewResult } from '../../operations/preview-stream.js';
+import { formatDays } from '../../src/pipeline/quota-projection.js';
 import { withRuntime } from '../context.js';
 import { intOption } from '../parse-args.js';
 import { requiredOption } from '../required-option.js';
@@ -53,6 +54,11 @@ function printPreview(r: PreviewResult): void {
   console.log(
     `${r.records.length} record(s)${counts ? `: ${counts}` : ''}${r.limited ? ' — stopped at --limit; more may follow' : ' — the end of the source'}`,
   );
+  const f = r.firstSync;
+  if (f)
+    console.log(
+      `first sync: ${f.records} ${r.entity} in the source, ~${f.calls} calls: about ${formatDays(f.days)} at the ${f.limitedBy === 'day' ? 'daily cap' : f.limitedBy === 'month' ? "app's month budget" : 'minute limit'}`,
+    );
 }
 
 /** `erp-sync preview --connection ID [--entity E] [--from DATE] [--limit N] [--json]`: a dry run of a pull. */

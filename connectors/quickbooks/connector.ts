@@ -2,6 +2,7 @@ import type { Connector, RateBudget } from '../../src/connector/types.js';
 import { authorization } from './authorize.js';
 import { createClient } from './client.js';
 import { Settings } from './settings.js';
+import { quotaProfile } from './quota-profile.js';
 import { webhooks } from './webhooks.js';
 import { creditNotesStream } from './streams/credit-notes.js';
 import { customersStream } from './streams/customers.js';
@@ -26,6 +27,7 @@ export const connector: Connector<Settings> = {
     customers: customersStream,
   },
   rateBudget: RATE_BUDGET,
+  quotaProfile,
   createClient,
   authorization,
   webhooks,

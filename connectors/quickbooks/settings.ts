@@ -53,6 +53,22 @@ export const Settings = z.strictObject({
    * and tests may shorten it so the read retries in process.
    */
   throttleWaitMs: z.number().int().min(0).default(60_000),
+  /**
+   * Read (CorePlus) calls the app may make in a calendar month across every company it is connected to:
+   * the Builder tier's 500,000, past which Intuit blocks the app's reads until the next month and shows it
+   * "Offline" to every customer (https://blogs.intuit.com/2026/01/08/understanding-builder-tier-api-limits-for-you-and-your-customers).
+   * A paid tier's allowance is set here; 0: not counted against a budget. Shared by every connection with
+   * the same clientId. @defaultValue 500000
+   */
+  appMonthlyReadBudget: z.number().int().min(0).default(500_000),
+  /**
+   * A name for the app in metrics and output (`erpsync_vendor_quota_used{app, window="month"}`), never
+   * secret. @defaultValue `qbo-` + a short hash of the clientId
+   */
+  appName: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/, 'use 1–40 letters, digits, dots, dashes or underscores')
+    .optional(),
   /** Whole-request timeout of every call, API and token endpoint, ms (src/connector/timeout-ms.ts); Intuit times out requests after 120 s (same page). */
   timeoutMs: TimeoutMs,
 });

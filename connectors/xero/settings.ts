@@ -29,6 +29,21 @@ export const XERO_AUTHORIZE_URL = 'https://login.xero.com/identity/connect/autho
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
 
+/**
+ * API calls a day per organisation (tenant) by the app's tier, since 2 March 2026: Starter 1,000, every
+ * other tier 5,000 (https://developer.xero.com/pricing, https://developer.xero.com/faq/pricing-and-policy-updates;
+ * the per-tier day limits as reported at https://www.accountingtoday.com/news/xero-shifts-to-tiered-pricing-model-for-developers).
+ * New apps start on Starter. Xero may grant more: `rateBudget.perDay` overrides.
+ */
+export const TIER_DAILY_CALLS = {
+  starter: 1000,
+  core: 5000,
+  plus: 5000,
+  advanced: 5000,
+  enterprise: 5000,
+} as const;
+export type XeroTier = keyof typeof TIER_DAILY_CALLS;
+
 /** Xero tenant (organisation) ids are UUIDs, e.g. 6f1d2a4e-8c3b-4e5a-9b7c-1a2b3c4d5e01. */
 const TENANT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -38,6 +53,11 @@ export const Settings = z.strictObject({
    * process before they are read again. @defaultValue 3600
    */
   lookupsCacheSeconds: z.number().int().min(0).default(3600),
+  /**
+   * The app's Xero tier (developer.xero.com → My Apps → the app's plan): sets the daily cap per
+   * organisation (TIER_DAILY_CALLS). @defaultValue "starter", where new apps start
+   */
+  tier: z.enum(Object.keys(TIER_DAILY_CALLS) as [XeroTier, ...XeroTier[]]).default('starter'),
   clientId: z.string().min(1),
   clientSecret: z.string().min(1),
   /**

@@ -22,6 +22,26 @@ export type DataCentre = keyof typeof DATA_CENTRES;
 export const API_PATH = '/books/v3';
 
 /**
+ * API calls a day per organisation by plan
+ * (https://www.zoho.com/books/kb/automation/per-day-api-limit.html; also
+ * https://www.zoho.com/books/api/v3/introduction/#api-call-limit).
+ */
+export const PLAN_DAILY_CALLS = {
+  free: 1000,
+  standard: 2000,
+  professional: 5000,
+  premium: 10_000,
+  elite: 10_000,
+  ultimate: 10_000,
+} as const;
+export type ZohoPlan = keyof typeof PLAN_DAILY_CALLS;
+
+/** The organisation's daily cap: `dailyCallLimit` when set, else its plan's. */
+export function dailyCallLimitOf(settings: { plan: ZohoPlan; dailyCallLimit?: number }): number {
+  return settings.dailyCallLimit ?? PLAN_DAILY_CALLS[settings.plan];
+}
+
+/**
  * A connection's settings (`connections[].settings` in the YAML config), parsed once when the config is
  * loaded (connectors/registry.ts); streams and the client receive the parsed value. Secrets come in
  * through `${VAR}` interpolation; none of them is ever logged.
@@ -53,8 +73,16 @@ export const Settings = z.strictObject({
   baseUrl: z.url().optional(),
   /** Overrides the accounts server. @defaultValue the data centre's, or baseUrl's origin when baseUrl is set */
   accountsUrl: z.url().optional(),
-  /** API calls per day on the organisation's plan (Free 1000, Standard 2000, Professional 5000, Premium+ 10000). @defaultValue 1000 */
-  dailyCallLimit: z.number().int().min(0).default(1000),
+  /**
+   * The organisation's Zoho Books plan: sets the daily call cap (PLAN_DAILY_CALLS) unless `dailyCallLimit`
+   * says otherwise. @defaultValue "free"
+   */
+  plan: z.enum(Object.keys(PLAN_DAILY_CALLS) as [ZohoPlan, ...ZohoPlan[]]).default('free'),
+  /**
+   * API calls per day, over the plan's (an organisation whose limit Zoho raised; 0: no daily cap, the
+   * sandbox). @defaultValue the plan's
+   */
+  dailyCallLimit: z.number().int().min(0).optional(),
   /** Rows per list page, at most Zoho's 200. @defaultValue 200 */
   pageSize: z.number().int().min(1).max(200).default(200),
   /** Detail calls (`GET /invoices/{id}`) in flight at once within one read; quotas still apply. @defaultValue 3 */

@@ -43,7 +43,8 @@ export const profile: SandboxProfile = {
           system: 'xero',
           originSource: 'EXTERNAL_SYSTEM_C',
           everySeconds: 60,
-          settings: { tenantId: t, ...credentials, ...urls },
+          // The emulator's day is 5,000 calls, a paid tier's: a minute's polling fits it, not Starter's 1,000.
+          settings: { tenantId: t, tier: 'core', ...credentials, ...urls },
         }),
       demo: {
         connectionId: 'xero-in',
@@ -55,7 +56,7 @@ export const profile: SandboxProfile = {
             id: 'xero-in',
             system: 'xero',
             originSource: 'EXTERNAL_SYSTEM_C',
-            // The sandbox has no limits to respect; real Xero allows 60/min, 5,000/day, 5 concurrent.
+            // The sandbox has no limits to respect; real Xero allows 60/min, 1,000/day on Starter (5,000 on paid tiers), 5 concurrent.
             rateBudget: { perMinute: 100_000, perDay: 0, concurrency: 5 },
             settings: { tenantId: t, ...credentials, ...urls },
           }),

@@ -143,6 +143,8 @@ export interface Connector<Settings = unknown> {
   rateBudget: RateBudget;
   /** The budget of one connection when it depends on its settings (e.g. Zoho's plan-based daily cap). */
   rateBudgetFor?(settings: Settings): RateBudget;
+  /** What its reads cost in vendor calls: the schedule's projection and a first sync's estimate (quota-profile.ts). */
+  quotaProfile?: import('./quota-profile.js').QuotaProfile<Settings>;
   /** Builds the per-connection HTTP client (auth, error table, rate-limit headers). */
   createClient(options: CreateClientOptions<Settings>): VendorClient;
   /**

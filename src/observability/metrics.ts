@@ -240,8 +240,8 @@ function progressMetrics({ c, g }: MetricMakers) {
     ] as const),
     vendorQuotaUsed: g(
       'erpsync_vendor_quota_used',
-      'Vendor calls counted by this deployment in the rolling window (minute: last 60 s, day: last 24 h), raised to what the vendor reports',
-      ['connection', 'window'] as const,
+      "Vendor calls counted by this deployment in the rolling window (minute: last 60 s, day: last 24 h), raised to what the vendor reports; month: an app's calls this calendar month (UTC), by app, every connection of it together",
+      ['connection', 'window', 'app'] as const,
     ),
     reconcileDrift: g('erpsync_reconcile_drift_records', 'Drifted records found by the last reconcile, by kind', [
       'connection',

@@ -66,6 +66,8 @@ export function stateKeys(prefix: string, layout: KeyLayout = {}) {
     billingCompany: (connection: string) => `${prefix}:billing-company:${c(connection)}`,
     /** One billing key's rate budget under `billing.rateLimit.scope: key` (by the key's fingerprint, never the key). */
     billingKeyBudget: (keyId: string) => `${prefix}:billing-key-budget:${keyId}`,
+    /** An app's vendor calls in one calendar month (UTC, `YYYY-MM`), shared by its connections (quotas.ts). */
+    appMonthCalls: (app: string, month: string) => `${prefix}:app-month-calls:${app}:${month}`,
     /** Upsert job ids a backfill run enqueued and that may not be finished yet. */
     runUpserts: (runId: string) => `${prefix}:run-upserts:${runId}`,
     /** Set while an operator has paused the connection: since when, by whom, why (JSON). */

@@ -13,12 +13,27 @@ export interface QuotaLimits {
   /** Calls in any rolling 24 h; 0 or undefined: no daily cap. */
   perDay?: number;
   concurrency: number;
+  /**
+   * A budget of calls per calendar month (UTC) shared by every connection of one app (QuickBooks' read
+   * calls per client id): past it the connection is parked until the month ends.
+   */
+  month?: { app: string; budget: number };
 }
 
 // One atomic check-and-take: 0 = a slot was taken, > 0 = wait that long, < 0 = parked (or the day spent).
 const TAKE = LuaScript.load('take-quota-4');
 const OBSERVE = LuaScript.load('observe-quota-2');
 const PARK = LuaScript.load('park-connection-1');
+const TAKE_MONTH = LuaScript.load('take-month-call-1');
+
+/** `2026-11`: the UTC calendar month of an instant, and when it ends. */
+export function calendarMonth(now: number): { month: string; endsAt: number } {
+  const d = new Date(now);
+  return {
+    month: d.toISOString().slice(0, 7),
+    endsAt: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1),
+  };
+}
 
 /** Waits `ms` (or until `signal` aborts): injectable, so tests drive waits without sleeping. */
 export type Wait = (ms: number, signal?: AbortSignal) => Promise<unknown>;
@@ -75,6 +90,7 @@ export class Quotas {
         [now, limits.perMinute, limits.perDay ?? 0, limits.concurrency, lease, options.leaseTtlMs ?? 120_000],
       )) as number;
       if (r === 0) {
+        if (limits.month) await this.takeMonthCall(connection, limits.month, lease, now);
         if (policy) {
           policy.onSlot?.();
           this.heldByJob.set(policy, (this.heldByJob.get(policy) ?? 0) + 1);
@@ -113,6 +129,30 @@ export class Quotas {
       if (concurrency) waitedForConcurrency += step;
       await this.wait(step, options.signal);
     }
+  }
+
+  /**
+   * Counts the call just granted against its app's month; when the month is spent, gives the slot back,
+   * parks the connection until the month ends (every job of it then waits, as on a spent day) and throws.
+   */
+  private async takeMonthCall(connection: string, month: { app: string; budget: number }, lease: string, now: number) {
+    const { month: m, endsAt } = calendarMonth(now);
+    const n = (await TAKE_MONTH.run(
+      this.redis,
+      [this.keys.appMonthCalls(month.app, m)],
+      [month.budget, endsAt + 7 * 86_400_000],
+    )) as number;
+    if (n >= 0) return;
+    await this.redis.zrem(this.keys.quotaConcurrency(connection), lease);
+    await this.park(connection, endsAt);
+    throw new ParkedError(connection, endsAt, {
+      why: `app ${month.app} spent its ${month.budget} calls of ${m}; the vendor would block every company of the app until the month ends`,
+    });
+  }
+
+  /** Calls an app made in the calendar month of `now` (UTC), every connection of it together. */
+  async monthUsage(app: string): Promise<number> {
+    return Number((await this.redis.get(this.keys.appMonthCalls(app, calendarMonth(this.now()).month))) ?? 0);
   }
 
   /**

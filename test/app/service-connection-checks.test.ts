@@ -36,6 +36,9 @@ describe('the worker start: connection checks', () => {
       ['read invoices', 'ok'],
       ['base currency', 'ok'],
       ['quota', 'ok'],
+      // Before the first sync, the start report also says what the schedule costs and how long a first sync takes.
+      ['schedule', 'ok'],
+      ['first sync', 'ok'],
       ['billing key', 'failed'],
       ['attachment key', 'ok'],
     ]);

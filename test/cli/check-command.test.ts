@@ -60,6 +60,8 @@ describe('erp-sync check (the command)', () => {
         ['read invoices', 'ok'],
         ['base currency', 'ok'],
         ['quota', 'ok'],
+        ['schedule', 'ok'],
+        ['first sync', 'ok'],
         ['billing key', 'ok'],
         ['attachment key', 'ok'],
       ],

@@ -74,6 +74,7 @@ describe('1. Shape: the same files and exports in every connector', () => {
     'map/party.ts',
     'map/tax.ts',
     'map/totals.ts',
+    'quota-profile.ts',
     'rate-limit.ts',
     'schemas.ts',
     'settings.ts',
@@ -94,6 +95,7 @@ describe('1. Shape: the same files and exports in every connector', () => {
     'connector.ts': ['connector'],
     'error-table.ts': ['errorTable', 'tokenErrorTable'],
     'rate-limit.ts': ['readQuota'],
+    'quota-profile.ts': ['quotaProfile'],
     'webhooks.ts': ['webhooks'],
     'settings.ts': ['Settings'],
     'streams/read.ts': ['pager'],
@@ -167,6 +169,7 @@ describe('1. Shape: the same files and exports in every connector', () => {
       const c = subject.connector;
       expect(c.settings).toBe(modules['settings.ts']!.Settings);
       expect(c.createClient).toBe(modules['client.ts']!.createClient);
+      expect(c.quotaProfile).toBe(modules['quota-profile.ts']!.quotaProfile);
       const wiring = [
         ['invoices', 'streams/invoices.ts', 'invoicesStream', 'map/invoice.ts', 'toInvoice'],
         ['credit-notes', 'streams/credit-notes.ts', 'creditNotesStream', 'map/credit-note.ts', 'toCreditNote'],

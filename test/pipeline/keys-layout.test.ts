@@ -4,7 +4,7 @@ import { queuePrefix, QUEUES } from '../../jobs/catalog.js';
 import { stateKeys } from '../../src/pipeline/keys.js';
 
 /** The keys that belong to no connection: each is used alone (docs/operations.md, "Redis Cluster"). */
-const GLOBAL = ['billingProbe', 'billingRate', 'billingKeyBudget', 'runUpserts'];
+const GLOBAL = ['billingProbe', 'billingRate', 'billingKeyBudget', 'runUpserts', 'appMonthCalls'];
 
 /** Every key function of stateKeys, called with the connection `c` (and 'x' for any other argument). */
 function allKeys(layout: { cluster?: boolean }): Array<[name: string, key: string]> {

@@ -42,6 +42,28 @@ describe('Quotas', () => {
     expect((await qa.usage('roll')).minute).toBe(1);
   });
 
+  it('given an app month of 3 calls shared by two connections of the app, when a fourth is asked for, then it is refused before it is sent, that connection is parked until the month ends, and the next month starts at zero', async () => {
+    let now = at('2026-11-30T23:00:00Z');
+    const q = new Quotas(a, keys, () => now, manualWait().wait);
+    const limits = { perMinute: 1000, concurrency: 100, month: { app: 'month-app', budget: 3 } };
+    (await q.acquire('realm-1', limits))();
+    (await q.acquire('realm-2', limits))();
+    (await q.acquire('realm-2', limits))();
+    expect(await q.monthUsage('month-app')).toBe(3);
+    const refused = await q.acquire('realm-1', limits).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ParkedError);
+    expect((refused as ParkedError).untilMs).toBe(at('2026-12-01T00:00:00Z'));
+    expect((refused as ParkedError).message).toContain('app month-app spent its 3 calls of 2026-11');
+    expect(await q.monthUsage('month-app')).toBe(3);
+    expect(Math.abs((await q.parkedUntil('realm-1'))! - at('2026-12-01T00:00:00Z'))).toBeLessThan(1000);
+    // The slot it took for the refused call is given back.
+    expect((await q.usage('realm-1')).inflight).toBe(0);
+    now = at('2026-12-01T00:00:01Z');
+    expect(await q.monthUsage('month-app')).toBe(0);
+    (await q.acquire('realm-2', limits))();
+    expect(await q.monthUsage('month-app')).toBe(1);
+  });
+
   it('given concurrency 2, then a third caller waits until a slot is released', async () => {
     const clock = manualWait();
     const q = new Quotas(a, keys, Date.now, clock.wait);

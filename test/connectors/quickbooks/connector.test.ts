@@ -38,7 +38,13 @@ describe('the connector definition (connector.ts)', () => {
       minorVersion: '75',
       pageSize: 1000,
       throttleWaitMs: 60_000,
+      appMonthlyReadBudget: 500_000,
     });
+    // The app's key in metrics is a short hash of the client id (never the id), or the configured name.
+    const month = connector.quotaProfile!.appMonthlyBudget!(s);
+    expect(month).toEqual({ app: expect.stringMatching(/^qbo-[0-9a-f]{8}$/), budget: 500_000 });
+    expect(connector.quotaProfile!.appMonthlyBudget!({ ...s, appName: 'billing-sync' })?.app).toBe('billing-sync');
+    expect(connector.quotaProfile!.appMonthlyBudget!({ ...s, appMonthlyReadBudget: 0 })).toBeUndefined();
     expect(Settings.safeParse({ realmId: '93/41', clientId: 'c', clientSecret: 's', refreshToken: 'r' }).success).toBe(
       false,
     );

@@ -29,7 +29,22 @@ describe('the connector definition (connector.ts)', () => {
     ]).toEqual([true, true, false]);
     // Customers read the organisation too (its country and base currency are a contact's defaults), from the same cache.
     expect(connector.streams.customers.lookups).toBe(connector.streams.invoices.lookups);
-    expect(connector.rateBudget).toEqual({ perMinute: 55, perDay: 5000, concurrency: 5 });
+    expect(connector.rateBudget).toEqual({ perMinute: 55, perDay: 1000, concurrency: 5 });
+  });
+
+  it("given the app's tier, then the daily cap per organisation is the tier's: Starter (where new apps start) 1,000, the others 5,000", () => {
+    const base = Settings.parse({
+      clientId: 'a',
+      clientSecret: 'b',
+      refreshToken: 'c',
+      tenantId: '6f1d2a4e-8c3b-4e5a-9b7c-1a2b3c4d5e01',
+    });
+    expect(base.tier).toBe('starter');
+    const perDay = (tier?: string) => connector.rateBudgetFor!(Settings.parse({ ...base, tier })).perDay;
+    expect([perDay(), perDay('core'), perDay('plus'), perDay('advanced'), perDay('enterprise')]).toEqual([
+      1000, 5000, 5000, 5000, 5000,
+    ]);
+    expect(Settings.safeParse({ ...base, tier: 'gold' }).success).toBe(false);
   });
 
   it('given settings with and without overrides, then the API root and the token endpoint follow them', () => {

@@ -29,5 +29,17 @@ describe('the connector definition (connector.ts)', () => {
       perDay: 5000,
       concurrency: 5,
     });
+    // The plan sets the daily cap; an explicit dailyCallLimit (a limit Zoho raised, or 0 for none) wins.
+    const perDay = (over: object) => c.rateBudgetFor!(Settings.parse({ ...base, ...over })).perDay;
+    expect([
+      perDay({}),
+      perDay({ plan: 'standard' }),
+      perDay({ plan: 'professional' }),
+      perDay({ plan: 'premium' }),
+    ]).toEqual([1000, 2000, 5000, 10_000]);
+    expect([
+      perDay({ plan: 'standard', dailyCallLimit: 3000 }),
+      perDay({ plan: 'premium', dailyCallLimit: 0 }),
+    ]).toEqual([3000, 0]);
   });
 });
