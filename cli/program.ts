@@ -1,27 +1,10 @@
 import { Command, CommanderError } from 'commander';
-import { registerBackfillCommand } from './commands/backfill.js';
-import { registerCheckCommand } from './commands/check.js';
-import { registerConfigCommand } from './commands/config.js';
-import { registerConnectCommand } from './commands/connect.js';
-import { registerConnectionsCommand } from './commands/connections.js';
-import { registerDemoCommand } from './commands/demo.js';
-import { registerDlqCommand } from './commands/dlq.js';
-import { registerExplainCommand } from './commands/explain.js';
-import { registerHistoryCommand } from './commands/history.js';
-import { registerPreviewCommand } from './commands/preview.js';
-import { registerReconcileCommand } from './commands/reconcile.js';
-import { registerRunsCommand } from './commands/runs.js';
-import { registerStateCommand } from './commands/state.js';
-import { registerStatusCommand } from './commands/status.js';
-import { registerSyncCommand } from './commands/sync.js';
-import { registerTokenCommand } from './commands/token.js';
-import { registerWorkerCommand } from './commands/worker.js';
-import { registerSandboxCommand } from './commands/sandbox.js';
 import { SyncError } from '../src/errors/index.js';
 import { listDefaultCommandOptions } from './default-command-help.js';
 import { checkRequiredOptions } from './required-option.js';
 import { configureUsageErrors } from './usage-errors.js';
 import { versionLine } from './version.js';
+import { commandsFor } from './command-table.js';
 
 /**
  * erp-sync: the command line. Exit codes: 0 success; 1 the command ran and found a problem (drift,
@@ -41,24 +24,7 @@ const program = new Command('erp-sync')
   .hook('preAction', checkRequiredOptions)
   .exitOverride();
 
-registerDemoCommand(program);
-registerSandboxCommand(program);
-registerWorkerCommand(program);
-registerBackfillCommand(program);
-registerReconcileCommand(program);
-registerPreviewCommand(program);
-registerStatusCommand(program);
-registerRunsCommand(program);
-registerStateCommand(program);
-registerConnectionsCommand(program);
-registerCheckCommand(program);
-registerSyncCommand(program);
-registerDlqCommand(program);
-registerExplainCommand(program);
-registerHistoryCommand(program);
-registerConfigCommand(program);
-registerTokenCommand(program);
-registerConnectCommand(program);
+for (const register of await commandsFor(process.argv.slice(2))) register(program);
 configureUsageErrors(program);
 listDefaultCommandOptions(program);
 
