@@ -64,6 +64,7 @@ const OPS_TESTS = [
   'test/ops/prometheus-rules.test.ts',
   'test/ops/queue-ui.test.ts',
   'test/console/console.test.ts',
+  'test/console/console-connect.test.ts',
   'test/cli/connect-command.test.ts',
 ];
 

@@ -10,6 +10,8 @@ export interface Caller {
   role: ApiRole;
   /** Billing companies it is limited to; undefined: every company. */
   companies?: ReadonlySet<string>;
+  /** For a console session's request: the sha256 of its session id (what an OAuth `state` is bound to), never the id. */
+  session?: string;
 }
 
 /** The name `http.adminToken` goes by in the audit log. */
@@ -82,7 +84,7 @@ async function sessionCaller(
   const safe = req.method === 'GET' || req.method === 'HEAD';
   if (!safe && !sameText(req.get(CSRF_HEADER) ?? '', session.csrf))
     return new ApiError(403, 'FORBIDDEN', `a console request that changes state needs its ${CSRF_HEADER} header`);
-  return caller;
+  return { ...caller, session: digest(sessionId).toString('hex') };
 }
 
 /** The credentials of RFC 6750 section 2.1 (`Authorization: Bearer <token>`, scheme case-insensitive), if any. */

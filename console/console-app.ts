@@ -125,6 +125,13 @@ export function consoleApp(rt: Runtime): express.Router {
       : secured(res).sendFile('index.html', { root: CONSOLE_ASSETS }),
   );
   router.use('/assets', express.static(CONSOLE_ASSETS, { index: false, maxAge: 0 }));
+  // The vendor's redirect after a consent (http.publicUrl + /console/oauth/callback): the page's script
+  // finishes it through the API with the session (console/assets/connect-page.js). A cross-site redirect
+  // carries no SameSite=Strict cookie, so this answer only hands the query to the page.
+  router.get('/oauth/callback', (req, res) => {
+    const query = req.originalUrl.split('?')[1] ?? '';
+    secured(res).redirect(303, `/console/#/oauth-callback?${query}`);
+  });
   router.get('/session', handled(whoIsSignedIn(stores)));
   router.post('/session', express.json({ limit: '4kb' }), handled(signIn(stores)));
   router.post('/session/end', handled(signOut(stores)));

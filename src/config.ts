@@ -180,6 +180,12 @@ export const AppConfig = z.strictObject({
       host: z.string().default('0.0.0.0'),
       /** Bearer token for /admin/queues; without it the queue UI is off. Also an admin token of the API (`admin`). */
       adminToken: optional(z.string().min(16, 'use at least 16 characters')),
+      /**
+       * The address people reach this worker's console at (`https://sync.example.com`): an OAuth consent
+       * started from the console comes back to `<publicUrl>/console/oauth/callback`, the redirect URI to
+       * register with each vendor app. Without it, the console cannot start a consent.
+       */
+      publicUrl: optional(z.url({ protocol: /^https?$/ })),
       /** Named tokens of the HTTP API (/api/v1, docs/api.md): who may read, act, or administer. */
       tokens: z
         .array(ApiToken)
