@@ -5,6 +5,7 @@ import { OriginSource } from './billing/schemas/index.js';
 import { billingTargetIssues } from './billing/billing-target.js';
 import { Entity, System } from './connector/entities.js';
 import { ConfigError } from './errors/index.js';
+import { isAddressOrRange } from './http/client-address.js';
 
 /**
  * The one config schema. A YAML file, `${VAR}` / `${VAR:-default}` interpolated from the environment
@@ -186,6 +187,14 @@ export const AppConfig = z.strictObject({
        * register with each vendor app. Without it, the console cannot start a consent.
        */
       publicUrl: optional(z.url({ protocol: /^https?$/ })),
+      /**
+       * Reverse proxies in front of the worker (addresses or CIDR ranges): from these peers only, the
+       * console's sign-in limiter counts the client address X-Forwarded-For names (src/http/client-address.ts);
+       * from any other peer, the peer's own address. @defaultValue none (X-Forwarded-For ignored)
+       */
+      trustedProxies: z
+        .array(z.string().refine(isAddressOrRange, 'expected an IP address or a CIDR range such as 10.0.0.0/8'))
+        .default([]),
       /** Named tokens of the HTTP API (/api/v1, docs/api.md): who may read, act, or administer. */
       tokens: z
         .array(ApiToken)

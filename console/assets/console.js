@@ -2,6 +2,8 @@
 // API; every action says what it will do and waits for a confirm; every request that changes state
 // carries the session's CSRF token. Text from the API is set as text, never parsed as HTML.
 import { connectButton, oauthCallbackPage } from './connect-page.js';
+import { reconciliationsPage } from './reconciliations-page.js';
+import { recordHistoryTable } from './record-history.js';
 import { $, act, call, el, enc, get, post, seconds, shell, when } from './ui.js';
 
 // --- pages -------------------------------------------------------------------------------------------
@@ -136,6 +138,8 @@ async function recordPage(connection, entity, erpId) {
       el('dt', {}, 'Last reconciliation'), el('dd', {}, r.reconciliation ? `${r.reconciliation.verdict} (${r.reconciliation.window}, ${when(r.reconciliation.at)})` : '—'),
     ),
     el('h2', {}, 'History'),
+    recordHistoryTable(r.history),
+    el('h2', {}, 'Actions taken on it from the console or the API'),
     await historyOf(connection, entity, erpId),
   ];
 }
@@ -205,6 +209,7 @@ async function route() {
     runs: () => runsPage(params),
     audit: () => auditPage(),
     'oauth-callback': () => oauthCallbackPage(params),
+    reconciliations: () => reconciliationsPage(),
   };
   const page = pages[parts[0]] ?? pages.connections;
   let content;
