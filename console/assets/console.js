@@ -196,7 +196,11 @@ async function auditPage() {
 
 // --- routing and session -------------------------------------------------------------------------------
 
+/** Counts route() calls: a page whose data came back after a later navigation's is not shown. */
+let navigations = 0;
+
 async function route() {
+  const mine = ++navigations;
   const [path, query = ''] = location.hash.replace(/^#/, '').split('?');
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   const params = new URLSearchParams(query);
@@ -218,6 +222,7 @@ async function route() {
   } catch (e) {
     content = el('p', { class: 'error' }, e.message);
   }
+  if (mine !== navigations) return;
   $('#page').replaceChildren(...[content].flat(2).filter(Boolean));
 }
 
