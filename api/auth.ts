@@ -102,7 +102,7 @@ declare module 'express-serve-static-core' {
 /**
  * The API's first handler: a request without a known bearer token (or, with `sessions`, a live console
  * session cookie) answers 401 before its body is read or its path matched. The tokens are read from the
- * running config at each request (a change of `http.tokens` takes a restart today: app/reload-config.ts).
+ * running config at each request (a config reload applies a change of `http.tokens` at once: app/reload-config.ts).
  * A bearer token wins over a cookie; a session's caller is its token's, so roles, companies and the
  * audit log's names are the same whichever way the request came.
  */
