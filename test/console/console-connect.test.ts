@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -11,6 +14,7 @@ import {
 import { TOKEN_KEY_ENV } from '../../src/auth/token-sealer.js';
 import { freePort } from '../../src/http/free-port.js';
 import { requireBinary } from '../ops/support/require-binary.js';
+import { REPO_ROOT } from '../support/harness.js';
 import { until } from '../support/until.js';
 import { type ApiUnderTest, startApi } from '../api/api-harness.js';
 
@@ -21,6 +25,11 @@ import { type ApiUnderTest, startApi } from '../api/api-harness.js';
  * asking which tenant when the grant reaches two, storing the tokens sealed as `erp-sync connect` does.
  */
 const XERO = 'xero-in';
+// Screenshots go to a scratch folder, so a test run leaves the tree clean; UPDATE_SCREENSHOTS=1 writes docs/console/.
+const SHOTS =
+  process.env.UPDATE_SCREENSHOTS === '1'
+    ? join(REPO_ROOT, 'docs/console')
+    : join(tmpdir(), `erp-sync-console-${process.pid}`);
 
 async function signIn(url: string, token: string) {
   const res = await fetch(`${url}/console/session`, {
@@ -151,6 +160,9 @@ describe("the console's connect, against the Xero sandbox", () => {
       `${DEFAULT_TENANTS[0]!.tenantName} (${INDIA_TENANT_ID}) — the one the config names`,
     );
     expect(new URL(page.url()).hash).toBe('#/oauth-callback');
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: join(SHOTS, 'connect-choose.png'), fullPage: true });
+    expect(statSync(join(SHOTS, 'connect-choose.png')).size).toBeGreaterThan(10_000);
     expect(xero.tokens.liveRefreshTokens).toHaveLength(1);
     expect(await state()).toBe('reauthorise');
 
