@@ -45,7 +45,8 @@ async function refusedAs403<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (e) {
-    if (e instanceof AuthorizationRefused) throw new ApiError(403, 'REFUSED', e.message);
+    if (e instanceof AuthorizationRefused)
+      throw Object.assign(new ApiError(403, 'REFUSED', e.message), { connection: e.connection });
     throw e;
   }
 }

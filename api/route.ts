@@ -128,6 +128,7 @@ export function mountRoute(router: Router, route: AnyRoute, context: (req: Reque
         ctx.rt.logger.error({ err, route: `${route.method.toUpperCase()} ${route.path}` }, 'API request failed');
       status = e.status;
       detail = e.message;
+      about = e.connection;
       answer = () => sendError(res, e);
     }
     if (route.audit) {

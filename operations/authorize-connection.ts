@@ -5,14 +5,36 @@ import { newState } from '../src/auth/oauth-state.js';
 import { newPkce } from '../src/auth/pkce.js';
 import { tokenKeyOf } from '../src/auth/token-key.js';
 import { ConfigError, SyncError } from '../src/errors/index.js';
-import { type ChoicePending, PendingAuthorizations } from '../src/pipeline/pending-authorizations.js';
+import {
+  type ChoicePending,
+  type PendingAuthorization,
+  PendingAuthorizations,
+} from '../src/pipeline/pending-authorizations.js';
 import { storeGrant } from './store-grant.js';
 
 /** The path of the console's OAuth callback under `http.publicUrl`: the redirect URI to register with each vendor app. */
 export const CONSOLE_CALLBACK_PATH = '/console/oauth/callback';
 
 /** Why an authorisation stored nothing: a stale or forged state, another session's, consent denied, the vendor's refusal. */
-export class AuthorizationRefused extends Error {}
+export class AuthorizationRefused extends Error {
+  constructor(
+    message: string,
+    /** The connection it was for, once the state named one (the audit log's). */
+    readonly connection?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Runs `step` of connection `connection`'s authorisation; its refusal names the connection. */
+async function refusalsOf<T>(connection: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (e) {
+    if (e instanceof AuthorizationRefused && !e.connection) throw new AuthorizationRefused(e.message, connection);
+    throw e;
+  }
+}
 
 type AuthorizeRuntime = Pick<Runtime, 'config' | 'redis' | 'tokens' | 'quotas' | 'connection'>;
 
@@ -93,7 +115,7 @@ async function takeOwn(rt: AuthorizeRuntime, state: string, session: string) {
   const p = await pending.take(state);
   if (!p) throw new AuthorizationRefused('no authorisation in progress for this state (stale, used, or forged)');
   if (p.session !== session)
-    throw new AuthorizationRefused('this authorisation was started from another console session');
+    throw new AuthorizationRefused('this authorisation was started from another console session', p.connection);
   return { pending, p };
 }
 
@@ -110,6 +132,18 @@ export async function finishAuthorization(
 ): Promise<AuthorizationStored | AuthorizationChoice> {
   const state = query.get('state') ?? '';
   const { pending, p } = await takeOwn(rt, state, session);
+  return refusalsOf(p.connection, () => redeemPending(rt, { pending, p, state, query }));
+}
+
+async function redeemPending(
+  rt: AuthorizeRuntime,
+  {
+    pending,
+    p,
+    state,
+    query,
+  }: { pending: PendingAuthorizations; p: PendingAuthorization; state: string; query: URLSearchParams },
+): Promise<AuthorizationStored | AuthorizationChoice> {
   if (p.phase !== 'consent') throw new AuthorizationRefused('this authorisation already came back');
   const outcome = readAuthorizationResponse(query, state);
   if ('refused' in outcome) throw new AuthorizationRefused(`${outcome.refused}; nothing stored`);
@@ -149,11 +183,12 @@ export async function chooseOrganisation(
   session: string,
 ): Promise<AuthorizationStored> {
   const { pending, p } = await takeOwn(rt, state, session);
-  if (p.phase !== 'choose') throw new AuthorizationRefused('this authorisation has no grant waiting for a choice');
+  if (p.phase !== 'choose')
+    throw new AuthorizationRefused('this authorisation has no grant waiting for a choice', p.connection);
   const chosen = p.organisations.find((o) => o.id.toLowerCase() === organisation.toLowerCase());
   if (!chosen) {
     await pending.put(state, p);
-    throw new AuthorizationRefused(`${organisation} is not among the organisations this grant reaches`);
+    throw new AuthorizationRefused(`${organisation} is not among the organisations this grant reaches`, p.connection);
   }
   const tokens = pending.open(state, p.sealedGrant) as GrantTokens;
   return store(rt, p.connection, tokens, chosen, p.extraConfigLines);

@@ -66,7 +66,7 @@ describe("the console's connect, against the Xero sandbox", () => {
   };
 
   /** From the connections page: the button, its confirm, then Xero's consent page (ticking only `tenants` when given) and Allow. */
-  const consentFrom = async (button: string, tenants?: string[]) => {
+  const consentFrom = async (button: string, tenants?: string[], answer: 'Allow' | 'Deny' = 'Allow') => {
     await page.goto(`${api.url}/console/#/connections`);
     const row = page.locator(`tr[data-connection="${XERO}"]`);
     await row.getByRole('button', { name: button }).click();
@@ -82,7 +82,7 @@ describe("the console's connect, against the Xero sandbox", () => {
         if (!tenants.includes((await box.getAttribute('value'))!)) await box.uncheck();
     await Promise.all([
       page.waitForURL((u) => u.href.startsWith(`${publicUrl}/console/#/oauth-callback`)),
-      page.getByRole('button', { name: 'Allow' }).click(),
+      page.getByRole('button', { name: answer }).click(),
     ]);
   };
 
@@ -94,7 +94,8 @@ describe("the console's connect, against the Xero sandbox", () => {
     const d = XERO_SANDBOX_DEFAULTS;
     api = await startApi('console-connect', {
       httpPort: port,
-      http: { publicUrl },
+      // The worker behind a proxy on loopback: sign-ins are counted per address X-Forwarded-For names.
+      http: { publicUrl, trustedProxies: ['127.0.0.1'] },
       harness: {
         extraConnections: [
           {
@@ -189,8 +190,16 @@ describe("the console's connect, against the Xero sandbox", () => {
       await until(`pull ${p.jobId}`, async () => (await api.tc.rt.queues.pull.getJobState(p.jobId)) === 'completed');
   });
 
-  it('given a grant of one tenant, when the admin connects again, then the tokens are stored at once, replacing the ones before, and the audit log names the admin and the connection', async () => {
+  it('given consent denied at Xero, then the console says so and nothing changes; given a grant of one tenant, then the tokens are stored at once, replacing the ones before; the audit log names the admin and the connection for each', async () => {
     const before = (await storedTokens()).refreshToken;
+    // Denied at Xero first: the console says so and nothing changes.
+    await consentFrom('Connect…', undefined, 'Deny');
+    await page
+      .locator('#refused')
+      .getByText('consent was denied at the vendor (access_denied); nothing stored')
+      .waitFor();
+    expect((await storedTokens()).refreshToken).toBe(before);
+
     await consentFrom('Connect…', [INDIA_TENANT_ID]);
     await page.locator('#organisation').getByText(`(${INDIA_TENANT_ID})`).waitFor();
     expect((await storedTokens()).refreshToken).not.toBe(before);
@@ -198,7 +207,12 @@ describe("the console's connect, against the Xero sandbox", () => {
     const actions = entries
       .filter((e: { who: string }) => e.who === 'ops-admin')
       .map((e: { action: string; outcome: string }) => `${e.action} ${e.outcome}`);
-    expect(actions.slice(0, 2)).toEqual(['connections.authorize ok', 'connections.authorize-start ok']);
+    expect(actions.slice(0, 4)).toEqual([
+      'connections.authorize ok',
+      'connections.authorize-start ok',
+      'connections.authorize refused',
+      'connections.authorize-start ok',
+    ]);
     expect(errors).toEqual([]);
   });
 
@@ -236,5 +250,20 @@ describe("the console's connect, against the Xero sandbox", () => {
     ]);
     const forged = await postAs(api.url, a, '/authorizations/callback', { query: 'code=x&state=made-up' });
     expect(forged.status).toBe(403);
+  });
+  it('given http.trustedProxies naming the proxy, when one client behind it spends its sign-in attempts, then that client gets 429 and another client behind the same proxy still signs in', async () => {
+    const attempt = (client: string, token: string) =>
+      fetch(`${api.url}/console/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `${client}, 127.0.0.1` },
+        body: JSON.stringify({ token }),
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await attempt('203.0.113.7', `wrong-${i}`)).status);
+    expect(statuses).toEqual([...Array(10).fill(401), 429]);
+    expect((await attempt('203.0.113.7', api.tokens.viewer.token)).status).toBe(429);
+    expect((await attempt('198.51.100.20', api.tokens.viewer.token)).status).toBe(200);
+    const { entries } = (await api.get('/audit?limit=50', api.tokens.admin.token)).body;
+    expect(entries.find((e: { action: string }) => e.action === 'console.sign-in')?.detail).toBe('from 198.51.100.20');
   });
 });
