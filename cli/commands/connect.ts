@@ -7,7 +7,7 @@ import { openRuntime } from '../../app/create-runtime.js';
 import { storeGrant } from '../../operations/store-grant.js';
 import type { AuthorizationFlow, GrantOrganisation, GrantTokens } from '../../src/auth/authorization-flow.js';
 import { type CallbackPage, startCallbackServer } from '../../src/auth/callback-server.js';
-import { readAuthorizationResponse } from '../../src/auth/authorization-response.js';
+import { type AuthorizationResponse, readAuthorizationResponse } from '../../src/auth/authorization-response.js';
 import { newState } from '../../src/auth/oauth-state.js';
 import { newPkce } from '../../src/auth/pkce.js';
 import { tokenKeyOf } from '../../src/auth/token-key.js';
@@ -104,9 +104,7 @@ function openBrowser(url: string): void {
   }
 }
 
-const readCallback = readAuthorizationResponse;
-
-function pageFor(outcome: ReturnType<typeof readCallback>): CallbackPage {
+function pageFor(outcome: AuthorizationResponse): CallbackPage {
   if ('refused' in outcome)
     return {
       status: 400,
@@ -169,7 +167,7 @@ export async function runConnect(o: ConnectOptions): Promise<number> {
     const params = await waitForBrowser(server.callback, o.timeout);
     if (!params)
       throw new ConnectRefused(`no answer from the browser within ${o.timeout} s; nothing stored (run connect again)`);
-    const outcome = readCallback(params, state);
+    const outcome = readAuthorizationResponse(params, state);
     if ('refused' in outcome) throw new ConnectRefused(`${outcome.refused}; nothing stored`);
     const { tokens, orgs } = await redeemGrant(flow, settings, {
       code: outcome.code,
@@ -224,7 +222,7 @@ async function listenForCallback(address: ReturnType<typeof callbackAddress>, st
       host: address.host,
       port: address.port,
       path: address.path,
-      page: (p) => pageFor(readCallback(p, state)),
+      page: (p) => pageFor(readAuthorizationResponse(p, state)),
     });
   } catch (e) {
     if (!(e instanceof ListenError) || !e.portProblem) throw e;
