@@ -4,27 +4,19 @@ import { readAuthorizationResponse } from '../src/auth/authorization-response.js
 import { newState } from '../src/auth/oauth-state.js';
 import { newPkce } from '../src/auth/pkce.js';
 import { tokenKeyOf } from '../src/auth/token-key.js';
-import { ConfigError, SyncError } from '../src/errors/index.js';
+import { ConfigError } from '../src/errors/index.js';
 import {
   type ChoicePending,
   type PendingAuthorization,
   PendingAuthorizations,
 } from '../src/pipeline/pending-authorizations.js';
+import { AuthorizationRefused, redeemGrant } from './redeem-grant.js';
 import { storeGrant } from './store-grant.js';
+
+export { AuthorizationRefused } from './redeem-grant.js';
 
 /** The path of the console's OAuth callback under `http.publicUrl`: the redirect URI to register with each vendor app. */
 export const CONSOLE_CALLBACK_PATH = '/console/oauth/callback';
-
-/** Why an authorisation stored nothing: a stale or forged state, another session's, consent denied, the vendor's refusal. */
-export class AuthorizationRefused extends Error {
-  constructor(
-    message: string,
-    /** The connection it was for, once the state named one (the audit log's). */
-    readonly connection?: string,
-  ) {
-    super(message);
-  }
-}
 
 /** Runs `step` of connection `connection`'s authorisation; its refusal names the connection. */
 async function refusalsOf<T>(connection: string, step: () => Promise<T>): Promise<T> {
@@ -149,7 +141,7 @@ async function redeemPending(
   if ('refused' in outcome) throw new AuthorizationRefused(`${outcome.refused}; nothing stored`);
   const { flow, settings } = flowOf(rt, p.connection);
   const exchange = { code: outcome.code, redirectUri: p.redirectUri, codeVerifier: p.verifier, callback: query };
-  const { tokens, orgs } = await redeem(flow, settings, exchange);
+  const { tokens, orgs } = await redeemGrant(flow, settings, exchange);
   const extraConfigLines = flow.extraConfigLines?.(settings, query) ?? [];
   if (orgs.length === 0) throw new AuthorizationRefused('the grant reaches no organisation; nothing stored');
   const configured = flow.configuredOrganisation(settings)?.toLowerCase();
@@ -192,28 +184,6 @@ export async function chooseOrganisation(
   }
   const tokens = pending.open(state, p.sealedGrant) as GrantTokens;
   return store(rt, p.connection, tokens, chosen, p.extraConfigLines);
-}
-
-async function redeem(
-  flow: AuthorizationFlow,
-  settings: object,
-  exchange: Parameters<AuthorizationFlow['exchange']>[1],
-): Promise<{ tokens: GrantTokens; orgs: GrantOrganisation[] }> {
-  let tokens: GrantTokens;
-  try {
-    tokens = await flow.exchange(settings, exchange);
-  } catch (e) {
-    if (e instanceof SyncError && !(e instanceof ConfigError))
-      throw new AuthorizationRefused(`the vendor refused the code exchange: ${e.message}; nothing stored`);
-    throw e;
-  }
-  try {
-    return { tokens, orgs: await flow.organisations(settings, tokens, exchange.callback) };
-  } catch (e) {
-    if (e instanceof SyncError && !(e instanceof ConfigError))
-      throw new AuthorizationRefused(`the grant's organisations could not be read: ${e.message}; nothing stored`);
-    throw e;
-  }
 }
 
 async function store(

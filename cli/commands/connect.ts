@@ -4,8 +4,9 @@ import { delimiter, join } from 'node:path';
 import { type Command, Option } from 'commander';
 import { availableSystems, connectorFor, validateSettings } from '../../connectors/registry.js';
 import { openRuntime } from '../../app/create-runtime.js';
+import { AuthorizationRefused, redeemGrant } from '../../operations/redeem-grant.js';
 import { storeGrant } from '../../operations/store-grant.js';
-import type { AuthorizationFlow, GrantOrganisation, GrantTokens } from '../../src/auth/authorization-flow.js';
+import type { AuthorizationFlow, GrantOrganisation } from '../../src/auth/authorization-flow.js';
 import { type CallbackPage, startCallbackServer } from '../../src/auth/callback-server.js';
 import { type AuthorizationResponse, readAuthorizationResponse } from '../../src/auth/authorization-response.js';
 import { newState } from '../../src/auth/oauth-state.js';
@@ -19,7 +20,7 @@ import {
   type SettingsValidator,
   configIssues,
 } from '../../src/config.js';
-import { ConfigError, SyncError } from '../../src/errors/index.js';
+import { ConfigError } from '../../src/errors/index.js';
 import { ListenError } from '../../src/http/listen.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { configPath } from '../context.js';
@@ -188,7 +189,7 @@ export async function runConnect(o: ConnectOptions): Promise<number> {
     printConfigLines(conn, flow, settings, params, orgs, chosen);
     return 0;
   } catch (e) {
-    if (e instanceof ConnectRefused) {
+    if (e instanceof ConnectRefused || e instanceof AuthorizationRefused) {
       console.error(`erp-sync: connect ${conn.id}: ${e.message}`);
       return 1;
     }
@@ -245,29 +246,6 @@ async function waitForBrowser(
     return await Promise.race([callback, timedOut]);
   } finally {
     clearTimeout(timer);
-  }
-}
-
-/** The code exchanged for tokens, and the organisations the grant reaches; a vendor refusal stores nothing. */
-async function redeemGrant(
-  flow: AuthorizationFlow,
-  settings: object,
-  exchange: Parameters<AuthorizationFlow['exchange']>[1] & { callback: URLSearchParams },
-): Promise<{ tokens: GrantTokens; orgs: GrantOrganisation[] }> {
-  let tokens: GrantTokens;
-  try {
-    tokens = await flow.exchange(settings, exchange);
-  } catch (e) {
-    if (e instanceof SyncError)
-      throw new ConnectRefused(`the vendor refused the code exchange: ${e.message}; nothing stored`);
-    throw e;
-  }
-  try {
-    return { tokens, orgs: await flow.organisations(settings, tokens, exchange.callback) };
-  } catch (e) {
-    if (e instanceof SyncError)
-      throw new ConnectRefused(`the grant's organisations could not be read: ${e.message}; nothing stored`);
-    throw e;
   }
 }
 
