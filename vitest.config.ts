@@ -41,6 +41,7 @@ const UNIT_TESTS = [
   'test/connectors/zoho-books/map/totals.test.ts',
   'test/connectors/zoho-books/rate-limit.test.ts',
   'test/connectors/zoho-books/settings.test.ts',
+  'test/http/client-address.test.ts',
   'test/http/connection-hooks.test.ts',
   'test/http/retry-after.test.ts',
   'test/http/with-retry.test.ts',
@@ -65,6 +66,8 @@ const OPS_TESTS = [
   'test/ops/prometheus-rules.test.ts',
   'test/ops/queue-ui.test.ts',
   'test/console/console.test.ts',
+  'test/console/console-connect.test.ts',
+  'test/console/console-reconciliations.test.ts',
   'test/cli/connect-command.test.ts',
 ];
 

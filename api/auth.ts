@@ -10,6 +10,8 @@ export interface Caller {
   role: ApiRole;
   /** Billing companies it is limited to; undefined: every company. */
   companies?: ReadonlySet<string>;
+  /** For a console session's request: the sha256 of its session id (what an OAuth `state` is bound to), never the id. */
+  session?: string;
 }
 
 /** The name `http.adminToken` goes by in the audit log. */
@@ -82,7 +84,7 @@ async function sessionCaller(
   const safe = req.method === 'GET' || req.method === 'HEAD';
   if (!safe && !sameText(req.get(CSRF_HEADER) ?? '', session.csrf))
     return new ApiError(403, 'FORBIDDEN', `a console request that changes state needs its ${CSRF_HEADER} header`);
-  return caller;
+  return { ...caller, session: digest(sessionId).toString('hex') };
 }
 
 /** The credentials of RFC 6750 section 2.1 (`Authorization: Bearer <token>`, scheme case-insensitive), if any. */
@@ -100,7 +102,7 @@ declare module 'express-serve-static-core' {
 /**
  * The API's first handler: a request without a known bearer token (or, with `sessions`, a live console
  * session cookie) answers 401 before its body is read or its path matched. The tokens are read from the
- * running config at each request (a change of `http.tokens` takes a restart today: app/reload-config.ts).
+ * running config at each request (a config reload applies a change of `http.tokens` at once: app/reload-config.ts).
  * A bearer token wins over a cookie; a session's caller is its token's, so roles, companies and the
  * audit log's names are the same whichever way the request came.
  */

@@ -12,6 +12,9 @@ export type ApiErrorBody = z.infer<typeof ApiErrorBody>;
 
 /** An answer other than 2xx, thrown by handlers and the middleware. */
 export class ApiError extends Error {
+  /** For the audit log: the connection a refusal was about, when the request's path and body do not name it. */
+  connection?: string;
+
   constructor(
     readonly status: number,
     readonly code: string,

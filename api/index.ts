@@ -3,6 +3,7 @@ import type { Runtime } from '../jobs/runtime.js';
 import { AuditLog } from '../src/pipeline/audit-log.js';
 import { ConsoleSessions } from '../src/pipeline/console-sessions.js';
 import { auditRoutes } from './audit.js';
+import { authorizationRoutes } from './authorizations.js';
 import { authenticate } from './auth.js';
 import { connectionRoutes } from './connections.js';
 import { apiContext } from './context.js';
@@ -20,6 +21,7 @@ export { API_BASE } from './openapi.js';
 export function apiRoutes(): AnyRoute[] {
   const routes: AnyRoute[] = [...connectionRoutes, ...quarantineRoutes, ...recordRoutes, ...runRoutes, ...auditRoutes];
   routes.push(...reconciliationRoutes);
+  routes.push(...authorizationRoutes);
   routes.push(openApiRoute(() => routes));
   return routes;
 }

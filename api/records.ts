@@ -89,6 +89,21 @@ export const recordRoutes = [
         reconciliation: z
           .object({ at: IsoInstant, window: z.string(), verdict: z.string(), detail: z.string().optional() })
           .nullable(),
+        history: z
+          .array(
+            z.object({
+              outcome: z.string().describe('written, unchanged, stale, quarantined, replayed, repaired, held, …'),
+              at: IsoInstant,
+              version: z.string().optional().describe('the source version the outcome is for'),
+              hash: z.string().optional().describe('a prefix of the content hash'),
+              path: z.string().optional().describe('how it came: pull, webhook, replay, repair, …'),
+              by: z.string().optional().describe('the job or run that did it'),
+              billingId: z.string().optional(),
+              changed: z.array(z.string()).optional().describe('a write: the fields that differ from the write before'),
+              reason: z.string().optional().describe("a quarantine's reason code; a rejection's note"),
+            }),
+          )
+          .describe('every outcome on record for it, oldest first (kept for history.days)'),
       })
       .meta({ id: 'RecordLineage' }),
     handle: async (ctx, { params }) => {

@@ -14,6 +14,8 @@ export interface Reply<R> {
   status?: number;
   body: R;
   detail?: string;
+  /** For the audit log: the connection the call was about, when its path and body do not name it. */
+  connection?: string;
 }
 
 /**
@@ -100,6 +102,7 @@ export function mountRoute(router: Router, route: AnyRoute, context: (req: Reque
     const ctx = context(req);
     let status = 500;
     let detail: string | undefined;
+    let about: string | undefined;
     let answer: () => void;
     try {
       if (!mayAct(ctx.caller.role, route.role))
@@ -117,6 +120,7 @@ export function mountRoute(router: Router, route: AnyRoute, context: (req: Reque
       const reply = await route.handle(ctx, input);
       status = reply.status ?? route.status ?? 200;
       detail = reply.detail;
+      about = reply.connection;
       answer = () => void res.status(status).set('cache-control', 'no-store').json(reply.body);
     } catch (err) {
       const e = toApiError(err);
@@ -124,6 +128,7 @@ export function mountRoute(router: Router, route: AnyRoute, context: (req: Reque
         ctx.rt.logger.error({ err, route: `${route.method.toUpperCase()} ${route.path}` }, 'API request failed');
       status = e.status;
       detail = e.message;
+      about = e.connection;
       answer = () => sendError(res, e);
     }
     if (route.audit) {
@@ -131,6 +136,7 @@ export function mountRoute(router: Router, route: AnyRoute, context: (req: Reque
         who: ctx.caller.name,
         action: route.audit,
         ...subject(req),
+        ...(about ? { connection: about } : {}),
         outcome: outcomeOf(status),
         status,
         ...(detail ? { detail: detail.slice(0, 500) } : {}),

@@ -9,8 +9,9 @@ import { pullSchedulerId, type Role, upsertSchedulers, upsertSweepScheduler } fr
 
 /**
  * The config keys a reload applies to a running worker: the connections (their schedulers are upserted
- * or removed, and lookups see the new config at a job's next start) and the schedules of the reconcile
- * and the sweep (schedulers too). Every other key is read once at start (Redis connections, the HTTP
+ * or removed, and lookups see the new config at a job's next start), the schedules of the reconcile
+ * and the sweep (schedulers too), and what the API and the console read at each request (`http.tokens`,
+ * `http.publicUrl`, `http.trustedProxies`). Every other key is read once at start (Redis connections, the HTTP
  * server, the workers' concurrency and locks, the billing client, the jobs' helpers) and keeps its
  * running value until a restart: a reload reports it, and applies the rest.
  */
@@ -19,6 +20,10 @@ export const LIVE_KEYS = [
   'reconcile.windowDays',
   'reconcile.everySeconds',
   'sync.sweepEverySeconds',
+  // Read at each request (api/auth.ts, the console's sign-in and connect): a removed token's sessions end at their next request.
+  'http.tokens',
+  'http.publicUrl',
+  'http.trustedProxies',
 ] as const;
 
 /** What a reload would do: the config to run with, and how it differs from the running one. */

@@ -5,6 +5,7 @@ import { CONSOLE_COOKIE, CSRF_HEADER, callerNamed, callerOf, cookieOf } from '..
 import { AuditLog } from '../src/pipeline/audit-log.js';
 import { ConsoleSessions } from '../src/pipeline/console-sessions.js';
 import { SignInLimiter } from '../src/pipeline/sign-in-limiter.js';
+import { clientAddress, TrustedProxies } from '../src/http/client-address.js';
 
 /** The console's own files (HTML, CSS, JavaScript modules), next to this module in the source and in dist/. */
 export const CONSOLE_ASSETS = fileURLToPath(new URL('./assets/', import.meta.url));
@@ -71,7 +72,8 @@ const signIn =
   async (req, res) => {
     secured(res);
     if (!sameOrigin(req)) return refuse(res, 403, 'FORBIDDEN', 'sign in from the console page of this origin');
-    const address = req.socket.remoteAddress ?? 'unknown';
+    const trusted = new TrustedProxies(rt.config.http.trustedProxies);
+    const address = clientAddress(req.socket.remoteAddress, req.get('x-forwarded-for'), trusted);
     const limited = await limiter.attempt(address);
     if (!limited.allowed) {
       res.set('retry-after', String(limited.retryAfterSeconds));
@@ -125,6 +127,14 @@ export function consoleApp(rt: Runtime): express.Router {
       : secured(res).sendFile('index.html', { root: CONSOLE_ASSETS }),
   );
   router.use('/assets', express.static(CONSOLE_ASSETS, { index: false, maxAge: 0 }));
+  // The vendor's redirect after a consent (http.publicUrl + /console/oauth/callback): the page's script
+  // finishes it through the API with the session (console/assets/connect-page.js). A cross-site redirect
+  // carries no SameSite=Strict cookie, so this answer only hands the query to the page.
+  router.get('/oauth/callback', (req, res) => {
+    const query = req.originalUrl.split('?')[1] ?? '';
+    if (query.length > 8192) return refuse(secured(res), 414, 'URI_TOO_LONG', 'that callback address is too long');
+    secured(res).redirect(303, `/console/#/oauth-callback?${query}`);
+  });
   router.get('/session', handled(whoIsSignedIn(stores)));
   router.post('/session', express.json({ limit: '4kb' }), handled(signIn(stores)));
   router.post('/session/end', handled(signOut(stores)));

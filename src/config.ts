@@ -5,6 +5,7 @@ import { OriginSource } from './billing/schemas/index.js';
 import { billingTargetIssues } from './billing/billing-target.js';
 import { Entity, System } from './connector/entities.js';
 import { ConfigError } from './errors/index.js';
+import { isAddressOrRange } from './http/client-address.js';
 
 /**
  * The one config schema. A YAML file, `${VAR}` / `${VAR:-default}` interpolated from the environment
@@ -180,6 +181,20 @@ export const AppConfig = z.strictObject({
       host: z.string().default('0.0.0.0'),
       /** Bearer token for /admin/queues; without it the queue UI is off. Also an admin token of the API (`admin`). */
       adminToken: optional(z.string().min(16, 'use at least 16 characters')),
+      /**
+       * The address people reach this worker's console at (`https://sync.example.com`): an OAuth consent
+       * started from the console comes back to `<publicUrl>/console/oauth/callback`, the redirect URI to
+       * register with each vendor app. Without it, the console cannot start a consent.
+       */
+      publicUrl: optional(z.url({ protocol: /^https?$/ })),
+      /**
+       * Reverse proxies in front of the worker (addresses or CIDR ranges): from these peers only, the
+       * console's sign-in limiter counts the client address X-Forwarded-For names (src/http/client-address.ts);
+       * from any other peer, the peer's own address. @defaultValue none (X-Forwarded-For ignored)
+       */
+      trustedProxies: z
+        .array(z.string().refine(isAddressOrRange, 'expected an IP address or a CIDR range such as 10.0.0.0/8'))
+        .default([]),
       /** Named tokens of the HTTP API (/api/v1, docs/api.md): who may read, act, or administer. */
       tokens: z
         .array(ApiToken)

@@ -4,10 +4,12 @@ import { delimiter, join } from 'node:path';
 import { type Command, Option } from 'commander';
 import { availableSystems, connectorFor, validateSettings } from '../../connectors/registry.js';
 import { openRuntime } from '../../app/create-runtime.js';
-import type { Runtime } from '../../jobs/runtime.js';
-import type { AuthorizationFlow, GrantOrganisation, GrantTokens } from '../../src/auth/authorization-flow.js';
+import { AuthorizationRefused, redeemGrant } from '../../operations/redeem-grant.js';
+import { storeGrant } from '../../operations/store-grant.js';
+import type { AuthorizationFlow, GrantOrganisation } from '../../src/auth/authorization-flow.js';
 import { type CallbackPage, startCallbackServer } from '../../src/auth/callback-server.js';
-import { newState, sameState } from '../../src/auth/oauth-state.js';
+import { type AuthorizationResponse, readAuthorizationResponse } from '../../src/auth/authorization-response.js';
+import { newState } from '../../src/auth/oauth-state.js';
 import { newPkce } from '../../src/auth/pkce.js';
 import { tokenKeyOf } from '../../src/auth/token-key.js';
 import { TOKEN_KEY_ENV } from '../../src/auth/token-sealer.js';
@@ -18,7 +20,7 @@ import {
   type SettingsValidator,
   configIssues,
 } from '../../src/config.js';
-import { ConfigError, SyncError } from '../../src/errors/index.js';
+import { ConfigError } from '../../src/errors/index.js';
 import { ListenError } from '../../src/http/listen.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { configPath } from '../context.js';
@@ -103,22 +105,7 @@ function openBrowser(url: string): void {
   }
 }
 
-/** What the authorization response says, in the order it is checked: state first, then the vendor's error, then the code. */
-function readCallback(params: URLSearchParams, state: string): { code: string } | { refused: string } {
-  if (!sameState(state, params.get('state')))
-    return { refused: "the redirect's state does not match this request (a stale or forged redirect): refused" };
-  const error = params.get('error');
-  if (error === 'access_denied') return { refused: 'consent was denied at the vendor (access_denied)' };
-  if (error)
-    return {
-      refused: `the vendor answered error=${error}${params.get('error_description') ? `: ${params.get('error_description')}` : ''}`,
-    };
-  const code = params.get('code');
-  if (!code) return { refused: 'the redirect carried no authorization code' };
-  return { code };
-}
-
-function pageFor(outcome: ReturnType<typeof readCallback>): CallbackPage {
+function pageFor(outcome: AuthorizationResponse): CallbackPage {
   if ('refused' in outcome)
     return {
       status: 400,
@@ -181,7 +168,7 @@ export async function runConnect(o: ConnectOptions): Promise<number> {
     const params = await waitForBrowser(server.callback, o.timeout);
     if (!params)
       throw new ConnectRefused(`no answer from the browser within ${o.timeout} s; nothing stored (run connect again)`);
-    const outcome = readCallback(params, state);
+    const outcome = readAuthorizationResponse(params, state);
     if ('refused' in outcome) throw new ConnectRefused(`${outcome.refused}; nothing stored`);
     const { tokens, orgs } = await redeemGrant(flow, settings, {
       code: outcome.code,
@@ -191,7 +178,7 @@ export async function runConnect(o: ConnectOptions): Promise<number> {
     });
     const chosen = choose(orgs, o.tenant ?? flow.configuredOrganisation(settings), flow.organisationSetting);
     const key = tokenKeyOf({ config: { id: conn.id, settings }, connector });
-    const stored = await storeTokens(rt, config, key, tokens);
+    const stored = await storeGrant(rt, config, key, tokens);
     console.log(
       `${conn.id}: authorised; tokens stored${key === conn.id ? '' : ` for token group ${key}`} (${
         stored.sealed && stored.sealed !== 'plain'
@@ -202,7 +189,7 @@ export async function runConnect(o: ConnectOptions): Promise<number> {
     printConfigLines(conn, flow, settings, params, orgs, chosen);
     return 0;
   } catch (e) {
-    if (e instanceof ConnectRefused) {
+    if (e instanceof ConnectRefused || e instanceof AuthorizationRefused) {
       console.error(`erp-sync: connect ${conn.id}: ${e.message}`);
       return 1;
     }
@@ -236,7 +223,7 @@ async function listenForCallback(address: ReturnType<typeof callbackAddress>, st
       host: address.host,
       port: address.port,
       path: address.path,
-      page: (p) => pageFor(readCallback(p, state)),
+      page: (p) => pageFor(readAuthorizationResponse(p, state)),
     });
   } catch (e) {
     if (!(e instanceof ListenError) || !e.portProblem) throw e;
@@ -260,51 +247,6 @@ async function waitForBrowser(
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** The code exchanged for tokens, and the organisations the grant reaches; a vendor refusal stores nothing. */
-async function redeemGrant(
-  flow: AuthorizationFlow,
-  settings: object,
-  exchange: Parameters<AuthorizationFlow['exchange']>[1] & { callback: URLSearchParams },
-): Promise<{ tokens: GrantTokens; orgs: GrantOrganisation[] }> {
-  let tokens: GrantTokens;
-  try {
-    tokens = await flow.exchange(settings, exchange);
-  } catch (e) {
-    if (e instanceof SyncError)
-      throw new ConnectRefused(`the vendor refused the code exchange: ${e.message}; nothing stored`);
-    throw e;
-  }
-  try {
-    return { tokens, orgs: await flow.organisations(settings, tokens, exchange.callback) };
-  } catch (e) {
-    if (e instanceof SyncError)
-      throw new ConnectRefused(`the grant's organisations could not be read: ${e.message}; nothing stored`);
-    throw e;
-  }
-}
-
-/** The new tokens in place of the old ones; what the token store held before, and what it seals them under. */
-async function storeTokens(
-  rt: Pick<Runtime, 'tokens' | 'quotas'>,
-  config: AppConfig,
-  key: string,
-  tokens: GrantTokens,
-): Promise<{ replaced: boolean; sealed?: string }> {
-  const before = await rt.tokens.describe(key);
-  const refused = before.failedAt !== undefined;
-  await rt.tokens.replace(key, {
-    refreshToken: tokens.refreshToken,
-    accessToken: tokens.accessToken,
-    expiresAt: Date.now() + tokens.expiresInSeconds * 1000,
-  });
-  // A park set because the vendor refused the old grant ends with it, for every connection sharing the grant.
-  if (refused)
-    for (const c of config.connections)
-      if (tokenKeyOf({ config: c, connector: connectorFor(c.system) }) === key) await rt.quotas.unpark(c.id);
-  const sealed = (await rt.tokens.describe(key)).sealedUnder;
-  return { replaced: before.hasRefreshToken, sealed };
 }
 
 function printConfigLines(

@@ -1,64 +1,10 @@
 // The console: a same-origin client of /api/v1 (docs/console.md). Every number on a page comes from the
 // API; every action says what it will do and waits for a confirm; every request that changes state
 // carries the session's CSRF token. Text from the API is set as text, never parsed as HTML.
-const API = '/api/v1';
-let session = null;
-
-const $ = (sel) => document.querySelector(sel);
-/** An element with attributes and children (strings become text nodes). */
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v === true ? '' : String(v));
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c instanceof Node ? c : String(c));
-  return e;
-}
-const when = (iso) => (iso ? new Date(iso).toLocaleString() : '—');
-const seconds = (s) => (s === null || s === undefined ? '—' : s < 120 ? `${s} s` : `${Math.round(s / 60)} min`);
-const enc = encodeURIComponent;
-
-async function call(method, path, body) {
-  const headers = {};
-  if (method !== 'GET') headers['x-csrf-token'] = session?.csrf ?? '';
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  const data = text ? JSON.parse(text) : undefined;
-  if (res.status === 401 && path.startsWith(API)) showSignIn('Your session ended: sign in again.');
-  if (!res.ok) throw new Error(data?.message ?? `${res.status}`);
-  return data;
-}
-const get = (path) => call('GET', `${API}${path}`);
-const post = (path, body) => call('POST', `${API}${path}`, body ?? {});
-
-/** Says what an action will do and resolves true only on "Do it". */
-function confirmAction(text, extra) {
-  const dialog = $('#confirm');
-  $('#confirm-text').textContent = text;
-  $('#confirm-extra').replaceChildren(...(extra ? [extra] : []));
-  dialog.returnValue = '';
-  dialog.showModal();
-  return new Promise((resolve) => dialog.addEventListener('close', () => resolve(dialog.returnValue === 'ok'), { once: true }));
-}
-
-function notice(text, cls = 'notice') {
-  $('#page').prepend(el('p', { class: cls, role: 'status' }, text));
-}
-
-/** Runs an action after its confirm, then shows what the API answered and redraws the page. */
-async function act(text, run, extra) {
-  if (!(await confirmAction(text, extra))) return;
-  try {
-    const said = await run();
-    await route();
-    notice(said);
-  } catch (e) {
-    notice(`Refused: ${e.message}`, 'error');
-  }
-}
+import { connectButton, oauthCallbackPage } from './connect-page.js';
+import { reconciliationsPage } from './reconciliations-page.js';
+import { recordHistoryTable } from './record-history.js';
+import { $, act, call, el, enc, get, post, seconds, shell, when } from './ui.js';
 
 // --- pages -------------------------------------------------------------------------------------------
 
@@ -69,7 +15,7 @@ async function connectionsPage() {
       'tr',
       { 'data-connection': c.id },
       el('td', {}, el('strong', {}, c.id), el('br'), `${c.system} → ${c.company}`),
-      el('td', {}, el('span', { class: `state state-${c.state}` }, c.state), c.paused ? el('div', { class: 'hint' }, `paused ${when(c.paused.since)} by ${c.paused.by ?? '—'}: ${c.paused.reason ?? 'no reason given'}`) : null),
+      el('td', {}, el('span', { class: `state state-${c.state}` }, c.state === 'reauthorise' ? 're-authorise' : c.state), c.paused ? el('div', { class: 'hint' }, `paused ${when(c.paused.since)} by ${c.paused.by ?? '—'}: ${c.paused.reason ?? 'no reason given'}`) : null),
       el('td', {}, c.entities.map((e) => el('div', {}, `${e.entity}: lag ${seconds(e.lagSeconds)}, last success ${when(e.lastSuccess)}`, e.lastError ? el('div', { class: 'error' }, e.lastError.message) : null))),
       el('td', { class: 'num' }, `${c.quota.used.minute ?? 0}/min of ${c.quota.limits.perMinute}`, el('br'), `${c.quota.projectedDay} projected/day`),
       el('td', {}, connectionActions(c)),
@@ -99,6 +45,8 @@ function connectionActions(c) {
       const r = await post(`/connections/${enc(c.id)}/sync`);
       return `Sync of ${c.id} queued: ${r.pulls.map((p) => p.entity).join(', ')}.`;
     }) }, 'Sync now…'),
+    ' ',
+    connectButton(c),
   ];
 }
 
@@ -190,6 +138,8 @@ async function recordPage(connection, entity, erpId) {
       el('dt', {}, 'Last reconciliation'), el('dd', {}, r.reconciliation ? `${r.reconciliation.verdict} (${r.reconciliation.window}, ${when(r.reconciliation.at)})` : '—'),
     ),
     el('h2', {}, 'History'),
+    recordHistoryTable(r.history),
+    el('h2', {}, 'Actions taken on it from the console or the API'),
     await historyOf(connection, entity, erpId),
   ];
 }
@@ -246,7 +196,11 @@ async function auditPage() {
 
 // --- routing and session -------------------------------------------------------------------------------
 
+/** Counts route() calls: a page whose data came back after a later navigation's is not shown. */
+let navigations = 0;
+
 async function route() {
+  const mine = ++navigations;
   const [path, query = ''] = location.hash.replace(/^#/, '').split('?');
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   const params = new URLSearchParams(query);
@@ -258,6 +212,8 @@ async function route() {
     record: () => recordPage(parts[1], parts[2], parts[3]),
     runs: () => runsPage(params),
     audit: () => auditPage(),
+    'oauth-callback': () => oauthCallbackPage(params),
+    reconciliations: () => reconciliationsPage(),
   };
   const page = pages[parts[0]] ?? pages.connections;
   let content;
@@ -266,11 +222,12 @@ async function route() {
   } catch (e) {
     content = el('p', { class: 'error' }, e.message);
   }
+  if (mine !== navigations) return;
   $('#page').replaceChildren(...[content].flat(2).filter(Boolean));
 }
 
 function showSignIn(message) {
-  session = null;
+  shell.session = null;
   $('header nav').hidden = true;
   $('#sign-out').hidden = true;
   $('#who').textContent = '';
@@ -280,7 +237,7 @@ function showSignIn(message) {
 }
 
 function signedIn(s) {
-  session = s;
+  shell.session = s;
   $('#sign-in').hidden = true;
   $('header nav').hidden = false;
   $('#sign-out').hidden = false;
@@ -304,10 +261,12 @@ async function start() {
     await call('POST', '/console/session/end').catch(() => {});
     showSignIn('Signed out.');
   });
-  window.addEventListener('hashchange', () => session && route());
+  window.addEventListener('hashchange', () => shell.session && route());
   const res = await fetch('/console/session');
   if (res.ok) await signedIn(await res.json());
   else showSignIn();
 }
 
+shell.route = route;
+shell.signedOut = showSignIn;
 start();

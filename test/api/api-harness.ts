@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { startService, type Service } from '../../app/service.js';
 import { AppConfig } from '../../src/config.js';
 import { createLogger } from '../../src/observability/logger.js';
-import { ACME, GLOBEX, type Harness, startHarness } from '../support/harness.js';
+import { ACME, GLOBEX, type Harness, type HarnessOptions, startHarness } from '../support/harness.js';
 
 export { ACME, GLOBEX };
 
@@ -33,8 +33,18 @@ export interface ApiAnswer<T = any> {
  * two-companies setup (one billing emulator, two Zoho emulators on loopback, the test Redis), its config
  * carrying `http.tokens`; and a fetch helper for the API.
  */
-export async function startApi(name: string) {
-  const tc: Harness = await startHarness({ name, companies: 'two', invoices: 12 });
+export async function startApi(
+  name: string,
+  more: {
+    /** Further harness options (extra connections, ...). */
+    harness?: Partial<HarnessOptions>;
+    /** Further `http` settings (publicUrl, ...). */
+    http?: Record<string, unknown>;
+    /** The port the worker listens on. @defaultValue any free one */
+    httpPort?: number;
+  } = {},
+) {
+  const tc: Harness = await startHarness({ name, companies: 'two', invoices: 12, ...more.harness });
   const tokens = apiTokens();
   const base = tc.configWith();
   // The http section parsed by the config schema itself (the rest as the two-companies config has it).
@@ -42,12 +52,13 @@ export async function startApi(name: string) {
     host: '127.0.0.1',
     adminToken: tokens.legacyAdmin,
     tokens: [tokens.admin, tokens.operator, tokens.viewer, tokens.globex],
+    ...more.http,
   });
   const config = { ...base, http } as AppConfig;
   const logger: Logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', format: 'json' });
   let service: Service;
   try {
-    service = await startService(config, logger, { roles: ['pull', 'upsert'], httpPort: 0 });
+    service = await startService(config, logger, { roles: ['pull', 'upsert'], httpPort: more.httpPort ?? 0 });
   } catch (e) {
     await tc.close();
     throw e;

@@ -7,6 +7,7 @@ import { stringify as toYaml } from 'yaml';
 import { validateSettings } from '../../connectors/registry.js';
 import { makeJobHelpers } from '../../app/job-helpers.js';
 import { planReload } from '../../app/reload-config.js';
+import { callerNamed, callerOf } from '../../api/auth.js';
 import { type Service, startService } from '../../app/service.js';
 import { ALL_ROLES } from '../../app/worker-service.js';
 import { type AppConfig, loadConfig, parseConfig } from '../../src/config.js';
@@ -422,6 +423,31 @@ describe('planReload', () => {
     expect(plan.config.sync.pullConcurrency).toBe(4);
     expect(plan.config.sync.sweepEverySeconds).toBe(30);
     expect(plan.config.billing).toBe(current.billing);
+  });
+});
+
+describe('planReload: the API tokens', () => {
+  const parse = (http: Record<string, unknown>): AppConfig =>
+    parseConfig(
+      {
+        billing: { url: 'http://127.0.0.1:4010', apiKey: 'k' },
+        connections: [{ id: 'a', system: 'zoho-books', originSource: 'EXTERNAL_SYSTEM_A' }],
+        http,
+      },
+      {},
+    );
+  const ops = { name: 'ops', token: 'ops-token-0123456789abcdef', role: 'operator' };
+  const audit = { name: 'audit', token: 'audit-token-0123456789abcdef', role: 'viewer' };
+
+  it('given http.tokens, publicUrl and trustedProxies changed, then they apply at once: the added token is known, the removed one is not, and no restart is owed', () => {
+    const current = parse({ tokens: [ops] });
+    const next = parse({ tokens: [audit], publicUrl: 'https://sync.example.com', trustedProxies: ['10.0.0.0/8'] });
+    const plan = planReload(current, next);
+    expect(plan.restartNeeded).toEqual([]);
+    expect(callerOf(plan.config.http, audit.token)).toEqual({ name: 'audit', role: 'viewer' });
+    expect(callerOf(plan.config.http, ops.token)).toBeUndefined();
+    expect(callerNamed(plan.config.http, 'ops')).toBeUndefined();
+    expect(plan.config.http).toMatchObject({ publicUrl: 'https://sync.example.com', trustedProxies: ['10.0.0.0/8'] });
   });
 });
 

@@ -139,6 +139,12 @@ describe('the console at /console, on a running worker', () => {
       await page.reload();
       await page.locator('#quarantine').getByText('not quarantined').waitFor();
       expect(await page.locator('#billing').innerText()).toMatch(/^invoice .+ \(id .+\), written /);
+      // Its history, oldest first: written, quarantined for the bad edit, written again after the replay.
+      const outcomes = await page
+        .locator('#record-history tbody tr')
+        .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-outcome')));
+      expect(outcomes.indexOf('quarantined')).toBeGreaterThan(outcomes.indexOf('written'));
+      expect(outcomes.lastIndexOf('written')).toBeGreaterThan(outcomes.indexOf('quarantined'));
       await shot('record');
     });
 
