@@ -6,7 +6,7 @@ import { resumeConnection } from '../operations/resume-connection.js';
 import { syncNow, syncNowEntities } from '../operations/sync-now.js';
 import { ApiError } from './errors.js';
 import { defineRoute } from './route.js';
-import { ConnectionId, EntityParam, IsoInstant } from './schemas.js';
+import { ConnectionId, EntityParam, IsoInstant, QuotaProjectionSchema } from './schemas.js';
 
 const Params = z.object({ id: ConnectionId });
 
@@ -40,16 +40,12 @@ export const ConnectionView = z
     quota: z.object({
       used: z.record(z.string(), z.number()).describe('vendor calls: last minute, last 24 h, in flight now'),
       limits: z.object({ perMinute: z.number(), perDay: z.number().optional(), concurrency: z.number() }),
-      projectedDay: z.number().describe("calls in 24 h at the last minute's rate"),
+      projection: QuotaProjectionSchema.nullable().describe(
+        'calls a day the schedule needs against the day cap and the app month (null: the connector declares no call costs)',
+      ),
     }),
   })
   .meta({ id: 'Connection' });
-
-type Collected = Awaited<ReturnType<typeof collectConnections>>['connections'][number];
-const withProjection = (c: Collected) => ({
-  ...c,
-  quota: { ...c.quota, projectedDay: (c.quota.used.minute ?? 0) * 1440 },
-});
 
 const Pause = z.object({ since: IsoInstant, by: z.string().optional(), reason: z.string().optional() });
 const iso = (p: { since: number; by?: string; reason?: string }) => ({ ...p, since: new Date(p.since).toISOString() });
@@ -65,7 +61,7 @@ export const connectionRoutes = [
     handle: async (ctx) => {
       const ids = ctx.visibleConnections().map((c) => c.id);
       const { connections } = await collectConnections(ctx.rt, Date.now(), ids);
-      return { body: { connections: connections.map(withProjection) } };
+      return { body: { connections } };
     },
   }),
   defineRoute({
@@ -78,7 +74,7 @@ export const connectionRoutes = [
     handle: async (ctx, { params }) => {
       ctx.connection(params.id);
       const { connections } = await collectConnections(ctx.rt, Date.now(), [params.id]);
-      return { body: withProjection(connections[0]!) };
+      return { body: connections[0]! };
     },
   }),
   defineRoute({

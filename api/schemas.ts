@@ -17,3 +17,28 @@ export const QueryInt = (min: number, max: number, description: string) =>
     .describe(description);
 
 export const IsoInstant = z.string().describe('ISO 8601 instant');
+
+const Verdict = z.enum(['fits', 'tight', 'exceeds']);
+const CallsPerDay = z.object({ lists: z.number().int(), lookups: z.number().int(), total: z.number().int() });
+
+/** What a connection's schedule costs in vendor calls a day, against its day cap and its app's month (src/pipeline/quota-projection.ts). */
+export const QuotaProjectionSchema = z
+  .object({
+    perDay: z.object({ polling: CallsPerDay, safetyNet: CallsPerDay.nullable() }),
+    day: z.object({ cap: z.number().int().nullable(), share: z.number().nullable(), verdict: Verdict }),
+    month: z
+      .object({
+        app: z.string(),
+        budget: z.number().int(),
+        used: z.number().int(),
+        connections: z.number().int(),
+        perMonth: z.number(),
+        projected: z.number(),
+        share: z.number(),
+        verdict: Verdict,
+      })
+      .nullable(),
+    verdict: Verdict,
+    message: z.string(),
+  })
+  .meta({ id: 'QuotaProjection' });

@@ -17,7 +17,7 @@ async function connectionsPage() {
       el('td', {}, el('strong', {}, c.id), el('br'), `${c.system} → ${c.company}`),
       el('td', {}, el('span', { class: `state state-${c.state}` }, c.state === 'reauthorise' ? 're-authorise' : c.state), c.paused ? el('div', { class: 'hint' }, `paused ${when(c.paused.since)} by ${c.paused.by ?? '—'}: ${c.paused.reason ?? 'no reason given'}`) : null),
       el('td', {}, c.entities.map((e) => el('div', {}, `${e.entity}: lag ${seconds(e.lagSeconds)}, last success ${when(e.lastSuccess)}`, e.lastError ? el('div', { class: 'error' }, e.lastError.message) : null))),
-      el('td', { class: 'num' }, `${c.quota.used.minute ?? 0}/min of ${c.quota.limits.perMinute}`, el('br'), `${c.quota.projectedDay} projected/day`),
+      el('td', { class: 'num' }, `${c.quota.used.minute ?? 0}/min of ${c.quota.limits.perMinute}`, el('br'), c.quota.projection ? `${c.quota.projection.perDay.polling.total} calls/day at this schedule (${c.quota.projection.verdict})` : ''),
       el('td', {}, connectionActions(c)),
     ),
   );
