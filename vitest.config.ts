@@ -1,4 +1,11 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+// Node's on-disk cache of compiled code (Node 22.1+), shared by the test processes and the CLI processes
+// they start (test/support/cli.ts passes it on): each of them loads the same modules (BullMQ, ioredis,
+// express, zod), compiled once per run instead of once per process (about 7 % of the unit tier's CPU).
+process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), 'erp-sync-test-compile-cache');
 
 /**
  * Three tiers (README, "Quick start"):

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Role } from '../../app/worker-service.js';
+import { compileCache } from './compile-cache.js';
 import { CLI, REPO_ROOT } from './repo-paths.js';
 
 /** A real `erp-sync worker` in a child process. */
@@ -31,7 +32,7 @@ export async function spawnChildWorker(
     [CLI, 'worker', '--config', configFile, '--roles', roles.join(','), '--http-port', '0'],
     {
       cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
+      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...compileCache(), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

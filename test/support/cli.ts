@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
+import { compileCache } from './compile-cache.js';
 import { CLI, REPO_ROOT } from './repo-paths.js';
 
 export interface CliRun {
@@ -67,7 +68,7 @@ export function spawnCli(
 ): RunningCli {
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...options.env },
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...compileCache(), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
