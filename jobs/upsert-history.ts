@@ -27,7 +27,7 @@ export interface SettlingJob {
 
 /**
  * The job's SETTLE (UpsertState.settleMany), followed by one history entry per record with an outcome
- * (written, unchanged, stale; a record only released has none). A write's entry names the compared fields
+ * (written, unchanged, stale, held; a record only released has none). A write's entry names the compared fields
  * that changed since the previous write, read from the ledger just before SETTLE replaces it (the job
  * holds the records' locks, so no other write comes between): one more round trip per job, the append.
  * The history is told after SETTLE, once
@@ -102,6 +102,7 @@ export function settledEntry(
     };
   }
   if (s.outcome === 'unchanged') return { ...base, outcome: 'unchanged', version: s.version };
+  if (s.outcome === 'held') return { ...base, outcome: 'held', version: s.version, reason: s.rule };
   if (s.outcome === 'stale') return { ...base, outcome: 'stale', ...(payload ? { version: payload.version } : {}) };
   return undefined;
 }

@@ -45,10 +45,12 @@ export type RecordSettlement =
   | { outcome: 'unchanged'; version: string }
   /** The ledger holds a newer version. */
   | { outcome: 'stale' }
+  /** Held for review before write (src/pipeline/review-queue.ts): not written, no longer in flight. */
+  | { outcome: 'held'; version: string; rule: string }
   /** No outcome in this job (set aside, left its batch, quarantined, failed): the lock is released, nothing else. */
   | { outcome: 'released' };
 
-const OUTCOME_CODE = { written: 'w', unchanged: 'u', stale: 's', released: 'r' } as const satisfies Record<
+const OUTCOME_CODE = { written: 'w', unchanged: 'u', stale: 's', held: 'h', released: 'r' } as const satisfies Record<
   RecordSettlement['outcome'],
   string
 >;

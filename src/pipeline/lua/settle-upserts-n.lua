@@ -6,6 +6,7 @@
 --   u (unchanged: billing already holds this content): quarantine cleared (unless newer), in-flight settled,
 --     lock released
 --   s (stale: the ledger holds a newer version): in-flight settled, lock released
+--   h (held for review before write): in-flight settled, lock released (the ledger is not touched)
 --   r (no outcome here: set aside, left the batch, quarantined, failed): lock released
 -- KEYS: ledger, quarantine, in-flight, date index, then one record lock per record
 -- ARGV: owner, jobId, then per record: outcome, erpId, field (entity|erpId), version, entry JSON ('' unless w),
