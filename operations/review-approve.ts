@@ -54,11 +54,15 @@ export async function approveReview(
   if (firstSync) await rt.review.closeFirstSync(s.connection, by);
   for (let i = 0; i < held.length; i += CHUNK) {
     const chunk = held.slice(i, i + CHUNK);
-    // Tracked in flight, then enqueued (enqueueUpserts), then out of the review queue: a crash in between
-    // leaves the record held, and approving it again adds no second job.
-    await enqueueUpserts(rt, chunk.map((e) => approvedJob(e, by)));
-    for (const e of chunk) await rt.review.release(e);
+    // The decision in each record's history (before its write can be), then tracked in flight and enqueued
+    // (enqueueUpserts), then out of the review queue: a crash in between leaves the record held, and
+    // approving it again adds no second job.
     await tellDecided(rt, chunk, 'approved', by);
+    await enqueueUpserts(
+      rt,
+      chunk.map((e) => approvedJob(e, by)),
+    );
+    for (const e of chunk) await rt.review.release(e);
   }
   await rt.audit.append({
     who: by,

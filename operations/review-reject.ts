@@ -21,8 +21,7 @@ export async function rejectReview(
 ): Promise<RejectReport> {
   const selected = await selectReview(rt, s);
   const done: ReviewEntry[] = [];
-  for (const e of selected.filter((x) => x.state === 'held'))
-    if (await rt.review.reject(e, decision)) done.push(e);
+  for (const e of selected.filter((x) => x.state === 'held')) if (await rt.review.reject(e, decision)) done.push(e);
   await tellDecided(rt, done, 'rejected', decision.by, decision.note);
   await rt.audit.append({
     who: decision.by,

@@ -59,7 +59,9 @@ export const ConnectionBillingConfig = z.strictObject({
 export const ReviewRules = z
   .strictObject({
     /** A document whose total is at or above this amount in its currency (decimal strings, e.g. `{ INR: "500000" }`). */
-    totalAtLeast: z.record(CurrencyCode, z.string().regex(/^\d+(\.\d+)?$/, 'a decimal amount, e.g. "50000.00"')).optional(),
+    totalAtLeast: z
+      .record(CurrencyCode, z.string().regex(/^\d+(\.\d+)?$/, 'a decimal amount, e.g. "50000.00"'))
+      .optional(),
     /** A record whose buyer this connection has not created or found in billing yet (or a customer never written). */
     newCustomer: z.boolean().optional(),
     /** A document in another currency than the billing company's base currency. */

@@ -53,7 +53,8 @@ export function registerReviewCommand(program: Command): void {
   const review = program
     .command('review')
     .description('records held for review before write: list, show, summary, approve, reject');
-  const config = (c: Command) => c.option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)');
+  const config = (c: Command) =>
+    c.option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)');
 
   config(review.command('list').description('held and rejected records, with the rule that held each'))
     .option('--connection <id>', 'one connection (default: every one)')
@@ -63,7 +64,9 @@ export function registerReviewCommand(program: Command): void {
         const items = await listReview(rt, o.connection);
         if (o.json) return void console.log(JSON.stringify(items, null, 2));
         for (const i of items) console.log(line(i));
-        console.log(`${items.filter((i) => i.state === 'held').length} held, ${items.filter((i) => i.state === 'rejected').length} rejected`);
+        console.log(
+          `${items.filter((i) => i.state === 'held').length} held, ${items.filter((i) => i.state === 'rejected').length} rejected`,
+        );
       }),
     );
 
@@ -82,7 +85,11 @@ export function registerReviewCommand(program: Command): void {
       }),
     );
 
-  config(review.command('summary').description("what the connection's held records add up to (a first sync's, to approve at once)"))
+  config(
+    review
+      .command('summary')
+      .description("what the connection's held records add up to (a first sync's, to approve at once)"),
+  )
     .addOption(requiredOption('--connection <id>', 'connection id'))
     .option('--largest <n>', 'how many of the largest documents', (v) => Number.parseInt(v, 10), 10)
     .option('--json', 'print JSON')
@@ -90,7 +97,13 @@ export function registerReviewCommand(program: Command): void {
       withRuntime(o.config, async (rt) => {
         const s = await summarizeReview(rt, o.connection, o.largest);
         if (o.json) return void console.log(JSON.stringify(s, null, 2));
-        console.log(`${s.connection}: ${s.held} held (${Object.entries(s.byEntity).map(([e, n]) => `${n} ${e}`).join(', ') || 'none'})`);
+        console.log(
+          `${s.connection}: ${s.held} held (${
+            Object.entries(s.byEntity)
+              .map(([e, n]) => `${n} ${e}`)
+              .join(', ') || 'none'
+          })`,
+        );
         for (const t of s.totals) console.log(`  ${t.entity} in ${t.currency}: ${t.count}, total ${t.total}`);
         if (s.largest.length) console.log('largest:');
         for (const i of s.largest) console.log(`  ${line(i)}`);
@@ -104,19 +117,21 @@ export function registerReviewCommand(program: Command): void {
       .addOption(requiredOption('--connection <id>', 'connection id'))
       .option('--entity <name>', 'invoices | credit-notes | customers', entityOption)
       .option('--erp-id <ids>', 'one record, or several (repeat, or comma-separated)', collect)
-      .option('--all', "every held record of the connection (of --entity, if given)")
+      .option('--all', 'every held record of the connection (of --entity, if given)')
       .option('--by <name>', 'who decides (default: $USER)');
 
-  decide('approve', 'write the selected held records to billing (--all on a first-sync connection approves its first sync)').action(
-    async (o: Opts) =>
-      withRuntime(o.config, async (rt) => {
-        const by = o.by ?? process.env.USER ?? 'erp-sync';
-        const r = await approveReview(decisionParts(rt), selection(o, 'approve'), by);
-        console.log(
-          `approved ${r.approved} by ${by}: enqueued for upsert${r.firstSyncApproved ? `; the first sync of ${o.connection} is approved` : ''}${r.notHeld ? ` (${r.notHeld} selected were rejected, not held)` : ''}`,
-        );
-        if (!r.approved && !r.firstSyncApproved) process.exitCode = 1;
-      }),
+  decide(
+    'approve',
+    'write the selected held records to billing (--all on a first-sync connection approves its first sync)',
+  ).action(async (o: Opts) =>
+    withRuntime(o.config, async (rt) => {
+      const by = o.by ?? process.env.USER ?? 'erp-sync';
+      const r = await approveReview(decisionParts(rt), selection(o, 'approve'), by);
+      console.log(
+        `approved ${r.approved} by ${by}: enqueued for upsert${r.firstSyncApproved ? `; the first sync of ${o.connection} is approved` : ''}${r.notHeld ? ` (${r.notHeld} selected were rejected, not held)` : ''}`,
+      );
+      if (!r.approved && !r.firstSyncApproved) process.exitCode = 1;
+    }),
   );
   decide('reject', 'do not write the selected held records; held as rejected until the source changes them again')
     .addOption(requiredOption('--note <text>', 'why'))

@@ -55,7 +55,11 @@ export function reviewRule(review: ReviewConfig, body: BillingBody, facts: Revie
   if (rules.newCustomer && facts.newCustomer) return 'new-customer';
   if (rules.foreignCurrency && doc && doc.currency !== facts.billingCurrency) return 'foreign-currency';
   if (rules.creditNotes && body.kind === 'credit-note') return 'credit-note';
-  if (rules.totalChangedBy !== undefined && doc && changedByMoreThan(facts.previousTotal, doc.total, rules.totalChangedBy))
+  if (
+    rules.totalChangedBy !== undefined &&
+    doc &&
+    changedByMoreThan(facts.previousTotal, doc.total, rules.totalChangedBy)
+  )
     return 'total-changed';
   return undefined;
 }

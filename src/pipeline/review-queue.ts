@@ -13,7 +13,7 @@ export interface ReviewEntry {
   hash: string;
   /** The rule that held it (jobs/upsert/review-rule.ts). */
   rule: string;
-  /** `held`: waits for a person; `rejected`: a person said no, until the source changes the record again. */
+  /** `held`: waits for a person; `rejected`: a person said no, until the source changes the record again (another version or content). */
   state: 'held' | 'rejected';
   /** When this version was held (epoch ms). */
   since: number;
@@ -45,13 +45,13 @@ export class ReviewQueue {
     private readonly keys: StateKeys,
   ) {}
 
-  /** Holds a version (see hold-for-review-1.lua for what an entry already there does). */
+  /** Holds a version (see lua/hold-for-review-1.lua for what an entry already there does). */
   async hold(e: Omit<ReviewEntry, 'state'>): Promise<HoldResult> {
     const entry: ReviewEntry = { ...e, state: 'held' };
     return (await HOLD.run(
       this.redis,
       [this.keys.review(e.connection)],
-      [Quarantine.field(e.entity, e.erpId), e.version, JSON.stringify(entry)],
+      [Quarantine.field(e.entity, e.erpId), e.version, e.hash, JSON.stringify(entry)],
     )) as HoldResult;
   }
 
@@ -77,12 +77,18 @@ export class ReviewQueue {
 
   /** Rejects the version a person saw; false when it is gone or a newer version replaced it. */
   async reject(e: ReviewEntry, decision: { by: string; note: string; at?: number }): Promise<boolean> {
-    const rejected: ReviewEntry = { ...e, state: 'rejected', by: decision.by, note: decision.note, at: decision.at ?? Date.now() };
+    const rejected: ReviewEntry = {
+      ...e,
+      state: 'rejected',
+      by: decision.by,
+      note: decision.note,
+      at: decision.at ?? Date.now(),
+    };
     return this.settle(e, JSON.stringify(rejected));
   }
 
   /** Removes the version a person approved (its upsert job is enqueued first); false when a newer version replaced it. */
-  async release(e: Pick<ReviewEntry, 'connection' | 'entity' | 'erpId' | 'version'>): Promise<boolean> {
+  async release(e: Pick<ReviewEntry, 'connection' | 'entity' | 'erpId' | 'version' | 'hash'>): Promise<boolean> {
     return this.settle(e, '');
   }
 
@@ -115,13 +121,13 @@ export class ReviewQueue {
   }
 
   private async settle(
-    e: Pick<ReviewEntry, 'connection' | 'entity' | 'erpId' | 'version'>,
+    e: Pick<ReviewEntry, 'connection' | 'entity' | 'erpId' | 'version' | 'hash'>,
     json: string,
   ): Promise<boolean> {
     const done = await SETTLE.run(
       this.redis,
       [this.keys.review(e.connection)],
-      [Quarantine.field(e.entity, e.erpId), e.version, json],
+      [Quarantine.field(e.entity, e.erpId), e.version, e.hash, json],
     );
     return done === 1;
   }

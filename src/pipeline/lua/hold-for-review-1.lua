@@ -1,18 +1,19 @@
--- Holds one record for review (review-queue.ts), by its source version:
+-- Holds one record for review (review-queue.ts), by its source version and content:
 --   a newer version already held or rejected: nothing changes ('newer');
---   this version already rejected: it stays rejected until the source changes it again ('rejected');
---   this version already held: it stays as it is, its `since` kept ('held');
---   else (nothing there, or an older version held or rejected): this entry replaces it ('held').
+--   this version and content already there: it stays as it is, held (its `since` kept) or rejected
+--     (until the source changes it again) ('held' or 'rejected');
+--   else (nothing there, an older version, or the same version with other content): this entry
+--     replaces it ('held').
 -- KEYS: the connection's review hash
--- ARGV: field (entity|erpId), version, entry JSON
+-- ARGV: field (entity|erpId), version, content hash, entry JSON
 --- @include "stored-is-newer"
 
-local field, version = ARGV[1], ARGV[2]
+local field, version, hash = ARGV[1], ARGV[2], ARGV[3]
 if storedIsNewer(KEYS[1], field, version) then return 'newer' end
 local cur = redis.call('hget', KEYS[1], field)
 if cur then
   local e = cjson.decode(cur)
-  if e.version == version then return e.state end
+  if e.version == version and e.hash == hash then return e.state end
 end
-redis.call('hset', KEYS[1], field, ARGV[3])
+redis.call('hset', KEYS[1], field, ARGV[4])
 return 'held'
