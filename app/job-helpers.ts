@@ -181,6 +181,7 @@ function reconcileHelpers(
     ledger: rt.ledger,
     checkpoints: rt.checkpoints,
     quarantine: rt.quarantine,
+    review: rt.review,
     reconcileState: rt.reconcileState,
     queues: { pull: rt.queues.pull, upsert: rt.queues.upsert },
     inFlight: rt.inFlight,

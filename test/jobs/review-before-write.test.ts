@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateSettings } from '../../connectors/registry.js';
 import type { Runtime } from '../../jobs/runtime.js';
+import { runReconcile } from '../../jobs/reconcile/run-reconcile.js';
 import { documentTotal } from '../../jobs/upsert/review-rule.js';
 import { approveReview } from '../../operations/review-approve.js';
 import { bodyOf } from '../../operations/review-list.js';
@@ -200,6 +201,22 @@ describe('given a connection with review rules: an invoice total at or above an 
     expect(held.map((e) => `${e.entity}/${e.erpId}`).sort()).toEqual(expected.map((id) => `invoices/${id}`));
     expect(held.every((e) => e.rule === 'total-at-least')).toBe(true);
     expect((await p.compareWithSource({ except: new Set(expected) })).problems).toEqual([]);
+    for (const id of expected) expect(p.billingInvoices().has(id)).toBe(false);
+
+    // A deep reconcile knows them: held, with their rule, not missing (and a repair does not write them).
+    // The window of the source's changes: from the oldest held version's day to today (UTC).
+    const from = held.map((e) => e.version.slice(0, 10)).sort()[0]!;
+    const to = new Date().toISOString().slice(0, 10);
+    const r = await runReconcile(rt, { connectionId: CONNECTION, from, to, deep: true, repair: true });
+    expect(r.counts.missing_in_billing).toBe(0);
+    expect(r.counts.held).toBe(expected.length);
+    const items = r.items.filter((i) => i.kind === 'held');
+    expect(items.map((i) => i.erpId).sort()).toEqual(expected);
+    expect(items[0]).toMatchObject({
+      needsPerson: false,
+      detail: expect.stringContaining('held by rule total-at-least'),
+    });
+    await p.waitForDrain();
     for (const id of expected) expect(p.billingInvoices().has(id)).toBe(false);
   });
 });
