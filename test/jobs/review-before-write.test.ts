@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateSettings } from '../../connectors/registry.js';
 import type { Runtime } from '../../jobs/runtime.js';
+import { collector } from '../../app/service.js';
 import { runReconcile } from '../../jobs/reconcile/run-reconcile.js';
 import { documentTotal } from '../../jobs/upsert/review-rule.js';
 import { approveReview } from '../../operations/review-approve.js';
@@ -27,6 +28,15 @@ async function workersWithReview(p: Harness, review: unknown): Promise<Runtime> 
   const rt = await p.newRuntime(parseConfig(raw, p.secretEnv, validateSettings, 'review config'));
   p.startWorkers(['pull', 'upsert', 'backfill'], rt);
   return rt;
+}
+
+/** `erpsync_records_held` by rule, as the service's collector sets it from Redis. */
+async function heldGauge(rt: Runtime): Promise<Record<string, number>> {
+  await collector(rt)();
+  const { values } = await rt.metrics.recordsHeld.get();
+  return Object.fromEntries(
+    values.filter((v) => v.labels.connection === CONNECTION && v.value > 0).map((v) => [v.labels.rule, v.value]),
+  );
 }
 
 /** What approving and rejecting use, with the deployment's audit log. */
@@ -78,6 +88,7 @@ describe('given a connection with review: all', () => {
     expect(held.filter((e) => e.entity === 'customers').length).toBeGreaterThan(0);
     expect(held.every((e) => e.state === 'held' && e.rule === 'all')).toBe(true);
     expect(await rt.review.countByRule(CONNECTION)).toEqual({ all: held.length });
+    expect(await heldGauge(rt)).toEqual({ all: held.length });
     expect(await rt.quarantine.list(CONNECTION)).toEqual([]);
     expect(await rt.inFlight.count(CONNECTION)).toBe(0);
     // The record's history says it was held, by which rule.
@@ -120,6 +131,7 @@ describe('given a connection with review: all', () => {
     await p.waitForDrain();
     expect((await p.compareWithSource()).problems).toEqual([]);
     expect(await rt.review.list(CONNECTION)).toEqual([]);
+    expect(await heldGauge(rt)).toEqual({});
     const audit = await new AuditLog(rt.redis, rt.config.redis.prefix).list({ limit: 10 });
     expect(audit.map((a) => [a.action, a.who, a.connection])).toEqual([
       ['review.approve', 'bob', CONNECTION],
