@@ -4,6 +4,7 @@ import type { Runtime } from '../../jobs/runtime.js';
 import { collector } from '../../app/service.js';
 import { runReconcile } from '../../jobs/reconcile/run-reconcile.js';
 import { documentTotal } from '../../jobs/upsert/review-rule.js';
+import { explainRecord } from '../../operations/explain-record.js';
 import { approveReview } from '../../operations/review-approve.js';
 import { bodyOf } from '../../operations/review-list.js';
 import { rejectReview } from '../../operations/review-reject.js';
@@ -102,6 +103,9 @@ describe('given a connection with review: all', () => {
     const shown = await showReview(rt, CONNECTION, 'invoices', e!.erpId);
     expect(shown?.entry).toMatchObject({ erpId: e!.erpId, rule: 'all', state: 'held', version: e!.version });
     expect(shown?.body).toMatchObject({ kind: 'invoice', invoice: { erpId: e!.erpId } });
+    // `erp-sync explain` tells it too: no billing write, held by its rule.
+    const [lineage] = await explainRecord(rt, CONNECTION, e!.erpId, ['invoices']);
+    expect(lineage).toMatchObject({ billing: null, review: { state: 'held', rule: 'all', version: e!.version } });
   });
 
   it('when a held invoice is edited in the source, then the newer version replaces the held one, and approving writes the newer version', async () => {
