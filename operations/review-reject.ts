@@ -12,7 +12,7 @@ export interface RejectReport {
 /**
  * `review reject`: the held records selected are not written. Each stays in the review queue as rejected,
  * with who and the note, until the source changes it again: a newer version is held for review as any
- * other (src/pipeline/lua/hold-for-review-1.lua), the rejected version never reaches billing.
+ * other (src/pipeline/lua/hold-for-review-2.lua), the rejected version never reaches billing.
  */
 export async function rejectReview(
   rt: Pick<ReviewDecisionHelpers, 'connection' | 'review' | 'recordHistory' | 'audit' | 'auditStatus'>,

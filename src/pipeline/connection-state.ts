@@ -38,6 +38,7 @@ export class ConnectionState {
       k.billingCompany(connection),
       ...entities.map((e) => k.windowCheckpoint(connection, e)),
       k.review(connection),
+      k.reviewIndex(connection),
       k.reviewFirstSync(connection),
     ];
     return (await RESET.run(this.redis, keys, [JSON.stringify(binding), ...entities])) as number;

@@ -35,6 +35,8 @@ export function stateKeys(prefix: string, layout: KeyLayout = {}) {
     quarantine: (connection: string) => `${prefix}:quarantine:${c(connection)}`,
     /** Records held for review before write (field entity|erpId), review-queue.ts. */
     review: (connection: string) => `${prefix}:review:${c(connection)}`,
+    /** Beside it: each held record's "state|rule", what counting reads (never the bodies). */
+    reviewIndex: (connection: string) => `${prefix}:review-index:${c(connection)}`,
     /** Set once a `first-sync` connection's first sync is approved (or it was found already synced). */
     reviewFirstSync: (connection: string) => `${prefix}:review-first-sync:${c(connection)}`,
     customersEnsured: (connection: string) => `${prefix}:customers-ensured:${c(connection)}`,

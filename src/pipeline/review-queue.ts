@@ -28,10 +28,10 @@ export interface ReviewEntry {
 /** What holding a record did: held (now or already), kept rejected, or left a newer version in place. */
 export type HoldResult = 'held' | 'rejected' | 'newer';
 
-const HOLD = LuaScript.load('hold-for-review-1');
-const SETTLE = LuaScript.load('settle-review-1');
+const HOLD = LuaScript.load('hold-for-review-2');
+const SETTLE = LuaScript.load('settle-review-2');
 // Clear only if the entry is not newer than the version just written (as the quarantine's).
-const CLEAR_IF_NOT_NEWER = LuaScript.load('clear-if-not-newer-1');
+const CLEAR = LuaScript.load('clear-review-2');
 
 /**
  * Records held for a person's review before they are written to billing (`connections[].review`), one
@@ -45,14 +45,16 @@ export class ReviewQueue {
     private readonly keys: StateKeys,
   ) {}
 
-  /** Holds a version (see lua/hold-for-review-1.lua for what an entry already there does). */
+  /** Holds a version (see lua/hold-for-review-2.lua for what an entry already there does). */
   async hold(e: Omit<ReviewEntry, 'state'>): Promise<HoldResult> {
     const entry: ReviewEntry = { ...e, state: 'held' };
-    return (await HOLD.run(
-      this.redis,
-      [this.keys.review(e.connection)],
-      [Quarantine.field(e.entity, e.erpId), e.version, e.hash, JSON.stringify(entry)],
-    )) as HoldResult;
+    return (await HOLD.run(this.redis, this.pair(e.connection), [
+      Quarantine.field(e.entity, e.erpId),
+      e.version,
+      e.hash,
+      JSON.stringify(entry),
+      e.rule,
+    ])) as HoldResult;
   }
 
   async get(connection: string, entity: string, erpId: string): Promise<ReviewEntry | undefined> {
@@ -68,10 +70,13 @@ export class ReviewQueue {
       .sort((a, b) => a.since - b.since || a.erpId.localeCompare(b.erpId));
   }
 
-  /** Held records (not rejected ones) by the rule that held them. */
+  /** Held records (not rejected ones) by the rule that held them, from the index (the bodies are not read). */
   async countByRule(connection: string): Promise<Record<string, number>> {
     const out: Record<string, number> = {};
-    for (const e of await this.list(connection)) if (e.state === 'held') out[e.rule] = (out[e.rule] ?? 0) + 1;
+    for (const v of await this.redis.hvals(this.keys.reviewIndex(connection))) {
+      const [state, rule] = v.split('|') as [string, string];
+      if (state === 'held') out[rule] = (out[rule] ?? 0) + 1;
+    }
     return out;
   }
 
@@ -94,11 +99,7 @@ export class ReviewQueue {
 
   /** An approved version written to billing: its entry goes, unless a newer version is held since. */
   async clear(connection: string, entity: string, erpId: string, version: string): Promise<boolean> {
-    const r = await CLEAR_IF_NOT_NEWER.run(
-      this.redis,
-      [this.keys.review(connection)],
-      [Quarantine.field(entity, erpId), version],
-    );
+    const r = await CLEAR.run(this.redis, this.pair(connection), [Quarantine.field(entity, erpId), version]);
     return r === 1;
   }
 
@@ -124,11 +125,17 @@ export class ReviewQueue {
     e: Pick<ReviewEntry, 'connection' | 'entity' | 'erpId' | 'version' | 'hash'>,
     json: string,
   ): Promise<boolean> {
-    const done = await SETTLE.run(
-      this.redis,
-      [this.keys.review(e.connection)],
-      [Quarantine.field(e.entity, e.erpId), e.version, e.hash, json],
-    );
+    const done = await SETTLE.run(this.redis, this.pair(e.connection), [
+      Quarantine.field(e.entity, e.erpId),
+      e.version,
+      e.hash,
+      json,
+    ]);
     return done === 1;
+  }
+
+  /** The connection's entries and their index: one slot on a Cluster (the connection's hash tag). */
+  private pair(connection: string): string[] {
+    return [this.keys.review(connection), this.keys.reviewIndex(connection)];
   }
 }

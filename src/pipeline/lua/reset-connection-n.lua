@@ -6,7 +6,7 @@
 -- owner forgets what was written, entry by entry).
 -- KEYS: checkpoints, rewind counts, customers ensured, quarantine, in-flight, verdicts, reconcile,
 --   last errors, billing company, then one backfill-window checkpoint key per entity, then the review
---   queue and its first-sync mark
+--   queue, its index and its first-sync mark
 -- ARGV: billing binding JSON, then the entity of each window key, in the same order
 -- Returns the number of keys deleted.
 --- @include "count-rewind"
@@ -20,7 +20,7 @@ for _, i in ipairs({ 1, 3, 4, 5, 6, 7, 8 }) do
   local key = KEYS[i]
   deleted = deleted + redis.call('del', key)
 end
--- After the window keys: the review queue and its first-sync mark (held bodies were mapped for the old company).
+-- After the window keys: the review queue, its index and its first-sync mark (held bodies were mapped for the old company).
 for i = 9 + #ARGV, #KEYS do
   deleted = deleted + redis.call('del', KEYS[i])
 end

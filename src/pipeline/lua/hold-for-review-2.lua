@@ -4,8 +4,9 @@
 --     (until the source changes it again) ('held' or 'rejected');
 --   else (nothing there, an older version, or the same version with other content): this entry
 --     replaces it ('held').
--- KEYS: the connection's review hash
--- ARGV: field (entity|erpId), version, content hash, entry JSON
+-- The index beside the entries (field → "state|rule") is what counting reads, never the bodies.
+-- KEYS: the connection's review hash, its index
+-- ARGV: field (entity|erpId), version, content hash, entry JSON, rule
 --- @include "stored-is-newer"
 
 local field, version, hash = ARGV[1], ARGV[2], ARGV[3]
@@ -16,4 +17,5 @@ if cur then
   if e.version == version and e.hash == hash then return e.state end
 end
 redis.call('hset', KEYS[1], field, ARGV[4])
+redis.call('hset', KEYS[2], field, 'held|' .. ARGV[5])
 return 'held'
