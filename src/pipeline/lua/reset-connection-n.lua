@@ -22,7 +22,8 @@ for _, i in ipairs({ 1, 3, 4, 5, 6, 7, 8 }) do
 end
 -- After the window keys: the review queue, its index and its first-sync mark (held bodies were mapped for the old company).
 for i = 9 + #ARGV, #KEYS do
-  deleted = deleted + redis.call('del', KEYS[i])
+  local key = KEYS[i]
+  deleted = deleted + redis.call('del', key)
 end
 redis.call('set', KEYS[9], ARGV[1])
 return deleted
