@@ -245,7 +245,11 @@ export async function upsertRecord(
     const hold = await holdForReview(rt.review, run.data, body, begun, record.buyer?.buyerId);
     if (hold) {
       const { rule, result } = hold;
-      settle(erpId, result === 'newer' ? { outcome: 'stale' } : { outcome: 'held', version: run.data.version, rule });
+      const again = result === 'kept' || result === 'rejected';
+      settle(
+        erpId,
+        result === 'newer' ? { outcome: 'stale' } : { outcome: 'held', version: run.data.version, rule, again },
+      );
       return { outcome: result === 'newer' ? 'stale' : 'held' };
     }
     await takeBillingSlot(run);

@@ -18,8 +18,9 @@ export interface ReviewHelpers {
 
 /**
  * The review check, just before a record is written to billing: the rule that holds it and what the hold
- * did (src/pipeline/review-queue.ts: `held`, replacing an older version held; `rejected`, a version a
- * person rejected stays so; `newer`, a newer version is held already), or undefined when it goes on.
+ * did (src/pipeline/review-queue.ts: `held`, replacing an older version held; `kept`, held already;
+ * `rejected`, a version a person rejected stays so; `newer`, a newer version is held already), or
+ * undefined when it goes on.
  */
 export async function holdForReview(
   review: ReviewHelpers | undefined,

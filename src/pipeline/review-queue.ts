@@ -25,8 +25,8 @@ export interface ReviewEntry {
   note?: string;
 }
 
-/** What holding a record did: held (now or already), kept rejected, or left a newer version in place. */
-export type HoldResult = 'held' | 'rejected' | 'newer';
+/** What holding a record did: held now, already held (`kept`), kept rejected, or left a newer version in place. */
+export type HoldResult = 'held' | 'kept' | 'rejected' | 'newer';
 
 const HOLD = LuaScript.load('hold-for-review-2');
 const SETTLE = LuaScript.load('settle-review-2');

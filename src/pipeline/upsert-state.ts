@@ -46,7 +46,12 @@ export type RecordSettlement =
   /** The ledger holds a newer version. */
   | { outcome: 'stale' }
   /** Held for review before write (src/pipeline/review-queue.ts): not written, no longer in flight. */
-  | { outcome: 'held'; version: string; rule: string }
+  | {
+      outcome: 'held';
+      version: string;
+      rule: string;
+      /** Held already (or rejected): no new history entry. */ again?: boolean;
+    }
   /** No outcome in this job (set aside, left its batch, quarantined, failed): the lock is released, nothing else. */
   | { outcome: 'released' };
 

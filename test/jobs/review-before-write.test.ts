@@ -180,6 +180,8 @@ describe('given a connection with review: all', () => {
     expect((await rt.ledger.get(CONNECTION, 'invoices', id))?.version).toBe(written!.version);
     const history = await rt.recordHistory.list(CONNECTION, 'invoices', id);
     expect(history.find((h) => h.outcome === 'rejected')).toMatchObject({ by: 'carol', reason: 'wrong customer' });
+    // Read again, the rejected version is not told again: one `held` entry for it, then the rejection.
+    expect(history.filter((h) => h.version === held.version).map((h) => h.outcome)).toEqual(['held', 'rejected']);
 
     p.zoho.store.editInvoice(id);
     await pullInvoices(p);

@@ -35,7 +35,7 @@ describe('the review queue (records held for review before write)', () => {
 
   it('given a held version, when a newer one is held, then it replaces it; an older one never does; the same one keeps its since', async () => {
     expect(await queue.hold(entry('1', V1, 'a'))).toBe('held');
-    expect(await queue.hold({ ...entry('1', V1, 'a'), since: 1 })).toBe('held');
+    expect(await queue.hold({ ...entry('1', V1, 'a'), since: 1 })).toBe('kept');
     expect((await queue.get(CONNECTION, 'invoices', '1'))?.since).toBe(Date.parse(V1));
     expect(await queue.hold(entry('1', V2, 'b', 'total-at-least'))).toBe('held');
     expect(await queue.hold(entry('1', V1, 'a'))).toBe('newer');
