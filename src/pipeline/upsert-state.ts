@@ -120,7 +120,8 @@ export class UpsertState {
     const args: Array<string | number> = [owner, jobId];
     for (const { erpId, settlement: s } of records) {
       keys.push(this.keys.recordLock(connection, entity, erpId));
-      const version = s.outcome === 'written' ? s.entry.version : s.outcome === 'unchanged' ? s.version : '';
+      const version =
+        s.outcome === 'written' ? s.entry.version : s.outcome === 'unchanged' || s.outcome === 'held' ? s.version : '';
       const entry = s.outcome === 'written' ? encodeLedgerEntry(erpId, s.entry) : '';
       const day = s.outcome === 'written' ? (dayScoreOf(s.entry) ?? '') : '';
       args.push(OUTCOME_CODE[s.outcome], erpId, Quarantine.field(entity, erpId), version, entry, day);
