@@ -53,6 +53,7 @@ const UNIT_TESTS = [
   'test/http/retry-after.test.ts',
   'test/http/with-retry.test.ts',
   'test/jobs/admission.test.ts',
+  'test/jobs/upsert/review-rule.test.ts',
   'test/jobs/reconcile/classifiers.test.ts',
   'test/jobs/reconcile/field-digest.test.ts',
   'test/ops/grafana-dashboard.test.ts',

@@ -151,6 +151,13 @@ function upsertHelpers(rt: Runtime, { gate }: SharedHelpers, billingOutage: Bill
     backfillRuns: rt.backfillRuns,
     queues: { upsert: rt.queues.upsert },
     breaker: billingBreaker(billingOutage),
+    review: {
+      // The config as it is now (a reload may change a connection's review); a removed connection: none.
+      configOf: (id) => rt.config.connections.find((c) => c.id === id)?.review ?? 'none',
+      entitiesOf: (id) => rt.config.connections.find((c) => c.id === id)?.entities ?? [],
+      billingCurrency: (id) => rt.billingOf(id).baseCurrency,
+      queue: rt.review,
+    },
   };
 }
 
@@ -174,6 +181,7 @@ function reconcileHelpers(
     ledger: rt.ledger,
     checkpoints: rt.checkpoints,
     quarantine: rt.quarantine,
+    review: rt.review,
     reconcileState: rt.reconcileState,
     queues: { pull: rt.queues.pull, upsert: rt.queues.upsert },
     inFlight: rt.inFlight,

@@ -16,6 +16,7 @@ import { type ReloadOutcome, reloadConfig } from './reload-config.js';
 import { openRuntime } from './create-runtime.js';
 import { startWebhookIngress } from './webhook-ingress.js';
 import type { Runtime } from '../jobs/runtime.js';
+import { REVIEW_RULES } from '../jobs/upsert/review-rule.js';
 import {
   type Role,
   startWorkers,
@@ -55,6 +56,7 @@ export function collector(
     | 'config'
     | 'metrics'
     | 'quarantine'
+    | 'review'
     | 'syncStatus'
     | 'health'
     | 'inFlight'
@@ -73,6 +75,13 @@ export function collector(
     }
     for (const c of rt.config.connections) {
       rt.metrics.quarantineSize.set({ connection: c.id }, await rt.quarantine.count(c.id));
+      // Records held for review: series for a connection with a review (or still holding records after a
+      // reload turned it off); none for one that never had any.
+      const held = await rt.review.countByRule(c.id);
+      const reviewed = c.review !== 'none' || Object.keys(held).length > 0;
+      for (const rule of REVIEW_RULES)
+        if (reviewed) rt.metrics.recordsHeld.set({ connection: c.id, rule }, held[rule] ?? 0);
+        else rt.metrics.recordsHeld.remove({ connection: c.id, rule });
       rt.metrics.inFlightRecords.set({ connection: c.id }, await rt.inFlight.count(c.id));
       rt.metrics.vendorUp.set({ connection: c.id }, (await rt.outages.get(c.id)) ? 0 : 1);
       rt.metrics.connectionPaused.set(

@@ -21,6 +21,7 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Regist
   ['check', async () => (await import('./commands/check.js')).registerCheckCommand],
   ['sync', async () => (await import('./commands/sync.js')).registerSyncCommand],
   ['dlq', async () => (await import('./commands/dlq.js')).registerDlqCommand],
+  ['review', async () => (await import('./commands/review.js')).registerReviewCommand],
   ['explain', async () => (await import('./commands/explain.js')).registerExplainCommand],
   ['history', async () => (await import('./commands/history.js')).registerHistoryCommand],
   ['config', async () => (await import('./commands/config.js')).registerConfigCommand],

@@ -114,6 +114,8 @@ export const UpsertPayload = z.strictObject({
   billingSlotAt: z.number().int().optional(),
   /** How the record came (the record's history tells it): absent = a pull's, poll or backfill by the job's priority. */
   path: z.enum(HISTORY_PATHS).optional(),
+  /** Who approved this version after review before write (`erp-sync review approve`): it is written without a review check. */
+  approvedBy: z.string().min(1).optional(),
 });
 /** As producers write it: the body as the mapper made it (billing's defaults not yet applied). */
 export type UpsertPayload = z.input<typeof UpsertPayload>;

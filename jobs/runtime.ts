@@ -23,6 +23,7 @@ import type { LedgerDateIndex } from '../src/pipeline/ledger-date-index.js';
 import type { ReconcileCycleState } from '../src/pipeline/reconcile-cycle-state.js';
 import type { Outages } from '../src/pipeline/outages.js';
 import type { Quarantine } from '../src/pipeline/quarantine.js';
+import type { ReviewQueue } from '../src/pipeline/review-queue.js';
 import { Quotas } from '../src/pipeline/quotas.js';
 import type { ReconcileState } from '../src/pipeline/reconcile-state.js';
 import { LeaseKeeper } from '../src/pipeline/lease-keeper.js';
@@ -46,6 +47,8 @@ export interface StateStores {
   reconcileCycle: ReconcileCycleState;
   checkpoints: Checkpoints;
   quarantine: Quarantine;
+  /** Records held for review before write (`connections[].review`). */
+  review: ReviewQueue;
   inFlight: InFlight;
   /** Billing and vendor outages in progress, shared by every process. */
   outages: Outages;

@@ -27,7 +27,7 @@ export interface SettlingJob {
 
 /**
  * The job's SETTLE (UpsertState.settleMany), followed by one history entry per record with an outcome
- * (written, unchanged, stale; a record only released has none). A write's entry names the compared fields
+ * (written, unchanged, stale, held; a record only released has none). A write's entry names the compared fields
  * that changed since the previous write, read from the ledger just before SETTLE replaces it (the job
  * holds the records' locks, so no other write comes between): one more round trip per job, the append.
  * The history is told after SETTLE, once
@@ -82,7 +82,7 @@ export function pathOf(payload: Pick<UpsertJobData, 'path'> | undefined, job: Se
   return (job.opts.priority ?? 0) >= PRIORITY.backfill ? 'backfill' : 'poll';
 }
 
-/** A settlement as a history entry; undefined for a record only released (no outcome in this job). */
+/** A settlement as a history entry; undefined for a record only released (no outcome in this job), or held again as it was. */
 export function settledEntry(
   s: RecordSettlement,
   payload: Pick<UpsertJobData, 'version' | 'hash'> | undefined,
@@ -102,6 +102,8 @@ export function settledEntry(
     };
   }
   if (s.outcome === 'unchanged') return { ...base, outcome: 'unchanged', version: s.version };
+  if (s.outcome === 'held')
+    return s.again ? undefined : { ...base, outcome: 'held', version: s.version, reason: s.rule };
   if (s.outcome === 'stale') return { ...base, outcome: 'stale', ...(payload ? { version: payload.version } : {}) };
   return undefined;
 }

@@ -32,6 +32,7 @@ import { JobSettlements } from './job-settlements.js';
 import { settlingWithHistory } from './upsert-history.js';
 import { classifyUpsertFailure, type UpsertQuarantineReason } from './upsert/classify-upsert-failure.js';
 import { DependencyMissingError } from './upsert/dependency-missing-error.js';
+import { holdForReview, type ReviewHelpers } from './upsert/hold-for-review.js';
 import { invoicesNotInBilling, invoicesThatWillNotCome } from './upsert/missing-invoices.js';
 import type { ConnectionGate } from './connection-gate.js';
 
@@ -70,6 +71,8 @@ export interface UpsertHelpers {
   breaker: BillingBreaker;
   /** How long a job's record locks last unless it settles or extends them (default RECORD_LOCK_TTL_MS; tests shorten it). */
   recordLockTtlMs?: number;
+  /** Review before write (`connections[].review`); absent: nothing is held. */
+  review?: ReviewHelpers;
 }
 
 /** Why and until when a record is set aside. */
@@ -77,7 +80,7 @@ export type RecordDeferral = Pick<Deferral, 'at' | 'jitterMs'> & {
   reason: 'record-locked' | 'billing-slot' | 'dependency';
 };
 
-export type UpsertOutcome = 'written' | 'unchanged' | 'stale';
+export type UpsertOutcome = 'written' | 'unchanged' | 'stale' | 'held';
 
 /** The billing call that writes each entity (named as billing's client names its operations). */
 const BILLING_WRITE = {
@@ -208,7 +211,7 @@ export function recordLocksLease(
  * after the quarantine entry is written) or failed in a way a retry may mend. A record whose lock the job
  * holds is settled in `settlements` whatever happens (the job tells Redis, see jobs/job-settlements.ts).
  *
- * The steps: admit (the record's lock) → skip what billing already holds → take a billing slot → ensure
+ * The steps: admit (the record's lock) → skip what billing already holds → hold for review → take a billing slot → ensure
  * the customer → write by entity → settle; a failure is classified (classifyUpsertFailure) and acted on.
  */
 export async function upsertRecord(
@@ -238,6 +241,17 @@ export async function upsertRecord(
       return { outcome: skipped };
     }
     const body = checkedBody(record);
+    // Review before write: a held record is settled here, not written (src/pipeline/review-queue.ts).
+    const hold = await holdForReview(rt.review, run.data, body, begun, record.buyer?.buyerId);
+    if (hold) {
+      const { rule, result } = hold;
+      const again = result === 'kept' || result === 'rejected';
+      settle(
+        erpId,
+        result === 'newer' ? { outcome: 'stale' } : { outcome: 'held', version: run.data.version, rule, again },
+      );
+      return { outcome: result === 'newer' ? 'stale' : 'held' };
+    }
     await takeBillingSlot(run);
     if (record.buyer && !begun.customerEnsured)
       await ensureCustomer({ billing: run.billing, customersEnsured: rt.customersEnsured }, conn, record.buyer, signal);
@@ -246,6 +260,8 @@ export async function upsertRecord(
     // version), quarantine cleared, in-flight settled, lock released. At once after an attachment.
     settle(erpId, { outcome: 'written', entry: writtenEntry(run, written) }, run.needsAttachment);
     rt.breaker.succeeded();
+    // An approved version is in billing: a copy of it held meanwhile (a pull's, before this write) goes.
+    if (run.data.approvedBy) await rt.review?.queue.clear(conn, entity, erpId, run.data.version);
     rt.metrics.recordsUpserted.inc({ connection: conn, entity });
     return { outcome: 'written' };
   } catch (err) {

@@ -4,10 +4,13 @@ import { printedHistoryEntry } from './list-history.js';
 
 /**
  * One ERP record's path, per entity it is known as: source version → job → billing ids → quarantine →
- * last reconciliation verdict → every outcome on record (`erp-sync explain`, `GET /api/v1/records/…`). Empty: never seen.
+ * last reconciliation verdict → held for review (or rejected) → every outcome on record (`erp-sync explain`, `GET /api/v1/records/…`). Empty: never seen.
  */
 export async function explainRecord(
-  rt: Pick<Runtime, 'connection' | 'ledger' | 'quarantine' | 'reconcileState' | 'queues' | 'recordHistory'>,
+  rt: Pick<Runtime, 'connection' | 'ledger' | 'quarantine' | 'reconcileState' | 'queues' | 'recordHistory'> & {
+    /** Absent: review before write is not shown. */
+    review?: Runtime['review'];
+  },
   connection: string,
   erpId: string,
   entities: readonly EntityName[] = ENTITY_NAMES,
@@ -19,7 +22,8 @@ export async function explainRecord(
     const quarantine = await rt.quarantine.get(connection, entity, erpId);
     const verdict = await rt.reconcileState.verdict(connection, entity, erpId);
     const history = await rt.recordHistory.list(connection, entity, erpId);
-    if (!ledger && !quarantine && !verdict && !history.length) continue;
+    const review = await rt.review?.get(connection, entity, erpId);
+    if (!ledger && !quarantine && !verdict && !history.length && !review) continue;
     let job: { id: string; state: string; attemptsMade: number; failedReason?: string } | undefined;
     if (ledger?.jobId) {
       const j = await rt.queues.upsert.getJob(ledger.jobId);
@@ -62,6 +66,15 @@ export async function explainRecord(
           }
         : null,
       reconciliation: verdict ?? null,
+      review: review
+        ? {
+            state: review.state,
+            rule: review.rule,
+            version: review.version,
+            since: new Date(review.since).toISOString(),
+            ...(review.state === 'rejected' ? { by: review.by ?? null, note: review.note ?? null } : {}),
+          }
+        : null,
       history: history.map(printedHistoryEntry),
     });
   }

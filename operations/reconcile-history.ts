@@ -68,6 +68,7 @@ export async function reconcileHistory(
     connection: rt.connection,
     ledger: rt.ledger,
     ledgerDates: rt.history.ledgerDates,
+    review: rt.review,
   };
   const readSource = async (w: { from: number; to: number }) => {
     const read = await readSourceWindow(source, conn, w, report, signal);

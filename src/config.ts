@@ -52,6 +52,30 @@ export const ConnectionBillingConfig = z.strictObject({
   url: z.never({ error: 'one billing service has one url: set billing.url' }).optional(),
 });
 
+/**
+ * Review before write (`connections[].review`): which records wait for a person before billing gets them.
+ * `none`: none; `first-sync`: every record of a new connection until its first sync is approved as a whole;
+ * `all`: every record; or rules, any of which holds a record.
+ */
+export const ReviewRules = z
+  .strictObject({
+    /** A document whose total is at or above this amount in its currency (decimal strings, e.g. `{ INR: "500000" }`). */
+    totalAtLeast: z
+      .record(CurrencyCode, z.string().regex(/^\d+(\.\d+)?$/, 'a decimal amount, e.g. "50000.00"'))
+      .optional(),
+    /** A record whose buyer this connection has not created or found in billing yet (or a customer never written). */
+    newCustomer: z.boolean().optional(),
+    /** A document in another currency than the billing company's base currency. */
+    foreignCurrency: z.boolean().optional(),
+    /** Every credit note. */
+    creditNotes: z.boolean().optional(),
+    /** An invoice whose total changed by more than this share (0.2 = 20 %) since its last write. */
+    totalChangedBy: z.number().positive().optional(),
+  })
+  .refine((r) => Object.values(r).some((v) => v !== undefined && v !== false), 'give at least one rule');
+export const ReviewConfig = z.union([z.enum(['none', 'first-sync', 'all']), z.strictObject({ rules: ReviewRules })]);
+export type ReviewConfig = z.infer<typeof ReviewConfig>;
+
 /** What an API token may do: `viewer` reads, `operator` also acts (pause, resume, sync, replay), `admin` everything. */
 export const ApiRole = z.enum(['viewer', 'operator', 'admin']);
 export type ApiRole = z.infer<typeof ApiRole>;
@@ -122,6 +146,8 @@ export const ConnectionConfig = z.strictObject({
    * `X-Erp-Sync-Secret` set on the workflow webhook. Through `${VAR}`, never in the file.
    */
   webhooks: z.strictObject({ secret: z.string().min(8, 'use at least 8 characters') }).optional(),
+  /** Review before write: which records wait for a person's approval (docs/configuration.md, "Review before write"). @defaultValue none */
+  review: ReviewConfig.default('none'),
 });
 export type ConnectionConfig = z.infer<typeof ConnectionConfig>;
 

@@ -18,6 +18,7 @@ import { LedgerDateIndex } from '../../src/pipeline/ledger-date-index.js';
 import { Outages } from '../../src/pipeline/outages.js';
 import { RecordHistory } from '../../src/pipeline/record-history.js';
 import { QuarantineWithHistory } from '../../src/pipeline/record-history-quarantine.js';
+import { ReviewQueue } from '../../src/pipeline/review-queue.js';
 import type { Quotas } from '../../src/pipeline/quotas.js';
 import { ReconcileCycleState } from '../../src/pipeline/reconcile-cycle-state.js';
 import { ReconcileState } from '../../src/pipeline/reconcile-state.js';
@@ -46,6 +47,7 @@ export function createStateStores(
     reconcileCycle: new ReconcileCycleState(redis, keys),
     checkpoints: new Checkpoints(redis, keys),
     quarantine: new QuarantineWithHistory(redis, keys, recordHistory),
+    review: new ReviewQueue(redis, keys),
     inFlight: new InFlight(redis, keys),
     outages: new Outages(redis, keys),
     quotas,

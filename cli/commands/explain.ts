@@ -37,6 +37,10 @@ export function registerExplainCommand(program: Command): void {
             `  quarantine:     ${e.quarantine ? `${e.quarantine.reason} (${e.quarantine.stage}) v${e.quarantine.version}: ${e.quarantine.message}` : '-'}`,
           );
           console.log(`  reconciliation: ${e.reconciliation ? JSON.stringify(e.reconciliation) : 'never reconciled'}`);
+          if (e.review)
+            console.log(
+              `  review:         ${e.review.state} v${e.review.version} by rule ${e.review.rule} since ${e.review.since}${e.review.state === 'rejected' ? ` (rejected by ${e.review.by}: ${e.review.note})` : ''}`,
+            );
           console.log(`  history:        ${e.history.length ? `${e.history.length}, oldest first` : '-'}`);
           for (const h of e.history) console.log(`    ${historyLine(h)}`);
         }

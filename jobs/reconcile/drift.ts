@@ -18,6 +18,11 @@ export const DRIFT_KINDS = [
   'duplicate',
   /** An in-flight record whose upsert job was gone or had failed unaccounted (jobs/sweep.ts acted on it). */
   'lost_in_flight',
+  /**
+   * Not in billing (or at an older version) because it is held for review before write
+   * (`connections[].review`, `erp-sync review list`): a person's decision, not a sync, brings it.
+   */
+  'held',
 ] as const;
 export type DriftKind = (typeof DRIFT_KINDS)[number];
 

@@ -8,6 +8,7 @@ import type { Checkpoints } from '../../src/pipeline/checkpoints.js';
 import type { LeaseKeeper } from '../../src/pipeline/lease-keeper.js';
 import type { Ledger } from '../../src/pipeline/ledger.js';
 import type { Quarantine } from '../../src/pipeline/quarantine.js';
+import type { ReviewQueue } from '../../src/pipeline/review-queue.js';
 import type { ReconcileState } from '../../src/pipeline/reconcile-state.js';
 import type { ConnectionHandle } from '../runtime.js';
 import type { SweepResult } from '../sweep.js';
@@ -35,6 +36,8 @@ export interface ReconcileHelpers {
   ledger: Pick<Ledger, 'getMany' | 'scan' | 'markSourceDeleted' | 'requestRepair'>;
   checkpoints: Pick<Checkpoints, 'rewindCheckpoint'>;
   quarantine: Pick<Quarantine, 'get' | 'put'>;
+  /** Records held for review before write: reported as `held`, not as missing or stale (absent: none held). */
+  review?: Pick<ReviewQueue, 'get'>;
   reconcileState: Pick<ReconcileState, 'recordVerdicts' | 'recordRun' | 'scratchSet'>;
   queues: { pull: Pick<Queue, 'add'>; upsert: Pick<Queue, 'addBulk'> };
   /** What a repair by id enqueues through (repair-by-id.ts). */

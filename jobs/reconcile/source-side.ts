@@ -1,5 +1,6 @@
 import type { SourceRecord } from '../../src/connector/types.js';
 import type { LedgerEntry } from '../../src/pipeline/ledger.js';
+import type { ReviewEntry } from '../../src/pipeline/review-queue.js';
 import type { DriftItem } from './drift.js';
 import { dateInZone } from './date-in-zone.js';
 import type { ReconcileHelpers } from './run-reconcile.js';
@@ -103,6 +104,13 @@ async function judgeSourcePage(read: SourceRead, records: SourceRecord[]): Promi
     // committing meanwhile keeps its content); the billing and ledger passes decide whether billing reflects it.
     if (verdict === 'mark-deleted') await rt.ledger.markSourceDeleted(conn, 'invoices', r.id, r.version);
     if (verdict === 'missing' || verdict === 'stale' || verdict === 'in-step') out.checked++;
+    const waiting =
+      verdict === 'missing' || verdict === 'stale' ? await rt.review?.get(conn, 'invoices', r.id) : undefined;
+    if (waiting) {
+      // Held for review before write: a person's decision brings it, not a sync (`erp-sync review list`).
+      out.items.push({ ...heldItem(waiting, e), erpId: r.id, version: r.version });
+      continue;
+    }
     if (verdict === 'missing' && !(await rt.quarantine.get(conn, 'invoices', r.id)))
       // A quarantined one is reported by the quarantine (dlq list), with its reason.
       out.items.push({
@@ -121,6 +129,23 @@ async function judgeSourcePage(read: SourceRead, records: SourceRecord[]): Promi
         version: r.version,
       });
   }
+}
+
+/** A record held for review (or rejected) as a reconcile reports it: `held`, with the rule, or who rejected it. */
+export function heldItem(
+  w: Pick<ReviewEntry, 'version' | 'rule' | 'state' | 'since' | 'by' | 'note'>,
+  e: Pick<LedgerEntry, 'version' | 'billingId' | 'number'> | undefined,
+): DriftItem {
+  const why =
+    w.state === 'rejected'
+      ? `rejected by ${w.by ?? 'someone'}: ${w.note ?? ''}`
+      : `held by rule ${w.rule} since ${new Date(w.since).toISOString()}`;
+  return {
+    kind: 'held',
+    ...(e ? { invoiceId: e.billingId, invoiceNumber: e.number } : {}),
+    detail: `version ${w.version} ${why}${e ? `; billing/ledger at ${e.version}` : '; not in billing'}`,
+    needsPerson: false,
+  };
 }
 
 /**

@@ -7,6 +7,8 @@ import type { ConnectionHandle } from '../runtime.js';
 import type { DriftReport } from './drift.js';
 import { type DayWindow, windowText } from './invoice-date-window.js';
 import { countingVendorCalls } from './repair-by-id.js';
+import type { ReviewQueue } from '../../src/pipeline/review-queue.js';
+import { heldItem } from './source-side.js';
 
 const ENTITY = 'invoices';
 /** Ids asked of the source at once (a page of a by-ids read where the vendor takes a list). */
@@ -17,6 +19,8 @@ export interface SourceWindowHelpers {
   connection(id: string): ConnectionHandle;
   ledger: Pick<Ledger, 'getMany' | 'markSourceDeleted'>;
   ledgerDates: Pick<LedgerDateIndex, 'ids'>;
+  /** A newer version held for review before write is reported as `held`, not as stale (absent: none held). */
+  review?: Pick<ReviewQueue, 'get'>;
 }
 
 export interface SourceWindowRead {
@@ -72,6 +76,11 @@ export async function readSourceWindow(
         if (r.deleted) {
           if (!e.sourceDeletedAt) await rt.ledger.markSourceDeleted(conn, ENTITY, r.id, r.version);
         } else if (e.version < r.version) {
+          const waiting = await rt.review?.get(conn, ENTITY, r.id);
+          if (waiting) {
+            report.add({ ...heldItem(waiting, e), erpId: r.id });
+            continue;
+          }
           report.add({
             kind: 'stale_version',
             erpId: r.id,

@@ -234,6 +234,10 @@ function progressMetrics({ c, g }: MetricMakers) {
       ['connection', 'entity'] as const,
     ),
     quarantineSize: g('erpsync_quarantine_records', 'Records currently in quarantine', ['connection'] as const),
+    recordsHeld: g('erpsync_records_held', 'Records held for review before write, by the rule that held them', [
+      'connection',
+      'rule',
+    ] as const),
     vendorQuotaRemaining: g('erpsync_vendor_quota_remaining', 'Vendor requests left in the window', [
       'connection',
       'window',

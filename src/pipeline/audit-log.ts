@@ -17,7 +17,7 @@ export interface AuditEntry {
   /** `entity/erpId` for a request about one record. */
   record?: string;
   outcome: AuditOutcome;
-  /** The HTTP status answered. */
+  /** The HTTP status answered; 0 for a change made from the command line (`erp-sync review approve`, …). */
   status: number;
   /** A short summary of the request or its result (a pause reason, how many records were replayed, an error message). */
   detail?: string;

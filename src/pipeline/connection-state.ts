@@ -20,7 +20,8 @@ export class ConnectionState {
    * Starts the connection's state over for another billing company, in one step: checkpoints (the
    * incremental ones and the backfill windows of `entities`) deleted and each entity counted as rewound
    * (Checkpoints: a pull that read the old checkpoint cannot save it), customers ensured, quarantine,
-   * in-flight index, reconcile verdicts and summary, last pull errors cleared, and `binding` set. The
+   * in-flight index, reconcile verdicts and summary, last pull errors, the review queue (bodies mapped for
+   * the old company; the history read again is held anew) and its first-sync mark cleared, and `binding` set. The
    * ledger is its owner's (Ledger.forgetWritten). Returns the number of keys deleted.
    */
   async resetForCompany(connection: string, entities: readonly string[], binding: BillingBinding): Promise<number> {
@@ -36,6 +37,9 @@ export class ConnectionState {
       k.lastError(connection),
       k.billingCompany(connection),
       ...entities.map((e) => k.windowCheckpoint(connection, e)),
+      k.review(connection),
+      k.reviewIndex(connection),
+      k.reviewFirstSync(connection),
     ];
     return (await RESET.run(this.redis, keys, [JSON.stringify(binding), ...entities])) as number;
   }

@@ -33,6 +33,12 @@ export function stateKeys(prefix: string, layout: KeyLayout = {}) {
     checkpointRewinds: (connection: string) => `${prefix}:checkpoint-rewinds:${c(connection)}`,
     windowCheckpoint: (connection: string, entity: string) => `${prefix}:window-checkpoint:${c(connection)}:${entity}`,
     quarantine: (connection: string) => `${prefix}:quarantine:${c(connection)}`,
+    /** Records held for review before write (field entity|erpId), review-queue.ts. */
+    review: (connection: string) => `${prefix}:review:${c(connection)}`,
+    /** Beside it: each held record's "state|rule", what counting reads (never the bodies). */
+    reviewIndex: (connection: string) => `${prefix}:review-index:${c(connection)}`,
+    /** Set once a `first-sync` connection's first sync is approved (or it was found already synced). */
+    reviewFirstSync: (connection: string) => `${prefix}:review-first-sync:${c(connection)}`,
     customersEnsured: (connection: string) => `${prefix}:customers-ensured:${c(connection)}`,
     recordLock: (connection: string, entity: string, erpId: string) =>
       `${prefix}:lock:${c(connection)}:${entity}:${erpId}`,

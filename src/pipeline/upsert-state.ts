@@ -45,10 +45,17 @@ export type RecordSettlement =
   | { outcome: 'unchanged'; version: string }
   /** The ledger holds a newer version. */
   | { outcome: 'stale' }
+  /** Held for review before write (src/pipeline/review-queue.ts): not written, no longer in flight. */
+  | {
+      outcome: 'held';
+      version: string;
+      rule: string;
+      /** Held already (or rejected): no new history entry. */ again?: boolean;
+    }
   /** No outcome in this job (set aside, left its batch, quarantined, failed): the lock is released, nothing else. */
   | { outcome: 'released' };
 
-const OUTCOME_CODE = { written: 'w', unchanged: 'u', stale: 's', released: 'r' } as const satisfies Record<
+const OUTCOME_CODE = { written: 'w', unchanged: 'u', stale: 's', held: 'h', released: 'r' } as const satisfies Record<
   RecordSettlement['outcome'],
   string
 >;
@@ -113,7 +120,8 @@ export class UpsertState {
     const args: Array<string | number> = [owner, jobId];
     for (const { erpId, settlement: s } of records) {
       keys.push(this.keys.recordLock(connection, entity, erpId));
-      const version = s.outcome === 'written' ? s.entry.version : s.outcome === 'unchanged' ? s.version : '';
+      const version =
+        s.outcome === 'written' ? s.entry.version : s.outcome === 'unchanged' || s.outcome === 'held' ? s.version : '';
       const entry = s.outcome === 'written' ? encodeLedgerEntry(erpId, s.entry) : '';
       const day = s.outcome === 'written' ? (dayScoreOf(s.entry) ?? '') : '';
       args.push(OUTCOME_CODE[s.outcome], erpId, Quarantine.field(entity, erpId), version, entry, day);

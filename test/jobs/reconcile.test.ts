@@ -67,6 +67,7 @@ describe('reconciliation: billing ⟷ ledger ⟷ source, by UPDATED_AT days', ()
       deleted_in_billing_only: 0,
       duplicate: 0,
       lost_in_flight: 0,
+      held: 0,
     });
     expect(r.checked.billing).toBe(await p.rt.ledger.count(CONNECTION, 'invoices'));
   });
@@ -119,6 +120,7 @@ describe('reconciliation: billing ⟷ ledger ⟷ source, by UPDATED_AT days', ()
       deleted_in_billing_only: 0,
       duplicate: 1,
       lost_in_flight: 0,
+      held: 0,
     });
     const byKind = Object.fromEntries(r.items.map((i) => [i.kind, i]));
     expect(byKind.missing_in_billing?.erpId).toBe(deleted!.erpId);
@@ -145,6 +147,7 @@ describe('reconciliation: billing ⟷ ledger ⟷ source, by UPDATED_AT days', ()
       deleted_in_billing_only: 1,
       duplicate: 1,
       lost_in_flight: 0,
+      held: 0,
     });
     expect(after.items.find((i) => i.kind === 'deleted_in_billing_only')?.erpId).toBe(deleted!.erpId);
     // What is left needs a person: the invoice deleted in billing (billing refused it: 409), the void,

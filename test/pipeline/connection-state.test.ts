@@ -106,6 +106,21 @@ describe('ConnectionState', () => {
     expect(await redis.scard(k.customersEnsured('c2'))).toBe(2);
   });
 
+  it('given records held for review and a first sync approved, when the connection is reset, then both are gone (the history read again is held anew)', async () => {
+    const prefix = testPrefix('connection-state-review');
+    const k = stateKeys(prefix);
+    try {
+      await redis.hset(k.review('c1'), 'invoices|7', '{"version":"v1"}');
+      await redis.set(k.reviewFirstSync('c1'), '{"by":"x"}');
+      await redis.hset(k.review('c2'), 'invoices|8', '{"version":"v1"}');
+      expect(await new ConnectionState(redis, k).resetForCompany('c1', ENTITY_NAMES, BINDING)).toBe(2);
+      expect(await redis.exists(k.review('c1'), k.reviewFirstSync('c1'))).toBe(0);
+      expect(await redis.hlen(k.review('c2'))).toBe(1);
+    } finally {
+      await dropPrefix(redis, prefix);
+    }
+  });
+
   it('given a pull that read the checkpoint before the reset, when it saves its later cursor, then the save is refused (the rewind rule) and the stream reads from the beginning', async () => {
     const prefix = testPrefix('connection-state-pull');
     const k = stateKeys(prefix);

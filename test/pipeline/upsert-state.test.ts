@@ -152,6 +152,32 @@ describe('a job of several records: one BEGIN, one SETTLE', () => {
     expect((await ledger.get(C, 'invoices', 'a'))!.version).toBe('2025-03-01T00:00:00.000Z');
   });
 
+  it('given a record held for review before write, when it is settled, then the ledger is untouched, an older quarantine entry cleared, the in-flight entry settled and the lock released', async () => {
+    const v = '2025-04-01T00:00:00.000Z';
+    await upserts.beginMany(C, 'invoices', [{ erpId: 'h' }, { erpId: 'n' }], 60_000, 'job-3');
+    for (const id of ['h', 'n']) await redis.hset(keys.inFlight(C), field(id), `job-3|1|{}`);
+    await redis.hset(keys.quarantine(C), field('h'), JSON.stringify({ version: '2025-01-01T00:00:00.000Z' }));
+    await redis.hset(keys.quarantine(C), field('n'), JSON.stringify({ version: '2025-05-01T00:00:00.000Z' }));
+    const held = (rule: string) => ({ outcome: 'held' as const, version: v, rule });
+    expect(
+      await upserts.settleMany(
+        C,
+        'invoices',
+        [
+          { erpId: 'h', settlement: held('all') },
+          { erpId: 'n', settlement: held('all') },
+        ],
+        'job-3',
+        'job-3',
+      ),
+    ).toEqual([false, false]);
+    expect(await ledger.get(C, 'invoices', 'h')).toBeUndefined();
+    // A newer quarantined version stays: it is that version's failure.
+    expect(await redis.hkeys(keys.quarantine(C))).toEqual([field('c'), field('n')]);
+    expect(await redis.hexists(keys.inFlight(C), field('h'))).toBe(0);
+    for (const id of ['h', 'n']) expect(await redis.get(keys.recordLock(C, 'invoices', id))).toBeNull();
+  });
+
   it('when a long job extends its locks, then those it still holds get the new TTL, and one released or held by another job is left as it is', async () => {
     await upserts.beginMany(C, 'invoices', [{ erpId: 'e' }, { erpId: 'f' }], 1_000, 'job-3');
     await upserts.settleMany(C, 'invoices', [{ erpId: 'f', settlement: { outcome: 'released' } }], 'job-3', 'job-3');

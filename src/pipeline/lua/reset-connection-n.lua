@@ -5,7 +5,8 @@
 -- errors are cleared; the connection is bound to the new company. The ledger is not touched here (its
 -- owner forgets what was written, entry by entry).
 -- KEYS: checkpoints, rewind counts, customers ensured, quarantine, in-flight, verdicts, reconcile,
---   last errors, billing company, then one backfill-window checkpoint key per entity
+--   last errors, billing company, then one backfill-window checkpoint key per entity, then the review
+--   queue, its index and its first-sync mark
 -- ARGV: billing binding JSON, then the entity of each window key, in the same order
 -- Returns the number of keys deleted.
 --- @include "count-rewind"
@@ -16,6 +17,11 @@ for i = 1, #ARGV - 1 do
   countRewind(KEYS[2], ARGV[1 + i])
 end
 for _, i in ipairs({ 1, 3, 4, 5, 6, 7, 8 }) do
+  local key = KEYS[i]
+  deleted = deleted + redis.call('del', key)
+end
+-- After the window keys: the review queue, its index and its first-sync mark (held bodies were mapped for the old company).
+for i = 9 + #ARGV, #KEYS do
   local key = KEYS[i]
   deleted = deleted + redis.call('del', key)
 end

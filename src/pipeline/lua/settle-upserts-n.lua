@@ -6,6 +6,8 @@
 --   u (unchanged: billing already holds this content): quarantine cleared (unless newer), in-flight settled,
 --     lock released
 --   s (stale: the ledger holds a newer version): in-flight settled, lock released
+--   h (held for review before write): quarantine cleared (unless newer: a held record is not quarantined),
+--     in-flight settled, lock released (the ledger is not touched)
 --   r (no outcome here: set aside, left the batch, quarantined, failed): lock released
 -- KEYS: ledger, quarantine, in-flight, date index, then one record lock per record
 -- ARGV: owner, jobId, then per record: outcome, erpId, field (entity|erpId), version, entry JSON ('' unless w),
@@ -26,7 +28,7 @@ for i = 5, #KEYS do
     written = putIfNotOlder(KEYS[1], erpId, version, entry)
     if written == 1 and dayScore ~= '' then redis.call('zadd', KEYS[4], dayScore, erpId) end
   end
-  if outcome == 'w' or outcome == 'u' then clearIfNotNewer(KEYS[2], field, version) end
+  if outcome == 'w' or outcome == 'u' or outcome == 'h' then clearIfNotNewer(KEYS[2], field, version) end
   if outcome ~= 'r' then settleInFlight(KEYS[3], field, jobId) end
   releaseLock(KEYS[i], owner)
   out[#out + 1] = written
