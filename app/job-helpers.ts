@@ -151,6 +151,7 @@ function upsertHelpers(rt: Runtime, { gate }: SharedHelpers, billingOutage: Bill
     backfillRuns: rt.backfillRuns,
     queues: { upsert: rt.queues.upsert },
     breaker: billingBreaker(billingOutage),
+    freshness: rt.freshness,
   };
 }
 

@@ -4,11 +4,13 @@ import type { Runtime } from '../jobs/runtime.js';
 import { credentialsStatus, type CredentialsStatus } from '../src/auth/credentials-status.js';
 import type { ConnectionConfig } from '../src/config.js';
 import type { SystemName } from '../src/connector/types.js';
+import type { FreshnessView } from '../src/pipeline/freshness-samples.js';
 
 export type ListRuntime = Pick<
   Runtime,
   'config' | 'connection' | 'connectionControl' | 'syncStatus' | 'quotas' | 'outages' | 'tokens' | 'webhookHealth'
->;
+> &
+  Pick<Runtime, 'freshness'>;
 
 /** Whether a connection runs, and if not the first reason why (an operator's pause comes first). */
 export type ConnectionRunState = 'paused' | 'reauthorise' | 'parked' | 'vendor-down' | 'running';
@@ -39,6 +41,8 @@ export interface ConnectionSummary {
   schedule: { everySeconds: number; entities: string[] };
   /** Its webhooks (null: none configured): whether deliveries carry its changes, or it polls on the short schedule and why. */
   webhooks: WebhooksView | null;
+  /** Change → billing over the last hour, from the samples every process shares. */
+  freshness: FreshnessView;
   entities: StreamRuns[];
   /** `used` as the quota store reports it (its fields may grow); `limits` the connection's budget. */
   quota: { used: Awaited<ReturnType<ListRuntime['quotas']['usage']>>; limits: ReturnType<typeof connectionBudget> };
@@ -98,6 +102,7 @@ async function connectionSummary(rt: ListRuntime, c: ConnectionConfig, now: numb
     vendor: outage ? { up: false, downSince: iso(outage.since), lastError: outage.message } : { up: true },
     schedule: { everySeconds: c.schedule.everySeconds, entities: [...c.entities] },
     webhooks: await webhooksView(rt.webhookHealth, c),
+    freshness: await rt.freshness.read(c.id, now),
     entities: c.entities.map((entity) => streamRuns(entity, lastSuccess[entity], lastError[entity], now)),
     quota: { used: await rt.quotas.usage(c.id), limits: connectionBudget(rt.connection(c.id)) },
   };
