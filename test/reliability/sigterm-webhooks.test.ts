@@ -21,7 +21,7 @@ describe('given a worker process taking webhook deliveries', () => {
     p = await startHarness({ name: 'sigterm-webhooks', invoices: 3 });
     port = await pickWebhooksPort(undefined, undefined, '127.0.0.1');
     // Before the config file is first written: the child reads these.
-    p.rawConfig.webhooks = { port, host: '127.0.0.1', coalesceMs: 50 };
+    Object.assign(p.rawConfig, { webhooks: { port, host: '127.0.0.1', coalesceMs: 50 } });
     for (const c of p.rawConfig.connections as Array<Record<string, unknown>>)
       if (c.id === CONNECTION) c.webhooks = { secret: SECRET };
     await p.zoho.webhooks.configure({
