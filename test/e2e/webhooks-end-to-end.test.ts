@@ -189,7 +189,7 @@ describe('webhooks end to end', () => {
       ).toBeGreaterThanOrEqual(1);
   });
 
-  it('given the changes above, then `status` and `connections` show each connection's change → billing p50 and p99, from the samples every worker shares', async () => {
+  it('given the changes above, then `status` and `connections` show the change → billing p50 and p99 of each connection, from the samples every worker shares', async () => {
     const status = await collectStatus(service!.rt);
     const listed = await collectConnections(service!.rt);
     for (const c of config.connections) {
