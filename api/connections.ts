@@ -37,6 +37,14 @@ export const ConnectionView = z
         lastError: z.object({ at: IsoInstant.nullable(), message: z.string() }).nullable(),
       }),
     ),
+    freshness: z
+      .object({
+        p50Seconds: z.number().nullable(),
+        p99Seconds: z.number().nullable(),
+        samples: z.number().int(),
+        windowSeconds: z.number().int(),
+      })
+      .describe("change in the ERP → billing's 2xx, seconds, over the last hour (every worker's writes); null: none"),
     quota: z.object({
       used: z.record(z.string(), z.number()).describe('vendor calls: last minute, last 24 h, in flight now'),
       limits: z.object({ perMinute: z.number(), perDay: z.number().optional(), concurrency: z.number() }),

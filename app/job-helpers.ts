@@ -158,6 +158,7 @@ function upsertHelpers(rt: Runtime, { gate }: SharedHelpers, billingOutage: Bill
       billingCurrency: (id) => rt.billingOf(id).baseCurrency,
       queue: rt.review,
     },
+    freshness: rt.freshness,
   };
 }
 

@@ -36,6 +36,7 @@ import type { UpsertState } from '../src/pipeline/upsert-state.js';
 import type { ConnectionState } from '../src/pipeline/connection-state.js';
 import type { WebhookEvents } from '../src/pipeline/webhook-events.js';
 import type { WebhookHealth } from '../src/pipeline/webhook-health.js';
+import type { FreshnessSamples } from '../src/pipeline/freshness-samples.js';
 import { jobOptions } from './catalog.js';
 
 /** Our state in Redis, one store per concern; every write a store offers is atomic where jobs can race. */
@@ -85,6 +86,8 @@ export interface StateStores {
   webhookEvents: WebhookEvents;
   /** Whether each connection's webhook deliveries can be relied on (its safety-net schedule). */
   webhookHealth: WebhookHealth;
+  /** Recent change→billing latencies per connection, shared by every process (`connections`, `status`). */
+  freshness: FreshnessSamples;
 }
 
 /**

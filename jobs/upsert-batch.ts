@@ -81,7 +81,7 @@ export function upsertBatchProcessor(rt: UpsertBatchHelpers) {
       const result: UpsertBatchResult = { outcomes: {}, left: [] };
       const { connectionId: conn, entity } = data;
       const settlements = new JobSettlements(
-        withChangeToBilling(rt.metrics, settlingWithHistory(rt, job, data.records, log), job, data.records),
+        withChangeToBilling(rt, settlingWithHistory(rt, job, data.records, log), job, data.records),
         conn,
         entity,
         `job-${job.id}`,

@@ -15,6 +15,7 @@ import {
 import type { Metrics } from '../src/observability/metrics.js';
 import { withChangeToBilling } from './upsert/change-to-billing.js';
 import type { BillingBudget } from '../src/pipeline/billing-budget.js';
+import type { FreshnessSamples } from '../src/pipeline/freshness-samples.js';
 import type { BillingKeyBudgets } from '../src/pipeline/billing-key-budgets.js';
 import type { CustomersEnsured } from '../src/pipeline/customers-ensured.js';
 import type { InFlight } from '../src/pipeline/in-flight.js';
@@ -73,6 +74,8 @@ export interface UpsertHelpers {
   recordLockTtlMs?: number;
   /** Review before write (`connections[].review`); absent: nothing is held. */
   review?: ReviewHelpers;
+  /** Where each written change's latency is kept for every process (`connections`, `status`); absent: the histogram only. */
+  freshness?: Pick<FreshnessSamples, 'add'>;
 }
 
 /** Why and until when a record is set aside. */
@@ -154,7 +157,7 @@ export function upsertProcessor(rt: UpsertHelpers) {
       };
       const record = prepareRecord(data);
       const settlements = new JobSettlements(
-        withChangeToBilling(rt.metrics, settlingWithHistory(rt, job, [data], log), job, [data]),
+        withChangeToBilling(rt, settlingWithHistory(rt, job, [data], log), job, [data]),
         data.connectionId,
         data.entity,
         `job-${job.id}`,

@@ -9,6 +9,7 @@ import type { Runtime } from '../jobs/runtime.js';
 import { credentialsStatus, type CredentialsStatus } from '../src/auth/credentials-status.js';
 import type { ConnectionConfig } from '../src/config.js';
 import type { SystemName } from '../src/connector/types.js';
+import type { FreshnessView } from '../src/pipeline/freshness-samples.js';
 
 /** Up, or down since an instant with the last error (billing's outage flag, or a vendor's). */
 export type Availability = { up: true } | { up: false; downSince: string | null; lastError: string };
@@ -45,6 +46,8 @@ export interface ConnectionStatus {
   billingCompany: BillingCompanyStatus;
   /** Its webhooks (null: none configured): deliveries carrying its changes, or back on the short schedule and why. */
   webhooks: WebhooksView | null;
+  /** Change → billing over the last hour (p50, p99), from the samples every process shares. */
+  freshness: FreshnessView;
 }
 
 export interface ServiceStatus {
@@ -72,6 +75,7 @@ export type StatusRuntime = Pick<
   | 'connectionControl'
   | 'tokens'
   | 'webhookHealth'
+  | 'freshness'
 >;
 
 const JOB_STATES = ['wait', 'prioritized', 'active', 'delayed', 'failed', 'completed', 'waiting-children'] as const;
@@ -121,6 +125,7 @@ async function connectionStatus(
     sweep: { lastRun: iso(sweep.lastRun), recovered: sweep.recovered, lastRecovered: iso(sweep.lastRecovered) },
     billingCompany: await companies.status(c.id),
     webhooks: await webhooksView(rt.webhookHealth, c),
+    freshness: await rt.freshness.read(c.id),
   };
 }
 

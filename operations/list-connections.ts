@@ -6,11 +6,13 @@ import type { ConnectionConfig } from '../src/config.js';
 import type { SystemName } from '../src/connector/types.js';
 import type { QuotaProjection } from '../src/pipeline/quota-projection.js';
 import { projectConnectionCalls } from './project-calls.js';
+import type { FreshnessView } from '../src/pipeline/freshness-samples.js';
 
 export type ListRuntime = Pick<
   Runtime,
   'config' | 'connection' | 'connectionControl' | 'syncStatus' | 'quotas' | 'outages' | 'tokens' | 'webhookHealth'
->;
+> &
+  Pick<Runtime, 'freshness'>;
 
 /** Whether a connection runs, and if not the first reason why (an operator's pause comes first). */
 export type ConnectionRunState = 'paused' | 'reauthorise' | 'parked' | 'vendor-down' | 'running';
@@ -41,6 +43,8 @@ export interface ConnectionSummary {
   schedule: { everySeconds: number; entities: string[] };
   /** Its webhooks (null: none configured): whether deliveries carry its changes, or it polls on the short schedule and why. */
   webhooks: WebhooksView | null;
+  /** Change → billing over the last hour, from the samples every process shares. */
+  freshness: FreshnessView;
   entities: StreamRuns[];
   /**
    * `used` as the quota store reports it (its fields may grow); `limits` the connection's budget;
@@ -108,6 +112,7 @@ async function connectionSummary(rt: ListRuntime, c: ConnectionConfig, now: numb
     vendor: outage ? { up: false, downSince: iso(outage.since), lastError: outage.message } : { up: true },
     schedule: { everySeconds: c.schedule.everySeconds, entities: [...c.entities] },
     webhooks: await webhooksView(rt.webhookHealth, c),
+    freshness: await rt.freshness.read(c.id, now),
     entities: c.entities.map((entity) => streamRuns(entity, lastSuccess[entity], lastError[entity], now)),
     quota: {
       used: await rt.quotas.usage(c.id),

@@ -30,6 +30,7 @@ import { UpsertState } from '../../src/pipeline/upsert-state.js';
 import { WakeLine } from '../../src/pipeline/wake-line.js';
 import { WebhookEvents } from '../../src/pipeline/webhook-events.js';
 import { WebhookHealth } from '../../src/pipeline/webhook-health.js';
+import { FreshnessSamples } from '../../src/pipeline/freshness-samples.js';
 import type { StateStores } from '../../jobs/runtime.js';
 
 /** Every state store on the state connection; the ones other parts of the runtime use too are built before and passed in. */
@@ -76,5 +77,6 @@ export function createStateStores(
     connectionState: new ConnectionState(redis, keys),
     webhookEvents: new WebhookEvents(redis, keys),
     webhookHealth: new WebhookHealth(redis, keys),
+    freshness: new FreshnessSamples(redis, keys),
   };
 }

@@ -10,6 +10,7 @@ import { resumeConnection } from '../../operations/resume-connection.js';
 import type { AppConfig } from '../../src/config.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { loadAppConfig, withRuntime } from '../context.js';
+import { freshnessLine } from '../freshness-line.js';
 
 /** A connection id from the config, or a ConfigError (exit 2) naming the configured ones. */
 export function configuredConnection(config: Pick<AppConfig, 'connections'>, id: string): string {
@@ -69,6 +70,7 @@ function print(view: ConnectionsView): void {
       );
       if (e.lastError) console.log(`  ${''.padEnd(13)}last error ${e.lastError.at}: ${e.lastError.message}`);
     }
+    console.log(`  ${'freshness'.padEnd(13)}${freshnessLine(c.freshness)}`);
     console.log(`  ${'quota used'.padEnd(13)}${quotaLine(c.quota)}`);
     const p = c.quota.projection;
     if (p)

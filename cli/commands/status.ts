@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { collectStatus, type ConnectionStatus, type ServiceStatus } from '../../operations/collect-status.js';
 import { withRuntime } from '../context.js';
+import { freshnessLine } from '../freshness-line.js';
 
 /** `erp-sync status [--json]`: queues, checkpoints and lag, quarantine counts, per connection. */
 export function registerStatusCommand(program: Command): void {
@@ -62,6 +63,7 @@ function printConnection(c: ConnectionStatus): void {
   }
   const q = Object.entries(c.quarantine);
   console.log(`  quarantine: ${q.length ? q.map(([k, v]) => `${k} ${v}`).join(', ') : 'empty'}`);
+  console.log(`  freshness: ${freshnessLine(c.freshness)}`);
   console.log(`  vendor quota used: minute ${c.quota.minute}, day ${c.quota.day}, in flight ${c.quota.inflight}`);
   console.log(
     `  records on their way to billing: ${c.inFlight}; recovered by the sweep: ${c.sweep.recovered}${c.sweep.lastRecovered ? ` (last ${c.sweep.lastRecovered})` : ''}`,

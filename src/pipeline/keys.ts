@@ -98,6 +98,8 @@ export function stateKeys(prefix: string, layout: KeyLayout = {}) {
     webhookSeen: (connection: string) => `${prefix}:webhook-seen:${c(connection)}`,
     /** The connection's webhook health: first and last delivery, changes missed, degraded since (webhook-health.ts). */
     webhookHealth: (connection: string) => `${prefix}:webhook-health:${c(connection)}`,
+    /** Recent change→billing latencies of the connection, newest first, capped (freshness-samples.ts). */
+    freshness: (connection: string) => `${prefix}:freshness:${c(connection)}`,
   };
 }
 export type StateKeys = ReturnType<typeof stateKeys>;

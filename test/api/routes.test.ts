@@ -56,6 +56,7 @@ describe('the API routes', () => {
       expect(e.lagSeconds).toBeGreaterThanOrEqual(0);
     }
     expect(c.body.quota.used.minute).toBeGreaterThan(0);
+    expect(c.body.freshness).toMatchObject({ samples: expect.any(Number), windowSeconds: 3600 });
     expect(c.body.quota.projection).toMatchObject({
       perDay: { polling: { total: expect.any(Number) } },
       verdict: expect.stringMatching(/^(fits|tight|exceeds)$/),

@@ -58,6 +58,21 @@ describe('erp-sync connections (the command)', () => {
     expect(text.out).toContain('  quota used   minute 0/1000000, day 0/∞, in flight 0/8\n');
   });
 
+  it('given changes written to billing by the workers, when listed, then each connection shows its change → billing p50 and p99 over the last hour', async () => {
+    await p.rt.freshness.add(CONNECTION, [0.5, 1.25, 2, 9.5]);
+    const v = await view();
+    expect(one(v, CONNECTION).freshness).toEqual({
+      p50Seconds: 1.25,
+      p99Seconds: 9.5,
+      samples: 4,
+      windowSeconds: 3600,
+    });
+    expect(one(v, SECOND_CONNECTION).freshness).toMatchObject({ p50Seconds: null, samples: 0 });
+    const text = await cli([]);
+    expect(text.out).toContain('  freshness    change → billing p50 1.25 s, p99 9.5 s (4 change(s), last 60 min)\n');
+    expect(text.out).toContain('  freshness    no change written to billing in the last 60 min\n');
+  });
+
   it('given its vendor down, then the connection shows so', async () => {
     await p.rt.outages.markDown(SECOND_CONNECTION, 'HTTP 503 from the vendor');
     try {

@@ -11,6 +11,8 @@ import {
   type WebhookWiring,
 } from '../../cli/sandbox/webhook-wiring.js';
 import { validateSettings } from '../../connectors/registry.js';
+import { collectStatus } from '../../operations/collect-status.js';
+import { collectConnections } from '../../operations/list-connections.js';
 import { enqueuePullsNow } from '../../operations/sync-now.js';
 import {
   type BillingEmulator,
@@ -185,6 +187,18 @@ describe('webhooks end to end', () => {
           `connection="${c.id}",entity="invoices",path="webhook"`,
         ),
       ).toBeGreaterThanOrEqual(1);
+  });
+
+  it('given the changes above, then `status` and `connections` show the change → billing p50 and p99 of each connection, from the samples every worker shares', async () => {
+    const status = await collectStatus(service!.rt);
+    const listed = await collectConnections(service!.rt);
+    for (const c of config.connections) {
+      const f = status.connections.find((s) => s.id === c.id)!.freshness;
+      expect(f.samples).toBeGreaterThanOrEqual(1);
+      expect(f.p50Seconds).not.toBeNull();
+      expect(f.p99Seconds!).toBeGreaterThanOrEqual(f.p50Seconds!);
+      expect(listed.connections.find((l) => l.id === c.id)!.freshness).toEqual(f);
+    }
   });
 
   // Expected to fail for now: once a connection's first pull has set its checkpoint, the requested

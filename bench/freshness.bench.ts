@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import { collectConnections } from '../operations/list-connections.js';
+import { percentile } from '../src/observability/percentile.js';
+import { deleteKeysWithPrefix, resolveRedis, stateConnection } from '../src/redis.js';
+import { arg, machine } from './bench-utils.js';
+import {
+  admin,
+  billed,
+  change,
+  type Erp,
+  startWebhookRig,
+  waitFor,
+  waitIdle,
+  waitSendersActive,
+  type WebhookRig,
+} from './webhook-rig.js';
+
+/**
+ * Freshness, change → billing, per vendor, in one run on the sandboxes `erp-sync sandbox` runs (billing and
+ * the three ERP emulators in this process, a worker with every role in this process, real Redis):
+ *
+ * 1. webhooks: the printed config (webhooks on, incremental pull once an hour, so only a delivery explains
+ *    a change reaching billing); N edits per vendor through `POST /__admin/changes`, one every `--gap` ms,
+ *    the three vendors at once;
+ * 2. polling: the same worker config without webhooks (the senders turned off), the incremental pull every
+ *    `--poll` seconds (shortened from the default `schedule.everySeconds` of 300 s); N edits per vendor again.
+ *
+ * A change's latency: billing's `updatedAtMs` of the invoice once it holds the edit, minus the sandbox's
+ * `modifiedAt` of the edit (one clock: both emulators run in this process). Beside it, what `erp-sync
+ * connections` shows after the webhook phase (its p50/p99 over the created and edited invoices; the start-up
+ * catch-up's samples cleared first). Polling at the default schedule
+ * is estimated from the shortened run: the wait for the next pull is uniform over the interval, so a
+ * percentile q moves by q × (300 − poll) s: estimate(q) = measured(q) + q/100 × (300 − poll).
+ *
+ *   npm run bench:freshness [-- --edits 30 --gap 400 --poll 10]
+ */
+const EDITS = arg('edits', 30);
+const GAP_MS = arg('gap', 400);
+const POLL_S = arg('poll', 10);
+const DEFAULT_POLL_S = 300;
+
+async function editAndMeasure(rig: WebhookRig, erp: Erp, ids: string[]): Promise<number[]> {
+  const origin = rig.config!.connections.find((c) => c.system === erp.system)!.originSource;
+  const pending: Array<Promise<number>> = [];
+  for (const id of ids) {
+    const [edit] = await change(erp, { entity: 'invoices', op: 'edit', ids: [id] });
+    const at = Date.parse(edit!.modifiedAt);
+    pending.push(
+      waitFor(
+        `${erp.system} ${id} edited in billing`,
+        () => (billed(rig, origin, id)?.updatedAtMs ?? 0) >= at,
+        900_000,
+      ).then(() => (billed(rig, origin, id)!.updatedAtMs - at) / 1000),
+    );
+    await new Promise((r) => setTimeout(r, GAP_MS));
+  }
+  return Promise.all(pending);
+}
+
+async function createInvoices(rig: WebhookRig, erp: Erp): Promise<string[]> {
+  const origin = rig.config!.connections.find((c) => c.system === erp.system)!.originSource;
+  const created = await change(erp, { entity: 'invoices', op: 'create', count: EDITS });
+  const ids = created.map((c) => c.id);
+  await waitFor(`${erp.system}'s new invoices in billing`, () => ids.every((id) => billed(rig, origin, id)), 120_000);
+  return ids;
+}
+
+const q = (xs: number[], p: number) => percentile(xs, p)!;
+
+async function main() {
+  const redis = await resolveRedis();
+  const prefix = `bench-freshness-${randomBytes(3).toString('hex')}`;
+  console.log(`freshness: ${EDITS} edits per vendor, one every ${GAP_MS} ms; ${machine()}; Redis ${redis.source}`);
+  const rig = await startWebhookRig({ redisUrl: redis.url, prefix, records: 6, zohoPerMinute: 100_000 });
+  const rows: string[] = [];
+  try {
+    await rig.startWorker((raw) => {
+      for (const c of raw.connections) c.schedule.everySeconds = 3600;
+      for (const c of raw.connections) if (c.system === 'zoho-books') c.rateBudget = { perMinute: 100_000 };
+    });
+    await waitSendersActive(rig);
+    await waitIdle(rig);
+    // The start-up pull's catch-up of the sandboxes' generated history (months-old changes) leaves the
+    // freshness samples `connections` shows: cleared, so that column is this run's changes only.
+    const rt = rig.service!.rt;
+    for (const c of rig.config!.connections) await rt.redis.del(rt.keys.freshness(c.id));
+    const ids = new Map<string, string[]>();
+    for (const erp of rig.erps) ids.set(erp.system, await createInvoices(rig, erp));
+    await waitIdle(rig);
+    const hooked = await Promise.all(rig.erps.map((erp) => editAndMeasure(rig, erp, ids.get(erp.system)!)));
+    const shown = await collectConnections(rig.service!.rt);
+    await rig.stopWorker();
+
+    for (const erp of rig.erps) await admin(erp, '/__admin/webhooks', { url: null });
+    await rig.startWorker((raw) => {
+      delete raw.webhooks;
+      for (const c of raw.connections) {
+        delete c.webhooks;
+        c.schedule = { everySeconds: POLL_S };
+        if (c.system === 'zoho-books') c.rateBudget = { perMinute: 100_000 };
+      }
+    });
+    await waitIdle(rig);
+    const polled = await Promise.all(rig.erps.map((erp) => editAndMeasure(rig, erp, ids.get(erp.system)!)));
+
+    rows.push(
+      '| vendor | webhooks p50 s | webhooks p99 s | `connections` p50/p99 s | polling every ' +
+        POLL_S +
+        ' s p50/p99 s | polling every 300 s (est.) p50/p99 s |',
+    );
+    rows.push('|---|---|---|---|---|---|');
+    for (const [i, erp] of rig.erps.entries()) {
+      const h = hooked[i]!;
+      const p = polled[i]!;
+      const f = shown.connections.find((c) => c.system === erp.system)!.freshness;
+      const est = (pc: number) => (q(p, pc) + (pc / 100) * (DEFAULT_POLL_S - POLL_S)).toFixed(0);
+      rows.push(
+        `| ${erp.system} | ${q(h, 50).toFixed(2)} | ${q(h, 99).toFixed(2)} | ${f.p50Seconds}/${f.p99Seconds} (${f.samples}) | ${q(p, 50).toFixed(1)}/${q(p, 99).toFixed(1)} | ${est(50)}/${est(99)} |`,
+      );
+    }
+    const all = hooked.flat();
+    rows.push(
+      `\nall vendors, webhooks: p50 ${q(all, 50).toFixed(2)} s, p99 ${q(all, 99).toFixed(2)} s (${all.length} edits)`,
+    );
+    console.log(rows.join('\n'));
+    process.exitCode = q(all, 99) <= 5 ? 0 : 1;
+  } finally {
+    await rig.close();
+    const r = stateConnection(redis.url);
+    await deleteKeysWithPrefix(r, prefix);
+    r.disconnect();
+    await redis.stop();
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
