@@ -29,7 +29,10 @@ export interface WebhookListenerOptions {
 export interface WebhookListener {
   url: string;
   server: Server;
-  /** Stops taking deliveries; those being answered finish. Idempotent. */
+  /**
+   * Stops taking deliveries: those being answered finish, any other is answered 503 (the vendor retries), and
+   * every connection ends after its answer. Idempotent.
+   */
   close(): Promise<void>;
 }
 
@@ -43,20 +46,28 @@ type Answer = { status: number; result?: 'accepted' | 'bad_signature' | 'unroute
  * here; no body and no header value is logged.
  */
 export async function startWebhookListener(o: WebhookListenerOptions): Promise<WebhookListener> {
+  let closing: Promise<void> | undefined;
   const server = createServer((req, res) => {
+    // Once stopping, a delivery is refused before it is read (the vendor sends it again), and every answer
+    // ends its connection: a vendor sending steadily over a kept-alive connection would otherwise keep the
+    // server open past the worker's grace period (server.close() waits for every connection to end).
+    if (closing) {
+      req.resume();
+      respond(res, { status: 503 }, true);
+      return;
+    }
     void handle(o, req)
       .catch((err: unknown) => {
         o.logger.error({ err: { message: (err as Error).message } }, 'webhook delivery could not be handled');
         return { status: 500 } as Answer;
       })
-      .then((answer) => respond(res, answer));
+      .then((answer) => respond(res, answer, closing !== undefined));
   });
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   await listen(server, o.port, o.host);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : o.port;
-  let closing: Promise<void> | undefined;
   return {
     url: `http://${o.host.includes(':') ? `[${o.host}]` : o.host}:${port}`,
     server,
@@ -68,10 +79,10 @@ export async function startWebhookListener(o: WebhookListenerOptions): Promise<W
   };
 }
 
-function respond(res: ServerResponse, answer: Answer): void {
+function respond(res: ServerResponse, answer: Answer, lastOnConnection: boolean): void {
   if (res.headersSent) return;
   // No body, no cookies: what Xero's intent-to-receive asks of every answer.
-  res.writeHead(answer.status, { 'content-length': '0' });
+  res.writeHead(answer.status, { 'content-length': '0', ...(lastOnConnection ? { connection: 'close' } : {}) });
   res.end();
 }
 

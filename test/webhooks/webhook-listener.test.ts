@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropPrefix } from '../support/redis.js';
 import { restartableRedis, type RestartableRedis } from '../support/restartable-redis.js';
@@ -282,5 +283,42 @@ describe('the listener as a whole', () => {
     expect((await postXero(body, XERO_APP_KEY)).status).toBe(200);
     expect(Object.keys(await pending('xero-b', 'invoices'))).toContain('during-partition');
     expect(await readJobs('xero-b', 'invoices')).toEqual(['webhook-xero-b-invoices-0']);
+  }, 20_000);
+
+  // Last in the file: it stops the listener.
+  it('given a vendor sending steadily over a kept-alive connection, when the listener stops mid-delivery, then it closes, every delivery answered 2xx is durable, and the rest were refused so the vendor sends them again', async () => {
+    const answers: Array<{ id: string; status: number | 'refused' }> = [];
+    let sending = true;
+    const send = async (id: string) => {
+      // fetch keeps its connection alive between deliveries, as the vendors' senders do.
+      const status = await postXero(xeroBody([xeroEvent(TENANT_A, id)]), XERO_APP_KEY).then(
+        (r) => r.status,
+        () => 'refused' as const,
+      );
+      answers.push({ id, status });
+    };
+    for (let n = 0; n < 5; n++) await send(`steady-${n}`);
+    // The stop comes while a delivery is being stored (Redis held for a moment), so its connection is busy.
+    redis.freeze();
+    const arrived = once(h.listener.server, 'request');
+    const sender = (async () => {
+      for (let n = 5; sending; n++) await send(`steady-${n}`);
+    })();
+    await arrived;
+    const closed = h.listener.close();
+    redis.thaw();
+    // Before the fix, close() never resolved while deliveries kept coming on the connection that was busy.
+    await closed;
+    sending = false;
+    await sender;
+
+    const durable = Object.keys(await pending('xero-a', 'invoices'));
+    const accepted = answers.filter((a) => a.status === 200).map((a) => a.id);
+    expect(accepted.length).toBeGreaterThanOrEqual(5);
+    expect(accepted.filter((id) => !durable.includes(id))).toEqual([]);
+    expect(answers.filter((a) => a.status !== 200 && a.status !== 503 && a.status !== 'refused')).toEqual([]);
+    // Closed: the vendor's next attempt finds no listener, and sends it again later.
+    await send('after-close');
+    expect(answers.at(-1)).toEqual({ id: 'after-close', status: 'refused' });
   }, 20_000);
 });
