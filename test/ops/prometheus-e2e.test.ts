@@ -32,6 +32,8 @@ describe('Prometheus scraping a running worker, with the shipped alert rules', (
             originSource: 'EXTERNAL_SYSTEM_B',
             entities: ['invoices'],
             schedule: { everySeconds: 3600 },
+            // A connection with a review (holding nothing: its vendor never answers) shows the held-records panel at 0.
+            review: { rules: { creditNotes: true } },
             settings: {
               organizationId: '1',
               clientId: 'x',
