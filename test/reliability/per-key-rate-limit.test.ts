@@ -73,10 +73,19 @@ describe('per billing key rate limits (rateLimit.scope: key)', () => {
 
     it("when acme's key answers again and its pause is over, then acme's records are written in full, none quarantined", async () => {
       await setFaults({});
-      // Stands for the 60 s passing: the key's pause is dropped and its delayed jobs woken now.
+      // Stands for the 60 s passing: the key's pause is dropped and its delayed jobs woken now. Woken again
+      // while waiting: a job that read the pause just before it was dropped puts itself back until the
+      // pause's end (60 s on), which has, as far as this test is concerned, already come.
       await tc.redis.del(tc.rt.keys.billingKeyBudget(billingKeyId(tc.keys.acme)));
-      await tc.rt.queues.upsert.promoteJobs();
-      await until('acme synced in full', () => synced(ACME), 30_000, 200);
+      await until(
+        'acme synced in full',
+        async () => {
+          await tc.rt.queues.upsert.promoteJobs();
+          return synced(ACME);
+        },
+        30_000,
+        200,
+      );
       expect(await tc.rt.quarantine.list(ACME.connection)).toEqual([]);
       expect(
         tc.billing.journal.list({ path: UPSERT }).filter((e) => e.key === tc.keys.acme && e.status === 200).length,
