@@ -35,7 +35,7 @@ function recordRow(r) {
     el('td', {}, doc, r.customer ? el('div', { class: 'hint' }, r.customer) : null),
     el('td', {}, state),
     el('td', {}, el('details', {}, el('summary', {}, 'Body that would be sent'), el('pre', {}, JSON.stringify(r.body, null, 2)))),
-    el('td', {}, r.state === 'held' && mayAct('operator') ? [approveOne(r), ' ', rejectOne(r)] : null),
+    el('td', {}, r.state === 'held' && mayAct('operator') ? [approveOne(r), ' ', ...rejectOne(r)] : null),
   );
 }
 
@@ -80,7 +80,7 @@ async function connectionSection(c, records) {
     el('p', {}, `Review before write: ${c.review}. ${held} held${records.length > held ? `, ${records.length - held} rejected` : ''}.`),
     held && mayAct('operator') ? approveAll(c, held) : null,
     c.review === 'first-sync' && held ? await firstSyncSummary(c.id) : null,
-    [...byRule].map(([rule, rs]) => ruleTable(rule, rs)),
+    [...byRule].flatMap(([rule, rs]) => ruleTable(rule, rs)),
   );
 }
 
