@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBinary } from '../ops/support/require-binary.js';
 import { REPO_ROOT } from '../support/harness.js';
 import { until } from '../support/until.js';
-import { ACME, type ApiUnderTest, startApi } from '../api/api-harness.js';
+import { ACME, type ApiUnderTest, GLOBEX, startApi } from '../api/api-harness.js';
 
 const SHOTS =
   process.env.UPDATE_SCREENSHOTS === '1'
@@ -47,14 +47,16 @@ describe('the console: review before write', () => {
   };
 
   beforeAll(async () => {
-    api = await startApi('console-review', { review: { [ACME.connection]: 'all' } });
-    const r = await api.post<{ pulls: Array<{ jobId: string }> }>(
-      `/connections/${ACME.connection}/sync`,
-      api.tokens.operator.token,
-    );
-    for (const p of r.body.pulls)
-      await until(`pull ${p.jobId}`, async () => (await api.tc.rt.queues.pull.getJobState(p.jobId)) === 'completed');
-    await until('acme in flight drained', async () => (await api.tc.rt.inFlight.count(ACME.connection)) === 0);
+    api = await startApi('console-review', { review: { [ACME.connection]: 'all', [GLOBEX.connection]: 'first-sync' } });
+    for (const c of [ACME.connection, GLOBEX.connection]) {
+      const r = await api.post<{ pulls: Array<{ jobId: string }> }>(
+        `/connections/${c}/sync`,
+        api.tokens.operator.token,
+      );
+      for (const p of r.body.pulls)
+        await until(`pull ${p.jobId}`, async () => (await api.tc.rt.queues.pull.getJobState(p.jobId)) === 'completed');
+      await until(`${c} in flight drained`, async () => (await api.tc.rt.inFlight.count(c)) === 0);
+    }
     const held = (await api.tc.rt.review.list(ACME.connection)).filter((e) => e.entity === 'invoices');
     [approved, rejected] = [held[0]!.erpId, held[1]!.erpId];
     browser = await chromium.launch({
@@ -130,6 +132,33 @@ describe('the console: review before write', () => {
       .locator('#review')
       .getByText(/rejected by ops-operator: already invoiced by hand \(held by rule all since /)
       .waitFor();
+  });
+
+  it('given a connection whose first sync waits (review first-sync), then the page shows what it adds up to, and approving all says first how many records billing gets and that the first sync is approved', async () => {
+    const held = await api.tc.rt.review.list(GLOBEX.connection);
+    const invoices = held.filter((e) => e.entity === 'invoices').length;
+    expect(invoices).toBeGreaterThan(0);
+    await page.locator('header nav a[href="#/review"]').click();
+    const globex = page.locator(`section[data-connection="${GLOBEX.connection}"]`);
+    const summary = globex.locator('.first-sync-summary');
+    await summary.getByText(`${held.length} held: `).waitFor();
+    const counted = (await summary.locator('table.totals tbody tr td:nth-child(3)').allInnerTexts()).map(Number);
+    expect(counted.reduce((a, b) => a + b, 0)).toBe(invoices);
+    await confirmThrough(
+      globex.getByRole('button', { name: `Approve all ${held.length}…` }),
+      new RegExp(
+        `^${held.length} records will be written to billing from ${GLOBEX.connection}; its first sync is approved`,
+      ),
+    );
+    await page
+      .getByRole('status')
+      .getByText(`Approved ${held.length} of ${GLOBEX.connection}: queued for billing. Its first sync is approved.`)
+      .waitFor();
+    await until(
+      'globex invoices in billing',
+      async () => api.tc.invoicesOf(GLOBEX.company).filter((i) => i.originSource === GLOBEX.origin).length === invoices,
+    );
+    expect(await api.tc.rt.review.list(GLOBEX.connection)).toEqual([]);
   });
 
   it('given a viewer, then the review page shows the held records without approve or reject controls', async () => {
