@@ -87,7 +87,7 @@ describe('the console: review before write', () => {
     });
     expect(await acme.getByRole('button', { name: `Approve all ${held}…` }).count()).toBe(1);
     mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: join(SHOTS, 'review.png'), fullPage: true });
+    await page.screenshot({ path: join(SHOTS, 'review.png') });
     expect(statSync(join(SHOTS, 'review.png')).size).toBeGreaterThan(10_000);
   });
 
@@ -142,6 +142,9 @@ describe('the console: review before write', () => {
     const globex = page.locator(`section[data-connection="${GLOBEX.connection}"]`);
     const summary = globex.locator('.first-sync-summary');
     await summary.getByText(`${held.length} held: `).waitFor();
+    mkdirSync(SHOTS, { recursive: true });
+    await summary.screenshot({ path: join(SHOTS, 'review-first-sync.png') });
+    expect(statSync(join(SHOTS, 'review-first-sync.png')).size).toBeGreaterThan(10_000);
     const counted = (await summary.locator('table.totals tbody tr td:nth-child(3)').allInnerTexts()).map(Number);
     expect(counted.reduce((a, b) => a + b, 0)).toBe(invoices);
     await confirmThrough(
