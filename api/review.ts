@@ -62,7 +62,7 @@ const modeOf = (ctx: ApiContext, id: string): string => {
  * Approving and rejecting audit each decision; over the API the route writes the one audit entry of the
  * call (api/route.ts, refusals included), so the operation's entry is taken as the call's detail.
  */
-function decisionParts(ctx: ApiContext, status: number) {
+function decisionParts(ctx: ApiContext) {
   const said: { detail?: string } = {};
   const audit = {
     append: async (e: { detail?: string }) => {
@@ -70,7 +70,7 @@ function decisionParts(ctx: ApiContext, status: number) {
       return '';
     },
   };
-  return { parts: { ...ctx.rt, audit, auditStatus: status }, said };
+  return { parts: { ...ctx.rt, audit }, said };
 }
 
 const Ids = z.array(ErpId).min(1).max(1000);
@@ -183,7 +183,7 @@ export const reviewRoutes = [
       ctx.connection(params.connection);
       if (Boolean(body.all) === Boolean(body.erpIds))
         throw new ApiError(400, 'BAD_REQUEST', 'give erpIds (one or more) or all: true, one of them', 'body.erpIds');
-      const { parts, said } = decisionParts(ctx, 202);
+      const { parts, said } = decisionParts(ctx);
       const s = { connection: params.connection, entity: body.entity, erpIds: body.erpIds, all: body.all };
       const r = await approveReview(parts, s, ctx.caller.name);
       if (body.erpIds && !r.approved)
@@ -211,7 +211,7 @@ export const reviewRoutes = [
     }),
     handle: async (ctx, { params, body }) => {
       ctx.connection(params.connection);
-      const { parts, said } = decisionParts(ctx, 200);
+      const { parts, said } = decisionParts(ctx);
       const s = { connection: params.connection, entity: body.entity, erpIds: body.erpIds };
       const r = await rejectReview(parts, s, { by: ctx.caller.name, note: body.note });
       if (!r.rejected) throw notFound(`none of the records named is held for review in ${params.connection}`);
