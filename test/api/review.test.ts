@@ -112,6 +112,14 @@ describe('the API: review before write', () => {
       (await api.post(`/review/${ACME.connection}/reject`, viewer, { erpIds: [invoices[0]], note: 'x' })).status,
     ).toBe(403);
     expect((await api.post(path, api.tokens.globex.token, { erpIds: [invoices[0]] })).status).toBe(404);
+    expect(
+      (
+        await api.post(`/review/${ACME.connection}/reject`, api.tokens.globex.token, {
+          erpIds: [invoices[0]],
+          note: 'x',
+        })
+      ).status,
+    ).toBe(404);
     for (const [body, at] of [
       [{}, 'body.erpIds'],
       [{ erpIds: [] }, 'body.erpIds'],
