@@ -135,8 +135,7 @@ export function sweepProcessor(h: SweepHelpers) {
     const out: Array<SweepResult & { historyDropped: number }> = [];
     for (const connection of data.connectionId ? [data.connectionId] : h.connectionIds()) {
       const result = await sweepInFlight(h, connection);
-      const pruned = await h.recordHistory?.prune(connection);
-      out.push({ ...result, historyDropped: pruned?.entries ?? 0 });
+      out.push({ ...result, historyDropped: await pruneHistory(h, connection, log) });
     }
     const recovered = out.reduce((n, r) => n + r.recovered.length, 0);
     if (recovered) log.warn({ recovered }, 'sweep recovered in-flight records');
@@ -148,4 +147,14 @@ export function sweepProcessor(h: SweepHelpers) {
       historyDropped: r.historyDropped,
     }));
   });
+}
+
+/** Record history's prune for the connection: entries dropped; a failure is logged, and the sweep goes on. */
+async function pruneHistory(h: SweepHelpers, connection: string, log: Pick<SweepHelpers['logger'], 'warn'>) {
+  try {
+    return (await h.recordHistory?.prune(connection))?.entries ?? 0;
+  } catch (err) {
+    log.warn({ connection, err }, 'sweep: record history prune failed; the next run tries again');
+    return 0;
+  }
 }

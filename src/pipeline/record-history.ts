@@ -15,7 +15,7 @@ export { HISTORY_HASH_CHARS, HISTORY_OUTCOMES, HISTORY_PATHS } from './record-hi
 
 const APPEND = LuaScript.load('append-history-bucket-n');
 const READ = LuaScript.load('read-history-2');
-const PRUNE = LuaScript.load('prune-history-n');
+const PRUNE = LuaScript.load('prune-history-1');
 const DAY_MS = 86_400_000;
 /** Records per APPEND: one script call stays short however many records a job settles. */
 const APPEND_CHUNK = 500;
@@ -160,15 +160,19 @@ export class RecordHistory {
    */
   async prune(connection: string): Promise<HistoryPruned> {
     const cursorKey = this.keys.recordHistoryPrune(connection);
-    const from = Number((await this.redis.get(cursorKey)) ?? 0) % HISTORY_BUCKETS;
+    const from = (Number(await this.redis.get(cursorKey)) || 0) % HISTORY_BUCKETS;
     const buckets = Array.from({ length: HISTORY_PRUNE_SLICE }, (_, i) => (from + i) % HISTORY_BUCKETS);
     const ttlMs = this.options.days * DAY_MS;
     const pruned: HistoryPruned = { buckets: buckets.length, entries: 0, records: 0 };
-    for (const entity of ENTITY_NAMES) {
-      const keys = buckets.map((b) => this.keys.recordHistoryBucket(connection, entity, b));
-      const [entries, records] = (await PRUNE.run(this.redis, keys, [this.now() - ttlMs])) as [number, number];
-      pruned.entries += entries;
-      pruned.records += records;
+    // A script per bucket: Redis is never held longer than one bucket takes (the calls still go out together).
+    const keys = ENTITY_NAMES.flatMap((entity) =>
+      buckets.map((b) => this.keys.recordHistoryBucket(connection, entity, b)),
+    );
+    const cutoff = this.now() - ttlMs;
+    const counts = await Promise.all(keys.map((key) => PRUNE.run(this.redis, [key], [cutoff]) as Promise<number[]>));
+    for (const [entries, records] of counts) {
+      pruned.entries += entries!;
+      pruned.records += records!;
     }
     await this.redis.set(cursorKey, (from + buckets.length) % HISTORY_BUCKETS, 'PX', ttlMs);
     return pruned;

@@ -110,6 +110,17 @@ describe('record history (the store)', () => {
     expect(seen.get('invoices/ordered-1')).toHaveLength(4);
   });
 
+  it('given outcomes whose free text holds the separator, escapes and markers, when appended and listed, then each comes back whole', async () => {
+    const odd: HistoryEntry[] = [
+      { outcome: 'quarantined', at: now, version: '%%v|1%', reason: 'a %% b | c %25 , * @ #' },
+      { outcome: 'written', at: now + 1, version: '%%', hash: '%%%%', by: `%%${C}%%odd-1`, changed: ['%%', 'x%'] },
+      { outcome: 'stale', at: now + 2, reason: '%' },
+    ];
+    for (const e of odd) await history.append(C, 'invoices', 'odd-1', e);
+    expect(await history.list(C, 'invoices', 'odd-1')).toEqual(odd);
+    expect(await stored('invoices', 'odd-1')).toHaveLength(3);
+  });
+
   it('given two records of one bucket, when one gets 11 outcomes, then it keeps its last ten and the other keeps its own, apart', async () => {
     const [a, b] = sameBucket('shared');
     await history.append(C, 'invoices', b, written(100));

@@ -3,7 +3,7 @@
 -- Appends one entry to each record's history, kept in its bucket (one key per record given, keys may
 -- repeat, all of one connection), and keeps every history it touches bounded: the record's last
 -- `perRecord` entries, none older than `cutoff`. The bucket expires `ttlMs` after its last append: a
--- bucket no record has touched for that long holds nothing younger (the sweep's prune, prune-history-n,
+-- bucket no record has touched for that long holds nothing younger (the sweep's prune, prune-history-1,
 -- drops the old records of buckets that stay in use).
 -- KEYS: the bucket of each record
 -- ARGV: perRecord, ttlMs, cutoff (ms), then per key: the record's ERP id, its encoded entry
