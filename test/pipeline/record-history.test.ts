@@ -135,6 +135,18 @@ describe('record history (the store)', () => {
     expect(await history.list(C, 'customers', a)).toEqual([]);
   });
 
+  it('given a record whose ERP id reads like the stored entries of another record of its bucket, when both are appended to and listed, then each keeps its own', async () => {
+    const first: HistoryEntry = { outcome: 'written', at: now };
+    const lookalike = encodeHistoryEntry({ connection: C, erpId: 'any' }, first);
+    let other = 0;
+    while (historyBucketOf(`lookalike-${other}`) !== historyBucketOf(lookalike)) other++;
+    await history.append(C, 'invoices', `lookalike-${other}`, first);
+    await history.append(C, 'invoices', lookalike, written(1));
+    await history.append(C, 'invoices', lookalike, written(2, now + 1));
+    expect(await history.list(C, 'invoices', `lookalike-${other}`)).toEqual([first]);
+    expect(await history.list(C, 'invoices', lookalike)).toEqual([written(1), written(2, now + 1)]);
+  });
+
   it('given a record untouched for 91 days in a bucket another record keeps in use, when the sweep has pruned its bucket, then it is gone and the other keeps its recent outcomes only', async () => {
     const t0 = now;
     const [idle, busy] = sameBucket('prune');

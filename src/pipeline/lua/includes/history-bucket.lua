@@ -4,12 +4,16 @@
 local HISTORY_SEP = '%%'
 local HISTORY_GONE = ''
 
--- The index of the record's id in the bucket (ids sit at even indexes), or nil.
+-- The index of the record's id in the bucket (ids sit at even indexes), or nil. The first match, as a
+-- rule: an odd index is a record's entries equal to this id (entries always hold a `|`), then the next
+-- match is looked for (LPOS stops at the match it is asked for; COUNT 0 would read the whole bucket).
 local function historyIdAt(key, erpId)
-  for _, i in ipairs(redis.call('lpos', key, erpId, 'COUNT', 0)) do
-    if i % 2 == 0 then return i end
+  local rank = 1
+  while true do
+    local i = redis.call('lpos', key, erpId, 'RANK', rank)
+    if not i or i % 2 == 0 then return i or nil end
+    rank = rank + 1
   end
-  return nil
 end
 
 local function historySplit(joined)
