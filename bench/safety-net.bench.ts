@@ -39,6 +39,15 @@ async function missedTotal(httpUrl: string): Promise<number> {
     .reduce((a, l) => a + Number(l.split(' ').at(-1)), 0);
 }
 
+/** erpsync_jobs_deferred_total{reason="quota"}, every queue. */
+async function deferredForQuota(httpUrl: string): Promise<number> {
+  const text = await (await fetch(`${httpUrl}/metrics`)).text();
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith('erpsync_jobs_deferred_total{') && l.includes('reason="quota"'))
+    .reduce((a, l) => a + Number(l.split(' ').at(-1)), 0);
+}
+
 async function main() {
   const redis = await resolveRedis();
   const prefix = `bench-safety-net-${randomBytes(3).toString('hex')}`;
@@ -85,6 +94,21 @@ async function main() {
     await waitIdle(rig, 600_000);
     console.log(`started and caught up in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     const since = await Promise.all(rig.erps.map(async (e) => (await served(e)).at(-1)?.seq ?? 0));
+    // The catch-up's cost: vendor calls against the records read (a detail GET each, counted once).
+    let catchUpCalls = 0;
+    let catchUpRecords = 0;
+    let catchUp429 = 0;
+    for (const erp of rig.erps) {
+      const entries = await served(erp);
+      catchUpCalls += entries.length;
+      catchUp429 += entries.filter((e) => e.status === 429).length;
+      catchUpRecords += new Set(
+        entries.filter((e) => /\/(invoices|creditnotes|contacts)\/[^/?]+(\?|$)/.test(e.path)).map((e) => e.path),
+      ).size;
+    }
+    console.log(
+      `catch-up: ${catchUpCalls} vendor calls for ${catchUpRecords} records (${(catchUpCalls / catchUpRecords).toFixed(2)} a record), ${catchUp429} × 429, ${await deferredForQuota(service.httpUrl)} pulls put back for quota`,
+    );
     const billingSince = rig.billing.journal.list().at(-1)?.seq ?? 0;
     const missedBefore = await missedTotal(service.httpUrl);
     for (const [i, erp] of rig.erps.entries())
