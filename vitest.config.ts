@@ -77,6 +77,7 @@ const OPS_TESTS = [
   'test/console/console.test.ts',
   'test/console/console-connect.test.ts',
   'test/console/console-reconciliations.test.ts',
+  'test/console/console-review.test.ts',
   'test/cli/connect-command.test.ts',
 ];
 

@@ -12,6 +12,7 @@ import { API_BASE, openApiRoute } from './openapi.js';
 import { quarantineRoutes } from './quarantine.js';
 import { reconciliationRoutes } from './reconciliations.js';
 import { recordRoutes } from './records.js';
+import { reviewRoutes } from './review.js';
 import { type AnyRoute, mountRoute } from './route.js';
 import { runRoutes } from './runs.js';
 
@@ -22,6 +23,7 @@ export function apiRoutes(): AnyRoute[] {
   const routes: AnyRoute[] = [...connectionRoutes, ...quarantineRoutes, ...recordRoutes, ...runRoutes, ...auditRoutes];
   routes.push(...reconciliationRoutes);
   routes.push(...authorizationRoutes);
+  routes.push(...reviewRoutes);
   routes.push(openApiRoute(() => routes));
   return routes;
 }

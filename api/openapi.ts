@@ -107,7 +107,7 @@ export function openApiDocument(routes: readonly AnyRoute[]): Json {
       title: 'erp-sync API',
       version: buildInfo().version,
       description:
-        'The operations of `erp-sync` over HTTP: connections, quarantine, record lineage and search, reconciliations, runs, the audit log. Bearer tokens from `http.tokens` (docs/api.md).',
+        'The operations of `erp-sync` over HTTP: connections, quarantine, record lineage and search, reconciliations, records held for review before write, runs, the audit log. Bearer tokens from `http.tokens` (docs/api.md).',
     },
     servers: [{ url: API_BASE }],
     security: [{ bearer: [] }],

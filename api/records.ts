@@ -89,6 +89,18 @@ export const recordRoutes = [
         reconciliation: z
           .object({ at: IsoInstant, window: z.string(), verdict: z.string(), detail: z.string().optional() })
           .nullable(),
+        review: z
+          .object({
+            state: z.enum(['held', 'rejected']),
+            rule: z.string(),
+            version: z.string(),
+            since: IsoInstant,
+            by: z.string().nullable().optional(),
+            note: z.string().nullable().optional(),
+          })
+          .nullable()
+          .optional()
+          .describe('held for review before write (GET /review/…), or rejected by a person, with the note'),
         history: z
           .array(
             z.object({

@@ -82,6 +82,7 @@ function sweepHelpers(rt: Runtime, { connectionIds }: SharedHelpers): SweepHelpe
     syncStatus: rt.syncStatus,
     backfillRuns: rt.backfillRuns,
     queues: { upsert: rt.queues.upsert },
+    recordHistory: rt.recordHistory,
   };
 }
 

@@ -52,7 +52,7 @@ export async function startWebhookRig(opts: {
   systems?: readonly string[];
   /** Billing's company keys (default the sandbox's two). */
   billingKeys?: ReadonlyArray<{ key: string; companyId: string }>;
-  /** Zoho Books' per-minute limit (the sandbox's default is Zoho's real 100). */
+  /** Every Zoho Books sandbox's per-minute limit (the sandbox's default is Zoho's real 100). */
   zohoPerMinute?: number;
 }): Promise<WebhookRig> {
   const billing = await startBillingEmulator({
@@ -70,10 +70,10 @@ export async function startWebhookRig(opts: {
     seeds.set(system, seed);
     erps.push({ ...(await p.start({ port: 0, host: HOST, seed, records: opts.records })), system });
   }
-  if (opts.zohoPerMinute) {
-    const zoho = erps.find((e) => e.system === 'zoho-books');
-    if (zoho) await admin(zoho, '/__admin/limits', { ratePerMinute: opts.zohoPerMinute });
-  }
+  // Every Zoho Books sandbox: each is an organisation of its own, with its own limiter.
+  if (opts.zohoPerMinute)
+    for (const zoho of erps.filter((e) => e.system === 'zoho-books'))
+      await admin(zoho, '/__admin/limits', { ratePerMinute: opts.zohoPerMinute });
   const wiring = sandboxWebhookWiring(HOST, await pickWebhooksPort(undefined, undefined, HOST), 1);
   await wireWebhooks(erps, wiring);
   const printed = sandboxConfig(

@@ -133,16 +133,17 @@ function pullRun(rt: PullHelpers, job: Job, data: PullPayload, signal: AbortSign
 /**
  * Fair scheduling: a long wait for a vendor slot gives the worker slot back (the job is delayed until
  * its slot) when nothing is lost by it: before the first call, or on a stream whose progress is saved
- * page by page, or one that skips on its next start what it already handed over (`resumable`). A read
- * that would start over from nothing waits in place instead.
+ * page by page, or one that skips on its next start what it already handed over (`resumable`, which it
+ * can only where the read is told what the pipeline holds: a settle delay of a second or more,
+ * pull-stream.ts). A read that would start over from nothing waits in place instead.
  */
 async function pullUnderQuotaPolicy(run: PullRun): Promise<PullResult> {
   let slots = 0;
+  const resumable = run.stream.resumable === true && run.handle.config.settleDelaySeconds >= 1;
   return await withQuotaWaitPolicy(
     {
       maxInPlaceWaitMs: run.rt.config.sync.quotaWaitInPlaceMs,
-      deferrable: () =>
-        slots === 0 || run.stream.isSorted || run.stream.resumable === true || run.data.webhook !== undefined,
+      deferrable: () => slots === 0 || run.stream.isSorted || resumable || run.data.webhook !== undefined,
       onSlot: () => void slots++,
     },
     () => (run.data.webhook ? readAnnounced(run, run.data.webhook.batch) : pullStream(run)),

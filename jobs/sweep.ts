@@ -4,6 +4,7 @@ import type { AppConfig } from '../src/config.js';
 import type { Metrics } from '../src/observability/metrics.js';
 import type { InFlight, InFlightEntry } from '../src/pipeline/in-flight.js';
 import type { Ledger } from '../src/pipeline/ledger.js';
+import type { RecordHistory } from '../src/pipeline/record-history.js';
 import type { SyncStatus } from '../src/pipeline/sync-status.js';
 import { QUEUES, UPSERT_BATCH, type UpsertPayload } from './catalog.js';
 import { defineJob } from './define-job.js';
@@ -19,6 +20,8 @@ export interface SweepHelpers extends FailedUpsertHelpers {
   ledger: Pick<Ledger, 'getMany'>;
   syncStatus: Pick<SyncStatus, 'recordSweep'>;
   queues: { upsert: Pick<Queue, 'getJob' | 'getJobState' | 'addBulk'> };
+  /** Record history: the scheduled sweep prunes a slice of its buckets per connection each run. */
+  recordHistory?: Pick<RecordHistory, 'prune'>;
 }
 
 export type SweepAction = 're-enqueued' | 'quarantined';
@@ -123,12 +126,17 @@ async function sweepOne(
   );
 }
 
-/** The scheduled sweep: every connection (or the one named), one after the other. */
+/**
+ * The scheduled sweep: every connection (or the one named), one after the other; then a slice of the
+ * connection's record-history buckets is pruned of outcomes older than `history.days`.
+ */
 export function sweepProcessor(h: SweepHelpers) {
   return defineJob(QUEUES.sweep, SweepPayload, h, async ({ data, log }) => {
-    const out: SweepResult[] = [];
-    for (const connection of data.connectionId ? [data.connectionId] : h.connectionIds())
-      out.push(await sweepInFlight(h, connection));
+    const out: Array<SweepResult & { historyDropped: number }> = [];
+    for (const connection of data.connectionId ? [data.connectionId] : h.connectionIds()) {
+      const result = await sweepInFlight(h, connection);
+      out.push({ ...result, historyDropped: await pruneHistory(h, connection, log) });
+    }
     const recovered = out.reduce((n, r) => n + r.recovered.length, 0);
     if (recovered) log.warn({ recovered }, 'sweep recovered in-flight records');
     return out.map((r) => ({
@@ -136,6 +144,17 @@ export function sweepProcessor(h: SweepHelpers) {
       inFlight: r.inFlight,
       settled: r.settled,
       recovered: r.recovered.length,
+      historyDropped: r.historyDropped,
     }));
   });
+}
+
+/** Record history's prune for the connection: entries dropped; a failure is logged, and the sweep goes on. */
+async function pruneHistory(h: SweepHelpers, connection: string, log: Pick<SweepHelpers['logger'], 'warn'>) {
+  try {
+    return (await h.recordHistory?.prune(connection))?.entries ?? 0;
+  } catch (err) {
+    log.warn({ connection, err }, 'sweep: record history prune failed; the next run tries again');
+    return 0;
+  }
 }

@@ -48,6 +48,8 @@ export interface ConnectionStatus {
   webhooks: WebhooksView | null;
   /** Change → billing over the last hour (p50, p99), from the samples every process shares. */
   freshness: FreshnessView;
+  /** Review before write (null: not configured and nothing held): its setting and held records by rule, from the review queue's index. */
+  review: { mode: string; held: Record<string, number> } | null;
 }
 
 export interface ServiceStatus {
@@ -76,6 +78,7 @@ export type StatusRuntime = Pick<
   | 'tokens'
   | 'webhookHealth'
   | 'freshness'
+  | 'review'
 >;
 
 const JOB_STATES = ['wait', 'prioritized', 'active', 'delayed', 'failed', 'completed', 'waiting-children'] as const;
@@ -126,7 +129,14 @@ async function connectionStatus(
     billingCompany: await companies.status(c.id),
     webhooks: await webhooksView(rt.webhookHealth, c),
     freshness: await rt.freshness.read(c.id),
+    review: await reviewStatus(rt, c),
   };
+}
+
+async function reviewStatus(rt: StatusRuntime, c: ConnectionConfig): Promise<ConnectionStatus['review']> {
+  const held = await rt.review.countByRule(c.id);
+  const mode = typeof c.review === 'string' ? c.review : 'rules';
+  return mode === 'none' && !Object.keys(held).length ? null : { mode, held };
 }
 
 async function entityStatuses(rt: StatusRuntime, c: ConnectionConfig): Promise<EntityStatus[]> {

@@ -63,6 +63,13 @@ function printConnection(c: ConnectionStatus): void {
   }
   const q = Object.entries(c.quarantine);
   console.log(`  quarantine: ${q.length ? q.map(([k, v]) => `${k} ${v}`).join(', ') : 'empty'}`);
+  if (c.review) {
+    const held = Object.entries(c.review.held);
+    const n = held.reduce((sum, [, v]) => sum + v, 0);
+    console.log(
+      `  review (${c.review.mode}): ${n} held${held.length ? ` (${held.map(([k, v]) => `${k} ${v}`).join(', ')}; erp-sync review list --connection ${c.id})` : ''}`,
+    );
+  }
   console.log(`  freshness: ${freshnessLine(c.freshness)}`);
   console.log(`  vendor quota used: minute ${c.quota.minute}, day ${c.quota.day}, in flight ${c.quota.inflight}`);
   console.log(

@@ -4,6 +4,7 @@
 import { connectButton, oauthCallbackPage } from './connect-page.js';
 import { reconciliationsPage } from './reconciliations-page.js';
 import { recordHistoryTable } from './record-history.js';
+import { reviewPage } from './review-page.js';
 import { $, act, call, el, enc, get, post, seconds, shell, when } from './ui.js';
 
 // --- pages -------------------------------------------------------------------------------------------
@@ -136,6 +137,7 @@ async function recordPage(connection, entity, erpId) {
       el('dt', {}, 'In billing'), el('dd', { id: 'billing' }, r.billing ? `invoice ${r.billing.number ?? r.billing.id} (id ${r.billing.id}), written ${when(r.billing.writtenAt)}` : 'not in billing'),
       el('dt', {}, 'Quarantine'), el('dd', { id: 'quarantine' }, r.quarantine ? `${r.quarantine.reason} at ${r.quarantine.stage}: ${r.quarantine.message}` : 'not quarantined'),
       el('dt', {}, 'Last reconciliation'), el('dd', {}, r.reconciliation ? `${r.reconciliation.verdict} (${r.reconciliation.window}, ${when(r.reconciliation.at)})` : '—'),
+      r.review ? [el('dt', {}, 'Review before write'), el('dd', { id: 'review' }, reviewState(r.review))] : null,
     ),
     el('h2', {}, 'History'),
     recordHistoryTable(r.history),
@@ -143,6 +145,12 @@ async function recordPage(connection, entity, erpId) {
     await historyOf(connection, entity, erpId),
   ];
 }
+
+/** A held or rejected version, as the lineage shows it (GET /records/… `review`). */
+const reviewState = (v) =>
+  v.state === 'rejected'
+    ? `version ${v.version} rejected by ${v.by ?? '?'}: ${v.note ?? ''} (held by rule ${v.rule} since ${when(v.since)})`
+    : `version ${v.version} held for review by rule ${v.rule} since ${when(v.since)}`;
 
 /** What was done to the record: its runs are per stream, so the audit log's entries naming it. */
 async function historyOf(connection, entity, erpId) {
@@ -214,6 +222,7 @@ async function route() {
     audit: () => auditPage(),
     'oauth-callback': () => oauthCallbackPage(params),
     reconciliations: () => reconciliationsPage(),
+    review: () => reviewPage(),
   };
   const page = pages[parts[0]] ?? pages.connections;
   let content;

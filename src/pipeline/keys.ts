@@ -82,9 +82,14 @@ export function stateKeys(prefix: string, layout: KeyLayout = {}) {
     heldJobs: (connection: string) => `${prefix}:held-jobs:${c(connection)}`,
     /** The last runs of one stream of a connection, newest first, trimmed to `sync.runHistory` at each write (RunHistory). */
     runs: (connection: string, stream: string) => `${prefix}:runs:${c(connection)}:${stream}`,
-    /** One record's history: its last outcomes, oldest first, bounded by count and age (record-history.ts). */
+    /** One record's history as releases before the buckets kept it (a list per record): read until it expires. */
     recordHistory: (connection: string, entity: string, erpId: string) =>
       `${prefix}:history:${c(connection)}:${entity}:${erpId}`,
+    /** The histories of the records of one bucket (record-history.ts): ERP id, then its outcomes, per record. */
+    recordHistoryBucket: (connection: string, entity: string, bucket: number) =>
+      `${prefix}:history-bucket:${c(connection)}:${entity}:${bucket}`,
+    /** The next bucket the sweep's prune of record history looks at (record-history.ts). */
+    recordHistoryPrune: (connection: string) => `${prefix}:history-prune:${c(connection)}`,
     /** Webhook events of one stream not yet read: ERP id → {op, at} (webhook-events.ts). */
     webhookPending: (connection: string, entity: string) => `${prefix}:webhook-pending:${c(connection)}:${entity}`,
     /** The stream's current batch number: the targeted read that takes the pending events bumps it. */

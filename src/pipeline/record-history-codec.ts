@@ -194,3 +194,9 @@ function changedOf(s: string): string[] {
     return FIELD_NAMES.get(name) ?? name;
   });
 }
+
+/**
+ * Between two entries of one record where they are stored joined (record-history.ts): never inside an
+ * entry, whose only `%` starts an escape (`%` and two hex digits), so never `%%`.
+ */
+export const HISTORY_ENTRY_SEPARATOR = '%%';

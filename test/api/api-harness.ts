@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { startService, type Service } from '../../app/service.js';
-import { AppConfig } from '../../src/config.js';
+import { validateSettings } from '../../connectors/registry.js';
+import { AppConfig, parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { ACME, GLOBEX, type Harness, type HarnessOptions, startHarness } from '../support/harness.js';
 
@@ -42,11 +43,13 @@ export async function startApi(
     http?: Record<string, unknown>;
     /** The port the worker listens on. @defaultValue any free one */
     httpPort?: number;
+    /** `connections[].review` by connection id (review before write). */
+    review?: Record<string, unknown>;
   } = {},
 ) {
   const tc: Harness = await startHarness({ name, companies: 'two', invoices: 12, ...more.harness });
   const tokens = apiTokens();
-  const base = tc.configWith();
+  const base = more.review ? withReview(tc, more.review) : tc.configWith();
   // The http section parsed by the config schema itself (the rest as the two-companies config has it).
   const http = AppConfig.shape.http.parse({
     host: '127.0.0.1',
@@ -96,4 +99,11 @@ export async function startApi(
     },
   };
 }
+/** The harness's config with `review` set on the connections named, parsed as the worker's would be. */
+function withReview(tc: Harness, review: Record<string, unknown>): AppConfig {
+  const raw = structuredClone(tc.rawConfig) as { connections: Array<Record<string, unknown>> };
+  for (const c of raw.connections) if (c.id && String(c.id) in review) c.review = review[String(c.id)];
+  return parseConfig(raw, tc.secretEnv, validateSettings, 'api review config');
+}
+
 export type ApiUnderTest = Awaited<ReturnType<typeof startApi>>;

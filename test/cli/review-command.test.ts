@@ -79,6 +79,15 @@ describe('erp-sync review (the command)', () => {
     expect(s.totals.reduce((n, t) => n + t.count, 0)).toBe(held.filter((e) => e.entity === 'invoices').length);
   });
 
+  it('when status runs, then the connection shows its records held for review, by rule', async () => {
+    const held = (await rt.review.list(CONNECTION)).filter((e) => e.state === 'held').length;
+    const r = await runCli(['status', '--config', configFile], { env: p.secretEnv });
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(
+      `  review (first-sync): ${held} held (first-sync ${held}; erp-sync review list --connection ${CONNECTION})`,
+    );
+  });
+
   it('given neither --erp-id nor --all, or an unknown connection, then exit 2 with one line', async () => {
     expect(expectOneLineError(await review(['approve', '--connection', CONNECTION]))).toContain(
       'needs --erp-id (one or more) or --all',

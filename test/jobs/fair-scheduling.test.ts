@@ -5,7 +5,8 @@ import { CONNECTION, type Harness, SECOND_CONNECTION, startHarness, until } from
  * Fair scheduling on one worker slot: a connection whose vendor quota is spent gives its slot back (its
  * pull is put back in the queue until its next slot, no attempt used), so another connection's pull runs
  * at once instead of waiting the minute out behind it. Both Zoho Books connections here may make 3 calls a
- * minute; a read of 30 invoices needs more than 30 (a detail GET per invoice).
+ * minute; a read of 30 invoices needs more than 30 (a detail GET per invoice). A settle delay of a second
+ * lets a restarted read skip what it already handed over, so putting it back loses nothing.
  */
 describe('given one pull slot and two connections whose quota allows 3 calls a minute', () => {
   let p: Harness;
@@ -15,6 +16,7 @@ describe('given one pull slot and two connections whose quota allows 3 calls a m
       invoices: 30,
       customers: 5,
       secondConnection: true,
+      settleDelaySeconds: 1,
       sync: { pullConcurrency: 1 },
       rateBudget: { perMinute: 3 },
     });

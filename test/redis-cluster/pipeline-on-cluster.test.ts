@@ -79,4 +79,17 @@ describe(`given a Redis Cluster of three masters and a Zoho organisation of ${IN
         `pull, upsert and connection keys on ${slots.size} master(s)`,
     );
   }, 180_000);
+
+  it("when the invoices' histories are read on the cluster, then each written invoice has its own, the connection's scan finds them over the masters, and a sweep's prune runs", async () => {
+    const { rt } = p;
+    const written = p.zoho.store.invoices().filter((i) => p.billingInvoices().has(i.invoice_id));
+    expect(written.length).toBeGreaterThan(0);
+    const first = await rt.recordHistory.list(CONNECTION, 'invoices', written[0]!.invoice_id);
+    expect(first.map((e) => e.outcome)).toContain('written');
+    const scanned = new Set<string>();
+    for await (const batch of rt.recordHistory.scan(CONNECTION))
+      for (const r of batch) if (r.entity === 'invoices') scanned.add(r.erpId);
+    for (const inv of written) expect(scanned.has(inv.invoice_id), inv.invoice_id).toBe(true);
+    expect(await rt.recordHistory.prune(CONNECTION)).toMatchObject({ entries: 0, records: 0 });
+  }, 60_000);
 });

@@ -65,6 +65,7 @@ export interface RawConfigInput {
   http?: { queueUi: boolean };
   syncDrafts?: boolean;
   everySeconds?: number;
+  settleDelaySeconds?: number;
   billing?: Record<string, unknown>;
   sync?: Record<string, unknown>;
   reconcile?: Record<string, unknown>;
@@ -127,7 +128,7 @@ function configuredConnections(i: RawConfigInput) {
       entities: ['customers', 'invoices'],
       schedule: { everySeconds: i.everySeconds ?? 3600 },
       lookbackSeconds: 5,
-      settleDelaySeconds: 0,
+      settleDelaySeconds: i.settleDelaySeconds ?? 0,
       // The suite's counts take every generated invoice, drafts too; a test of drafts asks for false.
       syncDrafts: i.syncDrafts ?? true,
       rateBudget: { perMinute: 1_000_000, concurrency: 8, ...i.rateBudget },

@@ -84,6 +84,8 @@ export interface HarnessOptions {
   syncDrafts?: boolean;
   /** The connections' pull schedule. @defaultValue 3600 (tests drive their own pulls) */
   everySeconds?: number;
+  /** The connections' settle delay. @defaultValue 0 */
+  settleDelaySeconds?: number;
   /** Overrides of the `billing` section (`rateLimit` is merged into the default one). */
   billing?: Record<string, unknown>;
   /** Overrides of the `sync` section. */

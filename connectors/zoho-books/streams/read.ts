@@ -88,24 +88,33 @@ async function* listPages(
   }
 }
 
-/** Maps over `items` with at most `limit` calls in flight, keeping order; after a failure no new call starts. */
-async function pool<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+/**
+ * Maps over `items` with at most `limit` calls in flight, keeping order; after a failure no new call
+ * starts, the calls in flight finish, and what they and the calls before them read is kept beside the
+ * failure (`done[i]` false for an item not read).
+ */
+async function pool<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<{ out: R[]; done: boolean[]; error?: unknown }> {
   const out: R[] = new Array(items.length);
+  const done: boolean[] = new Array<boolean>(items.length).fill(false);
   let next = 0;
-  let failed = false;
+  let failure: { error: unknown } | undefined;
   const worker = async () => {
-    while (next < items.length && !failed) {
+    while (next < items.length && !failure) {
       const i = next++;
       try {
         out[i] = await fn(items[i]!);
-      } catch (err) {
-        failed = true;
-        throw err;
+        done[i] = true;
+      } catch (error) {
+        failure ??= { error };
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
+  return failure ? { out, done, error: failure.error } : { out, done };
 }
 
 async function fetchDetail(
@@ -192,17 +201,26 @@ async function* read(ctx: ReadContext<Settings>, spec: Spec, state: State): Asyn
       const at = instantOf(r.last_modified_time);
       return k === undefined || at === undefined || at !== Date.parse(k);
     });
-    const records = await pool(fresh, ctx.settings.detailConcurrency, (r) => fetchDetail(ctx, spec, r));
+    const { out, done, error } = await pool(fresh, ctx.settings.detailConcurrency, (r) => fetchDetail(ctx, spec, r));
     return {
-      rows: records.filter((r): r is RawRow<ZohoRecord> => r !== undefined),
+      rows: out.filter((r, i): r is RawRow<ZohoRecord> => done[i]! && r !== undefined),
       knownSkipped: listed.length - fresh.length,
+      error,
     };
+  };
+  // A read cut short mid-page (its job put back in the queue for a quota slot, or a failed call) first
+  // hands over the details it read: the next start skips them as known and goes on from there, instead
+  // of reading the same page's details again on every start (under a tight minute quota, for ever).
+  const handOver = async function* (rows: ZohoRow[]) {
+    const { error, ...page } = await take(rows);
+    if (error === undefined || page.rows.length > 0 || page.knownSkipped > 0) yield { ...page, state };
+    if (error !== undefined) throw error;
   };
 
   let pages = 0;
   for await (const rows of listPages(ctx, spec, query)) {
     pages++;
-    yield { ...(await take(rows)), state };
+    yield* handOver(rows);
   }
   if (pages > 1) {
     const missed: ZohoRow[] = [];
@@ -213,7 +231,7 @@ async function* read(ctx: ReadContext<Settings>, spec: Spec, state: State): Asyn
         { entity: spec.name, count: missed.length },
         'second listing pass found rows the first pass did not see',
       );
-      yield { ...(await take(missed)), state };
+      yield* handOver(missed);
     }
   }
 }
@@ -230,8 +248,12 @@ async function* readByIds(
 ): AsyncGenerator<RawRow<ZohoRecord>[]> {
   const chunk = Math.max(1, ctx.settings.pageSize);
   for (let i = 0; i < ids.length; i += chunk) {
-    const found = await pool(ids.slice(i, i + chunk), ctx.settings.detailConcurrency, (id) => fetchById(ctx, spec, id));
-    yield found.filter((r): r is RawRow<ZohoRecord> => r !== undefined);
+    const { out, done, error } = await pool(ids.slice(i, i + chunk), ctx.settings.detailConcurrency, (id) =>
+      fetchById(ctx, spec, id),
+    );
+    const found = out.filter((r, j): r is RawRow<ZohoRecord> => done[j]! && r !== undefined);
+    if (error === undefined || found.length > 0) yield found;
+    if (error !== undefined) throw error;
   }
 }
 
