@@ -48,15 +48,23 @@ function selection(o: Opts, verb: string) {
   return { connection: o.connection, entity: o.entity, erpIds: o.all ? undefined : o.erpId, all: o.all };
 }
 
+const withConfig = (c: Command) =>
+  c.option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)');
+
 /** `erp-sync review list|show|summary|approve|reject`: records held for review before write (`connections[].review`). */
 export function registerReviewCommand(program: Command): void {
   const review = program
     .command('review')
     .description('records held for review before write: list, show, summary, approve, reject');
-  const config = (c: Command) =>
-    c.option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)');
+  registerList(review);
+  registerShow(review);
+  registerSummary(review);
+  registerApprove(review);
+  registerReject(review);
+}
 
-  config(review.command('list').description('held and rejected records, with the rule that held each'))
+function registerList(review: Command): void {
+  withConfig(review.command('list').description('held and rejected records, with the rule that held each'))
     .option('--connection <id>', 'one connection (default: every one)')
     .option('--json', 'print JSON')
     .action(async (o: Opts) =>
@@ -69,8 +77,10 @@ export function registerReviewCommand(program: Command): void {
         );
       }),
     );
+}
 
-  config(review.command('show').description('one record: the body that would be sent and the rule that held it'))
+function registerShow(review: Command): void {
+  withConfig(review.command('show').description('one record: the body that would be sent and the rule that held it'))
     .addOption(requiredOption('--connection <id>', 'connection id'))
     .addOption(requiredOption('--entity <name>', 'invoices | credit-notes | customers', entityOption))
     .addOption(requiredOption('--erp-id <id>', 'the ERP record id'))
@@ -84,8 +94,10 @@ export function registerReviewCommand(program: Command): void {
         console.log(JSON.stringify(r, null, 2));
       }),
     );
+}
 
-  config(
+function registerSummary(review: Command): void {
+  withConfig(
     review
       .command('summary')
       .description("what the connection's held records add up to (a first sync's, to approve at once)"),
@@ -111,21 +123,27 @@ export function registerReviewCommand(program: Command): void {
         for (const c of s.customersToCreate) console.log(`  ${c.buyerId}${c.name ? `  ${c.name}` : ''}`);
       }),
     );
+}
 
-  const decide = (name: string, description: string) =>
-    config(review.command(name).description(description))
-      .addOption(requiredOption('--connection <id>', 'connection id'))
-      .option('--entity <name>', 'invoices | credit-notes | customers', entityOption)
-      .option('--erp-id <ids>', 'one record, or several (repeat, or comma-separated)', collect)
-      .option('--all', 'every held record of the connection (of --entity, if given)')
-      .option('--by <name>', 'who decides (default: $USER)');
+/** approve and reject: the same selection of held records, and who decides. */
+const decision = (review: Command, name: string, description: string) =>
+  withConfig(review.command(name).description(description))
+    .addOption(requiredOption('--connection <id>', 'connection id'))
+    .option('--entity <name>', 'invoices | credit-notes | customers', entityOption)
+    .option('--erp-id <ids>', 'one record, or several (repeat, or comma-separated)', collect)
+    .option('--all', 'every held record of the connection (of --entity, if given)')
+    .option('--by <name>', 'who decides (default: $USER)');
 
-  decide(
+const decidedBy = (o: Opts) => o.by ?? process.env.USER ?? 'erp-sync';
+
+function registerApprove(review: Command): void {
+  decision(
+    review,
     'approve',
     'write the selected held records to billing (--all on a first-sync connection approves its first sync)',
   ).action(async (o: Opts) =>
     withRuntime(o.config, async (rt) => {
-      const by = o.by ?? process.env.USER ?? 'erp-sync';
+      const by = decidedBy(o);
       const r = await approveReview(decisionParts(rt), selection(o, 'approve'), by);
       console.log(
         `approved ${r.approved} by ${by}: enqueued for upsert${r.firstSyncApproved ? `; the first sync of ${o.connection} is approved` : ''}${r.notHeld ? ` (${r.notHeld} selected were rejected, not held)` : ''}`,
@@ -133,11 +151,18 @@ export function registerReviewCommand(program: Command): void {
       if (!r.approved && !r.firstSyncApproved) process.exitCode = 1;
     }),
   );
-  decide('reject', 'do not write the selected held records; held as rejected until the source changes them again')
+}
+
+function registerReject(review: Command): void {
+  decision(
+    review,
+    'reject',
+    'do not write the selected held records; held as rejected until the source changes them again',
+  )
     .addOption(requiredOption('--note <text>', 'why'))
     .action(async (o: Opts) =>
       withRuntime(o.config, async (rt) => {
-        const by = o.by ?? process.env.USER ?? 'erp-sync';
+        const by = decidedBy(o);
         const r = await rejectReview(decisionParts(rt), selection(o, 'reject'), { by, note: o.note! });
         console.log(`rejected ${r.rejected} by ${by}${r.notHeld ? ` (${r.notHeld} selected were not held)` : ''}`);
         if (!r.rejected) process.exitCode = 1;

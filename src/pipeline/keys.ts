@@ -33,12 +33,6 @@ export function stateKeys(prefix: string, layout: KeyLayout = {}) {
     checkpointRewinds: (connection: string) => `${prefix}:checkpoint-rewinds:${c(connection)}`,
     windowCheckpoint: (connection: string, entity: string) => `${prefix}:window-checkpoint:${c(connection)}:${entity}`,
     quarantine: (connection: string) => `${prefix}:quarantine:${c(connection)}`,
-    /** Records held for review before write (field entity|erpId), review-queue.ts. */
-    review: (connection: string) => `${prefix}:review:${c(connection)}`,
-    /** Beside it: each held record's "state|rule", what counting reads (never the bodies). */
-    reviewIndex: (connection: string) => `${prefix}:review-index:${c(connection)}`,
-    /** Set once a `first-sync` connection's first sync is approved (or it was found already synced). */
-    reviewFirstSync: (connection: string) => `${prefix}:review-first-sync:${c(connection)}`,
     customersEnsured: (connection: string) => `${prefix}:customers-ensured:${c(connection)}`,
     recordLock: (connection: string, entity: string, erpId: string) =>
       `${prefix}:lock:${c(connection)}:${entity}:${erpId}`,
@@ -82,6 +76,22 @@ export function stateKeys(prefix: string, layout: KeyLayout = {}) {
     heldJobs: (connection: string) => `${prefix}:held-jobs:${c(connection)}`,
     /** The last runs of one stream of a connection, newest first, trimmed to `sync.runHistory` at each write (RunHistory). */
     runs: (connection: string, stream: string) => `${prefix}:runs:${c(connection)}:${stream}`,
+    ...recordAndChangeKeys(prefix, c),
+  };
+}
+
+/**
+ * The keys of what is told about records and changes, beside the pipeline's own state: a record's history,
+ * the records held for review, webhook events and their health, freshness samples. All per connection.
+ */
+function recordAndChangeKeys(prefix: string, c: (connection: string) => string) {
+  return {
+    /** Records held for review before write (field entity|erpId), review-queue.ts. */
+    review: (connection: string) => `${prefix}:review:${c(connection)}`,
+    /** Beside it: each held record's "state|rule", what counting reads (never the bodies). */
+    reviewIndex: (connection: string) => `${prefix}:review-index:${c(connection)}`,
+    /** Set once a `first-sync` connection's first sync is approved (or it was found already synced). */
+    reviewFirstSync: (connection: string) => `${prefix}:review-first-sync:${c(connection)}`,
     /** One record's history as releases before the buckets kept it (a list per record): read until it expires. */
     recordHistory: (connection: string, entity: string, erpId: string) =>
       `${prefix}:history:${c(connection)}:${entity}:${erpId}`,
