@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { collectConnections } from '../operations/list-connections.js';
 import { percentile } from '../src/observability/percentile.js';
-import { deleteKeysWithPrefix, resolveRedis, stateConnection } from '../src/redis.js';
+import { resolveRedis } from '../src/redis.js';
 import { arg, machine } from './bench-utils.js';
 import {
   admin,
   billed,
   change,
+  closeBench,
   type Erp,
   startWebhookRig,
   waitFor,
@@ -125,11 +126,7 @@ async function main() {
     console.log(rows.join('\n'));
     process.exitCode = q(all, 99) <= 5 ? 0 : 1;
   } finally {
-    await rig.close();
-    const r = stateConnection(redis.url);
-    await deleteKeysWithPrefix(r, prefix);
-    r.disconnect();
-    await redis.stop();
+    await closeBench(rig, redis, prefix);
   }
 }
 

@@ -1,7 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { deleteKeysWithPrefix, resolveRedis, stateConnection } from '../src/redis.js';
+import { resolveRedis } from '../src/redis.js';
 import { arg, machine } from './bench-utils.js';
-import { admin, change, served, startWebhookRig, waitFor, waitIdle, waitSendersActive } from './webhook-rig.js';
+import {
+  admin,
+  change,
+  closeBench,
+  served,
+  startWebhookRig,
+  waitFor,
+  waitIdle,
+  waitSendersActive,
+} from './webhook-rig.js';
 
 /**
  * The safety net at fleet size: `--connections` (30) Zoho Books connections, each on its own sandbox (seeds
@@ -196,11 +205,7 @@ async function main() {
     const ok = inBilling() === total && missed >= dropped && throttled === 0 && twice === 0;
     process.exitCode = ok ? 0 : 1;
   } finally {
-    await rig.close();
-    const r = stateConnection(redis.url);
-    await deleteKeysWithPrefix(r, prefix);
-    r.disconnect();
-    await redis.stop();
+    await closeBench(rig, redis, prefix);
   }
 }
 

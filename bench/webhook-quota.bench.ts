@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { collectConnections } from '../operations/list-connections.js';
-import { deleteKeysWithPrefix, resolveRedis, stateConnection } from '../src/redis.js';
+import { resolveRedis } from '../src/redis.js';
 import { arg, machine } from './bench-utils.js';
 import {
   change,
+  closeBench,
   served,
   startWebhookRig,
   waitFor,
@@ -92,11 +93,7 @@ async function main() {
     }
     process.exitCode = worst <= 0.1 ? 0 : 1;
   } finally {
-    await rig.close();
-    const r = stateConnection(redis.url);
-    await deleteKeysWithPrefix(r, prefix);
-    r.disconnect();
-    await redis.stop();
+    await closeBench(rig, redis, prefix);
   }
 }
 

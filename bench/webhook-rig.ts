@@ -18,6 +18,7 @@ import {
 import type { StoredInvoice } from '../sandbox/billing/billing-store.js';
 import { PROFILES, type RunningSandbox } from '../sandbox/profiles.js';
 import { type AppConfig, parseConfig } from '../src/config.js';
+import { deleteKeysWithPrefix, type ResolvedRedis, stateConnection } from '../src/redis.js';
 import { createLogger } from '../src/observability/logger.js';
 
 /**
@@ -193,4 +194,13 @@ export async function waitSendersActive(rig: WebhookRig): Promise<void> {
       30_000,
       200,
     );
+}
+
+/** A bench's end: the rig closed, its keys dropped from Redis, and the Redis it resolved stopped (when it started one). */
+export async function closeBench(rig: WebhookRig, redis: ResolvedRedis, prefix: string): Promise<void> {
+  await rig.close();
+  const r = stateConnection(redis.url);
+  await deleteKeysWithPrefix(r, prefix);
+  r.disconnect();
+  await redis.stop();
 }
