@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openConsoleBrowser, SHOTS } from './support/console-browser.js';
 import {
   AUSTRALIA_TENANT_ID,
   DEFAULT_TENANTS,
@@ -13,8 +13,6 @@ import {
 } from '../../sandbox/xero/index.js';
 import { TOKEN_KEY_ENV } from '../../src/auth/token-sealer.js';
 import { freePort } from '../../src/http/free-port.js';
-import { requireBinary } from '../ops/support/require-binary.js';
-import { REPO_ROOT } from '../support/harness.js';
 import { until } from '../support/until.js';
 import { type ApiUnderTest, startApi } from '../api/api-harness.js';
 
@@ -25,11 +23,6 @@ import { type ApiUnderTest, startApi } from '../api/api-harness.js';
  * asking which tenant when the grant reaches two, storing the tokens sealed as `erp-sync connect` does.
  */
 const XERO = 'xero-in';
-// Screenshots go to a scratch folder, so a test run leaves the tree clean; UPDATE_SCREENSHOTS=1 writes docs/console/.
-const SHOTS =
-  process.env.UPDATE_SCREENSHOTS === '1'
-    ? join(REPO_ROOT, 'docs/console')
-    : join(tmpdir(), `erp-sync-console-${process.pid}`);
 
 async function signIn(url: string, token: string) {
   const res = await fetch(`${url}/console/session`, {
@@ -118,12 +111,7 @@ describe("the console's connect, against the Xero sandbox", () => {
         ],
       },
     });
-    browser = await chromium.launch({
-      executablePath: requireBinary('chromium', 'chromium'),
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    });
-    page = await browser.newPage({ viewport: { width: 1366, height: 800 } });
-    page.on('pageerror', (e) => errors.push(e.message));
+    ({ browser, page } = await openConsoleBrowser(errors));
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

@@ -1,19 +1,12 @@
 import { mkdirSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openConsoleBrowser, SHOTS } from './support/console-browser.js';
 import type { WorkerService } from '../../app/worker-service.js';
 import { utcDate } from '../../src/billing/dates.js';
-import { requireBinary } from '../ops/support/require-binary.js';
-import { REPO_ROOT } from '../support/harness.js';
 import { until } from '../support/until.js';
 import { ACME, type ApiUnderTest, startApi } from '../api/api-harness.js';
-
-const SHOTS =
-  process.env.UPDATE_SCREENSHOTS === '1'
-    ? join(REPO_ROOT, 'docs/console')
-    : join(tmpdir(), `erp-sync-console-${process.pid}`);
 
 /**
  * The console's reconciliations page on a running worker (pull, upsert and reconcile workers): an
@@ -63,12 +56,7 @@ describe('the console: reconciliations', () => {
       { method: 'POST' },
     );
     expect(res.ok).toBe(true);
-    browser = await chromium.launch({
-      executablePath: requireBinary('chromium', 'chromium'),
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    });
-    page = await browser.newPage({ viewport: { width: 1366, height: 800 } });
-    page.on('pageerror', (e) => errors.push(e.message));
+    ({ browser, page } = await openConsoleBrowser(errors));
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

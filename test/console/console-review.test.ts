@@ -1,17 +1,10 @@
 import { mkdirSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireBinary } from '../ops/support/require-binary.js';
-import { REPO_ROOT } from '../support/harness.js';
+import { openConsoleBrowser, SHOTS } from './support/console-browser.js';
 import { until } from '../support/until.js';
 import { ACME, type ApiUnderTest, GLOBEX, startApi } from '../api/api-harness.js';
-
-const SHOTS =
-  process.env.UPDATE_SCREENSHOTS === '1'
-    ? join(REPO_ROOT, 'docs/console')
-    : join(tmpdir(), `erp-sync-console-${process.pid}`);
 
 /**
  * The console's review page on a running worker (pull and upsert workers): acme's connection reviews every
@@ -59,12 +52,7 @@ describe('the console: review before write', () => {
     }
     const held = (await api.tc.rt.review.list(ACME.connection)).filter((e) => e.entity === 'invoices');
     [approved, rejected] = [held[0]!.erpId, held[1]!.erpId];
-    browser = await chromium.launch({
-      executablePath: requireBinary('chromium', 'chromium'),
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    });
-    page = await browser.newPage({ viewport: { width: 1366, height: 800 } });
-    page.on('pageerror', (e) => errors.push(e.message));
+    ({ browser, page } = await openConsoleBrowser(errors));
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

@@ -1,19 +1,12 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openConsoleBrowser, SHOTS } from './support/console-browser.js';
 import { CONSOLE_COOKIE } from '../../api/auth.js';
 import { REPO_ROOT } from '../support/harness.js';
 import { until } from '../support/until.js';
-import { requireBinary } from '../ops/support/require-binary.js';
 import { ACME, type ApiUnderTest, startApi } from '../api/api-harness.js';
-
-// Screenshots go to a scratch folder, so a test run leaves the tree clean; UPDATE_SCREENSHOTS=1 writes docs/console/.
-const SHOTS =
-  process.env.UPDATE_SCREENSHOTS === '1'
-    ? join(REPO_ROOT, 'docs/console')
-    : join(tmpdir(), `erp-sync-console-${process.pid}`);
 
 /** Signs in over HTTP as the console page does; answers the cookie pair (`name=value`), the CSRF token and the response. */
 async function signIn(url: string, token: string, init: { contentType?: string; origin?: string } = {}) {
@@ -71,12 +64,7 @@ describe('the console at /console, on a running worker', () => {
     };
 
     beforeAll(async () => {
-      browser = await chromium.launch({
-        executablePath: requireBinary('chromium', 'chromium'),
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-      });
-      page = await browser.newPage({ viewport: { width: 1366, height: 800 } });
-      page.on('pageerror', (e) => errors.push(e.message));
+      ({ browser, page } = await openConsoleBrowser(errors));
     });
     afterAll(async () => {
       await browser?.close();
