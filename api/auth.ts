@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { ApiRole, AppConfig } from '../src/config.js';
-import type { ConsoleSessions } from '../src/pipeline/console-sessions.js';
+import type { CredentialGuard } from '../src/http/credential-guard.js';
+import { type ConsoleSession, ConsoleSessions } from '../src/pipeline/console-sessions.js';
 import { ApiError, sendError } from './errors.js';
 
 /** Who sent a request: the token's name (what logs and the audit log show), its role, its companies. */
@@ -51,6 +52,30 @@ export function callerNamed(http: AppConfig['http'], name: string): Caller | und
   return t && { name: t.name, role: t.role, ...(t.companies ? { companies: new Set(t.companies) } : {}) };
 }
 
+/** The value the config holds now for the token named `name` (`http.tokens[].token`, or `http.adminToken`). */
+export function configuredToken(http: AppConfig['http'], name: string): string | undefined {
+  if (name === ADMIN_TOKEN_NAME) return http.adminToken;
+  return http.tokens.find((t) => t.name === name)?.token;
+}
+
+/**
+ * The console session of cookie value `sessionId` and its caller, or undefined: ended (signed out, idle
+ * or past its absolute lifetime), or its token removed from the config or given another value since.
+ */
+export async function sessionOf(
+  http: AppConfig['http'],
+  sessions: ConsoleSessions,
+  sessionId: string,
+): Promise<{ session: ConsoleSession; caller: Caller } | undefined> {
+  const session = await sessions.get(sessionId, (name) => configuredToken(http, name));
+  const caller = session && callerNamed(http, session.name);
+  return session && caller ? { session, caller } : undefined;
+}
+
+/** True when the request carries the CSRF token of session `sessionId` in its X-CSRF-Token header (constant-time). */
+export const csrfMatches = (req: Request, sessionId: string): boolean =>
+  ConsoleSessions.csrfMatches(sessionId, req.get(CSRF_HEADER) ?? '');
+
 /** The console's session cookie (HttpOnly, SameSite=Strict; its value a random session id, never a token). */
 export const CONSOLE_COOKIE = 'erp_sync_console';
 /** The header a console page sends its session's CSRF token in, on every request that changes state. */
@@ -65,8 +90,6 @@ export function cookieOf(req: Request, name: string): string | undefined {
   return undefined;
 }
 
-const sameText = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
-
 /**
  * The caller of a console session cookie; on a request that changes state (not GET or HEAD) only with
  * the session's CSRF token in the X-CSRF-Token header (else 403): a page of another origin can neither
@@ -78,13 +101,12 @@ async function sessionCaller(
   sessions: ConsoleSessions,
   sessionId: string,
 ): Promise<Caller | ApiError> {
-  const session = await sessions.get(sessionId);
-  const caller = session && callerNamed(http, session.name);
-  if (!session || !caller) return new ApiError(401, 'UNAUTHORIZED', 'the console session ended: sign in again');
+  const found = await sessionOf(http, sessions, sessionId);
+  if (!found) return new ApiError(401, 'UNAUTHORIZED', 'the console session ended: sign in again');
   const safe = req.method === 'GET' || req.method === 'HEAD';
-  if (!safe && !sameText(req.get(CSRF_HEADER) ?? '', session.csrf))
+  if (!safe && !csrfMatches(req, sessionId))
     return new ApiError(403, 'FORBIDDEN', `a console request that changes state needs its ${CSRF_HEADER} header`);
-  return { ...caller, session: digest(sessionId).toString('hex') };
+  return { ...found.caller, session: digest(sessionId).toString('hex') };
 }
 
 /** The credentials of RFC 6750 section 2.1 (`Authorization: Bearer <token>`, scheme case-insensitive), if any. */
@@ -99,14 +121,52 @@ declare module 'express-serve-static-core' {
   }
 }
 
+/** Why a bearer request is refused: no token (401), a wrong one (401), or too many wrong ones from its address (429). */
+function bearerRefusal(res: Response, presented: string | undefined, limited?: number): void {
+  if (limited !== undefined) {
+    res.set('retry-after', String(limited));
+    const wait = `too many wrong tokens from this address: try again in ${limited} s`;
+    return sendError(res, new ApiError(429, 'TOO_MANY_REQUESTS', wait));
+  }
+  res.set('www-authenticate', 'Bearer realm="erp-sync api"');
+  const message =
+    presented === undefined
+      ? 'send Authorization: Bearer <token> (http.tokens in the config)'
+      : 'the token is not one of http.tokens';
+  sendError(res, new ApiError(401, 'UNAUTHORIZED', message));
+}
+
+/** The caller of a bearer token, judged by `guard` when there is one (wrong tokens counted per address, 429 past the limit). */
+async function bearerCaller(
+  req: Request,
+  http: AppConfig['http'],
+  presented: string,
+  guard: CredentialGuard | undefined,
+): Promise<Caller | { limited?: number }> {
+  const caller = callerOf(http, presented);
+  if (!guard) return caller ?? {};
+  const verdict = await guard.judge(
+    'api',
+    { peer: req.socket.remoteAddress, forwardedFor: req.get('x-forwarded-for') },
+    !!caller,
+  );
+  if (!verdict.allowed) return { limited: verdict.retryAfterSeconds };
+  return caller ?? {};
+}
+
 /**
  * The API's first handler: a request without a known bearer token (or, with `sessions`, a live console
  * session cookie) answers 401 before its body is read or its path matched. The tokens are read from the
  * running config at each request (a config reload applies a change of `http.tokens` at once: app/reload-config.ts).
  * A bearer token wins over a cookie; a session's caller is its token's, so roles, companies and the
- * audit log's names are the same whichever way the request came.
+ * audit log's names are the same whichever way the request came. With `guard`, wrong bearer tokens are
+ * limited per client address like console sign-ins (429 with Retry-After), counted and logged.
  */
-export function authenticate(http: () => AppConfig['http'], sessions?: ConsoleSessions): RequestHandler {
+export function authenticate(
+  http: () => AppConfig['http'],
+  sessions?: ConsoleSessions,
+  guard?: CredentialGuard,
+): RequestHandler {
   return (req, res, next) => {
     const presented = bearer(req);
     const sessionId = sessions && presented === undefined ? cookieOf(req, CONSOLE_COOKIE) : undefined;
@@ -118,21 +178,11 @@ export function authenticate(http: () => AppConfig['http'], sessions?: ConsoleSe
       }, next);
       return;
     }
-    const caller = presented === undefined ? undefined : callerOf(http(), presented);
-    if (!caller) {
-      res.set('www-authenticate', 'Bearer realm="erp-sync api"');
-      return sendError(
-        res,
-        new ApiError(
-          401,
-          'UNAUTHORIZED',
-          presented === undefined
-            ? 'send Authorization: Bearer <token> (http.tokens in the config)'
-            : 'the token is not one of http.tokens',
-        ),
-      );
-    }
-    req.caller = caller;
-    next();
+    if (presented === undefined) return bearerRefusal(res, undefined);
+    bearerCaller(req, http(), presented, guard).then((c) => {
+      if (!('role' in c)) return bearerRefusal(res, presented, c.limited);
+      req.caller = c;
+      next();
+    }, next);
   };
 }

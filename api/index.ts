@@ -1,6 +1,7 @@
 import express, { type Express, type Request } from 'express';
 import type { Runtime } from '../jobs/runtime.js';
 import { AuditLog } from '../src/pipeline/audit-log.js';
+import { credentialGuardOf } from '../src/http/credential-guard.js';
 import { ConsoleSessions } from '../src/pipeline/console-sessions.js';
 import { auditRoutes } from './audit.js';
 import { authorizationRoutes } from './authorizations.js';
@@ -52,7 +53,11 @@ export function httpApi(rt: Runtime, options: HttpApiOptions = {}): Express {
   app.disable('x-powered-by');
   app.use(
     API_BASE,
-    authenticate(() => rt.config.http, new ConsoleSessions(rt.redis, rt.config.redis.prefix)),
+    authenticate(
+      () => rt.config.http,
+      new ConsoleSessions(rt.redis, rt.config.redis.prefix, { sealer: rt.tokens.sealer }),
+      credentialGuardOf(rt),
+    ),
     router,
   );
   app.locals.mounted = mountedOn(router);

@@ -7,6 +7,7 @@ import { type HttpServerOptions, startHttpServer } from '../src/observability/ht
 import { queueUi } from '../src/observability/queue-ui.js';
 import { withApi } from '../api/index.js';
 import { withConsole } from '../console/console-app.js';
+import { credentialGuardOf } from '../src/http/credential-guard.js';
 import { within } from '../src/observability/within.js';
 import { BILLING } from '../jobs/billing-outage.js';
 import { checkConnection } from '../operations/check-connection.js';
@@ -233,7 +234,10 @@ async function startListeners(
 function httpRoutes(rt: Runtime, config: AppConfig): NonNullable<HttpServerOptions['extra']> {
   return withApi(
     rt,
-    withConsole(rt, queueUi({ queues: Object.values(rt.queues), adminToken: config.http.adminToken })),
+    withConsole(
+      rt,
+      queueUi({ queues: Object.values(rt.queues), adminToken: config.http.adminToken, guard: credentialGuardOf(rt) }),
+    ),
   );
 }
 

@@ -1,11 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import express, { type Express, type Request, type Response } from 'express';
 import type { Runtime } from '../jobs/runtime.js';
-import { CONSOLE_COOKIE, CSRF_HEADER, callerNamed, callerOf, cookieOf } from '../api/auth.js';
+import type { TLSSocket } from 'node:tls';
+import { CONSOLE_COOKIE, CSRF_HEADER, callerOf, cookieOf, csrfMatches, sessionOf } from '../api/auth.js';
+import type { AppConfig } from '../src/config.js';
 import { AuditLog } from '../src/pipeline/audit-log.js';
 import { ConsoleSessions } from '../src/pipeline/console-sessions.js';
-import { SignInLimiter } from '../src/pipeline/sign-in-limiter.js';
-import { clientAddress, TrustedProxies } from '../src/http/client-address.js';
+import { type CredentialGuard, credentialGuardOf } from '../src/http/credential-guard.js';
+import { requestScheme, TrustedProxies } from '../src/http/client-address.js';
 
 /** The console's own files (HTML, CSS, JavaScript modules), next to this module in the source and in dist/. */
 export const CONSOLE_ASSETS = fileURLToPath(new URL('./assets/', import.meta.url));
@@ -27,24 +29,38 @@ const secured = (res: Response) =>
 const refuse = (res: Response, status: number, error: string, message: string) =>
   res.status(status).json({ error, message });
 
+/**
+ * How the browser reached the console: its scheme (a TLS socket, or X-Forwarded-Proto from
+ * `http.trustedProxies` only), the origins a page of the console has (the one the request names, and
+ * `http.publicUrl`'s), and whether the cookie must be `Secure` (either is https).
+ */
+function reachedAs(req: Request, http: AppConfig['http']): { origins: string[]; secure: boolean } {
+  const tls = (req.socket as TLSSocket).encrypted === true;
+  const trusted = new TrustedProxies(http.trustedProxies);
+  const scheme = requestScheme(req.socket.remoteAddress, req.get('x-forwarded-proto'), tls, trusted);
+  const published = http.publicUrl ? new URL(http.publicUrl) : undefined;
+  const origins = [`${scheme}://${req.get('host')}`, ...(published ? [published.origin] : [])];
+  return { origins, secure: scheme === 'https' || published?.protocol === 'https:' };
+}
+
 /** The cookie: the session id only, for the whole origin (the API's paths too), HttpOnly, SameSite=Strict. */
-function sessionCookie(req: Request, value: string, maxAgeSeconds: number): string {
-  const secure = req.get('x-forwarded-proto') === 'https' || req.secure ? '; Secure' : '';
+function sessionCookie(req: Request, http: AppConfig['http'], value: string, maxAgeSeconds: number): string {
+  const secure = reachedAs(req, http).secure ? '; Secure' : '';
   return `${CONSOLE_COOKIE}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure}`;
 }
 
-/** A sign-in must come from a page of this origin: JSON (no cross-site form can send it) and, when the browser names one, this Origin. */
-function sameOrigin(req: Request): boolean {
+/** A sign-in must come from a page of this console: JSON (no cross-site form can send it) and, when the browser names one, one of its origins. */
+function sameOrigin(req: Request, http: AppConfig['http']): boolean {
   const origin = req.get('origin');
   return (
-    req.is('application/json') === 'application/json' && (!origin || origin === `${req.protocol}://${req.get('host')}`)
+    req.is('application/json') === 'application/json' && (!origin || reachedAs(req, http).origins.includes(origin))
   );
 }
 
 interface Stores {
   rt: Runtime;
   sessions: ConsoleSessions;
-  limiter: SignInLimiter;
+  guard: CredentialGuard;
   audit: AuditLog;
 }
 
@@ -59,51 +75,51 @@ const whoIsSignedIn =
   ({ rt, sessions }: Stores): Handler =>
   async (req, res) => {
     const id = cookieOf(req, CONSOLE_COOKIE);
-    const session = id ? await sessions.get(id) : undefined;
-    const caller = session && callerNamed(rt.config.http, session.name);
+    const found = id ? await sessionOf(rt.config.http, sessions, id) : undefined;
     secured(res);
-    if (!session || !caller) return refuse(res, 401, 'UNAUTHORIZED', 'not signed in');
-    res.json({ name: caller.name, role: caller.role, csrf: session.csrf });
+    if (!found) return refuse(res, 401, 'UNAUTHORIZED', 'not signed in');
+    res.json({ name: found.caller.name, role: found.caller.role, csrf: found.session.csrf });
   };
 
 /** `POST /console/session` `{"token"}`: rate-limited per address, audited, then the session and its cookie. */
 const signIn =
-  ({ rt, sessions, limiter, audit }: Stores): Handler =>
+  ({ rt, sessions, guard, audit }: Stores): Handler =>
   async (req, res) => {
     secured(res);
-    if (!sameOrigin(req)) return refuse(res, 403, 'FORBIDDEN', 'sign in from the console page of this origin');
-    const trusted = new TrustedProxies(rt.config.http.trustedProxies);
-    const address = clientAddress(req.socket.remoteAddress, req.get('x-forwarded-for'), trusted);
-    const limited = await limiter.attempt(address);
+    const http = rt.config.http;
+    if (!sameOrigin(req, http)) return refuse(res, 403, 'FORBIDDEN', 'sign in from the console page of this origin');
+    const from = { peer: req.socket.remoteAddress, forwardedFor: req.get('x-forwarded-for') };
+    const address = guard.addressOf(from);
+    const token = typeof req.body?.token === 'string' ? req.body.token.trim() : '';
+    const caller = token ? callerOf(http, token) : undefined;
+    const limited = await guard.judge('console-sign-in', from, caller !== undefined);
     if (!limited.allowed) {
       res.set('retry-after', String(limited.retryAfterSeconds));
       const wait = `too many sign-in attempts: try again in ${limited.retryAfterSeconds} s`;
       return refuse(res, 429, 'TOO_MANY_REQUESTS', wait);
     }
-    const token = typeof req.body?.token === 'string' ? req.body.token.trim() : '';
-    const caller = token ? callerOf(rt.config.http, token) : undefined;
     const entry = { action: 'console.sign-in', detail: `from ${address}` };
     if (!caller) {
       await audit.append({ ...entry, who: '-', outcome: 'refused', status: 401 });
       return refuse(res, 401, 'UNAUTHORIZED', 'that token is not one of http.tokens');
     }
-    const { id, session } = await sessions.open(caller.name);
+    const { id, session } = await sessions.open(caller.name, token);
     await audit.append({ ...entry, who: caller.name, outcome: 'ok', status: 200 });
-    res.set('set-cookie', sessionCookie(req, id, sessions.ttlSeconds));
+    res.set('set-cookie', sessionCookie(req, http, id, sessions.maxSeconds));
     res.json({ name: caller.name, role: caller.role, csrf: session.csrf });
   };
 
 /** `POST /console/session/end`: with the session's CSRF header, ends it and clears the cookie. */
 const signOut =
-  ({ sessions }: Stores): Handler =>
+  ({ rt, sessions }: Stores): Handler =>
   async (req, res) => {
     secured(res);
     const id = cookieOf(req, CONSOLE_COOKIE);
-    const session = id ? await sessions.get(id) : undefined;
-    if (!session || req.get(CSRF_HEADER) !== session.csrf)
+    const found = id ? await sessionOf(rt.config.http, sessions, id) : undefined;
+    if (!found || !csrfMatches(req, id!))
       return refuse(res, 403, 'FORBIDDEN', `signing out needs the session and its ${CSRF_HEADER} header`);
     await sessions.close(id!);
-    res.set('set-cookie', sessionCookie(req, '', 0));
+    res.set('set-cookie', sessionCookie(req, rt.config.http, '', 0));
     res.status(204).end();
   };
 
@@ -115,8 +131,8 @@ export function consoleApp(rt: Runtime): express.Router {
   const prefix = rt.config.redis.prefix;
   const stores: Stores = {
     rt,
-    sessions: new ConsoleSessions(rt.redis, prefix),
-    limiter: new SignInLimiter(rt.redis, prefix),
+    sessions: new ConsoleSessions(rt.redis, prefix, { sealer: rt.tokens.sealer }),
+    guard: credentialGuardOf(rt),
     audit: new AuditLog(rt.redis, prefix),
   };
   const router = express.Router({ caseSensitive: true, strict: true });

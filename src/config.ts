@@ -81,13 +81,20 @@ export const ApiRole = z.enum(['viewer', 'operator', 'admin']);
 export type ApiRole = z.infer<typeof ApiRole>;
 
 /**
+ * A token of the HTTP API or the queue UI must be long enough that guessing it online is hopeless, also
+ * at the sign-in limit (10 wrong tokens a minute per address): 24 characters, as 32 random bytes in
+ * base64 (`openssl rand -base64 32`, 44 characters) easily are.
+ */
+const TOKEN_LENGTH_MESSAGE = 'use at least 24 random characters (openssl rand -base64 32)';
+
+/**
  * One named token of the HTTP API. The name is what logs and the audit log show (never the token, which
  * comes from the environment: `token: ${VAR}`). `companies` limits it to the connections writing to those
  * billing companies (`billing.company`, `connections[].billing.company`).
  */
 export const ApiToken = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/, 'use 1–64 letters, digits, dots, dashes or @'),
-  token: z.string().min(16, 'use at least 16 characters'),
+  token: z.string().min(24, TOKEN_LENGTH_MESSAGE),
   role: ApiRole,
   /** Company names as `status` shows them: the configured name, or `key-<fingerprint>` for an unnamed key. */
   companies: z
@@ -206,7 +213,7 @@ export const AppConfig = z.strictObject({
       port: z.number().int().min(0).max(65535).default(9464),
       host: z.string().default('0.0.0.0'),
       /** Bearer token for /admin/queues; without it the queue UI is off. Also an admin token of the API (`admin`). */
-      adminToken: optional(z.string().min(16, 'use at least 16 characters')),
+      adminToken: optional(z.string().min(24, TOKEN_LENGTH_MESSAGE)),
       /**
        * The address people reach this worker's console at (`https://sync.example.com`): an OAuth consent
        * started from the console comes back to `<publicUrl>/console/oauth/callback`, the redirect URI to

@@ -64,3 +64,39 @@ export function clientAddress(
   }
   return client;
 }
+
+/**
+ * The bucket a rate limit counts an address in: an IPv4 address as it is; an IPv6 address by its /64
+ * (`2001:db8:1:2::/64`), the prefix one subscriber or host is normally given (RFC 6177), so a client cannot
+ * escape a limit by rotating through the 2^64 addresses of its own network. Anything else (`unknown`) as it is.
+ */
+export function limitBucket(address: string): string {
+  const plain = unmapped(address.split('%')[0]!);
+  if (isIP(plain) !== 6) return plain;
+  const [head, tail = ''] = plain.toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = plain.includes('::') ? (tail ? tail.split(':') : []) : [];
+  // An IPv4 tail (`::1.2.3.4`) holds two groups; it lies past the /64 either way, so it only counts.
+  const width = (groups: string[]) => groups.reduce((n, g) => n + (g.includes('.') ? 2 : 1), 0);
+  const groups = [...left, ...Array<string>(8 - width(left) - width(right)).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
+
+/**
+ * The scheme a request was made with: `https` on a TLS socket; from a trusted proxy (`http.trustedProxies`),
+ * what its X-Forwarded-Proto says (its last entry, the one that proxy wrote, when a client sent one too);
+ * else `http`. From any other peer the header is ignored, like its X-Forwarded-For.
+ */
+export function requestScheme(
+  peer: string | undefined,
+  forwardedProto: string | undefined,
+  tls: boolean,
+  trusted: TrustedProxies,
+): 'http' | 'https' {
+  if (tls) return 'https';
+  if (!forwardedProto || !trusted.has(peer ?? '')) return 'http';
+  return forwardedProto.split(',').at(-1)!.trim().toLowerCase() === 'https' ? 'https' : 'http';
+}

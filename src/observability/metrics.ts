@@ -46,6 +46,22 @@ export function createMetrics(registry = new Registry()) {
     ...configMetrics(makers),
     ...deploymentMetrics(makers),
     ...webhookMetrics(makers),
+    ...credentialMetrics(makers),
+  };
+}
+
+/** Where a credential is checked on the worker's HTTP port (src/http/credential-guard.ts), the `route` label. */
+export const CREDENTIAL_ROUTES = ['api', 'queue-ui', 'console-sign-in'] as const;
+export type CredentialRoute = (typeof CREDENTIAL_ROUTES)[number];
+
+/** Wrong credentials presented to the API, the queue UI and the console's sign-in. */
+function credentialMetrics({ c }: MetricMakers) {
+  return {
+    credentialsRefused: c(
+      'erpsync_http_credentials_refused_total',
+      'Wrong tokens presented on the HTTP port, by route (api, queue-ui, console-sign-in) and outcome (refused: 401; limited: 429, the address or every address together past the limit)',
+      ['route', 'outcome'] as const,
+    ),
   };
 }
 
@@ -353,6 +369,8 @@ export function initialiseSeries(
   m.rateLimited.inc({ target: 'billing' }, 0);
   for (const result of CONFIG_RELOAD_RESULTS) m.configReloads.inc({ result }, 0);
   for (const kind of LEASE_KINDS) m.leaseRenewalsFailed.inc({ kind }, 0);
+  for (const route of CREDENTIAL_ROUTES)
+    for (const outcome of ['refused', 'limited']) m.credentialsRefused.inc({ route, outcome }, 0);
   for (const c of known.connections) {
     if (c.system && c.billingCompany)
       m.connectionInfo.set({ connection: c.id, system: c.system, billing_company: c.billingCompany }, 1);

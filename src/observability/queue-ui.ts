@@ -1,6 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import cookieParser from 'cookie-parser';
+import type { CredentialGuard } from '../http/credential-guard.js';
 import express, {
   type ErrorRequestHandler,
   type Express,
@@ -30,6 +31,8 @@ export interface QueueUiOptions {
   basePath?: string;
   /** Default true. */
   readOnly?: boolean;
+  /** Limits, counts and logs wrong tokens per client address, like the API's and the console's sign-in. @defaultValue none */
+  guard?: CredentialGuard;
 }
 
 export const QUEUE_UI_PATH = '/admin/queues';
@@ -69,8 +72,27 @@ function unauthorized(res: Response): void {
  * The admin token check in front of Bull Board: a bearer header decides alone; else the session cookie;
  * else a right `?token=` on a GET is traded for the cookie and a redirect to the URL without it.
  */
-function authenticate(token: string, base: string): RequestHandler {
+function authenticate(token: string, base: string, guard?: CredentialGuard): RequestHandler {
   const expectedSession = sessionValue(token);
+  const check = checkToken(token, base, expectedSession);
+  if (!guard) return check;
+  return (req, res, next) => {
+    const presented = bearer(req) ?? (req.method === 'GET' ? queryToken(req) : undefined);
+    if (presented === undefined) return check(req, res, next);
+    const from = { peer: req.socket.remoteAddress, forwardedFor: req.get('x-forwarded-for') };
+    guard.judge('queue-ui', from, safeEqual(presented, token)).then((verdict) => {
+      if (verdict.allowed) return check(req, res, next);
+      res.status(429).set({ 'retry-after': String(verdict.retryAfterSeconds), 'cache-control': 'no-store' });
+      res.json({
+        error: 'TOO_MANY_REQUESTS',
+        message: `too many wrong tokens from this address: try again in ${verdict.retryAfterSeconds} s`,
+      });
+    }, next);
+  };
+}
+
+/** The token itself: a bearer header decides alone; else the session cookie; else `?token=` traded for the cookie. */
+function checkToken(token: string, base: string, expectedSession: string): RequestHandler {
   return (req, res, next) => {
     const presented = bearer(req);
     const session: unknown = req.cookies?.[QUEUE_UI_COOKIE];
@@ -148,7 +170,7 @@ export function queueUi(options: QueueUiOptions): Express {
   ui.use(
     base,
     cookieParser(),
-    authenticate(token, base),
+    authenticate(token, base, options.guard),
     lazyBoard(options.queues, base, options.readOnly ?? true),
     uiError,
   );

@@ -67,11 +67,28 @@ describe('config: http.tokens', () => {
       message = (e as Error).message;
     }
     expect(message).toContain('http.tokens.0.token');
-    expect(message).toContain('use at least 16 characters');
+    expect(message).toContain('http.tokens.0.token: use at least 24 random characters');
     expect(message).toContain('http.tokens.1.role');
     expect(message).toContain('http.tokens.2.companies');
     expect(message).not.toContain('short-secret');
     expect(message).not.toContain(env.VIEW_TOKEN);
+  });
+
+  it('given a token or adminToken of 23 characters (finance-ops-2026 and the like), when the config is checked, then it is refused saying how long a token must be', () => {
+    const short = { ...env, SHORT: 'finance-ops-2026-q1-abcd'.slice(0, 23) };
+    const check = (http: Record<string, unknown>) => {
+      try {
+        parseConfig({ ...minimal, http }, short);
+        return '';
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    const named = check({ tokens: [{ name: 'ops', token: '${SHORT}', role: 'operator' }] });
+    expect(named).toContain('http.tokens.0.token: use at least 24 random characters (openssl rand -base64 32)');
+    expect(check({ adminToken: '${SHORT}' })).toContain('http.adminToken: use at least 24 random characters');
+    expect(named).not.toContain(short.SHORT);
+    expect(check({ tokens: [{ name: 'ops', token: '${SHORT}x', role: 'operator' }] })).toBe('');
   });
 
   it('given two tokens with the same name or the same token, then refused', () => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { clientAddress, isAddressOrRange, TrustedProxies } from '../../src/http/client-address.js';
+import {
+  clientAddress,
+  isAddressOrRange,
+  limitBucket,
+  requestScheme,
+  TrustedProxies,
+} from '../../src/http/client-address.js';
 
 describe('clientAddress: whom the sign-in limiter counts', () => {
   const proxies = new TrustedProxies(['10.0.0.0/8', '192.168.1.5', 'fd00::/8']);
@@ -53,5 +59,34 @@ describe('clientAddress: whom the sign-in limiter counts', () => {
     ['10.0.0.0/x', false],
   ])('%s is an address or range: %s', (entry, ok) => {
     expect(isAddressOrRange(entry)).toBe(ok);
+  });
+});
+
+describe('limitBucket: what a rate limit counts an address as', () => {
+  it.each([
+    ['an IPv4 address, as it is', '203.0.113.9', '203.0.113.9'],
+    ['an IPv4-mapped IPv6 address, as the IPv4 address it is', '::ffff:203.0.113.9', '203.0.113.9'],
+    ['an IPv6 address, by its /64', '2001:db8:aa:bb:1234:5678:9abc:def0', '2001:db8:aa:bb::/64'],
+    ['a compressed IPv6 address, by its /64', '2001:DB8::1', '2001:db8:0:0::/64'],
+    ['an address with a zone, without it', 'fe80::1%eth0', 'fe80:0:0:0::/64'],
+    ['loopback', '::1', '0:0:0:0::/64'],
+    ['an IPv4 tail', '64:ff9b::192.0.2.1', '64:ff9b:0:0::/64'],
+    ['something that is no address, as it is', 'unknown', 'unknown'],
+  ])('%s', (_, address, bucket) => {
+    expect(limitBucket(address)).toBe(bucket);
+  });
+});
+
+describe('requestScheme: https only from a TLS socket or a trusted proxy', () => {
+  const proxies = new TrustedProxies(['10.0.0.0/8']);
+  it.each([
+    ['a TLS socket', '198.51.100.4', undefined, true, 'https'],
+    ['a trusted proxy saying https', '10.0.0.2', 'https', false, 'https'],
+    ['a trusted proxy appending its own after the client’s', '10.0.0.2', 'https, http', false, 'http'],
+    ['a trusted proxy saying http', '10.0.0.2', 'http', false, 'http'],
+    ['an untrusted peer saying https', '198.51.100.4', 'https', false, 'http'],
+    ['a trusted proxy saying nothing', '10.0.0.2', undefined, false, 'http'],
+  ] as const)('%s', (_, peer, proto, tls, scheme) => {
+    expect(requestScheme(peer, proto, tls, proxies)).toBe(scheme);
   });
 });
