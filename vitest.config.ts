@@ -50,6 +50,7 @@ const UNIT_TESTS = [
   'test/connectors/zoho-books/settings.test.ts',
   'test/http/client-address.test.ts',
   'test/http/connection-hooks.test.ts',
+  'test/http/refusal-log.test.ts',
   'test/http/retry-after.test.ts',
   'test/http/with-retry.test.ts',
   'test/jobs/admission.test.ts',

@@ -27,6 +27,7 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Regist
   ['config', async () => (await import('./commands/config.js')).registerConfigCommand],
   ['token', async () => (await import('./commands/token.js')).registerTokenCommand],
   ['connect', async () => (await import('./commands/connect.js')).registerConnectCommand],
+  ['console', async () => (await import('./commands/console.js')).registerConsoleCommand],
 ];
 
 /**

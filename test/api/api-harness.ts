@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
 import type { Logger } from 'pino';
 import { startService, type Service } from '../../app/service.js';
 import { validateSettings } from '../../connectors/registry.js';
@@ -39,6 +40,8 @@ export async function startApi(
   more: {
     /** Further harness options (extra connections, ...). */
     harness?: Partial<HarnessOptions>;
+    /** Where the worker's log lines go (JSON, one per entry, at info and above). @defaultValue nowhere */
+    logLines?: string[];
     /** Further `http` settings (publicUrl, ...). */
     http?: Record<string, unknown>;
     /** The port the worker listens on. @defaultValue any free one */
@@ -58,7 +61,9 @@ export async function startApi(
     ...more.http,
   });
   const config = { ...base, http } as AppConfig;
-  const logger: Logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', format: 'json' });
+  const logger: Logger = more.logLines
+    ? createLogger({ level: 'info', format: 'json', destination: linesInto(more.logLines) })
+    : createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', format: 'json' });
   let service: Service;
   try {
     service = await startService(config, logger, { roles: ['pull', 'upsert'], httpPort: more.httpPort ?? 0 });
@@ -99,6 +104,16 @@ export async function startApi(
     },
   };
 }
+/** A log destination that appends each line written to `lines`. */
+function linesInto(lines: string[]): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      done();
+    },
+  });
+}
+
 /** The harness's config with `review` set on the connections named, parsed as the worker's would be. */
 function withReview(tc: Harness, review: Record<string, unknown>): AppConfig {
   const raw = structuredClone(tc.rawConfig) as { connections: Array<Record<string, unknown>> };
