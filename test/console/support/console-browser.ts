@@ -10,13 +10,19 @@ export const SHOTS =
     ? join(REPO_ROOT, 'docs/console')
     : join(tmpdir(), `erp-sync-console-${process.pid}`);
 
-/** The system Chromium, headless, with one laptop-sized page whose script errors are collected into `errors`. */
-export async function openConsoleBrowser(errors: string[]): Promise<{ browser: Browser; page: Page }> {
+/**
+ * The system Chromium, headless, with one laptop-sized page whose script errors are collected into `errors`.
+ * `ignoreHTTPSErrors`: the page accepts a certificate no CA it knows signed (a test's own TLS proxy).
+ */
+export async function openConsoleBrowser(
+  errors: string[],
+  options: { ignoreHTTPSErrors?: boolean } = {},
+): Promise<{ browser: Browser; page: Page }> {
   const browser = await chromium.launch({
     executablePath: requireBinary('chromium', 'chromium'),
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
   });
-  const page = await browser.newPage({ viewport: { width: 1366, height: 800 } });
+  const page = await browser.newPage({ viewport: { width: 1366, height: 800 }, ...options });
   page.on('pageerror', (e) => errors.push(e.message));
   return { browser, page };
 }
