@@ -1,7 +1,7 @@
+import type { TLSSocket } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import express, { type Express, type Request, type Response } from 'express';
 import type { Runtime } from '../jobs/runtime.js';
-import type { TLSSocket } from 'node:tls';
 import { CONSOLE_COOKIE, CSRF_HEADER, callerOf, cookieOf, csrfMatches, sessionOf } from '../api/auth.js';
 import type { AppConfig } from '../src/config.js';
 import { AuditLog } from '../src/pipeline/audit-log.js';

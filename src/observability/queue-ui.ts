@@ -70,7 +70,9 @@ function unauthorized(res: Response): void {
 
 /**
  * The admin token check in front of Bull Board: a bearer header decides alone; else the session cookie;
- * else a right `?token=` on a GET is traded for the cookie and a redirect to the URL without it.
+ * else a right `?token=` on a GET is traded for the cookie and a redirect to the URL without it. With
+ * `guard`, a presented token (bearer or `?token=`) is judged first: a wrong one counts against its client
+ * address, and past the limit every token from there answers 429 (the API's and sign-in's limit, shared).
  */
 function authenticate(token: string, base: string, guard?: CredentialGuard): RequestHandler {
   const expectedSession = sessionValue(token);
