@@ -16,10 +16,10 @@ import { startWebhookListener, type WebhookListener } from '../../src/webhooks/w
 import { testPrefix } from '../support/redis.js';
 
 /** Two Xero organisations on one app (one key), a third on another app, a QuickBooks realm, a Zoho Books organisation. */
-export const XERO_APP_KEY = 'xero-app-one-webhook-key';
-export const XERO_OTHER_KEY = 'xero-app-two-webhook-key';
-export const QBO_TOKEN = 'intuit-verifier-token';
-export const ZOHO_SECRET = 'zoho-workflow-secret';
+export const XERO_APP_KEY = 'xero-app-one-webhook-key-for-the-tests';
+export const XERO_OTHER_KEY = 'xero-app-two-webhook-key-for-the-tests';
+export const QBO_TOKEN = 'intuit-verifier-token-for-the-tests';
+export const ZOHO_SECRET = 'zoho-workflow-secret-for-the-listener-tests';
 export const TENANT_A = '11111111-1111-4111-8111-111111111111';
 export const TENANT_B = '22222222-2222-4222-8222-222222222222';
 export const TENANT_C = '33333333-3333-4333-8333-333333333333';
