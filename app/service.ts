@@ -233,7 +233,14 @@ async function startListeners(
 function httpRoutes(rt: Runtime, config: AppConfig): NonNullable<HttpServerOptions['extra']> {
   return withApi(
     rt,
-    withConsole(rt, queueUi({ queues: Object.values(rt.queues), adminToken: config.http.adminToken })),
+    withConsole(
+      rt,
+      queueUi({
+        queues: Object.values(rt.queues),
+        adminToken: config.http.adminToken,
+        trustedProxies: () => rt.config.http.trustedProxies,
+      }),
+    ),
   );
 }
 

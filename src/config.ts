@@ -221,7 +221,8 @@ export const AppConfig = z.strictObject({
       /**
        * Reverse proxies in front of the worker (addresses or CIDR ranges): from these peers only, the
        * console's sign-in limiter counts the client address X-Forwarded-For names (src/http/client-address.ts);
-       * from any other peer, the peer's own address. @defaultValue none (X-Forwarded-For ignored)
+       * from any other peer, the peer's own address; the queue UI believes X-Forwarded-Proto from these only.
+       * @defaultValue none (X-Forwarded-For and X-Forwarded-Proto ignored)
        */
       trustedProxies: z
         .array(z.string().refine(isAddressOrRange, 'expected an IP address or a CIDR range such as 10.0.0.0/8'))
