@@ -25,6 +25,7 @@ const UNIT_TESTS = [
   'test/mapping/**/*.test.ts',
   'test/waits/**/*.test.ts',
   'test/auth/token-key.test.ts',
+  'test/auth/token-sealer.test.ts',
   'test/billing/billing-target.test.ts',
   'test/billing/error-table.test.ts',
   'test/cli/progress.test.ts',

@@ -4,11 +4,34 @@ import { collectConnections } from '../operations/list-connections.js';
 import { pauseConnection } from '../operations/pause-connection.js';
 import { resumeConnection } from '../operations/resume-connection.js';
 import { syncNow, syncNowEntities } from '../operations/sync-now.js';
-import { ApiError } from './errors.js';
+import { FixedWindowLimiter } from '../src/pipeline/fixed-window-limiter.js';
+import type { ApiContext } from './context.js';
+import { ApiError, TooManyRequests } from './errors.js';
 import { defineRoute } from './route.js';
 import { ConnectionId, EntityParam, IsoInstant, QuotaProjectionSchema } from './schemas.js';
 
 const Params = z.object({ id: ConnectionId });
+
+/** Checks of one connection through the API per window: each costs about 9 vendor calls. */
+export const CHECKS_PER_CONNECTION = 4;
+export const CHECKS_WINDOW_SECONDS = 300;
+
+/** Counts a check of `connection` (whoever asks): 429 beyond CHECKS_PER_CONNECTION in the window. */
+async function takeCheck(ctx: ApiContext, connection: string): Promise<void> {
+  const limiter = new FixedWindowLimiter(
+    ctx.rt.redis,
+    ctx.rt.config.redis.prefix,
+    'connection-check',
+    CHECKS_PER_CONNECTION,
+    CHECKS_WINDOW_SECONDS,
+  );
+  const take = await limiter.take(connection);
+  if (!take.allowed)
+    throw new TooManyRequests(
+      `${connection} was checked ${CHECKS_PER_CONNECTION} times in ${CHECKS_WINDOW_SECONDS / 60} minutes (about 9 vendor calls each): try again in ${take.retryAfterSeconds} s, or run erp-sync check`,
+      take.retryAfterSeconds,
+    );
+}
 
 const PauseView = z.object({ since: IsoInstant.nullable(), by: z.string().nullable(), reason: z.string().nullable() });
 
@@ -156,6 +179,8 @@ export const connectionRoutes = [
     method: 'post',
     path: '/connections/{id}/check',
     summary: 'Whether the connection can run: token, reads, base currency, quota, billing keys (as `erp-sync check`)',
+    description:
+      'Each check costs about 9 vendor calls: a connection may be checked 4 times in 5 minutes through the API (whoever asks); beyond, 429 with Retry-After.',
     role: 'operator',
     audit: 'connections.check',
     params: Params,
@@ -174,6 +199,7 @@ export const connectionRoutes = [
     }),
     handle: async (ctx, { params }) => {
       ctx.connection(params.id);
+      await takeCheck(ctx, params.id);
       const r = await checkConnection(ctx.rt, params.id);
       const failed = r.checks.filter((c) => c.status === 'failed').map((c) => c.check);
       return { body: r, detail: r.ok ? 'all checks passed' : `failed: ${failed.join(', ')}` };

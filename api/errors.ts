@@ -4,7 +4,7 @@ import { ConfigError, SyncError } from '../src/errors/index.js';
 
 /** The one error shape of the API: a code, a sentence, and for bad input where it is (`query.page`, `body.reason`). */
 export const ApiErrorBody = z.object({
-  error: z.string().describe('BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, INTERNAL'),
+  error: z.string().describe('BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, TOO_MANY_REQUESTS, INTERNAL'),
   message: z.string(),
   path: z.string().optional().describe('for BAD_REQUEST: the field at fault, e.g. query.page'),
 });
@@ -31,6 +31,16 @@ export class ApiError extends Error {
 
 export const notFound = (message: string) => new ApiError(404, 'NOT_FOUND', message);
 
+/** 429: a limit on something costly was reached; answered with Retry-After. */
+export class TooManyRequests extends ApiError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, 'TOO_MANY_REQUESTS', message);
+  }
+}
+
 /** A zod failure on one part of the request: 400 naming the first issue's path (`query.page`) and every issue. */
 export function badInput(where: 'params' | 'query' | 'body', error: z.ZodError): ApiError {
   const first = error.issues[0];
@@ -55,6 +65,7 @@ export function toApiError(err: unknown): ApiError {
 }
 
 export function sendError(res: Response, err: ApiError): void {
+  if (err instanceof TooManyRequests) res.set('retry-after', String(err.retryAfterSeconds));
   res.status(err.status).set('cache-control', 'no-store').json(err.body);
 }
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { quarantineFixHint } from '../operations/quarantine-fix-hint.js';
-import { readSourceRecord } from '../operations/read-source-record.js';
+import { showSourceRecord } from '../operations/show-source-record.js';
 import { replayQuarantined } from '../operations/replay-quarantined.js';
 import { selectQuarantined } from '../operations/select-quarantined.js';
 import type { QuarantineEntry } from '../src/pipeline/quarantine.js';
 import type { ApiContext } from './context.js';
-import { ApiError, notFound } from './errors.js';
+import { ApiError, notFound, TooManyRequests } from './errors.js';
 import { defineRoute } from './route.js';
 import { ConnectionId, EntityParam, ErpId, IsoInstant, QueryInt } from './schemas.js';
 
@@ -62,6 +62,18 @@ async function quarantinedRecord(ctx: ApiContext, p: z.output<typeof RecordParam
   return e;
 }
 
+/** The record as the source holds it, through the cache and the caller's limit (operations/show-source-record.ts). */
+async function sourceOf(ctx: ApiContext, p: z.output<typeof RecordParams>, how: 'true' | 'fresh') {
+  const shown = await showSourceRecord(ctx.rt, { ...p, caller: ctx.caller.name, fresh: how === 'fresh' });
+  if (shown.limited)
+    throw new TooManyRequests(
+      `${ctx.caller.name} read records from the source too often (a vendor call or two each): try again in ${shown.retryAfterSeconds} s`,
+      shown.retryAfterSeconds,
+    );
+  const read = shown.read as { state: 'found' | 'not-found' | 'unsupported' };
+  return { ...read, readAt: new Date(shown.readAt).toISOString(), cached: shown.cached };
+}
+
 export const quarantineRoutes = [
   defineRoute({
     method: 'get',
@@ -107,11 +119,16 @@ export const quarantineRoutes = [
     path: '/quarantine/{connection}/{entity}/{erpId}',
     summary: 'One quarantined record: why, the field at fault, the mapped body where there is one, the fix hint',
     description:
-      'With `source=true` the record is also read from the source now by its id (a vendor call or two) and mapped as a pull would: `source.record` is the record as read, `source.mapped` the billing body or why it still cannot be mapped.',
+      'With `source=true` the record is also shown as the source holds it (read by its id: a vendor call or two) and mapped as a pull would: `source.record` is the record as read, `source.mapped` the billing body or why it still cannot be mapped, `source.readAt` when it was read. A read is kept for 5 minutes and shared by every caller (`source.cached`); `source=fresh` reads the vendor again. Each caller may cause at most 10 vendor reads a minute this way: beyond, 429 with Retry-After.',
     role: 'viewer',
     params: RecordParams,
     query: z.object({
-      source: z.enum(['true', 'false']).optional().describe('also read the record from the source now'),
+      source: z
+        .enum(['true', 'false', 'fresh'])
+        .optional()
+        .describe(
+          'also show the record as the source holds it: `true` a read of the last 5 minutes if kept, `fresh` a new read',
+        ),
     }),
     response: EntrySummary.extend({
       fixHint: z.string(),
@@ -120,6 +137,8 @@ export const quarantineRoutes = [
       source: z
         .object({
           state: z.enum(['found', 'not-found', 'unsupported']),
+          readAt: IsoInstant.describe('when it was read from the source'),
+          cached: z.boolean().describe('answered from a read of the last 5 minutes, not from the vendor now'),
           record: z.record(z.string(), z.unknown()).optional().describe('id, version, status, lifecycle, raw'),
           mapped: z
             .record(z.string(), z.unknown())
@@ -131,17 +150,14 @@ export const quarantineRoutes = [
     handle: async (ctx, { params, query }) => {
       const e = await quarantinedRecord(ctx, params);
       const mapped = e.stage === 'upsert' ? (e.payload as { body?: unknown } | undefined)?.body : undefined;
-      const source =
-        query.source === 'true'
-          ? await readSourceRecord(ctx.rt, params.connection, params.entity, params.erpId)
-          : undefined;
+      const source = query.source && query.source !== 'false' ? await sourceOf(ctx, params, query.source) : undefined;
       return {
         body: {
           ...summary(e),
           fixHint: quarantineFixHint(e.reason),
           ...(e.started !== undefined ? { started: e.started } : {}),
           ...(mapped !== undefined ? { mapped } : {}),
-          ...(source ? { source: source as { state: 'found' | 'not-found' | 'unsupported' } } : {}),
+          ...(source ? { source } : {}),
         },
       };
     },

@@ -236,7 +236,12 @@ function httpRoutes(rt: Runtime, config: AppConfig): NonNullable<HttpServerOptio
     rt,
     withConsole(
       rt,
-      queueUi({ queues: Object.values(rt.queues), adminToken: config.http.adminToken, guard: credentialGuardOf(rt) }),
+      queueUi({
+        queues: Object.values(rt.queues),
+        adminToken: config.http.adminToken,
+        trustedProxies: () => rt.config.http.trustedProxies,
+        guard: credentialGuardOf(rt),
+      }),
     ),
   );
 }

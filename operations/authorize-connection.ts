@@ -101,14 +101,17 @@ export async function startAuthorization(
   return { connection, authorizeUrl, redirectUri, expiresInSeconds: pending.ttlSeconds };
 }
 
-/** The pending authorisation of `state`, taken (a state works once), if this session started it. */
+/**
+ * The pending authorisation of `state`, taken (a state works once) if this session started it. The session
+ * is checked before anything is taken: another session presenting the state leaves it to its owner.
+ */
 async function takeOwn(rt: AuthorizeRuntime, state: string, session: string) {
   const pending = pendingOf(rt);
-  const p = await pending.take(state);
-  if (!p) throw new AuthorizationRefused('no authorisation in progress for this state (stale, used, or forged)');
-  if (p.session !== session)
-    throw new AuthorizationRefused('this authorisation was started from another console session', p.connection);
-  return { pending, p };
+  const t = await pending.takeOwn(state, session);
+  if (!t.found) throw new AuthorizationRefused('no authorisation in progress for this state (stale, used, or forged)');
+  if (!t.own)
+    throw new AuthorizationRefused('this authorisation was started from another console session', t.connection);
+  return { pending, p: t.pending };
 }
 
 /**

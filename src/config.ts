@@ -152,7 +152,12 @@ export const ConnectionConfig = z.strictObject({
    * app's webhook key; QuickBooks: the app's verifier token; Zoho Books: the value of the custom header
    * `X-Erp-Sync-Secret` set on the workflow webhook. Through `${VAR}`, never in the file.
    */
-  webhooks: z.strictObject({ secret: z.string().min(8, 'use at least 8 characters') }).optional(),
+  webhooks: z
+    .strictObject({
+      // Zoho's is a static header that authenticates a delivery on its own: as strong as a bearer token.
+      secret: z.string().min(32, 'use at least 32 characters (a long random value, e.g. `openssl rand -hex 24`)'),
+    })
+    .optional(),
   /** Review before write: which records wait for a person's approval (docs/configuration.md, "Review before write"). @defaultValue none */
   review: ReviewConfig.default('none'),
 });
@@ -223,7 +228,8 @@ export const AppConfig = z.strictObject({
       /**
        * Reverse proxies in front of the worker (addresses or CIDR ranges): from these peers only, the
        * console's sign-in limiter counts the client address X-Forwarded-For names (src/http/client-address.ts);
-       * from any other peer, the peer's own address. @defaultValue none (X-Forwarded-For ignored)
+       * from any other peer, the peer's own address; the queue UI believes X-Forwarded-Proto from these only.
+       * @defaultValue none (X-Forwarded-For and X-Forwarded-Proto ignored)
        */
       trustedProxies: z
         .array(z.string().refine(isAddressOrRange, 'expected an IP address or a CIDR range such as 10.0.0.0/8'))

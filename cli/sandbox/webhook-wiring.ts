@@ -48,7 +48,8 @@ export function sandboxWebhookWiring(host: string, port: number, seed: number, t
     port,
     target: target ?? webhookHost(host),
     withWebhooksEverySeconds: 3600,
-    secretOf: (system) => `sandbox-${system}-webhooks-${seed}`,
+    // At least 32 characters, as the config asks of every webhook secret.
+    secretOf: (system) => `sandbox-${system}-webhooks-${seed}-not-a-real-secret`,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { EntityName } from '../../src/connector/entities.js';
 import {
   type ConnectorWebhooks,
@@ -30,7 +31,8 @@ const EVENTS: Record<string, WebhookOp> = { created: 'change', edited: 'change',
 export const webhooks: ConnectorWebhooks<Settings> = {
   path: 'zoho-books',
   routedBy: 'connection',
-  verify: (_body, headers, secret) => sharedSecretMatches(headerValue(headers, 'x-erp-sync-secret'), secret),
+  verify: (_body, headers, secret) => secretHeaderMatches(headers, secret),
+  verifyHeaders: (headers, secret) => secretHeaderMatches(headers, secret),
   parse(body, query) {
     const module = MODULES[query.get('module') ?? ''];
     const op = EVENTS[query.get('event') ?? ''];
@@ -46,6 +48,10 @@ export const webhooks: ConnectorWebhooks<Settings> = {
     return { kind: 'events', events: [{ entity: module.entity, id: String(id), op, ...(at ? { at } : {}) }] };
   },
 };
+
+/** The custom header Zoho sends as the user set it: the whole authentication (Zoho does not sign the body). */
+const secretHeaderMatches = (headers: IncomingHttpHeaders, secret: string): boolean =>
+  sharedSecretMatches(headerValue(headers, 'x-erp-sync-secret'), secret);
 
 /** The record's fields: the body itself, or wrapped under the module's key (`{"invoice": {…}}`). */
 function recordOf(json: unknown, key: string): Record<string, unknown> | undefined {

@@ -103,8 +103,18 @@ async function replayAll(connection, reason, entity) {
 
 async function quarantinedPage(connection, entity, erpId) {
   const path = `/quarantine/${enc(connection)}/${enc(entity)}/${enc(erpId)}`;
-  const r = await get(`${path}?source=true`);
-  const now = r.source?.mapped;
+  // The source is read only on a click: each read costs the vendor quota (the API keeps one for 5 minutes).
+  const r = await get(path);
+  const sourceNow = el('dd', { id: 'source-now' }, 'not read: use "Read from the source"');
+  const sourceRecord = el('div', { id: 'source-record' });
+  const readSource = (how) => async () => {
+    sourceNow.replaceChildren('reading…');
+    try {
+      showSource((await get(`${path}?source=${how}`)).source, sourceNow, sourceRecord);
+    } catch (e) {
+      sourceNow.replaceChildren(`not read: ${e.message}`);
+    }
+  };
   return [
     el('h1', {}, `Why ${entity}/${erpId} of ${connection} did not sync`),
     el('dl', {},
@@ -115,16 +125,27 @@ async function quarantinedPage(connection, entity, erpId) {
       el('dt', {}, 'Since'), el('dd', {}, when(r.since)),
       el('dt', {}, 'Attempts'), el('dd', {}, r.attempts ?? '—'),
       el('dt', {}, 'How to fix'), el('dd', {}, r.fixHint),
-      el('dt', {}, 'In the source now'), el('dd', { id: 'source-now' }, !r.source ? '—' : r.source.state !== 'found' ? r.source.state : now?.ok ? 'maps cleanly now: a replay will sync it' : `still cannot be mapped: ${now?.message ?? now?.reason ?? '?'}`),
+      el('dt', {}, 'In the source now'), sourceNow,
     ),
-    el('p', {}, el('button', { type: 'button', class: 'primary', onclick: () => act(`Replay ${entity}/${erpId} of ${connection}: ${r.stage === 'upsert' ? 'its mapped body is sent to billing again' : 'it is read again from the source and mapped'}; it leaves quarantine once billing has it.`, async () => {
-      await post(`${path}/replay`);
-      location.hash = `#/record/${enc(connection)}/${enc(entity)}/${enc(erpId)}`;
-      return `${entity}/${erpId} replayed.`;
-    }) }, 'Replay…'), ' ', el('a', { href: `#/record/${enc(connection)}/${enc(entity)}/${enc(erpId)}` }, 'Lineage')),
+    el('p', {},
+      el('button', { type: 'button', onclick: readSource('true') }, 'Read from the source'), ' ',
+      el('button', { type: 'button', onclick: readSource('fresh') }, 'Read again'), ' ',
+      el('button', { type: 'button', class: 'primary', onclick: () => act(`Replay ${entity}/${erpId} of ${connection}: ${r.stage === 'upsert' ? 'its mapped body is sent to billing again' : 'it is read again from the source and mapped'}; it leaves quarantine once billing has it.`, async () => {
+        await post(`${path}/replay`);
+        location.hash = `#/record/${enc(connection)}/${enc(entity)}/${enc(erpId)}`;
+        return `${entity}/${erpId} replayed.`;
+      }) }, 'Replay…'), ' ', el('a', { href: `#/record/${enc(connection)}/${enc(entity)}/${enc(erpId)}` }, 'Lineage')),
     r.mapped ? [el('h2', {}, 'Mapped billing body'), el('pre', {}, JSON.stringify(r.mapped, null, 2))] : null,
-    r.source?.record ? [el('h2', {}, 'The record in the source now'), el('pre', {}, JSON.stringify(r.source.record, null, 2))] : null,
+    sourceRecord,
   ];
+}
+
+/** What a read from the source says: whether the record maps now, when it was read, and the record itself. */
+function showSource(source, sourceNow, sourceRecord) {
+  const now = source.mapped;
+  const verdict = source.state !== 'found' ? source.state : now?.ok ? 'maps cleanly now: a replay will sync it' : `still cannot be mapped: ${now?.message ?? now?.reason ?? '?'}`;
+  sourceNow.replaceChildren(verdict, el('div', { class: 'hint' }, `read ${when(source.readAt)}${source.cached ? ' (kept from an earlier read: "Read again" reads it now)' : ''}`));
+  sourceRecord.replaceChildren(...(source.record ? [el('h2', {}, 'The record in the source now'), el('pre', {}, JSON.stringify(source.record, null, 2))] : []));
 }
 
 async function recordPage(connection, entity, erpId) {

@@ -103,10 +103,19 @@ export class TokenSealer {
 
   /**
    * The plain value. A value sealed under a key this process does not hold, or one that does not open
-   * (altered, moved), is an error naming the key id only.
+   * (altered, moved, truncated), is an error naming the key id only. `refusePlain` (every value was sealed
+   * once: the token store's marker) refuses a plain value while a key is set, so a value written into Redis
+   * in plain text cannot stand in for a sealed one.
    */
-  open(stored: string, context: SealContext): string {
-    if (!stored.startsWith(SEALED)) return stored;
+  open(stored: string, context: SealContext, options: { refusePlain?: boolean } = {}): string {
+    if (!stored.startsWith(SEALED)) {
+      if (options.refusePlain && this.current) {
+        throw new ConfigError(
+          `the stored token of ${context} is plain text, but every token was sealed (erp-sync token rekey ran): refused, as only someone writing to Redis around the worker could have put it there; remove it (erp-sync token reset) and connect again, or, if plain values were written on purpose while the key was unset, run erp-sync token rekey`,
+        );
+      }
+      return stored;
+    }
     const rest = stored.slice(SEALED.length);
     const colon = rest.indexOf(':');
     const id = rest.slice(0, colon);
@@ -117,8 +126,11 @@ export class TokenSealer {
       );
     }
     const raw = Buffer.from(rest.slice(colon + 1), 'base64');
+    // Nothing shorter than an IV and a whole tag opens: a shorter tag would be easier to forge.
+    if (raw.length < IV_BYTES + TAG_BYTES)
+      throw new ConfigError(`a stored token sealed under key ${id} is truncated (shorter than its IV and tag)`);
     try {
-      const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES));
+      const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
       decipher.setAAD(Buffer.from(context, 'utf8'));
       decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
       return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');

@@ -81,7 +81,8 @@ export interface NewTokens {
  *   token it was seeded with. The same config token again leaves the store alone (the vendor may have
  *   rotated it since, and Redis holds the live one); a different one is a re-consent and replaces it.
  * - Tokens are sealed at rest (AES-256-GCM, token-sealer.ts) when a key is set; plain values written
- *   before are read, and sealed on their next write.
+ *   before are read, and sealed on their next write, until `rekey` has sealed them all: from then on
+ *   (a marker key) a plain value is refused, so nobody can swap in tokens of their own through Redis.
  * - One refresh at a time per connection across processes: SET NX lock; the others wait for it and
  *   read the result, so concurrent workers never spend (and invalidate) the same single-use token.
  * - The new refresh token is written atomically with the access token, under the lock.
@@ -114,8 +115,22 @@ export class TokenStore {
     return this.sealer.seal(value, `${connectionId}:${field}`);
   }
 
-  private open(connectionId: string, field: string, value: string | undefined): string | undefined {
-    return value === undefined || value === '' ? undefined : this.sealer.open(value, `${connectionId}:${field}`);
+  /** A stored value opened; a plain one is refused once every token was sealed (sealedOnly). */
+  private async open(connectionId: string, field: string, value: string | undefined): Promise<string | undefined> {
+    if (value === undefined || value === '') return undefined;
+    const refusePlain = await this.plainRefused(value);
+    return this.sealer.open(value, `${connectionId}:${field}`, { refusePlain });
+  }
+
+  /** The marker `rekey` leaves once every stored value is sealed: from then on plain values are refused. */
+  private get sealedOnlyKey(): string {
+    return `${this.options.prefix}:token-sealed-only`;
+  }
+
+  /** Whether a plain `value` is refused: a key is set and rekey sealed everything. Read only for a plain value. */
+  private async plainRefused(value: string): Promise<boolean> {
+    if (!this.sealer.encrypted || TokenSealer.sealedUnder(value) !== 'plain') return false;
+    return (await this.redis.exists(this.sealedOnlyKey)) === 1;
   }
 
   /**
@@ -130,7 +145,8 @@ export class TokenStore {
     await this.redis.set(key, this.sealer.seal(randomBytes(32).toString('base64'), 'fingerprint-key'), 'NX');
     const stored = await this.redis.get(key);
     if (!stored) throw new AuthError('token fingerprint key vanished from Redis');
-    return Buffer.from(this.sealer.open(stored, 'fingerprint-key'), 'base64');
+    const refusePlain = await this.plainRefused(stored);
+    return Buffer.from(this.sealer.open(stored, 'fingerprint-key', { refusePlain }), 'base64');
   }
 
   /**
@@ -240,7 +256,8 @@ export class TokenStore {
           current++;
           continue;
         }
-        args.push(field, stored, this.seal(id, field, this.open(id, field, stored)!));
+        // An operator's explicit act: whatever is stored (plain too) is sealed under the current key.
+        args.push(field, stored, this.seal(id, field, this.sealer.open(stored, `${id}:${field}`)));
       }
       if (args.length > 0) resealed += (await RESEAL.run(this.redis, [this.key(id)], args)) as number;
     }
@@ -251,6 +268,8 @@ export class TokenStore {
       // Its content never changes once made, so a concurrent rekey writes the same plain value: no race to fence.
       await this.redis.set(fpKey, next, 'XX');
     }
+    // Every value is sealed now: from here on a plain value can only have been written around the store.
+    if (this.sealer.encrypted) await this.redis.set(this.sealedOnlyKey, String(this.now()));
     return { resealed, current };
   }
 
@@ -264,7 +283,7 @@ export class TokenStore {
     const deadline = this.now() + this.lockMs * 2;
     for (;;) {
       const h = await this.redis.hgetall(key);
-      const access = this.open(connectionId, 'accessToken', h.accessToken);
+      const access = await this.open(connectionId, 'accessToken', h.accessToken);
       if (access && access !== stale && Number(h.expiresAt ?? 0) - this.skewMs > this.now()) {
         return access;
       }
@@ -274,11 +293,11 @@ export class TokenStore {
         try {
           // Re-read under the lock: the previous holder may have just refreshed.
           const cur = await this.redis.hgetall(key);
-          const curAccess = this.open(connectionId, 'accessToken', cur.accessToken);
+          const curAccess = await this.open(connectionId, 'accessToken', cur.accessToken);
           if (curAccess && curAccess !== stale && Number(cur.expiresAt ?? 0) - this.skewMs > this.now()) {
             return curAccess;
           }
-          const refreshToken = this.open(connectionId, 'refreshToken', cur.refreshToken);
+          const refreshToken = await this.open(connectionId, 'refreshToken', cur.refreshToken);
           if (!refreshToken) {
             throw new CredentialsRefusedError(
               `connection ${connectionId}: no refresh token; re-authorise the connection: erp-sync connect --connection ${connectionId}`,

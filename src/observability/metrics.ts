@@ -73,7 +73,7 @@ function webhookMetrics({ c, g }: MetricMakers) {
   return {
     webhookDeliveries: c(
       'erpsync_webhook_deliveries_total',
-      'Webhook deliveries received, by vendor and result (accepted, bad_signature, unrouted, malformed, duplicate)',
+      'Webhook deliveries received, by vendor and result (accepted, bad_signature, unrouted, malformed, duplicate, overloaded)',
       ['system', 'result'] as const,
     ),
     webhookMissed: c(

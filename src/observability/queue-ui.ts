@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import cookieParser from 'cookie-parser';
 import type { CredentialGuard } from '../http/credential-guard.js';
@@ -9,6 +9,7 @@ import express, {
   type RequestHandler,
   type Response,
 } from 'express';
+import { TrustedProxies } from '../http/client-address.js';
 
 /**
  * The queue UI (Bull Board) at /admin/queues on the worker's own HTTP server, behind the admin token.
@@ -16,8 +17,11 @@ import express, {
  * - No `http.adminToken` configured: the UI is off and /admin/queues answers 404 like any unknown route.
  * - `Authorization: Bearer <token>` on any request (scripts, a reverse proxy that injects it), or
  * - `GET /admin/queues?token=<token>` once in a browser: sets an HttpOnly, SameSite=Strict session cookie
- *   scoped to /admin/queues (an HMAC of the token, not the token) and redirects to the same URL without
- *   the token, so it does not linger in the address bar or history.
+ *   scoped to /admin/queues and redirects to the same URL without the token, so it does not linger in the
+ *   address bar or history. The cookie is a session of its own (when it was issued, a random id, and an
+ *   HMAC of both under the token), never the token: it ends 12 hours after it was issued, or when the
+ *   token changes. The cookie is `Secure` on HTTPS, and behind a proxy in `http.trustedProxies` that says
+ *   so with X-Forwarded-Proto (from any other peer that header is ignored).
  * - Anything else: 401 with `WWW-Authenticate: Bearer`. Every comparison is constant-time.
  *
  * Read-only by default: failed records are replayed with `erp-sync dlq` (which goes through quarantine
@@ -31,6 +35,10 @@ export interface QueueUiOptions {
   basePath?: string;
   /** Default true. */
   readOnly?: boolean;
+  /** `http.trustedProxies`, read at each request (a reload may change it): whose X-Forwarded-Proto is believed. */
+  trustedProxies?: () => readonly string[];
+  /** The clock sessions are issued and checked by (tests). @defaultValue Date.now */
+  now?: () => number;
   /** Limits, counts and logs wrong tokens per client address, like the API's and the console's sign-in. @defaultValue none */
   guard?: CredentialGuard;
 }
@@ -44,9 +52,38 @@ export function safeEqual(a: string, b: string): boolean {
   return timingSafeEqual(digest(a), digest(b));
 }
 
-/** The cookie value for a token: derived, so the cookie jar never holds the token itself. */
-export function sessionValue(token: string): string {
-  return createHmac('sha256', token).update('erp-sync queue-ui session v1').digest('base64url');
+/** How long a queue UI session lasts from its sign-in (the cookie's Max-Age too). */
+export const QUEUE_UI_SESSION_SECONDS = 12 * 3600;
+
+const sessionMac = (token: string, issuedAt: string, id: string) =>
+  createHmac('sha256', token).update(`erp-sync queue-ui session v2|${issuedAt}|${id}`).digest('base64url');
+
+/** A new session's cookie value: `<issued at, unix seconds>.<random id>.<HMAC of both under the token>`. */
+export function newSessionValue(token: string, nowMs: number): string {
+  const issuedAt = String(Math.floor(nowMs / 1000));
+  const id = randomBytes(16).toString('base64url');
+  return `${issuedAt}.${id}.${sessionMac(token, issuedAt, id)}`;
+}
+
+/** Whether a cookie value is a session issued under `token` less than QUEUE_UI_SESSION_SECONDS ago. */
+export function validSession(value: string, token: string, nowMs: number): boolean {
+  const [issuedAt, id, mac, more] = value.split('.');
+  if (!issuedAt || !id || !mac || more !== undefined || !/^\d{1,12}$/.test(issuedAt)) return false;
+  const age = nowMs / 1000 - Number(issuedAt);
+  // A minute of clock skew between workers behind one address; nothing issued in the future beyond it.
+  if (age < -60 || age >= QUEUE_UI_SESSION_SECONDS) return false;
+  return safeEqual(mac, sessionMac(token, issuedAt, id));
+}
+
+/** Express's `trust proxy` from `http.trustedProxies` (re-read when the list changes): only those peers' X-Forwarded-* count. */
+function trustProxies(list: () => readonly string[]): (address: string) => boolean {
+  let seen: readonly string[] | undefined;
+  let trusted = new TrustedProxies([]);
+  return (address) => {
+    const now = list();
+    if (now !== seen) [seen, trusted] = [now, new TrustedProxies(now)];
+    return trusted.has(address);
+  };
 }
 
 /** The credentials of RFC 6750 section 2.1 (`Authorization: Bearer <token>`, scheme case-insensitive), if any. */
@@ -74,9 +111,8 @@ function unauthorized(res: Response): void {
  * `guard`, a presented token (bearer or `?token=`) is judged first: a wrong one counts against its client
  * address, and past the limit every token from there answers 429 (the API's and sign-in's limit, shared).
  */
-function authenticate(token: string, base: string, guard?: CredentialGuard): RequestHandler {
-  const expectedSession = sessionValue(token);
-  const check = checkToken(token, base, expectedSession);
+function authenticate(token: string, base: string, now: () => number, guard?: CredentialGuard): RequestHandler {
+  const check = checkToken(token, base, now);
   if (!guard) return check;
   return (req, res, next) => {
     const presented = bearer(req) ?? (req.method === 'GET' ? queryToken(req) : undefined);
@@ -93,25 +129,25 @@ function authenticate(token: string, base: string, guard?: CredentialGuard): Req
   };
 }
 
-/** The token itself: a bearer header decides alone; else the session cookie; else `?token=` traded for the cookie. */
-function checkToken(token: string, base: string, expectedSession: string): RequestHandler {
+/** The token itself: a bearer header decides alone; else the session cookie; else `?token=` traded for a session. */
+function checkToken(token: string, base: string, now: () => number): RequestHandler {
   return (req, res, next) => {
     const presented = bearer(req);
     const session: unknown = req.cookies?.[QUEUE_UI_COOKIE];
     let ok = false;
     if (presented !== undefined) ok = safeEqual(presented, token);
-    else if (typeof session === 'string' && safeEqual(session, expectedSession)) ok = true;
+    else if (typeof session === 'string' && validSession(session, token, now())) ok = true;
     const query = req.method === 'GET' ? queryToken(req) : undefined;
     if (!ok && presented === undefined && query !== undefined) {
       if (!safeEqual(query, token)) return unauthorized(res);
       const url = new URL(req.originalUrl, 'http://x');
       url.searchParams.delete('token');
-      // `trust proxy` (set below) makes req.secure follow X-Forwarded-Proto from a TLS-terminating proxy.
-      res.cookie(QUEUE_UI_COOKIE, expectedSession, {
+      // `trust proxy` (set below) makes req.secure follow X-Forwarded-Proto from a trusted TLS-terminating proxy.
+      res.cookie(QUEUE_UI_COOKIE, newSessionValue(token, now()), {
         path: base,
         httpOnly: true,
         sameSite: 'strict',
-        maxAge: 43_200_000,
+        maxAge: QUEUE_UI_SESSION_SECONDS * 1000,
         secure: req.secure,
       });
       res.set('cache-control', 'no-store').redirect(303, `${url.pathname}${url.search}`);
@@ -166,13 +202,13 @@ export function queueUi(options: QueueUiOptions): Express {
   const token = options.adminToken || undefined;
   const ui = express();
   ui.set('case sensitive routing', true);
-  ui.set('trust proxy', true);
+  ui.set('trust proxy', trustProxies(options.trustedProxies ?? (() => [])));
   ui.disable('x-powered-by');
   if (!token) return ui; // off: every request passes on, and the server answers 404
   ui.use(
     base,
     cookieParser(),
-    authenticate(token, base, options.guard),
+    authenticate(token, base, options.now ?? Date.now, options.guard),
     lazyBoard(options.queues, base, options.readOnly ?? true),
     uiError,
   );

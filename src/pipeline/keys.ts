@@ -113,6 +113,9 @@ function recordAndChangeKeys(prefix: string, c: (connection: string) => string) 
     webhookSeen: (connection: string) => `${prefix}:webhook-seen:${c(connection)}`,
     /** The connection's webhook health: first and last delivery, changes missed, degraded since (webhook-health.ts). */
     webhookHealth: (connection: string) => `${prefix}:webhook-health:${c(connection)}`,
+    /** A quarantined record as last read from the source for a person, with when (source-read-cache.ts). */
+    sourceRead: (connection: string, entity: string, erpId: string) =>
+      `${prefix}:source-read:${c(connection)}:${entity}:${erpId}`,
     /** Recent change→billing latencies of the connection, newest first, capped (freshness-samples.ts). */
     freshness: (connection: string) => `${prefix}:freshness:${c(connection)}`,
   };

@@ -30,6 +30,12 @@ export interface ChoicePending {
 
 export type PendingAuthorization = ConsentPending | ChoicePending;
 
+/** What `takeOwn` found: nothing, another session's authorisation (left in place), or this session's (taken). */
+export type OwnTake =
+  | { found: false }
+  | { found: true; own: false; connection: string }
+  | { found: true; own: true; pending: PendingAuthorization };
+
 /** How long a started authorisation (or a grant awaiting its organisation) waits. @defaultValue 10 minutes */
 export const PENDING_AUTHORIZATION_TTL_SECONDS = 600;
 
@@ -60,6 +66,25 @@ export class PendingAuthorizations {
     if (state.length === 0 || state.length > 200) return undefined;
     const raw = await this.redis.getdel(this.key(state));
     return raw ? (JSON.parse(raw) as PendingAuthorization) : undefined;
+  }
+
+  /**
+   * The pending authorisation of `state`, taken only if `session` started it: another session presenting the
+   * state is refused and the record stays (so a leaked state cannot burn the consent of the session that
+   * started it). The GETDEL after the check still makes a state work once when its own session races itself.
+   */
+  async takeOwn(state: string, session: string): Promise<OwnTake> {
+    if (state.length === 0 || state.length > 200) return { found: false };
+    const seen = await this.redis.get(this.key(state));
+    if (!seen) return { found: false };
+    const p = JSON.parse(seen) as PendingAuthorization;
+    if (p.session !== session) return { found: true, own: false, connection: p.connection };
+    const raw = await this.redis.getdel(this.key(state));
+    if (!raw) return { found: false };
+    const taken = JSON.parse(raw) as PendingAuthorization;
+    return taken.session === session
+      ? { found: true, own: true, pending: taken }
+      : { found: true, own: false, connection: taken.connection };
   }
 
   seal(state: string, grant: unknown): string {

@@ -55,6 +55,11 @@ export interface ConnectorWebhooks<Settings = unknown> {
   routeKey?(settings: Settings): string;
   /** True when `secret` authenticates the raw body with these headers; constant time, never throws. */
   verify(body: Buffer, headers: IncomingHttpHeaders, secret: string): boolean;
+  /**
+   * For a vendor whose deliveries are authenticated by a header alone (Zoho's secret header): the same check
+   * on the headers, which the listener makes before it reads a byte of the body.
+   */
+  verifyHeaders?(headers: IncomingHttpHeaders, secret: string): boolean;
   /** The delivery's events; throws MalformedDeliveryError for a body the vendor would not send. */
   parse(body: Buffer, query: URLSearchParams): ParsedDelivery;
 }

@@ -83,6 +83,22 @@ describe('TokenStore: tokens sealed at rest', () => {
     expect(await onlyNew.rekey()).toEqual({ resealed: 0, current: 4 });
   });
 
+  it('given rekey has sealed every token, when a plain refresh token is written into Redis around the store, then it is refused with a clear error and never sent to the vendor', async () => {
+    await redis.hset(hash('swapped'), 'refreshToken', 'rt-of-someone-else');
+    const store = new TokenStore(redis, { prefix, sealer: TokenSealer.withKeys(key2) });
+    const sent: string[] = [];
+    const err = await store
+      .accessToken('swapped', async (rt) => (sent.push(rt), { accessToken: 'at-x', expiresInSeconds: 60 }))
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as Error).message).toMatch(/swapped:refreshToken is plain text.*token rekey ran/);
+    expect((err as Error).message).not.toContain('rt-of-someone-else');
+    expect(sent).toEqual([]);
+    // Without a key nothing is sealed, so nothing can be refused: plain values are the norm there.
+    expect(await new TokenStore(redis, { prefix }).accessToken('swapped', keepingVendor().refresh)).toBe('at-secret-1');
+    await redis.del(hash('swapped'));
+  });
+
   it('given a value sealed under a key the process does not hold, then the error names the key id, never a value', async () => {
     const stranger = new TokenStore(redis, { prefix, sealer: TokenSealer.withKeys(key1) });
     const err = await stranger.accessToken('a', keepingVendor().refresh).catch((e: unknown) => e);

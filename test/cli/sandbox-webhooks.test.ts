@@ -10,7 +10,7 @@ describe('erp-sync sandbox (all) and webhooks', () => {
   let rx: WebhookReceiver;
   let cli: RunningCli;
   let output = '';
-  const secret = (system: string) => `sandbox-${system}-webhooks-1`;
+  const secret = (system: string) => `sandbox-${system}-webhooks-1-not-a-real-secret`;
   beforeAll(async () => {
     rx = await new WebhookReceiver().start();
     rx.answer = (r) =>

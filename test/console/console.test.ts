@@ -99,15 +99,32 @@ describe('the console at /console, on a running worker', () => {
       expect(await group.locator('.hint').first().innerText()).toMatch(/^How to fix: ./);
       await shot('quarantine');
 
+      // Zoho's by-id reads of the record: the page reads the source only when asked to.
+      const reads = () =>
+        api.tc
+          .zohoOf(ACME.connection)
+          .journal.list()
+          .filter((e) => e.path.endsWith(`/invoices/${bad}`)).length;
+      const readsBefore = reads();
       await group.locator(`tr[data-erp-id="${bad}"]`).getByRole('link', { name: 'Details, replay' }).click();
       await page.locator('#reason').getByText('AMOUNTS_INCONSISTENT').waitFor();
       expect(await page.locator('#message').innerText()).toBe(entry!.message);
-      expect(await page.locator('#source-now').innerText()).toMatch(/^still cannot be mapped/);
+      expect(await page.locator('#source-now').innerText()).toMatch(/^not read/);
+      expect(await page.locator('#source-record').innerText()).toBe('');
+      expect(reads()).toBe(readsBefore);
+      await page.getByRole('button', { name: 'Read from the source' }).click();
+      await page
+        .locator('#source-now')
+        .getByText(/^still cannot be mapped/)
+        .waitFor();
+      expect(await page.locator('#source-record').innerText()).toContain('The record in the source now');
+      expect(reads()).toBe(readsBefore + 1);
       await shot('quarantined-record');
 
-      // A finance person corrects the line in Zoho; the page now says the record maps.
+      // A finance person corrects the line in Zoho; read again, the page now says the record maps.
       zoho.editInvoice(bad, { lines: [{ index: 0, quantity: 2, rate: 150 }] });
       await page.reload();
+      await page.getByRole('button', { name: 'Read again' }).click();
       await page.locator('#source-now').getByText('maps cleanly now: a replay will sync it').waitFor();
       await confirmThrough(
         page.getByRole('button', { name: 'Replay…' }),

@@ -7,7 +7,7 @@ import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUES } from '../../jobs/catalog.js';
 import { startHttpServer } from '../../src/observability/http-server.js';
-import { QUEUE_UI_COOKIE, queueUi, sessionValue } from '../../src/observability/queue-ui.js';
+import { QUEUE_UI_COOKIE, QUEUE_UI_SESSION_SECONDS, queueUi } from '../../src/observability/queue-ui.js';
 import { connect, dropPrefix, TEST_REDIS_URL, testPrefix } from '../support/redis.js';
 import { type Harness, REPO_ROOT, startHarness, until } from '../support/harness.js';
 import { opsService } from './support/ops-service.js';
@@ -22,13 +22,15 @@ describe('the queue UI at /admin/queues: routing and the admin token', () => {
   const servers: Array<{ url: string; close(): Promise<void> }> = [];
   let on: string;
   let off: string;
-  const serve = async (adminToken?: string) => {
+  /** The UI's clock: tests move it to age a session (never a wait). */
+  let clock = Date.parse('2026-03-01T09:00:00Z');
+  const serve = async (adminToken?: string, trustedProxies: string[] = []) => {
     const s = await startHttpServer({
       port: 0,
       host: '127.0.0.1',
       registry: new Registry(),
       ready: async () => ({ ok: true, checks: {} }),
-      extra: queueUi({ queues, adminToken }),
+      extra: queueUi({ queues, adminToken, trustedProxies: () => trustedProxies, now: () => clock }),
     });
     servers.push(s);
     return s.url;
@@ -96,30 +98,53 @@ describe('the queue UI at /admin/queues: routing and the admin token', () => {
     expect(body.queues.find((q) => q.name === 'upsert')!.counts.waiting).toBe(2);
   });
 
-  it('trades a right ?token for an HttpOnly SameSite=Strict cookie (an HMAC, not the token) and redirects without it', async () => {
+  /** Signs in with ?token= at `url`: the Set-Cookie header and the session value it carries. */
+  const signIn = async (url: string, headers: Record<string, string> = {}) => {
+    const r = await fetch(`${url}/admin/queues?token=${TOKEN}`, { redirect: 'manual', headers });
+    expect(r.status).toBe(303);
+    const cookie = r.headers.get('set-cookie')!;
+    return { cookie, session: new RegExp(`${QUEUE_UI_COOKIE}=([^;]+)`).exec(cookie)![1]! };
+  };
+  const withSession = (url: string, session: string) =>
+    fetch(`${url}/admin/queues/api/queues`, { headers: { cookie: `other=1; ${QUEUE_UI_COOKIE}=${session}` } });
+
+  it('trades a right ?token for an HttpOnly SameSite=Strict session cookie (never the token, new at each sign-in) and redirects without it', async () => {
     const r = await fetch(`${on}/admin/queues/queue/upsert?status=waiting&token=${TOKEN}`, { redirect: 'manual' });
     expect(r.status).toBe(303);
     expect(r.headers.get('location')).toBe('/admin/queues/queue/upsert?status=waiting');
-    const cookie = r.headers.get('set-cookie')!;
-    expect(cookie).toContain(`${QUEUE_UI_COOKIE}=${sessionValue(TOKEN)}`);
+    const { cookie, session } = await signIn(on);
     expect(cookie).not.toContain(TOKEN);
     expect(cookie).toMatch(/; Path=\/admin\/queues(;|$)/);
+    expect(cookie).toMatch(new RegExp(`; Max-Age=${QUEUE_UI_SESSION_SECONDS}(;|$)`));
     expect(cookie).toMatch(/; HttpOnly(;|$)/);
     expect(cookie).toMatch(/; SameSite=Strict(;|$)/);
     expect(cookie).not.toMatch(/Secure/);
-    const withCookie = await fetch(`${on}/admin/queues/api/queues`, {
-      headers: { cookie: `other=1; ${QUEUE_UI_COOKIE}=${sessionValue(TOKEN)}` },
-    });
-    expect(withCookie.status).toBe(200);
+    expect((await withSession(on, session)).status).toBe(200);
+    // Each sign-in is a session of its own, not a value fixed by the token.
+    expect((await signIn(on)).session).not.toBe(session);
   });
 
-  it('marks the cookie Secure behind an HTTPS proxy (X-Forwarded-Proto: https)', async () => {
-    const r = await fetch(`${on}/admin/queues?token=${TOKEN}`, {
-      redirect: 'manual',
-      headers: { 'x-forwarded-proto': 'https' },
-    });
-    expect(r.status).toBe(303);
-    expect(r.headers.get('set-cookie')).toMatch(/; Secure(;|$)/);
+  it('given a session cookie, when 12 hours have passed since its sign-in, then it is refused (401) and a new sign-in works', async () => {
+    const { session } = await signIn(on);
+    clock += (QUEUE_UI_SESSION_SECONDS - 1) * 1000;
+    expect((await withSession(on, session)).status).toBe(200);
+    clock += 1000;
+    expect((await withSession(on, session)).status).toBe(401);
+    expect((await withSession(on, (await signIn(on)).session)).status).toBe(200);
+    // A session whose issued-at was moved forward does not pass its HMAC.
+    const [, id, mac] = session.split('.');
+    expect((await withSession(on, `${Math.floor(clock / 1000)}.${id}.${mac}`)).status).toBe(401);
+  });
+
+  it('given a session of one admin token, when the token changes, then the session is refused', async () => {
+    const other = await serve(`${TOKEN}-rotated`);
+    expect((await withSession(other, (await signIn(on)).session)).status).toBe(401);
+  });
+
+  it('marks the cookie Secure behind an HTTPS proxy in http.trustedProxies (X-Forwarded-Proto: https), and believes that header from no other peer', async () => {
+    const behindProxy = await serve(TOKEN, ['127.0.0.1/32', '::1']);
+    expect((await signIn(behindProxy, { 'x-forwarded-proto': 'https' })).cookie).toMatch(/; Secure(;|$)/);
+    expect((await signIn(on, { 'x-forwarded-proto': 'https' })).cookie).not.toMatch(/Secure/);
   });
 
   it('is read-only: an authorised request to empty the upsert queue is refused and the jobs stay', async () => {

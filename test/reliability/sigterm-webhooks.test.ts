@@ -12,7 +12,7 @@ import { COMPANY, CONNECTION, type Harness, startHarness, until } from '../suppo
  * https://www.zoho.com/in/books/help/settings/automation/workflow-logs.html). The incremental pull is
  * hourly and never runs here: every invoice reaching billing was written on the webhook path.
  */
-const SECRET = 'sigterm-webhooks-secret';
+const SECRET = 'sigterm-webhooks-secret-for-the-test';
 
 describe('given a worker process taking webhook deliveries', () => {
   let p: Harness;

@@ -12,14 +12,18 @@ import { stateKeys, type StateKeys } from '../../src/pipeline/keys.js';
 import { WebhookEvents } from '../../src/pipeline/webhook-events.js';
 import { WebhookHealth } from '../../src/pipeline/webhook-health.js';
 import { createRedisClient } from '../../src/redis.js';
-import { startWebhookListener, type WebhookListener } from '../../src/webhooks/webhook-listener.js';
+import {
+  startWebhookListener,
+  type WebhookListener,
+  type WebhookListenerOptions,
+} from '../../src/webhooks/webhook-listener.js';
 import { testPrefix } from '../support/redis.js';
 
 /** Two Xero organisations on one app (one key), a third on another app, a QuickBooks realm, a Zoho Books organisation. */
-export const XERO_APP_KEY = 'xero-app-one-webhook-key';
-export const XERO_OTHER_KEY = 'xero-app-two-webhook-key';
-export const QBO_TOKEN = 'intuit-verifier-token';
-export const ZOHO_SECRET = 'zoho-workflow-secret';
+export const XERO_APP_KEY = 'xero-app-one-webhook-key-for-the-tests';
+export const XERO_OTHER_KEY = 'xero-app-two-webhook-key-for-the-tests';
+export const QBO_TOKEN = 'intuit-verifier-token-for-the-tests';
+export const ZOHO_SECRET = 'zoho-workflow-secret-for-the-listener-tests';
 export const TENANT_A = '11111111-1111-4111-8111-111111111111';
 export const TENANT_B = '22222222-2222-4222-8222-222222222222';
 export const TENANT_C = '33333333-3333-4333-8333-333333333333';
@@ -94,6 +98,8 @@ export interface ListenerHarness {
   pull: Queue;
   metrics: Metrics;
   listener: WebhookListener;
+  /** The listener's log lines (JSON), at warn and above. */
+  lines: string[];
   /** POSTs a body (string or object, sent as JSON) to a path with headers. */
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; text: string }>;
   /** A delivery's count by system and result. */
@@ -105,7 +111,11 @@ export const sign = (body: string | Buffer, key: string): string =>
   createHmac('sha256', key).update(body).digest('base64');
 
 /** The webhook listener on loopback, its events made durable in a real Redis, its reads enqueued on a real pull queue. */
-export async function listenerHarness(redisUrl: string, maxBodyBytes?: number): Promise<ListenerHarness> {
+export async function listenerHarness(
+  redisUrl: string,
+  maxBodyBytes?: number,
+  limits: Pick<WebhookListenerOptions, 'maxUnverifiedBodies' | 'refusalLogEveryMs'> = {},
+): Promise<ListenerHarness> {
   const prefix = testPrefix('webhooks');
   const config = listenerConfig(prefix, redisUrl, maxBodyBytes);
   // Fails fast while Redis does not answer: the listener's own deadline decides the 503.
@@ -116,6 +126,7 @@ export async function listenerHarness(redisUrl: string, maxBodyBytes?: number): 
   const pull = new Queue(QUEUES.pull, { connection: redis, prefix });
   const metrics = createMetrics();
   const byId = new Map(config.connections.map((c) => [c.id, c.system]));
+  const lines: string[] = [];
   const listener = await startWebhookListener({
     port: 0,
     host: '127.0.0.1',
@@ -124,7 +135,8 @@ export async function listenerHarness(redisUrl: string, maxBodyBytes?: number): 
     accept: (conn, list) =>
       enqueueAnnounced({ config, webhookEvents: events, queues: { pull }, options: jobOptions(config) }, conn, list),
     metrics,
-    logger: createLogger({ level: 'silent', format: 'json' }),
+    logger: createLogger({ level: 'warn', format: 'json', destination: { write: (s: string) => void lines.push(s) } }),
+    ...limits,
   });
   return {
     url: listener.url,
@@ -137,6 +149,7 @@ export async function listenerHarness(redisUrl: string, maxBodyBytes?: number): 
     pull,
     metrics,
     listener,
+    lines,
     async post(path, body, headers = {}) {
       const res = await fetch(`${listener.url}${path}`, {
         method: 'POST',

@@ -65,7 +65,7 @@ beforeAll(async () => {
       billing: { url: 'http://127.0.0.1:1', apiKey: 'k' },
       redis: { url: TEST_REDIS_URL, prefix },
       webhooks: { port: 0, coalesceMs: 50 },
-      connections: [{ ...emu.demo.connection(), webhooks: { secret: 'verifier-token' } }],
+      connections: [{ ...emu.demo.connection(), webhooks: { secret: 'intuit-verifier-token-for-read-announced' } }],
     },
     {},
     validateSettings,

@@ -27,7 +27,7 @@ afterAll(async () => {
 
 const connection = (id: string, withWebhooks = true) => ({
   id,
-  webhooks: withWebhooks ? { secret: 'a-secret-value' } : undefined,
+  webhooks: withWebhooks ? { secret: 'a-webhook-secret-of-at-least-32-characters' } : undefined,
   schedule: { everySeconds: 300, withWebhooksEverySeconds: 21_600 },
 });
 const deliver = (conn: string, id: string, now = Date.now()) =>

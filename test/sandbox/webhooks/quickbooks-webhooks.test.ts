@@ -5,7 +5,7 @@ import {
 } from '../../../sandbox/quickbooks/quickbooks-emulator.js';
 import { admin, validHmac, WebhookReceiver } from './webhook-receiver.js';
 
-const TOKEN = 'intuit-verifier-token-for-tests';
+const TOKEN = 'intuit-verifier-token-for-the-emulator-tests';
 let emu: RunningQuickBooksEmulator;
 let rx: WebhookReceiver;
 beforeAll(async () => {

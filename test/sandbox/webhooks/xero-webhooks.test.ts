@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startXeroEmulator, type XeroEmulator } from '../../../sandbox/xero/xero-emulator.js';
 import { admin, validHmac, WebhookReceiver } from './webhook-receiver.js';
 
-const KEY = 'xero-webhook-key-for-tests';
+const KEY = 'xero-webhook-key-for-the-emulator-tests';
 let emu: XeroEmulator;
 let rx: WebhookReceiver;
 beforeAll(async () => {

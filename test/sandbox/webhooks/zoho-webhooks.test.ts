@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startZohoEmulator, type ZohoEmulator } from '../../../sandbox/zoho-books/zoho-emulator.js';
 import { admin, WebhookReceiver } from './webhook-receiver.js';
 
-const SECRET = 'zoho-custom-header-secret';
+const SECRET = 'zoho-custom-header-secret-for-the-tests';
 let emu: ZohoEmulator;
 let rx: WebhookReceiver;
 beforeAll(async () => {
