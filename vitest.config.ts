@@ -27,6 +27,7 @@ const UNIT_TESTS = [
   'test/auth/token-key.test.ts',
   'test/billing/billing-target.test.ts',
   'test/billing/error-table.test.ts',
+  'test/cli/parse-args.test.ts',
   'test/cli/progress.test.ts',
   'test/config.test.ts',
   'test/connectors/quickbooks/connector.test.ts',
