@@ -51,6 +51,7 @@ const UNIT_TESTS = [
   'test/connectors/zoho-books/map/totals.test.ts',
   'test/connectors/zoho-books/rate-limit.test.ts',
   'test/connectors/zoho-books/settings.test.ts',
+  'test/connectors/zoho-books/streams/state.test.ts',
   'test/connectors/zoho-books/webhooks.test.ts',
   'test/http/client-address.test.ts',
   'test/http/connection-hooks.test.ts',
