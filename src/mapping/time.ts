@@ -125,10 +125,10 @@ export function offsetMinutesOf(timestamp: string): number | undefined {
 export function placeInstant(
   raw: unknown,
   field: string,
-  options: { zoneless?: 'utc' | 'reject'; fail: (message: string, failure: MapFailure) => Error },
+  options: { zoneless?: 'utc' | 'reject'; fail: (message: string) => Error },
 ): string {
   const r = parseTimestamp(raw, { field, zoneless: options.zoneless ?? 'reject' });
-  if (!r.ok) throw options.fail(r.message, r);
+  if (!r.ok) throw options.fail(r.message);
   return r.value;
 }
 
