@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import { IsoDate } from '../src/billing/schemas/index.js';
 import { ConfigError } from '../src/errors/index.js';
+import { placeInstant } from '../src/mapping/time.js';
 
 /** "KEY=COMPANY" → { key, companyId }; a clear error for anything else. */
 export function parseKeyPair(value: string, flag: string): { key: string; companyId: string } {
@@ -34,4 +35,19 @@ export const MAX_PORT = 65535;
 export function isoDate(value: string, flag: string): string {
   if (!IsoDate.safeParse(value).success) throw new ConfigError(`${flag} expects a date YYYY-MM-DD, got "${value}"`);
   return value;
+}
+
+/**
+ * A day YYYY-MM-DD (from its UTC midnight) or an ISO instant with its zone (2025-06-01T09:00:00Z,
+ * 2025-06-01T14:30:00+05:30) → UTC ISO with ms. A time without a zone is refused: read in the host's zone
+ * it would mean a different instant on every machine.
+ */
+export function instantArg(value: string, flag: string): string {
+  if (IsoDate.safeParse(value).success) return `${value}T00:00:00.000Z`;
+  return placeInstant(value, flag, {
+    fail: () =>
+      new ConfigError(
+        `${flag} expects a day YYYY-MM-DD (UTC) or an ISO instant with its zone (2025-06-01T09:00:00Z, 2025-06-01T14:30:00+05:30), got "${value}"`,
+      ),
+  });
 }

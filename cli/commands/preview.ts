@@ -4,17 +4,11 @@ import { ConfigError } from '../../src/errors/index.js';
 import { previewStream, type PreviewOutcome, type PreviewResult } from '../../operations/preview-stream.js';
 import { formatDays } from '../../src/pipeline/quota-projection.js';
 import { withRuntime } from '../context.js';
-import { intOption } from '../parse-args.js';
+import { instantArg, intOption } from '../parse-args.js';
 import { requiredOption } from '../required-option.js';
 
-/** `--from 2025-06-01` (midnight UTC) or a full ISO instant: the cursor a read starts from. */
-function fromCursor(value: string): string {
-  const iso = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00.000Z` : value;
-  const ms = Date.parse(iso);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(ms))
-    throw new ConfigError(`--from expects a date YYYY-MM-DD or an ISO instant, got "${value}"`);
-  return new Date(ms).toISOString();
-}
+/** `--from 2025-06-01` (midnight UTC) or an ISO instant with its zone: the cursor a read starts from. */
+const fromCursor = (value: string): string => instantArg(value, '--from');
 
 const WHAT: Record<PreviewOutcome, string> = {
   new: 'would be sent (new)',
@@ -68,7 +62,10 @@ export function registerPreviewCommand(program: Command): void {
     .description('dry run: read the source, map, and print what would be sent or quarantined — writes nothing')
     .addOption(requiredOption('--connection <id>', 'connection id from the config'))
     .option('--entity <name>', 'invoices | credit-notes | customers', 'invoices')
-    .option('--from <date>', 'read from this date (YYYY-MM-DD, UTC) or ISO instant instead of the checkpoint')
+    .option(
+      '--from <date>',
+      'read from this date (YYYY-MM-DD, UTC) or ISO instant with its zone instead of the checkpoint',
+    )
     .option('--limit <n>', 'stop after this many records', intOption('--limit', 1), 20)
     .option('--json', 'print the result as JSON, with the billing bodies that would be sent')
     .option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)')

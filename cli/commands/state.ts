@@ -7,6 +7,7 @@ import { setCursor, type SetOutcome } from '../../operations/set-cursor.js';
 import { ENTITY_NAMES, type EntityName, isEntityName } from '../../src/connector/entities.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { withRuntime } from '../context.js';
+import { instantArg } from '../parse-args.js';
 import { requiredOption } from '../required-option.js';
 import { registerStateRebindCommand } from './state-rebind.js';
 
@@ -22,13 +23,10 @@ function entityOf(value: string | undefined, connection: ConnectionHandle): Enti
   return value;
 }
 
-/** An ISO instant, normalised to UTC with milliseconds (the form every stream's cursor has). */
+/** An ISO instant with its zone (or a day, UTC), normalised to UTC with milliseconds (the form every stream's cursor has). */
 function cursorOf(value: string | undefined): string {
   if (value === undefined) throw new ConfigError('state set needs --cursor ISO (e.g. 2025-06-01T00:00:00Z)');
-  const ms = Date.parse(value);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(ms))
-    throw new ConfigError(`--cursor expects an ISO instant such as 2025-06-01T00:00:00Z, got "${value}"`);
-  return new Date(ms).toISOString();
+  return instantArg(value, '--cursor');
 }
 
 /** A yes from the person at the terminal, or --yes; anything else stops with exit 2 before any write. */
@@ -107,7 +105,7 @@ function registerSet(state: Command): void {
     .addOption(
       requiredOption(
         '--cursor <iso>',
-        'the instant the next pull reads from (minus the lookback), e.g. 2025-06-01T00:00:00Z',
+        'the instant the next pull reads from (minus the lookback), with its zone (2025-06-01T00:00:00Z, …+05:30) or a day YYYY-MM-DD (UTC)',
       ),
     )
     .option('--yes', 'confirm moving the cursor forwards without a prompt (needed when not on a terminal)')

@@ -53,10 +53,10 @@ function opOf(verb: string): WebhookOp {
   return 'change';
 }
 
-function event(realm: string | number, name: string, id: string | number, verb: string, time?: string) {
+function event(realm: string | number, name: string, id: string | number, verb: string, time?: string, field = 'time') {
   const entity = ENTITIES[name.toLowerCase()];
   if (!entity) return undefined;
-  const at = isoInstant(time);
+  const at = isoInstant(time, field);
   return {
     routeKey: String(realm),
     entity,
@@ -90,7 +90,7 @@ export const webhooks: ConnectorWebhooks<Settings> = {
     if (!legacy.success) throw new MalformedDeliveryError('expected a CloudEvents array or eventNotifications');
     for (const n of legacy.data.eventNotifications)
       for (const e of n.dataChangeEvent?.entities ?? []) {
-        const ev = event(n.realmId, e.name, e.id, e.operation, e.lastUpdated);
+        const ev = event(n.realmId, e.name, e.id, e.operation, e.lastUpdated, 'lastUpdated');
         if (ev) events.push(ev);
       }
     return { kind: 'events', events };

@@ -47,7 +47,7 @@ export const webhooks: ConnectorWebhooks<Settings> = {
       const entity = CATEGORIES[e.data.eventCategory.toUpperCase()];
       // Categories we do not sync (SUBSCRIPTION, …) are acknowledged and left.
       if (!entity) continue;
-      const at = isoInstant(e.data.eventDateUtc);
+      const at = isoInstant(e.data.eventDateUtc, 'eventDateUtc', 'utc');
       events.push({
         routeKey: e.data.tenantId.toLowerCase(),
         entity,

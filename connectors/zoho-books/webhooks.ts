@@ -44,7 +44,8 @@ export const webhooks: ConnectorWebhooks<Settings> = {
     const id = record?.[module.idField];
     if (typeof id !== 'string' && typeof id !== 'number')
       throw new MalformedDeliveryError(`the body has no ${module.idField}`);
-    const at = isoInstant(record?.last_modified_time) ?? isoInstant(record?.updated_time);
+    const at =
+      isoInstant(record?.last_modified_time, 'last_modified_time') ?? isoInstant(record?.updated_time, 'updated_time');
     return { kind: 'events', events: [{ entity: module.entity, id: String(id), op, ...(at ? { at } : {}) }] };
   },
 };

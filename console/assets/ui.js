@@ -17,7 +17,8 @@ export function el(tag, attrs = {}, ...children) {
   for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c instanceof Node ? c : String(c));
   return e;
 }
-export const when = (iso) => (iso ? new Date(iso).toLocaleString() : '—');
+/** An instant from the API (UTC ISO) in the viewer's own zone, always with that zone's name, so it is never ambiguous. */
+export const when = (iso) => (iso ? new Date(iso).toLocaleString(undefined, { timeZoneName: 'short' }) : '—');
 export const seconds = (s) => (s === null || s === undefined ? '—' : s < 120 ? `${s} s` : `${Math.round(s / 60)} min`);
 export const enc = encodeURIComponent;
 

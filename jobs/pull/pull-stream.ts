@@ -1,5 +1,6 @@
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
+import { cursorMsOf } from '../../src/connector/cursor-ms.js';
 import type { EntityName } from '../../src/connector/entities.js';
 import type { MapContext, SourceRecord, Stream, StreamPage, StreamState } from '../../src/connector/types.js';
 import { Ledger, type LedgerEntry } from '../../src/pipeline/ledger.js';
@@ -257,7 +258,9 @@ async function knownVersions(
   });
 }
 
+/** The checkpoint's cursor moved back by the lookback; a cursor without its zone is refused, never read as host time. */
 function rewind(state: StreamState, lookbackSeconds: number): StreamState {
   if (!state.cursor) return state;
-  return { ...state, cursor: new Date(Date.parse(state.cursor) - lookbackSeconds * 1000).toISOString() };
+  const ms = cursorMsOf(state.cursor, { source: 'checkpoint', operation: 'pull' })!;
+  return { ...state, cursor: new Date(ms - lookbackSeconds * 1000).toISOString() };
 }

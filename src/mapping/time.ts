@@ -116,11 +116,34 @@ export function offsetMinutesOf(timestamp: string): number | undefined {
   return zone === undefined ? undefined : parseOffset(zone);
 }
 
+/**
+ * A time read from outside (a webhook body, a checkpoint, a command-line flag) as a UTC ISO string, placed
+ * as parseTimestamp places it: by the offset it carries, else by the zone its source documents
+ * (`zoneless: 'utc'`), never by the host's zone. A value that cannot be placed is thrown as `fail` builds
+ * it from a message naming `field` (and the value, which the caller may leave out of what it shows).
+ */
+export function placeInstant(
+  raw: unknown,
+  field: string,
+  options: { zoneless?: 'utc' | 'reject'; fail: (message: string) => Error },
+): string {
+  const r = parseTimestamp(raw, { field, zoneless: options.zoneless ?? 'reject' });
+  if (!r.ok) throw options.fail(r.message);
+  return r.value;
+}
+
 /** The UTC calendar day of an instant: "2025-02-20T01:30:00+0530" is 2025-02-19 in UTC. */
 export function utcDateOf(instant: string | Date): string {
-  const date = typeof instant === 'string' ? new Date(instant) : instant;
-  if (Number.isNaN(date.getTime())) throw new RangeError(`not an instant: ${String(instant)}`);
-  return date.toISOString().slice(0, 10);
+  return asDate(instant).toISOString().slice(0, 10);
+}
+
+/** A Date, or the instant a string names with its zone: a zone-less string is refused, not read as host time. */
+function asDate(instant: string | Date): Date {
+  if (typeof instant !== 'string') {
+    if (Number.isNaN(instant.getTime())) throw new RangeError('not an instant: Invalid Date');
+    return instant;
+  }
+  return new Date(placeInstant(instant, 'instant', { fail: (message) => new RangeError(message) }));
 }
 
 /**
@@ -130,8 +153,7 @@ export function utcDateOf(instant: string | Date): string {
  * earlier (re-reading a record is harmless; skipping one is not).
  */
 export function formatWithOffset(instant: string | Date, offsetMinutes: number, style: 'compact' | 'extended'): string {
-  const date = typeof instant === 'string' ? new Date(instant) : instant;
-  if (Number.isNaN(date.getTime())) throw new RangeError(`not an instant: ${String(instant)}`);
+  const date = asDate(instant);
   if (!Number.isInteger(offsetMinutes) || Math.abs(offsetMinutes) > MAX_OFFSET_MINUTES) {
     throw new RangeError(`not a UTC offset in minutes: ${offsetMinutes}`);
   }

@@ -1,5 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { placeInstant } from '../mapping/time.js';
+import { MalformedDeliveryError } from './webhook-event.js';
 
 /** One header's value (the first, when sent twice), or undefined. */
 export function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
@@ -30,9 +32,20 @@ export function sharedSecretMatches(given: string | undefined, secret: string): 
   return timingSafeEqual(a, b);
 }
 
-/** A vendor's time as UTC ISO with ms, or undefined when it is not a time. */
-export function isoInstant(value: unknown): string | undefined {
-  if (typeof value !== 'string' || !value) return undefined;
-  const ms = Date.parse(value);
-  return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
+/**
+ * When a delivery says its change happened, as UTC ISO with ms; undefined when the field is absent. Read
+ * with the offset the value carries, else in the zone the vendor documents for the field (`zoneless: 'utc'`:
+ * Xero's `eventDateUtc`, `2017-06-21T01:15:39.902`), never the host's: read as host time, an event would be
+ * dated hours early on a worker outside UTC and dropped as no newer than the ledger. A value that cannot be
+ * placed refuses the delivery (400) naming the field, not the value.
+ */
+export function isoInstant(value: unknown, field: string, zoneless: 'utc' | 'reject' = 'reject'): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  return placeInstant(value, field, {
+    zoneless,
+    fail: () =>
+      new MalformedDeliveryError(
+        `${field} is not a time ${zoneless === 'utc' ? 'in ISO 8601 (UTC unless it carries an offset)' : 'in ISO 8601 with its offset'}`,
+      ),
+  });
 }

@@ -95,7 +95,7 @@ describe('erp-sync preview (the command)', () => {
     );
     const bad = await preview(['--from', 'yesterday']);
     expect(expectOneLineError(bad)).toBe(
-      'erp-sync: --from expects a date YYYY-MM-DD or an ISO instant, got "yesterday"',
+      'erp-sync: --from expects a day YYYY-MM-DD (UTC) or an ISO instant with its zone (2025-06-01T09:00:00Z, 2025-06-01T14:30:00+05:30), got "yesterday"',
     );
   }, 60_000);
 });

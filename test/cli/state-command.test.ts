@@ -48,6 +48,21 @@ describe('erp-sync state (the command)', () => {
     });
   });
 
+  it('given a worker host in Asia/Kolkata, when set gets a cursor without a zone, then exit 2 in one line naming --cursor and nothing changes; with its offset it is placed by that offset', async () => {
+    const inKolkata = async (args: string[]) =>
+      runCli(['state', ...args, '--connection', CONNECTION, '--config', await p.configFile()], {
+        env: { ...p.secretEnv, TZ: 'Asia/Kolkata' },
+      });
+    const refused = await inKolkata(['set', '--entity', 'invoices', '--cursor', '2025-05-01T10:00:00']);
+    expect(expectOneLineError(refused)).toContain(
+      '--cursor expects a day YYYY-MM-DD (UTC) or an ISO instant with its zone',
+    );
+    expect(await cursor()).toBe(JUNE);
+    const r = await inKolkata(['set', '--entity', 'invoices', '--cursor', '2025-05-01T10:00:00+05:30']);
+    expect(r.code, r.err).toBe(0);
+    expect(await cursor()).toBe('2025-05-01T04:30:00.000Z');
+  });
+
   it('given no terminal, when set moves the cursor forwards without --yes, then exit 2 in one line and nothing changes; with --yes it moves', async () => {
     const refused = await state(['set', '--entity', 'invoices', '--cursor', '2025-07-01T00:00:00Z']);
     expect(expectOneLineError(refused)).toContain('not on a terminal, so pass --yes to confirm');
@@ -131,7 +146,7 @@ describe('erp-sync state (the command)', () => {
       `erp-sync: --entity credit-notes is not synced for connection "${CONNECTION}" (its entities: customers, invoices)`,
     );
     expect(expectOneLineError(await state(['set', '--entity', 'invoices', '--cursor', 'june']))).toBe(
-      'erp-sync: --cursor expects an ISO instant such as 2025-06-01T00:00:00Z, got "june"',
+      'erp-sync: --cursor expects a day YYYY-MM-DD (UTC) or an ISO instant with its zone (2025-06-01T09:00:00Z, 2025-06-01T14:30:00+05:30), got "june"',
     );
   });
 });

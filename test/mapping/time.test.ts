@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { inHostZone } from '../support/host-zone.js';
 import {
   formatWithOffset,
   formatZohoTimestamp,
@@ -7,6 +8,7 @@ import {
   parseCalendarDate,
   parseOffset,
   parseTimestamp,
+  placeInstant,
   utcDateOf,
 } from '../../src/mapping/time.js';
 
@@ -173,3 +175,49 @@ describe('offsets and formatting back to vendor form', () => {
     );
   });
 });
+
+describe.each(['Asia/Kolkata', 'America/New_York'])(
+  'on a host whose zone is %s (nothing reads the host zone)',
+  (zone) => {
+    inHostZone(zone);
+
+    it.each([
+      ['Xero Date at UTC midnight', '/Date(1739145600000+0000)/', '2025-02-10'],
+      ['Xero DateString at midnight', '2025-02-10T00:00:00', '2025-02-10'],
+      ['the day New York springs forward', '2026-03-08', '2026-03-08'],
+      ['the day New York falls back', '/Date(1793491200000+0000)/', '2026-11-01'],
+      ['a QuickBooks TxnDate on New Year’s Eve', '2025-12-31', '2025-12-31'],
+    ])('given the calendar date of %s (%s), then it is %s, unshifted', (_, raw, expected) => {
+      expect(parseCalendarDate(raw)).toEqual({ ok: true, value: expected });
+    });
+
+    it.each([
+      ['Xero DateString read as UTC', '2026-03-08T02:30:00', { zoneless: 'utc' as const }, '2026-03-08T02:30:00.000Z'],
+      ['an edit one second before midnight in Kolkata', '2026-03-08T23:59:59+0530', {}, '2026-03-08T18:29:59.000Z'],
+      ['New York’s repeated hour, first pass', '2026-11-01T01:30:00-04:00', {}, '2026-11-01T05:30:00.000Z'],
+      ['New York’s repeated hour, second pass', '2026-11-01T01:30:00-05:00', {}, '2026-11-01T06:30:00.000Z'],
+    ])('given %s (%s), then the instant is the one its zone names', (_, raw, options, expected) => {
+      expect(parseTimestamp(raw, options)).toEqual({ ok: true, value: expected });
+    });
+
+    it('given a UTC instant just before midnight UTC, then its UTC day and its Zoho form at +0530 are those of that instant', () => {
+      expect(utcDateOf('2026-03-07T23:59:59.000Z')).toBe('2026-03-07');
+      expect(formatZohoTimestamp('2026-03-07T23:59:59.000Z', 330)).toBe('2026-03-08T05:29:59+0530');
+    });
+
+    it('given a string without a zone, then utcDateOf and formatWithOffset refuse it instead of reading host time', () => {
+      expect(() => utcDateOf('2026-03-07T23:59:59')).toThrow(RangeError);
+      expect(() => formatWithOffset('2026-03-07T23:59:59', 0, 'extended')).toThrow(RangeError);
+    });
+
+    it('given a time that cannot be placed, then placeInstant throws what the caller builds, from a message naming the field', () => {
+      const fail = (message: string) => new TypeError(message);
+      expect(() => placeInstant('2026-03-07T23:59:59', 'eventDateUtc', { fail })).toThrow(
+        /^eventDateUtc "2026-03-07T23:59:59" has no time zone offset$/,
+      );
+      expect(placeInstant('2026-03-07T23:59:59', 'eventDateUtc', { zoneless: 'utc', fail })).toBe(
+        '2026-03-07T23:59:59.000Z',
+      );
+    });
+  },
+);

@@ -15,6 +15,7 @@ import {
   XERO_OTHER_KEY,
   ZOHO_SECRET,
 } from './listener-harness.js';
+import { inHostZone } from '../support/host-zone.js';
 
 /**
  * The webhook listener over real HTTP on loopback, with its own redis-server (frozen in one test, as
@@ -263,6 +264,27 @@ describe('Zoho Books deliveries', () => {
     expect((await h.post('/webhooks/zoho-books/zoho', { invoice }, { 'x-erp-sync-secret': ZOHO_SECRET })).status).toBe(
       400,
     );
+  });
+});
+
+describe('a Xero delivery on a worker in Asia/Kolkata', () => {
+  inHostZone('Asia/Kolkata');
+
+  it('given eventDateUtc as Xero documents it (UTC, no offset), then the event is kept at that UTC instant, not 5.5 hours earlier', async () => {
+    const body = xeroBody([xeroEvent(TENANT_A, 'tz-inv-1', '2026-11-27T10:00:03.250')]);
+    expect(await postXero(body, XERO_APP_KEY)).toEqual({ status: 200, text: '' });
+    expect(JSON.parse((await pending('xero-a', 'invoices'))['tz-inv-1']!)).toEqual({
+      op: 'change',
+      at: '2026-11-27T10:00:03.250Z',
+    });
+  });
+
+  it('given an eventDateUtc that is not a time, then 400 and counted malformed, nothing kept', async () => {
+    const before = await h.count('xero', 'malformed');
+    const body = xeroBody([xeroEvent(TENANT_A, 'tz-inv-2', '27/11/2026 10:00')]);
+    expect((await postXero(body, XERO_APP_KEY)).status).toBe(400);
+    expect(await h.count('xero', 'malformed')).toBe(before + 1);
+    expect(await pending('xero-a', 'invoices')).not.toHaveProperty('tz-inv-2');
   });
 });
 

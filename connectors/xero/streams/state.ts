@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cursorMsOf } from '../../../src/connector/cursor-ms.js';
 
 /**
  * Every Xero stream's state: `cursor`, the inclusive lower bound (UTC ISO, ms) of UpdatedDateUTC still to
@@ -10,5 +11,6 @@ export type State = { cursor: string | null };
 export const State: z.ZodType<State> = z.object({ cursor: z.string().nullable() });
 
 export function initialState(from?: string): State {
-  return { cursor: from === undefined ? null : new Date(from).toISOString() };
+  if (from === undefined) return { cursor: null };
+  return { cursor: new Date(cursorMsOf(from, { source: 'xero', operation: 'start cursor' })!).toISOString() };
 }
