@@ -3,6 +3,7 @@ import express, { type Express, type Request, type Response } from 'express';
 import type { Runtime } from '../jobs/runtime.js';
 import { CONSOLE_COOKIE, CSRF_HEADER, callerNamed, callerOf, cookieOf } from '../api/auth.js';
 import { AuditLog } from '../src/pipeline/audit-log.js';
+import { unexpiredTokens } from '../src/auth/token-expiry.js';
 import { ConsoleSessions } from '../src/pipeline/console-sessions.js';
 import { SignInLimiter } from '../src/pipeline/sign-in-limiter.js';
 import { clientAddress, TrustedProxies } from '../src/http/client-address.js';
@@ -60,7 +61,7 @@ const whoIsSignedIn =
   async (req, res) => {
     const id = cookieOf(req, CONSOLE_COOKIE);
     const session = id ? await sessions.get(id) : undefined;
-    const caller = session && callerNamed(rt.config.http, session.name);
+    const caller = session && callerNamed(unexpiredTokens(rt.config.http), session.name);
     secured(res);
     if (!session || !caller) return refuse(res, 401, 'UNAUTHORIZED', 'not signed in');
     res.json({ name: caller.name, role: caller.role, csrf: session.csrf });
@@ -81,10 +82,10 @@ const signIn =
       return refuse(res, 429, 'TOO_MANY_REQUESTS', wait);
     }
     const token = typeof req.body?.token === 'string' ? req.body.token.trim() : '';
-    const caller = token ? callerOf(rt.config.http, token) : undefined;
+    const caller = token ? callerOf(unexpiredTokens(rt.config.http), token) : undefined;
     const entry = { action: 'console.sign-in', detail: `from ${address}` };
     if (!caller) {
-      await audit.append({ ...entry, who: '-', outcome: 'refused', status: 401 });
+      await audit.refusals.record('sign-in', address, { ...entry, who: '-', outcome: 'refused', status: 401 });
       return refuse(res, 401, 'UNAUTHORIZED', 'that token is not one of http.tokens');
     }
     const { id, session } = await sessions.open(caller.name);
@@ -117,7 +118,7 @@ export function consoleApp(rt: Runtime): express.Router {
     rt,
     sessions: new ConsoleSessions(rt.redis, prefix),
     limiter: new SignInLimiter(rt.redis, prefix),
-    audit: new AuditLog(rt.redis, prefix),
+    audit: AuditLog.of(rt),
   };
   const router = express.Router({ caseSensitive: true, strict: true });
   // /console and /console/ reach here alike: the page's relative links need the slash.

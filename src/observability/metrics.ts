@@ -1,6 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { QUARANTINE_REASON_CODES } from '../mapping/quarantine-reason.js';
 import { LEASE_KINDS } from '../pipeline/lease-keeper.js';
+import { REFUSAL_REASONS } from '../pipeline/refusal-log.js';
 import { forcedCollections } from './memory-guard.js';
 
 /**
@@ -46,6 +47,18 @@ export function createMetrics(registry = new Registry()) {
     ...configMetrics(makers),
     ...deploymentMetrics(makers),
     ...webhookMetrics(makers),
+    ...accessMetrics(makers),
+  };
+}
+
+/** Requests refused before they could act (src/pipeline/refusal-log.ts): counted here whether or not the refusals' stream kept them. */
+function accessMetrics({ c }: MetricMakers) {
+  return {
+    apiRefusals: c(
+      'erpsync_api_refusals_total',
+      'API requests refused for a role too low (reason=role) and console sign-ins with an unknown token (reason=sign-in); kept=false: past the per-caller share of the refusals log, counted only',
+      ['reason', 'kept'] as const,
+    ),
   };
 }
 
@@ -353,6 +366,8 @@ export function initialiseSeries(
   m.rateLimited.inc({ target: 'billing' }, 0);
   for (const result of CONFIG_RELOAD_RESULTS) m.configReloads.inc({ result }, 0);
   for (const kind of LEASE_KINDS) m.leaseRenewalsFailed.inc({ kind }, 0);
+  for (const reason of REFUSAL_REASONS)
+    for (const kept of ['true', 'false'] as const) m.apiRefusals.inc({ reason, kept }, 0);
   for (const c of known.connections) {
     if (c.system && c.billingCompany)
       m.connectionInfo.set({ connection: c.id, system: c.system, billing_company: c.billingCompany }, 1);
