@@ -8,8 +8,21 @@ import { ACME, type ApiUnderTest, GLOBEX, startApi } from './api-harness.js';
 describe('the API: authentication, roles, companies, input, OpenAPI', () => {
   let api: ApiUnderTest;
 
+  const expired = {
+    name: 'old-auditor',
+    token: `expired-${'e'.repeat(24)}`,
+    role: 'viewer',
+    expiresAt: '2026-01-01T00:00:00+05:30',
+  };
+  const later = {
+    name: 'new-auditor',
+    token: `later-${'l'.repeat(24)}`,
+    role: 'viewer',
+    expiresAt: '2999-01-01T00:00:00Z',
+  };
+
   beforeAll(async () => {
-    api = await startApi('api-access');
+    api = await startApi('api-access', { tokens: [expired, later] });
   });
   afterAll(() => api?.close());
 
@@ -24,6 +37,13 @@ describe('the API: authentication, roles, companies, input, OpenAPI', () => {
     expect(wrong.status).toBe(401);
     // A POST with a wrong token is refused before its body is read: a body that is not JSON does not matter.
     expect((await api.postRaw(`/connections/${ACME.connection}/pause`, 'x'.repeat(40), '{not json')).status).toBe(401);
+  });
+
+  it('given a token past its expiresAt, then 401 as for a token not configured; before it, 200', async () => {
+    const old = await api.get('/connections', expired.token);
+    expect(old.status).toBe(401);
+    expect(old.body).toEqual({ error: 'UNAUTHORIZED', message: 'the token is not one of http.tokens' });
+    expect((await api.get('/connections', later.token)).status).toBe(200);
   });
 
   it('given each role, when it reads, then 200; given http.adminToken, then it is an admin token of the API', async () => {

@@ -124,6 +124,23 @@ describe('the API: the audit log', () => {
     expect(text).not.toContain('<img');
   });
 
+  it('given a console sign-in with a token not configured, then 401, counted, in the refusals and not in the action log; a good one is an action', async () => {
+    const before = await refusalsCounted(api.url, 'sign-in');
+    const signIn = (token: string) =>
+      fetch(`${api.url}/console/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token }),
+      });
+    expect((await signIn('not-a-token-of-this-deployment')).status).toBe(401);
+    expect((await signIn(TOKENS.viewer.token)).status).toBe(200);
+    expect(await refusalsCounted(api.url, 'sign-in')).toBe(before + 1);
+    const refused = (await audit(TOKENS.viewer.token, '/audit/refusals')).filter((e) => e.action === 'console.sign-in');
+    expect(refused.map((e) => [e.who, e.outcome, e.status])).toEqual([['-', 'refused', 401]]);
+    const actions = (await audit(TOKENS.viewer.token)).filter((e) => e.action === 'console.sign-in');
+    expect(actions.map((e) => [e.who, e.outcome, e.status])).toEqual([['finance-viewer', 'ok', 200]]);
+  });
+
   it('given a cursor part past 2^64 − 1, then 400 naming query.before (not 500); the largest stream id is a valid cursor', async () => {
     for (const path of ['/audit', '/audit/refusals']) {
       const over = await api.get(`${path}?before=99999999999999999999-99999999999999999999`, TOKENS.viewer.token);
