@@ -30,8 +30,7 @@ export function tokenExpiryWarnings(tokens: readonly ExpiringToken[], now: numbe
     .map((t) => {
       const left = Date.parse(t.expiresAt!) - now;
       if (left <= 0) return `http.tokens "${t.name}" expired at ${t.expiresAt}: it is refused (401); replace it`;
-      const days = Math.floor(left / DAY_MS);
-      const when = days === 0 ? 'in less than a day' : `in ${days} day(s)`;
+      const when = left < DAY_MS ? 'in less than a day' : `in about ${Math.round(left / DAY_MS)} day(s)`;
       return `http.tokens "${t.name}" expires ${when} (${t.expiresAt}): rotate it before then`;
     });
 }

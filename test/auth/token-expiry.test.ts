@@ -42,7 +42,7 @@ describe('API token expiry', () => {
     expect(warnings).toEqual([
       `http.tokens "gone" expired at ${at(NOW - DAY)}: it is refused (401); replace it`,
       `http.tokens "today" expires in less than a day (${at(NOW + 3_600_000)}): rotate it before then`,
-      `http.tokens "soon" expires in 13 day(s) (${at(NOW + 13 * DAY + 1000)}): rotate it before then`,
+      `http.tokens "soon" expires in about 13 day(s) (${at(NOW + 13 * DAY + 1000)}): rotate it before then`,
     ]);
   });
 });
