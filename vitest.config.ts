@@ -24,6 +24,7 @@ const UNIT_TESTS = [
   'test/errors/**/*.test.ts',
   'test/mapping/**/*.test.ts',
   'test/waits/**/*.test.ts',
+  'test/auth/token-expiry.test.ts',
   'test/auth/token-key.test.ts',
   'test/auth/token-sealer.test.ts',
   'test/billing/billing-target.test.ts',

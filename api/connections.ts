@@ -72,7 +72,7 @@ export const ConnectionView = z
       used: z.record(z.string(), z.number()).describe('vendor calls: last minute, last 24 h, in flight now'),
       limits: z.object({ perMinute: z.number(), perDay: z.number().optional(), concurrency: z.number() }),
       projection: QuotaProjectionSchema.nullable().describe(
-        'calls a day the schedule needs against the day cap and the app month (null: the connector declares no call costs)',
+        "calls a day the schedule needs against the day cap and the app month (null: the connector declares no call costs); for a company-limited token, `month` is null when the app is shared with another company's connection (its count is every connection's)",
       ),
     }),
   })
@@ -91,7 +91,7 @@ export const connectionRoutes = [
     response: z.object({ connections: z.array(ConnectionView) }),
     handle: async (ctx) => {
       const ids = ctx.visibleConnections().map((c) => c.id);
-      const { connections } = await collectConnections(ctx.rt, Date.now(), ids);
+      const { connections } = await collectConnections(ctx.rt, Date.now(), ids, ctx.sees);
       return { body: { connections } };
     },
   }),
@@ -104,7 +104,7 @@ export const connectionRoutes = [
     response: ConnectionView,
     handle: async (ctx, { params }) => {
       ctx.connection(params.id);
-      const { connections } = await collectConnections(ctx.rt, Date.now(), [params.id]);
+      const { connections } = await collectConnections(ctx.rt, Date.now(), [params.id], ctx.sees);
       return { body: connections[0]! };
     },
   }),

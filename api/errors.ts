@@ -4,7 +4,11 @@ import { ConfigError, SyncError } from '../src/errors/index.js';
 
 /** The one error shape of the API: a code, a sentence, and for bad input where it is (`query.page`, `body.reason`). */
 export const ApiErrorBody = z.object({
-  error: z.string().describe('BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, TOO_MANY_REQUESTS, INTERNAL'),
+  error: z
+    .string()
+    .describe(
+      'BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, TOO_MANY_REQUESTS, TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, INTERNAL, …',
+    ),
   message: z.string(),
   path: z.string().optional().describe('for BAD_REQUEST: the field at fault, e.g. query.page'),
 });
@@ -50,23 +54,53 @@ export function badInput(where: 'params' | 'query' | 'body', error: z.ZodError):
 }
 
 /**
- * What any thrown error answers: ours as they are; a body that is not JSON 400; a ConfigError from an
- * operation (an entity the connection does not sync) 400; another error of the hierarchy 502 with its
+ * What any thrown error answers: ours as they are; a body that is not JSON 400, too large 413; another
+ * refusal of the request itself by Express or its body reader (a path that does not decode, a charset or
+ * encoding it cannot read: `expose` and a 4xx status) that status without its message; a ConfigError from
+ * an operation (an entity the connection does not sync) 400; another error of the hierarchy 502 with its
  * message (they carry no secrets: src/errors); anything else 500 without its message.
  */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
-  const e = err as { type?: string; status?: number; message?: string };
+  const e = err as { type?: string; status?: number; expose?: boolean; message?: string };
   if (e?.type === 'entity.parse.failed') return new ApiError(400, 'BAD_REQUEST', 'the body is not valid JSON', 'body');
   if (e?.type === 'entity.too.large') return new ApiError(413, 'TOO_LARGE', 'the body is too large', 'body');
+  if (unreadable(err)) return requestRefused(e.status!);
   if (err instanceof ConfigError) return new ApiError(400, 'BAD_REQUEST', err.message);
   if (err instanceof SyncError) return new ApiError(502, 'UPSTREAM', err.message);
   return new ApiError(500, 'INTERNAL', 'internal error (see the worker log)');
 }
 
+/** The body reader's refusals (`expose`, a 4xx status) and the router's path that does not decode (a URIError with status 400). */
+function unreadable(err: unknown): boolean {
+  const e = err as { status?: unknown; expose?: unknown };
+  const status = typeof e?.status === 'number' ? e.status : 0;
+  return status >= 400 && status < 500 && (e.expose === true || err instanceof URIError);
+}
+
+/** A request Express or its body reader could not read: its status, in our words (theirs may repeat the request). */
+function requestRefused(status: number): ApiError {
+  if (status === 415)
+    return new ApiError(
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      'send the body as JSON in UTF-8, without a content encoding',
+      'body',
+    );
+  return new ApiError(status, 'BAD_REQUEST', 'the request could not be read (a malformed path or body)');
+}
+
+/**
+ * Headers of every API answer: never cached (answers are per token), and never sniffed as another type
+ * than the JSON they are (a 404 repeats the path it was asked).
+ */
+export function apiHeaders(res: Response): Response {
+  return res.set({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+}
+
 export function sendError(res: Response, err: ApiError): void {
   if (err instanceof TooManyRequests) res.set('retry-after', String(err.retryAfterSeconds));
-  res.status(err.status).set('cache-control', 'no-store').json(err.body);
+  apiHeaders(res.status(err.status)).json(err.body);
 }
 
 /** The API's last handler: every error in the one shape. */

@@ -1,5 +1,6 @@
 import express, { type Express, type Request } from 'express';
 import type { Runtime } from '../jobs/runtime.js';
+import { unexpiredTokens } from '../src/auth/token-expiry.js';
 import { AuditLog } from '../src/pipeline/audit-log.js';
 import { credentialGuardOf } from '../src/http/credential-guard.js';
 import { ConsoleSessions } from '../src/pipeline/console-sessions.js';
@@ -29,17 +30,12 @@ export function apiRoutes(): AnyRoute[] {
   return routes;
 }
 
-export interface HttpApiOptions {
-  /** The audit log's bound (entries kept). @defaultValue 10,000 */
-  auditMaxEntries?: number;
-}
-
 /**
  * The HTTP API under /api/v1 (docs/api.md): every request authenticated first (401), then its role
  * (403), then its input (400 with the path), then the operation. JSON in, JSON out, one error shape.
  */
-export function httpApi(rt: Runtime, options: HttpApiOptions = {}): Express {
-  const audit = new AuditLog(rt.redis, rt.config.redis.prefix, options.auditMaxEntries);
+export function httpApi(rt: Runtime): Express {
+  const audit = AuditLog.of(rt);
   const router = express.Router({ caseSensitive: true, strict: true });
   const context = (req: Request) => apiContext(rt, audit, req.caller!);
   for (const route of apiRoutes()) mountRoute(router, route, context);
@@ -54,7 +50,7 @@ export function httpApi(rt: Runtime, options: HttpApiOptions = {}): Express {
   app.use(
     API_BASE,
     authenticate(
-      () => rt.config.http,
+      () => unexpiredTokens(rt.config.http),
       new ConsoleSessions(rt.redis, rt.config.redis.prefix, { sealer: rt.tokens.sealer }),
       credentialGuardOf(rt),
     ),

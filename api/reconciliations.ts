@@ -9,7 +9,11 @@ import { ApiError, notFound } from './errors.js';
 import { defineRoute } from './route.js';
 import { ConnectionId, EntityParam, ErpId, IsoInstant, QueryInt } from './schemas.js';
 
-const DateOnly = z.string().regex(/^\d{4}-\d\d-\d\d$/, 'a day, YYYY-MM-DD');
+/** A real calendar day (2026-02-30 and 2026-13-45 are not): refused here, not by billing when the job runs. */
+const DateOnly = z.iso.date('a real calendar day, YYYY-MM-DD');
+
+/** The longest window of days one request may reconcile (as `lastDays`): a wider one is several requests, or `erp-sync reconcile --history`. */
+export const MAX_WINDOW_DAYS = 366;
 
 const Resolution = z.object({ by: z.string(), at: IsoInstant, note: z.string() });
 
@@ -88,7 +92,7 @@ export const reconciliationRoutes = [
       connection: ConnectionId,
       from: DateOnly.optional(),
       to: DateOnly.optional(),
-      lastDays: z.number().int().min(1).max(366).optional(),
+      lastDays: z.number().int().min(1).max(MAX_WINDOW_DAYS).optional(),
       deep: z.boolean().optional(),
       repair: z.boolean().optional(),
     }),
@@ -154,5 +158,8 @@ function windowOf(b: {
   if (!b.from) throw bad('body.from', 'give from and to (days), or lastDays');
   if (!b.to) throw bad('body.to', 'give to with from');
   if (b.from > b.to) throw bad('body.to', `to ${b.to} is before from ${b.from}`);
+  const days = (Date.parse(`${b.to}T00:00:00Z`) - Date.parse(`${b.from}T00:00:00Z`)) / 86_400_000 + 1;
+  if (days > MAX_WINDOW_DAYS)
+    throw bad('body.to', `from ${b.from} to ${b.to} is ${days} days: at most ${MAX_WINDOW_DAYS} per request`);
   return { from: b.from, to: b.to };
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ApiRole } from '../src/config.js';
 import type { AuditOutcome } from '../src/pipeline/audit-log.js';
 import type { ApiContext } from './context.js';
-import { ApiError, badInput, sendError, toApiError } from './errors.js';
+import { ApiError, apiHeaders, badInput, sendError, toApiError } from './errors.js';
 import { mayAct } from './auth.js';
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
@@ -80,63 +80,100 @@ const OUTCOME: Array<[number, AuditOutcome]> = [
 const outcomeOf = (status: number): AuditOutcome =>
   status < 300 ? 'ok' : (OUTCOME.find(([s]) => s === status)?.[1] ?? 'failed');
 
-/** The connection and record a request is about, from its raw parts (also when they did not parse). */
-function subject(req: Request): { connection?: string; record?: string } {
-  const p = req.params as Record<string, string | undefined>;
-  const b = (req.body ?? {}) as Record<string, unknown>;
-  const connection = p.id ?? p.connection ?? (typeof b.connection === 'string' ? b.connection : undefined);
-  const record = p.entity && p.erpId ? `${p.entity}/${p.erpId}` : undefined;
-  return {
-    ...(connection ? { connection: connection.slice(0, 80) } : {}),
-    ...(record ? { record: record.slice(0, 200) } : {}),
-  };
+/** The parts of a request that passed their schema: only these name what an audit entry is about. */
+type Parsed = { params?: Record<string, unknown>; body?: Record<string, unknown> };
+
+/**
+ * The connection and record a request is about, from the parts that passed validation only (never the
+ * raw path or body: that text is the caller's), and only when the caller may see that connection: a
+ * request about another company's connection is recorded without it, so it shows in no company's view.
+ */
+function subject(ctx: ApiContext, parsed: Parsed, about?: string): { connection?: string; record?: string } {
+  const p = parsed.params ?? {};
+  const named = p.id ?? p.connection ?? parsed.body?.connection;
+  const connection = about ?? (typeof named === 'string' ? named : undefined);
+  if (!connection || !ctx.sees(connection)) return {};
+  const record = typeof p.entity === 'string' && typeof p.erpId === 'string' ? `${p.entity}/${p.erpId}` : undefined;
+  return { connection, ...(record ? { record: record.slice(0, 200) } : {}) };
+}
+
+/** A 400's summary for the audit log: where the input was wrong, not the zod text (an unknown key's name is the caller's). */
+const invalidAt = (e: ApiError) =>
+  `invalid input at ${/^[A-Za-z0-9_.]{1,80}$/.test(e.path ?? '') ? e.path : 'the request'}`;
+
+/**
+ * A caller whose role is too low: 403, counted and written to the refusals (apart from the action log,
+ * which a refused caller never fills), with the connection only when its path parsed and the caller sees it.
+ */
+async function refuseRole(ctx: ApiContext, route: AnyRoute, req: Request, res: Response): Promise<void> {
+  const e = new ApiError(
+    403,
+    'FORBIDDEN',
+    `${ctx.caller.name} (${ctx.caller.role}) may not do this: it needs ${route.role}`,
+  );
+  const params = (route.params ?? EMPTY).strict().safeParse(req.params ?? {});
+  await ctx.audit.refusals.record('role', ctx.caller.name, {
+    who: ctx.caller.name,
+    action: route.audit ?? `${route.method.toUpperCase()} ${route.path}`,
+    ...subject(ctx, params.success ? { params: params.data } : {}),
+    outcome: 'refused',
+    status: 403,
+    detail: e.message,
+  });
+  sendError(res, e);
+}
+
+interface Outcome {
+  status: number;
+  detail?: string;
+  about?: string;
+  answer: () => void;
+}
+
+/** Input, then the handler: what it answered, for the audit log and the caller. */
+async function runRoute(
+  ctx: ApiContext,
+  route: AnyRoute,
+  req: Request,
+  res: Response,
+  parsed: Parsed,
+): Promise<Outcome> {
+  try {
+    if (route.method === 'post') await readBody(req, res);
+    parsed.params = parsePart('params', route.params, req.params) as Record<string, unknown>;
+    const query = parsePart('query', route.query, req.query);
+    parsed.body = parsePart('body', route.body, req.body) as Record<string, unknown>;
+    const input = { params: parsed.params, query, body: parsed.body } as Parameters<AnyRoute['handle']>[1];
+    const reply = await route.handle(ctx, input);
+    const status = reply.status ?? route.status ?? 200;
+    const answer = () => void apiHeaders(res.status(status)).json(reply.body);
+    return { status, detail: reply.detail, about: reply.connection, answer };
+  } catch (err) {
+    const e = toApiError(err);
+    if (e.status === 500)
+      ctx.rt.logger.error({ err, route: `${route.method.toUpperCase()} ${route.path}` }, 'API request failed');
+    const detail = e.status === 400 ? invalidAt(e) : e.message;
+    return { status: e.status, detail, about: e.connection, answer: () => sendError(res, e) };
+  }
 }
 
 /**
- * Mounts a route: role, then input, then the handler; a state-changing route's call is appended to the
- * audit log (who, what, which, outcome) before it is answered, so a 2xx means both the effect and its
- * record are in Redis.
+ * Mounts a route: role, then input, then the handler. A caller whose role is too low is refused and
+ * counted (refusals, apart from the action log). Any other call of a state-changing route is appended
+ * to the audit log (who, what, which, outcome) before it is answered, so a 2xx means both the effect and
+ * its record are in Redis.
  */
 export function mountRoute(router: Router, route: AnyRoute, context: (req: Request) => ApiContext): void {
   const handler: RequestHandler = async (req: Request, res: Response) => {
     const ctx = context(req);
-    let status = 500;
-    let detail: string | undefined;
-    let about: string | undefined;
-    let answer: () => void;
-    try {
-      if (!mayAct(ctx.caller.role, route.role))
-        throw new ApiError(
-          403,
-          'FORBIDDEN',
-          `${ctx.caller.name} (${ctx.caller.role}) may not do this: it needs ${route.role}`,
-        );
-      if (route.method === 'post') await readBody(req, res);
-      const input = {
-        params: parsePart('params', route.params, req.params),
-        query: parsePart('query', route.query, req.query),
-        body: parsePart('body', route.body, req.body),
-      } as Parameters<AnyRoute['handle']>[1];
-      const reply = await route.handle(ctx, input);
-      status = reply.status ?? route.status ?? 200;
-      detail = reply.detail;
-      about = reply.connection;
-      answer = () => void res.status(status).set('cache-control', 'no-store').json(reply.body);
-    } catch (err) {
-      const e = toApiError(err);
-      if (e.status === 500)
-        ctx.rt.logger.error({ err, route: `${route.method.toUpperCase()} ${route.path}` }, 'API request failed');
-      status = e.status;
-      detail = e.message;
-      about = e.connection;
-      answer = () => sendError(res, e);
-    }
+    if (!mayAct(ctx.caller.role, route.role)) return refuseRole(ctx, route, req, res);
+    const parsed: Parsed = {};
+    const { status, detail, about, answer } = await runRoute(ctx, route, req, res, parsed);
     if (route.audit) {
       const entry = {
         who: ctx.caller.name,
         action: route.audit,
-        ...subject(req),
-        ...(about ? { connection: about } : {}),
+        ...subject(ctx, parsed, about),
         outcome: outcomeOf(status),
         status,
         ...(detail ? { detail: detail.slice(0, 500) } : {}),

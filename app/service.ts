@@ -203,6 +203,7 @@ async function startListeners(
       collect: collector(rt),
       extra: httpRoutes(rt, config),
       ready: () => readiness(rt, workers()),
+      logger: rt.logger,
     });
     // Vendor webhooks on their own port (a `webhooks` block only); like the HTTP server, a port in use stops the start.
     const webhooks = await startWebhookIngress(rt).catch(async (e: unknown) => {

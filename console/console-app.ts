@@ -5,6 +5,7 @@ import type { Runtime } from '../jobs/runtime.js';
 import { CONSOLE_COOKIE, CSRF_HEADER, callerOf, cookieOf, csrfMatches, sessionOf } from '../api/auth.js';
 import type { AppConfig } from '../src/config.js';
 import { AuditLog } from '../src/pipeline/audit-log.js';
+import { unexpiredTokens } from '../src/auth/token-expiry.js';
 import { ConsoleSessions } from '../src/pipeline/console-sessions.js';
 import { type CredentialGuard, credentialGuardOf } from '../src/http/credential-guard.js';
 import { requestScheme, TrustedProxies } from '../src/http/client-address.js';
@@ -75,7 +76,7 @@ const whoIsSignedIn =
   ({ rt, sessions }: Stores): Handler =>
   async (req, res) => {
     const id = cookieOf(req, CONSOLE_COOKIE);
-    const found = id ? await sessionOf(rt.config.http, sessions, id) : undefined;
+    const found = id ? await sessionOf(unexpiredTokens(rt.config.http), sessions, id) : undefined;
     secured(res);
     if (!found) return refuse(res, 401, 'UNAUTHORIZED', 'not signed in');
     res.json({ name: found.caller.name, role: found.caller.role, csrf: found.session.csrf });
@@ -91,7 +92,7 @@ const signIn =
     const from = { peer: req.socket.remoteAddress, forwardedFor: req.get('x-forwarded-for') };
     const address = guard.addressOf(from);
     const token = typeof req.body?.token === 'string' ? req.body.token.trim() : '';
-    const caller = token ? callerOf(http, token) : undefined;
+    const caller = token ? callerOf(unexpiredTokens(http), token) : undefined;
     const limited = await guard.judge('console-sign-in', from, caller !== undefined);
     if (!limited.allowed) {
       res.set('retry-after', String(limited.retryAfterSeconds));
@@ -100,7 +101,7 @@ const signIn =
     }
     const entry = { action: 'console.sign-in', detail: `from ${address}` };
     if (!caller) {
-      await audit.append({ ...entry, who: '-', outcome: 'refused', status: 401 });
+      await audit.refusals.record('sign-in', address, { ...entry, who: '-', outcome: 'refused', status: 401 });
       return refuse(res, 401, 'UNAUTHORIZED', 'that token is not one of http.tokens');
     }
     const { id, session } = await sessions.open(caller.name, token);
@@ -133,7 +134,7 @@ export function consoleApp(rt: Runtime): express.Router {
     rt,
     sessions: new ConsoleSessions(rt.redis, prefix, { sealer: rt.tokens.sealer }),
     guard: credentialGuardOf(rt),
-    audit: new AuditLog(rt.redis, prefix),
+    audit: AuditLog.of(rt),
   };
   const router = express.Router({ caseSensitive: true, strict: true });
   // /console and /console/ reach here alike: the page's relative links need the slash.

@@ -74,14 +74,20 @@ export async function collectConnections(
   rt: ListRuntime,
   now = Date.now(),
   ids?: readonly string[],
+  sees?: (id: string) => boolean,
 ): Promise<ConnectionsView> {
   const connections: ConnectionSummary[] = [];
   for (const c of rt.config.connections)
-    if (!ids || ids.includes(c.id)) connections.push(await connectionSummary(rt, c, now));
+    if (!ids || ids.includes(c.id)) connections.push(await connectionSummary(rt, c, now, sees));
   return { connections };
 }
 
-async function connectionSummary(rt: ListRuntime, c: ConnectionConfig, now: number): Promise<ConnectionSummary> {
+async function connectionSummary(
+  rt: ListRuntime,
+  c: ConnectionConfig,
+  now: number,
+  sees?: (id: string) => boolean,
+): Promise<ConnectionSummary> {
   const control = await rt.connectionControl.state(c.id);
   const parked = await rt.quotas.parkedUntil(c.id);
   const outage = await rt.outages.get(c.id);
@@ -117,7 +123,7 @@ async function connectionSummary(rt: ListRuntime, c: ConnectionConfig, now: numb
     quota: {
       used: await rt.quotas.usage(c.id),
       limits: connectionBudget(rt.connection(c.id)),
-      projection: await projectConnectionCalls(rt, c.id, { now }),
+      projection: await projectConnectionCalls(rt, c.id, { now, ...(sees ? { sees } : {}) }),
     },
   };
 }

@@ -43,7 +43,12 @@ function steadyCalls(c: ConnectionConfig, profile: QuotaProfile<any>, lookups?: 
 export async function projectConnectionCalls(
   rt: ProjectRuntime,
   id: string,
-  options: { lookups?: unknown; now?: number } = {},
+  options: {
+    lookups?: unknown;
+    now?: number;
+    /** The connections the reader may see (a company-limited API token): an app month shared with others is left out. */
+    sees?: (id: string) => boolean;
+  } = {},
 ): Promise<QuotaProjection | null> {
   const handle = rt.connection(id);
   const profile = profileOf(handle);
@@ -56,10 +61,14 @@ export async function projectConnectionCalls(
     : undefined;
   const app = profile.appMonthlyBudget?.(c.settings);
   let month: Parameters<typeof projectQuota>[0]['month'];
-  if (app) {
-    const sharing = rt.config.connections.filter(
-      (o) => o.system === c.system && profile.appMonthlyBudget?.(o.settings)?.app === app.app,
-    );
+  const sharing = app
+    ? rt.config.connections.filter(
+        (o) => o.system === c.system && profile.appMonthlyBudget?.(o.settings)?.app === app.app,
+      )
+    : [];
+  // The app's month counts every connection of the app: other companies' calls when one of them is
+  // another company's, which a reader limited to its own companies is not shown.
+  if (app && sharing.every((o) => options.sees?.(o.id) ?? true)) {
     const appPerDay = sharing.reduce(
       (n, o) => n + (o.id === c.id ? (safetyNet ?? polling) : steadyCalls(o, profile)).total,
       0,

@@ -101,6 +101,13 @@ export const ApiToken = z.strictObject({
     .array(z.string().regex(/^[a-z0-9][a-z0-9-]{0,59}$/, 'a billing company name: lowercase letters, digits or dashes'))
     .min(1)
     .optional(),
+  /**
+   * When the token stops working (refused 401 from then on), an ISO 8601 date-time with its offset
+   * (`2027-03-31T18:00:00+05:30`, or `Z`). @defaultValue never
+   */
+  expiresAt: z.iso
+    .datetime({ offset: true, message: 'an ISO 8601 date-time with its offset, e.g. 2027-03-31T18:00:00Z' })
+    .optional(),
 });
 export type ApiToken = z.infer<typeof ApiToken>;
 
@@ -355,6 +362,13 @@ export const AppConfig = z.strictObject({
       perRecord: z.number().int().min(1).max(1000).default(10),
       /** None older than this many days; a record's history expires this long after its last outcome. @defaultValue 90 */
       days: z.number().int().min(1).max(3650).default(90),
+    })
+    .prefault({}),
+  /** The audit log of the API and the console (docs/api.md, "The audit log"): how long it keeps what was done. */
+  audit: z
+    .strictObject({
+      /** Entries older than this many days are dropped as new ones are written (never by a count). @defaultValue 400 */
+      retentionDays: z.number().int().min(1).max(3650).default(400),
     })
     .prefault({}),
   /**

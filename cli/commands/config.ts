@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { tokenExpiryWarnings } from '../../src/auth/token-expiry.js';
 import { billingTargetOf } from '../../src/billing/billing-target.js';
 import { redactUrlCredentials } from '../../src/observability/logger.js';
 import { loadAppConfig, configPath } from '../context.js';
@@ -22,6 +23,7 @@ export function registerConfigCommand(program: Command): void {
             `billing company ${t.company} (${t.baseCurrency}${t.attachmentKey ? '' : ', no attachment key: document links are not attached'})`,
         );
       }
+      for (const warning of tokenExpiryWarnings(config.http.tokens, Date.now())) console.log(`  warning: ${warning}`);
       console.log(
         `  billing ${redactUrlCredentials(config.billing.url)} (base currency ${config.billing.baseCurrency}, ${config.billing.rateLimit.max}/${config.billing.rateLimit.durationMs}ms per ${config.billing.rateLimit.scope})`,
       );

@@ -39,7 +39,7 @@ function line(i: ReviewItem): string {
 
 /** The runtime's parts approving and rejecting use, with the audit log of the deployment. */
 function decisionParts(rt: Runtime) {
-  return { ...rt, audit: new AuditLog(rt.redis, rt.config.redis.prefix) };
+  return { ...rt, audit: AuditLog.of(rt) };
 }
 
 /** --erp-id (one or several, or comma-separated) or --all, never neither. */

@@ -21,6 +21,8 @@ export interface HttpServerOptions {
   ready: () => Promise<ReadyCheck>;
   /** More routes, mounted after ours (e.g. the queue UI at /admin/queues); what it passes on answers 404. */
   extra?: Express | Router;
+  /** Where an unexpected error of a route is logged (the answer is 500 without its message). */
+  logger?: { error(obj: object, msg: string): void };
 }
 
 /**
@@ -34,10 +36,28 @@ const notFound: RequestHandler = (req, res) => {
   res.status(404).json({ error: 'NOT_FOUND', message: `no route ${req.method} ${req.path}` });
 };
 
-const internalError: ErrorRequestHandler = (err: Error, _req, res, _next) => {
-  if (!res.headersSent) res.status(500).json({ error: 'INTERNAL', message: err.message });
-  else res.end();
-};
+/**
+ * Errors of the routes outside the API (the console's sign-in, the queue UI): a request that could not be
+ * read (malformed JSON 400, too large 413, a charset or encoding not read 415: a body reader's `expose`d
+ * 4xx) answers its status in our words; anything else 500 without its message (it may repeat the request
+ * or name internals), logged when a logger is given.
+ */
+const internalError =
+  (logger?: HttpServerOptions['logger']): ErrorRequestHandler =>
+  (err: { status?: number; expose?: boolean; type?: string }, req, res, _next) => {
+    if (res.headersSent) return void res.end();
+    const status = typeof err?.status === 'number' ? err.status : 500;
+    if (err?.expose && status >= 400 && status < 500) return void res.status(status).json(unreadable(status, err.type));
+    logger?.error({ err, path: req.path }, 'HTTP request failed');
+    res.status(500).json({ error: 'INTERNAL', message: 'internal error (see the worker log)' });
+  };
+
+function unreadable(status: number, type: string | undefined): { error: string; message: string } {
+  if (type === 'entity.parse.failed') return { error: 'BAD_REQUEST', message: 'the body is not valid JSON' };
+  if (status === 413) return { error: 'TOO_LARGE', message: 'the body is too large' };
+  if (status === 415) return { error: 'UNSUPPORTED_MEDIA_TYPE', message: 'send the body as JSON in UTF-8' };
+  return { error: 'BAD_REQUEST', message: 'the request could not be read' };
+}
 
 /** The routes: ours first, then `extra`, then 404 for anything left. */
 function httpApp(options: Omit<HttpServerOptions, 'port' | 'host'>): Express {
@@ -72,7 +92,7 @@ function httpApp(options: Omit<HttpServerOptions, 'port' | 'host'>): Express {
   });
   if (options.extra) app.use(options.extra);
   app.use(notFound);
-  app.use(internalError);
+  app.use(internalError(options.logger));
   return app;
 }
 

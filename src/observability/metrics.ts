@@ -1,6 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { QUARANTINE_REASON_CODES } from '../mapping/quarantine-reason.js';
 import { LEASE_KINDS } from '../pipeline/lease-keeper.js';
+import { REFUSAL_REASONS } from '../pipeline/refusal-log.js';
 import { forcedCollections } from './memory-guard.js';
 
 /**
@@ -47,6 +48,7 @@ export function createMetrics(registry = new Registry()) {
     ...deploymentMetrics(makers),
     ...webhookMetrics(makers),
     ...credentialMetrics(makers),
+    ...accessMetrics(makers),
   };
 }
 
@@ -61,6 +63,18 @@ function credentialMetrics({ c }: MetricMakers) {
       'erpsync_http_credentials_refused_total',
       'Wrong tokens presented on the HTTP port, by route (api, queue-ui, console-sign-in) and outcome (refused: 401; limited: 429, the address or every address together past the limit)',
       ['route', 'outcome'] as const,
+    ),
+  };
+}
+
+
+/** Requests refused before they could act (src/pipeline/refusal-log.ts): counted here whether or not the refusals' stream kept them. */
+function accessMetrics({ c }: MetricMakers) {
+  return {
+    apiRefusals: c(
+      'erpsync_api_refusals_total',
+      'API requests refused for a role too low (reason=role) and console sign-ins with an unknown token (reason=sign-in); kept=false: past the per-caller share of the refusals log, counted only',
+      ['reason', 'kept'] as const,
     ),
   };
 }
@@ -371,6 +385,8 @@ export function initialiseSeries(
   for (const kind of LEASE_KINDS) m.leaseRenewalsFailed.inc({ kind }, 0);
   for (const route of CREDENTIAL_ROUTES)
     for (const outcome of ['refused', 'limited']) m.credentialsRefused.inc({ route, outcome }, 0);
+  for (const reason of REFUSAL_REASONS)
+    for (const kept of ['true', 'false'] as const) m.apiRefusals.inc({ reason, kept }, 0);
   for (const c of known.connections) {
     if (c.system && c.billingCompany)
       m.connectionInfo.set({ connection: c.id, system: c.system, billing_company: c.billingCompany }, 1);

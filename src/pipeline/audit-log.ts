@@ -1,4 +1,6 @@
 import type { Redis } from 'ioredis';
+import { readStream } from './audit-stream.js';
+import { RefusalLog, type RefusalCounter, type RefusalLogOptions } from './refusal-log.js';
 
 /** What became of a state-changing request. */
 export const AUDIT_OUTCOMES = ['ok', 'refused', 'not-found', 'invalid', 'conflict', 'failed'] as const;
@@ -32,46 +34,66 @@ export interface AuditQuery {
   connection?: (id: string) => boolean;
 }
 
-/** Entries read per round trip while filtering a page. */
-const SCAN = 200;
+/** Days the action log keeps an entry by default (`audit.retentionDays`): a year and a month-end, for finance's yearly audit. */
+export const AUDIT_RETENTION_DAYS = 400;
+const DAY_MS = 86_400_000;
+
+export interface AuditLogOptions {
+  /** Entries older than this many days are dropped. @defaultValue 400 */
+  retentionDays?: number;
+  /** The refusals' stream, apart from the actions. */
+  refusals?: RefusalLogOptions;
+}
 
 /**
- * The audit log of the HTTP API: one Redis stream (`<prefix>:audit`), trimmed to about `maxEntries` at
- * every append (XADD MAXLEN ~, one atomic command: the log never grows past its bound by more than a
- * stream node). Used alone in every command, so on a Redis Cluster its slot does not matter.
+ * The audit log of the HTTP API and the console: what was done (`<prefix>:audit`), and apart from it the
+ * refused requests (`refusals`, refusal-log.ts). The action log is trimmed by age only, at every append
+ * (XADD MINID: entries older than `retentionDays`, one atomic command), never by a count: a count can be
+ * filled by whoever may append, and a refused caller appends only to the refusals. Used alone in every
+ * command, so on a Redis Cluster its slot does not matter.
  */
 export class AuditLog {
   readonly key: string;
+  readonly retentionDays: number;
+  readonly refusals: RefusalLog;
 
   constructor(
     private readonly redis: Redis,
     prefix: string,
-    readonly maxEntries = 10_000,
+    options: AuditLogOptions = {},
   ) {
     this.key = `${prefix}:audit`;
+    this.retentionDays = options.retentionDays ?? AUDIT_RETENTION_DAYS;
+    this.refusals = new RefusalLog(redis, prefix, options.refusals);
   }
 
-  /** Appends an entry; resolves once Redis has it. */
+  /** The audit log of a deployment: its prefix and retention from the config, refusals counted in its metrics. */
+  static of(rt: {
+    redis: Redis;
+    config: { redis: { prefix: string }; audit: { retentionDays: number } };
+    metrics?: { apiRefusals: RefusalCounter };
+  }): AuditLog {
+    return new AuditLog(rt.redis, rt.config.redis.prefix, {
+      retentionDays: rt.config.audit.retentionDays,
+      refusals: { ...(rt.metrics ? { counter: rt.metrics.apiRefusals } : {}) },
+    });
+  }
+
+  /** Appends an entry of what was done; resolves once Redis has it. */
   async append(e: Omit<AuditEntry, 'id' | 'at'> & { at?: number }): Promise<string> {
-    const entry = { ...e, at: e.at ?? Date.now() };
-    const id = await this.redis.xadd(this.key, 'MAXLEN', '~', String(this.maxEntries), '*', 'e', JSON.stringify(entry));
+    const now = Date.now();
+    const entry = { ...e, at: e.at ?? now };
+    const oldest = Math.max(0, now - this.retentionDays * DAY_MS);
+    // Exact trimming (no ~): a whole stream node of 100 entries may hold entries of several months, and
+    // what is older than the retention goes now, not when its node fills. Each append drops only what
+    // aged out since the last one.
+    const id = await this.redis.xadd(this.key, 'MINID', String(oldest), '*', 'e', JSON.stringify(entry));
     return id!;
   }
 
   /** Entries newest first, `limit` at most, after the cursor and passing the filter. */
-  async list(q: AuditQuery): Promise<AuditEntry[]> {
-    const out: AuditEntry[] = [];
-    let end = q.before ? `(${q.before}` : '+';
-    for (;;) {
-      const batch = await this.redis.xrevrange(this.key, end, '-', 'COUNT', q.connection ? SCAN : q.limit);
-      for (const [id, fields] of batch) {
-        const e = { ...(JSON.parse(fields[1] ?? '{}') as Omit<AuditEntry, 'id'>), id };
-        if (!q.connection || (e.connection !== undefined && q.connection(e.connection))) out.push(e);
-        if (out.length >= q.limit) return out;
-      }
-      if (!q.connection || batch.length < SCAN) return out;
-      end = `(${batch[batch.length - 1]![0]}`;
-    }
+  list(q: AuditQuery): Promise<AuditEntry[]> {
+    return readStream(this.redis, this.key, q);
   }
 
   async size(): Promise<number> {

@@ -44,6 +44,8 @@ export async function startApi(
     logLines?: string[];
     /** Further `http` settings (publicUrl, ...). */
     http?: Record<string, unknown>;
+    /** Further `http.tokens`, after the harness's own. */
+    tokens?: Array<Record<string, unknown>>;
     /** The port the worker listens on. @defaultValue any free one */
     httpPort?: number;
     /** `connections[].review` by connection id (review before write). */
@@ -57,7 +59,7 @@ export async function startApi(
   const http = AppConfig.shape.http.parse({
     host: '127.0.0.1',
     adminToken: tokens.legacyAdmin,
-    tokens: [tokens.admin, tokens.operator, tokens.viewer, tokens.globex],
+    tokens: [tokens.admin, tokens.operator, tokens.viewer, tokens.globex, ...(more.tokens ?? [])],
     ...more.http,
   });
   const config = { ...base, http } as AppConfig;

@@ -172,6 +172,21 @@ describe('the API: reconciliations and record search', () => {
       [api.post('/reconciliations', op, { connection: ACME.connection, from: today }), 'body.to'],
       [api.post('/reconciliations', op, { connection: ACME.connection, from: '2026-13', to: today }), 'body.from'],
       [api.post('/reconciliations', op, { connection: ACME.connection, lastDays: 0 }), 'body.lastDays'],
+      // Days that are not on any calendar are refused at the request, not by billing when the job runs.
+      [api.post('/reconciliations', op, { connection: ACME.connection, from: '2026-13-45', to: today }), 'body.from'],
+      [
+        api.post('/reconciliations', op, { connection: ACME.connection, from: '2026-02-01', to: '2026-02-30' }),
+        'body.to',
+      ],
+      // At most 366 days per request (a whole history is `erp-sync reconcile --history`).
+      [
+        api.post('/reconciliations', op, { connection: ACME.connection, from: '0001-01-01', to: '9999-12-31' }),
+        'body.to',
+      ],
+      [
+        api.post('/reconciliations', op, { connection: ACME.connection, from: '2025-01-01', to: '2026-01-02' }),
+        'body.to',
+      ],
       [api.post('/reconciliations', op, { connection: ACME.connection, lastDays: 2, depth: true }), 'body'],
       [api.post(`/reconciliations/${ACME.connection}/items/invoices/1/resolve`, op, { note: ' ' }), 'body.note'],
       [api.post(`/reconciliations/${ACME.connection}/items/bills/1/resolve`, op, { note: 'x' }), 'params.entity'],

@@ -91,6 +91,26 @@ describe('config: http.tokens', () => {
     expect(check({ tokens: [{ name: 'ops', token: '${SHORT}x', role: 'operator' }] })).toBe('');
   });
 
+  it('given expiresAt, then it must be an ISO date-time with its offset (Z or ±hh:mm)', () => {
+    const token = (expiresAt: string) =>
+      withTokens([{ name: 'ops', token: '${OPS_TOKEN}', role: 'operator', expiresAt }]);
+    expect(parseConfig(token('2027-03-31T18:00:00+05:30'), env).http.tokens[0]!.expiresAt).toBe(
+      '2027-03-31T18:00:00+05:30',
+    );
+    expect(parseConfig(token('2027-03-31T12:30:00Z'), env).http.tokens[0]!.expiresAt).toBe('2027-03-31T12:30:00Z');
+    for (const zoneless of ['2027-03-31T18:00:00', '2027-03-31', 'next year']) {
+      const e = (() => {
+        try {
+          parseConfig(token(zoneless), env);
+        } catch (err) {
+          return err;
+        }
+      })();
+      expect(e, zoneless).toBeInstanceOf(ConfigError);
+      expect((e as Error).message).toContain('http.tokens.0.expiresAt');
+    }
+  });
+
   it('given two tokens with the same name or the same token, then refused', () => {
     let message = '';
     try {

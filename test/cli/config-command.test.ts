@@ -19,4 +19,25 @@ describe('erp-sync config check', () => {
     expect(r.out).toContain('billing http://[Redacted]@127.0.0.1:4010');
     expect(r.out + r.err).not.toContain('CANARY-billing-pw');
   });
+
+  it('given API tokens expiring within 14 days or expired, when the config is checked, then it warns of each, naming the token and never showing it', async () => {
+    const config = parse(await readFile(join(REPO_ROOT, 'examples/sandbox.yaml'), 'utf8')) as Record<string, any>;
+    const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+    config.http = {
+      ...config.http,
+      tokens: [
+        { name: 'contractor', token: 'CANARY-contractor-token', role: 'viewer', expiresAt: inDays(3) },
+        { name: 'old-auditor', token: 'CANARY-old-auditor-token', role: 'viewer', expiresAt: inDays(-1) },
+        { name: 'finance', token: 'CANARY-finance-token-x', role: 'operator', expiresAt: inDays(60) },
+      ],
+    };
+    const file = join(await mkdtemp(join(tmpdir(), 'erp-sync-config-')), 'c.yaml');
+    await writeFile(file, stringify(config));
+    const r = await runCli(['config', 'check', '--config', file]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/warning: http\.tokens "old-auditor" expired at .*: it is refused \(401\)/);
+    expect(r.out).toMatch(/warning: http\.tokens "contractor" expires in about 3 day\(s\)/);
+    expect(r.out).not.toContain('"finance"');
+    expect(r.out + r.err).not.toContain('CANARY');
+  });
 });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import express from 'express';
 import { Counter, Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ListenError } from '../../src/http/listen.js';
@@ -107,6 +108,44 @@ describe('the worker HTTP server: /metrics, /healthz, /readyz, /runbook and noth
       const r = await fetch(`${server.url}${path}`, { method });
       expect(r.status, `${method} ${path}`).toBe(404);
       expect(await r.json()).toEqual({ error: 'NOT_FOUND', message: `no route ${method} ${path.split('?')[0]}` });
+    }
+  });
+
+  it("given routes outside the API (the console's sign-in reads JSON up to 4 KB), when a body is malformed or too large, then 400 or 413 in our words; when a route fails, then 500 without its message, logged", async () => {
+    const extra = express.Router();
+    extra.post('/console/session', express.json({ limit: '4kb' }), (_req, res) => void res.json({ ok: true }));
+    extra.get('/boom', () => {
+      throw new Error('connect ECONNREFUSED redis-internal:6379');
+    });
+    const logged: object[] = [];
+    const s = await startHttpServer({
+      port: 0,
+      host: '127.0.0.1',
+      registry,
+      ready,
+      extra,
+      logger: { error: (obj) => void logged.push(obj) },
+    });
+    try {
+      const post = (body: string, type = 'application/json') =>
+        fetch(`${s.url}/console/session`, { method: 'POST', headers: { 'content-type': type }, body });
+      const malformed = await post('{"token": "abc');
+      expect(malformed.status).toBe(400);
+      expect(await malformed.json()).toEqual({ error: 'BAD_REQUEST', message: 'the body is not valid JSON' });
+      const large = await post(JSON.stringify({ token: 'x'.repeat(5000) }));
+      expect(large.status).toBe(413);
+      expect(await large.json()).toEqual({ error: 'TOO_LARGE', message: 'the body is too large' });
+      const charset = await post('{}', 'application/json; charset=iso-8859-1');
+      expect(charset.status).toBe(415);
+      expect((await post('{"token":"abc"}')).status).toBe(200);
+      const failed = await fetch(`${s.url}/boom`);
+      expect(failed.status).toBe(500);
+      const text = await failed.text();
+      expect(JSON.parse(text)).toEqual({ error: 'INTERNAL', message: 'internal error (see the worker log)' });
+      expect(text).not.toContain('redis-internal');
+      expect(logged).toHaveLength(1);
+    } finally {
+      await s.close();
     }
   });
 

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../src/pipeline/audit-log.js';
 import { connect, dropPrefix, testPrefix } from '../support/redis.js';
 
-/** The audit log store on a real Redis: newest first, paged, filtered by connection, bounded. */
+/** The audit log store on a real Redis: newest first, paged, filtered by connection, trimmed by age. */
 describe('AuditLog', () => {
   const prefix = testPrefix('audit-log');
   const redis = connect();
@@ -11,24 +11,43 @@ describe('AuditLog', () => {
     await redis.quit();
   });
 
-  it('given many appends, then it keeps about its bound (never far more), newest first', async () => {
-    const log = new AuditLog(redis, `${prefix}-bound`, 100);
-    for (let i = 0; i < 400; i++)
-      await log.append({
+  it('given entries 401 and 399 days old, when an action is appended, then the one past the 400-day retention is gone and the other stays, whatever the count', async () => {
+    const log = new AuditLog(redis, `${prefix}-age`);
+    expect(log.retentionDays).toBe(400);
+    const day = 86_400_000;
+    const old = (days: number, detail: string) =>
+      JSON.stringify({
         who: 'ops',
         action: 'connections.pause',
-        connection: `c${i % 3}`,
         outcome: 'ok',
         status: 200,
-        detail: `#${i}`,
+        detail,
+        at: Date.now() - days * day,
       });
-    const size = await log.size();
-    expect(size).toBeGreaterThanOrEqual(100);
-    // MAXLEN ~ trims whole stream nodes (100 entries each by default): within one node of the bound.
-    expect(size).toBeLessThanOrEqual(200);
-    const [newest] = await log.list({ limit: 1 });
-    expect(newest).toMatchObject({ who: 'ops', detail: '#399', outcome: 'ok' });
-    await redis.del(log.key);
+    // Written as they would have been then: the stream id is the time of the append.
+    await redis.xadd(log.key, `${Date.now() - 401 * day}-0`, 'e', old(401, 'too old'));
+    await redis.xadd(log.key, `${Date.now() - 399 * day}-0`, 'e', old(399, 'kept'));
+    await log.append({ who: 'ops', action: 'connections.resume', outcome: 'ok', status: 200, detail: 'now' });
+    const entries = await log.list({ limit: 10 });
+    expect(entries.map((e) => e.detail)).toEqual(['now', 'kept']);
+  });
+
+  it('given a shorter retention, then entries older than it go at the next append', async () => {
+    const log = new AuditLog(redis, `${prefix}-short`, { retentionDays: 7 });
+    await redis.xadd(
+      log.key,
+      `${Date.now() - 8 * 86_400_000}-0`,
+      'e',
+      JSON.stringify({ who: 'ops', detail: '8 days' }),
+    );
+    await redis.xadd(
+      log.key,
+      `${Date.now() - 6 * 86_400_000}-0`,
+      'e',
+      JSON.stringify({ who: 'ops', detail: '6 days' }),
+    );
+    await log.append({ who: 'ops', action: 'connections.pause', outcome: 'ok', status: 200, detail: 'now' });
+    expect((await log.list({ limit: 10 })).map((e) => e.detail)).toEqual(['now', '6 days']);
   });
 
   it('given a filter by connection and a cursor, then pages hold only those entries, each page after the last', async () => {
