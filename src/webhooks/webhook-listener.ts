@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { listen } from '../http/listen.js';
 import type { Metrics } from '../observability/metrics.js';
 import { within } from '../observability/within.js';
+import { withoutFutureTimes } from './delivery-time.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
 import { routeDelivery } from './route-delivery.js';
 import type { WebhookEvent } from './webhook-event.js';
@@ -122,7 +123,10 @@ async function handle(o: WebhookListenerOptions, req: IncomingMessage): Promise<
     return count({ status: 400, result: 'malformed' });
   }
   if (parsed.kind === 'intent') return count({ status: 200, result: 'accepted' });
-  return count(await deliver(o, system, parsed.events, verified));
+  const { events, ignored } = withoutFutureTimes(parsed.events, Date.now());
+  if (ignored)
+    o.logger.warn({ system, ignored }, 'webhook event times in the future ignored; the records are read anyway');
+  return count(await deliver(o, system, events, verified));
 }
 
 /** Routes the events and makes them durable: 200 once every connection's are, 503 if Redis does not take them. */
