@@ -5,7 +5,7 @@ import { fetchLookups } from './lookups.js';
 import { defineStream } from '../../../src/connector/define-stream.js';
 import { pager } from './read.js';
 import { initialState, State } from './state.js';
-import { ALL_STATUSES, whereFor } from './where-clause.js';
+import { ALL_STATUSES } from './where-clause.js';
 
 /**
  * Sales credit notes. https://developer.xero.com/documentation/api/accounting/creditnotes#get-creditnotes
@@ -26,12 +26,16 @@ export const creditNotesStream = defineStream<XeroCreditNote, State, Settings, a
   // Not issued yet: DRAFT, and SUBMITTED (awaiting approval); VOIDED stays a document, never a delete.
   lifecycle: { draft: ['DRAFT', 'SUBMITTED'], void: ['VOIDED'] },
   deleted: ['DELETED'],
+  // Supplier credit notes share the endpoint and the CREDITNOTE webhook events; `GET /CreditNotes/{id}` returns them.
+  selection: [
+    { field: 'Type', takes: ['ACCRECCREDIT'], otherwise: 'a supplier credit note, not a sales one', listFilter: true },
+  ],
   lookups: fetchLookups,
   map: toCreditNote,
   pager: pager({
     path: 'CreditNotes',
     schema: XeroCreditNotesResponse,
-    query: (c) => ({ where: whereFor('ACCRECCREDIT', c, statusFilter) }),
+    whereAlso: statusFilter,
     byIds: 'single',
   }),
 });

@@ -22,6 +22,9 @@ export const customersStream = defineStream<ZohoRecord, State, Settings, { organ
   supportsWindow: false,
   statusOf,
   // Contacts have neither drafts nor voids: every one is issued.
+  // Vendors share the contacts list (without the filter) and the contacts webhook; `GET /contacts/{id}`
+  // returns them with `contact_type` vendor.
+  selection: [{ field: 'contact_type', takes: ['customer'], otherwise: 'a vendor, not a customer', listFilter: true }],
   lookups: fetchOrganizationLookups,
   map: toCustomer,
   pager: pager({
@@ -29,6 +32,5 @@ export const customersStream = defineStream<ZohoRecord, State, Settings, { organ
     detailKey: 'contact',
     listSchema: ZohoContactList,
     detailSchema: ZohoContactDetailResponse,
-    listQuery: { contact_type: 'customer' },
   }),
 });
