@@ -4,6 +4,12 @@ export const DRIFT_KINDS = [
   'orphan_in_billing',
   'field_mismatch',
   'stale_version',
+  /**
+   * Deep mode: the ledger holds a version newer than the source's own (or marks deleted a record the
+   * source has live): a version the source never had, e.g. a webhook's wrong or forged time. Every later
+   * change would look older than it and never be written; a repair reads it again and rewrites it.
+   */
+  'ledger_ahead_of_source',
   'void_not_reflected',
   /** Voided in billing while the source holds the invoice as live: a receivable gone from billing only. */
   'void_in_billing_only',
@@ -31,6 +37,7 @@ export const FIXABLE: ReadonlySet<DriftKind> = new Set([
   'missing_in_billing',
   'field_mismatch',
   'stale_version',
+  'ledger_ahead_of_source',
   'lost_in_flight',
 ]);
 
