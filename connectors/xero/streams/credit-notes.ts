@@ -3,6 +3,7 @@ import { XeroCreditNotesResponse, type XeroCreditNote } from '../schemas.js';
 import type { Settings } from '../settings.js';
 import { fetchLookups } from './lookups.js';
 import { defineStream } from '../../../src/connector/define-stream.js';
+import type { Selection } from '../../../src/connector/selection.js';
 import { pager } from './read.js';
 import { initialState, State } from './state.js';
 import { ALL_STATUSES } from './where-clause.js';
@@ -15,6 +16,11 @@ import { ALL_STATUSES } from './where-clause.js';
  */
 const statusFilter = `(${ALL_STATUSES.map((s) => `Status=="${s}"`).join(' OR ')})`;
 
+/** Supplier credit notes share the endpoint and the CREDITNOTE webhook events; `GET /CreditNotes/{id}` returns them. */
+export const creditNoteSelection: Selection<XeroCreditNote> = [
+  { field: 'Type', takes: ['ACCRECCREDIT'], otherwise: 'a supplier credit note, not a sales one', listFilter: true },
+];
+
 export const creditNotesStream = defineStream<XeroCreditNote, State, Settings, any>({
   name: 'credit-notes',
   primaryKey: 'CreditNoteID',
@@ -26,10 +32,7 @@ export const creditNotesStream = defineStream<XeroCreditNote, State, Settings, a
   // Not issued yet: DRAFT, and SUBMITTED (awaiting approval); VOIDED stays a document, never a delete.
   lifecycle: { draft: ['DRAFT', 'SUBMITTED'], void: ['VOIDED'] },
   deleted: ['DELETED'],
-  // Supplier credit notes share the endpoint and the CREDITNOTE webhook events; `GET /CreditNotes/{id}` returns them.
-  selection: [
-    { field: 'Type', takes: ['ACCRECCREDIT'], otherwise: 'a supplier credit note, not a sales one', listFilter: true },
-  ],
+  selection: creditNoteSelection,
   lookups: fetchLookups,
   map: toCreditNote,
   pager: pager({

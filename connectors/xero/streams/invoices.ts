@@ -3,6 +3,7 @@ import { XeroInvoicesResponse, type XeroInvoice } from '../schemas.js';
 import type { Settings } from '../settings.js';
 import { fetchLookups } from './lookups.js';
 import { defineStream } from '../../../src/connector/define-stream.js';
+import type { Selection } from '../../../src/connector/selection.js';
 import { pager } from './read.js';
 import { initialState, State } from './state.js';
 import { ALL_STATUSES } from './where-clause.js';
@@ -15,6 +16,11 @@ import { ALL_STATUSES } from './where-clause.js';
  * Deletes: Status DELETED → SourceRecord.deleted; VOIDED is a status. Window: `Date>=DateTime(..) AND
  * Date<=DateTime(..)`.
  */
+/** The endpoint also holds bills; webhooks announce them too (INVOICE events), and a read by id returns them. */
+export const invoiceSelection: Selection<XeroInvoice> = [
+  { field: 'Type', takes: ['ACCREC'], otherwise: 'a bill, not a sales invoice', listFilter: true },
+];
+
 export const invoicesStream = defineStream<XeroInvoice, State, Settings, any>({
   name: 'invoices',
   primaryKey: 'InvoiceID',
@@ -26,8 +32,7 @@ export const invoicesStream = defineStream<XeroInvoice, State, Settings, any>({
   // Not issued yet: DRAFT, and SUBMITTED (awaiting approval); VOIDED stays a document, never a delete.
   lifecycle: { draft: ['DRAFT', 'SUBMITTED'], void: ['VOIDED'] },
   deleted: ['DELETED'],
-  // The endpoint also holds bills; webhooks announce them too (INVOICE events), and a read by id returns them.
-  selection: [{ field: 'Type', takes: ['ACCREC'], otherwise: 'a bill, not a sales invoice', listFilter: true }],
+  selection: invoiceSelection,
   lookups: fetchLookups,
   map: toInvoice,
   pager: pager({

@@ -2,6 +2,7 @@ import { toCustomer } from '../map/customer.js';
 import { ZohoContactDetailResponse, ZohoContactList } from '../schemas.js';
 import { fetchOrganizationLookups, type ZohoOrganizationInfo } from './lookups.js';
 import { defineStream } from '../../../src/connector/define-stream.js';
+import type { Selection } from '../../../src/connector/selection.js';
 import type { Settings } from '../settings.js';
 import { pager, statusOf, type ZohoRecord } from './read.js';
 import { initialState, State } from './state.js';
@@ -13,6 +14,14 @@ import { initialState, State } from './state.js';
  * mapper needs no tax settings, so its lookups are the organisation only (country, base currency, state
  * for a contact that names none), which `read` fetches anyway: no tax-settings calls.
  */
+/**
+ * Vendors share the contacts list (without the filter) and the contacts webhook; `GET /contacts/{id}`
+ * returns them with `contact_type` vendor.
+ */
+export const contactSelection: Selection<ZohoRecord> = [
+  { field: 'contact_type', takes: ['customer'], otherwise: 'a vendor, not a customer', listFilter: true },
+];
+
 export const customersStream = defineStream<ZohoRecord, State, Settings, { organization: ZohoOrganizationInfo }>({
   name: 'customers',
   primaryKey: 'contact_id',
@@ -22,9 +31,7 @@ export const customersStream = defineStream<ZohoRecord, State, Settings, { organ
   supportsWindow: false,
   statusOf,
   // Contacts have neither drafts nor voids: every one is issued.
-  // Vendors share the contacts list (without the filter) and the contacts webhook; `GET /contacts/{id}`
-  // returns them with `contact_type` vendor.
-  selection: [{ field: 'contact_type', takes: ['customer'], otherwise: 'a vendor, not a customer', listFilter: true }],
+  selection: contactSelection,
   lookups: fetchOrganizationLookups,
   map: toCustomer,
   pager: pager({

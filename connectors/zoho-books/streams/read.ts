@@ -3,7 +3,7 @@ import type { PagedStream, PagerFor, RawPage, RawRow } from '../../../src/connec
 import type { ReadContext } from '../../../src/connector/types.js';
 import { cursorMsOf } from '../../../src/connector/cursor-ms.js';
 import { IdSet } from '../../../src/connector/id-set.js';
-import { listFilters } from '../../../src/connector/selection.js';
+import { listFilters, type Selection } from '../../../src/connector/selection.js';
 import { RejectedError } from '../../../src/errors/index.js';
 import type { ZohoRow } from '../schemas.js';
 import type { Settings } from '../settings.js';
@@ -50,12 +50,12 @@ export interface ZohoList {
  */
 type Spec = ZohoList & PagedStream<ZohoRecord> & { listQuery: Record<string, string> };
 
-/** The selection rows sent as list parameters: Zoho's list filters take one value each. */
-function listQueryOf(stream: PagedStream<ZohoRecord>): Record<string, string> {
+/** A stream's selection rows as list parameters (`contact_type=customer`): Zoho's list filters take one value each. */
+export function listParamsOf(selection: Selection<ZohoRecord> | undefined, name: string): Record<string, string> {
   const query: Record<string, string> = {};
-  for (const row of listFilters(stream.selection)) {
+  for (const row of listFilters(selection)) {
     if (row.takes.length !== 1)
-      throw new TypeError(`${stream.name}: a Zoho list filter takes one value; ${row.field} lists ${row.takes.length}`);
+      throw new TypeError(`${name}: a Zoho list filter takes one value; ${row.field} lists ${row.takes.length}`);
     query[row.field] = row.takes[0]!;
   }
   return query;
@@ -70,7 +70,7 @@ export function statusOf(detail: ZohoRecord, listed?: Record<string, unknown>): 
 /** The pager of one Zoho stream (src/connector/define-stream.ts): a list, then a detail GET per row. */
 export function pager(list: ZohoList): PagerFor<ZohoRecord, State, Settings> {
   return (stream) => {
-    const spec: Spec = { ...list, ...stream, listQuery: listQueryOf(stream) };
+    const spec: Spec = { ...list, ...stream, listQuery: listParamsOf(stream.selection, stream.name) };
     return {
       isSorted: false,
       resumable: true,
