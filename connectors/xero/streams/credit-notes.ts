@@ -8,6 +8,11 @@ import { pager } from './read.js';
 import { initialState, State } from './state.js';
 import { ALL_STATUSES } from './where-clause.js';
 
+/** Supplier credit notes share the endpoint and the CREDITNOTE webhook events; `GET /CreditNotes/{id}` returns them. */
+export const creditNoteSelection: Selection<XeroCreditNote> = [
+  { field: 'Type', takes: ['ACCRECCREDIT'], otherwise: 'a supplier credit note, not a sales one', listFilter: true },
+];
+
 /**
  * Sales credit notes. https://developer.xero.com/documentation/api/accounting/creditnotes#get-creditnotes
  * GET /CreditNotes with `where=Type=="ACCRECCREDIT" AND (Status=="DRAFT" OR … OR Status=="DELETED")`: the
@@ -15,11 +20,6 @@ import { ALL_STATUSES } from './where-clause.js';
  * ones are listed. Same ordering, paging, cursor and window as invoices (read.ts).
  */
 const statusFilter = `(${ALL_STATUSES.map((s) => `Status=="${s}"`).join(' OR ')})`;
-
-/** Supplier credit notes share the endpoint and the CREDITNOTE webhook events; `GET /CreditNotes/{id}` returns them. */
-export const creditNoteSelection: Selection<XeroCreditNote> = [
-  { field: 'Type', takes: ['ACCRECCREDIT'], otherwise: 'a supplier credit note, not a sales one', listFilter: true },
-];
 
 export const creditNotesStream = defineStream<XeroCreditNote, State, Settings, any>({
   name: 'credit-notes',

@@ -3,8 +3,24 @@ import { XeroContactsResponse, type XeroListedContact } from '../schemas.js';
 import type { Settings } from '../settings.js';
 import { fetchLookups } from './lookups.js';
 import { defineStream } from '../../../src/connector/define-stream.js';
+import type { Selection } from '../../../src/connector/selection.js';
 import { pager } from './read.js';
 import { initialState, State } from './state.js';
+
+/**
+ * Suppliers are not customers: skipped and counted, not quarantined (they are not an error to fix). Not a
+ * list filter: a contact with neither flag (no transactions yet) is a customer to be, and Xero's `where`
+ * cannot say "not only a supplier".
+ */
+export const contactSelection: Selection<XeroListedContact> = [
+  {
+    field: 'IsSupplier/IsCustomer',
+    valueIn: (raw) => (raw.IsSupplier === true && raw.IsCustomer !== true ? 'supplier' : 'customer'),
+    takes: ['customer'],
+    otherwise: 'a supplier only, not a customer',
+    listFilter: false,
+  },
+];
 
 /**
  * Customer contacts. https://developer.xero.com/documentation/api/accounting/contacts#get-contacts
@@ -24,18 +40,7 @@ export const customersStream = defineStream<XeroListedContact, State, Settings, 
   initialState,
   supportsWindow: false,
   statusOf: (raw) => raw.ContactStatus ?? 'ACTIVE',
-  // Suppliers are not customers: skipped and counted, not quarantined (they are not an error to fix). Not a
-  // list filter: a contact with neither flag (no transactions yet) is a customer to be, and Xero's `where`
-  // cannot say "not only a supplier".
-  selection: [
-    {
-      field: 'IsSupplier/IsCustomer',
-      valueIn: (raw) => (raw.IsSupplier === true && raw.IsCustomer !== true ? 'supplier' : 'customer'),
-      takes: ['customer'],
-      otherwise: 'a supplier only, not a customer',
-      listFilter: false,
-    },
-  ],
+  selection: contactSelection,
   lookups: fetchLookups,
   map: toCustomer,
   pager: pager({

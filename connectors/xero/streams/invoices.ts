@@ -8,6 +8,11 @@ import { pager } from './read.js';
 import { initialState, State } from './state.js';
 import { ALL_STATUSES } from './where-clause.js';
 
+/** The endpoint also holds bills; webhooks announce them too (INVOICE events), and a read by id returns them. */
+export const invoiceSelection: Selection<XeroInvoice> = [
+  { field: 'Type', takes: ['ACCREC'], otherwise: 'a bill, not a sales invoice', listFilter: true },
+];
+
 /**
  * Sales invoices. https://developer.xero.com/documentation/api/accounting/invoices#get-invoices
  * GET /Invoices with `where=Type=="ACCREC"` (the selection: the endpoint also returns ACCPAY bills), every status via
@@ -16,11 +21,6 @@ import { ALL_STATUSES } from './where-clause.js';
  * Deletes: Status DELETED → SourceRecord.deleted; VOIDED is a status. Window: `Date>=DateTime(..) AND
  * Date<=DateTime(..)`.
  */
-/** The endpoint also holds bills; webhooks announce them too (INVOICE events), and a read by id returns them. */
-export const invoiceSelection: Selection<XeroInvoice> = [
-  { field: 'Type', takes: ['ACCREC'], otherwise: 'a bill, not a sales invoice', listFilter: true },
-];
-
 export const invoicesStream = defineStream<XeroInvoice, State, Settings, any>({
   name: 'invoices',
   primaryKey: 'InvoiceID',

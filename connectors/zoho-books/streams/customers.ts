@@ -8,13 +8,6 @@ import { pager, statusOf, type ZohoRecord } from './read.js';
 import { initialState, State } from './state.js';
 
 /**
- * Customers: `GET /contacts?contact_type=customer` + `GET /contacts/{id}` (contact persons, addresses, GST)
- * (https://github.com/fordez/zoho-books-mcp-server-openapi/blob/main/mcp_server/openapi-all/contacts.yml).
- * Contacts have no document date, so a backfill window reads them all (supportsWindow: false). The
- * mapper needs no tax settings, so its lookups are the organisation only (country, base currency, state
- * for a contact that names none), which `read` fetches anyway: no tax-settings calls.
- */
-/**
  * Vendors share the contacts list (without the filter) and the contacts webhook; `GET /contacts/{id}`
  * returns them with `contact_type` vendor.
  */
@@ -22,6 +15,13 @@ export const contactSelection: Selection<ZohoRecord> = [
   { field: 'contact_type', takes: ['customer'], otherwise: 'a vendor, not a customer', listFilter: true },
 ];
 
+/**
+ * Customers: `GET /contacts?contact_type=customer` + `GET /contacts/{id}` (contact persons, addresses, GST)
+ * (https://github.com/fordez/zoho-books-mcp-server-openapi/blob/main/mcp_server/openapi-all/contacts.yml).
+ * Contacts have no document date, so a backfill window reads them all (supportsWindow: false). The
+ * mapper needs no tax settings, so its lookups are the organisation only (country, base currency, state
+ * for a contact that names none), which `read` fetches anyway: no tax-settings calls.
+ */
 export const customersStream = defineStream<ZohoRecord, State, Settings, { organization: ZohoOrganizationInfo }>({
   name: 'customers',
   primaryKey: 'contact_id',
