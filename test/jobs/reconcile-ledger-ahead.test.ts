@@ -3,7 +3,7 @@ import { runBackfill } from '../../cli/commands/backfill.js';
 import { waitForDrain } from '../../cli/drain.js';
 import type { WorkerService } from '../../app/worker-service.js';
 import { runReconcile } from '../../jobs/reconcile/run-reconcile.js';
-import { utcDate } from '../../src/billing/dates.js';
+import { addDays, utcDate } from '../../src/billing/dates.js';
 import { CONNECTION, HISTORY, type Harness, startHarness } from '../support/harness.js';
 
 /**
@@ -18,10 +18,11 @@ describe('given a synced invoice whose ledger entry a far-future delete froze, a
   let p: Harness;
   let workers: WorkerService;
   let id: string;
-  const today = utcDate(Date.now());
+  // The edit is dated yesterday noon and reconciled in yesterday's window: no midnight falls in between.
+  const yesterday = addDays(utcDate(Date.now()), -1);
   const FUTURE = '9999-12-31T23:59:59.000Z';
   const reconcile = (repair = false) =>
-    runReconcile(p.rt, { connectionId: CONNECTION, from: today, to: today, deep: true, repair });
+    runReconcile(p.rt, { connectionId: CONNECTION, from: yesterday, to: yesterday, deep: true, repair });
 
   beforeAll(async () => {
     p = await startHarness({ name: 'ledger-ahead', invoices: 8 });
@@ -37,7 +38,7 @@ describe('given a synced invoice whose ledger entry a far-future delete froze, a
     id = inv.invoice_id;
     // What the unconfirmed delete did to the entry: marked deleted, its version bumped to the body's time.
     expect(await p.rt.ledger.markSourceDeleted(CONNECTION, 'invoices', id, FUTURE, { bumpVersion: true })).toBe(true);
-    p.zoho.store.mutate({ op: 'edit_invoice', invoice_id: id });
+    p.zoho.store.mutate({ op: 'edit_invoice', invoice_id: id }, { at: `${yesterday}T12:00:00Z` });
   }, 120_000);
   afterAll(async () => {
     await workers?.stop(5_000);
