@@ -56,6 +56,14 @@ describe('given a synced invoice whose ledger entry a far-future delete froze, a
     expect(r.counts.ledger_ahead_of_source).toBe(1);
   }, 60_000);
 
+  it('when a normal reconcile (no source read) covers the day billing got it, then the future ledger version alone is reported as ledger_ahead_of_source', async () => {
+    const around = { from: yesterday, to: addDays(yesterday, 2) };
+    const r = await runReconcile(p.rt, { connectionId: CONNECTION, ...around, deep: false });
+    const items = r.items.filter((i) => i.erpId === id);
+    expect(items.map((i) => i.kind)).toEqual(['ledger_ahead_of_source']);
+    expect(items[0]!.detail).toBe(`ledger version ${FUTURE} is in the future, marked deleted at ${FUTURE}`);
+  }, 60_000);
+
   it('when it runs with repair, then the record is read again and written: the ledger holds the source’s version, no delete, and billing the edit', async () => {
     const r = await reconcile(true);
     expect(r.repaired?.records?.find((o) => o.erpId === id)).toMatchObject({ action: 're-enqueued' });
@@ -67,5 +75,12 @@ describe('given a synced invoice whose ledger entry a far-future delete froze, a
     const again = await reconcile();
     expect(again.items.filter((i) => i.erpId === id)).toEqual([]);
     expect(again.counts.ledger_ahead_of_source).toBe(0);
+    const normal = await runReconcile(p.rt, {
+      connectionId: CONNECTION,
+      from: yesterday,
+      to: addDays(yesterday, 2),
+      deep: false,
+    });
+    expect(normal.items.filter((i) => i.erpId === id)).toEqual([]);
   }, 60_000);
 });
