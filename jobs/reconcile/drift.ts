@@ -5,9 +5,10 @@ export const DRIFT_KINDS = [
   'field_mismatch',
   'stale_version',
   /**
-   * Deep mode: the ledger holds a version newer than the source's own (or marks deleted a record the
-   * source has live): a version the source never had, e.g. a webhook's wrong or forged time. Every later
-   * change would look older than it and never be written; a repair reads it again and rewrites it.
+   * The ledger holds a version the source never had, e.g. a webhook's wrong or forged time: in the
+   * future (normal mode), or newer than the source's own, or a delete mark on a record the source has
+   * live (deep mode). Every later change would look older than it and never be written; a repair reads
+   * it again and rewrites it.
    */
   'ledger_ahead_of_source',
   'void_not_reflected',
