@@ -66,6 +66,7 @@ const UNIT_TESTS = [
   'test/jobs/reconcile/field-digest.test.ts',
   'test/ops/grafana-dashboard.test.ts',
   'test/observability/percentile.test.ts',
+  'test/webhooks/delivery-time.test.ts',
   'test/pipeline/content-hash.test.ts',
   'test/pipeline/keys-layout.test.ts',
   'test/pipeline/ledger-entry-codec.test.ts',

@@ -3,13 +3,20 @@ import { countByProbing } from '../../src/connector/count-by-probing.js';
 import type { EntityName } from '../../src/connector/entities.js';
 import type { QuotaProfile } from '../../src/connector/quota-profile.js';
 import type { ReadContext } from '../../src/connector/types.js';
+import { listFilters, type Selection } from '../../src/connector/selection.js';
 import { XeroPagination } from './schemas.js';
+import { creditNoteSelection } from './streams/credit-notes.js';
+import { invoiceSelection } from './streams/invoices.js';
+import { whereFor } from './streams/where-clause.js';
 import { DEFAULT_PAGE_SIZE, type Settings } from './settings.js';
+
+/** `where` of a stream's selection (src/connector/selection.ts), as its list read sends it. */
+const selected = (selection: Selection<never>) => ({ where: whereFor(listFilters(selection), {})! });
 
 /** Each stream's list and its filter (streams/invoices.ts, credit-notes.ts, customers.ts). */
 const LISTS: Record<EntityName, { path: string; query: Record<string, string> }> = {
-  invoices: { path: 'Invoices', query: { where: 'Type=="ACCREC"' } },
-  'credit-notes': { path: 'CreditNotes', query: { where: 'Type=="ACCRECCREDIT"' } },
+  invoices: { path: 'Invoices', query: selected(invoiceSelection) },
+  'credit-notes': { path: 'CreditNotes', query: selected(creditNoteSelection) },
   customers: { path: 'Contacts', query: { includeArchived: 'true' } },
 };
 

@@ -13,7 +13,8 @@ import type { Settings } from './settings.js';
  * Xero webhooks (connectors/xero/README.md, "Webhooks"): one delivery carries events of every organisation
  * connected to the app, signed with the app's webhook key as base64 HMAC-SHA256 of the raw body in
  * `x-xero-signature` (https://developer.xero.com/documentation/webhooks/configuring-your-server).
- * A correctly signed delivery with no events is the intent-to-receive check: 200, empty body.
+ * A correctly signed delivery with no events (`[]`, or `null` as some deliveries send it) is the
+ * intent-to-receive check: 200, empty body.
  * Events say CREATE or UPDATE only: a void is an UPDATE, read like any other.
  */
 const Event = z.looseObject({
@@ -23,7 +24,8 @@ const Event = z.looseObject({
   eventType: z.string().optional(),
   eventDateUtc: z.string().optional(),
 });
-const Delivery = z.looseObject({ events: z.array(z.unknown()) });
+// The intent-to-receive has been seen with `"events": null` as well as `[]`: both are no events.
+const Delivery = z.looseObject({ events: z.array(z.unknown()).nullable() });
 
 const CATEGORIES: Record<string, EntityName> = {
   INVOICE: 'invoices',
@@ -39,9 +41,10 @@ export const webhooks: ConnectorWebhooks<Settings> = {
   parse(body) {
     const delivery = Delivery.safeParse(deliveryJson(body));
     if (!delivery.success) throw new MalformedDeliveryError('expected an object with an events array');
-    if (delivery.data.events.length === 0) return { kind: 'intent' };
+    const listed = delivery.data.events ?? [];
+    if (listed.length === 0) return { kind: 'intent' };
     const events: WebhookEvent[] = [];
-    for (const raw of delivery.data.events) {
+    for (const raw of listed) {
       const e = Event.safeParse(raw);
       if (!e.success) throw new MalformedDeliveryError('an event lacks resourceId, tenantId or eventCategory');
       const entity = CATEGORIES[e.data.eventCategory.toUpperCase()];

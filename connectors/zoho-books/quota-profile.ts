@@ -4,13 +4,15 @@ import type { EntityName } from '../../src/connector/entities.js';
 import type { QuotaProfile } from '../../src/connector/quota-profile.js';
 import type { ReadContext } from '../../src/connector/types.js';
 import type { Settings } from './settings.js';
+import { contactSelection } from './streams/customers.js';
 import type { ZohoLookups } from './streams/lookups.js';
+import { listParamsOf } from './streams/read.js';
 
 /** Each stream's list (https://www.zoho.com/books/api/v3/invoices/#list-invoices, and the credit notes and contacts lists alike). */
 const LISTS: Record<EntityName, { path: string; query?: Record<string, string> }> = {
   invoices: { path: 'invoices' },
   'credit-notes': { path: 'creditnotes' },
-  customers: { path: 'contacts', query: { contact_type: 'customer' } },
+  customers: { path: 'contacts', query: listParamsOf(contactSelection, 'customers') },
 };
 
 /** Zoho's largest `per_page` (https://www.zoho.com/books/api/v3/pagination/). */

@@ -44,6 +44,12 @@ export const webhooks: ConnectorWebhooks<Settings> = {
     const id = record?.[module.idField];
     if (typeof id !== 'string' && typeof id !== 'number')
       throw new MalformedDeliveryError(`the body has no ${module.idField}`);
+    // Large ids arrive as their digits (deliveryJson); a number left here that is not a whole, exact one
+    // (written as 4.6e17, say) would be read as another record: refused, the safety net reads the change.
+    if (typeof id === 'number' && !Number.isSafeInteger(id))
+      throw new MalformedDeliveryError(
+        `the body's ${module.idField} is a number that cannot be read exactly; send it as digits or as text`,
+      );
     const at =
       isoInstant(record?.last_modified_time, 'last_modified_time') ?? isoInstant(record?.updated_time, 'updated_time');
     return { kind: 'events', events: [{ entity: module.entity, id: String(id), op, ...(at ? { at } : {}) }] };

@@ -9,6 +9,7 @@ const KINDS = {
   orphan_in_billing: 'in billing, unknown to the source',
   field_mismatch: 'billing differs from the source (a sync writes it again)',
   stale_version: 'billing holds an older version (a sync writes the newer)',
+  ledger_ahead_of_source: 'the ledger holds a version the source never had (a repair writes it again)',
   void_not_reflected: 'voided in the source, live in billing',
   void_in_billing_only: 'voided in billing, live in the source',
   delete_not_reflected: 'deleted in the source, still in billing',

@@ -67,11 +67,12 @@ function judgeBillingDoc(pass: ReconcilePass, d: InvoiceRecord, entry: LedgerEnt
           d,
           entry!,
           entry!.sourceDeletedAt !== undefined && pass.inWindow(Date.parse(entry!.sourceDeletedAt)),
+          { futureIsDrift: !pass.req.deep },
         )
       : [kind];
   for (const item of items) {
     pass.report.add({ ...item, erpId: d.erpId, invoiceId: d.invoiceId, invoiceNumber: d.invoiceNumber });
-    if (item.kind === 'field_mismatch' || item.kind === 'stale_version')
+    if (item.kind === 'field_mismatch' || item.kind === 'stale_version' || item.kind === 'ledger_ahead_of_source')
       pass.toRepair.push({ erpId: d.erpId, version: entry!.version });
   }
   if (kind === 'ours')

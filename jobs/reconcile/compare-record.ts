@@ -1,6 +1,7 @@
 import type { InvoiceRecord } from '../../src/billing/schemas/index.js';
 import type { LedgerEntry } from '../../src/pipeline/ledger.js';
 import { compareFields } from './compare-fields.js';
+import { DELIVERY_CLOCK_SKEW_MS } from '../../src/webhooks/delivery-time.js';
 import type { DriftKind } from './drift.js';
 
 /** The statuses the connectors wrote for a void before entries kept the lifecycle (Zoho, Xero, QuickBooks). */
@@ -17,6 +18,9 @@ export const isSourceVoid = (entry: Pick<LedgerEntry, 'sourceStatus' | 'sourceLi
  * - A source delete billing still lists is reported in the window of the day the delete was seen
  *   (`deleteInWindow`), so adjacent windows never both report it; the ledger pass reports it there when
  *   billing's `updatedAt` falls on another day. Its content is then not judged (the record is gone).
+ * - A ledger version in the future (beyond now + the clock skew a delivery may have) was never the
+ *   source's: `ledger_ahead_of_source`, and nothing else is judged (`futureIsDrift`: off in deep mode,
+ *   where the source pass reports it against the source's own version, in the window of that version).
  * - Version: when billing echoes the source version it holds (`metaData.sourceVersion`), an older one is
  *   `stale_version` whatever differs (even nothing the listing shows); otherwise any field that differs
  *   from what was sent is `field_mismatch`. Either way the detail names every differing field.
@@ -25,8 +29,14 @@ export function compareRecord(
   d: InvoiceRecord,
   entry: LedgerEntry,
   deleteInWindow: boolean,
+  { futureIsDrift = true, now = Date.now() }: { futureIsDrift?: boolean; now?: number } = {},
 ): Array<{ kind: DriftKind; detail: string }> {
   const out: Array<{ kind: DriftKind; detail: string }> = [];
+  if (futureIsDrift && Date.parse(entry.version) > now + DELIVERY_CLOCK_SKEW_MS) {
+    const deleted = entry.sourceDeletedAt ? `, marked deleted at ${entry.sourceDeletedAt}` : '';
+    out.push({ kind: 'ledger_ahead_of_source', detail: `ledger version ${entry.version} is in the future${deleted}` });
+    return out;
+  }
   if (entry.sourceDeletedAt) {
     if (deleteInWindow)
       out.push({

@@ -4,6 +4,13 @@ export const DRIFT_KINDS = [
   'orphan_in_billing',
   'field_mismatch',
   'stale_version',
+  /**
+   * The ledger holds a version the source never had, e.g. a webhook's wrong or forged time: in the
+   * future (normal mode), or newer than the source's own, or a delete mark on a record the source has
+   * live (deep mode). Every later change would look older than it and never be written; a repair reads
+   * it again and rewrites it.
+   */
+  'ledger_ahead_of_source',
   'void_not_reflected',
   /** Voided in billing while the source holds the invoice as live: a receivable gone from billing only. */
   'void_in_billing_only',
@@ -31,6 +38,7 @@ export const FIXABLE: ReadonlySet<DriftKind> = new Set([
   'missing_in_billing',
   'field_mismatch',
   'stale_version',
+  'ledger_ahead_of_source',
   'lost_in_flight',
 ]);
 

@@ -56,7 +56,7 @@ export interface RepairByIdHelpers {
   logger: Logger;
   metrics: Metrics;
   connection(id: string): ConnectionHandle;
-  ledger: Pick<Ledger, 'getMany' | 'markSourceDeleted' | 'requestRepair'>;
+  ledger: Pick<Ledger, 'getMany' | 'markSourceDeleted' | 'requestRepair' | 'correctVersion'>;
   quarantine: Pick<Quarantine, 'put'>;
   inFlight: Pick<InFlight, 'track'>;
   backfillRuns: Pick<BackfillRuns, 'trackUpserts'>;
@@ -95,6 +95,10 @@ export async function repairById(
   const records: RepairOutcome[] = [];
   if (!ids.length) return { runId, records, vendorCalls: counted.calls() };
   const run = await startRepair(rt, handle, { conn, entity, runId }, ctx);
+  // The versions held before the source is read: one the read finds older was never the source's (a
+  // delivery's wrong time) and is corrected, unless an upsert moved it meanwhile (ledger.correctVersion).
+  const before = await rt.ledger.getMany(conn, entity, ids);
+  run.heldBefore = new Map(ids.map((id, i) => [id, before[i]?.version]));
   await rt.ledger.requestRepair(conn, entity, ids);
   const found = new Set<string>();
   for await (const page of stream.readByIds(ctx, ids)) {
@@ -118,6 +122,8 @@ interface RepairRun {
   mapCtx: MapContext;
   runId: string;
   priority: number;
+  /** Each record's ledger version before the source was read (undefined: no entry). */
+  heldBefore: Map<string, string | undefined>;
 }
 
 async function startRepair(
@@ -138,6 +144,7 @@ async function startRepair(
     mapCtx: { connectionId: conn, originSource: c.originSource, baseCurrency: handle.billing.baseCurrency, lookups },
     runId,
     priority: PRIORITY.incremental + (entity === 'credit-notes' ? CREDIT_NOTE_PRIORITY_OFFSET : 0),
+    heldBefore: new Map(),
   };
 }
 
@@ -238,8 +245,23 @@ async function repairOne(
             detail: `a draft in the ERP (status ${record.status ?? 'draft'})`,
           });
     case 'write':
+      await correctAhead(run, record, known);
       return await mappedForRepair(run, record);
   }
+}
+
+/**
+ * A live record the ledger holds ahead of the source (a newer version than the one just read, or a
+ * delete mark): the entry is set back to the source's version, so the upsert is not refused as older.
+ */
+async function correctAhead(run: RepairRun, record: SourceRecord, known: LedgerEntry | undefined): Promise<void> {
+  const seen = run.heldBefore.get(record.id);
+  if (!known || seen === undefined || !(seen > record.version || known.sourceDeletedAt)) return;
+  if (await run.rt.ledger.correctVersion(run.conn, run.entity, record.id, seen, record.version))
+    run.rt.logger.warn(
+      { connection: run.conn, entity: run.entity, erpId: record.id, held: seen, source: record.version },
+      'ledger held a version the source never had; set back to the source’s and written again',
+    );
 }
 
 /** A record to write: mapped, its job id the pull's content id with the run's repair suffix. */

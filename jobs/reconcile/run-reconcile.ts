@@ -33,7 +33,7 @@ export interface ReconcileHelpers {
   connectionGate?: ConnectionGate;
   /** The connection, with the billing company it writes to: its client (its keys) and the budget its listing calls take slots from. */
   connection(id: string): ConnectionHandle;
-  ledger: Pick<Ledger, 'getMany' | 'scan' | 'markSourceDeleted' | 'requestRepair'>;
+  ledger: Pick<Ledger, 'getMany' | 'scan' | 'markSourceDeleted' | 'requestRepair' | 'correctVersion'>;
   checkpoints: Pick<Checkpoints, 'rewindCheckpoint'>;
   quarantine: Pick<Quarantine, 'get' | 'put'>;
   /** Records held for review before write: reported as `held`, not as missing or stale (absent: none held). */
@@ -140,7 +140,7 @@ async function sourcePass(pass: ReconcilePass): Promise<void> {
   for (const s of source.items) {
     pass.report.add(s);
     if (s.erpId) pass.verdict(s.erpId, s.kind, s.detail);
-    if (s.kind === 'stale_version' || s.kind === 'missing_in_billing')
+    if (s.kind === 'stale_version' || s.kind === 'missing_in_billing' || s.kind === 'ledger_ahead_of_source')
       pass.toRepair.push({ erpId: s.erpId!, version: s.version });
   }
   await pass.flushVerdicts();

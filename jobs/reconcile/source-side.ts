@@ -74,9 +74,12 @@ interface SourceRead {
  * - `mark-deleted`: deleted in the source, the ledger not told yet; `known-deleted`: deleted, and told;
  * - `outside`: read for the margin, judged in the window of its own date;
  * - `draft`: a draft never written (syncDrafts: false): not a receivable, billing is not expected to hold it;
- * - `missing`: never synced (unless quarantined); `stale`: the ledger holds an older version; `in-step`.
+ * - `missing`: never synced (unless quarantined); `stale`: the ledger holds an older version;
+ * - `ahead`: the ledger holds a newer version than the source's, or a delete the source does not have
+ *   (a version no source read gave: a delivery's wrong time); `in-step`.
  */
-export type SourceVerdict = 'mark-deleted' | 'known-deleted' | 'outside' | 'draft' | 'missing' | 'stale' | 'in-step';
+export type SourceVerdict =
+  'mark-deleted' | 'known-deleted' | 'outside' | 'draft' | 'missing' | 'stale' | 'ahead' | 'in-step';
 
 export function classifySourceRecord(
   r: Pick<SourceRecord, 'deleted' | 'draft' | 'version'>,
@@ -87,6 +90,7 @@ export function classifySourceRecord(
   if (!read.inWindow(r.version)) return 'outside';
   if (r.draft && !read.syncDrafts && !e) return 'draft';
   if (!e) return 'missing';
+  if (e.version > r.version || e.sourceDeletedAt) return 'ahead';
   return e.version < r.version ? 'stale' : 'in-step';
 }
 
@@ -103,7 +107,7 @@ async function judgeSourcePage(read: SourceRead, records: SourceRecord[]): Promi
     // A delete found in the source is a fact: it is recorded on the ledger entry as it is now (an upsert
     // committing meanwhile keeps its content); the billing and ledger passes decide whether billing reflects it.
     if (verdict === 'mark-deleted') await rt.ledger.markSourceDeleted(conn, 'invoices', r.id, r.version);
-    if (verdict === 'missing' || verdict === 'stale' || verdict === 'in-step') out.checked++;
+    if (verdict === 'missing' || verdict === 'stale' || verdict === 'ahead' || verdict === 'in-step') out.checked++;
     const waiting =
       verdict === 'missing' || verdict === 'stale' ? await rt.review?.get(conn, 'invoices', r.id) : undefined;
     if (waiting) {
@@ -119,6 +123,7 @@ async function judgeSourcePage(read: SourceRead, records: SourceRecord[]): Promi
         detail: `source version ${r.version} never synced`,
         version: r.version,
       });
+    if (verdict === 'ahead') out.items.push({ ...aheadItem(r, e!), erpId: r.id, version: r.version });
     if (verdict === 'stale')
       out.items.push({
         kind: 'stale_version',
@@ -129,6 +134,20 @@ async function judgeSourcePage(read: SourceRead, records: SourceRecord[]): Promi
         version: r.version,
       });
   }
+}
+
+/** A ledger entry ahead of its source record, as a reconcile reports it (the repair rewrites it). */
+export function aheadItem(
+  r: Pick<SourceRecord, 'version'>,
+  e: Pick<LedgerEntry, 'version' | 'sourceDeletedAt' | 'billingId' | 'number'>,
+): DriftItem {
+  const held = e.sourceDeletedAt ? `deleted at ${e.sourceDeletedAt} (version ${e.version})` : `version ${e.version}`;
+  return {
+    kind: 'ledger_ahead_of_source',
+    invoiceId: e.billingId,
+    invoiceNumber: e.number,
+    detail: `ledger holds ${held}; the source has it live at ${r.version}`,
+  };
 }
 
 /** A record held for review (or rejected) as a reconcile reports it: `held`, with the rule, or who rejected it. */

@@ -8,7 +8,7 @@ import type { DriftReport } from './drift.js';
 import { type DayWindow, windowText } from './invoice-date-window.js';
 import { countingVendorCalls } from './repair-by-id.js';
 import type { ReviewQueue } from '../../src/pipeline/review-queue.js';
-import { heldItem } from './source-side.js';
+import { aheadItem, heldItem } from './source-side.js';
 
 const ENTITY = 'invoices';
 /** Ids asked of the source at once (a page of a by-ids read where the vendor takes a list). */
@@ -28,7 +28,10 @@ export interface SourceWindowRead {
   checked: number;
   /** Requests made to the vendor. */
   vendorCalls: number;
-  /** Records the source holds at a newer version than the ledger (fixable: a repair writes them again). */
+  /**
+   * Records the source holds at a newer version than the ledger, or at an older one than the ledger
+   * claims (`ledger_ahead_of_source`): fixable, a repair writes them again.
+   */
   stale: Array<{ erpId: string; version: string }>;
 }
 
@@ -47,7 +50,8 @@ export function readInvoicesById(handle: ConnectionHandle): NonNullable<Stream['
  * disagree: the connection's ledger records dated there are read again from the source by id (the
  * stream's `readByIds`, as a repair reads them). A record the source deleted or no longer has is recorded
  * on its ledger entry (`sourceDeletedAt`) before the window is compared id by id, so its absence from
- * billing is then no drift; one the source holds at a newer version is `stale_version`. Only these
+ * billing is then no drift; one the source holds at a newer version is `stale_version`, one the ledger
+ * holds ahead of the source (a newer version, or a delete the source does not have) `ledger_ahead_of_source`. Only these
  * windows are read: the vendor's cost is the disagreeing windows' records, not the history.
  */
 export async function readSourceWindow(
@@ -75,6 +79,10 @@ export async function readSourceWindow(
         out.checked++;
         if (r.deleted) {
           if (!e.sourceDeletedAt) await rt.ledger.markSourceDeleted(conn, ENTITY, r.id, r.version);
+        } else if (e.version > r.version || e.sourceDeletedAt) {
+          const ahead = aheadItem(r, e);
+          report.add({ ...ahead, erpId: r.id, detail: `${ahead.detail} (${where})` });
+          out.stale.push({ erpId: r.id, version: r.version });
         } else if (e.version < r.version) {
           const waiting = await rt.review?.get(conn, ENTITY, r.id);
           if (waiting) {

@@ -3,6 +3,7 @@ import type { MapResult } from '../mapping/index.js';
 import type { BillingBody } from './billing-body.js';
 import type { EntityName } from './entities.js';
 import { lifecycleOf, type LifecycleStatuses } from './lifecycle.js';
+import { outsideSelection, type Selection } from './selection.js';
 import type { MapContext, ReadContext, SourceRecord, Stream, StreamState } from './types.js';
 
 /**
@@ -52,6 +53,8 @@ export interface PagedStream<Raw> {
   supportsWindow: boolean;
   /** The record's id (its primary key, as a string). */
   idOf(raw: Raw): string;
+  /** Which records the stream takes (selection.ts): a list read sends the rows marked `listFilter`; a read by id does not. */
+  selection?: Selection<Raw>;
 }
 
 /** A connector's pager, built for one stream (connectors/<vendor>/streams/read.ts). */
@@ -70,8 +73,12 @@ export interface RecordRules<Raw> {
    * Deleted): `deleted: true` and no lifecycle. Never a void's word: a void is a status.
    */
   deleted?: readonly string[];
-  /** Why a record is not one billing takes (SourceRecord.notForBilling), if it is not. */
-  notForBilling?(raw: Raw): string | undefined;
+  /**
+   * Which records billing takes (src/connector/selection.ts): one table, sent as the list's filter where
+   * the vendor has one and checked on every record however it was read; a record outside it is
+   * `notForBilling` (skipped and counted).
+   */
+  selection?: Selection<Raw>;
 }
 
 export interface StreamSpec<Raw, State extends StreamState, Settings, Lookups> extends RecordRules<Raw> {
@@ -91,7 +98,7 @@ export function sourceRecordOf<Raw>(rules: RecordRules<Raw>, row: RawRow<Raw>): 
   const status = rules.statusOf(row.raw, row.listed) ?? undefined;
   const record: SourceRecord<Raw> = { id: idOf(rules, row.raw), version: row.version, raw: row.raw };
   if (status) record.status = status;
-  const why = rules.notForBilling?.(row.raw);
+  const why = outsideSelection(rules.selection, row.raw);
   if (why) record.notForBilling = why;
   if (status !== undefined && rules.deleted?.includes(status)) return { ...record, deleted: true };
   return { ...record, ...lifecycleOf(status, rules.lifecycle ?? {}) };
@@ -107,7 +114,12 @@ export function defineStream<Raw, State extends StreamState, Settings, Lookups>(
   const voidDeleted = spec.lifecycle?.void?.filter((s) => spec.deleted?.includes(s)) ?? [];
   if (voidDeleted.length > 0)
     throw new TypeError(`${spec.name}: ${voidDeleted.join(', ')} cannot be both a void and a delete`);
-  const pager = spec.pager({ name: spec.name, supportsWindow: spec.supportsWindow, idOf: (raw) => idOf(spec, raw) });
+  const pager = spec.pager({
+    name: spec.name,
+    supportsWindow: spec.supportsWindow,
+    idOf: (raw) => idOf(spec, raw),
+    ...(spec.selection ? { selection: spec.selection } : {}),
+  });
   const toRecord = (row: RawRow<Raw>) => sourceRecordOf(spec, row);
   return {
     name: spec.name,

@@ -36,6 +36,7 @@ const PUT_IF_NOT_OLDER = LuaScript.load('put-if-not-older-1');
 const MARK_SOURCE_DELETED = LuaScript.load('mark-source-deleted-1');
 const REQUEST_REPAIR = LuaScript.load('request-repair-1');
 const FORGET_WRITTEN = LuaScript.load('forget-written-1');
+const CORRECT_VERSION = LuaScript.load('correct-version-1');
 
 /**
  * The ledger: one Redis hash per (connection, entity), field = ERP id, value = the entry in the form of
@@ -109,6 +110,27 @@ export class Ledger {
       )) as number;
     }
     return marked;
+  }
+
+  /**
+   * The entry holds a version (or a delete) the source contradicts: read now, the source has the record
+   * live at `sourceVersion`, older than `seenVersion`, the entry's version when the caller looked before
+   * reading. Atomically, and only if the entry still holds `seenVersion`: its version becomes
+   * `sourceVersion`, its delete mark goes and its hash is forgotten (the record is written again).
+   */
+  async correctVersion(
+    connection: string,
+    entity: string,
+    erpId: string,
+    seenVersion: string,
+    sourceVersion: string,
+  ): Promise<boolean> {
+    const r = await CORRECT_VERSION.run(
+      this.redis,
+      [this.keys.ledger(connection, entity)],
+      [erpId, seenVersion, sourceVersion, REPAIR_HASH],
+    );
+    return r === 1;
   }
 
   /**

@@ -32,13 +32,24 @@ export class MalformedDeliveryError extends Error {
   override name = 'MalformedDeliveryError';
 }
 
-/** A delivery's body as JSON, or a MalformedDeliveryError (answered 400) that quotes nothing of it. */
+/**
+ * A delivery's body as JSON, or a MalformedDeliveryError (answered 400) that quotes nothing of it.
+ * An integer too large for a double (Zoho's record ids have 18–19 digits and its docs print them as JSON
+ * numbers) is kept as its own digits, a string, never rounded to a neighbouring id.
+ */
 export function deliveryJson(body: Buffer): unknown {
   try {
-    return JSON.parse(body.toString('utf8'));
+    return JSON.parse(body.toString('utf8'), keepLargeIntegers);
   } catch {
     throw new MalformedDeliveryError('the body is not JSON');
   }
+}
+
+/** A JSON.parse reviver: an integer literal beyond 2^53 becomes the text it was written as (the parse's source access). */
+function keepLargeIntegers(this: unknown, _key: string, value: unknown, context?: { source?: string }): unknown {
+  if (typeof value !== 'number' || Number.isSafeInteger(value)) return value;
+  const source = context?.source;
+  return source !== undefined && /^-?\d+$/.test(source) ? source : value;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { listen } from '../http/listen.js';
 import type { Metrics } from '../observability/metrics.js';
 import { within } from '../observability/within.js';
+import { withoutFutureTimes } from './delivery-time.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
 import { RefusalLog } from './refusal-log.js';
 import { routeDelivery } from './route-delivery.js';
@@ -153,7 +154,10 @@ async function handle(o: WebhookListenerOptions, state: ListenerState, req: Inco
     return count({ status: 400, result: 'malformed', why: (e as Error).message });
   }
   if (parsed.kind === 'intent') return count({ status: 200, result: 'accepted' });
-  return count(await deliver(o, system, parsed.events, read.verified));
+  const { events, ignored } = withoutFutureTimes(parsed.events, Date.now());
+  if (ignored)
+    o.logger.warn({ system, ignored }, 'webhook event times in the future ignored; the records are read anyway');
+  return count(await deliver(o, system, events, read.verified));
 }
 
 /**

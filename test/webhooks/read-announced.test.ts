@@ -224,4 +224,23 @@ describe('a targeted read of announced invoices', () => {
       ),
     ).toBe(true);
   }, 60_000);
+  it('given a Delete event for an invoice QuickBooks still has (a wrong or forged delivery), when the read runs, then the invoice is read as a change and the ledger never marks it deleted', async () => {
+    // ids[3] was deleted in the emulator by the first test; ids[1] still exists.
+    const live = ids[1]!;
+    await rt.ledger.put(conn, 'invoices', live, {
+      hash: 'h'.repeat(64),
+      billingId: 'b-live',
+      writtenAt: Date.now(),
+      version: '2020-01-01T00:00:00.000Z',
+    });
+    await enqueueAnnounced(rt, conn, [{ entity: 'invoices', id: live, op: 'delete', at: new Date().toISOString() }]);
+    const jobs = (await rt.queues.pull.getJobs(['delayed', 'wait', 'prioritized'])).filter(
+      (j) => j.data.webhook && j.data.entity === 'invoices',
+    );
+    const batch = Math.max(...jobs.map((j) => (j.data as PullPayload).webhook!.batch));
+    const result = await readAnnounced(runOf({ connectionId: conn, entity: 'invoices', webhook: { batch } }), batch);
+    expect(result).toMatchObject({ deleted: 0 });
+    const entry = await rt.ledger.get(conn, 'invoices', live);
+    expect(entry?.sourceDeletedAt).toBeUndefined();
+  }, 60_000);
 });

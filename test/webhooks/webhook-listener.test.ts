@@ -131,6 +131,23 @@ describe('Xero deliveries', () => {
     expect(Object.keys(await pending('xero-c', 'invoices'))).toEqual(['c1']);
   });
 
+  it('given a correctly signed intent-to-receive whose events are null, then it is answered as an empty one: 200, nothing stored', async () => {
+    // The intent-to-receive as delivered with `"events": null` (example delivery:
+    // https://prismatic.io/docs/example-payloads/xero/triggers/webhook.json; the body's other fields as
+    // https://developer.xero.com/documentation/guides/webhooks/configuring-your-server/ documents them).
+    const body = JSON.stringify({ events: null, firstEventSequence: 0, lastEventSequence: 0, entropy: 'FMLHZNKCVK' });
+    const malformed = await h.count('xero', 'malformed');
+    expect(await postXero(body, XERO_APP_KEY)).toEqual({ status: 200, text: '' });
+    expect(await h.count('xero', 'malformed')).toBe(malformed);
+    expect((await postXero(body, 'not-the-key')).status).toBe(401);
+  });
+
+  it('given an event dated far in the future, then its record is recorded without that time, so it outranks no later change', async () => {
+    const body = xeroBody([xeroEvent(TENANT_A, 'inv-future', '9999-12-31T23:59:59.000')]);
+    expect((await postXero(body, XERO_APP_KEY)).status).toBe(200);
+    expect(JSON.parse((await pending('xero-a', 'invoices'))['inv-future']!)).toEqual({ op: 'change', at: '' });
+  });
+
   it('given a correctly signed body that is not JSON, or JSON without events, then 400 and counted malformed', async () => {
     const before = await h.count('xero', 'malformed');
     expect((await postXero('{"events": [', XERO_APP_KEY)).status).toBe(400);
@@ -243,6 +260,40 @@ describe('Zoho Books deliveries', () => {
     );
     expect(res.status).toBe(200);
     expect(JSON.parse((await pending('zoho', 'customers'))['460000000000777']!).op).toBe('delete');
+  });
+
+  it('given record ids as JSON numbers of 18 and 19 digits (more than a double holds), then each is recorded digit for digit', async () => {
+    // Zoho's API documentation prints record ids as JSON numbers (`"invoice_id": 982000000567114`,
+    // https://www.zoho.com/books/api/v3/invoices/); a workflow webhook posting the record's fields sends them
+    // so, with real ids of 18–19 digits. JSON.parse alone would read 2951840000000123457 as …123456.
+    for (const id of ['460000000012345679', '2951840000000123457']) {
+      const body = `{"invoice":{"invoice_id":${id},"invoice_number":"INV-0043","last_modified_time":"2026-11-27T15:30:00+0530"}}`;
+      const res = await h.post('/webhooks/zoho-books/zoho?module=invoices&event=edited', body, {
+        'x-erp-sync-secret': ZOHO_SECRET,
+      });
+      expect(res.status).toBe(200);
+      expect(Object.keys(await pending('zoho', 'invoices'))).toContain(id);
+    }
+    expect(Object.keys(await pending('zoho', 'invoices'))).not.toContain('2951840000000123456');
+  });
+
+  it('given an id written as a number that cannot be read exactly (4.6e17), then 400: refused, never read as another record', async () => {
+    const body = '{"invoice":{"invoice_id":4.6e17,"last_modified_time":"2026-11-27T15:30:00+0530"}}';
+    const res = await h.post('/webhooks/zoho-books/zoho?module=invoices&event=edited', body, {
+      'x-erp-sync-secret': ZOHO_SECRET,
+    });
+    expect(res.status).toBe(400);
+    expect(Object.keys(await pending('zoho', 'invoices'))).not.toContain('460000000000000000');
+  });
+
+  it('given a deleted delivery dated 9999-12-31 (a forged or wrong time), then the delete is recorded without a time', async () => {
+    const res = await h.post(
+      '/webhooks/zoho-books/zoho?module=invoices&event=deleted',
+      { invoice: { invoice_id: '460000000099999', last_modified_time: '9999-12-31T23:59:59+0000' } },
+      { 'x-erp-sync-secret': ZOHO_SECRET },
+    );
+    expect(res.status).toBe(200);
+    expect(JSON.parse((await pending('zoho', 'invoices'))['460000000099999']!)).toEqual({ op: 'delete', at: '' });
   });
 
   it('given a wrong or missing secret, an unknown connection, or a connection without webhooks, then 401', async () => {

@@ -24,6 +24,7 @@ export const creditNotesStream = defineStream<QboRecord, State, Settings, QboLoo
   // QuickBooks cannot void a credit memo (README.md, "Voids and deletes"): every one is issued.
   lifecycle: {},
   deleted: ['Deleted'],
+  // No selection (src/connector/selection.ts): the supplier's side is another entity (VendorCredit), never read here.
   map: toCreditNote,
   pager: pager({ entity: 'CreditMemo', deletes: true, enrich: attachCustomers }),
 });

@@ -21,6 +21,7 @@ export const customersStream = defineStream<QboRecord, State, Settings, QboLooku
   lookups: fetchLookups,
   supportsWindow: false,
   statusOf: (raw) => (raw.Active === false ? 'inactive' : 'active'),
+  // No selection (src/connector/selection.ts): the supplier's side is another entity (Vendor), never read here.
   map: toCustomer,
   pager: pager({ entity: 'Customer', filters: ['Active IN (true, false)'], deletes: false }),
 });

@@ -24,6 +24,7 @@ export const invoicesStream = defineStream<QboRecord, State, Settings, QboLookup
   statusOf: orDeleted(rawInvoiceStatus),
   lifecycle: { void: ['voided'] },
   deleted: ['Deleted'],
+  // No selection (src/connector/selection.ts): the supplier's side is another entity (Bill), never read here.
   map: toInvoice,
   pager: pager({
     entity: 'Invoice',

@@ -3,9 +3,15 @@ import { XeroCreditNotesResponse, type XeroCreditNote } from '../schemas.js';
 import type { Settings } from '../settings.js';
 import { fetchLookups } from './lookups.js';
 import { defineStream } from '../../../src/connector/define-stream.js';
+import type { Selection } from '../../../src/connector/selection.js';
 import { pager } from './read.js';
 import { initialState, State } from './state.js';
-import { ALL_STATUSES, whereFor } from './where-clause.js';
+import { ALL_STATUSES } from './where-clause.js';
+
+/** Supplier credit notes share the endpoint and the CREDITNOTE webhook events; `GET /CreditNotes/{id}` returns them. */
+export const creditNoteSelection: Selection<XeroCreditNote> = [
+  { field: 'Type', takes: ['ACCRECCREDIT'], otherwise: 'a supplier credit note, not a sales one', listFilter: true },
+];
 
 /**
  * Sales credit notes. https://developer.xero.com/documentation/api/accounting/creditnotes#get-creditnotes
@@ -26,12 +32,13 @@ export const creditNotesStream = defineStream<XeroCreditNote, State, Settings, a
   // Not issued yet: DRAFT, and SUBMITTED (awaiting approval); VOIDED stays a document, never a delete.
   lifecycle: { draft: ['DRAFT', 'SUBMITTED'], void: ['VOIDED'] },
   deleted: ['DELETED'],
+  selection: creditNoteSelection,
   lookups: fetchLookups,
   map: toCreditNote,
   pager: pager({
     path: 'CreditNotes',
     schema: XeroCreditNotesResponse,
-    query: (c) => ({ where: whereFor('ACCRECCREDIT', c, statusFilter) }),
+    whereAlso: statusFilter,
     byIds: 'single',
   }),
 });

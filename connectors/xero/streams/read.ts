@@ -4,9 +4,11 @@ import type { ReadContext } from '../../../src/connector/types.js';
 import { cursorMsOf } from '../../../src/connector/cursor-ms.js';
 import { keysetPages, pageCovering, type KeysetSource } from '../../../src/connector/keyset-pager.js';
 import { DataContractError, RejectedError } from '../../../src/errors/index.js';
+import { listFilters } from '../../../src/connector/selection.js';
 import { parseTimestamp } from '../../../src/mapping/index.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Settings } from '../settings.js';
 import type { State } from './state.js';
+import { whereFor } from './where-clause.js';
 
 /**
  * The one read loop of every Xero stream. https://developer.xero.com/documentation/api/accounting/invoices
@@ -37,8 +39,10 @@ export interface XeroList {
   /** Path under the API root, and the response's collection key: "Invoices", "CreditNotes", "Contacts". */
   path: 'Invoices' | 'CreditNotes' | 'Contacts';
   schema: z.ZodType<Record<string, unknown>>;
-  /** Stream filters (where, Statuses, includeArchived). */
-  query(ctx: ReadContext): Record<string, string>;
+  /** Parameters of every read, list or by id (`Statuses`, `includeArchived`): not the selection. */
+  params?: Record<string, string>;
+  /** A `where` clause of every read besides the selection (credit notes: every status). */
+  whereAlso?: string;
   /**
    * How a repair reads records by id: `IDs` = one list call per 100 ids (`IDs=a,b,c`, documented for
    * invoices and contacts); `single` = `GET /<Path>/{id}` per id (credit notes document no `IDs`).
@@ -104,7 +108,7 @@ async function* readList<Raw extends XeroRaw>(
       const body = await ctx.http.request({
         path: list.path,
         endpoint,
-        query: { ...list.query(ctx), order: 'UpdatedDateUTC ASC', page, pageSize },
+        query: { ...listQuery(ctx, list, stream), order: 'UpdatedDateUTC ASC', page, pageSize },
         headers: since === undefined ? {} : { 'If-Modified-Since': ifModifiedSinceHeader(since) },
         schema: list.schema,
         signal: ctx.signal,
@@ -128,12 +132,29 @@ async function* readList<Raw extends XeroRaw>(
   }
 }
 
+/** A list read's filters: the stream's selection and window in `where`, and its parameters. */
+function listQuery(ctx: ReadContext, list: XeroList, stream: PagedStream<unknown>): Record<string, string> {
+  const where = whereFor(listFilters(stream.selection), ctx, list.whereAlso);
+  return { ...list.params, ...(where ? { where } : {}) };
+}
+
+/**
+ * A read by id's filters: the parameters and status clause only. Without the selection, the vendor
+ * answers for every id it has, and the stream's selection (src/connector/selection.ts) marks what billing
+ * does not take: a bill announced by a webhook is skipped and counted, never mistaken for a delete.
+ */
+function byIdQuery(list: XeroList): Record<string, string> {
+  const where = whereFor([], {}, list.whereAlso);
+  return { ...list.params, ...(where ? { where } : {}) };
+}
+
 /** Ids per by-ids call: one page of the list (pageSize 100), and a URL of about 4 KB of GUIDs. */
 const IDS_PER_CALL = 100;
 
 /**
- * A repair's read of records by id. `IDs`: `GET /Invoices?IDs=a,b,c` (and `/Contacts`), with the stream's
- * own filters (every status, so a DELETED one comes back as a delete) and `page=1` (line items only come
+ * A read of records by id (a repair, a webhook's announced read). `IDs`: `GET /Invoices?IDs=a,b,c` (and
+ * `/Contacts`), with every status asked for (so a DELETED one comes back as a delete) but not the
+ * selection (byIdQuery) and `page=1` (line items only come
  * with `page`), 100 ids a call (https://developer.xero.com/documentation/api/accounting/invoices#get-invoices,
  * https://developer.xero.com/documentation/api/accounting/contacts#get-contacts). `single`:
  * `GET /CreditNotes/{CreditNoteID}` per id (https://developer.xero.com/documentation/api/accounting/creditnotes#get-creditnotes).
@@ -157,7 +178,7 @@ async function* readByIds<Raw extends XeroRaw>(
       const body = await ctx.http.request({
         path: list.path,
         endpoint,
-        query: { ...list.query(ctx), IDs: chunk.join(','), page: 1, pageSize: IDS_PER_CALL },
+        query: { ...byIdQuery(list), IDs: chunk.join(','), page: 1, pageSize: IDS_PER_CALL },
         schema: list.schema,
         signal: ctx.signal,
       });

@@ -1,3 +1,4 @@
+import type { SelectionRow } from '../../../src/connector/selection.js';
 import type { ReadContext } from '../../../src/connector/types.js';
 
 /**
@@ -11,11 +12,22 @@ export function dateTimeLiteral(day: string): string {
   return `DateTime(${y},${m},${d})`;
 }
 
-export function whereFor(type: string, ctx: ReadContext, extra?: string): string {
-  const parts = [`Type=="${type}"`];
+/**
+ * A list read's `where`: the stream's selection rows sent as filters (`Type=="ACCREC"`; several values
+ * joined with OR), then `extra`, then the window. Undefined when there is nothing to filter by.
+ */
+export function whereFor(
+  selection: ReadonlyArray<SelectionRow<unknown>>,
+  ctx: Pick<ReadContext, 'window'>,
+  extra?: string,
+): string | undefined {
+  const parts = selection.map((r) => {
+    const one = r.takes.map((v) => `${r.field}=="${v}"`);
+    return one.length === 1 ? one[0]! : `(${one.join(' OR ')})`;
+  });
   if (extra) parts.push(extra);
   if (ctx.window) parts.push(`Date>=${dateTimeLiteral(ctx.window.from)}`, `Date<=${dateTimeLiteral(ctx.window.to)}`);
-  return parts.join(' AND ');
+  return parts.length ? parts.join(' AND ') : undefined;
 }
 
 /**

@@ -21,6 +21,7 @@ export const creditNotesStream = defineStream<ZohoRecord, State, Settings, ZohoL
   // A document Zoho holds as `draft` is not issued yet, one as `void` was voided
   // (https://www.zoho.com/books/api/v3/invoices/, https://www.zoho.com/books/api/v3/credit-notes/).
   lifecycle: { draft: ['draft'], void: ['void'], ignoreCase: true },
+  // No selection (src/connector/selection.ts): Zoho keeps suppliers' documents apart (bills, vendor credits).
   lookups: fetchLookups,
   map: toCreditNote,
   pager: pager({

@@ -2,9 +2,18 @@ import { toCustomer } from '../map/customer.js';
 import { ZohoContactDetailResponse, ZohoContactList } from '../schemas.js';
 import { fetchOrganizationLookups, type ZohoOrganizationInfo } from './lookups.js';
 import { defineStream } from '../../../src/connector/define-stream.js';
+import type { Selection } from '../../../src/connector/selection.js';
 import type { Settings } from '../settings.js';
 import { pager, statusOf, type ZohoRecord } from './read.js';
 import { initialState, State } from './state.js';
+
+/**
+ * Vendors share the contacts list (without the filter) and the contacts webhook; `GET /contacts/{id}`
+ * returns them with `contact_type` vendor.
+ */
+export const contactSelection: Selection<ZohoRecord> = [
+  { field: 'contact_type', takes: ['customer'], otherwise: 'a vendor, not a customer', listFilter: true },
+];
 
 /**
  * Customers: `GET /contacts?contact_type=customer` + `GET /contacts/{id}` (contact persons, addresses, GST)
@@ -22,6 +31,7 @@ export const customersStream = defineStream<ZohoRecord, State, Settings, { organ
   supportsWindow: false,
   statusOf,
   // Contacts have neither drafts nor voids: every one is issued.
+  selection: contactSelection,
   lookups: fetchOrganizationLookups,
   map: toCustomer,
   pager: pager({
@@ -29,6 +39,5 @@ export const customersStream = defineStream<ZohoRecord, State, Settings, { organ
     detailKey: 'contact',
     listSchema: ZohoContactList,
     detailSchema: ZohoContactDetailResponse,
-    listQuery: { contact_type: 'customer' },
   }),
 });

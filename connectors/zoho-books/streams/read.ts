@@ -3,6 +3,7 @@ import type { PagedStream, PagerFor, RawPage, RawRow } from '../../../src/connec
 import type { ReadContext } from '../../../src/connector/types.js';
 import { cursorMsOf } from '../../../src/connector/cursor-ms.js';
 import { IdSet } from '../../../src/connector/id-set.js';
+import { listFilters, type Selection } from '../../../src/connector/selection.js';
 import { RejectedError } from '../../../src/errors/index.js';
 import type { ZohoRow } from '../schemas.js';
 import type { Settings } from '../settings.js';
@@ -41,12 +42,24 @@ export interface ZohoList {
   detailKey: 'invoice' | 'creditnote' | 'contact';
   listSchema: z.ZodType<Record<string, unknown>>;
   detailSchema: z.ZodType<Record<string, unknown>>;
-  /** Extra list parameters (contacts: contact_type=customer). */
-  listQuery?: Record<string, string>;
 }
 
-/** What a Zoho read needs: the list, and what the stream is (its name, its ids, whether it windows). */
-type Spec = ZohoList & PagedStream<ZohoRecord>;
+/**
+ * What a Zoho read needs: the list, what the stream is (its name, its ids, whether it windows), and the
+ * list parameters its selection sends (contacts: `contact_type=customer`).
+ */
+type Spec = ZohoList & PagedStream<ZohoRecord> & { listQuery: Record<string, string> };
+
+/** A stream's selection rows as list parameters (`contact_type=customer`): Zoho's list filters take one value each. */
+export function listParamsOf(selection: Selection<ZohoRecord> | undefined, name: string): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const row of listFilters(selection)) {
+    if (row.takes.length !== 1)
+      throw new TypeError(`${name}: a Zoho list filter takes one value; ${row.field} lists ${row.takes.length}`);
+    query[row.field] = row.takes[0]!;
+  }
+  return query;
+}
 
 /** The status Zoho gives a record: the detail's, or the listed row's when the detail has none. */
 export function statusOf(detail: ZohoRecord, listed?: Record<string, unknown>): string | undefined {
@@ -57,7 +70,7 @@ export function statusOf(detail: ZohoRecord, listed?: Record<string, unknown>): 
 /** The pager of one Zoho stream (src/connector/define-stream.ts): a list, then a detail GET per row. */
 export function pager(list: ZohoList): PagerFor<ZohoRecord, State, Settings> {
   return (stream) => {
-    const spec: Spec = { ...list, ...stream };
+    const spec: Spec = { ...list, ...stream, listQuery: listParamsOf(stream.selection, stream.name) };
     return {
       isSorted: false,
       resumable: true,
@@ -237,7 +250,8 @@ async function* read(ctx: ReadContext<Settings>, spec: Spec, state: State): Asyn
 }
 
 /**
- * A repair: `GET /<entity>/{id}` per id (https://www.zoho.com/books/api/v3/invoices/, and alike for credit
+ * A read by id (a repair, a webhook's announced read): `GET /<entity>/{id}` per id, whatever the
+ * selection (a vendor contact comes back, and the stream's selection marks it not for billing) (https://www.zoho.com/books/api/v3/invoices/, and alike for credit
  * notes and contacts) — Zoho has no by-ids list with line items. One call per id, `detailConcurrency` at
  * once; a 404 leaves the id out (the source no longer has it).
  */

@@ -28,6 +28,20 @@ describe('classifySourceRecord: a source record of a deep read against its ledge
     ['never synced', { version: V }, undefined, false, 'missing'],
     ['the ledger older', { version: V }, { version: '2026-02-09T00:00:00Z' }, false, 'stale'],
     ['the ledger at its version', { version: V }, { version: V }, false, 'in-step'],
+    [
+      'the ledger newer than the source (a version it never had)',
+      { version: V },
+      { version: '9999-12-31T23:59:59.000Z' },
+      false,
+      'ahead',
+    ],
+    [
+      'the ledger marks deleted a record the source has live',
+      { version: V },
+      { version: V, sourceDeletedAt: V },
+      false,
+      'ahead',
+    ],
   ] as const)('given %s, then %s', (_given, record, entry, syncDrafts, verdict) => {
     expect(classifySourceRecord(record, entry, read(syncDrafts))).toBe(verdict);
   });

@@ -14,6 +14,26 @@ const billing = (lifecycleStatus: string) => ({ invoiceId: 'inv-1', lifecycleSta
 const kinds = (e: LedgerEntry, lifecycleStatus: string) =>
   compareRecord(billing(lifecycleStatus), e, false).map((d) => d.kind);
 
+describe('a ledger version in the future', () => {
+  const now = Date.parse('2026-12-07T12:00:00.000Z');
+  it('given an entry a far-future delete left (version and delete mark 9999-12-31), when billing lists it, then ledger_ahead_of_source alone, in normal mode; in deep mode the source pass judges it instead', () => {
+    const frozen = entry({ version: '9999-12-31T23:59:59.000Z', sourceDeletedAt: '9999-12-31T23:59:59.000Z' });
+    expect(compareRecord(billing('FINALIZED'), frozen, false, { now })).toEqual([
+      {
+        kind: 'ledger_ahead_of_source',
+        detail: 'ledger version 9999-12-31T23:59:59.000Z is in the future, marked deleted at 9999-12-31T23:59:59.000Z',
+      },
+    ]);
+    expect(compareRecord(billing('FINALIZED'), frozen, false, { now, futureIsDrift: false })).toEqual([]);
+  });
+
+  it('given a version within the clock skew a vendor may have (4 minutes ahead), then no drift', () => {
+    expect(compareRecord(billing('FINALIZED'), entry({ version: '2026-12-07T12:04:00.000Z' }), false, { now })).toEqual(
+      [],
+    );
+  });
+});
+
 describe('a void is recognised by the lifecycle the connector set, not by status words', () => {
   it("given a source lifecycle 'void' under a status no connector writes today (CANCELLED), when billing still holds it FINALIZED, then void_not_reflected; when VOIDED, then no drift", () => {
     const cancelled = entry({ sourceStatus: 'CANCELLED', sourceLifecycle: 'void' });
