@@ -67,7 +67,6 @@ function credentialMetrics({ c }: MetricMakers) {
   };
 }
 
-
 /** Requests refused before they could act (src/pipeline/refusal-log.ts): counted here whether or not the refusals' stream kept them. */
 function accessMetrics({ c }: MetricMakers) {
   return {
