@@ -9,7 +9,7 @@ import { withApi } from '../api/index.js';
 import { withConsole } from '../console/console-app.js';
 import { within } from '../src/observability/within.js';
 import { BILLING } from '../jobs/billing-outage.js';
-import { checkConnection } from '../operations/check-connection.js';
+import { logConnectionChecks } from './log-connection-checks.js';
 import { QUEUES } from '../jobs/catalog.js';
 import { upsertReconcileSchedulers } from '../jobs/reconcile.js';
 import { type ReloadOutcome, reloadConfig } from './reload-config.js';
@@ -357,27 +357,4 @@ function inOrder(steps: Array<{ name: string; run: () => Promise<unknown>; waiti
       return [...(current.waitingFor?.() ?? [current.name]), ...steps.slice(step + 1).map((s) => s.name)];
     },
   };
-}
-
-/** One log line per check of each connection; failures at warn. Never rejects. */
-async function logConnectionChecks(rt: Runtime, logger: Logger, signal: AbortSignal): Promise<void> {
-  for (const c of rt.config.connections) {
-    if (signal.aborted) return;
-    try {
-      const result = await checkConnection(rt, c.id, { signal });
-      for (const r of result.checks) {
-        const fields = {
-          connection: c.id,
-          check: r.check,
-          status: r.status,
-          detail: r.detail,
-          ...(r.fix ? { fix: r.fix } : {}),
-        };
-        if (r.status === 'failed') logger.warn(fields, `connection check failed: ${r.check}`);
-        else logger.info(fields, `connection check ${r.status}: ${r.check}`);
-      }
-    } catch (err) {
-      if (!signal.aborted) logger.warn({ connection: c.id, err }, 'connection check could not run');
-    }
-  }
 }
