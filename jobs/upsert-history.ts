@@ -10,6 +10,7 @@ import {
 } from '../src/pipeline/record-history.js';
 import type { RecordSettlement, UpsertState } from '../src/pipeline/upsert-state.js';
 import { PRIORITY, type UpsertJobData } from './catalog.js';
+import { tellHistoryLater } from './tell-history-later.js';
 
 /** What telling an upsert job's outcomes to the records' history uses. */
 export interface UpsertHistoryHelpers {
@@ -31,8 +32,9 @@ export interface SettlingJob {
  * that changed since the previous write, read from the ledger just before SETTLE replaces it (the job
  * holds the records' locks, so no other write comes between): one more round trip per job, the append.
  * The history is told after SETTLE, once
- * the outcome is durable; a failure to tell it is logged, never turned into a failed job (the ledger,
- * not the history, is what keeps a record from being lost or doubled).
+ * the outcome is durable; a failure to tell it (Redis gone just after SETTLE) is logged with the records'
+ * ids and told again in the background once Redis answers (tell-history-later.ts), never turned into a
+ * failed job (the ledger, not the history, is what keeps a record from being lost or doubled).
  */
 export function settlingWithHistory(
   rt: UpsertHistoryHelpers,
@@ -63,13 +65,16 @@ export function settlingWithHistory(
         });
         return entry ? [{ erpId, entry }] : [];
       });
+      const tell = () => history.appendMany(connection, entity, entries);
       try {
-        await history.appendMany(connection, entity, entries);
+        await tell();
       } catch (err) {
+        const about = { connection, entity, erpIds: entries.map((e) => e.erpId) };
         log.warn(
-          { err: serializeError(err), records: entries.length },
-          "the records' outcomes are settled but their history could not be told",
+          { err: serializeError(err), ...about },
+          "the records' outcomes are settled but their history could not be told; told again once Redis answers",
         );
+        void tellHistoryLater(tell, about, log);
       }
       return result;
     },
