@@ -2,6 +2,7 @@ import { FlowProducer, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { RedisOutageLog } from '../src/observability/redis-outage-log.js';
+import { sharedLookups } from '../src/pipeline/shared-lookups.js';
 import { TokenSealer } from '../src/auth/token-sealer.js';
 import { TokenStore } from '../src/auth/token-store.js';
 import { billingTargetOf, defaultBillingTarget } from '../src/billing/billing-target.js';
@@ -163,6 +164,7 @@ function pipelineParts(
     metrics,
     billingClient,
     billingKeyBudgets: stores.billingKeyBudgets,
+    lookupsStore: (connectionId) => sharedLookups(redis, keys, connectionId),
   });
   return { stores, billing, handles };
 }

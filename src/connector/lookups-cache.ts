@@ -14,7 +14,7 @@ const cache = new Map<string, CacheEntry<unknown>>();
  * change. A failed read is not cached. Keyed by what names the organisation and the API it was read from.
  */
 export function cachedLookups<T>(
-  ctx: Pick<ReadContext, 'connectionId' | 'http'>,
+  ctx: Pick<ReadContext, 'connectionId' | 'http' | 'lookupsStore'>,
   what: string,
   ttlSeconds: number,
   load: () => Promise<T>,
@@ -23,9 +23,38 @@ export function cachedLookups<T>(
   const now = Date.now();
   const hit = cache.get(key) as CacheEntry<T> | undefined;
   if (hit && hit.expires > now) return hit.value;
-  const value = load();
-  cache.set(key, { expires: now + ttlSeconds * 1000, value });
-  value.catch(() => cache.delete(key));
+  const entry: CacheEntry<T> = { expires: now + ttlSeconds * 1000, value: Promise.resolve(undefined as T) };
+  entry.value =
+    ttlSeconds > 0 && ctx.lookupsStore ? throughStore(ctx.lookupsStore, key, ttlSeconds, load, entry) : load();
+  cache.set(key, entry);
+  entry.value.catch(() => cache.delete(key));
+  return entry.value;
+}
+
+/**
+ * Where lookups outlive a process: every process of a deployment (a worker, a one-shot command) reads
+ * what one of them read, until it expires (src/pipeline/shared-lookups.ts, in Redis). Plain JSON values.
+ */
+export interface LookupsStore {
+  get(key: string): Promise<{ value: unknown; ttlMs: number } | undefined>;
+  put(key: string, value: unknown, ttlMs: number): Promise<void>;
+}
+
+/** The store's copy while it lasts (this process keeps it no longer); else read and put there. Store errors only cost the read. */
+async function throughStore<T>(
+  store: LookupsStore,
+  key: string,
+  ttlSeconds: number,
+  load: () => Promise<T>,
+  entry: CacheEntry<T>,
+): Promise<T> {
+  const stored = await store.get(key).catch(() => undefined);
+  if (stored) {
+    entry.expires = Math.min(entry.expires, Date.now() + stored.ttlMs);
+    return stored.value as T;
+  }
+  const value = await load();
+  await store.put(key, value, ttlSeconds * 1000).catch(() => {});
   return value;
 }
 
