@@ -9,6 +9,7 @@ import { UpsertState } from '../../src/pipeline/upsert-state.js';
 import { stateConnection } from '../../src/redis.js';
 import { type RestartableRedis, restartableRedis } from '../support/restartable-redis.js';
 import { until } from '../support/until.js';
+import { connect, dropPrefix, testPrefix } from '../support/redis.js';
 
 /**
  * A record written to billing just before Redis went away: SETTLE reached Redis (the write is in the
@@ -89,4 +90,67 @@ describe('given a job that settles a write just before Redis goes away', () => {
       await client.quit();
     }
   }, 60_000);
+});
+
+describe('given a write whose job stopped before it could tell the history (Redis gone, then the worker stopped)', () => {
+  it('when the same job runs again and finds its own write in the ledger (unchanged), then the history gets that write, once, at the time the ledger holds', async () => {
+    const client = connect();
+    const prefix = testPrefix('upsert-history-owed');
+    const keys = stateKeys(prefix);
+    const state = new UpsertState(client, keys);
+    const ledger = new Ledger(client, keys);
+    const history = new RecordHistory(client, keys, { perRecord: 10, days: 90 });
+    const log = createLogger({ level: 'silent', format: 'json' });
+    try {
+      const job = 'job-killed-after-settle';
+      const payload = { erpId: 'inv-9', version: '2026-11-30T10:00:00.000Z', hash: 'b'.repeat(64) } as UpsertJobData;
+      const writtenAt = Date.now() - 60_000;
+      // The first run: SETTLE wrote the ledger (naming the job); the history was never told.
+      await state.beginMany('zoho-in', 'invoices', [{ erpId: 'inv-9' }], 60_000, job);
+      const entry = { hash: payload.hash, version: payload.version, billingId: 'b-9', writtenAt, jobId: job };
+      await state.settleMany(
+        'zoho-in',
+        'invoices',
+        [{ erpId: 'inv-9', settlement: { outcome: 'written', entry } }],
+        job,
+        job,
+      );
+      expect(await history.list('zoho-in', 'invoices', 'inv-9')).toEqual([]);
+
+      // The job runs again (taken back as stalled): billing holds its content, so the record is unchanged.
+      const rerun = async () => {
+        await state.beginMany('zoho-in', 'invoices', [{ erpId: 'inv-9' }], 60_000, job);
+        const settling = settlingWithHistory(
+          { upsertState: state, ledger, recordHistory: history },
+          { id: job, opts: { priority: 1 } },
+          [payload],
+          log,
+        );
+        await settling.settleMany(
+          'zoho-in',
+          'invoices',
+          [{ erpId: 'inv-9', settlement: { outcome: 'unchanged', version: payload.version } }],
+          job,
+          job,
+        );
+      };
+      await rerun();
+      await rerun();
+
+      const told = await history.list('zoho-in', 'invoices', 'inv-9');
+      expect(told.filter((e) => e.outcome === 'written')).toEqual([
+        expect.objectContaining({
+          outcome: 'written',
+          at: writtenAt,
+          by: job,
+          version: payload.version,
+          billingId: 'b-9',
+        }),
+      ]);
+      expect(told.filter((e) => e.outcome === 'unchanged')).toHaveLength(2);
+    } finally {
+      await dropPrefix(client, prefix);
+      await client.quit();
+    }
+  });
 });
