@@ -141,7 +141,7 @@ function workerPool(rt: Runtime) {
  */
 function activeJobs() {
   let n = 0;
-  let waiters: Array<() => void> = [];
+  const waiters: Array<() => void> = [];
   return {
     counting:
       (processor: JobProcessor): JobProcessor =>

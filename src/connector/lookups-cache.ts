@@ -23,9 +23,9 @@ export function cachedLookups<T>(
   const now = Date.now();
   const hit = cache.get(key) as CacheEntry<T> | undefined;
   if (hit && hit.expires > now) return hit.value;
-  const entry: CacheEntry<T> = { expires: now + ttlSeconds * 1000, value: Promise.resolve(undefined as T) };
-  entry.value =
-    ttlSeconds > 0 && ctx.lookupsStore ? throughStore(ctx.lookupsStore, key, ttlSeconds, load, entry) : load();
+  const entry = { expires: now + ttlSeconds * 1000 } as CacheEntry<T>;
+  const store = ttlSeconds > 0 ? ctx.lookupsStore : undefined;
+  entry.value = store ? throughStore(store, key, ttlSeconds, load, entry) : load();
   cache.set(key, entry);
   entry.value.catch(() => cache.delete(key));
   return entry.value;
@@ -46,10 +46,11 @@ async function throughStore<T>(
   key: string,
   ttlSeconds: number,
   load: () => Promise<T>,
-  entry: CacheEntry<T>,
+  entry: Pick<CacheEntry<T>, 'expires'>,
 ): Promise<T> {
   const stored = await store.get(key).catch(() => undefined);
   if (stored) {
+    // Kept here no longer than the shared copy lasts.
     entry.expires = Math.min(entry.expires, Date.now() + stored.ttlMs);
     return stored.value as T;
   }
@@ -58,7 +59,7 @@ async function throughStore<T>(
   return value;
 }
 
-/** Forgets every cached lookup (tests, or after an operator changed tax settings in the ERP). */
+/** Forgets every lookup this process cached (tests); the copy shared in Redis lasts until it expires. */
 export function clearLookupsCache(): void {
   cache.clear();
 }
