@@ -1,6 +1,8 @@
 import { FlowProducer, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { RedisOutageLog } from '../src/observability/redis-outage-log.js';
+import { sharedLookups } from '../src/pipeline/shared-lookups.js';
 import { TokenSealer } from '../src/auth/token-sealer.js';
 import { TokenStore } from '../src/auth/token-store.js';
 import { billingTargetOf, defaultBillingTarget } from '../src/billing/billing-target.js';
@@ -70,7 +72,8 @@ export async function createRuntime(
   // A one-shot command (patient) queues its commands while Redis reconnects and waits for it, however
   // long: its work goes on in Redis meanwhile. A worker's producer fails fast instead (its jobs retry).
   const patience = options.patient ? { enableOfflineQueue: true, maxRetriesPerRequest: null } : {};
-  const logErrors = redisErrorLogger(logger);
+  const redisOutage = new RedisOutageLog(logger);
+  const logErrors = redisErrorLogger(logger, redisOutage);
   const redis = logErrors(stateConnection(redisUrl, patience), 'state');
   await assertNoEviction(redis);
   metrics.redisEvictionPolicyOk.set(1);
@@ -87,7 +90,7 @@ export async function createRuntime(
   const layout = keyLayout(prefix, redisUrl);
   const keys = stateKeys(prefix, layout);
   const opts = jobOptions(config);
-  const { queues, flow } = createQueues(producer, prefix, layout, opts, logger);
+  const { queues, flow } = createQueues(producer, prefix, layout, opts, logger, redisOutage);
   const { stores, billing, handles } = pipelineParts(redis, keys, config, directory, { layout, logger, metrics });
   const workers = workerConnections(redisUrl, prefix, layout, logErrors);
   const rt: Runtime = {
@@ -96,6 +99,7 @@ export async function createRuntime(
     logger,
     metrics,
     redis,
+    redisOutage,
     keys,
     queues,
     flow,
@@ -113,6 +117,7 @@ export async function createRuntime(
     close: async () => {
       await Promise.allSettled([...Object.values(queues).map((q) => q.close()), flow.close()]);
       await Promise.allSettled([redis.quit(), producer.quit(), ...workers.quitAll()]);
+      redisOutage.stop();
     },
   };
   return rt;
@@ -159,6 +164,7 @@ function pipelineParts(
     metrics,
     billingClient,
     billingKeyBudgets: stores.billingKeyBudgets,
+    lookupsStore: (connectionId) => sharedLookups(redis, keys, connectionId),
   });
   return { stores, billing, handles };
 }
@@ -180,17 +186,17 @@ function workerConnections(
 }
 
 /**
- * Connection errors while running (Redis restarting, a failover) are logged at most every 10 s per
- * connection, message only: the commands that failed reject and are retried by their owners.
+ * Every connection's errors go to the process's one outage log (src/observability/redis-outage-log.ts):
+ * an outage is a line when Redis goes, a summary while it stays away, a line when a connection is ready
+ * again. Other errors are logged as they come, message only: the commands that failed reject and are
+ * retried by their owners.
  */
-function redisErrorLogger(logger: Logger) {
+function redisErrorLogger(logger: Logger, outage: RedisOutageLog) {
   return (r: Redis, role: string): Redis => {
-    let last = 0;
     r.on('error', (err: Error) => {
-      if (Date.now() - last < 10_000) return;
-      last = Date.now();
-      logger.warn({ redis: role, error: err.message }, 'Redis connection error');
+      if (!outage.error(role, err)) logger.warn({ redis: role, error: err.message }, 'Redis connection error');
     });
+    r.on('ready', () => outage.back(role));
     return r;
   };
 }
@@ -221,6 +227,7 @@ function createQueues(
   layout: { cluster: boolean },
   opts: ReturnType<typeof jobOptions>,
   logger: Logger,
+  outage: RedisOutageLog,
 ) {
   const queue = (name: QueueName, defaultJobOptions: object) =>
     new Queue(name, { connection: producer, prefix: queuePrefix(prefix, name, layout), defaultJobOptions });
@@ -231,7 +238,8 @@ function createQueues(
     reconcile: queue(QUEUES.reconcile, opts.reconcile),
     sweep: queue(QUEUES.sweep, opts.sweep),
   };
-  for (const q of Object.values(queues)) q.on('error', (err) => logger.error({ err, queue: q.name }, 'queue error'));
+  for (const q of Object.values(queues))
+    q.on('error', (err) => outage.error(`${q.name} queue`, err) || logger.error({ err, queue: q.name }, 'queue error'));
   // A backfill flow's parent (backfill) and children (pull) share a prefix, hence a slot on a Cluster.
   const flow = new FlowProducer({ connection: producer, prefix: queuePrefix(prefix, QUEUES.backfill, layout) });
   return { queues, flow };

@@ -10,7 +10,8 @@ import { withConsole } from '../console/console-app.js';
 import { credentialGuardOf } from '../src/http/credential-guard.js';
 import { within } from '../src/observability/within.js';
 import { BILLING } from '../jobs/billing-outage.js';
-import { checkConnection } from '../operations/check-connection.js';
+import { logConnectionChecks } from './log-connection-checks.js';
+import { idleWithoutRedis } from './idle-without-redis.js';
 import { QUEUES } from '../jobs/catalog.js';
 import { upsertReconcileSchedulers } from '../jobs/reconcile.js';
 import { type ReloadOutcome, reloadConfig } from './reload-config.js';
@@ -315,7 +316,17 @@ function runningService(
     },
     stop: () => {
       checking.abort();
-      return stopping.run();
+      return stopOrGiveUpOnRedis(
+        rt,
+        stopping.run,
+        () => {
+          rt.logger.warn(
+            'Redis unreachable and no job in flight: stopping without waiting for it (nothing to hand back)',
+          );
+          abandonAll(rt, workers, listeners);
+        },
+        workers,
+      );
     },
     unsettled: () => stopping.unsettled(),
     abandon: () => {
@@ -333,6 +344,29 @@ const refusedWhileStopping = (): ReloadOutcome => ({
   changed: {},
   restartNeeded: [],
 });
+
+/**
+ * The ordered stop, or, as soon as no job is in flight while Redis is away (app/idle-without-redis.ts),
+ * `giveUp` instead: closing the workers and connections would wait for a Redis that may not come back,
+ * up to the whole grace period plus the margin, for nothing left to hand back.
+ */
+async function stopOrGiveUpOnRedis(
+  rt: Pick<Runtime, 'redis'>,
+  stop: () => Promise<void>,
+  giveUp: () => void,
+  workers: Pick<WorkerService, 'idle'>,
+): Promise<void> {
+  const ended = new AbortController();
+  const gone = idleWithoutRedis(rt.redis, workers.idle, ended.signal).then((yes) => {
+    if (yes) giveUp();
+    return yes;
+  });
+  try {
+    await Promise.race([stop(), gone.then((yes) => (yes ? undefined : new Promise<void>(() => {})))]);
+  } finally {
+    ended.abort();
+  }
+}
 
 /** Forces the workers closed, closes the HTTP server and drops the Redis connections, without waiting for any. */
 function abandonAll(
@@ -367,27 +401,4 @@ function inOrder(steps: Array<{ name: string; run: () => Promise<unknown>; waiti
       return [...(current.waitingFor?.() ?? [current.name]), ...steps.slice(step + 1).map((s) => s.name)];
     },
   };
-}
-
-/** One log line per check of each connection; failures at warn. Never rejects. */
-async function logConnectionChecks(rt: Runtime, logger: Logger, signal: AbortSignal): Promise<void> {
-  for (const c of rt.config.connections) {
-    if (signal.aborted) return;
-    try {
-      const result = await checkConnection(rt, c.id, { signal });
-      for (const r of result.checks) {
-        const fields = {
-          connection: c.id,
-          check: r.check,
-          status: r.status,
-          detail: r.detail,
-          ...(r.fix ? { fix: r.fix } : {}),
-        };
-        if (r.status === 'failed') logger.warn(fields, `connection check failed: ${r.check}`);
-        else logger.info(fields, `connection check ${r.status}: ${r.check}`);
-      }
-    } catch (err) {
-      if (!signal.aborted) logger.warn({ connection: c.id, err }, 'connection check could not run');
-    }
-  }
 }

@@ -29,6 +29,8 @@ export interface WorkerService {
   abandon(): void;
   /** Resolves once what the workers do after a job failed (its quarantine entry) is written. */
   settled(): Promise<void>;
+  /** Resolves when no job is being processed by any of the workers (at once if none is). */
+  idle(): Promise<void>;
 }
 
 /** The id of the pull scheduler of (connection, entity). */
@@ -104,7 +106,7 @@ export function startWorkers(
       admitted(QUEUES.reconcile, processors.reconcile, () => reconcileProcessor(helpers.reconcile)),
       { concurrency: 1 },
     );
-  return workerService(rt, pool.workers, followUps, probe);
+  return workerService(rt, pool, followUps, probe);
 }
 
 type BillingProbe = ReturnType<typeof startBillingProbe>;
@@ -118,15 +120,41 @@ function workerPool(rt: Runtime) {
     maxStalledCount: rt.config.sync.maxStalledCount,
   } as const;
   const workers: Worker[] = [];
+  const active = activeJobs();
   const make = (queue: QueueName, processor: JobProcessor, opts: object) => {
-    const w = new Worker(queue, processor, { ...rt.workerOptions(queue), ...common, ...opts });
-    w.on('error', (err) => rt.logger.error({ err, queue }, 'worker error'));
+    const w = new Worker(queue, active.counting(processor), { ...rt.workerOptions(queue), ...common, ...opts });
+    w.on(
+      'error',
+      (err) => rt.redisOutage.error(`${queue} worker`, err) || rt.logger.error({ err, queue }, 'worker error'),
+    );
     w.on('stalled', () => rt.metrics.jobsStalled.inc({ queue }));
     rt.metrics.workersRunning.inc({ queue });
     workers.push(w);
     return w;
   };
-  return { workers, make };
+  return { workers, make, idle: active.idle };
+}
+
+/**
+ * The jobs this process's workers are processing now: what a stop would have to hand back. Counted
+ * around each processor, so a stop with Redis gone knows without Redis whether anything is in flight.
+ */
+function activeJobs() {
+  let n = 0;
+  const waiters: Array<() => void> = [];
+  return {
+    counting:
+      (processor: JobProcessor): JobProcessor =>
+      async (job, token, signal) => {
+        n++;
+        try {
+          return await processor(job, token, signal);
+        } finally {
+          if (--n === 0) for (const resolve of waiters.splice(0)) resolve();
+        }
+      },
+    idle: (): Promise<void> => (n === 0 ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve))),
+  };
 }
 
 /** The upsert worker, the accounting of its failed jobs, the in-flight sweep and the billing probe. */
@@ -179,7 +207,7 @@ function startUpsertWorkers(
 
 function workerService(
   rt: Runtime,
-  workers: Worker[],
+  { workers, idle }: Pick<ReturnType<typeof workerPool>, 'workers' | 'idle'>,
   followUps: Set<Promise<void>>,
   probe: BillingProbe | undefined,
 ): WorkerService {
@@ -187,6 +215,7 @@ function workerService(
   const closed = new Set<Worker>();
   return {
     workers,
+    idle,
     settled: async () => void (await Promise.allSettled([...followUps])),
     stop: (graceMs = rt.config.sync.graceSeconds * 1000) => {
       // worker.close() has no timeout and a second close(true) does not force it: abort in-flight jobs

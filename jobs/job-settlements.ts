@@ -46,9 +46,18 @@ export class JobSettlements {
     if (!records.length) return;
     this.pending = [];
     this.mustFlush = false;
-    const written = await this.state.settleMany(this.connection, this.entity, records, this.owner, this.jobId);
+    // Out of the set the lease keeper renews before SETTLE releases them: a renewal landing after the
+    // release would find them gone and warn of a lost lease that nothing lost. Back in if SETTLE failed
+    // (the locks may still be held, and the job's next run takes them back under the same owner).
+    const settling = records.map((r) => r.erpId).filter((id) => this.held.delete(id));
+    let written: boolean[];
+    try {
+      written = await this.state.settleMany(this.connection, this.entity, records, this.owner, this.jobId);
+    } catch (err) {
+      for (const id of settling) this.held.add(id);
+      throw err;
+    }
     for (const [i, r] of records.entries()) {
-      this.held.delete(r.erpId);
       if (r.settlement.outcome === 'written' && !written[i])
         this.log.info(
           { erpId: r.erpId },

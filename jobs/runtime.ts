@@ -1,5 +1,6 @@
 import { FlowProducer, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { RedisOutageLog } from '../src/observability/redis-outage-log.js';
 import type { Logger } from 'pino';
 import type { Connector, ReadContext } from '../src/connector/types.js';
 import { TokenStore } from '../src/auth/token-store.js';
@@ -130,6 +131,8 @@ export interface Runtime extends StateStores {
   metrics: Metrics;
   /** The state connection and key names, for inspection (tests, tools); code goes through the stores. */
   redis: Redis;
+  /** Where every Redis client of the process reports its connection errors: an outage in three kinds of line. */
+  redisOutage: RedisOutageLog;
   keys: StateKeys;
   queues: { pull: Queue; upsert: Queue; backfill: Queue; reconcile: Queue; sweep: Queue };
   flow: FlowProducer;

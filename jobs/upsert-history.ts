@@ -10,13 +10,14 @@ import {
 } from '../src/pipeline/record-history.js';
 import type { RecordSettlement, UpsertState } from '../src/pipeline/upsert-state.js';
 import { PRIORITY, type UpsertJobData } from './catalog.js';
+import { tellHistoryLater } from './tell-history-later.js';
 
 /** What telling an upsert job's outcomes to the records' history uses. */
 export interface UpsertHistoryHelpers {
   upsertState: Pick<UpsertState, 'settleMany'>;
   ledger: Pick<Ledger, 'getMany'>;
   /** Absent: no history is kept (a process built without it, some tests). */
-  recordHistory?: Pick<RecordHistory, 'appendMany'>;
+  recordHistory?: Pick<RecordHistory, 'appendMany' | 'list'>;
 }
 
 /** The job whose records settle: its id and priority (a backfill's jobs run at PRIORITY.backfill or after). */
@@ -31,8 +32,9 @@ export interface SettlingJob {
  * that changed since the previous write, read from the ledger just before SETTLE replaces it (the job
  * holds the records' locks, so no other write comes between): one more round trip per job, the append.
  * The history is told after SETTLE, once
- * the outcome is durable; a failure to tell it is logged, never turned into a failed job (the ledger,
- * not the history, is what keeps a record from being lost or doubled).
+ * the outcome is durable; a failure to tell it (Redis gone just after SETTLE) is logged with the records'
+ * ids and told again in the background once Redis answers (tell-history-later.ts), never turned into a
+ * failed job (the ledger, not the history, is what keeps a record from being lost or doubled).
  */
 export function settlingWithHistory(
   rt: UpsertHistoryHelpers,
@@ -46,14 +48,16 @@ export function settlingWithHistory(
   for (const r of records) if (!payloads.has(r.erpId)) payloads.set(r.erpId, r);
   return {
     async settleMany(connection, entity, settled, owner, jobId) {
-      const writes = settled.filter((r) => r.settlement.outcome === 'written').map((r) => r.erpId);
+      // Writes (the fields they changed) and unchanged records (a write owed to the history, below).
+      const read = settled.filter((r) => r.settlement.outcome === 'written' || r.settlement.outcome === 'unchanged');
+      const ids = read.map((r) => r.erpId);
       // Sent together: on the one state connection the read reaches Redis before SETTLE, so it costs no
       // round trip of its own (and on a Cluster both go to the connection's node).
       const [before, result] = await Promise.all([
-        writes.length ? rt.ledger.getMany(connection, entity, writes) : [],
+        ids.length ? rt.ledger.getMany(connection, entity, ids) : [],
         rt.upsertState.settleMany(connection, entity, settled, owner, jobId),
       ]);
-      const previous = new Map(writes.map((id, i) => [id, before[i]]));
+      const previous = new Map(ids.map((id, i) => [id, before[i]]));
       const at = Date.now();
       const entries = settled.flatMap(({ erpId, settlement }) => {
         const entry = settledEntry(settlement, payloads.get(erpId), previous.get(erpId), {
@@ -63,17 +67,56 @@ export function settlingWithHistory(
         });
         return entry ? [{ erpId, entry }] : [];
       });
+      const pathFor = (erpId: string) => pathOf(payloads.get(erpId), job);
+      entries.unshift(...(await owedWrites(history, { connection, entity, jobId, pathFor }, settled, previous, log)));
+      const tell = () => history.appendMany(connection, entity, entries);
       try {
-        await history.appendMany(connection, entity, entries);
+        await tell();
       } catch (err) {
+        const about = { connection, entity, erpIds: entries.map((e) => e.erpId) };
         log.warn(
-          { err: serializeError(err), records: entries.length },
-          "the records' outcomes are settled but their history could not be told",
+          { err: serializeError(err), ...about },
+          "the records' outcomes are settled but their history could not be told; told again once Redis answers",
         );
+        void tellHistoryLater(tell, about, log);
       }
       return result;
     },
   };
+}
+
+/**
+ * Writes an earlier run of this very job made and could not tell the history: the job's SETTLE reached
+ * Redis, then Redis went away (or the worker stopped) before the append, and the job, never completed, runs
+ * again and finds its own write in the ledger (`unchanged`, the ledger entry naming this job). The write
+ * is told now, at the time and version the ledger holds, unless the history already has it.
+ */
+async function owedWrites(
+  history: Pick<RecordHistory, 'list'>,
+  at: { connection: string; entity: string; jobId: string; pathFor: (erpId: string) => HistoryPath },
+  settled: ReadonlyArray<{ erpId: string; settlement: RecordSettlement }>,
+  previous: Map<string, LedgerEntry | undefined>,
+  log: Logger,
+): Promise<Array<{ erpId: string; entry: HistoryEntry }>> {
+  const owed: Array<{ erpId: string; entry: HistoryEntry }> = [];
+  for (const { erpId, settlement } of settled) {
+    const mine = previous.get(erpId);
+    if (settlement.outcome !== 'unchanged' || mine?.jobId !== at.jobId) continue;
+    try {
+      const told = await history.list(at.connection, at.entity, erpId);
+      if (told.some((e) => e.outcome === 'written' && e.by === at.jobId)) continue;
+    } catch (err) {
+      log.warn({ err: serializeError(err), erpId }, 'could not read the history to tell an earlier run’s write');
+      continue;
+    }
+    const entry = settledEntry({ outcome: 'written', entry: mine }, undefined, undefined, {
+      at: mine.writtenAt,
+      by: at.jobId,
+      path: at.pathFor(erpId),
+    })!;
+    owed.push({ erpId, entry });
+  }
+  return owed;
 }
 
 /** How a record came: its payload says (a replay, a repair, a webhook); else a pull's, by the job's priority. */

@@ -62,7 +62,7 @@ export interface UpsertHelpers {
   keyBudgets?: Pick<BillingKeyBudgets, 'slot' | 'pause'>;
   upsertState: Pick<UpsertState, 'beginMany' | 'settleMany' | 'extendLocks'>;
   /** Each record's outcomes (jobs/upsert-history.ts); absent: none kept. */
-  recordHistory?: Pick<RecordHistory, 'appendMany'>;
+  recordHistory?: Pick<RecordHistory, 'appendMany' | 'list'>;
   customersEnsured: Pick<CustomersEnsured, 'has' | 'add'>;
   ledger: Pick<Ledger, 'get' | 'getMany'>;
   quarantine: Pick<Quarantine, 'put' | 'get'>;

@@ -5,6 +5,7 @@ import type { BillingClient } from '../../src/billing/client.js';
 import type { AppConfig, ConnectionConfig } from '../../src/config.js';
 import { ConfigError } from '../../src/errors/index.js';
 import type { VendorClient } from '../../src/http/vendor-client.js';
+import type { LookupsStore } from '../../src/connector/lookups-cache.js';
 import type { BillingKeyBudgets } from '../../src/pipeline/billing-key-budgets.js';
 import type { ConnectionBilling, ConnectionHandle } from '../../jobs/runtime.js';
 import { createVendorClient, type VendorClientParts } from './vendor-clients.js';
@@ -26,6 +27,8 @@ export function connectionHandles(
   parts: VendorClientParts & {
     billingClient(t: BillingTarget): BillingClient;
     billingKeyBudgets: Pick<BillingKeyBudgets, 'take'>;
+    /** Where a connection's lookups are shared by every process (src/pipeline/shared-lookups.ts). */
+    lookupsStore?(connectionId: string): LookupsStore;
   },
 ) {
   const perKey = config.billing.rateLimit.scope === 'key';
@@ -68,7 +71,13 @@ export function connectionHandles(
       config: c,
       connector,
       billing: billingOf(c.id),
-      readContext: (read) => ({ ...read, connectionId: c.id, http: vendorClient(c.id), settings: c.settings }),
+      readContext: (read) => ({
+        ...read,
+        connectionId: c.id,
+        http: vendorClient(c.id),
+        settings: c.settings,
+        ...(parts.lookupsStore ? { lookupsStore: parts.lookupsStore(c.id) } : {}),
+      }),
     };
   };
   const reconfigure = (next: AppConfig) => {

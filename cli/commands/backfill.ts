@@ -9,6 +9,7 @@ import { startWorkers } from '../../app/worker-service.js';
 import { addDays, utcDate } from '../../src/billing/dates.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { withRuntime } from '../context.js';
+import { orderedRange } from '../ordered-range.js';
 import { isoDate } from '../parse-args.js';
 import { requiredOption } from '../required-option.js';
 import { progressReporter } from '../progress.js';
@@ -38,9 +39,10 @@ export function registerBackfillCommand(program: Command): void {
         if (opts.entity !== 'all' && !isEntityName(opts.entity))
           throw new ConfigError(`--entity must be one of ${ENTITY_NAMES.join(', ')} or all, got "${opts.entity}"`);
         const entities = opts.entity === 'all' ? [...ENTITY_NAMES] : [opts.entity];
-        const from = isoDate(opts.from, '--from');
-        const to = isoDate(opts.to ?? utcDate(Date.now()), '--to');
-        if (from > to) throw new ConfigError(`--from ${from} is after --to ${to}`);
+        const { from, to } = orderedRange(
+          { flag: '--from', value: isoDate(opts.from, '--from') },
+          { flag: '--to', value: isoDate(opts.to ?? utcDate(Date.now()), '--to') },
+        );
         // Each day is a window of vendor calls: a far-future --to spends the vendor's quota on empty days.
         // Tomorrow is allowed (a vendor's local date may be ahead of UTC); later documents are post-dated
         // and reach billing through the incremental sync, which reads by modification time.

@@ -3,6 +3,7 @@ import { listHistory, type PrintedHistoryEntry } from '../../operations/list-his
 import { ENTITY_NAMES, isEntityName } from '../../src/connector/entities.js';
 import { HISTORY_OUTCOMES, type HistoryOutcome } from '../../src/pipeline/record-history.js';
 import { withRuntime } from '../context.js';
+import { orderedRange } from '../ordered-range.js';
 import { requiredOption } from '../required-option.js';
 
 type Opts = {
@@ -79,8 +80,11 @@ export function registerHistoryCommand(program: Command): void {
     )
     .option('--json', 'print JSON')
     .option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)')
-    .action(async (o: Opts) =>
-      withRuntime(o.config, async (rt) => {
+    .action(async (o: Opts) => {
+      // Checked before anything is read: a reversed range would list "0 written" (ordered-range.ts).
+      if (o.until)
+        orderedRange({ flag: '--since', value: o.since }, { flag: '--until', value: o.until }, { endExclusive: true });
+      await withRuntime(o.config, async (rt) => {
         const r = await listHistory(rt, {
           connection: o.connection,
           since: o.since,
@@ -96,6 +100,6 @@ export function registerHistoryCommand(program: Command): void {
         if (r.since < r.keptSince)
           console.log(`  (history is kept from ${r.keptSince}: history.days; nothing older can be listed)`);
         for (const e of r.entries) console.log(`  ${e.entity}/${e.erpId} ${historyLine(e)}`);
-      }),
-    );
+      });
+    });
 }

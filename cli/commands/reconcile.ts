@@ -15,6 +15,7 @@ import { startWorkers } from '../../app/worker-service.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { withRuntime } from '../context.js';
 import { registerReconcileResolveCommand } from './reconcile-resolve.js';
+import { orderedRange } from '../ordered-range.js';
 import { isoDate } from '../parse-args.js';
 import { requiredOption } from '../required-option.js';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -109,10 +110,10 @@ function windowOf(o: ReconcileOptions, cmd: Command): { from: string; to: string
         exitCode: 1,
         code: 'commander.missingMandatoryOptionValue',
       });
-  const from = isoDate(o.from!, '--from');
-  const to = isoDate(o.to!, '--to');
-  if (from > to) throw new ConfigError(`--from ${from} is after --to ${to}`);
-  return { from, to };
+  return orderedRange(
+    { flag: '--from', value: isoDate(o.from!, '--from') },
+    { flag: '--to', value: isoDate(o.to!, '--to') },
+  );
 }
 
 /** A repair's upserts are written by the workers: this process runs its own when no worker serves the queues. */

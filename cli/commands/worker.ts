@@ -77,7 +77,8 @@ export function registerWorkerCommand(program: Command): void {
       });
       process.off('SIGHUP', onHup);
       logger.flush?.();
-      // Abandoned connections and timers would keep the process alive: exit now, with the code that says so.
-      if (exitCode !== 0) process.exit(exitCode);
+      // Abandoned connections and timers (a stop past its deadline, or one that gave up on a Redis that went
+      // away with nothing in flight) would keep the process alive, reconnecting: exit now, with the code.
+      process.exit(exitCode);
     });
 }

@@ -14,7 +14,7 @@ const cache = new Map<string, CacheEntry<unknown>>();
  * change. A failed read is not cached. Keyed by what names the organisation and the API it was read from.
  */
 export function cachedLookups<T>(
-  ctx: Pick<ReadContext, 'connectionId' | 'http'>,
+  ctx: Pick<ReadContext, 'connectionId' | 'http' | 'lookupsStore'>,
   what: string,
   ttlSeconds: number,
   load: () => Promise<T>,
@@ -23,13 +23,43 @@ export function cachedLookups<T>(
   const now = Date.now();
   const hit = cache.get(key) as CacheEntry<T> | undefined;
   if (hit && hit.expires > now) return hit.value;
-  const value = load();
-  cache.set(key, { expires: now + ttlSeconds * 1000, value });
-  value.catch(() => cache.delete(key));
+  const entry = { expires: now + ttlSeconds * 1000 } as CacheEntry<T>;
+  const store = ttlSeconds > 0 ? ctx.lookupsStore : undefined;
+  entry.value = store ? throughStore(store, key, ttlSeconds, load, entry) : load();
+  cache.set(key, entry);
+  entry.value.catch(() => cache.delete(key));
+  return entry.value;
+}
+
+/**
+ * Where lookups outlive a process: every process of a deployment (a worker, a one-shot command) reads
+ * what one of them read, until it expires (src/pipeline/shared-lookups.ts, in Redis). Plain JSON values.
+ */
+export interface LookupsStore {
+  get(key: string): Promise<{ value: unknown; ttlMs: number } | undefined>;
+  put(key: string, value: unknown, ttlMs: number): Promise<void>;
+}
+
+/** The store's copy while it lasts (this process keeps it no longer); else read and put there. Store errors only cost the read. */
+async function throughStore<T>(
+  store: LookupsStore,
+  key: string,
+  ttlSeconds: number,
+  load: () => Promise<T>,
+  entry: Pick<CacheEntry<T>, 'expires'>,
+): Promise<T> {
+  const stored = await store.get(key).catch(() => undefined);
+  if (stored) {
+    // Kept here no longer than the shared copy lasts.
+    entry.expires = Math.min(entry.expires, Date.now() + stored.ttlMs);
+    return stored.value as T;
+  }
+  const value = await load();
+  await store.put(key, value, ttlSeconds * 1000).catch(() => {});
   return value;
 }
 
-/** Forgets every cached lookup (tests, or after an operator changed tax settings in the ERP). */
+/** Forgets every lookup this process cached (tests); the copy shared in Redis lasts until it expires. */
 export function clearLookupsCache(): void {
   cache.clear();
 }

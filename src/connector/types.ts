@@ -1,3 +1,4 @@
+import type { LookupsStore } from './lookups-cache.js';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { OriginSource } from '../billing/schemas/index.js';
@@ -78,6 +79,8 @@ export interface ReadContext<Settings = any> {
    * modification time is not newer: they have not changed since.
    */
   knownVersions?(entity: EntityName, ids: readonly string[]): Promise<Array<string | undefined>>;
+  /** Where the connection's lookups are shared by every process (lookups-cache.ts); absent: this process only. */
+  lookupsStore?: LookupsStore;
 }
 
 /** Every stream state carries `cursor`: the lower bound (UTC ISO) of the next read, null = beginning. */

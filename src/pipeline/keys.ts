@@ -74,6 +74,8 @@ export function stateKeys(prefix: string, layout: KeyLayout = {}) {
     paused: (connection: string) => `${prefix}:paused:${c(connection)}`,
     /** The jobs of a paused connection held back from running ("queue:jobId"), released on resume. */
     heldJobs: (connection: string) => `${prefix}:held-jobs:${c(connection)}`,
+    /** A connection's vendor lookups as one process read them, for every process until they expire (shared-lookups.ts). */
+    lookups: (connection: string, what: string) => `${prefix}:lookups:${c(connection)}:${what}`,
     /** The last runs of one stream of a connection, newest first, trimmed to `sync.runHistory` at each write (RunHistory). */
     runs: (connection: string, stream: string) => `${prefix}:runs:${c(connection)}:${stream}`,
     ...recordAndChangeKeys(prefix, c),

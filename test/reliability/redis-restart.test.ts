@@ -59,7 +59,7 @@ describe('given `erp-sync backfill` running on a Redis that keeps its data on di
       await redis.stop();
       await until(
         'the command to notice Redis is gone',
-        () => child.err().includes('Redis connection error'),
+        () => child.err().includes('Redis unreachable'),
         30_000,
         20,
       );
