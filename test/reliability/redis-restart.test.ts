@@ -57,12 +57,7 @@ describe('given `erp-sync backfill` running on a Redis that keeps its data on di
       // Redis goes away, and stays away until the command has noticed (it says so on stderr).
       const stoppedAt = Date.now();
       await redis.stop();
-      await until(
-        'the command to notice Redis is gone',
-        () => child.err().includes('Redis unreachable'),
-        30_000,
-        20,
-      );
+      await until('the command to notice Redis is gone', () => child.err().includes('Redis unreachable'), 30_000, 20);
       await redis.start();
       downMs = Date.now() - stoppedAt;
       await child.exit;
