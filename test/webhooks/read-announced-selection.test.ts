@@ -98,7 +98,7 @@ beforeAll(async () => {
       redis: { url: TEST_REDIS_URL, prefix },
       webhooks: { port: 0, coalesceMs: 60_000 },
       connections: [
-        { ...xero.demo.connection(), webhooks: { secret: 'xero-webhook-key' } },
+        { ...xero.demo.connection(), webhooks: { secret: 'xero-webhook-key-of-at-least-32-chars' } },
         { ...zoho.demo.connection(), webhooks: { secret: 'zoho-workflow-secret-of-32-characters' } },
       ],
     },
