@@ -125,6 +125,8 @@ function pullRun(rt: PullHelpers, job: Job, data: PullPayload, signal: AbortSign
     stream: handle.connector.streams[entity],
     until,
     windowKey,
+    // Announced reads go first; a backfill window or a repair's pull reads history (a first sync is found later).
+    lane: data.webhook ? 'announced' : windowKey || data.runId ? 'history' : 'current',
     signal,
     log,
   };
@@ -145,6 +147,7 @@ async function pullUnderQuotaPolicy(run: PullRun): Promise<PullResult> {
       maxInPlaceWaitMs: run.rt.config.sync.quotaWaitInPlaceMs,
       deferrable: () => slots === 0 || run.stream.isSorted || resumable || run.data.webhook !== undefined,
       onSlot: () => void slots++,
+      lane: () => run.lane ?? 'current',
     },
     () => (run.data.webhook ? readAnnounced(run, run.data.webhook.batch) : pullStream(run)),
   );

@@ -23,6 +23,8 @@ export function reconcileProcessor(rt: ReconcileHelpers & { history?: HistoryHel
         maxInPlaceWaitMs: rt.config.sync?.quotaWaitInPlaceMs ?? 1_000,
         deferrable: () => slots === 0,
         onSlot: () => void slots++,
+        // Its source reads and repairs by id are history: announced reads take the vendor quota first.
+        lane: () => 'history',
       },
       () =>
         runReconcile(rt, { connectionId: data.connectionId, from, to, deep: data.deep, repair: data.repair }, signal),

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { EntityName } from '../../src/connector/entities.js';
 import type { MapContext, SourceRecord, Stream, StreamPage, StreamState } from '../../src/connector/types.js';
 import { Ledger, type LedgerEntry } from '../../src/pipeline/ledger.js';
+import type { QuotaLane } from '../../src/waits/vendor-waits.js';
 import { CREDIT_NOTE_PRIORITY_OFFSET, PRIORITY, type PullPayload } from '../catalog.js';
 import { setDraftAside } from '../draft-record.js';
 import { batchUpserts, enqueueUpserts, upsertJobId, type UpsertJob } from '../enqueue-upserts.js';
@@ -26,6 +27,8 @@ export interface PullRun {
   until: Date;
   /** A backfill window's checkpoint key; none for an incremental pull. */
   windowKey?: string;
+  /** Whose read this is, for the order of quota waits: set at the start, a first sync's found reading its checkpoint. */
+  lane?: QuotaLane;
   signal?: AbortSignal;
   log: Logger;
 }
@@ -73,16 +76,9 @@ export async function pullStream(run: PullRun): Promise<PullResult> {
   return await finishRead(run, start, result);
 }
 
-/** A window already done returns nothing: there is nothing to read. */
-async function startingPoint({
-  rt,
-  conn,
-  entity,
-  stream,
-  windowKey,
-  handle,
-  log,
-}: PullRun): Promise<StartingPoint | undefined> {
+/** A window already done returns nothing: there is nothing to read. A stream without a checkpoint reads history. */
+async function startingPoint(run: PullRun): Promise<StartingPoint | undefined> {
+  const { rt, conn, entity, stream, windowKey, handle, log } = run;
   if (windowKey) {
     const state =
       (await rt.checkpoints.getWindow<StreamState>(conn, entity, windowKey)) ?? stream.initialState(undefined);
@@ -92,6 +88,8 @@ async function startingPoint({
   // The incremental checkpoint's rewind count as read: a repair that rewinds the stream while this
   // pull runs makes this pull's saves refused, so the rewind is not overwritten (Checkpoints).
   const { checkpoint: cp, rewinds: rewindsSeen } = await rt.checkpoints.read<StreamState>(conn, entity);
+  // A first sync: its calls yield the vendor quota to announced reads (src/waits/vendor-waits.ts, QuotaLane).
+  if (!cp) run.lane = 'history';
   return {
     state: cp ? rewind(cp.state, handle.config.lookbackSeconds) : stream.initialState(undefined),
     async save(next) {
