@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { EntityName } from '../../src/connector/entities.js';
 import type { MapContext, SourceRecord, Stream, StreamPage, StreamState } from '../../src/connector/types.js';
 import { Ledger, type LedgerEntry } from '../../src/pipeline/ledger.js';
-import type { QuotaLane } from '../../src/waits/vendor-waits.js';
+import { historyLane, type QuotaLane } from '../../src/waits/vendor-waits.js';
 import { CREDIT_NOTE_PRIORITY_OFFSET, PRIORITY, type PullPayload } from '../catalog.js';
 import { setDraftAside } from '../draft-record.js';
 import { batchUpserts, enqueueUpserts, upsertJobId, type UpsertJob } from '../enqueue-upserts.js';
@@ -89,7 +89,7 @@ async function startingPoint(run: PullRun): Promise<StartingPoint | undefined> {
   // pull runs makes this pull's saves refused, so the rewind is not overwritten (Checkpoints).
   const { checkpoint: cp, rewinds: rewindsSeen } = await rt.checkpoints.read<StreamState>(conn, entity);
   // A first sync: its calls yield the vendor quota to announced reads (src/waits/vendor-waits.ts, QuotaLane).
-  if (!cp) run.lane = 'history';
+  if (!cp && run.lane === 'current') run.lane = historyLane(Boolean(handle.config.webhooks));
   return {
     state: cp ? rewind(cp.state, handle.config.lookbackSeconds) : stream.initialState(undefined),
     async save(next) {

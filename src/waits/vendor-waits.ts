@@ -16,8 +16,7 @@ import type { RateLimitedError } from '../errors/index.js';
  * | any other quota signal                                   | report it (metrics) only                   |
  * | quota slot: parked or day spent, beyond the park cap     | park the job until then                    |
  * | quota slot: parked or day spent, within the park cap     | wait in place                              |
- * | quota slot: a wait beyond the in-place cap, job deferrable, not waiting on its own calls | park the job until the slot |
- * | quota slot: history's pace (`quotaLaneRule`)             | wait in place (a pace step is short)       |
+ * | quota slot (a minute slot, or history's pace: `quotaLaneRule`): a wait beyond the in-place cap, job deferrable, not waiting on its own calls | park the job until the slot |
  * | quota slot: any other wait                               | wait in place (1 s steps)                  |
  * | a pull failed transiently on a retry (two in a row)      | vendor outage: park the job for the outage retry |
  * | a parked job: park ends within 60 s / later              | delay it: reason `quota` (jitter 250 ms) / `park` (jitter 1 s) |
@@ -76,9 +75,18 @@ export function decideQuotaSignal(signal: QuotaSignal, now: number): WaitDecisio
  * burst (a page's details read five at once) frees in the same burst a minute later, and a fresh change
  * announced meanwhile would wait up to a minute for it. Paced, history frees a slot every `paceMs`, and an
  * announced read waiting for one (counted in Redis, so every process's history yields) takes it, while
- * history keeps `HISTORY_FLOOR_SHARE` of the minute: it never stops.
+ * history keeps `HISTORY_FLOOR_SHARE` of the minute: it never stops. A pace wait is a quota wait like a
+ * minute slot's: waited in place up to the in-place cap (Zoho Books' 667 ms, QuickBooks' 134 ms), else the
+ * job gives its worker slot back when it can (Xero's 1.09 s: a sorted stream, saved page by page).
+ * Only connections that take webhooks pace their history (`historyLane`).
  */
 export type QuotaLane = 'announced' | 'current' | 'history';
+
+/**
+ * History's lane where announced reads can come (the connection takes webhooks); elsewhere nothing waits
+ * ahead of history, and pacing it would only slow it where its waits are simulated or cut short.
+ */
+export const historyLane = (takesWebhooks: boolean): QuotaLane => (takesWebhooks ? 'history' : 'current');
 
 /** The share of the minute budget history keeps while announced reads wait for the connection's quota. */
 export const HISTORY_FLOOR_SHARE = 0.2;
@@ -122,9 +130,6 @@ export function decideQuotaSlot(w: QuotaSlotWait): QuotaSlotDecision {
     return w.waitMs > w.maxParkWaitMs
       ? { kind: 'park', waitMs: w.waitMs, why: 'vendor quota spent' }
       : { kind: 'wait-in-place' };
-  // A pace step is at most one slot's spacing (a few seconds while yielding): a Zoho Books first sync
-  // put back for it would read its list pages again on its next start.
-  if (w.paced) return { kind: 'wait-in-place' };
   // A job whose own calls hold slots (a pull fetching details several at once) waits on for a
   // concurrency slot: deferred, it would meet its own calls again on every start and never finish a page.
   if (
@@ -133,8 +138,9 @@ export function decideQuotaSlot(w: QuotaSlotWait): QuotaSlotDecision {
     !(w.concurrency && w.waitingOnItself) &&
     w.policy.deferrable()
   ) {
-    return w.concurrency
-      ? { kind: 'park', waitMs: 1_000, why: 'vendor concurrency: every slot busy' }
+    if (w.concurrency) return { kind: 'park', waitMs: 1_000, why: 'vendor concurrency: every slot busy' };
+    return w.paced
+      ? { kind: 'park', waitMs: w.waitMs, why: 'history paced behind announced reads: next slot then' }
       : { kind: 'park', waitMs: w.waitMs, why: 'vendor minute quota: next slot then' };
   }
   return { kind: 'wait-in-place' };

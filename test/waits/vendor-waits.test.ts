@@ -77,9 +77,14 @@ describe('a quota slot not free now (decideQuotaSlot; a job policy waits 1 s in 
       { kind: 'wait-in-place' },
     ],
     [
-      "history's next paced slot in 3 s (announced reads wait), a deferrable job",
-      { ...base, waitMs: 3_000, paced: true, policy: deferrable },
+      "history's next paced slot in 667 ms (Zoho Books' pace), a deferrable job",
+      { ...base, waitMs: 667, paced: true, policy: deferrable },
       { kind: 'wait-in-place' },
+    ],
+    [
+      "history's next paced slot in 20 s (3 calls a minute), a deferrable job",
+      { ...base, waitMs: 20_000, paced: true, policy: deferrable },
+      { kind: 'park', waitMs: 20_000, why: 'history paced behind announced reads: next slot then' },
     ],
     [
       'the next minute slot in 20 s, a deferrable job',

@@ -30,8 +30,11 @@ local function busy(what, ms)
 end
 if lane == 'history' then
   local pace = tonumber(ARGV[8])
-  if redis.call('zcard', KEYS[5]) > 0 then pace = tonumber(ARGV[9]) end
   local last = tonumber(redis.call('get', KEYS[6]) or '0')
+  if redis.call('zcard', KEYS[5]) > 0 and now < last + tonumber(ARGV[9]) then
+    -- Yielding: asked again within one pace, so history goes on as soon as the announced reads are served.
+    return {3, math.min(last + tonumber(ARGV[9]) - now, math.max(pace, 1))}
+  end
   if pace > 0 and now < last + pace then return {3, last + pace - now} end
 end
 
