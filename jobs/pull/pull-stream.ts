@@ -146,7 +146,7 @@ export async function pullPage(
 
 /** One record, as classifyRecord and classifyMapped decide: counted, and its upsert job when it needs one. */
 async function pullRecord(
-  { rt, conn, entity, stream, handle, data }: PullRun,
+  { rt, conn, entity, stream, handle, data, lane }: PullRun,
   record: SourceRecord<any>,
   known: LedgerEntry | undefined,
   mapCtx: MapContext,
@@ -189,7 +189,7 @@ async function pullRecord(
     opts: {
       jobId: next.repair ? `${jobId}-r${Date.now().toString(36)}` : jobId,
       priority:
-        (data.window ? PRIORITY.backfill : PRIORITY.incremental) +
+        (data.window ? PRIORITY.backfill : lane === 'history' ? PRIORITY.history : PRIORITY.incremental) +
         (entity === 'credit-notes' ? CREDIT_NOTE_PRIORITY_OFFSET : 0),
     },
   };
