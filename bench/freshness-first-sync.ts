@@ -50,14 +50,22 @@ async function editDuringSync(rig: WebhookRig, erp: Erp, n: number, gapMs: numbe
     .invoices.filter((i) => i.lifecycleStatus === 'FINALIZED')
     .map((i) => i.input.erpId);
   const step = Math.max(1, Math.floor(billed.length / n));
-  const ids = Array.from({ length: n }, (_, i) => billed[(i * step) % billed.length]!);
+  const spread = Array.from({ length: n }, (_, i) => billed[(i * step) % billed.length]!);
+  const order = [...new Set([...spread, ...billed])];
   const pending: Array<Promise<number>> = [];
-  for (const id of ids) {
-    const edit = await change(erp, { entity: 'invoices', op: 'edit', ids: [id] }).then(
-      ([made]) => made,
-      (e: Error) => void console.warn(`edit of ${id} refused by the sandbox: ${e.message}`),
-    );
-    if (!edit) continue;
+  let next = 0;
+  for (let made = 0; made < n && next < order.length; made++) {
+    // An invoice voided at the vendor since billing got it is refused: the next one is edited instead.
+    let edit: { id: string; modifiedAt: string } | undefined;
+    while (!edit && next < order.length) {
+      const candidate = order[next++]!;
+      edit = await change(erp, { entity: 'invoices', op: 'edit', ids: [candidate] }).then(
+        ([m]) => m,
+        (e: Error) => void console.warn(`edit of ${candidate} refused by the sandbox: ${e.message}`),
+      );
+    }
+    if (!edit) break;
+    const id = edit.id;
     const at = Date.parse(edit.modifiedAt);
     pending.push(
       waitFor(
