@@ -177,8 +177,13 @@ export const ReconcilePayload = z
   .refine((p) => (p.from && p.to) || p.lastDays, { message: 'give from and to, or lastDays' });
 export type ReconcilePayload = z.infer<typeof ReconcilePayload>;
 
-/** Priorities: lower number = sooner. Incremental pulls before backfill windows. */
-export const PRIORITY = { incremental: 1, backfill: 10 } as const;
+/**
+ * Priorities: lower number = sooner. Incremental pulls before backfill windows. The upserts of history read
+ * on a connection that takes webhooks (a first sync, a repair's pull: the `history` quota lane,
+ * src/waits/vendor-waits.ts) come after the incremental ones, so a change a webhook announced is not
+ * written behind a first sync's page of hundreds of records.
+ */
+export const PRIORITY = { incremental: 1, history: 5, backfill: 10 } as const;
 /** Credit notes go after invoices of the same kind of run: they apply to invoices billing must have. */
 export const CREDIT_NOTE_PRIORITY_OFFSET = 2;
 /**

@@ -139,7 +139,7 @@ async function takeConnectionSlot(
   slot: { connection: string; id: string },
   leases: LeaseKeeper,
 ): Promise<() => void> {
-  if (!(await policy.slots.take(slot.connection, slot.id, policy.max, policy.leaseMs))) {
+  if (!(await policy.slots.take(slot.connection, slot.id, policy.max + announcedExtra(run.job), policy.leaseMs))) {
     run.result = 'deferred';
     const line = policy.line && {
       wakeLine: policy.line,
@@ -161,6 +161,15 @@ async function takeConnectionSlot(
     // Taken again by its holder: always granted (no limit), the lease's expiry pushed back.
     renew: () => policy.slots.take(slot.connection, slot.id, Number.MAX_SAFE_INTEGER, policy.leaseMs),
   });
+}
+
+/**
+ * A read of records a webhook announced (jobs/pull/read-announced.ts) may take one slot beyond the
+ * connection's max: it is one short read by id that someone waits for, and must not wait behind history
+ * (a first sync, backfill windows) holding every slot of the connection for as long as that lasts.
+ */
+function announcedExtra(job: Job): number {
+  return (job.data as { webhook?: unknown } | undefined)?.webhook ? 1 : 0;
 }
 
 /** What a job's error becomes: a park a delay, BullMQ's control flow passed on, a refusal unrecoverable. */

@@ -13,7 +13,7 @@ import type { LeaseKeeper } from '../src/pipeline/lease-keeper.js';
 import type { RecordLock } from '../src/pipeline/record-lock.js';
 import type { SyncStatus } from '../src/pipeline/sync-status.js';
 import { withQuotaWaitPolicy } from '../src/pipeline/quota-wait-policy.js';
-import { decideVendorFailure } from '../src/waits/vendor-waits.js';
+import { decideVendorFailure, historyLane } from '../src/waits/vendor-waits.js';
 import { PullPayload, QUEUES } from './catalog.js';
 import { type PullRun, pullStream } from './pull/pull-stream.js';
 import { readAnnounced } from './pull/read-announced.js';
@@ -125,6 +125,10 @@ function pullRun(rt: PullHelpers, job: Job, data: PullPayload, signal: AbortSign
     stream: handle.connector.streams[entity],
     until,
     windowKey,
+    // Announced reads go first; a backfill window or a repair's pull reads history (a first sync is found later).
+    lane: data.webhook
+      ? 'announced'
+      : historyLane(Boolean(handle.config.webhooks) && (windowKey !== undefined || data.runId !== undefined)),
     signal,
     log,
   };
@@ -145,6 +149,7 @@ async function pullUnderQuotaPolicy(run: PullRun): Promise<PullResult> {
       maxInPlaceWaitMs: run.rt.config.sync.quotaWaitInPlaceMs,
       deferrable: () => slots === 0 || run.stream.isSorted || resumable || run.data.webhook !== undefined,
       onSlot: () => void slots++,
+      lane: () => run.lane ?? 'current',
     },
     () => (run.data.webhook ? readAnnounced(run, run.data.webhook.batch) : pullStream(run)),
   );

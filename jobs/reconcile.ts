@@ -4,6 +4,7 @@ import type { AppConfig } from '../src/config.js';
 import { type jobOptions, QUEUES, ReconcilePayload } from './catalog.js';
 import { withQuotaWaitPolicy } from '../src/pipeline/quota-wait-policy.js';
 import { defineJob } from './define-job.js';
+import { historyLane } from '../src/waits/vendor-waits.js';
 import { dateInZone } from './reconcile/date-in-zone.js';
 import { type ReconcileHelpers, runReconcile } from './reconcile/run-reconcile.js';
 import { DRIFT_KINDS } from './reconcile/drift.js';
@@ -23,6 +24,8 @@ export function reconcileProcessor(rt: ReconcileHelpers & { history?: HistoryHel
         maxInPlaceWaitMs: rt.config.sync?.quotaWaitInPlaceMs ?? 1_000,
         deferrable: () => slots === 0,
         onSlot: () => void slots++,
+        // Its source reads and repairs by id are history: announced reads take the vendor quota first.
+        lane: () => historyLane(Boolean(rt.connection(data.connectionId).config.webhooks)),
       },
       () =>
         runReconcile(rt, { connectionId: data.connectionId, from, to, deep: data.deep, repair: data.repair }, signal),

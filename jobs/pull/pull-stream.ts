@@ -4,6 +4,7 @@ import { cursorMsOf } from '../../src/connector/cursor-ms.js';
 import type { EntityName } from '../../src/connector/entities.js';
 import type { MapContext, SourceRecord, Stream, StreamPage, StreamState } from '../../src/connector/types.js';
 import { Ledger, type LedgerEntry } from '../../src/pipeline/ledger.js';
+import { historyLane, type QuotaLane } from '../../src/waits/vendor-waits.js';
 import { CREDIT_NOTE_PRIORITY_OFFSET, PRIORITY, type PullPayload } from '../catalog.js';
 import { setDraftAside } from '../draft-record.js';
 import { batchUpserts, enqueueUpserts, upsertJobId, type UpsertJob } from '../enqueue-upserts.js';
@@ -27,6 +28,8 @@ export interface PullRun {
   until: Date;
   /** A backfill window's checkpoint key; none for an incremental pull. */
   windowKey?: string;
+  /** Whose read this is, for the order of quota waits: set at the start, a first sync's found reading its checkpoint. */
+  lane?: QuotaLane;
   signal?: AbortSignal;
   log: Logger;
 }
@@ -74,16 +77,9 @@ export async function pullStream(run: PullRun): Promise<PullResult> {
   return await finishRead(run, start, result);
 }
 
-/** A window already done returns nothing: there is nothing to read. */
-async function startingPoint({
-  rt,
-  conn,
-  entity,
-  stream,
-  windowKey,
-  handle,
-  log,
-}: PullRun): Promise<StartingPoint | undefined> {
+/** A window already done returns nothing: there is nothing to read. A stream without a checkpoint reads history. */
+async function startingPoint(run: PullRun): Promise<StartingPoint | undefined> {
+  const { rt, conn, entity, stream, windowKey, handle, log } = run;
   if (windowKey) {
     const state =
       (await rt.checkpoints.getWindow<StreamState>(conn, entity, windowKey)) ?? stream.initialState(undefined);
@@ -93,6 +89,8 @@ async function startingPoint({
   // The incremental checkpoint's rewind count as read: a repair that rewinds the stream while this
   // pull runs makes this pull's saves refused, so the rewind is not overwritten (Checkpoints).
   const { checkpoint: cp, rewinds: rewindsSeen } = await rt.checkpoints.read<StreamState>(conn, entity);
+  // A first sync: its calls yield the vendor quota to announced reads (src/waits/vendor-waits.ts, QuotaLane).
+  if (!cp && run.lane === 'current') run.lane = historyLane(Boolean(handle.config.webhooks));
   return {
     state: cp ? rewind(cp.state, handle.config.lookbackSeconds) : stream.initialState(undefined),
     async save(next) {
@@ -149,7 +147,7 @@ export async function pullPage(
 
 /** One record, as classifyRecord and classifyMapped decide: counted, and its upsert job when it needs one. */
 async function pullRecord(
-  { rt, conn, entity, stream, handle, data }: PullRun,
+  { rt, conn, entity, stream, handle, data, lane }: PullRun,
   record: SourceRecord<any>,
   known: LedgerEntry | undefined,
   mapCtx: MapContext,
@@ -192,7 +190,7 @@ async function pullRecord(
     opts: {
       jobId: next.repair ? `${jobId}-r${Date.now().toString(36)}` : jobId,
       priority:
-        (data.window ? PRIORITY.backfill : PRIORITY.incremental) +
+        (data.window ? PRIORITY.backfill : lane === 'history' ? PRIORITY.history : PRIORITY.incremental) +
         (entity === 'credit-notes' ? CREDIT_NOTE_PRIORITY_OFFSET : 0),
     },
   };

@@ -40,6 +40,9 @@ export function stateKeys(prefix: string, layout: KeyLayout = {}) {
     quotaMinute: (connection: string) => `${prefix}:quota:${c(connection)}:minute`,
     quotaDay: (connection: string) => `${prefix}:quota:${c(connection)}:day`,
     quotaConcurrency: (connection: string) => `${prefix}:quota:${c(connection)}:inflight`,
+    /** Announced reads waiting for a quota slot (lease → expiry), and history's last paced call (quotas.ts). */
+    quotaAnnouncedWaiting: (connection: string) => `${prefix}:quota:${c(connection)}:announced-waiting`,
+    quotaHistoryLast: (connection: string) => `${prefix}:quota:${c(connection)}:history-last`,
     park: (connection: string) => `${prefix}:park:${c(connection)}`,
     /** The connection's jobs running now (pull, reconcile), by job id, scored by lease expiry. */
     connectionSlots: (connection: string) => `${prefix}:connection-slots:${c(connection)}`,

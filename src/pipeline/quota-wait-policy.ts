@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { QuotaLane } from '../waits/vendor-waits.js';
 
 /**
  * How long the job running now may wait in place for a vendor quota slot, and whether it can give its
@@ -14,13 +15,20 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  *   slot while calls of the same job hold slots: those free one soon. The table of these choices is
  *   `decideQuotaSlot` in src/waits/vendor-waits.ts.
  *
- * Outside any job (a CLI command, a test calling a connector) there is no policy: waits are in place.
+ * - `lane()`: whose read the job's calls serve (an announced change, the current pull, history): the
+ *   order in which waiting calls get the connection's quota (`quotaLaneRule`). A pull learns it is a
+ *   first sync once it has read its checkpoint, so it is asked at each call.
+ *
+ * Outside any job (a CLI command, a test calling a connector) there is no policy: waits are in place, in
+ * the `current` lane.
  */
 export interface QuotaWaitPolicy {
   maxInPlaceWaitMs: number;
   deferrable(): boolean;
   /** Called for each slot taken: lets the job know it has started reading. */
   onSlot?(): void;
+  /** @defaultValue 'current' */
+  lane?(): QuotaLane;
 }
 
 const current = new AsyncLocalStorage<QuotaWaitPolicy>();

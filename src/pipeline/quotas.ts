@@ -5,7 +5,7 @@ import type { StateKeys } from './keys.js';
 import { LuaScript } from './lua-script.js';
 import { currentQuotaWaitPolicy, type QuotaWaitPolicy } from './quota-wait-policy.js';
 import { ParkedError } from '../errors/index.js';
-import { decideQuotaSlot } from '../waits/vendor-waits.js';
+import { decideQuotaSlot, quotaLaneRule } from '../waits/vendor-waits.js';
 
 export interface QuotaLimits {
   /** Calls in any rolling 60 s. */
@@ -20,8 +20,14 @@ export interface QuotaLimits {
   month?: { app: string; budget: number };
 }
 
-// One atomic check-and-take: 0 = a slot was taken, > 0 = wait that long, < 0 = parked (or the day spent).
-const TAKE = LuaScript.load('take-quota-4');
+// One atomic check-and-take: [what, ms] (take-quota-6.lua): a slot taken, or what to wait for and how long.
+const TAKE = LuaScript.load('take-quota-6');
+const TAKEN = 0;
+const CONCURRENCY = 2;
+const PACED = 3;
+const PARKED = 4;
+/** How long past its wait an announced read counts as waiting (its next poll, or its job's return from a park). */
+const ANNOUNCED_WAITER_TTL_MS = 2_000;
 const OBSERVE = LuaScript.load('observe-quota-2');
 const PARK = LuaScript.load('park-connection-1');
 const TAKE_MONTH = LuaScript.load('take-month-call-1');
@@ -42,14 +48,12 @@ const realWait: Wait = (ms, signal) => sleep(ms, undefined, { signal });
 /** A parked connection's slot request: the job is delayed until the park ends (jobs/define-job.ts). */
 export const QuotaParkedError = ParkedError;
 
-/** How long a caller polls for a concurrency slot held by a call in flight. */
-const CONCURRENCY_POLL_MS = 25;
-
 /**
  * Per-connection vendor quotas held in Redis, shared by every job type and every process: N replicas
  * behave like one. Windows roll as the vendors' do (take-quota-4.lua): the calls of the last 60 s and of
  * the last 24 h, never a calendar minute that lets 2 × the limit through across its edge. Concurrency is
  * a set of leases that expire. The vendor's own remaining-quota headers override our count (`observe`).
+ * When calls wait, announced reads get the slots before history (the job's lane: `quotaLaneRule`).
  */
 export class Quotas {
   /** Slots held now by the calls of each job (its quota wait policy): see the concurrency wait in `acquire`. */
@@ -79,38 +83,20 @@ export class Quotas {
     for (;;) {
       options.signal?.throwIfAborted();
       const now = this.now();
-      const r = (await TAKE.run(
-        this.redis,
-        [
-          this.keys.quotaMinute(connection),
-          this.keys.quotaDay(connection),
-          this.keys.quotaConcurrency(connection),
-          this.keys.park(connection),
-        ],
-        [now, limits.perMinute, limits.perDay ?? 0, limits.concurrency, lease, options.leaseTtlMs ?? 120_000],
-      )) as number;
-      if (r === 0) {
+      const [what, ms] = await this.take(connection, limits, lease, now, options.leaseTtlMs, policy);
+      if (what === TAKEN) {
         if (limits.month) await this.takeMonthCall(connection, limits.month, lease, now);
-        if (policy) {
-          policy.onSlot?.();
-          this.heldByJob.set(policy, (this.heldByJob.get(policy) ?? 0) + 1);
-        }
-        let released = false;
-        return () => {
-          if (released) return;
-          released = true;
-          if (policy) this.heldByJob.set(policy, (this.heldByJob.get(policy) ?? 1) - 1);
-          void this.redis.zrem(this.keys.quotaConcurrency(connection), lease).catch(() => {});
-        };
+        return this.granted(connection, lease, policy);
       }
-      // < 0: parked (or the day spent) for -r ms. Concurrency slots come free as calls finish: poll. Minute
-      // slots free at a known instant. What to do is decided in src/waits/vendor-waits.ts.
-      const parked = r < 0;
-      const concurrency = r === CONCURRENCY_POLL_MS;
+      // Concurrency slots come free as calls finish: poll. Minute slots and history's pace free at a known
+      // instant. What to do is decided in src/waits/vendor-waits.ts.
+      const parked = what === PARKED;
+      const concurrency = what === CONCURRENCY;
       const decision = decideQuotaSlot({
-        waitMs: parked ? -r : concurrency ? Math.max(CONCURRENCY_POLL_MS, waitedForConcurrency) : r,
+        waitMs: concurrency ? Math.max(ms, waitedForConcurrency) : ms,
         parked,
         concurrency,
+        paced: what === PACED,
         maxParkWaitMs: options.maxParkWaitMs ?? 0,
         policy,
         waitingOnItself: concurrency && policy !== undefined && (this.heldByJob.get(policy) ?? 0) > 0,
@@ -122,13 +108,65 @@ export class Quotas {
         });
       }
       if (parked) {
-        await this.wait(-r, options.signal);
+        await this.wait(ms, options.signal);
         continue;
       }
-      const step = Math.min(r, 1_000);
+      const step = Math.min(ms, 1_000);
       if (concurrency) waitedForConcurrency += step;
       await this.wait(step, options.signal);
     }
+  }
+
+  /** One check-and-take in the job's lane: [what, ms]. */
+  private async take(
+    connection: string,
+    limits: QuotaLimits,
+    lease: string,
+    now: number,
+    leaseTtlMs = 120_000,
+    policy?: QuotaWaitPolicy,
+  ): Promise<[number, number]> {
+    const lane = policy?.lane?.() ?? 'current';
+    const { paceMs, yieldPaceMs } = quotaLaneRule(lane, limits.perMinute);
+    const k = this.keys;
+    return (await TAKE.run(
+      this.redis,
+      [
+        k.quotaMinute(connection),
+        k.quotaDay(connection),
+        k.quotaConcurrency(connection),
+        k.park(connection),
+        k.quotaAnnouncedWaiting(connection),
+        k.quotaHistoryLast(connection),
+      ],
+      [
+        now,
+        limits.perMinute,
+        limits.perDay ?? 0,
+        limits.concurrency,
+        lease,
+        leaseTtlMs,
+        lane,
+        paceMs,
+        yieldPaceMs,
+        ANNOUNCED_WAITER_TTL_MS,
+      ],
+    )) as [number, number];
+  }
+
+  /** A slot taken: counted for the job's own calls, and its release (the concurrency lease), once. */
+  private granted(connection: string, lease: string, policy?: QuotaWaitPolicy): () => void {
+    if (policy) {
+      policy.onSlot?.();
+      this.heldByJob.set(policy, (this.heldByJob.get(policy) ?? 0) + 1);
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (policy) this.heldByJob.set(policy, (this.heldByJob.get(policy) ?? 1) - 1);
+      void this.redis.zrem(this.keys.quotaConcurrency(connection), lease).catch(() => {});
+    };
   }
 
   /**

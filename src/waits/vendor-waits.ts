@@ -16,7 +16,7 @@ import type { RateLimitedError } from '../errors/index.js';
  * | any other quota signal                                   | report it (metrics) only                   |
  * | quota slot: parked or day spent, beyond the park cap     | park the job until then                    |
  * | quota slot: parked or day spent, within the park cap     | wait in place                              |
- * | quota slot: a wait beyond the in-place cap, job deferrable, not waiting on its own calls | park the job until the slot |
+ * | quota slot (a minute slot, or history's pace: `quotaLaneRule`): a wait beyond the in-place cap, job deferrable, not waiting on its own calls | park the job until the slot |
  * | quota slot: any other wait                               | wait in place (1 s steps)                  |
  * | a pull failed transiently on a retry (two in a row)      | vendor outage: park the job for the outage retry |
  * | a parked job: park ends within 60 s / later              | delay it: reason `quota` (jitter 250 ms) / `park` (jitter 1 s) |
@@ -62,7 +62,49 @@ export function decideQuotaSignal(signal: QuotaSignal, now: number): WaitDecisio
   return { kind: 'park', untilMs: now + signal.resetMs };
 }
 
-/** A quota slot request that could not take a slot now (take-quota-4.lua's answer and the job's policy). */
+/**
+ * Whose read a vendor call serves, for the order in which a connection's waiting calls get its quota:
+ *
+ * | lane        | reads                                                              | takes its slots                     |
+ * |-------------|--------------------------------------------------------------------|-------------------------------------|
+ * | `announced` | records a webhook announced (someone waits for that change)        | first: as soon as a slot frees      |
+ * | `current`   | the incremental pull of a connection already synced, a CLI command | as they free                        |
+ * | `history`   | a first sync, a backfill window, a repair, a reconcile's reads     | paced: one per `paceMs`; while announced reads wait, one per `yieldPaceMs` |
+ *
+ * Why a pace: the minute is a rolling log, so a slot frees 60 s after it was taken. History taken in a
+ * burst (a page's details read five at once) frees in the same burst a minute later, and a fresh change
+ * announced meanwhile would wait up to a minute for it. Paced, history frees a slot every `paceMs`, and an
+ * announced read waiting for one (counted in Redis, so every process's history yields) takes it, while
+ * history keeps `HISTORY_FLOOR_SHARE` of the minute: it never stops. A pace wait is a quota wait like a
+ * minute slot's: waited in place up to the in-place cap (Zoho Books' 667 ms, QuickBooks' 134 ms), else the
+ * job gives its worker slot back when it can (Xero's 1.09 s: a sorted stream, saved page by page).
+ * Only connections that take webhooks pace their history (`historyLane`).
+ */
+export type QuotaLane = 'announced' | 'current' | 'history';
+
+/**
+ * History's lane where announced reads can come (the connection takes webhooks); elsewhere nothing waits
+ * ahead of history, and pacing it would only slow it where its waits are simulated or cut short.
+ */
+export const historyLane = (takesWebhooks: boolean): QuotaLane => (takesWebhooks ? 'history' : 'current');
+
+/** The share of the minute budget history keeps while announced reads wait for the connection's quota. */
+export const HISTORY_FLOOR_SHARE = 0.2;
+
+/** How far apart a lane's calls are taken: 0 = not paced. */
+export interface QuotaLaneRule {
+  paceMs: number;
+  /** While announced reads of the connection wait. */
+  yieldPaceMs: number;
+}
+
+export function quotaLaneRule(lane: QuotaLane, perMinute: number): QuotaLaneRule {
+  if (lane !== 'history' || perMinute <= 0) return { paceMs: 0, yieldPaceMs: 0 };
+  const floor = Math.max(1, Math.floor(perMinute * HISTORY_FLOOR_SHARE));
+  return { paceMs: Math.ceil(MINUTE_WINDOW_MS / perMinute), yieldPaceMs: Math.ceil(MINUTE_WINDOW_MS / floor) };
+}
+
+/** A quota slot request that could not take a slot now (take-quota-6.lua's answer and the job's policy). */
 export interface QuotaSlotWait {
   /** How long until a slot (or the park's end). */
   waitMs: number;
@@ -70,6 +112,8 @@ export interface QuotaSlotWait {
   parked: boolean;
   /** Every concurrency slot is busy (polled), rather than a minute slot at a known instant. */
   concurrency: boolean;
+  /** History's next paced slot (`quotaLaneRule`), not the quota itself. */
+  paced?: boolean;
   /** The longest park waited in place (a caller outside a job may wait for it). */
   maxParkWaitMs: number;
   /** The running job's policy (src/pipeline/quota-wait-policy.ts), when there is one. */
@@ -94,8 +138,9 @@ export function decideQuotaSlot(w: QuotaSlotWait): QuotaSlotDecision {
     !(w.concurrency && w.waitingOnItself) &&
     w.policy.deferrable()
   ) {
-    return w.concurrency
-      ? { kind: 'park', waitMs: 1_000, why: 'vendor concurrency: every slot busy' }
+    if (w.concurrency) return { kind: 'park', waitMs: 1_000, why: 'vendor concurrency: every slot busy' };
+    return w.paced
+      ? { kind: 'park', waitMs: w.waitMs, why: 'history paced behind announced reads: next slot then' }
       : { kind: 'park', waitMs: w.waitMs, why: 'vendor minute quota: next slot then' };
   }
   return { kind: 'wait-in-place' };

@@ -7,6 +7,8 @@ import {
   decideVendorFailure,
   deferralOfPark,
   msToNextUtcMidnight,
+  quotaLaneRule,
+  type QuotaLane,
   type QuotaSignal,
   type QuotaSlotWait,
 } from '../../src/waits/vendor-waits.js';
@@ -75,6 +77,16 @@ describe('a quota slot not free now (decideQuotaSlot; a job policy waits 1 s in 
       { kind: 'wait-in-place' },
     ],
     [
+      "history's next paced slot in 667 ms (Zoho Books' pace), a deferrable job",
+      { ...base, waitMs: 667, paced: true, policy: deferrable },
+      { kind: 'wait-in-place' },
+    ],
+    [
+      "history's next paced slot in 20 s (3 calls a minute), a deferrable job",
+      { ...base, waitMs: 20_000, paced: true, policy: deferrable },
+      { kind: 'park', waitMs: 20_000, why: 'history paced behind announced reads: next slot then' },
+    ],
+    [
       'the next minute slot in 20 s, a deferrable job',
       { ...base, waitMs: 20_000, policy: deferrable },
       { kind: 'park', waitMs: 20_000, why: 'vendor minute quota: next slot then' },
@@ -102,6 +114,23 @@ describe('a quota slot not free now (decideQuotaSlot; a job policy waits 1 s in 
     ],
   ])('given %s, then %j', (_, wait, decision) => {
     expect(decideQuotaSlot(wait)).toEqual(decision);
+  });
+});
+
+describe("a lane's pace (quotaLaneRule): announced reads first, history paced and yielding to 20 % while they wait", () => {
+  it.each<[QuotaLane, number, object]>([
+    ['announced', 90, { paceMs: 0, yieldPaceMs: 0 }],
+    ['current', 90, { paceMs: 0, yieldPaceMs: 0 }],
+    // Zoho Books' 90 a minute: 667 ms apart, 18 a minute (3.34 s apart) while announced reads wait.
+    ['history', 90, { paceMs: 667, yieldPaceMs: 3_334 }],
+    // Xero's 55: 1.09 s apart; 11 a minute while yielding.
+    ['history', 55, { paceMs: 1_091, yieldPaceMs: 5_455 }],
+    // QuickBooks' 450: 134 ms apart; 90 a minute while yielding.
+    ['history', 450, { paceMs: 134, yieldPaceMs: 667 }],
+    // A budget under 5 a minute still keeps one call a minute while yielding.
+    ['history', 3, { paceMs: 20_000, yieldPaceMs: 60_000 }],
+  ])('given the %s lane at %d a minute, then %j', (lane, perMinute, rule) => {
+    expect(quotaLaneRule(lane, perMinute)).toEqual(rule);
   });
 });
 
