@@ -3,12 +3,13 @@ import { runCli } from '../support/cli.js';
 import { CONNECTION, type Harness, SECOND_CONNECTION, startHarness, until } from '../support/harness.js';
 
 /**
- * Pausing a connection is honoured by every worker process, and resuming it brings its records to
- * billing within seconds. Two real worker processes (the built CLI) sync two Zoho Books connections,
+ * Pausing a connection is honoured by every worker process, and resuming it releases its held jobs at
+ * once. Two real worker processes (the built CLI) sync two Zoho Books connections,
  * each with its own emulator, whose journal counts every request it answers. The operator pauses one
  * with `erp-sync connections pause`; its source changes and its pulls are enqueued (several of each
  * stream, so both processes take some): no request reaches its ERP from either process, while the
- * other connection goes on syncing. `erp-sync connections resume` releases the held pulls at once.
+ * other connection goes on syncing. `erp-sync connections resume` releases the held pulls at once (none is left
+ * waiting out its hold).
  */
 describe('given two worker processes syncing two connections', () => {
   let p: Harness;
@@ -22,7 +23,7 @@ describe('given two worker processes syncing two connections', () => {
   const heldLines = (out: string) =>
     out.split('\n').filter((l) => l.includes('"connection paused: job held until it is resumed"')).length;
 
-  it('when one connection is paused, then neither process calls its ERP while the other connection syncs on; when it is resumed, its records reach billing within seconds', async () => {
+  it('when one connection is paused, then neither process calls its ERP while the other connection syncs on; when it is resumed, its held pulls are released at once and its records reach billing', async () => {
     const { rt } = p;
     const zoho2 = p.zoho2!;
     const workers = await Promise.all([p.spawnWorker(['pull', 'upsert']), p.spawnWorker(['pull', 'upsert'])]);
@@ -99,6 +100,12 @@ describe('given two worker processes syncing two connections', () => {
     // The held pulls cover both streams: the resume enqueues no other pull.
     expect(resumed.out).toContain(`released ${heldIds.length} held job(s)`);
     expect(resumed.out).not.toContain('pulling');
+    // Released at once: none of them still waits out its hold (sync.pausedRecheckSeconds, 60 s here), so the
+    // records follow as fast as the workers run. Said by the jobs' states, not by a wall-clock bound, which
+    // the resume command's own start-up on a loaded machine would use up.
+    const stillDelayed: string[] = [];
+    for (const id of heldIds) if ((await rt.queues.pull.getJobState(id)) === 'delayed') stillDelayed.push(id);
+    expect(stillDelayed).toEqual([]);
     await until(
       'the paused connection to be in step with its source again',
       async () => (await p.compareWithSource()).problems.length === 0,
@@ -106,7 +113,6 @@ describe('given two worker processes syncing two connections', () => {
       100,
     );
     const caughtUpMs = Date.now() - resumedAt;
-    expect(caughtUpMs).toBeLessThan(15_000);
     expect(await rt.connectionControl.heldCount(CONNECTION)).toBe(0);
     await p.waitForDrain(30_000);
 
