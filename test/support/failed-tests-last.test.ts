@@ -11,7 +11,7 @@ import { REPO_ROOT } from './repo-paths.js';
  */
 describe("given a vitest run with npm test's reporters and failures with long errors", () => {
   it('when it ends, then its last lines name each failed test and the suite whose hook failed', async () => {
-    const env = { ...process.env, NO_COLOR: '1' };
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
     delete env.FORCE_COLOR;
     const vitest = join(REPO_ROOT, 'node_modules/vitest/vitest.mjs');
     const config = 'test/fixtures/failing-run/vitest.config.ts';
