@@ -194,7 +194,12 @@ describe('the connection gate, in its own worker', () => {
       { connectionId: CONNECTION, entity: 'invoices' },
       { jobId: 'race', attempts: 1 },
     );
-    await until('the job to run', () => ran.includes('race'), 10_000);
+    // Completed, not only started: BullMQ counts the attempt when it finishes the job, after the processor.
+    await until(
+      'the job to have run',
+      async () => ran.includes('race') && (await job.getState()) === 'completed',
+      10_000,
+    );
     expect(looks).toBe(3); // held once (two looks), then admitted
     expect((await queue.getJob(job.id!))?.attemptsMade).toBe(1);
   });
@@ -225,7 +230,11 @@ describe('the connection gate, in its own worker', () => {
     const job = await queue.add('pull', { connectionId: CONNECTION, entity: 'invoices' }, { jobId: 'net' });
     await until('the job to be held', async () => (await job.getState()) === 'delayed', 10_000);
     await rt.connectionControl.resume(CONNECTION); // the store only: nothing promotes the job
-    await until('the job to run at its re-check', () => ran.includes('net'), 10_000);
+    await until(
+      'the job to have run at its re-check',
+      async () => ran.includes('net') && (await job.getState()) === 'completed',
+      10_000,
+    );
     expect((await queue.getJob(job.id!))?.attemptsMade).toBe(1);
   });
 });
