@@ -1,5 +1,6 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Node's on-disk cache of compiled code (Node 22.1+), shared by the test processes and the CLI processes
@@ -102,7 +103,8 @@ export default defineConfig({
     pool: 'forks',
     // Most files wait on loopback I/O and child processes, so two cores keep three files busy.
     maxWorkers: 3,
-    reporters: ['default'],
+    // Vitest's own, then one line per failed test at the very end, where a CI log is read from.
+    reporters: ['default', fileURLToPath(new URL('test/support/failed-tests-last.ts', import.meta.url))],
     projects: [
       { extends: true, test: { name: 'unit', include: UNIT_TESTS, setupFiles: ['test/support/unit-tier-setup.ts'] } },
       {

@@ -315,12 +315,12 @@ describe('erp-sync reconcile --history (the command)', () => {
       /option '--history' cannot be used with option '--from <date>'/,
     );
     expect(p.journal('/external/invoices').length).toBe(reads);
-  }, 30_000);
+  });
 
   it('given neither --history nor --from/--to, then exit 2 with one line naming both ways', async () => {
     const r = await run(['--to', '2026-01-01']);
     expect(expectOneLineError({ ...r, signal: null })).toBe(
       "erp-sync: required option '--from <date>' not specified (or give --history); see `erp-sync reconcile --help`",
     );
-  }, 30_000);
+  });
 });

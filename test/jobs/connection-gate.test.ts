@@ -1,5 +1,5 @@
 import { type Job, Queue, Worker } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
 import { PullPayload, type QueueName } from '../../jobs/catalog.js';
 import { connectionGate } from '../../jobs/connection-gate.js';
@@ -175,6 +175,9 @@ describe('the connection gate, in its own worker', () => {
     );
     const w = new Worker('gated', processor, { ...p.rt.workerOptions(), concurrency: 1 });
     workers.push(w);
+    // Closed as its test ends, passed or failed: a worker left running would take the next test's jobs on
+    // the same queue behind its own gate (one failed test then failed the two after it).
+    onTestFinished(() => w.close());
     return w;
   };
 
@@ -185,22 +188,26 @@ describe('the connection gate, in its own worker', () => {
       holdIfPaused: async () => (looks++ === 0 ? { since: Date.now() } : undefined),
       released: async () => {},
     };
-    const w = worker(control, 600);
+    worker(control, 600);
     const job = await queue.add(
       'pull',
       { connectionId: CONNECTION, entity: 'invoices' },
       { jobId: 'race', attempts: 1 },
     );
-    await until('the job to run', () => ran.includes('race'), 10_000);
+    // Completed, not only started: BullMQ counts the attempt when it finishes the job, after the processor.
+    await until(
+      'the job to have run',
+      async () => ran.includes('race') && (await job.getState()) === 'completed',
+      10_000,
+    );
     expect(looks).toBe(3); // held once (two looks), then admitted
     expect((await queue.getJob(job.id!))?.attemptsMade).toBe(1);
-    await w.close();
   });
 
   it('given a connection paused for an hour already, when a job of it starts, then it is held for about an hour (its starts stay few however long the pause)', async () => {
     const { rt } = p;
     await rt.connectionControl.pause(CONNECTION, {}, Date.now() - 3_600_000);
-    const w = worker(rt.connectionControl, 1);
+    worker(rt.connectionControl, 1);
     const job = await queue.add('pull', { connectionId: CONNECTION, entity: 'invoices' }, { jobId: 'long-pause' });
     await until(
       'the job to be held',
@@ -214,18 +221,20 @@ describe('the connection gate, in its own worker', () => {
     await rt.connectionControl.resume(CONNECTION);
     await job.promote();
     await until('the job to run once promoted', () => ran.includes('long-pause'), 10_000);
-    await w.close();
   });
 
   it('given a resume that released nothing (the held jobs not released), then a held job still runs on its own at its re-check', async () => {
     const { rt } = p;
     await rt.connectionControl.pause(CONNECTION);
-    const w = worker(rt.connectionControl, 1);
+    worker(rt.connectionControl, 1);
     const job = await queue.add('pull', { connectionId: CONNECTION, entity: 'invoices' }, { jobId: 'net' });
     await until('the job to be held', async () => (await job.getState()) === 'delayed', 10_000);
     await rt.connectionControl.resume(CONNECTION); // the store only: nothing promotes the job
-    await until('the job to run at its re-check', () => ran.includes('net'), 10_000);
+    await until(
+      'the job to have run at its re-check',
+      async () => ran.includes('net') && (await job.getState()) === 'completed',
+      10_000,
+    );
     expect((await queue.getJob(job.id!))?.attemptsMade).toBe(1);
-    await w.close();
   });
 });

@@ -49,7 +49,9 @@ describe('given a backfill running against a billing service that goes down for 
 
   it('when billing answers 503 to everything for 25 s, then /readyz says 503 while it is down, nothing is quarantined and every record reaches billing once it returns', async () => {
     const { rt } = p;
-    expect((await readyz()).status).toBe(200);
+    // Ready before the outage: the workers running and Redis's three checks answered within their 500 ms. A
+    // service just started on a loaded machine may not be there on the first probe, so the test waits for it.
+    await until('/readyz 200 before the outage', async () => (await readyz()).status === 200, 30_000, 100);
     const { runId } = await p.backfill();
     await until('the first upserts to reach billing', () => p.upsertPosts() >= 10, 60_000, 10);
     p.billing.faults.set({ outageForMs: OUTAGE_MS });

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBackfill } from '../../cli/commands/backfill.js';
 import { addBackfill } from '../../jobs/backfill.js';
 import { maxStartedAttempts } from '../../jobs/catalog.js';
 import type { WorkerService } from '../../app/worker-service.js';
@@ -95,31 +94,44 @@ describe('per billing key rate limits (rateLimit.scope: key)', () => {
 
   describe('given each key allowed 10 calls a second', () => {
     let tc: Harness;
-    let workers: WorkerService;
+    const workers: WorkerService[] = [];
     beforeAll(async () => {
       tc = await startHarness({
         name: 'per-key-budget',
         companies: 'two',
         invoices: 40,
         billing: { rateLimit: { scope: 'key', max: 10, durationMs: 1000 } },
+        // Far more jobs of each key at once than its window takes, however slowly the machine runs them.
+        sync: { upsertConcurrency: 64 },
       });
-      workers = tc.startWorkers(['pull', 'upsert', 'backfill']);
+      workers.push(tc.startWorkers(['pull', 'backfill']));
     }, 60_000);
     afterAll(async () => {
-      await workers?.stop(5_000);
+      for (const w of workers) await w.stop(5_000);
       await tc?.close();
     });
 
     it("when both connections are backfilled together, then each key's jobs are spread over windows of 10 (set aside for their slot, no attempt used) and everything is written, none quarantined", async () => {
-      await Promise.all(
+      const runs = await Promise.all(
         [ACME, GLOBEX].map((c) =>
-          runBackfill(
-            tc.rt,
-            { connectionId: c.connection, entities: ['customers', 'invoices'], ...HISTORY },
-            { quiet: true },
-          ),
+          addBackfill(tc.rt, { connectionId: c.connection, entities: ['customers', 'invoices'], ...HISTORY }),
         ),
       );
+      // Every record pulled and its upsert queued before an upsert worker starts, so each key's jobs ask for
+      // slots together (up to 64 at once), not at whatever pace the pulls of a loaded machine let them come:
+      // more than a window holds, whatever the machine's speed.
+      await until(
+        'both backfills pulled, their upserts queued',
+        async () => {
+          for (const { runId } of runs)
+            if (!(await (await tc.rt.queues.backfill.getJob(runId))?.isCompleted())) return false;
+          return true;
+        },
+        60_000,
+        100,
+      );
+      workers.push(tc.startWorkers(['upsert']));
+      for (const { runId } of runs) await tc.waitForBackfill(runId, 60_000);
       const jobs = await tc.rt.queues.upsert.getJobs(['completed'], 0, -1);
       for (const c of [ACME, GLOBEX]) {
         const own = jobs.filter((j) => j.data.connectionId === c.connection);

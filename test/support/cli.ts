@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
+import { onTestFinished } from 'vitest';
 import { compileCache } from './compile-cache.js';
 import { CLI, REPO_ROOT } from './repo-paths.js';
 
@@ -12,14 +13,14 @@ export interface CliRun {
 
 /**
  * The built CLI (`node dist/cli/main.js ...args`) as a user runs it, with a bare environment (PATH,
- * LOG_LEVEL=silent, then `env`). A command still running after `timeoutMs` is killed (SIGKILL): a
- * test that expects a quick exit then fails on `signal` instead of hanging.
+ * LOG_LEVEL=silent, then `env`). Killed (SIGKILL) when it is still running as the test that started it
+ * ends, or after `timeoutMs` when given (see spawnCli).
  */
 export function runCli(
   args: string[],
   options: { env?: Record<string, string>; timeoutMs?: number } = {},
 ): Promise<CliRun> {
-  return spawnCli(args, { env: options.env, timeoutMs: options.timeoutMs ?? 20_000 }).exit;
+  return spawnCli(args, options).exit;
 }
 
 /** What a bad-input error looks like: exit 2 and one line on stderr, no stack trace. */
@@ -60,7 +61,11 @@ export interface RunningCli {
 
 /**
  * The built CLI started like `runCli`, for a command a test talks to while it runs (`connect` prints a URL
- * and waits for the browser). Killed (SIGKILL) after `timeoutMs`.
+ * and waits for the browser). Killed (SIGKILL) after `timeoutMs` when given: a test about how soon a command
+ * ends says so. Otherwise a command still running is killed as its test ends (passed, failed or timed out),
+ * so the test's own timeout bounds a hang: a fixed guard here would fail commands that are only slow to
+ * start on a loaded machine (20 s was reached by `erp-sync worker --http-port 70000`). Outside a test (a
+ * beforeAll) it is killed after the hook timeout.
  */
 export function spawnCli(
   args: string[],
@@ -75,7 +80,13 @@ export function spawnCli(
   let err = '';
   child.stdout.on('data', (b: Buffer) => (out += b.toString()));
   child.stderr.on('data', (b: Buffer) => (err += b.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
+  const killNow = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  const timer =
+    options.timeoutMs === undefined && endsWithTheTest(killNow)
+      ? undefined
+      : setTimeout(killNow, options.timeoutMs ?? HOOK_TIMEOUT_MS);
   const exit = new Promise<CliRun>((resolve) =>
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
@@ -111,4 +122,17 @@ export function spawnCli(
         });
       }),
   };
+}
+
+/** vitest.config.ts's hookTimeout: how long a command started outside a test may run. */
+const HOOK_TIMEOUT_MS = 60_000;
+
+/** Registers `end` to run when the current test ends; false outside a test (a hook), where vitest refuses it. */
+function endsWithTheTest(end: () => void): boolean {
+  try {
+    onTestFinished(end);
+    return true;
+  } catch {
+    return false;
+  }
 }
