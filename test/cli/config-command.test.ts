@@ -26,9 +26,9 @@ describe('erp-sync config check', () => {
     config.http = {
       ...config.http,
       tokens: [
-        { name: 'contractor', token: 'CANARY-contractor-token', role: 'viewer', expiresAt: inDays(3) },
-        { name: 'old-auditor', token: 'CANARY-old-auditor-token', role: 'viewer', expiresAt: inDays(-1) },
-        { name: 'finance', token: 'CANARY-finance-token-x', role: 'operator', expiresAt: inDays(60) },
+        { name: 'contractor', token: 'CANARY-contractor-token-0001', role: 'viewer', expiresAt: inDays(3) },
+        { name: 'old-auditor', token: 'CANARY-old-auditor-token-0001', role: 'viewer', expiresAt: inDays(-1) },
+        { name: 'finance', token: 'CANARY-finance-token-0000001', role: 'operator', expiresAt: inDays(60) },
       ],
     };
     const file = join(await mkdtemp(join(tmpdir(), 'erp-sync-config-')), 'c.yaml');

@@ -50,7 +50,7 @@ beforeAll(async () => {
       billing: { url: 'http://127.0.0.1:1', apiKey: 'k' },
       redis: { url: TEST_REDIS_URL, prefix },
       webhooks: { port: 0 },
-      connections: [{ ...emu.demo.connection(), webhooks: { secret: 'verifier-token' } }],
+      connections: [{ ...emu.demo.connection(), webhooks: { secret: 'verifier-token-of-at-least-32-characters' } }],
     },
     {},
     validateSettings,
