@@ -145,7 +145,7 @@ describe('run history (RunHistory in Redis)', () => {
     expect((await h.list('long'))[0]!.error).toHaveLength(500);
   });
 
-  it('given N = 50 full lists, when Redis is asked (MEMORY USAGE), then a pull record costs under 400 bytes and a reconcile record under 600', async () => {
+  it('given N = 50 full lists, when Redis is asked (MEMORY USAGE), then a pull record costs under 400 bytes and a reconcile record under 650', async () => {
     const h = new RunHistory(redis, keys, 50);
     for (let n = 0; n < 60; n++) {
       await h.record(pull(n, { connection: 'memory' }));
@@ -160,6 +160,7 @@ describe('run history (RunHistory in Redis)', () => {
     const reconcileBytes = await perRecord('reconcile');
     console.info(`[run history] MEMORY USAGE per record at N = 50: pull ${pullBytes} B, reconcile ${reconcileBytes} B`);
     expect(pullBytes).toBeLessThan(400);
-    expect(reconcileBytes).toBeLessThan(600);
+    // A reconcile record counts every drift kind (ledger_ahead_of_source made it 601 B).
+    expect(reconcileBytes).toBeLessThan(650);
   });
 });

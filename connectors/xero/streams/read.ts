@@ -132,9 +132,12 @@ async function* readList<Raw extends XeroRaw>(
   }
 }
 
-/** A list read's filters: the stream's selection and window in `where`, and its parameters. */
+/**
+ * A list read's filters: the stream's selection and window in `where`, and its parameters. A stream
+ * without document dates (contacts) takes no window: a backfill's window is not a filter there.
+ */
 function listQuery(ctx: ReadContext, list: XeroList, stream: PagedStream<unknown>): Record<string, string> {
-  const where = whereFor(listFilters(stream.selection), ctx, list.whereAlso);
+  const where = whereFor(listFilters(stream.selection), stream.supportsWindow ? ctx : {}, list.whereAlso);
   return { ...list.params, ...(where ? { where } : {}) };
 }
 
