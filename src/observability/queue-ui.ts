@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import cookieParser from 'cookie-parser';
 import type { CredentialGuard } from '../http/credential-guard.js';
@@ -10,6 +10,7 @@ import express, {
   type Response,
 } from 'express';
 import { TrustedProxies } from '../http/client-address.js';
+import { safeEqual } from '../http/safe-equal.js';
 
 /**
  * The queue UI (Bull Board) at /admin/queues on the worker's own HTTP server, behind the admin token.
@@ -45,12 +46,6 @@ export interface QueueUiOptions {
 
 export const QUEUE_UI_PATH = '/admin/queues';
 export const QUEUE_UI_COOKIE = 'erpsync_queue_ui';
-
-const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
-/** Constant-time string equality (hashing first makes the lengths equal, so length leaks nothing either). */
-export function safeEqual(a: string, b: string): boolean {
-  return timingSafeEqual(digest(a), digest(b));
-}
 
 /** How long a queue UI session lasts from its sign-in (the cookie's Max-Age too). */
 export const QUEUE_UI_SESSION_SECONDS = 12 * 3600;
