@@ -155,6 +155,10 @@ async function redisChecks(rt: Pick<Runtime, 'redis' | 'health' | 'outages'>): P
         : { ok: true },
     };
   } catch (e) {
+    // The connection dropped while the checks ran (the client then fails the queued commands with its own
+    // retry-limit error): say what the client is doing, as above, rather than that error's text.
+    if (rt.redis.status !== 'ready')
+      return { redis: { ok: false, detail: `Redis: not connected (client ${rt.redis.status})` } };
     return { redis: { ok: false, detail: (e as Error).message } };
   }
 }
