@@ -24,6 +24,9 @@ export function isRedisConnectionError(err: unknown): boolean {
 /** How often a summary line is written while Redis stays away. */
 export const REDIS_OUTAGE_SUMMARY_MS = 10_000;
 
+/** After Redis is back, how long a client's late connection error is taken as the same outage's last. */
+export const REDIS_BACK_SETTLE_MS = 2_000;
+
 /**
  * The one place every Redis client of a process (state, producer, each BullMQ worker and queue) reports
  * its connection errors, so that an outage reads as three kinds of line instead of one per client per
@@ -37,6 +40,8 @@ export class RedisOutageLog {
   private sinceSummary = 0;
   private readonly sources = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
+  /** When the last outage ended: a client whose reconnect was already under way may fail once more then. */
+  private backAt: number | undefined;
 
   constructor(
     private readonly logger: Pick<Logger, 'warn' | 'info'>,
@@ -47,6 +52,9 @@ export class RedisOutageLog {
   /** A client's error: true when it was a connection error, counted here (the caller logs nothing more). */
   error(source: string, err: unknown): boolean {
     if (!isRedisConnectionError(err)) return false;
+    // Another client's attempt begun before Redis came back, failing just after: not a new outage.
+    if (this.since === undefined && this.backAt !== undefined && this.now() - this.backAt < REDIS_BACK_SETTLE_MS)
+      return true;
     this.errors++;
     this.sinceSummary++;
     this.sources.add(source);
@@ -71,6 +79,7 @@ export class RedisOutageLog {
       `Redis back after ${seconds} s (${this.errors} connection errors meanwhile)`,
     );
     this.stop();
+    this.backAt = this.now();
   }
 
   /** Stops the summaries (the process is closing). */

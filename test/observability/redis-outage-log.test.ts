@@ -6,7 +6,11 @@ import type { Runtime } from '../../jobs/runtime.js';
 import { PROFILES } from '../../sandbox/profiles.js';
 import { parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/observability/logger.js';
-import { REDIS_OUTAGE_SUMMARY_MS, RedisOutageLog } from '../../src/observability/redis-outage-log.js';
+import {
+  REDIS_BACK_SETTLE_MS,
+  REDIS_OUTAGE_SUMMARY_MS,
+  RedisOutageLog,
+} from '../../src/observability/redis-outage-log.js';
 import { type RestartableRedis, restartableRedis } from '../support/restartable-redis.js';
 import { until } from '../support/until.js';
 
@@ -121,5 +125,29 @@ describe('the outage log on its own clock', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('given Redis back, when another client whose attempt was under way fails just after, then no second outage is opened; one failing 2 s later opens one', () => {
+    let t = 0;
+    const msgs: string[] = [];
+    const log = new RedisOutageLog(
+      {
+        warn: (_f: unknown, msg: string) => void msgs.push(msg),
+        info: (_f: unknown, msg: string) => void msgs.push(msg),
+      } as never,
+      10_000,
+      () => t,
+    );
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6379'), { code: 'ECONNREFUSED' });
+    log.error('state', refused);
+    t = 1_000;
+    log.back('state');
+    t = 1_300;
+    expect(log.error('upsert worker', refused)).toBe(true);
+    expect(msgs.filter((m) => m.startsWith('Redis unreachable'))).toHaveLength(1);
+    t = 1_000 + REDIS_BACK_SETTLE_MS;
+    log.error('state', refused);
+    expect(msgs.filter((m) => m.startsWith('Redis unreachable'))).toHaveLength(2);
+    log.stop();
   });
 });
