@@ -104,6 +104,12 @@ async function webhookSettings(erp: Erp, body: Record<string, unknown>): Promise
   if (!res.ok) throw new Error(`${erp.system} /__admin/webhooks: ${res.status} ${await res.text()}`);
 }
 
+/** Deliveries the sandbox's sender has dropped since its subscription was set up. */
+async function droppedCount(erp: Erp): Promise<number> {
+  const res = await fetch(`${erp.url}/__admin/webhooks`);
+  return ((await res.json()) as { stats: { dropped: number } }).stats.dropped;
+}
+
 async function metric(name: string, labels: string): Promise<number> {
   const text = await (await fetch(`${service!.httpUrl}/metrics`)).text();
   const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes(labels));
@@ -201,16 +207,17 @@ describe('webhooks end to end', () => {
     }
   });
 
-  // Expected to fail for now: once a connection's first pull has set its checkpoint, the requested
-  // incremental pull below finds no record created since (Xero and Zoho Books alike; the "now" pull logs
-  // pulled 0). It passes when that pull is the connection's first. The gap is between the pull and the
-  // sandboxes' created records, not in the webhook path.
+  // The sender decides a drop when it flushes (a timer after the change is recorded), with the settings of
+  // that moment: drops are turned back off only once the sandbox counts this delivery dropped, or a flush
+  // after the reset would send it and the webhook path, not the safety net, would write it.
   it('given a delivery dropped by the sandbox, when a safety-net pull runs, then the change reaches billing and is counted as missed', async () => {
     const erp = erps.find((e) => e.system === 'xero')!;
     const connection = config.connections.find((c) => c.system === 'xero')!.id;
     const missedBefore = await metric('erpsync_webhook_missed_total', `connection="${connection}"`);
+    const droppedBefore = await droppedCount(erp);
     await webhookSettings(erp, { dropRate: 1 });
     const [dropped] = await change(erp, { entity: 'invoices', op: 'create', count: 1 });
+    await until('the sandbox dropping its delivery', async () => (await droppedCount(erp)) > droppedBefore, 30_000);
     await webhookSettings(erp, { dropRate: 0 });
     expect(billed('xero', dropped!.id)).toBeUndefined();
     // The safety net: the connection's incremental pull, requested (as the long schedule would run it).
