@@ -187,11 +187,12 @@ describe('reconciliation: billing ⟷ ledger ⟷ source, by UPDATED_AT days', ()
       .slice(0, 2)
       .map((i) => i.invoice_id);
     expect(ids).toHaveLength(2);
+    // Frozen: a pull slower than a second (a loaded machine) must not carry 23:59:59 into the next day.
     const clock = (now: string | null) =>
       fetch(`${p.billing.url}/__admin/clock`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ now }),
+        body: JSON.stringify(now === null ? { now } : { now, frozen: true }),
       });
     await clock('2026-02-10T23:59:59Z');
     p.zoho.store.editInvoice(ids[0]!);

@@ -42,8 +42,12 @@ const ClockBody = z
   .strictObject({
     now: z.union([z.iso.datetime({ offset: true }), z.null()]).optional(),
     advanceMs: z.number().int().optional(),
+    /** true stops the clock (at `now` when given); false lets it tick again. */
+    frozen: z.boolean().optional(),
   })
-  .refine((b) => b.now !== undefined || b.advanceMs !== undefined, { message: 'give now and/or advanceMs' });
+  .refine((b) => b.now !== undefined || b.advanceMs !== undefined || b.frozen !== undefined, {
+    message: 'give now, advanceMs and/or frozen',
+  });
 
 const JournalQuery = z.strictObject({
   since: z.coerce.number<string>().int().min(0).optional(),
@@ -84,7 +88,7 @@ export function registerAdminRoutes(router: Router, deps: AdminDeps): void {
     '/__admin/clock',
     guarded((ctx) => {
       const body = parseBody(ClockBody, ctx.body);
-      clock.set({ now: body.now, advanceMs: body.advanceMs });
+      clock.set({ now: body.now, advanceMs: body.advanceMs, frozen: body.frozen });
       return json(clockView());
     }),
   );
