@@ -96,6 +96,9 @@ function httpApp(options: Omit<HttpServerOptions, 'port' | 'host'>): Express {
   return app;
 }
 
+/** How long an idle kept-alive connection stays open (Node's default is 5 s). */
+export const KEEP_ALIVE_MS = 65_000;
+
 /**
  * /metrics (Prometheus text), /healthz (the process answers), /readyz (it can do its work), /runbook
  * (the operations guide the alerts link to). A port in
@@ -105,6 +108,11 @@ export async function startHttpServer(
   options: HttpServerOptions,
 ): Promise<{ server: Server; url: string; close(): Promise<void> }> {
   const server = createServer(httpApp(options));
+  // Node closes an idle kept-alive connection after 5 s; a client (a browser, a proxy, fetch) that sends its
+  // next request on it as it closes gets ECONNRESET. Keeping idle connections longer than the 60 s idle
+  // timeout of common proxies and load balancers leaves closing them to the client, which cannot race itself.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   await listen(server, options.port, options.host);
   const { port } = server.address() as AddressInfo;
   return {

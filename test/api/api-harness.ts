@@ -83,10 +83,14 @@ export async function startApi(
     const headers: Record<string, string> = {};
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
     if (body !== undefined || raw !== undefined) headers['content-type'] = 'application/json';
+    // A failed request names itself: "fetch failed" alone does not say which of a test's calls it was.
     const res = await fetch(`${service.httpUrl}/api/v1${path}`, {
       method,
       headers,
       ...(raw !== undefined ? { body: raw } : body !== undefined ? { body: JSON.stringify(body) } : {}),
+    }).catch((e: unknown) => {
+      const cause = (e as { cause?: { message?: string } }).cause?.message;
+      throw new Error(`${method} /api/v1${path}: ${(e as Error).message}${cause ? ` (${cause})` : ''}`, { cause: e });
     });
     const text = await res.text();
     return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T, headers: res.headers };

@@ -4,7 +4,12 @@ import express from 'express';
 import { Counter, Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ListenError } from '../../src/http/listen.js';
-import { READY_TIMEOUT_MS, type ReadyCheck, startHttpServer } from '../../src/observability/http-server.js';
+import {
+  KEEP_ALIVE_MS,
+  READY_TIMEOUT_MS,
+  type ReadyCheck,
+  startHttpServer,
+} from '../../src/observability/http-server.js';
 import { occupyPort } from '../support/cli.js';
 import { REPO_ROOT } from '../support/repo-paths.js';
 
@@ -37,6 +42,14 @@ describe('the worker HTTP server: /metrics, /healthz, /readyz, /runbook and noth
     expect(r.headers.get('content-type')).toBe(registry.contentType);
     expect(await r.text()).toContain('erpsync_http_test_total 0');
     expect(collected).toBe(before + 1);
+  });
+
+  it('given an idle kept-alive connection, then the server keeps it open 65 s (past the 60 s of common proxies) and says so, so a client reusing it never meets a close it did not expect', async () => {
+    const r = await fetch(`${server.url}/healthz`);
+    await r.text();
+    expect(r.headers.get('keep-alive')).toBe(`timeout=${KEEP_ALIVE_MS / 1000}`);
+    expect(KEEP_ALIVE_MS).toBeGreaterThan(60_000);
+    expect(server.server.headersTimeout).toBeGreaterThan(server.server.keepAliveTimeout);
   });
 
   it('answers /healthz with {"ok":true}', async () => {
