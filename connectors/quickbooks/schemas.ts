@@ -42,6 +42,7 @@ export const QboSalesItemLineDetail = z.looseObject({
   DiscountAmt: QboAmount.optional(),
   TaxInclusiveAmt: QboAmount.optional(),
   ServiceDate: z.string().optional(),
+  ClassRef: QboRef.optional(),
 });
 
 export const QboDiscountLineDetail = z.looseObject({
@@ -114,6 +115,22 @@ export const QboCustomer = z.looseObject({
 });
 export type QboCustomer = z.infer<typeof QboCustomer>;
 
+/**
+ * A custom field of a sales transaction (Finance.xsd CustomField: DefinitionId, Name, Type and one value
+ * by type). Legacy string fields and, with `include=enhancedAllCustomFields`, every field of the company
+ * (https://developer.intuit.com/app/developer/qbo/docs/workflows/create-custom-fields/get-started).
+ */
+export const QboCustomField = z.looseObject({
+  DefinitionId: QboId.optional(),
+  Name: z.string().optional(),
+  Type: z.string().optional(),
+  StringValue: z.string().optional(),
+  NumberValue: QboAmount.optional(),
+  DateValue: z.string().optional(),
+  BooleanValue: z.boolean().optional(),
+});
+export type QboCustomField = z.infer<typeof QboCustomField>;
+
 /** Invoice and CreditMemo share QBO's SalesTransaction shape. */
 const salesTransaction = {
   Id: QboId,
@@ -142,6 +159,9 @@ const salesTransaction = {
   BillEmail: z.looseObject({ Address: z.string().optional() }).optional(),
   CustomerMemo: z.looseObject({ value: z.string().optional() }).optional(),
   PrivateNote: z.string().optional(),
+  ClassRef: QboRef.optional(),
+  DepartmentRef: QboRef.optional(),
+  CustomField: z.array(QboCustomField).optional(),
   MetaData: QboMetaData,
   /** Added by our stream (not QBO): the customer record of CustomerRef, for customerDetails. */
   _customer: QboCustomer.optional(),

@@ -53,6 +53,7 @@ export const XeroContact = z.looseObject({
   IsCustomer: z.boolean().nullish(),
   IsSupplier: z.boolean().nullish(),
   DefaultCurrency: Str,
+  SalesTrackingCategories: z.array(z.looseObject({ TrackingCategoryName: Str, TrackingOptionName: Str })).nullish(),
   MergedToContactID: Str,
   UpdatedDateUTC: Str,
 });
@@ -71,6 +72,9 @@ export const XeroLineItem = z.looseObject({
   LineAmount: Num.nullish(),
   DiscountRate: Num.nullish(),
   DiscountAmount: Num.nullish(),
+  Tracking: z
+    .array(z.looseObject({ TrackingCategoryID: Str, TrackingOptionID: Str, Name: Str, Option: Str }))
+    .nullish(),
 });
 export type XeroLineItem = z.infer<typeof XeroLineItem>;
 
@@ -98,6 +102,7 @@ export const XeroInvoice = z.looseObject({
   InvoiceNumber: Str,
   ...documentFields,
   TotalDiscount: Num.nullish(),
+  ExpectedPaymentDate: Str,
   AmountDue: Num.nullish(),
   AmountPaid: Num.nullish(),
   AmountCredited: Num.nullish(),

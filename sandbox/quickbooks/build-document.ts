@@ -1,5 +1,5 @@
 import { COMPANY, EXPORT_TAX_CODE, GST_CODES, ITEMS } from './catalog.js';
-import type { DocKind, StoredCustomer, StoredDoc, StoredLine } from './model.js';
+import type { CustomFieldValue, DocKind, Ref, StoredCustomer, StoredDoc, StoredLine } from './model.js';
 import type { SeededRandom } from '../kit/seeded-random.js';
 
 /**
@@ -60,6 +60,9 @@ export interface NewDocument {
   notes?: string[];
   privateNote?: string;
   customerMemo?: string;
+  classRef?: Ref;
+  departmentRef?: Ref;
+  customFields?: CustomFieldValue[];
   invoiceRef?: string;
   at: number;
 }
@@ -86,6 +89,9 @@ export function buildDocument(n: NewDocument): StoredDoc {
     voided: false,
     ...(n.privateNote ? { privateNote: n.privateNote } : {}),
     ...(n.customerMemo ? { customerMemo: n.customerMemo } : {}),
+    ...(n.classRef ? { classRef: { ...n.classRef } } : {}),
+    ...(n.departmentRef ? { departmentRef: { ...n.departmentRef } } : {}),
+    ...(n.customFields?.length ? { customFields: n.customFields.map((f) => ({ ...f })) } : {}),
     linked: [],
     ...(n.invoiceRef ? { invoiceRef: n.invoiceRef } : {}),
     billAddr: { ...c.billAddr },

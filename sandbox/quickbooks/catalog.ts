@@ -90,6 +90,37 @@ export const ITEMS: readonly ItemDef[] = [
 ];
 
 /**
+ * Classes and departments ("locations" in QBO's UI) the generated transactions are tagged with
+ * (ClassRef, DepartmentRef: https://developer.intuit.com/app/developer/qbo/docs/api/accounting/all-entities/invoice).
+ */
+export const CLASSES: ReadonlyArray<{ value: string; name: string }> = [
+  { value: '5000000000000030101', name: 'Enterprise' },
+  { value: '5000000000000030102', name: 'SMB' },
+  { value: '5000000000000030103', name: 'Public sector' },
+];
+export const DEPARTMENTS: ReadonlyArray<{ value: string; name: string }> = [
+  { value: '1', name: 'Bengaluru' },
+  { value: '2', name: 'Mumbai' },
+];
+
+/**
+ * The company's custom fields on sales forms: two legacy string fields (DefinitionId 1 and 2, returned on
+ * every read) and three of QBO Advanced's enhanced fields, returned only with
+ * `include=enhancedAllCustomFields`
+ * (https://developer.intuit.com/app/developer/qbo/docs/workflows/create-custom-fields/get-started).
+ */
+export const CUSTOM_FIELDS = {
+  poNumber: { DefinitionId: '1', Name: 'P.O. Number', Type: 'StringType' },
+  salesRep: { DefinitionId: '2', Name: 'Sales Rep', Type: 'StringType' },
+  projectCode: { DefinitionId: '1000000001', Name: 'Project code', Type: 'StringType' },
+  contractMonths: { DefinitionId: '1000000002', Name: 'Contract months', Type: 'NumberType' },
+  renewalDate: { DefinitionId: '1000000003', Name: 'Renewal date', Type: 'DateType' },
+} as const;
+
+/** The legacy custom fields: the first three string fields, DefinitionId 1–3. */
+export const LEGACY_CUSTOM_FIELD_IDS: ReadonlySet<string> = new Set(['1', '2', '3']);
+
+/**
  * The company CompanyInfo and Preferences describe. The generated data is the Indian company's
  * (COMPANY); another profile (a US company, say) changes what the organisation reads say, so a test can
  * check what a connector takes from them: CompanyInfo.Country and CompanyAddr, and whether customers

@@ -1,5 +1,6 @@
 import { computeAmounts } from './compute-amounts.js';
 import { buildDocument, exchangeRateFor, generateLines, taxCodeFor } from './build-document.js';
+import { classificationFor } from './classification.js';
 import { generateCustomers } from './generate-customers.js';
 import type { StoredDoc } from './model.js';
 import type { QboStore } from './qbo-store.js';
@@ -24,7 +25,9 @@ export interface GenerateOptions {
  * invoices created in time order across `spanDays`, each possibly discounted, then paid in full (≈30 %)
  * or in part (≈25 %), voided (≈5 %) or deleted (≈5 %, within the last 20 days so CDC still shows it),
  * then credit memos against open invoices, applied up to their balance (some left unapplied). Amounts are
- * integer paise; every timestamp is at or before `now`, to the second.
+ * integer paise; every timestamp is at or before `now`, to the second. Invoices carry a class, a
+ * department, custom fields and a customer message (classification.ts); a credit memo its invoice's class
+ * and department.
  */
 export function generateData(store: QboStore, o: GenerateOptions): void {
   const rng = new SeededRandom(o.seed);
@@ -36,6 +39,7 @@ export function generateData(store: QboStore, o: GenerateOptions): void {
   }
   const customers = [...store.customers.values()];
   const docRng = rng.fork('invoices');
+  const tagRng = rng.fork('classification');
   const step = Math.max(1000, Math.floor((o.now - start) / Math.max(1, o.records)));
   const invoices: StoredDoc[] = [];
   for (let k = 0; k < o.records; k++) {
@@ -67,6 +71,7 @@ export function generateData(store: QboStore, o: GenerateOptions): void {
       applyTaxAfterDiscount: docRng.chance(0.8),
       ...(rate ? { exchangeRate: rate } : {}),
       ...(docRng.chance(0.1) ? { notes: ['Thank you for your business.'] } : {}),
+      ...classificationFor(tagRng, txnDate),
       at,
     });
     store.addDoc(doc);

@@ -45,6 +45,26 @@ export interface StoredLine {
   unitPricePaise: number;
 }
 
+/** A reference as QBO writes it: `{value, name}`. */
+export interface Ref {
+  value: string;
+  name: string;
+}
+
+/**
+ * A custom field as QBO returns it (Finance.xsd CustomField): the legacy string fields have DefinitionId
+ * "1".."3"; the others come back only with `include=enhancedAllCustomFields` (vendor-routes.ts).
+ */
+export interface CustomFieldValue {
+  DefinitionId: string;
+  Name: string;
+  Type: 'StringType' | 'NumberType' | 'DateType' | 'BooleanType';
+  StringValue?: string;
+  NumberValue?: number;
+  DateValue?: string;
+  BooleanValue?: boolean;
+}
+
 export interface LinkedTxn {
   TxnId: string;
   TxnType: string;
@@ -75,6 +95,10 @@ export interface StoredDoc {
   voided: boolean;
   privateNote?: string;
   customerMemo?: string;
+  /** Class and department (QBO's "location") of the whole transaction. */
+  classRef?: Ref;
+  departmentRef?: Ref;
+  customFields?: CustomFieldValue[];
   linked: LinkedTxn[];
   /** Credit memos: the invoice they correct (IN region). */
   invoiceRef?: string;

@@ -311,6 +311,8 @@ export class QboStore {
       taxCodeId: inv.taxCodeId,
       ...(inv.exchangeRate ? { exchangeRate: inv.exchangeRate } : {}),
       customerMemo: `Credit against ${inv.docNumber}`,
+      ...(inv.classRef ? { classRef: inv.classRef } : {}),
+      ...(inv.departmentRef ? { departmentRef: inv.departmentRef } : {}),
       invoiceRef: inv.id,
       at,
     });

@@ -110,6 +110,9 @@ export function renderDoc(doc: StoredDoc, rc: RenderContext): Record<string, unk
     ...(doc.billEmail ? { BillEmail: { Address: doc.billEmail } } : {}),
     ...(doc.customerMemo ? { CustomerMemo: { value: doc.customerMemo } } : {}),
     ...(doc.privateNote ? { PrivateNote: doc.privateNote } : {}),
+    ...(doc.classRef ? { ClassRef: { ...doc.classRef } } : {}),
+    ...(doc.departmentRef ? { DepartmentRef: { ...doc.departmentRef } } : {}),
+    ...(doc.customFields?.length ? { CustomField: doc.customFields.map((f) => ({ ...f })) } : {}),
     MetaData: metaData(doc.createTime, doc.lastUpdated, rc),
   };
   if (doc.kind === 'Invoice') {

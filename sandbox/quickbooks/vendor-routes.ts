@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type RouteContext, type RouteResult, Router } from '../kit/router.js';
 import { cdcRoute } from './cdc-route.js';
+import { withCustomFieldsFor } from './custom-field-view.js';
 import { type EmulatorState, responseTime } from './emulator-state.js';
 import { ok, qboFaults } from './qbo-fault.js';
 import { executeQuery } from './query-executor.js';
@@ -16,6 +17,8 @@ import { parseQuery, QueryError } from './query-parser.js';
  * Every API call: a valid Bearer token (lowercase 401 3200), the path's realm must be the sandbox company
  * (403 3100), then the realm's limits (429 3001), then `latencyMs` of "processing" while it holds its slot.
  * `minorversion` is accepted and counted, never required (Intuit applies minor version 75 when none is sent).
+ * Reads show a transaction's enhanced custom fields only with `include=enhancedAllCustomFields`
+ * (custom-field-view.ts).
  */
 /** The consent page's form posts here (the sandbox's own path). */
 export const QBO_DECISION_PATH = '/connect/oauth2/decision';
@@ -62,7 +65,8 @@ export function vendorRouter(state: EmulatorState): Router {
       return qboFaults.validation('4000', 'Error parsing query', 'QueryParserError: no query given', time);
     try {
       const q = parseQuery(statement);
-      const result = executeQuery(q, state.store.rows(q.entity), state.offsetMinutes);
+      const rows = withCustomFieldsFor(state.store.rows(q.entity), ctx.query.get('include'));
+      const result = executeQuery(q, rows, state.offsetMinutes);
       return ok({ ...result, time });
     } catch (e) {
       if (e instanceof QueryError)
@@ -86,7 +90,7 @@ export function vendorRouter(state: EmulatorState): Router {
         `Something you're trying to use has been made inactive. Check the fields with accounts, customers, items, vendors or employees. ${entity} ${ctx.params.id}`,
         time,
       );
-    return ok({ [entity]: row, time });
+    return ok({ [entity]: withCustomFieldsFor([row], ctx.query.get('include'))[0], time });
   };
 
   return (

@@ -13,6 +13,7 @@ import { generateLineSpecs, pickLineAmountTypes } from './generate-lines.js';
 import { SeededRandom } from '../kit/seeded-random.js';
 import type { TenantProfile } from './tenants.js';
 import { timeline } from './timeline.js';
+import { addTracking } from './tracking.js';
 import { msDate, parseMsDate, utcDay } from './xero-date.js';
 import type { XeroContact, XeroCreditNote, XeroInvoice, XeroOrganisation } from './xero-records.js';
 
@@ -184,6 +185,7 @@ function generateTenant(
     else if (outcome === 'DELETED') deleteDocument(cn, createdMs + cnRng.int(1, 86_400) * 1000);
     return cn;
   });
+  addTracking(rng.fork('tracking'), invoices, creditNotes, contacts);
   return { profile, organisation, contacts, invoices, creditNotes };
 }
 

@@ -19,7 +19,15 @@ export interface XeroLineItem {
   LineAmount: number;
   DiscountRate?: number;
   DiscountAmount?: number;
-  Tracking: unknown[];
+  Tracking: XeroLineTracking[];
+}
+
+/** A line's tracking: a category and the option chosen (LineItems.Tracking, at most two per line). */
+export interface XeroLineTracking {
+  TrackingCategoryID: string;
+  TrackingOptionID: string;
+  Name: string;
+  Option: string;
 }
 
 export interface XeroContactSummary {
@@ -72,6 +80,8 @@ export interface XeroInvoice {
   AmountPaid: number;
   AmountCredited: number;
   FullyPaidOnDate?: string;
+  /** Sales invoices: the date the customer said they would pay, when one was set. */
+  ExpectedPaymentDate?: string;
   Payments: XeroPayment[];
   CreditNotes: XeroCreditNoteRef[];
   Prepayments: unknown[];
@@ -165,6 +175,8 @@ export interface XeroContact {
   IsSupplier: boolean;
   IsCustomer: boolean;
   DefaultCurrency?: string;
+  /** The contact's default sales tracking (category and option names). */
+  SalesTrackingCategories?: Array<{ TrackingCategoryName: string; TrackingOptionName: string }>;
   MergedToContactID?: string;
   HasValidationErrors: boolean;
   UpdatedDateUTC: string;

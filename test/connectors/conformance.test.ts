@@ -6,6 +6,15 @@ import type { LineItem } from '../../src/billing/schemas/invoice.js';
 import { type EntityName, LIFECYCLES, type SourceRecord, type Stream } from '../../src/connector/types.js';
 import { DataContractError } from '../../src/errors/index.js';
 import { type MapFailure, QUARANTINE_REASON_CODES } from '../../src/mapping/quarantine-reason.js';
+import { COVERAGE_SOURCES } from './support/coverage-sources.js';
+import {
+  filledBy,
+  modelFields,
+  parseCoverageDoc,
+  readCoverageDoc,
+  type Vendor,
+  VENDORS,
+} from './support/field-coverage.js';
 import {
   type DocumentEntity,
   DOCUMENTS,
@@ -788,4 +797,77 @@ describe('9. One engine: every stream makes its records the same way (src/connec
       });
     },
   );
+});
+
+describe('10. Field coverage: every billing input field is filled from the source, or docs/field-coverage.md says why not', () => {
+  const doc = parseCoverageDoc(readCoverageDoc());
+  const model = modelFields();
+  /** Each vendor's fixtures, mapped once: the fields they fill ("Shape.field") and what they mapped. */
+  const measured = new Map(
+    VENDORS.map((vendor) => {
+      const mapped = COVERAGE_SOURCES[vendor]();
+      const filled = new Set<string>();
+      for (const m of mapped) if (m.result.ok) for (const f of filledBy(m.result.value)) filled.add(f);
+      return [vendor, { mapped, filled }] as const;
+    }),
+  );
+
+  it('given docs/field-coverage.md, when its tables are read, then they have one row per field of every billing input object and nothing else', () => {
+    const expected = [...model].flatMap(([shape, fields]) => fields.map((f) => `${shape}.${f}`)).sort();
+    const declared = [...doc].flatMap(([shape, rows]) => [...rows.keys()].map((f) => `${shape}.${f}`)).sort();
+    expect(
+      expected.filter((f) => !declared.includes(f)),
+      'billing fields with no row',
+    ).toEqual([]);
+    expect(
+      declared.filter((f) => !expected.includes(f)),
+      'rows for fields billing does not have',
+    ).toEqual([]);
+    for (const [shape, rows] of doc)
+      for (const [field, row] of rows)
+        for (const vendor of VENDORS) expect(row[vendor].text, `${shape}.${field}: ${vendor}'s cell`).not.toBe('');
+  });
+
+  it.each(VENDORS.map((v) => [v] as const))(
+    'given the %s fixtures mapped by the connector, then they include at least one invoice, one credit note and one customer mapped to a body',
+    (vendor) => {
+      const kinds = new Set(measured.get(vendor)!.mapped.flatMap((m) => (m.result.ok ? [m.result.value.kind] : [])));
+      expect([...kinds].sort()).toEqual(['credit-note', 'customer', 'invoice']);
+    },
+  );
+
+  it.each(VENDORS.map((v) => [v] as const))(
+    'given the %s fixtures mapped by the connector, when each billing field is compared with its row, then every field the row names a source for is filled, and none the row declares unfilled (none, not mapped, no fixture, default, pending) is',
+    (vendor: Vendor) => {
+      const { filled } = measured.get(vendor)!;
+      const wrong: string[] = [];
+      for (const [shape, fields] of model) {
+        for (const field of fields) {
+          const key = `${shape}.${field}`;
+          const row = doc.get(shape)?.get(field);
+          if (!row) continue; // reported by the test above
+          const cell = row[vendor];
+          if (!cell.absent && !filled.has(key))
+            wrong.push(`${key}: the doc names "${cell.text}" but no ${vendor} fixture fills it`);
+          if (cell.absent && filled.has(key))
+            wrong.push(`${key}: the doc says "${cell.text}" but the ${vendor} mapper fills it from a fixture`);
+        }
+      }
+      expect(wrong).toEqual([]);
+    },
+  );
+
+  it('given a coverage table, when it is parsed, then a cell starting with none, not mapped, no fixture, default or pending is a declaration of absence and any other cell names a source', () => {
+    const table = [
+      '### InvoiceInput',
+      '',
+      '| Field | Zoho Books | QuickBooks | Xero |',
+      '|---|---|---|---|',
+      '| referenceText | `reference_number` | **none**: no field | not mapped: why |',
+      '| tags | pending: `tags[]` | no fixture: `X` | default: `Y` |',
+    ].join('\n');
+    const rows = parseCoverageDoc(table).get('InvoiceInput')!;
+    expect(VENDORS.map((v) => rows.get('referenceText')![v].absent)).toEqual([false, true, true]);
+    expect(VENDORS.map((v) => rows.get('tags')![v].absent)).toEqual([true, true, true]);
+  });
 });

@@ -15,6 +15,7 @@ import {
 } from '../../../src/mapping/index.js';
 import { mapping, parseRecord, type Steps } from '../../../src/mapping/steps.js';
 import { QboCreditMemo } from '../schemas.js';
+import { tagsOf } from './tags.js';
 import { amountsOf, type DocumentAmounts } from './totals.js';
 
 /**
@@ -25,6 +26,7 @@ import { amountsOf, type DocumentAmounts } from './totals.js';
  * - The credit-note body has no discount field: a DiscountLineDetail becomes a negative "Discount" line and
  *   creditNoteSubtotal is net of it, so subtotal + tax = total still holds; QBO's shipping line
  *   (SHIPPING_ITEM_ID, lines.ts) becomes a "Shipping" line and is inside creditNoteSubtotal, for the same reason.
+ * - reason = CustomerMemo; tags: Class, Department and the custom fields (tags.ts).
  * - creditNoteRemainingAmount = RemainingCredit; sourceStatus says applied / partially_applied / open
  *   (creditMemoStatus).
  */
@@ -39,6 +41,7 @@ export function toCreditNote(record: SourceRecord<unknown>, ctx: MapContext<unkn
     const number = memo.DocNumber?.trim();
     if (!number) s.warn(`credit memo ${memo.Id} has no DocNumber; its Id is used as the number`);
     const reason = memo.CustomerMemo?.value?.trim();
+    const tags = tagsOf(s, memo);
     const { currency } = a;
     const draft: CreditNoteInputDraft = {
       creditNoteId: creditNoteIdFor(ctx.connectionId, memo.Id),
@@ -65,6 +68,7 @@ export function toCreditNote(record: SourceRecord<unknown>, ctx: MapContext<unkn
       ...(a.placeOfSupply ? { placeOfSupply: a.placeOfSupply } : {}),
       ...(reason ? { reason } : {}),
       creditNoteOriginSource: ctx.originSource,
+      ...(tags ? { tags } : {}),
       metaData: sourceMeta({
         system: 'quickbooks',
         status: creditMemoStatus(a.total, remaining),

@@ -13,10 +13,12 @@ import {
   ZERO,
   wireAmount,
   sourceMeta,
+  nonBlank,
 } from '../../../src/mapping/index.js';
 import { mapping, parseRecord } from '../../../src/mapping/steps.js';
 import { QboInvoice } from '../schemas.js';
 import { linkedInvoiceIds } from './credit-note.js';
+import { tagsOf } from './tags.js';
 import { amountsOf } from './totals.js';
 
 /**
@@ -27,6 +29,8 @@ import { amountsOf } from './totals.js';
  * - invoicePaidAmount = TotalAmt − Balance − credits applied by credit memos we can attribute
  *   (creditsApplied); those credits go to invoiceAdjustedAmount, so billing's outstanding
  *   (total − paid − adjusted) equals QBO's Balance.
+ * - tags: Class, Department and the custom fields (tags.ts); metaData.customerMemo = CustomerMemo (the
+ *   message printed for the customer: billing's invoice has no field for it).
  * - metaData.sourceStatus: voided | paid | partially_paid | open (invoiceStatus); a void is a status.
  */
 export function toInvoice(record: SourceRecord<unknown>, ctx: MapContext<unknown>): MapResult<BillingBody> {
@@ -51,6 +55,7 @@ export function toInvoice(record: SourceRecord<unknown>, ctx: MapContext<unknown
 
     const number = inv.DocNumber?.trim();
     if (!number) s.warn(`invoice ${inv.Id} has no DocNumber; its Id is used as the number`);
+    const tags = tagsOf(s, inv);
     const draft: InvoiceInputDraft = {
       invoiceId: invoiceIdFor(ctx.connectionId, inv.Id),
       erpId: inv.Id,
@@ -78,6 +83,7 @@ export function toInvoice(record: SourceRecord<unknown>, ctx: MapContext<unknown
       customerDetails: a.customerDetails,
       ...(a.customerDetails.name ? { customerName: a.customerDetails.name } : {}),
       ...(a.placeOfSupply ? { placeOfSupply: a.placeOfSupply } : {}),
+      ...(tags ? { tags } : {}),
       invoiceOriginSource: ctx.originSource,
       metaData: sourceMeta({
         system: 'quickbooks',
@@ -85,6 +91,7 @@ export function toInvoice(record: SourceRecord<unknown>, ctx: MapContext<unknown
         version: a.version,
         syncToken: inv.SyncToken,
         erpNumber: number || undefined,
+        customerMemo: nonBlank(inv.CustomerMemo?.value),
       }),
     };
     const result = finalizeInvoice(draft, s.warnings);

@@ -58,6 +58,14 @@ export function selectStatement(o: SelectOptions): string {
 }
 
 /**
+ * Sales transactions are read with `include=enhancedAllCustomFields`: without it QBO returns only the first
+ * three string custom fields; with it, every custom field of the company, of every type
+ * (https://developer.intuit.com/app/developer/qbo/docs/workflows/create-custom-fields/get-started). They
+ * become tags (map/tags.ts).
+ */
+const CUSTOM_FIELD_ENTITIES: ReadonlySet<string> = new Set(['Invoice', 'CreditMemo']);
+
+/**
  * One query call: `GET /v3/company/{realmId}/query?query=<statement>&minorversion=75`. Returns the
  * entity's rows ([] for the empty `QueryResponse: {}`) and the response `time`.
  */
@@ -71,7 +79,7 @@ export async function runQuery<T extends z.ZodTypeAny>(
   const response = await ctx.http.request({
     path: 'query',
     endpoint: `GET /query ${entity}`,
-    query: { query: statement },
+    query: { query: statement, ...(CUSTOM_FIELD_ENTITIES.has(entity) ? { include: 'enhancedAllCustomFields' } : {}) },
     schema: qboQueryResponse(entity, item),
     signal: ctx.signal,
   });

@@ -23,6 +23,7 @@ import { readLookups } from '../streams/lookups.js';
 import { currencyOf, exchangeRateOf } from './fx.js';
 import { amountsOf } from './totals.js';
 import { customerDetailsOf } from './party.js';
+import { trackingTagsOf } from './tags.js';
 
 /**
  * A Xero ACCRECCREDIT credit note (https://developer.xero.com/documentation/api/accounting/creditnotes)
@@ -33,7 +34,7 @@ import { customerDetailsOf } from './party.js';
  *   credit to the same invoice ids our invoice stream upserts.
  * - creditNoteRemainingAmount = RemainingCredit. Unless VOIDED/DELETED/DRAFT/SUBMITTED: Total − Σ
  *   allocations − Σ cash refunds (Payments) = RemainingCredit, else AMOUNTS_INCONSISTENT.
- * - reason = Reference.
+ * - reason = Reference; tags = the lines' tracking categories (tags.ts).
  */
 type Application = { invoiceId: string; invoiceNumber?: string; amount: number };
 
@@ -98,6 +99,7 @@ export function toCreditNote(record: SourceRecord, ctx: MapContext): MapResult<B
     }
     const remainingWire = remaining !== undefined ? wireAmount(s, remaining, currency, 'RemainingCredit') : undefined;
     const exchangeRate = exchangeRateOf(s, currency, raw.CurrencyRate, ctx, lookups);
+    const tags = trackingTagsOf(raw.LineItems);
 
     const draft: CreditNoteInputDraft = {
       creditNoteId: creditNoteIdFor(ctx.connectionId, raw.CreditNoteID),
@@ -116,6 +118,7 @@ export function toCreditNote(record: SourceRecord, ctx: MapContext): MapResult<B
       ...(raw.Reference?.trim() ? { reason: raw.Reference.trim() } : {}),
       erpId: raw.CreditNoteID,
       creditNoteOriginSource: ctx.originSource,
+      ...(tags ? { tags } : {}),
       metaData: sourceMeta({
         system: 'xero',
         status: raw.Status,

@@ -4,6 +4,7 @@ import { mapping, parseRecord } from '../../../src/mapping/steps.js';
 import { XeroContact } from '../schemas.js';
 import { readLookups } from '../streams/lookups.js';
 import { customerDetailsOf } from './party.js';
+import { contactTagsOf } from './tags.js';
 
 /**
  * A Xero contact (https://developer.xero.com/documentation/api/accounting/contacts) → the billing
@@ -13,13 +14,15 @@ import { customerDetailsOf } from './party.js';
  * contact on an incremental read; a contact that is only a supplier (IsSupplier true, IsCustomer not)
  * comes marked notForBilling and is skipped and counted before any mapping, so it never reaches this
  * mapper or billing. ARCHIVED contacts map with customerStatus INACTIVE (Xero never deletes contacts; a
- * merge shows in metaData.mergedTo).
+ * merge shows in metaData.mergedTo). tags = the contact's default sales tracking (tags.ts).
  */
 export function toCustomer(record: SourceRecord, ctx: MapContext): MapResult<BillingBody> {
   return mapping((s) => {
     const raw = parseRecord(s, XeroContact, record.raw, 'contact', 'Xero');
     if (!raw.Name?.trim()) s.fail(mapFail('MISSING_FIELD', 'Name is missing', { field: 'Name' }));
     const details = customerDetailsOf(raw, ctx.connectionId, readLookups(ctx.lookups));
+    const tags = contactTagsOf(raw);
+    if (tags) details.tags = tags;
     details.metaData = sourceMeta({
       system: 'xero',
       status: raw.ContactStatus ?? 'ACTIVE',

@@ -21,12 +21,16 @@ import { readLookups } from '../streams/lookups.js';
 import { currencyOf, exchangeRateOf } from './fx.js';
 import { amountsOf } from './totals.js';
 import { customerDetailsOf } from './party.js';
+import { trackingTagsOf } from './tags.js';
 
 /**
  * A Xero ACCREC invoice (https://developer.xero.com/documentation/api/accounting/invoices) → the billing
  * invoice body. Pure; never throws for bad data.
  * - ids: invoiceId = invoiceIdFor(connection, InvoiceID), erpId = InvoiceID, invoiceNumber = InvoiceNumber.
- * - dates: Date/DueDate (`/Date(ms+0000)/`, else DateString) as UTC calendar days.
+ * - dates: Date/DueDate (`/Date(ms+0000)/`, else DateString) as UTC calendar days; promiseToPayDate =
+ *   ExpectedPaymentDate (the date the customer said they would pay), same form.
+ * - referenceText = Reference ("ACCREC only – additional reference number"); tags = the lines' tracking
+ *   categories (tags.ts).
  * - money: lines.ts (Exclusive/Inclusive/NoTax, discounts inside LineAmount), tax.ts (CGST/SGST split).
  * - invoicePaidAmount = AmountPaid (cash); invoiceAdjustedAmount = AmountCredited (credit notes,
  *   prepayments and overpayments allocated). Checked: paid ≤ total and, unless VOIDED/DELETED (Xero zeroes
@@ -52,6 +56,13 @@ export function toInvoice(record: SourceRecord, ctx: MapContext): MapResult<Bill
       raw.DueDate || raw.DueDateString
         ? s.take(parseCalendarDate(raw.DueDate ?? raw.DueDateString, 'DueDate'))
         : undefined;
+    // Xero shows ExpectedPaymentDate on sales invoices "when this has been set" (invoices page); its
+    // twin PlannedPaymentDate is for bills, which this mapper never takes.
+    const promised = raw.ExpectedPaymentDate
+      ? s.take(parseCalendarDate(raw.ExpectedPaymentDate, 'ExpectedPaymentDate'))
+      : undefined;
+    const reference = nonBlank(raw.Reference);
+    const tags = trackingTagsOf(raw.LineItems);
 
     const lookups = readLookups(ctx.lookups);
     const a = amountsOf(s, raw, currency, lookups, 'invoiceTax');
@@ -70,6 +81,7 @@ export function toInvoice(record: SourceRecord, ctx: MapContext): MapResult<Bill
       invoiceNumber: number,
       invoiceDate: { date },
       ...(due ? { invoiceDueDate: { date: due } } : {}),
+      ...(promised ? { promiseToPayDate: { date: promised } } : {}),
       invoiceSubtotal: a.wire.subtotal,
       invoiceTax: a.tax,
       invoiceTotal: a.wire.total,
@@ -80,6 +92,8 @@ export function toInvoice(record: SourceRecord, ctx: MapContext): MapResult<Bill
       lineItems: a.lineItems,
       customerDetails: customerDetailsOf(contact, ctx.connectionId, lookups),
       ...(contact.Name?.trim() ? { customerName: contact.Name.trim() } : {}),
+      ...(reference ? { referenceText: reference } : {}),
+      ...(tags ? { tags } : {}),
       erpId: raw.InvoiceID,
       invoiceOriginSource: ctx.originSource,
       metaData: sourceMeta({
@@ -87,7 +101,7 @@ export function toInvoice(record: SourceRecord, ctx: MapContext): MapResult<Bill
         status: raw.Status,
         version: record.version,
         erpNumber: number,
-        reference: nonBlank(raw.Reference),
+        reference,
         lineAmountTypes: raw.LineAmountTypes ?? null,
       }),
     };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningQuickBooksEmulator, startQuickBooksEmulator } from '../../../sandbox/quickbooks/index.js';
-import { admin, qboQuery } from '../../connectors/quickbooks/http.js';
+import { admin, qboGet, qboQuery } from '../../connectors/quickbooks/http.js';
 
 type Json = Record<string, any>;
 
@@ -18,6 +18,26 @@ describe('QBO sandbox generated company', () => {
     invoices = (await qboQuery(emu, 'SELECT * FROM Invoice MAXRESULTS 1000')).body.QueryResponse.Invoice;
   });
   afterAll(() => emu.close());
+
+  it('given the generated invoices, then they carry classes, departments, a customer message and custom fields, the enhanced ones only when the read asks include=enhancedAllCustomFields (QBO shows the legacy string fields 1–3 otherwise)', async () => {
+    const ids = (rows: Json[]) => rows.flatMap((i) => (i.CustomField ?? []).map((f: Json) => String(f.DefinitionId)));
+    expect(invoices.some((i) => i.ClassRef?.name)).toBe(true);
+    expect(invoices.some((i) => i.DepartmentRef?.name)).toBe(true);
+    expect(invoices.some((i) => i.CustomerMemo?.value)).toBe(true);
+    expect(new Set(ids(invoices))).toEqual(new Set(['1', '2']));
+    const all = (
+      await qboGet(emu, 'query', { query: 'SELECT * FROM Invoice MAXRESULTS 1000', include: 'enhancedAllCustomFields' })
+    ).body.QueryResponse.Invoice as Json[];
+    expect(new Set(ids(all))).toEqual(new Set(['1', '2', '1000000001', '1000000002', '1000000003']));
+    const typed = all.flatMap((i) => (i.CustomField ?? []) as Json[]);
+    expect(typed.find((f) => f.Type === 'NumberType')?.NumberValue).toEqual(expect.any(Number));
+    expect(typed.find((f) => f.Type === 'DateType')?.DateValue).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const one = all.find((i) => ids([i]).includes('1000000001'))!;
+    const read = await qboGet(emu, `invoice/${one.Id}`, {});
+    expect(ids([read.body.Invoice])).not.toContain('1000000001');
+    const readAll = await qboGet(emu, `invoice/${one.Id}`, { include: 'enhancedAllCustomFields' });
+    expect(ids([readAll.body.Invoice])).toContain('1000000001');
+  });
 
   it('given the default generator, then it has every case the connector must handle', async () => {
     const taxLines = (i: Json) => (i.TxnTaxDetail.TaxLine ?? []) as Json[];

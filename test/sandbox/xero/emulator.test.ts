@@ -54,6 +54,23 @@ const invoicesOf = (r: { json?: Record<string, unknown> }) => (r.json?.Invoices 
 const q = (where: string) => encodeURIComponent(where);
 
 describe('Xero emulator', () => {
+  it('given the generated history, then sales lines carry tracking categories, some owed invoices an ExpectedPaymentDate after their due date, and some customers a default sales tracking', async () => {
+    const invoices = invoicesOf(await api(`Invoices?page=1&pageSize=1000&where=${q('Type=="ACCREC"')}`));
+    const tracked = invoices.flatMap((i) => i.LineItems.flatMap((l) => l.Tracking));
+    expect(new Set(tracked.map((t) => t.Name))).toEqual(new Set(['Region', 'Sales channel']));
+    expect(tracked.every((t) => t.Option && t.TrackingCategoryID && t.TrackingOptionID)).toBe(true);
+    const promised = invoices.filter((i) => i.ExpectedPaymentDate);
+    expect(promised.length).toBeGreaterThan(0);
+    for (const i of promised) {
+      expect(i.Status).toBe('AUTHORISED');
+      expect(parseMsDate(i.ExpectedPaymentDate)!).toBeGreaterThanOrEqual(parseMsDate(i.DueDate)!);
+    }
+    const contacts = ((await api('Contacts?page=1&includeArchived=true')).json?.Contacts ?? []) as Array<
+      Record<string, any>
+    >;
+    expect(contacts.some((c) => c.SalesTrackingCategories?.[0]?.TrackingOptionName)).toBe(true);
+  });
+
   it('given no xero-tenant-id or an unknown one, then 403 problem; GET /connections lists both organisations', async () => {
     const missing = await api('Invoices', { tenant: null });
     expect(missing.status).toBe(403);

@@ -60,6 +60,11 @@ const CASES = [
     shows: 'fully applied to the invoice it names: TotalAmt − RemainingCredit',
   },
   {
+    fixture: 'credit-memo-usd',
+    map: toCreditNote,
+    shows: 'USD, unapplied, in an INR company: ExchangeRate as is; a line class and a department as tags',
+  },
+  {
     fixture: 'customer-registered',
     map: toCustomer,
     shows: 'a registered Indian business: GSTIN and PAN, GSTRegistrationType in metaData',

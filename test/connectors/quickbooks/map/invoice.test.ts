@@ -335,3 +335,47 @@ describe('QuickBooks text lines, amount-only lines and tax-inclusive documents',
     expect(invoice.invoiceTotal).toBe(88500);
   });
 });
+
+describe('QuickBooks invoice → tags and customerMemo', () => {
+  it('given ClassRef, DepartmentRef and custom fields of every type, then tags holds the class, the department and each field with a value under its Name; CustomerMemo goes to metaData', () => {
+    const { invoice, warnings } = mapped(fixture('invoice-inter-state'));
+    expect(invoice.tags).toEqual({
+      Class: 'Enterprise',
+      Department: 'Mumbai',
+      'P.O. Number': 'PO-88121',
+      'Project code': 'PRJ-BHT-014',
+      'Contract months': 12,
+      'Renewal date': '2026-02-10',
+    });
+    expect(invoice.metaData).toMatchObject({ customerMemo: 'Thank you for your business.' });
+    expect(warnings).toEqual([]);
+  });
+
+  it("given no document ClassRef but classes on the lines, then Class lists the lines' classes, distinct, in line order", () => {
+    const raw = fixture<Record<string, any>>('invoice-intra-state');
+    const items = raw.Line.filter((l: Record<string, any>) => l.DetailType === 'SalesItemLineDetail');
+    items.forEach((l: Record<string, any>, i: number) => {
+      l.SalesItemLineDetail.ClassRef = { value: String(i), name: i === 1 ? 'SMB' : 'Enterprise' };
+    });
+    expect(items.length).toBeGreaterThan(1);
+    const { invoice } = mapped({ ...raw, _customer: fixture('customer-registered') });
+    expect(invoice.tags).toEqual({ Class: 'Enterprise, SMB' });
+  });
+
+  it('given a custom field named like a tag already set, and a ref without a name, then the first value is kept and each is warned about, never silently overwritten', () => {
+    const raw = fixture<Record<string, any>>('invoice-inter-state');
+    raw.CustomField = [
+      { DefinitionId: '1', Name: 'Class', Type: 'StringType', StringValue: 'Gold' },
+      { DefinitionId: '2', Name: 'Region', Type: 'STRING_TYPE', StringValue: 'West' },
+      { DefinitionId: '3', Name: 'Region', Type: 'StringType', StringValue: 'East' },
+    ];
+    raw.DepartmentRef = { value: '9' };
+    const { invoice, warnings } = mapped(raw);
+    expect(invoice.tags).toEqual({ Class: 'Enterprise', Region: 'West' });
+    expect(warnings).toEqual([
+      'DepartmentRef 9 has no name; not sent as a tag',
+      'CustomField.0 "Class" repeats a tag already set; the first value is kept',
+      'CustomField.2 "Region" repeats a tag already set; the first value is kept',
+    ]);
+  });
+});

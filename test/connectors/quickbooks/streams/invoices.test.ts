@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { toInvoice } from '../../../../connectors/quickbooks/map/invoice.js';
 import { invoicesStream } from '../../../../connectors/quickbooks/streams/invoices.js';
 import type { State } from '../../../../connectors/quickbooks/streams/state.js';
 import type { RunningQuickBooksEmulator } from '../../../../sandbox/quickbooks/index.js';
@@ -248,5 +249,29 @@ describe('QuickBooks invoices stream against the sandbox', () => {
     const live = [...h.emu.store.docs.Invoice.keys()];
     expect(live.every((id) => listed.has(id))).toBe(true);
     expect([...h.emu.store.docs.Invoice.values()].some((d) => d.voided && listed.has(d.id))).toBe(true);
+  });
+
+  it("given a company whose invoices carry a class, a department and QBO Advanced's enhanced custom fields, when invoices are read and mapped, then the read asks for every custom field (include=enhancedAllCustomFields) and each invoice's tags hold its class, department and every custom field with a value", async () => {
+    h = await harness({ records: 40, customers: 6, creditMemos: 0, spanDays: 30 });
+    const { records } = await readAll(invoicesStream, h.ctx(), invoicesStream.initialState());
+    const lookups = (await invoicesStream.lookups!(h.ctx())) as Record<string, unknown>;
+    const ctx = { connectionId: 'qbo-test', originSource: 'EXTERNAL_SYSTEM_B' as const, baseCurrency: 'INR', lookups };
+    let enhanced = 0;
+    for (const record of records.filter((r) => !r.deleted)) {
+      const doc = h.emu.store.docs.Invoice.get(record.id)!;
+      const result = toInvoice(record, ctx);
+      if (!result.ok || result.value.kind !== 'invoice') throw new Error(`${record.id}: not mapped`);
+      const expected: Record<string, unknown> = {
+        ...(doc.classRef ? { Class: doc.classRef.name } : {}),
+        ...(doc.departmentRef ? { Department: doc.departmentRef.name } : {}),
+        ...Object.fromEntries(
+          (doc.customFields ?? []).map((f) => [f.Name, f.StringValue ?? f.NumberValue ?? f.DateValue]),
+        ),
+      };
+      expect(result.value.invoice.tags ?? {}, record.id).toEqual(expected);
+      if (doc.customFields?.some((f) => f.Name === 'Contract months')) enhanced += 1;
+    }
+    // The generated company has enhanced fields on some invoices: without the include, none would arrive.
+    expect(enhanced).toBeGreaterThan(0);
   });
 });

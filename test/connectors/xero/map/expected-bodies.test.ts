@@ -72,6 +72,13 @@ const CASES = [
     shows: 'two live allocations and a deleted one, applied to the invoice ids the invoice stream uses',
   },
   {
+    expected: 'credit-note-usd-in-inr-org',
+    record: () => creditNoteRecord('credit-note-usd-in-inr-org.json'),
+    map: toCreditNote,
+    ctx: INDIA,
+    shows: 'USD in an INR organisation, unallocated: the rate inverted, a tracked line as tags',
+  },
+  {
     expected: 'credit-note-uk-inclusive-text-line',
     record: () => creditNoteRecord('credit-note-uk-inclusive-text-line.json'),
     map: toCreditNote,

@@ -162,3 +162,53 @@ describe('Xero line discounts: Xero’s arithmetic wins', () => {
     expect(!result.ok && result.reason).toBe('AMOUNTS_INCONSISTENT');
   });
 });
+
+describe('Xero invoice → referenceText, promiseToPayDate and tags', () => {
+  type Raw = Record<string, any>;
+  /** invoice-inclusive-gst.json changed by `edit`. */
+  const variant = (edit: (raw: Raw) => void) => {
+    const record = invoiceRecord('invoice-inclusive-gst.json');
+    const raw = structuredClone(record.raw) as Raw;
+    edit(raw);
+    return toInvoice({ ...record, raw: raw as never }, inIndia());
+  };
+
+  it('given lines tracked under two categories, one with different options on different lines, then tags has one key per category, the options distinct and in line order', () => {
+    const invoice = invoiceOf(variant(() => {}));
+    expect(invoice.tags).toEqual({ Region: 'South, West', 'Sales channel': 'Partner' });
+    expect(invoice.referenceText).toBe('PO-5521');
+    expect(invoice.promiseToPayDate).toEqual({ date: '2025-04-10' });
+  });
+
+  it('given no line tracked, no Reference and no ExpectedPaymentDate, then the body has no tags, referenceText or promiseToPayDate', () => {
+    const invoice = invoiceOf(
+      variant((raw) => {
+        for (const line of raw.LineItems) line.Tracking = [];
+        raw.Reference = '  ';
+        delete raw.ExpectedPaymentDate;
+      }),
+    );
+    expect(invoice).not.toHaveProperty('tags');
+    expect(invoice).not.toHaveProperty('referenceText');
+    expect(invoice).not.toHaveProperty('promiseToPayDate');
+  });
+
+  it('given a tracking entry without an option, then that category is left out rather than sent empty', () => {
+    const invoice = invoiceOf(
+      variant((raw) => {
+        raw.LineItems[0].Tracking = [{ Name: 'Region', Option: '' }];
+        raw.LineItems[1].Tracking = [];
+        raw.LineItems[2].Tracking = [];
+      }),
+    );
+    expect(invoice).not.toHaveProperty('tags');
+  });
+
+  it('given an ExpectedPaymentDate that is not a date, then INVALID_FIELD names it', () => {
+    const r = variant((raw) => {
+      raw.ExpectedPaymentDate = 'soon';
+    });
+    expect(r).toMatchObject({ ok: false, reason: 'INVALID_FIELD' });
+    if (!r.ok) expect(r.message).toContain('ExpectedPaymentDate');
+  });
+});
