@@ -260,6 +260,8 @@ export const ZohoCreditNote = z.looseObject({
   reason: Text,
   /** The detail's name for last_modified_time. */
   updated_time: Text,
+  /** India: a credit note is e-invoiced like an invoice (same shape). */
+  einvoice_details: ZohoEinvoiceDetails.nullish(),
 });
 export type ZohoCreditNote = z.infer<typeof ZohoCreditNote>;
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { toCreditNote } from '../../../../connectors/zoho-books/map/credit-note.js';
 import { toInvoice } from '../../../../connectors/zoho-books/map/invoice.js';
 import { invoiceOf, mapContext, record, variant } from '../fixtures.js';
 
@@ -54,6 +55,28 @@ describe('e-invoice (map/einvoice.ts)', () => {
       ok: false,
       reason: 'INVALID_FIELD',
       field: 'einvoice_details.ack_date',
+    });
+  });
+});
+
+describe('e-invoiced credit notes (map/credit-note.ts, map/einvoice.ts)', () => {
+  it('given a pushed credit note, then its IRN, acknowledgement and status travel in metaData (the credit-note body has no IRN field)', () => {
+    const r = variant('credit-note-two-invoices', 'creditnote', (c) => {
+      c.einvoice_details = {
+        inv_ref_num: IRN,
+        ack_number: '112510070045999',
+        ack_date: '2025-04-08 10:00:00',
+        status: 'pushed',
+        qr_link: 'https://books.zoho.in/einvoice/qrcode?eInvoiceID=2-1',
+      };
+    });
+    const result = toCreditNote(r, mapContext());
+    if (!result.ok || result.value.kind !== 'credit-note') throw new Error('not mapped');
+    expect(result.value.creditNote.metaData).toMatchObject({
+      einvoiceIrn: IRN,
+      einvoiceStatus: 'pushed',
+      einvoiceAckNumber: '112510070045999',
+      einvoiceAcknowledgedAt: '2025-04-08T10:00:00+05:30',
     });
   });
 });
