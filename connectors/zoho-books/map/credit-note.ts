@@ -87,6 +87,10 @@ export function toCreditNote(record: SourceRecord, ctx: MapContext<ZohoLookups>)
         // India e-invoice (einvoice.ts); the credit-note body has no IRN field, so the IRN is metaData too.
         einvoiceIrn: einvoice.irnNumber,
         ...einvoice.meta,
+        reverseCharge: a.reverseCharge ? true : undefined,
+        reverseChargeTaxTotal: a.reverseCharge
+          ? wireAmount(s, a.reverseCharge.total, currency, 'reverse_charge_tax_total')
+          : undefined,
       }),
     };
     const result = finalizeCreditNote(draft, [...new Set(s.warnings)]);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { toCreditNote } from '../../../../connectors/zoho-books/map/credit-note.js';
 import { toInvoice } from '../../../../connectors/zoho-books/map/invoice.js';
 import { invoiceOf, mapContext, record, variant } from '../fixtures.js';
 
@@ -51,5 +52,26 @@ describe('GST supply type, exports and reverse charge', () => {
   it("given a reverse_charge_tax_total the lines' GST does not explain, then AMOUNTS_INCONSISTENT", () => {
     const r = variant('invoice-reverse-charge', 'invoice', (i) => (i.reverse_charge_tax_total = 1800));
     expect(toInvoice(r, mapContext())).toMatchObject({ ok: false, reason: 'AMOUNTS_INCONSISTENT' });
+  });
+});
+
+describe('reverse-charge credit notes (map/credit-note.ts)', () => {
+  it('given a credit note under reverse charge, then it collects no tax and metaData says what the buyer pays', () => {
+    let tax = 0;
+    const r = variant('credit-note-two-invoices', 'creditnote', (c) => {
+      tax = c.tax_total;
+      c.is_reverse_charge_applied = true;
+      c.reverse_charge_tax_total = tax;
+      c.taxes = [];
+      c.tax_total = 0;
+      c.total = Math.round((c.total - tax) * 100) / 100;
+      c.balance = c.total;
+      c.bcy_total = c.total;
+      for (const app of c.invoices ?? []) app.amount = 0;
+    });
+    const result = toCreditNote(r, mapContext());
+    if (!result.ok || result.value.kind !== 'credit-note') throw new Error(result.ok ? 'kind' : result.message);
+    expect(tax).toBeGreaterThan(0);
+    expect(result.value.creditNote.metaData).toMatchObject({ reverseCharge: true, reverseChargeTaxTotal: tax });
   });
 });
