@@ -12,6 +12,7 @@ import { startBillingEmulator } from '../../sandbox/billing/billing-emulator.js'
 import { utcDate } from '../../src/billing/dates.js';
 import { runBackfill } from '../commands/backfill.js';
 import { waitForDrain } from '../drain.js';
+import { indiaSamples } from './india-samples.js';
 import type { DemoErp } from './sandbox-erps.js';
 
 export interface DemoCounts {
@@ -132,6 +133,8 @@ async function demoConnection(
   log(
     `  backfill ${s.from}..${s.to}: pulled ${bf.pulled}, enqueued ${bf.enqueued}, quarantined ${bf.quarantined} (${bf.seconds.toFixed(1)} s)`,
   );
+  if (s.system === 'zoho-books')
+    for (const line of await indiaSamples(rt.billingFor(s.connectionId), s.originSource)) log(line);
   const changes = await s.mutate();
   log(`  source changes: ${changes.join(', ')}`);
   for (const entity of ENTITY_NAMES)

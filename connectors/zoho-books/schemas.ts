@@ -122,6 +122,11 @@ export const ZohoLineItem = z.looseObject({
   tax_name: Text,
   tax_percentage: Amount,
   item_total: Amount,
+  /** India: TDS the customer deducts on this line (https://www.zoho.com/books/api/v3/invoices/). */
+  tds_tax_id: OptionalId,
+  tds_tax_name: Text,
+  tds_tax_percentage: Amount,
+  tds_tax_amount: Amount,
   /** Credit-note lines: the invoice (and its line) they credit. */
   invoice_id: OptionalId,
 });
@@ -181,6 +186,45 @@ export const ZohoContactPersonRef = z.looseObject({
 });
 export type ZohoContactPersonRef = z.infer<typeof ZohoContactPersonRef>;
 
+/**
+ * India e-invoice registration of a document (`einvoice_details`): `inv_ref_num` is the IRN, `ack_number` and
+ * `ack_date` the IRP's acknowledgement, `status` pushed / cancelled / failed …, `qr_link` an image URL that
+ * Zoho serves (no signed-QR string). Shape from a capture of a live organisation (see the README).
+ */
+export const ZohoEinvoiceDetails = z.looseObject({
+  inv_ref_num: Text,
+  ack_number: Code,
+  ack_date: Text,
+  status: Text,
+  qr_link: Text,
+});
+export type ZohoEinvoiceDetails = z.infer<typeof ZohoEinvoiceDetails>;
+
+/** A reporting tag on a transaction (`tags[]`). */
+export const ZohoReportingTag = z.looseObject({
+  tag_id: OptionalId,
+  tag_name: Text,
+  tag_option_id: OptionalId,
+  tag_option_name: Text,
+});
+
+/** A custom field on a transaction (`custom_fields[]`); `value` as the field's type prints it. */
+export const ZohoCustomField = z.looseObject({
+  customfield_id: OptionalId,
+  api_name: Text,
+  label: Text,
+  value: z.unknown().optional(),
+});
+export type ZohoCustomField = z.infer<typeof ZohoCustomField>;
+
+/** One TDS entry of `tds_summary` (per TDS tax). */
+export const ZohoTdsSummary = z.looseObject({
+  tax_id: OptionalId,
+  tax_name: Text,
+  tax_percentage: Amount,
+  tax_amount: Amount,
+});
+
 export const ZohoInvoice = z.looseObject({
   ...DocumentFields,
   invoice_id: ZohoId,
@@ -190,6 +234,17 @@ export const ZohoInvoice = z.looseObject({
   payment_made: Amount,
   credits_applied: Amount,
   write_off_amount: Amount,
+  /** India: TDS the customer withheld when paying; Zoho counts it as settled in `balance`. */
+  tax_amount_withheld: Amount,
+  tds_summary: z.array(ZohoTdsSummary).nullish(),
+  /** India: the supply is under reverse charge; the buyer pays `reverse_charge_tax_total` to the government. */
+  is_reverse_charge_applied: z.boolean().nullish(),
+  reverse_charge_tax_total: Amount,
+  einvoice_details: ZohoEinvoiceDetails.nullish(),
+  tags: z.array(ZohoReportingTag).nullish(),
+  custom_fields: z.array(ZohoCustomField).nullish(),
+  salesperson_id: OptionalId,
+  salesperson_name: Text,
   invoice_url: Text,
 });
 export type ZohoInvoice = z.infer<typeof ZohoInvoice>;
@@ -205,6 +260,8 @@ export const ZohoCreditNote = z.looseObject({
   reason: Text,
   /** The detail's name for last_modified_time. */
   updated_time: Text,
+  /** India: a credit note is e-invoiced like an invoice (same shape). */
+  einvoice_details: ZohoEinvoiceDetails.nullish(),
 });
 export type ZohoCreditNote = z.infer<typeof ZohoCreditNote>;
 

@@ -1,9 +1,14 @@
 import type { InvoiceRecord, InvoiceStatus } from './store-records.js';
 
-/** balance = total − payment_made − credits_applied − write_off_amount (minor units). */
+/** TDS the customer withheld over all payments (`tax_amount_withheld`). */
+export function withheldMinor(invoice: InvoiceRecord): number {
+  return invoice.payments.reduce((s, p) => s + (p.withheldMinor ?? 0), 0);
+}
+
+/** balance = total − payment_made − credits_applied − write_off_amount − tax_amount_withheld (minor units). */
 export function invoiceBalanceMinor(invoice: InvoiceRecord, creditsAppliedMinor: number): number {
   const paid = invoice.payments.reduce((s, p) => s + p.amountMinor, 0);
-  return invoice.amounts.totalMinor - paid - creditsAppliedMinor - invoice.writeOffMinor;
+  return invoice.amounts.totalMinor - paid - creditsAppliedMinor - invoice.writeOffMinor - withheldMinor(invoice);
 }
 
 /**
@@ -17,7 +22,7 @@ export function deriveInvoiceStatus(invoice: InvoiceRecord, creditsAppliedMinor:
   const balance = invoiceBalanceMinor(invoice, creditsAppliedMinor);
   if (balance <= 0) return 'paid';
   const paid = invoice.payments.reduce((s, p) => s + p.amountMinor, 0);
-  if (paid + creditsAppliedMinor + invoice.writeOffMinor > 0) return 'partially_paid';
+  if (paid + creditsAppliedMinor + invoice.writeOffMinor + withheldMinor(invoice) > 0) return 'partially_paid';
   if (invoice.due_date < today) return 'overdue';
   return invoice.is_viewed_by_client ? 'viewed' : 'sent';
 }

@@ -8,7 +8,9 @@ import type {
   Discount,
   LineRecord,
   OrganizationRecord,
+  TdsRecord,
 } from './store-records.js';
+import { lineTdsMinor } from './generate-india.js';
 import type { TaxCatalog } from './tax-catalog.js';
 import { formatZohoTimestamp } from './zoho-timestamp.js';
 
@@ -62,10 +64,20 @@ export function renderLines(
   amounts: DocumentAmounts,
   rateMicro: number,
   itemLevel: boolean,
+  tds?: TdsRecord,
 ): Record<string, unknown>[] {
   return lines.map((line, i) => {
     const a = amounts.lines[i];
     const tax = line.tax_id ? ctx.taxes.byId(line.tax_id) : undefined;
+    // India: the TDS the customer deducts on this line (invoices only).
+    const lineTds = tds
+      ? {
+          tds_tax_id: tds.tax_id,
+          tds_tax_name: tds.tax_name,
+          tds_tax_percentage: tds.basisPoints / 100,
+          tds_tax_amount: toAmount(lineTdsMinor(a?.itemTotalMinor ?? 0, tds.basisPoints)),
+        }
+      : {};
     return {
       line_item_id: line.line_item_id,
       item_id: line.item_id,
@@ -85,6 +97,7 @@ export function renderLines(
       tax_type: tax?.tax_type ?? '',
       tax_percentage: tax?.tax_percentage ?? 0,
       item_total: toAmount(a?.itemTotalMinor ?? 0),
+      ...lineTds,
       tags: [],
       project_id: '',
       location_id: '',

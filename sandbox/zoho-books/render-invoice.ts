@@ -8,7 +8,9 @@ import {
   timestamp,
   type RenderContext,
 } from './render-context.js';
-import { invoiceBalanceMinor } from './invoice-status.js';
+import { invoiceTdsMinor } from './generate-india.js';
+import { invoiceBalanceMinor, withheldMinor } from './invoice-status.js';
+import { SALESPEOPLE } from '../kit/sample-names.js';
 import type { InvoiceRecord } from './store-records.js';
 
 /** Wire shapes of an invoice. https://www.zoho.com/books/api/v3/invoices/#get-an-invoice */
@@ -16,7 +18,55 @@ function money(inv: InvoiceRecord, ctx: RenderContext) {
   const credits = ctx.creditsAppliedMinor(inv.invoice_id);
   const paid = inv.payments.reduce((s, p) => s + p.amountMinor, 0);
   const lastPayment = inv.payments.reduce((d, p) => (p.date > d ? p.date : d), '');
-  return { credits, paid, balance: invoiceBalanceMinor(inv, credits), lastPayment };
+  return { credits, paid, withheld: withheldMinor(inv), balance: invoiceBalanceMinor(inv, credits), lastPayment };
+}
+
+/** A salesperson's id: fixed per name (Zoho's salesperson list is organisation settings). */
+function salespersonId(name: string): string {
+  return name
+    ? `18900000000094${String(SALESPEOPLE.indexOf(name as (typeof SALESPEOPLE)[number])).padStart(2, '0')}`
+    : '';
+}
+
+/**
+ * India: `einvoice_details`, TDS (`tax_amount_withheld`, `tds_summary`), reverse charge, reporting tags and
+ * custom fields (generate-india.ts names the sources of each shape).
+ */
+function indiaFields(inv: InvoiceRecord, withheld: number): Record<string, unknown> {
+  const a = inv.amounts;
+  const rc = inv.reverseChargeTaxMinor !== undefined && a.taxTotalMinor === 0;
+  const e = inv.einvoice;
+  const tds = inv.tds;
+  return {
+    is_reverse_charge_applied: rc,
+    reverse_charge_tax_total: rc ? toAmount(inv.reverseChargeTaxMinor!) : 0,
+    tax_amount_withheld: toAmount(withheld),
+    tds_summary: tds
+      ? [
+          {
+            tax_id: tds.tax_id,
+            tax_name: tds.tax_name,
+            tax_percentage: tds.basisPoints / 100,
+            tax_amount: toAmount(invoiceTdsMinor(inv)),
+          },
+        ]
+      : [],
+    ...(e
+      ? {
+          einvoice_details: {
+            inv_ref_num: e.irn,
+            ack_number: e.ackNumber,
+            ack_date: e.ackDate,
+            status: e.status,
+            status_formatted: e.status[0]!.toUpperCase() + e.status.slice(1),
+            is_cancellable: e.status === 'pushed',
+            qr_link: e.irn ? `https://books.zoho.in/einvoice/qrcode?eInvoiceID=2-${inv.invoice_id}` : '',
+          },
+        }
+      : {}),
+    tags: inv.reportingTag ? [inv.reportingTag] : [],
+    custom_fields: inv.customFields ?? [],
+  };
 }
 
 /** `GET /invoices` row: a summary, deliberately without `line_items`, `taxes` or addresses. */
@@ -50,7 +100,7 @@ export function renderInvoiceRow(inv: InvoiceRecord, ctx: RenderContext): Record
     documents: '',
     location_id: '',
     location_name: '',
-    salesperson_id: '',
+    salesperson_id: salespersonId(inv.salesperson_name),
     salesperson_name: inv.salesperson_name,
     shipping_charge: toAmount(inv.shippingMinor),
     adjustment: toAmount(inv.adjustmentMinor),
@@ -102,7 +152,6 @@ export function renderInvoiceDetail(inv: InvoiceRecord, ctx: RenderContext): Rec
     gst_treatment: inv.gst_treatment,
     place_of_supply: inv.place_of_supply,
     is_pre_gst: false,
-    is_reverse_charge_applied: false,
     is_inclusive_tax: false,
     discount: itemLevel ? 0 : discountValue(inv.entityDiscount),
     discount_percent: !itemLevel && inv.entityDiscount?.kind === 'percent' ? inv.entityDiscount.basisPoints / 100 : 0,
@@ -110,7 +159,7 @@ export function renderInvoiceDetail(inv: InvoiceRecord, ctx: RenderContext): Rec
     is_discount_before_tax: inv.is_discount_before_tax,
     discount_amount: toAmount(a.entityDiscountMinor),
     discount_total: toAmount(a.entityDiscountMinor + a.lineDiscountMinor),
-    line_items: renderLines(ctx, inv.lines, a, fx, itemLevel),
+    line_items: renderLines(ctx, inv.lines, a, fx, itemLevel, inv.tds),
     sub_total: toAmount(a.subTotalMinor),
     taxes: renderTaxes(a),
     tax_total: toAmount(a.taxTotalMinor),
@@ -123,6 +172,7 @@ export function renderInvoiceDetail(inv: InvoiceRecord, ctx: RenderContext): Rec
     credits_applied: toAmount(m.credits),
     write_off_amount: toAmount(inv.writeOffMinor),
     balance: toAmount(m.balance),
+    ...indiaFields(inv, m.withheld),
     bcy_sub_total: bcy(a.subTotalMinor),
     bcy_discount_total: bcy(a.entityDiscountMinor + a.lineDiscountMinor),
     bcy_shipping_charge: bcy(a.shippingMinor),
@@ -137,8 +187,7 @@ export function renderInvoiceDetail(inv: InvoiceRecord, ctx: RenderContext): Rec
     shipping_address: address(inv.shipping_address),
     notes: inv.notes,
     terms: inv.terms,
-    custom_fields: [],
-    salesperson_id: '',
+    salesperson_id: salespersonId(inv.salesperson_name),
     salesperson_name: inv.salesperson_name,
     created_time: timestamp(ctx, inv.createdMs),
     last_modified_time: timestamp(ctx, inv.modifiedMs),

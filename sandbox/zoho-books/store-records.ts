@@ -83,6 +83,24 @@ export interface PaymentRecord {
   payment_id: string;
   date: string;
   amountMinor: number;
+  /** India: TDS the customer withheld on this payment (`invoices[].tax_amount_withheld`); settles the invoice too. */
+  withheldMinor?: number;
+}
+
+/** India e-invoice registration (`einvoice_details`). */
+export interface EinvoiceRecord {
+  status: 'pushed' | 'cancelled' | 'failed';
+  irn: string;
+  ackNumber: string;
+  /** IST wall clock, "yyyy-MM-dd HH:mm:ss". */
+  ackDate: string;
+}
+
+/** India: TDS the customer deducts, as stated on the invoice's lines. */
+export interface TdsRecord {
+  tax_id: string;
+  tax_name: string;
+  basisPoints: number;
 }
 
 export type InvoiceStatus = 'draft' | 'sent' | 'viewed' | 'overdue' | 'partially_paid' | 'paid' | 'void';
@@ -114,6 +132,19 @@ export interface InvoiceRecord extends DocumentTerms {
   modifiedMs: number;
   /** Cached result of computeDocumentAmounts over the terms above. */
   amounts: DocumentAmounts;
+  /** India (generate-india.ts): e-invoice, TDS, reverse charge, reporting tag and custom fields. */
+  einvoice?: EinvoiceRecord;
+  tds?: TdsRecord;
+  /** Reverse charge: the GST the buyer pays (taken out of `amounts`, which then collect none). */
+  reverseChargeTaxMinor?: number;
+  reportingTag?: { tag_id: string; tag_name: string; tag_option_id: string; tag_option_name: string };
+  customFields?: {
+    customfield_id: string;
+    api_name: string;
+    label: string;
+    data_type: string;
+    value: string | number;
+  }[];
 }
 
 export interface CreditApplication {

@@ -125,6 +125,8 @@ export function checkBalance(input: {
   paid: Decimal;
   credited?: Decimal;
   writtenOff?: Decimal;
+  /** Tax the customer withheld at source and the vendor counts as settled (Zoho `tax_amount_withheld`). */
+  withheld?: Decimal;
   balance: Decimal;
   currency: string;
   toleranceMinorUnits?: number;
@@ -132,13 +134,15 @@ export function checkBalance(input: {
   const { currency } = input;
   const credited = input.credited ?? ZERO;
   const writtenOff = input.writtenOff ?? ZERO;
-  const computed = new Money(input.total).minus(input.paid).minus(credited).minus(writtenOff);
+  const withheld = input.withheld ?? ZERO;
+  const computed = new Money(input.total).minus(input.paid).minus(credited).minus(writtenOff).minus(withheld);
   if (within(computed, input.balance, currency, input.toleranceMinorUnits ?? DEFAULT_TOLERANCE_MINOR_UNITS))
     return undefined;
   const f = (d: Decimal) => formatMoney(d, currency);
+  const tds = withheld.isZero() ? '' : ` − TDS withheld ${f(withheld)}`;
   return mapFail(
     'AMOUNTS_INCONSISTENT',
-    `total ${f(input.total)} − paid ${f(input.paid)} − credited ${f(credited)} − written off ${f(writtenOff)} = ` +
+    `total ${f(input.total)} − paid ${f(input.paid)} − credited ${f(credited)} − written off ${f(writtenOff)}${tds} = ` +
       `${f(computed)}, but the balance is ${f(input.balance)} ${currency}`,
     { field: 'balance' },
   );

@@ -113,6 +113,16 @@ describe('payments, balance, tax sum, sign', () => {
     expect(bad?.message).toMatch(/= 48500\.00, but the balance is 40000\.00 INR/);
   });
 
+  it('given tax the customer withheld (TDS), when the balance is checked, then the withheld amount counts as settled and is named when it does not add up', () => {
+    const withheld = { total: dec(118000), paid: dec(50000), withheld: dec(10000), currency: 'INR' };
+    expect(checkBalance({ ...withheld, balance: dec(58000) })).toBeUndefined();
+    const bad = checkBalance({ ...withheld, balance: dec(68000) });
+    expect(bad?.message).toMatch(/− TDS withheld 10000\.00 = 58000\.00, but the balance is 68000\.00 INR/);
+    expect(checkBalance({ total: dec(118000), paid: dec(50000), balance: dec(58000), currency: 'INR' })).toMatchObject({
+      reason: 'AMOUNTS_INCONSISTENT',
+    });
+  });
+
   it('given Zoho taxes[] CGST 6750 + SGST 6750 against tax_total 13500, then consistent; against 13000, not', () => {
     expect(checkTaxSum({ components: D(['6750', '6750']), taxTotal: dec(13500), currency: 'INR' })).toBeUndefined();
     expect(checkTaxSum({ components: D(['6750', '6750']), taxTotal: dec(13000), currency: 'INR' })).toMatchObject({

@@ -21,6 +21,7 @@ import { mapping, parseRecord, type Steps } from '../../../src/mapping/steps.js'
 import { ZohoCreditNote } from '../schemas.js';
 import { readLookups, type ZohoLookups } from '../streams/lookups.js';
 import { currencyOf, exchangeRateOf } from './fx.js';
+import { einvoiceOf } from './einvoice.js';
 import { customerOfDocument } from './party.js';
 import { supplyOf } from './tax.js';
 import { amountsOf } from './totals.js';
@@ -47,6 +48,7 @@ export function toCreditNote(record: SourceRecord, ctx: MapContext<ZohoLookups>)
     const exchangeRate = exchangeRateOf(s, cn, a, ctx, lookups);
     const date = cn.date ? s.take(parseCalendarDate(cn.date, 'date')) : undefined;
     const appliedToInvoices = appliedToInvoicesOf(s, applications, ctx, currency);
+    const einvoice = einvoiceOf(s, cn.einvoice_details);
     const extras = (['shipping', 'adjustment', 'roundoff'] as const).filter((k) => !a[k].isZero());
     const customerName = cn.customer_name?.trim() || undefined;
     const reason = cn.reason?.trim() || undefined;
@@ -82,6 +84,13 @@ export function toCreditNote(record: SourceRecord, ctx: MapContext<ZohoLookups>)
         gstTreatment: gstTreatment || undefined,
         discountAmount: a.discount?.amount,
         ...Object.fromEntries(extras.map((k) => [k, wireAmount(s, a[k], currency, k)])),
+        // India e-invoice (einvoice.ts); the credit-note body has no IRN field, so the IRN is metaData too.
+        einvoiceIrn: einvoice.irnNumber,
+        ...einvoice.meta,
+        reverseCharge: a.reverseCharge ? true : undefined,
+        reverseChargeTaxTotal: a.reverseCharge
+          ? wireAmount(s, a.reverseCharge.total, currency, 'reverse_charge_tax_total')
+          : undefined,
       }),
     };
     const result = finalizeCreditNote(draft, [...new Set(s.warnings)]);

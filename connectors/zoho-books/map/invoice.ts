@@ -19,6 +19,10 @@ import { readLookups, type ZohoLookups } from '../streams/lookups.js';
 import { currencyOf, exchangeRateOf } from './fx.js';
 import { customerOfDocument } from './party.js';
 import { supplyOf } from './tax.js';
+import { einvoiceOf } from './einvoice.js';
+import { labelsOf } from './labels.js';
+import { supplyTypeOf } from './supply-type.js';
+import { withheldTdsOf } from './tds.js';
 import { adjustmentsOf, amountsOf } from './totals.js';
 
 /**
@@ -28,10 +32,14 @@ import { adjustmentsOf, amountsOf } from './totals.js';
  * Paid and adjusted amounts, chosen so that billing's outstanding (total − paid − adjusted) equals
  * Zoho's `balance`:
  * - invoicePaidAmount     = payment_made (cash received);
- * - invoiceAdjustedAmount = credits_applied + write_off_amount (everything else that reduced what is due).
+ * - invoiceAdjustedAmount = credits_applied + write_off_amount + tax_amount_withheld (everything else that
+ *   reduced what is due; the TDS the customer withheld is settled, not cash: tds.ts).
  *   Credit notes are also synced on their own with their applications (appliedToInvoices), which billing
  *   shows as creditNoteAdjustedAmount without touching invoiceAdjustedAmount, so nothing counts twice.
  * Both, and the total, subtotal and tax, are Zoho's figures to the paisa (reconciliation compares them).
+ *
+ * India: the e-invoice (IRN, acknowledgement, status: einvoice.ts), TDS withheld (tds.ts), reverse charge
+ * (totals.ts) and the supply type (supply-type.ts); reporting tags, custom fields and salesperson: labels.ts.
  *
  * Status: Zoho's status travels as metaData.sourceStatus ("void", "draft", "partially_paid"...); voids are
  * never deletes and drafts are mapped like any other invoice. The balance check is skipped for both
@@ -48,11 +56,24 @@ export function toInvoice(record: SourceRecord, ctx: MapContext<ZohoLookups>): M
     const credits = s.take(parseAmountOrZero(inv.credits_applied, 'credits_applied'));
     const writeOff = s.take(parseAmountOrZero(inv.write_off_amount, 'write_off_amount'));
     const balance = s.take(parseOptionalAmount(inv.balance, 'balance'));
+    const tds = withheldTdsOf(s, inv, a.subtotal, currency);
     const status = inv.status?.trim().toLowerCase() || 'unknown';
     s.check(checkPaidWithinTotal({ paid, total: a.total, currency }));
     if (balance && status !== 'void' && status !== 'draft') {
-      s.check(checkBalance({ total: a.total, paid, credited: credits, writtenOff: writeOff, balance, currency }));
+      s.check(
+        checkBalance({
+          total: a.total,
+          paid,
+          credited: credits,
+          writtenOff: writeOff,
+          withheld: tds.withheld,
+          balance,
+          currency,
+        }),
+      );
     }
+    const einvoice = einvoiceOf(s, inv.einvoice_details);
+    const labels = labelsOf(s, inv);
     const exchangeRate = exchangeRateOf(s, inv, a, ctx, lookups);
     const adjustments = adjustmentsOf(s, a, inv.adjustment_description);
     const invoiceDate = inv.date ? s.take(parseCalendarDate(inv.date, 'date')) : undefined;
@@ -60,6 +81,8 @@ export function toInvoice(record: SourceRecord, ctx: MapContext<ZohoLookups>): M
     const customerName = inv.customer_name?.trim() || undefined;
     const reference = inv.reference_number?.trim() || undefined;
     const gstTreatment = inv.gst_treatment?.trim() || undefined;
+    const invoiceTax = tds.tdsTax ? { ...a.tax, tdsTax: tds.tdsTax, tds: tds.tdsTax.tds } : a.tax;
+    const rc = a.reverseCharge;
 
     const draft: InvoiceInputDraft = {
       invoiceId: invoiceIdFor(ctx.connectionId, inv.invoice_id),
@@ -67,8 +90,13 @@ export function toInvoice(record: SourceRecord, ctx: MapContext<ZohoLookups>): M
       ...(invoiceDate ? { invoiceDate: { date: invoiceDate } } : {}),
       ...(dueDate ? { invoiceDueDate: { date: dueDate } } : {}),
       invoiceSubtotal: wireAmount(s, a.subtotal, currency, 'sub_total'),
-      invoiceTax: a.tax,
-      invoiceAdjustedAmount: wireAmount(s, credits.plus(writeOff), currency, 'credits_applied + write_off_amount'),
+      invoiceTax,
+      invoiceAdjustedAmount: wireAmount(
+        s,
+        credits.plus(writeOff).plus(tds.withheld),
+        currency,
+        'credits_applied + write_off_amount + tax_amount_withheld',
+      ),
       invoicePaidAmount: wireAmount(s, paid, currency, 'payment_made'),
       ...(a.discount ? { discount: a.discount } : {}),
       invoiceTotal: wireAmount(s, a.total, currency, 'total'),
@@ -79,16 +107,28 @@ export function toInvoice(record: SourceRecord, ctx: MapContext<ZohoLookups>): M
       ...(exchangeRate !== undefined ? { exchangeRate } : {}),
       lineItems: a.lineItems,
       ...(reference ? { referenceText: reference } : {}),
+      ...(einvoice.irnNumber ? { irnNumber: einvoice.irnNumber } : {}),
       ...(adjustments.length > 0 ? { createInvoiceAdjustments: adjustments } : {}),
       erpId: inv.invoice_id,
       invoiceOriginSource: ctx.originSource,
+      ...(labels.tags ? { tags: labels.tags } : {}),
       metaData: sourceMeta({
         system: 'zoho-books',
         status,
         version: record.version,
         creditsApplied: wireAmount(s, credits, currency, 'credits_applied'),
         writeOffAmount: wireAmount(s, writeOff, currency, 'write_off_amount'),
+        taxAmountWithheld: tds.tdsTax?.tds,
         gstTreatment: gstTreatment || undefined,
+        supplyType: supplyTypeOf(gstTreatment?.toLowerCase(), a.kinds),
+        reverseCharge: rc ? true : undefined,
+        reverseChargeTaxTotal: rc ? wireAmount(s, rc.total, currency, 'reverse_charge_tax_total') : undefined,
+        reverseChargeCgst: rc?.tax.cgst || undefined,
+        reverseChargeSgst: rc?.tax.sgst || undefined,
+        reverseChargeIgst: rc?.tax.igst || undefined,
+        reverseChargeCess: rc?.tax.cessTax?.cess || undefined,
+        ...einvoice.meta,
+        ...labels.meta,
       }),
     };
     const result = finalizeInvoice(draft, [...new Set(s.warnings)]);

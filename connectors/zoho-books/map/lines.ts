@@ -123,6 +123,7 @@ export function lineItemOf(
   i: number,
   tax: { tax?: Tax; taxAmount: Decimal; taxRate: Decimal },
   currency: string,
+  tds?: { tds: number; tdsRate: number },
 ): LineItemDraft | undefined {
   if (l.text)
     return s.take(textLineItem(nonBlank(raw.description) ?? raw.name, `line_items.${i}`, nonBlank(raw.line_item_id)));
@@ -139,6 +140,8 @@ export function lineItemOf(
         }),
       );
   const name = nonBlank(raw.name) ?? nonBlank(raw.description) ?? `Line ${i + 1}`;
+  // TDS the customer deducts on this line (India): beside the GST, never in the line's total.
+  const lineTax: Tax | undefined = tds ? { ...(tax.tax ?? { total: 0 }), tdsTax: tds, tds: tds.tds } : tax.tax;
   return {
     lineItemDetails: {
       name,
@@ -152,7 +155,7 @@ export function lineItemOf(
     },
     subTotal: wireAmount(s, l.itemTotal, currency, `lineItems.${i}.subTotal`),
     total: wireAmount(s, l.itemTotal.plus(tax.taxAmount), currency, `lineItems.${i}.total`),
-    ...(tax.tax ? { tax: tax.tax } : {}),
+    ...(lineTax ? { tax: lineTax } : {}),
     ...(discount ? { discount } : {}),
     quantity: l.quantity.toNumber(),
   };

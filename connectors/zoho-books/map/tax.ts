@@ -18,6 +18,7 @@ import {
 import type { Steps } from '../../../src/mapping/steps.js';
 import type { ZohoDocument } from '../schemas.js';
 import type { ZohoLookups, ZohoTaxDefinition } from '../streams/lookups.js';
+import { isExport } from './supply-type.js';
 
 /**
  * Zoho taxes → billing Tax. A line's `tax_id` is a plain tax or a group (GST18 = CGST9 + SGST9) that
@@ -27,6 +28,9 @@ import type { ZohoLookups, ZohoTaxDefinition } from '../streams/lookups.js';
  * as Zoho does — taxable amount × rate, rounded per line — and then reconciled to Zoho's own figures
  * (reconcile-taxes.ts).
  */
+
+/** The GST state code of a place of supply outside India (exports). */
+export const EXPORT_STATE_CODE = '96';
 
 /** One (line, tax component) amount. `line` −1 = the taxed shipping charge. */
 export interface TaxCell {
@@ -112,7 +116,7 @@ export function lineTaxOf(
 
 /**
  * place_of_supply ("KA") → placeOfSupply (the GST portal's two-letter code) and supplyStateCode (the GST
- * numeric code "29"). Absent for exports. A present but unknown code is INVALID_FIELD. When the
+ * numeric code "29"). An export without one gets supplyStateCode "96" (outside India). A present but unknown code is INVALID_FIELD. When the
  * organisation's state is known, a warning flags CGST/SGST on an inter-state supply or IGST on an
  * intra-state one (the tax kinds themselves come from Zoho's tax settings, never from geography).
  */
@@ -123,7 +127,9 @@ export function supplyOf(
   lookups: ZohoLookups,
 ): { placeOfSupply?: string; supplyStateCode?: string } {
   const raw = nonBlank(doc.place_of_supply);
-  if (!raw) return {};
+  // An export's place of supply is outside India: GST code 96 ("Other Country"), as the e-invoice schema
+  // writes it for exports; Zoho leaves place_of_supply empty for an overseas customer.
+  if (!raw) return isExport(nonBlank(doc.gst_treatment)) ? { supplyStateCode: EXPORT_STATE_CODE } : {};
   const state = findIndianState(raw);
   if (!state)
     s.fail(

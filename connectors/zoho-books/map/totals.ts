@@ -21,6 +21,7 @@ import type { Steps } from '../../../src/mapping/steps.js';
 import type { ZohoDocument } from '../schemas.js';
 import type { ZohoLookups } from '../streams/lookups.js';
 import { lineItemOf, parseLine, within, type LineItemDraft } from './lines.js';
+import { lineTdsOf } from './tds.js';
 import { reconcileTaxes } from './reconcile-taxes.js';
 import { cellsFor, lineTaxOf, taxOf, type TaxCell } from './tax.js';
 
@@ -49,8 +50,10 @@ export interface DocumentAmounts {
   roundoff: Decimal;
   tax: Tax;
   lineItems: LineItemDraft[];
-  /** The tax kinds charged (for the GST geography check). */
+  /** The tax kinds charged (for the GST geography check), the buyer's under reverse charge included. */
   kinds: Set<TaxKind>;
+  /** Reverse charge (India): the tax the buyer pays to the government, which the document does not collect. */
+  reverseCharge?: { total: Decimal; tax: Tax };
 }
 
 /**
@@ -138,13 +141,17 @@ export function amountsOf(s: Steps, doc: ZohoDocument, lookups: ZohoLookups, cur
   const shippingTaxId = nonBlank(doc.shipping_charge_tax_id);
   if (shippingTaxId && !shipping.isZero())
     cells.push(...cellsFor(s, shippingTaxId, shipping, -1, lookups, currency, 'shipping_charge_tax_id'));
-  reconcileTaxes(s, cells, doc, taxTotal, lookups, currency);
+  const kinds = new Set(cells.map((c) => c.kind));
+  const reverseCharge = reverseChargeOf(s, doc, cells, taxTotal, lookups, currency);
+  const charged = reverseCharge ? [] : cells;
+  reconcileTaxes(s, charged, doc, taxTotal, lookups, currency);
 
   const lineItems = doc.line_items.flatMap(
-    (raw, i) => lineItemOf(s, raw, lines[i]!, i, lineTaxOf(s, cells, i, currency), currency) ?? [],
+    (raw, i) =>
+      lineItemOf(s, raw, lines[i]!, i, lineTaxOf(s, charged, i, currency), currency, lineTdsOf(s, raw, i, currency)) ??
+      [],
   );
-  const tax = taxOf(s, cells, currency, 'tax');
-  const kinds = new Set(cells.map((c) => c.kind));
+  const tax = taxOf(s, charged, currency, 'tax');
   return {
     currency,
     subtotal,
@@ -156,7 +163,35 @@ export function amountsOf(s: Steps, doc: ZohoDocument, lookups: ZohoLookups, cur
     tax,
     lineItems,
     kinds,
+    ...(reverseCharge ? { reverseCharge } : {}),
   };
+}
+
+/**
+ * Reverse charge (India, `is_reverse_charge_applied`; https://www.zoho.com/books/api/v3/invoices/): the
+ * supplier charges no GST — `tax_total` is 0 and `total` leaves it out — and the buyer pays
+ * `reverse_charge_tax_total` to the government itself. The lines' tax_ids still say which GST applies, so
+ * the cells are reconciled to `reverse_charge_tax_total` (as a whole) and become the buyer's Tax, while the
+ * document's own tax stays Zoho's (zero). A reverse-charge invoice on which Zoho also collected tax is
+ * mapped as charged, with a warning: billing shows what the buyer owes the supplier.
+ */
+function reverseChargeOf(
+  s: Steps,
+  doc: ZohoDocument,
+  cells: TaxCell[],
+  taxTotal: Decimal,
+  lookups: ZohoLookups,
+  currency: string,
+): { total: Decimal; tax: Tax } | undefined {
+  if (!('is_reverse_charge_applied' in doc) || doc.is_reverse_charge_applied !== true) return undefined;
+  const total = s.take(parseAmountOrZero(doc.reverse_charge_tax_total, 'reverse_charge_tax_total'));
+  if (!taxTotal.isZero()) {
+    s.warn('is_reverse_charge_applied with a non-zero tax_total: the tax Zoho collected is mapped as charged');
+    return undefined;
+  }
+  const buyers = cells.map((c) => ({ ...c }));
+  reconcileTaxes(s, buyers, { ...doc, taxes: [] }, total, lookups, currency);
+  return { total, tax: taxOf(s, buyers, currency, 'reverse_charge_tax_total', true) };
 }
 
 type AdjustmentDraft = Omit<Adjustment, 'isPostTax'> & { isPostTax: boolean };

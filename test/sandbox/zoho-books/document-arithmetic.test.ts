@@ -42,16 +42,19 @@ describe('Zoho sandbox arithmetic', () => {
         const paid = paise(inv.payment_made, `${label}.payment_made`, problems);
         const credits = paise(inv.credits_applied, `${label}.credits_applied`, problems);
         const writeOff = paise(inv.write_off_amount, `${label}.write_off_amount`, problems);
+        const withheld = paise(inv.tax_amount_withheld ?? 0, `${label}.tax_amount_withheld`, problems);
         const balance = paise(inv.balance, `${label}.balance`, problems);
-        if (balance !== total - paid - credits - writeOff)
-          problems.push(`${label}: balance ${balance} ≠ ${total} − ${paid} − ${credits} − ${writeOff}`);
+        if (balance !== total - paid - credits - writeOff - withheld)
+          problems.push(
+            `${label}: balance ${balance} ≠ ${total} − ${paid} − ${credits} − ${writeOff} − TDS withheld ${withheld}`,
+          );
         if (balance < 0n) problems.push(`${label}: negative balance`);
         if (credits !== (credited.get(String(inv.invoice_id)) ?? 0n))
           problems.push(`${label}: credits_applied ≠ Σ credit-note applications`);
         if (inv.status === 'paid' && balance !== 0n) problems.push(`${label}: paid with a balance`);
         if (inv.status === 'partially_paid' && !(balance > 0n && balance < total))
           problems.push(`${label}: partially_paid but balance ${balance} of ${total}`);
-        if ((inv.status === 'draft' || inv.status === 'void') && paid + credits + writeOff !== 0n)
+        if ((inv.status === 'draft' || inv.status === 'void') && paid + credits + writeOff + withheld !== 0n)
           problems.push(`${label}: ${String(inv.status)} with money applied`);
       }
       expect(problems).toEqual([]);

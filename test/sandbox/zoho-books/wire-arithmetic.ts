@@ -128,6 +128,13 @@ export function checkDocument(
       );
     }
   });
+  // Reverse charge (India): the supplier collects no GST; the lines' GST is what the buyer pays.
+  if (doc.is_reverse_charge_applied === true) {
+    const buyers = [...expectedTaxes.values()].reduce((s, x) => s + x, 0n);
+    if (p(doc.reverse_charge_tax_total, 'reverse_charge_tax_total') !== buyers)
+      problems.push(`${label}: reverse_charge_tax_total ≠ the lines' GST ${buyers}`);
+    expectedTaxes.clear();
+  }
   const wireTaxes = (doc.taxes as Json[] | undefined) ?? [];
   let taxSum = 0n;
   for (const t of wireTaxes) {

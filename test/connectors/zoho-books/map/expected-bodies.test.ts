@@ -31,6 +31,11 @@ const CASES: ReadonlyArray<readonly [fixture: string, shows: string]> = [
   ['invoice-partially-paid', 'partially paid with payment, credits and a write-off'],
   ['invoice-void', 'void: mapped, with metaData.sourceStatus "void"'],
   ['invoice-entity-discount-before-tax', 'entity-level 10 % discount before tax, shipping, adjustment and round-off'],
+  [
+    'invoice-einvoiced-tds',
+    'India e-invoice (IRN, ack, QR link) with TDS 10 % withheld, a reporting tag, custom fields and a salesperson',
+  ],
+  ['invoice-reverse-charge', 'reverse charge: the supplier collects no GST, the buyer pays 5 % (CGST + SGST)'],
   ['credit-note-two-invoices', 'applied to two invoices, listed by billing invoiceId and number'],
   ['contact-business', 'a business customer with two contact persons: the primary first, GSTIN, addresses, status'],
 ];
