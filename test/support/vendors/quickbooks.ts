@@ -30,7 +30,6 @@ export const quickbooks: VendorProfile<RunningQuickBooksEmulator, QuickBooksEmul
     ...secret,
     baseUrl: q.url,
     tokenUrl: `${q.url}/oauth2/v1/tokens/bearer`,
-    lookupsCacheSeconds: 0,
   }),
   // The generator spreads documents over the days before the emulator's now; a day either side covers
   // the company's zone (IST) against UTC.

@@ -35,7 +35,6 @@ export const xero: VendorProfile<XeroEmulator, XeroEmulatorOptions> = {
     ...secret,
     baseUrl: x.apiBase,
     tokenUrl: x.tokenUrl,
-    lookupsCacheSeconds: 0,
   }),
   // Generated documents lie before the emulator's anchor; later ones are made at its clock's now.
   history: (x) => ({ from: '2020-01-01', to: addDays(utcDate(x.clock.now()), 1) }),

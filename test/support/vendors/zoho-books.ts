@@ -30,6 +30,7 @@ export const zohoBooks: VendorProfile<ZohoEmulator, ZohoEmulatorOptions> = {
     baseUrl: z.apiBase,
     accountsUrl: z.url,
     dailyCallLimit: 0,
+    // Read afresh on every use: the suite's Zoho tests change organisations mid-test.
     lookupsCacheSeconds: 0,
   }),
   // The generator's default range.
