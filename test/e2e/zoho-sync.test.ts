@@ -80,7 +80,8 @@ describe(`end to end on real Redis and the emulators: Zoho Books (${INVOICES} in
           entities: ['customers', 'invoices', 'credit-notes'],
         },
       ],
-      sync: { upsertConcurrency: 32 },
+      // A long run: the service's own job locks, not the harness's short ones (made for tests that kill workers).
+      sync: { upsertConcurrency: 32, backoffMs: 50, lockDurationMs: 30_000, stalledIntervalMs: 30_000 },
     });
     rt = h.rt;
     zoho = h.emulatorOf('zoho-e2e', 'zoho-books');
