@@ -78,6 +78,8 @@ describe(`end to end on real Redis and the emulators: Zoho Books (${INVOICES} in
           customers: 100,
           emulator: { creditNotes: 120 },
           entities: ['customers', 'invoices', 'credit-notes'],
+          // Lookups cached as a worker caches them: read once, not once per page.
+          settings: { lookupsCacheSeconds: 3600 },
         },
       ],
       // A long run: the service's own job locks, not the harness's short ones (made for tests that kill workers).
