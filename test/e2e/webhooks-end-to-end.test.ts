@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { ALL_ROLES } from '../../app/worker-service.js';
-import { type Service, startService } from '../../app/service.js';
+import type { Service } from '../../app/service.js';
 import type { RunningBilling } from '../../cli/sandbox/billing-sandbox.js';
 import { sandboxConfig } from '../../cli/sandbox/sandbox-config.js';
 import {
@@ -23,7 +22,8 @@ import {
 import type { StoredInvoice } from '../../sandbox/billing/billing-store.js';
 import { PROFILES, type RunningSandbox } from '../../sandbox/profiles.js';
 import { type AppConfig, parseConfig } from '../../src/config.js';
-import { createLogger } from '../../src/observability/logger.js';
+import { Cleanups } from '../support/cleanups.js';
+import { startTestService } from '../support/harness-runtime.js';
 import { connect, dropPrefix, TEST_REDIS_URL, testPrefix } from '../support/redis.js';
 import { until } from '../support/until.js';
 
@@ -32,9 +32,11 @@ import { until } from '../support/until.js';
  * webhook senders wired to a worker started with the printed config (webhooks section included). The
  * incremental schedule is an hour, so only a delivery can explain a change reaching billing within the
  * test; a dropped delivery is found by a safety-net pull and counted in erpsync_webhook_missed_total.
+ * The emulators and the config are the sandbox command's (its wiring is what this tests), not the test
+ * harness's; the service and the clean-up are the harness's parts.
  */
 const prefix = testPrefix('webhooks-e2e');
-const redis = connect();
+const cleanups = new Cleanups();
 const HOST = '127.0.0.1';
 const COMPANY = DEFAULT_KEYS[0]!.companyId;
 
@@ -45,6 +47,7 @@ let wiring: WebhookWiring;
 let printed: string;
 let config: AppConfig;
 let service: Service | undefined;
+let lines: string[] = [];
 
 /** The billing emulator as `erp-sync sandbox` starts it (its store kept, to read billing's state). */
 function asRunning(b: BillingEmulator): RunningBilling {
@@ -117,9 +120,18 @@ async function metric(name: string, labels: string): Promise<number> {
 }
 
 beforeAll(async () => {
+  const redis = connect();
+  cleanups.add(async () => {
+    await dropPrefix(redis, prefix);
+    redis.disconnect();
+  });
   billing = await startBillingEmulator({ port: 0, host: HOST, seed: 1 });
-  for (const p of PROFILES)
-    erps.push({ ...(await p.start({ port: 0, host: HOST, seed: 1, records: 6 })), system: p.name });
+  cleanups.add(() => billing.close());
+  for (const p of PROFILES) {
+    const erp = { ...(await p.start({ port: 0, host: HOST, seed: 1, records: 6 })), system: p.name };
+    cleanups.add(() => erp.close());
+    erps.push(erp);
+  }
   const zoho = erps.find((e) => e.system === 'zoho-books')!;
   await fetch(`${zoho.url}/__admin/limits`, {
     method: 'POST',
@@ -130,22 +142,13 @@ beforeAll(async () => {
   await wireWebhooks(erps, wiring);
   printed = sandboxConfig(asRunning(billing), erps, wiring);
   config = workerConfig(printed);
-  service = await startService(
-    config,
-    createLogger({ level: (process.env.E2E_LOG_LEVEL as 'warn') ?? 'warn', format: 'json' }),
-    {
-      roles: ALL_ROLES,
-      httpPort: 0,
-    },
-  );
+  ({ service, lines } = await startTestService(cleanups, config, { logLevel: process.env.E2E_LOG_LEVEL ?? 'warn' }));
 }, 120_000);
 
 afterAll(async () => {
-  await service?.stop();
-  for (const e of erps) await e.close().catch(() => {});
-  await billing?.close().catch(() => {});
-  await dropPrefix(redis, prefix);
-  redis.disconnect();
+  // The service's warnings, for a failure's story (E2E_LOG_LEVEL=info for more).
+  if (lines.length > 0) console.warn(lines.join(''));
+  await cleanups.run();
 });
 
 describe('webhooks end to end', () => {

@@ -1,25 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validateSettings } from '../../connectors/registry.js';
 import type { BillingBody, MapContext, ReadContext } from '../../src/connector/types.js';
-import { startZohoEmulator, ZOHO_SANDBOX_DEFAULTS, type ZohoEmulator } from '../../sandbox/zoho-books/index.js';
+import type { ZohoEmulator } from '../../sandbox/zoho-books/index.js';
 import { runBackfill } from '../../cli/commands/backfill.js';
 import { waitForDrain } from '../../cli/drain.js';
 import { reconcileFields } from '../../jobs/reconcile-fields.js';
 import { compareFields } from '../../jobs/reconcile/compare-fields.js';
-import { createRuntime } from '../../app/create-runtime.js';
 import type { Runtime } from '../../jobs/runtime.js';
-import { startWorkers, type WorkerService } from '../../app/worker-service.js';
 import type { InvoiceRecord } from '../../src/billing/schemas/index.js';
-import { parseConfig } from '../../src/config.js';
-import { createLogger } from '../../src/observability/logger.js';
-import { startBillingEmulator, type BillingEmulator } from '../../sandbox/billing/billing-emulator.js';
-import { dropPrefix, TEST_REDIS_URL } from '../support/redis.js';
+import { type Harness, startHarness } from '../support/harness.js';
 
 // Enough for many pages of every list (200 a page); the same path at scale is `npm run bench:at-scale` (5,000
 // invoices per vendor) and `npm run bench:memory` (up to 1,000,000).
 const INVOICES = 1500;
-const KEY = 'e2e-key';
 
 /** Billing's invoices for this origin source, by ERP id (walking every page). */
 async function billingByErpId(rt: Runtime): Promise<Map<string, InvoiceRecord>> {
@@ -69,83 +61,35 @@ async function expectedFromSource(
 }
 
 describe(`end to end on real Redis and the emulators: Zoho Books (${INVOICES} invoices) → billing`, () => {
-  const prefix = `test-e2e-${randomBytes(4).toString('hex')}`;
-  let billing: BillingEmulator;
+  let h: Harness;
   let zoho: ZohoEmulator;
   let rt: Runtime;
-  let workers: WorkerService;
-  const upsertPosts = async () => {
-    const res = (await (await fetch(`${billing.url}/__admin/journal?path=/external/invoice/upsert`)).json()) as {
-      entries: Array<{ status: number }>;
-    };
-    return res.entries.filter((e) => e.status === 200).length;
-  };
+  const upsertPosts = async () => h.upsertPosts();
 
   beforeAll(async () => {
-    billing = await startBillingEmulator({
-      port: 0,
-      keys: [{ key: KEY, companyId: 'e2e' }],
-      attachmentKeys: [{ key: `${KEY}-a`, companyId: 'e2e' }],
-    });
-    zoho = await startZohoEmulator({
-      port: 0,
-      seed: 11,
-      records: INVOICES,
-      customers: 100,
-      creditNotes: 120,
-      ratePerMinute: 0,
-      dailyLimit: 0,
-    });
-    const d = ZOHO_SANDBOX_DEFAULTS;
-    const config = parseConfig(
-      {
-        billing: {
-          url: billing.url,
-          apiKey: KEY,
-          attachmentKey: `${KEY}-a`,
-          rateLimit: { max: 5000, durationMs: 1000 },
+    h = await startHarness({
+      name: 'e2e',
+      connections: [
+        {
+          system: 'zoho-books',
+          id: 'zoho-e2e',
+          seed: 11,
+          invoices: INVOICES,
+          customers: 100,
+          emulator: { creditNotes: 120 },
+          entities: ['customers', 'invoices', 'credit-notes'],
+          // Lookups cached as a worker caches them: read once, not once per page.
+          settings: { lookupsCacheSeconds: 3600 },
         },
-        redis: { url: TEST_REDIS_URL, prefix },
-        sync: { upsertConcurrency: 32, backlogHighWater: 5000, backoffMs: 50 },
-        connections: [
-          {
-            id: 'zoho-e2e',
-            system: 'zoho-books',
-            originSource: 'EXTERNAL_SYSTEM_A',
-            lookbackSeconds: 60,
-            settleDelaySeconds: 0,
-            // This run checks every generated invoice arrives, drafts too (test/jobs/drafts.test.ts: the default).
-            syncDrafts: true,
-            rateBudget: { perMinute: 1_000_000, concurrency: 8 },
-            settings: {
-              organizationId: zoho.organizationId,
-              clientId: d.clientId,
-              clientSecret: d.clientSecret,
-              refreshToken: d.refreshToken,
-              baseUrl: zoho.apiBase,
-              accountsUrl: zoho.url,
-              dailyCallLimit: 0,
-            },
-          },
-        ],
-      },
-      {},
-      validateSettings,
-    );
-    rt = await createRuntime(config, TEST_REDIS_URL, createLogger({ level: 'warn', format: 'json' }));
-    workers = startWorkers(rt, ['pull', 'upsert', 'backfill']);
+      ],
+      // A long run: the service's own job locks, not the harness's short ones (made for tests that kill workers).
+      sync: { upsertConcurrency: 32, backoffMs: 50, lockDurationMs: 30_000, stalledIntervalMs: 30_000 },
+    });
+    rt = h.rt;
+    zoho = h.emulatorOf('zoho-e2e', 'zoho-books');
+    h.startWorkers(['pull', 'upsert', 'backfill']);
   }, 60_000);
-
-  afterAll(async () => {
-    await workers?.stop(5_000);
-    await rt?.close();
-    const { connect } = await import('../support/redis.js');
-    const r = connect();
-    await dropPrefix(r, prefix);
-    await r.quit();
-    await zoho?.close();
-    await billing?.close();
-  });
+  afterAll(() => h?.close());
 
   it('given a backfill of the whole history, then billing equals the expected mapping of the source, record for record', async () => {
     const report = await runBackfill(

@@ -1,56 +1,32 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBackfill } from '../../cli/commands/backfill.js';
 import { addBackfill, readBackfillSummary, runBacklog } from '../../jobs/backfill.js';
 import { failedUpsertHelpers } from '../../app/job-helpers.js';
 import { waitForDrain } from '../../cli/drain.js';
-import { startQuickBooksDemo, type DemoErp } from '../../cli/demo/sandbox-erps.js';
-import { validateSettings } from '../../connectors/registry.js';
-import { createRuntime } from '../../app/create-runtime.js';
 import type { Runtime } from '../../jobs/runtime.js';
-import { startWorkers, type WorkerService } from '../../app/worker-service.js';
 import { addDays, utcDate } from '../../src/billing/dates.js';
-import { parseConfig } from '../../src/config.js';
-import { createLogger } from '../../src/observability/logger.js';
-import { startBillingEmulator, type BillingEmulator } from '../../sandbox/billing/billing-emulator.js';
-import { connect, dropPrefix, TEST_REDIS_URL } from '../support/redis.js';
+import { type Harness, startHarness } from '../support/harness.js';
 import { until } from '../support/until.js';
 
 describe('backfill', () => {
-  const prefix = `test-backfill-${randomBytes(4).toString('hex')}`;
-  let billing: BillingEmulator;
-  let qbo: DemoErp;
+  let h: Harness;
   let rt: Runtime;
-  let workers: WorkerService;
+  let qboUrl: string;
 
   beforeAll(async () => {
-    billing = await startBillingEmulator({ port: 0, keys: [{ key: 'k', companyId: 'c' }] });
-    qbo = await startQuickBooksDemo(30, 3);
-    const config = parseConfig(
-      {
-        billing: { url: billing.url, apiKey: 'k', rateLimit: { max: 5000 } },
-        redis: { url: TEST_REDIS_URL, prefix },
-        connections: [qbo.connection()],
-      },
-      {},
-      validateSettings,
-    );
-    rt = await createRuntime(config, TEST_REDIS_URL, createLogger({ level: 'silent', format: 'json' }));
-    workers = startWorkers(rt, ['pull', 'upsert', 'backfill']);
+    h = await startHarness({
+      name: 'backfill',
+      connections: [{ system: 'quickbooks', id: 'qbo-in', seed: 3, invoices: 30, customers: 12 }],
+    });
+    rt = h.rt;
+    qboUrl = h.emulatorOf('qbo-in', 'quickbooks').url;
+    h.startWorkers(['pull', 'upsert', 'backfill']);
   }, 60_000);
-  afterAll(async () => {
-    await workers?.stop(5_000);
-    await rt?.close();
-    const r = connect();
-    await dropPrefix(r, prefix);
-    await r.quit();
-    await qbo?.close();
-    await billing?.close();
-  });
+  afterAll(() => h?.close());
 
   /** An invoice the QuickBooks sandbox creates, dated `txnDate`, last modified at `at`; its Id. */
   const createQboInvoice = async (txnDate: string, at: Date): Promise<string> => {
-    const res = await fetch(`${qbo.url}/__admin/invoices`, {
+    const res = await fetch(`${qboUrl}/__admin/invoices`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ txnDate, at: at.toISOString() }),

@@ -5,7 +5,7 @@ import { stateKeys } from '../../src/pipeline/keys.js';
 import { currentQuotaWaitPolicy, withQuotaWaitPolicy } from '../../src/pipeline/quota-wait-policy.js';
 import { Quotas } from '../../src/pipeline/quotas.js';
 import { HISTORY_FLOOR_SHARE, type QuotaLane } from '../../src/waits/vendor-waits.js';
-import { type Harness, readAll, startHarness } from '../connectors/zoho-books/harness.js';
+import { type ZohoClients, readAll, startZohoClients } from '../connectors/zoho-books/harness.js';
 import { connect, dropPrefix, testPrefix } from '../support/redis.js';
 import { virtualClock } from '../support/virtual-clock.js';
 
@@ -21,10 +21,10 @@ describe('Quotas: announced reads before history', () => {
   // Zoho Books' default budget: 90 calls a minute (the vendor's 100), 5 in flight.
   const limits = { perMinute: 90, concurrency: 5 };
   let redis: Redis;
-  let h: Harness;
+  let h: ZohoClients;
   beforeAll(async () => {
     redis = connect();
-    h = await startHarness({ records: 200, customers: 12, creditNotes: 2 });
+    h = await startZohoClients({ records: 200, customers: 12, creditNotes: 2 });
   });
   afterAll(async () => {
     await h.close();

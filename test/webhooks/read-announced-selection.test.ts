@@ -1,21 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validateSettings } from '../../connectors/registry.js';
 import { XeroContactsResponse, XeroCreditNotesResponse, XeroInvoicesResponse } from '../../connectors/xero/schemas.js';
 import { ZohoContactList, ZohoInvoiceList } from '../../connectors/zoho-books/schemas.js';
-import { createRuntime } from '../../app/create-runtime.js';
 import { makeJobHelpers } from '../../app/job-helpers.js';
 import type { PullPayload } from '../../jobs/catalog.js';
 import { enqueueAnnounced } from '../../jobs/pull/enqueue-announced.js';
 import type { PullRun } from '../../jobs/pull/pull-stream.js';
 import { readAnnounced } from '../../jobs/pull/read-announced.js';
 import type { Runtime } from '../../jobs/runtime.js';
-import { PROFILES } from '../../sandbox/profiles.js';
-import type { RunningSandbox } from '../../sandbox/kit/profile.js';
 import type { EntityName } from '../../src/connector/entities.js';
-import { parseConfig } from '../../src/config.js';
-import { createLogger } from '../../src/observability/logger.js';
 import type { WebhookEvent } from '../../src/webhooks/webhook-event.js';
-import { connect, dropPrefix, TEST_REDIS_URL, testPrefix } from '../support/redis.js';
+import { type Harness, startHarness } from '../support/harness.js';
 
 /**
  * A record a webhook announces is read by id and goes through the same selection as the stream's own
@@ -24,10 +18,7 @@ import { connect, dropPrefix, TEST_REDIS_URL, testPrefix } from '../support/redi
  * delivery announces is applied only once the vendor says the record is gone. Against the Xero and Zoho
  * Books emulators, each record found through the vendor's own API.
  */
-const redis = connect();
-const prefix = testPrefix('announced-selection');
-let xero: RunningSandbox;
-let zoho: RunningSandbox;
+let h: Harness;
 let rt: Runtime;
 
 function runOf(conn: string, entity: EntityName, b: number): PullRun {
@@ -84,37 +75,38 @@ async function issuedZohoInvoices(): Promise<string[]> {
   return listed.filter((i) => i.status !== 'draft' && i.status !== 'void').map((i) => String(i.invoice_id));
 }
 
-const XERO = () => xero.demo.connectionId;
-const ZOHO = () => zoho.demo.connectionId;
+const XERO = () => 'xero-in';
+const ZOHO = () => 'zoho-in';
 const now = () => new Date().toISOString();
 
 beforeAll(async () => {
-  const start = (name: string) =>
-    PROFILES.find((p) => p.name === name)!.start({ port: 0, host: '127.0.0.1', seed: 13, records: 60, demo: true });
-  [xero, zoho] = await Promise.all([start('xero'), start('zoho-books')]);
-  const config = parseConfig(
-    {
-      billing: { url: 'http://127.0.0.1:1', apiKey: 'k' },
-      redis: { url: TEST_REDIS_URL, prefix },
-      webhooks: { port: 0, coalesceMs: 60_000 },
-      connections: [
-        { ...xero.demo.connection(), webhooks: { secret: 'xero-webhook-key-of-at-least-32-chars' } },
-        { ...zoho.demo.connection(), webhooks: { secret: 'zoho-workflow-secret-of-32-characters' } },
-      ],
-    },
-    {},
-    validateSettings,
-    'announced selection test config',
-  );
-  rt = await createRuntime(config, TEST_REDIS_URL, createLogger({ level: 'silent', format: 'json' }));
+  // Each organisation with its suppliers' documents (bills, supplier credit notes, vendors) beside the sales ones.
+  h = await startHarness({
+    name: 'announced-selection',
+    invoices: 60,
+    connections: [
+      {
+        system: 'xero',
+        id: XERO(),
+        seed: 13,
+        customers: 24,
+        emulator: { creditNotes: 30 },
+        extra: { webhooks: { secret: 'xero-webhook-key-of-at-least-32-chars' } },
+      },
+      {
+        system: 'zoho-books',
+        id: ZOHO(),
+        seed: 13,
+        customers: 80,
+        emulator: { creditNotes: 60 },
+        extra: { webhooks: { secret: 'zoho-workflow-secret-of-32-characters' } },
+      },
+    ],
+    webhooks: { port: 0, coalesceMs: 60_000 },
+  });
+  rt = h.rt;
 }, 60_000);
-afterAll(async () => {
-  await rt?.close();
-  await xero?.close();
-  await zoho?.close();
-  await dropPrefix(redis, prefix);
-  redis.disconnect();
-});
+afterAll(() => h?.close());
 
 describe('Xero: suppliers announced by webhook', () => {
   it('given INVOICE events for a bill (ACCPAY) and a sales invoice, when the read runs, then the bill is skipped and counted, never quarantined, and the sales invoice is enqueued', async () => {
@@ -203,7 +195,7 @@ describe('Zoho Books: vendors and deletes announced by webhook', () => {
       writtenAt: Date.now(),
       version: '2020-01-01T00:00:00.000Z',
     });
-    const res = await fetch(`${zoho.url}/__admin/mutate`, {
+    const res = await fetch(`${h.emulatorOf(ZOHO(), 'zoho-books').url}/__admin/mutate`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify([{ op: 'delete_invoice', invoice_id: id, force: true }]),

@@ -1,7 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validateSettings } from '../../connectors/registry.js';
-import { createRuntime } from '../../app/create-runtime.js';
-import { startWorkers } from '../../app/worker-service.js';
 import { until } from '../support/until.js';
 import { makeJobHelpers } from '../../app/job-helpers.js';
 import type { PullPayload } from '../../jobs/catalog.js';
@@ -10,12 +7,8 @@ import type { PullRun } from '../../jobs/pull/pull-stream.js';
 import { readAnnounced } from '../../jobs/pull/read-announced.js';
 import { pullStream } from '../../jobs/pull/pull-stream.js';
 import type { Runtime } from '../../jobs/runtime.js';
-import { PROFILES } from '../../sandbox/profiles.js';
-import type { RunningSandbox } from '../../sandbox/kit/profile.js';
-import { parseConfig } from '../../src/config.js';
-import { createLogger } from '../../src/observability/logger.js';
 import type { WebhookEvent } from '../../src/webhooks/webhook-event.js';
-import { connect, dropPrefix, TEST_REDIS_URL, testPrefix } from '../support/redis.js';
+import { type Harness, startHarness } from '../support/harness.js';
 
 /**
  * Webhook events become targeted reads: against the QuickBooks emulator, events of several deliveries
@@ -28,9 +21,8 @@ interface JournalEntry {
   path: string;
   query?: Record<string, string>;
 }
-const redis = connect();
-const prefix = testPrefix('read-announced');
-let emu: RunningSandbox;
+let h: Harness;
+let emu: { url: string };
 let rt: Runtime;
 let conn: string;
 let ids: string[];
@@ -57,21 +49,21 @@ function runOf(data: PullPayload): PullRun {
 }
 
 beforeAll(async () => {
-  const qbo = PROFILES.find((p) => p.name === 'quickbooks')!;
-  emu = await qbo.start({ port: 0, host: '127.0.0.1', seed: 7, records: 40, demo: true });
-  conn = emu.demo.connectionId;
-  const config = parseConfig(
-    {
-      billing: { url: 'http://127.0.0.1:1', apiKey: 'k' },
-      redis: { url: TEST_REDIS_URL, prefix },
-      webhooks: { port: 0, coalesceMs: 50 },
-      connections: [{ ...emu.demo.connection(), webhooks: { secret: 'intuit-verifier-token-for-read-announced' } }],
-    },
-    {},
-    validateSettings,
-    'read-announced test config',
-  );
-  rt = await createRuntime(config, TEST_REDIS_URL, createLogger({ level: 'silent', format: 'json' }));
+  h = await startHarness({
+    name: 'read-announced',
+    invoices: 40,
+    connections: [
+      {
+        system: 'quickbooks',
+        seed: 7,
+        extra: { webhooks: { secret: 'intuit-verifier-token-for-read-announced' } },
+      },
+    ],
+    webhooks: { port: 0, coalesceMs: 50 },
+  });
+  rt = h.rt;
+  conn = h.connections[0]!.id;
+  emu = h.emulatorOf(conn, 'quickbooks');
   const handle = rt.connection(conn);
   const stream = handle.connector.streams.invoices;
   ids = [];
@@ -88,12 +80,7 @@ beforeAll(async () => {
   }
   ids = ids.slice(0, 5);
 }, 60_000);
-afterAll(async () => {
-  await rt?.close();
-  await emu?.close();
-  await dropPrefix(redis, prefix);
-  redis.disconnect();
-});
+afterAll(() => h?.close());
 
 describe('a targeted read of announced invoices', () => {
   it('given events of three deliveries (a change twice, a void, a delete, one the ledger already holds), when the read runs, then one read by id fetches the others, the void is written as a void, the delete marked as a pull marks it, and nothing else is read', async () => {
@@ -176,7 +163,7 @@ describe('a targeted read of announced invoices', () => {
   });
 
   it('given a pull worker, when a delivery is made durable, then the worker runs its targeted read after the coalescing window and enqueues the upsert, leaving no run record', async () => {
-    const workers = startWorkers(rt, ['pull']);
+    const workers = h.startWorkers(['pull']);
     try {
       const id = ids[1]!;
       await fetch(`${emu.url}/__admin/invoices/${id}/edit`, {

@@ -7,7 +7,7 @@ import { AuthError, ParkedError, RateLimitedError, RejectedError, TransientError
 import { stateKeys } from '../../../src/pipeline/keys.js';
 import { Quotas } from '../../../src/pipeline/quotas.js';
 import { connect } from '../../support/redis.js';
-import { type Harness, harness, readAll } from './harness.js';
+import { type QuickBooksClients, startQuickBooksClients, readAll } from './harness.js';
 
 const count = {
   path: 'query',
@@ -17,7 +17,7 @@ const count = {
 };
 
 describe('QuickBooks client against the sandbox', () => {
-  let h: Harness | undefined;
+  let h: QuickBooksClients | undefined;
   const redisClients: Array<ReturnType<typeof connect>> = [];
   afterEach(async () => {
     for (const r of redisClients.splice(0)) r.disconnect();
@@ -26,7 +26,7 @@ describe('QuickBooks client against the sandbox', () => {
   });
 
   it('given 429 ThrottleExceeded answers during a read, then the client waits and the read completes', async () => {
-    h = await harness({ records: 300 }, { throttleWaitMs: 150, pageSize: 100 });
+    h = await startQuickBooksClients({ records: 300 }, { throttleWaitMs: 150, pageSize: 100 });
     h.emu.faults.set({ rateLimitNext: 3 });
     const { records } = await readAll(invoicesStream, h.ctx(), invoicesStream.initialState());
     expect(records.filter((r) => !r.deleted)).toHaveLength(h.emu.store.docs.Invoice.size);
@@ -43,7 +43,7 @@ describe('QuickBooks client against the sandbox', () => {
 
   it("given Intuit's 60 s throttle wait, then the realm is parked for every worker and ParkedError (cause: RateLimitedError 60 s) goes up for the pipeline to delay", async () => {
     const parks: number[] = [];
-    h = await harness({ records: 5 });
+    h = await startQuickBooksClients({ records: 5 });
     const http = h.client({ options: { park: async (until) => void parks.push(until) } });
     await http.request(count); // the token refresh first, so the throttle hits the API call
     h.emu.faults.set({ rateLimitNext: 1 });
@@ -57,7 +57,7 @@ describe('QuickBooks client against the sandbox', () => {
   });
 
   it('given the rate budget through the shared quota (Redis), then 30 concurrent calls never exceed 10 in flight and none is throttled', async () => {
-    h = await harness({ records: 5, latencyMs: 40 });
+    h = await startQuickBooksClients({ records: 5, latencyMs: 40 });
     const redis = connect();
     redisClients.push(redis);
     const quotas = new Quotas(redis, stateKeys(h.prefix));
@@ -71,7 +71,7 @@ describe('QuickBooks client against the sandbox', () => {
   });
 
   it('given two workers (two TokenStores on one Redis) needing a token at the same moment, then exactly one refresh, the rotated refresh token is persisted, and an access token refused later is refreshed once more', async () => {
-    h = await harness({ records: 5 });
+    h = await startQuickBooksClients({ records: 5 });
     const [ra, rb, rc] = [connect(), connect(), connect()];
     redisClients.push(ra, rb, rc);
     const a = h.client({ tokens: new TokenStore(ra, { prefix: h.prefix }) });
@@ -98,7 +98,7 @@ describe('QuickBooks client against the sandbox', () => {
   });
 
   it('given vendor errors, then each is classified: unsupported query field → Rejected, 610 → Rejected, lowercase 401 after the forced refresh → Auth, 5xx → Transient, spent refresh token → Auth', async () => {
-    h = await harness({ records: 5 });
+    h = await startQuickBooksClients({ records: 5 });
     const bad = await h.http
       .request({ ...count, query: { query: "SELECT * FROM Invoice WHERE Colour = 'red'" } })
       .catch((e: unknown) => e);
@@ -124,7 +124,7 @@ describe('QuickBooks client against the sandbox', () => {
   });
 
   it('given foreign invoices without a rate or at exactly 1, then the read maps none of them at 1:1: FX_UNDERIVABLE / FX_SUSPECT, and every mapped foreign invoice carries its real rate', async () => {
-    h = await harness({ records: 120 });
+    h = await startQuickBooksClients({ records: 120 });
     const overseas = [...h.emu.store.customers.values()].find((c) => c.currency === 'USD' && c.active)!;
     const noRate = h.emu.store.createInvoice({ customerId: overseas.id, exchangeRate: null });
     const atOne = h.emu.store.createInvoice({ customerId: overseas.id, exchangeRate: '1' });

@@ -32,7 +32,7 @@ export interface ClientOverrides {
   options?: Partial<CreateClientOptions<Settings>>;
 }
 
-export interface Harness {
+export interface QuickBooksClients {
   emu: RunningQuickBooksEmulator;
   settings: Settings;
   http: VendorClient;
@@ -44,10 +44,10 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function harness(
+export async function startQuickBooksClients(
   emuOptions: QuickBooksEmulatorOptions = {},
   settingsInput: Partial<SettingsInput> = {},
-): Promise<Harness> {
+): Promise<QuickBooksClients> {
   const emu = await startQuickBooksEmulator({ now: T0, frozen: true, ...emuOptions });
   const redis = connect();
   const prefix = testPrefix('qbo');

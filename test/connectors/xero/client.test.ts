@@ -4,11 +4,11 @@ import { XeroInvoicesResponse } from '../../../connectors/xero/schemas.js';
 import { invoicesStream } from '../../../connectors/xero/streams/invoices.js';
 import { TokenStore } from '../../../src/auth/token-store.js';
 import { AuthError, ParkedError, RateLimitedError, RejectedError, TransientError } from '../../../src/errors/index.js';
-import { mapCtx, readAll, startHarness, type XeroHarness } from './support.js';
+import { mapCtx, readAll, startXeroClients, type XeroClients } from './support.js';
 
-let h: XeroHarness;
+let h: XeroClients;
 beforeAll(async () => {
-  h = await startHarness({ records: 40 });
+  h = await startXeroClients({ records: 40 });
 });
 afterAll(async () => h.close());
 beforeEach(async () => {
@@ -23,7 +23,7 @@ const admin = (path: string, body: unknown) =>
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   }).then((r) => r.json());
-const ping = (http: ReturnType<XeroHarness['client']>) =>
+const ping = (http: ReturnType<XeroClients['client']>) =>
   http.request({
     path: 'Invoices',
     endpoint: 'GET /Invoices',

@@ -22,7 +22,7 @@ import { connect, dropPrefix, testPrefix } from '../../support/redis.js';
  * Redis (unique key prefix), clients per organisation sharing one token group (one Xero login reaches
  * both organisations with ONE single-use refresh token).
  */
-export interface XeroHarness {
+export interface XeroClients {
   emu: XeroEmulator;
   redis: Redis;
   prefix: string;
@@ -43,7 +43,7 @@ export interface XeroHarness {
 
 export const silent = pino({ level: 'silent' });
 
-export async function startHarness(options: XeroEmulatorOptions = {}): Promise<XeroHarness> {
+export async function startXeroClients(options: XeroEmulatorOptions = {}): Promise<XeroClients> {
   const emu = await startXeroEmulator(options);
   const redis = connect();
   const prefix = testPrefix('xero');

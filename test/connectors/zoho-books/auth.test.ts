@@ -3,17 +3,17 @@ import { refreshFn } from '../../../connectors/zoho-books/auth.js';
 import { Settings } from '../../../connectors/zoho-books/settings.js';
 import { ZOHO_SANDBOX_DEFAULTS } from '../../../sandbox/zoho-books/index.js';
 import { AuthError } from '../../../src/errors/index.js';
-import { type Harness, startHarness } from './harness.js';
+import { type ZohoClients, startZohoClients } from './harness.js';
 
 describe('the token refresh (auth.ts) against the emulator', () => {
-  let h: Harness | undefined;
+  let h: ZohoClients | undefined;
   afterEach(async () => {
     await h?.close();
     h = undefined;
   });
 
   it('given a token whose api_domain is another data centre than settings.dataCenter, then the refresh fails with an AuthError naming the host to configure', async () => {
-    h = await startHarness({ records: 1 });
+    h = await startZohoClients({ records: 1 });
     // The emulator plays Zoho Accounts; its api_domain is its own URL, not https://www.zohoapis.in.
     const settings = Settings.parse({
       ...h.settings(),

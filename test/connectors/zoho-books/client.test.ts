@@ -3,17 +3,17 @@ import { z } from 'zod';
 import { customersStream } from '../../../connectors/zoho-books/streams/customers.js';
 import { invoicesStream } from '../../../connectors/zoho-books/streams/invoices.js';
 import { AuthError } from '../../../src/errors/index.js';
-import { type Harness, readAll, shortMinutes, startHarness } from './harness.js';
+import { type ZohoClients, readAll, shortMinutes, startZohoClients } from './harness.js';
 
 describe('the client against the emulator: auth', () => {
-  let h: Harness | undefined;
+  let h: ZohoClients | undefined;
   afterEach(async () => {
     await h?.close();
     h = undefined;
   });
 
   it('given wrong client credentials, then the read fails with an AuthError that asks for re-authorisation (and carries no secret)', async () => {
-    h = await startHarness({ records: 3 });
+    h = await startZohoClients({ records: 3 });
     const client = h.client({}, { clientSecret: 'wrong-secret' });
     const error = await invoicesStream
       .read(h.context(client), invoicesStream.initialState())
@@ -26,7 +26,7 @@ describe('the client against the emulator: auth', () => {
   });
 
   it('given an access token the emulator no longer accepts, then the client refreshes once and the call succeeds', async () => {
-    h = await startHarness({ records: 3 });
+    h = await startZohoClients({ records: 3 });
     const client = h.client();
     await client.request({ path: 'contacts', endpoint: 'GET /contacts', schema: z.unknown() });
     h.emulator.tokens.expireAll();
@@ -36,11 +36,11 @@ describe('the client against the emulator: auth', () => {
 });
 
 describe('the client against the emulator: quotas and tokens', () => {
-  let h: Harness | undefined;
+  let h: ZohoClients | undefined;
   afterAll(() => h?.close());
 
   it('given a per-minute limit lower than the read needs, when invoices are read, then each 429 is waited out (X-Rate-Limit-Reset) and the read completes', async () => {
-    h = await startHarness({ records: 14, customers: 6, creditNotes: 2, ratePerMinute: 6 });
+    h = await startZohoClients({ records: 14, customers: 6, creditNotes: 2, ratePerMinute: 6 });
     const e = h.emulator;
     const client = h.client({ onResponse: shortMinutes(e) }, { detailConcurrency: 2 });
     const started = Date.now();
@@ -60,7 +60,7 @@ describe('the client against the emulator: quotas and tokens', () => {
 
   it('given the daily cap is reached, when a read runs, then the connection is parked until the reset, the read fails with ParkedError (cause: RateLimitedError scope day) and the quota is reported', async () => {
     await h?.close();
-    h = await startHarness({ records: 10, dailyLimit: 4, clock: { now: '2026-02-01T04:30:00Z', frozen: true } });
+    h = await startZohoClients({ records: 10, dailyLimit: 4, clock: { now: '2026-02-01T04:30:00Z', frozen: true } });
     const parks: number[] = [];
     const quotas: Array<[string, number]> = [];
     const client = h.client({
@@ -87,7 +87,7 @@ describe('the client against the emulator: quotas and tokens', () => {
 
   it('given two readers that need a token at the same moment, then Zoho sees exactly one refresh; after the tokens expire, exactly one more', async () => {
     await h?.close();
-    h = await startHarness({ records: 6 });
+    h = await startZohoClients({ records: 6 });
     const a = h.client();
     const b = h.client();
     await Promise.all([

@@ -23,7 +23,7 @@ export type ZohoStream = Stream<Record<string, unknown>, State, Settings, any>;
 export const FAST_RETRY = { minTimeoutMs: 5, maxTimeoutMs: 20 };
 
 /** The emulator, Redis-backed token stores and a way to build clients and read contexts. */
-export async function startHarness(options: ZohoEmulatorOptions = {}) {
+export async function startZohoClients(options: ZohoEmulatorOptions = {}) {
   // Per-minute limit off unless a test asks for it: a real minute of waiting would outlast the test.
   const emulator: ZohoEmulator = await startZohoEmulator({
     records: 30,
@@ -84,7 +84,7 @@ export async function startHarness(options: ZohoEmulatorOptions = {}) {
     },
   };
 }
-export type Harness = Awaited<ReturnType<typeof startHarness>>;
+export type ZohoClients = Awaited<ReturnType<typeof startZohoClients>>;
 
 /**
  * An onResponse hook that makes each emulated rate-limit minute last ~3 s of real time: whenever a new
@@ -118,7 +118,7 @@ export async function readAll(
 }
 
 /** Maps records as the pipeline does: the stream's lookups fetched once (customers have none), then each record. */
-export async function mapAll(stream: ZohoStream, h: Harness, records: SourceRecord<Record<string, unknown>>[]) {
+export async function mapAll(stream: ZohoStream, h: ZohoClients, records: SourceRecord<Record<string, unknown>>[]) {
   const ctx = h.context(h.client());
   const mapCtx: MapContext = {
     connectionId: 'zoho-test',

@@ -1,14 +1,9 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { validateSettings } from '../../../connectors/registry.js';
+import { describe, expect, it } from 'vitest';
 import { repairById } from '../../../jobs/reconcile/repair-by-id.js';
-import { createRuntime } from '../../../app/create-runtime.js';
-import type { Runtime } from '../../../jobs/runtime.js';
-import { PROFILES } from '../../../sandbox/profiles.js';
 import { clearLookupsCache } from '../../../src/connector/lookups-cache.js';
-import { parseConfig } from '../../../src/config.js';
-import { createLogger } from '../../../src/observability/logger.js';
-import { connect, dropPrefix, TEST_REDIS_URL, testPrefix } from '../../support/redis.js';
+import { startHarness } from '../../support/harness.js';
 import { testScale } from '../../support/scale.js';
+import { VENDORS, type VendorSystem } from '../../support/vendors/registry.js';
 
 /**
  * A repair of 10 drifted invoices in a 2,000-invoice history, against each vendor's emulator: the
@@ -33,33 +28,18 @@ async function journal(url: string): Promise<JournalEntry[]> {
   return Array.isArray(body) ? body : body.entries;
 }
 
-const redis = connect();
-const prefixes: string[] = [];
-afterAll(async () => {
-  for (const p of prefixes) await dropPrefix(redis, p);
-  redis.disconnect();
-});
-
-describe.each(PROFILES.map((p) => [p.name, p] as const))('repair by id against the %s emulator', (_name, profile) => {
+describe.each(Object.keys(VENDORS) as VendorSystem[])('repair by id against the %s emulator', (system) => {
   it(`given a ${HISTORY.toLocaleString('en-GB')}-invoice history, a settle delay of 5 minutes and ${DRIFTED} drifted invoices (one of them changed a moment ago, one gone from the source), when they are repaired, then the vendor gets at most ${BOUND} calls (1.2 a record) in a worker and in a fresh process beside it, each live record is enqueued at its current version under a repair job id, and the gone one is reported`, async () => {
-    const emu = await profile.start({ port: 0, host: '127.0.0.1', seed: 11, records: HISTORY, demo: true });
-    const prefix = testPrefix(`repair-by-id-${profile.name}`);
-    prefixes.push(prefix);
-    let rt: Runtime | undefined;
+    // Lookups cached as a worker caches them (the harness reads them afresh by default).
+    const h = await startHarness({
+      name: `repair-by-id-${system}`,
+      connections: [{ system, seed: 11, invoices: HISTORY, settings: { lookupsCacheSeconds: 3600 } }],
+      settleDelaySeconds: 300,
+    });
     try {
-      const connection = { ...emu.demo.connection(), settleDelaySeconds: 300 };
-      const config = parseConfig(
-        {
-          billing: { url: 'http://127.0.0.1:1', apiKey: 'k' },
-          redis: { url: TEST_REDIS_URL, prefix },
-          connections: [connection],
-        },
-        {},
-        validateSettings,
-        'repair-by-id test config',
-      );
-      rt = await createRuntime(config, TEST_REDIS_URL, createLogger({ level: 'silent', format: 'json' }));
-      const conn = emu.demo.connectionId;
+      const rt = h.rt;
+      const conn = h.connections[0]!.id;
+      const emu = h.emulatorOf(conn, system);
       const handle = rt.connection(conn);
       const stream = handle.connector.streams.invoices;
       const ctx = handle.readContext({ logger: rt.logger, until: new Date() });
@@ -70,10 +50,10 @@ describe.each(PROFILES.map((p) => [p.name, p] as const))('repair by id against t
         if (ids.length >= DRIFTED + 1) break;
       }
       const drifted = ids.slice(0, DRIFTED - 1);
-      const gone = profile.name === 'xero' ? '0badc0de-0000-4000-8000-000000000000' : '987654321098';
+      const gone = system === 'xero' ? '0badc0de-0000-4000-8000-000000000000' : '987654321098';
       drifted.push(gone);
       let changed: { id: string; at: number } | undefined;
-      if (profile.name === 'zoho-books') {
+      if (system === 'zoho-books') {
         // Changed at the vendor a moment ago: inside the settle delay, which a pull would leave for later.
         const res = await fetch(`${emu.url}/__admin/mutate`, {
           method: 'POST',
@@ -87,7 +67,7 @@ describe.each(PROFILES.map((p) => [p.name, p] as const))('repair by id against t
       // Warm: in a worker, the connection's lookups are cached (lookupsCacheSeconds); fresh and cold below.
       const measure = async () => {
         const before = Math.max(0, ...(await journal(emu.url)).map((e) => e.seq));
-        const result = (await repairById(rt!, conn, 'invoices', drifted))!;
+        const result = (await repairById(rt, conn, 'invoices', drifted))!;
         const calls = (await journal(emu.url)).filter((e) => e.seq > before);
         return { result, calls };
       };
@@ -98,10 +78,10 @@ describe.each(PROFILES.map((p) => [p.name, p] as const))('repair by id against t
       const fresh = await measure();
       // Nothing read anywhere yet (a deployment's very first repair): the lookups are read from the vendor.
       clearLookupsCache();
-      for (const key of await rt.redis.keys(`${prefix}:lookups:*`)) await rt.redis.del(key);
+      for (const key of await rt.redis.keys(`${h.prefix}:lookups:*`)) await rt.redis.del(key);
       const cold = await measure();
       console.info(
-        `[repair-by-id] ${profile.name}: ${DRIFTED} drifted of ${HISTORY} invoices → ${warm.calls.length} vendor calls with lookups cached (${[...new Set(warm.calls.map((c) => `${c.method} ${c.path.replace(/\/[0-9a-f-]{6,}$/i, '/{id}')}`))].join(', ')}); ${fresh.calls.length} in a fresh process beside a worker; ${cold.calls.length} with no lookups read anywhere yet`,
+        `[repair-by-id] ${system}: ${DRIFTED} drifted of ${HISTORY} invoices → ${warm.calls.length} vendor calls with lookups cached (${[...new Set(warm.calls.map((c) => `${c.method} ${c.path.replace(/\/[0-9a-f-]{6,}$/i, '/{id}')}`))].join(', ')}); ${fresh.calls.length} in a fresh process beside a worker; ${cold.calls.length} with no lookups read anywhere yet`,
       );
 
       expect(warm.calls.length).toBeLessThanOrEqual(BOUND);
@@ -130,8 +110,7 @@ describe.each(PROFILES.map((p) => [p.name, p] as const))('repair by id against t
       // A second repair of the same content is its own job: the first one's id does not swallow it.
       expect(cold.result.records.find((r) => r.erpId === live[1]!)!.jobId).not.toBe(byId.get(live[1]!)!.jobId);
     } finally {
-      await rt?.close();
-      await emu.close();
+      await h.close();
     }
   }, 180_000);
 });

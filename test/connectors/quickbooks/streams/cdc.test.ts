@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cdcSince, readCdcDeletes } from '../../../../connectors/quickbooks/streams/cdc.js';
-import { type Harness, harness, T0 } from '../harness.js';
+import { type QuickBooksClients, startQuickBooksClients, T0 } from '../harness.js';
 
 const DAY = 86_400_000;
 
 describe('QuickBooks CDC deletes', () => {
-  let h: Harness | undefined;
+  let h: QuickBooksClients | undefined;
   afterEach(async () => {
     await h?.close();
     h = undefined;
@@ -25,7 +25,7 @@ describe('QuickBooks CDC deletes', () => {
   });
 
   it('given several entities whose changes exceed 1,000, then the call is split per entity (and walked forward) and every delete of each is found once', async () => {
-    h = await harness({ records: 1300, spanDays: 25, creditMemos: 30 });
+    h = await startQuickBooksClients({ records: 1300, spanDays: 25, creditMemos: 30 });
     const memos = [...h.emu.store.docs.CreditMemo.keys()].slice(0, 3);
     for (const id of memos) h.emu.store.deleteDoc('CreditMemo', id, Date.parse(T0) - 2 * DAY);
     const since = new Date(Date.parse(T0) - 24 * DAY);

@@ -1,16 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { creditNotesStream } from '../../../../connectors/quickbooks/streams/credit-notes.js';
-import { type Harness, harness, latestById, readAll } from '../harness.js';
+import { type QuickBooksClients, startQuickBooksClients, latestById, readAll } from '../harness.js';
 
 describe('QuickBooks credit-notes stream against the sandbox', () => {
-  let h: Harness | undefined;
+  let h: QuickBooksClients | undefined;
   afterEach(async () => {
     await h?.close();
     h = undefined;
   });
 
   it('given credit memos applied to invoices, then a full read maps each to a credit note naming its invoice; a deleted one comes back through CDC', async () => {
-    h = await harness({ records: 80, creditMemos: 15 });
+    h = await startQuickBooksClients({ records: 80, creditMemos: 15 });
     const { records } = await readAll(creditNotesStream, h.ctx(), creditNotesStream.initialState());
     const expected = new Map(
       [...h.emu.store.docs.CreditMemo.values()].map((d) => [d.id, new Date(d.lastUpdated).toISOString()]),

@@ -1,16 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { customersStream } from '../../../../connectors/quickbooks/streams/customers.js';
-import { type Harness, harness, latestById, readAll } from '../harness.js';
+import { type QuickBooksClients, startQuickBooksClients, latestById, readAll } from '../harness.js';
 
 describe('QuickBooks customers stream against the sandbox', () => {
-  let h: Harness | undefined;
+  let h: QuickBooksClients | undefined;
   afterEach(async () => {
     await h?.close();
     h = undefined;
   });
 
   it('given active and inactive customers, then a full read returns both (Active IN (true, false)) and inactive is a status', async () => {
-    h = await harness({ records: 20, customers: 40 });
+    h = await startQuickBooksClients({ records: 20, customers: 40 });
     const { records, pages } = await readAll(customersStream, h.ctx(), customersStream.initialState());
     const expected = new Map(
       [...h.emu.store.customers.values()].map((c) => [c.id, new Date(c.lastUpdated).toISOString()]),
@@ -32,7 +32,7 @@ describe('QuickBooks customers stream against the sandbox', () => {
   });
 
   it('given a customer made inactive (QBO "delete") after a read, then the next read returns it as inactive, never as deleted', async () => {
-    h = await harness({ records: 10, customers: 12 });
+    h = await startQuickBooksClients({ records: 10, customers: 12 });
     await readAll(customersStream, h.ctx(), customersStream.initialState());
     const cursor = new Date(h.emu.clock.now()).toISOString();
     h.emu.clock.set({ advanceSeconds: 30 });

@@ -3,7 +3,7 @@ import { toInvoice } from '../../../../connectors/quickbooks/map/invoice.js';
 import { invoicesStream } from '../../../../connectors/quickbooks/streams/invoices.js';
 import type { State } from '../../../../connectors/quickbooks/streams/state.js';
 import type { RunningQuickBooksEmulator } from '../../../../sandbox/quickbooks/index.js';
-import { type Harness, harness, latestById, readAll, T0 } from '../harness.js';
+import { type QuickBooksClients, startQuickBooksClients, latestById, readAll, T0 } from '../harness.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -30,14 +30,14 @@ function expectCheckpointSafe(pages: Array<{ records: Array<{ version: string; d
 }
 
 describe('QuickBooks invoices stream against the sandbox', () => {
-  let h: Harness | undefined;
+  let h: QuickBooksClients | undefined;
   afterEach(async () => {
     await h?.close();
     h = undefined;
   });
 
   it('given 2,500+ invoices read 1,000 at a time, with 50 sharing one LastUpdatedTime across the page edge, then a full read returns every one, once', async () => {
-    h = await harness({ records: 2640, customers: 30, creditMemos: 20, spanDays: 90 });
+    h = await startQuickBooksClients({ records: 2640, customers: 30, creditMemos: 20, spanDays: 90 });
     const sorted = byTime(h.emu);
     const edge = sorted[975]!.lastUpdated;
     h.emu.store.touch(
@@ -60,7 +60,7 @@ describe('QuickBooks invoices stream against the sandbox', () => {
   });
 
   it('given more records in one second than fit in a page, then the read walks that second by offset and misses none', async () => {
-    h = await harness({ records: 400 }, { pageSize: 100 });
+    h = await startQuickBooksClients({ records: 400 }, { pageSize: 100 });
     const ids = byTime(h.emu)
       .slice(50, 300)
       .map((d) => d.id);
@@ -71,7 +71,7 @@ describe('QuickBooks invoices stream against the sandbox', () => {
   });
 
   it('given a second holding more records than a page, when more of its already-read records are edited mid-walk than the overlap (20 against 10), then the read still misses none', async () => {
-    h = await harness({ records: 400 }, { pageSize: 100 });
+    h = await startQuickBooksClients({ records: 400 }, { pageSize: 100 });
     const crowded = byTime(h.emu)
       .slice(50, 300)
       .map((d) => d.id);
@@ -109,7 +109,7 @@ describe('QuickBooks invoices stream against the sandbox', () => {
         [...read, ...(unread ? [unread] : [])].map((d) => d.id),
       );
     };
-    h = await harness({ records: 1000 }, { pageSize: 100 });
+    h = await startQuickBooksClients({ records: 1000 }, { pageSize: 100 });
     const until = new Date(Date.parse(T0) + 3_600_000); // edits fall inside this read's window
     const seen = new Set<string>();
     const { records, pages } = await readAll(
@@ -125,7 +125,7 @@ describe('QuickBooks invoices stream against the sandbox', () => {
     expectCheckpointSafe(pages);
 
     // The skip is real in the sandbox: the same edits under naive offset paging lose records.
-    const naive = await harness({ records: 1000 });
+    const naive = await startQuickBooksClients({ records: 1000 });
     try {
       const naiveSeen = new Set<string>();
       for (let start = 1, page = 0; ; start += 100, page++) {
@@ -149,7 +149,7 @@ describe('QuickBooks invoices stream against the sandbox', () => {
   });
 
   it('given a full read, then edits, a void, a payment, a new invoice and deletes (several in one second), then the next incremental read returns every change and the deletes as deleted stubs', async () => {
-    h = await harness({ records: 300 });
+    h = await startQuickBooksClients({ records: 300 });
     const first = await readAll(invoicesStream, h.ctx(), invoicesStream.initialState());
     const cursor = iso(h.emu.clock.now()); // the pipeline saves `until` after a whole read
     expect(latestById(first.records)).toEqual(storeVersions(h.emu));
@@ -180,7 +180,7 @@ describe('QuickBooks invoices stream against the sandbox', () => {
   });
 
   it('given edits while a read runs up to `until`, then what this read leaves out the next one (from until) picks up: nothing is lost between runs', async () => {
-    h = await harness({ records: 500 }, { pageSize: 100 });
+    h = await startQuickBooksClients({ records: 500 }, { pageSize: 100 });
     const until = new Date(h.emu.clock.now());
     const first = await readAll(invoicesStream, h.ctx({ until }), invoicesStream.initialState(), (_page, i) => {
       if (i > 3) return;
@@ -199,7 +199,7 @@ describe('QuickBooks invoices stream against the sandbox', () => {
   });
 
   it('given more than 1,000 changes inside the CDC window, then the saturated CDC answer is walked forward and every delete is found', async () => {
-    h = await harness({ records: 1300, spanDays: 25, creditMemos: 0 });
+    h = await startQuickBooksClients({ records: 1300, spanDays: 25, creditMemos: 0 });
     const since = iso(Date.parse(T0) - 24 * 86_400_000);
     const expected = h.emu.store.deleted.filter((s) => s.deletedAt >= Date.parse(since)).map((s) => s.id);
     expect(expected.length).toBeGreaterThan(10);
@@ -215,7 +215,7 @@ describe('QuickBooks invoices stream against the sandbox', () => {
   });
 
   it('given a backfill window, then only invoices dated inside it (TxnDate), and no CDC call', async () => {
-    h = await harness({ records: 200 });
+    h = await startQuickBooksClients({ records: 200 });
     const window = { from: '2025-01-20', to: '2025-02-05' };
     const before = h.emu.stats().cdcCalls;
     const { records } = await readAll(invoicesStream, h.ctx({ window }), invoicesStream.initialState());
@@ -228,7 +228,7 @@ describe('QuickBooks invoices stream against the sandbox', () => {
   });
 
   it('given a cursor older than the 30-day CDC window, then CDC is asked from the window start (no 400) and the gap is logged for reconciliation', async () => {
-    h = await harness({ records: 50 });
+    h = await startQuickBooksClients({ records: 50 });
     const lines: string[] = [];
     const logger = (await import('pino')).default({ level: 'warn' }, { write: (s: string) => void lines.push(s) });
     const { records } = await readAll(invoicesStream, h.ctx({ logger }), {
@@ -239,7 +239,7 @@ describe('QuickBooks invoices stream against the sandbox', () => {
   });
 
   it('given listIds while invoices are deleted mid-listing, then every invoice that still exists is listed (voided ones too)', async () => {
-    h = await harness({ records: 500 }, { pageSize: 100 });
+    h = await startQuickBooksClients({ records: 500 }, { pageSize: 100 });
     const listed = new Set<string>();
     let pages = 0;
     for await (const ids of invoicesStream.listIds!(h.ctx())) {

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { creditNotesStream } from '../../../../connectors/xero/streams/credit-notes.js';
 import { parseMsDate } from '../../../../sandbox/xero/index.js';
-import { latest, mapCtx, readAll, startHarness, type XeroHarness } from '../support.js';
+import { latest, mapCtx, readAll, startXeroClients, type XeroClients } from '../support.js';
 
-let h: XeroHarness;
+let h: XeroClients;
 beforeAll(async () => {
-  h = await startHarness({ records: 60, creditNotes: 40 });
+  h = await startXeroClients({ records: 60, creditNotes: 40 });
 });
 afterAll(async () => h.close());
 beforeEach(async () => {

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { customersStream } from '../../../../connectors/xero/streams/customers.js';
 import { parseMsDate } from '../../../../sandbox/xero/index.js';
-import { latest, mapCtx, readAll, startHarness, type XeroHarness } from '../support.js';
+import { latest, mapCtx, readAll, startXeroClients, type XeroClients } from '../support.js';
 
-let h: XeroHarness;
+let h: XeroClients;
 beforeAll(async () => {
-  h = await startHarness({ contacts: 30 });
+  h = await startXeroClients({ contacts: 30 });
 });
 afterAll(async () => h.close());
 beforeEach(async () => {

@@ -4,11 +4,11 @@ import { invoicesStream } from '../../../../connectors/xero/streams/invoices.js'
 import { churn, parseMsDate } from '../../../../sandbox/xero/index.js';
 import type { XeroInvoice } from '../../../../connectors/xero/schemas.js';
 import type { State } from '../../../../connectors/xero/streams/state.js';
-import { latest, readAll, startHarness, type XeroHarness } from '../support.js';
+import { latest, readAll, startXeroClients, type XeroClients } from '../support.js';
 
-let h: XeroHarness;
+let h: XeroClients;
 beforeAll(async () => {
-  h = await startHarness({ records: 80 });
+  h = await startXeroClients({ records: 80 });
 });
 afterAll(async () => h.close());
 beforeEach(async () => {
@@ -27,7 +27,7 @@ function sourceNow(tenant: string, sinceIso = ''): Map<string, string> {
   );
 }
 
-function ctxWith(pageSize: number, extra: Parameters<XeroHarness['readCtx']>[2] = {}) {
+function ctxWith(pageSize: number, extra: Parameters<XeroClients['readCtx']>[2] = {}) {
   const s = h.settings(h.india, { pageSize });
   return h.readCtx(h.client(h.india, { settings: { pageSize } }), s, extra);
 }

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoicesStream } from '../../../../connectors/zoho-books/streams/invoices.js';
-import { type Harness, mapAll, readAll, startHarness } from '../harness.js';
+import { type ZohoClients, mapAll, readAll, startZohoClients } from '../harness.js';
 
 describe('the invoices stream against the emulator: read and mapped', () => {
-  let h: Harness;
+  let h: ZohoClients;
   beforeAll(async () => {
-    h = await startHarness({ records: 45, customers: 14, creditNotes: 12 });
+    h = await startZohoClients({ records: 45, customers: 14, creditNotes: 12 });
   });
   afterAll(() => h.close());
 
@@ -27,12 +27,12 @@ describe('the invoices stream against the emulator: read and mapped', () => {
 });
 
 describe('the invoices stream against the emulator: FX', () => {
-  let h: Harness | undefined;
+  let h: ZohoClients | undefined;
   afterAll(() => h?.close());
 
   it('given a foreign-currency invoice whose rate cannot be derived, when the stream is read and mapped, then it is quarantined FX_UNDERIVABLE and never leaves the mapper', async () => {
     await h?.close();
-    h = await startHarness({ records: 60, customers: 20 });
+    h = await startZohoClients({ records: 60, customers: 20 });
     const foreign = h.emulator.store.invoices().find((i) => i.currency_code !== 'INR');
     expect(foreign, 'the seed has a foreign-currency invoice').toBeDefined();
     // The emulator has no mutation for exchange rates: a rate of 0 renders exchange_rate 0 and bcy_* 0.

@@ -4,14 +4,14 @@ import { creditNotesStream } from '../../../../connectors/zoho-books/streams/cre
 import { customersStream } from '../../../../connectors/zoho-books/streams/customers.js';
 import { invoicesStream } from '../../../../connectors/zoho-books/streams/invoices.js';
 import type { State } from '../../../../connectors/zoho-books/streams/state.js';
-import { type Harness, mapAll, readAll, startHarness } from '../harness.js';
+import { type ZohoClients, mapAll, readAll, startZohoClients } from '../harness.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 describe('the read loop (streams/read.ts) against the emulator: full reads', () => {
-  let h: Harness;
+  let h: ZohoClients;
   beforeAll(async () => {
-    h = await startHarness({ records: 45, customers: 14, creditNotes: 12 });
+    h = await startZohoClients({ records: 45, customers: 14, creditNotes: 12 });
   });
   afterAll(() => h.close());
 
@@ -87,9 +87,9 @@ describe('the read loop (streams/read.ts) against the emulator: full reads', () 
 });
 
 describe('the read loop (streams/read.ts) against the emulator: deletes during a read', () => {
-  let h: Harness;
+  let h: ZohoClients;
   beforeAll(async () => {
-    h = await startHarness({ records: 20, customers: 8, creditNotes: 2 });
+    h = await startZohoClients({ records: 20, customers: 8, creditNotes: 2 });
   });
   afterAll(() => h.close());
 
@@ -116,9 +116,9 @@ describe('the read loop (streams/read.ts) against the emulator: deletes during a
 });
 
 describe('the read loop (streams/read.ts) against the emulator: incremental reads', () => {
-  let h: Harness;
+  let h: ZohoClients;
   beforeAll(async () => {
-    h = await startHarness({ records: 30, customers: 10, creditNotes: 6 });
+    h = await startZohoClients({ records: 30, customers: 10, creditNotes: 6 });
   });
   afterAll(() => h.close());
 
@@ -210,9 +210,9 @@ describe('the read loop (streams/read.ts) against the emulator: incremental read
 });
 
 describe('the read loop (streams/read.ts): rows the pipeline already holds', () => {
-  let h: Harness;
+  let h: ZohoClients;
   beforeAll(async () => {
-    h = await startHarness({ records: 30, customers: 6, creditNotes: 0 });
+    h = await startZohoClients({ records: 30, customers: 6, creditNotes: 0 });
   });
   afterAll(() => h.close());
 
