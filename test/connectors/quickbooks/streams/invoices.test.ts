@@ -252,7 +252,7 @@ describe('QuickBooks invoices stream against the sandbox', () => {
   });
 
   it("given a company whose invoices carry a class, a department and QBO Advanced's enhanced custom fields, when invoices are read and mapped, then the read asks for every custom field (include=enhancedAllCustomFields) and each invoice's tags hold its class, department and every custom field with a value", async () => {
-    h = await harness({ records: 40, customers: 6, creditMemos: 0, spanDays: 30 });
+    h = await startQuickBooksClients({ records: 40, customers: 6, creditMemos: 0, spanDays: 30 });
     const { records } = await readAll(invoicesStream, h.ctx(), invoicesStream.initialState());
     const lookups = (await invoicesStream.lookups!(h.ctx())) as Record<string, unknown>;
     const ctx = { connectionId: 'qbo-test', originSource: 'EXTERNAL_SYSTEM_B' as const, baseCurrency: 'INR', lookups };
