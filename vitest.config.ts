@@ -89,6 +89,7 @@ const OPS_TESTS = [
   'test/console/console-reconciliations.test.ts',
   'test/console/console-review.test.ts',
   'test/console/console-tls-proxy.test.ts',
+  'test/console/console-viewer.test.ts',
   'test/cli/connect-command.test.ts',
 ];
 

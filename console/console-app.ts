@@ -2,7 +2,7 @@ import type { TLSSocket } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import express, { type Express, type Request, type Response } from 'express';
 import type { Runtime } from '../jobs/runtime.js';
-import { CONSOLE_COOKIE, CSRF_HEADER, callerOf, cookieOf, csrfMatches, sessionOf } from '../api/auth.js';
+import { type Caller, CONSOLE_COOKIE, CSRF_HEADER, callerOf, cookieOf, csrfMatches, sessionOf } from '../api/auth.js';
 import type { AppConfig } from '../src/config.js';
 import { AuditLog } from '../src/pipeline/audit-log.js';
 import { unexpiredTokens } from '../src/auth/token-expiry.js';
@@ -65,6 +65,19 @@ interface Stores {
   audit: AuditLog;
 }
 
+/**
+ * What the page is told about who signed in: the token's name and role, and the billing companies it is
+ * limited to (null: every one), so the page offers only what the role may do and says whose data it shows.
+ */
+function sessionView(caller: Caller, csrf: string) {
+  return {
+    name: caller.name,
+    role: caller.role,
+    companies: caller.companies ? [...caller.companies].sort() : null,
+    csrf,
+  };
+}
+
 type Handler = (req: Request, res: Response) => Promise<unknown>;
 const handled =
   (h: Handler): express.RequestHandler =>
@@ -79,7 +92,7 @@ const whoIsSignedIn =
     const found = id ? await sessionOf(unexpiredTokens(rt.config.http), sessions, id) : undefined;
     secured(res);
     if (!found) return refuse(res, 401, 'UNAUTHORIZED', 'not signed in');
-    res.json({ name: found.caller.name, role: found.caller.role, csrf: found.session.csrf });
+    res.json(sessionView(found.caller, found.session.csrf));
   };
 
 /** `POST /console/session` `{"token"}`: rate-limited per address, audited, then the session and its cookie. */
@@ -107,7 +120,7 @@ const signIn =
     const { id, session } = await sessions.open(caller.name, token);
     await audit.append({ ...entry, who: caller.name, outcome: 'ok', status: 200 });
     res.set('set-cookie', sessionCookie(req, http, id, sessions.maxSeconds));
-    res.json({ name: caller.name, role: caller.role, csrf: session.csrf });
+    res.json(sessionView(caller, session.csrf));
   };
 
 /** `POST /console/session/end`: with the session's CSRF header, ends it and clears the cookie. */

@@ -5,7 +5,7 @@ import { connectButton, oauthCallbackPage } from './connect-page.js';
 import { reconciliationsPage } from './reconciliations-page.js';
 import { recordHistoryTable } from './record-history.js';
 import { reviewPage } from './review-page.js';
-import { $, act, call, el, enc, get, post, seconds, shell, when } from './ui.js';
+import { $, act, call, el, enc, get, mayAct, notice, post, seconds, shell, when } from './ui.js';
 
 // --- pages -------------------------------------------------------------------------------------------
 
@@ -28,7 +28,9 @@ async function connectionsPage() {
   ];
 }
 
+/** Pause, resume and sync for an operator or an admin; a viewer is offered none (the API would refuse them). */
 function connectionActions(c) {
+  if (!mayAct('operator')) return connectButton(c);
   const paused = c.state === 'paused' || c.paused;
   const reason = el('input', { name: 'reason', placeholder: 'why (shown with the pause)', maxlength: 500 });
   return [
@@ -73,7 +75,7 @@ async function quarantinePage(params) {
     return el('section', { class: 'reason', 'data-reason': g.reason },
       el('h2', {}, `${g.reason} — ${g.count} record(s)`),
       el('p', { class: 'hint' }, `How to fix: ${g.fixHint}`),
-      byConnection.map((c) => el('button', { type: 'button', onclick: () => replayAll(c, g.reason, params.get('entity')) }, `Replay all ${g.reason} of ${c}…`)),
+      mayAct('operator') ? byConnection.map((c) => el('button', { type: 'button', onclick: () => replayAll(c, g.reason, params.get('entity')) }, `Replay all ${g.reason} of ${c}…`)) : null,
       el('table', {}, el('thead', {}, el('tr', {}, ['Record', 'Why', 'Since', 'Attempts', ''].map((h) => el('th', {}, h)))),
         el('tbody', {}, records.map((r) => el('tr', { 'data-erp-id': r.erpId },
           el('td', {}, el('a', { href: `#/record/${enc(r.connection)}/${enc(r.entity)}/${enc(r.erpId)}` }, `${r.connection} ${r.entity}/${r.erpId}`)),
@@ -130,11 +132,11 @@ async function quarantinedPage(connection, entity, erpId) {
     el('p', {},
       el('button', { type: 'button', onclick: readSource('true') }, 'Read from the source'), ' ',
       el('button', { type: 'button', onclick: readSource('fresh') }, 'Read again'), ' ',
-      el('button', { type: 'button', class: 'primary', onclick: () => act(`Replay ${entity}/${erpId} of ${connection}: ${r.stage === 'upsert' ? 'its mapped body is sent to billing again' : 'it is read again from the source and mapped'}; it leaves quarantine once billing has it.`, async () => {
+      mayAct('operator') ? el('button', { type: 'button', class: 'primary', onclick: () => act(`Replay ${entity}/${erpId} of ${connection}: ${r.stage === 'upsert' ? 'its mapped body is sent to billing again' : 'it is read again from the source and mapped'}; it leaves quarantine once billing has it.`, async () => {
         await post(`${path}/replay`);
         location.hash = `#/record/${enc(connection)}/${enc(entity)}/${enc(erpId)}`;
         return `${entity}/${erpId} replayed.`;
-      }) }, 'Replay…'), ' ', el('a', { href: `#/record/${enc(connection)}/${enc(entity)}/${enc(erpId)}` }, 'Lineage')),
+      }) }, 'Replay…') : null, ' ', el('a', { href: `#/record/${enc(connection)}/${enc(entity)}/${enc(erpId)}` }, 'Lineage')),
     r.mapped ? [el('h2', {}, 'Mapped billing body'), el('pre', {}, JSON.stringify(r.mapped, null, 2))] : null,
     sourceRecord,
   ];
@@ -271,7 +273,7 @@ function signedIn(s) {
   $('#sign-in').hidden = true;
   $('header nav').hidden = false;
   $('#sign-out').hidden = false;
-  $('#who').textContent = `${s.name} (${s.role})`;
+  $('#who').textContent = `${s.name} (${s.role}${s.companies ? `, ${s.companies.join(', ')} only` : ''})`;
   return route();
 }
 

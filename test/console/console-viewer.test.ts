@@ -1,0 +1,116 @@
+import { mkdirSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openConsoleBrowser, SHOTS } from './support/console-browser.js';
+import { until } from '../support/until.js';
+import { ACME, type ApiUnderTest, GLOBEX, startApi } from '../api/api-harness.js';
+
+/** A finance viewer limited to globex: reads globex's connections only, acts on nothing. */
+const GLOBEX_VIEWER = {
+  name: 'globex-finance',
+  token: `glv-${randomBytes(12).toString('hex')}`,
+  role: 'viewer',
+  companies: [GLOBEX.company],
+};
+
+describe('the console for a reader: only what the reader may see and do', () => {
+  let api: ApiUnderTest;
+  let op: string;
+  let browser: Browser;
+  let page: Page;
+  const errors: string[] = [];
+
+  /** Asks for a sync of a connection through the API and waits for its pulls and the records they enqueued. */
+  const sync = async (connection: string) => {
+    const r = await api.post<{ pulls: Array<{ jobId: string }> }>(`/connections/${connection}/sync`, op);
+    expect(r.status).toBe(202);
+    for (const p of r.body.pulls)
+      await until(`pull ${p.jobId}`, async () => (await api.tc.rt.queues.pull.getJobState(p.jobId)) === 'completed');
+    await until(`${connection} in flight drained`, async () => (await api.tc.rt.inFlight.count(connection)) === 0);
+  };
+  /** Quarantines one invoice of a connection (an amount no document can hold), through a real pull. */
+  const quarantineOne = async (connection: string) => {
+    const zoho = api.tc.zohoOf(connection).store;
+    const bad = zoho.invoices().find((i) => i.status !== 'void' && i.payments.length === 0)!.invoice_id;
+    zoho.editInvoice(bad, { lines: [{ index: 0, quantity: 99_999_999, rate: 99_999_999 }] });
+    await sync(connection);
+    expect(await api.tc.rt.quarantine.get(connection, 'invoices', bad)).toBeDefined();
+  };
+  const shot = async (name: string) => {
+    mkdirSync(SHOTS, { recursive: true });
+    const path = join(SHOTS, `${name}.png`);
+    await page.screenshot({ path, fullPage: true });
+    expect(statSync(path).size).toBeGreaterThan(10_000);
+  };
+  const signInAs = async (token: string, who: string) => {
+    await page.context().clearCookies();
+    await page.goto(`${api.url}/console/`);
+    await page.locator('#sign-in input[name=token]').fill(token);
+    await page.locator('#sign-in button[type=submit]').click();
+    await page.locator('#who').getByText(who).waitFor();
+  };
+
+  beforeAll(async () => {
+    api = await startApi('console-viewer', { tokens: [GLOBEX_VIEWER] });
+    op = api.tokens.operator.token;
+    await quarantineOne(ACME.connection);
+    await quarantineOne(GLOBEX.connection);
+    ({ browser, page } = await openConsoleBrowser(errors));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await api?.close();
+  });
+
+  it('given a viewer, then no page offers an action: no pause, resume, sync, replay, connect or resolve button, and the API still refuses them', async () => {
+    await signInAs(api.tokens.viewer.token, 'finance-viewer (viewer)');
+    const acme = page.locator(`tr[data-connection="${ACME.connection}"]`);
+    await acme.waitFor();
+    await page.locator(`tr[data-connection="${GLOBEX.connection}"]`).waitFor();
+    expect(await page.locator('#page button').count()).toBe(0);
+    await page.goto(`${api.url}/console/#/quarantine`);
+    await page.locator('section[data-reason="AMOUNTS_INCONSISTENT"]').waitFor();
+    expect(await page.locator('#page button', { hasText: /Replay/ }).count()).toBe(0);
+    await page.locator('section[data-reason] tr[data-erp-id] a', { hasText: 'Details' }).first().click();
+    await page.locator('#reason').waitFor();
+    // Reading the source is a viewer's right (a GET); a replay is not.
+    expect(await page.locator('#page button', { hasText: 'Read from the source' }).count()).toBe(1);
+    expect(await page.locator('#page button', { hasText: /Replay/ }).count()).toBe(0);
+    await page.goto(`${api.url}/console/#/reconciliations`);
+    await page.locator('h1', { hasText: 'Reconciliations' }).waitFor();
+    expect(await page.locator('#page button').count()).toBe(0);
+
+    const refused = await api.post(`/connections/${ACME.connection}/pause`, api.tokens.viewer.token, {});
+    expect(refused.status).toBe(403);
+    expect(errors).toEqual([]);
+  });
+
+  it('given a viewer limited to globex, then every list and total holds globex only: connections, quarantine (its count and its filters), runs, audit', async () => {
+    await signInAs(GLOBEX_VIEWER.token, `globex-finance (viewer, ${GLOBEX.company} only)`);
+    await page.locator(`tr[data-connection="${GLOBEX.connection}"]`).waitFor();
+    expect(await page.locator('tr[data-connection]').count()).toBe(1);
+    expect(await page.locator('#page').innerText()).not.toContain(ACME.connection);
+    await shot('viewer-connections');
+
+    await page.goto(`${api.url}/console/#/quarantine`);
+    await page.locator('section[data-reason="AMOUNTS_INCONSISTENT"]').waitFor();
+    // Both connections hold one record each: the reader's total is globex's one.
+    expect(await page.locator('#page h1').innerText()).toBe('Quarantine — 1 record(s)');
+    const options = await page.locator('select[name=connection] option').allInnerTexts();
+    expect(options).toEqual(['all', GLOBEX.connection]);
+    expect(await page.locator('#page').innerText()).not.toContain(ACME.connection);
+
+    await page.goto(`${api.url}/console/#/runs`);
+    await page.locator('h1', { hasText: 'Runs' }).waitFor();
+    await page.locator('#page table tbody tr').first().waitFor();
+    expect(await page.locator('#page').innerText()).not.toContain(ACME.connection);
+
+    await page.goto(`${api.url}/console/#/audit`);
+    await page.locator('#audit').waitFor();
+    expect(await page.locator('#page').innerText()).not.toContain(ACME.connection);
+    expect(await page.locator('#page button').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+});
