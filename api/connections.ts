@@ -51,6 +51,14 @@ export const ConnectionView = z
       lastError: z.string().optional(),
     }),
     schedule: z.object({ everySeconds: z.number().int(), entities: z.array(z.string()) }),
+    webhooks: z
+      .object({
+        mode: z.enum(['webhooks', 'polling']),
+        reason: z.string().nullable(),
+        pullEverySeconds: z.number().int(),
+      })
+      .nullable()
+      .describe('its webhooks (null: none configured): whether deliveries carry its changes, or it polls and why'),
     entities: z.array(
       z.object({
         entity: z.string(),
@@ -66,6 +74,9 @@ export const ConnectionView = z
         p99Seconds: z.number().nullable(),
         samples: z.number().int(),
         windowSeconds: z.number().int(),
+        alertAboveSeconds: z
+          .number()
+          .describe('the p99 above which the alert ErpSyncChangeToBillingSlow fires (changes by webhook)'),
       })
       .describe("change in the ERP → billing's 2xx, seconds, over the last hour (every worker's writes); null: none"),
     quota: z.object({

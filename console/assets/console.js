@@ -2,6 +2,7 @@
 // API; every action says what it will do and waits for a confirm; every request that changes state
 // carries the session's CSRF token. Text from the API is set as text, never parsed as HTML.
 import { connectButton, oauthCallbackPage } from './connect-page.js';
+import { freshnessCell } from './freshness.js';
 import { reconciliationsPage } from './reconciliations-page.js';
 import { recordHistoryTable } from './record-history.js';
 import { reviewPage } from './review-page.js';
@@ -18,13 +19,14 @@ async function connectionsPage() {
       el('td', {}, el('strong', {}, c.id), el('br'), `${c.system} → ${c.company}`),
       el('td', {}, el('span', { class: `state state-${c.state}` }, c.state === 'reauthorise' ? 're-authorise' : c.state), c.paused ? el('div', { class: 'hint' }, `paused ${when(c.paused.since)} by ${c.paused.by ?? '—'}: ${c.paused.reason ?? 'no reason given'}`) : null),
       el('td', {}, c.entities.map((e) => el('div', {}, `${e.entity}: lag ${seconds(e.lagSeconds)}, last success ${when(e.lastSuccess)}`, e.lastError ? el('div', { class: 'error' }, e.lastError.message) : null))),
+      freshnessCell(c),
       el('td', { class: 'num' }, `${c.quota.used.minute ?? 0}/min of ${c.quota.limits.perMinute}`, el('br'), c.quota.projection ? `${c.quota.projection.perDay.polling.total} calls/day at this schedule (${c.quota.projection.verdict})` : ''),
       el('td', {}, connectionActions(c)),
     ),
   );
   return [
     el('h1', {}, 'Connections'),
-    el('table', {}, el('thead', {}, el('tr', {}, ['Connection', 'State', 'Entities (lag)', 'Vendor quota', 'Actions'].map((h) => el('th', {}, h)))), el('tbody', {}, rows)),
+    el('table', {}, el('thead', {}, el('tr', {}, ['Connection', 'State', 'Entities (lag)', 'Change → billing', 'Vendor quota', 'Actions'].map((h) => el('th', {}, h)))), el('tbody', {}, rows)),
   ];
 }
 

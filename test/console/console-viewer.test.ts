@@ -82,6 +82,25 @@ describe('the console for a reader: only what the reader may see and do', () => 
     await page.locator('h1', { hasText: 'Reconciliations' }).waitFor();
     expect(await page.locator('#page button').count()).toBe(0);
 
+    // Each connection's freshness is the API's p50 and p99, coloured against the alert's threshold.
+    await page.goto(`${api.url}/console/#/connections`);
+    await acme.waitFor();
+    const { connections } = (await api.get('/connections', api.tokens.viewer.token)).body as {
+      connections: Array<{
+        id: string;
+        freshness: { p50Seconds: number; p99Seconds: number; samples: number; alertAboveSeconds: number };
+      }>;
+    };
+    for (const c of connections) {
+      expect(c.freshness.samples).toBeGreaterThan(0);
+      const cell = page.locator(`tr[data-connection="${c.id}"] td.freshness`);
+      expect(Number(await cell.locator('.p50').getAttribute('data-seconds'))).toBe(c.freshness.p50Seconds);
+      expect(Number(await cell.locator('.p99').getAttribute('data-seconds'))).toBe(c.freshness.p99Seconds);
+      const verdict = await cell.getAttribute('data-verdict');
+      if (c.freshness.p99Seconds <= c.freshness.alertAboveSeconds) expect(verdict).toBe('ok');
+      else expect(['slow', 'polled']).toContain(verdict);
+    }
+
     const refused = await api.post(`/connections/${ACME.connection}/pause`, api.tokens.viewer.token, {});
     expect(refused.status).toBe(403);
     expect(errors).toEqual([]);
