@@ -68,6 +68,7 @@ const UNIT_TESTS = [
   'test/ops/grafana-dashboard.test.ts',
   'test/observability/percentile.test.ts',
   'test/observability/change-to-billing-slow.test.ts',
+  'test/console/accept-language.test.ts',
   'test/webhooks/delivery-time.test.ts',
   'test/pipeline/content-hash.test.ts',
   'test/pipeline/keys-layout.test.ts',

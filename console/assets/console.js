@@ -6,7 +6,7 @@ import { freshnessCell } from './freshness.js';
 import { reconciliationsPage } from './reconciliations-page.js';
 import { recordHistoryTable } from './record-history.js';
 import { reviewPage } from './review-page.js';
-import { $, act, call, el, enc, get, mayAct, notice, post, seconds, shell, when } from './ui.js';
+import { $, act, call, day, el, enc, get, mayAct, notice, post, seconds, shell, when, zoneNote } from './ui.js';
 
 // --- pages -------------------------------------------------------------------------------------------
 
@@ -17,8 +17,8 @@ async function connectionsPage() {
       'tr',
       { 'data-connection': c.id },
       el('td', {}, el('strong', {}, c.id), el('br'), `${c.system} → ${c.company}`),
-      el('td', {}, el('span', { class: `state state-${c.state}` }, c.state === 'reauthorise' ? 're-authorise' : c.state), c.paused ? el('div', { class: 'hint' }, `paused ${when(c.paused.since)} by ${c.paused.by ?? '—'}: ${c.paused.reason ?? 'no reason given'}`) : null),
-      el('td', {}, c.entities.map((e) => el('div', {}, `${e.entity}: lag ${seconds(e.lagSeconds)}, last success ${when(e.lastSuccess)}`, e.lastError ? el('div', { class: 'error' }, e.lastError.message) : null))),
+      el('td', {}, el('span', { class: `state state-${c.state}` }, c.state === 'reauthorise' ? 're-authorise' : c.state), c.paused ? el('div', { class: 'hint' }, `paused ${when(c.paused.since, c.id)} by ${c.paused.by ?? '—'}: ${c.paused.reason ?? 'no reason given'}`) : null),
+      el('td', {}, c.entities.map((e) => el('div', {}, `${e.entity}: lag ${seconds(e.lagSeconds)}, last success ${when(e.lastSuccess, c.id)}`, e.lastError ? el('div', { class: 'error' }, e.lastError.message) : null))),
       freshnessCell(c),
       el('td', { class: 'num' }, `${c.quota.used.minute ?? 0}/min of ${c.quota.limits.perMinute}`, el('br'), c.quota.projection ? `${c.quota.projection.perDay.polling.total} calls/day at this schedule (${c.quota.projection.verdict})` : ''),
       el('td', {}, connectionActions(c)),
@@ -26,6 +26,7 @@ async function connectionsPage() {
   );
   return [
     el('h1', {}, 'Connections'),
+    zoneNote(connections.map((c) => c.id)),
     el('table', {}, el('thead', {}, el('tr', {}, ['Connection', 'State', 'Entities (lag)', 'Change → billing', 'Vendor quota', 'Actions'].map((h) => el('th', {}, h)))), el('tbody', {}, rows)),
   ];
 }
@@ -82,13 +83,13 @@ async function quarantinePage(params) {
         el('tbody', {}, records.map((r) => el('tr', { 'data-erp-id': r.erpId },
           el('td', {}, el('a', { href: `#/record/${enc(r.connection)}/${enc(r.entity)}/${enc(r.erpId)}` }, `${r.connection} ${r.entity}/${r.erpId}`)),
           el('td', {}, r.message, r.field ? el('div', { class: 'hint' }, `field: ${r.field}`) : null),
-          el('td', {}, when(r.since)),
+          el('td', {}, when(r.since, r.connection)),
           el('td', { class: 'num' }, r.attempts ?? '—'),
           el('td', {}, el('a', { href: `#/quarantined/${enc(r.connection)}/${enc(r.entity)}/${enc(r.erpId)}` }, 'Details, replay')),
         )))),
     );
   });
-  return [el('h1', {}, `Quarantine — ${list.total} record(s)`), filters, sections.length ? sections : el('p', {}, 'Nothing in quarantine under these filters.')];
+  return [el('h1', {}, `Quarantine — ${list.total} record(s)`), zoneNote(connections.map((c) => c.id)), filters, sections.length ? sections : el('p', {}, 'Nothing in quarantine under these filters.')];
 }
 
 /** Counts first (a dry run), then replays exactly that many once confirmed. */
@@ -114,19 +115,20 @@ async function quarantinedPage(connection, entity, erpId) {
   const readSource = (how) => async () => {
     sourceNow.replaceChildren('reading…');
     try {
-      showSource((await get(`${path}?source=${how}`)).source, sourceNow, sourceRecord);
+      showSource((await get(`${path}?source=${how}`)).source, sourceNow, sourceRecord, connection);
     } catch (e) {
       sourceNow.replaceChildren(`not read: ${e.message}`);
     }
   };
   return [
     el('h1', {}, `Why ${entity}/${erpId} of ${connection} did not sync`),
+    zoneNote([connection]),
     el('dl', {},
       el('dt', {}, 'Reason'), el('dd', { id: 'reason' }, r.reason),
       el('dt', {}, 'What'), el('dd', { id: 'message' }, r.message),
       el('dt', {}, 'Field at fault'), el('dd', {}, r.field ?? '—'),
       el('dt', {}, 'Stage'), el('dd', {}, r.stage),
-      el('dt', {}, 'Since'), el('dd', {}, when(r.since)),
+      el('dt', {}, 'Since'), el('dd', {}, when(r.since, connection)),
       el('dt', {}, 'Attempts'), el('dd', {}, r.attempts ?? '—'),
       el('dt', {}, 'How to fix'), el('dd', {}, r.fixHint),
       el('dt', {}, 'In the source now'), sourceNow,
@@ -145,10 +147,10 @@ async function quarantinedPage(connection, entity, erpId) {
 }
 
 /** What a read from the source says: whether the record maps now, when it was read, and the record itself. */
-function showSource(source, sourceNow, sourceRecord) {
+function showSource(source, sourceNow, sourceRecord, connection) {
   const now = source.mapped;
   const verdict = source.state !== 'found' ? source.state : now?.ok ? 'maps cleanly now: a replay will sync it' : `still cannot be mapped: ${now?.message ?? now?.reason ?? '?'}`;
-  sourceNow.replaceChildren(verdict, el('div', { class: 'hint' }, `read ${when(source.readAt)}${source.cached ? ' (kept from an earlier read: "Read again" reads it now)' : ''}`));
+  sourceNow.replaceChildren(verdict, el('div', { class: 'hint' }, `read ${when(source.readAt, connection)}${source.cached ? ' (kept from an earlier read: "Read again" reads it now)' : ''}`));
   sourceRecord.replaceChildren(...(source.record ? [el('h2', {}, 'The record in the source now'), el('pre', {}, JSON.stringify(source.record, null, 2))] : []));
 }
 
@@ -156,26 +158,27 @@ async function recordPage(connection, entity, erpId) {
   const r = await get(`/records/${enc(connection)}/${enc(entity)}/${enc(erpId)}`);
   return [
     el('h1', {}, `Lineage of ${entity}/${erpId} (${connection})`),
+    zoneNote([connection]),
     el('dl', { id: 'lineage' },
-      el('dt', {}, 'Source version written'), el('dd', {}, r.source ? `${r.source.version} (${r.source.status ?? 'no status'})${r.source.deletedAt ? `, deleted ${when(r.source.deletedAt)}` : ''}` : 'never written'),
+      el('dt', {}, 'Source version written'), el('dd', {}, r.source ? `${r.source.version} (${r.source.status ?? 'no status'})${r.source.deletedAt ? `, deleted ${when(r.source.deletedAt, connection)}` : ''}` : 'never written'),
       el('dt', {}, 'Upsert job'), el('dd', {}, r.job ? `${r.job.id}: ${r.job.state}${r.job.failedReason ? ` (${r.job.failedReason})` : ''}` : '—'),
-      el('dt', {}, 'In billing'), el('dd', { id: 'billing' }, r.billing ? `invoice ${r.billing.number ?? r.billing.id} (id ${r.billing.id}), written ${when(r.billing.writtenAt)}` : 'not in billing'),
+      el('dt', {}, 'In billing'), el('dd', { id: 'billing' }, r.billing ? `invoice ${r.billing.number ?? r.billing.id} (id ${r.billing.id}), written ${when(r.billing.writtenAt, connection)}` : 'not in billing'),
       el('dt', {}, 'Quarantine'), el('dd', { id: 'quarantine' }, r.quarantine ? `${r.quarantine.reason} at ${r.quarantine.stage}: ${r.quarantine.message}` : 'not quarantined'),
-      el('dt', {}, 'Last reconciliation'), el('dd', {}, r.reconciliation ? `${r.reconciliation.verdict} (${r.reconciliation.window}, ${when(r.reconciliation.at)})` : '—'),
-      r.review ? [el('dt', {}, 'Review before write'), el('dd', { id: 'review' }, reviewState(r.review))] : null,
+      el('dt', {}, 'Last reconciliation'), el('dd', {}, r.reconciliation ? `${r.reconciliation.verdict} (${r.reconciliation.window}, ${when(r.reconciliation.at, connection)})` : '—'),
+      r.review ? [el('dt', {}, 'Review before write'), el('dd', { id: 'review' }, reviewState(r.review, connection))] : null,
     ),
     el('h2', {}, 'History'),
-    recordHistoryTable(r.history),
+    recordHistoryTable(r.history, connection),
     el('h2', {}, 'Actions taken on it from the console or the API'),
     await historyOf(connection, entity, erpId),
   ];
 }
 
 /** A held or rejected version, as the lineage shows it (GET /records/… `review`). */
-const reviewState = (v) =>
+const reviewState = (v, connection) =>
   v.state === 'rejected'
-    ? `version ${v.version} rejected by ${v.by ?? '?'}: ${v.note ?? ''} (held by rule ${v.rule} since ${when(v.since)})`
-    : `version ${v.version} held for review by rule ${v.rule} since ${when(v.since)}`;
+    ? `version ${v.version} rejected by ${v.by ?? '?'}: ${v.note ?? ''} (held by rule ${v.rule} since ${when(v.since, connection)})`
+    : `version ${v.version} held for review by rule ${v.rule} since ${when(v.since, connection)}`;
 
 /** What was done to the record: its runs are per stream, so the audit log's entries naming it. */
 async function historyOf(connection, entity, erpId) {
@@ -202,9 +205,10 @@ async function runsPage(params) {
   const { runs } = await get(`/runs?limit=100${c ? `&connection=${enc(c)}` : ''}`);
   return [
     el('h1', {}, 'Runs'),
+    zoneNote([...new Set(runs.map((r) => r.connection))]),
     el('table', {}, el('thead', {}, el('tr', {}, ['Started', 'Kind', 'Connection', 'Entity', 'Outcome', 'Counts', 'Took'].map((h) => el('th', {}, h)))),
       el('tbody', {}, runs.map((r) => el('tr', {},
-        el('td', {}, when(r.startedAt ?? r.at)), el('td', {}, r.kind), el('td', {}, r.connection), el('td', {}, r.entity ?? '—'),
+        el('td', {}, when(r.startedAt ?? r.at, r.connection)), el('td', {}, r.kind, r.window ? el('div', { class: 'hint window' }, `${day(r.window.from)} – ${day(r.window.to)}`) : null), el('td', {}, r.connection), el('td', {}, r.entity ?? '—'),
         el('td', {}, r.outcome, r.error ? el('div', { class: 'error' }, r.error) : null),
         el('td', {}, Object.entries(r.counts).map(([k, v]) => `${k} ${v}`).join(', ')),
         el('td', { class: 'num' }, `${(r.durationMs / 1000).toFixed(1)} s`),
@@ -217,14 +221,14 @@ async function runsPage(params) {
 function auditTable(entries) {
   return el('table', { id: 'audit' }, el('thead', {}, el('tr', {}, ['When', 'Who', 'Action', 'Connection', 'Record', 'Outcome', 'Detail'].map((h) => el('th', {}, h)))),
     el('tbody', {}, entries.map((e) => el('tr', {},
-      el('td', {}, when(e.at)), el('td', {}, e.who), el('td', {}, e.action), el('td', {}, e.connection ?? '—'), el('td', {}, e.record ?? '—'),
+      el('td', {}, when(e.at, e.connection)), el('td', {}, e.who), el('td', {}, e.action), el('td', {}, e.connection ?? '—'), el('td', {}, e.record ?? '—'),
       el('td', {}, `${e.outcome} (${e.status})`), el('td', {}, e.detail ?? ''),
     ))));
 }
 
 async function auditPage() {
   const { entries } = await get('/audit?limit=100');
-  return [el('h1', {}, 'Audit log'), el('p', { class: 'hint' }, 'Every action taken through the console or the API, newest first.'), auditTable(entries)];
+  return [el('h1', {}, 'Audit log'), el('p', { class: 'hint' }, 'Every action taken through the console or the API, newest first.'), zoneNote(), auditTable(entries)];
 }
 
 // --- routing and session -------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // The reconciliations page (#/reconciliations): each connection's latest reconciliation, its drift by
 // kind, every drifted record (a person resolves with a note the kinds a sync cannot fix), and a form to
 // run a reconciliation. Everything through /api/v1/reconciliations.
-import { act, el, enc, get, mayAct, notice, post, when } from './ui.js';
+import { act, day, el, enc, get, mayAct, notice, post, shell, todayIn, when, zoneNote } from './ui.js';
 
 /** What each kind of drift means, in a line. */
 const KINDS = {
@@ -18,7 +18,9 @@ const KINDS = {
   lost_in_flight: 'its write was lost and redone',
 };
 
-const today = () => new Date().toISOString().slice(0, 10);
+/** A reconciliation's days are days in `reconcile.timeZone` (the session names it): today is today there. */
+const reconcileZone = () => shell.session?.reconcileZone ?? 'UTC';
+const today = () => todayIn(undefined, reconcileZone());
 
 function runForm(connection) {
   const from = el('input', { type: 'date', name: 'from', value: today(), required: true });
@@ -34,7 +36,7 @@ function runForm(connection) {
       return `Reconcile of ${connection} queued: job ${r.jobId}.`;
     });
   } },
-    el('label', {}, 'From ', from), el('label', {}, 'To ', to),
+    el('label', {}, 'From ', from), el('label', {}, 'To ', to), el('span', { class: 'hint' }, `days in ${reconcileZone()}`),
     el('label', {}, deep, ' deep'), el('label', {}, repair, ' repair'),
     el('button', { type: 'submit' }, 'Run a reconcile…'),
   );
@@ -58,8 +60,8 @@ function itemRows(connection, items, resolved) {
   return items.map((i) => el('tr', { 'data-erp-id': i.erpId },
     el('td', {}, el('a', { href: `#/record/${enc(connection)}/${enc(i.entity)}/${enc(i.erpId)}` }, `${i.entity}/${i.erpId}`)),
     el('td', {}, i.kinds.join(', '), i.detail ? el('div', { class: 'hint' }, i.detail) : null),
-    el('td', {}, when(i.at), el('div', { class: 'hint' }, i.window)),
-    el('td', {}, resolved ? `${i.resolved.note} — ${i.resolved.by}, ${when(i.resolved.at)}` : resolveControl(connection, i)),
+    el('td', {}, when(i.at, connection), el('div', { class: 'hint' }, i.window)),
+    el('td', {}, resolved ? `${i.resolved.note} — ${i.resolved.by}, ${when(i.resolved.at, connection)}` : resolveControl(connection, i)),
   ));
 }
 
@@ -68,7 +70,7 @@ function reportSection(r) {
   const head = el('tr', {}, ['Record', 'Drift', 'Found', 'Resolution'].map((h) => el('th', {}, h)));
   return el('section', { class: 'reason', 'data-connection': r.connection },
     el('h2', {}, r.connection),
-    el('p', {}, r.lastRun ? `Last reconciliation ${when(r.lastRun.at)}, invoices dated ${r.lastRun.from} to ${r.lastRun.to}.` : 'Never reconciled.'),
+    el('p', {}, r.lastRun ? `Last reconciliation ${when(r.lastRun.at, r.connection)}, invoices dated ${day(r.lastRun.from)} to ${day(r.lastRun.to)}.` : 'Never reconciled.'),
     r.lastRun ? el('table', { class: 'drift-counts' }, el('thead', {}, el('tr', {}, el('th', {}, 'Kind'), el('th', {}, 'Records'), el('th', {}, 'What it means'))),
       el('tbody', {}, counts.length ? counts.map(([k, n]) => el('tr', { 'data-kind': k }, el('td', {}, k), el('td', { class: 'num' }, n), el('td', {}, KINDS[k] ?? ''))) : el('tr', {}, el('td', { colspan: 3 }, 'No drift.')))) : null,
     r.items.length ? [el('h3', {}, `Drifted records (${r.items.length}${r.truncated ? ` of ${r.items.length + r.truncated}` : ''})`), el('table', { class: 'drift-items' }, el('thead', {}, head), el('tbody', {}, itemRows(r.connection, r.items, false)))] : null,
@@ -82,6 +84,7 @@ export async function reconciliationsPage() {
   return [
     el('h1', {}, 'Reconciliations'),
     el('p', { class: 'hint' }, 'Billing compared with what each connection synced: the latest reconciliation per connection.'),
+    zoneNote(reports.map((r) => r.connection)),
     reports.map(reportSection),
   ];
 }

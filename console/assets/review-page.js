@@ -2,7 +2,7 @@
 // grouped by connection and the rule that held them, each with the body that would be sent. An operator
 // approves one or all of a connection, or rejects one with a note; a first-sync connection shows what its
 // first sync adds up to. Everything through /api/v1/review.
-import { act, el, enc, get, mayAct, notice, post, when } from './ui.js';
+import { act, el, enc, get, mayAct, notice, post, when, zoneNote } from './ui.js';
 
 const recordLink = (r) =>
   el('a', { href: `#/record/${enc(r.connection)}/${enc(r.entity)}/${enc(r.erpId)}` }, `${r.entity}/${r.erpId}`);
@@ -29,7 +29,7 @@ function rejectOne(r) {
 
 function recordRow(r) {
   const doc = r.number ? `${r.number} · ${r.total} ${r.currency}` : '';
-  const state = r.state === 'rejected' ? `rejected by ${r.rejected.by}: ${r.rejected.note}` : `held ${when(r.since)}`;
+  const state = r.state === 'rejected' ? `rejected by ${r.rejected.by}: ${r.rejected.note}` : `held ${when(r.since, r.connection)}`;
   return el('tr', { 'data-erp-id': r.erpId, 'data-state': r.state },
     el('td', {}, recordLink(r), el('div', { class: 'hint' }, `version ${r.version}`)),
     el('td', {}, doc, r.customer ? el('div', { class: 'hint' }, r.customer) : null),
@@ -92,6 +92,7 @@ export async function reviewPage() {
   return [
     el('h1', {}, 'Review'),
     el('p', { class: 'hint' }, 'Records held before they are written to billing, by connection and the rule that held them.'),
+    zoneNote(shown.map((c) => c.id)),
     r.total > r.records.length ? el('p', { class: 'hint' }, `Showing ${r.records.length} of ${r.total}.`) : null,
     sections.length ? sections : el('p', {}, 'No connection reviews its records before write.'),
   ];

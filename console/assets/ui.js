@@ -17,8 +17,39 @@ export function el(tag, attrs = {}, ...children) {
   for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c instanceof Node ? c : String(c));
   return e;
 }
-/** An instant from the API (UTC ISO) in the viewer's own zone, always with that zone's name, so it is never ambiguous. */
-export const when = (iso) => (iso ? new Date(iso).toLocaleString(undefined, { timeZoneName: 'short' }) : '—');
+/** The reader's locales: what their browser asked for (Accept-Language, as the session read it), else the browser's own. */
+export const locales = () => (shell.session?.locales?.length ? shell.session.locales : [...navigator.languages]);
+/** The time zone of a connection's billing company (the session names each); without a connection, the reader's companies' one. */
+export const zoneOf = (connection) => (connection && shell.session?.zones?.[connection]) || shell.session?.zone || 'UTC';
+const INSTANT = { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit', timeZoneName: 'short' };
+/**
+ * An instant from the API (UTC ISO) in the reader's locale and the billing company's time zone (of
+ * `connection`, else the reader's companies'), always with the zone's name, so it is never ambiguous.
+ */
+export const when = (iso, connection) =>
+  iso ? new Intl.DateTimeFormat(locales(), { ...INSTANT, timeZone: zoneOf(connection) }).format(new Date(iso)) : '—';
+/** A calendar date (YYYY-MM-DD: an invoice date, a window's day) in the reader's locale. A date has no zone: it never shifts. */
+export const day = (ymd) =>
+  /^\d{4}-\d{2}-\d{2}$/.test(ymd ?? '')
+    ? new Intl.DateTimeFormat(locales(), { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }).format(new Date(`${ymd}T00:00:00Z`))
+    : (ymd ?? '—');
+/** Today's date (YYYY-MM-DD) on a connection's billing company's calendar (or `zone`'s), not the browser's or UTC's. */
+export const todayIn = (connection, zone = zoneOf(connection)) =>
+  new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: zone }).format(new Date());
+/**
+ * The line beside a table saying which zone its times are in: the company's, or each connection's
+ * where the reader sees companies in several zones.
+ */
+export function zoneNote(connections) {
+  const zones = shell.session?.zones ?? {};
+  const ids = (connections ?? Object.keys(zones)).filter((id) => zones[id]);
+  const distinct = [...new Set(ids.map((id) => zones[id]))];
+  const text =
+    distinct.length > 1
+      ? `Times in each connection's billing company time zone: ${ids.map((id) => `${id} ${zones[id]}`).join(', ')} (others ${zoneOf()}).`
+      : `Times in ${distinct[0] ?? zoneOf()}, the billing company's time zone.`;
+  return el('p', { class: 'hint zone-note', 'data-zone': distinct.length > 1 ? '' : (distinct[0] ?? zoneOf()) }, text);
+}
 export const seconds = (s) => (s === null || s === undefined ? '—' : s < 120 ? `${s} s` : `${Math.round(s / 60)} min`);
 export const enc = encodeURIComponent;
 

@@ -15,6 +15,9 @@ const GLOBEX_VIEWER = {
   companies: [GLOBEX.company],
 };
 
+/** The billing company's zone: neither the host's (UTC in CI) nor the reader's browser's. */
+const COMPANY_ZONE = 'Asia/Kolkata';
+
 describe('the console for a reader: only what the reader may see and do', () => {
   let api: ApiUnderTest;
   let op: string;
@@ -53,7 +56,7 @@ describe('the console for a reader: only what the reader may see and do', () => 
   };
 
   beforeAll(async () => {
-    api = await startApi('console-viewer', { tokens: [GLOBEX_VIEWER] });
+    api = await startApi('console-viewer', { tokens: [GLOBEX_VIEWER], billing: { timeZone: COMPANY_ZONE } });
     op = api.tokens.operator.token;
     await quarantineOne(ACME.connection);
     await quarantineOne(GLOBEX.connection);
@@ -130,6 +133,51 @@ describe('the console for a reader: only what the reader may see and do', () => 
     await page.locator('#audit').waitFor();
     expect(await page.locator('#page').innerText()).not.toContain(ACME.connection);
     expect(await page.locator('#page button').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('given a reader whose browser asks for German and sits in Los Angeles, then times read in German on the billing company clock (named beside each table), and calendar dates never shift', async () => {
+    const context = await browser.newContext({ locale: 'de-DE', timezoneId: 'America/Los_Angeles' });
+    const german = await context.newPage();
+    german.on('pageerror', (e) => errors.push(e.message));
+    try {
+      await german.goto(`${api.url}/console/#/runs`);
+      await german.locator('#sign-in input[name=token]').fill(api.tokens.viewer.token);
+      await german.locator('#sign-in button[type=submit]').click();
+      const note = german.locator('.zone-note');
+      await note.waitFor();
+      expect(await note.getAttribute('data-zone')).toBe(COMPANY_ZONE);
+      expect(await note.innerText()).toContain(COMPANY_ZONE);
+      const { runs } = (await api.get('/runs?limit=100', api.tokens.viewer.token)).body as {
+        runs: Array<{ startedAt: string }>;
+      };
+      const first = await german.locator('#page table tbody tr td').first().innerText();
+      const expected = new Intl.DateTimeFormat('de-DE', {
+        year: 'numeric',
+        month: 'short',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: '2-digit',
+        second: '2-digit',
+        timeZoneName: 'short',
+        timeZone: COMPANY_ZONE,
+      }).format(new Date(runs[0]!.startedAt));
+      expect(first).toBe(expected);
+      expect(first).toMatch(/GMT\+5:30/);
+
+      // A calendar date is the same day on any clock: the browser's zone, east or west of UTC, changes nothing.
+      const days: string[] = [];
+      for (const timezoneId of ['Pacific/Kiritimati', 'Pacific/Pago_Pago']) {
+        const c = await browser.newContext({ locale: 'de-DE', timezoneId });
+        const p = await c.newPage();
+        await p.goto(`${api.url}/console/`);
+        days.push(String(await p.evaluate(`import('./assets/ui.js').then((ui) => ui.day('2025-03-01'))`)));
+        await c.close();
+      }
+      expect(days).toEqual(['1. März 2025', '1. März 2025']);
+    } finally {
+      await context.close();
+    }
     expect(errors).toEqual([]);
   });
 });
