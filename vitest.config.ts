@@ -32,6 +32,7 @@ const UNIT_TESTS = [
   'test/billing/error-table.test.ts',
   'test/cli/parse-args.test.ts',
   'test/cli/progress.test.ts',
+  'test/cli/progress-line.test.ts',
   'test/config.test.ts',
   'test/connectors/quickbooks/connector.test.ts',
   'test/connectors/quickbooks/error-table.test.ts',

@@ -68,6 +68,25 @@ export const ConnectionView = z
         lastError: z.object({ at: IsoInstant.nullable(), message: z.string() }).nullable(),
       }),
     ),
+    progress: z
+      .array(
+        z.object({
+          entity: z.string(),
+          kind: z.enum(['first-sync', 'backfill', 'repair', 'incremental']),
+          jobId: z.string(),
+          since: IsoInstant,
+          pages: z.number().int(),
+          pulled: z.number().int(),
+          enqueued: z.number().int(),
+          recordsPerSecond: z.number().nullable(),
+          window: z.object({ from: z.string(), to: z.string() }).nullable(),
+          windows: z.object({ done: z.number().int(), total: z.number().int() }).nullable(),
+          secondsLeft: z.number().int().nullable(),
+        }),
+      )
+      .describe(
+        'the pulls running now (first sync, backfill window, repair, incremental): records read and enqueued, pages, rate; a backfill its windows done of all and the time left at its pace',
+      ),
     freshness: z
       .object({
         p50Seconds: z.number().nullable(),

@@ -3,6 +3,7 @@
 // carries the session's CSRF token. Text from the API is set as text, never parsed as HTML.
 import { connectButton, oauthCallbackPage } from './connect-page.js';
 import { freshnessCell } from './freshness.js';
+import { progressView } from './progress.js';
 import { reconciliationsPage } from './reconciliations-page.js';
 import { recordHistoryTable } from './record-history.js';
 import { reviewPage } from './review-page.js';
@@ -18,7 +19,7 @@ async function connectionsPage() {
       { 'data-connection': c.id },
       el('td', {}, el('strong', {}, c.id), el('br'), `${c.system} → ${c.company}`),
       el('td', {}, el('span', { class: `state state-${c.state}` }, c.state === 'reauthorise' ? 're-authorise' : c.state), c.paused ? el('div', { class: 'hint' }, `paused ${when(c.paused.since, c.id)} by ${c.paused.by ?? '—'}: ${c.paused.reason ?? 'no reason given'}`) : null),
-      el('td', {}, c.entities.map((e) => el('div', {}, `${e.entity}: lag ${seconds(e.lagSeconds)}, last success ${when(e.lastSuccess, c.id)}`, e.lastError ? el('div', { class: 'error' }, e.lastError.message) : null))),
+      el('td', {}, c.entities.map((e) => el('div', {}, `${e.entity}: lag ${seconds(e.lagSeconds)}, last success ${when(e.lastSuccess, c.id)}`, e.lastError ? el('div', { class: 'error' }, e.lastError.message) : null, c.progress.filter((p) => p.entity === e.entity).map((p) => progressView(p, c.id))))),
       freshnessCell(c),
       el('td', { class: 'num' }, `${c.quota.used.minute ?? 0}/min of ${c.quota.limits.perMinute}`, el('br'), c.quota.projection ? `${c.quota.projection.perDay.polling.total} calls/day at this schedule (${c.quota.projection.verdict})` : ''),
       el('td', {}, connectionActions(c)),

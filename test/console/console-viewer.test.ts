@@ -180,4 +180,52 @@ describe('the console for a reader: only what the reader may see and do', () => 
     }
     expect(errors).toEqual([]);
   });
+
+  it('given a backfill running, then the connections page shows each running window with the records read, its windows done of all and the time left, as the API has them', async () => {
+    const zoho = api.tc.zohoOf(ACME.connection);
+    // Each Zoho call takes a second: the windows stay running while the page is read.
+    zoho.faults.set({ latencyMs: 1000 });
+    try {
+      await api.tc.backfill({ restart: true });
+      await signInAs(api.tokens.viewer.token, 'finance-viewer (viewer)');
+      type Progress = { jobId: string; kind: string; pulled: number; windows: { done: number; total: number } | null };
+      const onPage = async () =>
+        page.locator(`tr[data-connection="${ACME.connection}"] .progress`).evaluateAll((nodes) =>
+          nodes.map((n) => ({
+            jobId: n.getAttribute('data-job'),
+            pulled: Number(n.querySelector('.pulled')?.getAttribute('data-n')),
+            done: n.querySelector('progress')?.getAttribute('value') ?? null,
+            total: n.querySelector('progress')?.getAttribute('max') ?? null,
+          })),
+        );
+      const fromApi = async () => {
+        const c = (await api.get(`/connections/${ACME.connection}`, api.tokens.viewer.token)).body as {
+          progress: Progress[];
+        };
+        return c.progress.map((p) => ({
+          jobId: p.jobId,
+          pulled: p.pulled,
+          done: p.windows ? String(p.windows.done) : null,
+          total: p.windows ? String(p.windows.total) : null,
+        }));
+      };
+      let shown: Awaited<ReturnType<typeof onPage>> = [];
+      // The page and the API are read one after the other: again until both read the same moment of a running window.
+      await until('the page shows the backfill the API reports', async () => {
+        await page.goto(`${api.url}/console/#/connections?at=${Date.now()}`);
+        await page.locator(`tr[data-connection="${ACME.connection}"]`).waitFor();
+        shown = await onPage();
+        const api1 = await fromApi();
+        return (
+          shown.length > 0 && shown.some((p) => p.total !== null) && JSON.stringify(shown) === JSON.stringify(api1)
+        );
+      });
+      expect(Number(shown.find((p) => p.total)!.total)).toBeGreaterThan(1);
+      expect(await page.locator('.progress progress').count()).toBeGreaterThan(0);
+      await shot('connections-progress');
+      expect(errors).toEqual([]);
+    } finally {
+      zoho.faults.set({});
+    }
+  });
 });
