@@ -29,19 +29,31 @@ const SAYS = {
   none: () => 'no change written in the last hour',
   ok: (f) => `p99 within the alert's ${f.alertAboveSeconds} s`,
   slow: (f) => `p99 above the alert's ${f.alertAboveSeconds} s (ErpSyncChangeToBillingSlow)`,
-  polled: (f, c) => `above ${f.alertAboveSeconds} s: polled every ${latency(c.webhooks?.pullEverySeconds ?? c.schedule.everySeconds)}, a change waits for the next pull`,
+  polled: (f, c) =>
+    `above ${f.alertAboveSeconds} s: polled every ${latency(c.webhooks?.pullEverySeconds ?? c.schedule.everySeconds)}, a change waits for the next pull`,
 };
 
 /** The cell: p50 and p99 with the verdict in words and colour, and how many changes they come from. */
 export function freshnessCell(c) {
   const f = c.freshness;
   const verdict = freshnessVerdict(c);
-  const figures = verdict === 'none' ? [] : [
-    el('span', { class: 'p50', 'data-seconds': f.p50Seconds }, `p50 ${latency(f.p50Seconds)}`), ' · ',
-    el('span', { class: 'p99', 'data-seconds': f.p99Seconds }, `p99 ${latency(f.p99Seconds)}`),
-  ];
-  return el('td', { class: `freshness freshness-${verdict}`, 'data-verdict': verdict },
+  const figures =
+    verdict === 'none'
+      ? []
+      : [
+          el('span', { class: 'p50', 'data-seconds': f.p50Seconds }, `p50 ${latency(f.p50Seconds)}`),
+          ' · ',
+          el('span', { class: 'p99', 'data-seconds': f.p99Seconds }, `p99 ${latency(f.p99Seconds)}`),
+        ];
+  return el(
+    'td',
+    { class: `freshness freshness-${verdict}`, 'data-verdict': verdict },
     figures,
-    el('div', { class: 'hint' }, SAYS[verdict](f, c), verdict === 'none' ? '' : `; ${f.samples} change(s), last ${f.windowSeconds / 60} min`),
+    el(
+      'div',
+      { class: 'hint' },
+      SAYS[verdict](f, c),
+      verdict === 'none' ? '' : `; ${f.samples} change(s), last ${f.windowSeconds / 60} min`,
+    ),
   );
 }

@@ -13,16 +13,29 @@ const left = (s) => (s < 90 ? `${s} s` : s < 5400 ? `${Math.round(s / 60)} min` 
 export function progressView(p, connection) {
   const window = p.window ? ` of ${day(p.window.from)} – ${day(p.window.to)}` : '';
   const parts = [
-    el('strong', {}, `${KIND[p.kind] ?? p.kind}${window}`), ' since ', when(p.since, connection), ': ',
-    el('span', { class: 'pulled', 'data-n': p.pulled }, `${p.pulled.toLocaleString()} record(s) read`), `, ${p.enqueued.toLocaleString()} for billing`,
-    p.recordsPerSecond === null ? '' : [', ', el('span', { class: 'rate', 'data-n': p.recordsPerSecond }, `${p.recordsPerSecond} records/s`)],
+    el('strong', {}, `${KIND[p.kind] ?? p.kind}${window}`),
+    ' since ',
+    when(p.since, connection),
+    ': ',
+    el('span', { class: 'pulled', 'data-n': p.pulled }, `${p.pulled.toLocaleString()} record(s) read`),
+    `, ${p.enqueued.toLocaleString()} for billing`,
+    p.recordsPerSecond === null
+      ? ''
+      : [', ', el('span', { class: 'rate', 'data-n': p.recordsPerSecond }, `${p.recordsPerSecond} records/s`)],
   ];
   const total = p.windows
     ? [
         el('progress', { max: p.windows.total, value: p.windows.done }),
         ` ${p.windows.done} of ${p.windows.total} windows done`,
-        p.secondsLeft === null ? '' : el('span', { class: 'left', 'data-seconds': p.secondsLeft }, `, about ${left(p.secondsLeft)} left`),
+        p.secondsLeft === null
+          ? ''
+          : el('span', { class: 'left', 'data-seconds': p.secondsLeft }, `, about ${left(p.secondsLeft)} left`),
       ]
     : el('div', { class: 'hint' }, p.kind === 'first-sync' ? 'the vendor announced no total: time left unknown' : '');
-  return el('div', { class: `progress progress-${p.kind}`, 'data-entity': p.entity, 'data-job': p.jobId }, parts, total);
+  return el(
+    'div',
+    { class: `progress progress-${p.kind}`, 'data-entity': p.entity, 'data-job': p.jobId },
+    parts,
+    total,
+  );
 }
