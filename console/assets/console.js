@@ -4,6 +4,7 @@
 import { connectButton, oauthCallbackPage } from './connect-page.js';
 import { freshnessCell } from './freshness.js';
 import { progressView } from './progress.js';
+import { recordsPerHourChart } from './trend-chart.js';
 import { reconciliationsPage } from './reconciliations-page.js';
 import { recordHistoryTable } from './record-history.js';
 import { reviewPage } from './review-page.js';
@@ -455,10 +456,13 @@ function recordFinder() {
 
 async function runsPage(params) {
   const c = params.get('connection');
-  const { runs } = await get(`/runs?limit=100${c ? `&connection=${enc(c)}` : ''}`);
+  // The chart reads as many runs as the API gives (500); the table lists the latest 100.
+  const { runs: recent } = await get(`/runs?limit=500${c ? `&connection=${enc(c)}` : ''}`);
+  const runs = recent.slice(0, 100);
   return [
     el('h1', {}, 'Runs'),
     zoneNote([...new Set(runs.map((r) => r.connection))]),
+    recordsPerHourChart(recent),
     el(
       'table',
       {},
