@@ -32,6 +32,7 @@ const UNIT_TESTS = [
   'test/billing/error-table.test.ts',
   'test/cli/parse-args.test.ts',
   'test/cli/progress.test.ts',
+  'test/cli/progress-line.test.ts',
   'test/config.test.ts',
   'test/connectors/quickbooks/connector.test.ts',
   'test/connectors/quickbooks/error-table.test.ts',
@@ -67,6 +68,8 @@ const UNIT_TESTS = [
   'test/jobs/reconcile/field-digest.test.ts',
   'test/ops/grafana-dashboard.test.ts',
   'test/observability/percentile.test.ts',
+  'test/observability/change-to-billing-slow.test.ts',
+  'test/console/accept-language.test.ts',
   'test/webhooks/delivery-time.test.ts',
   'test/pipeline/content-hash.test.ts',
   'test/pipeline/keys-layout.test.ts',
@@ -89,6 +92,7 @@ const OPS_TESTS = [
   'test/console/console-reconciliations.test.ts',
   'test/console/console-review.test.ts',
   'test/console/console-tls-proxy.test.ts',
+  'test/console/console-viewer.test.ts',
   'test/cli/connect-command.test.ts',
 ];
 

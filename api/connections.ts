@@ -51,6 +51,14 @@ export const ConnectionView = z
       lastError: z.string().optional(),
     }),
     schedule: z.object({ everySeconds: z.number().int(), entities: z.array(z.string()) }),
+    webhooks: z
+      .object({
+        mode: z.enum(['webhooks', 'polling']),
+        reason: z.string().nullable(),
+        pullEverySeconds: z.number().int(),
+      })
+      .nullable()
+      .describe('its webhooks (null: none configured): whether deliveries carry its changes, or it polls and why'),
     entities: z.array(
       z.object({
         entity: z.string(),
@@ -60,12 +68,34 @@ export const ConnectionView = z
         lastError: z.object({ at: IsoInstant.nullable(), message: z.string() }).nullable(),
       }),
     ),
+    progress: z
+      .array(
+        z.object({
+          entity: z.string(),
+          kind: z.enum(['first-sync', 'backfill', 'repair', 'incremental']),
+          jobId: z.string(),
+          since: IsoInstant,
+          pages: z.number().int(),
+          pulled: z.number().int(),
+          enqueued: z.number().int(),
+          recordsPerSecond: z.number().nullable(),
+          window: z.object({ from: z.string(), to: z.string() }).nullable(),
+          windows: z.object({ done: z.number().int(), total: z.number().int() }).nullable(),
+          secondsLeft: z.number().int().nullable(),
+        }),
+      )
+      .describe(
+        'the pulls running now (first sync, backfill window, repair, incremental): records read and enqueued, pages, rate; a backfill its windows done of all and the time left at its pace',
+      ),
     freshness: z
       .object({
         p50Seconds: z.number().nullable(),
         p99Seconds: z.number().nullable(),
         samples: z.number().int(),
         windowSeconds: z.number().int(),
+        alertAboveSeconds: z
+          .number()
+          .describe('the p99 above which the alert ErpSyncChangeToBillingSlow fires (changes by webhook)'),
       })
       .describe("change in the ERP → billing's 2xx, seconds, over the last hour (every worker's writes); null: none"),
     quota: z.object({

@@ -2,8 +2,11 @@ import type { TLSSocket } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import express, { type Express, type Request, type Response } from 'express';
 import type { Runtime } from '../jobs/runtime.js';
-import { CONSOLE_COOKIE, CSRF_HEADER, callerOf, cookieOf, csrfMatches, sessionOf } from '../api/auth.js';
+import { type Caller, CONSOLE_COOKIE, CSRF_HEADER, callerOf, cookieOf, csrfMatches, sessionOf } from '../api/auth.js';
+import { apiContext } from '../api/context.js';
+import { companyTimeZone } from '../src/billing/company-time-zone.js';
 import type { AppConfig } from '../src/config.js';
+import { acceptedLocales } from './accept-language.js';
 import { AuditLog } from '../src/pipeline/audit-log.js';
 import { unexpiredTokens } from '../src/auth/token-expiry.js';
 import { ConsoleSessions } from '../src/pipeline/console-sessions.js';
@@ -65,6 +68,30 @@ interface Stores {
   audit: AuditLog;
 }
 
+/**
+ * What the page is told about who signed in: the token's name and role, and the billing companies it is
+ * limited to (null: every one), so the page offers only what the role may do and says whose data it shows;
+ * the reader's locales (Accept-Language); and the time zone of each connection's billing company it may
+ * see (`zones`), with `zone` for what belongs to no connection (their one zone when they share it, else
+ * `billing.timeZone`'s), so every time reads on the company's clock, whatever the reader's own.
+ */
+function sessionView({ rt, audit }: Stores, req: Request, caller: Caller, csrf: string) {
+  const visible = apiContext(rt, audit, caller).visibleConnections();
+  const zones = Object.fromEntries(visible.map((c) => [c.id, companyTimeZone(rt.config, c)]));
+  const distinct = [...new Set(Object.values(zones))];
+  return {
+    name: caller.name,
+    role: caller.role,
+    companies: caller.companies ? [...caller.companies].sort() : null,
+    csrf,
+    locales: acceptedLocales(req.get('accept-language')),
+    zone: distinct.length === 1 ? distinct[0]! : (rt.config.billing.timeZone ?? 'UTC'),
+    zones,
+    /** The zone a reconciliation's days are in (`reconcile.timeZone`): what its form's "today" is. */
+    reconcileZone: rt.config.reconcile.timeZone,
+  };
+}
+
 type Handler = (req: Request, res: Response) => Promise<unknown>;
 const handled =
   (h: Handler): express.RequestHandler =>
@@ -73,19 +100,21 @@ const handled =
 
 /** `GET /console/session`: who is signed in and the session's CSRF token, or 401. */
 const whoIsSignedIn =
-  ({ rt, sessions }: Stores): Handler =>
+  (stores: Stores): Handler =>
   async (req, res) => {
+    const { rt, sessions } = stores;
     const id = cookieOf(req, CONSOLE_COOKIE);
     const found = id ? await sessionOf(unexpiredTokens(rt.config.http), sessions, id) : undefined;
     secured(res);
     if (!found) return refuse(res, 401, 'UNAUTHORIZED', 'not signed in');
-    res.json({ name: found.caller.name, role: found.caller.role, csrf: found.session.csrf });
+    res.json(sessionView(stores, req, found.caller, found.session.csrf));
   };
 
 /** `POST /console/session` `{"token"}`: rate-limited per address, audited, then the session and its cookie. */
 const signIn =
-  ({ rt, sessions, guard, audit }: Stores): Handler =>
+  (stores: Stores): Handler =>
   async (req, res) => {
+    const { rt, sessions, guard, audit } = stores;
     secured(res);
     const http = rt.config.http;
     if (!sameOrigin(req, http)) return refuse(res, 403, 'FORBIDDEN', 'sign in from the console page of this origin');
@@ -107,7 +136,7 @@ const signIn =
     const { id, session } = await sessions.open(caller.name, token);
     await audit.append({ ...entry, who: caller.name, outcome: 'ok', status: 200 });
     res.set('set-cookie', sessionCookie(req, http, id, sessions.maxSeconds));
-    res.json({ name: caller.name, role: caller.role, csrf: session.csrf });
+    res.json(sessionView(stores, req, caller, session.csrf));
   };
 
 /** `POST /console/session/end`: with the session's CSRF header, ends it and clears the cookie. */

@@ -6,11 +6,20 @@ import type { ConnectionConfig } from '../src/config.js';
 import type { SystemName } from '../src/connector/types.js';
 import type { QuotaProjection } from '../src/pipeline/quota-projection.js';
 import { projectConnectionCalls } from './project-calls.js';
+import { streamProgress, type StreamProgress } from './stream-progress.js';
 import type { FreshnessView } from '../src/pipeline/freshness-samples.js';
 
 export type ListRuntime = Pick<
   Runtime,
-  'config' | 'connection' | 'connectionControl' | 'syncStatus' | 'quotas' | 'outages' | 'tokens' | 'webhookHealth'
+  | 'config'
+  | 'connection'
+  | 'connectionControl'
+  | 'syncStatus'
+  | 'quotas'
+  | 'outages'
+  | 'tokens'
+  | 'webhookHealth'
+  | 'queues'
 > &
   Pick<Runtime, 'freshness'>;
 
@@ -46,6 +55,8 @@ export interface ConnectionSummary {
   /** Change → billing over the last hour, from the samples every process shares. */
   freshness: FreshnessView;
   entities: StreamRuns[];
+  /** The pulls running now: a first sync, a backfill window or a repair with records done, rate and (where known) time left. */
+  progress: StreamProgress[];
   /**
    * `used` as the quota store reports it (its fields may grow); `limits` the connection's budget;
    * `projection` the calls a day its schedule needs against its day cap and its app's month (null: the
@@ -120,6 +131,7 @@ async function connectionSummary(
     webhooks: await webhooksView(rt.webhookHealth, c),
     freshness: await rt.freshness.read(c.id, now),
     entities: c.entities.map((entity) => streamRuns(entity, lastSuccess[entity], lastError[entity], now)),
+    progress: await streamProgress(rt, c.id, (entity) => lastSuccess[entity] === undefined, now),
     quota: {
       used: await rt.quotas.usage(c.id),
       limits: connectionBudget(rt.connection(c.id)),

@@ -49,6 +49,8 @@ export const ConnectionBillingConfig = z.strictObject({
   /** Required with another company's `apiKey`; otherwise the default company's. */
   baseCurrency: CurrencyCode.optional(),
   company: CompanyName.optional(),
+  /** The company's own time zone, where it is not `billing.timeZone`'s (another company's books). */
+  timeZone: TimeZone('connections[].billing.timeZone').optional(),
   url: z.never({ error: 'one billing service has one url: set billing.url' }).optional(),
 });
 
@@ -179,6 +181,11 @@ export const AppConfig = z.strictObject({
     baseCurrency: CurrencyCode.default('INR'),
     /** The default company's name for state and metrics; without it, its key's fingerprint. */
     company: CompanyName.optional(),
+    /**
+     * The billing company's time zone (IANA): the console shows instants in it, naming it beside each
+     * table, so a reader anywhere sees the company's clock. Unset: UTC.
+     */
+    timeZone: TimeZone('billing.timeZone').optional(),
     /**
      * Billing requests allowed per `durationMs`: across every worker for the deployment (`scope:
      * deployment`), or for each billing key (`scope: key`, where the service limits per key), then

@@ -11,6 +11,7 @@ import type { AppConfig } from '../../src/config.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { loadAppConfig, withRuntime } from '../context.js';
 import { freshnessLine } from '../freshness-line.js';
+import { progressLine } from '../progress-line.js';
 
 /** A connection id from the config, or a ConfigError (exit 2) naming the configured ones. */
 export function configuredConnection(config: Pick<AppConfig, 'connections'>, id: string): string {
@@ -70,6 +71,7 @@ function print(view: ConnectionsView): void {
       );
       if (e.lastError) console.log(`  ${''.padEnd(13)}last error ${e.lastError.at}: ${e.lastError.message}`);
     }
+    for (const p of c.progress) console.log(`  ${'running'.padEnd(13)}${progressLine(p)}`);
     console.log(`  ${'freshness'.padEnd(13)}${freshnessLine(c.freshness)}`);
     console.log(`  ${'quota used'.padEnd(13)}${quotaLine(c.quota)}`);
     const p = c.quota.projection;

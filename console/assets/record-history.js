@@ -12,12 +12,34 @@ const what = (e) =>
     .filter(Boolean)
     .join('; ');
 
-export function recordHistoryTable(history) {
+export function recordHistoryTable(history, connection) {
   if (!history?.length) return el('p', {}, 'No outcome on record (history is kept for history.days).');
-  return el('table', { id: 'record-history' },
-    el('thead', {}, el('tr', {}, ['When', 'Outcome', 'How', 'By', 'Detail'].map((h) => el('th', {}, h)))),
-    el('tbody', {}, history.map((e) => el('tr', { 'data-outcome': e.outcome },
-      el('td', {}, when(e.at)), el('td', {}, e.outcome), el('td', {}, e.path ?? '—'), el('td', {}, e.by ?? '—'), el('td', {}, what(e)),
-    ))),
+  return el(
+    'table',
+    { id: 'record-history' },
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        ['When', 'Outcome', 'How', 'By', 'Detail'].map((h) => el('th', {}, h)),
+      ),
+    ),
+    el(
+      'tbody',
+      {},
+      history.map((e) =>
+        el(
+          'tr',
+          { 'data-outcome': e.outcome },
+          el('td', {}, when(e.at, connection)),
+          el('td', {}, e.outcome),
+          el('td', {}, e.path ?? '—'),
+          el('td', {}, e.by ?? '—'),
+          el('td', {}, what(e)),
+        ),
+      ),
+    ),
   );
 }

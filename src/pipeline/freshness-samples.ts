@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { CHANGE_TO_BILLING_SLOW_P99_SECONDS } from '../observability/change-to-billing-slow.js';
 import { percentile } from '../observability/percentile.js';
 import type { StateKeys } from './keys.js';
 
@@ -15,6 +16,8 @@ export interface FreshnessView {
   /** Changes measured (at most FRESHNESS_SAMPLE_CAP, none older than the window). */
   samples: number;
   windowSeconds: number;
+  /** The p99 above which ErpSyncChangeToBillingSlow fires (for changes by webhook): what a reader compares p99 with. */
+  alertAboveSeconds: number;
 }
 
 /**
@@ -58,5 +61,6 @@ export function freshnessOf(raw: readonly string[], now: number): FreshnessView 
     p99Seconds: percentile(values, 99),
     samples: values.length,
     windowSeconds: FRESHNESS_WINDOW_MS / 1000,
+    alertAboveSeconds: CHANGE_TO_BILLING_SLOW_P99_SECONDS,
   };
 }

@@ -50,11 +50,13 @@ export async function startApi(
     httpPort?: number;
     /** `connections[].review` by connection id (review before write). */
     review?: Record<string, unknown>;
+    /** Further `billing` settings (`timeZone`, ...). */
+    billing?: Record<string, unknown>;
   } = {},
 ) {
   const tc: Harness = await startHarness({ name, companies: 'two', invoices: 12, ...more.harness });
   const tokens = apiTokens();
-  const base = more.review ? withReview(tc, more.review) : tc.configWith();
+  const base = more.review || more.billing ? reparsed(tc, more.review ?? {}, more.billing ?? {}) : tc.configWith();
   // The http section parsed by the config schema itself (the rest as the two-companies config has it).
   const http = AppConfig.shape.http.parse({
     host: '127.0.0.1',
@@ -120,10 +122,14 @@ function linesInto(lines: string[]): Writable {
   });
 }
 
-/** The harness's config with `review` set on the connections named, parsed as the worker's would be. */
-function withReview(tc: Harness, review: Record<string, unknown>): AppConfig {
-  const raw = structuredClone(tc.rawConfig) as { connections: Array<Record<string, unknown>> };
+/** The harness's config with `review` set on the connections named and `billing` merged, parsed as the worker's would be. */
+function reparsed(tc: Harness, review: Record<string, unknown>, billing: Record<string, unknown>): AppConfig {
+  const raw = structuredClone(tc.rawConfig) as {
+    connections: Array<Record<string, unknown>>;
+    billing: Record<string, unknown>;
+  };
   for (const c of raw.connections) if (c.id && String(c.id) in review) c.review = review[String(c.id)];
+  Object.assign(raw.billing, billing);
   return parseConfig(raw, tc.secretEnv, validateSettings, 'api review config');
 }
 

@@ -66,10 +66,14 @@ describe('erp-sync connections (the command)', () => {
       p99Seconds: 9.5,
       samples: 4,
       windowSeconds: 3600,
+      alertAboveSeconds: 5,
     });
     expect(one(v, SECOND_CONNECTION).freshness).toMatchObject({ p50Seconds: null, samples: 0 });
     const text = await cli([]);
-    expect(text.out).toContain('  freshness    change → billing p50 1.25 s, p99 9.5 s (4 change(s), last 60 min)\n');
+    // 9.5 s is above the 5 s ErpSyncChangeToBillingSlow alerts on: the line says so.
+    expect(text.out).toContain(
+      "  freshness    change → billing p50 1.25 s, p99 9.5 s (4 change(s), last 60 min), p99 above the alert's 5 s\n",
+    );
     expect(text.out).toContain('  freshness    no change written to billing in the last 60 min\n');
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { percentile } from '../../src/observability/percentile.js';
 import { FRESHNESS_WINDOW_MS, freshnessOf } from '../../src/pipeline/freshness-samples.js';
+import { CHANGE_TO_BILLING_SLOW_P99_SECONDS } from '../../src/observability/change-to-billing-slow.js';
 
 const HUNDRED = Array.from({ length: 100 }, (_, i) => i + 1);
 
@@ -43,6 +44,10 @@ describe('freshnessOf: the stored samples within the window', () => {
     },
     { raw: ['garbage', `${now}:x`, `${now}:4.000`], expected: { p50Seconds: 4, p99Seconds: 4, samples: 1 } },
   ])('given $raw, then $expected', ({ raw, expected }) => {
-    expect(freshnessOf(raw, now)).toEqual({ ...expected, windowSeconds: FRESHNESS_WINDOW_MS / 1000 });
+    expect(freshnessOf(raw, now)).toEqual({
+      ...expected,
+      windowSeconds: FRESHNESS_WINDOW_MS / 1000,
+      alertAboveSeconds: CHANGE_TO_BILLING_SLOW_P99_SECONDS,
+    });
   });
 });
