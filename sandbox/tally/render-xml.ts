@@ -79,7 +79,7 @@ function ledgerEntryXml(e: TallyLedgerEntry): string {
   return `<LEDGERENTRIES.LIST>${tag('LEDGERNAME', e.ledgerName)}${tag('ISDEEMEDPOSITIVE', yesNo(e.amountPaise < 0))}${tag('AMOUNT', amountText(e.amountPaise))}${bills}</LEDGERENTRIES.LIST>`;
 }
 
-export function voucherXml(v: TallyVoucher, fetch: Fetch): string {
+export function voucherXml(v: TallyVoucher, fetch: Fetch, computed: ReadonlyArray<[string, string]> = []): string {
   const sign = v.voucherTypeName === 'Sales' ? 1 : -1;
   const fields: Array<[string, string | number | undefined]> = [
     ['DATE', v.date],
@@ -105,6 +105,7 @@ export function voucherXml(v: TallyVoucher, fetch: Fetch): string {
       .filter(([f]) => fetch(f))
       .map(([f, value]) => tag(f, value))
       .join('') +
+    computed.map(([name, value]) => tag(name.toUpperCase(), value)).join('') +
     (fetch('ALLINVENTORYENTRIES.LIST') ? v.inventory.map((i) => inventoryXml(i, sign)).join('') : '') +
     (fetch('LEDGERENTRIES.LIST') ? v.ledgers.map(ledgerEntryXml).join('') : '');
   return `<VOUCHER REMOTEID="${escapeXml(v.guid)}" VCHTYPE="${escapeXml(v.voucherTypeName)}" ACTION="Create">${body}</VOUCHER>`;

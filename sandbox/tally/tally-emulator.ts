@@ -128,9 +128,22 @@ export async function startTallyEmulator(options: TallyEmulatorOptions = {}): Pr
       // A voucher collection covers the current period (SVFROMDATE..SVTODATE; default the company's year).
       const from = Number(request.fromDate ?? store.company.booksFrom);
       const to = Number(request.toDate ?? String(Number(store.company.booksFrom.slice(0, 4)) + 1) + '0331');
+      const computes = request.computes.map(({ name, formula }) => {
+        // External method access, the one form the emulator knows: a field of the party's ledger.
+        const m = /^\$(\w+):Ledger:\$PartyLedgerName$/i.exec(formula);
+        if (!m || m[1]!.toUpperCase() !== 'GUID')
+          throw new RequestError(`COMPUTE formula '${formula}' is not supported here`);
+        return name;
+      });
+      const guidOfLedger = new Map(store.ledgers().map((l) => [l.name, l.guid]));
       for (const v of [...store.vouchers()].sort((a, b) => a.alterId - b.alterId)) {
         const date = Number(v.date);
-        if (date >= from && date <= to && keep(voucherLookup(v))) yield voucherXml(v, fetch);
+        if (date >= from && date <= to && keep(voucherLookup(v)))
+          yield voucherXml(
+            v,
+            fetch,
+            computes.map((name) => [name, guidOfLedger.get(v.partyLedgerName) ?? ''] as [string, string]),
+          );
       }
     } else if (type === 'ledger') {
       for (const l of [...store.ledgers()].sort((a, b) => a.alterId - b.alterId))

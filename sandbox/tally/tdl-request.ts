@@ -24,6 +24,8 @@ export interface CollectionRequest {
   fetch: string[];
   /** Formulae, by the names the collection's FILTER lists, in that order. */
   filters: string[];
+  /** COMPUTE methods: a name and its formula (`PartyLedgerGUID : $GUID:Ledger:$PartyLedgerName`). */
+  computes: Array<{ name: string; formula: string }>;
 }
 
 export class RequestError extends Error {}
@@ -103,8 +105,16 @@ export function parseCollectionRequest(root: XmlElement): CollectionRequest {
     if (f === undefined) throw new RequestError(`Could not find Formula '${name}'`);
     return f;
   });
+  const computes = collection.children
+    .filter((c) => c.name === 'COMPUTE')
+    .map((c) => {
+      const at = c.text.indexOf(':');
+      if (at < 0) throw new RequestError(`COMPUTE ${JSON.stringify(c.text.trim())} has no formula`);
+      return { name: c.text.slice(0, at).trim(), formula: c.text.slice(at + 1).trim() };
+    });
   return {
     id,
+    computes,
     type: child(collection, 'TYPE')?.text.trim() ?? '',
     fetch: list('FETCH'),
     filters,
