@@ -139,7 +139,8 @@ async function* read(
   }
   const base = baseAlterId(marks, cursorMs);
   const [resumeBase, resumeDone] = (state.resume ?? '').split(':').map(Number);
-  let from = resumeBase === base && resumeDone !== undefined && resumeDone > base ? resumeDone : base;
+  const sameRead = state.resume !== undefined && state.resumeAt === (state.cursor ?? '');
+  let from = sameRead && resumeBase === base && resumeDone! > base ? resumeDone! : base;
   if (from > top) from = base;
   const last = marks.at(-1);
   const nextMarks = marksText(last && last.alterId === top ? marks : [...marks, { atMs, alterId: top }]);
@@ -148,6 +149,7 @@ async function* read(
     marks: nextMarks,
     company: ctx.settings.company,
     resume: `${base}:${done}`,
+    resumeAt: state.cursor ?? '',
   });
   const window = windowed ? ctx.window : undefined;
   if (from >= top) {

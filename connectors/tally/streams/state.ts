@@ -13,8 +13,10 @@ import { z } from 'zod';
  *   AlterID of the latest mark at or before c; with none (a first sync, a cursor rewound past every
  *   mark), after 0: everything.
  * - `company`: the company the marks were taken in (another company's AlterIDs mean nothing here).
- * - `resume`: "base:done" — within a read that started after AlterID `base`, every AlterID up to `done`
- *   was handed over; a read from the same base resumes after `done`.
+ * - `resume`: "base:done" and `resumeAt`, the cursor of the read that wrote it ("" for null) — that read
+ *   started after AlterID `base` and handed over every AlterID up to `done`. A read from that very state
+ *   (the pipeline restarting after a page it saved) resumes after `done`; any other cursor (the next
+ *   run's, or one a repair rewound to read records again) ignores it.
  *
  * `initialState()` is `{cursor: null}`: a first sync reads every AlterID.
  */
@@ -23,6 +25,7 @@ export type State = {
   marks?: string;
   company?: string;
   resume?: string;
+  resumeAt?: string;
 };
 
 export const State: z.ZodType<State> = z.strictObject({
@@ -36,6 +39,7 @@ export const State: z.ZodType<State> = z.strictObject({
     .string()
     .regex(/^\d+:\d+$/, 'expected "base:done"')
     .optional(),
+  resumeAt: z.string().optional(),
 });
 
 export const MAX_MARKS = 8;
