@@ -2,6 +2,7 @@ import { type ConnectionConfig, type SettingsValidator, configIssues } from '../
 import { ConfigError } from '../src/errors/index.js';
 import type { Connector } from '../src/connector/types.js';
 import quickbooks from './quickbooks/index.js';
+import tally from './tally/index.js';
 import xero from './xero/index.js';
 import zohoBooks from './zoho-books/index.js';
 
@@ -10,6 +11,7 @@ const CONNECTORS: Partial<Record<ConnectionConfig['system'], Connector<any>>> = 
   'zoho-books': zohoBooks,
   quickbooks,
   xero,
+  tally,
 };
 
 export function availableSystems(): string[] {

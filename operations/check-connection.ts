@@ -48,6 +48,7 @@ const ORGANISATION_SETTING: Record<SystemName, string> = {
   'zoho-books': 'settings.organizationId',
   quickbooks: 'settings.realmId',
   xero: 'settings.tenantId',
+  tally: 'settings.company',
 };
 
 /** What to do when the vendor refuses the grant: authorise the connection again (`erp-sync connect`). */

@@ -59,6 +59,8 @@ export async function pullStream(run: PullRun): Promise<PullResult> {
   if (!start) return { ...EMPTY, cursor: 'done' };
   const ctx = readContext(run);
   const result: PullResult = { ...EMPTY, cursor: start.state.cursor };
+  // What the stream's last page said besides its cursor (Tally's AlterID marks) is kept at the end.
+  let last: StreamState = start.state;
   const lookups = run.stream.lookups ? await run.stream.lookups(ctx) : {};
   const mapCtx: MapContext = {
     connectionId: run.conn,
@@ -71,10 +73,11 @@ export async function pullStream(run: PullRun): Promise<PullResult> {
     // The page's jobs are durable in Redis: now the checkpoint may move (sorted streams only).
     if (run.stream.isSorted) await start.save(page.state);
     result.cursor = page.state.cursor;
+    last = page.state;
     await run.job.updateProgress({ pages: result.pages, pulled: result.pulled, enqueued: result.enqueued });
     await waitForBacklog(run.rt, run.signal);
   }
-  return await finishRead(run, start, result);
+  return await finishRead(run, start, result, last);
 }
 
 /** A window already done returns nothing: there is nothing to read. A stream without a checkpoint reads history. */
@@ -218,11 +221,20 @@ async function enqueuePage({ rt, conn, entity, data }: PullRun, jobs: UpsertJob[
   rt.metrics.recordsEnqueued.inc({ connection: conn, entity }, jobs.length);
 }
 
-/** Whole read done: the next incremental read starts at `until` (minus the lookback then). */
-async function finishRead(run: PullRun, start: StartingPoint, result: PullResult): Promise<PullResult> {
+/**
+ * Whole read done: the next incremental read starts at `until` (minus the lookback then), with what the
+ * last page's state said besides its cursor (a stream that ties instants to its own counter, as Tally's
+ * AlterID marks do, keeps them; for every other stream the last page's state is its cursor alone).
+ */
+async function finishRead(
+  run: PullRun,
+  start: StartingPoint,
+  result: PullResult,
+  last: StreamState,
+): Promise<PullResult> {
   const { rt, conn, entity, until, windowKey, log } = run;
   const cursor = windowKey ? 'done' : until.toISOString();
-  await start.save({ ...start.state, cursor });
+  await start.save({ ...start.state, ...last, cursor });
   if (!windowKey) {
     rt.metrics.lastSuccess.set({ connection: conn, entity }, Date.now() / 1000);
     rt.metrics.checkpointLag.set({ connection: conn, entity }, (Date.now() - until.getTime()) / 1000);

@@ -8,7 +8,7 @@ export const ENTITY_NAMES = ['invoices', 'credit-notes', 'customers'] as const;
 export const Entity = z.enum(ENTITY_NAMES);
 export type EntityName = z.infer<typeof Entity>;
 
-export const SYSTEM_NAMES = ['zoho-books', 'quickbooks', 'xero'] as const;
+export const SYSTEM_NAMES = ['zoho-books', 'quickbooks', 'xero', 'tally'] as const;
 export const System = z.enum(SYSTEM_NAMES);
 export type SystemName = z.infer<typeof System>;
 

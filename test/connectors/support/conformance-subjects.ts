@@ -1,9 +1,11 @@
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import quickbooksConnector from '../../../connectors/quickbooks/index.js';
+import tallyConnector from '../../../connectors/tally/index.js';
 import xeroConnector from '../../../connectors/xero/index.js';
 import zohoConnector from '../../../connectors/zoho-books/index.js';
 import { QBO_SANDBOX_DEFAULTS, startQuickBooksEmulator } from '../../../sandbox/quickbooks/index.js';
+import { startTallyEmulator } from '../../../sandbox/tally/index.js';
 import { startXeroEmulator, XERO_SANDBOX_DEFAULTS } from '../../../sandbox/xero/index.js';
 import { startZohoEmulator, ZOHO_SANDBOX_DEFAULTS } from '../../../sandbox/zoho-books/index.js';
 import type { OriginSource } from '../../../src/billing/schemas/index.js';
@@ -63,16 +65,27 @@ export interface Change {
 
 /** What a record's raw shape calls the fields the amount and FX checks alter. */
 export interface RawFields {
-  /** The document total, per document entity. */
-  total: Record<DocumentEntity, string>;
+  /**
+   * The document total, per document entity: its field, or (a vendor that states no total: Tally, whose
+   * total is the party's ledger entry) how to read it and how to move it by an amount.
+   */
+  total: Record<
+    DocumentEntity,
+    string | { of(raw: Record<string, unknown>): number; add(raw: Record<string, unknown>, amount: number): void }
+  >;
   /** The document currency of a raw invoice. */
   currencyOf(raw: Record<string, unknown>): string | undefined;
-  /** The exchange-rate field. */
-  rate: string;
-  /** What to remove so no rate can be read or derived (the rate and the base-currency totals it could come from). */
-  rateSources: readonly string[];
-  /** Puts a row of text with no money, in the vendor's own shape (README "Text lines"), before the document's first line. */
-  addTextLine(raw: Record<string, unknown>, text: string): void;
+  /**
+   * The exchange-rate field and what to remove so no rate can be read or derived (the rate and the
+   * base-currency totals it could come from); absent where the connector maps base-currency documents
+   * only (its README says why).
+   */
+  fx?: { rate: string; rateSources: readonly string[] };
+  /**
+   * Puts a row of text with no money, in the vendor's own shape (README "Text lines"), before the
+   * document's first line; absent where the vendor's documents have no such row (its README says so).
+   */
+  addTextLine?(raw: Record<string, unknown>, text: string): void;
   /**
    * Leaves the first priced line without a discount with its amount only (no quantity, no unit price) and
    * returns its id (the billing line's `lineItemId`), or undefined when the document has no such line.
@@ -112,6 +125,11 @@ export interface Running {
   editable(entity: EntityName): string[];
   /** Edits every record in `ids`, each stamped at `atMs` (the vendor's precision: whole seconds or ms). */
   edit(entity: EntityName, ids: readonly string[], atMs: number): void;
+  /**
+   * The version a read gives the record now, for a vendor that keeps no modification time (Tally: its
+   * AlterID); absent: the instant its last edit was stamped at.
+   */
+  versionOf?(entity: EntityName, id: string): string;
   close(): Promise<void>;
 }
 
@@ -125,6 +143,11 @@ export interface Subject {
   voidStatus: Partial<Record<EntityName, string>>;
   deletes: Record<EntityName, DeleteSignal>;
   raw: RawFields;
+  /**
+   * Files of the shape whose exports the vendor has nothing for (no OAuth, no webhooks: Tally): they
+   * export each name as `undefined`, and say why.
+   */
+  without?: readonly string[];
   /** The fewest settings the connector's schema accepts (no emulator needed). */
   minimalSettings: Record<string, unknown>;
   start(
@@ -180,8 +203,7 @@ const zoho: Subject = {
   raw: {
     total: { invoices: 'total', 'credit-notes': 'total' },
     currencyOf: (raw) => (typeof raw.currency_code === 'string' ? raw.currency_code : undefined),
-    rate: 'exchange_rate',
-    rateSources: ['exchange_rate', 'bcy_total'],
+    fx: { rate: 'exchange_rate', rateSources: ['exchange_rate', 'bcy_total'] },
     // A line without an item or a rate (https://www.zoho.com/books/api/v3/invoices/, line_items).
     addTextLine: (raw, text) =>
       void linesOf(raw, 'line_items').unshift({
@@ -334,8 +356,7 @@ const quickbooks: Subject = {
       const v = (raw.CurrencyRef as { value?: unknown } | undefined)?.value;
       return typeof v === 'string' ? v : undefined;
     },
-    rate: 'ExchangeRate',
-    rateSources: ['ExchangeRate', 'HomeTotalAmt'],
+    fx: { rate: 'ExchangeRate', rateSources: ['ExchangeRate', 'HomeTotalAmt'] },
     // A DescriptionOnly line (https://developer.intuit.com/app/developer/qbo/docs/api/accounting/all-entities/invoice).
     addTextLine: (raw, text) =>
       void linesOf(raw, 'Line').unshift({
@@ -460,8 +481,7 @@ const xero: Subject = {
   raw: {
     total: { invoices: 'Total', 'credit-notes': 'Total' },
     currencyOf: (raw) => (typeof raw.CurrencyCode === 'string' ? raw.CurrencyCode : undefined),
-    rate: 'CurrencyRate',
-    rateSources: ['CurrencyRate'],
+    fx: { rate: 'CurrencyRate', rateSources: ['CurrencyRate'] },
     // "A line item with just a description" (https://developer.xero.com/documentation/api/accounting/invoices).
     addTextLine: (raw, text) =>
       void linesOf(raw, 'LineItems').unshift({ LineItemID: '0badc0de-0000-4000-8000-00000000e001', Description: text }),
@@ -578,8 +598,151 @@ const xero: Subject = {
   },
 };
 
+/** A Tally voucher's party entry (its total, signed as Tally exports it: see connectors/tally/map/totals.ts). */
+function partyEntry(raw: Record<string, unknown>): { AMOUNT: string } {
+  const entries = raw['LEDGERENTRIES.LIST'] as Array<{ LEDGERNAME?: string; AMOUNT: string }>;
+  return entries.find((e) => e.LEDGERNAME === raw.PARTYLEDGERNAME)!;
+}
+const tallySign = (raw: Record<string, unknown>) => (raw.VOUCHERTYPENAME === 'Sales' ? 1 : -1);
+const tallyTotal = {
+  of: (raw: Record<string, unknown>) => -tallySign(raw) * Number(partyEntry(raw).AMOUNT),
+  add: (raw: Record<string, unknown>, amount: number) => {
+    const entry = partyEntry(raw);
+    entry.AMOUNT = (Number(entry.AMOUNT) - tallySign(raw) * amount).toFixed(2);
+  },
+};
+
+const tally: Subject = {
+  system: 'tally',
+  folder: 'tally',
+  connector: tallyConnector,
+  originSource: 'EXTERNAL_SYSTEM_A',
+  minimalSettings: { url: 'http://127.0.0.1:9000', company: 'Kaveri Tooling Pvt Ltd' },
+  // TallyPrime has no OAuth and sends no webhooks (connectors/tally/README.md).
+  without: ['auth.ts', 'authorize.ts', 'webhooks.ts'],
+  voidStatus: { invoices: 'cancelled', 'credit-notes': 'cancelled' },
+  // Tally deletes leave no trace (README, "Voids and deletes"): reconciliation diffs GUIDs.
+  deletes: { invoices: { kind: 'id-diff' }, 'credit-notes': { kind: 'id-diff' }, customers: { kind: 'id-diff' } },
+  raw: {
+    total: { invoices: tallyTotal, 'credit-notes': tallyTotal },
+    // The connector maps INR vouchers only, and Tally's item invoices have no row of text (README).
+    currencyOf: () => 'INR',
+    amountOnly: (raw) => {
+      const lines = raw['ALLINVENTORYENTRIES.LIST'] as RawLine[] | undefined;
+      const i = (lines ?? []).findIndex((l) => !isZero(l.AMOUNT));
+      if (i < 0) return undefined;
+      for (const f of ['RATE', 'ACTUALQTY', 'BILLEDQTY']) delete lines![i]![f];
+      return String(i + 1);
+    },
+  },
+  async start(size) {
+    const emu = await startTallyEmulator({
+      invoices: size.invoices,
+      creditNotes: size.creditNotes,
+      customers: size.customers,
+      clock: { now: T0, frozen: true },
+    });
+    const connectionId = 'conformance-tally';
+    const settingsFor = (pageSize?: number) =>
+      tallyConnector.settings.parse({
+        url: emu.url,
+        company: emu.companyName,
+        lookupsCacheSeconds: 0,
+        ...(pageSize ? { rangeSize: pageSize } : {}),
+      });
+    const http = tallyConnector.createClient({
+      connectionId,
+      settings: settingsFor(),
+      tokens: {} as never,
+      logger: silent,
+    });
+    const store = () => emu.store;
+    const docs = (entity: EntityName) => (entity === 'invoices' ? store().invoices() : store().creditNotes());
+    const ids = (entity: EntityName) =>
+      entity === 'customers'
+        ? store()
+            .customers()
+            .map((c) => c.guid)
+        : docs(entity).map((v) => v.guid);
+    return {
+      ctx: ({ until, pageSize }) => readContext(connectionId, http, settingsFor(pageSize), until),
+      mapContext: (stream) =>
+        mapContextFor(stream, readContext(connectionId, http, settingsFor(), T0), connectionId, 'EXTERNAL_SYSTEM_A'),
+      setClock: (ms) => void emu.clock.set({ now: ms, frozen: true }),
+      held: (entity) => ({ live: ids(entity), deleted: [] }),
+      editable: (entity) =>
+        entity === 'customers'
+          ? ids(entity)
+          : docs(entity)
+              .filter((v) => !v.isCancelled)
+              .map((v) => v.guid),
+      edit: (entity, targets, atMs) => {
+        for (const id of targets)
+          if (entity === 'customers') store().editLedger(id, `conformance-${atMs}@example.in`);
+          else store().editVoucher(id, `conformance edit at ${atMs}`);
+      },
+      // Tally keeps no modification time: a record's version is its AlterID (connectors/tally/streams/state.ts).
+      versionOf: (entity, id) => {
+        const alterId =
+          entity === 'customers'
+            ? store()
+                .customers()
+                .find((c) => c.guid === id)!.alterId
+            : docs(entity).find((v) => v.guid === id)!.alterId;
+        return new Date(alterId).toISOString();
+      },
+      voids: {
+        invoices: {
+          prepare: () =>
+            first(
+              docs('invoices').filter((v) => !v.isCancelled),
+              'posted invoice',
+            ).guid,
+          apply: (id) => void store().cancelVoucher(id),
+        },
+        'credit-notes': {
+          prepare: () =>
+            first(
+              docs('credit-notes').filter((v) => !v.isCancelled),
+              'posted credit note',
+            ).guid,
+          apply: (id) => void store().cancelVoucher(id),
+        },
+      },
+      removals: {
+        invoices: {
+          prepare: () => first(docs('invoices'), 'invoice').guid,
+          apply: (id) => store().deleteVoucher(id),
+        },
+        'credit-notes': {
+          prepare: () => first(docs('credit-notes'), 'credit note').guid,
+          apply: (id) => store().deleteVoucher(id),
+        },
+        customers: {
+          // Tally deletes only a ledger no voucher uses.
+          prepare: () => {
+            const used = new Set(
+              store()
+                .vouchers()
+                .map((v) => v.partyLedgerName),
+            );
+            return first(
+              store()
+                .customers()
+                .filter((c) => !used.has(c.name)),
+              'customer without vouchers',
+            ).guid;
+          },
+          apply: (id) => store().deleteLedger(id),
+        },
+      },
+      close: () => emu.close(),
+    };
+  },
+};
+
 /** The connectors under test, one row each. */
-export const SUBJECTS: readonly Subject[] = [zoho, quickbooks, xero];
+export const SUBJECTS: readonly Subject[] = [zoho, quickbooks, xero, tally];
 
 /** Every page of a read, collected in order. */
 export async function readAll(stream: Stream, ctx: ReadContext, state: Record<string, unknown>) {

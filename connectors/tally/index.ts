@@ -1,0 +1,3 @@
+import { connector } from './connector.js';
+
+export default connector;

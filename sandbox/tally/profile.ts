@@ -1,0 +1,77 @@
+import { configEntry, demoConnection, type SandboxProfile } from '../kit/profile.js';
+
+export const TALLY_SANDBOX_CONNECTION = 'tally-sandbox';
+
+/** The TallyPrime emulator as `erp-sync sandbox` and the demo run it. */
+export const profile: SandboxProfile = {
+  name: 'tally',
+  command: {
+    description: 'the TallyPrime emulator (XML over POST /) over seeded generated GST books',
+    defaultPort: 4014,
+    recordsHelp: 'Sales vouchers to generate',
+  },
+  async start({ seed, records, port, host }) {
+    // Loaded when started: the CLI registers every profile, and a worker has no use for the emulators' code.
+    const { startTallyEmulator } = await import('./tally-emulator.js');
+    const emu = await startTallyEmulator({
+      port,
+      host,
+      seed,
+      invoices: records,
+      creditNotes: Math.max(1, Math.floor(records / 4)),
+      customers: Math.max(4, Math.floor(records / 3)),
+    });
+    return {
+      url: emu.url,
+      close: () => emu.close(),
+      describe: () => [
+        `tally emulator        ${emu.url}  (${records} Sales vouchers, seed ${seed}; company "${emu.companyName}")`,
+        `  no credentials (TallyPrime takes none); admin: ${emu.url}/__admin/{stats,company,changes,reset}`,
+      ],
+      configEntry: () =>
+        configEntry({
+          id: TALLY_SANDBOX_CONNECTION,
+          system: 'tally',
+          originSource: 'EXTERNAL_SYSTEM_A',
+          everySeconds: 60,
+          settings: { url: emu.url, company: emu.companyName },
+        }),
+      demo: {
+        connectionId: TALLY_SANDBOX_CONNECTION,
+        originSource: 'EXTERNAL_SYSTEM_A',
+        from: '2025-01-01',
+        to: '2026-12-31',
+        connection: () =>
+          demoConnection({
+            id: TALLY_SANDBOX_CONNECTION,
+            system: 'tally',
+            originSource: 'EXTERNAL_SYSTEM_A',
+            // TallyPrime serves one request at a time; the emulator has no per-minute limit.
+            rateBudget: { perMinute: 100_000, concurrency: 1 },
+            settings: { url: emu.url, company: emu.companyName, encoding: 'utf-16' },
+          }),
+        mutate: async () => {
+          const store = emu.store;
+          const open = store.invoices().filter((v) => !v.isCancelled);
+          const credited = new Set(store.creditNotes().map((c) => c.reference));
+          const free = open.filter((v) => !credited.has(v.voucherNumber));
+          const pick = (n: number) => free.splice(0, n).map((v) => v.guid);
+          const edited = pick(5);
+          for (const id of edited) store.editVoucher(id, 'Altered in the demo', { bumpQuantity: true });
+          const cancelled = pick(2);
+          for (const id of cancelled) store.cancelVoucher(id);
+          const deleted = pick(1);
+          for (const id of deleted) store.deleteVoucher(id);
+          for (let i = 0; i < 3; i++) store.createInvoice();
+          return [
+            `altered ${edited.length}`,
+            `cancelled ${cancelled.length}`,
+            `deleted ${deleted.length} (no tombstone: found by the GUID diff)`,
+            'created 3',
+          ];
+        },
+        sourceInvoices: () => emu.store.invoices().filter((v) => !v.isCancelled).length,
+      },
+    };
+  },
+};
