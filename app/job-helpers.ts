@@ -1,7 +1,7 @@
 import type { BackfillHelpers } from '../jobs/backfill.js';
-import { type BillingCompanyGuard, billingCompanyGuardOf } from '../jobs/billing-company-guard.js';
-import { billingBreaker, type BillingOutageHelpers } from '../jobs/billing-outage.js';
-import { type ConnectionGate, connectionGate } from '../jobs/connection-gate.js';
+import { type BillingCompanyGuard, billingCompanyGuardOf } from '../jobs/admission/billing-company-guard.js';
+import { billingBreaker, type BillingOutageHelpers } from '../jobs/admission/billing-outage.js';
+import { type ConnectionGate, connectionGate } from '../jobs/admission/connection-gate.js';
 import type { ConnectionSlotsPolicy } from '../jobs/define-job.js';
 import type { PullHelpers } from '../jobs/pull.js';
 import type { FailedUpsertHelpers } from '../jobs/failed-upsert.js';

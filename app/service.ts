@@ -9,7 +9,7 @@ import { withApi } from '../api/index.js';
 import { withConsole } from '../console/console-app.js';
 import { credentialGuardOf } from '../src/http/credential-guard.js';
 import { within } from '../src/observability/within.js';
-import { BILLING } from '../jobs/billing-outage.js';
+import { BILLING } from '../jobs/admission/billing-outage.js';
 import { logConnectionChecks } from './log-connection-checks.js';
 import { idleWithoutRedis } from './idle-without-redis.js';
 import { QUEUES } from '../jobs/catalog.js';

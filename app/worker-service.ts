@@ -2,8 +2,8 @@ import { MetricsTime, Worker } from 'bullmq';
 import { distinctBillingKeys } from '../src/billing/billing-target.js';
 import { maxStartedAttempts, QUEUES, type QueueName } from '../jobs/catalog.js';
 import { backfillProcessor } from '../jobs/backfill.js';
-import { admit, type JobProcessor, wrappingSteps } from '../jobs/admission.js';
-import { startBillingProbe } from '../jobs/billing-outage.js';
+import { admit, type JobProcessor, wrappingSteps } from '../jobs/admission/admission.js';
+import { startBillingProbe } from '../jobs/admission/billing-outage.js';
 import { accountForFailedUpsert } from '../jobs/failed-upsert.js';
 import { type JobHelpers, makeJobHelpers } from './job-helpers.js';
 import { pullProcessor } from '../jobs/pull.js';
@@ -79,7 +79,7 @@ export function startWorkers(
   // Writes made after a job failed (BullMQ's 'failed' event), still under way.
   const followUps = new Set<Promise<void>>();
   let probe: BillingProbe | undefined;
-  // Every worker's processor behind its admission, as jobs/catalog.ts lists it (jobs/admission.ts).
+  // Every worker's processor behind its admission, as jobs/catalog.ts lists it (jobs/admission/admission.ts).
   const steps = wrappingSteps(rt, helpers.billingCompany);
   const admitted = (queue: QueueName, own: JobProcessor | undefined, job: () => JobProcessor) =>
     admit(queue, steps, own ?? job());

@@ -8,9 +8,9 @@ import type { ConnectionSlots } from '../src/pipeline/connection-slots.js';
 import { LeaseKeeper } from '../src/pipeline/lease-keeper.js';
 import type { WakeLine } from '../src/pipeline/wake-line.js';
 import { deferralOfPark } from '../src/waits/vendor-waits.js';
-import { inJobAdmission } from './admission.js';
+import { inJobAdmission } from './admission/admission.js';
 import { PRIORITY } from './catalog.js';
-import { type DeferralCount, defer } from './defer.js';
+import { type DeferralCount, defer } from './admission/defer.js';
 
 /**
  * At most `max` jobs of one connection run at once (every process together): a job beyond that goes back
@@ -28,7 +28,7 @@ export interface ConnectionSlotsPolicy {
 
 /** How far apart a connection's jobs waiting for one of its job slots wake up. */
 const SLOT_WAKE_SPACING_MS = 50;
-import type { ConnectionGate } from './connection-gate.js';
+import type { ConnectionGate } from './admission/connection-gate.js';
 
 /** What a processor gets: its job and payload, a logger bound to it, and the process's lease keeper (for the leases it takes). */
 export type Processor<P, R> = (ctx: {
@@ -50,7 +50,7 @@ export type Processor<P, R> = (ctx: {
  * - a parked connection (ParkedError: vendor quota spent or a long vendor wait, decided in
  *   src/waits/vendor-waits.ts) delays the job until the park ends, without using an attempt, so the
  *   worker slot serves other connections meanwhile. This is the only place a park becomes a delay.
- * - the in-job steps of the queue's admission (jobs/admission.ts), in the catalog's order, once the payload
+ * - the in-job steps of the queue's admission (jobs/admission/admission.ts), in the catalog's order, once the payload
  *   is parsed: the connection gate, then the connection slot, a lease renewed by the process's lease
  *   keeper while the job runs.
  */
@@ -89,7 +89,7 @@ export function defineJob<S extends z.ZodTypeAny, R>(
     let untrackSlot: (() => void) | undefined;
     try {
       for (const step of inJob) {
-        // A paused connection's job is held back (DelayedError, no attempt used): jobs/connection-gate.ts.
+        // A paused connection's job is held back (DelayedError, no attempt used): jobs/admission/connection-gate.ts.
         if (step === 'gate')
           await deps.connectionGate?.admit({ queue, job, token, connectionId: data.connectionId, log });
         if (step === 'slots' && slot && slotsPolicy)

@@ -26,7 +26,7 @@ export interface FailedUpsertHelpers {
  *   stalled-job check, and no worker's 'failed' event fires, so the sweep finds it);
  * - JOB_INVALID: the payload failed its schema (the record cannot be read from it);
  * - BILLING_COMPANY_CHANGED: its connection's billing key is now another company's than the one its state
- *   was written for (jobs/billing-company-guard.ts); `erp-sync state rebind --same-company` replays it;
+ *   was written for (jobs/admission/billing-company-guard.ts); `erp-sync state rebind --same-company` replays it;
  * - RETRIES_EXHAUSTED: its attempts, or its started attempts, are spent.
  */
 export function failureReason(

@@ -19,10 +19,10 @@ import { type PullRun, pullStream } from './pull/pull-stream.js';
 import { readAnnounced } from './pull/read-announced.js';
 import type { WebhookEvents } from '../src/pipeline/webhook-events.js';
 import type { WebhookHealth } from '../src/pipeline/webhook-health.js';
-import { defer } from './defer.js';
+import { defer } from './admission/defer.js';
 import { type ConnectionSlotsPolicy, defineJob } from './define-job.js';
 import type { ConnectionHandle } from './runtime.js';
-import type { ConnectionGate } from './connection-gate.js';
+import type { ConnectionGate } from './admission/connection-gate.js';
 
 /** What a pull job uses, and nothing else (built by makeJobHelpers). */
 export interface PullHelpers {
@@ -37,7 +37,7 @@ export interface PullHelpers {
   jobSlots?: ConnectionSlotsPolicy;
   /** The process's lease keeper: renews the job's connection slot and the locks it takes. */
   leases?: LeaseKeeper;
-  /** Holds back the jobs of a paused connection (jobs/connection-gate.ts). */
+  /** Holds back the jobs of a paused connection (jobs/admission/connection-gate.ts). */
   connectionGate?: ConnectionGate;
   outages: Pick<Outages, 'markDown' | 'markUp'>;
   connection(id: string): ConnectionHandle;

@@ -13,7 +13,7 @@ import { defineJob } from './define-job.js';
 import { enqueueUpserts, handOverJobId } from './enqueue-upserts.js';
 import { JobSettlements } from './job-settlements.js';
 import { settlingWithHistory } from './upsert-history.js';
-import { deferredUntil } from './defer.js';
+import { deferredUntil } from './admission/defer.js';
 import {
   type PreparedRecord,
   prepareRecord,

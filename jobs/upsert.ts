@@ -26,8 +26,8 @@ import type { RecordHistory } from '../src/pipeline/record-history.js';
 import type { RecordBegun, UpsertState } from '../src/pipeline/upsert-state.js';
 import { decideBillingWait } from '../src/waits/billing-waits.js';
 import { DEPENDENCY_WAITS_MAX, dependencyWaitMs, QUEUES, UpsertJobData } from './catalog.js';
-import type { BillingBreaker } from './billing-outage.js';
-import { type Deferral, defer } from './defer.js';
+import type { BillingBreaker } from './admission/billing-outage.js';
+import { type Deferral, defer } from './admission/defer.js';
 import { defineJob } from './define-job.js';
 import { JobSettlements } from './job-settlements.js';
 import { settlingWithHistory } from './upsert-history.js';
@@ -35,7 +35,7 @@ import { classifyUpsertFailure, type UpsertQuarantineReason } from './upsert/cla
 import { DependencyMissingError } from './upsert/dependency-missing-error.js';
 import { holdForReview, type ReviewHelpers } from './upsert/hold-for-review.js';
 import { invoicesNotInBilling, invoicesThatWillNotCome } from './upsert/missing-invoices.js';
-import type { ConnectionGate } from './connection-gate.js';
+import type { ConnectionGate } from './admission/connection-gate.js';
 
 export type UpsertBillingClient = Pick<
   BillingClient,
@@ -46,7 +46,7 @@ export type UpsertBillingClient = Pick<
 export interface UpsertHelpers {
   logger: Logger;
   metrics: Metrics;
-  /** Holds back the jobs of a paused connection (jobs/connection-gate.ts). */
+  /** Holds back the jobs of a paused connection (jobs/admission/connection-gate.ts). */
   connectionGate?: ConnectionGate;
   /** The process's lease keeper: renews the record locks of its jobs. */
   leases?: LeaseKeeper;
@@ -68,7 +68,7 @@ export interface UpsertHelpers {
   quarantine: Pick<Quarantine, 'put' | 'get'>;
   inFlight: Pick<InFlight, 'settle'>;
   queues: { upsert: Pick<Queue, 'rateLimit'> };
-  /** Counts consecutive transient billing failures; says when billing is down (jobs/billing-outage.ts). */
+  /** Counts consecutive transient billing failures; says when billing is down (jobs/admission/billing-outage.ts). */
   breaker: BillingBreaker;
   /** How long a job's record locks last unless it settles or extends them (default RECORD_LOCK_TTL_MS; tests shorten it). */
   recordLockTtlMs?: number;
@@ -101,7 +101,7 @@ export interface RecordControl {
   /** The job that carries the record now: its in-flight entry, its lock owner and its ledger entry name it. */
   jobId: string;
   attemptsMade: number;
-  /** Sets the record aside until the deferral's instant (jobs/defer.ts), with `data` as its payload from then on. Never returns. */
+  /** Sets the record aside until the deferral's instant (jobs/admission/defer.ts), with `data` as its payload from then on. Never returns. */
   setAside(d: RecordDeferral, data?: UpsertJobData): Promise<never>;
   /** Keeps an updated payload without setting the record aside. */
   keep(data: UpsertJobData): Promise<void>;
@@ -438,7 +438,7 @@ async function failUpsert(run: UpsertRun, err: unknown): Promise<never> {
     return await control.paused();
   }
   if (failure.action === 'wait-for-billing') {
-    // The queue is paused until billing answers (jobs/billing-outage.ts); this record waits in it, its attempt unused.
+    // The queue is paused until billing answers (jobs/admission/billing-outage.ts); this record waits in it, its attempt unused.
     run.log.info({ error: (err as Error).message }, 'billing is down; the job waits for it');
     return await control.paused();
   }

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { readBackfillSummary, runBacklog, type BackfillSummary } from '../../jobs/backfill.js';
 import { startBackfill } from '../../operations/start-backfill.js';
 import { failedUpsertHelpers } from '../../app/job-helpers.js';
-import { BILLING } from '../../jobs/billing-outage.js';
+import { BILLING } from '../../jobs/admission/billing-outage.js';
 import { startWorkers } from '../../app/worker-service.js';
 import { addDays, utcDate } from '../../src/billing/dates.js';
 import { ConfigError } from '../../src/errors/index.js';

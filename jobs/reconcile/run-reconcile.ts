@@ -17,7 +17,7 @@ import { DRIFT_KINDS, type DriftReport, type DriftKind } from './drift.js';
 import { ledgerPass } from './ledger-pass.js';
 import { type ReconcilePass, startReconcilePass } from './reconcile-pass.js';
 import { readSourceSide } from './source-side.js';
-import type { ConnectionGate } from '../connection-gate.js';
+import type { ConnectionGate } from '../admission/connection-gate.js';
 import { repairById, type RepairByIdHelpers, type RepairOutcome } from './repair-by-id.js';
 
 /** What a reconciliation uses, and nothing else (the reconcile job's helpers; the CLI passes its runtime). */
@@ -29,7 +29,7 @@ export interface ReconcileHelpers {
   jobSlots?: ConnectionSlotsPolicy;
   /** The process's lease keeper: renews the job's connection slot and the locks it takes. */
   leases?: LeaseKeeper;
-  /** Holds back the jobs of a paused connection (jobs/connection-gate.ts). */
+  /** Holds back the jobs of a paused connection (jobs/admission/connection-gate.ts). */
   connectionGate?: ConnectionGate;
   /** The connection, with the billing company it writes to: its client (its keys) and the budget its listing calls take slots from. */
   connection(id: string): ConnectionHandle;

@@ -1,8 +1,8 @@
 import { DelayedError, type Job, RateLimitError, UnrecoverableError, WaitingChildrenError } from 'bullmq';
 import type { Logger } from 'pino';
-import { ParkedError } from '../src/errors/index.js';
-import type { RunHistory } from '../src/pipeline/run-history.js';
-import { PullPayload, QUEUES, ReconcilePayload } from './catalog.js';
+import { ParkedError } from '../../src/errors/index.js';
+import type { RunHistory } from '../../src/pipeline/run-history.js';
+import { PullPayload, QUEUES, ReconcilePayload } from '../catalog.js';
 import { pullRunRecord, reconcileRunRecord, type RunEnding, type RunTiming } from './run-record.js';
 
 type JobProcessor = (job: Job, token?: string, signal?: AbortSignal) => Promise<unknown>;

@@ -1,12 +1,12 @@
 import type { Job } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { admissionFault, admit, type JobProcessor, type WrappingSteps } from '../../jobs/admission.js';
-import { ADMISSION, type AdmissionStep, QUEUES, type QueueName } from '../../jobs/catalog.js';
-import { defineJob } from '../../jobs/define-job.js';
-import { createLogger } from '../../src/observability/logger.js';
-import { createMetrics } from '../../src/observability/metrics.js';
-import type { LeaseKeeper } from '../../src/pipeline/lease-keeper.js';
+import { admissionFault, admit, type JobProcessor, type WrappingSteps } from '../../../jobs/admission/admission.js';
+import { ADMISSION, type AdmissionStep, QUEUES, type QueueName } from '../../../jobs/catalog.js';
+import { defineJob } from '../../../jobs/define-job.js';
+import { createLogger } from '../../../src/observability/logger.js';
+import { createMetrics } from '../../../src/observability/metrics.js';
+import type { LeaseKeeper } from '../../../src/pipeline/lease-keeper.js';
 
 /**
  * The chain a job passes before its processor runs, per queue: the catalog's list (jobs/catalog.ts,

@@ -1,12 +1,12 @@
 import type { Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listRuns, type PrintedRun } from '../../operations/list-runs.js';
-import { readBackfillSummary } from '../../jobs/backfill.js';
-import type { PullResult } from '../../jobs/pull.js';
-import { ALREADY_RUNNING } from '../../jobs/run-record.js';
-import { utcDate } from '../../src/billing/dates.js';
-import type { EntityName } from '../../src/connector/entities.js';
-import { CONNECTION, type Harness, startHarness, until } from '../support/harness.js';
+import { listRuns, type PrintedRun } from '../../../operations/list-runs.js';
+import { readBackfillSummary } from '../../../jobs/backfill.js';
+import type { PullResult } from '../../../jobs/pull.js';
+import { ALREADY_RUNNING } from '../../../jobs/admission/run-record.js';
+import { utcDate } from '../../../src/billing/dates.js';
+import type { EntityName } from '../../../src/connector/entities.js';
+import { CONNECTION, type Harness, startHarness, until } from '../../support/harness.js';
 
 /**
  * The run history on the real pipeline: the workers' pull and reconcile jobs against the Zoho Books and

@@ -1,19 +1,19 @@
 import { type Job, Queue, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
-import { PullPayload, type QueueName } from '../../jobs/catalog.js';
-import { connectionGate } from '../../jobs/connection-gate.js';
-import { defineJob } from '../../jobs/define-job.js';
-import { makeJobHelpers } from '../../app/job-helpers.js';
-import { resumeConnection } from '../../operations/resume-connection.js';
-import { startWorkers, upsertSchedulers, type WorkerService } from '../../app/worker-service.js';
-import { createLogger } from '../../src/observability/logger.js';
-import { createMetrics } from '../../src/observability/metrics.js';
-import type { ConnectionControl } from '../../src/pipeline/connection-control.js';
-import { CONNECTION, type Harness, SECOND_CONNECTION, startHarness, until } from '../support/harness.js';
+import { PullPayload, type QueueName } from '../../../jobs/catalog.js';
+import { connectionGate } from '../../../jobs/admission/connection-gate.js';
+import { defineJob } from '../../../jobs/define-job.js';
+import { makeJobHelpers } from '../../../app/job-helpers.js';
+import { resumeConnection } from '../../../operations/resume-connection.js';
+import { startWorkers, upsertSchedulers, type WorkerService } from '../../../app/worker-service.js';
+import { createLogger } from '../../../src/observability/logger.js';
+import { createMetrics } from '../../../src/observability/metrics.js';
+import type { ConnectionControl } from '../../../src/pipeline/connection-control.js';
+import { CONNECTION, type Harness, SECOND_CONNECTION, startHarness, until } from '../../support/harness.js';
 
 /**
- * The connection gate (jobs/connection-gate.ts) on real BullMQ queues and Redis: the workers run
+ * The connection gate (jobs/admission/connection-gate.ts) on real BullMQ queues and Redis: the workers run
  * recording processors behind the real gate (defineJob with the runtime's helpers), so a test sees
  * which jobs ran, and which were held, dropped or released, without any vendor or billing traffic.
  */

@@ -1,6 +1,6 @@
 import { DelayedError, type Job } from 'bullmq';
 import type { Logger } from 'pino';
-import type { ConnectionControl, HeldJob } from '../src/pipeline/connection-control.js';
+import type { ConnectionControl, HeldJob } from '../../src/pipeline/connection-control.js';
 import { putBack } from './defer.js';
 
 /**

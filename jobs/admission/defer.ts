@@ -1,13 +1,13 @@
 import { DelayedError, type Job } from 'bullmq';
-import type { Metrics } from '../src/observability/metrics.js';
-import type { WakeLine } from '../src/pipeline/wake-line.js';
+import type { Metrics } from '../../src/observability/metrics.js';
+import type { WakeLine } from '../../src/pipeline/wake-line.js';
 
 /**
  * Why a job goes back to the queue, delayed, without using an attempt:
  * - `connection-slots`: its connection already runs `sync.maxJobsPerConnection` jobs;
  * - `quota`: it waits for the next vendor slot (minute window or concurrency);
  * - `park`: the vendor's day is spent, it is down, or it asked for a long wait;
- * - `paused`: its connection is paused (jobs/connection-gate.ts);
+ * - `paused`: its connection is paused (jobs/admission/connection-gate.ts);
  * - `pull-running`: a repair's pull waits for the running pull of its stream;
  * - `record-locked`: another version of its record is being written;
  * - `billing-slot`: its billing key's next slot is later (after a full window or a 429 on the key);

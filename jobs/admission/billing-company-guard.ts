@@ -1,13 +1,13 @@
 import { type Job, UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
-import { defaultBillingTarget } from '../src/billing/billing-target.js';
-import { ENTITY_NAMES } from '../src/connector/entities.js';
-import { BillingCompanyChangedError, SyncError } from '../src/errors/index.js';
-import type { BillingBinding, BillingCompanies } from '../src/pipeline/billing-companies.js';
-import type { Checkpoints } from '../src/pipeline/checkpoints.js';
-import type { Ledger } from '../src/pipeline/ledger.js';
-import type { SyncStatus } from '../src/pipeline/sync-status.js';
-import type { ConnectionHandle, Runtime } from './runtime.js';
+import { defaultBillingTarget } from '../../src/billing/billing-target.js';
+import { ENTITY_NAMES } from '../../src/connector/entities.js';
+import { BillingCompanyChangedError, SyncError } from '../../src/errors/index.js';
+import type { BillingBinding, BillingCompanies } from '../../src/pipeline/billing-companies.js';
+import type { Checkpoints } from '../../src/pipeline/checkpoints.js';
+import type { Ledger } from '../../src/pipeline/ledger.js';
+import type { SyncStatus } from '../../src/pipeline/sync-status.js';
+import type { ConnectionHandle, Runtime } from '../runtime.js';
 
 /** What the guard reads (a runtime has it all). */
 export interface BillingCompanyGuardHelpers {

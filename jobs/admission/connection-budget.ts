@@ -1,5 +1,5 @@
-import type { RateBudget } from '../src/connector/types.js';
-import type { ConnectionHandle } from './runtime.js';
+import type { RateBudget } from '../../src/connector/types.js';
+import type { ConnectionHandle } from '../runtime.js';
 
 /**
  * A connection's vendor budget (per minute, per day, concurrency): its connector's, for its settings

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import type { BillingClient } from '../src/billing/client.js';
-import type { AppConfig } from '../src/config.js';
-import { TransientError } from '../src/errors/index.js';
-import type { Metrics } from '../src/observability/metrics.js';
-import type { Outages } from '../src/pipeline/outages.js';
-import type { RecordLock } from '../src/pipeline/record-lock.js';
+import type { BillingClient } from '../../src/billing/client.js';
+import type { AppConfig } from '../../src/config.js';
+import { TransientError } from '../../src/errors/index.js';
+import type { Metrics } from '../../src/observability/metrics.js';
+import type { Outages } from '../../src/pipeline/outages.js';
+import type { RecordLock } from '../../src/pipeline/record-lock.js';
 
 export interface BillingOutageHelpers {
   logger: Logger;

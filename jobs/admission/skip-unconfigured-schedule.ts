@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
-import type { AppConfig } from '../src/config.js';
+import type { AppConfig } from '../../src/config.js';
 
 type Processor = (job: Job, token?: string, signal?: AbortSignal) => Promise<unknown>;
 

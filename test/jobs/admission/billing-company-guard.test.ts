@@ -1,14 +1,14 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { billingCompanyGuard } from '../../jobs/billing-company-guard.js';
-import type { ConnectionBilling } from '../../jobs/runtime.js';
-import { BillingCompanyChangedError } from '../../src/errors/index.js';
-import { createLogger } from '../../src/observability/logger.js';
-import { BillingCompanies } from '../../src/pipeline/billing-companies.js';
-import { Checkpoints } from '../../src/pipeline/checkpoints.js';
-import { stateKeys } from '../../src/pipeline/keys.js';
-import { Ledger } from '../../src/pipeline/ledger.js';
-import { connect, dropPrefix, testPrefix } from '../support/redis.js';
+import { billingCompanyGuard } from '../../../jobs/admission/billing-company-guard.js';
+import type { ConnectionBilling } from '../../../jobs/runtime.js';
+import { BillingCompanyChangedError } from '../../../src/errors/index.js';
+import { createLogger } from '../../../src/observability/logger.js';
+import { BillingCompanies } from '../../../src/pipeline/billing-companies.js';
+import { Checkpoints } from '../../../src/pipeline/checkpoints.js';
+import { stateKeys } from '../../../src/pipeline/keys.js';
+import { Ledger } from '../../../src/pipeline/ledger.js';
+import { connect, dropPrefix, testPrefix } from '../../support/redis.js';
 
 /** The guard on real Redis stores; which company each connection's key names is set per test. */
 describe('billing company guard: a connection writes to the company its state belongs to', () => {

@@ -1,13 +1,12 @@
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
-import type { AppConfig } from '../src/config.js';
-import type { RunHistory } from '../src/pipeline/run-history.js';
-import type { SyncStatus } from '../src/pipeline/sync-status.js';
-import type { WebhookHealth } from '../src/pipeline/webhook-health.js';
+import type { AppConfig } from '../../src/config.js';
+import type { RunHistory } from '../../src/pipeline/run-history.js';
+import type { SyncStatus } from '../../src/pipeline/sync-status.js';
+import type { WebhookHealth } from '../../src/pipeline/webhook-health.js';
 import { type BillingCompanyGuard, guardedByBillingCompany } from './billing-company-guard.js';
-import { ADMISSION, type AdmissionStep, QUEUES, type QueueName } from './catalog.js';
-import { targetedReadsApart } from './pull/read-announced.js';
-import { skipWhileWebhooksCover } from './pull/safety-net-schedule.js';
+import { ADMISSION, ADMISSION_EXCEPTIONS, type AdmissionStep, QUEUES, type QueueName } from '../catalog.js';
+import { skipWhileWebhooksCover } from './safety-net-schedule.js';
 import { skipUnconfiguredSchedule } from './skip-unconfigured-schedule.js';
 import { type RunQueue, withRunHistory } from './with-run-history.js';
 
@@ -16,14 +15,14 @@ export type JobProcessor = (job: Job, token?: string, signal?: AbortSignal) => P
 /**
  * The steps a job may pass before its processor runs, as jobs/catalog.ts (ADMISSION) lists them per job:
  * - `schedule-skip`: a job scheduler's job for a connection (or entity) the config no longer has
- *   completes as skipped (jobs/skip-unconfigured-schedule.ts);
+ *   completes as skipped (jobs/admission/skip-unconfigured-schedule.ts);
  * - `safety-net`: a scheduled pull of a connection whose webhooks carry its changes completes at once until
- *   its stretched schedule is due (jobs/pull/safety-net-schedule.ts);
- * - `run-history`: every run that starts leaves a run record, whatever its end (jobs/with-run-history.ts);
- *   a targeted read of webhook events leaves none (jobs/pull/read-announced.ts);
+ *   its stretched schedule is due (jobs/admission/safety-net-schedule.ts);
+ * - `run-history`: every run that starts leaves a run record, whatever its end (jobs/admission/with-run-history.ts);
+ *   a targeted read of webhook events leaves none (the catalog's ADMISSION_EXCEPTIONS);
  * - `company-guard`: the jobs of a connection whose state belongs to another billing company are refused
- *   (jobs/billing-company-guard.ts);
- * - `gate`: a paused connection's job is held (jobs/connection-gate.ts);
+ *   (jobs/admission/billing-company-guard.ts);
+ * - `gate`: a paused connection's job is held (jobs/admission/connection-gate.ts);
  * - `slots`: at most `sync.maxJobsPerConnection` jobs of one connection run at once (jobs/define-job.ts).
  * The first three wrap the job before its payload is parsed (`admit`); `gate` and `slots` run in the
  * job's wrapper once its payload is parsed, so that their deferrals are the job's (its duration
@@ -66,7 +65,14 @@ export function admissionOf(queue: QueueName): readonly AdmissionStep[] {
  */
 export function admit(queue: QueueName, steps: WrappingSteps, job: JobProcessor): JobProcessor {
   const wrapping = admissionOf(queue).filter(isWrapping);
-  return wrapping.reduceRight<JobProcessor>((inner, step) => steps[step](queue, inner), job);
+  return wrapping.reduceRight<JobProcessor>((inner, step) => excepting(step, inner, steps[step](queue, inner)), job);
+}
+
+/** The step, except for the jobs the catalog lets through it untouched (ADMISSION_EXCEPTIONS). */
+function excepting(step: WrappingStep, plain: JobProcessor, stepped: JobProcessor): JobProcessor {
+  const exempt = ADMISSION_EXCEPTIONS[step];
+  if (!exempt) return stepped;
+  return (job, token, signal) => (exempt(job.data) ? plain : stepped)(job, token, signal);
 }
 
 /**
@@ -92,7 +98,7 @@ export function wrappingSteps(rt: AdmissionRuntime, billingCompany: Pick<Billing
   return {
     'schedule-skip': (queue, p) => skipUnconfiguredSchedule(rt, queue, p),
     'safety-net': (_queue, p) => skipWhileWebhooksCover(rt, p),
-    'run-history': (queue, p) => targetedReadsApart(p, withRunHistory(runQueue(queue), rt, p)),
+    'run-history': (queue, p) => withRunHistory(runQueue(queue), rt, p),
     // A refused pull also records its stream's last error (what `erp-sync status` shows).
     'company-guard': (queue, p) => (queue === QUEUES.pull ? guarded.pull(p) : guarded.any(p)),
   };

@@ -1,6 +1,6 @@
-import type { RunRecord } from '../src/pipeline/run-history.js';
-import type { PullPayload, ReconcilePayload } from './catalog.js';
-import type { PullResult } from './pull.js';
+import type { RunRecord } from '../../src/pipeline/run-history.js';
+import type { PullPayload, ReconcilePayload } from '../catalog.js';
+import type { PullResult } from '../pull.js';
 
 /** When a run happened, and which job attempt it was (none for a reconciliation run by the CLI itself). */
 export interface RunTiming {
@@ -49,7 +49,7 @@ function failure(ending: Extract<RunEnding, { error: unknown }>): Pick<RunRecord
  *
  * A skipped pull is told by its result: an incremental pull returns a null cursor only when it skipped
  * because another pull of the stream was running (a finished read always returns the instant it read up
- * to). test/jobs/with-run-history.test.ts holds jobs/pull.ts to that.
+ * to). test/jobs/admission/with-run-history.test.ts holds jobs/pull.ts to that.
  */
 export function pullRunRecord(data: PullPayload, timing: RunTiming, ending: RunEnding): RunRecord {
   const base: RunRecord = {
