@@ -6,7 +6,7 @@ import { admit, type JobProcessor, wrappingSteps } from '../jobs/admission/admis
 import { startBillingProbe } from '../jobs/admission/billing-outage.js';
 import { accountForFailedUpsert } from '../jobs/failed-upsert.js';
 import { type JobHelpers, makeJobHelpers } from './job-helpers.js';
-import { pullProcessor } from '../jobs/pull.js';
+import { pullProcessor } from '../jobs/pull/pull-processor.js';
 import { reconcileProcessor } from '../jobs/reconcile.js';
 import { sweepProcessor } from '../jobs/sweep.js';
 import type { Runtime } from '../jobs/runtime.js';

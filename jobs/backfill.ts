@@ -8,7 +8,7 @@ import type { BackfillRuns } from '../src/pipeline/backfill-runs.js';
 import { BackfillPayload, type jobOptions, type PullPayload, PRIORITY, QUEUES, UPSERT_BATCH } from './catalog.js';
 import { defineJob } from './define-job.js';
 import { accountForFailedUpsert, type FailedUpsertHelpers } from './failed-upsert.js';
-import type { PullResult } from './pull.js';
+import type { PullResult } from './pull/types.js';
 import type { ConnectionHandle } from './runtime.js';
 
 /** What the backfill parent job uses: it only sums its children's results. */

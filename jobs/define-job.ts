@@ -4,31 +4,16 @@ import type { z } from 'zod';
 import { formatZodIssues, ParkedError, SyncError } from '../src/errors/index.js';
 import { serializeError } from '../src/observability/logger.js';
 import type { Metrics } from '../src/observability/metrics.js';
-import type { ConnectionSlots } from '../src/pipeline/connection-slots.js';
 import { LeaseKeeper } from '../src/pipeline/lease-keeper.js';
-import type { WakeLine } from '../src/pipeline/wake-line.js';
 import { deferralOfPark } from '../src/waits/vendor-waits.js';
 import { inJobAdmission } from './admission/admission.js';
 import { PRIORITY } from './catalog.js';
+import type { ConnectionGate } from './admission/connection-gate.js';
+import type { ConnectionSlotsPolicy } from './admission/connection-slots-policy.js';
 import { type DeferralCount, defer } from './admission/defer.js';
-
-/**
- * At most `max` jobs of one connection run at once (every process together): a job beyond that goes back
- * to the queue for `retryMs` (plus jitter) without using an attempt, and its worker slot serves another
- * connection meanwhile. The slot is a lease of `leaseMs`, renewed while the job runs.
- */
-export interface ConnectionSlotsPolicy {
-  slots: Pick<ConnectionSlots, 'take' | 'release'>;
-  max: number;
-  leaseMs: number;
-  retryMs: number;
-  /** Spaces out the wake-ups of a connection's waiting jobs (both for its job slots and its vendor quota). */
-  line?: Pick<WakeLine, 'next'>;
-}
 
 /** How far apart a connection's jobs waiting for one of its job slots wake up. */
 const SLOT_WAKE_SPACING_MS = 50;
-import type { ConnectionGate } from './admission/connection-gate.js';
 
 /** What a processor gets: its job and payload, a logger bound to it, and the process's lease keeper (for the leases it takes). */
 export type Processor<P, R> = (ctx: {

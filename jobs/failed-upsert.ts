@@ -6,7 +6,7 @@ import type { Quarantine } from '../src/pipeline/quarantine.js';
 import type { RecordLock } from '../src/pipeline/record-lock.js';
 import type { BackfillRuns } from '../src/pipeline/backfill-runs.js';
 import { UPSERT_BATCH, type UpsertPayload } from './catalog.js';
-import { handOverJobId } from './enqueue-upserts.js';
+import { handOverJobId } from './upsert/enqueue-upserts.js';
 
 export interface FailedUpsertHelpers {
   logger: Logger;

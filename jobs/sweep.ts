@@ -9,7 +9,7 @@ import type { SyncStatus } from '../src/pipeline/sync-status.js';
 import { QUEUES, UPSERT_BATCH, type UpsertPayload } from './catalog.js';
 import { defineJob } from './define-job.js';
 import { accountForFailedUpsert, type FailedUpsertHelpers } from './failed-upsert.js';
-import { enqueueUpserts, upsertJobId } from './enqueue-upserts.js';
+import { enqueueUpserts, upsertJobId } from './upsert/enqueue-upserts.js';
 
 /** What the sweep uses, and nothing else (built by makeJobHelpers). */
 export interface SweepHelpers extends FailedUpsertHelpers {

@@ -10,7 +10,7 @@ import type { InFlight } from '../src/pipeline/in-flight.js';
 import type { RecordBegun } from '../src/pipeline/upsert-state.js';
 import { QUEUES, UPSERT_BATCH, UpsertBatchJobData, type UpsertJobData, type UpsertPayload } from './catalog.js';
 import { defineJob } from './define-job.js';
-import { enqueueUpserts, handOverJobId } from './enqueue-upserts.js';
+import { enqueueUpserts, handOverJobId } from './upsert/enqueue-upserts.js';
 import { JobSettlements } from './job-settlements.js';
 import { settlingWithHistory } from './upsert-history.js';
 import { deferredUntil } from './admission/defer.js';

@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { UpsertPayload } from '../jobs/catalog.js';
-import { enqueueUpserts, upsertJobId, type UpsertJob } from '../jobs/enqueue-upserts.js';
+import { enqueueUpserts, upsertJobId, type UpsertJob } from '../jobs/upsert/enqueue-upserts.js';
 import type { Checkpoints } from '../src/pipeline/checkpoints.js';
 import type { InFlight } from '../src/pipeline/in-flight.js';
 import type { QuarantineEntry } from '../src/pipeline/quarantine.js';

@@ -1,6 +1,6 @@
 import type { RunRecord } from '../../src/pipeline/run-history.js';
 import type { PullPayload, ReconcilePayload } from '../catalog.js';
-import type { PullResult } from '../pull.js';
+import type { PullResult } from '../pull/types.js';
 
 /** When a run happened, and which job attempt it was (none for a reconciliation run by the CLI itself). */
 export interface RunTiming {
@@ -22,7 +22,7 @@ const PULL_COUNTS = [
   'deleted',
   'pages',
 ] as const satisfies ReadonlyArray<keyof PullResult>;
-/** What a pull reports with job.updateProgress after each page (jobs/pull.ts): what a failed pull had done. */
+/** What a pull reports with job.updateProgress after each page (jobs/pull/pull-processor.ts): what a failed pull had done. */
 const PROGRESS_COUNTS = ['pages', 'pulled', 'enqueued'] as const;
 
 export const ALREADY_RUNNING = 'an incremental pull of this stream is already running';
@@ -49,7 +49,7 @@ function failure(ending: Extract<RunEnding, { error: unknown }>): Pick<RunRecord
  *
  * A skipped pull is told by its result: an incremental pull returns a null cursor only when it skipped
  * because another pull of the stream was running (a finished read always returns the instant it read up
- * to). test/jobs/admission/with-run-history.test.ts holds jobs/pull.ts to that.
+ * to). test/jobs/admission/with-run-history.test.ts holds jobs/pull/pull-processor.ts to that.
  */
 export function pullRunRecord(data: PullPayload, timing: RunTiming, ending: RunEnding): RunRecord {
   const base: RunRecord = {

@@ -45,7 +45,7 @@ function willRetry(job: Job, err: unknown): boolean {
  * writes its own record; with the events a process dying between the move and the write would lose the
  * record for good, and every reader would have to wait for follow-up writes. The wrapper also sees a
  * deferral as what it is (the error the processor threw), where the 'failed' event never fires for one.
- * It leaves jobs/pull.ts and jobs/define-job.ts as they are: it only reads the payload, the result, the
+ * It leaves jobs/pull/pull-processor.ts and jobs/define-job.ts as they are: it only reads the payload, the result, the
  * error and the job's last progress report.
  *
  * A record that cannot be written (Redis gone for a moment) is logged and the job's own outcome stands:

@@ -1,8 +1,9 @@
 import type { MapContext, ReadContext, SourceRecord, StreamState } from '../../src/connector/types.js';
 import { Ledger } from '../../src/pipeline/ledger.js';
 import type { PendingEvent } from '../../src/pipeline/webhook-events.js';
-import type { PullResult } from '../pull.js';
-import { EMPTY, pullPage, type PullRun } from './pull-stream.js';
+import type { PullResult } from './types.js';
+import { EMPTY, pullPage } from './pull-stream.js';
+import type { PullRun } from './types.js';
 
 /** The ids one read by id asks for at most (the stream pages them further where its vendor needs). */
 const IDS_PER_READ = 100;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ConnectionSlotsPolicy } from '../define-job.js';
+import type { ConnectionSlotsPolicy } from '../admission/connection-slots-policy.js';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../../src/config.js';

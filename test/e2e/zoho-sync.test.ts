@@ -5,7 +5,7 @@ import type { BillingBody, MapContext, ReadContext } from '../../src/connector/t
 import { startZohoEmulator, ZOHO_SANDBOX_DEFAULTS, type ZohoEmulator } from '../../sandbox/zoho-books/index.js';
 import { runBackfill } from '../../cli/commands/backfill.js';
 import { waitForDrain } from '../../cli/drain.js';
-import { reconcileFields } from '../../jobs/reconcile-fields.js';
+import { reconcileFields } from '../../jobs/pull/reconcile-fields.js';
 import { compareFields } from '../../jobs/reconcile/compare-fields.js';
 import { createRuntime } from '../../app/create-runtime.js';
 import type { Runtime } from '../../jobs/runtime.js';

@@ -2,7 +2,7 @@ import { type Job, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBacklog } from '../../jobs/backfill.js';
 import { QUEUES, UPSERT_BATCH, type UpsertPayload } from '../../jobs/catalog.js';
-import { batchUpserts, enqueueUpserts, upsertJobId } from '../../jobs/enqueue-upserts.js';
+import { batchUpserts, enqueueUpserts, upsertJobId } from '../../jobs/upsert/enqueue-upserts.js';
 import { accountForFailedUpsert } from '../../jobs/failed-upsert.js';
 import { failedUpsertHelpers, makeJobHelpers } from '../../app/job-helpers.js';
 import { upsertQueueProcessor, type UpsertBatchResult } from '../../jobs/upsert-batch.js';

@@ -2,7 +2,7 @@ import type { Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listRuns, type PrintedRun } from '../../../operations/list-runs.js';
 import { readBackfillSummary } from '../../../jobs/backfill.js';
-import type { PullResult } from '../../../jobs/pull.js';
+import type { PullResult } from '../../../jobs/pull/types.js';
 import { ALREADY_RUNNING } from '../../../jobs/admission/run-record.js';
 import { utcDate } from '../../../src/billing/dates.js';
 import type { EntityName } from '../../../src/connector/entities.js';

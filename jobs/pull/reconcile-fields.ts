@@ -1,6 +1,6 @@
-import { InvoiceInput } from '../src/billing/schemas/index.js';
-import type { BillingBody } from '../src/connector/types.js';
-import { fieldDigest } from './reconcile/field-digest.js';
+import { InvoiceInput } from '../../src/billing/schemas/index.js';
+import type { BillingBody } from '../../src/connector/types.js';
+import { fieldDigest } from '../reconcile/field-digest.js';
 
 /**
  * Every field of an invoice that was sent and that billing's listing gives back, as reconciliation

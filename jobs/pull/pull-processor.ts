@@ -1,76 +1,14 @@
-import { DelayedError, type Job, type Queue, RateLimitError } from 'bullmq';
+import { DelayedError, type Job, RateLimitError } from 'bullmq';
 import type { Logger } from 'pino';
-import type { AppConfig } from '../src/config.js';
-import type { Metrics } from '../src/observability/metrics.js';
-import type { BackfillRuns } from '../src/pipeline/backfill-runs.js';
-import type { Checkpoints } from '../src/pipeline/checkpoints.js';
-import { ParkedError, TransientError } from '../src/errors/index.js';
-import type { Outages } from '../src/pipeline/outages.js';
-import type { Ledger } from '../src/pipeline/ledger.js';
-import type { InFlight } from '../src/pipeline/in-flight.js';
-import type { Quarantine } from '../src/pipeline/quarantine.js';
-import type { LeaseKeeper } from '../src/pipeline/lease-keeper.js';
-import type { RecordLock } from '../src/pipeline/record-lock.js';
-import type { SyncStatus } from '../src/pipeline/sync-status.js';
-import { withQuotaWaitPolicy } from '../src/pipeline/quota-wait-policy.js';
-import { decideVendorFailure, historyLane } from '../src/waits/vendor-waits.js';
-import { PullPayload, QUEUES } from './catalog.js';
-import { type PullRun, pullStream } from './pull/pull-stream.js';
-import { readAnnounced } from './pull/read-announced.js';
-import type { WebhookEvents } from '../src/pipeline/webhook-events.js';
-import type { WebhookHealth } from '../src/pipeline/webhook-health.js';
-import { defer } from './admission/defer.js';
-import { type ConnectionSlotsPolicy, defineJob } from './define-job.js';
-import type { ConnectionHandle } from './runtime.js';
-import type { ConnectionGate } from './admission/connection-gate.js';
-
-/** What a pull job uses, and nothing else (built by makeJobHelpers). */
-export interface PullHelpers {
-  logger: Logger;
-  metrics: Metrics;
-  config: {
-    sync: Pick<
-      AppConfig['sync'],
-      'backlogHighWater' | 'upsertBatchSize' | 'upsertConcurrency' | 'vendorOutageRetrySeconds' | 'quotaWaitInPlaceMs'
-    >;
-  };
-  jobSlots?: ConnectionSlotsPolicy;
-  /** The process's lease keeper: renews the job's connection slot and the locks it takes. */
-  leases?: LeaseKeeper;
-  /** Holds back the jobs of a paused connection (jobs/admission/connection-gate.ts). */
-  connectionGate?: ConnectionGate;
-  outages: Pick<Outages, 'markDown' | 'markUp'>;
-  connection(id: string): ConnectionHandle;
-  locks: Pick<RecordLock, 'tryAcquireIncrementalPull'>;
-  checkpoints: Pick<Checkpoints, 'read' | 'save' | 'getWindow' | 'setWindow'>;
-  ledger: Pick<Ledger, 'getMany' | 'markSourceDeleted'>;
-  quarantine: Pick<Quarantine, 'put' | 'clear'>;
-  syncStatus: Pick<SyncStatus, 'recordSuccess' | 'recordLastError'>;
-  backfillRuns: Pick<BackfillRuns, 'trackUpserts'>;
-  inFlight: Pick<InFlight, 'track' | 'versions' | 'total'>;
-  /** Every configured connection (read at each use: a config reload changes them). */
-  connectionIds(): string[];
-  queues: { upsert: Pick<Queue, 'addBulk' | 'getJobCounts'> };
-  /** What webhook deliveries announced: a targeted read's batch, and what the safety-net pull checks against. */
-  webhookEvents?: Pick<WebhookEvents, 'claim' | 'finish' | 'unannounced'>;
-  webhookHealth?: Pick<WebhookHealth, 'noteSafetyNetPull' | 'read'>;
-}
-
-export interface PullResult {
-  pulled: number;
-  enqueued: number;
-  unchanged: number;
-  /** Records the source holds that billing does not take (a supplier-only contact): counted, not quarantined. */
-  notForBilling?: number;
-  /** Drafts in the ERP (not receivables yet) skipped under `syncDrafts: false`. */
-  drafts?: number;
-  quarantined: number;
-  deleted: number;
-  pages: number;
-  cursor: string | null;
-  /** A safety-net pull of a connection with webhooks: changes it found that no delivery announced. */
-  unannounced?: number;
-}
+import { ParkedError, TransientError } from '../../src/errors/index.js';
+import { withQuotaWaitPolicy } from '../../src/pipeline/quota-wait-policy.js';
+import { decideVendorFailure, historyLane } from '../../src/waits/vendor-waits.js';
+import { defer } from '../admission/defer.js';
+import { PullPayload, QUEUES } from '../catalog.js';
+import { defineJob } from '../define-job.js';
+import { pullStream } from './pull-stream.js';
+import { readAnnounced } from './read-announced.js';
+import type { PullHelpers, PullResult, PullRun } from './types.js';
 
 /**
  * Reads one (connection, entity) stream from its checkpoint minus the lookback overlap up to

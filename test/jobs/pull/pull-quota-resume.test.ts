@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONNECTION, type Harness, startHarness, until } from '../support/harness.js';
+import { CONNECTION, type Harness, startHarness, until } from '../../support/harness.js';
 
 /**
  * A first sync whose list page holds more records than the connection's minute allows: a Zoho Books read

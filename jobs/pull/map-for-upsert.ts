@@ -1,9 +1,9 @@
-import type { EntityName } from '../src/connector/entities.js';
-import type { MapContext, SourceRecord, Stream } from '../src/connector/types.js';
-import type { Metrics } from '../src/observability/metrics.js';
-import { contentHash } from '../src/pipeline/content-hash.js';
-import type { Quarantine } from '../src/pipeline/quarantine.js';
-import type { UpsertPayload } from './catalog.js';
+import type { EntityName } from '../../src/connector/entities.js';
+import type { MapContext, SourceRecord, Stream } from '../../src/connector/types.js';
+import type { Metrics } from '../../src/observability/metrics.js';
+import { contentHash } from '../../src/pipeline/content-hash.js';
+import type { Quarantine } from '../../src/pipeline/quarantine.js';
+import type { UpsertPayload } from '../catalog.js';
 import { reconcileFields } from './reconcile-fields.js';
 
 /**

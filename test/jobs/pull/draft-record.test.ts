@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RETURNED_TO_DRAFT } from '../../jobs/draft-record.js';
-import type { PullResult } from '../../jobs/pull.js';
-import type { WorkerService } from '../../app/worker-service.js';
-import { runReconcile } from '../../jobs/reconcile/run-reconcile.js';
-import { utcDate } from '../../src/billing/dates.js';
-import { CONNECTION, type Harness, startHarness } from '../support/harness.js';
+import { RETURNED_TO_DRAFT } from '../../../jobs/pull/draft-record.js';
+import type { PullResult } from '../../../jobs/pull/types.js';
+import type { WorkerService } from '../../../app/worker-service.js';
+import { runReconcile } from '../../../jobs/reconcile/run-reconcile.js';
+import { utcDate } from '../../../src/billing/dates.js';
+import { CONNECTION, type Harness, startHarness } from '../../support/harness.js';
 
 /**
  * Drafts are not receivables (`syncDrafts: false`, the default): a Zoho draft is skipped and counted,

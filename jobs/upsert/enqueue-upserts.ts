@@ -1,9 +1,14 @@
 import type { Queue } from 'bullmq';
-import type { EntityName } from '../src/connector/entities.js';
-import { jobIdSafe } from '../src/mapping/index.js';
-import { contentHash } from '../src/pipeline/content-hash.js';
-import type { InFlight } from '../src/pipeline/in-flight.js';
-import { KEPT_COMPLETED_UPSERT_RECORDS, UPSERT_BATCH, type UpsertBatchPayload, type UpsertPayload } from './catalog.js';
+import type { EntityName } from '../../src/connector/entities.js';
+import { jobIdSafe } from '../../src/mapping/index.js';
+import { contentHash } from '../../src/pipeline/content-hash.js';
+import type { InFlight } from '../../src/pipeline/in-flight.js';
+import {
+  KEPT_COMPLETED_UPSERT_RECORDS,
+  UPSERT_BATCH,
+  type UpsertBatchPayload,
+  type UpsertPayload,
+} from '../catalog.js';
 
 export interface UpsertJob {
   name: 'upsert';

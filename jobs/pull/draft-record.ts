@@ -1,8 +1,8 @@
-import type { EntityName } from '../src/connector/entities.js';
-import type { SourceRecord } from '../src/connector/types.js';
-import type { Metrics } from '../src/observability/metrics.js';
-import type { LedgerEntry } from '../src/pipeline/ledger.js';
-import type { Quarantine } from '../src/pipeline/quarantine.js';
+import type { EntityName } from '../../src/connector/entities.js';
+import type { SourceRecord } from '../../src/connector/types.js';
+import type { Metrics } from '../../src/observability/metrics.js';
+import type { LedgerEntry } from '../../src/pipeline/ledger.js';
+import type { Quarantine } from '../../src/pipeline/quarantine.js';
 
 /** The quarantine reason of a document written to billing as issued that the ERP now holds as a draft. */
 export const RETURNED_TO_DRAFT = 'RETURNED_TO_DRAFT';
