@@ -13,7 +13,7 @@ import { BILLING } from '../jobs/admission/billing-outage.js';
 import { logConnectionChecks } from './log-connection-checks.js';
 import { idleWithoutRedis } from './idle-without-redis.js';
 import { QUEUES } from '../jobs/catalog.js';
-import { upsertReconcileSchedulers } from '../jobs/reconcile.js';
+import { upsertReconcileSchedulers } from '../jobs/reconcile/reconcile-processor.js';
 import { type ReloadOutcome, reloadConfig } from './reload-config.js';
 import { openRuntime } from './create-runtime.js';
 import { startWebhookIngress } from './webhook-ingress.js';

@@ -1,14 +1,14 @@
 import { MetricsTime, Worker } from 'bullmq';
 import { distinctBillingKeys } from '../src/billing/billing-target.js';
 import { maxStartedAttempts, QUEUES, type QueueName } from '../jobs/catalog.js';
-import { backfillProcessor } from '../jobs/backfill.js';
+import { backfillProcessor } from '../jobs/backfill/backfill-processor.js';
 import { admit, type JobProcessor, wrappingSteps } from '../jobs/admission/admission.js';
 import { startBillingProbe } from '../jobs/admission/billing-outage.js';
 import { accountForFailedUpsert } from '../jobs/failed-upsert.js';
 import { type JobHelpers, makeJobHelpers } from './job-helpers.js';
 import { pullProcessor } from '../jobs/pull/pull-processor.js';
-import { reconcileProcessor } from '../jobs/reconcile.js';
-import { sweepProcessor } from '../jobs/sweep.js';
+import { reconcileProcessor } from '../jobs/reconcile/reconcile-processor.js';
+import { sweepProcessor } from '../jobs/sweep/sweep-processor.js';
 import type { Runtime } from '../jobs/runtime.js';
 import { upsertQueueProcessor } from '../jobs/upsert-batch.js';
 
@@ -52,7 +52,7 @@ export async function upsertSchedulers(rt: Pick<Runtime, 'config' | 'queues' | '
   return n;
 }
 
-/** The in-flight sweep (jobs/sweep.ts), scheduled once however many replicas start. */
+/** The in-flight sweep (jobs/sweep/sweep-processor.ts), scheduled once however many replicas start. */
 export async function upsertSweepScheduler(rt: Pick<Runtime, 'config' | 'queues'>): Promise<void> {
   await rt.queues.sweep.upsertJobScheduler(
     'sweep',

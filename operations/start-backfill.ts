@@ -1,4 +1,5 @@
-import { addBackfill, type BackfillRequest } from '../jobs/backfill.js';
+import { addBackfill } from '../jobs/backfill/backfill-processor.js';
+import type { BackfillRequest } from '../jobs/backfill/types.js';
 import { billingCompanyGuardOf } from '../jobs/admission/billing-company-guard.js';
 import type { Runtime } from '../jobs/runtime.js';
 

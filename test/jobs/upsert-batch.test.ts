@@ -1,12 +1,12 @@
 import { type Job, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBacklog } from '../../jobs/backfill.js';
+import { runBacklog } from '../../jobs/backfill/backfill-processor.js';
 import { QUEUES, UPSERT_BATCH, type UpsertPayload } from '../../jobs/catalog.js';
 import { batchUpserts, enqueueUpserts, upsertJobId } from '../../jobs/upsert/enqueue-upserts.js';
 import { accountForFailedUpsert } from '../../jobs/failed-upsert.js';
 import { failedUpsertHelpers, makeJobHelpers } from '../../app/job-helpers.js';
 import { upsertQueueProcessor, type UpsertBatchResult } from '../../jobs/upsert-batch.js';
-import { sweepInFlight } from '../../jobs/sweep.js';
+import { sweepInFlight } from '../../jobs/sweep/sweep-processor.js';
 import { contentHash } from '../../src/pipeline/content-hash.js';
 import { COMPANY, CONNECTION, type Harness, startHarness, until, UPSERT_PATH } from '../support/harness.js';
 import { pullThenUpsertSlowly } from '../support/slow-upserts.js';

@@ -39,7 +39,7 @@ import { createRuntime } from '../../app/create-runtime.js';
 import { type Service, startService } from '../../app/service.js';
 import { ALL_ROLES, type Role, startWorkers, type WorkerService } from '../../app/worker-service.js';
 import { validateSettings } from '../../connectors/registry.js';
-import { addBackfill } from '../../jobs/backfill.js';
+import { addBackfill } from '../../jobs/backfill/backfill-processor.js';
 import { QUEUES, queuePrefix, type QueueName } from '../../jobs/catalog.js';
 import type { Runtime } from '../../jobs/runtime.js';
 import type { StoredInvoice } from '../../sandbox/billing/billing-store.js';

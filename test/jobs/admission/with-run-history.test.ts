@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listRuns, type PrintedRun } from '../../../operations/list-runs.js';
-import { readBackfillSummary } from '../../../jobs/backfill.js';
+import { readBackfillSummary } from '../../../jobs/backfill/backfill-processor.js';
 import type { PullResult } from '../../../jobs/pull/types.js';
 import { ALREADY_RUNNING } from '../../../jobs/admission/run-record.js';
 import { utcDate } from '../../../src/billing/dates.js';

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runBackfill } from '../../cli/commands/backfill.js';
-import { waitForDrain } from '../../cli/drain.js';
-import { DRIFT_KINDS, type DriftKind } from '../../jobs/reconcile/drift.js';
-import { type ReconcileResult, runReconcile } from '../../jobs/reconcile/run-reconcile.js';
-import type { WorkerService } from '../../app/worker-service.js';
-import { addDays, utcDate } from '../../src/billing/dates.js';
-import { COMPANY, CONNECTION, HISTORY, ORIGIN, type Harness, startHarness } from '../support/harness.js';
+import { runBackfill } from '../../../cli/commands/backfill.js';
+import { waitForDrain } from '../../../cli/drain.js';
+import { DRIFT_KINDS, type DriftKind } from '../../../jobs/reconcile/drift.js';
+import { runReconcile } from '../../../jobs/reconcile/run-reconcile.js';
+import type { ReconcileResult } from '../../../jobs/reconcile/types.js';
+import type { WorkerService } from '../../../app/worker-service.js';
+import { addDays, utcDate } from '../../../src/billing/dates.js';
+import { COMPANY, CONNECTION, HISTORY, ORIGIN, type Harness, startHarness } from '../../support/harness.js';
 
 /** The drift a reconcile must report: for each kind, exactly these ERP ids (every other kind: none). */
 type Expected = Partial<Record<DriftKind, string[]>>;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUEUES } from '../../jobs/catalog.js';
-import { stateKeys } from '../../src/pipeline/keys.js';
-import { type HistoryEntry, historyBucketOf, RecordHistory } from '../../src/pipeline/record-history.js';
-import { CONNECTION, type Harness, startHarness } from '../support/harness.js';
+import { QUEUES } from '../../../jobs/catalog.js';
+import { stateKeys } from '../../../src/pipeline/keys.js';
+import { type HistoryEntry, historyBucketOf, RecordHistory } from '../../../src/pipeline/record-history.js';
+import { CONNECTION, type Harness, startHarness } from '../../support/harness.js';
 
 const DAY_MS = 86_400_000;
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBackfill } from '../../cli/commands/backfill.js';
-import { waitForDrain } from '../../cli/drain.js';
-import type { WorkerService } from '../../app/worker-service.js';
-import { runReconcile } from '../../jobs/reconcile/run-reconcile.js';
-import { addDays, utcDate } from '../../src/billing/dates.js';
-import { CONNECTION, HISTORY, type Harness, startHarness } from '../support/harness.js';
+import { runBackfill } from '../../../cli/commands/backfill.js';
+import { waitForDrain } from '../../../cli/drain.js';
+import type { WorkerService } from '../../../app/worker-service.js';
+import { runReconcile } from '../../../jobs/reconcile/run-reconcile.js';
+import { addDays, utcDate } from '../../../src/billing/dates.js';
+import { CONNECTION, HISTORY, type Harness, startHarness } from '../../support/harness.js';
 
 /**
  * A ledger entry ahead of its source: the state a Zoho `deleted` delivery dated 9999-12-31 left before

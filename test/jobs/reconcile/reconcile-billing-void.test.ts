@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBackfill } from '../../cli/commands/backfill.js';
-import { runReconcile } from '../../jobs/reconcile/run-reconcile.js';
-import { utcDate } from '../../src/billing/dates.js';
-import { COMPANY, CONNECTION, HISTORY, type Harness, startHarness } from '../support/harness.js';
+import { runBackfill } from '../../../cli/commands/backfill.js';
+import { runReconcile } from '../../../jobs/reconcile/run-reconcile.js';
+import { utcDate } from '../../../src/billing/dates.js';
+import { COMPANY, CONNECTION, HISTORY, type Harness, startHarness } from '../../support/harness.js';
 
 /**
  * A void made in billing of an invoice the source still holds as live: no upsert changes a lifecycle,

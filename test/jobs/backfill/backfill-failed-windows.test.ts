@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { runBackfill } from '../../cli/commands/backfill.js';
-import { CONNECTION, HISTORY, type Harness, startHarness } from '../support/harness.js';
+import { runBackfill } from '../../../cli/commands/backfill.js';
+import { CONNECTION, HISTORY, type Harness, startHarness } from '../../support/harness.js';
 
 /**
  * A backfill whose windows fail for good (here Zoho answers every list read with a 404, which no retry

@@ -1,49 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { FlowProducer, Queue } from 'bullmq';
-import type { Logger } from 'pino';
-import { dayWindows } from '../src/billing/dates.js';
-import type { AppConfig } from '../src/config.js';
-import type { Metrics } from '../src/observability/metrics.js';
-import type { BackfillRuns } from '../src/pipeline/backfill-runs.js';
-import { BackfillPayload, type jobOptions, type PullPayload, PRIORITY, QUEUES, UPSERT_BATCH } from './catalog.js';
-import { defineJob } from './define-job.js';
-import { accountForFailedUpsert, type FailedUpsertHelpers } from './failed-upsert.js';
-import type { PullResult } from './pull/types.js';
-import type { ConnectionHandle } from './runtime.js';
-
-/** What the backfill parent job uses: it only sums its children's results. */
-export interface BackfillHelpers {
-  logger: Logger;
-  metrics: Metrics;
-}
-
-/** What adding a backfill run uses. */
-export interface BackfillScheduling {
-  config: { sync: Pick<AppConfig['sync'], 'backfillWindowDays'> };
-  connection(id: string): Pick<ConnectionHandle, 'config' | 'connector'>;
-  queues: { backfill: Pick<Queue, 'getJob'>; pull: Pick<Queue, 'getJob'> };
-  flow: Pick<FlowProducer, 'add'>;
-  options: Pick<ReturnType<typeof jobOptions>, 'pull' | 'backfill'>;
-}
-
-export interface BackfillRequest {
-  connectionId: string;
-  entities: Array<PullPayload['entity']>;
-  from: string;
-  to: string;
-}
-
-export interface BackfillSummary {
-  windows: number;
-  pulled: number;
-  enqueued: number;
-  unchanged: number;
-  quarantined: number;
-  /** Records the source holds that billing does not take (supplier-only contacts). */
-  notForBilling?: number;
-  /** Windows that failed for good (a permanent vendor error, their attempts spent): which, and why. */
-  failedWindows?: Array<{ window: string; reason: string }>;
-}
+import type { Queue } from 'bullmq';
+import { dayWindows } from '../../src/billing/dates.js';
+import type { BackfillRuns } from '../../src/pipeline/backfill-runs.js';
+import { BackfillPayload, type PullPayload, PRIORITY, QUEUES, UPSERT_BATCH } from '../catalog.js';
+import { defineJob } from '../define-job.js';
+import { accountForFailedUpsert, type FailedUpsertHelpers } from '../failed-upsert.js';
+import type { PullResult } from '../pull/types.js';
+import type { BackfillHelpers, BackfillRequest, BackfillScheduling, BackfillSummary } from './types.js';
 
 /**
  * The same request always gets the same run id, so re-running a backfill resumes it: jobs already

@@ -1,15 +1,16 @@
 import type { Queue } from 'bullmq';
-import { addDays } from '../src/billing/dates.js';
-import type { AppConfig } from '../src/config.js';
-import { type jobOptions, QUEUES, ReconcilePayload } from './catalog.js';
-import { withQuotaWaitPolicy } from '../src/pipeline/quota-wait-policy.js';
-import { defineJob } from './define-job.js';
-import { historyLane } from '../src/waits/vendor-waits.js';
-import { dateInZone } from './reconcile/date-in-zone.js';
-import { type ReconcileHelpers, runReconcile } from './reconcile/run-reconcile.js';
-import { DRIFT_KINDS } from './reconcile/drift.js';
-import { addCounts, runHistoryChecks } from './reconcile/history-checks.js';
-import type { HistoryHelpers } from './reconcile/invoice-date-window.js';
+import { addDays } from '../../src/billing/dates.js';
+import type { AppConfig } from '../../src/config.js';
+import { type jobOptions, QUEUES, ReconcilePayload } from '../catalog.js';
+import { withQuotaWaitPolicy } from '../../src/pipeline/quota-wait-policy.js';
+import { defineJob } from '../define-job.js';
+import { historyLane } from '../../src/waits/vendor-waits.js';
+import { dateInZone } from './date-in-zone.js';
+import { runReconcile } from './run-reconcile.js';
+import type { ReconcileHelpers } from './types.js';
+import { DRIFT_KINDS } from './drift.js';
+import { addCounts, runHistoryChecks } from './history-checks.js';
+import type { HistoryHelpers } from './invoice-date-window.js';
 
 /** The reconcile job: one connection, a window (explicit, or the last N days in the configured zone). */
 export function reconcileProcessor(rt: ReconcileHelpers & { history?: HistoryHelpers }) {

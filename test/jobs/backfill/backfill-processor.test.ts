@@ -1,20 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBackfill } from '../../cli/commands/backfill.js';
-import { addBackfill, readBackfillSummary, runBacklog } from '../../jobs/backfill.js';
-import { failedUpsertHelpers } from '../../app/job-helpers.js';
-import { waitForDrain } from '../../cli/drain.js';
-import { startQuickBooksDemo, type DemoErp } from '../../cli/demo/sandbox-erps.js';
-import { validateSettings } from '../../connectors/registry.js';
-import { createRuntime } from '../../app/create-runtime.js';
-import type { Runtime } from '../../jobs/runtime.js';
-import { startWorkers, type WorkerService } from '../../app/worker-service.js';
-import { addDays, utcDate } from '../../src/billing/dates.js';
-import { parseConfig } from '../../src/config.js';
-import { createLogger } from '../../src/observability/logger.js';
-import { startBillingEmulator, type BillingEmulator } from '../../sandbox/billing/billing-emulator.js';
-import { connect, dropPrefix, TEST_REDIS_URL } from '../support/redis.js';
-import { until } from '../support/until.js';
+import { runBackfill } from '../../../cli/commands/backfill.js';
+import { addBackfill, readBackfillSummary, runBacklog } from '../../../jobs/backfill/backfill-processor.js';
+import { failedUpsertHelpers } from '../../../app/job-helpers.js';
+import { waitForDrain } from '../../../cli/drain.js';
+import { startQuickBooksDemo, type DemoErp } from '../../../cli/demo/sandbox-erps.js';
+import { validateSettings } from '../../../connectors/registry.js';
+import { createRuntime } from '../../../app/create-runtime.js';
+import type { Runtime } from '../../../jobs/runtime.js';
+import { startWorkers, type WorkerService } from '../../../app/worker-service.js';
+import { addDays, utcDate } from '../../../src/billing/dates.js';
+import { parseConfig } from '../../../src/config.js';
+import { createLogger } from '../../../src/observability/logger.js';
+import { startBillingEmulator, type BillingEmulator } from '../../../sandbox/billing/billing-emulator.js';
+import { connect, dropPrefix, TEST_REDIS_URL } from '../../support/redis.js';
+import { until } from '../../support/until.js';
 
 describe('backfill', () => {
   const prefix = `test-backfill-${randomBytes(4).toString('hex')}`;

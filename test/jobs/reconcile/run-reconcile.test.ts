@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBackfill } from '../../cli/commands/backfill.js';
-import { waitForDrain } from '../../cli/drain.js';
-import { dateInZone } from '../../jobs/reconcile/date-in-zone.js';
-import { runReconcile } from '../../jobs/reconcile/run-reconcile.js';
-import type { WorkerService } from '../../app/worker-service.js';
-import { utcDate } from '../../src/billing/dates.js';
-import { COMPANY, CONNECTION, HISTORY, type Harness, startHarness } from '../support/harness.js';
+import { runBackfill } from '../../../cli/commands/backfill.js';
+import { waitForDrain } from '../../../cli/drain.js';
+import { dateInZone } from '../../../jobs/reconcile/date-in-zone.js';
+import { runReconcile } from '../../../jobs/reconcile/run-reconcile.js';
+import type { WorkerService } from '../../../app/worker-service.js';
+import { utcDate } from '../../../src/billing/dates.js';
+import { COMPANY, CONNECTION, HISTORY, type Harness, startHarness } from '../../support/harness.js';
 
 describe('reconciliation: billing ⟷ ledger ⟷ source, by UPDATED_AT days', () => {
   let p: Harness;
