@@ -4,13 +4,13 @@ import { maxStartedAttempts, QUEUES, type QueueName } from '../jobs/catalog.js';
 import { backfillProcessor } from '../jobs/backfill/backfill-processor.js';
 import { admit, type JobProcessor, wrappingSteps } from '../jobs/admission/admission.js';
 import { startBillingProbe } from '../jobs/admission/billing-outage.js';
-import { accountForFailedUpsert } from '../jobs/failed-upsert.js';
+import { accountForFailedUpsert } from '../jobs/upsert/failed-upsert.js';
 import { type JobHelpers, makeJobHelpers } from './job-helpers.js';
 import { pullProcessor } from '../jobs/pull/pull-processor.js';
 import { reconcileProcessor } from '../jobs/reconcile/reconcile-processor.js';
 import { sweepProcessor } from '../jobs/sweep/sweep-processor.js';
 import type { Runtime } from '../jobs/runtime.js';
-import { upsertQueueProcessor } from '../jobs/upsert-batch.js';
+import { upsertQueueProcessor } from '../jobs/upsert/upsert-batch-processor.js';
 
 export type Role = 'pull' | 'upsert' | 'backfill' | 'reconcile';
 export const ALL_ROLES: readonly Role[] = ['pull', 'upsert', 'backfill', 'reconcile'];
@@ -185,7 +185,7 @@ function startUpsertWorkers(
     maxStartedAttempts: maxStarted,
   });
   // Every way an upsert job ends failed leaves its record quarantined with a reason and the failed job
-  // removed (jobs/failed-upsert.ts): its last attempt spent, its start budget spent (a 429 storm that
+  // removed (jobs/upsert/failed-upsert.ts): its last attempt spent, its start budget spent (a 429 storm that
   // never ends, failed by BullMQ with an error the processor never saw), an invalid payload, or a
   // refusal the processor already quarantined. 'failed' fires for every failed attempt: only a job
   // that is in the failed set now has ended. A job BullMQ fails in its stalled-job check fires no

@@ -144,7 +144,7 @@ export type UpsertJobData = z.infer<typeof UpsertJobData>;
  * cost per job (fetch, lock, completion, (de)serialisation) is paid once for the batch. The unit of retry
  * and quarantine stays one record: a record that has to wait (its lock, its billing slot, the invoices a
  * credit note applies to) or whose write fails and may be retried leaves the batch as a single-record job
- * of its own (jobs/upsert-batch.ts); the others are not retried. A record billing refuses is quarantined
+ * of its own (jobs/upsert/upsert-batch-processor.ts); the others are not retried. A record billing refuses is quarantined
  * as in a single-record job.
  */
 export const UpsertBatchPayload = z.strictObject({

@@ -130,7 +130,7 @@ export function billingCompanyGuardOf(
  * A processor that first checks the billing company of its job's connection: a refused connection's job
  * fails at once, unrecoverable, with the reason (`onRefused` first records what the queue needs: a pull
  * its stream's last error for `erp-sync status`; an upsert's record is quarantined as
- * BILLING_COMPANY_CHANGED by jobs/failed-upsert.ts). Logged at most once a minute per connection.
+ * BILLING_COMPANY_CHANGED by jobs/upsert/failed-upsert.ts). Logged at most once a minute per connection.
  */
 export function refusingChangedBillingCompany<R>(
   guard: Pick<BillingCompanyGuard, 'check'>,

@@ -4,7 +4,7 @@ import { dayWindows } from '../../src/billing/dates.js';
 import type { BackfillRuns } from '../../src/pipeline/backfill-runs.js';
 import { BackfillPayload, type PullPayload, PRIORITY, QUEUES, UPSERT_BATCH } from '../catalog.js';
 import { defineJob } from '../define-job.js';
-import { accountForFailedUpsert, type FailedUpsertHelpers } from '../failed-upsert.js';
+import { accountForFailedUpsert, type FailedUpsertHelpers } from '../upsert/failed-upsert.js';
 import type { PullResult } from '../pull/types.js';
 import type { BackfillHelpers, BackfillRequest, BackfillScheduling, BackfillSummary } from './types.js';
 

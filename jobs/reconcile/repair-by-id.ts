@@ -12,7 +12,7 @@ import type { RecordHistory } from '../../src/pipeline/record-history.js';
 import { CREDIT_NOTE_PRIORITY_OFFSET, PRIORITY } from '../catalog.js';
 import { setDraftAside } from '../pull/draft-record.js';
 import { enqueueUpserts, upsertJobId, type UpsertJob } from '../upsert/enqueue-upserts.js';
-import { requeuedEntry } from '../upsert-history.js';
+import { requeuedEntry } from '../upsert/upsert-history.js';
 import { mapForUpsert } from '../pull/map-for-upsert.js';
 import type { ConnectionHandle } from '../runtime.js';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { InFlightEntry } from '../../src/pipeline/in-flight.js';
 import { QUEUES, UPSERT_BATCH, type UpsertPayload } from '../catalog.js';
 import { defineJob } from '../define-job.js';
-import { accountForFailedUpsert } from '../failed-upsert.js';
+import { accountForFailedUpsert } from '../upsert/failed-upsert.js';
 import { enqueueUpserts, upsertJobId } from '../upsert/enqueue-upserts.js';
 import type { SweepAction, SweepHelpers, SweepResult } from './types.js';
 
@@ -16,7 +16,7 @@ export const SweepPayload = z.strictObject({ connectionId: z.string().min(1).opt
  *   happened and only the bookkeeping was interrupted: settled;
  * - job failed: BullMQ ended it where no worker saw (a job stalled past `sync.maxStalledCount` is failed
  *   inside BullMQ's stalled-job check), or the worker died before it quarantined the record: quarantined
- *   now with its reason (jobs/failed-upsert.ts) and the failed job removed;
+ *   now with its reason (jobs/upsert/failed-upsert.ts) and the failed job removed;
  * - job gone (deleted, or lost with a Redis that lost writes): enqueued again from the payload kept in
  *   the index, under a new job id.
  * The last two are counted in `erpsync_records_recovered_total` (alert ErpSyncRecordsRecovered) and in

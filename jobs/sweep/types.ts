@@ -5,7 +5,7 @@ import type { InFlight } from '../../src/pipeline/in-flight.js';
 import type { Ledger } from '../../src/pipeline/ledger.js';
 import type { RecordHistory } from '../../src/pipeline/record-history.js';
 import type { SyncStatus } from '../../src/pipeline/sync-status.js';
-import type { FailedUpsertHelpers } from '../failed-upsert.js';
+import type { FailedUpsertHelpers } from '../upsert/failed-upsert.js';
 
 /** What the sweep uses, and nothing else (built by makeJobHelpers). */
 export interface SweepHelpers extends FailedUpsertHelpers {

@@ -1,5 +1,5 @@
 /**
- * What billing's "not now" means for an upsert, decided here alone (jobs/upsert.ts acts on the answer).
+ * What billing's "not now" means for an upsert, decided here alone (jobs/upsert/upsert-processor.ts acts on the answer).
  * Billing limits requests per key or per deployment (`billing.rateLimit.scope`); its 429 carries
  * Retry-After, and billing's client does not retry it in place (src/http/with-retry.ts).
  *

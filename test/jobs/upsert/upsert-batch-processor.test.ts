@@ -1,15 +1,15 @@
 import { type Job, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBacklog } from '../../jobs/backfill/backfill-processor.js';
-import { QUEUES, UPSERT_BATCH, type UpsertPayload } from '../../jobs/catalog.js';
-import { batchUpserts, enqueueUpserts, upsertJobId } from '../../jobs/upsert/enqueue-upserts.js';
-import { accountForFailedUpsert } from '../../jobs/failed-upsert.js';
-import { failedUpsertHelpers, makeJobHelpers } from '../../app/job-helpers.js';
-import { upsertQueueProcessor, type UpsertBatchResult } from '../../jobs/upsert-batch.js';
-import { sweepInFlight } from '../../jobs/sweep/sweep-processor.js';
-import { contentHash } from '../../src/pipeline/content-hash.js';
-import { COMPANY, CONNECTION, type Harness, startHarness, until, UPSERT_PATH } from '../support/harness.js';
-import { pullThenUpsertSlowly } from '../support/slow-upserts.js';
+import { runBacklog } from '../../../jobs/backfill/backfill-processor.js';
+import { QUEUES, UPSERT_BATCH, type UpsertPayload } from '../../../jobs/catalog.js';
+import { batchUpserts, enqueueUpserts, upsertJobId } from '../../../jobs/upsert/enqueue-upserts.js';
+import { accountForFailedUpsert } from '../../../jobs/upsert/failed-upsert.js';
+import { failedUpsertHelpers, makeJobHelpers } from '../../../app/job-helpers.js';
+import { upsertQueueProcessor, type UpsertBatchResult } from '../../../jobs/upsert/upsert-batch-processor.js';
+import { sweepInFlight } from '../../../jobs/sweep/sweep-processor.js';
+import { contentHash } from '../../../src/pipeline/content-hash.js';
+import { COMPANY, CONNECTION, type Harness, startHarness, until, UPSERT_PATH } from '../../support/harness.js';
+import { pullThenUpsertSlowly } from '../../support/slow-upserts.js';
 
 /**
  * Several records per upsert job (`sync.upsertBatchSize`): the unit of retry and quarantine stays one
@@ -131,7 +131,7 @@ describe('given a batch that fails as a whole after writing three of its ten rec
       await real(firstThree, token, signal);
       throw new Error('connection to Redis lost mid-batch');
     };
-    const { startWorkers } = await import('../../app/worker-service.js');
+    const { startWorkers } = await import('../../../app/worker-service.js');
     const workers = startWorkers(p.rt, ['pull', 'upsert', 'backfill'], { upsert: failingBatch });
     try {
       const { runId } = await p.backfill();

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { RecordSettlement, UpsertState } from '../src/pipeline/upsert-state.js';
+import type { RecordSettlement, UpsertState } from '../../src/pipeline/upsert-state.js';
 
 /**
  * The outcomes of an upsert job's records, told to Redis in one round trip (UpsertState.settleMany):

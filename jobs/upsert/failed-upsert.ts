@@ -1,12 +1,12 @@
 import type { Job, Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import type { Metrics } from '../src/observability/metrics.js';
-import type { InFlight } from '../src/pipeline/in-flight.js';
-import type { Quarantine } from '../src/pipeline/quarantine.js';
-import type { RecordLock } from '../src/pipeline/record-lock.js';
-import type { BackfillRuns } from '../src/pipeline/backfill-runs.js';
-import { UPSERT_BATCH, type UpsertPayload } from './catalog.js';
-import { handOverJobId } from './upsert/enqueue-upserts.js';
+import type { Metrics } from '../../src/observability/metrics.js';
+import type { InFlight } from '../../src/pipeline/in-flight.js';
+import type { Quarantine } from '../../src/pipeline/quarantine.js';
+import type { RecordLock } from '../../src/pipeline/record-lock.js';
+import type { BackfillRuns } from '../../src/pipeline/backfill-runs.js';
+import { UPSERT_BATCH, type UpsertPayload } from '../catalog.js';
+import { handOverJobId } from './enqueue-upserts.js';
 
 export interface FailedUpsertHelpers {
   logger: Logger;

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { serializeError } from '../src/observability/logger.js';
+import { serializeError } from '../../src/observability/logger.js';
 
 /** The first wait before telling the history again; doubled each time, up to MAX_WAIT_MS. */
 const FIRST_WAIT_MS = 500;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UPSERT_BATCH } from '../../jobs/catalog.js';
-import { CONNECTION, startHarness, type Harness, until } from '../support/harness.js';
-import { pullThenUpsertSlowly } from '../support/slow-upserts.js';
+import { UPSERT_BATCH } from '../../../jobs/catalog.js';
+import { CONNECTION, startHarness, type Harness, until } from '../../support/harness.js';
+import { pullThenUpsertSlowly } from '../../support/slow-upserts.js';
 
 describe('upsert without an attachment key', () => {
   let p: Harness;

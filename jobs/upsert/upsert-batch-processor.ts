@@ -1,19 +1,19 @@
-import { withChangeToBilling } from './upsert/change-to-billing.js';
+import { withChangeToBilling } from './change-to-billing.js';
 import type { Job, Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import type { AppConfig } from '../src/config.js';
-import { SyncError } from '../src/errors/index.js';
-import { serializeError } from '../src/observability/logger.js';
-import type { BackfillRuns } from '../src/pipeline/backfill-runs.js';
-import type { InFlight } from '../src/pipeline/in-flight.js';
-import type { RecordBegun } from '../src/pipeline/upsert-state.js';
-import { QUEUES, UPSERT_BATCH, UpsertBatchJobData, type UpsertJobData, type UpsertPayload } from './catalog.js';
-import { defineJob } from './define-job.js';
-import { enqueueUpserts, handOverJobId } from './upsert/enqueue-upserts.js';
+import type { AppConfig } from '../../src/config.js';
+import { SyncError } from '../../src/errors/index.js';
+import { serializeError } from '../../src/observability/logger.js';
+import type { BackfillRuns } from '../../src/pipeline/backfill-runs.js';
+import type { InFlight } from '../../src/pipeline/in-flight.js';
+import type { RecordBegun } from '../../src/pipeline/upsert-state.js';
+import { QUEUES, UPSERT_BATCH, UpsertBatchJobData, type UpsertJobData, type UpsertPayload } from '../catalog.js';
+import { defineJob } from '../define-job.js';
+import { enqueueUpserts, handOverJobId } from './enqueue-upserts.js';
 import { JobSettlements } from './job-settlements.js';
 import { settlingWithHistory } from './upsert-history.js';
-import { deferredUntil } from './admission/defer.js';
+import { deferredUntil } from '../admission/defer.js';
 import {
   type PreparedRecord,
   prepareRecord,
@@ -24,7 +24,7 @@ import {
   type UpsertOutcome,
   upsertProcessor,
   upsertRecord,
-} from './upsert.js';
+} from './upsert-processor.js';
 
 /** What a batch job uses beyond a single-record job: where a record leaving the batch goes. */
 export interface UpsertBatchHelpers extends UpsertHelpers {
@@ -69,7 +69,7 @@ class LeaveBatch extends Error {
  * A record leaves by the one way records enter the queue (`enqueueUpserts`: its in-flight entry now names
  * its own job) and, in a backfill, is tracked under the run, before the batch completes.
  * The batch's Redis work is two round trips, not two per record: one BEGIN for every record's lock and
- * ledger entry, one SETTLE for every outcome (jobs/job-settlements.ts), before any record leaves. A batch
+ * ledger entry, one SETTLE for every outcome (jobs/upsert/job-settlements.ts), before any record leaves. A batch
  * that dies or fails before SETTLE: docs/architecture.md, "A worker dies mid-upsert".
  */
 export function upsertBatchProcessor(rt: UpsertBatchHelpers) {

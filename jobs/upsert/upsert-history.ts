@@ -1,15 +1,15 @@
 import type { Logger } from 'pino';
-import { serializeError } from '../src/observability/logger.js';
-import type { Ledger, LedgerEntry } from '../src/pipeline/ledger.js';
+import { serializeError } from '../../src/observability/logger.js';
+import type { Ledger, LedgerEntry } from '../../src/pipeline/ledger.js';
 import {
   changedFields,
   HISTORY_HASH_CHARS,
   type HistoryEntry,
   type HistoryPath,
   type RecordHistory,
-} from '../src/pipeline/record-history.js';
-import type { RecordSettlement, UpsertState } from '../src/pipeline/upsert-state.js';
-import { PRIORITY, type UpsertJobData } from './catalog.js';
+} from '../../src/pipeline/record-history.js';
+import type { RecordSettlement, UpsertState } from '../../src/pipeline/upsert-state.js';
+import { PRIORITY, type UpsertJobData } from '../catalog.js';
 import { tellHistoryLater } from './tell-history-later.js';
 
 /** What telling an upsert job's outcomes to the records' history uses. */

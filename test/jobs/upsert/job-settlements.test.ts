@@ -1,13 +1,13 @@
 import type { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { JobSettlements } from '../../jobs/job-settlements.js';
-import { recordLocksLease } from '../../jobs/upsert.js';
-import { createLogger } from '../../src/observability/logger.js';
-import { createMetrics } from '../../src/observability/metrics.js';
-import { stateKeys } from '../../src/pipeline/keys.js';
-import { LeaseKeeper } from '../../src/pipeline/lease-keeper.js';
-import { UpsertState } from '../../src/pipeline/upsert-state.js';
-import { connect, dropPrefix, testPrefix } from '../support/redis.js';
+import { JobSettlements } from '../../../jobs/upsert/job-settlements.js';
+import { recordLocksLease } from '../../../jobs/upsert/upsert-processor.js';
+import { createLogger } from '../../../src/observability/logger.js';
+import { createMetrics } from '../../../src/observability/metrics.js';
+import { stateKeys } from '../../../src/pipeline/keys.js';
+import { LeaseKeeper } from '../../../src/pipeline/lease-keeper.js';
+import { UpsertState } from '../../../src/pipeline/upsert-state.js';
+import { connect, dropPrefix, testPrefix } from '../../support/redis.js';
 
 /** A job's settlements against real Redis, with the lease keeper that renews the job's record locks meanwhile. */
 describe("a job's settlements and the keeper of its record locks", () => {

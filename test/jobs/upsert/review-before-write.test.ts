@@ -1,19 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validateSettings } from '../../connectors/registry.js';
-import type { Runtime } from '../../jobs/runtime.js';
-import { collector } from '../../app/service.js';
-import { runReconcile } from '../../jobs/reconcile/run-reconcile.js';
-import { documentTotal } from '../../jobs/upsert/review-rule.js';
-import { explainRecord } from '../../operations/explain-record.js';
-import { approveReview } from '../../operations/review-approve.js';
-import { bodyOf } from '../../operations/review-list.js';
-import { rejectReview } from '../../operations/review-reject.js';
-import { showReview } from '../../operations/review-show.js';
-import { summarizeReview } from '../../operations/review-summary.js';
-import { parseConfig } from '../../src/config.js';
-import { dec } from '../../src/mapping/money.js';
-import { AuditLog } from '../../src/pipeline/audit-log.js';
-import { CONNECTION, type Harness, startHarness } from '../support/harness.js';
+import { validateSettings } from '../../../connectors/registry.js';
+import type { Runtime } from '../../../jobs/runtime.js';
+import { collector } from '../../../app/service.js';
+import { runReconcile } from '../../../jobs/reconcile/run-reconcile.js';
+import { documentTotal } from '../../../jobs/upsert/review-rule.js';
+import { explainRecord } from '../../../operations/explain-record.js';
+import { approveReview } from '../../../operations/review-approve.js';
+import { bodyOf } from '../../../operations/review-list.js';
+import { rejectReview } from '../../../operations/review-reject.js';
+import { showReview } from '../../../operations/review-show.js';
+import { summarizeReview } from '../../../operations/review-summary.js';
+import { parseConfig } from '../../../src/config.js';
+import { dec } from '../../../src/mapping/money.js';
+import { AuditLog } from '../../../src/pipeline/audit-log.js';
+import { CONNECTION, type Harness, startHarness } from '../../support/harness.js';
 
 /**
  * Review before write (`connections[].review`), on real parts: the Zoho and billing emulators, real Redis,

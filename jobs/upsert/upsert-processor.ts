@@ -1,41 +1,41 @@
 import { type Queue, RateLimitError } from 'bullmq';
 import type { Logger } from 'pino';
-import type { BillingClient } from '../src/billing/client.js';
-import type { CreditNoteInput, CustomerDetailsInput } from '../src/billing/schemas/index.js';
-import type { AppConfig } from '../src/config.js';
-import { parseBillingBody } from '../src/connector/billing-body.js';
-import type { EntityName } from '../src/connector/entities.js';
+import type { BillingClient } from '../../src/billing/client.js';
+import type { CreditNoteInput, CustomerDetailsInput } from '../../src/billing/schemas/index.js';
+import type { AppConfig } from '../../src/config.js';
+import { parseBillingBody } from '../../src/connector/billing-body.js';
+import type { EntityName } from '../../src/connector/entities.js';
 import {
   ConflictError,
   DataContractError,
   formatZodIssues,
   RateLimitedError,
   type SyncError,
-} from '../src/errors/index.js';
-import type { Metrics } from '../src/observability/metrics.js';
-import { withChangeToBilling } from './upsert/change-to-billing.js';
-import type { BillingBudget } from '../src/pipeline/billing-budget.js';
-import type { FreshnessSamples } from '../src/pipeline/freshness-samples.js';
-import type { BillingKeyBudgets } from '../src/pipeline/billing-key-budgets.js';
-import type { CustomersEnsured } from '../src/pipeline/customers-ensured.js';
-import type { InFlight } from '../src/pipeline/in-flight.js';
-import type { Ledger, LedgerEntry } from '../src/pipeline/ledger.js';
-import type { Lease, LeaseKeeper } from '../src/pipeline/lease-keeper.js';
-import type { Quarantine } from '../src/pipeline/quarantine.js';
-import type { RecordHistory } from '../src/pipeline/record-history.js';
-import type { RecordBegun, UpsertState } from '../src/pipeline/upsert-state.js';
-import { decideBillingWait } from '../src/waits/billing-waits.js';
-import { DEPENDENCY_WAITS_MAX, dependencyWaitMs, QUEUES, UpsertJobData } from './catalog.js';
-import type { BillingBreaker } from './admission/billing-outage.js';
-import { type Deferral, defer } from './admission/defer.js';
-import { defineJob } from './define-job.js';
+} from '../../src/errors/index.js';
+import type { Metrics } from '../../src/observability/metrics.js';
+import { withChangeToBilling } from './change-to-billing.js';
+import type { BillingBudget } from '../../src/pipeline/billing-budget.js';
+import type { FreshnessSamples } from '../../src/pipeline/freshness-samples.js';
+import type { BillingKeyBudgets } from '../../src/pipeline/billing-key-budgets.js';
+import type { CustomersEnsured } from '../../src/pipeline/customers-ensured.js';
+import type { InFlight } from '../../src/pipeline/in-flight.js';
+import type { Ledger, LedgerEntry } from '../../src/pipeline/ledger.js';
+import type { Lease, LeaseKeeper } from '../../src/pipeline/lease-keeper.js';
+import type { Quarantine } from '../../src/pipeline/quarantine.js';
+import type { RecordHistory } from '../../src/pipeline/record-history.js';
+import type { RecordBegun, UpsertState } from '../../src/pipeline/upsert-state.js';
+import { decideBillingWait } from '../../src/waits/billing-waits.js';
+import { DEPENDENCY_WAITS_MAX, dependencyWaitMs, QUEUES, UpsertJobData } from '../catalog.js';
+import type { BillingBreaker } from '../admission/billing-outage.js';
+import { type Deferral, defer } from '../admission/defer.js';
+import { defineJob } from '../define-job.js';
 import { JobSettlements } from './job-settlements.js';
 import { settlingWithHistory } from './upsert-history.js';
-import { classifyUpsertFailure, type UpsertQuarantineReason } from './upsert/classify-upsert-failure.js';
-import { DependencyMissingError } from './upsert/dependency-missing-error.js';
-import { holdForReview, type ReviewHelpers } from './upsert/hold-for-review.js';
-import { invoicesNotInBilling, invoicesThatWillNotCome } from './upsert/missing-invoices.js';
-import type { ConnectionGate } from './admission/connection-gate.js';
+import { classifyUpsertFailure, type UpsertQuarantineReason } from './classify-upsert-failure.js';
+import { DependencyMissingError } from './dependency-missing-error.js';
+import { holdForReview, type ReviewHelpers } from './hold-for-review.js';
+import { invoicesNotInBilling, invoicesThatWillNotCome } from './missing-invoices.js';
+import type { ConnectionGate } from '../admission/connection-gate.js';
 
 export type UpsertBillingClient = Pick<
   BillingClient,
@@ -61,7 +61,7 @@ export interface UpsertHelpers {
   /** Per billing key budgets, under `billing.rateLimit.scope: key` only (else the queue's limiter is the budget). */
   keyBudgets?: Pick<BillingKeyBudgets, 'slot' | 'pause'>;
   upsertState: Pick<UpsertState, 'beginMany' | 'settleMany' | 'extendLocks'>;
-  /** Each record's outcomes (jobs/upsert-history.ts); absent: none kept. */
+  /** Each record's outcomes (jobs/upsert/upsert-history.ts); absent: none kept. */
   recordHistory?: Pick<RecordHistory, 'appendMany' | 'list'>;
   customersEnsured: Pick<CustomersEnsured, 'has' | 'add'>;
   ledger: Pick<Ledger, 'get' | 'getMany'>;
@@ -95,7 +95,7 @@ const BILLING_WRITE = {
 /**
  * How a record that cannot be written now is set aside. A single-record job moves itself back to the
  * queue (delayed, or held by the queue's pause), without using an attempt; a record in a batch leaves
- * the batch as a job of its own (jobs/upsert-batch.ts), so the batch's other records are not held up.
+ * the batch as a job of its own (jobs/upsert/upsert-batch-processor.ts), so the batch's other records are not held up.
  */
 export interface RecordControl {
   /** The job that carries the record now: its in-flight entry, its lock owner and its ledger entry name it. */
@@ -212,7 +212,7 @@ export function recordLocksLease(
  * The upsert of one record, whatever job carries it, after its job's BEGIN (`begun`). Returns its
  * outcome; throws for a record set aside (through `control`), quarantined (a non-retryable SyncError,
  * after the quarantine entry is written) or failed in a way a retry may mend. A record whose lock the job
- * holds is settled in `settlements` whatever happens (the job tells Redis, see jobs/job-settlements.ts).
+ * holds is settled in `settlements` whatever happens (the job tells Redis, see jobs/upsert/job-settlements.ts).
  *
  * The steps: admit (the record's lock) → skip what billing already holds → hold for review → take a billing slot → ensure
  * the customer → write by entity → settle; a failure is classified (classifyUpsertFailure) and acted on.
@@ -259,7 +259,7 @@ export async function upsertRecord(
     if (record.buyer && !begun.customerEnsured)
       await ensureCustomer({ billing: run.billing, customersEnsured: rt.customersEnsured }, conn, record.buyer, signal);
     const written = await writeByEntity(run, body);
-    // Settled with the job's other records (jobs/job-settlements.ts): ledger write (never over a newer
+    // Settled with the job's other records (jobs/upsert/job-settlements.ts): ledger write (never over a newer
     // version), quarantine cleared, in-flight settled, lock released. At once after an attachment.
     settle(erpId, { outcome: 'written', entry: writtenEntry(run, written) }, run.needsAttachment);
     rt.breaker.succeeded();

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UpsertJobData } from '../../jobs/catalog.js';
-import { settlingWithHistory } from '../../jobs/upsert-history.js';
-import { createLogger } from '../../src/observability/logger.js';
-import { stateKeys } from '../../src/pipeline/keys.js';
-import { Ledger } from '../../src/pipeline/ledger.js';
-import { RecordHistory } from '../../src/pipeline/record-history.js';
-import { UpsertState } from '../../src/pipeline/upsert-state.js';
-import { stateConnection } from '../../src/redis.js';
-import { type RestartableRedis, restartableRedis } from '../support/restartable-redis.js';
-import { until } from '../support/until.js';
-import { connect, dropPrefix, testPrefix } from '../support/redis.js';
+import type { UpsertJobData } from '../../../jobs/catalog.js';
+import { settlingWithHistory } from '../../../jobs/upsert/upsert-history.js';
+import { createLogger } from '../../../src/observability/logger.js';
+import { stateKeys } from '../../../src/pipeline/keys.js';
+import { Ledger } from '../../../src/pipeline/ledger.js';
+import { RecordHistory } from '../../../src/pipeline/record-history.js';
+import { UpsertState } from '../../../src/pipeline/upsert-state.js';
+import { stateConnection } from '../../../src/redis.js';
+import { type RestartableRedis, restartableRedis } from '../../support/restartable-redis.js';
+import { until } from '../../support/until.js';
+import { connect, dropPrefix, testPrefix } from '../../support/redis.js';
 
 /**
  * A record written to billing just before Redis went away: SETTLE reached Redis (the write is in the
