@@ -14,17 +14,11 @@ import { enqueueUpserts, handOverJobId } from './enqueue-upserts.js';
 import { JobSettlements } from './job-settlements.js';
 import { settlingWithHistory } from './upsert-history.js';
 import { deferredUntil } from '../admission/defer.js';
-import {
-  type PreparedRecord,
-  prepareRecord,
-  RECORD_LOCK_TTL_MS,
-  recordLocksLease,
-  type RecordControl,
-  type UpsertHelpers,
-  type UpsertOutcome,
-  upsertProcessor,
-  upsertRecord,
-} from './upsert-processor.js';
+import { upsertProcessor } from './upsert-processor.js';
+import { upsertRecord } from './upsert-record.js';
+import { prepareRecord } from './prepare-record.js';
+import { RECORD_LOCK_TTL_MS, recordLocksLease } from './record-locks-lease.js';
+import type { PreparedRecord, RecordControl, UpsertHelpers, UpsertOutcome } from './types.js';
 
 /** What a batch job uses beyond a single-record job: where a record leaving the batch goes. */
 export interface UpsertBatchHelpers extends UpsertHelpers {

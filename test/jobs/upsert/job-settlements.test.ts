@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { JobSettlements } from '../../../jobs/upsert/job-settlements.js';
-import { recordLocksLease } from '../../../jobs/upsert/upsert-processor.js';
+import { recordLocksLease } from '../../../jobs/upsert/record-locks-lease.js';
 import { createLogger } from '../../../src/observability/logger.js';
 import { createMetrics } from '../../../src/observability/metrics.js';
 import { stateKeys } from '../../../src/pipeline/keys.js';
