@@ -1,4 +1,4 @@
-import type { LedgerEntry } from './ledger.js';
+import type { LedgerEntry } from './ledger-entry.js';
 
 /*
  * The stored form of a ledger entry: the bytes one record costs in Redis for as long as it exists.
