@@ -62,7 +62,7 @@ const UNIT_TESTS = [
   'test/http/refusal-log.test.ts',
   'test/http/retry-after.test.ts',
   'test/http/with-retry.test.ts',
-  'test/jobs/admission.test.ts',
+  'test/jobs/admission/admission.test.ts',
   'test/jobs/upsert/review-rule.test.ts',
   'test/jobs/reconcile/classifiers.test.ts',
   'test/jobs/reconcile/field-digest.test.ts',

@@ -1,15 +1,16 @@
-import type { BackfillHelpers } from '../jobs/backfill.js';
-import { type BillingCompanyGuard, billingCompanyGuardOf } from '../jobs/billing-company-guard.js';
-import { billingBreaker, type BillingOutageHelpers } from '../jobs/billing-outage.js';
-import { type ConnectionGate, connectionGate } from '../jobs/connection-gate.js';
-import type { ConnectionSlotsPolicy } from '../jobs/define-job.js';
-import type { PullHelpers } from '../jobs/pull.js';
-import type { FailedUpsertHelpers } from '../jobs/failed-upsert.js';
-import type { ReconcileHelpers } from '../jobs/reconcile/run-reconcile.js';
+import type { BackfillHelpers } from '../jobs/backfill/types.js';
+import { type BillingCompanyGuard, billingCompanyGuardOf } from '../jobs/admission/billing-company-guard.js';
+import { billingBreaker, type BillingOutageHelpers } from '../jobs/admission/billing-outage.js';
+import { type ConnectionGate, connectionGate } from '../jobs/admission/connection-gate.js';
+import type { ConnectionSlotsPolicy } from '../jobs/admission/connection-slots-policy.js';
+import type { PullHelpers } from '../jobs/pull/types.js';
+import type { FailedUpsertHelpers } from '../jobs/upsert/failed-upsert.js';
+import type { ReconcileHelpers } from '../jobs/reconcile/types.js';
 import type { HistoryHelpers } from '../jobs/reconcile/invoice-date-window.js';
-import { sweepInFlight, type SweepHelpers } from '../jobs/sweep.js';
+import { sweepInFlight } from '../jobs/sweep/sweep-processor.js';
+import type { SweepHelpers } from '../jobs/sweep/types.js';
 import type { Runtime } from '../jobs/runtime.js';
-import type { UpsertBatchHelpers } from '../jobs/upsert-batch.js';
+import type { UpsertBatchHelpers } from '../jobs/upsert/upsert-batch-processor.js';
 
 export interface JobHelpers {
   pull: PullHelpers;

@@ -3,7 +3,7 @@ import type { Queue } from 'bullmq';
 import type { AppConfig } from '../src/config.js';
 import { buildInfo } from '../src/build-info.js';
 import { type ConfigReloadResult, initialiseSeries } from '../src/observability/metrics.js';
-import { reconcileSchedulerId, upsertReconcileSchedulers } from '../jobs/reconcile.js';
+import { reconcileSchedulerId, upsertReconcileSchedulers } from '../jobs/reconcile/reconcile-processor.js';
 import type { Runtime } from '../jobs/runtime.js';
 import { pullSchedulerId, type Role, upsertSchedulers, upsertSweepScheduler } from './worker-service.js';
 

@@ -1,16 +1,16 @@
 import { MetricsTime, Worker } from 'bullmq';
 import { distinctBillingKeys } from '../src/billing/billing-target.js';
 import { maxStartedAttempts, QUEUES, type QueueName } from '../jobs/catalog.js';
-import { backfillProcessor } from '../jobs/backfill.js';
-import { admit, type JobProcessor, wrappingSteps } from '../jobs/admission.js';
-import { startBillingProbe } from '../jobs/billing-outage.js';
-import { accountForFailedUpsert } from '../jobs/failed-upsert.js';
+import { backfillProcessor } from '../jobs/backfill/backfill-processor.js';
+import { admit, type JobProcessor, wrappingSteps } from '../jobs/admission/admission.js';
+import { startBillingProbe } from '../jobs/admission/billing-outage.js';
+import { accountForFailedUpsert } from '../jobs/upsert/failed-upsert.js';
 import { type JobHelpers, makeJobHelpers } from './job-helpers.js';
-import { pullProcessor } from '../jobs/pull.js';
-import { reconcileProcessor } from '../jobs/reconcile.js';
-import { sweepProcessor } from '../jobs/sweep.js';
+import { pullProcessor } from '../jobs/pull/pull-processor.js';
+import { reconcileProcessor } from '../jobs/reconcile/reconcile-processor.js';
+import { sweepProcessor } from '../jobs/sweep/sweep-processor.js';
 import type { Runtime } from '../jobs/runtime.js';
-import { upsertQueueProcessor } from '../jobs/upsert-batch.js';
+import { upsertQueueProcessor } from '../jobs/upsert/upsert-batch-processor.js';
 
 export type Role = 'pull' | 'upsert' | 'backfill' | 'reconcile';
 export const ALL_ROLES: readonly Role[] = ['pull', 'upsert', 'backfill', 'reconcile'];
@@ -52,7 +52,7 @@ export async function upsertSchedulers(rt: Pick<Runtime, 'config' | 'queues' | '
   return n;
 }
 
-/** The in-flight sweep (jobs/sweep.ts), scheduled once however many replicas start. */
+/** The in-flight sweep (jobs/sweep/sweep-processor.ts), scheduled once however many replicas start. */
 export async function upsertSweepScheduler(rt: Pick<Runtime, 'config' | 'queues'>): Promise<void> {
   await rt.queues.sweep.upsertJobScheduler(
     'sweep',
@@ -79,7 +79,7 @@ export function startWorkers(
   // Writes made after a job failed (BullMQ's 'failed' event), still under way.
   const followUps = new Set<Promise<void>>();
   let probe: BillingProbe | undefined;
-  // Every worker's processor behind its admission, as jobs/catalog.ts lists it (jobs/admission.ts).
+  // Every worker's processor behind its admission, as jobs/catalog.ts lists it (jobs/admission/admission.ts).
   const steps = wrappingSteps(rt, helpers.billingCompany);
   const admitted = (queue: QueueName, own: JobProcessor | undefined, job: () => JobProcessor) =>
     admit(queue, steps, own ?? job());
@@ -185,7 +185,7 @@ function startUpsertWorkers(
     maxStartedAttempts: maxStarted,
   });
   // Every way an upsert job ends failed leaves its record quarantined with a reason and the failed job
-  // removed (jobs/failed-upsert.ts): its last attempt spent, its start budget spent (a 429 storm that
+  // removed (jobs/upsert/failed-upsert.ts): its last attempt spent, its start budget spent (a 429 storm that
   // never ends, failed by BullMQ with an error the processor never saw), an invalid payload, or a
   // refusal the processor already quarantined. 'failed' fires for every failed attempt: only a job
   // that is in the failed set now has ended. A job BullMQ fails in its stalled-job check fires no

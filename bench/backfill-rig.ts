@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { DemoErp } from '../cli/demo/sandbox-erps.js';
 import { validateSettings } from '../connectors/registry.js';
 import { compareFields } from '../jobs/reconcile/compare-fields.js';
-import { reconcileFields } from '../jobs/reconcile-fields.js';
+import { reconcileFields } from '../jobs/pull/reconcile-fields.js';
 import { createRuntime } from '../app/create-runtime.js';
 import type { Runtime } from '../jobs/runtime.js';
 import { startWorkers } from '../app/worker-service.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Job } from 'bullmq';
 import { validateSettings } from '../connectors/registry.js';
-import { addBackfill } from '../jobs/backfill.js';
+import { addBackfill } from '../jobs/backfill/backfill-processor.js';
 import { createRuntime } from '../app/create-runtime.js';
 import type { Runtime } from '../jobs/runtime.js';
 import { startWorkers, upsertSchedulers } from '../app/worker-service.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { validateSettings } from '../connectors/registry.js';
 import type { UpsertPayload } from '../jobs/catalog.js';
-import { batchUpserts, enqueueUpserts, upsertJobId, type UpsertJob } from '../jobs/enqueue-upserts.js';
+import { batchUpserts, enqueueUpserts, upsertJobId, type UpsertJob } from '../jobs/upsert/enqueue-upserts.js';
 import { createRuntime } from '../app/create-runtime.js';
 import type { Runtime } from '../jobs/runtime.js';
 import { startWorkers } from '../app/worker-service.js';

@@ -5,7 +5,7 @@ import { makeJobHelpers } from '../app/job-helpers.js';
 import { runCountInvariant } from '../jobs/reconcile/count-invariant.js';
 import { DriftReport } from '../jobs/reconcile/drift.js';
 import { createRuntime } from '../app/create-runtime.js';
-import { reconcileFields } from '../jobs/reconcile-fields.js';
+import { reconcileFields } from '../jobs/pull/reconcile-fields.js';
 import { InvoiceInput } from '../src/billing/schemas/index.js';
 import { utcDate } from '../src/billing/dates.js';
 import { parseConfig } from '../src/config.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { reconcileFields } from '../jobs/reconcile-fields.js';
+import { reconcileFields } from '../jobs/pull/reconcile-fields.js';
 import { utcDate } from '../src/billing/dates.js';
 import { InvoiceInput } from '../src/billing/schemas/index.js';
 import { contentHash } from '../src/pipeline/content-hash.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { upsertJobId } from '../jobs/enqueue-upserts.js';
+import { upsertJobId } from '../jobs/upsert/enqueue-upserts.js';
 import { deleteKeysWithPrefix, resolveRedis, stateConnection } from '../src/redis.js';
 import { stateKeys } from '../src/pipeline/keys.js';
 import {

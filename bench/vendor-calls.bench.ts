@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { validateSettings } from '../connectors/registry.js';
-import type { PullResult } from '../jobs/pull.js';
+import type { PullResult } from '../jobs/pull/types.js';
 import { createRuntime } from '../app/create-runtime.js';
 import { startWorkers } from '../app/worker-service.js';
 import { waitForDrain } from '../cli/drain.js';

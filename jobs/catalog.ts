@@ -35,7 +35,7 @@ export const QUEUES = {
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 /**
- * The steps a job passes before its processor runs (jobs/admission.ts says what each does and builds
+ * The steps a job passes before its processor runs (jobs/admission/admission.ts says what each does and builds
  * the chain): `schedule-skip`, `safety-net`, `run-history` and `company-guard` wrap the job before its payload is
  * parsed; `gate` and `slots` run in the job's wrapper (jobs/define-job.ts) once it is, so they come last.
  */
@@ -52,6 +52,16 @@ export const ADMISSION = {
   reconcile: ['schedule-skip', 'run-history', 'company-guard', 'gate', 'slots'],
   sweep: [],
 } as const satisfies Record<QueueName, readonly AdmissionStep[]>;
+
+/**
+ * The jobs a step lets through untouched, whatever queue lists it. `run-history`: a targeted read of what
+ * webhooks announced (jobs/pull/read-announced.ts) leaves no run record (`erp-sync runs`): one runs after
+ * every coalesced batch, and they would push the pulls out of the bounded history. They are logged and
+ * counted like pulls instead.
+ */
+export const ADMISSION_EXCEPTIONS: Partial<Record<AdmissionStep, (data: unknown) => boolean>> = {
+  'run-history': (data) => Boolean((data as { webhook?: unknown } | undefined)?.webhook),
+};
 
 /**
  * The BullMQ prefix of a queue. On one Redis: the config's redis.prefix, as in earlier releases. On a Redis
@@ -134,7 +144,7 @@ export type UpsertJobData = z.infer<typeof UpsertJobData>;
  * cost per job (fetch, lock, completion, (de)serialisation) is paid once for the batch. The unit of retry
  * and quarantine stays one record: a record that has to wait (its lock, its billing slot, the invoices a
  * credit note applies to) or whose write fails and may be retried leaves the batch as a single-record job
- * of its own (jobs/upsert-batch.ts); the others are not retried. A record billing refuses is quarantined
+ * of its own (jobs/upsert/upsert-batch-processor.ts); the others are not retried. A record billing refuses is quarantined
  * as in a single-record job.
  */
 export const UpsertBatchPayload = z.strictObject({

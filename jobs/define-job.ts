@@ -4,31 +4,16 @@ import type { z } from 'zod';
 import { formatZodIssues, ParkedError, SyncError } from '../src/errors/index.js';
 import { serializeError } from '../src/observability/logger.js';
 import type { Metrics } from '../src/observability/metrics.js';
-import type { ConnectionSlots } from '../src/pipeline/connection-slots.js';
 import { LeaseKeeper } from '../src/pipeline/lease-keeper.js';
-import type { WakeLine } from '../src/pipeline/wake-line.js';
 import { deferralOfPark } from '../src/waits/vendor-waits.js';
-import { inJobAdmission } from './admission.js';
+import { inJobAdmission } from './admission/admission.js';
 import { PRIORITY } from './catalog.js';
-import { type DeferralCount, defer } from './defer.js';
-
-/**
- * At most `max` jobs of one connection run at once (every process together): a job beyond that goes back
- * to the queue for `retryMs` (plus jitter) without using an attempt, and its worker slot serves another
- * connection meanwhile. The slot is a lease of `leaseMs`, renewed while the job runs.
- */
-export interface ConnectionSlotsPolicy {
-  slots: Pick<ConnectionSlots, 'take' | 'release'>;
-  max: number;
-  leaseMs: number;
-  retryMs: number;
-  /** Spaces out the wake-ups of a connection's waiting jobs (both for its job slots and its vendor quota). */
-  line?: Pick<WakeLine, 'next'>;
-}
+import type { ConnectionGate } from './admission/connection-gate.js';
+import type { ConnectionSlotsPolicy } from './admission/connection-slots-policy.js';
+import { type DeferralCount, defer } from './admission/defer.js';
 
 /** How far apart a connection's jobs waiting for one of its job slots wake up. */
 const SLOT_WAKE_SPACING_MS = 50;
-import type { ConnectionGate } from './connection-gate.js';
 
 /** What a processor gets: its job and payload, a logger bound to it, and the process's lease keeper (for the leases it takes). */
 export type Processor<P, R> = (ctx: {
@@ -50,7 +35,7 @@ export type Processor<P, R> = (ctx: {
  * - a parked connection (ParkedError: vendor quota spent or a long vendor wait, decided in
  *   src/waits/vendor-waits.ts) delays the job until the park ends, without using an attempt, so the
  *   worker slot serves other connections meanwhile. This is the only place a park becomes a delay.
- * - the in-job steps of the queue's admission (jobs/admission.ts), in the catalog's order, once the payload
+ * - the in-job steps of the queue's admission (jobs/admission/admission.ts), in the catalog's order, once the payload
  *   is parsed: the connection gate, then the connection slot, a lease renewed by the process's lease
  *   keeper while the job runs.
  */
@@ -89,7 +74,7 @@ export function defineJob<S extends z.ZodTypeAny, R>(
     let untrackSlot: (() => void) | undefined;
     try {
       for (const step of inJob) {
-        // A paused connection's job is held back (DelayedError, no attempt used): jobs/connection-gate.ts.
+        // A paused connection's job is held back (DelayedError, no attempt used): jobs/admission/connection-gate.ts.
         if (step === 'gate')
           await deps.connectionGate?.admit({ queue, job, token, connectionId: data.connectionId, log });
         if (step === 'slots' && slot && slotsPolicy)

@@ -10,7 +10,7 @@ import {
   RejectedError,
   TransientError,
 } from '../src/errors/index.js';
-import { connectionBudget } from '../jobs/connection-budget.js';
+import { connectionBudget } from '../jobs/admission/connection-budget.js';
 import { formatDays } from '../src/pipeline/quota-projection.js';
 import { estimateConnectionFirstSync, projectConnectionCalls } from './project-calls.js';
 import type { ConnectionHandle, Runtime } from '../jobs/runtime.js';

@@ -3,8 +3,8 @@ import {
   billingCompanyGuardOf,
   type BillingCompanyGuard,
   type BillingCompanyStatus,
-} from '../jobs/billing-company-guard.js';
-import { BILLING } from '../jobs/billing-outage.js';
+} from '../jobs/admission/billing-company-guard.js';
+import { BILLING } from '../jobs/admission/billing-outage.js';
 import type { Runtime } from '../jobs/runtime.js';
 import { credentialsStatus, type CredentialsStatus } from '../src/auth/credentials-status.js';
 import type { ConnectionConfig } from '../src/config.js';

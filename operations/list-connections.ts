@@ -1,5 +1,5 @@
 import { webhooksView, type WebhooksView } from '../src/webhooks/webhook-status.js';
-import { connectionBudget } from '../jobs/connection-budget.js';
+import { connectionBudget } from '../jobs/admission/connection-budget.js';
 import type { Runtime } from '../jobs/runtime.js';
 import { credentialsStatus, type CredentialsStatus } from '../src/auth/credentials-status.js';
 import type { ConnectionConfig } from '../src/config.js';

@@ -1,6 +1,6 @@
 import type { Runtime } from '../jobs/runtime.js';
 import { classifyMapped, classifyRecord } from '../jobs/pull/classify-record.js';
-import { RETURNED_TO_DRAFT, returnedToDraft, returnedToDraftMessage } from '../jobs/draft-record.js';
+import { RETURNED_TO_DRAFT, returnedToDraft, returnedToDraftMessage } from '../jobs/pull/draft-record.js';
 import type { BillingBody } from '../src/connector/billing-body.js';
 import type { EntityName } from '../src/connector/entities.js';
 import type { LedgerEntry } from '../src/pipeline/ledger.js';

@@ -9,7 +9,7 @@ import {
   type FirstSyncEstimate,
   type QuotaProjection,
 } from '../src/pipeline/quota-projection.js';
-import { connectionBudget } from '../jobs/connection-budget.js';
+import { connectionBudget } from '../jobs/admission/connection-budget.js';
 import type { ConnectionHandle, Runtime } from '../jobs/runtime.js';
 
 type ProjectRuntime = Pick<Runtime, 'config' | 'connection' | 'quotas'>;

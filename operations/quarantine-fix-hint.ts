@@ -1,8 +1,8 @@
 /**
  * What a person does about a quarantined record, per reason code: where the fix is (the ERP record, the
  * config, billing), then a replay. The reasons: src/mapping/quarantine-reason.ts (mapping),
- * jobs/upsert/classify-upsert-failure.ts and jobs/failed-upsert.ts (billing and the job's end),
- * jobs/draft-record.ts (a synced document back to draft).
+ * jobs/upsert/classify-upsert-failure.ts and jobs/upsert/failed-upsert.ts (billing and the job's end),
+ * jobs/pull/draft-record.ts (a synced document back to draft).
  */
 const FIX_HINTS: Record<string, string> = {
   AMOUNTS_INCONSISTENT:

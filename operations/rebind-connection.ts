@@ -1,4 +1,4 @@
-import { billingCompanyGuardOf } from '../jobs/billing-company-guard.js';
+import { billingCompanyGuardOf } from '../jobs/admission/billing-company-guard.js';
 import type { Runtime } from '../jobs/runtime.js';
 import { ENTITY_NAMES } from '../src/connector/entities.js';
 import { ConfigError } from '../src/errors/index.js';

@@ -2,13 +2,8 @@ import { dateOfDay } from '../src/pipeline/ledger-date-index.js';
 import { runCountInvariant, type NarrowedWindow } from '../jobs/reconcile/count-invariant.js';
 import { DriftReport, FIXABLE } from '../jobs/reconcile/drift.js';
 import type { HistoryHelpers } from '../jobs/reconcile/invoice-date-window.js';
-import {
-  recordReconcileRun,
-  repairDrift,
-  type ReconcileHelpers,
-  type ReconcileResult,
-  sweepInto,
-} from '../jobs/reconcile/run-reconcile.js';
+import { recordReconcileRun, repairDrift, sweepInto } from '../jobs/reconcile/run-reconcile.js';
+import type { ReconcileHelpers, ReconcileResult } from '../jobs/reconcile/types.js';
 import { readInvoicesById, readSourceWindow } from '../jobs/reconcile/source-window.js';
 
 export interface HistoryReconcileRequest {

@@ -1,11 +1,11 @@
 import type { Queue } from 'bullmq';
 import type { UpsertPayload } from '../jobs/catalog.js';
-import { enqueueUpserts, upsertJobId, type UpsertJob } from '../jobs/enqueue-upserts.js';
+import { enqueueUpserts, upsertJobId, type UpsertJob } from '../jobs/upsert/enqueue-upserts.js';
 import type { Checkpoints } from '../src/pipeline/checkpoints.js';
 import type { InFlight } from '../src/pipeline/in-flight.js';
 import type { QuarantineEntry } from '../src/pipeline/quarantine.js';
 import type { HistoryEntry, RecordHistory } from '../src/pipeline/record-history.js';
-import { requeuedEntry } from '../jobs/upsert-history.js';
+import { requeuedEntry } from '../jobs/upsert/upsert-history.js';
 
 export interface ReplayReport {
   /** Records replayed: they leave quarantine when they succeed. */

@@ -21,7 +21,7 @@ const BATCH = 100;
 
 /**
  * Resumes a paused connection: its jobs start again at once.
- * - Every job held while it was paused (jobs/connection-gate.ts) that is still delayed is moved back
+ * - Every job held while it was paused (jobs/admission/connection-gate.ts) that is still delayed is moved back
  *   to waiting, keeping its priority; the held record is forgotten only afterwards, so a resume cut
  *   short is completed by running it again.
  * - One incremental pull per entity, unless a held incremental pull of that entity was just released:

@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import { CREDIT_NOTE_PRIORITY_OFFSET, PRIORITY, type UpsertPayload } from '../jobs/catalog.js';
-import { enqueueUpserts, upsertJobId, type UpsertJob } from '../jobs/enqueue-upserts.js';
+import { enqueueUpserts, upsertJobId, type UpsertJob } from '../jobs/upsert/enqueue-upserts.js';
 import type { ConnectionHandle } from '../jobs/runtime.js';
 import type { AuditLog } from '../src/pipeline/audit-log.js';
 import type { InFlight } from '../src/pipeline/in-flight.js';

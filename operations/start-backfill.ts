@@ -1,5 +1,6 @@
-import { addBackfill, type BackfillRequest } from '../jobs/backfill.js';
-import { billingCompanyGuardOf } from '../jobs/billing-company-guard.js';
+import { addBackfill } from '../jobs/backfill/backfill-processor.js';
+import type { BackfillRequest } from '../jobs/backfill/types.js';
+import { billingCompanyGuardOf } from '../jobs/admission/billing-company-guard.js';
 import type { Runtime } from '../jobs/runtime.js';
 
 /** The backfill run a request belongs to: its id, the windows it added, and whether it had already completed. */

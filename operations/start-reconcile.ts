@@ -7,7 +7,7 @@ import { jobIdSafe } from '../src/mapping/index.js';
 export type ReconcileWindow = { from: string; to: string } | { lastDays: number };
 
 /**
- * Enqueues a reconciliation of one connection as the reconcile job the scheduler runs (jobs/reconcile.ts),
+ * Enqueues a reconciliation of one connection as the reconcile job the scheduler runs (jobs/reconcile/reconcile-processor.ts),
  * with its retry policy: a reconcile worker runs it, holds it while the connection is paused and refuses
  * it for a connection bound to another billing company. The job id is new each time; it is in Redis when
  * this returns.

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Queue } from 'bullmq';
 import { type jobOptions, PRIORITY, type PullPayload } from '../jobs/catalog.js';
-import type { PullResult } from '../jobs/pull.js';
+import type { PullResult } from '../jobs/pull/types.js';
 import type { ConnectionConfig } from '../src/config.js';
 import { ENTITY_NAMES, type EntityName, isEntityName } from '../src/connector/entities.js';
 import { ConfigError } from '../src/errors/index.js';

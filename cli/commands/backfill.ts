@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import { ENTITY_NAMES, isEntityName } from '../../src/connector/entities.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { readBackfillSummary, runBacklog, type BackfillSummary } from '../../jobs/backfill.js';
+import { readBackfillSummary, runBacklog } from '../../jobs/backfill/backfill-processor.js';
+import type { BackfillSummary } from '../../jobs/backfill/types.js';
 import { startBackfill } from '../../operations/start-backfill.js';
 import { failedUpsertHelpers } from '../../app/job-helpers.js';
-import { BILLING } from '../../jobs/billing-outage.js';
+import { BILLING } from '../../jobs/admission/billing-outage.js';
 import { startWorkers } from '../../app/worker-service.js';
 import { addDays, utcDate } from '../../src/billing/dates.js';
 import { ConfigError } from '../../src/errors/index.js';
@@ -81,7 +82,7 @@ type Progress = ReturnType<typeof progressReporter>;
 /** Adds the flow, runs in-process workers if none are running, waits for the windows and the upserts. */
 export async function runBackfill(
   rt: BackfillRuntime,
-  req: import('../../jobs/backfill.js').BackfillRequest,
+  req: import('../../jobs/backfill/types.js').BackfillRequest,
   options: { restart?: boolean; quiet?: boolean } = {},
 ): Promise<BackfillReport> {
   const started = Date.now();

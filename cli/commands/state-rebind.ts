@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { billingCompanyGuardOf } from '../../jobs/billing-company-guard.js';
+import { billingCompanyGuardOf } from '../../jobs/admission/billing-company-guard.js';
 import { type RebindMode, rebindConnection } from '../../operations/rebind-connection.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { withRuntime } from '../context.js';

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { validateSettings } from '../../connectors/registry.js';
 import { ENTITY_NAMES } from '../../src/connector/entities.js';
-import { runReconcile, type ReconcileResult } from '../../jobs/reconcile/run-reconcile.js';
+import { runReconcile } from '../../jobs/reconcile/run-reconcile.js';
+import type { ReconcileResult } from '../../jobs/reconcile/types.js';
 import { createRuntime } from '../../app/create-runtime.js';
 import type { Runtime } from '../../jobs/runtime.js';
 import { startWorkers } from '../../app/worker-service.js';

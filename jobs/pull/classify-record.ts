@@ -7,7 +7,7 @@ import { Ledger, type LedgerEntry } from '../../src/pipeline/ledger.js';
  * | the record                                  | decision          | what the pull does                                       |
  * |---------------------------------------------|-------------------|----------------------------------------------------------|
  * | billing does not take it (`notForBilling`)  | `not-for-billing` | counts it, nothing else                                  |
- * | a draft, on a connection with `syncDrafts` off | `draft`        | sets it aside (jobs/draft-record.ts)                     |
+ * | a draft, on a connection with `syncDrafts` off | `draft`        | sets it aside (jobs/pull/draft-record.ts)                     |
  * | deleted in the source (never a void)        | `deleted`         | marks the ledger entry for reconciliation, once          |
  * | anything else                               | `map`             | maps it, then `classifyMapped` decides                   |
  */

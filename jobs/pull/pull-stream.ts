@@ -1,38 +1,16 @@
-import type { Job } from 'bullmq';
-import type { Logger } from 'pino';
 import { cursorMsOf } from '../../src/connector/cursor-ms.js';
 import type { EntityName } from '../../src/connector/entities.js';
-import type { MapContext, SourceRecord, Stream, StreamPage, StreamState } from '../../src/connector/types.js';
+import type { MapContext, SourceRecord, StreamPage, StreamState } from '../../src/connector/types.js';
 import { Ledger, type LedgerEntry } from '../../src/pipeline/ledger.js';
-import { historyLane, type QuotaLane } from '../../src/waits/vendor-waits.js';
-import { CREDIT_NOTE_PRIORITY_OFFSET, PRIORITY, type PullPayload } from '../catalog.js';
-import { setDraftAside } from '../draft-record.js';
-import { batchUpserts, enqueueUpserts, upsertJobId, type UpsertJob } from '../enqueue-upserts.js';
-import { mapForUpsert } from '../map-for-upsert.js';
-import type { PullHelpers, PullResult } from '../pull.js';
-import type { ConnectionHandle } from '../runtime.js';
+import { historyLane } from '../../src/waits/vendor-waits.js';
+import { CREDIT_NOTE_PRIORITY_OFFSET, PRIORITY } from '../catalog.js';
+import { setDraftAside } from './draft-record.js';
+import { batchUpserts, enqueueUpserts, upsertJobId, type UpsertJob } from '../upsert/enqueue-upserts.js';
+import { mapForUpsert } from './map-for-upsert.js';
+import type { PullHelpers, PullResult, PullRun } from './types.js';
 import { classifyMapped, classifyRecord } from './classify-record.js';
 import { countUnannounced, noteSafetyNet } from './safety-net.js';
 import { waitForBacklog } from './wait-for-backlog.js';
-
-/** One pull job's read of its stream: what each of its steps uses. */
-export interface PullRun {
-  rt: PullHelpers;
-  job: Pick<Job, 'updateProgress'>;
-  data: PullPayload;
-  conn: string;
-  entity: EntityName;
-  handle: ConnectionHandle;
-  stream: Stream<any, any, any>;
-  /** The read stops at now − settle delay. */
-  until: Date;
-  /** A backfill window's checkpoint key; none for an incremental pull. */
-  windowKey?: string;
-  /** Whose read this is, for the order of quota waits: set at the start, a first sync's found reading its checkpoint. */
-  lane?: QuotaLane;
-  signal?: AbortSignal;
-  log: Logger;
-}
 
 /** Where a run starts, and how it saves where it got to. */
 interface StartingPoint {

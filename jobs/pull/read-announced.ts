@@ -1,9 +1,9 @@
-import type { Job } from 'bullmq';
 import type { MapContext, ReadContext, SourceRecord, StreamState } from '../../src/connector/types.js';
 import { Ledger } from '../../src/pipeline/ledger.js';
 import type { PendingEvent } from '../../src/pipeline/webhook-events.js';
-import type { PullResult } from '../pull.js';
-import { EMPTY, pullPage, type PullRun } from './pull-stream.js';
+import type { PullResult } from './types.js';
+import { EMPTY, pullPage } from './pull-stream.js';
+import type { PullRun } from './types.js';
 
 /** The ids one read by id asks for at most (the stream pages them further where its vendor needs). */
 const IDS_PER_READ = 100;
@@ -111,15 +111,4 @@ async function newerThanLedger(
  */
 function deletedRecord(e: PendingEvent): SourceRecord {
   return { id: e.id, version: e.at ?? new Date().toISOString(), status: 'Deleted', deleted: true, raw: { Id: e.id } };
-}
-
-type Processor = (job: Job, token?: string, signal?: AbortSignal) => Promise<unknown>;
-
-/**
- * Targeted reads leave no run record (`erp-sync runs`): one runs after every coalesced batch, and they
- * would push the pulls out of the bounded history. They are logged and counted like pulls instead.
- */
-export function targetedReadsApart(plain: Processor, recorded: Processor): Processor {
-  return (job, token, signal) =>
-    ((job.data as { webhook?: unknown } | undefined)?.webhook ? plain : recorded)(job, token, signal);
 }

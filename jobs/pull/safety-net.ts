@@ -1,6 +1,6 @@
-import type { UpsertJob } from '../enqueue-upserts.js';
-import type { PullResult } from '../pull.js';
-import type { PullRun } from './pull-stream.js';
+import type { UpsertJob } from '../upsert/enqueue-upserts.js';
+import type { PullResult } from './types.js';
+import type { PullRun } from './types.js';
 
 /**
  * The incremental pull of a connection whose webhooks have delivered is a safety net: what it must write

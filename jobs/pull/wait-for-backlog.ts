@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppConfig } from '../../src/config.js';
-import type { PullHelpers } from '../pull.js';
+import type { PullHelpers } from './types.js';
 
 /**
  * Backpressure: while the upsert backlog is above the high-water mark, the pull waits. The mark counts

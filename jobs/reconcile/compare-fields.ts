@@ -31,7 +31,7 @@ function sameAmount(a: unknown, b: unknown): boolean {
 
 /**
  * Differences between what the ledger says was written (every listed field that was sent, see
- * jobs/reconcile-fields.ts) and what billing holds: amounts compared exactly (decimal, not float), texts
+ * jobs/pull/reconcile-fields.ts) and what billing holds: amounts compared exactly (decimal, not float), texts
  * as strings, objects and arrays by digest. A field the listing does not return at all is not compared
  * (a service that leaves out an undocumented field holds nothing we can judge). Returns one
  * "field: ledger X ≠ billing Y" string per differing field (for a digest, "field: differs from what was sent").

@@ -23,7 +23,7 @@ export const DRIFT_KINDS = [
    */
   'deleted_in_billing_only',
   'duplicate',
-  /** An in-flight record whose upsert job was gone or had failed unaccounted (jobs/sweep.ts acted on it). */
+  /** An in-flight record whose upsert job was gone or had failed unaccounted (jobs/sweep/sweep-processor.ts acted on it). */
   'lost_in_flight',
   /**
    * Not in billing (or at an older version) because it is held for review before write

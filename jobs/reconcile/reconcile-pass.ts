@@ -3,7 +3,7 @@ import type { ReconcileVerdict, ScratchIdSet } from '../../src/pipeline/reconcil
 import type { ConnectionHandle } from '../runtime.js';
 import { dateInZone } from './date-in-zone.js';
 import { DriftReport } from './drift.js';
-import type { ReconcileHelpers, ReconcileRequest } from './run-reconcile.js';
+import type { ReconcileHelpers, ReconcileRequest } from './types.js';
 
 /** A record a reconcile found fixable, at the version to repair it to. */
 export interface ToRepair {

@@ -10,10 +10,10 @@ import type { Ledger, LedgerEntry } from '../../src/pipeline/ledger.js';
 import type { Quarantine } from '../../src/pipeline/quarantine.js';
 import type { RecordHistory } from '../../src/pipeline/record-history.js';
 import { CREDIT_NOTE_PRIORITY_OFFSET, PRIORITY } from '../catalog.js';
-import { setDraftAside } from '../draft-record.js';
-import { enqueueUpserts, upsertJobId, type UpsertJob } from '../enqueue-upserts.js';
-import { requeuedEntry } from '../upsert-history.js';
-import { mapForUpsert } from '../map-for-upsert.js';
+import { setDraftAside } from '../pull/draft-record.js';
+import { enqueueUpserts, upsertJobId, type UpsertJob } from '../upsert/enqueue-upserts.js';
+import { requeuedEntry } from '../upsert/upsert-history.js';
+import { mapForUpsert } from '../pull/map-for-upsert.js';
 import type { ConnectionHandle } from '../runtime.js';
 
 /** A read context whose vendor requests are counted (what a read by id costs). */

@@ -3,7 +3,7 @@ import type { LedgerEntry } from '../../src/pipeline/ledger.js';
 import type { ReviewEntry } from '../../src/pipeline/review-queue.js';
 import type { DriftItem } from './drift.js';
 import { dateInZone } from './date-in-zone.js';
-import type { ReconcileHelpers } from './run-reconcile.js';
+import type { ReconcileHelpers } from './types.js';
 
 export interface SourceSide {
   checked: number;

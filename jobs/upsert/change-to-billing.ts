@@ -2,7 +2,7 @@ import type { Metrics } from '../../src/observability/metrics.js';
 import type { FreshnessSamples } from '../../src/pipeline/freshness-samples.js';
 import type { UpsertState } from '../../src/pipeline/upsert-state.js';
 import type { UpsertJobData } from '../catalog.js';
-import { pathOf, type SettlingJob } from '../upsert-history.js';
+import { pathOf, type SettlingJob } from './upsert-history.js';
 
 /** The paths a change reaches billing by that freshness is measured for (a backfill or a replay is no change). */
 const MEASURED = new Set(['webhook', 'poll', 'repair']);

@@ -1,7 +1,7 @@
 import type { CreditNoteInput } from '../../src/billing/schemas/index.js';
 import { erpIdOf } from '../../src/mapping/index.js';
 import { Ledger } from '../../src/pipeline/ledger.js';
-import type { UpsertBillingClient, UpsertHelpers } from '../upsert.js';
+import type { UpsertBillingClient, UpsertHelpers } from './types.js';
 
 /**
  * The invoices a credit note applies to that billing does not hold yet. Our own invoices are checked in

@@ -1,6 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { QUARANTINE_REASON_CODES } from '../mapping/quarantine-reason.js';
-import { LEASE_KINDS } from '../pipeline/lease-keeper.js';
+import { LEASE_KINDS } from '../pipeline/lease-kind.js';
 import { REFUSAL_REASONS } from '../pipeline/refusal-log.js';
 import { forcedCollections } from './memory-guard.js';
 

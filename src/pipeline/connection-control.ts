@@ -29,7 +29,7 @@ function heldJob(m: string): HeldJob {
 
 /**
  * Per-connection control, persisted in Redis and shared by every process: an operator pauses a
- * connection and its jobs stop starting (jobs/connection-gate.ts holds each one as it starts, recorded
+ * connection and its jobs stop starting (jobs/admission/connection-gate.ts holds each one as it starts, recorded
  * here), until a resume releases them. Pausing is idempotent: a second pause keeps the first one's
  * `since`, `by` and `reason`, so "paused since" measures the whole pause.
  */

@@ -22,7 +22,7 @@ export interface InFlightEntry<P = unknown> {
  * Every record a pull (or a replay) enqueues is tracked here until it reaches an outcome: written (the
  * upsert's commit settles it in the same script as the ledger write), skipped as unchanged or stale, or
  * quarantined. An entry whose job is gone, or failed without a quarantine entry, is a record about to be
- * lost without a trace; the sweep (jobs/sweep.ts) finds it and acts. One hash per connection, field
+ * lost without a trace; the sweep (jobs/sweep/sweep-processor.ts) finds it and acts. One hash per connection, field
  * `entity|erpId`, value `jobId|enqueuedAt|payload`: bounded by the upsert backlog, emptied as jobs finish.
  */
 export class InFlight {

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import type { Metrics } from '../observability/metrics.js';
 
-/** What a lease keeps: a job's connection slot, a stream's incremental-pull lock, or an upsert job's record locks. */
-export type LeaseKind = 'job-slot' | 'pull-lock' | 'record-locks';
-export const LEASE_KINDS = ['job-slot', 'pull-lock', 'record-locks'] as const satisfies readonly LeaseKind[];
+import type { LeaseKind } from './lease-kind.js';
+
+export { LEASE_KINDS, type LeaseKind } from './lease-kind.js';
 
 /**
  * A lease in Redis that lasts `ttlMs` unless renewed. `renew` takes it again for its whole TTL and says

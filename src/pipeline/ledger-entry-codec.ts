@@ -1,4 +1,4 @@
-import type { LedgerEntry } from './ledger.js';
+import type { LedgerEntry } from './ledger-entry.js';
 
 /*
  * The stored form of a ledger entry: the bytes one record costs in Redis for as long as it exists.
@@ -43,7 +43,7 @@ import type { LedgerEntry } from './ledger.js';
  */
 
 /**
- * Codes of the compared fields' names (jobs/reconcile-fields.ts, in its order). They are stored in
+ * Codes of the compared fields' names (jobs/pull/reconcile-fields.ts, in its order). They are stored in
  * Redis: a code is never changed or given to another name; a new name gets a new code at the end.
  */
 export const FIELD_CODES: Readonly<Record<string, string>> = {

@@ -11,7 +11,7 @@ export interface QuarantineEntry {
   /**
    * Reason code: AMOUNTS_INCONSISTENT, FX_UNDERIVABLE, ... (mapping), BILLING_REJECTED, BILLING_CONFLICT,
    * BILLING_AUTH, DEPENDENCY_MISSING (billing), RETRIES_EXHAUSTED, STALLED, JOB_INVALID, BILLING_COMPANY_CHANGED
-   * (jobs/failed-upsert.ts).
+   * (jobs/upsert/failed-upsert.ts).
    */
   reason: string;
   /** Human message (the mapper's, or the billing service's own). */

@@ -229,7 +229,7 @@ function globEscape(s: string): string {
 }
 
 /**
- * The compared fields (`fields` of an upsert payload, jobs/reconcile-fields.ts) whose values differ
+ * The compared fields (`fields` of an upsert payload, jobs/pull/reconcile-fields.ts) whose values differ
  * between two writes: names only, never values (the ledger keeps only the latest values). Names of the
  * new write in its order, then those it no longer has. Undefined when there is no previous write to
  * compare with.

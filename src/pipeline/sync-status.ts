@@ -8,7 +8,7 @@ export interface PullFailure {
   message: string;
 }
 
-/** What the in-flight sweep (jobs/sweep.ts) found over time. */
+/** What the in-flight sweep (jobs/sweep/sweep-processor.ts) found over time. */
 export interface SweepStatus {
   /** ms since epoch of its last run, and of the last run that recovered something. */
   lastRun?: number;

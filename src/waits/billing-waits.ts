@@ -1,5 +1,5 @@
 /**
- * What billing's "not now" means for an upsert, decided here alone (jobs/upsert.ts acts on the answer).
+ * What billing's "not now" means for an upsert, decided here alone (jobs/upsert/upsert-processor.ts acts on the answer).
  * Billing limits requests per key or per deployment (`billing.rateLimit.scope`); its 429 carries
  * Retry-After, and billing's client does not retry it in place (src/http/with-retry.ts).
  *
@@ -11,7 +11,7 @@
  * | billing down (the breaker's count reached, or marked down by another process) | any | `wait-for-billing`: the job waits in the paused queue |
  *
  * Every action keeps the job's attempt: a record is quarantined for what it is, never because billing
- * was busy or away. The pause of the queue for an outage is set by jobs/billing-outage.ts.
+ * was busy or away. The pause of the queue for an outage is set by jobs/admission/billing-outage.ts.
  */
 export type BillingScope = 'key' | 'deployment';
 

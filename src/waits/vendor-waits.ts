@@ -23,7 +23,7 @@ import type { RateLimitedError } from '../errors/index.js';
  *
  * A park is a Redis key every process honours (src/pipeline/quotas.ts): no worker of the connection
  * calls the vendor until it expires, and the job that met it is delayed, not failed, in one place
- * (jobs/define-job.ts turns ParkedError into a delayed job without using an attempt, through jobs/defer.ts).
+ * (jobs/define-job.ts turns ParkedError into a delayed job without using an attempt, through jobs/admission/defer.ts).
  * Other connections are untouched. Billing's "not now" is src/waits/billing-waits.ts.
  */
 export type WaitDecision = { kind: 'wait-in-place' } | { kind: 'park'; untilMs: number };

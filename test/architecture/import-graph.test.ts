@@ -1,8 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, normalize, relative, sep } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { type ImportEdge, importCycles, importEdges } from './import-graph.js';
 
 /**
  * Who may import whom (docs/architecture.md): the emulators are the other side of the wire, so the
@@ -15,38 +15,13 @@ import { describe, expect, it } from 'vitest';
 const ROOT = normalize(join(dirname(fileURLToPath(import.meta.url)), '..', '..'));
 const FOLDERS = ['src', 'jobs', 'connectors', 'operations', 'api', 'console', 'app', 'cli', 'sandbox'];
 
-interface Edge {
-  from: string;
-  to: string;
-}
-
-function tsFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
-    const path = `${dir}/${e.name}`;
-    if (e.isDirectory()) return tsFiles(path);
-    return e.isFile() && e.name.endsWith('.ts') ? [path] : [];
-  });
-}
-
-/** Every relative import of a file (static, re-export and dynamic `import()`), as a repository path. */
-function importsOf(file: string): Edge[] {
-  const info = ts.preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true);
-  return info.importedFiles
-    .map((f) => f.fileName)
-    .filter((spec) => spec.startsWith('.'))
-    .map((spec) => ({
-      from: file,
-      to: relative(ROOT, join(ROOT, dirname(file), spec))
-        .split(sep)
-        .join('/'),
-    }));
-}
-
-const edges = FOLDERS.flatMap(tsFiles).flatMap(importsOf);
+const edges = importEdges(ROOT, FOLDERS);
+/** Import cycles left (each a set of files that import one another, types included); lower it as they go. */
+const CYCLE_BUDGET = 7;
 const under = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
 const product = (path: string) =>
   ['src', 'jobs', 'connectors', 'operations', 'api', 'console', 'app', 'cli'].some((f) => under(path, f));
-const show = (list: Edge[]) => list.map((e) => `${e.from} → ${e.to}`);
+const show = (list: ImportEdge[]) => list.map((e) => `${e.from} → ${e.to}`);
 
 describe('the import graph', () => {
   it('is read from the source (sanity: the files and imports are found)', () => {
@@ -130,5 +105,39 @@ describe('the import graph', () => {
     );
     expect(show([...out, ...into])).toEqual([]);
     expect(edges.some((e) => under(e.from, 'app') && under(e.to, 'console'))).toBe(true);
+  });
+
+  it('counts cycles as strongly connected files, type-only and inline `import()` edges included (sanity)', () => {
+    const graph = [
+      { from: 'a.ts', to: 'b.ts' },
+      { from: 'b.ts', to: 'c.ts' },
+      { from: 'c.ts', to: 'a.ts' },
+      { from: 'c.ts', to: 'd.ts' },
+      { from: 'd.ts', to: 'd.ts' },
+      { from: 'e.ts', to: 'a.ts' },
+    ];
+    expect(importCycles(graph)).toEqual([['a.ts', 'b.ts', 'c.ts'], ['d.ts']]);
+    // A type-only import (`import type { PullRun } from './types.js'`) is an edge.
+    expect(edges).toContainEqual({ from: 'jobs/pull/pull-stream.ts', to: 'jobs/pull/types.ts' });
+  });
+
+  it(`given the product and the sandbox, then at most ${CYCLE_BUDGET} import cycles remain (type imports count: a circle of types is a circle in the design)`, () => {
+    const cycles = importCycles(edges).map((c) => c.join(' ↔ '));
+    expect(cycles.length, cycles.join('\n')).toBeLessThanOrEqual(CYCLE_BUDGET);
+  });
+
+  it('given jobs/, then its root holds only the catalog, the runtime contract and one folder per job (+ admission/)', () => {
+    const root = readdirSync(join(ROOT, 'jobs'), { withFileTypes: true });
+    const files = root.filter((e) => e.isFile()).map((e) => e.name);
+    expect(files.sort()).toEqual(['catalog.ts', 'define-job.ts', 'runtime.ts']);
+    const folders = root.filter((e) => e.isDirectory()).map((e) => e.name);
+    expect(folders.sort()).toEqual(['admission', 'backfill', 'pull', 'reconcile', 'sweep', 'upsert']);
+  });
+
+  it('given a job folder, then its types.ts imports no processor and not the job wrapper (the steps import it instead of their processor)', () => {
+    const bad = edges.filter(
+      (e) => /^jobs\/[^/]+\/types\.ts$/.test(e.from) && (/-processor\.ts$/.test(e.to) || e.to === 'jobs/define-job.ts'),
+    );
+    expect(show(bad)).toEqual([]);
   });
 });

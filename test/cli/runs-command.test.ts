@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrintedRun } from '../../operations/list-runs.js';
 import { DRIFT_KINDS } from '../../jobs/reconcile/drift.js';
-import { ALREADY_RUNNING } from '../../jobs/run-record.js';
+import { ALREADY_RUNNING } from '../../jobs/admission/run-record.js';
 import { utcDate } from '../../src/billing/dates.js';
 import type { RunRecord } from '../../src/pipeline/run-history.js';
 import { type CliRun, expectOneLineError, runCli } from '../support/cli.js';

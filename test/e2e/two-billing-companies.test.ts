@@ -3,7 +3,7 @@ import { runBackfill } from '../../cli/commands/backfill.js';
 import { rebindConnection } from '../../operations/rebind-connection.js';
 import { collectStatus } from '../../operations/collect-status.js';
 import { waitForDrain } from '../../cli/drain.js';
-import { billingCompanyGuardOf } from '../../jobs/billing-company-guard.js';
+import { billingCompanyGuardOf } from '../../jobs/admission/billing-company-guard.js';
 import { runReconcile } from '../../jobs/reconcile/run-reconcile.js';
 import type { Runtime } from '../../jobs/runtime.js';
 import type { WorkerService } from '../../app/worker-service.js';

@@ -3,7 +3,7 @@ import type { BillingBody, MapContext, ReadContext } from '../../src/connector/t
 import type { ZohoEmulator } from '../../sandbox/zoho-books/index.js';
 import { runBackfill } from '../../cli/commands/backfill.js';
 import { waitForDrain } from '../../cli/drain.js';
-import { reconcileFields } from '../../jobs/reconcile-fields.js';
+import { reconcileFields } from '../../jobs/pull/reconcile-fields.js';
 import { compareFields } from '../../jobs/reconcile/compare-fields.js';
 import type { Runtime } from '../../jobs/runtime.js';
 import type { InvoiceRecord } from '../../src/billing/schemas/index.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readBackfillSummary } from '../../jobs/backfill.js';
+import { readBackfillSummary } from '../../jobs/backfill/backfill-processor.js';
 import { runReconcile } from '../../jobs/reconcile/run-reconcile.js';
 import { utcDate } from '../../src/billing/dates.js';
 import { decodeLedgerEntry } from '../../src/pipeline/ledger-entry-codec.js';

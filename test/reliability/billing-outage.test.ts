@@ -8,7 +8,7 @@ import { CONNECTION, type Harness, startHarness, until, UPSERT_PATH } from '../s
  * answers 503 to everything for 4 s in the middle of a sync; the jobs that hit it wait and complete.
  *
  * One record per job (`upsertBatchSize: 1`): the checks count jobs and the attempts of each; a batch's
- * records keep the promise by leaving it as jobs of their own while billing is down (jobs/upsert-batch.ts).
+ * records keep the promise by leaving it as jobs of their own while billing is down (jobs/upsert/upsert-batch-processor.ts).
  */
 const INVOICES = 80;
 const ATTEMPTS = 8;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readBackfillSummary, type BackfillSummary } from '../../jobs/backfill.js';
+import { readBackfillSummary } from '../../jobs/backfill/backfill-processor.js';
+import type { BackfillSummary } from '../../jobs/backfill/types.js';
 import { CONNECTION, type Harness, startHarness } from '../support/harness.js';
 
 /**

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify as toYaml } from 'yaml';
 import { validateSettings } from '../../connectors/registry.js';
-import { enqueueUpserts } from '../../jobs/enqueue-upserts.js';
+import { enqueueUpserts } from '../../jobs/upsert/enqueue-upserts.js';
 import type { Runtime } from '../../jobs/runtime.js';
 import { approvedJob, approveReview } from '../../operations/review-approve.js';
 import { parseConfig } from '../../src/config.js';

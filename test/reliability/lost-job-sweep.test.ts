@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeJobHelpers } from '../../app/job-helpers.js';
 import { runReconcile } from '../../jobs/reconcile/run-reconcile.js';
-import { sweepInFlight } from '../../jobs/sweep.js';
+import { sweepInFlight } from '../../jobs/sweep/sweep-processor.js';
 import { upsertSweepScheduler } from '../../app/worker-service.js';
 import { utcDate } from '../../src/billing/dates.js';
 import { CONNECTION, type Harness, startHarness, until } from '../support/harness.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addBackfill } from '../../jobs/backfill.js';
+import { addBackfill } from '../../jobs/backfill/backfill-processor.js';
 import { maxStartedAttempts } from '../../jobs/catalog.js';
 import type { WorkerService } from '../../app/worker-service.js';
 import { billingKeyId } from '../../src/billing/billing-target.js';

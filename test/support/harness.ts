@@ -37,7 +37,7 @@ import type { Redis } from 'ioredis';
 import type { Service } from '../../app/service.js';
 import type { Role, WorkerService } from '../../app/worker-service.js';
 import { validateSettings } from '../../connectors/registry.js';
-import { addBackfill } from '../../jobs/backfill.js';
+import { addBackfill } from '../../jobs/backfill/backfill-processor.js';
 import { QUEUES } from '../../jobs/catalog.js';
 import type { Runtime } from '../../jobs/runtime.js';
 import type { BillingEmulator } from '../../sandbox/billing/billing-emulator.js';

@@ -1,7 +1,7 @@
 import type { QueueEvents } from 'bullmq';
 import { failedUpsertHelpers } from '../../app/job-helpers.js';
 import type { WorkerService } from '../../app/worker-service.js';
-import { runBacklog } from '../../jobs/backfill.js';
+import { runBacklog } from '../../jobs/backfill/backfill-processor.js';
 import type { Runtime } from '../../jobs/runtime.js';
 import { until } from './until.js';
 

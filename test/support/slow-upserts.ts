@@ -1,5 +1,5 @@
 import { makeJobHelpers } from '../../app/job-helpers.js';
-import { upsertQueueProcessor } from '../../jobs/upsert-batch.js';
+import { upsertQueueProcessor } from '../../jobs/upsert/upsert-batch-processor.js';
 import { CONNECTION, type Harness, until } from './harness.js';
 
 /**

@@ -4,7 +4,7 @@ import { ZohoContactList, ZohoInvoiceList } from '../../connectors/zoho-books/sc
 import { makeJobHelpers } from '../../app/job-helpers.js';
 import type { PullPayload } from '../../jobs/catalog.js';
 import { enqueueAnnounced } from '../../jobs/pull/enqueue-announced.js';
-import type { PullRun } from '../../jobs/pull/pull-stream.js';
+import type { PullRun } from '../../jobs/pull/types.js';
 import { readAnnounced } from '../../jobs/pull/read-announced.js';
 import type { Runtime } from '../../jobs/runtime.js';
 import type { EntityName } from '../../src/connector/entities.js';

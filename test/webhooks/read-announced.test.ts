@@ -3,7 +3,7 @@ import { until } from '../support/until.js';
 import { makeJobHelpers } from '../../app/job-helpers.js';
 import type { PullPayload } from '../../jobs/catalog.js';
 import { enqueueAnnounced } from '../../jobs/pull/enqueue-announced.js';
-import type { PullRun } from '../../jobs/pull/pull-stream.js';
+import type { PullRun } from '../../jobs/pull/types.js';
 import { readAnnounced } from '../../jobs/pull/read-announced.js';
 import { pullStream } from '../../jobs/pull/pull-stream.js';
 import type { Runtime } from '../../jobs/runtime.js';

@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
 import { afterAll, describe, expect, it } from 'vitest';
-import { skipWhileWebhooksCover } from '../../jobs/pull/safety-net-schedule.js';
+import { skipWhileWebhooksCover } from '../../jobs/admission/safety-net-schedule.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { stateKeys } from '../../src/pipeline/keys.js';
 import { SyncStatus } from '../../src/pipeline/sync-status.js';

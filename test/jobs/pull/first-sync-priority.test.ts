@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeJobHelpers } from '../../../app/job-helpers.js';
 import { PRIORITY } from '../../../jobs/catalog.js';
-import { type PullRun, pullStream } from '../../../jobs/pull/pull-stream.js';
+import { pullStream } from '../../../jobs/pull/pull-stream.js';
+import type { PullRun } from '../../../jobs/pull/types.js';
 import type { Runtime } from '../../../jobs/runtime.js';
 import { type Harness, startHarness } from '../../support/harness.js';
 

@@ -39,7 +39,7 @@ describe('given a connection synced 60 days ago, one of whose invoices a billing
     if (!res.ok) throw new Error(`admin ${path}: ${res.status} ${await res.text()}`);
   };
   const scheduledRun = async (): Promise<ScheduledResult> => {
-    // What the reconcile scheduler enqueues (jobs/reconcile.ts, upsertReconcileSchedulers).
+    // What the reconcile scheduler enqueues (jobs/reconcile/reconcile-processor.ts, upsertReconcileSchedulers).
     const job = await p.rt.queues.reconcile.add('reconcile', { connectionId: CONNECTION, lastDays: 2, history: true });
     return (await job.waitUntilFinished(events, 30_000)) as ScheduledResult;
   };
