@@ -4,7 +4,6 @@ import { collectConnections } from '../operations/list-connections.js';
 import { pauseConnection } from '../operations/pause-connection.js';
 import { resumeConnection } from '../operations/resume-connection.js';
 import { syncNow, syncNowEntities } from '../operations/sync-now.js';
-import { FixedWindowLimiter } from '../src/pipeline/fixed-window-limiter.js';
 import type { ApiContext } from './context.js';
 import { ApiError, TooManyRequests } from './errors.js';
 import { defineRoute } from './route.js';
@@ -18,13 +17,7 @@ export const CHECKS_WINDOW_SECONDS = 300;
 
 /** Counts a check of `connection` (whoever asks): 429 beyond CHECKS_PER_CONNECTION in the window. */
 async function takeCheck(ctx: ApiContext, connection: string): Promise<void> {
-  const limiter = new FixedWindowLimiter(
-    ctx.rt.redis,
-    ctx.rt.config.redis.prefix,
-    'connection-check',
-    CHECKS_PER_CONNECTION,
-    CHECKS_WINDOW_SECONDS,
-  );
+  const limiter = ctx.rt.windowLimiter('connection-check', CHECKS_PER_CONNECTION, CHECKS_WINDOW_SECONDS);
   const take = await limiter.take(connection);
   if (!take.allowed)
     throw new TooManyRequests(

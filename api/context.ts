@@ -17,14 +17,14 @@ export interface ApiContext {
   visibleConnections(): ConnectionConfig[];
 }
 
-export function apiContext(rt: Runtime, audit: AuditLog, caller: Caller): ApiContext {
+export function apiContext(rt: Runtime, caller: Caller): ApiContext {
   const sees = (id: string): boolean => {
     if (!rt.config.connections.some((c) => c.id === id)) return false;
     return !caller.companies || caller.companies.has(rt.connection(id).billing.company);
   };
   return {
     rt,
-    audit,
+    audit: rt.audit,
     caller,
     sees,
     connection: (id) => {

@@ -4,9 +4,9 @@ import express, { type Express, type Request, type Response } from 'express';
 import type { Runtime } from '../jobs/runtime.js';
 import { CONSOLE_COOKIE, CSRF_HEADER, callerOf, cookieOf, csrfMatches, sessionOf } from '../api/auth.js';
 import type { AppConfig } from '../src/config.js';
-import { AuditLog } from '../src/pipeline/audit-log.js';
+import type { AuditLog } from '../src/pipeline/audit-log.js';
 import { unexpiredTokens } from '../src/auth/token-expiry.js';
-import { ConsoleSessions } from '../src/pipeline/console-sessions.js';
+import type { ConsoleSessions } from '../src/pipeline/console-sessions.js';
 import { type CredentialGuard, credentialGuardOf } from '../src/http/credential-guard.js';
 import { requestScheme, TrustedProxies } from '../src/http/client-address.js';
 
@@ -129,13 +129,7 @@ const signOut =
  * shows and does goes through the API at /api/v1 with the session cookie (api/auth.ts).
  */
 export function consoleApp(rt: Runtime): express.Router {
-  const prefix = rt.config.redis.prefix;
-  const stores: Stores = {
-    rt,
-    sessions: new ConsoleSessions(rt.redis, prefix, { sealer: rt.tokens.sealer }),
-    guard: credentialGuardOf(rt),
-    audit: AuditLog.of(rt),
-  };
+  const stores: Stores = { rt, sessions: rt.consoleSessions, guard: credentialGuardOf(rt), audit: rt.audit };
   const router = express.Router({ caseSensitive: true, strict: true });
   // /console and /console/ reach here alike: the page's relative links need the slash.
   router.get('/', (req, res) =>

@@ -6,7 +6,6 @@ import { showReview } from '../../operations/review-show.js';
 import { summarizeReview } from '../../operations/review-summary.js';
 import { ENTITY_NAMES, isEntityName } from '../../src/connector/entities.js';
 import { ConfigError } from '../../src/errors/index.js';
-import { AuditLog } from '../../src/pipeline/audit-log.js';
 import type { Runtime } from '../../jobs/runtime.js';
 import { withRuntime } from '../context.js';
 import { requiredOption } from '../required-option.js';
@@ -39,7 +38,7 @@ function line(i: ReviewItem): string {
 
 /** The runtime's parts approving and rejecting use, with the audit log of the deployment. */
 function decisionParts(rt: Runtime) {
-  return { ...rt, audit: AuditLog.of(rt) };
+  return rt;
 }
 
 /** --erp-id (one or several, or comma-separated) or --all, never neither. */
