@@ -1,3 +1,4 @@
+import { AUDITED } from '../operations/audited-actions.js';
 import { z } from 'zod';
 import { checkConnection } from '../operations/check-connection.js';
 import { collectConnections } from '../operations/list-connections.js';
@@ -106,7 +107,7 @@ export const connectionRoutes = [
     path: '/connections/{id}/pause',
     summary: 'Pause a connection in every worker: its jobs are held from their next start until it is resumed',
     role: 'operator',
-    audit: 'connections.pause',
+    audit: AUDITED.pause.action,
     params: Params,
     body: z.object({ reason: z.string().trim().min(1).max(500).optional().describe('why: shown with the pause') }),
     response: z.object({ connection: z.string(), changed: z.boolean(), pause: Pause }),
@@ -115,7 +116,7 @@ export const connectionRoutes = [
       const r = await pauseConnection(ctx.rt, params.id, { by: ctx.caller.name, reason: body.reason });
       return {
         body: { connection: r.connection, changed: r.changed, pause: iso(r.pause) },
-        detail: r.changed ? `paused${body.reason ? `: ${body.reason}` : ''}` : 'already paused',
+        detail: AUDITED.pause.detail(r, body.reason),
       };
     },
   }),
@@ -124,7 +125,7 @@ export const connectionRoutes = [
     path: '/connections/{id}/resume',
     summary: 'Resume a connection: its held jobs are released and each entity is pulled once',
     role: 'operator',
-    audit: 'connections.resume',
+    audit: AUDITED.resume.action,
     params: Params,
     response: z.object({
       connection: z.string(),
@@ -138,7 +139,7 @@ export const connectionRoutes = [
       const { pause, ...r } = await resumeConnection(ctx.rt, params.id);
       return {
         body: { ...r, ...(pause ? { pause: iso(pause) } : {}) },
-        detail: pause ? `resumed; released ${r.released} held job(s)` : 'was not paused',
+        detail: AUDITED.resume.detail({ pause, released: r.released }),
       };
     },
   }),
@@ -147,7 +148,7 @@ export const connectionRoutes = [
     path: '/connections/{id}/sync',
     summary: 'An incremental pull of each entity (or one) now; refused (409) while the connection is paused',
     role: 'operator',
-    audit: 'connections.sync',
+    audit: AUDITED.sync.action,
     params: Params,
     body: z.object({ entity: EntityParam.optional() }),
     status: 202,
@@ -155,8 +156,7 @@ export const connectionRoutes = [
     handle: async (ctx, { params, body }) => {
       const c = ctx.connection(params.id);
       const r = await syncNow(ctx.rt, params.id, syncNowEntities(c, body.entity));
-      if (r.state === 'paused')
-        throw new ApiError(409, 'PAUSED', `connection "${params.id}" is paused: resume it first`);
+      if (r.state === 'paused') throw new ApiError(409, 'PAUSED', AUDITED.sync.paused(params.id));
       const pulls = r.pulls.map(({ entity, jobId }) => ({ entity, jobId }));
       return {
         body: {
@@ -164,7 +164,7 @@ export const connectionRoutes = [
           pulls,
           workers: r.workers === 'none' ? ('none' as const) : ('running' as const),
         },
-        detail: `pulling ${pulls.map((p) => p.entity).join(', ')}`,
+        detail: AUDITED.sync.detail(pulls),
       };
     },
   }),
@@ -175,7 +175,7 @@ export const connectionRoutes = [
     description:
       'Each check costs about 9 vendor calls: a connection may be checked 4 times in 5 minutes through the API (whoever asks); beyond, 429 with Retry-After.',
     role: 'operator',
-    audit: 'connections.check',
+    audit: AUDITED.check.action,
     params: Params,
     response: z.object({
       id: z.string(),
