@@ -40,7 +40,8 @@ export async function withRuntime<T>(
 
 /**
  * The person at the command line as the audit log names them (operations/audited.ts): `--by` where a
- * command takes it, else $USER. Entries from here have status 0 (no HTTP answer).
+ * command takes it, else $USER. Entries from here have status 0 (no HTTP answer). A usage error (exit 2:
+ * a bad option, an unknown connection) is checked before the action and is not one: it is not audited.
  */
 export function cliAuditor(rt: Pick<Runtime, 'audit' | 'logger'>, by?: string): Auditor {
   return { audit: rt.audit, logger: rt.logger, who: by ?? process.env.USER ?? 'erp-sync', via: 'cli' };

@@ -48,6 +48,7 @@ export function registerReconcileResolveCommand(reconcile: Command): void {
       const { connection, config } = cmd.parent!.opts<{ connection: string; config?: string }>();
       await withRuntime(config, async (rt) => {
         const by = o.by ?? process.env.USER ?? 'erp-sync';
+        rt.connection(connection); // an unknown connection is a usage error (exit 2), not an action
         const about = { action: AUDITED.resolve.action, connection, record: `${o.entity}/${o.erpId}` };
         const resolving = () => resolveDrift(rt, connection, o.entity, o.erpId, { by, note: o.note });
         const r = await audited(cliAuditor(rt, by), about, resolving, (x) => resolvedTold(x, { ...o, connection }));

@@ -139,8 +139,11 @@ function registerApprove(review: Command): void {
   ).action(async (o: Opts) =>
     withRuntime(o.config, async (rt) => {
       const by = decidedBy(o);
+      // A usage error (exit 2) is no action: checked before anything is audited.
+      const s = selection(o, 'approve');
+      rt.connection(o.connection);
       const about = { action: AUDITED.approve.action, connection: o.connection };
-      const approve = () => approveReview(rt, selection(o, 'approve'), by);
+      const approve = () => approveReview(rt, s, by);
       const r = await audited(cliAuditor(rt, by), about, approve, (x) => x.told);
       console.log(
         `approved ${r.approved} by ${by}: enqueued for upsert${r.firstSyncApproved ? `; the first sync of ${o.connection} is approved` : ''}${r.notHeld ? ` (${r.notHeld} selected were rejected, not held)` : ''}`,
@@ -160,8 +163,10 @@ function registerReject(review: Command): void {
     .action(async (o: Opts) =>
       withRuntime(o.config, async (rt) => {
         const by = decidedBy(o);
+        const s = selection(o, 'reject');
+        rt.connection(o.connection);
         const about = { action: AUDITED.reject.action, connection: o.connection };
-        const reject = () => rejectReview(rt, selection(o, 'reject'), { by, note: o.note! });
+        const reject = () => rejectReview(rt, s, { by, note: o.note! });
         const r = await audited(cliAuditor(rt, by), about, reject, (x) => x.told);
         console.log(`rejected ${r.rejected} by ${by}${r.notHeld ? ` (${r.notHeld} selected were not held)` : ''}`);
         if (!r.rejected) process.exitCode = 1;
