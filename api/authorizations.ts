@@ -1,3 +1,4 @@
+import { AUDITED } from '../operations/audited-actions.js';
 import { z } from 'zod';
 import {
   AuthorizationRefused,
@@ -64,7 +65,7 @@ export const authorizationRoutes = [
     description:
       "Console sessions only (the `state` is bound to the session). The redirect URI is `http.publicUrl` + `/console/oauth/callback`; the console's callback page finishes it with POST /authorizations/callback.",
     role: 'admin',
-    audit: 'connections.authorize-start',
+    audit: AUDITED.authorizeStart.action,
     params: z.object({ id: ConnectionId }),
     response: z.object({
       connection: z.string(),
@@ -85,7 +86,7 @@ export const authorizationRoutes = [
     description:
       'The state must be one this session started, and works once. One organisation: the tokens are stored, sealed, in place of the old ones. Several (a Xero login with several tenants): nothing is stored; the answer lists them for POST /authorizations/choose.',
     role: 'admin',
-    audit: 'connections.authorize',
+    audit: AUDITED.authorize.action,
     body: z.object({ query: z.string().max(8192).describe("the callback URL's query string, as it came") }),
     response: Answer,
     handle: async (ctx, { body }) => {
@@ -99,7 +100,7 @@ export const authorizationRoutes = [
     path: '/authorizations/choose',
     summary: 'Choose the organisation of a grant that reaches several: its tokens are stored for the connection',
     role: 'admin',
-    audit: 'connections.authorize',
+    audit: AUDITED.authorize.action,
     body: z.object({ state: z.string().min(1).max(200), organisation: z.string().min(1).max(200) }),
     response: Stored,
     handle: async (ctx, { body }) => {

@@ -1,10 +1,10 @@
+import { AUDITED } from '../operations/audited-actions.js';
 import { z } from 'zod';
 import { checkConnection } from '../operations/check-connection.js';
 import { collectConnections } from '../operations/list-connections.js';
 import { pauseConnection } from '../operations/pause-connection.js';
 import { resumeConnection } from '../operations/resume-connection.js';
 import { syncNow, syncNowEntities } from '../operations/sync-now.js';
-import { FixedWindowLimiter } from '../src/pipeline/fixed-window-limiter.js';
 import type { ApiContext } from './context.js';
 import { ApiError, TooManyRequests } from './errors.js';
 import { defineRoute } from './route.js';
@@ -18,13 +18,7 @@ export const CHECKS_WINDOW_SECONDS = 300;
 
 /** Counts a check of `connection` (whoever asks): 429 beyond CHECKS_PER_CONNECTION in the window. */
 async function takeCheck(ctx: ApiContext, connection: string): Promise<void> {
-  const limiter = new FixedWindowLimiter(
-    ctx.rt.redis,
-    ctx.rt.config.redis.prefix,
-    'connection-check',
-    CHECKS_PER_CONNECTION,
-    CHECKS_WINDOW_SECONDS,
-  );
+  const limiter = ctx.rt.windowLimiter('connection-check', CHECKS_PER_CONNECTION, CHECKS_WINDOW_SECONDS);
   const take = await limiter.take(connection);
   if (!take.allowed)
     throw new TooManyRequests(
@@ -143,7 +137,7 @@ export const connectionRoutes = [
     path: '/connections/{id}/pause',
     summary: 'Pause a connection in every worker: its jobs are held from their next start until it is resumed',
     role: 'operator',
-    audit: 'connections.pause',
+    audit: AUDITED.pause.action,
     params: Params,
     body: z.object({ reason: z.string().trim().min(1).max(500).optional().describe('why: shown with the pause') }),
     response: z.object({ connection: z.string(), changed: z.boolean(), pause: Pause }),
@@ -152,7 +146,7 @@ export const connectionRoutes = [
       const r = await pauseConnection(ctx.rt, params.id, { by: ctx.caller.name, reason: body.reason });
       return {
         body: { connection: r.connection, changed: r.changed, pause: iso(r.pause) },
-        detail: r.changed ? `paused${body.reason ? `: ${body.reason}` : ''}` : 'already paused',
+        detail: AUDITED.pause.detail(r, body.reason),
       };
     },
   }),
@@ -161,7 +155,7 @@ export const connectionRoutes = [
     path: '/connections/{id}/resume',
     summary: 'Resume a connection: its held jobs are released and each entity is pulled once',
     role: 'operator',
-    audit: 'connections.resume',
+    audit: AUDITED.resume.action,
     params: Params,
     response: z.object({
       connection: z.string(),
@@ -175,7 +169,7 @@ export const connectionRoutes = [
       const { pause, ...r } = await resumeConnection(ctx.rt, params.id);
       return {
         body: { ...r, ...(pause ? { pause: iso(pause) } : {}) },
-        detail: pause ? `resumed; released ${r.released} held job(s)` : 'was not paused',
+        detail: AUDITED.resume.detail({ pause, released: r.released }),
       };
     },
   }),
@@ -184,7 +178,7 @@ export const connectionRoutes = [
     path: '/connections/{id}/sync',
     summary: 'An incremental pull of each entity (or one) now; refused (409) while the connection is paused',
     role: 'operator',
-    audit: 'connections.sync',
+    audit: AUDITED.sync.action,
     params: Params,
     body: z.object({ entity: EntityParam.optional() }),
     status: 202,
@@ -192,8 +186,7 @@ export const connectionRoutes = [
     handle: async (ctx, { params, body }) => {
       const c = ctx.connection(params.id);
       const r = await syncNow(ctx.rt, params.id, syncNowEntities(c, body.entity));
-      if (r.state === 'paused')
-        throw new ApiError(409, 'PAUSED', `connection "${params.id}" is paused: resume it first`);
+      if (r.state === 'paused') throw new ApiError(409, 'PAUSED', AUDITED.sync.paused(params.id));
       const pulls = r.pulls.map(({ entity, jobId }) => ({ entity, jobId }));
       return {
         body: {
@@ -201,7 +194,7 @@ export const connectionRoutes = [
           pulls,
           workers: r.workers === 'none' ? ('none' as const) : ('running' as const),
         },
-        detail: `pulling ${pulls.map((p) => p.entity).join(', ')}`,
+        detail: AUDITED.sync.detail(pulls),
       };
     },
   }),
@@ -212,7 +205,7 @@ export const connectionRoutes = [
     description:
       'Each check costs about 9 vendor calls: a connection may be checked 4 times in 5 minutes through the API (whoever asks); beyond, 429 with Retry-After.',
     role: 'operator',
-    audit: 'connections.check',
+    audit: AUDITED.check.action,
     params: Params,
     response: z.object({
       id: z.string(),

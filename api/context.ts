@@ -1,6 +1,7 @@
 import type { Runtime } from '../jobs/runtime.js';
 import type { ConnectionConfig } from '../src/config.js';
 import type { AuditLog } from '../src/pipeline/audit-log.js';
+import type { Auditor } from '../operations/audited.js';
 import type { Caller } from './auth.js';
 import { notFound } from './errors.js';
 
@@ -8,6 +9,8 @@ import { notFound } from './errors.js';
 export interface ApiContext {
   rt: Runtime;
   audit: AuditLog;
+  /** The caller as the audit log names it (operations/audited.ts). */
+  auditor: Auditor;
   caller: Caller;
   /** The connection if the caller may see it; else 404, the same answer as for an id that is not configured. */
   connection(id: string): ConnectionConfig;
@@ -17,14 +20,15 @@ export interface ApiContext {
   visibleConnections(): ConnectionConfig[];
 }
 
-export function apiContext(rt: Runtime, audit: AuditLog, caller: Caller): ApiContext {
+export function apiContext(rt: Runtime, caller: Caller): ApiContext {
   const sees = (id: string): boolean => {
     if (!rt.config.connections.some((c) => c.id === id)) return false;
     return !caller.companies || caller.companies.has(rt.connection(id).billing.company);
   };
   return {
     rt,
-    audit,
+    audit: rt.audit,
+    auditor: { audit: rt.audit, logger: rt.logger, who: caller.name, via: 'api' },
     caller,
     sees,
     connection: (id) => {

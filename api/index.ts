@@ -1,9 +1,7 @@
 import express, { type Express, type Request } from 'express';
 import type { Runtime } from '../jobs/runtime.js';
 import { unexpiredTokens } from '../src/auth/token-expiry.js';
-import { AuditLog } from '../src/pipeline/audit-log.js';
 import { credentialGuardOf } from '../src/http/credential-guard.js';
-import { ConsoleSessions } from '../src/pipeline/console-sessions.js';
 import { auditRoutes } from './audit.js';
 import { authorizationRoutes } from './authorizations.js';
 import { authenticate } from './auth.js';
@@ -35,9 +33,8 @@ export function apiRoutes(): AnyRoute[] {
  * (403), then its input (400 with the path), then the operation. JSON in, JSON out, one error shape.
  */
 export function httpApi(rt: Runtime): Express {
-  const audit = AuditLog.of(rt);
   const router = express.Router({ caseSensitive: true, strict: true });
-  const context = (req: Request) => apiContext(rt, audit, req.caller!);
+  const context = (req: Request) => apiContext(rt, req.caller!);
   for (const route of apiRoutes()) mountRoute(router, route, context);
   router.use((req, res) =>
     sendError(res, new ApiError(404, 'NOT_FOUND', `no route ${req.method} ${API_BASE}${req.path}`)),
@@ -49,11 +46,7 @@ export function httpApi(rt: Runtime): Express {
   app.disable('x-powered-by');
   app.use(
     API_BASE,
-    authenticate(
-      () => unexpiredTokens(rt.config.http),
-      new ConsoleSessions(rt.redis, rt.config.redis.prefix, { sealer: rt.tokens.sealer }),
-      credentialGuardOf(rt),
-    ),
+    authenticate(() => unexpiredTokens(rt.config.http), rt.consoleSessions, credentialGuardOf(rt)),
     router,
   );
   app.locals.mounted = mountedOn(router);

@@ -1,3 +1,4 @@
+import { AUDITED } from '../operations/audited-actions.js';
 import { z } from 'zod';
 import { quarantineFixHint } from '../operations/quarantine-fix-hint.js';
 import { showSourceRecord } from '../operations/show-source-record.js';
@@ -167,14 +168,14 @@ export const quarantineRoutes = [
     path: '/quarantine/{connection}/{entity}/{erpId}/replay',
     summary: 'Try one quarantined record again: it leaves quarantine when it syncs',
     role: 'operator',
-    audit: 'quarantine.replay',
+    audit: AUDITED.replay.action,
     params: RecordParams,
     status: 202,
     response: ReplayReport,
     handle: async (ctx, { params }) => {
       const e = await quarantinedRecord(ctx, params);
       const r = await replayQuarantined(ctx.rt, [e]);
-      return { body: r, detail: `replayed (${e.reason})` };
+      return { body: r, detail: AUDITED.replay.detail(e.reason) };
     },
   }),
   defineRoute({
@@ -184,7 +185,7 @@ export const quarantineRoutes = [
     description:
       'With `dryRun` true (the default) nothing changes: the answer says how many records match. Send `dryRun: false` with `expect` set to that count: if the selection changed meanwhile the answer is 409 and nothing is replayed.',
     role: 'operator',
-    audit: 'quarantine.replay-selection',
+    audit: AUDITED.replaySelection.action,
     body: z.object({
       connection: ConnectionId,
       entity: EntityParam.optional(),
@@ -206,7 +207,7 @@ export const quarantineRoutes = [
       if (body.dryRun)
         return {
           body: { connection: body.connection, matched, dryRun: true },
-          detail: `dry run: ${matched} record(s)`,
+          detail: AUDITED.replaySelection.dryRun(matched),
         };
       if (body.expect !== undefined && body.expect !== matched)
         throw new ApiError(
@@ -215,11 +216,10 @@ export const quarantineRoutes = [
           `the selection holds ${matched} record(s) now, not ${body.expect}: count again`,
         );
       const replay = matched ? await replayQuarantined(ctx.rt, selected) : { replayed: 0, reenqueued: 0, repulled: [] };
-      const what = [body.entity, body.reason].filter(Boolean).join(' ');
       return {
         status: 202,
         body: { connection: body.connection, matched, dryRun: false, replay },
-        detail: `replayed ${matched} record(s)${what ? ` (${what})` : ''}`,
+        detail: AUDITED.replaySelection.detail(matched, body.entity, body.reason),
       };
     },
   }),

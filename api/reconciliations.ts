@@ -1,3 +1,4 @@
+import { AUDITED } from '../operations/audited-actions.js';
 import { z } from 'zod';
 import { DRIFT_KINDS } from '../jobs/reconcile/drift.js';
 import { listDrift } from '../operations/list-drift.js';
@@ -86,7 +87,7 @@ export const reconciliationRoutes = [
     description:
       'A window of days (`from` and `to`, in reconcile.timeZone) or the last `lastDays` days; `deep` also reads the source; `repair` re-reads and writes again what a sync can fix. The outcome is in GET /runs?kind=reconcile and GET /reconciliations.',
     role: 'operator',
-    audit: 'reconciliations.run',
+    audit: AUDITED.reconcile.action,
     status: 202,
     body: z.object({
       connection: ConnectionId,
@@ -101,10 +102,9 @@ export const reconciliationRoutes = [
       ctx.connection(body.connection);
       const window = windowOf(body);
       const r = await startReconcile(ctx.rt, body.connection, { ...window, deep: body.deep, repair: body.repair });
-      const span = 'lastDays' in window ? `last ${window.lastDays} day(s)` : `${window.from}..${window.to}`;
       return {
         body: { connection: r.connection, jobId: r.jobId },
-        detail: `reconcile ${span}${body.deep ? ' deep' : ''}${body.repair ? ' repair' : ''}: job ${r.jobId}`,
+        detail: AUDITED.reconcile.detail(window, body, r.jobId),
       };
     },
   }),
@@ -114,7 +114,7 @@ export const reconciliationRoutes = [
     summary:
       'Mark a drifted record that needs a person resolved, with a note: not reported again until the record changes',
     role: 'operator',
-    audit: 'reconciliations.resolve',
+    audit: AUDITED.resolve.action,
     params: z.object({ connection: ConnectionId, entity: EntityParam, erpId: ErpId }),
     body: z.object({ note: z.string().trim().min(1).max(1000).describe('what was done, or why nothing needs doing') }),
     response: z.object({
@@ -130,16 +130,11 @@ export const reconciliationRoutes = [
         by: ctx.caller.name,
         note: body.note,
       });
-      const what = `${params.entity}/${params.erpId} of ${params.connection}`;
-      if (r.state === 'not-drifted') throw notFound(`${what}: the last reconciliation found no drift on it`);
-      if (r.state === 'fixable')
-        throw new ApiError(
-          409,
-          'FIXABLE',
-          `${what}: its drift (${r.kinds.join(', ')}) is fixed by a sync: run a reconciliation with repair`,
-        );
+      const what = AUDITED.resolve.what(params.connection, params.entity, params.erpId);
+      if (r.state === 'not-drifted') throw notFound(AUDITED.resolve.notDrifted(what));
+      if (r.state === 'fixable') throw new ApiError(409, 'FIXABLE', AUDITED.resolve.fixable(what, r.kinds));
       const { state: _s, resolution, ...rest } = r;
-      return { body: { ...rest, resolution: iso(resolution) }, detail: `resolved ${r.kinds.join(', ')}: ${body.note}` };
+      return { body: { ...rest, resolution: iso(resolution) }, detail: AUDITED.resolve.detail(r.kinds, body.note) };
     },
   }),
 ];

@@ -1,3 +1,4 @@
+import { AUDITED } from '../operations/audited-actions.js';
 import { z } from 'zod';
 import { approveReview } from '../operations/review-approve.js';
 import { bodyOf, reviewItem, selectReview } from '../operations/review-list.js';
@@ -57,21 +58,6 @@ const modeOf = (ctx: ApiContext, id: string): string => {
   const r = ctx.connection(id).review;
   return typeof r === 'string' ? r : 'rules';
 };
-
-/**
- * Approving and rejecting audit each decision; over the API the route writes the one audit entry of the
- * call (api/route.ts, refusals included), so the operation's entry is taken as the call's detail.
- */
-function decisionParts(ctx: ApiContext) {
-  const said: { detail?: string } = {};
-  const audit = {
-    append: async (e: { detail?: string }) => {
-      said.detail = e.detail;
-      return '';
-    },
-  };
-  return { parts: { ...ctx.rt, audit }, said };
-}
 
 const Ids = z.array(ErpId).min(1).max(1000);
 
@@ -165,7 +151,7 @@ export const reviewRoutes = [
     description:
       'Each approved record is handed to the upsert queue (202), marked approved by the token; approving again adds no second write. `all: true` with `entity` approves only that entity. 404 when none of the records named is held.',
     role: 'operator',
-    audit: 'review.approve',
+    audit: AUDITED.approve.action,
     status: 202,
     params: z.object({ connection: ConnectionId }),
     body: z.object({
@@ -183,12 +169,11 @@ export const reviewRoutes = [
       ctx.connection(params.connection);
       if (Boolean(body.all) === Boolean(body.erpIds))
         throw new ApiError(400, 'BAD_REQUEST', 'give erpIds (one or more) or all: true, one of them', 'body.erpIds');
-      const { parts, said } = decisionParts(ctx);
       const s = { connection: params.connection, entity: body.entity, erpIds: body.erpIds, all: body.all };
-      const r = await approveReview(parts, s, ctx.caller.name);
+      const { told, ...r } = await approveReview(ctx.rt, s, ctx.caller.name);
       if (body.erpIds && !r.approved)
         throw notFound(`none of the records named is held for review in ${params.connection} (${r.notHeld} rejected)`);
-      return { body: { connection: params.connection, ...r }, detail: said.detail };
+      return { body: { connection: params.connection, ...r }, ...told };
     },
   }),
   defineRoute({
@@ -197,7 +182,7 @@ export const reviewRoutes = [
     summary:
       'Do not write the held records named: each stays rejected, with the note, until the source changes it again',
     role: 'operator',
-    audit: 'review.reject',
+    audit: AUDITED.reject.action,
     params: z.object({ connection: ConnectionId }),
     body: z.object({
       erpIds: Ids.describe('the held records to reject'),
@@ -211,11 +196,10 @@ export const reviewRoutes = [
     }),
     handle: async (ctx, { params, body }) => {
       ctx.connection(params.connection);
-      const { parts, said } = decisionParts(ctx);
       const s = { connection: params.connection, entity: body.entity, erpIds: body.erpIds };
-      const r = await rejectReview(parts, s, { by: ctx.caller.name, note: body.note });
+      const { told, ...r } = await rejectReview(ctx.rt, s, { by: ctx.caller.name, note: body.note });
       if (!r.rejected) throw notFound(`none of the records named is held for review in ${params.connection}`);
-      return { body: { connection: params.connection, ...r }, detail: said.detail };
+      return { body: { connection: params.connection, ...r }, ...told };
     },
   }),
 ];

@@ -1,7 +1,7 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { z } from 'zod';
 import type { ApiRole } from '../src/config.js';
-import type { AuditOutcome } from '../src/pipeline/audit-log.js';
+import { audited, outcomeOfStatus } from '../operations/audited.js';
 import type { ApiContext } from './context.js';
 import { ApiError, apiHeaders, badInput, sendError, toApiError } from './errors.js';
 import { mayAct } from './auth.js';
@@ -16,6 +16,8 @@ export interface Reply<R> {
   detail?: string;
   /** For the audit log: the connection the call was about, when its path and body do not name it. */
   connection?: string;
+  /** For the audit log: the one record the call was about, when its path does not name it (`entity/erpId`). */
+  record?: string;
 }
 
 /**
@@ -71,15 +73,6 @@ function parsePart(where: 'params' | 'query' | 'body', schema: AnyObject | undef
   return r.data;
 }
 
-const OUTCOME: Array<[number, AuditOutcome]> = [
-  [400, 'invalid'],
-  [403, 'refused'],
-  [404, 'not-found'],
-  [409, 'conflict'],
-];
-const outcomeOf = (status: number): AuditOutcome =>
-  status < 300 ? 'ok' : (OUTCOME.find(([s]) => s === status)?.[1] ?? 'failed');
-
 /** The parts of a request that passed their schema: only these name what an audit entry is about. */
 type Parsed = { params?: Record<string, unknown>; body?: Record<string, unknown> };
 
@@ -88,12 +81,18 @@ type Parsed = { params?: Record<string, unknown>; body?: Record<string, unknown>
  * raw path or body: that text is the caller's), and only when the caller may see that connection: a
  * request about another company's connection is recorded without it, so it shows in no company's view.
  */
-function subject(ctx: ApiContext, parsed: Parsed, about?: string): { connection?: string; record?: string } {
+function subject(
+  ctx: ApiContext,
+  parsed: Parsed,
+  about: { connection?: string; record?: string } = {},
+): { connection?: string; record?: string } {
   const p = parsed.params ?? {};
   const named = p.id ?? p.connection ?? parsed.body?.connection;
-  const connection = about ?? (typeof named === 'string' ? named : undefined);
+  const connection = about.connection ?? (typeof named === 'string' ? named : undefined);
   if (!connection || !ctx.sees(connection)) return {};
-  const record = typeof p.entity === 'string' && typeof p.erpId === 'string' ? `${p.entity}/${p.erpId}` : undefined;
+  const record =
+    about.record ??
+    (typeof p.entity === 'string' && typeof p.erpId === 'string' ? `${p.entity}/${p.erpId}` : undefined);
   return { connection, ...(record ? { record: record.slice(0, 200) } : {}) };
 }
 
@@ -126,7 +125,7 @@ async function refuseRole(ctx: ApiContext, route: AnyRoute, req: Request, res: R
 interface Outcome {
   status: number;
   detail?: string;
-  about?: string;
+  about: { connection?: string; record?: string };
   answer: () => void;
 }
 
@@ -147,40 +146,36 @@ async function runRoute(
     const reply = await route.handle(ctx, input);
     const status = reply.status ?? route.status ?? 200;
     const answer = () => void apiHeaders(res.status(status)).json(reply.body);
-    return { status, detail: reply.detail, about: reply.connection, answer };
+    return { status, detail: reply.detail, about: { connection: reply.connection, record: reply.record }, answer };
   } catch (err) {
     const e = toApiError(err);
     if (e.status === 500)
       ctx.rt.logger.error({ err, route: `${route.method.toUpperCase()} ${route.path}` }, 'API request failed');
     const detail = e.status === 400 ? invalidAt(e) : e.message;
-    return { status: e.status, detail, about: e.connection, answer: () => sendError(res, e) };
+    return { status: e.status, detail, about: { connection: e.connection }, answer: () => sendError(res, e) };
   }
 }
 
 /**
  * Mounts a route: role, then input, then the handler. A caller whose role is too low is refused and
- * counted (refusals, apart from the action log). Any other call of a state-changing route is appended
- * to the audit log (who, what, which, outcome) before it is answered, so a 2xx means both the effect and
- * its record are in Redis.
+ * counted (refusals, apart from the action log). Any other call of a state-changing route is one
+ * `audited` action (operations/audited.ts, as the command line's): its entry (who, what, which, outcome,
+ * the handler's detail) is in Redis before the answer, so a 2xx means both the effect and its record are.
  */
 export function mountRoute(router: Router, route: AnyRoute, context: (req: Request) => ApiContext): void {
   const handler: RequestHandler = async (req: Request, res: Response) => {
     const ctx = context(req);
     if (!mayAct(ctx.caller.role, route.role)) return refuseRole(ctx, route, req, res);
     const parsed: Parsed = {};
-    const { status, detail, about, answer } = await runRoute(ctx, route, req, res, parsed);
-    if (route.audit) {
-      const entry = {
-        who: ctx.caller.name,
-        action: route.audit,
-        ...subject(ctx, parsed, about),
-        outcome: outcomeOf(status),
-        status,
-        ...(detail ? { detail: detail.slice(0, 500) } : {}),
-      };
-      await ctx.audit.append(entry);
-      ctx.rt.logger.info(entry, `api: ${route.audit} ${entry.outcome}`);
-    }
+    const run = () => runRoute(ctx, route, req, res, parsed);
+    const { answer } = route.audit
+      ? await audited(ctx.auditor, { action: route.audit }, run, ({ status, detail, about }) => ({
+          ...subject(ctx, parsed, about),
+          outcome: outcomeOfStatus(status),
+          status,
+          detail,
+        }))
+      : await run();
     answer();
   };
   router[route.method](expressPath(route.path), handler);

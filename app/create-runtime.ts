@@ -156,7 +156,7 @@ function pipelineParts(
   const billingClient = billingClients(config, metrics, billingBudget);
   const billing = billingClient(defaultBillingTarget(config));
   const leases = new LeaseKeeper({ logger, metrics });
-  const stores = createStateStores(redis, keys, config, { leases, quotas, tokens, billingBudget });
+  const stores = createStateStores(redis, keys, config, { leases, quotas, tokens, billingBudget, metrics });
   const handles = connectionHandles(config, directory, {
     tokens,
     quotas,

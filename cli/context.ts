@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { validateSettings } from '../connectors/registry.js';
 import { openRuntime } from '../app/create-runtime.js';
 import type { Runtime } from '../jobs/runtime.js';
+import type { Auditor } from '../operations/audited.js';
 import { type AppConfig, loadConfig } from '../src/config.js';
 import { createLogger } from '../src/observability/logger.js';
 
@@ -35,6 +36,15 @@ export async function withRuntime<T>(
     stopExitingOnSignal();
     await rt.close();
   }
+}
+
+/**
+ * The person at the command line as the audit log names them (operations/audited.ts): `--by` where a
+ * command takes it, else $USER. Entries from here have status 0 (no HTTP answer). A usage error (exit 2:
+ * a bad option, an unknown connection) is checked before the action and is not one: it is not audited.
+ */
+export function cliAuditor(rt: Pick<Runtime, 'audit' | 'logger'>, by?: string): Auditor {
+  return { audit: rt.audit, logger: rt.logger, who: by ?? process.env.USER ?? 'erp-sync', via: 'cli' };
 }
 
 /**

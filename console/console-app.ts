@@ -7,9 +7,9 @@ import { apiContext } from '../api/context.js';
 import { companyTimeZone } from '../src/billing/company-time-zone.js';
 import type { AppConfig } from '../src/config.js';
 import { acceptedLocales } from './accept-language.js';
-import { AuditLog } from '../src/pipeline/audit-log.js';
+import type { AuditLog } from '../src/pipeline/audit-log.js';
 import { unexpiredTokens } from '../src/auth/token-expiry.js';
-import { ConsoleSessions } from '../src/pipeline/console-sessions.js';
+import type { ConsoleSessions } from '../src/pipeline/console-sessions.js';
 import { type CredentialGuard, credentialGuardOf } from '../src/http/credential-guard.js';
 import { requestScheme, TrustedProxies } from '../src/http/client-address.js';
 
@@ -75,8 +75,8 @@ interface Stores {
  * see (`zones`), with `zone` for what belongs to no connection (their one zone when they share it, else
  * `billing.timeZone`'s), so every time reads on the company's clock, whatever the reader's own.
  */
-function sessionView({ rt, audit }: Stores, req: Request, caller: Caller, csrf: string) {
-  const visible = apiContext(rt, audit, caller).visibleConnections();
+function sessionView({ rt }: Stores, req: Request, caller: Caller, csrf: string) {
+  const visible = apiContext(rt, caller).visibleConnections();
   const zones = Object.fromEntries(visible.map((c) => [c.id, companyTimeZone(rt.config, c)]));
   const distinct = [...new Set(Object.values(zones))];
   return {
@@ -158,13 +158,7 @@ const signOut =
  * shows and does goes through the API at /api/v1 with the session cookie (api/auth.ts).
  */
 export function consoleApp(rt: Runtime): express.Router {
-  const prefix = rt.config.redis.prefix;
-  const stores: Stores = {
-    rt,
-    sessions: new ConsoleSessions(rt.redis, prefix, { sealer: rt.tokens.sealer }),
-    guard: credentialGuardOf(rt),
-    audit: AuditLog.of(rt),
-  };
+  const stores: Stores = { rt, sessions: rt.consoleSessions, guard: credentialGuardOf(rt), audit: rt.audit };
   const router = express.Router({ caseSensitive: true, strict: true });
   // /console and /console/ reach here alike: the page's relative links need the slash.
   router.get('/', (req, res) =>

@@ -38,6 +38,12 @@ import type { ConnectionState } from '../src/pipeline/connection-state.js';
 import type { WebhookEvents } from '../src/pipeline/webhook-events.js';
 import type { WebhookHealth } from '../src/pipeline/webhook-health.js';
 import type { FreshnessSamples } from '../src/pipeline/freshness-samples.js';
+import type { AuditLog } from '../src/pipeline/audit-log.js';
+import type { ConsoleSessions } from '../src/pipeline/console-sessions.js';
+import type { PendingAuthorizations } from '../src/pipeline/pending-authorizations.js';
+import type { SignInLimiter } from '../src/pipeline/sign-in-limiter.js';
+import type { FixedWindowLimiter } from '../src/pipeline/fixed-window-limiter.js';
+import type { SourceReadCache } from '../src/pipeline/source-read-cache.js';
 import { jobOptions } from './catalog.js';
 
 /** Our state in Redis, one store per concern; every write a store offers is atomic where jobs can race. */
@@ -89,6 +95,18 @@ export interface StateStores {
   webhookHealth: WebhookHealth;
   /** Recent change→billing latencies per connection, shared by every process (`connections`, `status`). */
   freshness: FreshnessSamples;
+  /** What was done through the API, the console and the command line (operations/audited.ts), and the refusals. */
+  audit: AuditLog;
+  /** The console's signed-in sessions. */
+  consoleSessions: ConsoleSessions;
+  /** Wrong tokens counted per client address, shared by the API, the queue UI and the console's sign-in. */
+  signInLimiter: SignInLimiter;
+  /** OAuth consents started from the console and not yet finished. */
+  pendingAuthorizations: PendingAuthorizations;
+  /** Records read from the source for a person, kept a few minutes for every worker. */
+  sourceReads: SourceReadCache<unknown>;
+  /** A limit of `uses` per `windowSeconds`, named in its keys (a person's source reads, the API's checks). */
+  windowLimiter(name: string, uses: number, windowSeconds: number): FixedWindowLimiter;
 }
 
 /**

@@ -28,7 +28,7 @@ async function refusalsOf<T>(connection: string, step: () => Promise<T>): Promis
   }
 }
 
-type AuthorizeRuntime = Pick<Runtime, 'config' | 'redis' | 'tokens' | 'quotas' | 'connection'>;
+type AuthorizeRuntime = Pick<Runtime, 'config' | 'pendingAuthorizations' | 'tokens' | 'quotas' | 'connection'>;
 
 /** Who finishes an authorisation: the console session (its id's sha256) and the token name. */
 export interface AuthorizingSession {
@@ -66,8 +66,7 @@ export interface AuthorizationChoice {
   organisations: Array<GrantOrganisation & { configured: boolean }>;
 }
 
-const pendingOf = (rt: AuthorizeRuntime) =>
-  new PendingAuthorizations(rt.redis, rt.config.redis.prefix, rt.tokens.sealer);
+const pendingOf = (rt: AuthorizeRuntime) => rt.pendingAuthorizations;
 
 function flowOf(rt: AuthorizeRuntime, connection: string) {
   const handle = rt.connection(connection);

@@ -2,7 +2,7 @@ import type { Queue } from 'bullmq';
 import { CREDIT_NOTE_PRIORITY_OFFSET, PRIORITY, type UpsertPayload } from '../jobs/catalog.js';
 import { enqueueUpserts, upsertJobId, type UpsertJob } from '../jobs/upsert/enqueue-upserts.js';
 import type { ConnectionHandle } from '../jobs/runtime.js';
-import type { AuditLog } from '../src/pipeline/audit-log.js';
+import type { Told } from './audited.js';
 import type { InFlight } from '../src/pipeline/in-flight.js';
 import { HISTORY_HASH_CHARS, type RecordHistory } from '../src/pipeline/record-history.js';
 import type { ReviewEntry, ReviewQueue } from '../src/pipeline/review-queue.js';
@@ -16,10 +16,6 @@ export interface ReviewDecisionHelpers {
   queues: { upsert: Pick<Queue, 'addBulk'> };
   /** Each decided record's history gets an `approved` or `rejected` entry (absent: none kept). */
   recordHistory?: Pick<RecordHistory, 'appendMany'>;
-  /** Every decision, with who made it. */
-  audit: Pick<AuditLog, 'append'>;
-  /** The audit entry's status: the HTTP status an API answers with; absent, 0 (the command line). */
-  auditStatus?: number;
 }
 
 export interface ApproveReport {
@@ -29,6 +25,8 @@ export interface ApproveReport {
   notHeld: number;
   /** `first-sync`: the connection's first sync was approved as a whole; its records are written without review from now on. */
   firstSyncApproved: boolean;
+  /** For the audit log (operations/audited.ts): the one record approved, if one, and the records named. */
+  told: Pick<Told, 'record' | 'detail'>;
 }
 
 /** Approved records go to the upsert queue this many at a time. */
@@ -64,16 +62,11 @@ export async function approveReview(
     );
     for (const e of chunk) await rt.review.release(e);
   }
-  await rt.audit.append({
-    who: by,
-    action: 'review.approve',
-    connection: s.connection,
+  const told = {
     ...(held.length === 1 ? { record: `${held[0]!.entity}/${held[0]!.erpId}` } : {}),
-    outcome: 'ok',
-    status: rt.auditStatus ?? 0,
     detail: `${firstSync ? 'first sync approved; ' : ''}approved ${held.length}${named(held)}`,
-  });
-  return { approved: held.length, notHeld: selected.length - held.length, firstSyncApproved: firstSync };
+  };
+  return { approved: held.length, notHeld: selected.length - held.length, firstSyncApproved: firstSync, told };
 }
 
 /** The held version as an upsert job of its own, marked approved (credit notes after invoices, as a pull's). */

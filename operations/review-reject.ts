@@ -1,4 +1,5 @@
 import type { ReviewEntry } from '../src/pipeline/review-queue.js';
+import type { Told } from './audited.js';
 import { named, type ReviewDecisionHelpers, tellDecided } from './review-approve.js';
 import { type ReviewSelection, selectReview } from './review-list.js';
 
@@ -7,6 +8,8 @@ export interface RejectReport {
   rejected: number;
   /** Records selected that were not waiting (rejected already), or replaced by a newer version meanwhile. */
   notHeld: number;
+  /** For the audit log (operations/audited.ts): the one record rejected, if one, the records named and the note. */
+  told: Pick<Told, 'record' | 'detail'>;
 }
 
 /**
@@ -15,7 +18,7 @@ export interface RejectReport {
  * other (src/pipeline/lua/hold-for-review-2.lua), the rejected version never reaches billing.
  */
 export async function rejectReview(
-  rt: Pick<ReviewDecisionHelpers, 'connection' | 'review' | 'recordHistory' | 'audit' | 'auditStatus'>,
+  rt: Pick<ReviewDecisionHelpers, 'connection' | 'review' | 'recordHistory'>,
   s: ReviewSelection & { all?: boolean },
   decision: { by: string; note: string },
 ): Promise<RejectReport> {
@@ -23,14 +26,9 @@ export async function rejectReview(
   const done: ReviewEntry[] = [];
   for (const e of selected.filter((x) => x.state === 'held')) if (await rt.review.reject(e, decision)) done.push(e);
   await tellDecided(rt, done, 'rejected', decision.by, decision.note);
-  await rt.audit.append({
-    who: decision.by,
-    action: 'review.reject',
-    connection: s.connection,
+  const told = {
     ...(done.length === 1 ? { record: `${done[0]!.entity}/${done[0]!.erpId}` } : {}),
-    outcome: 'ok',
-    status: rt.auditStatus ?? 0,
     detail: `rejected ${done.length}${named(done)}: ${decision.note}`,
-  });
-  return { rejected: done.length, notHeld: selected.length - done.length };
+  };
+  return { rejected: done.length, notHeld: selected.length - done.length, told };
 }

@@ -1,14 +1,14 @@
 import type { Runtime } from '../jobs/runtime.js';
 import type { EntityName } from '../src/connector/entities.js';
-import { FixedWindowLimiter, type WindowTake } from '../src/pipeline/fixed-window-limiter.js';
-import { type CachedRead, SourceReadCache } from '../src/pipeline/source-read-cache.js';
+import type { WindowTake } from '../src/pipeline/fixed-window-limiter.js';
+import type { CachedRead, SourceReadCache } from '../src/pipeline/source-read-cache.js';
 import { readSourceRecord, type SourceRecordRead } from './read-source-record.js';
 
 /** Vendor reads one caller may cause by asking for records from the source, per window. */
 export const SOURCE_READS_PER_CALLER = 10;
 export const SOURCE_READS_WINDOW_SECONDS = 60;
 
-type ShowRuntime = Pick<Runtime, 'connection' | 'logger' | 'redis' | 'keys' | 'config'>;
+type ShowRuntime = Pick<Runtime, 'connection' | 'logger' | 'sourceReads' | 'windowLimiter' | 'config'>;
 
 export interface SourceRecordAsk {
   connection: string;
@@ -37,7 +37,8 @@ const inProgress = new Map<string, Promise<CachedRead<SourceRecordRead>>>();
  */
 export async function showSourceRecord(rt: ShowRuntime, ask: SourceRecordAsk): Promise<SourceRecordShown> {
   const { connection, entity, erpId } = ask;
-  const cache = new SourceReadCache<SourceRecordRead>(rt.redis, rt.keys);
+  // The cache holds only what this operation put in it.
+  const cache = rt.sourceReads as SourceReadCache<SourceRecordRead>;
   if (!ask.fresh) {
     const kept = await cache.get(connection, entity, erpId);
     if (kept) return { limited: false, cached: true, ...kept };
@@ -45,13 +46,7 @@ export async function showSourceRecord(rt: ShowRuntime, ask: SourceRecordAsk): P
   const flightKey = `${rt.config.redis.prefix}|${connection}|${entity}|${erpId}`;
   const running = inProgress.get(flightKey);
   if (running) return { limited: false, cached: false, ...(await running) };
-  const limiter = new FixedWindowLimiter(
-    rt.redis,
-    rt.config.redis.prefix,
-    'source-read',
-    SOURCE_READS_PER_CALLER,
-    SOURCE_READS_WINDOW_SECONDS,
-  );
+  const limiter = rt.windowLimiter('source-read', SOURCE_READS_PER_CALLER, SOURCE_READS_WINDOW_SECONDS);
   const take = await limiter.take(ask.caller);
   if (!take.allowed) return { limited: true, ...take };
   const now = ask.now ?? Date.now;

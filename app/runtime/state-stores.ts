@@ -31,6 +31,13 @@ import { WakeLine } from '../../src/pipeline/wake-line.js';
 import { WebhookEvents } from '../../src/pipeline/webhook-events.js';
 import { WebhookHealth } from '../../src/pipeline/webhook-health.js';
 import { FreshnessSamples } from '../../src/pipeline/freshness-samples.js';
+import { AuditLog } from '../../src/pipeline/audit-log.js';
+import { ConsoleSessions } from '../../src/pipeline/console-sessions.js';
+import { PendingAuthorizations } from '../../src/pipeline/pending-authorizations.js';
+import { SignInLimiter } from '../../src/pipeline/sign-in-limiter.js';
+import { FixedWindowLimiter } from '../../src/pipeline/fixed-window-limiter.js';
+import { SourceReadCache } from '../../src/pipeline/source-read-cache.js';
+import type { Metrics } from '../../src/observability/metrics.js';
 import type { StateStores } from '../../jobs/runtime.js';
 
 /** Every state store on the state connection; the ones other parts of the runtime use too are built before and passed in. */
@@ -38,9 +45,16 @@ export function createStateStores(
   redis: Redis,
   keys: StateKeys,
   config: AppConfig,
-  shared: { leases: LeaseKeeper; quotas: Quotas; tokens: TokenStore; billingBudget: BillingBudget },
+  shared: {
+    leases: LeaseKeeper;
+    quotas: Quotas;
+    tokens: TokenStore;
+    billingBudget: BillingBudget;
+    metrics: Pick<Metrics, 'apiRefusals'>;
+  },
 ): StateStores {
-  const { leases, quotas, tokens, billingBudget } = shared;
+  const { leases, quotas, tokens, billingBudget, metrics } = shared;
+  const prefix = config.redis.prefix;
   const recordHistory = new RecordHistory(redis, keys, config.history);
   return {
     ledger: new Ledger(redis, keys),
@@ -78,5 +92,14 @@ export function createStateStores(
     webhookEvents: new WebhookEvents(redis, keys),
     webhookHealth: new WebhookHealth(redis, keys),
     freshness: new FreshnessSamples(redis, keys),
+    audit: new AuditLog(redis, prefix, {
+      retentionDays: config.audit.retentionDays,
+      refusals: { counter: metrics.apiRefusals },
+    }),
+    consoleSessions: new ConsoleSessions(redis, prefix, { sealer: tokens.sealer }),
+    signInLimiter: new SignInLimiter(redis, prefix),
+    pendingAuthorizations: new PendingAuthorizations(redis, prefix, tokens.sealer),
+    sourceReads: new SourceReadCache(redis, keys),
+    windowLimiter: (name, uses, windowSeconds) => new FixedWindowLimiter(redis, prefix, name, uses, windowSeconds),
   };
 }

@@ -9,7 +9,9 @@ import { pauseConnection } from '../../operations/pause-connection.js';
 import { resumeConnection } from '../../operations/resume-connection.js';
 import type { AppConfig } from '../../src/config.js';
 import { ConfigError } from '../../src/errors/index.js';
-import { loadAppConfig, withRuntime } from '../context.js';
+import { AUDITED } from '../../operations/audited-actions.js';
+import { audited } from '../../operations/audited.js';
+import { cliAuditor, loadAppConfig, withRuntime } from '../context.js';
 import { freshnessLine } from '../freshness-line.js';
 import { progressLine } from '../progress-line.js';
 
@@ -117,7 +119,14 @@ export function registerConnectionsCommand(program: Command): void {
   ).action(async (id: string, o: { reason?: string; config?: string }) => {
     configuredConnection(await loadAppConfig(o.config), id);
     await withRuntime(o.config, async (rt) => {
-      const { pause, changed } = await pauseConnection(rt, id, { by: operator(), reason: o.reason });
+      const pausing = () => pauseConnection(rt, id, { by: operator(), reason: o.reason });
+      const told = (r: { changed: boolean }) => ({ detail: AUDITED.pause.detail(r, o.reason) });
+      const { pause, changed } = await audited(
+        cliAuditor(rt),
+        { action: AUDITED.pause.action, connection: id },
+        pausing,
+        told,
+      );
       const since = new Date(pause.since).toISOString();
       if (!changed)
         return void console.log(
@@ -137,7 +146,15 @@ export function registerConnectionsCommand(program: Command): void {
   ).action(async (id: string, o: { config?: string }) => {
     configuredConnection(await loadAppConfig(o.config), id);
     await withRuntime(o.config, async (rt) => {
-      const r = await resumeConnection(rt, id);
+      const about = { action: AUDITED.resume.action, connection: id };
+      const r = await audited(
+        cliAuditor(rt),
+        about,
+        () => resumeConnection(rt, id),
+        (x) => ({
+          detail: AUDITED.resume.detail(x),
+        }),
+      );
       const released = `released ${r.released} held job(s)`;
       if (!r.pause) return void console.log(`${id}: was not paused; ${r.released ? released : 'nothing to resume'}`);
       const pulls = r.pulls.length ? `; pulling ${r.pulls.map((p) => p.entity).join(', ')} now` : '';

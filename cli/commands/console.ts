@@ -1,5 +1,4 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { ConsoleSessions } from '../../src/pipeline/console-sessions.js';
 import { withRuntime } from '../context.js';
 import { requiredOption } from '../required-option.js';
 
@@ -27,7 +26,7 @@ export function registerConsoleCommand(program: Command): void {
     .option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)')
     .action(async (o: { token: string; config?: string }) => {
       await withRuntime(o.config, async (rt) => {
-        const ended = await new ConsoleSessions(rt.redis, rt.config.redis.prefix).endAllOf(o.token);
+        const ended = await rt.consoleSessions.endAllOf(o.token);
         console.log(`${o.token}: ${ended} console session(s) ended; its next sign-in opens a new one`);
       });
     });

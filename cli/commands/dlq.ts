@@ -4,7 +4,9 @@ import { replayQuarantined } from '../../operations/replay-quarantined.js';
 import { selectQuarantined } from '../../operations/select-quarantined.js';
 import { ENTITY_NAMES, isEntityName } from '../../src/connector/entities.js';
 import { ConfigError } from '../../src/errors/index.js';
-import { withRuntime } from '../context.js';
+import { AUDITED } from '../../operations/audited-actions.js';
+import { audited } from '../../operations/audited.js';
+import { cliAuditor, withRuntime } from '../context.js';
 import { requiredOption } from '../required-option.js';
 
 type Opts = { connection: string; entity?: string; erpId?: string; all?: boolean; json?: boolean; config?: string };
@@ -71,7 +73,19 @@ export function registerDlqCommand(program: Command): void {
       withRuntime(o.config, async (rt) => {
         const { inQuarantine, entries } = await selectQuarantined(rt, o);
         if (!entries.length) return void console.log(`nothing to replay: ${noneSelected(inQuarantine, o)}`);
-        const r = await replayQuarantined(rt, entries);
+        const one = o.erpId && entries.length === 1 ? entries[0] : undefined;
+        const about = one
+          ? { action: AUDITED.replay.action, connection: o.connection, record: `${one.entity}/${one.erpId}` }
+          : { action: AUDITED.replaySelection.action, connection: o.connection };
+        const detail = one
+          ? AUDITED.replay.detail(one.reason)
+          : AUDITED.replaySelection.detail(entries.length, o.entity);
+        const r = await audited(
+          cliAuditor(rt),
+          about,
+          () => replayQuarantined(rt, entries),
+          () => ({ detail }),
+        );
         console.log(
           `replayed ${r.replayed}: ${r.reenqueued} re-enqueued for upsert${r.repulled.length ? `, re-pulling ${r.repulled.join(', ')}` : ''}; they leave quarantine when they succeed`,
         );
@@ -85,7 +99,15 @@ export function registerDlqCommand(program: Command): void {
       await withRuntime(o.config, async (rt) => {
         const { inQuarantine, entries } = await selectQuarantined(rt, o);
         if (!entries.length) return void console.log(`nothing to purge: ${noneSelected(inQuarantine, o)}`);
-        const r = await purgeQuarantined(rt, entries);
+        const about = {
+          action: AUDITED.purge.action,
+          connection: o.connection,
+          ...(o.entity && o.erpId ? { record: `${o.entity}/${o.erpId}` } : {}),
+        };
+        const purging = () => purgeQuarantined(rt, entries);
+        const r = await audited(cliAuditor(rt), about, purging, (x) => ({
+          detail: AUDITED.purge.detail(x.purged, o.entity, o.erpId),
+        }));
         console.log(`purged ${r.purged} record(s)`);
       });
     });

@@ -1,7 +1,9 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { resolveDrift } from '../../operations/resolve-drift.js';
+import { resolveDrift, type ResolveDriftResult } from '../../operations/resolve-drift.js';
 import { ENTITY_NAMES, isEntityName } from '../../src/connector/entities.js';
-import { withRuntime } from '../context.js';
+import { AUDITED } from '../../operations/audited-actions.js';
+import { audited, type Told } from '../../operations/audited.js';
+import { cliAuditor, withRuntime } from '../context.js';
 import { requiredOption } from '../required-option.js';
 
 interface ResolveOptions {
@@ -15,6 +17,17 @@ function entityOption(value: string): string {
   if (!isEntityName(value))
     throw new InvalidArgumentError(`--entity must be one of ${ENTITY_NAMES.join(', ')}, got "${value}"`);
   return value;
+}
+
+/** The audit entry of a resolve: the API's words for each ending (not found, a conflict, resolved). */
+function resolvedTold(
+  r: ResolveDriftResult,
+  o: { connection: string; entity: string; erpId: string; note: string },
+): Told {
+  const what = AUDITED.resolve.what(o.connection, o.entity, o.erpId);
+  if (r.state === 'not-drifted') return { outcome: 'not-found', detail: AUDITED.resolve.notDrifted(what) };
+  if (r.state === 'fixable') return { outcome: 'conflict', detail: AUDITED.resolve.fixable(what, r.kinds) };
+  return { detail: AUDITED.resolve.detail(r.kinds, o.note) };
 }
 
 /**
@@ -35,7 +48,10 @@ export function registerReconcileResolveCommand(reconcile: Command): void {
       const { connection, config } = cmd.parent!.opts<{ connection: string; config?: string }>();
       await withRuntime(config, async (rt) => {
         const by = o.by ?? process.env.USER ?? 'erp-sync';
-        const r = await resolveDrift(rt, connection, o.entity, o.erpId, { by, note: o.note });
+        rt.connection(connection); // an unknown connection is a usage error (exit 2), not an action
+        const about = { action: AUDITED.resolve.action, connection, record: `${o.entity}/${o.erpId}` };
+        const resolving = () => resolveDrift(rt, connection, o.entity, o.erpId, { by, note: o.note });
+        const r = await audited(cliAuditor(rt, by), about, resolving, (x) => resolvedTold(x, { ...o, connection }));
         const what = `${connection}/${o.entity}/${o.erpId}`;
         if (r.state === 'resolved') return void console.log(`${what}: ${r.kinds.join(', ')} resolved by ${by}`);
         process.exitCode = 1;

@@ -6,9 +6,9 @@ import { showReview } from '../../operations/review-show.js';
 import { summarizeReview } from '../../operations/review-summary.js';
 import { ENTITY_NAMES, isEntityName } from '../../src/connector/entities.js';
 import { ConfigError } from '../../src/errors/index.js';
-import { AuditLog } from '../../src/pipeline/audit-log.js';
-import type { Runtime } from '../../jobs/runtime.js';
-import { withRuntime } from '../context.js';
+import { AUDITED } from '../../operations/audited-actions.js';
+import { audited } from '../../operations/audited.js';
+import { cliAuditor, withRuntime } from '../context.js';
 import { requiredOption } from '../required-option.js';
 
 type Opts = {
@@ -35,11 +35,6 @@ function line(i: ReviewItem): string {
   const doc = i.number ? `${i.number} ${i.total} ${i.currency}` : '';
   const state = i.state === 'rejected' ? `REJECTED by ${i.by}: ${i.note}` : `held ${new Date(i.since).toISOString()}`;
   return `${i.connection} ${i.entity}/${i.erpId}  ${i.rule.padEnd(16)} ${doc}${i.customer ? `  ${i.customer}` : ''}  ${state}`;
-}
-
-/** The runtime's parts approving and rejecting use, with the audit log of the deployment. */
-function decisionParts(rt: Runtime) {
-  return { ...rt, audit: AuditLog.of(rt) };
 }
 
 /** --erp-id (one or several, or comma-separated) or --all, never neither. */
@@ -144,7 +139,12 @@ function registerApprove(review: Command): void {
   ).action(async (o: Opts) =>
     withRuntime(o.config, async (rt) => {
       const by = decidedBy(o);
-      const r = await approveReview(decisionParts(rt), selection(o, 'approve'), by);
+      // A usage error (exit 2) is no action: checked before anything is audited.
+      const s = selection(o, 'approve');
+      rt.connection(o.connection);
+      const about = { action: AUDITED.approve.action, connection: o.connection };
+      const approve = () => approveReview(rt, s, by);
+      const r = await audited(cliAuditor(rt, by), about, approve, (x) => x.told);
       console.log(
         `approved ${r.approved} by ${by}: enqueued for upsert${r.firstSyncApproved ? `; the first sync of ${o.connection} is approved` : ''}${r.notHeld ? ` (${r.notHeld} selected were rejected, not held)` : ''}`,
       );
@@ -163,7 +163,11 @@ function registerReject(review: Command): void {
     .action(async (o: Opts) =>
       withRuntime(o.config, async (rt) => {
         const by = decidedBy(o);
-        const r = await rejectReview(decisionParts(rt), selection(o, 'reject'), { by, note: o.note! });
+        const s = selection(o, 'reject');
+        rt.connection(o.connection);
+        const about = { action: AUDITED.reject.action, connection: o.connection };
+        const reject = () => rejectReview(rt, s, { by, note: o.note! });
+        const r = await audited(cliAuditor(rt, by), about, reject, (x) => x.told);
         console.log(`rejected ${r.rejected} by ${by}${r.notHeld ? ` (${r.notHeld} selected were not held)` : ''}`);
         if (!r.rejected) process.exitCode = 1;
       }),

@@ -2,7 +2,9 @@ import type { Command } from 'commander';
 import { billingCompanyGuardOf } from '../../jobs/admission/billing-company-guard.js';
 import { type RebindMode, rebindConnection } from '../../operations/rebind-connection.js';
 import { ConfigError } from '../../src/errors/index.js';
-import { withRuntime } from '../context.js';
+import { AUDITED } from '../../operations/audited-actions.js';
+import { audited } from '../../operations/audited.js';
+import { cliAuditor, withRuntime } from '../context.js';
 import { requiredOption } from '../required-option.js';
 
 /** `erp-sync state rebind --connection ID --same-company|--new-company [--yes] [--json]` */
@@ -50,7 +52,11 @@ export function registerStateRebindCommand(
               o.yes,
               `state rebind --same-company keeps the sync state of ${o.connection} for the company its new key belongs to`,
             );
-          const r = await rebindConnection(rt, o.connection, mode);
+          const about = { action: AUDITED.rebind.action, connection: o.connection };
+          const rebinding = () => rebindConnection(rt, o.connection, mode);
+          const r = await audited(cliAuditor(rt), about, rebinding, (x) => ({
+            detail: AUDITED.rebind.detail(x, mode),
+          }));
           if (o.json) return void console.log(JSON.stringify(r, null, 2));
           console.log(
             mode === 'same-company'

@@ -2,7 +2,9 @@ import type { Command } from 'commander';
 import { startWorkers } from '../../app/worker-service.js';
 import { type SyncNowPull, syncNow, syncNowEntities } from '../../operations/sync-now.js';
 import { ENTITY_NAMES } from '../../src/connector/entities.js';
-import { loadAppConfig, withRuntime } from '../context.js';
+import { AUDITED } from '../../operations/audited-actions.js';
+import { audited } from '../../operations/audited.js';
+import { cliAuditor, loadAppConfig, withRuntime } from '../context.js';
 import { requiredOption } from '../required-option.js';
 import { configuredConnection } from './connections.js';
 
@@ -53,7 +55,16 @@ export function registerSyncCommand(program: Command): void {
             },
           }
         : undefined;
-      const r = await syncNow(rt, connection.id, entities, wait);
+      const about = { action: AUDITED.sync.action, connection: connection.id };
+      const r = await audited(
+        cliAuditor(rt),
+        about,
+        () => syncNow(rt, connection.id, entities, wait),
+        (x) =>
+          x.state === 'paused'
+            ? { outcome: 'conflict', detail: AUDITED.sync.paused(connection.id) }
+            : { detail: AUDITED.sync.detail(x.pulls) },
+      );
       if (r.state === 'paused') {
         console.error(
           `erp-sync: connection ${connection.id} is paused since ${new Date(r.pause.since).toISOString()}${r.pause.reason ? ` (${r.pause.reason})` : ''}: ` +

@@ -1,14 +1,13 @@
 import type { Logger } from 'pino';
-import type { Redis } from 'ioredis';
 import type { CredentialRoute, Metrics } from '../observability/metrics.js';
-import { type LimitVerdict, SignInLimiter } from '../pipeline/sign-in-limiter.js';
+import type { LimitVerdict, SignInLimiter } from '../pipeline/sign-in-limiter.js';
 import { clientAddress, TrustedProxies } from './client-address.js';
 import { RefusalLog } from './refusal-log.js';
 
-/** What a guard needs of the running worker: Redis, the live config's proxies, the metrics and the log. */
+/** What a guard needs of the running worker: its sign-in limiter, the live config's proxies, the metrics and the log. */
 export interface GuardedRuntime {
-  redis: Redis;
-  config: { redis: { prefix: string }; http: { trustedProxies: readonly string[] } };
+  signInLimiter: SignInLimiter;
+  config: { http: { trustedProxies: readonly string[] } };
   metrics: Pick<Metrics, 'credentialsRefused'>;
   logger: Logger;
 }
@@ -34,7 +33,7 @@ export class CredentialGuard {
     private readonly rt: GuardedRuntime,
     options: { limiter?: SignInLimiter; now?: () => number } = {},
   ) {
-    this.limiter = options.limiter ?? new SignInLimiter(rt.redis, rt.config.redis.prefix);
+    this.limiter = options.limiter ?? rt.signInLimiter;
     this.log = new RefusalLog(rt.logger, options.now);
   }
 

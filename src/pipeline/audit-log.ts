@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { readStream } from './audit-stream.js';
-import { RefusalLog, type RefusalCounter, type RefusalLogOptions } from './refusal-log.js';
+import { RefusalLog, type RefusalLogOptions } from './refusal-log.js';
 
 /** What became of a state-changing request. */
 export const AUDIT_OUTCOMES = ['ok', 'refused', 'not-found', 'invalid', 'conflict', 'failed'] as const;
@@ -65,18 +65,6 @@ export class AuditLog {
     this.key = `${prefix}:audit`;
     this.retentionDays = options.retentionDays ?? AUDIT_RETENTION_DAYS;
     this.refusals = new RefusalLog(redis, prefix, options.refusals);
-  }
-
-  /** The audit log of a deployment: its prefix and retention from the config, refusals counted in its metrics. */
-  static of(rt: {
-    redis: Redis;
-    config: { redis: { prefix: string }; audit: { retentionDays: number } };
-    metrics?: { apiRefusals: RefusalCounter };
-  }): AuditLog {
-    return new AuditLog(rt.redis, rt.config.redis.prefix, {
-      retentionDays: rt.config.audit.retentionDays,
-      refusals: { ...(rt.metrics ? { counter: rt.metrics.apiRefusals } : {}) },
-    });
   }
 
   /** Appends an entry of what was done; resolves once Redis has it. */

@@ -11,8 +11,8 @@ describe('finishing an authorisation from another console session', () => {
   const redis = connect();
   const sealer = TokenSealer.plain();
   const pending = new PendingAuthorizations(redis, prefix, sealer);
-  // Only what taking a pending authorisation touches: the state Redis, its prefix, the sealer.
-  const rt = { redis, config: { redis: { prefix } }, tokens: { sealer } } as unknown as Runtime;
+  // Only what taking a pending authorisation touches: the runtime's pending authorisations.
+  const rt = { pendingAuthorizations: pending } as unknown as Runtime;
   afterAll(async () => {
     await dropPrefix(redis, prefix);
     await redis.quit();

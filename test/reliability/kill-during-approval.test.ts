@@ -8,7 +8,8 @@ import { enqueueUpserts } from '../../jobs/upsert/enqueue-upserts.js';
 import type { Runtime } from '../../jobs/runtime.js';
 import { approvedJob, approveReview } from '../../operations/review-approve.js';
 import { parseConfig } from '../../src/config.js';
-import { AuditLog } from '../../src/pipeline/audit-log.js';
+import { AUDITED } from '../../operations/audited-actions.js';
+import { audited } from '../../operations/audited.js';
 import { type ChildWorker, spawnChildWorker } from '../support/child-worker.js';
 import { CONNECTION, type Harness, startHarness, until, UPSERT_PATH } from '../support/harness.js';
 import { type HttpGate, startHttpGate } from '../support/http-gate.js';
@@ -80,8 +81,16 @@ describe('given a connection with review: all whose history is held, when the wo
       rt,
       held.map((e) => approvedJob(e, 'erin')),
     );
-    const audit = new AuditLog(rt.redis, rt.config.redis.prefix);
-    const r = await approveReview({ ...rt, audit }, { connection: CONNECTION, all: true }, 'erin');
+    const audit = rt.audit;
+    const all = { connection: CONNECTION, all: true };
+    const by = { audit, logger: rt.logger, who: 'erin', via: 'test' };
+    const approval = { action: AUDITED.approve.action, connection: CONNECTION };
+    const r = await audited(
+      by,
+      approval,
+      () => approveReview(rt, all, 'erin'),
+      (x) => x.told,
+    );
     expect(r.approved).toBe(held.length);
     const queued = await rt.queues.upsert.getJobs(['wait', 'prioritized', 'delayed']);
     expect(queued).toHaveLength(held.length);

@@ -12,7 +12,8 @@ import { showReview } from '../../../operations/review-show.js';
 import { summarizeReview } from '../../../operations/review-summary.js';
 import { parseConfig } from '../../../src/config.js';
 import { dec } from '../../../src/mapping/money.js';
-import { AuditLog } from '../../../src/pipeline/audit-log.js';
+import { AUDITED } from '../../../operations/audited-actions.js';
+import { audited } from '../../../operations/audited.js';
 import { CONNECTION, type Harness, startHarness } from '../../support/harness.js';
 
 /**
@@ -40,8 +41,21 @@ async function heldGauge(rt: Runtime): Promise<Record<string, number>> {
   );
 }
 
-/** What approving and rejecting use, with the deployment's audit log. */
-const decisions = (rt: Runtime) => ({ ...rt, audit: new AuditLog(rt.redis, rt.config.redis.prefix) });
+/** A person's decision, written to the deployment's audit log as every front end writes it (operations/audited.ts). */
+const approve = (rt: Runtime, s: Parameters<typeof approveReview>[1], by: string) =>
+  audited(
+    { audit: rt.audit, logger: rt.logger, who: by, via: 'test' },
+    { action: AUDITED.approve.action, connection: s.connection },
+    () => approveReview(rt, s, by),
+    (r) => r.told,
+  );
+const reject = (rt: Runtime, s: Parameters<typeof rejectReview>[1], decision: { by: string; note: string }) =>
+  audited(
+    { audit: rt.audit, logger: rt.logger, who: decision.by, via: 'test' },
+    { action: AUDITED.reject.action, connection: s.connection },
+    () => rejectReview(rt, s, decision),
+    (r) => r.told,
+  );
 
 /** Invoices the source lets us edit (issued, unpaid, not void). */
 function editable(p: Harness): string[] {
@@ -120,7 +134,7 @@ describe('given a connection with review: all', () => {
     const { mapped } = await p.expectedInvoices();
     expect(bodyOf(after)).toEqual(JSON.parse(JSON.stringify(mapped.get(id)!.body)));
 
-    const r = await approveReview(decisions(rt), { connection: CONNECTION, erpIds: [id] }, 'alice');
+    const r = await approve(rt, { connection: CONNECTION, erpIds: [id] }, 'alice');
     expect(r).toMatchObject({ approved: 1, notHeld: 0, firstSyncApproved: false });
     await p.waitForDrain();
     expect([...p.billingInvoices().keys()]).toEqual([id]);
@@ -130,13 +144,13 @@ describe('given a connection with review: all', () => {
 
   it('when every held record of the connection is approved, then billing gets each once, the queue empties, and the audit log says who', async () => {
     const held = (await rt.review.list(CONNECTION)).length;
-    const r = await approveReview(decisions(rt), { connection: CONNECTION, all: true }, 'bob');
+    const r = await approve(rt, { connection: CONNECTION, all: true }, 'bob');
     expect(r.approved).toBe(held);
     await p.waitForDrain();
     expect((await p.compareWithSource()).problems).toEqual([]);
     expect(await rt.review.list(CONNECTION)).toEqual([]);
     expect(await heldGauge(rt)).toEqual({});
-    const audit = await new AuditLog(rt.redis, rt.config.redis.prefix).list({ limit: 10 });
+    const audit = await rt.audit.list({ limit: 10 });
     expect(audit.map((a) => [a.action, a.who, a.connection])).toEqual([
       ['review.approve', 'bob', CONNECTION],
       ['review.approve', 'alice', CONNECTION],
@@ -156,12 +170,8 @@ describe('given a connection with review: all', () => {
     const written = await rt.ledger.get(CONNECTION, 'invoices', id);
     expect(written!.version < held.version).toBe(true);
 
-    const r = await rejectReview(
-      decisions(rt),
-      { connection: CONNECTION, erpIds: [id] },
-      { by: 'carol', note: 'wrong customer' },
-    );
-    expect(r).toEqual({ rejected: 1, notHeld: 0 });
+    const r = await reject(rt, { connection: CONNECTION, erpIds: [id] }, { by: 'carol', note: 'wrong customer' });
+    expect(r).toMatchObject({ rejected: 1, notHeld: 0 });
     // The same version read again stays rejected and unwritten.
     const posts = billingPosts(p);
     await p.rt.checkpoints.rewindCheckpoint(
@@ -191,7 +201,7 @@ describe('given a connection with review: all', () => {
     expect(again.hash).not.toBe(held.hash);
     expect(again.version >= held.version).toBe(true);
     expect(billingPosts(p)).toBe(posts);
-    const audit = await new AuditLog(rt.redis, rt.config.redis.prefix).list({ limit: 1 });
+    const audit = await rt.audit.list({ limit: 1 });
     expect(audit[0]).toMatchObject({ action: 'review.reject', who: 'carol', record: `invoices/${id}` });
   });
 });
@@ -279,7 +289,7 @@ describe('given a new connection with review: first-sync', () => {
   });
 
   it('when the first sync is approved at once, then billing gets it all, and later changes are written without review', async () => {
-    const r = await approveReview(decisions(rt), { connection: CONNECTION, all: true }, 'dave');
+    const r = await approve(rt, { connection: CONNECTION, all: true }, 'dave');
     expect(r.firstSyncApproved).toBe(true);
     await p.waitForDrain();
     expect((await p.compareWithSource()).problems).toEqual([]);
