@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { CHANGE_TO_BILLING_SLOW_P99_SECONDS } from '../../src/observability/change-to-billing-slow.js';
 import { FRESHNESS_SAMPLE_CAP, FRESHNESS_WINDOW_MS, FreshnessSamples } from '../../src/pipeline/freshness-samples.js';
 import { stateKeys } from '../../src/pipeline/keys.js';
 import { connect, dropPrefix, testPrefix } from '../support/redis.js';
@@ -18,7 +19,13 @@ describe('FreshnessSamples', () => {
   });
 
   it('given no change written, then its percentiles are null', async () => {
-    expect(await one.read('c-none')).toEqual({ p50Seconds: null, p99Seconds: null, samples: 0, windowSeconds: 3600 });
+    expect(await one.read('c-none')).toEqual({
+      p50Seconds: null,
+      p99Seconds: null,
+      samples: 0,
+      windowSeconds: 3600,
+      alertAboveSeconds: CHANGE_TO_BILLING_SLOW_P99_SECONDS,
+    });
   });
 
   it('given latencies written by two processes, when read, then p50 and p99 are over both', async () => {
