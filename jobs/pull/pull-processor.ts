@@ -2,6 +2,7 @@ import { DelayedError, type Job, RateLimitError } from 'bullmq';
 import type { Logger } from 'pino';
 import { ParkedError, TransientError } from '../../src/errors/index.js';
 import { withQuotaWaitPolicy } from '../../src/pipeline/quota-wait-policy.js';
+import { decidePullRunning } from '../../src/waits/pull-running-waits.js';
 import { decideVendorFailure, historyLane } from '../../src/waits/vendor-waits.js';
 import { defer } from '../admission/defer.js';
 import { PullPayload, QUEUES } from '../catalog.js';
@@ -28,11 +29,12 @@ export function pullProcessor(rt: PullHelpers) {
       run.windowKey || data.webhook
         ? async () => {}
         : await rt.locks.tryAcquireIncrementalPull(run.conn, run.entity, `job-${job.id}`);
-    if (!releasePull && data.waitForRunning && token !== undefined) {
-      // A repair's pull must read after the rewind: come back once the running pull is done, without using an attempt.
-      return await defer(job, token, { reason: 'pull-running', at: Date.now() + 1_000 });
-    }
     if (!releasePull) {
+      // A repair's pull must read after the rewind: it comes back once the running pull is done, without
+      // using an attempt; any other pull skips (src/waits/pull-running-waits.ts).
+      const wait = decidePullRunning(data.waitForRunning === true, token !== undefined, Date.now());
+      if (wait.kind === 'wait' && token !== undefined)
+        return await defer(job, token, { reason: 'pull-running', at: wait.untilMs });
       log.info('an incremental pull of this stream is already running; skipped');
       return { pulled: 0, enqueued: 0, unchanged: 0, quarantined: 0, deleted: 0, pages: 0, cursor: null };
     }

@@ -5,6 +5,7 @@ import type { StateKeys } from './keys.js';
 import { LuaScript } from './lua-script.js';
 import { currentQuotaWaitPolicy, type QuotaWaitPolicy } from './quota-wait-policy.js';
 import { ParkedError } from '../errors/index.js';
+import { calendarMonth, decideAppMonthSpent } from '../waits/app-month-waits.js';
 import { decideQuotaSlot, quotaLaneRule } from '../waits/vendor-waits.js';
 
 export interface QuotaLimits {
@@ -32,14 +33,8 @@ const OBSERVE = LuaScript.load('observe-quota-2');
 const PARK = LuaScript.load('park-connection-1');
 const TAKE_MONTH = LuaScript.load('take-month-call-1');
 
-/** `2026-11`: the UTC calendar month of an instant, and when it ends. */
-export function calendarMonth(now: number): { month: string; endsAt: number } {
-  const d = new Date(now);
-  return {
-    month: d.toISOString().slice(0, 7),
-    endsAt: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1),
-  };
-}
+/** The UTC calendar month an app's calls are counted in (its rule: src/waits/app-month-waits.ts). */
+export { calendarMonth };
 
 /** Waits `ms` (or until `signal` aborts): injectable, so tests drive waits without sleeping. */
 export type Wait = (ms: number, signal?: AbortSignal) => Promise<unknown>;
@@ -172,6 +167,7 @@ export class Quotas {
   /**
    * Counts the call just granted against its app's month; when the month is spent, gives the slot back,
    * parks the connection until the month ends (every job of it then waits, as on a spent day) and throws.
+   * The park is decided in src/waits/app-month-waits.ts.
    */
   private async takeMonthCall(connection: string, month: { app: string; budget: number }, lease: string, now: number) {
     const { month: m, endsAt } = calendarMonth(now);
@@ -181,11 +177,10 @@ export class Quotas {
       [month.budget, endsAt + 7 * 86_400_000],
     )) as number;
     if (n >= 0) return;
+    const wait = decideAppMonthSpent(month.app, month.budget, now);
     await this.redis.zrem(this.keys.quotaConcurrency(connection), lease);
-    await this.park(connection, endsAt);
-    throw new ParkedError(connection, endsAt, {
-      why: `app ${month.app} spent its ${month.budget} calls of ${m}; the vendor would block every company of the app until the month ends`,
-    });
+    await this.park(connection, wait.untilMs);
+    throw new ParkedError(connection, wait.untilMs, { why: wait.why });
   }
 
   /** Calls an app made in the calendar month of `now` (UTC), every connection of it together. */
