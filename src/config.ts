@@ -3,9 +3,12 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { OriginSource } from './billing/schemas/index.js';
 import { billingTargetIssues } from './billing/billing-target.js';
+import type { ConfigIssue } from './config-issue.js';
 import { Entity, System } from './connector/entities.js';
 import { ConfigError } from './errors/index.js';
 import { isAddressOrRange } from './http/client-address.js';
+
+export type { ConfigIssue } from './config-issue.js';
 
 /**
  * The one config schema. A YAML file, `${VAR}` / `${VAR:-default}` interpolated from the environment
@@ -411,15 +414,6 @@ function webhookIssues(config: AppConfig): ConfigIssue[] {
       message: `must differ from http.port (${config.http.port}): the listener has its own port`,
     },
   ];
-}
-
-/** Problems found in the config: where (path segments) and what, never the value. */
-export interface ConfigIssue {
-  path: string[];
-  message: string;
-  /** zod's issue code and, for `invalid_type`, the expected type: lets `${VAR}` values be coerced. */
-  code?: string;
-  expected?: string;
 }
 
 /** zod issues as config issues; an unknown key is reported at its own path ("billing.apiKye: unknown key"). */

@@ -1,5 +1,4 @@
 import type {
-  AttachmentPurpose,
   CreditNoteInput,
   CustomerDetails,
   InvoiceInput,
@@ -12,6 +11,10 @@ import { outstandingOf } from './invoice-record.js';
 import { sum } from '../kit/minor-units.js';
 import { sameContent } from './same-content.js';
 import { seedBillingSetup, type SetupData } from './seed.js';
+import type { StoredAttachment, StoredInvoice } from './stored-invoice.js';
+
+// Re-exported: the emulator's modules import the stored shapes from the store.
+export type { StoredAttachment, StoredInvoice } from './stored-invoice.js';
 
 /**
  * The emulator's in-memory state, scoped by company for everything. Sized for 200,000+ invoices per
@@ -19,38 +22,6 @@ import { seedBillingSetup, type SetupData } from './seed.js';
  * sort index by (invoiceDate, creation order) that is rebuilt lazily only after an insert or an
  * invoiceDate change. No per-upsert work is proportional to the number of invoices.
  */
-
-export interface StoredAttachment {
-  id: string;
-  filename: string;
-  url: string;
-  purpose: AttachmentPurpose;
-  createdAtMs: number;
-}
-
-export interface StoredInvoice {
-  /** Position in the company's creation-order array. */
-  readonly seq: number;
-  /** Service id, `inv_<n>` (n global, increasing with creation). */
-  readonly id: string;
-  input: InvoiceInput;
-  lifecycleStatus: LifecycleStatus;
-  createdAtMs: number;
-  updatedAtMs: number;
-  /** UTC date parts of createdAt/updatedAt, kept for fast date-range filters. */
-  createdDate: string;
-  updatedDate: string;
-  /** Derived on every write (A11). */
-  outstanding: number;
-  /** Sort key part derived from invoiceDate (day number; missing date = earliest). */
-  invoiceDay: number;
-  /** Copy of input.invoiceOriginSource: the reconciliation filter reads it on every invoice. */
-  originSource: string;
-  /** creditNoteId → amount applied to this invoice (A20). */
-  creditNotes?: Map<string, number>;
-  creditNoteAdjusted: number;
-  attachments: StoredAttachment[];
-}
 
 export interface StoredCreditNote {
   readonly id: string;

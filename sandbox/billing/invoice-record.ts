@@ -1,5 +1,5 @@
 import type { InvoiceInput, InvoiceStatus, PaymentStatus } from '../../src/billing/schemas/index.js';
-import type { StoredInvoice } from './billing-store.js';
+import type { StoredInvoice } from './stored-invoice.js';
 import { formatServiceTimestamp } from './service-timestamp.js';
 import { minus } from '../kit/minor-units.js';
 

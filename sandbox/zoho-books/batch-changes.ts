@@ -1,12 +1,25 @@
 import type { ChangeEntity, ChangeOp, RecordedChange } from '../kit/change-feed.js';
 import type { RecordKind } from './apply-mutation.js';
-import { renderContactDetail, NO_RECEIVABLES } from './render-contact.js';
+import { renderContactDetail, NO_RECEIVABLES, type Receivables } from './render-contact.js';
+import type { RenderContext } from './render-context.js';
 import { renderCreditNoteDetail } from './render-credit-note.js';
 import { renderInvoiceDetail } from './render-invoice.js';
 import type { ContactRecord, CreditNoteRecord, InvoiceRecord } from './store-records.js';
-import type { ZohoDataStore } from './zoho-data-store.js';
 
 type AnyRecord = InvoiceRecord | CreditNoteRecord | ContactRecord;
+
+/**
+ * What a batch's changes are read from: the parts of ZohoDataStore used here, declared here so that the
+ * store (which calls batchChanges) and this file do not import each other.
+ */
+interface ChangeSource {
+  readonly organizationId: string;
+  readonly invoiceMap: ReadonlyMap<string, InvoiceRecord>;
+  readonly creditNoteMap: ReadonlyMap<string, CreditNoteRecord>;
+  readonly contactMap: ReadonlyMap<string, ContactRecord>;
+  readonly render: RenderContext;
+  receivables(contactId?: string): Map<string, Receivables>;
+}
 
 const ENTITY: Record<RecordKind, ChangeEntity> = {
   invoice: 'invoices',
@@ -20,7 +33,7 @@ const ENTITY: Record<RecordKind, ChangeEntity> = {
  * to an invoice edits the invoice too, as Zoho's Edited trigger sees it.
  */
 export function batchChanges(
-  store: ZohoDataStore,
+  store: ChangeSource,
   touched: Iterable<{ kind: RecordKind; id: string; before: AnyRecord | undefined }>,
   now: number,
 ): RecordedChange[] {
@@ -48,7 +61,7 @@ export function batchChanges(
   return out;
 }
 
-function mapOf(store: ZohoDataStore, kind: RecordKind): Map<string, AnyRecord> {
+function mapOf(store: ChangeSource, kind: RecordKind): ReadonlyMap<string, AnyRecord> {
   return kind === 'invoice' ? store.invoiceMap : kind === 'creditnote' ? store.creditNoteMap : store.contactMap;
 }
 
@@ -57,7 +70,7 @@ function statusOf(r: AnyRecord): string {
 }
 
 /** The record as `GET /<module>/{id}` shows it: what the workflow webhook's default payload carries. */
-function render(store: ZohoDataStore, kind: RecordKind, r: AnyRecord): Record<string, unknown> {
+function render(store: ChangeSource, kind: RecordKind, r: AnyRecord): Record<string, unknown> {
   if (kind === 'invoice') return renderInvoiceDetail(r as InvoiceRecord, store.render);
   if (kind === 'creditnote') return renderCreditNoteDetail(r as CreditNoteRecord, store.render);
   const c = r as ContactRecord;

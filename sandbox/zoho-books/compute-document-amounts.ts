@@ -1,6 +1,15 @@
 import { allocate, mulDivRounded, percentOf } from '../kit/minor-units.js';
 import type { Discount, DocumentTerms } from './store-records.js';
 import type { TaxCatalog } from './tax-catalog.js';
+import type { ComponentAmount, DocumentAmounts, LineAmounts } from './document-amounts.js';
+
+export type { ComponentAmount, DocumentAmounts, LineAmounts } from './document-amounts.js';
+
+function discountOf(base: number, discount: Discount | null): number {
+  if (!discount) return 0;
+  const amount = discount.kind === 'percent' ? percentOf(base, discount.basisPoints) : discount.minor;
+  return Math.min(Math.max(amount, 0), base);
+}
 
 /**
  * The one place invoice and credit-note amounts are computed, in integer minor units:
@@ -16,41 +25,6 @@ import type { TaxCatalog } from './tax-catalog.js';
  *   taxes[]         = Σ per component;  tax_total = Σ taxes[]
  *   total           = sub_total − entity discount + tax_total + shipping_charge + adjustment
  */
-export interface ComponentAmount {
-  tax_id: string;
-  tax_name: string;
-  amountMinor: number;
-}
-
-export interface LineAmounts {
-  grossMinor: number;
-  discountMinor: number;
-  itemTotalMinor: number;
-  entityDiscountShareMinor: number;
-  taxableMinor: number;
-  taxes: ComponentAmount[];
-}
-
-export interface DocumentAmounts {
-  lines: LineAmounts[];
-  subTotalMinor: number;
-  /** Σ line discounts (item_level). */
-  lineDiscountMinor: number;
-  /** The entity-level discount (0 for item_level). */
-  entityDiscountMinor: number;
-  taxes: ComponentAmount[];
-  taxTotalMinor: number;
-  shippingMinor: number;
-  adjustmentMinor: number;
-  totalMinor: number;
-}
-
-function discountOf(base: number, discount: Discount | null): number {
-  if (!discount) return 0;
-  const amount = discount.kind === 'percent' ? percentOf(base, discount.basisPoints) : discount.minor;
-  return Math.min(Math.max(amount, 0), base);
-}
-
 export function computeDocumentAmounts(doc: DocumentTerms, taxes: TaxCatalog): DocumentAmounts {
   const itemLevel = doc.discount_type === 'item_level';
   const partial = doc.lines.map((line) => {

@@ -1,4 +1,4 @@
-import type { DocumentAmounts } from './compute-document-amounts.js';
+import type { DocumentAmounts } from './document-amounts.js';
 import { convertMinor, toAmount } from '../kit/minor-units.js';
 import type {
   AddressRecord,

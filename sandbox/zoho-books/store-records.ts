@@ -2,7 +2,7 @@
  * The sandbox's internal records. Money is held in integer minor units and rendered to Zoho's wire shape
  * on every response (see render-*.ts), so every printed amount is derived from one consistent source.
  */
-import type { DocumentAmounts } from './compute-document-amounts.js';
+import type { DocumentAmounts } from './document-amounts.js';
 
 export type CurrencyCode = 'INR' | 'USD' | 'EUR';
 

@@ -1,5 +1,24 @@
 import { createHash } from 'node:crypto';
-import type { AppConfig, ConfigIssue, ConnectionConfig } from '../config.js';
+import type { ConfigIssue } from '../config-issue.js';
+
+/**
+ * The parts of the config a billing target is read from: `billing` (AppConfig's) and
+ * `connections[].billing` (ConnectionConfig's), declared here so that config.ts, which runs
+ * billingTargetIssues while it validates, and this file do not import each other.
+ */
+export interface DefaultBilling {
+  billing: { apiKey: string; attachmentKey?: string | undefined; baseCurrency: string; company?: string | undefined };
+}
+export interface ConnectionBilling {
+  billing?:
+    | {
+        apiKey?: string | undefined;
+        attachmentKey?: string | undefined;
+        baseCurrency?: string | undefined;
+        company?: string | undefined;
+      }
+    | undefined;
+}
 
 /**
  * Which billing company a connection writes to, and with which keys. The service ties every request to
@@ -34,7 +53,7 @@ export function fingerprintCompany(apiKey: string): string {
 }
 
 /** The default billing company (`billing`): what a connection without its own keys writes to, and the outage probe asks. */
-export function defaultBillingTarget(config: Pick<AppConfig, 'billing'>): BillingTarget {
+export function defaultBillingTarget(config: DefaultBilling): BillingTarget {
   const b = config.billing;
   return {
     apiKey: b.apiKey,
@@ -47,7 +66,7 @@ export function defaultBillingTarget(config: Pick<AppConfig, 'billing'>): Billin
 
 type Resolved = BillingTarget & { sameCompanyAsDefault: boolean; baseCurrencyGiven: boolean };
 
-function resolve(config: Pick<AppConfig, 'billing'>, c: Pick<ConnectionConfig, 'billing'>): Resolved {
+function resolve(config: DefaultBilling, c: ConnectionBilling): Resolved {
   const d = defaultBillingTarget(config);
   const own = c.billing ?? {};
   const ownKey = own.apiKey !== undefined && own.apiKey !== d.apiKey;
@@ -68,10 +87,7 @@ function resolve(config: Pick<AppConfig, 'billing'>, c: Pick<ConnectionConfig, '
 }
 
 /** The billing target of one connection (the default's, with the connection's overrides). */
-export function billingTargetOf(
-  config: Pick<AppConfig, 'billing'>,
-  c: Pick<ConnectionConfig, 'billing'>,
-): BillingTarget {
+export function billingTargetOf(config: DefaultBilling, c: ConnectionBilling): BillingTarget {
   const { sameCompanyAsDefault: _s, baseCurrencyGiven: _b, ...target } = resolve(config, c);
   return target;
 }
@@ -82,7 +98,9 @@ export function billingTargetOf(
  * exchange rates relative to the wrong currency); one company has one base currency; one key belongs
  * to one company.
  */
-export function billingTargetIssues(config: Pick<AppConfig, 'billing' | 'connections'>): ConfigIssue[] {
+export function billingTargetIssues(
+  config: DefaultBilling & { connections: readonly ConnectionBilling[] },
+): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   const d = defaultBillingTarget(config);
   const currencyOf = new Map<string, { currency: string; where: string }>([
@@ -125,6 +143,6 @@ export function billingTargetIssues(config: Pick<AppConfig, 'billing' | 'connect
 }
 
 /** How many billing keys the connections use (each has its own budget under `rateLimit.scope: key`). */
-export function distinctBillingKeys(config: Pick<AppConfig, 'billing' | 'connections'>): number {
+export function distinctBillingKeys(config: DefaultBilling & { connections: readonly ConnectionBilling[] }): number {
   return new Set(config.connections.map((c) => billingTargetOf(config, c).apiKey)).size;
 }
