@@ -183,8 +183,17 @@ export const ReconcilePayload = z
     repair: z.boolean().default(false),
     /** Scheduled runs: also the next slice of the history cycle and the count invariant (jobs/reconcile/history-checks.ts). */
     history: z.boolean().optional(),
+    /** … or the connection's whole history, by invoice date (jobs/reconcile/reconcile-history.ts; `erp-sync reconcile --history`). */
+    wholeHistory: z.literal(true).optional(),
+    /**
+     * Someone waits for the result (`erp-sync reconcile`): the job returns all of it (the drifted records,
+     * what a repair did), not the summary a scheduled run keeps.
+     */
+    fullResult: z.literal(true).optional(),
   })
-  .refine((p) => (p.from && p.to) || p.lastDays, { message: 'give from and to, or lastDays' });
+  .refine((p) => (p.from && p.to) || p.lastDays || p.wholeHistory, {
+    message: 'give from and to, lastDays, or wholeHistory',
+  });
 export type ReconcilePayload = z.infer<typeof ReconcilePayload>;
 
 /**

@@ -2,16 +2,14 @@ import { constants } from 'node:fs';
 import { access, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { type Command, Option } from 'commander';
-import type { ReconcilePayload } from '../../jobs/catalog.js';
-import { runReconcile } from '../../jobs/reconcile/run-reconcile.js';
 import type { ReconcileResult } from '../../jobs/reconcile/types.js';
-import { reconcileRunRecord, type RunEnding } from '../../jobs/admission/run-record.js';
 import { DRIFT_KINDS, FIXABLE } from '../../jobs/reconcile/drift.js';
 import { runBacklog } from '../../jobs/backfill/backfill-processor.js';
 import { billingCompanyGuardOf } from '../../jobs/admission/billing-company-guard.js';
-import { failedUpsertHelpers, makeJobHelpers } from '../../app/job-helpers.js';
+import { failedUpsertHelpers } from '../../app/job-helpers.js';
 import type { Runtime } from '../../jobs/runtime.js';
-import { reconcileHistory, type HistoryReconcileResult } from '../../operations/reconcile-history.js';
+import type { HistoryReconcileResult } from '../../jobs/reconcile/reconcile-history.js';
+import { reconcileNow } from '../../operations/reconcile-now.js';
 import { startWorkers } from '../../app/worker-service.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { withRuntime } from '../context.js';
@@ -87,14 +85,12 @@ export function registerReconcileCommand(program: Command): void {
       await withRuntime(o.config, async (rt) => {
         // Billing's side of a connection whose state belongs to another company would be all drift.
         await billingCompanyGuardOf(rt).check(o.connection);
-        const helpers = makeJobHelpers(rt).reconcile;
-        const request = { connectionId: o.connection, deep: Boolean(o.deep), repair: Boolean(o.repair) };
-        rt.connection(o.connection);
-        const result = window
-          ? await recordedReconcile(rt, { ...request, ...window }, () =>
-              runReconcile(helpers, { ...request, ...window }),
-            )
-          : await recordedReconcile(rt, { ...request, history: true }, () => reconcileHistory(helpers, request));
+        const result = await reconcileNow(
+          rt,
+          o.connection,
+          { ...(window ?? { history: true }), deep: Boolean(o.deep), repair: Boolean(o.repair) },
+          { startReconcileWorkers: () => startWorkers(rt, ['reconcile']) },
+        );
         if (o.repair && result.repaired) await waitForOwnRepair(rt, result.repaired);
         await writeResult(result, o);
         process.exitCode = result.total > 0 ? 1 : 0;
@@ -144,30 +140,6 @@ async function writeResult(result: ReconcileResult | HistoryReconcileResult, o: 
   }
   if (o.json) console.log(json);
   else printResult(result);
-}
-
-/**
- * A reconciliation run here leaves its run record like the reconcile job's (`erp-sync runs`), without a
- * job id; a record that cannot be written does not change the command's outcome.
- */
-async function recordedReconcile<R extends ReconcileResult | HistoryReconcileResult>(
-  rt: Runtime,
-  request: ReconcilePayload,
-  run: () => Promise<R>,
-): Promise<R> {
-  const startedAt = Date.now();
-  const record = (ending: RunEnding) =>
-    rt.runHistory
-      .record(reconcileRunRecord(request, { startedAt, endedAt: Date.now() }, ending))
-      .catch((err: unknown) => rt.logger.warn({ err }, 'could not write the run record'));
-  try {
-    const result = await run();
-    await record({ result });
-    return result;
-  } catch (err) {
-    await record({ error: err, retrying: false });
-    throw err;
-  }
 }
 
 /**

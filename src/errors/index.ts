@@ -10,3 +10,4 @@ export { RejectedError } from './rejected-error.js';
 export { ConflictError } from './conflict-error.js';
 export { DataContractError } from './data-contract-error.js';
 export { formatZodIssues } from './format-zod-issues.js';
+export { JobFailedError } from './job-failed-error.js';

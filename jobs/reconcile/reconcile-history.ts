@@ -1,10 +1,10 @@
-import { dateOfDay } from '../src/pipeline/ledger-date-index.js';
-import { runCountInvariant, type NarrowedWindow } from '../jobs/reconcile/count-invariant.js';
-import { DriftReport, FIXABLE } from '../jobs/reconcile/drift.js';
-import type { HistoryHelpers } from '../jobs/reconcile/invoice-date-window.js';
-import { recordReconcileRun, repairDrift, sweepInto } from '../jobs/reconcile/run-reconcile.js';
-import type { ReconcileHelpers, ReconcileResult } from '../jobs/reconcile/types.js';
-import { readInvoicesById, readSourceWindow } from '../jobs/reconcile/source-window.js';
+import { dateOfDay } from '../../src/pipeline/ledger-date-index.js';
+import { runCountInvariant, type NarrowedWindow } from './count-invariant.js';
+import { DriftReport, FIXABLE } from './drift.js';
+import type { HistoryHelpers } from './invoice-date-window.js';
+import { recordReconcileRun, repairDrift, sweepInto } from './run-reconcile.js';
+import type { ReconcileHelpers, ReconcileResult } from './types.js';
+import { readInvoicesById, readSourceWindow } from './source-window.js';
 
 export interface HistoryReconcileRequest {
   connectionId: string;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBackfill } from '../../cli/commands/backfill.js';
-import { makeJobHelpers } from '../../app/job-helpers.js';
-import { reconcileHistory, type HistoryReconcileHelpers } from '../../operations/reconcile-history.js';
-import type { LedgerEntry } from '../../src/pipeline/ledger.js';
-import { COMPANY, CONNECTION, HISTORY, type Harness, startHarness } from '../support/harness.js';
+import { runBackfill } from '../../../cli/commands/backfill.js';
+import { makeJobHelpers } from '../../../app/job-helpers.js';
+import { reconcileHistory, type HistoryReconcileHelpers } from '../../../jobs/reconcile/reconcile-history.js';
+import type { LedgerEntry } from '../../../src/pipeline/ledger.js';
+import { COMPANY, CONNECTION, HISTORY, type Harness, startHarness } from '../../support/harness.js';
 
 /**
  * A reconciliation of the whole history as the CLI and an HTTP API call it: the vendor is read with
