@@ -8,8 +8,15 @@ import {
 } from '../operations/authorize-connection.js';
 import type { ApiContext } from './context.js';
 import { ApiError } from './errors.js';
-import { defineRoute } from './route.js';
+import { routesOn } from './route.js';
 import { ConnectionId } from './schemas.js';
+
+/** What this module's handlers use of the runtime, and nothing else. */
+export type AuthorizationRouteDeps = Parameters<typeof startAuthorization>[0] &
+  Parameters<typeof finishAuthorization>[0] &
+  Parameters<typeof chooseOrganisation>[0];
+
+const defineRoute = routesOn<AuthorizationRouteDeps>();
 
 const Organisation = z.object({ id: z.string(), name: z.string() });
 
@@ -31,7 +38,7 @@ const Choice = z.object({
 const Answer = z.discriminatedUnion('outcome', [Stored, Choice]).meta({ id: 'AuthorizationOutcome' });
 
 /** The console session a consent is bound to; a bearer token has none (its browser could not come back to a session). */
-function sessionOf(ctx: ApiContext): { session: string; who: string } {
+function sessionOf(ctx: ApiContext<AuthorizationRouteDeps>): { session: string; who: string } {
   if (!ctx.caller.session)
     throw new ApiError(
       403,

@@ -5,10 +5,20 @@ import { collectConnections } from '../operations/list-connections.js';
 import { pauseConnection } from '../operations/pause-connection.js';
 import { resumeConnection } from '../operations/resume-connection.js';
 import { syncNow, syncNowEntities } from '../operations/sync-now.js';
-import type { ApiContext } from './context.js';
+import type { ApiContext, ApiDeps } from './context.js';
 import { ApiError, TooManyRequests } from './errors.js';
-import { defineRoute } from './route.js';
+import { routesOn } from './route.js';
 import { ConnectionId, EntityParam, IsoInstant, QuotaProjectionSchema } from './schemas.js';
+
+/** What this module's handlers use of the runtime, and nothing else. */
+export type ConnectionRouteDeps = Pick<ApiDeps, 'windowLimiter'> &
+  Parameters<typeof collectConnections>[0] &
+  Parameters<typeof pauseConnection>[0] &
+  Parameters<typeof resumeConnection>[0] &
+  Parameters<typeof syncNow>[0] &
+  Parameters<typeof checkConnection>[0];
+
+const defineRoute = routesOn<ConnectionRouteDeps>();
 
 const Params = z.object({ id: ConnectionId });
 
@@ -17,7 +27,7 @@ export const CHECKS_PER_CONNECTION = 4;
 export const CHECKS_WINDOW_SECONDS = 300;
 
 /** Counts a check of `connection` (whoever asks): 429 beyond CHECKS_PER_CONNECTION in the window. */
-async function takeCheck(ctx: ApiContext, connection: string): Promise<void> {
+async function takeCheck(ctx: ApiContext<ConnectionRouteDeps>, connection: string): Promise<void> {
   const limiter = ctx.rt.windowLimiter('connection-check', CHECKS_PER_CONNECTION, CHECKS_WINDOW_SECONDS);
   const take = await limiter.take(connection);
   if (!take.allowed)

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { Runtime } from '../jobs/runtime.js';
 import type { ConnectionConfig } from '../src/config.js';
 import type { AuditLog } from '../src/pipeline/audit-log.js';
@@ -5,9 +6,13 @@ import type { Auditor } from '../operations/audited.js';
 import type { Caller } from './auth.js';
 import { notFound } from './errors.js';
 
-/** What a route handler gets: the runtime, the audit log, and the caller with what it may see. */
-export interface ApiContext {
-  rt: Runtime;
+/**
+ * What a route handler gets: `rt`, the dependencies its module declares (only what its handlers use; the
+ * API's runtime provides them, api/index.ts), the log, the audit log, and the caller with what it may see.
+ */
+export interface ApiContext<D = unknown> {
+  rt: D;
+  logger: Logger;
   audit: AuditLog;
   /** The caller as the audit log names it (operations/audited.ts). */
   auditor: Auditor;
@@ -20,13 +25,23 @@ export interface ApiContext {
   visibleConnections(): ConnectionConfig[];
 }
 
-export function apiContext(rt: Runtime, caller: Caller): ApiContext {
+/**
+ * What the router holds and hands each route: the process's runtime. A route module's handlers see only
+ * the part of it their module declares (api/route.ts, routesOn).
+ */
+export type ApiDeps = Runtime;
+
+/** What the context itself reads of the runtime. */
+export type ContextDeps = Pick<Runtime, 'config' | 'connection' | 'audit' | 'logger'>;
+
+export function apiContext<D extends ContextDeps>(rt: D, caller: Caller): ApiContext<D> {
   const sees = (id: string): boolean => {
     if (!rt.config.connections.some((c) => c.id === id)) return false;
     return !caller.companies || caller.companies.has(rt.connection(id).billing.company);
   };
   return {
     rt,
+    logger: rt.logger,
     audit: rt.audit,
     auditor: { audit: rt.audit, logger: rt.logger, who: caller.name, via: 'api' },
     caller,

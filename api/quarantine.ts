@@ -4,11 +4,18 @@ import { quarantineFixHint } from '../operations/quarantine-fix-hint.js';
 import { showSourceRecord } from '../operations/show-source-record.js';
 import { replayQuarantined } from '../operations/replay-quarantined.js';
 import { selectQuarantined } from '../operations/select-quarantined.js';
-import type { QuarantineEntry } from '../src/pipeline/quarantine.js';
+import type { Quarantine, QuarantineEntry } from '../src/pipeline/quarantine.js';
 import type { ApiContext } from './context.js';
 import { ApiError, notFound, TooManyRequests } from './errors.js';
-import { defineRoute } from './route.js';
+import { routesOn } from './route.js';
 import { ConnectionId, EntityParam, ErpId, IsoInstant, QueryInt } from './schemas.js';
+
+/** What this module's handlers use of the runtime, and nothing else. */
+export type QuarantineRouteDeps = { quarantine: Pick<Quarantine, 'get'> } & Parameters<typeof selectQuarantined>[0] &
+  Parameters<typeof showSourceRecord>[0] &
+  Parameters<typeof replayQuarantined>[0];
+
+const defineRoute = routesOn<QuarantineRouteDeps>();
 
 const Reason = z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'a reason code, e.g. MISSING_FIELD');
 
@@ -49,14 +56,21 @@ const ReplayReport = z.object({
 });
 
 /** The quarantined records of the connections named (one, or every one the caller sees), newest first. */
-async function entriesOf(ctx: ApiContext, connection: string | undefined, entity?: string): Promise<QuarantineEntry[]> {
+async function entriesOf(
+  ctx: ApiContext<QuarantineRouteDeps>,
+  connection: string | undefined,
+  entity?: string,
+): Promise<QuarantineEntry[]> {
   const ids = connection ? [ctx.connection(connection).id] : ctx.visibleConnections().map((c) => c.id);
   const all: QuarantineEntry[] = [];
   for (const id of ids) all.push(...(await selectQuarantined(ctx.rt, { connection: id, entity })).entries);
   return all.sort((a, b) => b.at - a.at);
 }
 
-async function quarantinedRecord(ctx: ApiContext, p: z.output<typeof RecordParams>): Promise<QuarantineEntry> {
+async function quarantinedRecord(
+  ctx: ApiContext<QuarantineRouteDeps>,
+  p: z.output<typeof RecordParams>,
+): Promise<QuarantineEntry> {
   ctx.connection(p.connection);
   const e = await ctx.rt.quarantine.get(p.connection, p.entity, p.erpId);
   if (!e) throw notFound(`${p.entity}/${p.erpId} of ${p.connection} is not in quarantine`);
@@ -64,7 +78,7 @@ async function quarantinedRecord(ctx: ApiContext, p: z.output<typeof RecordParam
 }
 
 /** The record as the source holds it, through the cache and the caller's limit (operations/show-source-record.ts). */
-async function sourceOf(ctx: ApiContext, p: z.output<typeof RecordParams>, how: 'true' | 'fresh') {
+async function sourceOf(ctx: ApiContext<QuarantineRouteDeps>, p: z.output<typeof RecordParams>, how: 'true' | 'fresh') {
   const shown = await showSourceRecord(ctx.rt, { ...p, caller: ctx.caller.name, fresh: how === 'fresh' });
   if (shown.limited)
     throw new TooManyRequests(

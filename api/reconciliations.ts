@@ -7,8 +7,15 @@ import { startReconcile } from '../operations/start-reconcile.js';
 import type { DriftResolution } from '../src/pipeline/reconcile-state.js';
 import { API_BASE } from './openapi.js';
 import { ApiError, notFound } from './errors.js';
-import { defineRoute } from './route.js';
+import { routesOn } from './route.js';
 import { ConnectionId, EntityParam, ErpId, IsoInstant, QueryInt } from './schemas.js';
+
+/** What this module's handlers use of the runtime, and nothing else. */
+export type ReconciliationRouteDeps = Parameters<typeof listDrift>[0] &
+  Parameters<typeof startReconcile>[0] &
+  Parameters<typeof resolveDrift>[0];
+
+const defineRoute = routesOn<ReconciliationRouteDeps>();
 
 /** A real calendar day (2026-02-30 and 2026-13-45 are not): refused here, not by billing when the job runs. */
 const DateOnly = z.iso.date('a real calendar day, YYYY-MM-DD');

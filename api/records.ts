@@ -3,8 +3,13 @@ import { explainRecord } from '../operations/explain-record.js';
 import { searchRecords } from '../operations/search-records.js';
 import { ApiError, notFound } from './errors.js';
 import { API_BASE } from './openapi.js';
-import { defineRoute } from './route.js';
+import { routesOn } from './route.js';
 import { ConnectionId, EntityParam, ErpId, IsoInstant } from './schemas.js';
+
+/** What this module's handlers use of the runtime, and nothing else. */
+export type RecordRouteDeps = Parameters<typeof searchRecords>[0] & Parameters<typeof explainRecord>[0];
+
+const defineRoute = routesOn<RecordRouteDeps>();
 
 const FoundRecord = z
   .object({

@@ -5,11 +5,20 @@ import { bodyOf, reviewItem, selectReview } from '../operations/review-list.js';
 import { rejectReview } from '../operations/review-reject.js';
 import { showReview } from '../operations/review-show.js';
 import { summarizeReview } from '../operations/review-summary.js';
-import type { ReviewEntry } from '../src/pipeline/review-queue.js';
+import type { ReviewEntry, ReviewQueue } from '../src/pipeline/review-queue.js';
 import type { ApiContext } from './context.js';
 import { ApiError, notFound } from './errors.js';
-import { defineRoute } from './route.js';
+import { routesOn } from './route.js';
 import { ConnectionId, EntityParam, ErpId, IsoInstant, QueryInt } from './schemas.js';
+
+/** What this module's handlers use of the runtime, and nothing else. */
+export type ReviewRouteDeps = { review: Pick<ReviewQueue, 'countByRule'> } & Parameters<typeof selectReview>[0] &
+  Parameters<typeof summarizeReview>[0] &
+  Parameters<typeof showReview>[0] &
+  Parameters<typeof approveReview>[0] &
+  Parameters<typeof rejectReview>[0];
+
+const defineRoute = routesOn<ReviewRouteDeps>();
 
 const Rule = z.string().regex(/^[a-z][a-z-]{0,39}$/, 'a review rule, e.g. all, first-sync, total-at-least');
 const PAGE_SIZE = 50;
@@ -54,7 +63,7 @@ export function heldRecord(e: ReviewEntry): z.input<typeof HeldRecord> {
   };
 }
 
-const modeOf = (ctx: ApiContext, id: string): string => {
+const modeOf = (ctx: ApiContext<ReviewRouteDeps>, id: string): string => {
   const r = ctx.connection(id).review;
   return typeof r === 'string' ? r : 'rules';
 };

@@ -2,7 +2,7 @@ import express, { type Request, type RequestHandler, type Response, type Router 
 import { z } from 'zod';
 import type { ApiRole } from '../src/config.js';
 import { audited, outcomeOfStatus } from '../operations/audited.js';
-import type { ApiContext } from './context.js';
+import type { ApiContext, ApiDeps } from './context.js';
 import { ApiError, apiHeaders, badInput, sendError, toApiError } from './errors.js';
 import { mayAct } from './auth.js';
 
@@ -25,7 +25,13 @@ export interface Reply<R> {
  * it, the zod schemas of its parts (the handler's input is what they parsed; the OpenAPI document is
  * written from them), its answer's schema, and for a state-changing route the audit log's name for it.
  */
-export interface Route<P extends AnyObject, Q extends AnyObject, B extends AnyObject, R extends z.ZodType> {
+export interface Route<
+  P extends AnyObject,
+  Q extends AnyObject,
+  B extends AnyObject,
+  R extends z.ZodType,
+  D = unknown,
+> {
   method: 'get' | 'post';
   path: string;
   summary: string;
@@ -39,23 +45,33 @@ export interface Route<P extends AnyObject, Q extends AnyObject, B extends AnyOb
   response: R;
   /** State-changing: every call is written to the audit log under this action. */
   audit?: string;
-  handle(
-    ctx: ApiContext,
+  /** A property, not a method: a route needing more than the API provides does not type-check (api/index.ts). */
+  handle: (
+    ctx: ApiContext<D>,
     input: { params: z.output<P>; query: z.output<Q>; body: z.output<B> },
-  ): Promise<Reply<z.input<R>>>;
+  ) => Promise<Reply<z.input<R>>>;
 }
 
-/** A route with its types erased, as the router and the OpenAPI document hold it. */
-export type AnyRoute = Route<AnyObject, AnyObject, AnyObject, z.ZodType>;
+/** A route with its input and answer types erased, as its module lists it: `D` is what its handler needs. */
+export type RouteOn<D> = Route<AnyObject, AnyObject, AnyObject, z.ZodType, D>;
 
-export function defineRoute<
-  P extends AnyObject = typeof EMPTY,
-  Q extends AnyObject = typeof EMPTY,
-  B extends AnyObject = typeof EMPTY,
-  R extends z.ZodType = z.ZodType,
->(route: Route<P, Q, B, R>): AnyRoute {
-  return route as unknown as AnyRoute;
+/** A route as the router and the OpenAPI document hold it: its handler given the API's dependencies. */
+export type AnyRoute = RouteOn<ApiDeps>;
+
+/** A module's defineRoute: its handlers see `ctx.rt` as `D`, the dependencies the module declares. */
+export function routesOn<D>() {
+  return <
+    P extends AnyObject = typeof EMPTY,
+    Q extends AnyObject = typeof EMPTY,
+    B extends AnyObject = typeof EMPTY,
+    R extends z.ZodType = z.ZodType,
+  >(
+    route: Route<P, Q, B, R, D>,
+  ): RouteOn<D> => route as unknown as RouteOn<D>;
 }
+
+/** A route whose handler uses nothing of the runtime. */
+export const defineRoute = routesOn<unknown>();
 
 /** JSON bodies are small: a reason, a selection. */
 const readJson = express.json({ limit: '16kb' });
@@ -104,7 +120,7 @@ const invalidAt = (e: ApiError) =>
  * A caller whose role is too low: 403, counted and written to the refusals (apart from the action log,
  * which a refused caller never fills), with the connection only when its path parsed and the caller sees it.
  */
-async function refuseRole(ctx: ApiContext, route: AnyRoute, req: Request, res: Response): Promise<void> {
+async function refuseRole(ctx: ApiContext<ApiDeps>, route: AnyRoute, req: Request, res: Response): Promise<void> {
   const e = new ApiError(
     403,
     'FORBIDDEN',
@@ -131,7 +147,7 @@ interface Outcome {
 
 /** Input, then the handler: what it answered, for the audit log and the caller. */
 async function runRoute(
-  ctx: ApiContext,
+  ctx: ApiContext<ApiDeps>,
   route: AnyRoute,
   req: Request,
   res: Response,
@@ -150,7 +166,7 @@ async function runRoute(
   } catch (err) {
     const e = toApiError(err);
     if (e.status === 500)
-      ctx.rt.logger.error({ err, route: `${route.method.toUpperCase()} ${route.path}` }, 'API request failed');
+      ctx.logger.error({ err, route: `${route.method.toUpperCase()} ${route.path}` }, 'API request failed');
     const detail = e.status === 400 ? invalidAt(e) : e.message;
     return { status: e.status, detail, about: { connection: e.connection }, answer: () => sendError(res, e) };
   }
@@ -162,7 +178,7 @@ async function runRoute(
  * `audited` action (operations/audited.ts, as the command line's): its entry (who, what, which, outcome,
  * the handler's detail) is in Redis before the answer, so a 2xx means both the effect and its record are.
  */
-export function mountRoute(router: Router, route: AnyRoute, context: (req: Request) => ApiContext): void {
+export function mountRoute(router: Router, route: AnyRoute, context: (req: Request) => ApiContext<ApiDeps>): void {
   const handler: RequestHandler = async (req: Request, res: Response) => {
     const ctx = context(req);
     if (!mayAct(ctx.caller.role, route.role)) return refuseRole(ctx, route, req, res);

@@ -2,8 +2,13 @@ import { z } from 'zod';
 import { listRuns, type PrintedRun } from '../operations/list-runs.js';
 import { RUN_KINDS } from '../src/pipeline/run-history.js';
 import { ApiError } from './errors.js';
-import { defineRoute } from './route.js';
+import { routesOn } from './route.js';
 import { ConnectionId, EntityParam, IsoInstant, QueryInt } from './schemas.js';
+
+/** What this module's handlers use of the runtime, and nothing else. */
+export type RunRouteDeps = Parameters<typeof listRuns>[0];
+
+const defineRoute = routesOn<RunRouteDeps>();
 
 const Run = z
   .object({
