@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Runtime } from '../jobs/runtime.js';
 import type { ConnectionConfig } from '../src/config.js';
 import type { AuditLog } from '../src/pipeline/audit-log.js';
-import type { Auditor } from '../operations/audited.js';
+import { type AuditedCall, audited, type Auditor, type Told } from '../operations/audited.js';
 import type { Caller } from './auth.js';
 import { notFound } from './errors.js';
 
@@ -16,6 +16,8 @@ export interface ApiContext<D = unknown> {
   audit: AuditLog;
   /** The caller as the audit log names it (operations/audited.ts). */
   auditor: Auditor;
+  /** Runs a state-changing action of the caller as one audited action (operations/audited.ts): its entry is written before this returns. */
+  act<T>(call: AuditedCall, op: () => Promise<T>, tell?: (result: T) => Told): Promise<T>;
   caller: Caller;
   /** The connection if the caller may see it; else 404, the same answer as for an id that is not configured. */
   connection(id: string): ConnectionConfig;
@@ -34,16 +36,23 @@ export type ApiDeps = Runtime;
 /** What the context itself reads of the runtime. */
 export type ContextDeps = Pick<Runtime, 'config' | 'connection' | 'audit' | 'logger'>;
 
-export function apiContext<D extends ContextDeps>(rt: D, caller: Caller): ApiContext<D> {
+/** The context of a caller of the API, or (`via: 'console'`) of a console page acting for its session. */
+export function apiContext<D extends ContextDeps>(
+  rt: D,
+  caller: Caller,
+  via: 'api' | 'console' = 'api',
+): ApiContext<D> {
   const sees = (id: string): boolean => {
     if (!rt.config.connections.some((c) => c.id === id)) return false;
     return !caller.companies || caller.companies.has(rt.connection(id).billing.company);
   };
+  const auditor: Auditor = { audit: rt.audit, logger: rt.logger, who: caller.name, via };
   return {
     rt,
     logger: rt.logger,
     audit: rt.audit,
-    auditor: { audit: rt.audit, logger: rt.logger, who: caller.name, via: 'api' },
+    auditor,
+    act: (call, op, tell) => audited(auditor, call, op, tell),
     caller,
     sees,
     connection: (id) => {

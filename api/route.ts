@@ -1,7 +1,7 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { z } from 'zod';
 import type { ApiRole } from '../src/config.js';
-import { audited, outcomeOfStatus } from '../operations/audited.js';
+import { outcomeOfStatus } from '../operations/audited.js';
 import type { ApiContext, ApiDeps } from './context.js';
 import { ApiError, apiHeaders, badInput, sendError, toApiError } from './errors.js';
 import { mayAct } from './auth.js';
@@ -185,7 +185,7 @@ export function mountRoute(router: Router, route: AnyRoute, context: (req: Reque
     const parsed: Parsed = {};
     const run = () => runRoute(ctx, route, req, res, parsed);
     const { answer } = route.audit
-      ? await audited(ctx.auditor, { action: route.audit }, run, ({ status, detail, about }) => ({
+      ? await ctx.act({ action: route.audit }, run, ({ status, detail, about }) => ({
           ...subject(ctx, parsed, about),
           outcome: outcomeOfStatus(status),
           status,

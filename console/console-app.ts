@@ -133,8 +133,12 @@ const signIn =
       await audit.refusals.record('sign-in', address, { ...entry, who: '-', outcome: 'refused', status: 401 });
       return refuse(res, 401, 'UNAUTHORIZED', 'that token is not one of http.tokens');
     }
-    const { id, session } = await sessions.open(caller.name, token);
-    await audit.append({ ...entry, who: caller.name, outcome: 'ok', status: 200 });
+    // The same audited() path as every action of the API and the command line, through the API's context.
+    const { id, session } = await apiContext(rt, caller, 'console').act(
+      { action: entry.action },
+      () => sessions.open(caller.name, token),
+      () => ({ status: 200, detail: entry.detail }),
+    );
     res.set('set-cookie', sessionCookie(req, http, id, sessions.maxSeconds));
     res.json(sessionView(stores, req, caller, session.csrf));
   };

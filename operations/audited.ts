@@ -7,7 +7,7 @@ export interface Auditor {
   logger: Pick<Logger, 'info'>;
   /** A token's name, or the command line's user. */
   who: string;
-  /** Where the action came from, for the log line only (`api`, `cli`). */
+  /** Where the action came from, for the log line only (`api`, `console`, `cli`). */
   via: string;
 }
 
