@@ -13,17 +13,17 @@ import {
   sourceMeta,
 } from '../../../src/mapping/index.js';
 import type { BillingBody, MapContext, SourceRecord } from '../../../src/connector/types.js';
-import { mapping, parseRecord } from '../../../src/mapping/steps.js';
+import { mapping, parseRecord, type Steps } from '../../../src/mapping/steps.js';
 import { ZohoInvoice } from '../schemas.js';
 import { readLookups, type ZohoLookups } from '../streams/lookups.js';
 import { currencyOf, exchangeRateOf } from './fx.js';
 import { customerOfDocument } from './party.js';
 import { supplyOf } from './tax.js';
-import { einvoiceOf } from './einvoice.js';
-import { labelsOf } from './labels.js';
+import { einvoiceOf, type EinvoiceFields } from './einvoice.js';
+import { labelsOf, type Labels } from './labels.js';
 import { supplyTypeOf } from './supply-type.js';
 import { withheldTdsOf } from './tds.js';
-import { adjustmentsOf, amountsOf } from './totals.js';
+import { adjustmentsOf, amountsOf, type DocumentAmounts } from './totals.js';
 
 /**
  * Zoho `GET /invoices/{id}` (https://www.zoho.com/books/api/v3/invoices/) → billing invoice input
@@ -52,26 +52,8 @@ export function toInvoice(record: SourceRecord, ctx: MapContext<ZohoLookups>): M
     const lookups = s.take(readLookups(ctx.lookups));
     const currency = currencyOf(s, inv.currency_code);
     const a = amountsOf(s, inv, lookups, currency);
-    const paid = s.take(parseAmountOrZero(inv.payment_made, 'payment_made'));
-    const credits = s.take(parseAmountOrZero(inv.credits_applied, 'credits_applied'));
-    const writeOff = s.take(parseAmountOrZero(inv.write_off_amount, 'write_off_amount'));
-    const balance = s.take(parseOptionalAmount(inv.balance, 'balance'));
-    const tds = withheldTdsOf(s, inv, a.subtotal, currency);
-    const status = inv.status?.trim().toLowerCase() || 'unknown';
-    s.check(checkPaidWithinTotal({ paid, total: a.total, currency }));
-    if (balance && status !== 'void' && status !== 'draft') {
-      s.check(
-        checkBalance({
-          total: a.total,
-          paid,
-          credited: credits,
-          writtenOff: writeOff,
-          withheld: tds.withheld,
-          balance,
-          currency,
-        }),
-      );
-    }
+    const settled = settlementOf(s, inv, a, currency);
+    const { paid, credits, writeOff, tds } = settled;
     const einvoice = einvoiceOf(s, inv.einvoice_details);
     const labels = labelsOf(s, inv);
     const exchangeRate = exchangeRateOf(s, inv, a, ctx, lookups);
@@ -80,9 +62,7 @@ export function toInvoice(record: SourceRecord, ctx: MapContext<ZohoLookups>): M
     const dueDate = inv.due_date ? s.take(parseCalendarDate(inv.due_date, 'due_date')) : undefined;
     const customerName = inv.customer_name?.trim() || undefined;
     const reference = inv.reference_number?.trim() || undefined;
-    const gstTreatment = inv.gst_treatment?.trim() || undefined;
     const invoiceTax = tds.tdsTax ? { ...a.tax, tdsTax: tds.tdsTax, tds: tds.tdsTax.tds } : a.tax;
-    const rc = a.reverseCharge;
 
     const draft: InvoiceInputDraft = {
       invoiceId: invoiceIdFor(ctx.connectionId, inv.invoice_id),
@@ -112,26 +92,71 @@ export function toInvoice(record: SourceRecord, ctx: MapContext<ZohoLookups>): M
       erpId: inv.invoice_id,
       invoiceOriginSource: ctx.originSource,
       ...(labels.tags ? { tags: labels.tags } : {}),
-      metaData: sourceMeta({
-        system: 'zoho-books',
-        status,
-        version: record.version,
-        creditsApplied: wireAmount(s, credits, currency, 'credits_applied'),
-        writeOffAmount: wireAmount(s, writeOff, currency, 'write_off_amount'),
-        taxAmountWithheld: tds.tdsTax?.tds,
-        gstTreatment: gstTreatment || undefined,
-        supplyType: supplyTypeOf(gstTreatment?.toLowerCase(), a.kinds),
-        reverseCharge: rc ? true : undefined,
-        reverseChargeTaxTotal: rc ? wireAmount(s, rc.total, currency, 'reverse_charge_tax_total') : undefined,
-        reverseChargeCgst: rc?.tax.cgst || undefined,
-        reverseChargeSgst: rc?.tax.sgst || undefined,
-        reverseChargeIgst: rc?.tax.igst || undefined,
-        reverseChargeCess: rc?.tax.cessTax?.cess || undefined,
-        ...einvoice.meta,
-        ...labels.meta,
-      }),
+      metaData: invoiceMetaOf(s, { record, inv, a, currency, settled, einvoice, labels }),
     };
     const result = finalizeInvoice(draft, [...new Set(s.warnings)]);
     return result.ok ? mapOk<BillingBody>({ kind: 'invoice', invoice: result.value }, result.warnings) : result;
+  });
+}
+
+/** What was paid, credited, written off and withheld of the invoice, checked against its total and Zoho's balance. */
+function settlementOf(s: Steps, inv: ZohoInvoice, a: DocumentAmounts, currency: string) {
+  const paid = s.take(parseAmountOrZero(inv.payment_made, 'payment_made'));
+  const credits = s.take(parseAmountOrZero(inv.credits_applied, 'credits_applied'));
+  const writeOff = s.take(parseAmountOrZero(inv.write_off_amount, 'write_off_amount'));
+  const balance = s.take(parseOptionalAmount(inv.balance, 'balance'));
+  const tds = withheldTdsOf(s, inv, a.subtotal, currency);
+  const status = inv.status?.trim().toLowerCase() || 'unknown';
+  s.check(checkPaidWithinTotal({ paid, total: a.total, currency }));
+  if (balance && status !== 'void' && status !== 'draft') {
+    s.check(
+      checkBalance({
+        total: a.total,
+        paid,
+        credited: credits,
+        writtenOff: writeOff,
+        withheld: tds.withheld,
+        balance,
+        currency,
+      }),
+    );
+  }
+  return { paid, credits, writeOff, tds, status };
+}
+
+/** The invoice's metaData: Zoho's status and version, the settlement's parts, GST and reverse charge, e-invoice and labels. */
+function invoiceMetaOf(
+  s: Steps,
+  m: {
+    record: SourceRecord;
+    inv: ZohoInvoice;
+    a: DocumentAmounts;
+    currency: string;
+    settled: ReturnType<typeof settlementOf>;
+    einvoice: EinvoiceFields;
+    labels: Labels;
+  },
+) {
+  const { record, a, currency, einvoice, labels } = m;
+  const { status, credits, writeOff, tds } = m.settled;
+  const gstTreatment = m.inv.gst_treatment?.trim() || undefined;
+  const rc = a.reverseCharge;
+  return sourceMeta({
+    system: 'zoho-books',
+    status,
+    version: record.version,
+    creditsApplied: wireAmount(s, credits, currency, 'credits_applied'),
+    writeOffAmount: wireAmount(s, writeOff, currency, 'write_off_amount'),
+    taxAmountWithheld: tds.tdsTax?.tds,
+    gstTreatment: gstTreatment || undefined,
+    supplyType: supplyTypeOf(gstTreatment?.toLowerCase(), a.kinds),
+    reverseCharge: rc ? true : undefined,
+    reverseChargeTaxTotal: rc ? wireAmount(s, rc.total, currency, 'reverse_charge_tax_total') : undefined,
+    reverseChargeCgst: rc?.tax.cgst || undefined,
+    reverseChargeSgst: rc?.tax.sgst || undefined,
+    reverseChargeIgst: rc?.tax.igst || undefined,
+    reverseChargeCess: rc?.tax.cessTax?.cess || undefined,
+    ...einvoice.meta,
+    ...labels.meta,
   });
 }
