@@ -1,4 +1,6 @@
-import type { ReadContext } from './types.js';
+import type { LookupsStore, ReadContext } from './read-context.js';
+
+export type { LookupsStore } from './read-context.js';
 
 interface CacheEntry<T> {
   expires: number;
@@ -29,15 +31,6 @@ export function cachedLookups<T>(
   cache.set(key, entry);
   entry.value.catch(() => cache.delete(key));
   return entry.value;
-}
-
-/**
- * Where lookups outlive a process: every process of a deployment (a worker, a one-shot command) reads
- * what one of them read, until it expires (src/pipeline/shared-lookups.ts, in Redis). Plain JSON values.
- */
-export interface LookupsStore {
-  get(key: string): Promise<{ value: unknown; ttlMs: number } | undefined>;
-  put(key: string, value: unknown, ttlMs: number): Promise<void>;
 }
 
 /** The store's copy while it lasts (this process keeps it no longer); else read and put there. Store errors only cost the read. */

@@ -1,5 +1,5 @@
 import type { EntityName } from './entities.js';
-import type { ReadContext } from './types.js';
+import type { ReadContext } from './read-context.js';
 
 /**
  * What one connector's reads cost in vendor calls, as its vendor bills them: the projection of a schedule

@@ -1,4 +1,3 @@
-import type { LookupsStore } from './lookups-cache.js';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { OriginSource } from '../billing/schemas/index.js';
@@ -6,6 +5,7 @@ import type { BillingBody } from './billing-body.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { EntityName, SystemName } from './entities.js';
 import type { MapResult } from '../mapping/index.js';
+import type { ReadContext } from './read-context.js';
 import type { VendorClient } from '../http/vendor-client.js';
 
 /**
@@ -15,6 +15,7 @@ import type { VendorClient } from '../http/vendor-client.js';
 
 export { ENTITY_NAMES, type EntityName, SYSTEM_NAMES, type SystemName } from './entities.js';
 export type { BillingBody } from './billing-body.js';
+export type { ReadContext } from './read-context.js';
 export { LIFECYCLES, type Lifecycle } from './lifecycle.js';
 
 /** One record as read from the source, before mapping. */
@@ -54,33 +55,6 @@ export interface StreamPage<Raw, State> {
   state: State;
   /** Rows listed but not fetched because the pipeline already holds their version (ReadContext.knownVersions). */
   knownSkipped?: number;
-}
-
-/** What a stream read needs: the connection's HTTP client and where it is. */
-export interface ReadContext<Settings = any> {
-  connectionId: string;
-  http: VendorClient;
-  logger: Logger;
-  signal?: AbortSignal;
-  /** The read's upper bound: now − settle delay (records newer than this are left for the next run). */
-  until: Date;
-  /** The connection's settings, parsed once by the connector's schema when the config was loaded. */
-  settings: Settings;
-  /**
-   * Backfill window of document dates (YYYY-MM-DD, inclusive). Streams filter by the vendor's document
-   * date where it has one (Zoho date_start/date_end, QBO TxnDate, Xero Date), so a 30-day window reads
-   * 30 days, not all history. Streams without a document date (customers) read everything once.
-   */
-  window?: { from: string; to: string };
-  /**
-   * The source version (UTC ISO) the pipeline already holds for each id — written to billing, or handed
-   * to the upsert queue and on its way — or undefined (unknown, or a repair asked to read it again). A
-   * stream whose per-record calls are costly (a detail GET per listed row) skips rows whose listed
-   * modification time is not newer: they have not changed since.
-   */
-  knownVersions?(entity: EntityName, ids: readonly string[]): Promise<Array<string | undefined>>;
-  /** Where the connection's lookups are shared by every process (lookups-cache.ts); absent: this process only. */
-  lookupsStore?: LookupsStore;
 }
 
 /** Every stream state carries `cursor`: the lower bound (UTC ISO) of the next read, null = beginning. */

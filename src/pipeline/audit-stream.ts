@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { AuditEntry, AuditQuery } from './audit-log.js';
+import type { AuditEntry, AuditQuery } from './audit-entry.js';
 
 /** Entries read per round trip while filtering a page. */
 const SCAN = 200;

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { AuditEntry, AuditQuery } from './audit-log.js';
+import type { AuditEntry, AuditQuery } from './audit-entry.js';
 import { readStream } from './audit-stream.js';
 
 /** Why a request was refused before it could act: a role too low for the route (403), a console sign-in with a token not configured (401). */

@@ -17,7 +17,7 @@ const FOLDERS = ['src', 'jobs', 'connectors', 'operations', 'api', 'console', 'a
 
 const edges = importEdges(ROOT, FOLDERS);
 /** Import cycles left (each a set of files that import one another, types included); lower it as they go. */
-const CYCLE_BUDGET = 3;
+const CYCLE_BUDGET = 0;
 const under = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
 const product = (path: string) =>
   ['src', 'jobs', 'connectors', 'operations', 'api', 'console', 'app', 'cli'].some((f) => under(path, f));

@@ -22,6 +22,16 @@ import type { Steps } from '../../../src/mapping/steps.js';
 import { QboLine } from '../schemas.js';
 import type { QboLookups } from '../streams/lookups.js';
 import { type DocTaxComponent, taxCodeRate } from './tax.js';
+import type { ItemLine } from './item-line.js';
+
+export type { ItemLine } from './item-line.js';
+
+/** A document-level discount line. */
+export interface DiscountLine {
+  amount: Decimal;
+  /** Set when PercentBased: 10 means 10 %. */
+  percent?: Decimal;
+}
 
 /**
  * QBO `Line[]` read into what the billing body needs (fields: Finance.xsd in
@@ -50,29 +60,6 @@ import { type DocTaxComponent, taxCodeRate } from './tax.js';
  * - anything else with money on it → UNSUPPORTED (we would rather not guess what it means).
  * QBO states tax on the document, not on lines (tax.ts spreads it over the item lines).
  */
-export interface ItemLine {
-  /** Where QBO has the line ("Line.2", "Line.3.GroupLineDetail.Line.0"), for messages. */
-  field: string;
-  lineId?: string;
-  itemId?: string;
-  name: string;
-  description?: string;
-  quantity: Decimal;
-  unitPrice: Decimal;
-  amount: Decimal;
-  taxCodeId?: string;
-  /** The line's own discount (DiscountRate/DiscountAmt), already taken off Amount. */
-  discount?: Discount;
-  /** `SalesItemLineDetail.TaxInclusiveAmt` (GB, AU, CA, IN): the line's total including tax, checked in totals.ts. */
-  taxInclusiveAmount?: Decimal;
-}
-
-export interface DiscountLine {
-  amount: Decimal;
-  /** Set when PercentBased: 10 means 10 %. */
-  percent?: Decimal;
-}
-
 export interface ReadLines {
   items: ItemLine[];
   /** The billing lines in QBO's order: an index into `items`, or a text line as it is sent. */

@@ -13,7 +13,7 @@ import {
 import type { Steps } from '../../../src/mapping/steps.js';
 import type { QboAddress, QboCustomer, QboTaxLine } from '../schemas.js';
 import type { QboLookups } from '../streams/lookups.js';
-import type { ItemLine } from './lines.js';
+import type { ItemLine } from './item-line.js';
 import { isIndia } from './party.js';
 
 /**
