@@ -1,116 +1,46 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stringify as toYaml } from 'yaml';
-import { type BillingEmulator, startBillingEmulator } from '../../sandbox/billing/billing-emulator.js';
-import {
-  QBO_SANDBOX_DEFAULTS,
-  type RunningQuickBooksEmulator,
-  startQuickBooksEmulator,
-} from '../../sandbox/quickbooks/index.js';
-import {
-  INDIA_TENANT_ID,
-  startXeroEmulator,
-  XERO_SANDBOX_DEFAULTS,
-  type XeroEmulator,
-} from '../../sandbox/xero/index.js';
 import { type CliRun, runCli } from '../support/cli.js';
-import { connect as connectRedis, dropPrefix, TEST_REDIS_URL } from '../support/redis.js';
+import { type Harness, startHarness } from '../support/harness.js';
 
 /**
  * `erp-sync check` against the QuickBooks and Xero sandboxes over loopback (the Zoho one is in
  * check-command.test.ts): all green; a revoked grant, a tenant the grant does not reach, a billing key
  * billing does not know each fail on their own line, naming the cause and the fix, and exit 1.
  */
-const BILLING_KEY = `check-vendors-key-${randomBytes(4).toString('hex')}`;
-const ATTACH_KEY = `check-vendors-attach-${randomBytes(4).toString('hex')}`;
-
 const line = (r: CliRun, check: string) =>
   r.out.split('\n').find((l) => l.trimStart().includes(` ${check.padEnd(20)}`)) ?? '';
 
 describe('erp-sync check against the QuickBooks and Xero sandboxes', () => {
-  let billing: BillingEmulator;
-  let qbo: RunningQuickBooksEmulator;
-  let xero: XeroEmulator;
-  let dir: string;
-  const redis = connectRedis();
-  const prefix = `test-check-vendors-${randomBytes(4).toString('hex')}`;
+  let p: Harness;
+  const qbo = () => p.emulatorOf('qbo-check', 'quickbooks');
+  const xero = () => p.emulatorOf('xero-check', 'xero');
 
   beforeAll(async () => {
-    billing = await startBillingEmulator({
-      port: 0,
-      keys: [{ key: BILLING_KEY, companyId: 'checkv' }],
-      attachmentKeys: [{ key: ATTACH_KEY, companyId: 'checkv' }],
+    p = await startHarness({
+      name: 'check-vendors',
+      invoices: 5,
+      customers: 5,
+      connections: [
+        { system: 'quickbooks', id: 'qbo-check' },
+        { system: 'xero', id: 'xero-check' },
+      ],
     });
-    qbo = await startQuickBooksEmulator({ port: 0, seed: 9, records: 5, customers: 5, creditMemos: 0 });
-    xero = await startXeroEmulator({ port: 0, seed: 9, records: 5, contacts: 5, creditNotes: 0 });
-    dir = await mkdtemp(join(tmpdir(), 'check-vendors-'));
-  });
-  afterAll(async () => {
-    await qbo?.close();
-    await xero?.close();
-    await billing?.close();
-    await dropPrefix(redis, prefix);
-    await redis.quit();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  }, 60_000);
+  afterAll(() => p?.close());
 
-  const config = async (over: { apiKey?: string; tenantId?: string } = {}): Promise<string> => {
-    const file = join(dir, `${randomBytes(3).toString('hex')}.yaml`);
-    const q = QBO_SANDBOX_DEFAULTS;
-    const x = XERO_SANDBOX_DEFAULTS;
-    const common = {
-      originSource: 'EXTERNAL_SYSTEM_A',
-      entities: ['customers', 'invoices'],
-      rateBudget: { perMinute: 1_000_000, concurrency: 4 },
-    };
-    await writeFile(
-      file,
-      toYaml({
-        billing: {
-          url: billing.url,
-          apiKey: over.apiKey ?? BILLING_KEY,
-          attachmentKey: ATTACH_KEY,
-          baseCurrency: 'INR',
-        },
-        redis: { url: TEST_REDIS_URL, prefix },
-        connections: [
-          {
-            id: 'qbo-check',
-            system: 'quickbooks',
-            ...common,
-            settings: {
-              realmId: qbo.realmId,
-              clientId: q.clientId,
-              clientSecret: q.clientSecret,
-              refreshToken: q.refreshToken,
-              baseUrl: qbo.url,
-              tokenUrl: `${qbo.url}/oauth2/v1/tokens/bearer`,
-              throttleWaitMs: 0,
-            },
-          },
-          {
-            id: 'xero-check',
-            system: 'xero',
-            ...common,
-            originSource: 'EXTERNAL_SYSTEM_B',
-            settings: {
-              tenantId: over.tenantId ?? INDIA_TENANT_ID,
-              clientId: x.clientId,
-              clientSecret: x.clientSecret,
-              refreshToken: x.refreshToken,
-              baseUrl: `${xero.url}/api.xro/2.0`,
-            },
-          },
-        ],
-      }),
-    );
-    return file;
+  /** The harness's config; with `tenantId`, Xero's organisation replaced by that one (a file beside it). */
+  const config = async (over: { tenantId?: string } = {}): Promise<string> => {
+    const file = await p.configFile();
+    if (!over.tenantId) return file;
+    const other = join(dirname(file), `tenant-${over.tenantId}.yaml`);
+    const tenant = xero().tenantIds[0]!;
+    await writeFile(other, (await readFile(file, 'utf8')).replaceAll(tenant, over.tenantId));
+    return other;
   };
-  const check = async (file: string, args: string[] = []) =>
-    runCli(['check', ...args, '--config', file], { timeoutMs: 30_000 });
+  const check = async (file: string, args: string[] = [], env: Record<string, string> = {}) =>
+    runCli(['check', ...args, '--config', file], { timeoutMs: 30_000, env: { ...p.secretEnv, ...env } });
 
   it('given working QuickBooks and Xero connections, when checked, then every check of both passes and it exits 0', async () => {
     const r = await check(await config());
@@ -135,7 +65,7 @@ describe('erp-sync check against the QuickBooks and Xero sandboxes', () => {
   }, 60_000);
 
   it('given a billing key billing does not know, when checked, then the billing key line says so and names billing.apiKey, and it exits 1', async () => {
-    const r = await check(await config({ apiKey: 'not-a-billing-key' }), ['--connection', 'qbo-check']);
+    const r = await check(await config(), ['--connection', 'qbo-check'], { REL_BILLING_API_KEY: 'not-a-billing-key' });
     expect(r.code, r.err + r.out).toBe(1);
     const key = line(r, 'billing key');
     expect(key).toMatch(/^ {2}FAILED {2}billing key {9}billing GET \/external\/invoices → 401/);
@@ -145,8 +75,8 @@ describe('erp-sync check against the QuickBooks and Xero sandboxes', () => {
   }, 60_000);
 
   it.each([
-    ['qbo-check', () => qbo.tokens],
-    ['xero-check', () => xero.tokens],
+    ['qbo-check', () => qbo().tokens],
+    ['xero-check', () => xero().tokens],
   ] as const)(
     'given the %s grant was revoked at the vendor, when checked, then the token line says re-consent with erp-sync connect, the reads are skipped, and it exits 1',
     async (id, tokens) => {
