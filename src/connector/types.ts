@@ -54,6 +54,8 @@ export interface StreamPage<Raw, State> {
   state: State;
   /** Rows listed but not fetched because the pipeline already holds their version (ReadContext.knownVersions). */
   knownSkipped?: number;
+  /** Records the whole read holds, where the vendor's list answer says (Xero's `pagination.itemCount`). */
+  announcedTotal?: number;
 }
 
 /** What a stream read needs: the connection's HTTP client and where it is. */
