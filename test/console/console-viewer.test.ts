@@ -56,7 +56,12 @@ describe('the console for a reader: only what the reader may see and do', () => 
   };
 
   beforeAll(async () => {
-    api = await startApi('console-viewer', { tokens: [GLOBEX_VIEWER], billing: { timeZone: COMPANY_ZONE } });
+    // Three invoices a page: a first sync of the twelve reads four pages, long enough to be watched.
+    api = await startApi('console-viewer', {
+      tokens: [GLOBEX_VIEWER],
+      billing: { timeZone: COMPANY_ZONE },
+      harness: { settings: { pageSize: 3 } },
+    });
     op = api.tokens.operator.token;
     await quarantineOne(ACME.connection);
     await quarantineOne(GLOBEX.connection);
@@ -224,6 +229,80 @@ describe('the console for a reader: only what the reader may see and do', () => 
       expect(await page.locator('.progress progress').count()).toBeGreaterThan(0);
       await shot('connections-progress');
       expect(errors).toEqual([]);
+    } finally {
+      zoho.faults.set({});
+    }
+  });
+
+  it('given a first sync running, then the connections page shows its records read of the total (said to be an estimate), the rate and the time left, as the API answered the page', async () => {
+    const { rt } = api.tc;
+    const zoho = api.tc.zohoOf(ACME.connection);
+    // The stream as never synced: no checkpoint, no last success.
+    await rt.redis.hdel(rt.keys.checkpoint(ACME.connection), 'invoices');
+    await rt.redis.hdel(rt.keys.lastSuccess(ACME.connection), 'invoices');
+    // Each Zoho call takes 1.5 s (a page is its list and its invoices' details): the figures hold still
+    // between pages while the page is read.
+    zoho.faults.set({ latencyMs: 1500 });
+    try {
+      await signInAs(api.tokens.viewer.token, 'finance-viewer (viewer)');
+      const started = await api.post<{ pulls: Array<{ jobId: string }> }>(`/connections/${ACME.connection}/sync`, op, {
+        entity: 'invoices',
+      });
+      expect(started.status).toBe(202);
+      const jobId = started.body.pulls[0]!.jobId;
+      type Running = {
+        jobId: string;
+        kind: string;
+        pulled: number;
+        recordsPerSecond: number | null;
+        total: { records: number; source: string } | null;
+        secondsLeft: number | null;
+      };
+      const onPage = () =>
+        page.locator(`.progress[data-job="${jobId}"]`).evaluate((n) => ({
+          pulled: Number(n.querySelector('.pulled')?.getAttribute('data-n')),
+          total: Number(n.querySelector('.total')?.getAttribute('data-n')),
+          source: n.querySelector('.total')?.getAttribute('data-source') ?? null,
+          rate: Number(n.querySelector('.rate')?.getAttribute('data-n')),
+          left: Number(n.querySelector('.left')?.getAttribute('data-seconds')),
+          bar: Number(n.querySelector('progress.records')?.getAttribute('value')),
+          text: n.textContent ?? '',
+        }));
+      let shown: Awaited<ReturnType<typeof onPage>> | undefined;
+      let given: Running | undefined;
+      // The page's own answer from the API, and what the page made of it: again until the read is past
+      // its count (a total) and before its last page (time left).
+      await until(
+        'the page shows the first sync the API reported to it',
+        async () => {
+          const answer = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/connections');
+          await page.goto(`${api.url}/console/#/connections?at=${Date.now()}`);
+          const { connections } = (await (await answer).json()) as {
+            connections: Array<{ id: string; progress: Running[] }>;
+          };
+          given = connections.find((c) => c.id === ACME.connection)!.progress.find((p) => p.jobId === jobId);
+          if (!given?.total || given.secondsLeft === null) return false;
+          shown = await onPage();
+          return true;
+        },
+        60_000,
+      );
+      expect(given!.kind).toBe('first-sync');
+      expect(given!.total!.source).toBe('estimate');
+      expect(given!.total!.records).toBeGreaterThan(given!.pulled);
+      expect(shown).toMatchObject({
+        pulled: given!.pulled,
+        total: given!.total!.records,
+        source: 'estimate',
+        rate: given!.recordsPerSecond,
+        left: given!.secondsLeft,
+        bar: given!.pulled,
+      });
+      expect(shown!.text).toContain('estimate');
+      expect(shown!.text).toMatch(/about .* left/);
+      await shot('connections-first-sync');
+      expect(errors).toEqual([]);
+      await until(`pull ${jobId}`, async () => (await rt.queues.pull.getJobState(jobId)) === 'completed');
     } finally {
       zoho.faults.set({});
     }
