@@ -186,57 +186,17 @@ describe('the console for a reader: only what the reader may see and do', () => 
     expect(errors).toEqual([]);
   });
 
-  it('given a backfill running, then the connections page shows each running window with the records read, its windows done of all and the time left, as the API has them', async () => {
-    const zoho = api.tc.zohoOf(ACME.connection);
-    // Each Zoho call takes 5 s: a window's figures hold still while the page and the API are read.
-    zoho.faults.set({ latencyMs: 5000 });
-    try {
-      await api.tc.backfill({ restart: true });
-      await signInAs(api.tokens.viewer.token, 'finance-viewer (viewer)');
-      type Progress = { jobId: string; kind: string; pulled: number; windows: { done: number; total: number } | null };
-      const onPage = async () =>
-        page.locator(`tr[data-connection="${ACME.connection}"] .progress`).evaluateAll((nodes) =>
-          nodes.map((n) => ({
-            jobId: n.getAttribute('data-job'),
-            pulled: Number(n.querySelector('.pulled')?.getAttribute('data-n')),
-            done: n.querySelector('progress')?.getAttribute('value') ?? null,
-            total: n.querySelector('progress')?.getAttribute('max') ?? null,
-          })),
-        );
-      const fromApi = async () => {
-        const c = (await api.get(`/connections/${ACME.connection}`, api.tokens.viewer.token)).body as {
-          progress: Progress[];
-        };
-        return c.progress.map((p) => ({
-          jobId: p.jobId,
-          pulled: p.pulled,
-          done: p.windows ? String(p.windows.done) : null,
-          total: p.windows ? String(p.windows.total) : null,
-        }));
-      };
-      let shown: Awaited<ReturnType<typeof onPage>> = [];
-      // The page and the API are read one after the other: again until both read the same moment of a running window.
-      await until('the page shows the backfill the API reports', async () => {
-        await page.goto(`${api.url}/console/#/connections?at=${Date.now()}`);
-        await page.locator(`tr[data-connection="${ACME.connection}"]`).waitFor();
-        shown = await onPage();
-        const api1 = await fromApi();
-        return (
-          shown.length > 0 && shown.some((p) => p.total !== null) && JSON.stringify(shown) === JSON.stringify(api1)
-        );
-      });
-      expect(Number(shown.find((p) => p.total)!.total)).toBeGreaterThan(1);
-      expect(await page.locator('.progress progress').count()).toBeGreaterThan(0);
-      await shot('connections-progress');
-      expect(errors).toEqual([]);
-    } finally {
-      zoho.faults.set({});
-    }
-  });
-
   it('given a first sync running, then the connections page shows its records read of the total (said to be an estimate), the rate and the time left, as the API answered the page', async () => {
     const { rt } = api.tc;
     const zoho = api.tc.zohoOf(ACME.connection);
+    // Nothing else pulls meanwhile: this pull runs alone.
+    await until('no pull or backfill running', async () => {
+      const pulls = await rt.queues.pull.getJobCounts('active', 'wait', 'prioritized');
+      const runs = await rt.queues.backfill.getJobCounts('active', 'wait', 'waiting-children');
+      return (
+        Object.values({ ...pulls, ...runs }).every((n) => n === 0) && (await rt.inFlight.count(ACME.connection)) === 0
+      );
+    });
     // The stream as never synced: no checkpoint, no last success.
     await rt.redis.hdel(rt.keys.checkpoint(ACME.connection), 'invoices');
     await rt.redis.hdel(rt.keys.lastSuccess(ACME.connection), 'invoices');
@@ -306,6 +266,54 @@ describe('the console for a reader: only what the reader may see and do', () => 
     } finally {
       zoho.faults.set({});
     }
+  }, 240_000);
+
+  it('given a backfill running, then the connections page shows each running window with the records read, its windows done of all and the time left, as the API has them', async () => {
+    const zoho = api.tc.zohoOf(ACME.connection);
+    // Each Zoho call takes 5 s: a window's figures hold still while the page and the API are read.
+    zoho.faults.set({ latencyMs: 5000 });
+    try {
+      await api.tc.backfill({ restart: true });
+      await signInAs(api.tokens.viewer.token, 'finance-viewer (viewer)');
+      type Progress = { jobId: string; kind: string; pulled: number; windows: { done: number; total: number } | null };
+      const onPage = async () =>
+        page.locator(`tr[data-connection="${ACME.connection}"] .progress`).evaluateAll((nodes) =>
+          nodes.map((n) => ({
+            jobId: n.getAttribute('data-job'),
+            pulled: Number(n.querySelector('.pulled')?.getAttribute('data-n')),
+            done: n.querySelector('progress')?.getAttribute('value') ?? null,
+            total: n.querySelector('progress')?.getAttribute('max') ?? null,
+          })),
+        );
+      const fromApi = async () => {
+        const c = (await api.get(`/connections/${ACME.connection}`, api.tokens.viewer.token)).body as {
+          progress: Progress[];
+        };
+        return c.progress.map((p) => ({
+          jobId: p.jobId,
+          pulled: p.pulled,
+          done: p.windows ? String(p.windows.done) : null,
+          total: p.windows ? String(p.windows.total) : null,
+        }));
+      };
+      let shown: Awaited<ReturnType<typeof onPage>> = [];
+      // The page and the API are read one after the other: again until both read the same moment of a running window.
+      await until('the page shows the backfill the API reports', async () => {
+        await page.goto(`${api.url}/console/#/connections?at=${Date.now()}`);
+        await page.locator(`tr[data-connection="${ACME.connection}"]`).waitFor();
+        shown = await onPage();
+        const api1 = await fromApi();
+        return (
+          shown.length > 0 && shown.some((p) => p.total !== null) && JSON.stringify(shown) === JSON.stringify(api1)
+        );
+      });
+      expect(Number(shown.find((p) => p.total)!.total)).toBeGreaterThan(1);
+      expect(await page.locator('.progress progress').count()).toBeGreaterThan(0);
+      await shot('connections-progress');
+      expect(errors).toEqual([]);
+    } finally {
+      zoho.faults.set({});
+    }
   });
 
   it('given the runs on record, then the runs page charts the records read per hour over 24 h in plain SVG, adding up to what the API lists', async () => {
@@ -328,6 +336,60 @@ describe('the console for a reader: only what the reader may see and do', () => 
       .evaluateAll((n) => n.map((b) => Number(b.getAttribute('data-value'))));
     expect(bars.reduce((a, b) => a + b, 0)).toBe(expected);
     await shot('runs-trend');
+    expect(errors).toEqual([]);
+  });
+
+  it('given the sweep sampled each connection, then the trends page charts vendor calls against the quota, freshness p99 and quarantine with the API points, and a viewer limited to globex sees globex only', async () => {
+    const { rt } = api.tc;
+    // One run of the scheduled sweep, as its scheduler would start it: it samples every connection.
+    const job = await rt.queues.sweep.add('sweep', {});
+    await until('the sweep ran', async () => (await rt.queues.sweep.getJobState(job.id!)) === 'completed');
+    type Trends = {
+      id: string;
+      calls: {
+        peakMinute: Array<number | null>;
+        day: Array<number | null>;
+        limits: { perMinute: number; perDay: number | null };
+      };
+      freshness: { p99Seconds: Array<number | null>; alertAboveSeconds: number };
+      quarantine: { records: Array<number | null> };
+    };
+    const { connections } = (await api.get('/trends', api.tokens.viewer.token)).body as { connections: Trends[] };
+    await signInAs(api.tokens.viewer.token, 'finance-viewer (viewer)');
+    await page.goto(`${api.url}/console/#/trends`);
+    await page.locator('section.trends-connection').first().waitFor();
+    const chart = (connection: string, id: string) =>
+      page.locator(`section[data-connection="${connection}"] figure[data-chart="${id}"]`);
+    const bars = async (connection: string, id: string) =>
+      (
+        await chart(connection, id)
+          .locator('svg rect.bar')
+          .evaluateAll((n) => n.map((b) => b.getAttribute('data-value')))
+      ).map((v) => (v === '' ? null : Number(v)));
+    expect(connections.length).toBe(2);
+    for (const c of connections) {
+      expect(await bars(c.id, 'calls-minute')).toEqual(c.calls.peakMinute);
+      expect(await bars(c.id, 'calls-day')).toEqual(c.calls.day);
+      expect(await bars(c.id, 'freshness-p99')).toEqual(c.freshness.p99Seconds);
+      expect(await bars(c.id, 'quarantine')).toEqual(c.quarantine.records);
+      // The samples the sweep just took are points on every chart.
+      for (const id of ['calls-minute', 'calls-day', 'freshness-p99', 'quarantine'])
+        expect(Number(await chart(c.id, id).getAttribute('data-points')), `${c.id} ${id}`).toBeGreaterThan(0);
+      expect(c.quarantine.records.at(-1)).toBe(1);
+      expect(Number(await chart(c.id, 'calls-minute').locator('line.limit').getAttribute('data-limit'))).toBe(
+        c.calls.limits.perMinute,
+      );
+      expect(Number(await chart(c.id, 'freshness-p99').locator('line.limit').getAttribute('data-limit'))).toBe(
+        c.freshness.alertAboveSeconds,
+      );
+    }
+    await shot('trends');
+
+    await signInAs(GLOBEX_VIEWER.token, `globex-finance (viewer, ${GLOBEX.company} only)`);
+    await page.goto(`${api.url}/console/#/trends`);
+    await page.locator(`section[data-connection="${GLOBEX.connection}"]`).waitFor();
+    expect(await page.locator('section.trends-connection').count()).toBe(1);
+    expect(await page.locator('#page').innerText()).not.toContain(ACME.connection);
     expect(errors).toEqual([]);
   });
 });
