@@ -14,7 +14,10 @@ const ConnectionTrends = z
     calls: z.object({
       peakMinute: Series.describe('the most vendor calls in one minute during each hour'),
       day: Series.describe("vendor calls in the 24 h before the hour's last sample"),
-      limits: z.object({ perMinute: z.number(), perDay: z.number().nullable() }),
+      limits: z.object({
+        perMinute: z.number(),
+        perDay: z.number().nullable().describe('null: no day cap (and no day count is kept)'),
+      }),
     }),
     freshness: z.object({
       p99Seconds: Series.describe("change → billing p99 of the hour before the hour's last sample"),
@@ -52,7 +55,8 @@ export const trendRoutes = [
           calls: {
             peakMinute: s.callsPeakMinute,
             day: s.callsDay,
-            limits: { perMinute: budget.perMinute, perDay: budget.perDay ?? null },
+            // No day cap (0 or unset): the quota keeps no day count either, so the day series stays 0.
+            limits: { perMinute: budget.perMinute, perDay: budget.perDay ? budget.perDay : null },
           },
           freshness: { p99Seconds: s.freshnessP99Seconds, alertAboveSeconds: CHANGE_TO_BILLING_SLOW_P99_SECONDS },
           quarantine: { bucketHours: QUARANTINE_BUCKET_HOURS, at: s.quarantineAt, records: s.quarantine },

@@ -78,7 +78,7 @@ export function barChart(values, o) {
     svg(
       'text',
       { x: w, y: 10, class: 'tick', 'text-anchor': 'end' },
-      `max ${Math.max(0, ...values.map((v) => v ?? 0))} ${o.unit}`,
+      `max ${Number(Math.max(0, ...values.map((v) => v ?? 0)).toFixed(1))} ${o.unit}`,
     ),
   );
 }

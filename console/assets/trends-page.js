@@ -62,7 +62,7 @@ export function connectionTrends(c) {
           limitLabel: 'day cap',
         },
         c.calls.limits.perDay === null
-          ? 'Vendor calls in the 24 h before each hour ended (this connection has no day cap).'
+          ? 'This connection has no day cap: the quota keeps no day count for it.'
           : `Vendor calls in the 24 h before each hour ended, against the day cap of ${c.calls.limits.perDay}.`,
       ),
       figure(
