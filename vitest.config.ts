@@ -33,6 +33,7 @@ const UNIT_TESTS = [
   'test/cli/parse-args.test.ts',
   'test/cli/progress.test.ts',
   'test/cli/progress-line.test.ts',
+  'test/jobs/pull/pull-total.test.ts',
   'test/config.test.ts',
   'test/connectors/quickbooks/connector.test.ts',
   'test/connectors/quickbooks/error-table.test.ts',

@@ -84,12 +84,18 @@ export const ConnectionView = z
           enqueued: z.number().int(),
           recordsPerSecond: z.number().nullable(),
           window: z.object({ from: z.string(), to: z.string() }).nullable(),
+          total: z
+            .object({ records: z.number().int(), source: z.enum(['vendor', 'estimate']) })
+            .nullable()
+            .describe(
+              "records the read will hand out: the vendor's announced total, else the count at the source the quota projection's estimate makes (source: estimate); null until known",
+            ),
           windows: z.object({ done: z.number().int(), total: z.number().int() }).nullable(),
           secondsLeft: z.number().int().nullable(),
         }),
       )
       .describe(
-        'the pulls running now (first sync, backfill window, repair, incremental): records read and enqueued, pages, rate; a backfill its windows done of all and the time left at its pace',
+        'the pulls running now (first sync, backfill window, repair, incremental): records read and enqueued, pages, rate, the total where known (announced or estimated); a backfill its windows done of all; the time left at the pace so far',
       ),
     freshness: z
       .object({

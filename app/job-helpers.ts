@@ -8,6 +8,7 @@ import type { FailedUpsertHelpers } from '../jobs/upsert/failed-upsert.js';
 import type { ReconcileHelpers } from '../jobs/reconcile/types.js';
 import type { HistoryHelpers } from '../jobs/reconcile/invoice-date-window.js';
 import { sweepInFlight } from '../jobs/sweep/sweep-processor.js';
+import { sampleTrends } from '../jobs/sweep/sample-trends.js';
 import type { SweepHelpers } from '../jobs/sweep/types.js';
 import type { Runtime } from '../jobs/runtime.js';
 import type { UpsertBatchHelpers } from '../jobs/upsert/upsert-batch-processor.js';
@@ -84,6 +85,7 @@ function sweepHelpers(rt: Runtime, { connectionIds }: SharedHelpers): SweepHelpe
     backfillRuns: rt.backfillRuns,
     queues: { upsert: rt.queues.upsert },
     recordHistory: rt.recordHistory,
+    sampleTrends: (connection) => sampleTrends(rt, connection),
   };
 }
 

@@ -8,11 +8,12 @@ const KIND: Record<StreamProgress['kind'], string> = {
   incremental: 'pull',
 };
 
-/** A pull running now on one line, as `connections` prints it: what, records so far, rate, and time left where a total is known. */
+/** A pull running now on one line, as `connections` and `status` print it: what, records so far, rate, and time left where a total is known. */
 export function progressLine(p: StreamProgress): string {
   const window = p.window ? ` ${p.window.from}..${p.window.to}` : '';
   const windows = p.windows ? `, ${p.windows.done} of ${p.windows.total} windows done` : '';
+  const total = !p.total ? '' : ` of ${p.total.records}${p.total.source === 'estimate' ? ' (estimated)' : ''}`;
   const rate = p.recordsPerSecond === null ? '' : `, ${p.recordsPerSecond} records/s`;
   const left = p.secondsLeft === null ? '' : `, about ${formatDuration(p.secondsLeft * 1000)} left`;
-  return `${p.entity}: ${KIND[p.kind]}${window} since ${p.since}: ${p.pulled} record(s) read, ${p.enqueued} enqueued${windows}${rate}${left}`;
+  return `${p.entity}: ${KIND[p.kind]}${window} since ${p.since}: ${p.pulled}${total} record(s) read, ${p.enqueued} enqueued${windows}${rate}${left}`;
 }

@@ -38,6 +38,7 @@ import type { ConnectionState } from '../src/pipeline/connection-state.js';
 import type { WebhookEvents } from '../src/pipeline/webhook-events.js';
 import type { WebhookHealth } from '../src/pipeline/webhook-health.js';
 import type { FreshnessSamples } from '../src/pipeline/freshness-samples.js';
+import type { TrendBuckets } from '../src/pipeline/trend-buckets.js';
 import type { AuditLog } from '../src/pipeline/audit-log.js';
 import type { ConsoleSessions } from '../src/pipeline/console-sessions.js';
 import type { PendingAuthorizations } from '../src/pipeline/pending-authorizations.js';
@@ -95,6 +96,8 @@ export interface StateStores {
   webhookHealth: WebhookHealth;
   /** Recent change→billing latencies per connection, shared by every process (`connections`, `status`). */
   freshness: FreshnessSamples;
+  /** The console's trend series per connection, sampled by the scheduled sweep. */
+  trends: TrendBuckets;
   /** What was done through the API, the console and the command line (operations/audited.ts), and the refusals. */
   audit: AuditLog;
   /** The console's signed-in sessions. */

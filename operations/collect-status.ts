@@ -10,6 +10,7 @@ import { credentialsStatus, type CredentialsStatus } from '../src/auth/credentia
 import type { ConnectionConfig } from '../src/config.js';
 import type { SystemName } from '../src/connector/types.js';
 import type { FreshnessView } from '../src/pipeline/freshness-samples.js';
+import { streamProgress, type StreamProgress } from './stream-progress.js';
 
 /** Up, or down since an instant with the last error (billing's outage flag, or a vendor's). */
 export type Availability = { up: true } | { up: false; downSince: string | null; lastError: string };
@@ -50,6 +51,8 @@ export interface ConnectionStatus {
   freshness: FreshnessView;
   /** Review before write (null: not configured and nothing held): its setting and held records by rule, from the review queue's index. */
   review: { mode: string; held: Record<string, number> } | null;
+  /** The pulls running now: records read, the total (announced or estimated), the rate and the time left (as the API's `progress`). */
+  progress: StreamProgress[];
 }
 
 export interface ServiceStatus {
@@ -130,6 +133,7 @@ async function connectionStatus(
     webhooks: await webhooksView(rt.webhookHealth, c),
     freshness: await rt.freshness.read(c.id),
     review: await reviewStatus(rt, c),
+    progress: await streamProgress(rt, c.id, (e) => entities.find((s) => s.entity === e)?.lastSuccess === null),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Job } from 'bullmq';
 import type { Runtime } from '../jobs/runtime.js';
+import { secondsLeftOf, type PullJobProgress, type PullTotal } from '../jobs/pull/pull-total.js';
 
 /** What a long read is: a stream's first sync, a backfill window, a repair's pull, or an incremental pull. */
 export type ProgressKind = 'first-sync' | 'backfill' | 'repair' | 'incremental';
@@ -23,9 +24,14 @@ export interface StreamProgress {
   recordsPerSecond: number | null;
   /** A backfill window's document dates (calendar days). */
   window: { from: string; to: string } | null;
+  /**
+   * Records the read will hand out: the vendor's announced total (`vendor`), else the count the quota
+   * projection's estimate makes (`estimate`); null until known, and for an incremental pull.
+   */
+  total: PullTotal | null;
   /** A backfill run's windows: finished, of all it announced; null for other reads. */
   windows: { done: number; total: number } | null;
-  /** Time left at the pace so far: a backfill's windows; null where nothing announced a total. */
+  /** Time left at the pace so far: a backfill's windows, else the records left of the total; null without a total. */
   secondsLeft: number | null;
 }
 
@@ -35,11 +41,6 @@ interface PullJobData {
   entity: string;
   window?: { from: string; to: string };
   runId?: string;
-}
-interface PullJobProgress {
-  pages?: number;
-  pulled?: number;
-  enqueued?: number;
 }
 
 /** Active pull jobs looked at per read: more than any deployment runs at once (slots per connection × workers). */
@@ -67,6 +68,8 @@ export async function streamProgress(
     const elapsed = Math.max(0, (now - started) / 1000);
     const pulled = count(p.pulled);
     const windows = job.data.window ? await backfillWindows(rt, job) : null;
+    const rate = elapsed > 0 && pulled > 0 ? Math.round((pulled / elapsed) * 10) / 10 : null;
+    const total = p.total && typeof p.total.records === 'number' ? p.total : null;
     out.push({
       entity: job.data.entity,
       kind: job.data.window
@@ -81,10 +84,11 @@ export async function streamProgress(
       pages: count(p.pages),
       pulled,
       enqueued: count(p.enqueued),
-      recordsPerSecond: elapsed > 0 && pulled > 0 ? Math.round((pulled / elapsed) * 10) / 10 : null,
+      recordsPerSecond: rate,
       window: job.data.window ?? null,
+      total,
       windows: windows && { done: windows.done, total: windows.total },
-      secondsLeft: windows?.secondsLeft ?? null,
+      secondsLeft: windows ? windows.secondsLeft : secondsLeftOf(pulled, total, rate),
     });
   }
   return out.sort((a, b) => a.entity.localeCompare(b.entity) || a.since.localeCompare(b.since));

@@ -31,6 +31,7 @@ import { WakeLine } from '../../src/pipeline/wake-line.js';
 import { WebhookEvents } from '../../src/pipeline/webhook-events.js';
 import { WebhookHealth } from '../../src/pipeline/webhook-health.js';
 import { FreshnessSamples } from '../../src/pipeline/freshness-samples.js';
+import { TrendBuckets } from '../../src/pipeline/trend-buckets.js';
 import { AuditLog } from '../../src/pipeline/audit-log.js';
 import { ConsoleSessions } from '../../src/pipeline/console-sessions.js';
 import { PendingAuthorizations } from '../../src/pipeline/pending-authorizations.js';
@@ -92,6 +93,7 @@ export function createStateStores(
     webhookEvents: new WebhookEvents(redis, keys),
     webhookHealth: new WebhookHealth(redis, keys),
     freshness: new FreshnessSamples(redis, keys),
+    trends: new TrendBuckets(redis, keys),
     audit: new AuditLog(redis, prefix, {
       retentionDays: config.audit.retentionDays,
       refusals: { counter: metrics.apiRefusals },

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { collectStatus, type ConnectionStatus, type ServiceStatus } from '../../operations/collect-status.js';
 import { withRuntime } from '../context.js';
 import { freshnessLine } from '../freshness-line.js';
+import { progressLine } from '../progress-line.js';
 
 /** `erp-sync status [--json]`: queues, checkpoints and lag, quarantine counts, per connection. */
 export function registerStatusCommand(program: Command): void {
@@ -61,6 +62,7 @@ function printConnection(c: ConnectionStatus): void {
     );
     if (e.lastError) console.log(`  ${''.padEnd(13)} last error ${e.lastError.at}: ${e.lastError.message}`);
   }
+  for (const p of c.progress) console.log(`  ${'running'.padEnd(13)} ${progressLine(p)}`);
   const q = Object.entries(c.quarantine);
   console.log(`  quarantine: ${q.length ? q.map(([k, v]) => `${k} ${v}`).join(', ') : 'empty'}`);
   if (c.review) {

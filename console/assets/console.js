@@ -8,6 +8,7 @@ import { recordsPerHourChart } from './trend-chart.js';
 import { reconciliationsPage } from './reconciliations-page.js';
 import { recordHistoryTable } from './record-history.js';
 import { reviewPage } from './review-page.js';
+import { trendsPage } from './trends-page.js';
 import { $, act, call, day, el, enc, get, mayAct, notice, post, seconds, shell, when, zoneNote } from './ui.js';
 
 // --- pages -------------------------------------------------------------------------------------------
@@ -570,6 +571,7 @@ async function route() {
     quarantined: () => quarantinedPage(parts[1], parts[2], parts[3]),
     record: () => recordPage(parts[1], parts[2], parts[3]),
     runs: () => runsPage(params),
+    trends: () => trendsPage(),
     audit: () => auditPage(),
     'oauth-callback': () => oauthCallbackPage(params),
     reconciliations: () => reconciliationsPage(),

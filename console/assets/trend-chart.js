@@ -39,32 +39,47 @@ export function recordsPerHour(runs, now) {
 }
 
 /**
- * A bar chart of `values` (one bar each, oldest first) with its largest value marked, 480×120.
- * @param {number[]} values
- * @param {{ title: string, labels: string[], unit: string }} o
+ * A bar chart of `values` (one bar each, oldest first; null: no sample, no bar) with its largest value
+ * marked, 480×120; `limit`, when given, is drawn as a dashed line (a quota, an alert's threshold).
+ * @param {Array<number | null>} values
+ * @param {{ title: string, labels: string[], unit: string, limit?: number | null, limitLabel?: string }} o
  */
 export function barChart(values, o) {
   const w = 480;
   const h = 120;
-  const top = Math.max(1, ...values);
+  const limit = typeof o.limit === 'number' ? o.limit : null;
+  const top = Math.max(1, ...values.map((v) => v ?? 0), limit ?? 0);
+  const y = (/** @type {number} */ v) => h - 14 - Math.round((v / top) * (h - 20));
   const bw = w / values.length;
-  const bars = values.map((v, i) => {
-    const bh = Math.round((v / top) * (h - 20));
-    return svg(
+  const bars = values.map((v, i) =>
+    svg(
       'rect',
-      { x: i * bw + 1, y: h - 14 - bh, width: bw - 2, height: bh, class: 'bar', 'data-value': v },
-      svg('title', {}, `${o.labels[i]}: ${v} ${o.unit}`),
-    );
-  });
+      { x: i * bw + 1, y: y(v ?? 0), width: Math.max(1, bw - 2), height: h - 14 - y(v ?? 0), class: 'bar' },
+      svg('title', {}, `${o.labels[i]}: ${v === null ? 'no sample' : `${v} ${o.unit}`}`),
+    ),
+  );
+  values.forEach((v, i) => bars[i]?.setAttribute('data-value', v === null ? '' : String(v)));
+  const marks =
+    limit === null
+      ? []
+      : [
+          svg('line', { x1: 0, y1: y(limit), x2: w, y2: y(limit), class: 'limit', 'data-limit': limit }),
+          svg('text', { x: 2, y: y(limit) - 2, class: 'tick' }, `${o.limitLabel ?? 'limit'} ${limit} ${o.unit}`),
+        ];
   return svg(
     'svg',
     { viewBox: `0 0 ${w} ${h}`, width: w, height: h, role: 'img', 'aria-label': o.title, class: 'trend' },
     svg('title', {}, o.title),
     ...bars,
+    ...marks,
     svg('line', { x1: 0, y1: h - 13, x2: w, y2: h - 13, class: 'axis' }),
     svg('text', { x: 0, y: h - 1, class: 'tick' }, o.labels[0] ?? ''),
     svg('text', { x: w, y: h - 1, class: 'tick', 'text-anchor': 'end' }, o.labels[values.length - 1] ?? ''),
-    svg('text', { x: w, y: 10, class: 'tick', 'text-anchor': 'end' }, `max ${top} ${o.unit}`),
+    svg(
+      'text',
+      { x: w, y: 10, class: 'tick', 'text-anchor': 'end' },
+      `max ${Number(Math.max(0, ...values.map((v) => v ?? 0)).toFixed(1))} ${o.unit}`,
+    ),
   );
 }
 

@@ -31,7 +31,8 @@ export function el(tag, attrs = {}, ...children) {
     if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
     else e.setAttribute(k, v === true ? '' : String(v));
   }
-  for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c instanceof Node ? c : String(c));
+  for (const c of children.flat(Infinity))
+    if (c !== null && c !== undefined) e.append(c instanceof Node ? c : String(c));
   return e;
 }
 /** The reader's locales: what their browser asked for (Accept-Language, as the session read it), else the browser's own. */

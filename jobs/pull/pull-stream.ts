@@ -11,10 +11,13 @@ import type { PullHelpers, PullResult, PullRun } from './types.js';
 import { classifyMapped, classifyRecord } from './classify-record.js';
 import { countUnannounced, noteSafetyNet } from './safety-net.js';
 import { waitForBacklog } from './wait-for-backlog.js';
+import { longReadOf, progressGauges, pullTotal, type PullJobProgress } from './pull-total.js';
 
 /** Where a run starts, and how it saves where it got to. */
 interface StartingPoint {
   state: StreamState;
+  /** No checkpoint yet: this incremental pull is the stream's first sync. */
+  firstSync: boolean;
   save(next: StreamState): Promise<void>;
 }
 
@@ -46,16 +49,26 @@ export async function pullStream(run: PullRun): Promise<PullResult> {
     baseCurrency: run.handle.billing.baseCurrency,
     lookups,
   };
-  for await (const page of run.stream.read(ctx, start.state)) {
-    await pullPage(run, page, mapCtx, result);
-    // The page's jobs are durable in Redis: now the checkpoint may move (sorted streams only).
-    if (run.stream.isSorted) await start.save(page.state);
-    result.cursor = page.state.cursor;
-    last = page.state;
-    await run.job.updateProgress({ pages: result.pages, pulled: result.pulled, enqueued: result.enqueued });
-    await waitForBacklog(run.rt, run.signal);
+  const kind = longReadOf(run, start.firstSync);
+  const totals = pullTotal(run, kind, ctx);
+  const gauges = progressGauges(run, kind, Date.now());
+  try {
+    for await (const page of run.stream.read(ctx, start.state)) {
+      await pullPage(run, page, mapCtx, result);
+      // The page's jobs are durable in Redis: now the checkpoint may move (sorted streams only).
+      if (run.stream.isSorted) await start.save(page.state);
+      result.cursor = page.state.cursor;
+      last = page.state;
+      const total = await totals.afterPage(page, result.pages);
+      const progress: PullJobProgress = { pages: result.pages, pulled: result.pulled, enqueued: result.enqueued };
+      await run.job.updateProgress(total ? { ...progress, total } : progress);
+      gauges.set(result.pulled, total);
+      await waitForBacklog(run.rt, run.signal);
+    }
+    return await finishRead(run, start, result, last);
+  } finally {
+    gauges.clear();
   }
-  return await finishRead(run, start, result, last);
 }
 
 /** A window already done returns nothing: there is nothing to read. A stream without a checkpoint reads history. */
@@ -65,7 +78,7 @@ async function startingPoint(run: PullRun): Promise<StartingPoint | undefined> {
     const state =
       (await rt.checkpoints.getWindow<StreamState>(conn, entity, windowKey)) ?? stream.initialState(undefined);
     if (state.cursor === 'done') return undefined;
-    return { state, save: (next) => rt.checkpoints.setWindow(conn, entity, windowKey, next) };
+    return { state, firstSync: false, save: (next) => rt.checkpoints.setWindow(conn, entity, windowKey, next) };
   }
   // The incremental checkpoint's rewind count as read: a repair that rewinds the stream while this
   // pull runs makes this pull's saves refused, so the rewind is not overwritten (Checkpoints).
@@ -74,6 +87,7 @@ async function startingPoint(run: PullRun): Promise<StartingPoint | undefined> {
   if (!cp && run.lane === 'current') run.lane = historyLane(Boolean(handle.config.webhooks));
   return {
     state: cp ? rewind(cp.state, handle.config.lookbackSeconds) : stream.initialState(undefined),
+    firstSync: !cp,
     async save(next) {
       if (!(await rt.checkpoints.save(conn, entity, next, { rewindsSeen })))
         log.info('the stream was rewound while this pull ran; its checkpoint stays rewound');

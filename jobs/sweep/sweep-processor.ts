@@ -97,7 +97,8 @@ async function sweepOne(
 
 /**
  * The scheduled sweep: every connection (or the one named), one after the other; then a slice of the
- * connection's record-history buckets is pruned of outcomes older than `history.days`.
+ * connection's record-history buckets is pruned of outcomes older than `history.days`, and one sample of
+ * its trend series is taken (the console's charts).
  */
 export function sweepProcessor(h: SweepHelpers) {
   return defineJob(QUEUES.sweep, SweepPayload, h, async ({ data, log }) => {
@@ -105,6 +106,7 @@ export function sweepProcessor(h: SweepHelpers) {
     for (const connection of data.connectionId ? [data.connectionId] : h.connectionIds()) {
       const result = await sweepInFlight(h, connection);
       out.push({ ...result, historyDropped: await pruneHistory(h, connection, log) });
+      await sampleTrendsOf(h, connection, log);
     }
     const recovered = out.reduce((n, r) => n + r.recovered.length, 0);
     if (recovered) log.warn({ recovered }, 'sweep recovered in-flight records');
@@ -125,5 +127,14 @@ async function pruneHistory(h: SweepHelpers, connection: string, log: Pick<Sweep
   } catch (err) {
     log.warn({ connection, err }, 'sweep: record history prune failed; the next run tries again');
     return 0;
+  }
+}
+
+/** The trend sample; a failure is logged (the charts miss one point), and the sweep goes on. */
+async function sampleTrendsOf(h: SweepHelpers, connection: string, log: Pick<SweepHelpers['logger'], 'warn'>) {
+  try {
+    await h.sampleTrends?.(connection);
+  } catch (err) {
+    log.warn({ connection, err }, 'sweep: trend sample failed; the next run tries again');
   }
 }

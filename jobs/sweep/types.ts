@@ -18,6 +18,8 @@ export interface SweepHelpers extends FailedUpsertHelpers {
   queues: { upsert: Pick<Queue, 'getJob' | 'getJobState' | 'addBulk'> };
   /** Record history: the scheduled sweep prunes a slice of its buckets per connection each run. */
   recordHistory?: Pick<RecordHistory, 'prune'>;
+  /** One sample of the connection's trend series for the console's charts (sample-trends.ts). */
+  sampleTrends?: (connection: string) => Promise<void>;
 }
 
 export type SweepAction = 're-enqueued' | 'quarantined';

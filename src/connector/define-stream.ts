@@ -32,6 +32,8 @@ export interface RawPage<Raw, State> {
   state: State;
   /** Rows listed but not fetched because the pipeline already holds their version (ReadContext.knownVersions). */
   knownSkipped?: number;
+  /** Records the whole read holds, where the vendor's list answer says so. */
+  announcedTotal?: number;
 }
 
 /** The vendor's reading for one stream: pages of raw rows, rows by id, and every id (when the vendor has no delete feed). */
@@ -139,6 +141,7 @@ export function defineStream<Raw, State extends StreamState, Settings, Lookups>(
           records,
           state: page.state,
           ...(page.knownSkipped === undefined ? {} : { knownSkipped: page.knownSkipped }),
+          ...(page.announcedTotal === undefined ? {} : { announcedTotal: page.announcedTotal }),
         };
       }
     },

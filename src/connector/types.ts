@@ -55,6 +55,8 @@ export interface StreamPage<Raw, State> {
   state: State;
   /** Rows listed but not fetched because the pipeline already holds their version (ReadContext.knownVersions). */
   knownSkipped?: number;
+  /** Records the whole read holds, where the vendor's list answer says (Xero's `pagination.itemCount`). */
+  announcedTotal?: number;
 }
 
 /** Every stream state carries `cursor`: the lower bound (UTC ISO) of the next read, null = beginning. */

@@ -262,6 +262,21 @@ function progressMetrics({ c, g }: MetricMakers) {
       'Configured pull schedule of (connection, entity); staleness alerts count in these',
       ['connection', 'entity'] as const,
     ),
+    pullProgressRecords: g(
+      'erpsync_pull_progress_records',
+      'Records read so far by the long read (first sync, backfill window, repair) of (connection, entity) this process runs now',
+      ['connection', 'entity'] as const,
+    ),
+    pullProgressTotal: g(
+      'erpsync_pull_progress_total_records',
+      "Records that long read will hand out: the vendor's announced total, else the count at the source (an estimate); absent when neither is known",
+      ['connection', 'entity'] as const,
+    ),
+    pullProgressSecondsLeft: g(
+      'erpsync_pull_progress_seconds_left',
+      'Time left of that long read at its pace so far, against its total; absent without a total',
+      ['connection', 'entity'] as const,
+    ),
     quarantineSize: g('erpsync_quarantine_records', 'Records currently in quarantine', ['connection'] as const),
     recordsHeld: g('erpsync_records_held', 'Records held for review before write, by the rule that held them', [
       'connection',

@@ -123,6 +123,8 @@ function recordAndChangeKeys(prefix: string, c: (connection: string) => string) 
       `${prefix}:source-read:${c(connection)}:${entity}:${erpId}`,
     /** Recent change→billing latencies of the connection, newest first, capped (freshness-samples.ts). */
     freshness: (connection: string) => `${prefix}:freshness:${c(connection)}`,
+    /** The console's trend series: hourly and 4-hourly buckets in one capped hash (trend-buckets.ts). */
+    trend: (connection: string) => `${prefix}:trend:${c(connection)}`,
   };
 }
 export type StateKeys = ReturnType<typeof stateKeys>;

@@ -56,7 +56,12 @@ describe('the console for a reader: only what the reader may see and do', () => 
   };
 
   beforeAll(async () => {
-    api = await startApi('console-viewer', { tokens: [GLOBEX_VIEWER], billing: { timeZone: COMPANY_ZONE } });
+    // Three invoices a page: a first sync of the twelve reads four pages, long enough to be watched.
+    api = await startApi('console-viewer', {
+      tokens: [GLOBEX_VIEWER],
+      billing: { timeZone: COMPANY_ZONE },
+      harness: { settings: { pageSize: 3 } },
+    });
     op = api.tokens.operator.token;
     await quarantineOne(ACME.connection);
     await quarantineOne(GLOBEX.connection);
@@ -181,6 +186,88 @@ describe('the console for a reader: only what the reader may see and do', () => 
     expect(errors).toEqual([]);
   });
 
+  it('given a first sync running, then the connections page shows its records read of the total (said to be an estimate), the rate and the time left, as the API answered the page', async () => {
+    const { rt } = api.tc;
+    const zoho = api.tc.zohoOf(ACME.connection);
+    // Nothing else pulls meanwhile: this pull runs alone.
+    await until('no pull or backfill running', async () => {
+      const pulls = await rt.queues.pull.getJobCounts('active', 'wait', 'prioritized');
+      const runs = await rt.queues.backfill.getJobCounts('active', 'wait', 'waiting-children');
+      return (
+        Object.values({ ...pulls, ...runs }).every((n) => n === 0) && (await rt.inFlight.count(ACME.connection)) === 0
+      );
+    });
+    // The stream as never synced: no checkpoint, no last success.
+    await rt.redis.hdel(rt.keys.checkpoint(ACME.connection), 'invoices');
+    await rt.redis.hdel(rt.keys.lastSuccess(ACME.connection), 'invoices');
+    // Each Zoho call takes 1.5 s (a page is its list and its invoices' details): the figures hold still
+    // between pages while the page is read.
+    zoho.faults.set({ latencyMs: 1500 });
+    try {
+      await signInAs(api.tokens.viewer.token, 'finance-viewer (viewer)');
+      const started = await api.post<{ pulls: Array<{ jobId: string }> }>(`/connections/${ACME.connection}/sync`, op, {
+        entity: 'invoices',
+      });
+      expect(started.status).toBe(202);
+      const jobId = started.body.pulls[0]!.jobId;
+      type Running = {
+        jobId: string;
+        kind: string;
+        pulled: number;
+        recordsPerSecond: number | null;
+        total: { records: number; source: string } | null;
+        secondsLeft: number | null;
+      };
+      const onPage = () =>
+        page.locator(`.progress[data-job="${jobId}"]`).evaluate((n) => ({
+          pulled: Number(n.querySelector('.pulled')?.getAttribute('data-n')),
+          total: Number(n.querySelector('.total')?.getAttribute('data-n')),
+          source: n.querySelector('.total')?.getAttribute('data-source') ?? null,
+          rate: Number(n.querySelector('.rate')?.getAttribute('data-n')),
+          left: Number(n.querySelector('.left')?.getAttribute('data-seconds')),
+          bar: Number(n.querySelector('progress.records')?.getAttribute('value')),
+          text: n.textContent ?? '',
+        }));
+      let shown: Awaited<ReturnType<typeof onPage>> | undefined;
+      let given: Running | undefined;
+      // The page's own answer from the API, and what the page made of it: again until the read is past
+      // its count (a total) and before its last page (time left).
+      await until(
+        'the page shows the first sync the API reported to it',
+        async () => {
+          const answer = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/connections');
+          await page.goto(`${api.url}/console/#/connections?at=${Date.now()}`);
+          const { connections } = (await (await answer).json()) as {
+            connections: Array<{ id: string; progress: Running[] }>;
+          };
+          given = connections.find((c) => c.id === ACME.connection)!.progress.find((p) => p.jobId === jobId);
+          if (!given?.total || given.secondsLeft === null) return false;
+          shown = await onPage();
+          return true;
+        },
+        60_000,
+      );
+      expect(given!.kind).toBe('first-sync');
+      expect(given!.total!.source).toBe('estimate');
+      expect(given!.total!.records).toBeGreaterThan(given!.pulled);
+      expect(shown).toMatchObject({
+        pulled: given!.pulled,
+        total: given!.total!.records,
+        source: 'estimate',
+        rate: given!.recordsPerSecond,
+        left: given!.secondsLeft,
+        bar: given!.pulled,
+      });
+      expect(shown!.text).toContain('estimate');
+      expect(shown!.text).toMatch(/about .* left/);
+      await shot('connections-first-sync');
+      expect(errors).toEqual([]);
+      await until(`pull ${jobId}`, async () => (await rt.queues.pull.getJobState(jobId)) === 'completed');
+    } finally {
+      zoho.faults.set({});
+    }
+  }, 240_000);
+
   it('given a backfill running, then the connections page shows each running window with the records read, its windows done of all and the time left, as the API has them', async () => {
     const zoho = api.tc.zohoOf(ACME.connection);
     // Each Zoho call takes 5 s: a window's figures hold still while the page and the API are read.
@@ -249,6 +336,60 @@ describe('the console for a reader: only what the reader may see and do', () => 
       .evaluateAll((n) => n.map((b) => Number(b.getAttribute('data-value'))));
     expect(bars.reduce((a, b) => a + b, 0)).toBe(expected);
     await shot('runs-trend');
+    expect(errors).toEqual([]);
+  });
+
+  it('given the sweep sampled each connection, then the trends page charts vendor calls against the quota, freshness p99 and quarantine with the API points, and a viewer limited to globex sees globex only', async () => {
+    const { rt } = api.tc;
+    // One run of the scheduled sweep, as its scheduler would start it: it samples every connection.
+    const job = await rt.queues.sweep.add('sweep', {});
+    await until('the sweep ran', async () => (await rt.queues.sweep.getJobState(job.id!)) === 'completed');
+    type Trends = {
+      id: string;
+      calls: {
+        peakMinute: Array<number | null>;
+        day: Array<number | null>;
+        limits: { perMinute: number; perDay: number | null };
+      };
+      freshness: { p99Seconds: Array<number | null>; alertAboveSeconds: number };
+      quarantine: { records: Array<number | null> };
+    };
+    const { connections } = (await api.get('/trends', api.tokens.viewer.token)).body as { connections: Trends[] };
+    await signInAs(api.tokens.viewer.token, 'finance-viewer (viewer)');
+    await page.goto(`${api.url}/console/#/trends`);
+    await page.locator('section.trends-connection').first().waitFor();
+    const chart = (connection: string, id: string) =>
+      page.locator(`section[data-connection="${connection}"] figure[data-chart="${id}"]`);
+    const bars = async (connection: string, id: string) =>
+      (
+        await chart(connection, id)
+          .locator('svg rect.bar')
+          .evaluateAll((n) => n.map((b) => b.getAttribute('data-value')))
+      ).map((v) => (v === '' ? null : Number(v)));
+    expect(connections.length).toBe(2);
+    for (const c of connections) {
+      expect(await bars(c.id, 'calls-minute')).toEqual(c.calls.peakMinute);
+      expect(await bars(c.id, 'calls-day')).toEqual(c.calls.day);
+      expect(await bars(c.id, 'freshness-p99')).toEqual(c.freshness.p99Seconds);
+      expect(await bars(c.id, 'quarantine')).toEqual(c.quarantine.records);
+      // The samples the sweep just took are points on every chart.
+      for (const id of ['calls-minute', 'calls-day', 'freshness-p99', 'quarantine'])
+        expect(Number(await chart(c.id, id).getAttribute('data-points')), `${c.id} ${id}`).toBeGreaterThan(0);
+      expect(c.quarantine.records.at(-1)).toBe(1);
+      expect(Number(await chart(c.id, 'calls-minute').locator('line.limit').getAttribute('data-limit'))).toBe(
+        c.calls.limits.perMinute,
+      );
+      expect(Number(await chart(c.id, 'freshness-p99').locator('line.limit').getAttribute('data-limit'))).toBe(
+        c.freshness.alertAboveSeconds,
+      );
+    }
+    await shot('trends');
+
+    await signInAs(GLOBEX_VIEWER.token, `globex-finance (viewer, ${GLOBEX.company} only)`);
+    await page.goto(`${api.url}/console/#/trends`);
+    await page.locator(`section[data-connection="${GLOBEX.connection}"]`).waitFor();
+    expect(await page.locator('section.trends-connection').count()).toBe(1);
+    expect(await page.locator('#page').innerText()).not.toContain(ACME.connection);
     expect(errors).toEqual([]);
   });
 });

@@ -56,6 +56,7 @@ interface Pagination {
   page: number;
   pageSize?: number;
   pageCount: number;
+  itemCount?: number;
 }
 
 /** `2025-02-10T06:31:10`: UTC, whole seconds, no offset (the documented If-Modified-Since form). */
@@ -94,6 +95,12 @@ async function* readList<Raw extends XeroRaw>(
 ) {
   const endpoint = `GET /${list.path}`;
   const from = cursorMsOf(state.cursor, { source: 'xero', operation: endpoint });
+  // The read's first answer counts every record it will hand out (`pagination.itemCount`, the records
+  // matching its filters and If-Modified-Since): a first sync's or repair's announced total. Later
+  // queries of the keyset pager restart from a newer bound and count only what is left, so only the
+  // first is kept. https://developer.xero.com/documentation/api/accounting/invoices (pagination)
+  let announcedTotal: number | undefined;
+  let first = true;
   const source: KeysetSource<RawRow<Raw> & { id: string }> = {
     pageSize: typeof ctx.settings.pageSize === 'number' ? ctx.settings.pageSize : DEFAULT_PAGE_SIZE,
     maxPageSize: MAX_PAGE_SIZE,
@@ -115,6 +122,8 @@ async function* readList<Raw extends XeroRaw>(
       });
       const items = (body[list.path] ?? []) as Raw[];
       const pagination = body.pagination as Pagination | null | undefined;
+      if (first && typeof pagination?.itemCount === 'number') announcedTotal = pagination.itemCount;
+      first = false;
       // Trust Xero's own pagination block when it sends one (it also holds if Xero caps pageSize below ours).
       return {
         records: items.map((raw) => ({ ...rowOf(raw, stream.idOf(raw), endpoint), id: stream.idOf(raw) })),
@@ -128,6 +137,7 @@ async function* readList<Raw extends XeroRaw>(
       yield {
         rows: page.records.map(({ raw, version }) => ({ raw, version })),
         state: { cursor: new Date(page.cursor!).toISOString() },
+        ...(announcedTotal === undefined ? {} : { announcedTotal }),
       };
   }
 }

@@ -245,4 +245,17 @@ describe('Xero invoices stream', () => {
     expect(records.every((r) => r.raw.DateString! >= '2025-01-01' && r.raw.DateString! < '2025-02-01')).toBe(true);
     expect(invoicesStream.supportsWindow).toBe(true);
   });
+
+  it('given a first read and a backfill window, then every page carries the total Xero announced on its first answer (pagination.itemCount): the records the read hands out', async () => {
+    for (const extra of [{}, { window: { from: '2025-01-01', to: '2025-01-31' } }]) {
+      let n = 0;
+      const announced: Array<number | undefined> = [];
+      for await (const page of invoicesStream.read(ctxWith(7, extra), invoicesStream.initialState())) {
+        n += page.records.length;
+        announced.push(page.announcedTotal);
+      }
+      expect(announced.length).toBeGreaterThan(1);
+      expect(new Set(announced)).toEqual(new Set([n]));
+    }
+  });
 });
