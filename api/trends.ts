@@ -2,8 +2,14 @@ import { z } from 'zod';
 import { connectionBudget } from '../jobs/admission/connection-budget.js';
 import { CHANGE_TO_BILLING_SLOW_P99_SECONDS } from '../src/observability/change-to-billing-slow.js';
 import { QUARANTINE_BUCKET_HOURS } from '../src/pipeline/trend-buckets.js';
-import { defineRoute } from './route.js';
+import type { Runtime } from '../jobs/runtime.js';
+import { routesOn } from './route.js';
 import { ConnectionId, IsoInstant } from './schemas.js';
+
+/** What this module's handlers use of the runtime, and nothing else. */
+export type TrendRouteDeps = Pick<Runtime, 'trends' | 'connection'>;
+
+const defineRoute = routesOn<TrendRouteDeps>();
 
 const Series = z.array(z.number().nullable());
 
