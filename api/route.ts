@@ -26,7 +26,7 @@ export interface Reply<R> {
  * written from them), its answer's schema, and for a state-changing route the audit log's name for it.
  */
 export interface Route<P extends AnyObject, Q extends AnyObject, B extends AnyObject, R extends z.ZodType> {
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'patch' | 'delete';
   path: string;
   summary: string;
   description?: string;
@@ -138,7 +138,7 @@ async function runRoute(
   parsed: Parsed,
 ): Promise<Outcome> {
   try {
-    if (route.method === 'post') await readBody(req, res);
+    if (route.method === 'post' || route.method === 'patch') await readBody(req, res);
     parsed.params = parsePart('params', route.params, req.params) as Record<string, unknown>;
     const query = parsePart('query', route.query, req.query);
     parsed.body = parsePart('body', route.body, req.body) as Record<string, unknown>;
