@@ -35,6 +35,7 @@ const UNIT_TESTS = [
   'test/cli/progress-line.test.ts',
   'test/jobs/pull/pull-total.test.ts',
   'test/config.test.ts',
+  'test/stored-connection-config.test.ts',
   'test/connectors/quickbooks/connector.test.ts',
   'test/connectors/quickbooks/error-table.test.ts',
   'test/connectors/quickbooks/rate-limit.test.ts',

@@ -11,7 +11,7 @@ import { routesOn } from './route.js';
 import { ConnectionId, EntityParam, IsoInstant, QuotaProjectionSchema } from './schemas.js';
 
 /** What this module's handlers use of the runtime, and nothing else. */
-export type ConnectionRouteDeps = Pick<ApiDeps, 'windowLimiter'> &
+export type ConnectionRouteDeps = Pick<ApiDeps, 'windowLimiter' | 'storedConnections'> &
   Parameters<typeof collectConnections>[0] &
   Parameters<typeof pauseConnection>[0] &
   Parameters<typeof resumeConnection>[0] &
@@ -37,12 +37,25 @@ async function takeCheck(ctx: ApiContext<ConnectionRouteDeps>, connection: strin
     );
 }
 
+/** Each view with where its connection is written: stored through the API (or the command line), else the YAML. */
+async function withOrigin<T extends { id: string }>(ctx: ApiContext<ConnectionRouteDeps>, views: T[]) {
+  const stored = new Set(
+    (await ctx.rt.storedConnections.list()).filter((e) => e.removedAt === undefined).map((e) => e.id),
+  );
+  return views.map((v) => ({ ...v, origin: stored.has(v.id) ? ('api' as const) : ('config' as const) }));
+}
+
 const PauseView = z.object({ since: IsoInstant.nullable(), by: z.string().nullable(), reason: z.string().nullable() });
 
 export const ConnectionView = z
   .object({
     id: z.string(),
     system: z.string(),
+    origin: z
+      .enum(['config', 'api'])
+      .describe(
+        'where it is written: the YAML config (read-only through the API), or stored through the API or the command line',
+      ),
     company: z.string().describe('the billing company it writes to (a name, or key-<fingerprint>)'),
     state: z.enum(['running', 'paused', 'reauthorise', 'parked', 'vendor-down']),
     paused: PauseView.nullable(),
@@ -132,7 +145,7 @@ export const connectionRoutes = [
     handle: async (ctx) => {
       const ids = ctx.visibleConnections().map((c) => c.id);
       const { connections } = await collectConnections(ctx.rt, Date.now(), ids, ctx.sees);
-      return { body: { connections } };
+      return { body: { connections: await withOrigin(ctx, connections) } };
     },
   }),
   defineRoute({
@@ -145,7 +158,7 @@ export const connectionRoutes = [
     handle: async (ctx, { params }) => {
       ctx.connection(params.id);
       const { connections } = await collectConnections(ctx.rt, Date.now(), [params.id], ctx.sees);
-      return { body: connections[0]! };
+      return { body: (await withOrigin(ctx, connections))[0]! };
     },
   }),
   defineRoute({

@@ -15,6 +15,7 @@ import { recordRoutes } from './records.js';
 import { reviewRoutes } from './review.js';
 import { type AnyRoute, mountRoute } from './route.js';
 import { runRoutes } from './runs.js';
+import { storedConnectionRoutes } from './stored-connections.js';
 import { trendRoutes } from './trends.js';
 
 export { API_BASE } from './openapi.js';
@@ -26,6 +27,7 @@ export function apiRoutes(): AnyRoute[] {
   routes.push(...authorizationRoutes);
   routes.push(...reviewRoutes);
   routes.push(...trendRoutes);
+  routes.push(...storedConnectionRoutes);
   routes.push(openApiRoute(() => routes));
   return routes;
 }

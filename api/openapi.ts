@@ -71,7 +71,7 @@ function operation(route: AnyRoute, components: Json): Json {
     responses['202'] = { description: 'replayed', content: (responses['200'] as Json).content };
   for (const [code, description] of Object.entries(ERRORS))
     responses[code] = { description, content: { 'application/json': { schema: errorRef } } };
-  if (route.method === 'post')
+  if (route.method !== 'get')
     responses['409'] = {
       description: 'conflict (see the message)',
       content: { 'application/json': { schema: errorRef } },

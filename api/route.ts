@@ -32,7 +32,7 @@ export interface Route<
   R extends z.ZodType,
   D = unknown,
 > {
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'patch' | 'delete';
   path: string;
   summary: string;
   description?: string;
@@ -154,7 +154,7 @@ async function runRoute(
   parsed: Parsed,
 ): Promise<Outcome> {
   try {
-    if (route.method === 'post') await readBody(req, res);
+    if (route.method === 'post' || route.method === 'patch') await readBody(req, res);
     parsed.params = parsePart('params', route.params, req.params) as Record<string, unknown>;
     const query = parsePart('query', route.query, req.query);
     parsed.body = parsePart('body', route.body, req.body) as Record<string, unknown>;

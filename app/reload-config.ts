@@ -72,15 +72,8 @@ export async function reloadConfig(
     m.configLastReloadSuccessful.set(0);
     return { result: 'refused', errors, added: [], removed: [], changed: {}, restartNeeded: [] };
   }
-  const { config, ...plan } = planReload(rt.config, next);
-  rt.reconfigure(config);
-  // New connections' and entities' series start at 0 (as at start); counters already there are untouched.
-  initialiseSeries(m, { queues: [], connections: config.connections, build: buildInfo() });
-  try {
-    const schedulers = await syncSchedulers(rt, roles);
-    rt.logger.info({ ...plan, schedulers }, 'config reloaded');
-  } catch (e) {
-    const errors = [(e as Error).message];
+  const { errors, ...plan } = await applyConfig(rt, roles, next, 'config reloaded');
+  if (errors.length) {
     rt.logger.error(
       { ...plan, errors },
       'config reloaded, but the job schedulers could not be updated; send SIGHUP again',
@@ -100,6 +93,31 @@ export async function reloadConfig(
   m.configLastReloadSuccess.set(Date.now() / 1000);
   m.configRestartRequired.set(plan.restartNeeded.length ? 1 : 0);
   return { result: 'ok', errors: [], ...plan };
+}
+
+/**
+ * Applies `next` to the running service (a reload, or a change of the connections stored in Redis:
+ * app/stored-connections-watch.ts): the runtime swaps in its connections first (a scheduler's first job
+ * must find its connection), then the schedulers of this process's roles are made to match. Logs `done`
+ * with the plan; `errors` says why the schedulers could not be updated.
+ */
+export async function applyConfig(
+  rt: Runtime,
+  roles: readonly Role[],
+  next: AppConfig,
+  done: string,
+): Promise<Omit<ReloadPlan, 'config'> & { errors: string[] }> {
+  const { config, ...plan } = planReload(rt.config, next);
+  rt.reconfigure(config);
+  // New connections' and entities' series start at 0 (as at start); counters already there are untouched.
+  initialiseSeries(rt.metrics, { queues: [], connections: config.connections, build: buildInfo() });
+  try {
+    const schedulers = await syncSchedulers(rt, roles);
+    rt.logger.info({ ...plan, schedulers }, done);
+    return { ...plan, errors: [] };
+  } catch (e) {
+    return { ...plan, errors: [(e as Error).message] };
+  }
 }
 
 /** How `next` differs from the running config, and the config to run with (frozen, like a parsed one). */

@@ -14,7 +14,9 @@ import { logConnectionChecks } from './log-connection-checks.js';
 import { idleWithoutRedis } from './idle-without-redis.js';
 import { QUEUES } from '../jobs/catalog.js';
 import { upsertReconcileSchedulers } from '../jobs/reconcile/reconcile-processor.js';
-import { type ReloadOutcome, reloadConfig } from './reload-config.js';
+import { applyConfig, type ReloadOutcome, reloadConfig } from './reload-config.js';
+import { type StoredConnectionsWatch, watchStoredConnections } from './stored-connections-watch.js';
+import { withStoredConnections } from './with-stored-connections.js';
 import { openRuntime } from './create-runtime.js';
 import { startWebhookIngress } from './webhook-ingress.js';
 import type { Runtime } from '../jobs/runtime.js';
@@ -170,6 +172,7 @@ export async function startService(
   options: { roles: readonly Role[]; httpPort?: number },
 ): Promise<Service> {
   const rt = await openRuntime(config, logger);
+  const version = await withStoredAtStart(rt, config);
   // The HTTP server listens first: a port in use (a ListenError) stops the process before it
   // schedules or takes any job, with nothing to wind down but its Redis connections.
   let workers: WorkerService | undefined;
@@ -179,7 +182,57 @@ export async function startService(
   // The connections' checks (`erp-sync check`), logged once at start: a failure is a warning, never a failed start.
   const checking = new AbortController();
   const checked = logConnectionChecks(rt, logger, checking.signal);
-  return runningService(rt, { roles: options.roles, workers, listeners, checking, checked });
+  return runningService(rt, { roles: options.roles, workers, listeners, checking, checked, config, version });
+}
+
+/** The connections stored in Redis join the YAML's before any scheduler starts; the store's version they were read at. */
+async function withStoredAtStart(rt: Runtime, config: AppConfig): Promise<number> {
+  try {
+    const version = await rt.storedConnections.version();
+    const merged = await withStoredConnections(rt, config);
+    if (merged !== config) await applyConfig(rt, [], merged, 'stored connections applied');
+    return version;
+  } catch (e) {
+    await rt.close();
+    throw e;
+  }
+}
+
+/**
+ * The connections a worker runs: the YAML's (as last loaded) and the ones stored in Redis, applied again
+ * at each reload and each change of the store (watched within a second). One application at a time.
+ */
+function connectionSources(rt: Runtime, roles: readonly Role[], config: AppConfig, version: number) {
+  let yaml = config.connections;
+  let applying: Promise<unknown> = Promise.resolve();
+  const serial = <T>(f: () => Promise<T>): Promise<T> => {
+    const p = applying.then(f);
+    applying = p.catch(() => {});
+    return p;
+  };
+  const watch: StoredConnectionsWatch = watchStoredConnections(
+    rt,
+    () =>
+      serial(async () => {
+        const next = await withStoredConnections(rt, { ...rt.config, connections: yaml });
+        const { errors, ...plan } = await applyConfig(rt, roles, next, 'stored connections applied');
+        if (errors.length)
+          rt.logger.error({ ...plan, errors }, 'stored connections: the job schedulers could not be updated');
+      }),
+    { version },
+  );
+  return {
+    watch,
+    applying: () => applying,
+    reload: (load: () => Promise<AppConfig>) =>
+      serial(() =>
+        reloadConfig(rt, roles, async () => {
+          const next = await load();
+          yaml = next.connections;
+          return withStoredConnections(rt, next);
+        }),
+      ),
+  };
 }
 
 /** What listens for requests: the url the HTTP server answers on, and how it is closed (gently, or at once). */
@@ -293,14 +346,17 @@ function runningService(
     listeners: Listeners;
     checking: AbortController;
     checked: Promise<void>;
+    config: AppConfig;
+    version: number;
   },
 ): Service {
   const { roles, workers, listeners, checking, checked } = parts;
-  // Reloads run one after another; stopping waits for the one under way (it uses the Redis connections).
-  let reloading: Promise<unknown> = Promise.resolve();
+  // Reloads and stored connections' changes run one after another; stopping waits for the one under way (it uses the Redis connections).
+  const sources = connectionSources(rt, roles, parts.config, parts.version);
   const stopping = inOrder([
     { name: 'the connection checks', run: () => checked },
-    { name: 'a config reload', run: () => reloading },
+    { name: 'the stored connections watch', run: () => sources.watch.stop() },
+    { name: 'a config reload', run: () => sources.applying() },
     { name: 'the workers', run: () => workers.stop(), waitingFor: () => workers.unsettled() },
     { name: 'the HTTP server', run: () => listeners.close() },
     { name: 'the Redis connections', run: () => rt.close() },
@@ -314,9 +370,7 @@ function runningService(
         rt.logger.warn('config reload ignored: the worker is stopping');
         return Promise.resolve(refusedWhileStopping());
       }
-      const outcome = reloading.then(() => reloadConfig(rt, roles, load));
-      reloading = outcome.catch(() => {});
-      return outcome;
+      return sources.reload(load);
     },
     stop: () => {
       checking.abort();
@@ -335,6 +389,7 @@ function runningService(
     unsettled: () => stopping.unsettled(),
     abandon: () => {
       checking.abort();
+      void sources.watch.stop();
       abandonAll(rt, workers, listeners);
     },
   };

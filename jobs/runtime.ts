@@ -45,6 +45,7 @@ import type { PendingAuthorizations } from '../src/pipeline/pending-authorizatio
 import type { SignInLimiter } from '../src/pipeline/sign-in-limiter.js';
 import type { FixedWindowLimiter } from '../src/pipeline/fixed-window-limiter.js';
 import type { SourceReadCache } from '../src/pipeline/source-read-cache.js';
+import type { StoredConnections } from '../src/pipeline/stored-connections.js';
 import { jobOptions } from './catalog.js';
 
 /** Our state in Redis, one store per concern; every write a store offers is atomic where jobs can race. */
@@ -110,6 +111,8 @@ export interface StateStores {
   sourceReads: SourceReadCache<unknown>;
   /** A limit of `uses` per `windowSeconds`, named in its keys (a person's source reads, the API's checks). */
   windowLimiter(name: string, uses: number, windowSeconds: number): FixedWindowLimiter;
+  /** Connections created through the API or the command line (not the YAML's), and their version. */
+  storedConnections: StoredConnections;
 }
 
 /**

@@ -82,6 +82,25 @@ export const AUDITED = {
     fixable: (what: string, kinds: readonly string[]) =>
       `${what}: its drift (${kinds.join(', ')}) is fixed by a sync: run a reconciliation with repair`,
   },
+  create: {
+    action: 'connections.create',
+    detail: (company: string | null, webhookSecret: boolean) =>
+      `created for company ${company ?? '?'}${webhookSecret ? '; webhook secret generated' : ''}`,
+  },
+  change: {
+    action: 'connections.change',
+    detail: (keys: readonly string[]) => `changed ${keys.length ? keys.join(', ') : 'nothing'}`,
+  },
+  remove: {
+    action: 'connections.remove',
+    detail: (r: {
+      schedulers: readonly string[];
+      removedJobs: number;
+      purgedKeys: number | null;
+      purgeAfter: string | null;
+    }) =>
+      `removed: ${r.schedulers.length} scheduler(s), ${r.removedJobs} queued job(s); ${r.purgedKeys === null ? `state kept until ${r.purgeAfter}` : `state purged (${r.purgedKeys} key(s))`}`,
+  },
   authorizeStart: { action: 'connections.authorize-start' },
   authorize: { action: 'connections.authorize' },
 } as const;

@@ -374,6 +374,13 @@ export const AppConfig = z.strictObject({
       days: z.number().int().min(1).max(3650).default(90),
     })
     .prefault({}),
+  /** Connections created through the API or the command line (docs/configuration.md, "Connections stored in Redis"). */
+  storedConnections: z
+    .strictObject({
+      /** A removed connection's state is kept this many days (reconciliation, history), then purged. @defaultValue 30 */
+      retentionDays: z.number().int().min(0).max(3650).default(30),
+    })
+    .prefault({}),
   /** The audit log of the API and the console (docs/api.md, "The audit log"): how long it keeps what was done. */
   audit: z
     .strictObject({

@@ -38,6 +38,7 @@ import { PendingAuthorizations } from '../../src/pipeline/pending-authorizations
 import { SignInLimiter } from '../../src/pipeline/sign-in-limiter.js';
 import { FixedWindowLimiter } from '../../src/pipeline/fixed-window-limiter.js';
 import { SourceReadCache } from '../../src/pipeline/source-read-cache.js';
+import { StoredConnections } from '../../src/pipeline/stored-connections.js';
 import type { Metrics } from '../../src/observability/metrics.js';
 import type { StateStores } from '../../jobs/runtime.js';
 
@@ -103,5 +104,6 @@ export function createStateStores(
     pendingAuthorizations: new PendingAuthorizations(redis, prefix, tokens.sealer),
     sourceReads: new SourceReadCache(redis, keys),
     windowLimiter: (name, uses, windowSeconds) => new FixedWindowLimiter(redis, prefix, name, uses, windowSeconds),
+    storedConnections: new StoredConnections(redis, prefix, keys, tokens.sealer),
   };
 }

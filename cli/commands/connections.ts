@@ -12,6 +12,7 @@ import { ConfigError } from '../../src/errors/index.js';
 import { AUDITED } from '../../operations/audited-actions.js';
 import { audited } from '../../operations/audited.js';
 import { cliAuditor, loadAppConfig, withRuntime } from '../context.js';
+import { registerConnectionsDataCommands } from './connections-data.js';
 import { freshnessLine } from '../freshness-line.js';
 import { progressLine } from '../progress-line.js';
 
@@ -91,7 +92,10 @@ const configOption = (c: Command) =>
 export function registerConnectionsCommand(program: Command): void {
   const connections = program
     .command('connections')
-    .description('each connection: running or paused, schedule, last success and lag, quota; pause, resume');
+    .description(
+      'each connection: running or paused, schedule, last success and lag, quota; pause, resume; add, set, remove (stored in Redis)',
+    );
+  registerConnectionsDataCommands(connections);
 
   configOption(
     connections

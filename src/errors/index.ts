@@ -1,5 +1,6 @@
 export { SyncError, type SyncErrorOptions } from './sync-error.js';
 export { ConfigError } from './config-error.js';
+export { ConnectionChangeRefusedError, type ConnectionChangeRefusal } from './connection-change-refused-error.js';
 export { BillingCompanyChangedError } from './billing-company-changed-error.js';
 export { AuthError } from './auth-error.js';
 export { CredentialsRefusedError } from './credentials-refused-error.js';

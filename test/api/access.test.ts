@@ -193,16 +193,21 @@ describe('the API: authentication, roles, companies, input, OpenAPI', () => {
 
     // Each documented route is served: no "no route" 404 for any of them (ids that exist nowhere answer their own 404).
     for (const op of documented) {
-      const [method, path] = op.split(' ') as ['GET' | 'POST', string];
+      const [method, path] = op.split(' ') as ['GET' | 'POST' | 'PATCH' | 'DELETE', string];
       const concrete = path
         .replace('{id}', GLOBEX.connection)
         .replace('{connection}', GLOBEX.connection)
         .replace('{entity}', 'invoices')
         .replace('{erpId}', 'none');
+      const viewer = api.tokens.viewer.token;
       const answer =
         method === 'GET'
-          ? await api.get(concrete, api.tokens.viewer.token)
-          : await api.post(concrete, api.tokens.viewer.token, {});
+          ? await api.get(concrete, viewer)
+          : method === 'PATCH'
+            ? await api.patch(concrete, viewer, {})
+            : method === 'DELETE'
+              ? await api.delete(concrete, viewer)
+              : await api.post(concrete, viewer, {});
       expect(answer.body?.message ?? '', op).not.toMatch(/^no route/);
     }
     // And a route that is not documented is not served.

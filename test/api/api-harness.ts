@@ -76,7 +76,7 @@ export async function startApi(
     throw e;
   }
   const call = async <T = any>(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     path: string,
     token?: string,
     body?: unknown,
@@ -106,6 +106,8 @@ export async function startApi(
     get: <T = any>(path: string, token?: string) => call<T>('GET', path, token),
     post: <T = any>(path: string, token?: string, body?: unknown) => call<T>('POST', path, token, body),
     postRaw: (path: string, token: string, raw: string) => call('POST', path, token, undefined, raw),
+    patch: <T = any>(path: string, token?: string, body?: unknown) => call<T>('PATCH', path, token, body),
+    delete: <T = any>(path: string, token?: string) => call<T>('DELETE', path, token),
     async close() {
       await service.stop().catch(() => {});
       await tc.close();
