@@ -79,6 +79,7 @@ export async function previewStream(rt: PreviewRuntime, request: PreviewRequest)
     connectionId: c.id,
     originSource: c.originSource,
     baseCurrency: handle.billing.baseCurrency,
+    fields: c.fields,
     lookups: stream.lookups ? await stream.lookups(ctx) : {},
   };
   const judge = (record: SourceRecord, ledger: LedgerEntry | undefined) =>

@@ -44,6 +44,7 @@ export async function pullStream(run: PullRun): Promise<PullResult> {
     connectionId: run.conn,
     originSource: run.handle.config.originSource,
     baseCurrency: run.handle.billing.baseCurrency,
+    fields: run.handle.config.fields,
     lookups,
   };
   for await (const page of run.stream.read(ctx, start.state)) {

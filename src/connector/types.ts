@@ -6,6 +6,7 @@ import type { BillingBody } from './billing-body.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { EntityName, SystemName } from './entities.js';
 import type { MapResult } from '../mapping/index.js';
+import type { FieldRule } from '../mapping/place-fields.js';
 import type { VendorClient } from '../http/vendor-client.js';
 
 /**
@@ -94,6 +95,11 @@ export interface MapContext<Lookups = Record<string, unknown>> {
   baseCurrency: string;
   /** Source-side lookups (tax settings, organisation, currencies) fetched once per read. */
   lookups: Lookups;
+  /**
+   * The connection's `fields` mapping: where this company's custom fields, reporting tags or tracking
+   * categories go in billing (src/mapping/place-fields.ts). Absent or empty: each goes to its default place.
+   */
+  fields?: readonly FieldRule[];
 }
 
 export interface Stream<Raw = unknown, State extends StreamState = StreamState, Settings = any, Lookups = any> {

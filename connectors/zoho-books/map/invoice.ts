@@ -73,7 +73,6 @@ export function toInvoice(record: SourceRecord, ctx: MapContext<ZohoLookups>): M
       );
     }
     const einvoice = einvoiceOf(s, inv.einvoice_details);
-    const labels = labelsOf(s, inv);
     const exchangeRate = exchangeRateOf(s, inv, a, ctx, lookups);
     const adjustments = adjustmentsOf(s, a, inv.adjustment_description);
     const invoiceDate = inv.date ? s.take(parseCalendarDate(inv.date, 'date')) : undefined;
@@ -83,6 +82,29 @@ export function toInvoice(record: SourceRecord, ctx: MapContext<ZohoLookups>): M
     const gstTreatment = inv.gst_treatment?.trim() || undefined;
     const invoiceTax = tds.tdsTax ? { ...a.tax, tdsTax: tds.tdsTax, tds: tds.tdsTax.tds } : a.tax;
     const rc = a.reverseCharge;
+
+    const labels = labelsOf(
+      s,
+      inv,
+      ctx.fields,
+      sourceMeta({
+        system: 'zoho-books',
+        status,
+        version: record.version,
+        creditsApplied: wireAmount(s, credits, currency, 'credits_applied'),
+        writeOffAmount: wireAmount(s, writeOff, currency, 'write_off_amount'),
+        taxAmountWithheld: tds.tdsTax?.tds,
+        gstTreatment: gstTreatment || undefined,
+        supplyType: supplyTypeOf(gstTreatment?.toLowerCase(), a.kinds),
+        reverseCharge: rc ? true : undefined,
+        reverseChargeTaxTotal: rc ? wireAmount(s, rc.total, currency, 'reverse_charge_tax_total') : undefined,
+        reverseChargeCgst: rc?.tax.cgst || undefined,
+        reverseChargeSgst: rc?.tax.sgst || undefined,
+        reverseChargeIgst: rc?.tax.igst || undefined,
+        reverseChargeCess: rc?.tax.cessTax?.cess || undefined,
+        ...einvoice.meta,
+      }),
+    );
 
     const draft: InvoiceInputDraft = {
       invoiceId: invoiceIdFor(ctx.connectionId, inv.invoice_id),
@@ -112,24 +134,7 @@ export function toInvoice(record: SourceRecord, ctx: MapContext<ZohoLookups>): M
       erpId: inv.invoice_id,
       invoiceOriginSource: ctx.originSource,
       ...(labels.tags ? { tags: labels.tags } : {}),
-      metaData: sourceMeta({
-        system: 'zoho-books',
-        status,
-        version: record.version,
-        creditsApplied: wireAmount(s, credits, currency, 'credits_applied'),
-        writeOffAmount: wireAmount(s, writeOff, currency, 'write_off_amount'),
-        taxAmountWithheld: tds.tdsTax?.tds,
-        gstTreatment: gstTreatment || undefined,
-        supplyType: supplyTypeOf(gstTreatment?.toLowerCase(), a.kinds),
-        reverseCharge: rc ? true : undefined,
-        reverseChargeTaxTotal: rc ? wireAmount(s, rc.total, currency, 'reverse_charge_tax_total') : undefined,
-        reverseChargeCgst: rc?.tax.cgst || undefined,
-        reverseChargeSgst: rc?.tax.sgst || undefined,
-        reverseChargeIgst: rc?.tax.igst || undefined,
-        reverseChargeCess: rc?.tax.cessTax?.cess || undefined,
-        ...einvoice.meta,
-        ...labels.meta,
-      }),
+      metaData: labels.metaData,
     };
     const result = finalizeInvoice(draft, [...new Set(s.warnings)]);
     return result.ok ? mapOk<BillingBody>({ kind: 'invoice', invoice: result.value }, result.warnings) : result;
