@@ -77,7 +77,7 @@ export function placeFields(
     if (!place) continue;
     const [bucket, key, label] = place;
     if (key in bucket) {
-      warn(`${field.where} goes to ${label} "${key}", already set; the first value is kept`);
+      warn(`${field.where} repeats a ${label} already set; the first value is kept`);
       continue;
     }
     bucket[key] = field.value;
@@ -87,8 +87,21 @@ export function placeFields(
 
 function placeOf(placed: PlacedFields, target: FieldTarget): [FlatObject, string, string] | undefined {
   if (target.tag !== undefined) return [placed.tags, target.tag, 'tag'];
-  if (target.metaData !== undefined) return [placed.metaData, target.metaData, 'metaData key'];
+  if (target.metaData !== undefined) return [placed.metaData, target.metaData, `metaData key (${target.metaData})`];
   return undefined;
+}
+
+/**
+ * The mapper's own metaData with the fields placed there added after it: a key the mapper already
+ * writes keeps the mapper's value, with a warning (for mappers that build their metaData after placing).
+ */
+export function withPlacedMeta(warn: (message: string) => void, own: FlatObject, placed: FlatObject): FlatObject {
+  const out: FlatObject = { ...own };
+  for (const [key, value] of Object.entries(placed)) {
+    if (key in out) warn(`a field mapped to metaData key "${key}" is left out: the sync writes that key itself`);
+    else out[key] = value;
+  }
+  return out;
 }
 
 /** An empty object as undefined (the billing body leaves `tags` out rather than sending {}). */
