@@ -165,6 +165,11 @@ export interface Connector<Settings = unknown> {
   authorization?: import('../auth/authorization-flow.js').AuthorizationFlow<any>;
   /** The vendor's webhooks: how a delivery is verified and what it announces (src/webhooks/). */
   webhooks?: import('../webhooks/webhook-event.js').ConnectorWebhooks<Settings>;
+  /**
+   * The organisation's custom fields, reporting tags or tracking categories, for `erp-sync check` to hold
+   * the connection's `fields` rules against (src/connector/field-catalog.ts).
+   */
+  fieldCatalog?: import('./field-catalog.js').ReadFieldCatalog<ReadContext<Settings>>;
 }
 
 export interface CreateClientOptions<Settings> {
