@@ -1,6 +1,7 @@
 import type { GeneratorContext } from './generator-context.js';
 import type { SeededRandom } from '../kit/seeded-random.js';
 import type { InvoiceRecord, TdsRecord } from './store-records.js';
+import { PROJECT_CODE_FIELD, REGION_TAG, regionOptionId } from './organisation-fields.js';
 
 /**
  * India-only fields of a Zoho Books organisation, added to generated invoices from their own seeded stream
@@ -21,7 +22,6 @@ const TDS_TAXES: readonly (readonly [TdsRecord, number])[] = [
   [{ tax_id: '1890000000009102', tax_name: 'Contractors (194C)', basisPoints: 200 }, 3],
   [{ tax_id: '1890000000009103', tax_name: 'Contractors - individual (194C)', basisPoints: 100 }, 2],
 ];
-const REGIONS = ['North', 'South', 'East', 'West'] as const;
 const IST_MS = 330 * 60_000;
 
 /** A line's TDS in minor units: item_total × rate, rounded half up. */
@@ -49,22 +49,15 @@ export function addIndiaFields(
     if (inv.status === 'draft') continue;
     const business = inv.gst_treatment === 'business_gst';
     if (random.chance(0.5)) {
-      const region = random.int(0, REGIONS.length - 1);
+      const region = random.int(0, REGION_TAG.options.length - 1);
       inv.reportingTag = {
-        tag_id: '1890000000009201',
-        tag_name: 'Region',
-        tag_option_id: `189000000000921${region}`,
-        tag_option_name: REGIONS[region]!,
+        tag_id: REGION_TAG.tag_id,
+        tag_name: REGION_TAG.tag_name,
+        tag_option_id: regionOptionId(region),
+        tag_option_name: REGION_TAG.options[region]!,
       };
-      inv.customFields = [
-        {
-          customfield_id: '1890000000009301',
-          api_name: 'cf_project_code',
-          label: 'Project code',
-          data_type: 'string',
-          value: `PRJ-${inv.date.slice(0, 4)}-${random.int(10, 99)}`,
-        },
-      ];
+      const { entity: _entity, ...field } = PROJECT_CODE_FIELD;
+      inv.customFields = [{ ...field, value: `PRJ-${inv.date.slice(0, 4)}-${random.int(10, 99)}` }];
     }
     if ((business || inv.gst_treatment === 'overseas') && random.chance(0.45)) {
       const ackMs = Math.min(ctx.asOfMs, inv.createdMs + random.int(60, 900) * 1000);
