@@ -1,4 +1,4 @@
-import { qboFieldCatalog } from './field-catalog.js';
+import { qboFieldCatalog } from './streams/field-catalog.js';
 import type { Connector, RateBudget } from '../../src/connector/types.js';
 import { authorization } from './authorize.js';
 import { createClient } from './client.js';

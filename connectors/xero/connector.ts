@@ -1,4 +1,4 @@
-import { xeroFieldCatalog } from './field-catalog.js';
+import { xeroFieldCatalog } from './streams/field-catalog.js';
 import type { Connector, RateBudget } from '../../src/connector/types.js';
 import { tokenKeyFor } from './auth.js';
 import { authorization } from './authorize.js';

@@ -1,4 +1,4 @@
-import { zohoFieldCatalog } from './field-catalog.js';
+import { zohoFieldCatalog } from './streams/field-catalog.js';
 import type { Connector, RateBudget } from '../../src/connector/types.js';
 import { authorization } from './authorize.js';
 import { createClient } from './client.js';

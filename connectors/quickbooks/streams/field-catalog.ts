@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { namesOf, type FieldCatalog } from '../../src/connector/field-catalog.js';
-import type { ReadContext } from '../../src/connector/types.js';
-import type { FieldKind } from '../../src/mapping/place-fields.js';
-import { runQuery, selectStatement } from './streams/query.js';
+import { namesOf, type FieldCatalog } from '../../../src/connector/field-catalog.js';
+import type { ReadContext } from '../../../src/connector/types.js';
+import type { FieldKind } from '../../../src/mapping/place-fields.js';
+import { runQuery, selectStatement } from './query.js';
 
 const NameValue = z.looseObject({
   Name: z.string().optional(),

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { namesOf, type FieldCatalog } from '../../src/connector/field-catalog.js';
-import type { ReadContext } from '../../src/connector/types.js';
-import type { FieldKind } from '../../src/mapping/place-fields.js';
-import type { Settings } from './settings.js';
+import { namesOf, type FieldCatalog } from '../../../src/connector/field-catalog.js';
+import type { ReadContext } from '../../../src/connector/types.js';
+import type { FieldKind } from '../../../src/mapping/place-fields.js';
+import type { Settings } from '../settings.js';
 
 const Id = z.union([z.string(), z.number()]).nullish();
 const Text = z.string().nullish();

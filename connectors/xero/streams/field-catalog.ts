@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { namesOf, type FieldCatalog } from '../../src/connector/field-catalog.js';
-import type { ReadContext } from '../../src/connector/types.js';
-import type { FieldKind } from '../../src/mapping/place-fields.js';
+import { namesOf, type FieldCatalog } from '../../../src/connector/field-catalog.js';
+import type { ReadContext } from '../../../src/connector/types.js';
+import type { FieldKind } from '../../../src/mapping/place-fields.js';
 
 /** `GET /TrackingCategories`: {TrackingCategories: [{TrackingCategoryID, Name, Status, Options}]}. */
 const TrackingCategoriesResponse = z.looseObject({
