@@ -1,6 +1,6 @@
 import type { GeneratorContext } from './generator-context.js';
 import type { SeededRandom } from '../kit/seeded-random.js';
-import type { InvoiceRecord, TdsRecord } from './store-records.js';
+import type { CreditNoteRecord, EinvoiceRecord, InvoiceRecord, TdsRecord } from './store-records.js';
 import { PROJECT_CODE_FIELD, REGION_TAG, regionOptionId } from './organisation-fields.js';
 
 /**
@@ -61,15 +61,7 @@ export function addIndiaFields(
     }
     if ((business || inv.gst_treatment === 'overseas') && random.chance(0.45)) {
       const ackMs = Math.min(ctx.asOfMs, inv.createdMs + random.int(60, 900) * 1000);
-      const roll = random.next();
-      const status =
-        inv.status === 'void' ? 'cancelled' : roll < 0.04 ? 'cancelled' : roll < 0.07 ? 'failed' : 'pushed';
-      inv.einvoice = {
-        status,
-        irn: status === 'failed' ? '' : random.hex(64),
-        ackNumber: status === 'failed' ? '' : `1${random.digits(14)}`,
-        ackDate: status === 'failed' ? '' : istWallClock(ackMs),
-      };
+      inv.einvoice = einvoiceOf(random, inv.status === 'void', ackMs);
       inv.modifiedMs = Math.max(inv.modifiedMs, ackMs);
     }
     const first = inv.payments[0];
@@ -95,6 +87,46 @@ export function addIndiaFields(
       a.totalMinor -= a.taxTotalMinor;
       a.taxTotalMinor = 0;
       a.taxes = [];
+    }
+  }
+}
+
+/** An e-invoice registration acknowledged at `ackMs`: pushed, else cancelled (always for a void document) or failed. */
+function einvoiceOf(random: SeededRandom, voided: boolean, ackMs: number): EinvoiceRecord {
+  const roll = random.next();
+  const status = voided ? 'cancelled' : roll < 0.04 ? 'cancelled' : roll < 0.07 ? 'failed' : 'pushed';
+  return {
+    status,
+    irn: status === 'failed' ? '' : random.hex(64),
+    ackNumber: status === 'failed' ? '' : `1${random.digits(14)}`,
+    ackDate: status === 'failed' ? '' : istWallClock(ackMs),
+  };
+}
+
+/**
+ * India fields of credit notes, from their own seeded stream: a credit note to a registered or overseas
+ * customer is reported to the IRP like an invoice ("An IRN will have to be generated for each of these
+ * transactions: Invoices, Credit Notes, Debit Notes",
+ * https://www.zoho.com/in/books/help/e-invoicing/functions-einvoice.html), so about 45 % of the posted ones
+ * carry `einvoice_details` of the invoice's shape (a void one's IRN cancelled), and half a Region
+ * reporting tag (reporting tags reach credit notes: https://www.zoho.com/books/help/settings/reporting-tags.html).
+ */
+export function addCreditNoteIndiaFields(ctx: GeneratorContext, random: SeededRandom, notes: CreditNoteRecord[]): void {
+  for (const cn of notes) {
+    if (cn.status === 'draft') continue;
+    if (random.chance(0.5)) {
+      const region = random.int(0, REGION_TAG.options.length - 1);
+      cn.reportingTag = {
+        tag_id: REGION_TAG.tag_id,
+        tag_name: REGION_TAG.tag_name,
+        tag_option_id: regionOptionId(region),
+        tag_option_name: REGION_TAG.options[region]!,
+      };
+    }
+    if ((cn.gst_treatment === 'business_gst' || cn.gst_treatment === 'overseas') && random.chance(0.45)) {
+      const ackMs = Math.min(ctx.asOfMs, cn.createdMs + random.int(60, 900) * 1000);
+      cn.einvoice = einvoiceOf(random, cn.status === 'void', ackMs);
+      cn.modifiedMs = Math.max(cn.modifiedMs, ackMs);
     }
   }
 }
