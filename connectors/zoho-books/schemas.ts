@@ -262,7 +262,8 @@ export const ZohoCreditNote = z.looseObject({
   /** The detail's name for last_modified_time. */
   updated_time: Text,
   /** India: a credit note is e-invoiced like an invoice (same shape). */
-  einvoice_details: ZohoEinvoiceDetails.nullish(),  tags: z.array(ZohoReportingTag).nullish(),
+  einvoice_details: ZohoEinvoiceDetails.nullish(),
+  tags: z.array(ZohoReportingTag).nullish(),
   custom_fields: z.array(ZohoCustomField).nullish(),
 });
 export type ZohoCreditNote = z.infer<typeof ZohoCreditNote>;
@@ -289,7 +290,8 @@ export const ZohoContact = z.looseObject({
   billing_address: ZohoAddress.nullish(),
   shipping_address: ZohoAddress.nullish(),
   contact_persons: z.array(ZohoContactPersonRef).nullish(),
-  last_modified_time: Text,  tags: z.array(ZohoReportingTag).nullish(),
+  last_modified_time: Text,
+  tags: z.array(ZohoReportingTag).nullish(),
   custom_fields: z.array(ZohoCustomField).nullish(),
 });
 export type ZohoContact = z.infer<typeof ZohoContact>;
