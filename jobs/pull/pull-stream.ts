@@ -92,7 +92,8 @@ function readContext({ rt, conn, handle, log, signal, until, data }: PullRun) {
     signal,
     until,
     window: data.window,
-    ...(handle.config.settleDelaySeconds >= 1
+    // A reread (backfill --reread) reads every record again: nothing is skipped for its held version.
+    ...(handle.config.settleDelaySeconds >= 1 && !data.reread
       ? { knownVersions: (e: EntityName, ids: readonly string[]) => knownVersions(rt, conn, e, ids) }
       : {}),
   });
