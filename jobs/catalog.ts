@@ -95,6 +95,12 @@ export const PullPayload = z.strictObject({
    * batch of recorded events (src/pipeline/webhook-events.ts), read by id instead of from the checkpoint.
    */
   webhook: z.strictObject({ batch: z.number().int().min(0) }).optional(),
+  /**
+   * A backfill that reads every record again (`erp-sync backfill --reread`), even those whose version
+   * the pipeline holds: what rewrites history after a mapping change (a record whose only change is its
+   * mapped fields is written again; the others are `unchanged` by their content hash).
+   */
+  reread: z.literal(true).optional(),
 });
 export type PullPayload = z.infer<typeof PullPayload>;
 
@@ -168,6 +174,8 @@ export const BackfillPayload = z.strictObject({
   from: DateOnly,
   to: DateOnly,
   runId: z.string().min(1),
+  /** Read every record again (PullPayload.reread). */
+  reread: z.boolean().optional(),
 });
 export type BackfillPayload = z.infer<typeof BackfillPayload>;
 

@@ -14,6 +14,7 @@ import { connectionBudget } from '../jobs/admission/connection-budget.js';
 import { formatDays } from '../src/pipeline/quota-projection.js';
 import { estimateConnectionFirstSync, projectConnectionCalls } from './project-calls.js';
 import type { ConnectionHandle, Runtime } from '../jobs/runtime.js';
+import { kindsOf, missingFields } from './check-field-mappings.js';
 
 /** One check of a connection: passed, failed (with its cause and what to do), or not run (and why). */
 export interface CheckResult {
@@ -140,6 +141,7 @@ export async function checkConnection(
     token,
     ...reads.checks,
     checkBaseCurrency(run, reads, token.status !== 'failed'),
+    ...(await checkFields(run, token.status !== 'failed')),
     await checkQuota(run),
     await checkSchedule(run, reads.lookups),
     ...(reads.readOk ? await checkFirstSync(run, options.firstSync) : []),
@@ -239,6 +241,50 @@ async function checkReads({ rt, id, handle, signal, now }: CheckRun, tokenOk: bo
     }
   }
   return out;
+}
+
+/**
+ * The connection's `fields` rules against the fields the organisation has: one vendor settings read per
+ * kind of field the rules name (src/connector/field-catalog.ts). Failed, naming each rule whose field the
+ * organisation lacks (its records would never carry it); ok with a warning where the vendor's list may
+ * be incomplete. No check without rules.
+ */
+async function checkFields({ rt, id, handle, signal, now }: CheckRun, tokenOk: boolean): Promise<CheckResult[]> {
+  const rules = handle.config.fields;
+  if (rules.length === 0) return [];
+  const check = 'field mapping';
+  const read = handle.connector.fieldCatalog;
+  if (!read) return [{ check, status: 'skipped', detail: 'this connector cannot list its fields' }];
+  if (!tokenOk) return [{ check, status: 'skipped', detail: 'needs a token that refreshes' }];
+  let catalog;
+  try {
+    const ctx = handle.readContext({
+      logger: rt.logger.child({ connection: id, check: true }),
+      signal,
+      until: new Date(now()),
+    });
+    catalog = await read(ctx, kindsOf(rules));
+  } catch (err) {
+    return [vendorFailure(check, err, handle.config.system, id)];
+  }
+  const missing = missingFields(rules, catalog);
+  const sure = missing.filter((m) => !m.uncertain);
+  const named = (list: typeof missing) => list.map((m) => `fields.${m.index} names ${m.kind} "${m.name}"`).join('; ');
+  const found = catalog.map((c) => `${c.fields.length} ${c.kind}`).join(', ');
+  if (sure.length > 0)
+    return [
+      {
+        check,
+        status: 'failed',
+        detail: `the organisation has no such field: ${named(sure)} (it has ${found})`,
+        fix: `correct the name in connections[${id}].fields (as the vendor shows it: label, api_name or id), or remove the rule`,
+      },
+    ];
+  if (missing.length > 0) {
+    const why = catalog.find((c) => c.incomplete)?.incomplete;
+    return [{ check, status: 'ok', detail: `warning, not listed: ${named(missing)} (${why})` }];
+  }
+  return [{ check, status: 'ok', detail: `${rules.length} rule(s), every field found (${found})` }];
 }
 
 /** The organisation's base currency against billing's: the vendor's exchange rates are relative to the former. */

@@ -6,6 +6,8 @@ import type { EntityName } from '../src/connector/entities.js';
 import type { LedgerEntry } from '../src/pipeline/ledger.js';
 import type { MapContext, SourceRecord, Stream, StreamState } from '../src/connector/types.js';
 import { ConfigError } from '../src/errors/index.js';
+import type { FlatObject } from '../src/billing/schemas/primitives.js';
+import type { FieldRule } from '../src/mapping/place-fields.js';
 import { contentHash } from '../src/pipeline/content-hash.js';
 import { estimateConnectionFirstSync, type FirstSyncView } from './project-calls.js';
 
@@ -30,6 +32,11 @@ export interface PreviewRecord {
   quarantine?: { reason: string; message: string; field?: string };
   /** Why a `skipped` record is set aside: billing does not take it (with the stream's reason), or a draft. */
   skipped?: { kind: 'not-for-billing' | 'draft'; reason?: string };
+  /**
+   * The body's `tags`, and the `metaData` keys the connection's `fields` rules write: what a field
+   * mapping changes, to check it before a sync or a backfill sends it (docs/configuration.md, "Field mapping").
+   */
+  fields?: { tags?: FlatObject; metaData?: FlatObject };
 }
 
 export interface PreviewResult {
@@ -79,6 +86,7 @@ export async function previewStream(rt: PreviewRuntime, request: PreviewRequest)
     connectionId: c.id,
     originSource: c.originSource,
     baseCurrency: handle.billing.baseCurrency,
+    fields: c.fields,
     lookups: stream.lookups ? await stream.lookups(ctx) : {},
   };
   const judge = (record: SourceRecord, ledger: LedgerEntry | undefined) =>
@@ -168,7 +176,19 @@ function previewRecord(
   const after = classifyMapped(record, ledger, { ok: true, hash });
   const outcome: PreviewOutcome =
     after.kind === 'enqueue' ? (ledger ? 'changed' : 'new') : after.kind === 'unchanged' ? 'unchanged' : 'stale';
-  return { ...base, outcome, ...headline(mapped.value), hash, body: mapped.value };
+  const fields = fieldsOf(mapped.value, mapCtx.fields ?? []);
+  return { ...base, outcome, ...headline(mapped.value), hash, body: mapped.value, ...(fields ? { fields } : {}) };
+}
+
+/** The body's tags, and its metaData keys that a `fields` rule writes; undefined when there are neither. */
+function fieldsOf(body: BillingBody, rules: readonly FieldRule[]): PreviewRecord['fields'] {
+  const doc = body.kind === 'invoice' ? body.invoice : body.kind === 'credit-note' ? body.creditNote : body.customer;
+  const keys = new Set(rules.flatMap((r) => (r.to.metaData !== undefined ? [r.to.metaData] : [])));
+  const meta = Object.fromEntries(Object.entries(doc.metaData ?? {}).filter(([k]) => keys.has(k)));
+  const tags = doc.tags && Object.keys(doc.tags).length > 0 ? doc.tags : undefined;
+  const metaData = Object.keys(meta).length > 0 ? meta : undefined;
+  if (!tags && !metaData) return undefined;
+  return { ...(tags ? { tags } : {}), ...(metaData ? { metaData } : {}) };
 }
 
 /** The number, total and currency a one-line summary shows, whatever kind of body it is. */

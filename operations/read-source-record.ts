@@ -38,6 +38,7 @@ export async function readSourceRecord(
       connectionId: connection,
       originSource: handle.config.originSource,
       baseCurrency: handle.billing.baseCurrency,
+      fields: handle.config.fields,
       lookups: stream.lookups ? await stream.lookups(ctx) : {},
     };
     return { state: 'found', record, mapped: stream.map(record, mapCtx) };

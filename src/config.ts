@@ -3,6 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { OriginSource } from './billing/schemas/index.js';
 import { billingTargetIssues } from './billing/billing-target.js';
+import { fieldMappingIssues } from './config-field-mappings.js';
 import type { ConfigIssue } from './config-issue.js';
 import { Entity, System } from './connector/entities.js';
 import { ConfigError } from './errors/index.js';
@@ -116,6 +117,41 @@ export const ApiToken = z.strictObject({
 });
 export type ApiToken = z.infer<typeof ApiToken>;
 
+/** A key of billing's `tags` / `metaData`: what billing shows and filters by. */
+const FieldKey = z
+  .string()
+  .trim()
+  .min(1, 'a key: 1–64 characters')
+  .max(64, 'a key: 1–64 characters')
+  .refine(
+    (k) => !k.includes(':') && !k.includes(','),
+    'a key without ":" or "," (billing filters tags as key:value lists)',
+  );
+const FieldName = z.string().trim().min(1, "the field's name as the vendor shows it");
+
+/**
+ * One rule of `connections[].fields` (docs/configuration.md, "Field mapping"): a vendor field of this
+ * company, by its name, sent to a key of billing's `tags` or `metaData` instead of its default place.
+ * `from` names exactly one of: `customField` (Zoho Books: label or api_name; QuickBooks: Name or
+ * DefinitionId), `reportingTag` (Zoho Books: tag_name), `tracking` (Xero: the tracking category's Name).
+ */
+export const FieldMappingConfig = z.strictObject({
+  from: z
+    .strictObject({
+      customField: FieldName.optional(),
+      reportingTag: FieldName.optional(),
+      tracking: FieldName.optional(),
+    })
+    .refine(
+      (f) => Object.values(f).filter((v) => v !== undefined).length === 1,
+      'name exactly one of customField, reportingTag or tracking',
+    ),
+  to: z
+    .strictObject({ tag: FieldKey.optional(), metaData: FieldKey.optional() })
+    .refine((t) => (t.tag === undefined) !== (t.metaData === undefined), 'name exactly one of tag or metaData'),
+});
+export type FieldMappingConfig = z.infer<typeof FieldMappingConfig>;
+
 export const ConnectionConfig = z.strictObject({
   /** Stable id, used in ids, keys and metrics labels: lowercase letters, digits and dashes. */
   id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'use 1–40 lowercase letters, digits or dashes'),
@@ -172,6 +208,11 @@ export const ConnectionConfig = z.strictObject({
     .optional(),
   /** Review before write: which records wait for a person's approval (docs/configuration.md, "Review before write"). @defaultValue none */
   review: ReviewConfig.default('none'),
+  /**
+   * This company's own fields sent to billing's tags or metaData (docs/configuration.md, "Field
+   * mapping"); checked against the system by fieldMappingIssues. @defaultValue none
+   */
+  fields: z.array(FieldMappingConfig).max(100).default([]),
 });
 export type ConnectionConfig = z.infer<typeof ConnectionConfig>;
 
@@ -647,7 +688,12 @@ export function parseConfig(
     else if (base.ok) (base.value.connections[i] as { settings: unknown }).settings = s.value;
   });
 
-  if (base.ok) issues.push(...billingTargetIssues(base.value), ...webhookIssues(base.value));
+  if (base.ok)
+    issues.push(
+      ...billingTargetIssues(base.value),
+      ...webhookIssues(base.value),
+      ...fieldMappingIssues(base.value.connections),
+    );
 
   if (issues.length) {
     const failed = new Set(found.issues.map((x) => pathKey(x.path)));

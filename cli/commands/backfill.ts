@@ -25,6 +25,10 @@ export function registerBackfillCommand(program: Command): void {
     .addOption(requiredOption('--from <date>', 'first document date, YYYY-MM-DD'))
     .option('--to <date>', 'last document date, YYYY-MM-DD (default: today, UTC)')
     .option('--restart', 'start a new run instead of resuming the previous one for the same range')
+    .option(
+      '--reread',
+      'read every record of the range again, even those billing holds at the same version (after a fields mapping change)',
+    )
     .option('--json', 'print the summary as JSON')
     .option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)')
     .action(
@@ -34,6 +38,7 @@ export function registerBackfillCommand(program: Command): void {
         from: string;
         to?: string;
         restart?: boolean;
+        reread?: boolean;
         json?: boolean;
         config?: string;
       }) => {
@@ -55,7 +60,7 @@ export function registerBackfillCommand(program: Command): void {
         await withRuntime(opts.config, async (rt) => {
           const summary = await runBackfill(
             rt,
-            { connectionId: opts.connection, entities, from, to },
+            { connectionId: opts.connection, entities, from, to, ...(opts.reread ? { reread: true } : {}) },
             { restart: opts.restart, quiet: opts.json },
           );
           if (opts.json) console.log(JSON.stringify(summary, null, 2));

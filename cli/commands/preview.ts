@@ -1,7 +1,12 @@
 import type { Command } from 'commander';
 import { isEntityName } from '../../src/connector/entities.js';
 import { ConfigError } from '../../src/errors/index.js';
-import { previewStream, type PreviewOutcome, type PreviewResult } from '../../operations/preview-stream.js';
+import {
+  previewStream,
+  type PreviewOutcome,
+  type PreviewRecord,
+  type PreviewResult,
+} from '../../operations/preview-stream.js';
 import { formatDays } from '../../src/pipeline/quota-projection.js';
 import { withRuntime } from '../context.js';
 import { instantArg, intOption } from '../parse-args.js';
@@ -19,6 +24,19 @@ const WHAT: Record<PreviewOutcome, string> = {
   deleted: 'deleted in the source (marked for reconciliation; nothing sent)',
   skipped: 'skipped',
 };
+
+/** `  tags Region=West; metaData poNumber=PO-7` after a record's line: what its field mapping sends. */
+function fieldsText(p: PreviewRecord): string {
+  const pairs = (o: Record<string, unknown> | undefined) =>
+    Object.entries(o ?? {})
+      .map(([k, v]) => `${k}=${String(v)}`)
+      .join(', ');
+  const parts = [
+    ...(p.fields?.tags ? [`tags ${pairs(p.fields.tags)}`] : []),
+    ...(p.fields?.metaData ? [`metaData ${pairs(p.fields.metaData)}`] : []),
+  ];
+  return parts.length ? `  ${parts.join('; ')}` : '';
+}
 
 function printPreview(r: PreviewResult): void {
   const from = r.start.from === 'beginning' ? 'the beginning (no checkpoint)' : `${r.start.cursor} (${r.start.from})`;
@@ -38,7 +56,7 @@ function printPreview(r: PreviewResult): void {
       console.log(`  ${p.erpId}  v${p.version}  ${WHAT.skipped} (${why})`);
     } else {
       const amount = p.total === undefined ? '' : `  ${p.total} ${p.currency ?? ''}`;
-      console.log(`  ${p.erpId}  ${p.number ?? '-'}${amount}  v${p.version}  ${WHAT[p.outcome]}`);
+      console.log(`  ${p.erpId}  ${p.number ?? '-'}${amount}  v${p.version}  ${WHAT[p.outcome]}${fieldsText(p)}`);
     }
   }
   const counts = Object.entries(r.counts)

@@ -1,3 +1,4 @@
+import { qboFieldCatalog } from './streams/field-catalog.js';
 import type { Connector, RateBudget } from '../../src/connector/types.js';
 import { authorization } from './authorize.js';
 import { createClient } from './client.js';
@@ -31,4 +32,5 @@ export const connector: Connector<Settings> = {
   createClient,
   authorization,
   webhooks,
+  fieldCatalog: qboFieldCatalog,
 };

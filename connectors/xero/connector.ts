@@ -1,3 +1,4 @@
+import { xeroFieldCatalog } from './streams/field-catalog.js';
 import type { Connector, RateBudget } from '../../src/connector/types.js';
 import { tokenKeyFor } from './auth.js';
 import { authorization } from './authorize.js';
@@ -34,4 +35,5 @@ export const connector: Connector<Settings> = {
   tokenKeyFor,
   authorization,
   webhooks,
+  fieldCatalog: xeroFieldCatalog,
 };

@@ -1,3 +1,4 @@
+import { zohoFieldCatalog } from './streams/field-catalog.js';
 import type { Connector, RateBudget } from '../../src/connector/types.js';
 import { authorization } from './authorize.js';
 import { createClient } from './client.js';
@@ -32,4 +33,5 @@ export const connector: Connector<Settings> = {
   createClient,
   authorization,
   webhooks,
+  fieldCatalog: zohoFieldCatalog,
 };

@@ -207,6 +207,7 @@ export const ZohoReportingTag = z.looseObject({
   tag_option_id: OptionalId,
   tag_option_name: Text,
 });
+export type ZohoReportingTag = z.infer<typeof ZohoReportingTag>;
 
 /** A custom field on a transaction (`custom_fields[]`); `value` as the field's type prints it. */
 export const ZohoCustomField = z.looseObject({
@@ -262,6 +263,8 @@ export const ZohoCreditNote = z.looseObject({
   updated_time: Text,
   /** India: a credit note is e-invoiced like an invoice (same shape). */
   einvoice_details: ZohoEinvoiceDetails.nullish(),
+  tags: z.array(ZohoReportingTag).nullish(),
+  custom_fields: z.array(ZohoCustomField).nullish(),
 });
 export type ZohoCreditNote = z.infer<typeof ZohoCreditNote>;
 
@@ -288,5 +291,7 @@ export const ZohoContact = z.looseObject({
   shipping_address: ZohoAddress.nullish(),
   contact_persons: z.array(ZohoContactPersonRef).nullish(),
   last_modified_time: Text,
+  tags: z.array(ZohoReportingTag).nullish(),
+  custom_fields: z.array(ZohoCustomField).nullish(),
 });
 export type ZohoContact = z.infer<typeof ZohoContact>;

@@ -58,7 +58,13 @@ export async function addBackfill(
       children.push({
         name: 'pull',
         queueName: QUEUES.pull,
-        data: { connectionId: req.connectionId, entity, window: w, runId } satisfies PullPayload,
+        data: {
+          connectionId: req.connectionId,
+          entity,
+          window: w,
+          runId,
+          ...(req.reread ? { reread: true as const } : {}),
+        } satisfies PullPayload,
         // A window that fails for good does not hold the run open for ever: the parent still runs once every
         // window has ended, and reports the failed ones (getIgnoredChildrenFailures) with their reasons.
         opts: {

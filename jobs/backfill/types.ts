@@ -25,6 +25,8 @@ export interface BackfillRequest {
   entities: Array<PullPayload['entity']>;
   from: string;
   to: string;
+  /** Read every record of the range again, even those the pipeline holds at the same version (PullPayload.reread). */
+  reread?: boolean;
 }
 
 export interface BackfillSummary {

@@ -47,6 +47,7 @@ export async function pullStream(run: PullRun): Promise<PullResult> {
     connectionId: run.conn,
     originSource: run.handle.config.originSource,
     baseCurrency: run.handle.billing.baseCurrency,
+    fields: run.handle.config.fields,
     lookups,
   };
   const kind = longReadOf(run, start.firstSync);
@@ -105,7 +106,8 @@ function readContext({ rt, conn, handle, log, signal, until, data }: PullRun) {
     signal,
     until,
     window: data.window,
-    ...(handle.config.settleDelaySeconds >= 1
+    // A reread (backfill --reread) reads every record again: nothing is skipped for its held version.
+    ...(handle.config.settleDelaySeconds >= 1 && !data.reread
       ? { knownVersions: (e: EntityName, ids: readonly string[]) => knownVersions(rt, conn, e, ids) }
       : {}),
   });

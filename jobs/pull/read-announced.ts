@@ -43,6 +43,7 @@ export async function readAnnounced(run: PullRun, batch: number): Promise<PullRe
     connectionId: conn,
     originSource: handle.config.originSource,
     baseCurrency: handle.billing.baseCurrency,
+    fields: handle.config.fields,
     lookups: toRead.length && stream.lookups ? await stream.lookups(ctx) : {},
   };
   const found = await readEach(run, ctx, toRead, mapCtx, result);

@@ -121,6 +121,34 @@ export const CUSTOM_FIELDS = {
 export const LEGACY_CUSTOM_FIELD_IDS: ReadonlySet<string> = new Set(['1', '2', '3']);
 
 /**
+ * Preferences.SalesFormsPrefs.CustomField as QBO writes it: two groups of name/value pairs, one saying
+ * which legacy sales fields are on (`SalesFormsPrefs.UseSalesCustom<n>`), one naming them
+ * (`SalesFormsPrefs.SalesCustomName<n>`), n = the DefinitionId
+ * (https://developer.intuit.com/app/developer/qbo/docs/api/accounting/all-entities/preferences). The
+ * third legacy field is off and unnamed; the enhanced fields are not listed there.
+ */
+export function salesCustomFieldPrefs(): Array<{ CustomField: Array<Record<string, unknown>> }> {
+  const legacy = Object.values(CUSTOM_FIELDS).filter((f) => LEGACY_CUSTOM_FIELD_IDS.has(f.DefinitionId));
+  const ids = ['1', '2', '3'];
+  return [
+    {
+      CustomField: ids.map((n) => ({
+        Name: `SalesFormsPrefs.UseSalesCustom${n}`,
+        Type: 'BooleanType',
+        BooleanValue: legacy.some((f) => f.DefinitionId === n),
+      })),
+    },
+    {
+      CustomField: legacy.map((f) => ({
+        Name: `SalesFormsPrefs.SalesCustomName${f.DefinitionId}`,
+        Type: 'StringType',
+        StringValue: f.Name,
+      })),
+    },
+  ];
+}
+
+/**
  * The company CompanyInfo and Preferences describe. The generated data is the Indian company's
  * (COMPANY); another profile (a US company, say) changes what the organisation reads say, so a test can
  * check what a connector takes from them: CompanyInfo.Country and CompanyAddr, and whether customers

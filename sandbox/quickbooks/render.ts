@@ -1,5 +1,5 @@
 import { computeAmounts } from './compute-amounts.js';
-import { type QboCompanyProfile, TAX_CODES, TAX_RATES } from './catalog.js';
+import { type QboCompanyProfile, salesCustomFieldPrefs, TAX_CODES, TAX_RATES } from './catalog.js';
 import type { StoredCustomer, StoredDoc } from './model.js';
 import { toAmount } from '../kit/minor-units.js';
 import { renderTimestamp } from './qbo-time.js';
@@ -214,7 +214,7 @@ export function renderReference(entity: string, createdAt: number, rc: RenderCon
           Id: '1',
           SyncToken: '1',
           CurrencyPrefs: { MultiCurrencyEnabled: rc.company.multiCurrency, HomeCurrency: { value: rc.homeCurrency } },
-          SalesFormsPrefs: { AllowDiscount: true, AllowDeposit: true },
+          SalesFormsPrefs: { AllowDiscount: true, AllowDeposit: true, CustomField: salesCustomFieldPrefs() },
           TaxPrefs: { UsingSalesTax: true, PartnerTaxEnabled: true },
           MetaData: meta,
         },

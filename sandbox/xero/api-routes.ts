@@ -1,3 +1,4 @@
+import { TRACKING_CATEGORIES } from './tracking.js';
 import { randomUUID } from 'node:crypto';
 import type { Router, RouteContext, RouteResult } from '../kit/router.js';
 import type { EmulatorClock } from '../kit/emulator-clock.js';
@@ -124,6 +125,25 @@ export function registerApiRoutes(router: Router, guard: Guard, deps: ApiDeps): 
     'GET',
     `${base}/TaxRates`,
     guard((_ctx, t) => ({ status: 200, body: envelope(deps.clock.now(), 'TaxRates', [...store.taxRates(t)]) })),
+  );
+  // https://developer.xero.com/documentation/api/accounting/trackingcategories: every generated
+  // organisation tracks by the same two categories (tracking.ts), each ACTIVE with its ACTIVE options.
+  router.on(
+    'GET',
+    `${base}/TrackingCategories`,
+    guard(() => ({
+      status: 200,
+      body: envelope(
+        deps.clock.now(),
+        'TrackingCategories',
+        TRACKING_CATEGORIES.map((c) => ({
+          TrackingCategoryID: c.TrackingCategoryID,
+          Name: c.Name,
+          Status: 'ACTIVE',
+          Options: c.Options.map((o) => ({ ...o, Status: 'ACTIVE' })),
+        })),
+      ),
+    })),
   );
   router.on(
     'GET',

@@ -1,6 +1,6 @@
 import { creditsByInvoice, generateCreditNotes } from './generate-credit-notes.js';
 import { generateContacts } from './generate-contacts.js';
-import { addIndiaFields } from './generate-india.js';
+import { addCreditNoteIndiaFields, addIndiaFields } from './generate-india.js';
 import { ensureSharedModifiedSecond, generateInvoices } from './generate-invoices.js';
 import type { GeneratorContext } from './generator-context.js';
 import { makeGstin, makePan } from '../kit/gstin.js';
@@ -105,6 +105,7 @@ export function generateData(options: GenerateDataOptions = {}): ZohoDataset {
   const creditNotes = generateCreditNotes(ctx, root.fork('credit-notes'), invoices, options.creditNotes ?? 60);
   const credits = creditsByInvoice(creditNotes);
   addIndiaFields(ctx, root.fork('india'), invoices, credits);
+  addCreditNoteIndiaFields(ctx, root.fork('india-credit-notes'), creditNotes);
   const today = formatZohoDate(ctx.asOfMs, org.offsetMinutes);
   for (const invoice of invoices)
     invoice.status = deriveInvoiceStatus(invoice, credits.get(invoice.invoice_id) ?? 0, today);

@@ -1,6 +1,7 @@
 import type { GeneratorContext } from './generator-context.js';
 import type { SeededRandom } from '../kit/seeded-random.js';
-import type { InvoiceRecord, TdsRecord } from './store-records.js';
+import type { CreditNoteRecord, EinvoiceRecord, InvoiceRecord, TdsRecord } from './store-records.js';
+import { PROJECT_CODE_FIELD, REGION_TAG, regionOptionId } from './organisation-fields.js';
 
 /**
  * India-only fields of a Zoho Books organisation, added to generated invoices from their own seeded stream
@@ -21,7 +22,6 @@ const TDS_TAXES: readonly (readonly [TdsRecord, number])[] = [
   [{ tax_id: '1890000000009102', tax_name: 'Contractors (194C)', basisPoints: 200 }, 3],
   [{ tax_id: '1890000000009103', tax_name: 'Contractors - individual (194C)', basisPoints: 100 }, 2],
 ];
-const REGIONS = ['North', 'South', 'East', 'West'] as const;
 const IST_MS = 330 * 60_000;
 
 /** A line's TDS in minor units: item_total × rate, rounded half up. */
@@ -49,34 +49,19 @@ export function addIndiaFields(
     if (inv.status === 'draft') continue;
     const business = inv.gst_treatment === 'business_gst';
     if (random.chance(0.5)) {
-      const region = random.int(0, REGIONS.length - 1);
+      const region = random.int(0, REGION_TAG.options.length - 1);
       inv.reportingTag = {
-        tag_id: '1890000000009201',
-        tag_name: 'Region',
-        tag_option_id: `189000000000921${region}`,
-        tag_option_name: REGIONS[region]!,
+        tag_id: REGION_TAG.tag_id,
+        tag_name: REGION_TAG.tag_name,
+        tag_option_id: regionOptionId(region),
+        tag_option_name: REGION_TAG.options[region]!,
       };
-      inv.customFields = [
-        {
-          customfield_id: '1890000000009301',
-          api_name: 'cf_project_code',
-          label: 'Project code',
-          data_type: 'string',
-          value: `PRJ-${inv.date.slice(0, 4)}-${random.int(10, 99)}`,
-        },
-      ];
+      const { entity: _entity, ...field } = PROJECT_CODE_FIELD;
+      inv.customFields = [{ ...field, value: `PRJ-${inv.date.slice(0, 4)}-${random.int(10, 99)}` }];
     }
     if ((business || inv.gst_treatment === 'overseas') && random.chance(0.45)) {
       const ackMs = Math.min(ctx.asOfMs, inv.createdMs + random.int(60, 900) * 1000);
-      const roll = random.next();
-      const status =
-        inv.status === 'void' ? 'cancelled' : roll < 0.04 ? 'cancelled' : roll < 0.07 ? 'failed' : 'pushed';
-      inv.einvoice = {
-        status,
-        irn: status === 'failed' ? '' : random.hex(64),
-        ackNumber: status === 'failed' ? '' : `1${random.digits(14)}`,
-        ackDate: status === 'failed' ? '' : istWallClock(ackMs),
-      };
+      inv.einvoice = einvoiceOf(random, inv.status === 'void', ackMs);
       inv.modifiedMs = Math.max(inv.modifiedMs, ackMs);
     }
     const first = inv.payments[0];
@@ -102,6 +87,46 @@ export function addIndiaFields(
       a.totalMinor -= a.taxTotalMinor;
       a.taxTotalMinor = 0;
       a.taxes = [];
+    }
+  }
+}
+
+/** An e-invoice registration acknowledged at `ackMs`: pushed, else cancelled (always for a void document) or failed. */
+function einvoiceOf(random: SeededRandom, voided: boolean, ackMs: number): EinvoiceRecord {
+  const roll = random.next();
+  const status = voided ? 'cancelled' : roll < 0.04 ? 'cancelled' : roll < 0.07 ? 'failed' : 'pushed';
+  return {
+    status,
+    irn: status === 'failed' ? '' : random.hex(64),
+    ackNumber: status === 'failed' ? '' : `1${random.digits(14)}`,
+    ackDate: status === 'failed' ? '' : istWallClock(ackMs),
+  };
+}
+
+/**
+ * India fields of credit notes, from their own seeded stream: a credit note to a registered or overseas
+ * customer is reported to the IRP like an invoice ("An IRN will have to be generated for each of these
+ * transactions: Invoices, Credit Notes, Debit Notes",
+ * https://www.zoho.com/in/books/help/e-invoicing/functions-einvoice.html), so about 45 % of the posted ones
+ * carry `einvoice_details` of the invoice's shape (a void one's IRN cancelled), and half a Region
+ * reporting tag (reporting tags reach credit notes: https://www.zoho.com/books/help/settings/reporting-tags.html).
+ */
+export function addCreditNoteIndiaFields(ctx: GeneratorContext, random: SeededRandom, notes: CreditNoteRecord[]): void {
+  for (const cn of notes) {
+    if (cn.status === 'draft') continue;
+    if (random.chance(0.5)) {
+      const region = random.int(0, REGION_TAG.options.length - 1);
+      cn.reportingTag = {
+        tag_id: REGION_TAG.tag_id,
+        tag_name: REGION_TAG.tag_name,
+        tag_option_id: regionOptionId(region),
+        tag_option_name: REGION_TAG.options[region]!,
+      };
+    }
+    if ((cn.gst_treatment === 'business_gst' || cn.gst_treatment === 'overseas') && random.chance(0.45)) {
+      const ackMs = Math.min(ctx.asOfMs, cn.createdMs + random.int(60, 900) * 1000);
+      cn.einvoice = einvoiceOf(random, cn.status === 'void', ackMs);
+      cn.modifiedMs = Math.max(cn.modifiedMs, ackMs);
     }
   }
 }

@@ -2,6 +2,7 @@ import { creditNoteBalanceMinor } from './generate-credit-notes.js';
 import { convertMinor, toAmount } from '../kit/minor-units.js';
 import { address, exchangeRate, renderLines, renderTaxes, timestamp, type RenderContext } from './render-context.js';
 import type { CreditNoteRecord } from './store-records.js';
+import { renderEinvoice } from './render-invoice.js';
 
 /**
  * Wire shapes of a credit note. https://www.zoho.com/books/api/v3/credit-notes/#get-a-credit-note
@@ -82,5 +83,9 @@ export function renderCreditNoteDetail(cn: CreditNoteRecord, ctx: RenderContext)
     shipping_address: address(cn.shipping_address),
     created_time: timestamp(ctx, cn.createdMs),
     updated_time: timestamp(ctx, cn.modifiedMs),
+    // India: e-invoiced like an invoice (generate-india.ts), and reporting tags as on invoices.
+    ...(cn.einvoice ? { einvoice_details: renderEinvoice(cn.einvoice, cn.creditnote_id) } : {}),
+    tags: cn.reportingTag ? [cn.reportingTag] : [],
+    custom_fields: [],
   };
 }

@@ -11,7 +11,7 @@ import {
 import { invoiceTdsMinor } from './generate-india.js';
 import { invoiceBalanceMinor, withheldMinor } from './invoice-status.js';
 import { SALESPEOPLE } from '../kit/sample-names.js';
-import type { InvoiceRecord } from './store-records.js';
+import type { EinvoiceRecord, InvoiceRecord } from './store-records.js';
 
 /** Wire shapes of an invoice. https://www.zoho.com/books/api/v3/invoices/#get-an-invoice */
 function money(inv: InvoiceRecord, ctx: RenderContext) {
@@ -51,19 +51,7 @@ function indiaFields(inv: InvoiceRecord, withheld: number): Record<string, unkno
           },
         ]
       : [],
-    ...(e
-      ? {
-          einvoice_details: {
-            inv_ref_num: e.irn,
-            ack_number: e.ackNumber,
-            ack_date: e.ackDate,
-            status: e.status,
-            status_formatted: e.status[0]!.toUpperCase() + e.status.slice(1),
-            is_cancellable: e.status === 'pushed',
-            qr_link: e.irn ? `https://books.zoho.in/einvoice/qrcode?eInvoiceID=2-${inv.invoice_id}` : '',
-          },
-        }
-      : {}),
+    ...(e ? { einvoice_details: renderEinvoice(e, inv.invoice_id) } : {}),
     tags: inv.reportingTag ? [inv.reportingTag] : [],
     custom_fields: inv.customFields ?? [],
   };
@@ -191,5 +179,21 @@ export function renderInvoiceDetail(inv: InvoiceRecord, ctx: RenderContext): Rec
     salesperson_name: inv.salesperson_name,
     created_time: timestamp(ctx, inv.createdMs),
     last_modified_time: timestamp(ctx, inv.modifiedMs),
+  };
+}
+
+/**
+ * `einvoice_details` as a live e-invoiced organisation shows it (generate-india.ts names the capture), on
+ * invoices and credit notes alike; the QR link names the document's id.
+ */
+export function renderEinvoice(e: EinvoiceRecord, documentId: string): Record<string, unknown> {
+  return {
+    inv_ref_num: e.irn,
+    ack_number: e.ackNumber,
+    ack_date: e.ackDate,
+    status: e.status,
+    status_formatted: e.status[0]!.toUpperCase() + e.status.slice(1),
+    is_cancellable: e.status === 'pushed',
+    qr_link: e.irn ? `https://books.zoho.in/einvoice/qrcode?eInvoiceID=2-${documentId}` : '',
   };
 }

@@ -1,4 +1,5 @@
 import type { Router } from '../kit/router.js';
+import { renderCustomFields, renderReportingTags } from './organisation-fields.js';
 import type { TaxDefinition } from './tax-catalog.js';
 import type { Guard } from './vendor-guard.js';
 import type { ZohoDataStore } from './zoho-data-store.js';
@@ -72,6 +73,20 @@ export function registerSettingsRoutes(router: Router, guard: Guard, store: Zoho
       },
       { organization: false },
     ),
+  );
+
+  // https://www.zoho.com/books/api/v3/reporting-tags/: the organisation's reporting tags with their options.
+  router.on(
+    'GET',
+    '/books/v3/reportingtags',
+    guard(() => ({ tags: renderReportingTags() })),
+  );
+
+  // The custom fields of every module (each names its `entity`), as Settings → Preferences defines them.
+  router.on(
+    'GET',
+    '/books/v3/settings/customfields',
+    guard(() => ({ custom_fields: renderCustomFields() })),
   );
 
   // https://www.zoho.com/books/api/v3/taxes/#list-taxes

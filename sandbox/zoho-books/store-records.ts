@@ -174,6 +174,9 @@ export interface CreditNoteRecord extends DocumentTerms {
   createdMs: number;
   modifiedMs: number;
   amounts: DocumentAmounts;
+  /** India: the credit note's e-invoice registration (credit notes are e-invoiced like invoices). */
+  einvoice?: EinvoiceRecord;
+  reportingTag?: { tag_id: string; tag_name: string; tag_option_id: string; tag_option_name: string };
 }
 
 export interface ContactPersonRecord {

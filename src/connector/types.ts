@@ -6,6 +6,7 @@ import type { Lifecycle } from './lifecycle.js';
 import type { EntityName, SystemName } from './entities.js';
 import type { MapResult } from '../mapping/index.js';
 import type { ReadContext } from './read-context.js';
+import type { FieldRule } from '../mapping/place-fields.js';
 import type { VendorClient } from '../http/vendor-client.js';
 
 /**
@@ -70,6 +71,11 @@ export interface MapContext<Lookups = Record<string, unknown>> {
   baseCurrency: string;
   /** Source-side lookups (tax settings, organisation, currencies) fetched once per read. */
   lookups: Lookups;
+  /**
+   * The connection's `fields` mapping: where this company's custom fields, reporting tags or tracking
+   * categories go in billing (src/mapping/place-fields.ts). Absent or empty: each goes to its default place.
+   */
+  fields?: readonly FieldRule[];
 }
 
 export interface Stream<Raw = unknown, State extends StreamState = StreamState, Settings = any, Lookups = any> {
@@ -135,6 +141,11 @@ export interface Connector<Settings = unknown> {
   authorization?: import('../auth/authorization-flow.js').AuthorizationFlow<any>;
   /** The vendor's webhooks: how a delivery is verified and what it announces (src/webhooks/). */
   webhooks?: import('../webhooks/webhook-event.js').ConnectorWebhooks<Settings>;
+  /**
+   * The organisation's custom fields, reporting tags or tracking categories, for `erp-sync check` to hold
+   * the connection's `fields` rules against (src/connector/field-catalog.ts).
+   */
+  fieldCatalog?: import('./field-catalog.js').ReadFieldCatalog<ReadContext<Settings>>;
 }
 
 export interface CreateClientOptions<Settings> {

@@ -16,6 +16,7 @@ import {
 import { mapping, parseRecord, type Steps } from '../../../src/mapping/steps.js';
 import { QboCreditMemo } from '../schemas.js';
 import { tagsOf } from './tags.js';
+import { withPlacedMeta } from '../../../src/mapping/place-fields.js';
 import { amountsOf, type DocumentAmounts } from './totals.js';
 
 /**
@@ -41,7 +42,7 @@ export function toCreditNote(record: SourceRecord<unknown>, ctx: MapContext<unkn
     const number = memo.DocNumber?.trim();
     if (!number) s.warn(`credit memo ${memo.Id} has no DocNumber; its Id is used as the number`);
     const reason = memo.CustomerMemo?.value?.trim();
-    const tags = tagsOf(s, memo);
+    const fields = tagsOf(s, memo, ctx.fields);
     const { currency } = a;
     const draft: CreditNoteInputDraft = {
       creditNoteId: creditNoteIdFor(ctx.connectionId, memo.Id),
@@ -68,15 +69,19 @@ export function toCreditNote(record: SourceRecord<unknown>, ctx: MapContext<unkn
       ...(a.placeOfSupply ? { placeOfSupply: a.placeOfSupply } : {}),
       ...(reason ? { reason } : {}),
       creditNoteOriginSource: ctx.originSource,
-      ...(tags ? { tags } : {}),
-      metaData: sourceMeta({
-        system: 'quickbooks',
-        status: creditMemoStatus(a.total, remaining),
-        version: a.version,
-        syncToken: memo.SyncToken,
-        erpNumber: number || undefined,
-        linkedInvoiceErpIds: linked.length > 0 && !appliedToInvoices ? linked.join(',') : undefined,
-      }),
+      ...(fields.tags ? { tags: fields.tags } : {}),
+      metaData: withPlacedMeta(
+        (m) => s.warn(m),
+        sourceMeta({
+          system: 'quickbooks',
+          status: creditMemoStatus(a.total, remaining),
+          version: a.version,
+          syncToken: memo.SyncToken,
+          erpNumber: number || undefined,
+          linkedInvoiceErpIds: linked.length > 0 && !appliedToInvoices ? linked.join(',') : undefined,
+        }),
+        fields.metaData,
+      ),
     };
     const result = finalizeCreditNote(draft, s.warnings);
     return result.ok ? mapOk<BillingBody>({ kind: 'credit-note', creditNote: result.value }, result.warnings) : result;

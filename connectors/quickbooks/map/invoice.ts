@@ -19,6 +19,7 @@ import { mapping, parseRecord } from '../../../src/mapping/steps.js';
 import { QboInvoice } from '../schemas.js';
 import { linkedInvoiceIds } from './credit-note.js';
 import { tagsOf } from './tags.js';
+import { withPlacedMeta } from '../../../src/mapping/place-fields.js';
 import { amountsOf } from './totals.js';
 
 /**
@@ -55,7 +56,7 @@ export function toInvoice(record: SourceRecord<unknown>, ctx: MapContext<unknown
 
     const number = inv.DocNumber?.trim();
     if (!number) s.warn(`invoice ${inv.Id} has no DocNumber; its Id is used as the number`);
-    const tags = tagsOf(s, inv);
+    const fields = tagsOf(s, inv, ctx.fields);
     const draft: InvoiceInputDraft = {
       invoiceId: invoiceIdFor(ctx.connectionId, inv.Id),
       erpId: inv.Id,
@@ -83,16 +84,20 @@ export function toInvoice(record: SourceRecord<unknown>, ctx: MapContext<unknown
       customerDetails: a.customerDetails,
       ...(a.customerDetails.name ? { customerName: a.customerDetails.name } : {}),
       ...(a.placeOfSupply ? { placeOfSupply: a.placeOfSupply } : {}),
-      ...(tags ? { tags } : {}),
+      ...(fields.tags ? { tags: fields.tags } : {}),
       invoiceOriginSource: ctx.originSource,
-      metaData: sourceMeta({
-        system: 'quickbooks',
-        status: invoiceStatus(a.total, balance, inv.PrivateNote),
-        version: a.version,
-        syncToken: inv.SyncToken,
-        erpNumber: number || undefined,
-        customerMemo: nonBlank(inv.CustomerMemo?.value),
-      }),
+      metaData: withPlacedMeta(
+        (m) => s.warn(m),
+        sourceMeta({
+          system: 'quickbooks',
+          status: invoiceStatus(a.total, balance, inv.PrivateNote),
+          version: a.version,
+          syncToken: inv.SyncToken,
+          erpNumber: number || undefined,
+          customerMemo: nonBlank(inv.CustomerMemo?.value),
+        }),
+        fields.metaData,
+      ),
     };
     const result = finalizeInvoice(draft, s.warnings);
     return result.ok ? mapOk<BillingBody>({ kind: 'invoice', invoice: result.value }, result.warnings) : result;

@@ -1,5 +1,6 @@
 import type { FlatObject } from '../../../src/billing/schemas/primitives.js';
 import { nonBlank } from '../../../src/mapping/index.js';
+import { nonEmpty, placeFields, type FieldRule, type FoundField } from '../../../src/mapping/place-fields.js';
 import type { Steps } from '../../../src/mapping/steps.js';
 import type { QboCustomField, QboLine, QboRef } from '../schemas.js';
 
@@ -21,11 +22,16 @@ import type { QboCustomField, QboLine, QboRef } from '../schemas.js';
  *   field of the same name) keeps the first value, with a warning, so nothing is overwritten silently.
  * A ref without a name (QBO sends `name` on reads, but it is optional) is left out with a warning: tags
  * carry names a person can filter on, never bare ids.
+ *
+ * A connection's `fields` rule naming a custom field (by Name or DefinitionId) sends it to the tag or
+ * metaData key it names instead (src/mapping/place-fields.ts); `metaData` holds those sent there, for
+ * the mapper to add to its own (withPlacedMeta).
  */
 export function tagsOf(
   s: Steps,
   doc: { ClassRef?: QboRef; DepartmentRef?: QboRef; CustomField?: QboCustomField[]; Line?: QboLine[] },
-): FlatObject | undefined {
+  rules?: readonly FieldRule[],
+): { tags?: FlatObject; metaData: FlatObject } {
   const tags: FlatObject = {};
   const named = (ref: QboRef | undefined, field: string): string | undefined => {
     if (!ref) return undefined;
@@ -46,17 +52,22 @@ export function tagsOf(
   const department = named(doc.DepartmentRef, 'DepartmentRef');
   if (department) tags.Department = department;
 
+  const found: FoundField[] = [];
   for (const [i, field] of (doc.CustomField ?? []).entries()) {
     const name = nonBlank(field.Name);
     const value = customValueOf(field);
-    if (!name || value === undefined) continue;
-    if (name in tags) {
-      s.warn(`CustomField.${i} "${name}" repeats a tag already set; the first value is kept`);
-      continue;
-    }
-    tags[name] = value;
+    if (value === undefined || (!name && !field.DefinitionId)) continue;
+    found.push({
+      kind: 'customField',
+      names: [name, field.DefinitionId],
+      value,
+      ...(name ? { default: { tag: name } } : {}),
+      where: `CustomField.${i} "${name ?? field.DefinitionId}"`,
+    });
   }
-  return Object.keys(tags).length > 0 ? tags : undefined;
+  const placed = placeFields((m) => s.warn(m), found, rules, { tags });
+  const out = nonEmpty(placed.tags);
+  return { ...(out ? { tags: out } : {}), metaData: placed.metaData };
 }
 
 /** A custom field's value by its type; undefined when it has none. */

@@ -23,7 +23,7 @@ import { readLookups } from '../streams/lookups.js';
 import { currencyOf, exchangeRateOf } from './fx.js';
 import { amountsOf } from './totals.js';
 import { customerDetailsOf } from './party.js';
-import { trackingTagsOf } from './tags.js';
+import { trackingFieldsOf } from './tags.js';
 
 /**
  * A Xero ACCRECCREDIT credit note (https://developer.xero.com/documentation/api/accounting/creditnotes)
@@ -99,7 +99,19 @@ export function toCreditNote(record: SourceRecord, ctx: MapContext): MapResult<B
     }
     const remainingWire = remaining !== undefined ? wireAmount(s, remaining, currency, 'RemainingCredit') : undefined;
     const exchangeRate = exchangeRateOf(s, currency, raw.CurrencyRate, ctx, lookups);
-    const tags = trackingTagsOf(raw.LineItems);
+
+    const fields = trackingFieldsOf(
+      s,
+      raw.LineItems,
+      ctx.fields,
+      sourceMeta({
+        system: 'xero',
+        status: raw.Status,
+        version: record.version,
+        erpNumber: number,
+        lineAmountTypes: raw.LineAmountTypes ?? null,
+      }),
+    );
 
     const draft: CreditNoteInputDraft = {
       creditNoteId: creditNoteIdFor(ctx.connectionId, raw.CreditNoteID),
@@ -118,14 +130,8 @@ export function toCreditNote(record: SourceRecord, ctx: MapContext): MapResult<B
       ...(raw.Reference?.trim() ? { reason: raw.Reference.trim() } : {}),
       erpId: raw.CreditNoteID,
       creditNoteOriginSource: ctx.originSource,
-      ...(tags ? { tags } : {}),
-      metaData: sourceMeta({
-        system: 'xero',
-        status: raw.Status,
-        version: record.version,
-        erpNumber: number,
-        lineAmountTypes: raw.LineAmountTypes ?? null,
-      }),
+      ...(fields.tags ? { tags: fields.tags } : {}),
+      metaData: fields.metaData,
     };
     const result = finalizeCreditNote(draft, s.warnings);
     return result.ok ? mapOk<BillingBody>({ kind: 'credit-note', creditNote: result.value }, result.warnings) : result;

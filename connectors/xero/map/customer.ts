@@ -4,7 +4,7 @@ import { mapping, parseRecord } from '../../../src/mapping/steps.js';
 import { XeroContact } from '../schemas.js';
 import { readLookups } from '../streams/lookups.js';
 import { customerDetailsOf } from './party.js';
-import { contactTagsOf } from './tags.js';
+import { contactFieldsOf } from './tags.js';
 
 /**
  * A Xero contact (https://developer.xero.com/documentation/api/accounting/contacts) → the billing
@@ -21,15 +21,20 @@ export function toCustomer(record: SourceRecord, ctx: MapContext): MapResult<Bil
     const raw = parseRecord(s, XeroContact, record.raw, 'contact', 'Xero');
     if (!raw.Name?.trim()) s.fail(mapFail('MISSING_FIELD', 'Name is missing', { field: 'Name' }));
     const details = customerDetailsOf(raw, ctx.connectionId, readLookups(ctx.lookups));
-    const tags = contactTagsOf(raw);
-    if (tags) details.tags = tags;
-    details.metaData = sourceMeta({
-      system: 'xero',
-      status: raw.ContactStatus ?? 'ACTIVE',
-      version: record.version,
-      erpNumber: nonBlank(raw.ContactNumber),
-      mergedTo: raw.MergedToContactID || undefined,
-    });
+    const fields = contactFieldsOf(
+      s,
+      raw,
+      ctx.fields,
+      sourceMeta({
+        system: 'xero',
+        status: raw.ContactStatus ?? 'ACTIVE',
+        version: record.version,
+        erpNumber: nonBlank(raw.ContactNumber),
+        mergedTo: raw.MergedToContactID || undefined,
+      }),
+    );
+    if (fields.tags) details.tags = fields.tags;
+    details.metaData = fields.metaData;
     const result = finalizeCustomer(details, s.warnings);
     return result.ok ? mapOk<BillingBody>({ kind: 'customer', customer: result.value }, result.warnings) : result;
   });

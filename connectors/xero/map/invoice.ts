@@ -21,7 +21,7 @@ import { readLookups } from '../streams/lookups.js';
 import { currencyOf, exchangeRateOf } from './fx.js';
 import { amountsOf } from './totals.js';
 import { customerDetailsOf } from './party.js';
-import { trackingTagsOf } from './tags.js';
+import { trackingFieldsOf } from './tags.js';
 
 /**
  * A Xero ACCREC invoice (https://developer.xero.com/documentation/api/accounting/invoices) → the billing
@@ -62,7 +62,6 @@ export function toInvoice(record: SourceRecord, ctx: MapContext): MapResult<Bill
       ? s.take(parseCalendarDate(raw.ExpectedPaymentDate, 'ExpectedPaymentDate'))
       : undefined;
     const reference = nonBlank(raw.Reference);
-    const tags = trackingTagsOf(raw.LineItems);
 
     const lookups = readLookups(ctx.lookups);
     const a = amountsOf(s, raw, currency, lookups, 'invoiceTax');
@@ -76,6 +75,19 @@ export function toInvoice(record: SourceRecord, ctx: MapContext): MapResult<Bill
       s.check(checkBalance({ total: a.total, paid, credited, balance: amountDue, currency }));
 
     const exchangeRate = exchangeRateOf(s, currency, raw.CurrencyRate, ctx, lookups);
+    const fields = trackingFieldsOf(
+      s,
+      raw.LineItems,
+      ctx.fields,
+      sourceMeta({
+        system: 'xero',
+        status: raw.Status,
+        version: record.version,
+        erpNumber: number,
+        reference,
+        lineAmountTypes: raw.LineAmountTypes ?? null,
+      }),
+    );
     const draft: InvoiceInputDraft = {
       invoiceId: invoiceIdFor(ctx.connectionId, raw.InvoiceID),
       invoiceNumber: number,
@@ -93,17 +105,10 @@ export function toInvoice(record: SourceRecord, ctx: MapContext): MapResult<Bill
       customerDetails: customerDetailsOf(contact, ctx.connectionId, lookups),
       ...(contact.Name?.trim() ? { customerName: contact.Name.trim() } : {}),
       ...(reference ? { referenceText: reference } : {}),
-      ...(tags ? { tags } : {}),
+      ...(fields.tags ? { tags: fields.tags } : {}),
       erpId: raw.InvoiceID,
       invoiceOriginSource: ctx.originSource,
-      metaData: sourceMeta({
-        system: 'xero',
-        status: raw.Status,
-        version: record.version,
-        erpNumber: number,
-        reference,
-        lineAmountTypes: raw.LineAmountTypes ?? null,
-      }),
+      metaData: fields.metaData,
     };
     const result = finalizeInvoice(draft, s.warnings);
     return result.ok ? mapOk<BillingBody>({ kind: 'invoice', invoice: result.value }, result.warnings) : result;

@@ -22,6 +22,7 @@ import { ZohoCreditNote } from '../schemas.js';
 import { readLookups, type ZohoLookups } from '../streams/lookups.js';
 import { currencyOf, exchangeRateOf } from './fx.js';
 import { einvoiceOf } from './einvoice.js';
+import { labelsOf } from './labels.js';
 import { customerOfDocument } from './party.js';
 import { supplyOf } from './tax.js';
 import { amountsOf } from './totals.js';
@@ -56,6 +57,28 @@ export function toCreditNote(record: SourceRecord, ctx: MapContext<ZohoLookups>)
     const gstTreatment = cn.gst_treatment?.trim() || undefined;
     const { placeOfSupply } = supplyOf(s, cn, a.kinds, lookups);
 
+    const labels = labelsOf(
+      s,
+      cn,
+      ctx.fields,
+      sourceMeta({
+        system: 'zoho-books',
+        status,
+        version: record.version,
+        referenceNumber: reference || undefined,
+        gstTreatment: gstTreatment || undefined,
+        discountAmount: a.discount?.amount,
+        ...Object.fromEntries(extras.map((k) => [k, wireAmount(s, a[k], currency, k)])),
+        // India e-invoice (einvoice.ts); the credit-note body has no IRN field, so the IRN is metaData too.
+        einvoiceIrn: einvoice.irnNumber,
+        ...einvoice.meta,
+        reverseCharge: a.reverseCharge ? true : undefined,
+        reverseChargeTaxTotal: a.reverseCharge
+          ? wireAmount(s, a.reverseCharge.total, currency, 'reverse_charge_tax_total')
+          : undefined,
+      }),
+    );
+
     const draft: CreditNoteInputDraft = {
       creditNoteId: creditNoteIdFor(ctx.connectionId, cn.creditnote_id),
       creditNoteNumber: cn.creditnote_number,
@@ -76,22 +99,8 @@ export function toCreditNote(record: SourceRecord, ctx: MapContext<ZohoLookups>)
       ...(reason ? { reason } : {}),
       erpId: cn.creditnote_id,
       creditNoteOriginSource: ctx.originSource,
-      metaData: sourceMeta({
-        system: 'zoho-books',
-        status,
-        version: record.version,
-        referenceNumber: reference || undefined,
-        gstTreatment: gstTreatment || undefined,
-        discountAmount: a.discount?.amount,
-        ...Object.fromEntries(extras.map((k) => [k, wireAmount(s, a[k], currency, k)])),
-        // India e-invoice (einvoice.ts); the credit-note body has no IRN field, so the IRN is metaData too.
-        einvoiceIrn: einvoice.irnNumber,
-        ...einvoice.meta,
-        reverseCharge: a.reverseCharge ? true : undefined,
-        reverseChargeTaxTotal: a.reverseCharge
-          ? wireAmount(s, a.reverseCharge.total, currency, 'reverse_charge_tax_total')
-          : undefined,
-      }),
+      ...(labels.tags ? { tags: labels.tags } : {}),
+      metaData: labels.metaData,
     };
     const result = finalizeCreditNote(draft, [...new Set(s.warnings)]);
     return result.ok ? mapOk<BillingBody>({ kind: 'credit-note', creditNote: result.value }, result.warnings) : result;

@@ -19,6 +19,7 @@ import {
   gstinIdentifiersOf,
   organisationDefaultsOf,
 } from './party.js';
+import { labelsOf } from './labels.js';
 
 /**
  * Zoho `GET /contacts/{id}` (contact_type customer;
@@ -58,6 +59,19 @@ export function toCustomer(record: SourceRecord, ctx: MapContext): MapResult<Bil
     const gstTreatment = c.gst_treatment?.trim() || undefined;
     const subType = c.customer_sub_type?.trim() || undefined;
 
+    const labels = labelsOf(
+      s,
+      c,
+      ctx.fields,
+      sourceMeta({
+        system: 'zoho-books',
+        status,
+        version: record.version,
+        gstTreatment: gstTreatment || undefined,
+        customerSubType: subType || undefined,
+      }),
+    );
+
     const draft: CustomerDetailsInput = {
       buyerId: buyerIdFor(ctx.connectionId, c.contact_id),
       isManuallyCreated: false,
@@ -79,13 +93,8 @@ export function toCustomer(record: SourceRecord, ctx: MapContext): MapResult<Bil
           ? { customerStatus: 'INACTIVE' as const }
           : {}),
       erpId: c.contact_id,
-      metaData: sourceMeta({
-        system: 'zoho-books',
-        status,
-        version: record.version,
-        gstTreatment: gstTreatment || undefined,
-        customerSubType: subType || undefined,
-      }),
+      ...(labels.tags ? { tags: labels.tags } : {}),
+      metaData: labels.metaData,
     };
     const result = finalizeCustomer(withOrganisationDefaults(draft, organisationDefaultsOf(ctx.lookups)), [
       ...new Set(s.warnings),

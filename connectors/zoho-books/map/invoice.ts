@@ -20,7 +20,7 @@ import { currencyOf, exchangeRateOf } from './fx.js';
 import { customerOfDocument } from './party.js';
 import { supplyOf } from './tax.js';
 import { einvoiceOf, type EinvoiceFields } from './einvoice.js';
-import { labelsOf, type Labels } from './labels.js';
+import { labelsOf } from './labels.js';
 import { supplyTypeOf } from './supply-type.js';
 import { withheldTdsOf } from './tds.js';
 import { adjustmentsOf, amountsOf, type DocumentAmounts } from './totals.js';
@@ -55,7 +55,6 @@ export function toInvoice(record: SourceRecord, ctx: MapContext<ZohoLookups>): M
     const settled = settlementOf(s, inv, a, currency);
     const { paid, credits, writeOff, tds } = settled;
     const einvoice = einvoiceOf(s, inv.einvoice_details);
-    const labels = labelsOf(s, inv);
     const exchangeRate = exchangeRateOf(s, inv, a, ctx, lookups);
     const adjustments = adjustmentsOf(s, a, inv.adjustment_description);
     const invoiceDate = inv.date ? s.take(parseCalendarDate(inv.date, 'date')) : undefined;
@@ -63,6 +62,8 @@ export function toInvoice(record: SourceRecord, ctx: MapContext<ZohoLookups>): M
     const customerName = inv.customer_name?.trim() || undefined;
     const reference = inv.reference_number?.trim() || undefined;
     const invoiceTax = tds.tdsTax ? { ...a.tax, tdsTax: tds.tdsTax, tds: tds.tdsTax.tds } : a.tax;
+
+    const labels = labelsOf(s, inv, ctx.fields, invoiceMetaOf(s, { record, inv, a, currency, settled, einvoice }));
 
     const draft: InvoiceInputDraft = {
       invoiceId: invoiceIdFor(ctx.connectionId, inv.invoice_id),
@@ -92,7 +93,7 @@ export function toInvoice(record: SourceRecord, ctx: MapContext<ZohoLookups>): M
       erpId: inv.invoice_id,
       invoiceOriginSource: ctx.originSource,
       ...(labels.tags ? { tags: labels.tags } : {}),
-      metaData: invoiceMetaOf(s, { record, inv, a, currency, settled, einvoice, labels }),
+      metaData: labels.metaData,
     };
     const result = finalizeInvoice(draft, [...new Set(s.warnings)]);
     return result.ok ? mapOk<BillingBody>({ kind: 'invoice', invoice: result.value }, result.warnings) : result;
@@ -124,7 +125,7 @@ function settlementOf(s: Steps, inv: ZohoInvoice, a: DocumentAmounts, currency: 
   return { paid, credits, writeOff, tds, status };
 }
 
-/** The invoice's metaData: Zoho's status and version, the settlement's parts, GST and reverse charge, e-invoice and labels. */
+/** The invoice's metaData: Zoho's status and version, the settlement's parts, GST and reverse charge, e-invoice (labels.ts adds the reporting tags and custom fields the connection's rules leave there). */
 function invoiceMetaOf(
   s: Steps,
   m: {
@@ -134,10 +135,9 @@ function invoiceMetaOf(
     currency: string;
     settled: ReturnType<typeof settlementOf>;
     einvoice: EinvoiceFields;
-    labels: Labels;
   },
 ) {
-  const { record, a, currency, einvoice, labels } = m;
+  const { record, a, currency, einvoice } = m;
   const { status, credits, writeOff, tds } = m.settled;
   const gstTreatment = m.inv.gst_treatment?.trim() || undefined;
   const rc = a.reverseCharge;
@@ -157,6 +157,5 @@ function invoiceMetaOf(
     reverseChargeIgst: rc?.tax.igst || undefined,
     reverseChargeCess: rc?.tax.cessTax?.cess || undefined,
     ...einvoice.meta,
-    ...labels.meta,
   });
 }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { SourceRecord } from '../../../src/connector/types.js';
+import { toInvoice } from '../../../connectors/zoho-books/map/invoice.js';
+import type { MapContext, SourceRecord } from '../../../src/connector/types.js';
+import { contentHash } from '../../../src/pipeline/content-hash.js';
+import { mapContext as zohoContext, record } from '../../connectors/zoho-books/fixtures.js';
 import { REPAIR_HASH } from '../../../src/pipeline/ledger.js';
 import {
   classifyMapped,
@@ -106,5 +109,31 @@ describe('a record a pull mapped (classifyMapped)', () => {
     ],
   ])('given %s, then %j', (_, version, known, mapped, decision) => {
     expect(classifyMapped({ version }, known, mapped)).toEqual(decision);
+  });
+});
+
+/**
+ * A field mapping changed after a record was written: the record is unchanged at the source (same
+ * version), only its tags / metaData differ. The content hash covers them, so the pull (and a backfill
+ * over the period) sends it again; an unchanged mapping sends nothing.
+ */
+describe('classifyMapped after a fields mapping change', () => {
+  const zoho = record('invoice-einvoiced-tds', 'invoice');
+  const hashOf = (fields?: MapContext['fields']) => {
+    const mapped = toInvoice(zoho, zohoContext(fields ? { fields } : {}));
+    if (!mapped.ok) throw new Error(mapped.message);
+    return contentHash(mapped.value);
+  };
+
+  it('given a record written before a rule moved its custom field to a tag, when it is mapped again, then it is sent again (the hash covers tags and metaData)', () => {
+    const held = { hash: hashOf(), version: zoho.version };
+    const after = hashOf([{ from: { customField: 'Project code' }, to: { tag: 'project' } }]);
+    expect(after).not.toBe(held.hash);
+    expect(classifyMapped(zoho, held, { ok: true, hash: after })).toEqual({ kind: 'enqueue', repair: false });
+  });
+
+  it('given the same mapping, when it is mapped again, then it is unchanged and nothing is sent', () => {
+    const held = { hash: hashOf(), version: zoho.version };
+    expect(classifyMapped(zoho, held, { ok: true, hash: hashOf() })).toEqual({ kind: 'unchanged' });
   });
 });

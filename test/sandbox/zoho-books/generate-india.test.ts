@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { toCreditNote } from '../../../connectors/zoho-books/map/credit-note.js';
 import { toInvoice } from '../../../connectors/zoho-books/map/invoice.js';
 import type { ZohoLookups } from '../../../connectors/zoho-books/streams/lookups.js';
 import {
   EmulatorClock,
   generateData,
+  renderCreditNoteDetail,
   renderInvoiceDetail,
   ZohoDataStore,
   type ZohoDataset,
@@ -101,5 +103,47 @@ describe('Zoho sandbox, India organisation (sandbox/zoho-books/generate-india.ts
         problems.push(`${raw.invoice_number}: cancelled IRN sent`);
     }
     expect(problems).toEqual([]);
+  });
+});
+
+describe('Zoho sandbox, India organisation: credit notes (sandbox/zoho-books/generate-india.ts)', () => {
+  const withNotes = generateData({ seed: 1, records: 300, creditNotes: 120 });
+  const store = new ZohoDataStore(withNotes, new EmulatorClock({ now: '2026-01-01T00:00:00Z', frozen: true }));
+  const notes = JSON.parse(
+    JSON.stringify(store.creditNotes().map((c) => renderCreditNoteDetail(c, store.render))),
+  ) as Json[];
+
+  it("given seed 1 and 120 credit notes, then posted ones to registered or overseas customers are e-invoiced in the invoice's shape (a void one's IRN cancelled), and some carry a Region reporting tag", () => {
+    const e = notes.filter((c) => c.einvoice_details);
+    expect(e.length).toBeGreaterThan(5);
+    for (const c of e) {
+      expect(['business_gst', 'overseas']).toContain(c.gst_treatment);
+      expect(c.status).not.toBe('draft');
+      if (c.status === 'void') expect(c.einvoice_details.status).toBe('cancelled');
+      if (c.einvoice_details.status === 'pushed') {
+        expect(c.einvoice_details.inv_ref_num).toMatch(/^[0-9a-f]{64}$/);
+        expect(c.einvoice_details.ack_number).toMatch(/^1\d{14}$/);
+        expect(c.einvoice_details.ack_date).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+        expect(c.einvoice_details.qr_link).toContain(`eInvoiceID=2-${c.creditnote_id}`);
+      }
+    }
+    expect(notes.some((c) => c.tags[0]?.tag_name === 'Region')).toBe(true);
+  });
+
+  it('given every e-invoiced credit note, when mapped, then billing gets its IRN, acknowledgement and status in metaData, and its reporting tag in tags', () => {
+    const ctx = { connectionId: 'zoho-in', originSource: 'EXTERNAL_SYSTEM_A' as const, baseCurrency: 'INR', lookups };
+    const pushed = notes.filter((c) => c.einvoice_details?.status === 'pushed');
+    expect(pushed.length).toBeGreaterThan(0);
+    for (const c of pushed) {
+      const r = toCreditNote({ id: c.creditnote_id, version: '2026-01-01T00:00:00.000Z', raw: c }, ctx);
+      if (!r.ok) throw new Error(`${c.creditnote_number}: ${r.reason} ${r.message}`);
+      const body = r.value.kind === 'credit-note' ? r.value.creditNote : undefined;
+      expect(body?.metaData).toMatchObject({
+        einvoiceIrn: c.einvoice_details.inv_ref_num,
+        einvoiceAckNumber: c.einvoice_details.ack_number,
+        einvoiceStatus: 'pushed',
+      });
+      if (c.tags.length) expect(body?.tags).toEqual({ Region: c.tags[0].tag_option_name });
+    }
   });
 });

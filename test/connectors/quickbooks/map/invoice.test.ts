@@ -379,3 +379,35 @@ describe('QuickBooks invoice → tags and customerMemo', () => {
     ]);
   });
 });
+
+describe('QuickBooks invoice → a connection fields mapping on custom fields', () => {
+  // invoice-inter-state.json: QBO's Invoice shape
+  // (https://developer.intuit.com/app/developer/qbo/docs/api/accounting/all-entities/invoice) with
+  // CustomField[] {DefinitionId, Name, Type, StringValue | NumberValue | DateValue} as read with
+  // include=enhancedAllCustomFields (https://developer.intuit.com/app/developer/qbo/docs/workflows/create-custom-fields/get-started).
+  it('given rules naming a custom field by Name and one by DefinitionId, then each goes to the key its rule names, the others stay tags under their Name', () => {
+    const fields = [
+      { from: { customField: 'P.O. Number' }, to: { metaData: 'poNumber' } },
+      { from: { customField: '1000000002' }, to: { tag: 'months' } },
+    ];
+    const { invoice, warnings } = mapped(fixture('invoice-inter-state'), mapContext({ fields }));
+    expect(invoice.tags).toEqual({
+      Class: 'Enterprise',
+      Department: 'Mumbai',
+      months: 12,
+      'Project code': 'PRJ-BHT-014',
+      'Renewal date': '2026-02-10',
+    });
+    expect(invoice.metaData).toMatchObject({ poNumber: 'PO-88121', customerMemo: 'Thank you for your business.' });
+    expect(warnings).toEqual([]);
+  });
+
+  it('given a rule sending a custom field to a metaData key the sync writes itself, then the sync keeps its value and warns', () => {
+    const fields = [{ from: { customField: 'P.O. Number' }, to: { metaData: 'customerMemo' } }];
+    const { invoice, warnings } = mapped(fixture('invoice-inter-state'), mapContext({ fields }));
+    expect(invoice.metaData!.customerMemo).toBe('Thank you for your business.');
+    expect(warnings).toEqual([
+      'a field mapped to metaData key "customerMemo" is left out: the sync writes that key itself',
+    ]);
+  });
+});

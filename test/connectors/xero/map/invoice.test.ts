@@ -212,3 +212,20 @@ describe('Xero invoice → referenceText, promiseToPayDate and tags', () => {
     if (!r.ok) expect(r.message).toContain('ExpectedPaymentDate');
   });
 });
+
+describe('Xero invoice → a connection fields mapping on tracking categories', () => {
+  // invoice-inclusive-gst.json: Xero's invoice shape (https://developer.xero.com/documentation/api/accounting/invoices)
+  // with LineItems[].Tracking {Name, Option} under "Region" and "Sales channel".
+  it('given a rule naming a tracking category, then its options go to the metaData key it names and the other category stays a tag', () => {
+    const fields = [{ from: { tracking: 'Region' }, to: { metaData: 'region' } }];
+    const invoice = invoiceOf(toInvoice(invoiceRecord('invoice-inclusive-gst.json'), { ...inIndia(), fields }));
+    expect(invoice.tags).toEqual({ 'Sales channel': 'Partner' });
+    expect(invoice.metaData).toMatchObject({ sourceSystem: 'xero', region: 'South, West' });
+  });
+
+  it('given a rule renaming a category as a tag, then the tag has the new key', () => {
+    const fields = [{ from: { tracking: 'Sales channel' }, to: { tag: 'channel' } }];
+    const invoice = invoiceOf(toInvoice(invoiceRecord('invoice-inclusive-gst.json'), { ...inIndia(), fields }));
+    expect(invoice.tags).toEqual({ Region: 'South, West', channel: 'Partner' });
+  });
+});
