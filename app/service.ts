@@ -17,6 +17,7 @@ import { upsertReconcileSchedulers } from '../jobs/reconcile/reconcile-processor
 import { type ReloadOutcome, reloadConfig } from './reload-config.js';
 import { openRuntime } from './create-runtime.js';
 import { startWebhookIngress } from './webhook-ingress.js';
+import { withAgentIngress } from './agent-ingress.js';
 import type { Runtime } from '../jobs/runtime.js';
 import { REVIEW_RULES } from '../jobs/upsert/review-rule.js';
 import {
@@ -235,19 +236,22 @@ async function startListeners(
 
 /**
  * The routes the HTTP server serves after its own, each authenticating its requests itself: the queue
- * UI (/admin/queues, behind the admin token). Routes served on the same port are added here.
+ * UI (/admin/queues, behind the admin token), the Tally agent's batches (app/agent-ingress.ts). Routes served on the same port are added here.
  */
 function httpRoutes(rt: Runtime, config: AppConfig): NonNullable<HttpServerOptions['extra']> {
-  return withApi(
+  return withAgentIngress(
     rt,
-    withConsole(
+    withApi(
       rt,
-      queueUi({
-        queues: Object.values(rt.queues),
-        adminToken: config.http.adminToken,
-        trustedProxies: () => rt.config.http.trustedProxies,
-        guard: credentialGuardOf(rt),
-      }),
+      withConsole(
+        rt,
+        queueUi({
+          queues: Object.values(rt.queues),
+          adminToken: config.http.adminToken,
+          trustedProxies: () => rt.config.http.trustedProxies,
+          guard: credentialGuardOf(rt),
+        }),
+      ),
     ),
   );
 }

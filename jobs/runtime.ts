@@ -44,6 +44,8 @@ import type { PendingAuthorizations } from '../src/pipeline/pending-authorizatio
 import type { SignInLimiter } from '../src/pipeline/sign-in-limiter.js';
 import type { FixedWindowLimiter } from '../src/pipeline/fixed-window-limiter.js';
 import type { SourceReadCache } from '../src/pipeline/source-read-cache.js';
+import type { AgentInbox } from '../src/pipeline/agent-inbox.js';
+import type { AgentCredentials } from '../src/pipeline/agent-credentials.js';
 import { jobOptions } from './catalog.js';
 
 /** Our state in Redis, one store per concern; every write a store offers is atomic where jobs can race. */
@@ -107,6 +109,10 @@ export interface StateStores {
   sourceReads: SourceReadCache<unknown>;
   /** A limit of `uses` per `windowSeconds`, named in its keys (a person's source reads, the API's checks). */
   windowLimiter(name: string, uses: number, windowSeconds: number): FixedWindowLimiter;
+  /** What agents beside a source pushed (Tally's agent mode), and each agent's last contact. */
+  agentInbox: AgentInbox;
+  /** Each connection's agent credential, stored as its hash. */
+  agentCredentials: AgentCredentials;
 }
 
 /**

@@ -37,6 +37,8 @@ import { PendingAuthorizations } from '../../src/pipeline/pending-authorizations
 import { SignInLimiter } from '../../src/pipeline/sign-in-limiter.js';
 import { FixedWindowLimiter } from '../../src/pipeline/fixed-window-limiter.js';
 import { SourceReadCache } from '../../src/pipeline/source-read-cache.js';
+import { AgentInbox } from '../../src/pipeline/agent-inbox.js';
+import { AgentCredentials } from '../../src/pipeline/agent-credentials.js';
 import type { Metrics } from '../../src/observability/metrics.js';
 import type { StateStores } from '../../jobs/runtime.js';
 
@@ -101,5 +103,7 @@ export function createStateStores(
     pendingAuthorizations: new PendingAuthorizations(redis, prefix, tokens.sealer),
     sourceReads: new SourceReadCache(redis, keys),
     windowLimiter: (name, uses, windowSeconds) => new FixedWindowLimiter(redis, prefix, name, uses, windowSeconds),
+    agentInbox: new AgentInbox(redis, keys),
+    agentCredentials: new AgentCredentials(redis, keys),
   };
 }

@@ -81,6 +81,8 @@ export interface ReadContext<Settings = any> {
   knownVersions?(entity: EntityName, ids: readonly string[]): Promise<Array<string | undefined>>;
   /** Where the connection's lookups are shared by every process (lookups-cache.ts); absent: this process only. */
   lookupsStore?: LookupsStore;
+  /** What an agent beside the source pushed (a connector in agent mode reads this instead of the source). */
+  agentInbox?: import('./agent-inbox-reader.js').AgentInboxReader;
 }
 
 /** Every stream state carries `cursor`: the lower bound (UTC ISO) of the next read, null = beginning. */

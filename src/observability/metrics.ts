@@ -53,7 +53,7 @@ export function createMetrics(registry = new Registry()) {
 }
 
 /** Where a credential is checked on the worker's HTTP port (src/http/credential-guard.ts), the `route` label. */
-export const CREDENTIAL_ROUTES = ['api', 'queue-ui', 'console-sign-in'] as const;
+export const CREDENTIAL_ROUTES = ['api', 'queue-ui', 'console-sign-in', 'agent'] as const;
 export type CredentialRoute = (typeof CREDENTIAL_ROUTES)[number];
 
 /** Wrong credentials presented to the API, the queue UI and the console's sign-in. */
