@@ -160,6 +160,11 @@ async function firstBytes(res: IncomingMessage, limit: number): Promise<string> 
 const NO_URL_IN_AGENT_MODE = 'http://agent-mode.invalid/';
 
 export function createClient(options: ClientOptions): TallyClient {
+  return tallyClient(options);
+}
+
+/** The client without the pipeline's token store (Tally takes no credentials): the agent builds it so. */
+export function tallyClient(options: Omit<ClientOptions, 'tokens'>): TallyClient {
   const { settings } = options;
   const url = settings.url ?? NO_URL_IN_AGENT_MODE;
   return new TallyClient(
