@@ -1,5 +1,6 @@
 import express, { type Express, type Request, type Response } from 'express';
 import { AGENT_BATCHES_PATH, AgentBatch } from '../connectors/tally/agent/batch.js';
+import { isAgentConnection } from '../connectors/tally/agent/agent-mode.js';
 import { BodyTooLargeError, readBody } from '../src/webhooks/read-body.js';
 import { credentialGuardOf } from '../src/http/credential-guard.js';
 import type { Runtime } from '../jobs/runtime.js';
@@ -32,8 +33,7 @@ async function takeBatch(rt: Runtime, req: Request, res: Response): Promise<void
   const connection = await authenticated(rt, req, res);
   if (connection === undefined) return;
   const c = rt.config.connections.find((x) => x.id === connection);
-  const settings = c?.settings as { mode?: string } | undefined;
-  if (!c || c.system !== 'tally' || settings?.mode !== 'agent')
+  if (!c || !isAgentConnection(c))
     return refuse(res, 403, 'FORBIDDEN', `connection ${connection} is not a Tally connection in agent mode`);
   let body: unknown;
   try {

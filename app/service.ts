@@ -18,6 +18,7 @@ import { type ReloadOutcome, reloadConfig } from './reload-config.js';
 import { openRuntime } from './create-runtime.js';
 import { startWebhookIngress } from './webhook-ingress.js';
 import { withAgentIngress } from './agent-ingress.js';
+import { isAgentConnection } from '../connectors/tally/agent/agent-mode.js';
 import type { Runtime } from '../jobs/runtime.js';
 import { REVIEW_RULES } from '../jobs/upsert/review-rule.js';
 import {
@@ -69,6 +70,7 @@ export function collector(
     | 'connection'
     | 'quotas'
     | 'webhookHealth'
+    | 'agentInbox'
   >,
 ) {
   return async () => {
@@ -108,6 +110,12 @@ export function collector(
       const month = rt.connection(c.id).connector.quotaProfile?.appMonthlyBudget?.(c.settings);
       if (month)
         rt.metrics.vendorQuotaUsed.set({ app: month.app, window: 'month' }, await rt.quotas.monthUsage(month.app));
+      if (isAgentConnection(c)) {
+        const contact = await rt.agentInbox.contact(c.id);
+        const age = contact?.lastContactAt ? (Date.now() - Date.parse(contact.lastContactAt)) / 1000 : Infinity;
+        rt.metrics.agentLastContactAge.set({ connection: c.id }, age);
+        rt.metrics.agentBacklog.set({ connection: c.id }, contact?.backlog ?? 0);
+      }
       const { lastSuccess } = await rt.syncStatus.read(c.id);
       for (const [entity, ms] of Object.entries(lastSuccess))
         rt.metrics.lastSuccess.set({ connection: c.id, entity }, ms / 1000);

@@ -1,11 +1,7 @@
+import { isAgentConnection } from '../connectors/tally/agent/agent-mode.js';
 import type { AppConfig, ConnectionConfig } from '../src/config.js';
 import { ConfigError } from '../src/errors/index.js';
 import type { AgentCredentials } from '../src/pipeline/agent-credentials.js';
-
-/** Whether a connection is pushed to by an agent (Tally in agent mode) rather than read by the worker. */
-export function isAgentConnection(c: Pick<ConnectionConfig, 'system' | 'settings'>): boolean {
-  return c.system === 'tally' && (c.settings as { mode?: string } | undefined)?.mode === 'agent';
-}
 
 function agentConnection(config: Pick<AppConfig, 'connections'>, id: string): ConnectionConfig {
   const c = config.connections.find((x) => x.id === id);
@@ -37,3 +33,5 @@ export async function revokeAgentCredential(
   agentConnection(config, connection);
   return rt.agentCredentials.revoke(connection);
 }
+
+export { isAgentConnection };
