@@ -1,4 +1,5 @@
 import { webhooksView, type WebhooksView } from '../src/webhooks/webhook-status.js';
+import { agentView, type AgentView } from './agent-view.js';
 import {
   billingCompanyGuardOf,
   type BillingCompanyGuard,
@@ -46,6 +47,8 @@ export interface ConnectionStatus {
   billingCompany: BillingCompanyStatus;
   /** Its webhooks (null: none configured): deliveries carrying its changes, or back on the short schedule and why. */
   webhooks: WebhooksView | null;
+  /** Its agent beside the source (Tally in agent mode): last contact, version, backlog; null for the others. */
+  agent: AgentView | null;
   /** Change → billing over the last hour (p50, p99), from the samples every process shares. */
   freshness: FreshnessView;
   /** Review before write (null: not configured and nothing held): its setting and held records by rule, from the review queue's index. */
@@ -79,6 +82,8 @@ export type StatusRuntime = Pick<
   | 'webhookHealth'
   | 'freshness'
   | 'review'
+  | 'agentInbox'
+  | 'agentCredentials'
 >;
 
 const JOB_STATES = ['wait', 'prioritized', 'active', 'delayed', 'failed', 'completed', 'waiting-children'] as const;
@@ -130,6 +135,7 @@ async function connectionStatus(
     webhooks: await webhooksView(rt.webhookHealth, c),
     freshness: await rt.freshness.read(c.id),
     review: await reviewStatus(rt, c),
+    agent: await agentView(rt, c, Date.now()),
   };
 }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_BATCHES_PATH, type AgentBatch } from '../../connectors/tally/agent/batch.js';
+import { collectConnections } from '../../operations/list-connections.js';
 import { Cleanups } from '../support/cleanups.js';
 import { testPrefix } from '../support/redis.js';
 import { AGENT_CONNECTION, type AgentRig, startAgentRig } from '../connectors/tally/agent/tally-agent-rig.js';
@@ -49,6 +50,11 @@ const push = (body: string, auth: string | null = credential) =>
   });
 
 describe('POST /agent/v1/tally/batches', () => {
+  it('given an agent never heard from, then its last contact is +Inf seconds ago on /metrics (the silence alert can fire)', async () => {
+    const metrics = await (await fetch(new URL('/metrics', rig.workerUrl))).text();
+    expect(metrics).toMatch(/^erpsync_agent_last_contact_age_seconds\{connection="tally-agent"\} \+Inf$/m);
+  });
+
   it('given no credential or a wrong one, when a body that is not even JSON is sent, then the answer is 401 (not 400): the body was never read', async () => {
     for (const auth of [null, `${AGENT_CONNECTION}.${'A'.repeat(43)}`, 'nonsense']) {
       const res = await push('{not json', auth);
@@ -70,6 +76,14 @@ describe('POST /agent/v1/tally/batches', () => {
     expect(held.map((r) => r.GUID)).toEqual(['guid-1', 'guid-2', 'guid-3', 'guid-4', 'guid-5']);
     const contact = await rig.service.rt.agentInbox.contact(AGENT_CONNECTION);
     expect(contact).toMatchObject({ agentVersion: '9.9.9', backlog: 7, acked: { invoices: 5 } });
+    // What `connections`, `status` and the API show, and what Prometheus scrapes.
+    const listed = (await collectConnections(rig.service.rt)).connections[0]!;
+    expect(listed.agent).toMatchObject({ version: '9.9.9', backlog: 7, acked: { invoices: 5 } });
+    expect(listed.agent!.silentSeconds).toBeLessThan(60);
+    const metrics = await (await fetch(new URL('/metrics', rig.workerUrl))).text();
+    const age = /^erpsync_agent_last_contact_age_seconds\{connection="tally-agent"\} (\S+)$/m.exec(metrics);
+    expect(Number(age?.[1])).toBeLessThan(60);
+    expect(metrics).toMatch(/^erpsync_agent_backlog\{connection="tally-agent"\} 7$/m);
   });
 
   it('given batches acknowledged up to 5, when a batch starts at 8, then it is refused 409 with the position to resend from, and nothing of it is stored', async () => {
