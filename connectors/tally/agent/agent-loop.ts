@@ -63,7 +63,12 @@ export async function poll(o: AgentOptions): Promise<{ sent: number }> {
     await send(o, name, batch);
     sent++;
   }
-  const tops = await companyAlterIds(o.tally);
+  const tops = await companyAlterIds(o.tally).catch(async (err: unknown) => {
+    // Tally closed or its company not loaded: the worker still hears that the agent is alive.
+    const at = (await o.queue.positions()).invoices ?? 0;
+    await send(o, undefined, { ...header(o, 'invoices', at, at, 0), records: [] }).catch(() => {});
+    throw err;
+  });
   const lookups = await readFromTally(o.tally);
   const positions = await o.queue.positions();
   for (const [entity] of READS) positions[entity] ??= await acknowledged(o, entity, lookups);
