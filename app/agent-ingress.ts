@@ -1,6 +1,6 @@
 import express, { type Express, type Request, type Response } from 'express';
-import { AGENT_BATCHES_PATH, AgentBatch } from '../connectors/tally/agent/batch.js';
-import { isAgentConnection } from '../connectors/tally/agent/agent-mode.js';
+import { AGENT_BATCHES_PATH, AgentBatch } from '../connectors/tally/streams/agent-batch.js';
+import { isAgentConnection } from '../connectors/tally/streams/agent-mode.js';
 import { BodyTooLargeError, readBody } from '../src/webhooks/read-body.js';
 import { credentialGuardOf } from '../src/http/credential-guard.js';
 import type { Runtime } from '../jobs/runtime.js';

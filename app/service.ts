@@ -18,7 +18,7 @@ import { type ReloadOutcome, reloadConfig } from './reload-config.js';
 import { openRuntime } from './create-runtime.js';
 import { startWebhookIngress } from './webhook-ingress.js';
 import { withAgentIngress } from './agent-ingress.js';
-import { isAgentConnection } from '../connectors/tally/agent/agent-mode.js';
+import { isAgentConnection } from '../connectors/tally/streams/agent-mode.js';
 import type { Runtime } from '../jobs/runtime.js';
 import { REVIEW_RULES } from '../jobs/upsert/review-rule.js';
 import {

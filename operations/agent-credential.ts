@@ -1,4 +1,4 @@
-import { isAgentConnection } from '../connectors/tally/agent/agent-mode.js';
+import { isAgentConnection } from '../connectors/tally/streams/agent-mode.js';
 import type { AppConfig, ConnectionConfig } from '../src/config.js';
 import { ConfigError } from '../src/errors/index.js';
 import type { AgentCredentials } from '../src/pipeline/agent-credentials.js';

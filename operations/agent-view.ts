@@ -1,4 +1,4 @@
-import { isAgentConnection } from '../connectors/tally/agent/agent-mode.js';
+import { isAgentConnection } from '../connectors/tally/streams/agent-mode.js';
 import type { Runtime } from '../jobs/runtime.js';
 import type { ConnectionConfig } from '../src/config.js';
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_BATCHES_PATH, type AgentBatch } from '../../connectors/tally/agent/batch.js';
+import { AGENT_BATCHES_PATH, type AgentBatch } from '../../connectors/tally/streams/agent-batch.js';
 import { collectConnections } from '../../operations/list-connections.js';
 import { Cleanups } from '../support/cleanups.js';
 import { testPrefix } from '../support/redis.js';
-import { AGENT_CONNECTION, type AgentRig, startAgentRig } from '../connectors/tally/agent/tally-agent-rig.js';
+import { AGENT_CONNECTION, type AgentRig, startAgentRig } from '../cli/tally-agent/tally-agent-rig.js';
 
 /**
  * The worker's route for the Tally agent's batches, over loopback on the real service: the credential is

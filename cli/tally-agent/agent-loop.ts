@@ -1,14 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import type { ReadContext } from '../../../src/connector/types.js';
-import { SyncError } from '../../../src/errors/index.js';
-import type { Settings } from '../settings.js';
-import { CREDIT_NOTES_READ } from '../streams/credit-notes.js';
-import { CUSTOMERS_READ } from '../streams/customers.js';
-import { INVOICES_READ } from '../streams/invoices.js';
-import { readFromTally } from '../streams/lookups.js';
-import { companyAlterIds, readAlterIdRange, type TallyStreamSpec } from '../streams/read.js';
-import { AgentBatch, type AgentEntity } from './batch.js';
+import type { ReadContext } from '../../src/connector/types.js';
+import { SyncError } from '../../src/errors/index.js';
+import type { Settings } from '../../connectors/tally/settings.js';
+import { CREDIT_NOTES_READ } from '../../connectors/tally/streams/credit-notes.js';
+import { CUSTOMERS_READ } from '../../connectors/tally/streams/customers.js';
+import { INVOICES_READ } from '../../connectors/tally/streams/invoices.js';
+import { readFromTally } from '../../connectors/tally/streams/lookups.js';
+import { companyAlterIds, readAlterIdRange, type TallyStreamSpec } from '../../connectors/tally/streams/read.js';
+import { AgentBatch, type AgentEntity } from '../../connectors/tally/streams/agent-batch.js';
 import type { LocalQueue } from './local-queue.js';
 import { pushBatch, type PushTarget } from './push-client.js';
 

@@ -1,7 +1,7 @@
 import { EventEmitter, once } from 'node:events';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AgentBatch } from '../../../../connectors/tally/agent/batch.js';
+import type { AgentBatch } from '../../../connectors/tally/streams/agent-batch.js';
 
 /** One batch as it went through the proxy: what the agent sent, what the worker answered. */
 export interface Passed {

@@ -1,6 +1,6 @@
 import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AgentBatch } from './batch.js';
+import { AgentBatch } from '../../connectors/tally/streams/agent-batch.js';
 
 /**
  * The agent's small on-disk queue under `--state-dir`: the batches read from TallyPrime and not yet

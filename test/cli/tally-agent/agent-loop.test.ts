@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AgentOptions, poll } from '../../../../connectors/tally/agent/agent-loop.js';
-import { LocalQueue } from '../../../../connectors/tally/agent/local-queue.js';
-import { tallyClient } from '../../../../connectors/tally/client.js';
-import { Settings } from '../../../../connectors/tally/settings.js';
-import { TransientError } from '../../../../src/errors/index.js';
-import { Cleanups } from '../../../support/cleanups.js';
-import { testPrefix } from '../../../support/redis.js';
+import { type AgentOptions, poll } from '../../../cli/tally-agent/agent-loop.js';
+import { LocalQueue } from '../../../cli/tally-agent/local-queue.js';
+import { tallyClient } from '../../../connectors/tally/client.js';
+import { Settings } from '../../../connectors/tally/settings.js';
+import { TransientError } from '../../../src/errors/index.js';
+import { Cleanups } from '../../support/cleanups.js';
+import { testPrefix } from '../../support/redis.js';
 import { AGENT_CONNECTION, type AgentRig, startAgentRig } from './tally-agent-rig.js';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TallyLookups } from '../streams/lookups.js';
+import { TallyLookups } from './lookups.js';
 
 /** Where the agent pushes its batches on the worker's HTTP port (`http.publicUrl`). */
 export const AGENT_BATCHES_PATH = '/agent/v1/tally/batches';

@@ -1,15 +1,11 @@
-import type { Service } from '../../../../app/service.js';
-import {
-  type BillingEmulator,
-  DEFAULT_KEYS,
-  startBillingEmulator,
-} from '../../../../sandbox/billing/billing-emulator.js';
-import { startTallyEmulator, type TallyEmulator } from '../../../../sandbox/tally/index.js';
-import { type AppConfig, parseConfig } from '../../../../src/config.js';
-import { validateSettings } from '../../../../connectors/registry.js';
-import type { Cleanups } from '../../../support/cleanups.js';
-import { startTestService } from '../../../support/harness-runtime.js';
-import { connect, dropPrefix, TEST_REDIS_URL } from '../../../support/redis.js';
+import type { Service } from '../../../app/service.js';
+import { type BillingEmulator, DEFAULT_KEYS, startBillingEmulator } from '../../../sandbox/billing/billing-emulator.js';
+import { startTallyEmulator, type TallyEmulator } from '../../../sandbox/tally/index.js';
+import { type AppConfig, parseConfig } from '../../../src/config.js';
+import { validateSettings } from '../../../connectors/registry.js';
+import type { Cleanups } from '../../support/cleanups.js';
+import { startTestService } from '../../support/harness-runtime.js';
+import { connect, dropPrefix, TEST_REDIS_URL } from '../../support/redis.js';
 
 export const AGENT_CONNECTION = 'tally-agent';
 export const COMPANY = DEFAULT_KEYS[0]!.companyId;

@@ -1,6 +1,6 @@
-import { AuthError, RejectedError, TransientError } from '../../../src/errors/index.js';
-import { type RetryPolicy, withRetry } from '../../../src/http/with-retry.js';
-import { AGENT_BATCHES_PATH, AgentAck, type AgentBatch } from './batch.js';
+import { AuthError, RejectedError, TransientError } from '../../src/errors/index.js';
+import { type RetryPolicy, withRetry } from '../../src/http/with-retry.js';
+import { AGENT_BATCHES_PATH, AgentAck, type AgentBatch } from '../../connectors/tally/streams/agent-batch.js';
 
 /**
  * One push of a batch to the worker, retried in place (p-retry via withRetry, the only retry owner of the
