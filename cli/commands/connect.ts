@@ -274,7 +274,7 @@ export function registerConnectCommand(program: Command): void {
   program
     .command('connect')
     .description(
-      "authorise a connection at its vendor (OAuth 2.0 authorization code): prints the vendor's URL, waits on a loopback callback, stores the new tokens in place of the old ones and prints the organisations the grant reaches and the config lines to use",
+      "authorise a connection at its vendor (OAuth 2.0 authorization code): prints the vendor's URL, waits on a loopback callback, stores the new tokens in place of the old ones and prints the organisations the grant reaches and the config lines to use; for a Tally connection in agent mode, makes its agent's credential and prints it once (--revoke removes it)",
     )
     .addOption(requiredOption('--connection <id>', 'connection id from the config'))
     .option(

@@ -2,10 +2,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify as stringifyYaml } from 'yaml';
 import { LocalQueue } from '../../../cli/tally-agent/local-queue.js';
 import { enqueuePullsNow } from '../../../operations/sync-now.js';
 import { Cleanups } from '../../support/cleanups.js';
-import { spawnCli } from '../../support/cli.js';
+import { runCli, spawnCli } from '../../support/cli.js';
 import { waitForDrain } from '../../support/queue-waits.js';
 import { testPrefix } from '../../support/redis.js';
 import { billingInvoicesOf, compareWithSource } from '../../support/source-comparison.js';
@@ -31,8 +32,15 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tally-agent-'));
   stateDir = join(dir, 'state');
   credentialFile = join(dir, 'credential');
-  writeFileSync(credentialFile, `${(await rig.service.rt.agentCredentials.create(AGENT_CONNECTION)).credential}\n`);
-}, 60_000);
+  // As a person does it: `erp-sync connect` prints the credential once; it goes into a file on the PC.
+  const configFile = join(dir, 'erp-sync.yaml');
+  writeFileSync(configFile, stringifyYaml(rig.raw));
+  const made = await runCli(['connect', '--connection', AGENT_CONNECTION, '--config', configFile]);
+  expect(made.code, made.err).toBe(0);
+  const credential = /^ {2}(tally-agent\.[A-Za-z0-9_-]{43})$/m.exec(made.out)?.[1];
+  expect(credential, made.out).toBeDefined();
+  writeFileSync(credentialFile, `${credential}\n`);
+}, 120_000);
 afterAll(() => cleanups.run());
 
 const agentArgs = () => [
@@ -47,6 +55,12 @@ const caughtUp = (p: Passed) =>
   p.batch.fromAlterId === p.batch.toAlterId && p.batch.fromAlterId > 0 && p.status === 200;
 
 describe('erp-sync tally-agent killed mid-batch', () => {
+  it('given --version, then it prints the version line and exits 0 without any other option', async () => {
+    const r = await runCli(['tally-agent', '--version']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^erp-sync \d+\.\d+\.\d+.* node v\d+/);
+  });
+
   it('given the worker stored a batch the agent never heard acknowledged, when the agent is killed -9 and started again, then it resends that batch, goes on, and billing holds every voucher exactly once', async () => {
     // The second batch of invoices with records: stored by the worker, its answer kept from the agent.
     let invoiceBatches = 0;

@@ -17,6 +17,8 @@ export interface AgentRig {
   tally: TallyEmulator;
   service: Service;
   config: AppConfig;
+  /** The config as its YAML file would hold it (for the CLI's --config). */
+  raw: Record<string, unknown>;
   /** The worker's HTTP server, where the agent pushes (its http.publicUrl). */
   workerUrl: string;
 }
@@ -61,5 +63,5 @@ export async function startAgentRig(
     await redis.quit();
   });
   const { service } = await startTestService(cleanups, config, { logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  return { billing, tally, service, config, workerUrl: service.httpUrl };
+  return { billing, tally, service, config, raw, workerUrl: service.httpUrl };
 }
