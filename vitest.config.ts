@@ -90,6 +90,7 @@ const OPS_TESTS = [
   'test/ops/prometheus-e2e.test.ts',
   'test/ops/prometheus-rules.test.ts',
   'test/ops/queue-ui.test.ts',
+  'test/ops/tally-agent-rules.test.ts',
   'test/console/console.test.ts',
   'test/console/console-connect.test.ts',
   'test/console/console-reconciliations.test.ts',

@@ -76,6 +76,19 @@ export const ConnectionView = z
       })
       .nullable()
       .describe('its webhooks (null: none configured): whether deliveries carry its changes, or it polls and why'),
+    agent: z
+      .object({
+        lastContactAt: IsoInstant.nullable(),
+        silentSeconds: z.number().int().nullable(),
+        version: z.string().nullable(),
+        backlog: z.number().int().nullable(),
+        acked: z.record(z.string(), z.number().int()),
+        credentialCreatedAt: IsoInstant.nullable(),
+      })
+      .nullable()
+      .describe(
+        'its agent beside the source (Tally in agent mode: last contact, version, backlog, the AlterID each stream is held up to, when its credential was made); null for a connection the worker reads itself',
+      ),
     entities: z.array(
       z.object({
         entity: z.string(),

@@ -165,6 +165,7 @@ function pipelineParts(
     billingClient,
     billingKeyBudgets: stores.billingKeyBudgets,
     lookupsStore: (connectionId) => sharedLookups(redis, keys, connectionId),
+    agentInbox: (connectionId) => stores.agentInbox.readerFor(connectionId),
   });
   return { stores, billing, handles };
 }

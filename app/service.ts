@@ -19,6 +19,8 @@ import { type StoredConnectionsWatch, watchStoredConnections } from './stored-co
 import { withStoredConnections } from './with-stored-connections.js';
 import { openRuntime } from './create-runtime.js';
 import { startWebhookIngress } from './webhook-ingress.js';
+import { withAgentIngress } from './agent-ingress.js';
+import { isAgentConnection } from '../connectors/tally/streams/agent-mode.js';
 import type { Runtime } from '../jobs/runtime.js';
 import { REVIEW_RULES } from '../jobs/upsert/review-rule.js';
 import {
@@ -70,6 +72,7 @@ export function collector(
     | 'connection'
     | 'quotas'
     | 'webhookHealth'
+    | 'agentInbox'
   >,
 ) {
   return async () => {
@@ -109,6 +112,12 @@ export function collector(
       const month = rt.connection(c.id).connector.quotaProfile?.appMonthlyBudget?.(c.settings);
       if (month)
         rt.metrics.vendorQuotaUsed.set({ app: month.app, window: 'month' }, await rt.quotas.monthUsage(month.app));
+      if (isAgentConnection(c)) {
+        const contact = await rt.agentInbox.contact(c.id);
+        const age = contact?.lastContactAt ? (Date.now() - Date.parse(contact.lastContactAt)) / 1000 : Infinity;
+        rt.metrics.agentLastContactAge.set({ connection: c.id }, age);
+        rt.metrics.agentBacklog.set({ connection: c.id }, contact?.backlog ?? 0);
+      }
       const { lastSuccess } = await rt.syncStatus.read(c.id);
       for (const [entity, ms] of Object.entries(lastSuccess))
         rt.metrics.lastSuccess.set({ connection: c.id, entity }, ms / 1000);
@@ -288,19 +297,22 @@ async function startListeners(
 
 /**
  * The routes the HTTP server serves after its own, each authenticating its requests itself: the queue
- * UI (/admin/queues, behind the admin token). Routes served on the same port are added here.
+ * UI (/admin/queues, behind the admin token), the Tally agent's batches (app/agent-ingress.ts). Routes served on the same port are added here.
  */
 function httpRoutes(rt: Runtime, config: AppConfig): NonNullable<HttpServerOptions['extra']> {
-  return withApi(
+  return withAgentIngress(
     rt,
-    withConsole(
+    withApi(
       rt,
-      queueUi({
-        queues: Object.values(rt.queues),
-        adminToken: config.http.adminToken,
-        trustedProxies: () => rt.config.http.trustedProxies,
-        guard: credentialGuardOf(rt),
-      }),
+      withConsole(
+        rt,
+        queueUi({
+          queues: Object.values(rt.queues),
+          adminToken: config.http.adminToken,
+          trustedProxies: () => rt.config.http.trustedProxies,
+          guard: credentialGuardOf(rt),
+        }),
+      ),
     ),
   );
 }

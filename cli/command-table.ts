@@ -28,6 +28,7 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Regist
   ['token', async () => (await import('./commands/token.js')).registerTokenCommand],
   ['connect', async () => (await import('./commands/connect.js')).registerConnectCommand],
   ['console', async () => (await import('./commands/console.js')).registerConsoleCommand],
+  ['tally-agent', async () => (await import('./commands/tally-agent.js')).registerTallyAgentCommand],
 ];
 
 /**

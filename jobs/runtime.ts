@@ -46,6 +46,8 @@ import type { SignInLimiter } from '../src/pipeline/sign-in-limiter.js';
 import type { FixedWindowLimiter } from '../src/pipeline/fixed-window-limiter.js';
 import type { SourceReadCache } from '../src/pipeline/source-read-cache.js';
 import type { StoredConnections } from '../src/pipeline/stored-connections.js';
+import type { AgentInbox } from '../src/pipeline/agent-inbox.js';
+import type { AgentCredentials } from '../src/pipeline/agent-credentials.js';
 import { jobOptions } from './catalog.js';
 
 /** Our state in Redis, one store per concern; every write a store offers is atomic where jobs can race. */
@@ -113,6 +115,10 @@ export interface StateStores {
   windowLimiter(name: string, uses: number, windowSeconds: number): FixedWindowLimiter;
   /** Connections created through the API or the command line (not the YAML's), and their version. */
   storedConnections: StoredConnections;
+  /** What agents beside a source pushed (Tally's agent mode), and each agent's last contact. */
+  agentInbox: AgentInbox;
+  /** Each connection's agent credential, stored as its hash. */
+  agentCredentials: AgentCredentials;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { webhooksView, type WebhooksView } from '../src/webhooks/webhook-status.js';
+import { agentView, type AgentView } from './agent-view.js';
 import {
   billingCompanyGuardOf,
   type BillingCompanyGuard,
@@ -47,6 +48,8 @@ export interface ConnectionStatus {
   billingCompany: BillingCompanyStatus;
   /** Its webhooks (null: none configured): deliveries carrying its changes, or back on the short schedule and why. */
   webhooks: WebhooksView | null;
+  /** Its agent beside the source (Tally in agent mode): last contact, version, backlog; null for the others. */
+  agent: AgentView | null;
   /** Change → billing over the last hour (p50, p99), from the samples every process shares. */
   freshness: FreshnessView;
   /** Review before write (null: not configured and nothing held): its setting and held records by rule, from the review queue's index. */
@@ -82,6 +85,8 @@ export type StatusRuntime = Pick<
   | 'webhookHealth'
   | 'freshness'
   | 'review'
+  | 'agentInbox'
+  | 'agentCredentials'
 >;
 
 const JOB_STATES = ['wait', 'prioritized', 'active', 'delayed', 'failed', 'completed', 'waiting-children'] as const;
@@ -134,6 +139,7 @@ async function connectionStatus(
     freshness: await rt.freshness.read(c.id),
     review: await reviewStatus(rt, c),
     progress: await streamProgress(rt, c.id, (e) => entities.find((s) => s.entity === e)?.lastSuccess === null),
+    agent: await agentView(rt, c, Date.now()),
   };
 }
 

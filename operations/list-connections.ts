@@ -6,6 +6,7 @@ import type { ConnectionConfig } from '../src/config.js';
 import type { SystemName } from '../src/connector/types.js';
 import type { QuotaProjection } from '../src/pipeline/quota-projection.js';
 import { projectConnectionCalls } from './project-calls.js';
+import { agentView, type AgentView } from './agent-view.js';
 import { streamProgress, type StreamProgress } from './stream-progress.js';
 import type { FreshnessView } from '../src/pipeline/freshness-samples.js';
 
@@ -20,6 +21,8 @@ export type ListRuntime = Pick<
   | 'tokens'
   | 'webhookHealth'
   | 'queues'
+  | 'agentInbox'
+  | 'agentCredentials'
 > &
   Pick<Runtime, 'freshness'>;
 
@@ -55,6 +58,8 @@ export interface ConnectionSummary {
   /** Change → billing over the last hour, from the samples every process shares. */
   freshness: FreshnessView;
   entities: StreamRuns[];
+  /** Its agent beside the source (Tally in agent mode): last contact, version, backlog; null for the others. */
+  agent: AgentView | null;
   /** The pulls running now: a first sync, a backfill window or a repair with records done, rate and (where known) time left. */
   progress: StreamProgress[];
   /**
@@ -131,6 +136,7 @@ async function connectionSummary(
     webhooks: await webhooksView(rt.webhookHealth, c),
     freshness: await rt.freshness.read(c.id, now),
     entities: c.entities.map((entity) => streamRuns(entity, lastSuccess[entity], lastError[entity], now)),
+    agent: await agentView(rt, c, now),
     progress: await streamProgress(rt, c.id, (entity) => lastSuccess[entity] === undefined, now),
     quota: {
       used: await rt.quotas.usage(c.id),

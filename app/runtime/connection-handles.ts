@@ -6,6 +6,7 @@ import type { AppConfig, ConnectionConfig } from '../../src/config.js';
 import { ConfigError } from '../../src/errors/index.js';
 import type { VendorClient } from '../../src/http/vendor-client.js';
 import type { LookupsStore } from '../../src/connector/lookups-cache.js';
+import type { AgentInboxReader } from '../../src/connector/agent-inbox-reader.js';
 import type { BillingKeyBudgets } from '../../src/pipeline/billing-key-budgets.js';
 import type { ConnectionBilling, ConnectionHandle } from '../../jobs/runtime.js';
 import { createVendorClient, type VendorClientParts } from './vendor-clients.js';
@@ -29,6 +30,8 @@ export function connectionHandles(
     billingKeyBudgets: Pick<BillingKeyBudgets, 'take'>;
     /** Where a connection's lookups are shared by every process (src/pipeline/shared-lookups.ts). */
     lookupsStore?(connectionId: string): LookupsStore;
+    /** What the connection's agent pushed (src/pipeline/agent-inbox.ts), for connectors in agent mode. */
+    agentInbox?(connectionId: string): AgentInboxReader;
   },
 ) {
   const perKey = config.billing.rateLimit.scope === 'key';
@@ -77,6 +80,7 @@ export function connectionHandles(
         http: vendorClient(c.id),
         settings: c.settings,
         ...(parts.lookupsStore ? { lookupsStore: parts.lookupsStore(c.id) } : {}),
+        ...(parts.agentInbox ? { agentInbox: parts.agentInbox(c.id) } : {}),
       }),
     };
   };

@@ -39,6 +39,8 @@ import { SignInLimiter } from '../../src/pipeline/sign-in-limiter.js';
 import { FixedWindowLimiter } from '../../src/pipeline/fixed-window-limiter.js';
 import { SourceReadCache } from '../../src/pipeline/source-read-cache.js';
 import { StoredConnections } from '../../src/pipeline/stored-connections.js';
+import { AgentInbox } from '../../src/pipeline/agent-inbox.js';
+import { AgentCredentials } from '../../src/pipeline/agent-credentials.js';
 import type { Metrics } from '../../src/observability/metrics.js';
 import type { StateStores } from '../../jobs/runtime.js';
 
@@ -105,5 +107,7 @@ export function createStateStores(
     sourceReads: new SourceReadCache(redis, keys),
     windowLimiter: (name, uses, windowSeconds) => new FixedWindowLimiter(redis, prefix, name, uses, windowSeconds),
     storedConnections: new StoredConnections(redis, prefix, keys, tokens.sealer),
+    agentInbox: new AgentInbox(redis, keys),
+    agentCredentials: new AgentCredentials(redis, keys),
   };
 }

@@ -26,6 +26,7 @@ import { createLogger } from '../../src/observability/logger.js';
 import { configPath } from '../context.js';
 import { intOption, MAX_PORT } from '../parse-args.js';
 import { requiredOption } from '../required-option.js';
+import { connectAgent } from './connect-agent.js';
 
 /** The loopback port the callback listens on unless told otherwise (the redirect URI registered with the vendor app names it). */
 export const DEFAULT_CALLBACK_PORT = 8976;
@@ -273,7 +274,7 @@ export function registerConnectCommand(program: Command): void {
   program
     .command('connect')
     .description(
-      "authorise a connection at its vendor (OAuth 2.0 authorization code): prints the vendor's URL, waits on a loopback callback, stores the new tokens in place of the old ones and prints the organisations the grant reaches and the config lines to use",
+      "authorise a connection at its vendor (OAuth 2.0 authorization code): prints the vendor's URL, waits on a loopback callback, stores the new tokens in place of the old ones and prints the organisations the grant reaches and the config lines to use; for a Tally connection in agent mode, makes its agent's credential and prints it once (--revoke removes it)",
     )
     .addOption(requiredOption('--connection <id>', 'connection id from the config'))
     .option(
@@ -300,7 +301,9 @@ export function registerConnectCommand(program: Command): void {
         .default(DEFAULT_TIMEOUT_SECONDS),
     )
     .option('--config <file>', 'YAML config (default: $ERP_SYNC_CONFIG or ./erp-sync.yaml)')
-    .action(async (o: ConnectOptions) => {
-      process.exitCode = await runConnect(o);
+    .option('--revoke', "a Tally connection in agent mode: revoke its agent's credential instead of making one")
+    .action(async (o: ConnectOptions & { revoke?: boolean }) => {
+      // A Tally connection in agent mode has no OAuth: connect makes (or revokes) its agent's credential.
+      process.exitCode = (await connectAgent(o, connectSettings)) ?? (await runConnect(o));
     });
 }

@@ -1,5 +1,6 @@
 import { hostname, userInfo } from 'node:os';
 import type { Command } from 'commander';
+import { agentLine } from '../../operations/agent-view.js';
 import {
   collectConnections,
   type ConnectionSummary as ConnectionView,
@@ -74,6 +75,7 @@ function print(view: ConnectionsView): void {
       );
       if (e.lastError) console.log(`  ${''.padEnd(13)}last error ${e.lastError.at}: ${e.lastError.message}`);
     }
+    if (c.agent) console.log(`  ${'agent'.padEnd(13)}${agentLine(c.agent)}`);
     for (const p of c.progress) console.log(`  ${'running'.padEnd(13)}${progressLine(p)}`);
     console.log(`  ${'freshness'.padEnd(13)}${freshnessLine(c.freshness)}`);
     console.log(`  ${'quota used'.padEnd(13)}${quotaLine(c.quota)}`);

@@ -3,6 +3,7 @@ import { collectStatus, type ConnectionStatus, type ServiceStatus } from '../../
 import { withRuntime } from '../context.js';
 import { freshnessLine } from '../freshness-line.js';
 import { progressLine } from '../progress-line.js';
+import { agentLine } from '../../operations/agent-view.js';
 
 /** `erp-sync status [--json]`: queues, checkpoints and lag, quarantine counts, per connection. */
 export function registerStatusCommand(program: Command): void {
@@ -55,6 +56,7 @@ function printConnection(c: ConnectionStatus): void {
     console.log(
       `  CREDENTIALS REFUSED by the vendor since ${c.credentials.refusedAt} (${c.credentials.failure}): re-authorise the connection (docs/operations.md); details: erp-sync token status --connection ${c.id}`,
     );
+  if (c.agent) console.log(`  agent: ${agentLine(c.agent)}`);
   if (!c.vendor.up) console.log(`  vendor DOWN since ${c.vendor.downSince} (pulls wait for it): ${c.vendor.lastError}`);
   for (const e of c.entities) {
     console.log(

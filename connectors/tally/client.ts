@@ -156,19 +156,28 @@ async function firstBytes(res: IncomingMessage, limit: number): Promise<string> 
   return text.slice(0, limit);
 }
 
+/** Agent mode has no URL: the worker reads the agent's batches (streams/agent-source.ts), never Tally itself. */
+const NO_URL_IN_AGENT_MODE = 'http://agent-mode.invalid/';
+
 export function createClient(options: ClientOptions): TallyClient {
+  return tallyClient(options);
+}
+
+/** The client without the pipeline's token store (Tally takes no credentials): the agent builds it so. */
+export function tallyClient(options: Omit<ClientOptions, 'tokens'>): TallyClient {
   const { settings } = options;
+  const url = settings.url ?? NO_URL_IN_AGENT_MODE;
   return new TallyClient(
     {
       vendor: 'tally',
-      prefixUrl: settings.url,
+      prefixUrl: url,
       errorTable,
       retry: { ...RETRY, ...(options.retry ?? {}) },
       timeoutMs: settings.timeoutMs,
       readQuota,
       ...connectionHooks(options),
     },
-    { url: settings.url, encoding: settings.encoding, company: settings.company },
+    { url, encoding: settings.encoding, company: settings.company },
   );
 }
 

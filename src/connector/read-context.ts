@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { VendorClient } from '../http/vendor-client.js';
 import type { EntityName } from './entities.js';
+import type { AgentInboxReader } from './agent-inbox-reader.js';
 
 /** What a stream read needs: the connection's HTTP client and where it is. */
 export interface ReadContext<Settings = any> {
@@ -27,6 +28,8 @@ export interface ReadContext<Settings = any> {
   knownVersions?(entity: EntityName, ids: readonly string[]): Promise<Array<string | undefined>>;
   /** Where the connection's lookups are shared by every process (lookups-cache.ts); absent: this process only. */
   lookupsStore?: LookupsStore;
+  /** What an agent beside the source pushed (a connector in agent mode reads this instead of the source). */
+  agentInbox?: AgentInboxReader;
 }
 
 /**

@@ -47,13 +47,14 @@ export function createMetrics(registry = new Registry()) {
     ...configMetrics(makers),
     ...deploymentMetrics(makers),
     ...webhookMetrics(makers),
+    ...agentMetrics(makers),
     ...credentialMetrics(makers),
     ...accessMetrics(makers),
   };
 }
 
 /** Where a credential is checked on the worker's HTTP port (src/http/credential-guard.ts), the `route` label. */
-export const CREDENTIAL_ROUTES = ['api', 'queue-ui', 'console-sign-in'] as const;
+export const CREDENTIAL_ROUTES = ['api', 'queue-ui', 'console-sign-in', 'agent'] as const;
 export type CredentialRoute = (typeof CREDENTIAL_ROUTES)[number];
 
 /** Wrong credentials presented to the API, the queue UI and the console's sign-in. */
@@ -61,7 +62,7 @@ function credentialMetrics({ c }: MetricMakers) {
   return {
     credentialsRefused: c(
       'erpsync_http_credentials_refused_total',
-      'Wrong tokens presented on the HTTP port, by route (api, queue-ui, console-sign-in) and outcome (refused: 401; limited: 429, the address or every address together past the limit)',
+      'Wrong tokens presented on the HTTP port, by route (api, queue-ui, console-sign-in, agent) and outcome (refused: 401; limited: 429, the address or every address together past the limit)',
       ['route', 'outcome'] as const,
     ),
   };
@@ -97,6 +98,22 @@ function webhookMetrics({ c, g }: MetricMakers) {
     webhookLastDelivery: g(
       'erpsync_webhook_last_delivery_timestamp_seconds',
       'When this process last accepted a webhook delivery for the connection',
+      ['connection'] as const,
+    ),
+  };
+}
+
+/** Agents beside a source (Tally's agent mode): when each last pushed, and how far behind it is. */
+function agentMetrics({ g }: MetricMakers) {
+  return {
+    agentLastContactAge: g(
+      'erpsync_agent_last_contact_age_seconds',
+      "Seconds since the connection's agent last pushed a batch or a heartbeat (+Inf: never); set at scrape",
+      ['connection'] as const,
+    ),
+    agentBacklog: g(
+      'erpsync_agent_backlog',
+      'AlterIDs the agent has seen in Tally and the worker has not yet acknowledged, as the agent last said',
       ['connection'] as const,
     ),
   };

@@ -125,6 +125,14 @@ function recordAndChangeKeys(prefix: string, c: (connection: string) => string) 
     freshness: (connection: string) => `${prefix}:freshness:${c(connection)}`,
     /** The console's trend series: hourly and 4-hourly buckets in one capped hash (trend-buckets.ts). */
     trend: (connection: string) => `${prefix}:trend:${c(connection)}`,
+    /** Records an agent beside the source pushed, latest copy per id: id → raw JSON (agent-inbox.ts). */
+    agentRecords: (connection: string, entity: string) => `${prefix}:agent-records:${c(connection)}:${entity}`,
+    /** Beside them: each id scored by its source change counter (Tally's AlterID), the order reads go in. */
+    agentOrder: (connection: string, entity: string) => `${prefix}:agent-order:${c(connection)}:${entity}`,
+    /** The agent's acknowledged position per entity, its last contact, version, backlog and lookups. */
+    agentState: (connection: string) => `${prefix}:agent-state:${c(connection)}`,
+    /** The SHA-256 of the connection's agent credential and when it was made (agent-credentials.ts). */
+    agentCredential: (connection: string) => `${prefix}:agent-credential:${c(connection)}`,
   };
 }
 export type StateKeys = ReturnType<typeof stateKeys>;

@@ -3,8 +3,18 @@ import { toCreditNote } from '../map/credit-note.js';
 import type { Settings } from '../settings.js';
 import { PARTY_GUID, VOUCHER_FIELDS } from './invoices.js';
 import { fetchLookups, type TallyLookups } from './lookups.js';
-import { pager, type TallyRecord, voucherStatusOf } from './read.js';
+import { pager, type TallyRecord, type TallyStreamSpec, voucherStatusOf } from './read.js';
 import { initialState, State } from './state.js';
+
+/** What the stream reads from TallyPrime (Credit Note vouchers): the worker in direct mode, the agent in agent mode. */
+export const CREDIT_NOTES_READ: TallyStreamSpec = {
+  counter: 'vouchers',
+  type: 'Voucher',
+  tag: 'VOUCHER',
+  fetch: VOUCHER_FIELDS,
+  select: '$VoucherTypeName = "Credit Note"',
+  computes: PARTY_GUID,
+};
 
 /** Credit notes: vouchers of type "Credit Note", with the party's bill allocations (the invoices they settle). */
 export const creditNotesStream = defineStream<TallyRecord, State, Settings, TallyLookups>({
@@ -21,12 +31,5 @@ export const creditNotesStream = defineStream<TallyRecord, State, Settings, Tall
   ],
   lookups: fetchLookups,
   map: toCreditNote,
-  pager: pager({
-    counter: 'vouchers',
-    type: 'Voucher',
-    tag: 'VOUCHER',
-    fetch: VOUCHER_FIELDS,
-    select: '$VoucherTypeName = "Credit Note"',
-    computes: PARTY_GUID,
-  }),
+  pager: pager(CREDIT_NOTES_READ),
 });

@@ -2,7 +2,7 @@ import { defineStream } from '../../../src/connector/define-stream.js';
 import { toCustomer } from '../map/customer.js';
 import type { Settings } from '../settings.js';
 import { fetchLookups, type TallyLookups } from './lookups.js';
-import { pager, type TallyRecord } from './read.js';
+import { pager, type TallyRecord, type TallyStreamSpec } from './read.js';
 import { initialState, State } from './state.js';
 
 /** What a ledger read FETCHes (tally-database-loader's ledger fields, https://github.com/dhananjay1405/tally-database-loader). */
@@ -23,6 +23,15 @@ const LEDGER_FIELDS = [
   'GSTREGISTRATIONTYPE',
 ] as const;
 
+/** What the stream reads from TallyPrime (Sundry Debtors ledgers): the worker in direct mode, the agent in agent mode. */
+export const CUSTOMERS_READ: TallyStreamSpec = {
+  counter: 'masters',
+  type: 'Ledger',
+  tag: 'LEDGER',
+  fetch: LEDGER_FIELDS,
+  select: '$Parent = "Sundry Debtors"',
+};
+
 /**
  * Customers: ledgers directly under the group "Sundry Debtors", in AlterID ranges of the masters
  * ($AltMstId). Ledgers have no document date: a backfill window reads them all. Ledgers have neither
@@ -41,11 +50,5 @@ export const customersStream = defineStream<TallyRecord, State, Settings, TallyL
   ],
   lookups: fetchLookups,
   map: toCustomer,
-  pager: pager({
-    counter: 'masters',
-    type: 'Ledger',
-    tag: 'LEDGER',
-    fetch: LEDGER_FIELDS,
-    select: '$Parent = "Sundry Debtors"',
-  }),
+  pager: pager(CUSTOMERS_READ),
 });

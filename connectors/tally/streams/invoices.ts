@@ -2,7 +2,7 @@ import { defineStream } from '../../../src/connector/define-stream.js';
 import { toInvoice } from '../map/invoice.js';
 import type { Settings } from '../settings.js';
 import { fetchLookups, type TallyLookups } from './lookups.js';
-import { pager, type TallyRecord, voucherStatusOf } from './read.js';
+import { pager, type TallyRecord, type TallyStreamSpec, voucherStatusOf } from './read.js';
 import { initialState, State } from './state.js';
 
 /** What a voucher read FETCHes (tally-database-loader's voucher fields, https://github.com/dhananjay1405/tally-database-loader). */
@@ -33,6 +33,16 @@ export const PARTY_GUID: ReadonlyArray<readonly [string, string]> = [
   ['PartyLedgerGUID', '$GUID:Ledger:$PartyLedgerName'],
 ];
 
+/** What the stream reads from TallyPrime (Sales vouchers): the worker in direct mode, the agent in agent mode. */
+export const INVOICES_READ: TallyStreamSpec = {
+  counter: 'vouchers',
+  type: 'Voucher',
+  tag: 'VOUCHER',
+  fetch: VOUCHER_FIELDS,
+  select: '$VoucherTypeName = "Sales"',
+  computes: PARTY_GUID,
+};
+
 /**
  * Invoices: vouchers of type "Sales", in AlterID ranges (read.ts). A cancelled voucher is a void; an
  * optional one (not posted to the books) a draft.
@@ -50,12 +60,5 @@ export const invoicesStream = defineStream<TallyRecord, State, Settings, TallyLo
   selection: [{ field: 'VOUCHERTYPENAME', takes: ['Sales'], otherwise: 'not a Sales voucher', listFilter: true }],
   lookups: fetchLookups,
   map: toInvoice,
-  pager: pager({
-    counter: 'vouchers',
-    type: 'Voucher',
-    tag: 'VOUCHER',
-    fetch: VOUCHER_FIELDS,
-    select: '$VoucherTypeName = "Sales"',
-    computes: PARTY_GUID,
-  }),
+  pager: pager(INVOICES_READ),
 });

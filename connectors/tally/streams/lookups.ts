@@ -4,6 +4,8 @@ import { requireLookups } from '../../../src/connector/read-lookups.js';
 import type { ReadContext } from '../../../src/connector/types.js';
 import { tallyClientOf } from '../client.js';
 import type { Settings } from '../settings.js';
+import { TransientError } from '../../../src/errors/index.js';
+import { inboxOf } from './agent-source.js';
 import { tdlString } from './envelope.js';
 
 /**
@@ -28,6 +30,7 @@ export function readLookups(lookups: unknown): TallyLookups {
 }
 
 export function fetchLookups(ctx: ReadContext<Settings>): Promise<TallyLookups> {
+  if (ctx.settings.mode === 'agent') return agentLookups(ctx);
   return cachedLookups(ctx, `tally-lookups|${ctx.settings.company}`, ctx.settings.lookupsCacheSeconds, () =>
     readFromTally(ctx),
   );
@@ -35,7 +38,8 @@ export function fetchLookups(ctx: ReadContext<Settings>): Promise<TallyLookups> 
 
 const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 
-async function readFromTally(ctx: ReadContext<Settings>): Promise<TallyLookups> {
+/** The company and its tax ledgers, read from TallyPrime (the worker in direct mode, the agent in agent mode). */
+export async function readFromTally(ctx: ReadContext<Settings>): Promise<TallyLookups> {
   const client = tallyClientOf(ctx.http);
   // https://help.tallysolutions.com/integration-with-tallyprime/ (an export of the Company collection)
   const [company] = await client.exportCollection(
@@ -75,4 +79,15 @@ async function readFromTally(ctx: ReadContext<Settings>): Promise<TallyLookups> 
     company: { name: ctx.settings.company, ...(stateName ? { stateName } : {}), ...(gstin ? { gstin } : {}) },
     taxLedgers,
   };
+}
+
+/** Agent mode: the company and tax ledgers as the agent last read them from Tally (sent with its batches). */
+async function agentLookups(ctx: ReadContext<Settings>): Promise<TallyLookups> {
+  const sent = await inboxOf(ctx).lookups();
+  if (sent === undefined)
+    throw new TransientError(
+      `tally connection ${ctx.connectionId}: the agent has not sent the company's settings yet (is erp-sync tally-agent running?)`,
+      { source: 'tally', operation: 'lookups (agent mode)' },
+    );
+  return TallyLookups.parse(sent);
 }

@@ -7,6 +7,7 @@ import type { Settings } from '../settings.js';
 import type { TallyObject } from './answer.js';
 import { ALL_DATES, tdlString } from './envelope.js';
 import { baseAlterId, marksOf, marksText, type State, versionOf } from './state.js';
+import { agentSource } from './agent-source.js';
 
 /**
  * How every Tally stream reads (vouchers and ledgers alike), in AlterID order:
@@ -73,7 +74,7 @@ export async function companyAlterIds(ctx: ReadContext<Settings>): Promise<{ vou
 
 const ymd = (date: string) => date.replaceAll('-', '');
 
-function rowOf(raw: TallyObject): RawRow<TallyRecord> {
+export function rowOf(raw: TallyObject): RawRow<TallyRecord> {
   const alterId = Number(raw.ALTERID);
   if (!Number.isSafeInteger(alterId) || alterId < 0)
     throw new DataContractError(`tally: an object without a readable ALTERID (GUID ${String(raw.GUID ?? '?')})`, {
@@ -107,27 +108,57 @@ async function exportRows(
   return objects.map(rowOf);
 }
 
+/**
+ * Where a read's AlterIDs come from: TallyPrime itself (direct mode), or the batches the agent pushed
+ * (agent mode, agent-source.ts). The same marks, ranges and pages either way.
+ */
+export interface AlterIdSource {
+  top(): Promise<number>;
+  rows(lo: number, hi: number, window?: { from: string; to: string }): Promise<RawRow<TallyRecord>[]>;
+}
+
+function directSource(ctx: ReadContext<Settings>, spec: TallyStreamSpec): AlterIdSource {
+  return {
+    top: async () => (await companyAlterIds(ctx))[spec.counter],
+    rows: (lo, hi, window) => exportRows(ctx, spec, [`$AlterID > ${lo} AND $AlterID <= ${hi}`], window),
+  };
+}
+
 /** The pager of one Tally stream (src/connector/define-stream.ts). */
 export function pager(spec: TallyStreamSpec): PagerFor<TallyRecord, State, Settings> {
   return (stream) => ({
     isSorted: true,
-    read: (ctx, state) => read(ctx, spec, state, stream.supportsWindow),
-    readByIds: (ctx, ids) => readByIds(ctx, spec, ids),
-    listIds: (ctx) => listIds(ctx, spec),
+    read: (ctx, state) => {
+      const source = ctx.settings.mode === 'agent' ? agentSource(ctx, stream.name, rowOf) : directSource(ctx, spec);
+      return read(ctx, source, spec, state, stream.supportsWindow);
+    },
+    readByIds: (ctx, ids) =>
+      ctx.settings.mode === 'agent' ? agentSource(ctx, stream.name, rowOf).byIds(ids) : readByIds(ctx, spec, ids),
+    listIds: (ctx) => (ctx.settings.mode === 'agent' ? agentSource(ctx, stream.name, rowOf).ids() : listIds(ctx, spec)),
   });
+}
+
+/** The objects of one stream with AlterIDs in (lo, hi], as the agent reads them from TallyPrime. */
+export async function readAlterIdRange(
+  ctx: ReadContext<Settings>,
+  spec: TallyStreamSpec,
+  lo: number,
+  hi: number,
+): Promise<TallyObject[]> {
+  return (await exportRows(ctx, spec, [`$AlterID > ${lo} AND $AlterID <= ${hi}`])).map((r) => r.raw);
 }
 
 async function* read(
   ctx: ReadContext<Settings>,
+  source: AlterIdSource,
   spec: TallyStreamSpec,
   state: State,
   windowed: boolean,
 ): AsyncGenerator<RawPage<TallyRecord, State>> {
   const cursorMs = cursorMsOf(state.cursor, { source: 'tally', operation: `read ${spec.type.toLowerCase()}s` });
-  const ids = await companyAlterIds(ctx);
+  const top = await source.top();
   // Taken after the answer arrived: every change from now on gets an AlterID above `top`.
   const atMs = Date.now();
-  const top = ids[spec.counter];
   let marks = state.company === ctx.settings.company ? marksOf(state) : [];
   if (marks.some((m) => m.alterId > top)) {
     // AlterIDs went down: the company was rewritten or restored from a backup. Start over.
@@ -158,8 +189,7 @@ async function* read(
   }
   for (let lo = from; lo < top; lo += ctx.settings.rangeSize) {
     const hi = Math.min(lo + ctx.settings.rangeSize, top);
-    const rows = await exportRows(ctx, spec, [`$AlterID > ${lo} AND $AlterID <= ${hi}`], window);
-    yield { rows, state: stateAt(hi) };
+    yield { rows: await source.rows(lo, hi, window), state: stateAt(hi) };
   }
 }
 
