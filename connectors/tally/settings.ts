@@ -9,6 +9,12 @@ import { TimeoutMs } from '../../src/connector/timeout-ms.js';
  * reaches the port reads the books, so the URL must be reachable only from the worker (README, "Reaching Tally").
  */
 export const Settings = z.strictObject({
+  /**
+   * How the worker reaches Tally. `direct`: it calls the TallyPrime server at `url` itself. An agent mode
+   * (a process beside Tally pushing to the worker, for a PC the worker cannot reach) comes as another value
+   * here. @defaultValue "direct"
+   */
+  mode: z.enum(['direct']).default('direct'),
   /** The TallyPrime server, e.g. `http://10.0.4.17:9000`. */
   url: z.url(),
   /** The company as Tally names it (SVCURRENTCOMPANY); it must be loaded (open) in Tally. */
