@@ -34,6 +34,7 @@ const UNIT_TESTS = [
   'test/cli/progress.test.ts',
   'test/cli/progress-line.test.ts',
   'test/config.test.ts',
+  'test/app/worker-service.test.ts',
   'test/connectors/quickbooks/connector.test.ts',
   'test/connectors/quickbooks/error-table.test.ts',
   'test/connectors/quickbooks/rate-limit.test.ts',

@@ -137,6 +137,16 @@ export const ConnectionConfig = z
          * @defaultValue 21600
          */
         withWebhooksEverySeconds: z.number().int().min(5).default(21_600),
+        /**
+         * Vendors whose deletes leave no trace (Connector.sweepsDeletes: TallyPrime): how often every id is
+         * listed and compared with the ledger; 0 turns it off. Other vendors ignore it. Unset: 3600
+         * (DELETES_EVERY_SECONDS in app/worker-service.ts).
+         */
+        deletesEverySeconds: z
+          .number()
+          .int()
+          .refine((s) => s === 0 || s >= 60, 'use 0 (off) or at least 60')
+          .optional(),
       })
       .prefault({}),
     /** Overrides the vendor's API base URL (the sandbox, a proxy). */

@@ -155,10 +155,7 @@ async function demoConnection(
     for (const line of await indiaSamples(rt.billingFor(s.connectionId), s.originSource)) log(line);
   const changes = await s.mutate();
   log(`  source changes: ${changes.join(', ')}`);
-  for (const entity of ENTITY_NAMES)
-    await rt.queues.pull.add('pull', { connectionId: s.connectionId, entity }, { priority: 1 });
-  await waitForDrain(rt);
-  log('  incremental sync: done');
+  log(`  incremental sync: ${await incrementalSync(rt, s.connectionId)}`);
   const today = utcDate(Date.now());
   const first = await runReconcile(rt, { connectionId: s.connectionId, from: today, to: today, deep: true });
   log(`  reconcile (deep, today): ${describe(first)}`);
@@ -194,6 +191,21 @@ async function demoConnection(
     drift: second.total,
     driftBeforeFix: Object.fromEntries(Object.entries(first.counts).filter(([, v]) => v > 0)),
   };
+}
+
+/**
+ * A pull of every stream, as the schedulers would run it; for a vendor whose deletes leave no trace
+ * (TallyPrime) its deletes sweep too, which the worker runs on `schedule.deletesEverySeconds`.
+ */
+async function incrementalSync(rt: Runtime, connectionId: string): Promise<string> {
+  const sweeps = rt.connection(connectionId).connector.sweepsDeletes === true;
+  for (const entity of ENTITY_NAMES) await rt.queues.pull.add('pull', { connectionId, entity }, { priority: 1 });
+  await waitForDrain(rt);
+  if (!sweeps) return 'done';
+  const found = await rt.queues.pull.add('pull', { connectionId, entity: 'invoices', deletes: true }, { priority: 1 });
+  await waitForDrain(rt);
+  const deleted = ((await rt.queues.pull.getJob(found.id!))?.returnvalue as { deleted?: number } | undefined)?.deleted;
+  return `done; deletes sweep (every GUID against the ledger): ${deleted ?? 0} invoice(s) gone from the source`;
 }
 
 function describe(r: ReconcileResult): string {

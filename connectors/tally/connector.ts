@@ -23,6 +23,8 @@ export const connector: Connector<Settings> = {
     customers: customersStream,
   },
   rateBudget: RATE_BUDGET,
+  // Deletes leave no tombstone in Tally (README.md, "Voids and deletes"): a GUID sweep finds them.
+  sweepsDeletes: true,
   quotaProfile,
   createClient,
 };

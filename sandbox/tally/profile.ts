@@ -80,7 +80,7 @@ export const profile: SandboxProfile = {
           return [
             `altered ${edited.length}`,
             `cancelled ${cancelled.length}`,
-            `deleted ${deleted.length} (no tombstone: found by the GUID diff)`,
+            `deleted ${deleted.length} (no tombstone: found by the deletes sweep)`,
             'created 3',
           ];
         },

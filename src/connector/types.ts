@@ -159,6 +159,11 @@ export interface Connector<Settings = unknown> {
   authorization?: import('../auth/authorization-flow.js').AuthorizationFlow<any>;
   /** The vendor's webhooks: how a delivery is verified and what it announces (src/webhooks/). */
   webhooks?: import('../webhooks/webhook-event.js').ConnectorWebhooks<Settings>;
+  /**
+   * True when the vendor's deletes leave no trace a read or a feed could see (TallyPrime): the worker lists
+   * every id of each stream with `listIds` on `schedule.deletesEverySeconds` (jobs/pull/sweep-deletes.ts).
+   */
+  sweepsDeletes?: boolean;
 }
 
 export interface CreateClientOptions<Settings> {
