@@ -51,6 +51,14 @@ const ORGANISATION_SETTING: Record<SystemName, string> = {
   tally: 'settings.company',
 };
 
+/** The setting naming where the vendor is reached, per system: what an unreachable one is fixed in. */
+const ADDRESS_SETTING: Record<SystemName, string> = {
+  'zoho-books': 'settings.baseUrl',
+  quickbooks: 'settings.baseUrl',
+  xero: 'settings.baseUrl',
+  tally: 'settings.url (TallyPrime running as a server, the company open)',
+};
+
 /** What to do when the vendor refuses the grant: authorise the connection again (`erp-sync connect`). */
 const reconsent = (id: string) =>
   `re-consent: run erp-sync connect --connection ${id} (it stores the new grant in place of the old one; docs/operations.md, Re-authorising a connection)`;
@@ -88,13 +96,13 @@ function vendorFailure(check: string, err: unknown, system: SystemName, id: stri
       fix: 'the vendor quota is spent: wait for its window, or lower the connection rateBudget',
     };
   if (err instanceof RejectedError)
-    return { check, status: 'failed', detail, fix: `check ${org} and the connection's settings.baseUrl` };
+    return { check, status: 'failed', detail, fix: `check ${org} and the connection's ${ADDRESS_SETTING[system]}` };
   if (err instanceof TransientError)
     return {
       check,
       status: 'failed',
       detail,
-      fix: "the vendor did not answer: check the connection's settings.baseUrl and the network, then run again",
+      fix: `the vendor did not answer: check the connection's ${ADDRESS_SETTING[system]} and the network, then run again`,
     };
   return { check, status: 'failed', detail, fix: "check the connection's settings" };
 }
@@ -139,6 +147,7 @@ export async function checkConnection(
   const checks: CheckResult[] = [
     token,
     ...reads.checks,
+    ...(reads.readOk ? await checkVendor(run) : []),
     checkBaseCurrency(run, reads, token.status !== 'failed'),
     await checkQuota(run),
     await checkSchedule(run, reads.lookups),
@@ -239,6 +248,22 @@ async function checkReads({ rt, id, handle, signal, now }: CheckRun, tokenOk: bo
     }
   }
   return out;
+}
+
+/** The connector's own checks (TallyPrime: the company, its voucher types and tax ledgers), after a read worked. */
+async function checkVendor({ rt, id, handle, signal, now }: CheckRun): Promise<CheckResult[]> {
+  const { connector, config } = handle;
+  if (!connector.checks) return [];
+  const ctx = handle.readContext({
+    logger: rt.logger.child({ connection: id, check: true }),
+    signal,
+    until: new Date(now()),
+  });
+  try {
+    return await connector.checks(ctx);
+  } catch (err) {
+    return [vendorFailure(`${config.system} checks`, err, config.system, id)];
+  }
 }
 
 /** The organisation's base currency against billing's: the vendor's exchange rates are relative to the former. */

@@ -158,6 +158,20 @@ export function companyXml(c: TallyCompany, alterIds: { vouchers: number; master
   return `<COMPANY NAME="${escapeXml(c.name)}">${body}</COMPANY>`;
 }
 
+/** A voucher type master: its name and the predefined type it belongs to (PARENT). */
+export function voucherTypeXml(t: { name: string; parent: string }, fetch: Fetch): string {
+  const body = (
+    [
+      ['NAME', t.name],
+      ['PARENT', t.parent],
+    ] as const
+  )
+    .filter(([f]) => fetch(f))
+    .map(([f, value]) => tag(f, value))
+    .join('');
+  return `<VOUCHERTYPE NAME="${escapeXml(t.name)}">${body}</VOUCHERTYPE>`;
+}
+
 export const ANSWER_HEAD =
   '<ENVELOPE><HEADER><VERSION>1</VERSION><STATUS>1</STATUS></HEADER><BODY><DESC></DESC><DATA><COLLECTION>';
 export const ANSWER_TAIL = '</COLLECTION></DATA></BODY></ENVELOPE>';

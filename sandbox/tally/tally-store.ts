@@ -71,6 +71,8 @@ export class TallyStore {
   private altMstId = 0;
   private ledgerList: TallyLedger[] = [];
   private voucherList: TallyVoucher[] = [];
+  /** Voucher type masters: the predefined ones the books use (a type's PARENT is its predefined type). */
+  private voucherTypeList = ['Sales', 'Credit Note', 'Receipt', 'Journal'].map((name) => ({ name, parent: name }));
   private random: SeededRandom;
 
   constructor(
@@ -86,6 +88,13 @@ export class TallyStore {
   }
   vouchers(): readonly TallyVoucher[] {
     return this.voucherList;
+  }
+  voucherTypes(): ReadonlyArray<{ name: string; parent: string }> {
+    return this.voucherTypeList;
+  }
+  /** A company whose books lack a voucher type (a test's: TallyPrime keeps its predefined ones). */
+  dropVoucherType(name: string): void {
+    this.voucherTypeList = this.voucherTypeList.filter((t) => t.name !== name);
   }
   customers(): TallyLedger[] {
     return this.ledgerList.filter((l) => l.parent === 'Sundry Debtors');

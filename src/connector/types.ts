@@ -164,6 +164,19 @@ export interface Connector<Settings = unknown> {
    * every id of each stream with `listIds` on `schedule.deletesEverySeconds` (jobs/pull/sweep-deletes.ts).
    */
   sweepsDeletes?: boolean;
+  /**
+   * What `erp-sync check` asks of this vendor besides a token and one page of each stream (TallyPrime: the
+   * company loaded, its voucher types, its tax ledgers). A request that fails throws, reported by its error class.
+   */
+  checks?(ctx: ReadContext<Settings>): Promise<VendorCheck[]>;
+}
+
+/** One vendor-specific check's outcome (operations/check-connection.ts prints it like every check). */
+export interface VendorCheck {
+  check: string;
+  status: 'ok' | 'failed' | 'skipped';
+  detail: string;
+  fix?: string;
 }
 
 export interface CreateClientOptions<Settings> {
