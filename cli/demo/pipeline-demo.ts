@@ -151,7 +151,7 @@ async function demoConnection(
   log(
     `  backfill ${s.from}..${s.to}: pulled ${bf.pulled}, enqueued ${bf.enqueued}, quarantined ${bf.quarantined} (${bf.seconds.toFixed(1)} s)`,
   );
-  if (s.system === 'zoho-books')
+  if (s.system === 'zoho-books' || s.system === 'tally')
     for (const line of await indiaSamples(rt.billingFor(s.connectionId), s.originSource)) log(line);
   const changes = await s.mutate();
   log(`  source changes: ${changes.join(', ')}`);

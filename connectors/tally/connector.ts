@@ -1,5 +1,5 @@
 import type { Connector, RateBudget } from '../../src/connector/types.js';
-import { checkTally } from './check.js';
+import { checkTally } from './streams/check.js';
 import { createClient } from './client.js';
 import { quotaProfile } from './quota-profile.js';
 import { Settings } from './settings.js';

@@ -128,6 +128,7 @@ export function ledgerXml(l: TallyLedger, fetch: Fetch): string {
     ['PARTYGSTIN', l.gstin],
     ['GSTREGISTRATIONTYPE', l.gstRegistrationType],
     ['GSTDUTYHEAD', l.gstDutyHead],
+    ['TAXTYPE', l.taxType],
     ['RATEOFTAXCALCULATION', l.rateOfTax === undefined ? undefined : ` ${l.rateOfTax}`],
   ];
   const address =

@@ -1,9 +1,9 @@
-import type { ReadContext, VendorCheck } from '../../src/connector/types.js';
-import { tallyClientOf } from './client.js';
-import type { Settings } from './settings.js';
-import { tdlString } from './streams/envelope.js';
-import { fetchLookups, type TallyLookups } from './streams/lookups.js';
-import { taxKindOf } from './map/tax.js';
+import type { ReadContext, VendorCheck } from '../../../src/connector/types.js';
+import { tallyClientOf } from '../client.js';
+import type { Settings } from '../settings.js';
+import { tdlString } from './envelope.js';
+import { fetchLookups, type TallyLookups } from './lookups.js';
+import { taxKindOf } from '../map/tax.js';
 
 /** The voucher types the streams read, by name (README.md, "Streams"). */
 const VOUCHER_TYPES = ['Sales', 'Credit Note'] as const;
