@@ -37,6 +37,7 @@ const UNIT_TESTS = [
   'test/config.test.ts',
   'test/stored-connection-config.test.ts',
   'test/config-field-mappings.test.ts',
+  'test/app/worker-service.test.ts',
   'test/connectors/quickbooks/connector.test.ts',
   'test/connectors/quickbooks/error-table.test.ts',
   'test/connectors/quickbooks/rate-limit.test.ts',

@@ -123,6 +123,7 @@ function pullHelpers(rt: Runtime, { connectionSlots, gate, connectionIds }: Shar
     locks: rt.locks,
     checkpoints: rt.checkpoints,
     ledger: rt.ledger,
+    scratchIds: (connection, name) => rt.reconcileState.scratchSet(connection, name),
     quarantine: rt.quarantine,
     syncStatus: rt.syncStatus,
     backfillRuns: rt.backfillRuns,

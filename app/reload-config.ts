@@ -5,7 +5,14 @@ import { buildInfo } from '../src/build-info.js';
 import { type ConfigReloadResult, initialiseSeries } from '../src/observability/metrics.js';
 import { reconcileSchedulerId, upsertReconcileSchedulers } from '../jobs/reconcile/reconcile-processor.js';
 import type { Runtime } from '../jobs/runtime.js';
-import { pullSchedulerId, type Role, upsertSchedulers, upsertSweepScheduler } from './worker-service.js';
+import {
+  deletesSchedulerId,
+  pullSchedulerId,
+  type Role,
+  upsertSchedulers,
+  upsertSweepScheduler,
+  wantedDeletesSweeps,
+} from './worker-service.js';
 
 /**
  * The config keys a reload applies to a running worker: the connections (their schedulers are upserted
@@ -155,6 +162,8 @@ async function syncSchedulers(rt: Runtime, roles: readonly Role[]): Promise<{ up
     upserted += await upsertSchedulers(rt);
     const wanted = new Set(connections.flatMap((c) => c.entities.map((e) => pullSchedulerId(c.id, e))));
     removed.push(...(await removeSchedulers(rt.queues.pull, 'pull-', wanted)));
+    const sweeps = new Set(wantedDeletesSweeps(rt).map((s) => deletesSchedulerId(s.connectionId, s.entity)));
+    removed.push(...(await removeSchedulers(rt.queues.pull, 'deletes-', sweeps)));
   }
   if (roles.includes('reconcile')) {
     upserted += await upsertReconcileSchedulers(rt);

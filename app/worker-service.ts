@@ -1,6 +1,7 @@
 import { MetricsTime, Worker } from 'bullmq';
 import { distinctBillingKeys } from '../src/billing/billing-target.js';
-import { maxStartedAttempts, QUEUES, type QueueName } from '../jobs/catalog.js';
+import type { EntityName } from '../src/connector/entities.js';
+import { maxStartedAttempts, PRIORITY, QUEUES, type QueueName } from '../jobs/catalog.js';
 import { backfillProcessor } from '../jobs/backfill/backfill-processor.js';
 import { admit, type JobProcessor, wrappingSteps } from '../jobs/admission/admission.js';
 import { startBillingProbe } from '../jobs/admission/billing-outage.js';
@@ -36,8 +37,33 @@ export interface WorkerService {
 /** The id of the pull scheduler of (connection, entity). */
 export const pullSchedulerId = (connectionId: string, entity: string): string => `pull-${connectionId}-${entity}`;
 
-/** Schedulers: one per (connection, entity), idempotent upsert — however many replicas start. */
-export async function upsertSchedulers(rt: Pick<Runtime, 'config' | 'queues' | 'options'>): Promise<number> {
+/** The id of the deletes sweep's scheduler of (connection, entity), in the pull queue. */
+export const deletesSchedulerId = (connectionId: string, entity: string): string => `deletes-${connectionId}-${entity}`;
+
+/** `schedule.deletesEverySeconds` when unset: hourly (one listing of every id per stream). */
+export const DELETES_EVERY_SECONDS = 3600;
+
+/** The deletes sweeps a config asks for: streams of vendors whose deletes leave no trace, unless turned off. */
+export function wantedDeletesSweeps(
+  rt: Pick<Runtime, 'config' | 'connection'>,
+): Array<{ connectionId: string; entity: EntityName; everySeconds: number }> {
+  return rt.config.connections.flatMap((c) => {
+    const everySeconds = c.schedule.deletesEverySeconds ?? DELETES_EVERY_SECONDS;
+    const { connector } = rt.connection(c.id);
+    if (!connector.sweepsDeletes || everySeconds === 0) return [];
+    return c.entities
+      .filter((entity) => connector.streams[entity].listIds)
+      .map((entity) => ({ connectionId: c.id, entity, everySeconds }));
+  });
+}
+
+/**
+ * Schedulers: one pull per (connection, entity), and a deletes sweep per stream that needs one
+ * (jobs/pull/sweep-deletes.ts); idempotent upserts — however many replicas start.
+ */
+export async function upsertSchedulers(
+  rt: Pick<Runtime, 'config' | 'queues' | 'options' | 'connection'>,
+): Promise<number> {
   let n = 0;
   for (const c of rt.config.connections) {
     for (const entity of c.entities) {
@@ -48,6 +74,19 @@ export async function upsertSchedulers(rt: Pick<Runtime, 'config' | 'queues' | '
       );
       n++;
     }
+  }
+  for (const s of wantedDeletesSweeps(rt)) {
+    await rt.queues.pull.upsertJobScheduler(
+      deletesSchedulerId(s.connectionId, s.entity),
+      { every: s.everySeconds * 1000 },
+      {
+        name: 'pull',
+        data: { connectionId: s.connectionId, entity: s.entity, deletes: true },
+        // After the incremental pulls, before backfill windows: it reads history, not changes.
+        opts: { priority: PRIORITY.history, ...rt.options.pull },
+      },
+    );
+    n++;
   }
   return n;
 }

@@ -88,6 +88,11 @@ export const PullPayload = z.strictObject({
    * upserts are tracked under it, so the run waits for its own work only.
    */
   runId: z.string().optional(),
+  /**
+   * A sweep for deletes (jobs/pull/sweep-deletes.ts): every id the source lists against the ledger, for a
+   * vendor whose deletes leave no trace; reads no changes and moves no checkpoint.
+   */
+  deletes: z.literal(true).optional(),
   /** An incremental pull that must run (a repair's): it waits for a pull of the stream in progress instead of returning. */
   waitForRunning: z.boolean().optional(),
   /**

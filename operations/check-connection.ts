@@ -52,6 +52,14 @@ const ORGANISATION_SETTING: Record<SystemName, string> = {
   tally: 'settings.company',
 };
 
+/** The setting naming where the vendor is reached, per system: what an unreachable one is fixed in. */
+const ADDRESS_SETTING: Record<SystemName, string> = {
+  'zoho-books': 'settings.baseUrl',
+  quickbooks: 'settings.baseUrl',
+  xero: 'settings.baseUrl',
+  tally: 'settings.url (TallyPrime running as a server, the company open)',
+};
+
 /** What to do when the vendor refuses the grant: authorise the connection again (`erp-sync connect`). */
 const reconsent = (id: string) =>
   `re-consent: run erp-sync connect --connection ${id} (it stores the new grant in place of the old one; docs/operations.md, Re-authorising a connection)`;
@@ -89,13 +97,13 @@ function vendorFailure(check: string, err: unknown, system: SystemName, id: stri
       fix: 'the vendor quota is spent: wait for its window, or lower the connection rateBudget',
     };
   if (err instanceof RejectedError)
-    return { check, status: 'failed', detail, fix: `check ${org} and the connection's settings.baseUrl` };
+    return { check, status: 'failed', detail, fix: `check ${org} and the connection's ${ADDRESS_SETTING[system]}` };
   if (err instanceof TransientError)
     return {
       check,
       status: 'failed',
       detail,
-      fix: "the vendor did not answer: check the connection's settings.baseUrl and the network, then run again",
+      fix: `the vendor did not answer: check the connection's ${ADDRESS_SETTING[system]} and the network, then run again`,
     };
   return { check, status: 'failed', detail, fix: "check the connection's settings" };
 }
@@ -140,6 +148,7 @@ export async function checkConnection(
   const checks: CheckResult[] = [
     token,
     ...reads.checks,
+    ...(reads.readOk ? await checkVendor(run) : []),
     checkBaseCurrency(run, reads, token.status !== 'failed'),
     ...(await checkFields(run, token.status !== 'failed')),
     await checkQuota(run),
@@ -285,6 +294,22 @@ async function checkFields({ rt, id, handle, signal, now }: CheckRun, tokenOk: b
     return [{ check, status: 'ok', detail: `warning, not listed: ${named(missing)} (${why})` }];
   }
   return [{ check, status: 'ok', detail: `${rules.length} rule(s), every field found (${found})` }];
+}
+
+/** The connector's own checks (TallyPrime: the company, its voucher types and tax ledgers), after a read worked. */
+async function checkVendor({ rt, id, handle, signal, now }: CheckRun): Promise<CheckResult[]> {
+  const { connector, config } = handle;
+  if (!connector.checks) return [];
+  const ctx = handle.readContext({
+    logger: rt.logger.child({ connection: id, check: true }),
+    signal,
+    until: new Date(now()),
+  });
+  try {
+    return await connector.checks(ctx);
+  } catch (err) {
+    return [vendorFailure(`${config.system} checks`, err, config.system, id)];
+  }
 }
 
 /** The organisation's base currency against billing's: the vendor's exchange rates are relative to the former. */

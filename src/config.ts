@@ -152,68 +152,89 @@ export const FieldMappingConfig = z.strictObject({
 });
 export type FieldMappingConfig = z.infer<typeof FieldMappingConfig>;
 
-export const ConnectionConfig = z.strictObject({
-  /** Stable id, used in ids, keys and metrics labels: lowercase letters, digits and dashes. */
-  id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'use 1–40 lowercase letters, digits or dashes'),
-  system: System,
-  /** invoiceOriginSource written on every invoice of this connection. */
-  originSource: OriginSource.refine((s) => s.startsWith('EXTERNAL_SYSTEM_'), 'must be EXTERNAL_SYSTEM_A, B or C'),
-  entities: z.array(Entity).min(1).default(['customers', 'invoices', 'credit-notes']),
-  schedule: z
-    .strictObject({
-      everySeconds: z.number().int().min(5).default(300),
-      /**
-       * The incremental pull's interval while the connection's webhooks are healthy (deliveries accepted,
-       * and safety-net pulls not finding changes no delivery announced): the pull is then a safety net.
-       * @defaultValue 21600
-       */
-      withWebhooksEverySeconds: z.number().int().min(5).default(21_600),
-    })
-    .prefault({}),
-  /** Overrides the vendor's API base URL (the sandbox, a proxy). */
-  baseUrl: z.url().optional(),
-  /** Re-read this far behind the checkpoint (cursor edges, clock skew, same-second edits). @defaultValue 600 */
-  lookbackSeconds: Seconds(600),
-  /** Read only up to now − this (records still settling at the vendor). @defaultValue 5 */
-  settleDelaySeconds: Seconds(5),
-  /**
-   * Send documents the ERP holds as drafts (not issued: not receivables yet) to billing. Off: they are
-   * skipped and counted, and each syncs once it is issued. @defaultValue false
-   */
-  syncDrafts: z.boolean().default(false),
-  /**
-   * Overrides the connector's vendor budget for this connection (e.g. leave room for other
-   * integrations on the same organisation, or a sandbox without limits). Shared by every process.
-   */
-  rateBudget: z
-    .strictObject({
-      perMinute: z.number().int().min(1).optional(),
-      perDay: z.number().int().min(0).optional(),
-      concurrency: z.number().int().min(1).max(64).optional(),
-    })
-    .optional(),
-  /** Connector-specific settings and credentials, validated by the connector. */
-  settings: z.record(z.string(), z.unknown()).default({}),
-  billing: ConnectionBillingConfig.optional(),
-  /**
-   * This connection's vendor webhooks (src/webhooks/): the secret deliveries are verified with. Xero: the
-   * app's webhook key; QuickBooks: the app's verifier token; Zoho Books: the value of the custom header
-   * `X-Erp-Sync-Secret` set on the workflow webhook. Through `${VAR}`, never in the file.
-   */
-  webhooks: z
-    .strictObject({
-      // Zoho's is a static header that authenticates a delivery on its own: as strong as a bearer token.
-      secret: z.string().min(32, 'use at least 32 characters (a long random value, e.g. `openssl rand -hex 24`)'),
-    })
-    .optional(),
-  /** Review before write: which records wait for a person's approval (docs/configuration.md, "Review before write"). @defaultValue none */
-  review: ReviewConfig.default('none'),
-  /**
-   * This company's own fields sent to billing's tags or metaData (docs/configuration.md, "Field
-   * mapping"); checked against the system by fieldMappingIssues. @defaultValue none
-   */
-  fields: z.array(FieldMappingConfig).max(100).default([]),
-});
+export const ConnectionConfig = z
+  .strictObject({
+    /** Stable id, used in ids, keys and metrics labels: lowercase letters, digits and dashes. */
+    id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'use 1–40 lowercase letters, digits or dashes'),
+    system: System,
+    /**
+     * invoiceOriginSource written on every invoice of this connection: EXTERNAL_SYSTEM_A, B or C, or OTHER
+     * for a Tally connection (the three are the other vendors'; docs/configuration.md, "Choosing a Tally
+     * connection's originSource").
+     */
+    originSource: OriginSource.refine((s) => s !== 'SERVICE', 'must be EXTERNAL_SYSTEM_A, B or C'),
+    entities: z.array(Entity).min(1).default(['customers', 'invoices', 'credit-notes']),
+    schedule: z
+      .strictObject({
+        everySeconds: z.number().int().min(5).default(300),
+        /**
+         * The incremental pull's interval while the connection's webhooks are healthy (deliveries accepted,
+         * and safety-net pulls not finding changes no delivery announced): the pull is then a safety net.
+         * @defaultValue 21600
+         */
+        withWebhooksEverySeconds: z.number().int().min(5).default(21_600),
+        /**
+         * Vendors whose deletes leave no trace (Connector.sweepsDeletes: TallyPrime): how often every id is
+         * listed and compared with the ledger; 0 turns it off. Other vendors ignore it. Unset: 3600
+         * (DELETES_EVERY_SECONDS in app/worker-service.ts).
+         */
+        deletesEverySeconds: z
+          .number()
+          .int()
+          .refine((s) => s === 0 || s >= 60, 'use 0 (off) or at least 60')
+          .optional(),
+      })
+      .prefault({}),
+    /** Overrides the vendor's API base URL (the sandbox, a proxy). */
+    baseUrl: z.url().optional(),
+    /** Re-read this far behind the checkpoint (cursor edges, clock skew, same-second edits). @defaultValue 600 */
+    lookbackSeconds: Seconds(600),
+    /** Read only up to now − this (records still settling at the vendor). @defaultValue 5 */
+    settleDelaySeconds: Seconds(5),
+    /**
+     * Send documents the ERP holds as drafts (not issued: not receivables yet) to billing. Off: they are
+     * skipped and counted, and each syncs once it is issued. @defaultValue false
+     */
+    syncDrafts: z.boolean().default(false),
+    /**
+     * Overrides the connector's vendor budget for this connection (e.g. leave room for other
+     * integrations on the same organisation, or a sandbox without limits). Shared by every process.
+     */
+    rateBudget: z
+      .strictObject({
+        perMinute: z.number().int().min(1).optional(),
+        perDay: z.number().int().min(0).optional(),
+        concurrency: z.number().int().min(1).max(64).optional(),
+      })
+      .optional(),
+    /** Connector-specific settings and credentials, validated by the connector. */
+    settings: z.record(z.string(), z.unknown()).default({}),
+    billing: ConnectionBillingConfig.optional(),
+    /**
+     * This connection's vendor webhooks (src/webhooks/): the secret deliveries are verified with. Xero: the
+     * app's webhook key; QuickBooks: the app's verifier token; Zoho Books: the value of the custom header
+     * `X-Erp-Sync-Secret` set on the workflow webhook. Through `${VAR}`, never in the file.
+     */
+    webhooks: z
+      .strictObject({
+        // Zoho's is a static header that authenticates a delivery on its own: as strong as a bearer token.
+        secret: z.string().min(32, 'use at least 32 characters (a long random value, e.g. `openssl rand -hex 24`)'),
+      })
+      .optional(),
+    /** Review before write: which records wait for a person's approval (docs/configuration.md, "Review before write"). @defaultValue none */
+    review: ReviewConfig.default('none'),
+    /**
+     * This company's own fields sent to billing's tags or metaData (docs/configuration.md, "Field
+     * mapping"); checked against the system by fieldMappingIssues. @defaultValue none
+     */
+    fields: z.array(FieldMappingConfig).max(100).default([]),
+  })
+  .superRefine((c, ctx) => {
+    // OTHER is also what billing gives an invoice sent without an origin: only Tally, which has no origin of
+    // its own among the three, may take it.
+    if (c.originSource === 'OTHER' && c.system !== 'tally')
+      ctx.addIssue({ code: 'custom', path: ['originSource'], message: 'must be EXTERNAL_SYSTEM_A, B or C' });
+  });
 export type ConnectionConfig = z.infer<typeof ConnectionConfig>;
 
 export const AppConfig = z.strictObject({

@@ -55,6 +55,18 @@ describe('config', () => {
     expect(err!.message).toContain('connections.1.system:');
   });
 
+  it('given originSource OTHER, then a Tally connection takes it, any other vendor is refused, and SERVICE never', () => {
+    const tally = { id: 'tally-acme', system: 'tally', originSource: 'OTHER', settings: {} };
+    const c = parseConfig({ ...minimal, connections: [...minimal.connections, tally] }, { BILLING_API_KEY: 'k' });
+    expect(c.connections[1]!.originSource).toBe('OTHER');
+    const refused = (connection: Record<string, unknown>) => () =>
+      parseConfig({ ...minimal, connections: [connection] }, { BILLING_API_KEY: 'k' });
+    expect(refused({ ...minimal.connections[0], originSource: 'OTHER' })).toThrow(
+      /connections\.0\.originSource: must be EXTERNAL_SYSTEM_A, B or C/,
+    );
+    expect(refused({ ...tally, originSource: 'SERVICE' })).toThrow(/connections\.0\.originSource: must be/);
+  });
+
   it('given the same connection id twice, then it is refused', () => {
     const dup = { ...minimal, connections: [minimal.connections[0], minimal.connections[0]] };
     expect(() => parseConfig(dup, { BILLING_API_KEY: 'k' })).toThrow(/duplicate connection id "zoho-in"/);

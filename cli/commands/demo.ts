@@ -39,10 +39,11 @@ export function registerDemoCommand(program: Command): void {
         );
       } else {
         console.log('\nsummary (invoices):');
-        console.log('  connection    source  billing  quarantined  drift');
+        const width = Math.max(12, ...summary.connections.map((c) => c.connection.length));
+        console.log(`  ${'connection'.padEnd(width)}  source  billing  quarantined  drift`);
         for (const c of summary.connections) {
           console.log(
-            `  ${c.connection.padEnd(12)} ${String(c.source).padStart(7)} ${String(c.billing).padStart(8)} ${String(c.quarantined).padStart(12)} ${String(c.drift).padStart(6)}`,
+            `  ${c.connection.padEnd(width)} ${String(c.source).padStart(7)} ${String(c.billing).padStart(8)} ${String(c.quarantined).padStart(12)} ${String(c.drift).padStart(6)}`,
           );
         }
         console.log(

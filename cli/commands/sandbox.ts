@@ -3,7 +3,7 @@ import { PROFILES } from '../../sandbox/profiles.js';
 import { registerAllCommand } from '../sandbox/all-command.js';
 import { registerBillingCommand, registerErpCommands } from '../sandbox/single-commands.js';
 
-/** `erp-sync sandbox [all|billing|zoho-books|quickbooks|xero]`: the built-in emulators, for trying the worker before production. */
+/** `erp-sync sandbox [all|billing|zoho-books|quickbooks|xero|tally]`: the built-in emulators, for trying the worker before production. */
 export function registerSandboxCommand(program: Command): void {
   const sandbox = program
     .command('sandbox')

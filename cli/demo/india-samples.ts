@@ -20,7 +20,7 @@ export async function indiaSamples(billing: BillingClient, originSource: OriginS
   if (einvoiced) {
     const m = metaOf(einvoiced);
     lines.push(
-      `  e-invoiced in billing: ${einvoiced.invoiceNumber} irnNumber ${einvoiced.irnNumber!.slice(0, 12)}…, ack ${String(m.einvoiceAckNumber)} at ${String(m.einvoiceAcknowledgedAt)} (metaData), outstanding ${money(einvoiced.invoiceOutstandingAmount)}`,
+      `  e-invoiced in billing: ${einvoiced.invoiceNumber} irnNumber ${einvoiced.irnNumber!.slice(0, 12)}…, ack ${String(m.einvoiceAckNumber ?? m.irnAckNo)} at ${String(m.einvoiceAcknowledgedAt ?? m.irnAckDate)} (metaData), outstanding ${money(einvoiced.invoiceOutstandingAmount)}`,
     );
   }
   const tds = page.docs.find((r) => Number((r.invoiceTds as Meta | null)?.tds ?? 0) > 0);

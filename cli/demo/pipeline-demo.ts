@@ -34,6 +34,9 @@ export interface DemoSummary {
 }
 
 const KEY = 'demo-key';
+/** The billing company of every connection whose sandbox names none of its own. */
+const DEFAULT_COMPANY = 'demo';
+const keyOf = (company: string) => (company === DEFAULT_COMPANY ? KEY : `${KEY}-${company}`);
 
 /**
  * The whole pipeline, offline: billing and ERP sandboxes, a backfill, a batch of source changes, an
@@ -49,16 +52,18 @@ export async function runPipelineDemo(
   const started = Date.now();
   const redis = await resolveRedis();
   log(`redis: ${redis.source} (${redis.url.replace(/\/\/[^@]*@/, '//')})`);
-  const billing = await startBillingEmulator({
-    port: 0,
-    keys: [{ key: KEY, companyId: 'demo' }],
-    attachmentKeys: [{ key: `${KEY}-attach`, companyId: 'demo' }],
-  });
   const sandboxes: DemoErp[] = [];
+  let billing: Awaited<ReturnType<typeof startBillingEmulator>> | undefined;
   let rt: Runtime | undefined;
   const prefix = `erp-sync-demo-${randomBytes(3).toString('hex')}`;
   try {
     for (const start of erps) sandboxes.push(await start());
+    const companies = [DEFAULT_COMPANY, ...new Set(sandboxes.flatMap((s) => s.billingCompany ?? []))];
+    billing = await startBillingEmulator({
+      port: 0,
+      keys: companies.map((companyId) => ({ key: keyOf(companyId), companyId })),
+      attachmentKeys: companies.map((companyId) => ({ key: `${keyOf(companyId)}-attach`, companyId })),
+    });
     log(`billing sandbox ${billing.url}; ERP sandboxes: ${sandboxes.map((s) => `${s.system} ${s.url}`).join(', ')}`);
     const config = demoConfig(billing.url, redis.url, prefix, sandboxes);
     const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'warn', format: 'json' });
@@ -89,7 +94,7 @@ export async function runPipelineDemo(
       await r.quit();
     }
     await Promise.all(sandboxes.map((s) => s.close()));
-    await billing.close();
+    await billing?.close();
     await redis.stop();
   }
 }
@@ -107,12 +112,21 @@ function demoConfig(billingUrl: string, redisUrl: string, prefix: string, sandbo
       },
       redis: { url: redisUrl, prefix },
       sync: { upsertConcurrency: 32, backlogHighWater: 5000 },
-      connections: sandboxes.map((s) => s.connection()),
+      connections: sandboxes.map((s) => ({ ...s.connection(), ...ownBilling(s) })),
     },
     {},
     validateSettings,
     'demo config',
   );
+}
+
+/** A connection's own billing company (its keys), when its sandbox names one. */
+function ownBilling(s: DemoErp): Record<string, unknown> {
+  const company = s.billingCompany;
+  if (!company) return {};
+  return {
+    billing: { apiKey: keyOf(company), attachmentKey: `${keyOf(company)}-attach`, baseCurrency: 'INR', company },
+  };
 }
 
 /**
@@ -125,7 +139,10 @@ async function demoConnection(
   billingUrl: string,
   log: (line: string) => void,
 ): Promise<DemoCounts> {
-  log(`\n▶ ${s.connectionId} (${s.system} → ${s.originSource})`);
+  const company = s.billingCompany ?? DEFAULT_COMPANY;
+  log(
+    `\n▶ ${s.connectionId} (${s.system} → ${s.originSource}${s.billingCompany ? `, billing company ${company}` : ''})`,
+  );
   const bf = await runBackfill(
     rt,
     { connectionId: s.connectionId, entities: [...ENTITY_NAMES], from: s.from, to: s.to },
@@ -134,19 +151,16 @@ async function demoConnection(
   log(
     `  backfill ${s.from}..${s.to}: pulled ${bf.pulled}, enqueued ${bf.enqueued}, quarantined ${bf.quarantined} (${bf.seconds.toFixed(1)} s)`,
   );
-  if (s.system === 'zoho-books')
+  if (s.system === 'zoho-books' || s.system === 'tally')
     for (const line of await indiaSamples(rt.billingFor(s.connectionId), s.originSource)) log(line);
   const changes = await s.mutate();
   log(`  source changes: ${changes.join(', ')}`);
-  for (const entity of ENTITY_NAMES)
-    await rt.queues.pull.add('pull', { connectionId: s.connectionId, entity }, { priority: 1 });
-  await waitForDrain(rt);
-  log('  incremental sync: done');
+  log(`  incremental sync: ${await incrementalSync(rt, s.connectionId)}`);
   const today = utcDate(Date.now());
   const first = await runReconcile(rt, { connectionId: s.connectionId, from: today, to: today, deep: true });
   log(`  reconcile (deep, today): ${describe(first)}`);
   if (first.total > 0) {
-    const acted = await actAsFinancePerson(billingUrl, first);
+    const acted = await actAsFinancePerson(billingUrl, company, first);
     log(`  as the finance person in billing: ${acted}`);
   }
   const second = await runReconcile(rt, { connectionId: s.connectionId, from: today, to: today, deep: true });
@@ -179,6 +193,21 @@ async function demoConnection(
   };
 }
 
+/**
+ * A pull of every stream, as the schedulers would run it; for a vendor whose deletes leave no trace
+ * (TallyPrime) its deletes sweep too, which the worker runs on `schedule.deletesEverySeconds`.
+ */
+async function incrementalSync(rt: Runtime, connectionId: string): Promise<string> {
+  const sweeps = rt.connection(connectionId).connector.sweepsDeletes === true;
+  for (const entity of ENTITY_NAMES) await rt.queues.pull.add('pull', { connectionId, entity }, { priority: 1 });
+  await waitForDrain(rt);
+  if (!sweeps) return 'done';
+  const found = await rt.queues.pull.add('pull', { connectionId, entity: 'invoices', deletes: true }, { priority: 1 });
+  await waitForDrain(rt);
+  const deleted = ((await rt.queues.pull.getJob(found.id!))?.returnvalue as { deleted?: number } | undefined)?.deleted;
+  return `done; deletes sweep (every GUID against the ledger): ${deleted ?? 0} invoice(s) gone from the source`;
+}
+
 function describe(r: ReconcileResult): string {
   if (r.total === 0) return `clean (${r.checked.billing} billing, ${r.checked.source} source records checked)`;
   return Object.entries(r.counts)
@@ -188,7 +217,7 @@ function describe(r: ReconcileResult): string {
 }
 
 /** Voids and deletes the worker reported but cannot express: a person does them in billing. */
-async function actAsFinancePerson(billingUrl: string, r: ReconcileResult): Promise<string> {
+async function actAsFinancePerson(billingUrl: string, company: string, r: ReconcileResult): Promise<string> {
   let voided = 0;
   let deleted = 0;
   for (const item of r.items) {
@@ -197,7 +226,7 @@ async function actAsFinancePerson(billingUrl: string, r: ReconcileResult): Promi
       item.kind === 'void_not_reflected' ? 'void' : item.kind === 'delete_not_reflected' ? 'delete' : undefined;
     if (!action) continue;
     const res = await fetch(
-      `${billingUrl}/__admin/invoices/${encodeURIComponent(item.invoiceId)}/${action}?company=demo`,
+      `${billingUrl}/__admin/invoices/${encodeURIComponent(item.invoiceId)}/${action}?company=${encodeURIComponent(company)}`,
       { method: 'POST' },
     );
     if (res.ok) action === 'void' ? voided++ : deleted++;

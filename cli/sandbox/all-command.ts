@@ -84,7 +84,7 @@ function print(billing: RunningBilling, erps: RunningErp[], wiring: WebhookWirin
   for (const r of [billing, ...erps]) for (const line of r.describe()) console.log(line);
   if (wiring)
     console.log(
-      `webhooks              every ERP emulator posts its changes to ${webhookUrl(wiring)} (the worker's webhooks listener); Xero checks intent to receive every ${INTENT_RETRY_MS / 1000} s until the worker answers`,
+      `webhooks              every ERP emulator but Tally's (TallyPrime sends none: polled) posts its changes to ${webhookUrl(wiring)} (the worker's webhooks listener); Xero checks intent to receive every ${INTENT_RETRY_MS / 1000} s until the worker answers`,
     );
   console.log(`\n${sandboxConfig(billing, erps, wiring)}\n`);
 }
@@ -94,7 +94,7 @@ export function registerAllCommand(sandbox: Command, profiles: readonly SandboxP
   sandbox
     .command('all', { isDefault: true })
     .description('every emulator on consecutive ports, and a config that uses them')
-    .option('--port <n>', 'first port (billing); the ERPs take the next three', intOption('--port', 0, MAX_PORT), 4010)
+    .option('--port <n>', 'first port (billing); the ERPs take the next four', intOption('--port', 0, MAX_PORT), 4010)
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--seed <n>', 'seed of the generated data', intOption('--seed'), 1)
     .option('--records <n>', 'invoices per ERP', intOption('--records'), 500)

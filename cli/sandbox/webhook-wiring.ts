@@ -64,11 +64,11 @@ export function connectionWebhooks(w: WebhookWiring, system: string): Connection
 }
 
 /**
- * Points every ERP emulator's webhook sender at the worker's listener (`POST /__admin/webhooks`). Xero's
+ * Points every ERP emulator's webhook sender (of the vendors that send webhooks) at the worker's listener (`POST /__admin/webhooks`). Xero's
  * intent to receive fails while no worker listens; it is tried again every INTENT_RETRY_MS until one does.
  */
 export async function wireWebhooks(erps: ReadonlyArray<Running & { system: string }>, w: WebhookWiring): Promise<void> {
-  for (const erp of erps) {
+  for (const erp of erps.filter((e) => e.sendsWebhooks !== false)) {
     const res = await fetch(`${erp.url}/__admin/webhooks`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

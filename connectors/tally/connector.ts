@@ -1,4 +1,5 @@
 import type { Connector, RateBudget } from '../../src/connector/types.js';
+import { checkTally } from './streams/check.js';
 import { createClient } from './client.js';
 import { quotaProfile } from './quota-profile.js';
 import { Settings } from './settings.js';
@@ -23,6 +24,9 @@ export const connector: Connector<Settings> = {
     customers: customersStream,
   },
   rateBudget: RATE_BUDGET,
+  // Deletes leave no tombstone in Tally (README.md, "Voids and deletes"): a GUID sweep finds them.
+  sweepsDeletes: true,
+  checks: checkTally,
   quotaProfile,
   createClient,
 };

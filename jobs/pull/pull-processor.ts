@@ -9,6 +9,7 @@ import { PullPayload, QUEUES } from '../catalog.js';
 import { defineJob } from '../define-job.js';
 import { pullStream } from './pull-stream.js';
 import { readAnnounced } from './read-announced.js';
+import { sweepDeletes } from './sweep-deletes.js';
 import type { PullHelpers, PullResult, PullRun } from './types.js';
 
 /**
@@ -91,7 +92,12 @@ async function pullUnderQuotaPolicy(run: PullRun): Promise<PullResult> {
       onSlot: () => void slots++,
       lane: () => run.lane ?? 'current',
     },
-    () => (run.data.webhook ? readAnnounced(run, run.data.webhook.batch) : pullStream(run)),
+    () =>
+      run.data.webhook
+        ? readAnnounced(run, run.data.webhook.batch)
+        : run.data.deletes
+          ? sweepDeletes(run)
+          : pullStream(run),
   );
 }
 

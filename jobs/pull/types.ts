@@ -11,6 +11,7 @@ import type { LeaseKeeper } from '../../src/pipeline/lease-keeper.js';
 import type { Ledger } from '../../src/pipeline/ledger.js';
 import type { Outages } from '../../src/pipeline/outages.js';
 import type { Quarantine } from '../../src/pipeline/quarantine.js';
+import type { ScratchIdSet } from '../../src/pipeline/reconcile-state.js';
 import type { RecordLock } from '../../src/pipeline/record-lock.js';
 import type { SyncStatus } from '../../src/pipeline/sync-status.js';
 import type { WebhookEvents } from '../../src/pipeline/webhook-events.js';
@@ -40,7 +41,9 @@ export interface PullHelpers {
   connection(id: string): ConnectionHandle;
   locks: Pick<RecordLock, 'tryAcquireIncrementalPull'>;
   checkpoints: Pick<Checkpoints, 'read' | 'save' | 'getWindow' | 'setWindow'>;
-  ledger: Pick<Ledger, 'getMany' | 'markSourceDeleted'>;
+  ledger: Pick<Ledger, 'getMany' | 'markSourceDeleted' | 'scan'>;
+  /** A scratch set of ids in Redis for one run (a deletes sweep's listing of the source). */
+  scratchIds(connection: string, name: string): ScratchIdSet;
   quarantine: Pick<Quarantine, 'put' | 'clear'>;
   syncStatus: Pick<SyncStatus, 'recordSuccess' | 'recordLastError'>;
   backfillRuns: Pick<BackfillRuns, 'trackUpserts'>;

@@ -1,4 +1,5 @@
 import type { SourceRecord } from '../../src/connector/types.js';
+import { idsGone } from '../../src/pipeline/ids-gone.js';
 import type { LedgerEntry } from '../../src/pipeline/ledger.js';
 import type { ReviewEntry } from '../../src/pipeline/review-queue.js';
 import type { DriftItem } from './drift.js';
@@ -173,17 +174,6 @@ export function heldItem(
  */
 async function markIdsGone(rt: ReconcileHelpers, conn: string, ids: AsyncIterable<string[]>): Promise<void> {
   const sourceIds = rt.reconcileState.scratchSet(conn, `source-ids:${Date.now()}`);
-  try {
-    for await (const page of ids) await sourceIds.add(page);
-    await sourceIds.expireIn(3_600_000);
-    for await (const batch of rt.ledger.scan(conn, 'invoices', 1000)) {
-      const live = batch.filter(([, e]) => !e.sourceDeletedAt);
-      if (!live.length) continue;
-      const present = await sourceIds.has(live.map(([id]) => id));
-      for (const [i, [id]] of live.entries())
-        if (!present[i]) await rt.ledger.markSourceDeleted(conn, 'invoices', id, new Date().toISOString());
-    }
-  } finally {
-    await sourceIds.drop();
-  }
+  for await (const gone of idsGone(rt.ledger, sourceIds, conn, 'invoices', ids))
+    for (const id of gone) await rt.ledger.markSourceDeleted(conn, 'invoices', id, new Date().toISOString());
 }

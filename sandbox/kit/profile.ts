@@ -36,6 +36,11 @@ export interface RunningSandbox {
    * the connection's webhook secret and its schedule while webhooks are healthy.
    */
   configEntry(webhooks?: ConnectionWebhooks): string[];
+  /**
+   * False for a vendor that sends no webhooks (TallyPrime): its emulator has no `/__admin/webhooks` and its
+   * connection no `webhooks` entry. Undefined: it sends them.
+   */
+  sendsWebhooks?: boolean;
   /** What the demo does with it. */
   demo: DemoHooks;
 }
@@ -43,6 +48,12 @@ export interface RunningSandbox {
 export interface DemoHooks {
   connectionId: string;
   originSource: OriginSource;
+  /**
+   * The billing company the demo gives this connection when not its default one: an origin source every
+   * other connection of the default company already writes (billing tells invoices apart by company and
+   * origin only).
+   */
+  billingCompany?: string;
   /** Backfill range covering the generated documents. */
   from: string;
   to: string;

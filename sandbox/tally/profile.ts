@@ -2,6 +2,16 @@ import { configEntry, demoConnection, type SandboxProfile } from '../kit/profile
 
 export const TALLY_SANDBOX_CONNECTION = 'tally-sandbox';
 
+/**
+ * The sandbox's three other ERPs take the three external origins of the one billing company its config
+ * writes to, so the printed Tally connection is `OTHER` there (docs/configuration.md, "Choosing a Tally
+ * connection's originSource"). The demo gives Tally a billing company of its own instead, where it is
+ * `EXTERNAL_SYSTEM_A`.
+ */
+const SANDBOX_ORIGIN = 'OTHER';
+const DEMO_ORIGIN = 'EXTERNAL_SYSTEM_A';
+const DEMO_BILLING_COMPANY = 'demo-tally';
+
 /** The TallyPrime emulator as `erp-sync sandbox` and the demo run it. */
 export const profile: SandboxProfile = {
   name: 'tally',
@@ -28,24 +38,28 @@ export const profile: SandboxProfile = {
         `tally emulator        ${emu.url}  (${records} Sales vouchers, seed ${seed}; company "${emu.companyName}")`,
         `  no credentials (TallyPrime takes none); admin: ${emu.url}/__admin/{stats,company,changes,reset}`,
       ],
+      // TallyPrime sends no webhooks: the connection is polled (an idle poll is one request).
+      sendsWebhooks: false,
       configEntry: () =>
         configEntry({
           id: TALLY_SANDBOX_CONNECTION,
           system: 'tally',
-          originSource: 'EXTERNAL_SYSTEM_A',
+          originSource: SANDBOX_ORIGIN,
           everySeconds: 60,
-          settings: { url: emu.url, company: emu.companyName },
+          settings: { url: emu.url, company: emu.companyName, mode: 'direct' },
         }),
       demo: {
         connectionId: TALLY_SANDBOX_CONNECTION,
-        originSource: 'EXTERNAL_SYSTEM_A',
-        from: '2025-01-01',
-        to: '2026-12-31',
+        originSource: DEMO_ORIGIN,
+        billingCompany: DEMO_BILLING_COMPANY,
+        // The emulator's books: the financial year 2025-26 (new vouchers are dated in it too).
+        from: '2025-04-01',
+        to: '2026-03-31',
         connection: () =>
           demoConnection({
             id: TALLY_SANDBOX_CONNECTION,
             system: 'tally',
-            originSource: 'EXTERNAL_SYSTEM_A',
+            originSource: DEMO_ORIGIN,
             // TallyPrime serves one request at a time; the emulator has no per-minute limit.
             rateBudget: { perMinute: 100_000, concurrency: 1 },
             settings: { url: emu.url, company: emu.companyName, encoding: 'utf-16' },
@@ -66,11 +80,12 @@ export const profile: SandboxProfile = {
           return [
             `altered ${edited.length}`,
             `cancelled ${cancelled.length}`,
-            `deleted ${deleted.length} (no tombstone: found by the GUID diff)`,
+            `deleted ${deleted.length} (no tombstone: found by the deletes sweep)`,
             'created 3',
           ];
         },
-        sourceInvoices: () => emu.store.invoices().filter((v) => !v.isCancelled).length,
+        // A cancelled voucher is a void in billing, counted as the other vendors' voids are.
+        sourceInvoices: () => emu.store.invoices().length,
       },
     };
   },

@@ -128,6 +128,7 @@ export function ledgerXml(l: TallyLedger, fetch: Fetch): string {
     ['PARTYGSTIN', l.gstin],
     ['GSTREGISTRATIONTYPE', l.gstRegistrationType],
     ['GSTDUTYHEAD', l.gstDutyHead],
+    ['TAXTYPE', l.taxType],
     ['RATEOFTAXCALCULATION', l.rateOfTax === undefined ? undefined : ` ${l.rateOfTax}`],
   ];
   const address =
@@ -156,6 +157,20 @@ export function companyXml(c: TallyCompany, alterIds: { vouchers: number; master
     .map(([f, value]) => tag(f, value))
     .join('');
   return `<COMPANY NAME="${escapeXml(c.name)}">${body}</COMPANY>`;
+}
+
+/** A voucher type master: its name and the predefined type it belongs to (PARENT). */
+export function voucherTypeXml(t: { name: string; parent: string }, fetch: Fetch): string {
+  const body = (
+    [
+      ['NAME', t.name],
+      ['PARENT', t.parent],
+    ] as const
+  )
+    .filter(([f]) => fetch(f))
+    .map(([f, value]) => tag(f, value))
+    .join('');
+  return `<VOUCHERTYPE NAME="${escapeXml(t.name)}">${body}</VOUCHERTYPE>`;
 }
 
 export const ANSWER_HEAD =

@@ -10,7 +10,16 @@ import {
   type ChangeMade,
 } from '../kit/webhook-admin-routes.js';
 import { formatZodIssues } from '../kit/zod-issues.js';
-import { ANSWER_HEAD, ANSWER_TAIL, companyXml, errorXml, fetchOf, ledgerXml, voucherXml } from './render-xml.js';
+import {
+  ANSWER_HEAD,
+  ANSWER_TAIL,
+  companyXml,
+  errorXml,
+  fetchOf,
+  ledgerXml,
+  voucherTypeXml,
+  voucherXml,
+} from './render-xml.js';
 import { compileFormula, type Lookup } from './tdl-formula.js';
 import { parseCollectionRequest, parseXml, RequestError } from './tdl-request.js';
 import { StoreError, TallyStore, type GenerateOptions } from './tally-store.js';
@@ -145,6 +154,9 @@ export async function startTallyEmulator(options: TallyEmulatorOptions = {}): Pr
             computes.map((name) => [name, guidOfLedger.get(v.partyLedgerName) ?? ''] as [string, string]),
           );
       }
+    } else if (type === 'vouchertype') {
+      for (const t of store.voucherTypes())
+        if (keep((m) => ({ name: t.name, parent: t.parent })[m])) yield voucherTypeXml(t, fetch);
     } else if (type === 'ledger') {
       for (const l of [...store.ledgers()].sort((a, b) => a.alterId - b.alterId))
         if (keep(ledgerLookup(l))) yield ledgerXml(l, fetch);

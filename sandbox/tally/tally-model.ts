@@ -31,6 +31,8 @@ export interface TallyLedger {
   gstRegistrationType?: string;
   /** Duties & Taxes ledgers: "Central Tax", "State Tax", "Integrated Tax", "Cess". */
   gstDutyHead?: string;
+  /** A ledger under Duties & Taxes whose type of duty is not GST: "TDS". */
+  taxType?: string;
   /** Duties & Taxes ledgers: the rate, percent. */
   rateOfTax?: number;
 }

@@ -62,6 +62,14 @@ const pad2 = (n: number) => String(n).padStart(2, '0');
 /** Rounds half away from zero, in integer paise. */
 const roundPaise = (v: number) => Math.sign(v) * Math.round(Math.abs(v));
 
+/**
+ * TDS the customer deducts (section 194J, professional and technical services: 10 %), booked on the Sales
+ * voucher: the TDS ledger (Duties & Taxes, type of duty TDS) debited with the TDS on the value before GST
+ * (CBDT circular 23/2017), the party debited the rest, so the voucher still balances.
+ */
+const TDS_LEDGER = 'TDS Receivable 194J';
+const TDS_RATE = 10;
+
 export class TallyStore {
   readonly company = COMPANY;
   readonly changes = new ChangeFeed();
@@ -71,6 +79,8 @@ export class TallyStore {
   private altMstId = 0;
   private ledgerList: TallyLedger[] = [];
   private voucherList: TallyVoucher[] = [];
+  /** Voucher type masters: the predefined ones the books use (a type's PARENT is its predefined type). */
+  private voucherTypeList = ['Sales', 'Credit Note', 'Receipt', 'Journal'].map((name) => ({ name, parent: name }));
   private random: SeededRandom;
 
   constructor(
@@ -86,6 +96,13 @@ export class TallyStore {
   }
   vouchers(): readonly TallyVoucher[] {
     return this.voucherList;
+  }
+  voucherTypes(): ReadonlyArray<{ name: string; parent: string }> {
+    return this.voucherTypeList;
+  }
+  /** A company whose books lack a voucher type (a test's: TallyPrime keeps its predefined ones). */
+  dropVoucherType(name: string): void {
+    this.voucherTypeList = this.voucherTypeList.filter((t) => t.name !== name);
   }
   customers(): TallyLedger[] {
     return this.ledgerList.filter((l) => l.parent === 'Sundry Debtors');
@@ -159,6 +176,8 @@ export class TallyStore {
       // Each customer at least once, then at random.
       const party = i < customers.length ? customers[i]! : r.pick(customers);
       const v = this.buildSales(party, date, `KT/25-26/${String(i + 1).padStart(4, '0')}`, r.int(1, 3));
+      // Every sixth invoice to a GST-registered buyer: the buyer deducts TDS (deterministic: the seed's draws stay).
+      if (i % 6 === 4 && v.partyGstin) this.withholdTds(v);
       if (i % 10 === 7) this.cancel(v);
       invoices.push(v);
       this.voucherList.push(v);
@@ -170,6 +189,18 @@ export class TallyStore {
       if (i % 9 === 5) this.cancel(cn);
       this.voucherList.push(cn);
     }
+    // Last, so the masters and vouchers above keep the GUIDs and AlterIDs the seed gave them before TDS was added.
+    this.addLedger({ name: TDS_LEDGER, parent: 'Duties & Taxes', taxType: 'TDS', rateOfTax: TDS_RATE });
+  }
+
+  /** The buyer deducts TDS on the goods' value: a debit to the TDS ledger, the party's debit lowered by as much. */
+  private withholdTds(v: TallyVoucher): void {
+    const goods = v.inventory.reduce((s, i) => s + i.amountPaise, 0);
+    const tds = roundPaise((goods * TDS_RATE) / 100);
+    const party = v.ledgers[0]!;
+    party.amountPaise += tds;
+    party.bills = party.bills?.map((b) => ({ ...b, amountPaise: party.amountPaise }));
+    v.ledgers.push({ ledgerName: TDS_LEDGER, amountPaise: -tds });
   }
 
   private addCustomer(i: number): TallyLedger {
@@ -347,10 +378,12 @@ export class TallyStore {
       first.amountPaise = first.ratePaise * first.quantity;
       const sign = v.voucherTypeName === 'Sales' ? 1 : -1;
       const bills = v.ledgers[0]!.bills;
+      const withheld = v.ledgers.some((l) => l.ledgerName === TDS_LEDGER);
       const ledgers = this.taxLedgers(v.inventory, v.placeOfSupply === this.company.stateName, sign);
       ledgers[0]!.ledgerName = v.partyLedgerName;
-      if (bills) ledgers[0]!.bills = bills.map((b) => ({ ...b, amountPaise: ledgers[0]!.amountPaise }));
       v.ledgers = ledgers;
+      if (withheld) this.withholdTds(v);
+      if (bills) ledgers[0]!.bills = bills.map((b) => ({ ...b, amountPaise: ledgers[0]!.amountPaise }));
     }
     v.alterId = this.nextAlter('voucher');
     this.emit(this.entityOf(v), 'edit', v.guid);

@@ -146,6 +146,24 @@ export interface Connector<Settings = unknown> {
    * the connection's `fields` rules against (src/connector/field-catalog.ts).
    */
   fieldCatalog?: import('./field-catalog.js').ReadFieldCatalog<ReadContext<Settings>>;
+  /**
+   * True when the vendor's deletes leave no trace a read or a feed could see (TallyPrime): the worker lists
+   * every id of each stream with `listIds` on `schedule.deletesEverySeconds` (jobs/pull/sweep-deletes.ts).
+   */
+  sweepsDeletes?: boolean;
+  /**
+   * What `erp-sync check` asks of this vendor besides a token and one page of each stream (TallyPrime: the
+   * company loaded, its voucher types, its tax ledgers). A request that fails throws, reported by its error class.
+   */
+  checks?(ctx: ReadContext<Settings>): Promise<VendorCheck[]>;
+}
+
+/** One vendor-specific check's outcome (operations/check-connection.ts prints it like every check). */
+export interface VendorCheck {
+  check: string;
+  status: 'ok' | 'failed' | 'skipped';
+  detail: string;
+  fix?: string;
 }
 
 export interface CreateClientOptions<Settings> {

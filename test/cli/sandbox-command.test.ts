@@ -11,7 +11,7 @@ describe('erp-sync sandbox (the command)', () => {
   it('given an unknown emulator name, when sandbox runs, then exit 2 naming it and the choices', async () => {
     const r = await runCli(['sandbox', 'frob']);
     expect(expectOneLineError(r)).toBe(
-      'erp-sync: unknown sandbox "frob"; choose one of all, billing, zoho-books, quickbooks, xero',
+      'erp-sync: unknown sandbox "frob"; choose one of all, billing, zoho-books, quickbooks, xero, tally',
     );
   });
 
@@ -25,11 +25,11 @@ describe('erp-sync sandbox (the command)', () => {
     }
   });
 
-  it('given sandbox all with --port 65535, when the ERPs would take the next three ports, then exit 2 naming the highest first port', async () => {
+  it('given sandbox all with --port 65535, when the ERPs would take the next four ports, then exit 2 naming the highest first port', async () => {
     const r = await runCli(['sandbox', 'all', '--port', '65535']);
     const line = expectOneLineError(r);
-    expect(line).toContain('--port 65535: the sandbox uses ports 65535 to 65538');
-    expect(line).toContain('use at most 65532');
+    expect(line).toContain('--port 65535: the sandbox uses ports 65535 to 65539');
+    expect(line).toContain('use at most 65531');
   });
 
   it('given the port is in use, when sandbox billing starts on it, then exit 2 saying so and which flag chooses another', async () => {

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { validateSettings } from '../../connectors/registry.js';
+import { parseConfig } from '../../src/config.js';
 import { spawnCli, type RunningCli } from '../support/cli.js';
 import { admin, validHmac, WebhookReceiver } from '../sandbox/webhooks/webhook-receiver.js';
 
@@ -34,6 +37,20 @@ describe('erp-sync sandbox (all) and webhooks', () => {
     for (const system of ['zoho-books', 'quickbooks', 'xero'])
       expect(output).toContain(`    webhooks:\n      secret: ${secret(system)}\n`);
     expect(output).toMatch(/schedule: \{ everySeconds: \d+, withWebhooksEverySeconds: 3600 \}/);
+  });
+
+  it('given the sandbox runs, then its config has a Tally connection (OTHER, direct mode, no webhooks) the worker accepts, pointing at the Tally emulator', async () => {
+    const printed = output.slice(output.indexOf('# erp-sync config'));
+    const config = parseConfig(parseYaml(printed), {}, validateSettings, 'printed config');
+    const tally = config.connections.find((c) => c.system === 'tally')!;
+    expect(tally).toMatchObject({ id: 'tally-sandbox', originSource: 'OTHER' });
+    expect(tally.webhooks).toBeUndefined();
+    expect(tally.settings).toMatchObject({ mode: 'direct', url: origin('tally'), company: 'Kaveri Tooling Pvt Ltd' });
+    // Every other connection has an external origin of its own in the same billing company.
+    const others = config.connections.filter((c) => c !== tally).map((c) => c.originSource);
+    expect(new Set(others)).toEqual(new Set(['EXTERNAL_SYSTEM_A', 'EXTERNAL_SYSTEM_B', 'EXTERNAL_SYSTEM_C']));
+    const stats = (await (await fetch(`${origin('tally')}/__admin/stats`)).json()) as { invoices: number };
+    expect(stats.invoices).toBe(5);
   });
 
   it('given the worker listening, when each ERP changes an invoice, then each delivery arrives signed as its vendor signs', async () => {

@@ -28,8 +28,9 @@ import { adjustmentsOf, amountsOf } from './totals.js';
  * - A cancelled voucher (ISCANCELLED Yes) keeps its number and party and loses its amounts: it maps with
  *   zero amounts and status "cancelled" (lifecycle void), never as a delete.
  * - IRN travels as irnNumber; the e-invoice acknowledgement (IRNACKNO, IRNACKDATE) in metaData.
- * - Tally's bills say what a receipt settled, not the invoice: paid and adjusted amounts are not read
- *   here (0); credit notes are synced with the invoices they settle (appliedToInvoices).
+ * - Tally's bills say what a receipt settled, not the invoice: paid amounts are not read here (0); the
+ *   adjusted amount is the TDS the customer withheld on the voucher; credit notes are synced with the
+ *   invoices they settle (appliedToInvoices).
  */
 export function toInvoice(record: SourceRecord, ctx: MapContext): MapResult<BillingBody> {
   return mapping((s) => {
@@ -51,7 +52,8 @@ export function toInvoice(record: SourceRecord, ctx: MapContext): MapResult<Bill
       ...(date ? { invoiceDate: { date } } : {}),
       invoiceSubtotal: wireAmount(s, a.subtotal, currency, 'ALLINVENTORYENTRIES.LIST'),
       invoiceTax: a.tax,
-      invoiceAdjustedAmount: 0,
+      // TDS the customer withheld is settled, not cash (totals.ts): outstanding = the party's entry.
+      invoiceAdjustedAmount: wireAmount(s, a.tds, currency, 'TDS'),
       invoicePaidAmount: 0,
       invoiceTotal: wireAmount(s, a.total, currency, 'PARTYLEDGERNAME'),
       ...(nonBlank(v.PARTYLEDGERNAME) ? { customerName: nonBlank(v.PARTYLEDGERNAME)! } : {}),

@@ -9,7 +9,7 @@
 export interface CollectionSpec {
   /** The collection's name (also the request's ID). */
   id: string;
-  type: 'Voucher' | 'Ledger' | 'Company';
+  type: 'Voucher' | 'Ledger' | 'Company' | 'VoucherType';
   company: string;
   fetch: readonly string[];
   /** Formulae every object must satisfy (Tally ANDs a collection's filters). */

@@ -57,7 +57,10 @@ describe('Tally mapping', () => {
       if (body.kind !== 'invoice') throw new Error('not an invoice');
       const inv = body.invoice;
       const gst = inv.invoiceTax?.gstTax;
-      expect(inv.invoiceTotal, v.voucherNumber).toBe(rupees(0 - v.ledgers[0]!.amountPaise));
+      // The invoice's value: what the party owes plus the TDS it withheld (a debit to the TDS ledger).
+      const withheld = 0 - ledgerSum(v, 'TDS Receivable');
+      expect(inv.invoiceTotal, v.voucherNumber).toBe(rupees(withheld - v.ledgers[0]!.amountPaise));
+      expect(inv.invoiceAdjustedAmount).toBe(rupees(withheld));
       expect(inv.invoiceSubtotal).toBe(rupees(v.inventory.reduce((s, i) => s + i.amountPaise, 0)));
       expect(gst?.cgst ?? 0).toBe(rupees(ledgerSum(v, 'Output CGST')));
       expect(gst?.sgst ?? 0).toBe(rupees(ledgerSum(v, 'Output SGST')));
@@ -75,6 +78,37 @@ describe('Tally mapping', () => {
       expect(inv.irnNumber).toBe(v.irn);
       if (v.isCancelled) expect([inv.invoiceTotal, inv.metaData?.sourceStatus]).toEqual([0, 'cancelled']);
     }
+  });
+
+  it("given Sales vouchers on which the buyer deducted TDS, when mapped, then tdsTax is the TDS ledger's amount at its rate, it is adjusted (settled), and billing's outstanding is the party's entry, to the paisa", () => {
+    const withTds = emu.store.invoices().filter((v) => !v.isCancelled && ledgerSum(v, 'TDS Receivable') !== 0);
+    expect(withTds.length).toBeGreaterThan(2);
+    for (const v of withTds) {
+      const inv = mapped('invoices', v);
+      if (inv.kind !== 'invoice') throw new Error('not an invoice');
+      const tdsPaise = -ledgerSum(v, 'TDS Receivable');
+      const goods = v.inventory.reduce((s, i) => s + i.amountPaise, 0);
+      // 194J: 10 % of the value before GST, to the paisa.
+      expect(tdsPaise, v.voucherNumber).toBe(Math.round(goods / 10));
+      expect(inv.invoice.invoiceTax?.tdsTax).toEqual({ tds: rupees(tdsPaise), tdsRate: 10 });
+      expect(inv.invoice.invoiceTax?.tds).toBe(rupees(tdsPaise));
+      expect(inv.invoice.createInvoiceAdjustments?.some((a) => /tds/i.test(a.name ?? ''))).toBeFalsy();
+      const outstanding = Math.round(
+        (inv.invoice.invoiceTotal - inv.invoice.invoicePaidAmount! - inv.invoice.invoiceAdjustedAmount!) * 100,
+      );
+      expect(outstanding).toBe(-v.ledgers[0]!.amountPaise);
+    }
+  });
+
+  it('given a TDS entry a paisa off, when mapped, then AMOUNTS_INCONSISTENT: the TDS entry counts in the balance', () => {
+    const v = emu.store.invoices().find((x) => !x.isCancelled && ledgerSum(x, 'TDS Receivable') !== 0)!;
+    const record = structuredClone(read.invoices.find((r) => r.id === v.guid)!);
+    const entries = (record.raw as { 'LEDGERENTRIES.LIST': Array<{ LEDGERNAME: string; AMOUNT: string }> })[
+      'LEDGERENTRIES.LIST'
+    ];
+    const tds = entries.find((e) => e.LEDGERNAME.startsWith('TDS Receivable'))!;
+    tds.AMOUNT = (Number(tds.AMOUNT) - 0.01).toFixed(2);
+    expect(tally.streams.invoices.map(record, mapCtx)).toMatchObject({ ok: false, reason: 'AMOUNTS_INCONSISTENT' });
   });
 
   it('given a Credit Note voucher against an invoice, when mapped, then it settles that invoice by number for its whole amount', () => {
