@@ -4,6 +4,7 @@ import { createClient } from './client.js';
 import { Settings } from './settings.js';
 import { quotaProfile } from './quota-profile.js';
 import { webhooks } from './webhooks.js';
+import { documents } from './documents.js';
 import { creditNotesStream } from './streams/credit-notes.js';
 import { customersStream } from './streams/customers.js';
 import { invoicesStream } from './streams/invoices.js';
@@ -31,4 +32,5 @@ export const connector: Connector<Settings> = {
   createClient,
   authorization,
   webhooks,
+  documents,
 };

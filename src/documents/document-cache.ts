@@ -63,3 +63,9 @@ export class DocumentCache {
     this.bytes -= h.file.body.length;
   }
 }
+
+/**
+ * The worker's cache of served documents: five minutes (a person opening a PDF twice, billing fetching it
+ * to show and then to store) within 32 MiB (a few hundred invoices' PDFs at a typical 50–100 KiB).
+ */
+export const DOCUMENT_CACHE = { ttlMs: 5 * 60_000, maxBytes: 32 * 1024 * 1024 } as const;
