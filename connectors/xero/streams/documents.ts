@@ -1,4 +1,4 @@
-import type { ConnectorDocuments } from '../../src/connector/types.js';
+import type { ConnectorDocuments } from '../../../src/connector/types.js';
 
 /**
  * The PDF of a sales invoice or credit note as Xero renders it: the same `GET /Invoices/{InvoiceID}` and

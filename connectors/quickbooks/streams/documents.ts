@@ -1,4 +1,4 @@
-import type { ConnectorDocuments } from '../../src/connector/types.js';
+import type { ConnectorDocuments } from '../../../src/connector/types.js';
 
 /**
  * The PDF of an invoice or credit memo, as QuickBooks Online renders it with the company's custom form
