@@ -44,7 +44,10 @@ describe('document links: QuickBooks and Xero invoices link billing to their PDF
     h = await startHarness({
       name: 'document-links',
       invoices: 8,
-      connections: [{ system: 'quickbooks' }, { system: 'xero' }],
+      connections: [
+        { system: 'quickbooks', emulator: { creditMemos: 3 }, entities: ['customers', 'invoices', 'credit-notes'] },
+        { system: 'xero' },
+      ],
       httpSettings: { publicUrl: PUBLIC_URL, documentLinkKey: KEY },
     });
     h.startWorkers(['pull', 'upsert', 'backfill']);
@@ -112,6 +115,22 @@ describe('document links: QuickBooks and Xero invoices link billing to their PDF
       expect(await slotsTaken()).toBe(1);
     },
   );
+
+  it('given QuickBooks credit memos synced, then each credit note in billing carries its signed link, and opening it serves the credit memo’s PDF', async () => {
+    const c = h.connections.find((x) => x.system === 'quickbooks')!;
+    const notes = [...h.billing.store.company(c.company).creditNotes.values()];
+    expect(notes.length).toBeGreaterThan(0);
+    for (const note of notes) {
+      expect(note.attachments.map((a) => a.purpose)).toEqual(['CREDITNOTE_FOR_BUYER']);
+      const url = note.attachments[0]!.url;
+      expect(url).toMatch(/\/credit-note-[\w-]+\.pdf$/);
+      const ref = verifyDocumentToken(KEY, url.split('/')[5]!);
+      expect(ref).toMatchObject({ connection: c.id, entity: 'credit-notes' });
+      const res = await fetch(url.replace(PUBLIC_URL, base));
+      expect(res.status).toBe(200);
+      expect(Buffer.from(await res.arrayBuffer()).toString('latin1')).toContain(`CreditMemo `);
+    }
+  });
 
   it('given a tampered token, another key’s token or garbage, when opened, then 404 and no vendor call', async () => {
     const a = linkOf('quickbooks');
