@@ -32,7 +32,8 @@ export function classifyRecord(
  * | the mapping / the ledger entry                  | decision     | what the pull does                                |
  * |-------------------------------------------------|--------------|---------------------------------------------------|
  * | the record did not map (already quarantined)    | `unmappable` | counts it as quarantined                          |
- * | the ledger holds this content hash              | `unchanged`  | skips it, clears its quarantine entry             |
+ * | the ledger holds this content hash (and the     | `unchanged`  | skips it, clears its quarantine entry             |
+ * | document link, when the record has one)         |              |                                                   |
  * | the ledger holds a newer version                | `stale`      | skips it                                          |
  * | anything else                                   | `enqueue`    | an upsert job; `repair`: under a fresh job id     |
  *
@@ -44,11 +45,13 @@ export type MappedDecision =
 
 export function classifyMapped(
   record: Pick<SourceRecord, 'version'>,
-  known: Pick<LedgerEntry, 'hash' | 'version'> | undefined,
-  mapped: { ok: false } | { ok: true; hash: string },
+  known: Pick<LedgerEntry, 'hash' | 'version' | 'attachmentUrl'> | undefined,
+  mapped: { ok: false } | { ok: true; hash: string; data?: { documentUrl?: string } },
 ): MappedDecision {
   if (!mapped.ok) return { kind: 'unmappable' };
-  if (known && known.hash === mapped.hash) return { kind: 'unchanged' };
+  // A link billing does not hold yet (links just turned on, or a rotated key) is a change of its own.
+  const link = mapped.data?.documentUrl;
+  if (known && known.hash === mapped.hash && (!link || known.attachmentUrl === link)) return { kind: 'unchanged' };
   if (known && known.version > record.version) return { kind: 'stale' };
   return { kind: 'enqueue', repair: Ledger.repairRequested(known) };
 }
