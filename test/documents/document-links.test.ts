@@ -182,3 +182,39 @@ describe('document links: QuickBooks and Xero invoices link billing to their PDF
     expect(pdfCalls(a)).toBe(calls);
   });
 });
+
+describe('document links turned on after a sync', () => {
+  it('given QuickBooks invoices synced while http.publicUrl was unset, when a reload sets it and the history is read again, then each invoice gets its link once, and reading it again attaches nothing more', async () => {
+    const h = await startHarness({
+      name: 'document-links-later',
+      invoices: 5,
+      connections: [{ system: 'quickbooks' }],
+      httpSettings: { documentLinkKey: KEY },
+    });
+    try {
+      const c = h.connections[0]!;
+      const invoices = () => h.invoicesOf(c.company);
+      const attachments = () => invoices().flatMap((i) => i.attachments);
+      h.startWorkers(['pull', 'upsert', 'backfill']);
+      await h.waitForBackfill((await h.backfill({ connectionId: c.id })).runId);
+      expect(invoices().length).toBeGreaterThan(0);
+      expect(attachments()).toEqual([]);
+
+      const raw = { ...h.rawConfig, http: { ...h.rawConfig.http, publicUrl: PUBLIC_URL } };
+      const outcome = await reloadConfig(h.rt, [], async () =>
+        parseConfig(raw, h.secretEnv, validateSettings, 'document-links-later reload'),
+      );
+      expect(outcome.result).toBe('ok');
+      await h.waitForBackfill((await h.backfill({ connectionId: c.id, restart: true })).runId);
+      expect(invoices().every((i) => i.attachments.length === 1)).toBe(true);
+      expect(attachments().every((a) => verifyDocumentToken(KEY, a.url.split('/')[5]!)?.connection === c.id)).toBe(
+        true,
+      );
+
+      await h.waitForBackfill((await h.backfill({ connectionId: c.id, restart: true })).runId);
+      expect(attachments().length).toBe(invoices().length);
+    } finally {
+      await h.close();
+    }
+  }, 180_000);
+});

@@ -102,7 +102,7 @@ describe('a record a pull mapped (classifyMapped)', () => {
       '2026-03-02T10:00:00.000Z',
       written,
       { ok: true, hash: 'h1', data: { documentUrl: 'https://sync.example.test/documents/v1/a.b/invoice-1.pdf' } },
-      { kind: 'enqueue', repair: false },
+      { kind: 'enqueue', repair: true },
     ],
     [
       'an older version with other content',
