@@ -28,6 +28,8 @@ const UNIT_TESTS = [
   'test/auth/token-expiry.test.ts',
   'test/auth/token-key.test.ts',
   'test/auth/token-sealer.test.ts',
+  'test/documents/document-cache.test.ts',
+  'test/documents/document-link-token.test.ts',
   'test/billing/billing-target.test.ts',
   'test/billing/error-table.test.ts',
   'test/cli/parse-args.test.ts',

@@ -1,3 +1,4 @@
+import { documentLinkerFor } from '../src/documents/document-links.js';
 import type { BackfillHelpers } from '../jobs/backfill/types.js';
 import { type BillingCompanyGuard, billingCompanyGuardOf } from '../jobs/admission/billing-company-guard.js';
 import { billingBreaker, type BillingOutageHelpers } from '../jobs/admission/billing-outage.js';
@@ -132,6 +133,8 @@ function pullHelpers(rt: Runtime, { connectionSlots, gate, connectionIds }: Shar
     queues: { upsert: rt.queues.upsert },
     webhookEvents: rt.webhookEvents,
     webhookHealth: rt.webhookHealth,
+    // Read at each use: a config reload may set or change http.publicUrl.
+    documentLinker: (connection) => documentLinkerFor(rt.config.http, connection),
   };
 }
 
@@ -193,6 +196,7 @@ function reconcileHelpers(
     inFlight: rt.inFlight,
     backfillRuns: rt.backfillRuns,
     recordHistory: rt.recordHistory,
+    documentLinker: (connection) => documentLinkerFor(rt.config.http, connection),
     sweep: (connection) => sweepInFlight(sweep, connection),
     history: {
       logger,

@@ -1,3 +1,5 @@
+import express from 'express';
+import { documentRoutesOf } from './document-routes.js';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../src/config.js';
 import { credentialsStatus } from '../src/auth/credentials-status.js';
@@ -296,25 +298,34 @@ async function startListeners(
 }
 
 /**
- * The routes the HTTP server serves after its own, each authenticating its requests itself: the queue
- * UI (/admin/queues, behind the admin token), the Tally agent's batches (app/agent-ingress.ts). Routes served on the same port are added here.
+ * The routes the HTTP server serves after its own, each authenticating its requests itself: document
+ * links (/documents/v1, a signed token each), the Tally agent's batches (app/agent-ingress.ts, the agent's
+ * credential), the API, the console and the queue UI (/admin/queues, behind the admin token). Routes
+ * served on the same port are added here.
  */
 function httpRoutes(rt: Runtime, config: AppConfig): NonNullable<HttpServerOptions['extra']> {
-  return withAgentIngress(
-    rt,
-    withApi(
+  const app = express();
+  app.disable('x-powered-by');
+  // Document links carry their own credential (the signed token): before the API's and the console's auth.
+  app.use(documentRoutesOf(rt));
+  app.use(
+    withAgentIngress(
       rt,
-      withConsole(
+      withApi(
         rt,
-        queueUi({
-          queues: Object.values(rt.queues),
-          adminToken: config.http.adminToken,
-          trustedProxies: () => rt.config.http.trustedProxies,
-          guard: credentialGuardOf(rt),
-        }),
+        withConsole(
+          rt,
+          queueUi({
+            queues: Object.values(rt.queues),
+            adminToken: config.http.adminToken,
+            trustedProxies: () => rt.config.http.trustedProxies,
+            guard: credentialGuardOf(rt),
+          }),
+        ),
       ),
     ),
   );
+  return app;
 }
 
 /** /readyz: Redis (answers, will not evict, billing not marked down) and the workers running. */

@@ -1,3 +1,4 @@
+import { documentLinksOffReason } from '../src/documents/document-links.js';
 import { credentialsStatus } from '../src/auth/credentials-status.js';
 import { tokenKeyOf } from '../src/auth/token-key.js';
 import type { SystemName } from '../src/connector/types.js';
@@ -155,6 +156,7 @@ export async function checkConnection(
     await checkSchedule(run, reads.lookups),
     ...(reads.readOk ? await checkFirstSync(run, options.firstSync) : []),
     ...(await checkBillingKeys(run)),
+    ...checkPdfLinks(run),
   ];
   return { id, system: run.handle.config.system, ok: checks.every((x) => x.status !== 'failed'), checks };
 }
@@ -429,6 +431,20 @@ async function checkBillingKeys({ handle, signal, now }: CheckRun): Promise<Chec
       );
   }
   return checks;
+}
+
+/**
+ * Whether billing gets links to the vendor's PDFs (a vendor that serves them only: QuickBooks, Xero):
+ * a setting, not a call, so never a failure; `skipped` says which setting is missing.
+ */
+function checkPdfLinks({ rt, handle }: CheckRun): CheckResult[] {
+  if (!handle.connector.documents) return [];
+  const off = documentLinksOffReason(rt.config.http);
+  if (off)
+    return [{ check: 'PDF links', status: 'skipped', detail: `no links to the vendor's PDFs in billing: ${off}` }];
+  if (!handle.billing.canAttach)
+    return [{ check: 'PDF links', status: 'skipped', detail: 'no attachment key: the links are not attached' }];
+  return [{ check: 'PDF links', status: 'ok', detail: `signed links on ${rt.config.http.publicUrl}` }];
 }
 
 function billingFailure(check: string, err: unknown, setting: string): CheckResult {

@@ -305,6 +305,15 @@ export const AppConfig = z.strictObject({
        */
       publicUrl: optional(z.url({ protocol: /^https?$/ })),
       /**
+       * The key document links are signed with (src/documents/document-link-token.ts): with `publicUrl`, the
+       * QuickBooks and Xero invoices and credit notes synced to billing carry a link to their PDF on this
+       * worker (`<publicUrl>/documents/v1/…`). A secret: set it from the environment. Changing it revokes
+       * every link given out (docs/operations.md, "Document links"). @defaultValue none (no links)
+       */
+      documentLinkKey: optional(
+        z.string().min(32, 'use at least 32 characters (a long random value, e.g. `openssl rand -base64 32`)'),
+      ),
+      /**
        * Reverse proxies in front of the worker (addresses or CIDR ranges): from these peers only, the
        * console's sign-in limiter counts the client address X-Forwarded-For names (src/http/client-address.ts);
        * from any other peer, the peer's own address; the queue UI believes X-Forwarded-Proto from these only.

@@ -79,6 +79,29 @@ describe('config', () => {
     );
   });
 
+  it('given http.documentLinkKey from the environment, then a short key is refused at its path without its value, an empty one means unset, and a long one is kept', () => {
+    expect(
+      problems(
+        { ...minimal, http: { documentLinkKey: '${LINK_KEY}' } },
+        { BILLING_API_KEY: 'k', LINK_KEY: 'CANARY-short' },
+      ),
+    ).toContainEqual(expect.stringMatching(/^http\.documentLinkKey: use at least 32 characters/));
+    expect(
+      problems(
+        { ...minimal, http: { documentLinkKey: '${LINK_KEY}' } },
+        { BILLING_API_KEY: 'k', LINK_KEY: 'CANARY-short' },
+      ).join(''),
+    ).not.toContain('CANARY');
+    const unset = parseConfig({ ...minimal, http: { documentLinkKey: '${LINK_KEY:-}' } }, { BILLING_API_KEY: 'k' });
+    expect(unset.http.documentLinkKey).toBeUndefined();
+    const key = 'k'.repeat(32);
+    const set = parseConfig(
+      { ...minimal, http: { documentLinkKey: '${LINK_KEY}' } },
+      { BILLING_API_KEY: 'k', LINK_KEY: key },
+    );
+    expect(set.http.documentLinkKey).toBe(key);
+  });
+
   it('given a parsed config, then it is frozen', () => {
     const c = parseConfig(minimal, { BILLING_API_KEY: 'k' });
     expect(Object.isFrozen(c.billing)).toBe(true);

@@ -5,6 +5,7 @@ import { createClient } from './client.js';
 import { Settings } from './settings.js';
 import { quotaProfile } from './quota-profile.js';
 import { webhooks } from './webhooks.js';
+import { documents } from './streams/documents.js';
 import { creditNotesStream } from './streams/credit-notes.js';
 import { customersStream } from './streams/customers.js';
 import { invoicesStream } from './streams/invoices.js';
@@ -33,4 +34,5 @@ export const connector: Connector<Settings> = {
   authorization,
   webhooks,
   fieldCatalog: qboFieldCatalog,
+  documents,
 };

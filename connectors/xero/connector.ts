@@ -6,6 +6,7 @@ import { createClient } from './client.js';
 import { Settings, TIER_DAILY_CALLS } from './settings.js';
 import { quotaProfile } from './quota-profile.js';
 import { webhooks } from './webhooks.js';
+import { documents } from './streams/documents.js';
 import { creditNotesStream } from './streams/credit-notes.js';
 import { customersStream } from './streams/customers.js';
 import { invoicesStream } from './streams/invoices.js';
@@ -36,4 +37,5 @@ export const connector: Connector<Settings> = {
   authorization,
   webhooks,
   fieldCatalog: xeroFieldCatalog,
+  documents,
 };

@@ -32,7 +32,9 @@ export function classifyRecord(
  * | the mapping / the ledger entry                  | decision     | what the pull does                                |
  * |-------------------------------------------------|--------------|---------------------------------------------------|
  * | the record did not map (already quarantined)    | `unmappable` | counts it as quarantined                          |
- * | the ledger holds this content hash              | `unchanged`  | skips it, clears its quarantine entry             |
+ * | the ledger holds this content hash (and the     | `unchanged`  | skips it, clears its quarantine entry             |
+ * | document link, when the record has one)         |              |                                                   |
+ * | this content, with a link the ledger lacks      | `enqueue`    | an upsert job under a fresh id (`repair`)         |
  * | the ledger holds a newer version                | `stale`      | skips it                                          |
  * | anything else                                   | `enqueue`    | an upsert job; `repair`: under a fresh job id     |
  *
@@ -44,11 +46,17 @@ export type MappedDecision =
 
 export function classifyMapped(
   record: Pick<SourceRecord, 'version'>,
-  known: Pick<LedgerEntry, 'hash' | 'version'> | undefined,
-  mapped: { ok: false } | { ok: true; hash: string },
+  known: Pick<LedgerEntry, 'hash' | 'version' | 'attachmentUrl'> | undefined,
+  mapped: { ok: false } | { ok: true; hash: string; data?: { documentUrl?: string } },
 ): MappedDecision {
   if (!mapped.ok) return { kind: 'unmappable' };
-  if (known && known.hash === mapped.hash) return { kind: 'unchanged' };
+  if (known && known.hash === mapped.hash) {
+    const link = mapped.data?.documentUrl;
+    if (!link || known.attachmentUrl === link) return { kind: 'unchanged' };
+    // A link billing does not hold yet (links just turned on, a rotated key) is a change of its own, under a
+    // fresh job id: the content's job id is the completed write's, which BullMQ would ignore as a duplicate.
+    if (known.version <= record.version) return { kind: 'enqueue', repair: true };
+  }
   if (known && known.version > record.version) return { kind: 'stale' };
   return { kind: 'enqueue', repair: Ledger.repairRequested(known) };
 }

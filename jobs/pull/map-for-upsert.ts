@@ -1,6 +1,7 @@
 import type { EntityName } from '../../src/connector/entities.js';
 import type { MapContext, SourceRecord, Stream } from '../../src/connector/types.js';
 import type { Metrics } from '../../src/observability/metrics.js';
+import type { DocumentLinker } from '../../src/documents/document-links.js';
 import { contentHash } from '../../src/pipeline/content-hash.js';
 import type { Quarantine } from '../../src/pipeline/quarantine.js';
 import type { UpsertPayload } from '../catalog.js';
@@ -12,10 +13,15 @@ import { reconcileFields } from './reconcile-fields.js';
  * comes back with its content hash and the upsert payload that carries it.
  */
 export async function mapForUpsert(
-  rt: { metrics: Metrics; quarantine: Pick<Quarantine, 'put'> },
+  rt: {
+    metrics: Metrics;
+    quarantine: Pick<Quarantine, 'put'>;
+    /** The connection's document links while the worker gives them (absent: none). */
+    documentLinker?(connection: string): DocumentLinker | undefined;
+  },
   conn: string,
   entity: EntityName,
-  stream: Pick<Stream<any>, 'map'>,
+  stream: Pick<Stream<any>, 'map' | 'documentUrl'>,
   record: SourceRecord<any>,
   mapCtx: MapContext,
 ): Promise<{ ok: true; hash: string; data: UpsertPayload } | { ok: false; reason: string; message: string }> {
@@ -51,13 +57,7 @@ export async function mapForUpsert(
       sourceLifecycle: record.lifecycle,
       body,
       fields: reconcileFields(body),
-      documentUrl: documentUrlOf(record.raw),
+      documentUrl: stream.documentUrl?.(record, rt.documentLinker?.(conn)),
     },
   };
-}
-
-/** A shareable document link, where the ERP gives one (Zoho invoice_url). */
-function documentUrlOf(raw: unknown): string | undefined {
-  const r = raw as { invoice_url?: unknown } | undefined;
-  return typeof r?.invoice_url === 'string' && /^https?:\/\//.test(r.invoice_url) ? r.invoice_url : undefined;
 }

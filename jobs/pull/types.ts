@@ -1,3 +1,4 @@
+import type { DocumentLinker } from '../../src/documents/document-links.js';
 import type { Job, Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../../src/config.js';
@@ -54,6 +55,8 @@ export interface PullHelpers {
   /** What webhook deliveries announced: a targeted read's batch, and what the safety-net pull checks against. */
   webhookEvents?: Pick<WebhookEvents, 'claim' | 'finish' | 'unannounced'>;
   webhookHealth?: Pick<WebhookHealth, 'noteSafetyNetPull' | 'read'>;
+  /** The connection's document links, read at each use (`http.publicUrl` reloads); absent or undefined: none. */
+  documentLinker?(connection: string): DocumentLinker | undefined;
 }
 
 export interface PullResult {

@@ -1,3 +1,4 @@
+import type { DocumentLinker } from '../../src/documents/document-links.js';
 import { randomUUID } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
@@ -63,6 +64,8 @@ export interface RepairByIdHelpers {
   queues: { upsert: Pick<Queue, 'addBulk'> };
   /** Each re-enqueued record's history gets a `repaired` entry (absent: none kept). */
   recordHistory?: Pick<RecordHistory, 'appendMany'>;
+  /** The connection's document links (absent or undefined: none). */
+  documentLinker?(connection: string): DocumentLinker | undefined;
 }
 
 /**

@@ -39,6 +39,7 @@ export interface ReconcileHelpers {
   inFlight: RepairByIdHelpers['inFlight'];
   backfillRuns: RepairByIdHelpers['backfillRuns'];
   recordHistory?: RepairByIdHelpers['recordHistory'];
+  documentLinker?: RepairByIdHelpers['documentLinker'];
   /**
    * The in-flight sweep of the connection (jobs/sweep/sweep-processor.ts): a reconcile checks the records still on their
    * way to billing, not only billing's window. The worker's reconcile job and the CLI pass it.

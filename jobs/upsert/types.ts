@@ -23,7 +23,13 @@ import type { ReviewHelpers } from './hold-for-review.js';
 
 export type UpsertBillingClient = Pick<
   BillingClient,
-  'upsertInvoice' | 'upsertCreditNote' | 'addInvoiceAttachment' | 'searchCustomers' | 'createCustomer' | 'listInvoices'
+  | 'upsertInvoice'
+  | 'upsertCreditNote'
+  | 'addInvoiceAttachment'
+  | 'addCreditNoteAttachment'
+  | 'searchCustomers'
+  | 'createCustomer'
+  | 'listInvoices'
 >;
 
 /** What an upsert job uses, and nothing else (built by makeJobHelpers). */

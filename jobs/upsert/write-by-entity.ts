@@ -30,6 +30,16 @@ export async function writeByEntity(
     const creditNote = body.creditNote;
     await awaitAppliedInvoices(run, creditNote);
     await billing.upsertCreditNote(creditNote, { signal });
+    if (run.needsAttachment) {
+      await billing.addCreditNoteAttachment(
+        {
+          creditNoteNumber: creditNote.creditNoteNumber,
+          attachmentUrl: run.data.documentUrl!,
+          attachmentPurpose: 'CREDITNOTE_FOR_BUYER',
+        },
+        { signal },
+      );
+    }
     return { billingId: creditNote.creditNoteId, number: creditNote.creditNoteNumber };
   }
   return { billingId: body.customer.buyerId };

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { minimalPdf } from '../kit/minimal-pdf.js';
 import { type RouteContext, type RouteResult, Router } from '../kit/router.js';
 import { cdcRoute } from './cdc-route.js';
 import { withCustomFieldsFor } from './custom-field-view.js';
@@ -12,6 +13,7 @@ import { parseQuery, QueryError } from './query-parser.js';
  *   GET  /v3/company/:realmId/query?query=…&minorversion=75   (POST with Content-Type application/text too)
  *   GET  /v3/company/:realmId/cdc?entities=…&changedSince=…
  *   GET  /v3/company/:realmId/invoice/:id   (creditmemo/:id, customer/:id)
+ *   GET  /v3/company/:realmId/invoice/:id/pdf   (creditmemo/:id/pdf: the document as application/pdf)
  *   POST /oauth2/v1/tokens/bearer   (refresh_token and authorization_code grants)
  *   GET  /connect/oauth2               (appcenter.intuit.com's authorize page: the consent form)
  * Every API call: a valid Bearer token (lowercase 401 3200), the path's realm must be the sandbox company
@@ -24,6 +26,8 @@ import { parseQuery, QueryError } from './query-parser.js';
 export const QBO_DECISION_PATH = '/connect/oauth2/decision';
 
 const READ_ONE: Record<string, string> = { invoice: 'Invoice', creditmemo: 'CreditMemo', customer: 'Customer' };
+/** The entities QuickBooks renders as PDF (of those the sandbox holds). */
+const PDF_OF: Record<string, string> = { invoice: 'Invoice', creditmemo: 'CreditMemo' };
 
 export function vendorRouter(state: EmulatorState): Router {
   const api =
@@ -93,12 +97,32 @@ export function vendorRouter(state: EmulatorState): Router {
     return ok({ [entity]: withCustomFieldsFor([row], ctx.query.get('include'))[0], time });
   };
 
+  // https://developer.intuit.com/app/developer/qbo/docs/api/accounting/all-entities/invoice#get-an-invoice-as-pdf
+  const pdf = (ctx: RouteContext): RouteResult => {
+    const entity = PDF_OF[ctx.params.entity?.toLowerCase() ?? ''];
+    const time = responseTime(state);
+    if (!entity) return qboFaults.validation('4001', 'Invalid query', `Unsupported entity ${ctx.params.entity}`, time);
+    const row = state.store.rows(entity).find((r) => r.Id === ctx.params.id);
+    if (!row) return qboFaults.notFound(`${entity} ${ctx.params.id}`, time);
+    const doc = row as { DocNumber?: string; TotalAmt?: number; CurrencyRef?: { value?: string } };
+    return {
+      status: 200,
+      headers: { 'content-type': 'application/pdf' },
+      text: minimalPdf([
+        `${entity} ${doc.DocNumber ?? row.Id}`,
+        `Total ${doc.TotalAmt ?? ''} ${doc.CurrencyRef?.value ?? ''}`,
+        'QuickBooks Online sandbox',
+      ]),
+    };
+  };
+
   return (
     new Router()
       .on('GET', '/v3/company/:realmId/query', api('GET /query', query))
       .on('POST', '/v3/company/:realmId/query', api('POST /query', query))
       .on('GET', '/v3/company/:realmId/cdc', api('GET /cdc', cdcRoute(state)))
       .on('GET', '/v3/company/:realmId/:entity/:id', api('GET /{entity}/{id}', readOne))
+      .on('GET', '/v3/company/:realmId/:entity/:id/pdf', api('GET /{entity}/{id}/pdf', pdf))
       // https://developer.intuit.com/app/developer/qbo/docs/develop/authentication-and-authorization/oauth-2.0
       .on('GET', '/connect/oauth2', (ctx) => state.codes.authorize(ctx.query))
       .on('POST', QBO_DECISION_PATH, (ctx) => state.codes.decide(ctx.rawBody))

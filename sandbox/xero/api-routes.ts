@@ -1,5 +1,6 @@
 import { TRACKING_CATEGORIES } from './tracking.js';
 import { randomUUID } from 'node:crypto';
+import { minimalPdf } from '../kit/minimal-pdf.js';
 import type { Router, RouteContext, RouteResult } from '../kit/router.js';
 import type { EmulatorClock } from '../kit/emulator-clock.js';
 import { listRecords, ListQueryError, type IfModifiedSinceMode, type ListOptions } from './list-query.js';
@@ -11,7 +12,7 @@ import { xeroErrors } from './xero-errors.js';
 /**
  * The Accounting API routes the connector reads, under /api.xro/2.0
  * (https://developer.xero.com/documentation/api/accounting/invoices and its siblings):
- * GET /Invoices (+ /{InvoiceID|InvoiceNumber}), /CreditNotes (+ /{id}), /Contacts (+ /{id}), /TaxRates,
+ * GET /Invoices (+ /{InvoiceID|InvoiceNumber}, as PDF to `Accept: application/pdf`), /CreditNotes (+ /{id}, PDF too), /Contacts (+ /{id}), /TaxRates,
  * /Organisation. Lists follow list-query.ts; responses use Xero's envelope
  * `{Id, Status:"OK", ProviderName, DateTimeUTC:"/Date(ms)/", pagination?, <Collection>: [...]}`.
  */
@@ -70,11 +71,34 @@ function listed(
 function single(deps: ApiDeps, collection: string, find: (tenantId: string, id: string) => unknown): TenantHandler {
   return (ctx, tenantId) => {
     try {
-      return { status: 200, body: envelope(deps.clock.now(), collection, [find(tenantId, ctx.params.id ?? '')]) };
+      const found = find(tenantId, ctx.params.id ?? '');
+      if (pdfAsked(ctx) && collection !== 'Contacts') return pdfOf(collection, found);
+      return { status: 200, body: envelope(deps.clock.now(), collection, [found]) };
     } catch (e) {
       if (e instanceof NotFoundError) return xeroErrors.notFound();
       throw e;
     }
+  };
+}
+
+/**
+ * Invoices and credit notes are served as PDF to `Accept: application/pdf`
+ * (https://developer.xero.com/documentation/api/accounting/invoices#get-invoices).
+ */
+function pdfAsked(ctx: RouteContext): boolean {
+  return /application\/pdf/i.test(header(ctx, 'accept') ?? '');
+}
+
+function pdfOf(collection: string, doc: unknown): RouteResult {
+  const d = doc as { InvoiceNumber?: string; CreditNoteNumber?: string; Total?: number; CurrencyCode?: string };
+  return {
+    status: 200,
+    headers: { 'content-type': 'application/pdf' },
+    text: minimalPdf([
+      `${collection === 'Invoices' ? 'Invoice' : 'Credit note'} ${d.InvoiceNumber ?? d.CreditNoteNumber ?? ''}`,
+      `Total ${d.Total ?? ''} ${d.CurrencyCode ?? ''}`,
+      'Xero sandbox',
+    ]),
   };
 }
 

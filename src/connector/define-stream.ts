@@ -92,6 +92,8 @@ export interface StreamSpec<Raw, State extends StreamState, Settings, Lookups> e
   supportsWindow: boolean;
   lookups?(ctx: ReadContext<Settings>): Promise<Lookups>;
   map(record: SourceRecord<Raw>, ctx: MapContext<Lookups>): MapResult<BillingBody>;
+  /** The link billing attaches to the record's document (Stream.documentUrl). */
+  documentUrl?: Stream<Raw, State, Settings, Lookups>['documentUrl'];
   pager: PagerFor<Raw, State, Settings>;
 }
 
@@ -134,6 +136,7 @@ export function defineStream<Raw, State extends StreamState, Settings, Lookups>(
     supportsWindow: spec.supportsWindow,
     ...(spec.lookups ? { lookups: spec.lookups } : {}),
     map: spec.map,
+    ...(spec.documentUrl ? { documentUrl: spec.documentUrl } : {}),
     async *read(ctx, state) {
       for await (const page of pager.read(ctx, state)) {
         const records = page.rows.map(toRecord);

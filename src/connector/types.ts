@@ -8,6 +8,7 @@ import type { MapResult } from '../mapping/index.js';
 import type { ReadContext } from './read-context.js';
 import type { FieldRule } from '../mapping/place-fields.js';
 import type { VendorClient } from '../http/vendor-client.js';
+import type { DocumentLinker } from '../documents/document-links.js';
 
 /**
  * The contracts every connector implements (connectors/<vendor>/connector.ts). A connector is a static
@@ -103,6 +104,12 @@ export interface Stream<Raw = unknown, State extends StreamState = StreamState, 
   lookups?(ctx: ReadContext<Settings>): Promise<Lookups>;
   map(record: SourceRecord<Raw>, ctx: MapContext<Lookups>): MapResult<BillingBody>;
   /**
+   * The link to the record's document that billing attaches to it, when there is one: the vendor's own
+   * shareable link (Zoho's `invoice_url`), or one of the worker's signed links (`links`, given while
+   * the worker serves them: src/documents/document-links.ts).
+   */
+  documentUrl?(record: SourceRecord<Raw>, links: DocumentLinker | undefined): string | undefined;
+  /**
    * These records read again from the source by id (a repair), with the vendor's by-id or by-ids read:
    * as many calls as ids, or as pages of ids where the vendor takes a list. Pages of found records; an id
    * the source no longer has is absent from every page (the caller reports it). Records come as `read`
@@ -156,6 +163,8 @@ export interface Connector<Settings = unknown> {
    * company loaded, its voucher types, its tax ledgers). A request that fails throws, reported by its error class.
    */
   checks?(ctx: ReadContext<Settings>): Promise<VendorCheck[]>;
+  /** The vendor serves its documents as PDF: the worker links billing to them (src/documents/). */
+  documents?: ConnectorDocuments;
 }
 
 /** One vendor-specific check's outcome (operations/check-connection.ts prints it like every check). */
@@ -164,6 +173,17 @@ export interface VendorCheck {
   status: 'ok' | 'failed' | 'skipped';
   detail: string;
   fix?: string;
+}
+
+/** How a connector reads one document's PDF at its vendor. */
+export interface ConnectorDocuments {
+  /** The PDF of an invoice or credit note by the vendor's id: one vendor call through the connection's client. */
+  pdf(
+    http: VendorClient,
+    entity: import('../documents/document-link-token.js').DocumentEntity,
+    id: string,
+    signal?: AbortSignal,
+  ): Promise<import('../documents/document-cache.js').DocumentFile>;
 }
 
 export interface CreateClientOptions<Settings> {

@@ -124,6 +124,17 @@ export interface VendorRequest<T extends z.ZodTypeAny> {
   anonymous?: boolean;
 }
 
+/** A document read as bytes (VendorClient.download): a GET whose answer is `accept` (e.g. application/pdf). */
+export interface DownloadRequest {
+  path: string;
+  endpoint: string;
+  accept: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  anonymous?: undefined;
+}
+
 /**
  * The shared HTTP client of every connector: got with no retries, auth hook with one forced refresh on
  * 401, the vendor's error table, rate-limit headers read on every response, quota slots, zod-validated
@@ -153,6 +164,23 @@ export class VendorClient {
    * to park for parks the connection and throws ParkedError (the job is delayed, not failed).
    */
   async request<T extends z.ZodTypeAny>(req: VendorRequest<T>): Promise<z.infer<T>> {
+    return this.call(req, () => this.once(req));
+  }
+
+  /**
+   * One document as the vendor serves it (a PDF): the same auth, quota slot, retries, parks and error
+   * table as `request`, the body kept as bytes. `accept` is the type asked for; a success of another
+   * type is a DataContractError (a vendor that answers JSON where a PDF was asked).
+   */
+  async download(req: DownloadRequest): Promise<{ contentType: string; body: Buffer }> {
+    return this.call(req, () => this.onceBytes(req));
+  }
+
+  /** A logical call around `attempt`: credentials prepared once, retries, and a long wait turned into a park. */
+  private async call<R>(
+    req: Pick<VendorRequest<z.ZodTypeAny>, 'anonymous' | 'signal' | 'endpoint'>,
+    attempt: () => Promise<R>,
+  ): Promise<R> {
     if (this.options.auth?.prepare && !req.anonymous) {
       this.prepared ??= this.options.auth.prepare().then(
         async (outcome) => {
@@ -166,7 +194,7 @@ export class VendorClient {
       await this.prepared;
     }
     try {
-      return await withRetry(() => this.once(req), {
+      return await withRetry(attempt, {
         retryRateLimited: true,
         ...this.options.retry,
         signal: req.signal ?? this.options.retry?.signal,
@@ -200,29 +228,68 @@ export class VendorClient {
 
   /** One attempt: the exchange, then the vendor's error table, one forced refresh on 401, and the schema. */
   private async once<T extends z.ZodTypeAny>(req: VendorRequest<T>, stale?: string): Promise<z.infer<T>> {
-    const { vendor } = this.options;
     const { res, token } = await this.exchange(req, stale);
-    const body = jsonBody(res.body);
+    const text = String(res.body);
+    const body = jsonBody(text);
+    if (this.refused(req, res, text, body, { token, stale }) === 'refresh') return this.once(req, token);
+    return this.parsed(req, body);
+  }
+
+  /** One attempt of a download: like `once`, the body kept as bytes and its type checked. */
+  private async onceBytes(req: DownloadRequest, stale?: string): Promise<{ contentType: string; body: Buffer }> {
+    const { res, token } = await this.exchange(
+      { ...req, headers: { ...req.headers, accept: req.accept } },
+      stale,
+      true,
+    );
+    const bytes = Buffer.from(res.body as Uint8Array);
+    const contentType = String(res.headers['content-type'] ?? '');
+    if (res.statusCode >= 300 || !contentType.toLowerCase().startsWith(req.accept)) {
+      const text = bytes.toString('utf8');
+      if (this.refused(req, res, text, jsonBody(text), { token, stale }) === 'refresh')
+        return this.onceBytes(req, token);
+      throw new DataContractError(
+        `${this.options.vendor} ${req.endpoint}: expected ${req.accept}, got ${contentType || 'no content type'}`,
+        {
+          source: this.options.vendor,
+          operation: req.endpoint,
+        },
+      );
+    }
+    return { contentType, body: bytes };
+  }
+
+  /**
+   * The vendor's error table on a response: throws its error, or a TransientError for a status it does
+   * not classify; 'refresh' asks for one repeat with a forced token refresh (a 401 the first time: the
+   * access token may have expired between our check and the call; not a 403: a wrong tenant or a revoked
+   * connection is not cured by a new token). Undefined: a success.
+   */
+  private refused(
+    req: { endpoint: string },
+    res: Response<unknown>,
+    text: string,
+    body: unknown,
+    { token, stale }: { token?: string; stale?: string },
+  ): 'refresh' | undefined {
+    const { vendor } = this.options;
     const error = this.options.errorTable({
       status: res.statusCode,
       body,
-      text: res.body.slice(0, 500),
+      text: text.slice(0, 500),
       headers: res.headers,
       operation: req.endpoint,
       retryAfterMs: parseRetryAfter(res.headers['retry-after']),
     });
     if (error) {
-      // One forced refresh on 401: the access token may have expired between our check and the call.
-      // Not on 403: a wrong tenant or a revoked connection is not cured by a new token.
       if (
         error instanceof AuthError &&
         res.statusCode === 401 &&
         token !== undefined &&
         stale === undefined &&
         this.options.auth
-      ) {
-        return this.once(req, token);
-      }
+      )
+        return 'refresh';
       throw error;
     }
     if (res.statusCode >= 300) {
@@ -232,7 +299,7 @@ export class VendorClient {
         operation: req.endpoint,
       });
     }
-    return this.parsed(req, body);
+    return undefined;
   }
 
   /**
@@ -241,13 +308,14 @@ export class VendorClient {
    * errors become network errors; errors already classified keep their class.
    */
   private async exchange(
-    req: VendorRequest<z.ZodTypeAny>,
+    req: Omit<VendorRequest<z.ZodTypeAny>, 'schema'>,
     stale?: string,
-  ): Promise<{ res: Response<string>; token?: string }> {
+    bytes = false,
+  ): Promise<{ res: Response<string | Uint8Array>; token?: string }> {
     const { vendor } = this.options;
     const release = this.options.acquire ? await this.options.acquire(req.signal) : () => {};
     let token: string | undefined;
-    let res: Response<string>;
+    let res: Response<string | Uint8Array>;
     const started = performance.now();
     try {
       const headers: Record<string, string> = { accept: 'application/json', ...(req.headers ?? {}) };
@@ -262,6 +330,7 @@ export class VendorClient {
         json: req.body,
         form: req.form,
         signal: req.signal,
+        ...(bytes ? { responseType: 'buffer' as const } : {}),
       });
     } catch (err) {
       this.options.onResponse?.({ vendor, endpoint: req.endpoint, status: 0, durationMs: performance.now() - started });
@@ -284,7 +353,7 @@ export class VendorClient {
   }
 
   /** The client's query parameters and the request's; undefined values left out. */
-  private searchParams(req: VendorRequest<z.ZodTypeAny>): URLSearchParams {
+  private searchParams(req: Pick<VendorRequest<z.ZodTypeAny>, 'query'>): URLSearchParams {
     const searchParams = new URLSearchParams();
     for (const [k, v] of Object.entries({ ...(this.options.query ?? {}), ...(req.query ?? {}) })) {
       if (v !== undefined) searchParams.set(k, String(v));

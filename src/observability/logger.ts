@@ -31,6 +31,8 @@ export const REDACT_PATHS = [
   '*.authorization',
   'adminToken',
   '*.adminToken',
+  'documentLinkKey',
+  '*.documentLinkKey',
 ];
 
 /**
@@ -48,6 +50,7 @@ const SECRET_KEYS = new Set(
     'idToken',
     'token',
     'adminToken',
+    'documentLinkKey',
     'clientSecret',
     'secret',
     'password',

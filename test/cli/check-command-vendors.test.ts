@@ -49,6 +49,13 @@ describe('erp-sync check against the QuickBooks and Xero sandboxes', () => {
     expect(r.out).toContain('xero-check (xero): ok\n');
     expect(r.out).not.toMatch(/FAILED/);
     expect(r.out).toMatch(/ok {6}base currency {7}organisation INR = billing INR/);
+    // Without http.publicUrl and http.documentLinkKey, each says why billing gets no links to its PDFs.
+    for (const id of ['qbo-check', 'xero-check']) {
+      const section = r.out.slice(r.out.indexOf(`${id} (`)).split(/\n(?=\S)/)[0]!;
+      expect(section, id).toMatch(
+        /\n {2}skipped PDF links {11}no links to the vendor's PDFs in billing: set http\.publicUrl and http\.documentLinkKey/,
+      );
+    }
   }, 60_000);
 
   it('given a Xero tenant the grant does not reach, when checked, then the reads fail naming settings.tenantId, and it exits 1', async () => {

@@ -40,4 +40,30 @@ describe('erp-sync config check', () => {
     expect(r.out).not.toContain('"finance"');
     expect(r.out + r.err).not.toContain('CANARY');
   });
+  it('given QuickBooks and Xero connections, when the config is checked without and then with http.publicUrl and http.documentLinkKey, then it says why they get no PDF links, then that they do, never showing the key', async () => {
+    const config = parse(await readFile(join(REPO_ROOT, 'examples/sandbox.yaml'), 'utf8')) as Record<string, any>;
+    const dir = await mkdtemp(join(tmpdir(), 'erp-sync-config-'));
+    const without = join(dir, 'without.yaml');
+    await writeFile(without, stringify({ ...config, http: { ...config.http, publicUrl: undefined } }));
+    const off = await runCli(['config', 'check', '--config', without]);
+    expect(off.code).toBe(0);
+    expect(off.out).toMatch(
+      /connection qbo-in: .*; no PDF links in billing: set http\.publicUrl and http\.documentLinkKey/,
+    );
+    expect(off.out).toMatch(
+      /connection xero-in: .*; no PDF links in billing: set http\.publicUrl and http\.documentLinkKey/,
+    );
+    expect(off.out).not.toMatch(/connection zoho-in: .*PDF links/);
+
+    const withLinks = join(dir, 'with.yaml');
+    const key = 'CANARY-document-link-key-0123456789abcdef';
+    await writeFile(
+      withLinks,
+      stringify({ ...config, http: { ...config.http, publicUrl: 'https://sync.example.test', documentLinkKey: key } }),
+    );
+    const on = await runCli(['config', 'check', '--config', withLinks]);
+    expect(on.code).toBe(0);
+    expect(on.out).toMatch(/connection qbo-in: .*; PDF links in billing$/m);
+    expect(on.out + on.err).not.toContain('CANARY');
+  });
 });

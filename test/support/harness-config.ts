@@ -17,6 +17,8 @@ export interface RawConfigInput {
   withoutAttachmentKey?: boolean;
   /** With the real service: its HTTP server on a free port, the queue UI behind `${REL_ADMIN_TOKEN}`. */
   http?: { queueUi: boolean };
+  /** More keys of the `http` section (e.g. `publicUrl`, `documentLinkKey`). */
+  httpSettings?: Record<string, unknown>;
   syncDrafts?: boolean;
   everySeconds?: number;
   settleDelaySeconds?: number;
@@ -55,9 +57,12 @@ export function rawHarnessConfig(i: RawConfigInput) {
       ...billing,
     },
     redis: { url: i.redisUrl ?? TEST_REDIS_URL, prefix: i.prefix },
-    http: i.http
-      ? { host: '127.0.0.1', port: 0, adminToken: i.http.queueUi ? '${REL_ADMIN_TOKEN}' : '${REL_NO_TOKEN:-}' }
-      : { host: '127.0.0.1' },
+    http: {
+      ...(i.http
+        ? { host: '127.0.0.1', port: 0, adminToken: i.http.queueUi ? '${REL_ADMIN_TOKEN}' : '${REL_NO_TOKEN:-}' }
+        : { host: '127.0.0.1' }),
+      ...i.httpSettings,
+    },
     sync: {
       upsertConcurrency: 8,
       pullConcurrency: 4,

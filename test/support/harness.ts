@@ -101,6 +101,8 @@ export interface HarnessOptions {
   billing?: Record<string, unknown>;
   /** Overrides of the `sync` section. */
   sync?: Record<string, unknown>;
+  /** More keys of the `http` section (e.g. `publicUrl`, `documentLinkKey`). */
+  httpSettings?: Record<string, unknown>;
   /** Overrides of the `reconcile` section (default: no scheduled reconcile). */
   reconcile?: Record<string, unknown>;
   /** The `webhooks` section (the receiver); none unless given. */

@@ -1,5 +1,6 @@
 import { rawCreditMemoStatus, toCreditNote } from '../map/credit-note.js';
 import { defineStream } from '../../../src/connector/define-stream.js';
+import { signedDocumentUrl } from '../../../src/documents/document-links.js';
 import type { Settings } from '../settings.js';
 import { orDeleted } from './cdc.js';
 import { fetchLookups, type QboLookups } from './lookups.js';
@@ -26,5 +27,6 @@ export const creditNotesStream = defineStream<QboRecord, State, Settings, QboLoo
   deleted: ['Deleted'],
   // No selection (src/connector/selection.ts): the supplier's side is another entity (VendorCredit), never read here.
   map: toCreditNote,
+  documentUrl: signedDocumentUrl('credit-notes'),
   pager: pager({ entity: 'CreditMemo', deletes: true, enrich: attachCustomers }),
 });

@@ -1,5 +1,6 @@
 import { rawInvoiceStatus, toInvoice } from '../map/invoice.js';
 import { defineStream } from '../../../src/connector/define-stream.js';
+import { signedDocumentUrl } from '../../../src/documents/document-links.js';
 import type { Settings } from '../settings.js';
 import { orDeleted } from './cdc.js';
 import { fetchLookups, type QboLookups } from './lookups.js';
@@ -26,6 +27,8 @@ export const invoicesStream = defineStream<QboRecord, State, Settings, QboLookup
   deleted: ['Deleted'],
   // No selection (src/connector/selection.ts): the supplier's side is another entity (Bill), never read here.
   map: toInvoice,
+  // The worker's signed link to the invoice's PDF (src/documents/, connectors/quickbooks/documents.ts).
+  documentUrl: signedDocumentUrl('invoices'),
   pager: pager({
     entity: 'Invoice',
     deletes: true,

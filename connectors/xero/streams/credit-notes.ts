@@ -3,6 +3,7 @@ import { XeroCreditNotesResponse, type XeroCreditNote } from '../schemas.js';
 import type { Settings } from '../settings.js';
 import { fetchLookups } from './lookups.js';
 import { defineStream } from '../../../src/connector/define-stream.js';
+import { signedDocumentUrl } from '../../../src/documents/document-links.js';
 import type { Selection } from '../../../src/connector/selection.js';
 import { pager } from './read.js';
 import { initialState, State } from './state.js';
@@ -35,6 +36,7 @@ export const creditNotesStream = defineStream<XeroCreditNote, State, Settings, a
   selection: creditNoteSelection,
   lookups: fetchLookups,
   map: toCreditNote,
+  documentUrl: signedDocumentUrl('credit-notes'),
   pager: pager({
     path: 'CreditNotes',
     schema: XeroCreditNotesResponse,

@@ -3,6 +3,7 @@ import { XeroInvoicesResponse, type XeroInvoice } from '../schemas.js';
 import type { Settings } from '../settings.js';
 import { fetchLookups } from './lookups.js';
 import { defineStream } from '../../../src/connector/define-stream.js';
+import { signedDocumentUrl } from '../../../src/documents/document-links.js';
 import type { Selection } from '../../../src/connector/selection.js';
 import { pager } from './read.js';
 import { initialState, State } from './state.js';
@@ -35,6 +36,8 @@ export const invoicesStream = defineStream<XeroInvoice, State, Settings, any>({
   selection: invoiceSelection,
   lookups: fetchLookups,
   map: toInvoice,
+  // The worker's signed link to the invoice's PDF (src/documents/, connectors/xero/documents.ts).
+  documentUrl: signedDocumentUrl('invoices'),
   pager: pager({
     path: 'Invoices',
     schema: XeroInvoicesResponse,

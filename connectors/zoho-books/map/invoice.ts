@@ -43,8 +43,8 @@ import { adjustmentsOf, amountsOf, type DocumentAmounts } from './totals.js';
  *
  * Status: Zoho's status travels as metaData.sourceStatus ("void", "draft", "partially_paid"...); voids are
  * never deletes and drafts are mapped like any other invoice. The balance check is skipped for both
- * (Zoho keeps a void's old balance). `invoice_url`, when Zoho has one, stays in the raw record for the
- * pipeline to attach.
+ * (Zoho keeps a void's old balance). `invoice_url`, when Zoho has one, is the link billing attaches to the
+ * invoice (document-url.ts).
  */
 export function toInvoice(record: SourceRecord, ctx: MapContext<ZohoLookups>): MapResult<BillingBody> {
   return mapping((s) => {

@@ -1,4 +1,5 @@
 import { toInvoice } from '../map/invoice.js';
+import { invoiceUrlOf } from '../map/document-url.js';
 import { ZohoInvoiceDetailResponse, ZohoInvoiceList } from '../schemas.js';
 import { fetchLookups, type ZohoLookups } from './lookups.js';
 import { defineStream } from '../../../src/connector/define-stream.js';
@@ -24,6 +25,7 @@ export const invoicesStream = defineStream<ZohoRecord, State, Settings, ZohoLook
   // No selection (src/connector/selection.ts): Zoho keeps suppliers' documents apart (bills, vendor credits).
   lookups: fetchLookups,
   map: toInvoice,
+  documentUrl: invoiceUrlOf,
   pager: pager({
     path: 'invoices',
     detailKey: 'invoice',

@@ -59,8 +59,8 @@ describe('a record a pull mapped (classifyMapped)', () => {
     [
       string,
       string,
-      { hash: string; version: string } | undefined,
-      { ok: false } | { ok: true; hash: string },
+      { hash: string; version: string; attachmentUrl?: string } | undefined,
+      { ok: false } | { ok: true; hash: string; data?: { documentUrl?: string } },
       MappedDecision,
     ]
   >([
@@ -92,6 +92,20 @@ describe('a record a pull mapped (classifyMapped)', () => {
       written,
       { ok: true, hash: 'h1' },
       { kind: 'unchanged' },
+    ],
+    [
+      'the content billing holds with the document link it holds',
+      '2026-03-02T10:00:00.000Z',
+      { ...written, attachmentUrl: 'https://sync.example.test/documents/v1/a.b/invoice-1.pdf' },
+      { ok: true, hash: 'h1', data: { documentUrl: 'https://sync.example.test/documents/v1/a.b/invoice-1.pdf' } },
+      { kind: 'unchanged' },
+    ],
+    [
+      'the content billing holds with a document link it does not hold yet (links turned on, or a new key)',
+      '2026-03-02T10:00:00.000Z',
+      written,
+      { ok: true, hash: 'h1', data: { documentUrl: 'https://sync.example.test/documents/v1/a.b/invoice-1.pdf' } },
+      { kind: 'enqueue', repair: true },
     ],
     [
       'an older version with other content',
