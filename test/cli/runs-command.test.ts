@@ -165,7 +165,7 @@ describe('erp-sync runs (the command)', () => {
     );
   });
 
-  it('given `erp-sync reconcile` run by hand, clean and then with billing unreachable, then both runs are listed, without a job id, the second failed with its error', async () => {
+  it('given `erp-sync reconcile` run by hand, clean and then with billing unreachable, then both runs are listed under the reconcile jobs the command enqueued, the second failed with its error', async () => {
     const today = utcDate(Date.now());
     const file = await p.configFile();
     const unreachable = join(dirname(file), 'billing-unreachable.yaml');
@@ -192,8 +192,12 @@ describe('erp-sync runs (the command)', () => {
       retrying: false,
       error: expect.stringMatching(/ECONNREFUSED/),
     });
-    expect(clean).not.toHaveProperty('jobId');
+    // The command enqueues the reconcile job the API enqueues (one reconcile operation) and waits for it.
+    expect(clean.jobId).toMatch(/^reconcile-now-/);
+    expect(failed.jobId).toMatch(/^reconcile-now-/);
+    expect(failed.jobId).not.toBe(clean.jobId);
     const table = await runs(['--connection', CONNECTION, '--kind', 'reconcile', '--limit', '2']);
-    expect(table.out).toContain(`${today}..${today} by erp-sync reconcile`);
+    expect(table.out.split(`reconcile  ${today}..${today}`).length - 1, table.out).toBe(2);
+    expect(table.out).toContain('failed (not retried)');
   });
 });
