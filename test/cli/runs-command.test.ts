@@ -193,9 +193,9 @@ describe('erp-sync runs (the command)', () => {
       error: expect.stringMatching(/ECONNREFUSED/),
     });
     // The command enqueues the reconcile job the API enqueues (one reconcile operation) and waits for it.
-    expect(clean.jobId).toMatch(/^reconcile-now-/);
-    expect(failed.jobId).toMatch(/^reconcile-now-/);
-    expect(failed.jobId).not.toBe(clean.jobId);
+    expect(clean?.jobId).toMatch(/^reconcile-now-/);
+    expect(failed?.jobId).toMatch(/^reconcile-now-/);
+    expect(failed?.jobId).not.toBe(clean?.jobId);
     const table = await runs(['--connection', CONNECTION, '--kind', 'reconcile', '--limit', '2']);
     expect(table.out.split(`reconcile  ${today}..${today}`).length - 1, table.out).toBe(2);
     expect(table.out).toContain('failed (not retried)');
